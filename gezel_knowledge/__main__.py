@@ -1,0 +1,7 @@
+"""``python -m gezel_knowledge``."""
+
+import sys
+
+from gezel_knowledge.cli import main
+
+sys.exit(main())

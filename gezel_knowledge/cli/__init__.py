@@ -1,0 +1,58 @@
+"""The ``gezel-knowledge`` command line: a thin shell over the Python API.
+
+Each subcommand lives in a module ``gezel_knowledge.cli.cmd_<name>`` that exposes
+``register(subparsers)``; the parser it adds sets ``handler`` to a function taking the parsed
+arguments and returning an exit code. Typed errors become one ``error:`` line and exit code 1;
+usage errors exit with 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import pkgutil
+import sys
+from collections.abc import Sequence
+
+from gezel_knowledge.errors import KnowledgeError
+from gezk.errors import GezkError
+
+__all__ = ["build_parser", "main"]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The full argument parser with every registered subcommand."""
+    parser = argparse.ArgumentParser(
+        prog="gezel-knowledge",
+        description="Build, verify, install, browse, search and cite .gezk knowledge catalogs.",
+    )
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    package = importlib.import_module(__name__)
+    names = sorted(
+        m.name for m in pkgutil.iter_modules(package.__path__) if m.name.startswith("cmd_")
+    )
+    for name in names:
+        module = importlib.import_module(f"{__name__}.{name}")
+        module.register(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the CLI; return the process exit code."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    handler = getattr(args, "handler", None)
+    if handler is None:
+        parser.print_help(sys.stderr)
+        return 2
+    try:
+        code = handler(args)
+    except (KnowledgeError, GezkError) as exc:
+        print(f"gezel-knowledge: error: {exc} [{exc.reason}]", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("gezel-knowledge: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+    return int(code)

@@ -1,0 +1,92 @@
+"""Shared output helpers: JSON everywhere, plain lines otherwise, and a terminal progress bar."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import sys
+import time
+from typing import Any, TextIO
+
+from gezel_knowledge.progress import ProgressEvent
+
+__all__ = ["TerminalProgress", "print_json", "to_jsonable"]
+
+
+def to_jsonable(value: Any) -> Any:
+    """Convert dataclasses, tuples and paths into JSON-serialisable values."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: to_jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, dict):
+        return {str(k): to_jsonable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple | set | frozenset):
+        return [to_jsonable(v) for v in value]
+    if isinstance(value, str | int | float | bool) or value is None:
+        return value
+    return str(value)
+
+
+def print_json(value: Any, stream: TextIO | None = None) -> None:
+    """Print ``value`` as indented JSON followed by a newline."""
+    out = stream or sys.stdout
+    json.dump(to_jsonable(value), out, ensure_ascii=False, indent=2)
+    out.write("\n")
+
+
+class TerminalProgress:
+    """A one-line progress display on a terminal; silent when not a TTY or when quiet."""
+
+    def __init__(
+        self, stream: TextIO | None = None, *, quiet: bool = False, min_interval: float = 0.1
+    ) -> None:
+        self._stream = stream or sys.stderr
+        self._enabled = not quiet and self._stream.isatty()
+        self._min_interval = min_interval
+        self._last = 0.0
+        self._width = 0
+
+    def __call__(self, event: ProgressEvent) -> None:
+        """Render ``event``, throttled; a finished step always renders."""
+        if not self._enabled:
+            return
+        now = time.monotonic()
+        finished = event.total is not None and event.done >= event.total
+        if not finished and now - self._last < self._min_interval:
+            return
+        self._last = now
+        line = self._format(event)
+        pad = max(0, self._width - len(line))
+        self._width = len(line)
+        self._stream.write("\r" + line + " " * pad)
+        self._stream.flush()
+
+    def close(self) -> None:
+        """End the progress line."""
+        if self._enabled and self._width:
+            self._stream.write("\n")
+            self._stream.flush()
+            self._width = 0
+
+    @staticmethod
+    def _format(event: ProgressEvent) -> str:
+        label = f"{event.job}: {event.step}"
+        if event.total:
+            frac = min(1.0, event.done / event.total)
+            bar = "#" * int(frac * 24)
+            amount = _amount(event.done, event.unit) + " / " + _amount(event.total, event.unit)
+            text = f"{label} [{bar:<24}] {amount}"
+        elif event.done:
+            text = f"{label} {_amount(event.done, event.unit)}"
+        else:
+            text = label
+        return f"{text} {event.message}".rstrip()
+
+
+def _amount(n: int, unit: str) -> str:
+    if unit == "bytes":
+        size = float(n)
+        for suffix in ("B", "KiB", "MiB", "GiB"):
+            if size < 1024 or suffix == "GiB":
+                return f"{size:.1f} {suffix}" if suffix != "B" else f"{int(size)} B"
+            size /= 1024
+    return f"{n:,} {unit}"

@@ -1,0 +1,72 @@
+"""Typed errors of the product layer.
+
+One base class, :class:`KnowledgeError`, and a few subclasses grouped by what the caller can do
+about the failure. Every error has a stable machine-readable ``reason`` and an optional
+``subject`` (a path, an id, ``file:line``); ``str(error)`` is one human-readable line.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+__all__ = [
+    "Cancelled",
+    "IntegrityFailure",
+    "InvalidInput",
+    "KnowledgeError",
+    "ModelUnavailable",
+    "NotFound",
+    "Unsupported",
+]
+
+
+class KnowledgeError(Exception):
+    """Base class of every error raised by :mod:`gezel_knowledge`."""
+
+    default_reason: ClassVar[str] = "knowledge-error"
+
+    def __init__(self, message: str, *, reason: str | None = None, subject: str | None = None):
+        super().__init__(" ".join(message.split()))
+        self.reason: str = reason or self.default_reason
+        self.subject: str | None = subject
+
+    @property
+    def message(self) -> str:
+        """The one-line human-readable message."""
+        return str(self.args[0])
+
+
+class InvalidInput(KnowledgeError):
+    """The caller's input (a source tree, a document, an argument) is unacceptable."""
+
+    default_reason = "invalid-input"
+
+
+class IntegrityFailure(KnowledgeError):
+    """A catalog, archive or database fails a consistency or safety check."""
+
+    default_reason = "integrity-failure"
+
+
+class Unsupported(KnowledgeError):
+    """Something well-formed that this implementation does not handle (a version, an encoding)."""
+
+    default_reason = "unsupported"
+
+
+class NotFound(KnowledgeError):
+    """A catalog, document, chunk or file that was asked for does not exist."""
+
+    default_reason = "not-found"
+
+
+class ModelUnavailable(KnowledgeError):
+    """An embedding model's files are missing or do not match the profile's pinned digests."""
+
+    default_reason = "model-unavailable"
+
+
+class Cancelled(KnowledgeError):
+    """A long-running job was cancelled explicitly."""
+
+    default_reason = "cancelled"

@@ -1,0 +1,95 @@
+"""The search result type every source returns, and the cross-source merge.
+
+Catalog search, workspace content search and memory recall all return :class:`SearchHit`, so a
+caller can merge them: calibrated relevance is multiplied by a source-kind priority in which the
+user's own project content ranks above generic reference knowledge.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Literal
+
+__all__ = [
+    "SOURCE_PRIORITY",
+    "Provenance",
+    "SearchHit",
+    "Signal",
+    "SourceKind",
+    "merge_hits",
+]
+
+SourceKind = Literal["workspace", "memory", "library", "catalog"]
+
+SOURCE_PRIORITY: dict[SourceKind, float] = {
+    "workspace": 1.0,
+    "memory": 0.95,
+    "library": 0.85,
+    "catalog": 0.7,
+}
+"""Multipliers applied to relevance when sources are merged: project content first."""
+
+
+@dataclass(frozen=True, slots=True)
+class Signal:
+    """One ranked list's opinion of a hit: its list name, 1-based rank and raw score."""
+
+    name: str
+    rank: int
+    score: float
+
+
+@dataclass(frozen=True, slots=True)
+class Provenance:
+    """Where a catalog hit came from: the exact installed bytes, not just a name."""
+
+    publisher_id: str
+    catalog_id: str
+    version: str
+    archive_sha256: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SearchHit:
+    """One retrieved passage or document with its citation; its text is untrusted evidence."""
+
+    source_kind: SourceKind
+    source: str
+    document_id: str
+    title: str
+    text: str
+    citation: str
+    rank: int
+    relevance: float
+    heading_path: tuple[str, ...] = ()
+    line_start: int | None = None
+    line_end: int | None = None
+    chunk_uid: str | None = None
+    signals: tuple[Signal, ...] = ()
+    provenance: Provenance | None = None
+    date: str | None = None
+    scope: str | None = None
+    kind: str | None = None
+    distance_meters: float | None = None
+    matched_location: str | None = None
+    untrusted: bool = True
+
+    @property
+    def priority_score(self) -> float:
+        """Relevance weighted by the source-kind priority, for merging sources."""
+        return self.relevance * SOURCE_PRIORITY[self.source_kind]
+
+    def signal(self, name: str) -> Signal | None:
+        """The named ranked list's signal, if this hit appeared in it."""
+        for s in self.signals:
+            if s.name == name:
+                return s
+        return None
+
+
+def merge_hits(*sources: Iterable[SearchHit], limit: int | None = None) -> list[SearchHit]:
+    """Merge hits from several sources by :attr:`SearchHit.priority_score`, best first."""
+    merged = [hit for source in sources for hit in source]
+    merged.sort(key=lambda h: (-h.priority_score, h.source_kind, h.source, h.rank))
+    return merged if limit is None else merged[:limit]

@@ -1,0 +1,19 @@
+"""Shared fixtures."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+DATA = Path(__file__).parent / "data"
+
+
+@pytest.fixture(scope="session")
+def kit() -> dict[str, Any]:
+    """The gezk 0.7 conformance vectors (a copy of the kit's ``vectors.json``)."""
+    with (DATA / "conformance-vectors.json").open(encoding="utf-8") as fh:
+        data: dict[str, Any] = json.load(fh)
+    return data
