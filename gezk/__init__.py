@@ -6,6 +6,18 @@ opens files, sockets or models.
 
 from __future__ import annotations
 
+from gezk.ddl import (
+    APPLICATION_ID,
+    PAGE_SIZE,
+    apply_pragmas,
+    check_database,
+    create_schema,
+    database_ddl,
+    read_meta,
+    router_ddl,
+    shard_ddl,
+    write_meta,
+)
 from gezk.errors import (
     GezkError,
     InvalidIdentifier,
@@ -27,6 +39,8 @@ from gezk.profiles import (
 from gezk.versions import SUPPORTED, WRITTEN, Generation, generation
 
 __all__ = [
+    "APPLICATION_ID",
+    "PAGE_SIZE",
     "SUPPORTED",
     "WRITTEN",
     "ChunkingProfile",
@@ -41,8 +55,16 @@ __all__ = [
     "SchemaViolation",
     "SignatureError",
     "UnsupportedVersion",
+    "apply_pragmas",
+    "check_database",
     "chunking_profile",
+    "create_schema",
+    "database_ddl",
     "embedding_profile",
     "generation",
+    "read_meta",
+    "router_ddl",
     "same_vector_space",
+    "shard_ddl",
+    "write_meta",
 ]
