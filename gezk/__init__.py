@@ -29,6 +29,19 @@ from gezk.errors import (
     SignatureError,
     UnsupportedVersion,
 )
+from gezk.ids import (
+    chunk_uid,
+    content_hash,
+    sort_key_for_order,
+    validate_catalog_id,
+    validate_chunk_uid,
+    validate_document_id,
+    validate_location_id,
+    validate_publisher_id,
+    validate_topic_id,
+    validate_version,
+)
+from gezk.jcs import canonicalize
 from gezk.profiles import (
     ChunkingProfile,
     EmbeddingProfile,
@@ -36,6 +49,9 @@ from gezk.profiles import (
     embedding_profile,
     same_vector_space,
 )
+from gezk.signing import TrustAnchors, key_id, sign_manifest, verify_manifest
+from gezk.spatial import Bounds, Location, RadiusQuery, coverage, distance_meters
+from gezk.uri import KnowledgeUri
 from gezk.versions import SUPPORTED, WRITTEN, Generation, generation
 
 __all__ = [
@@ -43,6 +59,7 @@ __all__ = [
     "PAGE_SIZE",
     "SUPPORTED",
     "WRITTEN",
+    "Bounds",
     "ChunkingProfile",
     "EmbeddingProfile",
     "Generation",
@@ -51,20 +68,40 @@ __all__ = [
     "InvalidLocation",
     "InvalidProfile",
     "InvalidReference",
+    "KnowledgeUri",
+    "Location",
     "QuantizationError",
+    "RadiusQuery",
     "SchemaViolation",
     "SignatureError",
+    "TrustAnchors",
     "UnsupportedVersion",
     "apply_pragmas",
+    "canonicalize",
     "check_database",
+    "chunk_uid",
     "chunking_profile",
+    "content_hash",
+    "coverage",
     "create_schema",
     "database_ddl",
+    "distance_meters",
     "embedding_profile",
     "generation",
+    "key_id",
     "read_meta",
     "router_ddl",
     "same_vector_space",
     "shard_ddl",
+    "sign_manifest",
+    "sort_key_for_order",
+    "validate_catalog_id",
+    "validate_chunk_uid",
+    "validate_document_id",
+    "validate_location_id",
+    "validate_publisher_id",
+    "validate_topic_id",
+    "validate_version",
+    "verify_manifest",
     "write_meta",
 ]

@@ -11,9 +11,14 @@ import pytest
 DATA = Path(__file__).parent / "data"
 
 
-@pytest.fixture(scope="session")
-def kit() -> dict[str, Any]:
+def load_kit() -> dict[str, Any]:
     """The gezk 0.7 conformance vectors (a copy of the kit's ``vectors.json``)."""
     with (DATA / "conformance-vectors.json").open(encoding="utf-8") as fh:
         data: dict[str, Any] = json.load(fh)
     return data
+
+
+@pytest.fixture(scope="session")
+def kit() -> dict[str, Any]:
+    """The conformance vectors, as a fixture."""
+    return load_kit()
