@@ -1,0 +1,49 @@
+"""Archive verification: every check a ``.gezk`` passes before anything in it is trusted."""
+
+from __future__ import annotations
+
+from gezel_knowledge.archive.findings import Finding, Severity
+from gezel_knowledge.archive.limits import DEFAULT_LIMITS, ArchiveLimits
+from gezel_knowledge.archive.manifest import (
+    CatalogManifest,
+    DeclaredFile,
+    LicenseInfo,
+    ManifestCounts,
+    ManifestShard,
+    ManifestTopic,
+    SmokeQuery,
+    SpatialSummary,
+)
+from gezel_knowledge.archive.paths import MIMETYPE, asset_media_type, is_asset_path
+from gezel_knowledge.archive.verify import (
+    ArchiveEntry,
+    ArchiveInfo,
+    extract_archive,
+    file_sha256,
+    inspect_archive,
+    scan_archive,
+)
+
+__all__ = [
+    "DEFAULT_LIMITS",
+    "MIMETYPE",
+    "ArchiveEntry",
+    "ArchiveInfo",
+    "ArchiveLimits",
+    "CatalogManifest",
+    "DeclaredFile",
+    "Finding",
+    "LicenseInfo",
+    "ManifestCounts",
+    "ManifestShard",
+    "ManifestTopic",
+    "Severity",
+    "SmokeQuery",
+    "SpatialSummary",
+    "asset_media_type",
+    "extract_archive",
+    "file_sha256",
+    "inspect_archive",
+    "is_asset_path",
+    "scan_archive",
+]

@@ -1,0 +1,37 @@
+"""Sanity limits a reader enforces on untrusted catalogs (spec sections 3.3, 3.4 and 5.2).
+
+The defaults are the reference limits of the specification. They are a value type so tests (and
+cautious callers) can tighten them without writing gigabytes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["DEFAULT_LIMITS", "ArchiveLimits"]
+
+_MIB = 1024 * 1024
+_GIB = 1024 * _MIB
+
+
+@dataclass(frozen=True, slots=True)
+class ArchiveLimits:
+    """Upper bounds checked before any byte of an archive is trusted."""
+
+    max_entries: int = 16_384
+    max_manifest_bytes: int = 16 * _MIB
+    max_entry_bytes: int = 8 * _GIB
+    max_total_bytes: int = 32 * _GIB
+    max_compression_ratio: float = 400.0
+    max_asset_bytes: int = 8 * _MIB
+    max_assets_total_bytes: int = 256 * _MIB
+    max_asset_count: int = 8_192
+    max_body_bytes: int = 16 * _MIB
+    max_meta_json_bytes: int = 16 * 1024
+    max_provenance_json_bytes: int = 16_384
+    max_locations_per_document: int = 256
+    max_topic_depth: int = 16
+
+
+DEFAULT_LIMITS = ArchiveLimits()
+"""The reference limits of the specification."""
