@@ -6,7 +6,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from archive_builders import ArchiveSpec
+
+from tests.archive.archive_builders import ArchiveSpec
 
 
 @pytest.fixture

@@ -8,7 +8,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from archive_builders import PNG, SVG_OK, ArchiveSpec, Entry, set_flag_bits, sha, write_zip
 
 from gezel_knowledge.archive import (
     ArchiveLimits,
@@ -18,6 +17,15 @@ from gezel_knowledge.archive import (
     scan_archive,
 )
 from gezel_knowledge.errors import IntegrityFailure, InvalidInput, KnowledgeError, Unsupported
+from tests.archive.archive_builders import (
+    PNG,
+    SVG_OK,
+    ArchiveSpec,
+    Entry,
+    set_flag_bits,
+    sha,
+    write_zip,
+)
 
 Build = Callable[[ArchiveSpec], Path]
 
