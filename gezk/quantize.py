@@ -1,0 +1,563 @@
+"""The ``bit+int8`` vector encoding and the stage-1 scan kernels (spec section 6.2 and 9).
+
+Each passage vector is stored twice: as ``d`` signed bytes (``int8``, scale 127, rounded half
+toward positive infinity) for the stage-2 rerank, and as ``ceil(d / 8)`` sign-bit bytes packed
+LSB-first for the stage-1 scan. A ``centered-sign`` profile packs the bits of ``x - center``;
+centering applies to the binary stage only.
+
+Stage 1 scores a whole shard's packed sign bits against the query and keeps a shortlist:
+
+- **hamming** (the spec's baseline): the query is binarised the same way as the passages and
+  rows are ranked by ascending Hamming distance;
+- **asymmetric LUT** (the seed's optimised reader): the float query is scored against the stored
+  bits without binarising it. The score of a row is ``sum_i w[i] * (2 * bit[i] - 1)`` with
+  ``w = query`` (``query - center`` for ``centered-sign``), i.e. the dot product of the query with
+  the row's ``+-1`` sign vector; higher is better. It is evaluated with one 65536-entry table per
+  16-bit word of the row, built from the query, so the bit matrix is never unpacked.
+
+Both kernels return a :class:`Shortlist` ordered best first with ties broken by ascending row
+(chunk id = row + 1), honour an optional eligibility mask, and accept either the plain
+``(n, ceil(d/8))`` ``uint8`` matrix or a :class:`PackedBits` that a reader caches per shard.
+The formulas are computed here, never delegated to a vector library, as section 6.2 requires.
+"""
+
+from __future__ import annotations
+
+import operator
+from dataclasses import dataclass
+from typing import Any, Final
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from gezk.errors import QuantizationError
+
+__all__ = [
+    "INT8_SCALE",
+    "PackedBits",
+    "QueryTables",
+    "Shortlist",
+    "dequantize_int8",
+    "hamming_distances",
+    "hamming_topk",
+    "lut_scores",
+    "lut_topk",
+    "pack_sign_bits",
+    "quantize_int8",
+    "rerank_int8",
+    "unpack_sign_bits",
+]
+
+INT8_SCALE: Final = 127
+"""The symmetric-linear int8 scale of section 6.2."""
+
+# Rows scored per block by the LUT kernel: keeps the per-block index, gather and accumulator
+# buffers inside a core's L2 (measured ~5% faster than whole-shard passes at n = 200,000).
+_LUT_BLOCK_ROWS: Final = 32768
+
+# Words are little-endian whatever the host: byte j of a row holds dimensions 8j..8j+7.
+_U16: Final = np.dtype("<u2")
+_U64: Final = np.dtype("<u8")
+
+# The 256 byte values' bits as +-1, LSB first: _BYTE_SIGNS[b, k] = 2 * bit_k(b) - 1.
+_BYTE_SIGNS: Final = (
+    np.unpackbits(np.arange(256, dtype=np.uint8)[:, None], axis=1, bitorder="little").astype(
+        np.float64
+    )
+    * 2.0
+    - 1.0
+)
+
+
+# --------------------------------------------------------------------------------------------
+# Validation helpers
+
+
+def _fail(message: str, reason: str, subject: str | None = None) -> QuantizationError:
+    return QuantizationError(message, reason=reason, subject=subject)
+
+
+def _float_vectors(x: ArrayLike, name: str) -> NDArray[np.float64]:
+    """``x`` as a float64 array of shape (d,) or (n, d), d >= 1, all finite."""
+    arr = np.asarray(x)
+    if arr.dtype.kind not in "fiu":
+        raise _fail(f"{name} must hold real numbers, not dtype {arr.dtype}", "wrong-dtype", name)
+    if arr.ndim not in (1, 2) or arr.shape[-1] == 0:
+        raise _fail(
+            f"{name} must have shape (d,) or (n, d) with d >= 1, got {arr.shape}",
+            "shape-mismatch",
+            name,
+        )
+    # float32 -> float64 is exact, so the products below are those of ECMAScript numbers.
+    out = arr.astype(np.float64, copy=False)
+    if not np.isfinite(out).all():
+        raise _fail(f"{name} contains NaN or infinite values", "non-finite", name)
+    return out
+
+
+def _query_vector(query: ArrayLike, name: str) -> NDArray[np.float64]:
+    arr = _float_vectors(query, name)
+    if arr.ndim != 1:
+        raise _fail(f"{name} must be one vector of shape (d,), got {arr.shape}", "shape-mismatch")
+    return arr
+
+
+def _center_for(center: ArrayLike | None, dimensions: int) -> NDArray[np.float64] | None:
+    if center is None:
+        return None
+    c = _query_vector(center, "center")
+    if c.shape[0] != dimensions:
+        raise _fail(
+            f"center has {c.shape[0]} dimensions, the vectors have {dimensions}",
+            "shape-mismatch",
+            "center",
+        )
+    return c
+
+
+def _bit_matrix(bits: ArrayLike, name: str = "bits") -> NDArray[np.uint8]:
+    arr = np.asarray(bits)
+    if arr.dtype != np.uint8:
+        raise _fail(f"{name} must be uint8 packed sign bits, not {arr.dtype}", "wrong-dtype", name)
+    if arr.ndim != 2 or arr.shape[1] == 0:
+        raise _fail(
+            f"{name} must have shape (n, bytes_per_row) with bytes_per_row >= 1, got {arr.shape}",
+            "shape-mismatch",
+            name,
+        )
+    return arr
+
+
+def _query_bits(query_bits: ArrayLike, bytes_per_row: int) -> NDArray[np.uint8]:
+    arr = np.asarray(query_bits)
+    if arr.dtype != np.uint8:
+        raise _fail(f"query bits must be uint8, not {arr.dtype}", "wrong-dtype", "query_bits")
+    if arr.shape != (bytes_per_row,):
+        raise _fail(
+            f"query bits must have shape ({bytes_per_row},) like the rows, got {arr.shape}",
+            "shape-mismatch",
+            "query_bits",
+        )
+    return arr
+
+
+def _row_mask(mask: ArrayLike | None, rows: int) -> NDArray[np.bool_] | None:
+    if mask is None:
+        return None
+    arr = np.asarray(mask)
+    if arr.dtype != np.bool_:
+        raise _fail(f"mask must be boolean, not {arr.dtype}", "wrong-dtype", "mask")
+    if arr.shape != (rows,):
+        raise _fail(
+            f"mask must have shape ({rows},) like the rows, got {arr.shape}",
+            "shape-mismatch",
+            "mask",
+        )
+    return arr
+
+
+def _shortlist_size(k: int) -> int:
+    try:
+        size = operator.index(k)
+    except TypeError:
+        raise _fail(f"k must be an integer, got {k!r}", "invalid-k", "k") from None
+    if isinstance(k, bool) or size < 0:
+        raise _fail(f"k must be a non-negative integer, got {k!r}", "invalid-k", "k")
+    return size
+
+
+# --------------------------------------------------------------------------------------------
+# Encoding
+
+
+def quantize_int8(x: ArrayLike) -> NDArray[np.int8]:
+    """``clamp(round(127 x), -127, 127)`` with round half toward +infinity, shape preserved."""
+    v = _float_vectors(x, "x")
+    # Every |x| >= 127.5 / 127 saturates; clipping first keeps the product finite.
+    scaled = np.clip(v, -2.0, 2.0) * float(INT8_SCALE)
+    rounded = _round_half_up(scaled)
+    np.clip(rounded, -INT8_SCALE, INT8_SCALE, out=rounded)
+    return rounded.astype(np.int8)
+
+
+def _round_half_up(values: NDArray[np.float64]) -> NDArray[np.float64]:
+    """ECMAScript ``Math.round``: the nearest integer, halves toward +infinity.
+
+    ``floor(v + 0.5)`` is wrong for ``v = 0.49999999999999994`` (the sum rounds to 1.0);
+    ``v - floor(v)`` is exact wherever it decides the result, so compare that with 1/2.
+    """
+    rounded = np.floor(values)
+    rounded += (values - rounded) >= 0.5
+    return rounded
+
+
+def dequantize_int8(q: ArrayLike) -> NDArray[np.float32]:
+    """``q / 127`` as float32; refuses codes outside [-127, 127] (-128 never occurs)."""
+    arr = np.asarray(q)
+    if arr.dtype.kind not in "iu":
+        raise _fail(f"int8 codes must be integers, not {arr.dtype}", "wrong-dtype", "q")
+    if arr.size and (int(arr.min()) < -INT8_SCALE or int(arr.max()) > INT8_SCALE):
+        raise _fail("int8 codes must lie in [-127, 127]", "out-of-range", "q")
+    return arr.astype(np.float32) / np.float32(INT8_SCALE)
+
+
+def pack_sign_bits(x: ArrayLike, center: ArrayLike | None = None) -> NDArray[np.uint8]:
+    """Sign bits of ``x`` (of ``x - center`` when given) packed LSB-first into ceil(d/8) bytes.
+
+    ``bit = 1`` iff the value is ``> 0``; an exact zero gives 0. Shape ``(d,) -> (ceil(d/8),)``
+    and ``(n, d) -> (n, ceil(d/8))``.
+    """
+    v = _float_vectors(x, "x")
+    c = _center_for(center, v.shape[-1])
+    # The reference materialises vector - center as float32 before taking signs: a float64
+    # difference below float32's smallest subnormal becomes 0 and so a 0 bit.
+    values = v if c is None else (v - c).astype(np.float32)
+    return np.packbits(values > 0, axis=-1, bitorder="little")
+
+
+def unpack_sign_bits(bits: ArrayLike, dimensions: int | None = None) -> NDArray[np.uint8]:
+    """The 0/1 bits of packed rows, LSB-first; trimmed to ``dimensions`` when given."""
+    arr = np.asarray(bits)
+    if arr.dtype != np.uint8:
+        raise _fail(f"bits must be uint8, not {arr.dtype}", "wrong-dtype", "bits")
+    if arr.ndim not in (1, 2):
+        raise _fail(f"bits must have shape (b,) or (n, b), got {arr.shape}", "shape-mismatch")
+    if dimensions is not None and (dimensions < 1 or -(-dimensions // 8) != arr.shape[-1]):
+        raise _fail(
+            f"{dimensions} dimensions do not pack into {arr.shape[-1]} bytes per row",
+            "shape-mismatch",
+            "dimensions",
+        )
+    return np.unpackbits(arr, axis=-1, count=dimensions, bitorder="little")
+
+
+def rerank_int8(int8_rows: ArrayLike, query: ArrayLike) -> NDArray[np.float32]:
+    """Stage-2 scores ``dot(query, q / 127)`` of each int8 row; the query is not quantized."""
+    rows = np.asarray(int8_rows)
+    if rows.dtype != np.int8:
+        raise _fail(f"int8 rows must be int8, not {rows.dtype}", "wrong-dtype", "int8_rows")
+    q = _query_vector(query, "query")
+    if rows.ndim != 2 or rows.shape[1] != q.shape[0]:
+        raise _fail(
+            f"int8 rows of shape {rows.shape} do not match a query of {q.shape[0]} dimensions",
+            "shape-mismatch",
+            "int8_rows",
+        )
+    scores: NDArray[np.float32] = dequantize_int8(rows) @ q.astype(np.float32)
+    return scores
+
+
+# --------------------------------------------------------------------------------------------
+# Stage-1 results and prepared operands
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Shortlist:
+    """Stage-1 candidates, best first; ties by ascending row.
+
+    ``rows`` are 0-based row indices (chunk id = row + 1). ``scores`` are Hamming distances
+    (int32, ascending) from the hamming kernel and LUT scores (float32, descending) from the
+    LUT kernel.
+    """
+
+    rows: NDArray[np.int64]
+    scores: NDArray[np.int32] | NDArray[np.float32]
+
+    def __len__(self) -> int:
+        return int(self.rows.shape[0])
+
+    @property
+    def chunk_ids(self) -> NDArray[np.int64]:
+        """The shard's chunk ids of the candidates (``rows + 1``)."""
+        return self.rows + 1
+
+
+class PackedBits:
+    """A shard's sign-bit matrix laid out for the stage-1 kernels; cache one per shard.
+
+    The kernels read word-major copies of the rows (16-bit words for the LUT kernel, 64-bit
+    words for the hamming kernel) so that each pass reads one contiguous column. A copy is
+    built on first use; once one exists the given matrix is released and the other copy, if
+    ever needed, is derived from it. Each copy is about as large as the matrix (9.6 MB for
+    200,000 rows of 384 bits); :attr:`nbytes` says what is held. The matrix must not be
+    modified after it is wrapped.
+    """
+
+    __slots__ = ("_bits", "_bytes_per_row", "_rows", "_words16", "_words64")
+
+    def __init__(self, bits: NDArray[np.uint8]) -> None:
+        self._bits: NDArray[np.uint8] | None = bits
+        self._rows = int(bits.shape[0])
+        self._bytes_per_row = int(bits.shape[1])
+        self._words16: NDArray[np.uint16] | None = None
+        self._words64: NDArray[np.uint64] | None = None
+
+    @classmethod
+    def from_matrix(cls, bits: ArrayLike) -> PackedBits:
+        """Wrap an ``(n, bytes_per_row)`` uint8 matrix of packed sign bits."""
+        if isinstance(bits, PackedBits):
+            return bits
+        return cls(_bit_matrix(bits))
+
+    @property
+    def rows(self) -> int:
+        """Number of rows ``n``."""
+        return self._rows
+
+    @property
+    def bytes_per_row(self) -> int:
+        """Packed bytes per row, ``ceil(d / 8)``."""
+        return self._bytes_per_row
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes currently held (the matrix until a layout exists, then the layouts)."""
+        held = (self._bits, self._words16, self._words64)
+        return sum(int(a.nbytes) for a in held if a is not None)
+
+    def words16(self) -> NDArray[np.uint16]:
+        """The rows as ``(ceil(bytes/2), n)`` little-endian 16-bit words, zero-padded."""
+        if self._words16 is None:
+            count = -(-self._bytes_per_row // 2)
+            if self._words64 is not None:
+                # (W, n) uint64 -> (W, n, 4) uint16 -> (W, 4, n): word 4w + j of every row.
+                parts = self._words64.view(_U16).reshape(self._words64.shape[0], self._rows, 4)
+                split = np.ascontiguousarray(parts.transpose(0, 2, 1))
+                self._words16 = split.reshape(-1, self._rows)[:count]
+            else:
+                self._words16 = _word_major(self._matrix(), 2, count).view(_U16)[..., 0]
+            self._bits = None
+        return self._words16
+
+    def words64(self) -> NDArray[np.uint64]:
+        """The rows as ``(ceil(bytes/8), n)`` little-endian 64-bit words, zero-padded."""
+        if self._words64 is None:
+            count = -(-self._bytes_per_row // 8)
+            if self._words16 is not None:
+                halves = np.zeros((count * 4, self._rows), dtype=_U16)
+                halves[: self._words16.shape[0]] = self._words16
+                joined = np.ascontiguousarray(
+                    halves.reshape(count, 4, self._rows).transpose(0, 2, 1)
+                )
+                self._words64 = joined.view(_U64)[..., 0]
+            else:
+                self._words64 = _word_major(self._matrix(), 8, count).view(_U64)[..., 0]
+            self._bits = None
+        return self._words64
+
+    def _matrix(self) -> NDArray[np.uint8]:
+        assert self._bits is not None, "a layout exists whenever the matrix was released"
+        return self._bits
+
+
+def _word_major(bits: NDArray[np.uint8], word_bytes: int, words: int) -> NDArray[np.uint8]:
+    """Bytes rearranged to ``(words, n, word_bytes)``, zero-padded: each word is contiguous."""
+    n, width = bits.shape
+    if width != words * word_bytes:
+        padded = np.zeros((n, words * word_bytes), dtype=np.uint8)
+        padded[:, :width] = bits
+        bits = padded
+    return np.ascontiguousarray(bits.reshape(n, words, word_bytes).transpose(1, 0, 2))
+
+
+def _padded_words(row: NDArray[np.uint8], word_bytes: int) -> NDArray[np.uint8]:
+    width = row.shape[0]
+    out = np.zeros(-(-width // word_bytes) * word_bytes, dtype=np.uint8)
+    out[:width] = row
+    return out
+
+
+class QueryTables:
+    """The LUT kernel's per-query tables; reuse them across the shards of one search.
+
+    ``table[m, w]`` is the score contribution of 16-bit word ``m`` of a row holding the value
+    ``w``: ``sum_k weight[16 m + k] * (2 * bit_k(w) - 1)``, with weight 0 past ``d``.
+    """
+
+    __slots__ = ("_tables", "bytes_per_row", "dimensions")
+
+    def __init__(self, tables: NDArray[np.float32], dimensions: int) -> None:
+        self._tables = tables
+        self.dimensions = dimensions
+        self.bytes_per_row = -(-dimensions // 8)
+
+    @classmethod
+    def build(cls, query: ArrayLike, center: ArrayLike | None = None) -> QueryTables:
+        """Tables for a float query (``query - center`` for a ``centered-sign`` profile)."""
+        q = _query_vector(query, "query")
+        c = _center_for(center, q.shape[0])
+        weights = q - c if c is not None else q
+        d = weights.shape[0]
+        words = -(-d // 16)
+        padded = np.zeros(words * 16, dtype=np.float64)
+        padded[:d] = weights
+        # byte[p, b]: contribution of byte p holding value b; exact for a float64 weight sum.
+        byte = (padded.reshape(-1, 8) @ _BYTE_SIGNS.T).astype(np.float32)
+        tables = np.empty((words, 256, 256), dtype=np.float32)
+        # A little-endian word w = lo + 256 * hi indexes tables[m, hi, lo].
+        np.add(byte[1::2, :, None], byte[0::2, None, :], out=tables)
+        return cls(tables.reshape(words, 65536), d)
+
+    @property
+    def tables(self) -> NDArray[np.float32]:
+        """The ``(ceil(d/16), 65536)`` float32 tables."""
+        return self._tables
+
+
+# --------------------------------------------------------------------------------------------
+# Stage-1 kernels
+
+
+def _packed(bits: NDArray[np.uint8] | PackedBits | ArrayLike) -> PackedBits:
+    return bits if isinstance(bits, PackedBits) else PackedBits.from_matrix(bits)
+
+
+def _hamming(packed: PackedBits, query_bits: ArrayLike) -> NDArray[np.unsignedinteger[Any]]:
+    qb = _query_bits(query_bits, packed.bytes_per_row)
+    words = packed.words64()
+    qwords = _padded_words(qb, 8).view(_U64)
+    n = packed.rows
+    # uint16 halves the accumulator traffic; it holds any distance up to 65535 bits.
+    out: NDArray[np.unsignedinteger[Any]] = np.zeros(
+        n, dtype=np.uint16 if packed.bytes_per_row * 8 <= 65535 else np.uint32
+    )
+    xor = np.empty(n, dtype=np.uint64)
+    count = np.empty(n, dtype=np.uint8)
+    for w in range(words.shape[0]):
+        np.bitwise_xor(words[w], qwords[w], out=xor)
+        np.bitwise_count(xor, out=count)
+        np.add(out, count, out=out)
+    return out
+
+
+def hamming_distances(
+    bits: NDArray[np.uint8] | PackedBits, query_bits: ArrayLike
+) -> NDArray[np.int32]:
+    """Hamming distance between the packed query bits and every row."""
+    return _hamming(_packed(bits), query_bits).astype(np.int32)
+
+
+def hamming_topk(
+    bits: NDArray[np.uint8] | PackedBits,
+    query_bits: ArrayLike,
+    k: int,
+    mask: ArrayLike | None = None,
+) -> Shortlist:
+    """The ``k`` rows nearest the query bits, ascending distance, ties by ascending row."""
+    size = _shortlist_size(k)
+    packed = _packed(bits)
+    eligible = _row_mask(mask, packed.rows)
+    distances = _hamming(packed, query_bits)
+    limit = packed.bytes_per_row * 8 + 1  # larger than any distance: marks ineligible rows
+    if eligible is not None:
+        distances[~eligible] = limit
+        available = int(np.count_nonzero(eligible))
+    else:
+        available = packed.rows
+    size = min(size, available)
+    if size == 0:
+        return _empty(np.empty(0, dtype=np.int32))
+    # Distances are small integers: a histogram finds the k-th distance in one pass.
+    cumulative = np.cumsum(np.bincount(distances, minlength=limit + 1))
+    threshold = int(np.searchsorted(cumulative, size))
+    rows = _first_rows_within(distances <= threshold, distances == threshold, size)
+    chosen = distances[rows]
+    order = np.argsort(chosen, kind="stable")
+    return Shortlist(rows[order], chosen[order].astype(np.int32))
+
+
+def lut_scores(
+    bits: NDArray[np.uint8] | PackedBits,
+    query: ArrayLike | QueryTables,
+    center: ArrayLike | None = None,
+) -> NDArray[np.float32]:
+    """Asymmetric score ``sum_i w[i] * (2 * bit[i] - 1)`` of every row, ``w = query - center``.
+
+    Accumulated in float32 over 16-bit words in word order, so equal rows score equally.
+    """
+    packed = _packed(bits)
+    tables = _tables_for(query, center, packed.bytes_per_row)
+    words = packed.words16()
+    n = packed.rows
+    out = np.empty(n, dtype=np.float32)
+    gathered = np.empty(min(n, _LUT_BLOCK_ROWS), dtype=np.float32)
+    for start in range(0, n, _LUT_BLOCK_ROWS):
+        stop = min(n, start + _LUT_BLOCK_ROWS)
+        acc = out[start:stop]
+        buf = gathered[: stop - start]
+        # mode="clip" skips numpy's per-index bounds error path; uint16 words are always < 65536.
+        tables[0].take(words[0, start:stop], out=acc, mode="clip")
+        for m in range(1, words.shape[0]):
+            tables[m].take(words[m, start:stop], out=buf, mode="clip")
+            np.add(acc, buf, out=acc)
+    return out
+
+
+def lut_topk(
+    bits: NDArray[np.uint8] | PackedBits,
+    query: ArrayLike | QueryTables,
+    k: int,
+    center: ArrayLike | None = None,
+    mask: ArrayLike | None = None,
+) -> Shortlist:
+    """The ``k`` rows with the highest LUT score, descending, ties by ascending row."""
+    size = _shortlist_size(k)
+    packed = _packed(bits)
+    eligible = _row_mask(mask, packed.rows)
+    scores = lut_scores(packed, query, center)
+    if eligible is not None:
+        scores[~eligible] = -np.inf  # every real score is finite
+        available = int(np.count_nonzero(eligible))
+    else:
+        available = packed.rows
+    size = min(size, available)
+    if size == 0:
+        return _empty(np.empty(0, dtype=np.float32))
+    threshold = np.partition(scores, scores.shape[0] - size)[scores.shape[0] - size]
+    rows = _first_rows_within(scores >= threshold, scores == threshold, size)
+    chosen = scores[rows]
+    order = np.argsort(-chosen, kind="stable")
+    return Shortlist(rows[order], chosen[order])
+
+
+def _tables_for(
+    query: ArrayLike | QueryTables, center: ArrayLike | None, bytes_per_row: int
+) -> NDArray[np.float32]:
+    if isinstance(query, QueryTables):
+        if center is not None:
+            raise _fail(
+                "pass the center to QueryTables.build, not with prepared tables",
+                "center-mismatch",
+                "center",
+            )
+        prepared = query
+    else:
+        prepared = QueryTables.build(query, center)
+    if prepared.bytes_per_row != bytes_per_row:
+        raise _fail(
+            f"a query of {prepared.dimensions} dimensions needs {prepared.bytes_per_row} bytes "
+            f"per row, the rows have {bytes_per_row}",
+            "shape-mismatch",
+            "query",
+        )
+    return prepared.tables
+
+
+def _first_rows_within(
+    within: NDArray[np.bool_], at_threshold: NDArray[np.bool_], size: int
+) -> NDArray[np.int64]:
+    """Rows strictly better than the threshold plus the lowest rows tied with it, ``size`` in all.
+
+    ``within`` marks rows at least as good as the threshold, ``at_threshold`` those equal to it.
+    """
+    rows = np.flatnonzero(within)
+    if rows.shape[0] > size:
+        tied = at_threshold[rows]
+        keep_tied = size - (rows.shape[0] - int(np.count_nonzero(tied)))
+        keep = ~tied | (np.cumsum(tied) <= keep_tied)
+        rows = rows[keep]
+    return rows.astype(np.int64, copy=False)
+
+
+def _empty(scores: NDArray[np.int32] | NDArray[np.float32]) -> Shortlist:
+    return Shortlist(np.empty(0, dtype=np.int64), scores)
