@@ -64,6 +64,15 @@ from gezk.quantize import (
     rerank_int8,
     unpack_sign_bits,
 )
+from gezk.schemas import (
+    SchemaFinding,
+    load_schema,
+    manifest_errors,
+    validate_document,
+    validate_manifest,
+    validate_registry,
+    validate_source_notices,
+)
 from gezk.signing import TrustAnchors, key_id, sign_manifest, verify_manifest
 from gezk.spatial import Bounds, Location, RadiusQuery, coverage, distance_meters
 from gezk.uri import KnowledgeUri
@@ -90,6 +99,7 @@ __all__ = [
     "QuantizationError",
     "QueryTables",
     "RadiusQuery",
+    "SchemaFinding",
     "SchemaViolation",
     "Shortlist",
     "SignatureError",
@@ -111,8 +121,10 @@ __all__ = [
     "hamming_distances",
     "hamming_topk",
     "key_id",
+    "load_schema",
     "lut_scores",
     "lut_topk",
+    "manifest_errors",
     "pack_sign_bits",
     "quantize_int8",
     "read_meta",
@@ -125,9 +137,13 @@ __all__ = [
     "unpack_sign_bits",
     "validate_catalog_id",
     "validate_chunk_uid",
+    "validate_document",
     "validate_document_id",
     "validate_location_id",
+    "validate_manifest",
     "validate_publisher_id",
+    "validate_registry",
+    "validate_source_notices",
     "validate_topic_id",
     "validate_version",
     "verify_manifest",
