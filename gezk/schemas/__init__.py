@@ -3,9 +3,11 @@
 The schema files ship unchanged as package data (see ``LICENSE.md`` beside them), one directory
 per format version. A manifest is validated against the schema of the ``formatVersion`` it
 names (spec section 4); on top of the schema, :func:`manifest_errors` applies the manifest rules
-of section 4 that JSON Schema cannot express (empty ``requires.features``, the version pairing,
-``license.noticePath`` listed in ``files``, unique topic ids and a parent forest of depth at most
-16). ``$ref``s resolve only among the bundled files; nothing is ever fetched.
+of sections 2 and 4 that JSON Schema cannot express (empty ``requires.features``, the version
+pairing, ``license.noticePath`` listed in ``files``, unique topic ids, a parent forest of depth at
+most 16, no Windows device name as ``version``, the document id grammar), and
+:func:`document_errors` the id rules of sections 2 and 5.2.2 (document and location ids, unique
+location ids per document). ``$ref``s resolve only among the bundled files; nothing is ever fetched.
 
 Findings name the failing place as a JSON path (``$.embedding.dimensions``,
 ``$.topics[2].parentId``); for a missing or forbidden property the path names the property
@@ -17,7 +19,7 @@ from __future__ import annotations
 import copy
 import json
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -29,7 +31,14 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 from referencing.jsonschema import DRAFT202012
 
-from gezk.errors import GezkError, SchemaViolation, UnsupportedVersion
+from gezk.errors import GezkError, InvalidIdentifier, SchemaViolation, UnsupportedVersion
+from gezk.ids import (
+    is_document_id,
+    is_version,
+    validate_document_id,
+    validate_location_id,
+    validate_version,
+)
 from gezk.versions import SUPPORTED, generation
 
 __all__ = [
@@ -328,6 +337,12 @@ def _schema_located(obj: object, name: str, version: str) -> list[_Located]:
     return [item for error in errors for item in _located(error)]
 
 
+def _with_rules(located: list[_Located], rules: Iterable[_Located]) -> list[_Located]:
+    """Schema findings plus rule findings at paths the schema did not already flag."""
+    flagged = {path for path, _ in located}
+    return [*located, *(item for item in rules if item[0] not in flagged)]
+
+
 def schema_errors(obj: object, name: str, version: str) -> list[SchemaFinding]:
     """Every way ``obj`` breaks a bundled schema, the most relevant first; empty when valid."""
     version = _checked_version(version)
@@ -370,9 +385,67 @@ def _manifest_rules(manifest: Mapping[str, Any], version: str) -> Iterator[_Loca
             "gezk:version-pairing",
         )
 
+    version_value = manifest.get("version")
+    if isinstance(version_value, str) and not is_version(version_value):
+        yield _at(
+            ("version",), _identifier_problem(validate_version, version_value), "gezk:version"
+        )
+
+    queries = manifest.get("smokeQueries")
+    for q_index, query in enumerate(queries if isinstance(queries, list) else []):
+        expected_ids = query.get("expectedDocumentIds") if isinstance(query, dict) else None
+        for d_index, document_id in enumerate(
+            expected_ids if isinstance(expected_ids, list) else []
+        ):
+            if isinstance(document_id, str) and not is_document_id(document_id):
+                yield _at(
+                    ("smokeQueries", q_index, "expectedDocumentIds", d_index),
+                    _identifier_problem(validate_document_id, document_id),
+                    "gezk:document-id",
+                )
+
     topics = manifest.get("topics")
     if version != "0.5" and isinstance(topics, list):
         yield from _topic_rules(topics)
+
+
+def _identifier_problem(validate: Callable[[object], str], value: object) -> str:
+    try:
+        validate(value)
+    except InvalidIdentifier as exc:
+        return exc.message
+    return "is not valid"  # pragma: no cover - only called for values known to be invalid
+
+
+def _document_rules(document: object) -> Iterator[_Located]:
+    """Section 2 and 5.2.2 rules on a compiler input document that its schema cannot express."""
+    if not isinstance(document, dict):
+        return
+    document_id = document.get("id")
+    if isinstance(document_id, str) and not is_document_id(document_id):
+        yield _at(
+            ("id",), _identifier_problem(validate_document_id, document_id), "gezk:document-id"
+        )
+    locations = document.get("locations")
+    seen: dict[str, int] = {}
+    for index, location in enumerate(locations if isinstance(locations, list) else []):
+        location_id = location.get("id") if isinstance(location, dict) else None
+        if not isinstance(location_id, str):
+            continue
+        if not is_document_id(location_id):
+            yield _at(
+                ("locations", index, "id"),
+                _identifier_problem(validate_location_id, location_id),
+                "gezk:location-id",
+            )
+        elif location_id in seen:
+            yield _at(
+                ("locations", index, "id"),
+                f"repeats location id {_short(location_id)} of $.locations[{seen[location_id]}]",
+                "gezk:unique-location-id",
+            )
+        else:
+            seen[location_id] = index
 
 
 def _topic_rules(topics: list[Any]) -> Iterator[_Located]:
@@ -470,7 +543,7 @@ def manifest_errors(obj: object) -> list[SchemaFinding]:
     """
     manifest, version = _manifest_version(obj)
     located = _schema_located(manifest, "catalog-manifest", version)
-    return _ordered([*located, *_manifest_rules(manifest, version)])
+    return _ordered(_with_rules(located, _manifest_rules(manifest, version)))
 
 
 def _raise_first(findings: list[SchemaFinding], what: str, version: str) -> None:
@@ -504,8 +577,10 @@ def validate_manifest(obj: object) -> None:
 
 
 def document_errors(obj: object, format_version: str = "0.7") -> list[SchemaFinding]:
-    """Every way a normalized compiler input document breaks its schema, most relevant first."""
-    return schema_errors(obj, "catalog-document", format_version)
+    """Every way a normalized compiler input document breaks its schema or the id rules."""
+    version = _checked_version(format_version)
+    located = _schema_located(obj, "catalog-document", version)
+    return _ordered(_with_rules(located, _document_rules(obj)))
 
 
 def validate_document(obj: object, format_version: str = "0.7") -> None:

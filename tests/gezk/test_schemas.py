@@ -232,6 +232,31 @@ def test_manifest_mutations_fail_at_the_right_json_path(
     assert "\n" not in str(info.value)
 
 
+@pytest.mark.parametrize(
+    ("mutation", "path", "keyword"),
+    [
+        (_set("version", value="con"), "$.version", "gezk:version"),
+        (_set("version", value="NUL.1"), "$.version", "gezk:version"),
+        (
+            _set("smokeQueries", 0, "expectedDocumentIds", 0, value="22163 "),
+            "$.smokeQueries[0].expectedDocumentIds[0]",
+            "gezk:document-id",
+        ),
+        (
+            _set("smokeQueries", 0, "expectedDocumentIds", 0, value="Cafe\u0301"),
+            "$.smokeQueries[0].expectedDocumentIds[0]",
+            "gezk:document-id",
+        ),
+    ],
+)
+def test_identifier_rules_beyond_the_schema_apply_to_manifests(
+    mutation: Mutation, path: str, keyword: str
+) -> None:
+    obj = manifest("0.7")
+    mutation(obj)
+    assert [(f.path, f.keyword) for f in schemas.manifest_errors(obj)] == [(path, keyword)]
+
+
 def test_a_topic_chain_of_sixteen_levels_is_allowed() -> None:
     obj = manifest("0.7")
     _topic_chain(16)(obj)
@@ -420,6 +445,32 @@ def test_a_0_7_document_with_toc_references_and_locations_validates() -> None:
 def test_document_violations_name_their_path(mutation: Mutation, path: str) -> None:
     document = _document()
     mutation(document)
+    with pytest.raises(SchemaViolation) as info:
+        schemas.validate_document(document)
+    assert info.value.subject == path
+
+
+@pytest.mark.parametrize(
+    ("mutation", "path", "keyword"),
+    [
+        (_set("id", value="Cafe\u0301"), "$.id", "gezk:document-id"),
+        (_set("id", value=" 84283796"), "$.id", "gezk:document-id"),
+        (_set("id", value="a\x85b"), "$.id", "gezk:document-id"),
+        (_set("id", value=""), "$.id", "minLength"),  # reported once, by the schema
+        (_set("locations", 0, "id", value="seattle\n"), "$.locations[0].id", "gezk:location-id"),
+        (
+            lambda d: d["locations"].append(dict(d["locations"][0])),
+            "$.locations[1].id",
+            "gezk:unique-location-id",
+        ),
+    ],
+)
+def test_identifier_rules_beyond_the_schema_apply_to_documents(
+    mutation: Mutation, path: str, keyword: str
+) -> None:
+    document = _document()
+    mutation(document)
+    assert [(f.path, f.keyword) for f in schemas.document_errors(document)] == [(path, keyword)]
     with pytest.raises(SchemaViolation) as info:
         schemas.validate_document(document)
     assert info.value.subject == path
