@@ -1,0 +1,79 @@
+"""Atomic file replacement and read-only publication helpers."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import stat
+import tempfile
+from pathlib import Path
+
+__all__ = ["make_read_only", "make_writable", "remove_tree", "write_atomic"]
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` via a synced temp file in the same directory and a rename."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    tmp = Path(tmp_name)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise
+    _fsync_dir(path.parent)
+
+
+def _fsync_dir(directory: Path) -> None:
+    # Makes the rename durable on POSIX; directories cannot be opened this way on Windows.
+    if os.name == "nt":  # pragma: no cover
+        return
+    fd = os.open(directory, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+_READ_ONLY_FILE = stat.S_IRUSR | stat.S_IRGRP | stat.S_IROTH
+_READ_ONLY_DIR = _READ_ONLY_FILE | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH
+
+
+def make_read_only(root: Path) -> None:
+    """Drop write permission from every file and directory under ``root`` (inclusive)."""
+    for dirpath, dirnames, filenames in os.walk(root, topdown=False):
+        for name in filenames:
+            os.chmod(os.path.join(dirpath, name), _READ_ONLY_FILE)
+        for name in dirnames:
+            os.chmod(os.path.join(dirpath, name), _READ_ONLY_DIR)
+    os.chmod(root, _READ_ONLY_DIR)
+
+
+def make_writable(root: Path) -> None:
+    """Give the owner write permission on ``root`` and everything under it (for deletion;
+    Windows refuses to delete a read-only file)."""
+    if not root.exists():
+        return
+    os.chmod(root, os.stat(root).st_mode | stat.S_IWUSR)
+    for dirpath, dirnames, filenames in os.walk(root):
+        for name in dirnames + filenames:
+            full = os.path.join(dirpath, name)
+            if not os.path.islink(full):
+                os.chmod(full, os.stat(full).st_mode | stat.S_IWUSR)
+
+
+def remove_tree(root: Path) -> None:
+    """Delete ``root`` even when it was published read-only; a missing path is fine."""
+    if not root.exists() and not root.is_symlink():
+        return
+    if root.is_symlink() or root.is_file():
+        root.unlink()
+        return
+    make_writable(root)
+    shutil.rmtree(root)

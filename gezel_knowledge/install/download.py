@@ -1,0 +1,333 @@
+"""Resumable HTTP(S) download of an archive into a ``.partial`` file (standard library only).
+
+A download writes to ``<name>.partial`` next to a small ``<name>.meta.json`` sidecar that
+records the URL, the server's validators (strong ``ETag`` or ``Last-Modified``) and the total
+size. A later call with a partial present asks for the rest with ``Range: bytes=N-`` and
+``If-Range``, and trusts the answer only when the server demonstrably honoured it: status 206
+with a ``Content-Range`` that starts exactly at ``N`` (and, when known, reports the same total).
+A 200 means the server ignored the range or the resource changed; anything else that does not
+fit means we cannot prove the bytes line up. In both cases the partial is discarded and the
+download restarts from zero, because appending a whole body to a prefix would corrupt the file
+(the later digest check would catch it, but only after another full download).
+
+A connection that drops mid-body leaves the bytes received so far; the next attempt resumes.
+Consecutive attempts that make no progress are bounded. Cancellation is checked between
+blocks and leaves the partial for a later resume.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import http.client
+import json
+import re
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from gezel_knowledge import __version__
+from gezel_knowledge.errors import InvalidInput
+from gezel_knowledge.install.cancel import CancelToken
+from gezel_knowledge.install.errors import DownloadFailed
+from gezel_knowledge.progress import ProgressEvent, ProgressSink, emit_safely
+
+__all__ = ["DownloadResult", "download", "is_url", "sidecar_path"]
+
+_RETRYABLE_STATUS = frozenset({408, 425, 429, 500, 502, 503, 504})
+_CONTENT_RANGE = re.compile(r"^\s*bytes\s+(\d+)-(\d+)/(\d+|\*)\s*$", re.IGNORECASE)
+_UNSATISFIED_RANGE = re.compile(r"^\s*bytes\s+\*/(\d+)\s*$", re.IGNORECASE)
+
+
+def is_url(source: str) -> bool:
+    """Whether ``source`` is an ``http`` or ``https`` URL."""
+    return urllib.parse.urlsplit(source).scheme.lower() in ("http", "https")
+
+
+def sidecar_path(partial: Path) -> Path:
+    """The metadata sidecar kept next to a partial download."""
+    return partial.with_name(partial.name.removesuffix(".partial") + ".meta.json")
+
+
+@dataclass(frozen=True, slots=True)
+class DownloadResult:
+    """The finished download and how it got there."""
+
+    path: Path
+    size: int
+    resumed_from: int
+    """Bytes that were already on disk when the successful transfer began (0: from scratch)."""
+    restarted: bool
+    """A partial was discarded because the server ignored or mishandled the range request."""
+    requests: int
+
+
+@dataclass(slots=True)
+class _Sidecar:
+    url: str
+    etag: str | None = None
+    last_modified: str | None = None
+    total: int | None = None
+
+    @classmethod
+    def load(cls, path: Path, url: str) -> _Sidecar | None:
+        try:
+            obj = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        if not isinstance(obj, dict) or obj.get("url") != url:
+            return None
+        total = obj.get("total")
+        return cls(
+            url=url,
+            etag=obj.get("etag") if isinstance(obj.get("etag"), str) else None,
+            last_modified=obj.get("lastModified")
+            if isinstance(obj.get("lastModified"), str)
+            else None,
+            total=total if isinstance(total, int) and total >= 0 else None,
+        )
+
+    def save(self, path: Path) -> None:
+        obj = {
+            "url": self.url,
+            "etag": self.etag,
+            "lastModified": self.last_modified,
+            "total": self.total,
+        }
+        path.write_text(json.dumps(obj), encoding="utf-8")
+
+    def validator(self) -> str | None:
+        # If-Range needs a strong validator; a weak ETag would make the server send 200.
+        if self.etag and not self.etag.startswith("W/"):
+            return self.etag
+        return self.last_modified
+
+
+class _Retry(Exception):
+    """An attempt failed in a way a new request may fix."""
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except FileNotFoundError:
+        return 0
+
+
+def _truncate(path: Path) -> None:
+    with path.open("wb"):
+        pass
+
+
+def download(
+    url: str,
+    partial: Path,
+    *,
+    expected_size: int | None = None,
+    cancel: CancelToken | None = None,
+    progress: ProgressSink | None = None,
+    before_write: Callable[[int | None], None] | None = None,
+    opener: urllib.request.OpenerDirector | None = None,
+    timeout: float = 30.0,
+    attempts: int = 4,
+    backoff: float = 0.25,
+    sleep: Callable[[float], None] = time.sleep,
+    block_size: int = 1 << 16,
+    job: str = "install",
+) -> DownloadResult:
+    """Download ``url`` into ``partial``, resuming what is there; return when it is complete.
+
+    ``before_write(remaining)`` is called once the server has said how many bytes are coming
+    (``None`` when it did not), before anything is written; it may raise to stop (a space check).
+    """
+    if not is_url(url):
+        raise InvalidInput(f"not an http(s) URL: {url}", reason="invalid-url", subject=url)
+    partial.parent.mkdir(parents=True, exist_ok=True)
+    meta_path = sidecar_path(partial)
+    sidecar = _Sidecar.load(meta_path, url)
+    if sidecar is None:
+        # No record of what these bytes are: they cannot be resumed safely.
+        _truncate(partial)
+        sidecar = _Sidecar(url=url)
+    opener = opener or urllib.request.build_opener()
+    requests = 0
+    restarted = False
+    failures = 0
+    last_error = "no attempt made"
+    while True:
+        if cancel is not None:
+            cancel.check("download")
+        offset = _size(partial)
+        total = expected_size if expected_size is not None else sidecar.total
+        if total is not None and offset > total:
+            _truncate(partial)
+            offset = 0
+        if total is not None and offset == total and offset > 0:
+            return DownloadResult(partial, offset, offset, restarted, requests)
+        written_before = offset
+        try:
+            requests += 1
+            restart = _attempt(
+                url,
+                partial,
+                sidecar,
+                meta_path,
+                offset=offset,
+                expected_size=expected_size,
+                opener=opener,
+                timeout=timeout,
+                cancel=cancel,
+                progress=progress,
+                before_write=before_write,
+                block_size=block_size,
+                job=job,
+            )
+        except _Retry as exc:
+            last_error = str(exc)
+            made_progress = _size(partial) > written_before
+            failures = 0 if made_progress else failures + 1
+            if failures >= attempts:
+                raise DownloadFailed(
+                    f"download of {url} failed after {attempts} attempts without progress: "
+                    f"{last_error}; run the install again to resume",
+                    subject=url,
+                ) from None
+            if not made_progress:
+                sleep(backoff * failures)
+            continue
+        restarted = restarted or restart
+        return DownloadResult(
+            partial, _size(partial), 0 if restart else offset, restarted, requests
+        )
+
+
+def _attempt(
+    url: str,
+    partial: Path,
+    sidecar: _Sidecar,
+    meta_path: Path,
+    *,
+    offset: int,
+    expected_size: int | None,
+    opener: urllib.request.OpenerDirector,
+    timeout: float,
+    cancel: CancelToken | None,
+    progress: ProgressSink | None,
+    before_write: Callable[[int | None], None] | None,
+    block_size: int,
+    job: str,
+) -> bool:
+    """One request that completes the file; returns whether it restarted from zero.
+
+    Raises :class:`_Retry` when another request may succeed.
+    """
+    headers = {"Accept-Encoding": "identity", "User-Agent": f"gezel-knowledge/{__version__}"}
+    if offset > 0:
+        headers["Range"] = f"bytes={offset}-"
+        validator = sidecar.validator()
+        if validator:
+            headers["If-Range"] = validator
+    request = urllib.request.Request(url, headers=headers)
+    try:
+        response = opener.open(request, timeout=timeout)
+    except urllib.error.HTTPError as exc:
+        with contextlib.closing(exc):
+            return _http_error(exc, partial, offset)
+    except (urllib.error.URLError, OSError, http.client.HTTPException) as exc:
+        raise _Retry(f"{type(exc).__name__}: {exc}") from None
+    with response:
+        status = int(response.status)
+        restart = False
+        if status == 206:
+            span = _CONTENT_RANGE.match(response.headers.get("Content-Range", ""))
+            reported_total = None if span is None or span.group(3) == "*" else int(span.group(3))
+            honoured = (
+                offset > 0
+                and span is not None
+                and int(span.group(1)) == offset
+                and int(span.group(2)) >= offset
+                and (expected_size is None or reported_total in (None, expected_size))
+                and (sidecar.total is None or reported_total in (None, sidecar.total))
+            )
+            if not honoured:
+                # A range we did not ask for, or one that does not start where our bytes end.
+                _truncate(partial)
+                sidecar.total = None
+                sidecar.save(meta_path)
+                raise _Retry(
+                    "server answered 206 with Content-Range "
+                    f"{response.headers.get('Content-Range')!r} for a request from byte {offset}"
+                )
+            assert span is not None
+            total: int | None = reported_total
+            if total is None:
+                total = int(span.group(2)) + 1
+            mode = "ab"
+        elif status == 200:
+            restart = offset > 0
+            offset = 0
+            length = response.headers.get("Content-Length")
+            total = int(length) if length and length.isdigit() else None
+            mode = "wb"
+        else:
+            raise DownloadFailed(
+                f"server answered {status} for {url}", reason="download-status", subject=url
+            )
+        if expected_size is not None and total is not None and total != expected_size:
+            raise DownloadFailed(
+                f"{url} is {total} bytes but {expected_size} were promised",
+                reason="size-mismatch",
+                subject=url,
+            )
+        etag = response.headers.get("ETag")
+        last_modified = response.headers.get("Last-Modified")
+        if mode == "wb" or (etag or last_modified):
+            sidecar.etag = etag
+            sidecar.last_modified = last_modified
+        sidecar.total = total
+        sidecar.save(meta_path)
+        if before_write is not None:
+            before_write(None if total is None else total - offset)
+        done = offset
+        emit_safely(progress, ProgressEvent(job, "download", done, total, "bytes"))
+        with partial.open(mode) as out:
+            try:
+                while True:
+                    if cancel is not None and cancel.cancelled:
+                        out.flush()
+                        cancel.check("download")
+                    block = response.read(block_size)
+                    if not block:
+                        break
+                    out.write(block)
+                    done += len(block)
+                    emit_safely(progress, ProgressEvent(job, "download", done, total, "bytes"))
+            except (OSError, http.client.HTTPException) as exc:
+                out.flush()
+                raise _Retry(f"connection lost after {done} bytes: {exc}") from None
+        if total is not None and done < total:
+            raise _Retry(f"connection closed after {done} of {total} bytes")
+        if total is None:
+            sidecar.total = done
+            sidecar.save(meta_path)
+        return restart
+
+
+def _http_error(exc: urllib.error.HTTPError, partial: Path, offset: int) -> bool:
+    code = int(exc.code)
+    if code == 416 and offset > 0:
+        unsatisfied = _UNSATISFIED_RANGE.match(exc.headers.get("Content-Range", "") or "")
+        if unsatisfied is not None and int(unsatisfied.group(1)) == offset:
+            return False  # we already hold every byte
+        _truncate(partial)
+        raise _Retry(f"server refused the range from byte {offset} (416)")
+    if code in _RETRYABLE_STATUS:
+        raise _Retry(f"server answered {code}")
+    raise DownloadFailed(
+        f"server answered {code} {exc.reason} for {exc.url}",
+        reason="download-status",
+        subject=str(exc.url),
+    )

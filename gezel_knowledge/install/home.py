@@ -1,0 +1,232 @@
+"""The knowledge home: where installed catalogs live and the user's settings for them.
+
+The active Gezel home is ``GEZEL_HOME``, else ``~/.gezel``. Inside it::
+
+    knowledge/
+      registry.json                  the user registry (JSON, see registry.py)
+      registry.json.lock             writers' lock
+      <publisher>/<catalog>/<version>/<first 16 hex of the archive SHA-256>/
+                                     one published, read-only extracted catalog
+      .staging/                      extractions in progress (never read by search)
+      .downloads/                    partial downloads kept for resume
+      .trash/                        directories being deleted
+
+The digest segment keeps different bytes published under one version label apart. Names that
+begin with a dot cannot collide with publisher ids (``[a-z0-9-]``), nor can ``registry.json``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import stat
+import time
+import uuid
+from collections.abc import Sequence
+from dataclasses import replace
+from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING
+
+from gezel_knowledge.errors import IntegrityFailure, InvalidInput
+from gezel_knowledge.install._atomic import remove_tree
+from gezel_knowledge.install.registry import (
+    InstalledCatalog,
+    InstalledVersion,
+    Quarantine,
+    RegistrySnapshot,
+    UserRegistry,
+)
+from gezel_knowledge.install.space import FreeSpaceProbe, disk_free_space
+from gezk.ids import validate_catalog_id, validate_publisher_id, validate_version
+
+if TYPE_CHECKING:
+    import urllib.request
+
+__all__ = ["KnowledgeHome", "gezel_home", "utc_now"]
+
+
+def gezel_home(path: Path | str | None = None) -> Path:
+    """The active Gezel home: ``path``, else ``$GEZEL_HOME``, else ``~/.gezel``."""
+    if path is not None:
+        return Path(path).expanduser()
+    env = os.environ.get("GEZEL_HOME")
+    return Path(env).expanduser() if env else Path.home() / ".gezel"
+
+
+def utc_now() -> str:
+    """The current UTC time as an ISO 8601 string with milliseconds."""
+    now = time.time()
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(now)) + f".{int(now * 1000) % 1000:03d}Z"
+
+
+class KnowledgeHome:
+    """Installed catalogs under one Gezel home: layout, registry, and the user's commands."""
+
+    def __init__(
+        self,
+        path: Path | str | None = None,
+        *,
+        free_space: FreeSpaceProbe = disk_free_space,
+        opener: urllib.request.OpenerDirector | None = None,
+        lock_timeout: float | None = 60.0,
+    ) -> None:
+        self.root = gezel_home(path)
+        self.knowledge_dir = self.root / "knowledge"
+        self.registry = UserRegistry(
+            self.knowledge_dir / "registry.json", lock_timeout=lock_timeout
+        )
+        self.free_space = free_space
+        self.opener = opener
+
+    def __repr__(self) -> str:
+        return f"KnowledgeHome({str(self.root)!r})"
+
+    # -- layout -----------------------------------------------------------------------------
+
+    @property
+    def staging_dir(self) -> Path:
+        """Where archives are extracted before they are published."""
+        return self.knowledge_dir / ".staging"
+
+    @property
+    def downloads_dir(self) -> Path:
+        """Where partial downloads wait to be resumed."""
+        return self.knowledge_dir / ".downloads"
+
+    @property
+    def trash_dir(self) -> Path:
+        """Where directories are moved before they are deleted."""
+        return self.knowledge_dir / ".trash"
+
+    def version_dir(self, publisher_id: str, catalog_id: str, version: str, sha256: str) -> Path:
+        """``knowledge/<publisher>/<catalog>/<version>/<digest16>`` (identifiers validated)."""
+        if len(sha256) != 64 or any(c not in "0123456789abcdef" for c in sha256):
+            raise InvalidInput(f"not a lowercase SHA-256 hex digest: {sha256!r}", subject=sha256)
+        return (
+            self.knowledge_dir
+            / validate_publisher_id(publisher_id)
+            / validate_catalog_id(catalog_id)
+            / validate_version(version)
+            / sha256[:16]
+        )
+
+    def relative(self, path: Path) -> str:
+        """``path`` relative to the home, with ``/`` separators (as stored in the registry)."""
+        return PurePosixPath(*path.relative_to(self.root).parts).as_posix()
+
+    def path_of(self, version: InstalledVersion) -> Path:
+        """The directory of an installed version (refusing a registry path outside the home)."""
+        rel = PurePosixPath(version.path)
+        if rel.is_absolute() or ".." in rel.parts or not rel.parts or rel.parts[0] != "knowledge":
+            raise IntegrityFailure(
+                f"registry path {version.path!r} is outside the knowledge home",
+                reason="registry-corrupt",
+                subject=version.path,
+            )
+        return self.root.joinpath(*rel.parts)
+
+    # -- registry views ---------------------------------------------------------------------
+
+    def snapshot(self) -> RegistrySnapshot:
+        """The registry as it is now."""
+        return self.registry.read()
+
+    def installed(self) -> list[InstalledCatalog]:
+        """Every installed catalog, by key."""
+        return list(self.snapshot())
+
+    def catalog(self, ref: str) -> InstalledCatalog:
+        """An installed catalog by ``publisher/catalog`` or an unambiguous bare catalog id."""
+        return self.snapshot().find(ref)
+
+    # -- user commands ----------------------------------------------------------------------
+
+    def set_enabled(self, ref: str, enabled: bool) -> InstalledCatalog:
+        """Enable or disable a catalog (kept across version updates)."""
+        key = self.catalog(ref).key
+
+        def change(snap: RegistrySnapshot) -> RegistrySnapshot:
+            current = snap.find(key)
+            return snap.with_catalog(replace(current, enabled=enabled))
+
+        return self.registry.update(change).find(key)
+
+    def enable(self, ref: str) -> InstalledCatalog:
+        """Enable a catalog for search."""
+        return self.set_enabled(ref, True)
+
+    def disable(self, ref: str) -> InstalledCatalog:
+        """Disable a catalog: it stays installed but no search uses it."""
+        return self.set_enabled(ref, False)
+
+    def remove(self, ref: str) -> InstalledCatalog:
+        """Forget a catalog and delete its private files; return what was removed."""
+        key = self.catalog(ref).key
+        removed: list[InstalledCatalog] = []
+
+        def change(snap: RegistrySnapshot) -> RegistrySnapshot:
+            removed.append(snap.find(key))
+            return snap.without_catalog(key)
+
+        self.registry.update(change)
+        gone = removed[-1]
+        # The registry no longer points here; deleting afterwards never leaves a dangling entry.
+        self._discard([self.path_of(v) for v in gone.versions])
+        with contextlib.suppress(OSError):
+            self._prune_empty_parents(self.knowledge_dir / gone.publisher_id / gone.catalog_id)
+        return gone
+
+    def quarantine(self, key: str, sha256: str, reason: str, message: str) -> InstalledCatalog:
+        """Take one installed copy out of service, recording why; its files are untouched."""
+        record = Quarantine(reason=reason, message=" ".join(message.split()), at=utc_now())
+
+        def change(snap: RegistrySnapshot) -> RegistrySnapshot:
+            current = snap.get(key)
+            if current is None or current.version_by_digest(sha256) is None:
+                return snap
+            return snap.with_catalog(current.with_quarantine(sha256, record))
+
+        return self.registry.update(change).find(key)
+
+    def clear_quarantine(self, key: str, sha256: str) -> InstalledCatalog:
+        """Put a quarantined copy back in service (after a successful re-check)."""
+
+        def change(snap: RegistrySnapshot) -> RegistrySnapshot:
+            current = snap.find(key)
+            return snap.with_catalog(current.with_quarantine(sha256, None))
+
+        return self.registry.update(change).find(key)
+
+    # -- housekeeping -----------------------------------------------------------------------
+
+    def _discard(self, paths: Sequence[Path]) -> None:
+        """Move directories to the trash (one rename each), then delete them."""
+        self.trash_dir.mkdir(parents=True, exist_ok=True)
+        doomed: list[Path] = []
+        for path in paths:
+            if not path.exists():
+                continue
+            grave = self.trash_dir / f"{path.name}-{uuid.uuid4().hex[:12]}"
+            try:
+                # Moving a directory to another parent rewrites its ".." entry, which needs
+                # write permission on the (read-only, published) directory itself.
+                os.chmod(path, os.stat(path).st_mode | stat.S_IWUSR)
+                path.rename(grave)
+                doomed.append(grave)
+            except OSError:
+                doomed.append(path)
+        for path in doomed:
+            remove_tree(path)
+            with contextlib.suppress(OSError):
+                self._prune_empty_parents(path.parent)
+
+    def _prune_empty_parents(self, directory: Path) -> None:
+        """Remove empty ``<version>``/``<catalog>``/``<publisher>`` directories upward."""
+        stop = {self.knowledge_dir, self.root, self.trash_dir}
+        current = directory
+        while current not in stop and self.knowledge_dir in current.parents:
+            try:
+                current.rmdir()
+            except OSError:
+                return
+            current = current.parent

@@ -1,0 +1,131 @@
+"""Fixtures for the install tests: a local HTTP server with controllable misbehaviour."""
+
+from __future__ import annotations
+
+import re
+import socket
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+import pytest
+
+
+@dataclass
+class ServedFile:
+    """What the server sends and how it misbehaves."""
+
+    payload: bytes
+    mode: str = "range"
+    """``range`` (honours Range), ``ignore-range`` (always 200), ``wrong-range`` (206 from 0)."""
+    etag: str = '"v1"'
+    drops: int = 0
+    """How many upcoming responses close the connection after half their body."""
+    fail_status: list[int] = field(default_factory=list)
+    """Statuses to answer (once each, in order) before serving normally."""
+    requests: list[dict[str, str | None]] = field(default_factory=list)
+    on_body: Any = None
+    """Called with the number of body bytes sent so far (lets a test cancel mid-transfer)."""
+
+
+_RANGE = re.compile(r"^bytes=(\d+)-$")
+
+
+def _handler(served: ServedFile) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, format: str, *args: Any) -> None:  # quiet
+            return
+
+        def do_GET(self) -> None:
+            served.requests.append(
+                {
+                    "path": self.path,
+                    "range": self.headers.get("Range"),
+                    "if-range": self.headers.get("If-Range"),
+                }
+            )
+            if served.fail_status:
+                self.send_response(served.fail_status.pop(0))
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+                return
+            payload = served.payload
+            total = len(payload)
+            start = 0
+            status = 200
+            requested = _RANGE.match(self.headers.get("Range") or "")
+            if_range = self.headers.get("If-Range")
+            if served.mode == "wrong-range" and requested:
+                status = 206
+                start = 0
+            elif served.mode == "range" and requested and (if_range in (None, served.etag)):
+                start = int(requested.group(1))
+                if start >= total:
+                    self.send_response(416)
+                    self.send_header("Content-Range", f"bytes */{total}")
+                    self.send_header("Content-Length", "0")
+                    self.end_headers()
+                    return
+                status = 206
+            body = payload[start:]
+            self.send_response(status)
+            self.send_header("Content-Length", str(len(body)))
+            self.send_header("ETag", served.etag)
+            self.send_header("Accept-Ranges", "bytes")
+            if status == 206:
+                self.send_header("Content-Range", f"bytes {start}-{total - 1}/{total}")
+            self.end_headers()
+            if served.drops > 0:
+                served.drops -= 1
+                half = body[: len(body) // 2]
+                self.wfile.write(half)
+                self.wfile.flush()
+                self.connection.shutdown(socket.SHUT_RDWR)
+                self.close_connection = True
+                return
+            sent = 0
+            step = 4096
+            while sent < len(body):
+                self.wfile.write(body[sent : sent + step])
+                sent += min(step, len(body) - sent)
+                if served.on_body is not None:
+                    served.on_body(sent)
+
+    return Handler
+
+
+class _QuietServer(ThreadingHTTPServer):
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        # A client that cancels mid-body resets the connection; that is the point of the test.
+        return
+
+
+@dataclass
+class LocalServer:
+    """A running server and the file it serves."""
+
+    served: ServedFile
+    url: str
+
+
+@pytest.fixture
+def http_file() -> Iterator[Any]:
+    """Factory: ``http_file(payload, mode=...)`` starts a server on 127.0.0.1."""
+    servers: list[_QuietServer] = []
+
+    def start(payload: bytes, **options: Any) -> LocalServer:
+        served = ServedFile(payload, **options)
+        server = _QuietServer(("127.0.0.1", 0), _handler(served))
+        server.daemon_threads = True
+        thread = threading.Thread(target=server.serve_forever, args=(0.01,), daemon=True)
+        thread.start()
+        servers.append(server)
+        host, port = server.server_address[:2]
+        return LocalServer(served, f"http://{host}:{port}/catalog.gezk")
+
+    yield start
+    for server in servers:
+        server.shutdown()
+        server.server_close()
