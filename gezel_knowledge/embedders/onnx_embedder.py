@@ -1,0 +1,283 @@
+"""The profile embedder: an ONNX sentence-embedding graph on onnxruntime's CPU provider.
+
+Loading is lazy and verified: the tokenizer on first use of :attr:`OnnxEmbedder.tokenizer` or of
+an embed call, the graph on the first embed call; each file's bytes are hashed and compared with
+the profile's pin before they are used. Inputs get the profile's instruction prefixed verbatim,
+are truncated to ``maxTokens`` (special tokens included) and run in bounded sub-batches of
+similar length, so temporary memory stays flat and little work is spent on padding; vectors come
+back in input order.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import onnxruntime as ort
+from numpy.typing import NDArray
+
+from gezel_knowledge.embedders.locate import ModelFiles
+from gezel_knowledge.embedders.pooling import l2_normalize, pool
+from gezel_knowledge.embedders.tokenizer import HuggingFaceTokenizer
+from gezel_knowledge.embedders.verify import read_verified
+from gezel_knowledge.errors import ModelUnavailable
+from gezk.profiles import EmbeddingProfile
+
+__all__ = ["DEFAULT_BATCH_SIZE", "DEFAULT_MAX_BATCH_TOKENS", "OnnxEmbedder", "plan_batches"]
+
+DEFAULT_BATCH_SIZE = 32
+"""At most this many texts per graph run."""
+
+DEFAULT_MAX_BATCH_TOKENS = 8192
+"""At most this many padded tokens per graph run (bounds the attention matrices' memory)."""
+
+_INPUTS = ("input_ids", "attention_mask", "token_type_ids")
+_INT_TYPES: dict[str, type[np.integer[Any]]] = {
+    "tensor(int64)": np.int64,
+    "tensor(int32)": np.int32,
+}
+_PREFERRED_OUTPUTS = ("last_hidden_state", "token_embeddings")
+
+
+def plan_batches(
+    lengths: NDArray[np.int64], batch_size: int, max_batch_tokens: int
+) -> list[NDArray[np.int64]]:
+    """Group text indices by ascending length into runs bounded by count and padded tokens."""
+    order = np.argsort(lengths, kind="stable")
+    batches: list[NDArray[np.int64]] = []
+    start = 0
+    n = len(order)
+    while start < n:
+        end = start + 1
+        # Sorted ascending, so the padded width of a run is the length of its last member.
+        while (
+            end < n
+            and end - start < batch_size
+            and (end - start + 1) * int(lengths[order[end]]) <= max_batch_tokens
+        ):
+            end += 1
+        batches.append(order[start:end].astype(np.int64))
+        start = end
+    return batches
+
+
+def _pad_id(definition: str) -> int:
+    # Right padding is masked out of attention and pooling, so the id only has to be one the
+    # graph accepts; prefer the tokenizer's own padding token.
+    try:
+        spec = json.loads(definition)
+    except ValueError:
+        return 0
+    padding = spec.get("padding")
+    if isinstance(padding, dict) and isinstance(padding.get("pad_id"), int):
+        return int(padding["pad_id"])
+    for token in spec.get("added_tokens") or []:
+        if isinstance(token, dict) and token.get("content") in ("[PAD]", "<pad>"):
+            return int(token.get("id", 0))
+    return 0
+
+
+class OnnxEmbedder:
+    """Embeds texts with a profile's ONNX graph and ``tokenizer.json`` (verified, lazy)."""
+
+    def __init__(
+        self,
+        profile: EmbeddingProfile,
+        files: ModelFiles,
+        *,
+        threads: int | None = None,
+        batch_size: int = DEFAULT_BATCH_SIZE,
+        max_batch_tokens: int = DEFAULT_MAX_BATCH_TOKENS,
+    ) -> None:
+        if batch_size < 1 or max_batch_tokens < 1:
+            raise ValueError("batch_size and max_batch_tokens must be positive")
+        if threads is not None and threads < 1:
+            raise ValueError("threads must be positive (or None for onnxruntime's default)")
+        self._profile = profile
+        self._files = files
+        self._threads = threads
+        self._batch_size = batch_size
+        self._max_batch_tokens = max_batch_tokens
+        self._lock = threading.Lock()
+        self._tokenizer: HuggingFaceTokenizer | None = None
+        self._tokenizer_digest: str | None = None
+        self._pad_id = 0
+        self._session: ort.InferenceSession | None = None
+        self._graph_digest: str | None = None
+        self._feeds: tuple[tuple[str, type[np.integer[Any]]], ...] = ()
+        self._output = ""
+
+    @property
+    def profile(self) -> EmbeddingProfile:
+        """The embedding profile whose vector space this embedder produces."""
+        return self._profile
+
+    @property
+    def files(self) -> ModelFiles:
+        """Where the graph and tokenizer come from."""
+        return self._files
+
+    @property
+    def threads(self) -> int | None:
+        """onnxruntime intra-op threads (``None``: onnxruntime's default, one per core)."""
+        return self._threads
+
+    @property
+    def tokenizer(self) -> HuggingFaceTokenizer:
+        """The profile's tokenizer (loaded and verified on first access)."""
+        tokenizer = self._tokenizer
+        if tokenizer is None:
+            with self._lock:
+                tokenizer = self._load_tokenizer()
+        return tokenizer
+
+    @property
+    def loaded(self) -> bool:
+        """Whether the graph has been loaded."""
+        return self._session is not None
+
+    @property
+    def graph_digest(self) -> str:
+        """The ``sha256:`` digest of the loaded graph (loads it if needed)."""
+        self.load()
+        assert self._graph_digest is not None
+        return self._graph_digest
+
+    @property
+    def tokenizer_digest(self) -> str:
+        """The ``sha256:`` digest of the loaded ``tokenizer.json`` (loads it if needed)."""
+        _ = self.tokenizer
+        assert self._tokenizer_digest is not None
+        return self._tokenizer_digest
+
+    @property
+    def input_names(self) -> tuple[str, ...]:
+        """The graph inputs this embedder feeds (loads the graph if needed)."""
+        self.load()
+        return tuple(name for name, _ in self._feeds)
+
+    def load(self) -> None:
+        """Load and verify the tokenizer and the graph now instead of on first use."""
+        if self._session is not None:
+            return
+        with self._lock:
+            self._load_tokenizer()
+            if self._session is None:
+                self._load_graph()
+
+    def embed_queries(self, texts: Sequence[str]) -> NDArray[np.float32]:
+        """Unit vectors of ``queryInstruction + text`` for each text, in input order."""
+        return self._embed(texts, self._profile.query_instruction)
+
+    def embed_passages(self, texts: Sequence[str]) -> NDArray[np.float32]:
+        """Unit vectors of ``passageInstruction + text`` for each text, in input order."""
+        return self._embed(texts, self._profile.passage_instruction)
+
+    def _load_tokenizer(self) -> HuggingFaceTokenizer:
+        if self._tokenizer is not None:
+            return self._tokenizer
+        data, digest = read_verified(
+            self._files.tokenizer, self._profile.tokenizer.digest, profile_id=self._profile.id
+        )
+        definition = data.decode("utf-8", errors="replace")
+        tokenizer = HuggingFaceTokenizer(
+            definition, max_tokens=self._profile.max_tokens, name=str(self._files.tokenizer)
+        )
+        self._pad_id = _pad_id(definition)
+        self._tokenizer_digest = digest
+        self._tokenizer = tokenizer
+        return tokenizer
+
+    def _load_graph(self) -> None:
+        path = self._files.graph
+        data, digest = read_verified(
+            path, self._profile.model.onnx_digest, profile_id=self._profile.id
+        )
+        options = ort.SessionOptions()
+        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+        options.inter_op_num_threads = 1
+        options.intra_op_num_threads = self._threads or 0
+        options.log_severity_level = 3
+        try:
+            # The verified bytes themselves are loaded, so the file cannot change in between.
+            session = ort.InferenceSession(
+                data, sess_options=options, providers=["CPUExecutionProvider"]
+            )
+        except Exception as exc:  # onnxruntime raises its own untyped exceptions
+            raise ModelUnavailable(
+                f"onnxruntime cannot load {path}: {exc}",
+                reason="unsupported-graph",
+                subject=str(path),
+            ) from exc
+        del data
+        self._feeds = self._check_inputs(session, path)
+        outputs = [o.name for o in session.get_outputs()]
+        self._output = next((n for n in _PREFERRED_OUTPUTS if n in outputs), outputs[0])
+        self._graph_digest = digest
+        self._session = session
+
+    @staticmethod
+    def _check_inputs(
+        session: ort.InferenceSession, path: Path
+    ) -> tuple[tuple[str, type[np.integer[Any]]], ...]:
+        feeds: list[tuple[str, type[np.integer[Any]]]] = []
+        for arg in session.get_inputs():
+            dtype = _INT_TYPES.get(arg.type)
+            if arg.name not in _INPUTS or dtype is None:
+                raise ModelUnavailable(
+                    f"{path} declares input {arg.name!r} of type {arg.type}; only int32/int64 "
+                    f"{', '.join(_INPUTS)} can be fed",
+                    reason="unsupported-graph",
+                    subject=str(path),
+                )
+            feeds.append((arg.name, dtype))
+        if "input_ids" not in {name for name, _ in feeds}:
+            raise ModelUnavailable(
+                f"{path} declares no input_ids input", reason="unsupported-graph", subject=str(path)
+            )
+        return tuple(feeds)
+
+    def _embed(self, texts: Sequence[str], instruction: str) -> NDArray[np.float32]:
+        if isinstance(texts, str):
+            raise TypeError("embed a sequence of texts, not a single string")
+        dims = self._profile.dimensions
+        if not texts:
+            return np.empty((0, dims), dtype=np.float32)
+        self.load()
+        session = self._session
+        tokenizer = self._tokenizer
+        assert session is not None
+        assert tokenizer is not None
+        inputs = tokenizer.model_inputs([instruction + t for t in texts])
+        out = np.empty((len(texts), dims), dtype=np.float32)
+        for batch in plan_batches(inputs.lengths, self._batch_size, self._max_batch_tokens):
+            width = int(inputs.lengths[batch].max())
+            ids = np.full((len(batch), width), self._pad_id, dtype=np.int64)
+            mask = np.zeros((len(batch), width), dtype=np.int64)
+            for row, index in enumerate(batch.tolist()):
+                n = int(inputs.lengths[index])
+                ids[row, :n] = inputs.ids[index]
+                mask[row, :n] = 1
+            available = {
+                "input_ids": ids,
+                "attention_mask": mask,
+                "token_type_ids": np.zeros_like(ids),
+            }
+            feed = {name: available[name].astype(dtype, copy=False) for name, dtype in self._feeds}
+            (hidden,) = session.run([self._output], feed)
+            states = np.asarray(hidden)
+            if states.ndim != 3 or states.shape[2] != dims:
+                raise ModelUnavailable(
+                    f"{self._files.graph} output {self._output!r} has shape {states.shape}; "
+                    f"expected (batch, tokens, {dims}) token states for profile "
+                    f"{self._profile.id!r}",
+                    reason="unsupported-graph",
+                    subject=str(self._files.graph),
+                )
+            out[batch] = pool(states, mask, self._profile.pooling)
+        return l2_normalize(out) if self._profile.normalized else out

@@ -1,0 +1,105 @@
+"""Which registered profiles can embed on this machine, from where, and why not."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from gezel_knowledge.embedders.locate import find_model_files, missing_message
+from gezel_knowledge.embedders.packaged import installed_model_packages
+from gezel_knowledge.embedders.verify import file_digest
+from gezk.profiles import EMBEDDING_PROFILES, TEST_HASH_EMBED_1, EmbeddingProfile, same_vector_space
+
+__all__ = ["ModelStatus", "model_status", "models_report"]
+
+
+@dataclass(frozen=True, slots=True)
+class ModelStatus:
+    """Whether one profile's files are available, where from, and why not."""
+
+    profile_id: str
+    model: str
+    available: bool
+    source: str | None = None
+    origin: str | None = None
+    graph: str | None = None
+    tokenizer: str | None = None
+    verified: bool = False
+    reason: str | None = None
+    message: str | None = None
+
+
+def _check(expected: str | None, path: Path) -> str | None:
+    actual = file_digest(path)
+    if expected is not None and actual != expected:
+        return f"{path}: expected {expected}, got {actual}"
+    return None
+
+
+def model_status(
+    profile: EmbeddingProfile, *, verify: bool = False, model_dir: Path | str | None = None
+) -> ModelStatus:
+    """Where ``profile``'s files are; with ``verify``, also whether their digests match."""
+    model = f"{profile.model.repo}/{profile.model.onnx_path}"
+    if same_vector_space(profile, TEST_HASH_EMBED_1):
+        return ModelStatus(profile.id, profile.model.repo, True, "builtin", "gezk.hashembed")
+    files, notes = find_model_files(profile, model_dir)
+    if files is None:
+        return ModelStatus(
+            profile.id,
+            model,
+            False,
+            reason="model-missing",
+            message=missing_message(profile, notes),
+        )
+    status = ModelStatus(
+        profile.id,
+        model,
+        True,
+        files.source,
+        files.origin,
+        str(files.graph),
+        str(files.tokenizer),
+    )
+    if not verify:
+        return status
+    problems = [
+        p
+        for p in (
+            _check(profile.model.onnx_digest, files.graph),
+            _check(profile.tokenizer.digest, files.tokenizer),
+        )
+        if p is not None
+    ]
+    if problems:
+        return ModelStatus(
+            profile.id,
+            model,
+            False,
+            files.source,
+            files.origin,
+            str(files.graph),
+            str(files.tokenizer),
+            verified=True,
+            reason="digest-mismatch",
+            message="; ".join(problems),
+        )
+    return ModelStatus(
+        profile.id,
+        model,
+        True,
+        files.source,
+        files.origin,
+        str(files.graph),
+        str(files.tokenizer),
+        verified=True,
+    )
+
+
+def models_report(*, verify: bool = False) -> tuple[list[ModelStatus], list[str]]:
+    """Every registered profile's status, and problems of installed model packages."""
+    statuses = [model_status(p, verify=verify) for _, p in sorted(EMBEDDING_PROFILES.items())]
+    problems = [
+        f"model package {p.name}: {p.problem}" for p in installed_model_packages() if p.problem
+    ]
+    return statuses, problems

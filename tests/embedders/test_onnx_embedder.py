@@ -1,0 +1,183 @@
+"""OnnxEmbedder on a tiny graph built here: pooling, input names, batching, truncation."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+from embedder_fixtures import TINY_DIMS, TINY_VOCAB, TinyFactory, TinyModel
+from numpy.typing import NDArray
+
+from gezel_knowledge.embedders import HuggingFaceTokenizer, OnnxEmbedder, load_embedder
+from gezel_knowledge.embedders.onnx_embedder import plan_batches
+from gezel_knowledge.errors import ModelUnavailable
+
+CLS, SEP = TINY_VOCAB["[CLS]"], TINY_VOCAB["[SEP]"]
+
+
+def _ids(text: str) -> list[int]:
+    return [CLS, *(TINY_VOCAB.get(w, TINY_VOCAB["[UNK]"]) for w in text.lower().split()), SEP]
+
+
+def _unit(v: NDArray[np.float32]) -> NDArray[np.float32]:
+    return v / np.linalg.norm(v)
+
+
+def _onnx(model: TinyModel, **options: int) -> OnnxEmbedder:
+    embedder = load_embedder(model.profile, model_dir=model.directory, **options)
+    assert isinstance(embedder, OnnxEmbedder)
+    return embedder
+
+
+@pytest.mark.parametrize("pooling", ["mean", "cls", "last"])
+def test_pooling_matches_the_graph_states(tiny_model: TinyFactory, pooling: str) -> None:
+    model = tiny_model(pooling=pooling)
+    texts = ["alpha beta gamma", "delta", "beta beta alpha delta gamma"]
+    got = _onnx(model).embed_passages(texts)
+    for row, text in zip(got, texts, strict=True):
+        states = model.expected_states(_ids(text))
+        expected = {"mean": states.mean(axis=0), "cls": states[0], "last": states[-1]}[pooling]
+        np.testing.assert_allclose(row, _unit(expected), rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("pooling", ["mean", "cls", "last"])
+def test_unnormalized_profile_keeps_the_pooled_length(
+    tiny_model: TinyFactory, pooling: str
+) -> None:
+    model = tiny_model(pooling=pooling, normalized=False)
+    texts = ["alpha", "alpha beta gamma delta"]
+    got = _onnx(model).embed_passages(texts)
+    for row, text in zip(got, texts, strict=True):
+        states = model.expected_states(_ids(text))
+        expected = {"mean": states.mean(axis=0), "cls": states[0], "last": states[-1]}[pooling]
+        np.testing.assert_allclose(row, expected, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize(
+    ("token_type_ids", "attention_mask", "names"),
+    [
+        (True, True, {"input_ids", "attention_mask", "token_type_ids"}),
+        (False, True, {"input_ids", "attention_mask"}),
+        (False, False, {"input_ids"}),
+    ],
+)
+def test_feeds_exactly_the_inputs_the_graph_declares(
+    tiny_model: TinyFactory, token_type_ids: bool, attention_mask: bool, names: set[str]
+) -> None:
+    model = tiny_model(token_type_ids=token_type_ids, attention_mask=attention_mask)
+    embedder = _onnx(model)
+    assert set(embedder.input_names) == names
+    # Mixed lengths in one run: padding must not leak into any row's mean.
+    texts = ["alpha", "alpha beta gamma delta", "gamma delta"]
+    got = embedder.embed_passages(texts)
+    for row, text in zip(got, texts, strict=True):
+        expected = _unit(model.expected_states(_ids(text)).mean(axis=0))
+        np.testing.assert_allclose(row, expected, rtol=1e-5, atol=1e-6)
+
+
+def test_graph_with_an_input_it_cannot_feed_is_refused(tiny_model: TinyFactory) -> None:
+    model = tiny_model(extra_input="position_ids")
+    with pytest.raises(ModelUnavailable, match="position_ids") as info:
+        _onnx(model).embed_passages(["alpha"])
+    assert info.value.reason == "unsupported-graph"
+
+
+def test_graph_whose_width_differs_from_the_profile_is_refused(tiny_model: TinyFactory) -> None:
+    model = tiny_model()
+    wrong = replace(model.profile, dimensions=TINY_DIMS + 1)
+    with pytest.raises(ModelUnavailable, match="shape") as info:
+        load_embedder(wrong, model_dir=model.directory).embed_passages(["alpha"])
+    assert info.value.reason == "unsupported-graph"
+
+
+def test_instructions_are_prefixed_verbatim(tiny_model: TinyFactory) -> None:
+    model = tiny_model(query_instruction="query: ", passage_instruction="")
+    embedder = _onnx(model)
+    query = embedder.embed_queries(["alpha"])
+    passage = embedder.embed_passages(["alpha"])
+    prefixed = embedder.embed_passages(["query: alpha"])
+    np.testing.assert_array_equal(query, prefixed)
+    assert not np.allclose(query, passage)
+
+
+def test_truncates_to_max_tokens_including_special_tokens(tiny_model: TinyFactory) -> None:
+    model = tiny_model(max_tokens=4)
+    (row,) = _onnx(model).embed_passages(["alpha beta gamma delta alpha"])
+    # [CLS] alpha beta [SEP]: the file's own truncation (3) and padding (16) are ignored.
+    ids = [CLS, TINY_VOCAB["alpha"], TINY_VOCAB["beta"], SEP]
+    expected = _unit(model.expected_states(ids).mean(axis=0))
+    np.testing.assert_allclose(row, expected, rtol=1e-5, atol=1e-6)
+
+
+def test_sub_batches_return_vectors_in_input_order(tiny_model: TinyFactory) -> None:
+    model = tiny_model()
+    texts = ["alpha beta gamma delta"[: 5 + i % 17] for i in range(23)] + ["", "delta"]
+    whole = _onnx(model, batch_size=64).embed_passages(texts)
+    tiny_batches = _onnx(model, batch_size=2, max_batch_tokens=8).embed_passages(texts)
+    np.testing.assert_allclose(tiny_batches, whole, rtol=1e-6, atol=1e-7)
+    for row, text in zip(whole, texts, strict=True):
+        expected = _unit(model.expected_states(_ids(text)).mean(axis=0))
+        np.testing.assert_allclose(row, expected, rtol=1e-5, atol=1e-6)
+
+
+def test_empty_input_gives_an_empty_matrix_without_loading(tiny_model: TinyFactory) -> None:
+    embedder = _onnx(tiny_model())
+    out = embedder.embed_queries([])
+    assert out.shape == (0, TINY_DIMS)
+    assert out.dtype == np.float32
+    assert not embedder.loaded
+
+
+def test_a_single_string_is_not_taken_for_a_list_of_characters(tiny_model: TinyFactory) -> None:
+    with pytest.raises(TypeError):
+        _onnx(tiny_model()).embed_passages("alpha")  # type: ignore[arg-type]
+
+
+def test_loading_is_lazy_and_the_tokenizer_loads_without_the_graph(
+    tiny_model: TinyFactory,
+) -> None:
+    embedder = _onnx(tiny_model())
+    assert not embedder.loaded
+    assert embedder.tokenizer.count("alpha beta") == 2
+    assert not embedder.loaded
+    embedder.embed_passages(["alpha"])
+    assert embedder.loaded
+
+
+def test_tokenizer_counts_and_offsets_exclude_special_tokens(tiny_model: TinyFactory) -> None:
+    model = tiny_model()
+    tokenizer = HuggingFaceTokenizer.from_bytes((model.directory / "tokenizer.json").read_bytes())
+    text = "Alpha  beta:gamma"
+    assert tokenizer.offsets(text) == [(0, 5), (7, 11), (11, 12), (12, 17)]
+    assert tokenizer.count(text) == 4
+    assert tokenizer.counts([text, "", "delta"]) == [4, 0, 1]
+    # Longer than the file's truncation (3) and the profile's bound: counting never truncates.
+    assert tokenizer.count(" ".join(["alpha"] * 40)) == 40
+
+
+def test_a_broken_tokenizer_definition_is_a_typed_error() -> None:
+    with pytest.raises(ModelUnavailable) as info:
+        HuggingFaceTokenizer.from_bytes(b'{"not": "a tokenizer"}')
+    assert info.value.reason == "invalid-tokenizer"
+
+
+def test_plan_batches_bounds_count_and_padded_tokens() -> None:
+    lengths = np.array([5, 1, 9, 3, 3, 7, 2, 8, 4, 6], dtype=np.int64)
+    batches = plan_batches(lengths, batch_size=3, max_batch_tokens=16)
+    flat = np.concatenate(batches)
+    assert sorted(flat.tolist()) == list(range(len(lengths)))
+    assert lengths[flat].tolist() == sorted(lengths.tolist())
+    for batch in batches:
+        assert len(batch) <= 3
+        assert len(batch) == 1 or len(batch) * lengths[batch].max() <= 16
+    # A text longer than the token budget still gets a run of its own.
+    assert [b.tolist() for b in plan_batches(np.array([40, 2]), 8, 16)] == [[1], [0]]
+
+
+def test_invalid_batch_options_are_rejected(tiny_model: TinyFactory) -> None:
+    model = tiny_model()
+    with pytest.raises(ValueError, match="positive"):
+        load_embedder(model.profile, model_dir=model.directory, batch_size=0)
+    with pytest.raises(ValueError, match="threads"):
+        load_embedder(model.profile, model_dir=model.directory, threads=0)
