@@ -7,9 +7,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from embedder_fixtures import TinyFactory, make_tiny_model
 
 from gezel_knowledge.embedders import clear_shared_embedders
+from tests.embedders.embedder_fixtures import TinyFactory, make_tiny_model
 
 # GEZEL_MODELS as the session started with it, before the isolation below hides it.
 REAL_GEZEL_MODELS = os.environ.get("GEZEL_MODELS")

@@ -6,12 +6,12 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
-from embedder_fixtures import TINY_DIMS, TINY_VOCAB, TinyFactory, TinyModel
 from numpy.typing import NDArray
 
 from gezel_knowledge.embedders import HuggingFaceTokenizer, OnnxEmbedder, load_embedder
 from gezel_knowledge.embedders.onnx_embedder import plan_batches
 from gezel_knowledge.errors import ModelUnavailable
+from tests.embedders.embedder_fixtures import TINY_DIMS, TINY_VOCAB, TinyFactory, TinyModel
 
 CLS, SEP = TINY_VOCAB["[CLS]"], TINY_VOCAB["[SEP]"]
 

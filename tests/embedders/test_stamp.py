@@ -6,7 +6,6 @@ import json
 from dataclasses import replace
 
 import pytest
-from embedder_fixtures import TinyFactory
 
 from gezel_knowledge.embedders import EmbedderStamp, HashEmbedder, embedder_stamp, load_embedder
 from gezel_knowledge.errors import InvalidInput
@@ -16,6 +15,7 @@ from gezk.profiles import (
     MULTILINGUAL_E5_SMALL_2,
     TEST_HASH_EMBED_1,
 )
+from tests.embedders.embedder_fixtures import TinyFactory
 
 
 def test_stamp_has_a_stable_string_form_that_round_trips() -> None:
