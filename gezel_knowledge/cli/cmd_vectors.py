@@ -1,0 +1,48 @@
+"""``gezel-knowledge vectors``: re-check this implementation against a conformance kit."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from gezel_knowledge.cli._output import print_json
+from gezel_knowledge.conformance import check_vectors, load_kit
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``vectors`` subcommand."""
+    parser = subparsers.add_parser(
+        "vectors",
+        help="re-check the gezk conformance vectors",
+        description="Re-check every vector group of a gezk conformance kit and print one line "
+        "per group. Without --kit the bundled copy of the 0.7 kit's vectors.json is used.",
+    )
+    parser.add_argument(
+        "--kit", type=Path, help="a vectors.json file or a kit directory (default: bundled copy)"
+    )
+    parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Check the kit; exit 1 when any group failed."""
+    results = check_vectors(load_kit(args.kit))
+    if args.json:
+        print_json([{**_as_dict(r), "status": r.status} for r in results])
+    else:
+        for r in results:
+            detail = f"{r.checked} checked" if r.skipped is None else r.skipped
+            print(f"{r.status:4}  {r.name:<14} {detail}")
+            for failure in r.failures:
+                print(f"      - {failure}")
+    return 1 if any(r.failures for r in results) else 0
+
+
+def _as_dict(result: Any) -> dict[str, Any]:
+    return {
+        "name": result.name,
+        "checked": result.checked,
+        "failures": list(result.failures),
+        "skipped": result.skipped,
+    }

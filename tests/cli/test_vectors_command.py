@@ -1,0 +1,62 @@
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from gezel_knowledge.cli import main
+from gezel_knowledge.conformance import load_kit as bundled
+from tests.conftest import load_kit
+
+GROUPS = [
+    "formatVersion",
+    "chunkUid",
+    "contentHash",
+    "quantization",
+    "jcs",
+    "uri",
+    "uriFormat",
+    "hamming",
+    "hashEmbedder",
+    "signature",
+    "spatial",
+]
+
+
+def test_bundled_kit_passes_every_fixture_free_group(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["vectors"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    status = {line.split()[1]: line.split()[0] for line in lines}
+    for group in GROUPS:
+        assert status[group] == "pass", group
+    assert status["fixture"] == "skip"
+
+
+def test_bundled_kit_equals_the_spec_kit() -> None:
+    assert bundled() == load_kit()
+
+
+def test_a_tampered_kit_fails_the_right_group(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    kit = load_kit()
+    kit["chunkUid"][0]["expected"] = "f" * 32
+    kit["quantization"][0]["int8"][2] = 63  # 0.5 must round half up to 64
+    path = tmp_path / "vectors.json"
+    path.write_text(json.dumps(kit), encoding="utf-8")
+    assert main(["vectors", "--kit", str(path), "--json"]) == 1
+    report = {r["name"]: r for r in json.loads(capsys.readouterr().out)}
+    assert report["chunkUid"]["status"] == "FAIL"
+    assert report["quantization"]["status"] == "FAIL"
+    assert report["jcs"]["status"] == "pass"
+
+
+def test_unreadable_kit_is_a_one_line_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["vectors", "--kit", str(tmp_path / "missing.json")]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("gezel-knowledge: error: cannot read conformance vectors")
+    assert "[kit-unreadable]" in err
+    assert len(err.strip().splitlines()) == 1
