@@ -1,0 +1,153 @@
+"""The workspace chunker: character-bounded passages with heading context and line ranges.
+
+This is the mutable content index's own contract (``workspace-chars@1``), separate from the
+catalog's token-counted ``markdown-chunks@2`` (seed, "From a file to a searchable passage"):
+
+- A passage holds at most ``max_chars`` characters (Python code points, default 4,000) made of
+  whole lines; a single longer line is cut at character bounds.
+- In Markdown, every ATX heading outside a fenced code block starts a new passage, and a
+  heading with no body before the next heading stays with the section that follows it. Each
+  passage carries the heading path in force at its first line.
+- A section longer than ``max_chars`` is split at line boundaries; each continuation repeats
+  up to ``overlap`` characters (default 400) of whole trailing lines from the passage before.
+- Passages keep their 1-based inclusive line range and the exact ``[char_start, char_end)``
+  slice of the text they are; passages that are only whitespace are dropped.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+__all__ = [
+    "DEFAULT_MAX_CHARS",
+    "DEFAULT_OVERLAP",
+    "WORKSPACE_CHUNKER",
+    "WorkspaceChunk",
+    "chunk_text",
+    "markdown_headings",
+]
+
+WORKSPACE_CHUNKER = "workspace-chars@1"
+DEFAULT_MAX_CHARS = 4000
+DEFAULT_OVERLAP = 400
+
+_ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t]*#*[ \t]*$")
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+
+
+@dataclass(frozen=True, slots=True)
+class WorkspaceChunk:
+    """One passage of a workspace file."""
+
+    ordinal: int
+    text: str
+    heading_path: tuple[str, ...]
+    line_start: int
+    line_end: int
+    char_start: int
+    char_end: int
+
+
+def markdown_headings(lines: list[str]) -> list[tuple[int, int, str]]:
+    """``(line_index, level, title)`` of each ATX heading outside fenced code blocks."""
+    found: list[tuple[int, int, str]] = []
+    fence: str | None = None
+    for index, line in enumerate(lines):
+        stripped = line.rstrip("\r\n")
+        fence_match = _FENCE.match(stripped)
+        if fence_match:
+            marker = fence_match.group(1)
+            if fence is None:
+                fence = marker[0] * 3
+            elif marker.startswith(fence):
+                fence = None
+            continue
+        if fence is not None:
+            continue
+        match = _ATX.match(stripped)
+        if match:
+            found.append((index, len(match.group(1)), (match.group(2) or "").strip()))
+    return found
+
+
+def _sections(lines: list[str], markdown: bool) -> list[tuple[int, int, tuple[str, ...]]]:
+    """``(first_line, end_line, heading_path)`` sections, heading-only ones merged forward."""
+    if not markdown:
+        return [(0, len(lines), ())]
+    headings = markdown_headings(lines)
+    starts = [0] + [h[0] for h in headings if h[0] > 0]
+    paths: dict[int, tuple[str, ...]] = {0: ()}
+    stack: list[tuple[int, str]] = []
+    for index, level, title in headings:
+        while stack and stack[-1][0] >= level:
+            stack.pop()
+        stack.append((level, title))
+        paths[index] = tuple(t for _, t in stack)
+    heading_lines = {h[0] for h in headings}
+    sections: list[tuple[int, int, tuple[str, ...]]] = []
+    pending: int | None = None  # first line of heading-only sections waiting for a body
+    for i, start in enumerate(starts):
+        end = starts[i + 1] if i + 1 < len(starts) else len(lines)
+        body = [ln for ln in range(start, end) if ln not in heading_lines and lines[ln].strip()]
+        first = start if pending is None else pending
+        if not body and end < len(lines):
+            pending = first
+            continue
+        sections.append((first, end, paths.get(first, paths.get(start, ()))))
+        pending = None
+    return sections
+
+
+def chunk_text(
+    text: str,
+    *,
+    markdown: bool = False,
+    max_chars: int = DEFAULT_MAX_CHARS,
+    overlap: int = DEFAULT_OVERLAP,
+) -> list[WorkspaceChunk]:
+    """Split ``text`` into workspace passages (see the module docstring for the contract)."""
+    if max_chars <= 0 or not 0 <= overlap < max_chars:
+        raise ValueError("need max_chars > 0 and 0 <= overlap < max_chars")
+    lines = text.splitlines(keepends=True)
+    offsets = [0]
+    for line in lines:
+        offsets.append(offsets[-1] + len(line))
+    out: list[WorkspaceChunk] = []
+
+    def emit(first: int, last: int, start: int, end: int, path: tuple[str, ...]) -> None:
+        piece = text[start:end]
+        if piece.strip():
+            out.append(WorkspaceChunk(len(out), piece, path, first + 1, last + 1, start, end))
+
+    for first, end, path in _sections(lines, markdown):
+        i = first
+        while i < end:
+            j = i
+            size = 0
+            while j < end and size + len(lines[j]) <= max_chars:
+                size += len(lines[j])
+                j += 1
+            if j == i:  # one line longer than the bound: cut it at character bounds
+                line_start = offsets[i]
+                line_end = offsets[i + 1]
+                step = max_chars - overlap
+                pos = line_start
+                while True:
+                    stop = min(pos + max_chars, line_end)
+                    emit(i, i, pos, stop, path)
+                    if stop >= line_end:
+                        break
+                    pos += step
+                i += 1
+                continue
+            emit(i, j - 1, offsets[i], offsets[j], path)
+            if j >= end:
+                break
+            k = j
+            carried = 0
+            while k - 1 > i and carried + len(lines[k - 1]) <= overlap:
+                k -= 1
+                carried += len(lines[k])
+            i = k
+    return out

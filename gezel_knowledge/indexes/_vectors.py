@@ -1,0 +1,109 @@
+"""sqlite-vec vector tables of the mutable indexes (seed, "Mutable vector search").
+
+New tables declare ``distance_metric=cosine``, so similarity is ``1 - distance``. Tables written
+by older versions used sqlite-vec's default L2 metric; their distances are read by the table's
+actual declaration in ``sqlite_master``: for unit vectors ``|a - b|^2 = 2 - 2 cos``, so
+``cos = 1 - d^2 / 2``.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+from numpy.typing import NDArray
+
+from gezel_knowledge.errors import Unsupported
+
+__all__ = [
+    "VecTable",
+    "create_vec_table",
+    "drop_vec_table",
+    "knn",
+    "similarity_from_distance",
+    "vec_table",
+]
+
+Metric = Literal["cosine", "l2"]
+
+_DIMS = re.compile(r"float\s*\[\s*(\d+)\s*\]", re.IGNORECASE)
+_METRIC = re.compile(r"distance_metric\s*=\s*([A-Za-z0-9_]+)", re.IGNORECASE)
+# sqlite-vec refuses k above 4096 in a KNN query.
+_MAX_K = 4096
+
+
+@dataclass(frozen=True, slots=True)
+class VecTable:
+    """A vec0 table as declared: its name, dimensions and distance metric."""
+
+    name: str
+    dimensions: int
+    metric: Metric
+
+
+def vec_table(conn: sqlite3.Connection, name: str) -> VecTable | None:
+    """The declaration of vec0 table ``name``, or ``None`` when it does not exist."""
+    row = conn.execute(
+        "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", (name,)
+    ).fetchone()
+    if row is None:
+        return None
+    sql = str(row[0])
+    dims = _DIMS.search(sql)
+    if dims is None:
+        raise Unsupported(
+            f"vector table {name} has no float[N] column: {sql}",
+            reason="vector-table-unsupported",
+            subject=name,
+        )
+    metric_match = _METRIC.search(sql)
+    metric = metric_match.group(1).lower() if metric_match else "l2"
+    if metric not in ("cosine", "l2"):
+        raise Unsupported(
+            f"vector table {name} uses distance metric {metric}; only cosine and l2 are read",
+            reason="vector-metric-unsupported",
+            subject=name,
+        )
+    return VecTable(name=name, dimensions=int(dims.group(1)), metric=metric)  # type: ignore[arg-type]
+
+
+def create_vec_table(conn: sqlite3.Connection, name: str, dimensions: int) -> VecTable:
+    """Create vec0 table ``name`` with ``dimensions`` float32 columns and cosine distance."""
+    conn.execute(
+        f"CREATE VIRTUAL TABLE {name} USING vec0("
+        f"embedding float[{int(dimensions)}] distance_metric=cosine)"
+    )
+    return VecTable(name=name, dimensions=int(dimensions), metric="cosine")
+
+
+def drop_vec_table(conn: sqlite3.Connection, name: str) -> None:
+    """Drop vec0 table ``name`` if it exists."""
+    conn.execute(f"DROP TABLE IF EXISTS {name}")
+
+
+def similarity_from_distance(distances: NDArray[np.float64], metric: Metric) -> NDArray[np.float64]:
+    """Cosine similarity from sqlite-vec distances of a table declared with ``metric``."""
+    if metric == "cosine":
+        return 1.0 - distances
+    return 1.0 - distances * distances / 2.0
+
+
+def knn(
+    conn: sqlite3.Connection, table: VecTable, query: NDArray[np.float32], k: int
+) -> tuple[NDArray[np.int64], NDArray[np.float64]]:
+    """The ``k`` nearest rows of ``table`` to ``query``: rowids and cosine similarities,
+    best first."""
+    k = max(1, min(int(k), _MAX_K))
+    vector = np.ascontiguousarray(query, dtype=np.float32).reshape(-1)
+    rows = conn.execute(
+        f"SELECT rowid, distance FROM {table.name} WHERE embedding MATCH ? AND k = ? "
+        "ORDER BY distance",
+        (vector.tobytes(), k),
+    ).fetchall()
+    if not rows:
+        return np.empty(0, dtype=np.int64), np.empty(0, dtype=np.float64)
+    data = np.asarray(rows, dtype=np.float64)
+    return data[:, 0].astype(np.int64), similarity_from_distance(data[:, 1], table.metric)

@@ -1,0 +1,472 @@
+"""The memory index: recall over daily memory files (seed, "Mutable vector search", "Memory
+recall has an additional time dimension").
+
+The daily Markdown files under ``<home>/memory/`` are the source of truth (format in
+:mod:`._memory_format`); the index at ``<home>/indexes/memory.db`` holds a ``mem`` table (text,
+scope, date, kind), an FTS5 table over it and a sqlite-vec ``vec_mem`` table joined by rowid,
+and can be rebuilt from the files at any time.
+
+Recall is hybrid: FTS5 keyword matches and vector neighbours fused by reciprocal rank. For
+*automatic* recall (context a session pulls in unasked), ``status`` notes decay with age,
+``weight = 0.5 ** (age_days / STATUS_HALF_LIFE_DAYS)``, while facts, decisions and preferences
+keep their full weight; an explicit search ranks without decay. Every hit carries its date,
+scope and kind.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import re
+import tempfile
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+
+import numpy as np
+
+from gezel_knowledge.embedders.base import Embedder
+from gezel_knowledge.errors import InvalidInput
+from gezel_knowledge.fusion import reciprocal_rank_fusion, relevance
+from gezel_knowledge.hits import SearchHit, Signal
+from gezel_knowledge.indexes._home import memory_db_path, memory_dir
+from gezel_knowledge.indexes._memory_format import (
+    DURABLE_KINDS,
+    MemoryEntry,
+    format_entry,
+    parse_memory_file,
+    validate_kind,
+    validate_scope,
+)
+from gezel_knowledge.indexes._storage import (
+    IndexSchema,
+    StoredStamp,
+    embedder_stamp,
+    open_index,
+    read_stamp,
+    transaction,
+    write_stamp,
+)
+from gezel_knowledge.indexes._text import FTS_TOKENIZER, fts_query
+from gezel_knowledge.indexes._vectors import create_vec_table, drop_vec_table, knn, vec_table
+from gezel_knowledge.progress import ProgressEvent, ProgressSink, emit_safely
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - not on Windows
+    fcntl = None  # type: ignore[assignment]
+
+__all__ = [
+    "MEMORY_SCHEMA_VERSION",
+    "STATUS_HALF_LIFE_DAYS",
+    "MemoryIndex",
+    "MemorySyncReport",
+    "decay_weight",
+]
+
+MEMORY_SCHEMA_VERSION = 1
+STATUS_HALF_LIFE_DAYS = 7.0
+"""Half-life of a status note's weight in automatic recall: a week-old note counts half."""
+
+_DAY_FILE = re.compile(r"^(\d{4}-\d{2}-\d{2})\.md$")
+
+_SCHEMA = IndexSchema(
+    kind="memory",
+    version=MEMORY_SCHEMA_VERSION,
+    statements=(
+        "CREATE TABLE mem_files (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, "
+        "size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL, content_hash TEXT NOT NULL)",
+        "CREATE TABLE mem (id INTEGER PRIMARY KEY, file_id INTEGER NOT NULL, date TEXT NOT NULL, "
+        "kind TEXT NOT NULL, scope TEXT NOT NULL, text TEXT NOT NULL, "
+        "line_start INTEGER NOT NULL, line_end INTEGER NOT NULL, "
+        "embedded INTEGER NOT NULL DEFAULT 0)",
+        "CREATE INDEX mem_by_file ON mem (file_id)",
+        "CREATE INDEX mem_pending ON mem (id) WHERE embedded = 0",
+        f"CREATE VIRTUAL TABLE mem_fts USING fts5(text, scope, content='mem', "
+        f"content_rowid='id', tokenize='{FTS_TOKENIZER}')",
+        "CREATE TRIGGER mem_ai AFTER INSERT ON mem BEGIN "
+        "INSERT INTO mem_fts (rowid, text, scope) VALUES (new.id, new.text, new.scope); END",
+        "CREATE TRIGGER mem_ad AFTER DELETE ON mem BEGIN "
+        "INSERT INTO mem_fts (mem_fts, rowid, text, scope) "
+        "VALUES ('delete', old.id, old.text, old.scope); END",
+    ),
+)
+
+
+def decay_weight(kind: str, entry_date: str, today: date) -> float:
+    """The automatic-recall weight of a note: 1 for durable kinds, a half-life decay for
+    ``status`` (a note dated in the future counts as today's)."""
+    if kind in DURABLE_KINDS:
+        return 1.0
+    age = max(0, (today - date.fromisoformat(entry_date)).days)
+    return float(0.5 ** (age / STATUS_HALF_LIFE_DAYS))
+
+
+@dataclass(frozen=True, slots=True)
+class MemorySyncReport:
+    """What a sync or rebuild did."""
+
+    files_seen: int
+    files_indexed: tuple[str, ...]
+    files_removed: tuple[str, ...]
+    entries: int
+    entries_embedded: int
+    seconds: float
+
+
+@contextlib.contextmanager
+def _locked(folder: Path) -> Iterator[None]:
+    """Serialise writers of the memory folder (advisory lock where the platform has one)."""
+    if fcntl is None:  # pragma: no cover - Windows: single writer by convention
+        yield
+        return
+    folder.mkdir(parents=True, exist_ok=True)
+    with open(folder / ".lock", "a+b") as fh:
+        fcntl.flock(fh.fileno(), fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(fh.fileno(), fcntl.LOCK_UN)
+
+
+def _write_atomically(path: Path, data: bytes) -> None:
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.remove(tmp)
+        raise
+
+
+class MemoryIndex:
+    """Daily memory files and their index under one Gezel home."""
+
+    def __init__(
+        self,
+        home: Path | str | None = None,
+        *,
+        db_path: Path | str | None = None,
+        embedder: Embedder | None = None,
+    ) -> None:
+        self.folder = memory_dir(home)
+        self.db_path = Path(db_path) if db_path is not None else memory_db_path(home)
+        self.embedder = embedder
+        self._conn = open_index(self.db_path, _SCHEMA)
+
+    def close(self) -> None:
+        """Close the database connection."""
+        self._conn.close()
+
+    def __enter__(self) -> MemoryIndex:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # ------------------------------------------------------------------------------- writing
+
+    def add(
+        self,
+        text: str,
+        *,
+        kind: str = "fact",
+        scope: str = "project",
+        day: date | None = None,
+    ) -> MemoryEntry:
+        """Append an entry to the day's file (atomically: temp file + rename) and index it."""
+        entry_text = format_entry(text, kind, scope)
+        day = day or date.today()
+        path = self.folder / f"{day.isoformat()}.md"
+        with _locked(self.folder):
+            existing = path.read_bytes() if path.exists() else b""
+            if not existing.strip():
+                existing = f"# {day.isoformat()}\n\n".encode()
+            elif not existing.endswith(b"\n"):
+                existing += b"\n"
+            data = existing + entry_text.encode("utf-8")
+            _write_atomically(path, data)
+        self.sync()
+        entries = parse_memory_file(day, data.decode("utf-8", errors="replace"))
+        return entries[-1]
+
+    # ------------------------------------------------------------------------------ indexing
+
+    def _day_files(self) -> dict[str, tuple[Path, date, os.stat_result]]:
+        found: dict[str, tuple[Path, date, os.stat_result]] = {}
+        if not self.folder.is_dir():
+            return found
+        for entry in os.scandir(self.folder):
+            match = _DAY_FILE.match(entry.name)
+            if not match or not entry.is_file(follow_symlinks=False):
+                continue
+            try:
+                day = date.fromisoformat(match.group(1))
+            except ValueError:
+                continue
+            found[entry.name] = (Path(entry.path), day, entry.stat(follow_symlinks=False))
+        return found
+
+    def _delete_file_rows(self, file_id: int) -> None:
+        conn = self._conn
+        if vec_table(conn, "vec_mem") is not None:
+            conn.executemany(
+                "DELETE FROM vec_mem WHERE rowid = ?",
+                [
+                    (int(r[0]),)
+                    for r in conn.execute(
+                        "SELECT id FROM mem WHERE file_id = ? AND embedded = 1", (file_id,)
+                    )
+                ],
+            )
+        conn.execute("DELETE FROM mem WHERE file_id = ?", (file_id,))
+
+    def sync(self, *, progress: ProgressSink | None = None) -> MemorySyncReport:
+        """Bring the index up to date with the daily files (changed files only), then embed
+        entries that have no vector yet when an embedder is set."""
+        started = time.perf_counter()
+        conn = self._conn
+        known = {
+            str(name): (int(fid), int(size), int(mtime), str(digest))
+            for fid, name, size, mtime, digest in conn.execute(
+                "SELECT id, name, size, mtime_ns, content_hash FROM mem_files"
+            )
+        }
+        files = self._day_files()
+        indexed: list[str] = []
+        removed = sorted(set(known) - set(files))
+        with transaction(conn):
+            for name in removed:
+                self._delete_file_rows(known[name][0])
+                conn.execute("DELETE FROM mem_files WHERE id = ?", (known[name][0],))
+            for name in sorted(files):
+                path, day, st = files[name]
+                row = known.get(name)
+                if row is not None and row[1] == st.st_size and row[2] == st.st_mtime_ns:
+                    continue
+                data = path.read_bytes()
+                digest = hashlib.sha256(data).hexdigest()
+                if row is not None and row[3] == digest:
+                    conn.execute(
+                        "UPDATE mem_files SET size = ?, mtime_ns = ? WHERE id = ?",
+                        (st.st_size, st.st_mtime_ns, row[0]),
+                    )
+                    continue
+                if row is None:
+                    cursor = conn.execute(
+                        "INSERT INTO mem_files (name, size, mtime_ns, content_hash) "
+                        "VALUES (?, ?, ?, ?)",
+                        (name, st.st_size, st.st_mtime_ns, digest),
+                    )
+                    file_id = int(cursor.lastrowid or 0)
+                else:
+                    file_id = row[0]
+                    self._delete_file_rows(file_id)
+                    conn.execute(
+                        "UPDATE mem_files SET size = ?, mtime_ns = ?, content_hash = ? "
+                        "WHERE id = ?",
+                        (st.st_size, st.st_mtime_ns, digest, file_id),
+                    )
+                entries = parse_memory_file(day, data.decode("utf-8", errors="replace"))
+                conn.executemany(
+                    "INSERT INTO mem (file_id, date, kind, scope, text, line_start, line_end) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    [
+                        (file_id, e.date, e.kind, e.scope, e.text, e.line_start, e.line_end)
+                        for e in entries
+                    ],
+                )
+                indexed.append(name)
+        emit_safely(
+            progress,
+            ProgressEvent(
+                job="memory", step="sync", done=len(files), total=len(files), unit="files"
+            ),
+        )
+        embedded = self._embed_pending(progress) if self.embedder is not None else 0
+        count = int(conn.execute("SELECT count(*) FROM mem").fetchone()[0])
+        return MemorySyncReport(
+            files_seen=len(files),
+            files_indexed=tuple(indexed),
+            files_removed=tuple(removed),
+            entries=count,
+            entries_embedded=embedded,
+            seconds=time.perf_counter() - started,
+        )
+
+    def rebuild(self, *, progress: ProgressSink | None = None) -> MemorySyncReport:
+        """Throw the index away and build it again from the daily files."""
+        conn = self._conn
+        with transaction(conn):
+            drop_vec_table(conn, "vec_mem")
+            write_stamp(conn, "memory", None)
+            conn.execute("DELETE FROM mem")
+            conn.execute("DELETE FROM mem_files")
+            conn.execute("INSERT INTO mem_fts (mem_fts) VALUES ('rebuild')")
+        return self.sync(progress=progress)
+
+    def _embed_pending(self, progress: ProgressSink | None, batch_size: int = 64) -> int:
+        embedder = self.embedder
+        assert embedder is not None
+        conn = self._conn
+        stamp = embedder_stamp(embedder)
+        dims = int(embedder.profile.dimensions)
+        stored = read_stamp(conn, "memory")
+        table = vec_table(conn, "vec_mem")
+        if table is None or stored is None or stored.stamp != stamp or table.dimensions != dims:
+            # Memory vectors are rebuilt from the files' text, so a new embedder (even one of
+            # other dimensions) simply gets a fresh table.
+            with transaction(conn):
+                drop_vec_table(conn, "vec_mem")
+                create_vec_table(conn, "vec_mem", dims)
+                conn.execute("UPDATE mem SET embedded = 0 WHERE embedded != 0")
+                write_stamp(conn, "memory", StoredStamp(stamp, dims))
+        total = int(conn.execute("SELECT count(*) FROM mem WHERE embedded = 0").fetchone()[0])
+        done = 0
+        while True:
+            rows = conn.execute(
+                "SELECT id, text FROM mem WHERE embedded = 0 ORDER BY id LIMIT ?", (batch_size,)
+            ).fetchall()
+            if not rows:
+                break
+            vectors = np.ascontiguousarray(
+                embedder.embed_passages([str(r[1]) for r in rows]), dtype=np.float32
+            )
+            with transaction(conn):
+                conn.executemany(
+                    "INSERT INTO vec_mem (rowid, embedding) VALUES (?, ?)",
+                    [(int(r[0]), vectors[i].tobytes()) for i, r in enumerate(rows)],
+                )
+                conn.executemany(
+                    "UPDATE mem SET embedded = 1 WHERE id = ?", [(int(r[0]),) for r in rows]
+                )
+            done += len(rows)
+            emit_safely(
+                progress,
+                ProgressEvent(job="memory", step="embed", done=done, total=total, unit="entries"),
+            )
+        return done
+
+    # -------------------------------------------------------------------------------- recall
+
+    def search(
+        self,
+        query: str,
+        *,
+        k: int = 10,
+        scopes: Sequence[str] | None = None,
+        kinds: Sequence[str] | None = None,
+        automatic: bool = False,
+        today: date | None = None,
+    ) -> list[SearchHit]:
+        """Hybrid keyword + vector recall; with ``automatic`` status notes decay with age."""
+        if not query.strip():
+            raise InvalidInput("the search query is empty", reason="empty-query")
+        if k <= 0:
+            raise InvalidInput("k must be positive", reason="invalid-limit")
+        scope_set = {validate_scope(s) for s in scopes} if scopes else None
+        kind_set = {validate_kind(kd) for kd in kinds} if kinds else None
+        conn = self._conn
+        n = max(8 * k, 80)
+        lists: dict[str, list[tuple[int, float]]] = {}
+        match = fts_query(query)
+        if match is not None:
+            lists["keyword"] = [
+                (int(rowid), -float(score))
+                for rowid, score in conn.execute(
+                    "SELECT rowid, bm25(mem_fts, 1.0, 0.2) FROM mem_fts WHERE mem_fts MATCH ? "
+                    "ORDER BY bm25(mem_fts, 1.0, 0.2) LIMIT ?",
+                    (match, n),
+                )
+            ]
+        if self.embedder is not None:
+            table = vec_table(conn, "vec_mem")
+            stored = read_stamp(conn, "memory")
+            same_space = stored is not None and stored.stamp == embedder_stamp(self.embedder)
+            if table is not None and same_space:
+                vector = self.embedder.embed_queries([query])[0]
+                ids, sims = knn(conn, table, vector, n)
+                lists["vector"] = [(int(i), float(s)) for i, s in zip(ids, sims, strict=True)]
+        names = [name for name, ranked in lists.items() if ranked]
+        fused = reciprocal_rank_fusion([[key for key, _ in lists[nm]] for nm in names])
+        if not fused:
+            return []
+        rows = self._rows([key for key, _ in fused])
+        today = today or date.today()
+        scored: list[tuple[float, int, int, float]] = []  # (-score, order, id, weight)
+        for order, (key, score) in enumerate(fused):
+            row = rows.get(key)
+            if row is None:
+                continue
+            if scope_set is not None and row[2] not in scope_set:
+                continue
+            if kind_set is not None and row[1] not in kind_set:
+                continue
+            weight = decay_weight(row[1], row[0], today) if automatic else 1.0
+            scored.append((-score * weight, order, key, weight))
+        scored.sort()
+        signals: dict[int, list[Signal]] = {}
+        for name in names:
+            for position, (key, raw) in enumerate(lists[name], start=1):
+                signals.setdefault(key, []).append(Signal(name, position, raw))
+        hits: list[SearchHit] = []
+        for position, (_, _, key, weight) in enumerate(scored[:k]):
+            entry_date, kind, scope, text, ls, le = rows[key]
+            name = f"{entry_date}.md"
+            hits.append(
+                SearchHit(
+                    source_kind="memory",
+                    source=str(self.folder),
+                    document_id=name,
+                    title=f"{entry_date} {kind} ({scope})",
+                    text=text,
+                    citation=f"memory/{name}#line={ls}-{le}",
+                    rank=position + 1,
+                    relevance=relevance(position) * weight,
+                    line_start=ls,
+                    line_end=le,
+                    signals=tuple(sorted(signals.get(key, []), key=lambda s: s.name)),
+                    date=entry_date,
+                    scope=scope,
+                    kind=kind,
+                )
+            )
+        return hits
+
+    def recall(
+        self,
+        query: str,
+        *,
+        k: int = 5,
+        scopes: Sequence[str] | None = None,
+        today: date | None = None,
+    ) -> list[SearchHit]:
+        """Automatic recall: :meth:`search` with status notes decaying by age."""
+        return self.search(query, k=k, scopes=scopes, automatic=True, today=today)
+
+    def _rows(self, ids: list[int]) -> dict[int, tuple[str, str, str, str, int, int]]:
+        out: dict[int, tuple[str, str, str, str, int, int]] = {}
+        for start in range(0, len(ids), 500):
+            part = ids[start : start + 500]
+            marks = ",".join("?" * len(part))
+            for rid, d, kd, sc, tx, ls, le in self._conn.execute(
+                "SELECT id, date, kind, scope, text, line_start, line_end FROM mem "
+                f"WHERE id IN ({marks})",
+                part,
+            ):
+                out[int(rid)] = (str(d), str(kd), str(sc), str(tx), int(ls), int(le))
+        return out
+
+    def entries(self, day: date) -> list[MemoryEntry]:
+        """The entries of one day's file, parsed from the file itself."""
+        path = self.folder / f"{day.isoformat()}.md"
+        if not path.exists():
+            return []
+        return parse_memory_file(day, path.read_text(encoding="utf-8", errors="replace"))
