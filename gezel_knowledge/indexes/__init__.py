@@ -8,7 +8,7 @@ they merge with catalog search through :func:`~gezel_knowledge.hits.merge_hits`.
 from gezel_knowledge.indexes._chunker import WORKSPACE_CHUNKER, WorkspaceChunk, chunk_text
 from gezel_knowledge.indexes._home import content_db_path, gezel_home, memory_db_path, memory_dir
 from gezel_knowledge.indexes._memory_format import MEMORY_KINDS, MemoryEntry, MemoryKind
-from gezel_knowledge.indexes._storage import SqliteBackend, connect, embedder_stamp, sqlite_backend
+from gezel_knowledge.indexes._storage import SqliteBackend, connect, sqlite_backend
 from gezel_knowledge.indexes._symbols import Symbol
 from gezel_knowledge.indexes.content import (
     ContentIndex,
@@ -60,7 +60,6 @@ __all__ = [
     "connect",
     "content_db_path",
     "decay_weight",
-    "embedder_stamp",
     "gezel_home",
     "index_workspace",
     "memory_db_path",

@@ -7,7 +7,7 @@ catalog's token-counted ``markdown-chunks@2`` (seed, "From a file to a searchabl
   whole lines; a single longer line is cut at character bounds.
 - In Markdown, every ATX heading outside a fenced code block starts a new passage, and a
   heading with no body before the next heading stays with the section that follows it. Each
-  passage carries the heading path in force at its first line.
+  passage carries the heading path of its section (for merged headings, the innermost).
 - A section longer than ``max_chars`` is split at line boundaries; each continuation repeats
   up to ``overlap`` characters (default 400) of whole trailing lines from the passage before.
 - Passages keep their 1-based inclusive line range and the exact ``[char_start, char_end)``
@@ -94,7 +94,7 @@ def _sections(lines: list[str], markdown: bool) -> list[tuple[int, int, tuple[st
         if not body and end < len(lines):
             pending = first
             continue
-        sections.append((first, end, paths.get(first, paths.get(start, ()))))
+        sections.append((first, end, paths.get(start, ())))
         pending = None
     return sections
 

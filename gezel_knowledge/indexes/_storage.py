@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import contextlib
 import importlib
-import json
 import os
 import sqlite3
 from collections.abc import Iterator, Sequence
@@ -22,7 +21,7 @@ from typing import Any, cast
 
 import sqlite_vec
 
-from gezel_knowledge.embedders.base import Embedder
+from gezel_knowledge.embedders import Embedder, embedder_stamp
 from gezel_knowledge.errors import InvalidInput
 from gezel_knowledge.indexes.errors import IndexSchemaUnsupported, SqliteExtensionUnavailable
 
@@ -32,11 +31,11 @@ __all__ = [
     "SqliteBackend",
     "StoredStamp",
     "connect",
-    "embedder_stamp",
     "open_index",
     "read_meta",
     "read_stamp",
     "sqlite_backend",
+    "stamp_text",
     "transaction",
     "write_meta",
     "write_stamp",
@@ -268,20 +267,6 @@ def write_stamp(conn: sqlite3.Connection, role: str, stamp: StoredStamp | None) 
     )
 
 
-def embedder_stamp(embedder: Embedder) -> str:
-    """The vector-space identity of ``embedder`` as canonical JSON: model, dimensions, pooling,
-    normalisation and instructions. Vectors with different stamps are never compared."""
-    p = embedder.profile
-    fields = {
-        "profile": p.id,
-        "model": p.model.repo,
-        "revision": p.model.revision,
-        "onnx": p.model.onnx_digest,
-        "tokenizer": [p.tokenizer.kind, p.tokenizer.digest],
-        "dimensions": p.dimensions,
-        "pooling": p.pooling,
-        "normalized": p.normalized,
-        "queryInstruction": p.query_instruction,
-        "passageInstruction": p.passage_instruction,
-    }
-    return json.dumps(fields, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+def stamp_text(embedder: Embedder) -> str:
+    """The embedder stamp of ``embedder`` in its stable text form, as stored in the index."""
+    return str(embedder_stamp(embedder))

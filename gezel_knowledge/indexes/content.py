@@ -52,10 +52,10 @@ from gezel_knowledge.indexes._home import content_db_path
 from gezel_knowledge.indexes._storage import (
     IndexSchema,
     StoredStamp,
-    embedder_stamp,
     open_index,
     read_meta,
     read_stamp,
+    stamp_text,
     transaction,
     write_meta,
     write_stamp,
@@ -594,7 +594,7 @@ class ContentIndex:
     def _prepare_text_vectors(self, embedder: Embedder) -> bool:
         """Make ``vec_text`` match ``embedder``'s stamp; True when existing vectors were reset."""
         conn = self._conn
-        stamp = embedder_stamp(embedder)
+        stamp = stamp_text(embedder)
         dims = int(embedder.profile.dimensions)
         stored = read_stamp(conn, "text")
         table = vec_table(conn, "vec_text")
@@ -791,7 +791,7 @@ class ContentIndex:
     ) -> list[tuple[int, float]]:
         table = vec_table(self._conn, "vec_text")
         stored = read_stamp(self._conn, "text")
-        if table is None or stored is None or stored.stamp != embedder_stamp(embedder):
+        if table is None or stored is None or stored.stamp != stamp_text(embedder):
             return []  # no vectors, or vectors of another space: never compare across spaces
         query_vector = embedder.embed_queries([query])[0]
         ids, sims = knn(self._conn, table, query_vector, n)

@@ -44,9 +44,9 @@ from gezel_knowledge.indexes._memory_format import (
 from gezel_knowledge.indexes._storage import (
     IndexSchema,
     StoredStamp,
-    embedder_stamp,
     open_index,
     read_stamp,
+    stamp_text,
     transaction,
     write_stamp,
 )
@@ -316,7 +316,7 @@ class MemoryIndex:
         embedder = self.embedder
         assert embedder is not None
         conn = self._conn
-        stamp = embedder_stamp(embedder)
+        stamp = stamp_text(embedder)
         dims = int(embedder.profile.dimensions)
         stored = read_stamp(conn, "memory")
         table = vec_table(conn, "vec_mem")
@@ -389,7 +389,7 @@ class MemoryIndex:
         if self.embedder is not None:
             table = vec_table(conn, "vec_mem")
             stored = read_stamp(conn, "memory")
-            same_space = stored is not None and stored.stamp == embedder_stamp(self.embedder)
+            same_space = stored is not None and stored.stamp == stamp_text(self.embedder)
             if table is not None and same_space:
                 vector = self.embedder.embed_queries([query])[0]
                 ids, sims = knn(conn, table, vector, n)

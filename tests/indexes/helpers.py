@@ -1,0 +1,75 @@
+"""Builders shared by the index tests."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+from numpy.typing import NDArray
+
+from gezel_knowledge.embedders import HashEmbedder
+from gezk.hashembed import hash_embed
+from gezk.profiles import TEST_HASH_EMBED_1
+
+
+def write_tree(root: Path, files: Mapping[str, str | bytes]) -> None:
+    """Create ``files`` (relative path -> text or bytes) under ``root``."""
+    for rel, content in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            path.write_text(content, encoding="utf-8")
+
+
+def bump_mtime(path: Path, seconds: int = 5) -> None:
+    """Move a file's modification time forward (file systems with coarse clocks)."""
+    st = path.stat()
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + seconds * 1_000_000_000))
+
+
+def hash_embedder(
+    *, dimensions: int = 384, passage_instruction: str = "", profile_id: str | None = None
+) -> HashEmbedder:
+    """A ``test-hash-embed`` embedder, optionally in another (stamp-distinct) space."""
+    profile = replace(
+        TEST_HASH_EMBED_1,
+        id=profile_id or TEST_HASH_EMBED_1.id,
+        dimensions=dimensions,
+        passage_instruction=passage_instruction,
+    )
+    return HashEmbedder(profile)
+
+
+class CountingSummarizer:
+    """A summarizer that records which paths it was asked about."""
+
+    def __init__(self) -> None:
+        self.calls: list[str] = []
+
+    def __call__(self, path: str, text: str) -> str:
+        self.calls.append(path)
+        return f"summary of {path.rsplit('/', 1)[-1]}: zebracorn {len(text)} characters"
+
+
+class LabelImageEmbedder:
+    """A stand-in image model: an image's vector is the hash vector of its bytes' label."""
+
+    def __init__(self, stamp: str = "label-images@1") -> None:
+        self._stamp = stamp
+        self.embedded: list[bytes] = []
+
+    @property
+    def stamp(self) -> str:
+        return self._stamp
+
+    def embed_images(self, images: Sequence[bytes]) -> NDArray[np.float32]:
+        self.embedded.extend(images)
+        return hash_embed([i.decode("latin-1") for i in images], 32)
+
+    def embed_texts(self, texts: Sequence[str]) -> NDArray[np.float32]:
+        return hash_embed(list(texts), 32)

@@ -1,0 +1,159 @@
+"""The memory index: daily files, recall, decay."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+from pathlib import Path
+
+import pytest
+
+from gezel_knowledge.errors import InvalidInput
+from gezel_knowledge.indexes import (
+    STATUS_HALF_LIFE_DAYS,
+    MemoryIndex,
+    decay_weight,
+    memory_db_path,
+)
+from gezel_knowledge.indexes._memory_format import parse_memory_file
+from tests.indexes.helpers import bump_mtime, hash_embedder
+
+TODAY = date(2026, 12, 2)
+
+
+def test_add_appends_a_tagged_entry_to_the_days_file(tmp_path: Path) -> None:
+    with MemoryIndex(tmp_path) as memory:
+        first = memory.add("We ship on Fridays.", kind="decision", day=TODAY)
+        memory.add("Line one\n\nline two", kind="status", scope="gezel:boekwachter", day=TODAY)
+    path = tmp_path / "memory" / "2026-12-02.md"
+    assert path.read_text() == (
+        "# 2026-12-02\n\n"
+        "- (decision, project) We ship on Fridays.\n"
+        "- (status, gezel:boekwachter) Line one\n"
+        "  line two\n"
+    )
+    assert (first.date, first.kind, first.scope, first.line_start) == (
+        "2026-12-02",
+        "decision",
+        "project",
+        3,
+    )
+    assert [p.name for p in path.parent.iterdir() if not p.name.startswith(".")] == [path.name]
+    assert memory_db_path(tmp_path).exists()
+
+
+def test_parse_hand_written_notes() -> None:
+    text = (
+        "# Notes\n\n- (preference, project:site) Short answers.\n  Really short.\n"
+        "- plain item\nA paragraph\nthat continues.\n\n- (bogus, project) kept as text\n"
+    )
+    entries = parse_memory_file(TODAY, text)
+    assert [(e.kind, e.scope, e.text, e.line_start, e.line_end) for e in entries] == [
+        ("preference", "project:site", "Short answers.\nReally short.", 3, 4),
+        ("status", "project", "plain item", 5, 5),
+        ("status", "project", "A paragraph\nthat continues.", 6, 7),
+        ("status", "project", "(bogus, project) kept as text", 9, 9),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "reason"),
+    [
+        ({"kind": "rumour"}, "invalid-memory-kind"),
+        ({"scope": "team"}, "invalid-memory-scope"),
+        ({"scope": "gezel:"}, "invalid-memory-scope"),
+    ],
+)
+def test_bad_entries_are_refused(tmp_path: Path, kwargs: dict[str, str], reason: str) -> None:
+    with MemoryIndex(tmp_path) as memory, pytest.raises(InvalidInput) as info:
+        memory.add("text", **kwargs)
+    assert info.value.reason == reason
+    with MemoryIndex(tmp_path) as memory, pytest.raises(InvalidInput) as info:
+        memory.add("  \n ")
+    assert info.value.reason == "empty-memory"
+
+
+def test_decay_weight_has_the_documented_half_life() -> None:
+    week_ago = (TODAY - timedelta(days=int(STATUS_HALF_LIFE_DAYS))).isoformat()
+    assert decay_weight("status", week_ago, TODAY) == pytest.approx(0.5)
+    assert decay_weight("status", TODAY.isoformat(), TODAY) == 1.0
+    assert decay_weight("status", "2027-01-01", TODAY) == 1.0
+    for kind in ("fact", "decision", "preference"):
+        assert decay_weight(kind, "2020-01-01", TODAY) == 1.0
+
+
+def test_status_notes_decay_in_automatic_recall_and_durable_kinds_do_not(tmp_path: Path) -> None:
+    text = "The deploy pipeline is red"
+    with MemoryIndex(tmp_path) as memory:
+        memory.add(text, kind="status", day=TODAY - timedelta(days=30))
+        memory.add(text, kind="fact", day=TODAY - timedelta(days=30))
+        memory.add(text, kind="status", day=TODAY - timedelta(days=1))
+        recalled = memory.recall("deploy pipeline", today=TODAY)
+        assert [(h.kind, h.date) for h in recalled] == [
+            ("fact", "2026-11-02"),
+            ("status", "2026-12-01"),
+            ("status", "2026-11-02"),
+        ]
+        assert recalled[2].relevance < 0.1 < recalled[1].relevance
+        explicit = memory.search("deploy pipeline", today=TODAY)
+        assert [(h.kind, h.date) for h in explicit] == [
+            ("status", "2026-11-02"),
+            ("fact", "2026-11-02"),
+            ("status", "2026-12-01"),
+        ]
+        assert all(h.source_kind == "memory" and h.scope == "project" for h in explicit)
+        assert explicit[0].citation == "memory/2026-11-02.md#line=3-3"
+
+
+def test_scope_and_kind_filters(tmp_path: Path) -> None:
+    with MemoryIndex(tmp_path) as memory:
+        memory.add("kiwi in the project", day=TODAY)
+        memory.add(
+            "kiwi for the librarian", scope="gezel:boekwachter", kind="preference", day=TODAY
+        )
+        assert [h.scope for h in memory.search("kiwi", scopes=["gezel:boekwachter"])] == [
+            "gezel:boekwachter"
+        ]
+        assert [h.kind for h in memory.search("kiwi", kinds=["fact"])] == ["fact"]
+
+
+def test_vector_recall_uses_vec_mem_and_a_new_embedder_rebuilds_it(tmp_path: Path) -> None:
+    with MemoryIndex(tmp_path, embedder=hash_embedder()) as memory:
+        memory.add("alpha beta", day=TODAY)
+        memory.add("gamma delta", day=TODAY)
+        hits = memory.search("gamma delta")
+        assert hits[0].text == "gamma delta"
+        signal = hits[0].signal("vector")
+        assert signal is not None
+        assert signal.score == pytest.approx(1.0, abs=1e-5)
+    small = hash_embedder(dimensions=64, profile_id="test-hash-embed-64@1")
+    with MemoryIndex(tmp_path, embedder=small) as memory:
+        report = memory.sync()
+        assert report.entries_embedded == 2
+        assert memory.search("alpha beta")[0].signal("vector") is not None
+
+
+def test_hand_edits_and_deleted_days_are_picked_up(tmp_path: Path) -> None:
+    with MemoryIndex(tmp_path) as memory:
+        memory.add("the otter", day=TODAY)
+        memory.add("the heron", day=TODAY - timedelta(days=1))
+        path = tmp_path / "memory" / "2026-12-02.md"
+        path.write_text(path.read_text() + "- (fact, project) the badger\n")
+        bump_mtime(path)
+        report = memory.sync()
+        assert report.files_indexed == ("2026-12-02.md",)
+        assert memory.search("badger")[0].date == "2026-12-02"
+        (tmp_path / "memory" / "2026-12-01.md").unlink()
+        assert memory.sync().files_removed == ("2026-12-01.md",)
+        assert memory.search("heron") == []
+
+
+def test_rebuild_from_files_after_the_index_is_lost(tmp_path: Path) -> None:
+    with MemoryIndex(tmp_path) as memory:
+        memory.add("the lynx", kind="decision", day=TODAY)
+    memory_db_path(tmp_path).unlink()
+    with MemoryIndex(tmp_path) as memory:
+        assert memory.search("lynx") == []
+        report = memory.rebuild()
+        assert report.entries == 1
+        hit = memory.search("lynx")[0]
+        assert (hit.kind, hit.date) == ("decision", "2026-12-02")
