@@ -215,10 +215,10 @@ class KnowledgeHome:
                 doomed.append(grave)
             except OSError:
                 doomed.append(path)
-        for path in doomed:
-            remove_tree(path)
             with contextlib.suppress(OSError):
                 self._prune_empty_parents(path.parent)
+        for path in doomed:
+            remove_tree(path)
 
     def _prune_empty_parents(self, directory: Path) -> None:
         """Remove empty ``<version>``/``<catalog>``/``<publisher>`` directories upward."""

@@ -1,0 +1,53 @@
+"""Shared pieces of the installed-catalog commands: the ``--home`` option and row formatting."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from gezel_knowledge.install.home import KnowledgeHome
+from gezel_knowledge.install.registry import InstalledCatalog
+
+__all__ = ["add_home_option", "catalog_line", "catalog_row", "home_from"]
+
+
+def add_home_option(parser: argparse.ArgumentParser) -> None:
+    """Add ``--home DIR`` (default: ``GEZEL_HOME`` or ``~/.gezel``)."""
+    parser.add_argument(
+        "--home",
+        metavar="DIR",
+        help="the Gezel home to use (default: $GEZEL_HOME or ~/.gezel)",
+    )
+
+
+def home_from(args: argparse.Namespace) -> KnowledgeHome:
+    """The knowledge home the arguments name."""
+    return KnowledgeHome(getattr(args, "home", None))
+
+
+def catalog_row(catalog: InstalledCatalog) -> dict[str, Any]:
+    """The JSON view of an installed catalog."""
+    active = catalog.active
+    row: dict[str, Any] = {
+        "catalog": catalog.key,
+        "enabled": catalog.enabled,
+        "version": None if active is None else active.version,
+        "archiveSha256": None if active is None else active.archive_sha256,
+        "name": None if active is None else active.name,
+        "embeddingProfile": None if active is None else active.embedding_profile,
+        "provenance": None if active is None else active.provenance,
+        "path": None if active is None else active.path,
+        "quarantine": None if catalog.quarantine is None else catalog.quarantine.to_json(),
+    }
+    return row
+
+
+def catalog_line(catalog: InstalledCatalog) -> str:
+    """One human-readable line describing an installed catalog."""
+    active = catalog.active
+    state = "enabled" if catalog.enabled else "disabled"
+    if catalog.quarantine is not None:
+        state = f"quarantined ({catalog.quarantine.reason})"
+    if active is None:
+        return f"{catalog.key}  (no active version)  {state}"
+    return f"{catalog.key}@{active.version}  {active.archive_sha256[:16]}  {state}  {active.name}"
