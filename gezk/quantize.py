@@ -51,9 +51,11 @@ __all__ = [
 INT8_SCALE: Final = 127
 """The symmetric-linear int8 scale of section 6.2."""
 
-# Rows scored per block by the LUT kernel: keeps the per-block index, gather and accumulator
-# buffers inside a core's L2 (measured ~5% faster than whole-shard passes at n = 200,000).
-_LUT_BLOCK_ROWS: Final = 32768
+# Rows scored per block by the LUT kernel: small enough for the per-block index, gather and
+# accumulator buffers to stay in a core's L2, large enough that numpy's per-call overhead is
+# negligible (measured at n = 200,000: 8192 rows 10 ms, 65536 rows 5.9 ms, unblocked 7 ms).
+_LUT_BLOCK_ROWS: Final = 65536
+_TRANSPOSE_BLOCK_ROWS: Final = 8192
 
 # Words are little-endian whatever the host: byte j of a row holds dimensions 8j..8j+7.
 _U16: Final = np.dtype("<u2")
@@ -318,46 +320,52 @@ class PackedBits:
     def words16(self) -> NDArray[np.uint16]:
         """The rows as ``(ceil(bytes/2), n)`` little-endian 16-bit words, zero-padded."""
         if self._words16 is None:
-            count = -(-self._bytes_per_row // 2)
-            if self._words64 is not None:
-                # (W, n) uint64 -> (W, n, 4) uint16 -> (W, 4, n): word 4w + j of every row.
-                parts = self._words64.view(_U16).reshape(self._words64.shape[0], self._rows, 4)
-                split = np.ascontiguousarray(parts.transpose(0, 2, 1))
-                self._words16 = split.reshape(-1, self._rows)[:count]
-            else:
-                self._words16 = _word_major(self._matrix(), 2, count).view(_U16)[..., 0]
+            self._words16 = _word_major(self._matrix(), _U16, -(-self._bytes_per_row // 2))
             self._bits = None
         return self._words16
 
     def words64(self) -> NDArray[np.uint64]:
         """The rows as ``(ceil(bytes/8), n)`` little-endian 64-bit words, zero-padded."""
         if self._words64 is None:
-            count = -(-self._bytes_per_row // 8)
-            if self._words16 is not None:
-                halves = np.zeros((count * 4, self._rows), dtype=_U16)
-                halves[: self._words16.shape[0]] = self._words16
-                joined = np.ascontiguousarray(
-                    halves.reshape(count, 4, self._rows).transpose(0, 2, 1)
-                )
-                self._words64 = joined.view(_U64)[..., 0]
-            else:
-                self._words64 = _word_major(self._matrix(), 8, count).view(_U64)[..., 0]
+            self._words64 = _word_major(self._matrix(), _U64, -(-self._bytes_per_row // 8))
             self._bits = None
         return self._words64
 
     def _matrix(self) -> NDArray[np.uint8]:
-        assert self._bits is not None, "a layout exists whenever the matrix was released"
-        return self._bits
+        """The row-major matrix, rebuilt from a held layout once it was released."""
+        if self._bits is not None:
+            return self._bits
+        held = self._words16 if self._words16 is not None else self._words64
+        assert held is not None, "a layout exists whenever the matrix was released"
+        return _row_major(held)[:, : self._bytes_per_row]
 
 
-def _word_major(bits: NDArray[np.uint8], word_bytes: int, words: int) -> NDArray[np.uint8]:
-    """Bytes rearranged to ``(words, n, word_bytes)``, zero-padded: each word is contiguous."""
+def _word_major(bits: NDArray[np.uint8], dtype: np.dtype[Any], words: int) -> NDArray[Any]:
+    """The rows as ``(words, n)`` little-endian words of ``dtype``, zero-padded."""
     n, width = bits.shape
-    if width != words * word_bytes:
-        padded = np.zeros((n, words * word_bytes), dtype=np.uint8)
+    if width != words * dtype.itemsize or not bits.flags.c_contiguous:
+        padded = np.zeros((n, words * dtype.itemsize), dtype=np.uint8)
         padded[:, :width] = bits
         bits = padded
-    return np.ascontiguousarray(bits.reshape(n, words, word_bytes).transpose(1, 0, 2))
+    rows = bits.view(dtype)
+    out = np.empty((words, n), dtype=dtype)
+    # Transposing in row blocks keeps both sides cache-resident (~7x faster than one copy).
+    for start in range(0, n, _TRANSPOSE_BLOCK_ROWS):
+        out[:, start : start + _TRANSPOSE_BLOCK_ROWS] = rows[
+            start : start + _TRANSPOSE_BLOCK_ROWS
+        ].T
+    return out
+
+
+def _row_major(words: NDArray[Any]) -> NDArray[np.uint8]:
+    """The inverse of :func:`_word_major`: ``(words, n)`` back to ``(n, bytes)`` uint8 rows."""
+    count, n = words.shape
+    out = np.empty((n, count), dtype=words.dtype)
+    for start in range(0, n, _TRANSPOSE_BLOCK_ROWS):
+        out[start : start + _TRANSPOSE_BLOCK_ROWS] = words[
+            :, start : start + _TRANSPOSE_BLOCK_ROWS
+        ].T
+    return out.view(np.uint8)
 
 
 def _padded_words(row: NDArray[np.uint8], word_bytes: int) -> NDArray[np.uint8]:
