@@ -1,0 +1,38 @@
+"""``benchmarks/stage1.py`` runs, checks its kernels against the numpy reference, and reports."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "stage1.py"
+
+
+def test_stage1_benchmark_small_run_reports_every_kernel() -> None:
+    args = ["--n", "3000", "--d", "100", "--k", "64", "--repeat", "2", "--json"]
+    done = subprocess.run(
+        [sys.executable, str(SCRIPT), *args], capture_output=True, text=True, check=True
+    )
+    report = json.loads(done.stdout)
+    assert (report["n"], report["d"], report["k"], report["threads"]) == (3000, 100, 64, 1)
+    assert set(report["kernels"]) == {
+        "hamming top-K",
+        "LUT top-K",
+        "LUT scores only",
+        "LUT tables only",
+        "float32 matmul top-K",
+    }
+    assert all(row["median_ms"] > 0 for row in report["kernels"].values())
+    assert report["check"]["hamming_rows_equal_reference"] is True
+    assert report["check"]["lut_max_abs_score_error"] < 1e-5
+    assert report["check"]["lut_boundary_overlap"] < 1e-5
+
+
+def test_stage1_benchmark_has_help() -> None:
+    done = subprocess.run(
+        [sys.executable, str(SCRIPT), "--help"], capture_output=True, text=True, check=True
+    )
+    assert "--repeat" in done.stdout
+    assert "--json" in done.stdout
