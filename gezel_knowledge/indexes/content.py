@@ -1069,6 +1069,7 @@ def search_workspace(
     image_embedder: ImageEmbedder | None = None,
     k: int = 10,
     per_path: int = 3,
+    min_similarity: float | None = None,
     db_path: Path | str | None = None,
     home: Path | str | None = None,
 ) -> list[SearchHit]:
@@ -1082,5 +1083,10 @@ def search_workspace(
         )
     with ContentIndex(root, db_path=path) as index:
         return index.search(
-            query, k=k, embedder=embedder, image_embedder=image_embedder, per_path=per_path
+            query,
+            k=k,
+            embedder=embedder,
+            image_embedder=image_embedder,
+            per_path=per_path,
+            min_similarity=min_similarity,
         )

@@ -1,0 +1,60 @@
+"""``gezel-knowledge index PATH``: build or update the content index of a workspace folder."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from gezel_knowledge.cli._index_args import (
+    add_embedder_argument,
+    add_home_argument,
+    resolve_embedder,
+)
+from gezel_knowledge.cli._output import TerminalProgress, print_json
+from gezel_knowledge.indexes import index_workspace
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``index`` subcommand."""
+    parser = subparsers.add_parser(
+        "index",
+        help="index a workspace folder for search",
+        description="Run the structural pass over PATH (files, symbols, headings, chunks; no "
+        "model needed) and then the enrichment pass (text embeddings) when an embedder is "
+        "available. Unchanged files are not processed again. The index lives under the Gezel "
+        "home, outside the workspace.",
+    )
+    parser.add_argument("path", type=Path, help="the workspace folder")
+    parser.add_argument("--db", type=Path, help="index database path (default: under the home)")
+    add_home_argument(parser)
+    add_embedder_argument(parser)
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Index the workspace and print what changed."""
+    embedder = resolve_embedder(args.embedder, quiet=args.quiet)
+    progress = TerminalProgress(quiet=args.quiet or args.json)
+    try:
+        report = index_workspace(
+            args.path, embedder=embedder, db_path=args.db, home=args.home, progress=progress
+        )
+    finally:
+        progress.close()
+    if args.json:
+        print_json(report)
+        return 0
+    s = report.structure
+    print(
+        f"{s.files_seen} files: {len(s.processed)} indexed, {s.unchanged + len(s.touched)} "
+        f"unchanged, {len(s.removed)} removed, {len(s.skipped)} skipped ({s.seconds:.2f} s)"
+    )
+    if report.enrichment is not None:
+        e = report.enrichment
+        reset = " (embedder changed: vectors regenerated)" if e.vectors_reset else ""
+        print(f"{e.chunks_embedded} chunks embedded{reset} ({e.seconds:.2f} s)")
+    print(f"index: {report.database}")
+    return 0

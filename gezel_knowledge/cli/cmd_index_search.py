@@ -1,0 +1,75 @@
+"""``gezel-knowledge index-search PATH QUERY``: search a workspace's content index."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from gezel_knowledge.cli._index_args import (
+    add_embedder_argument,
+    add_home_argument,
+    resolve_embedder,
+)
+from gezel_knowledge.cli._output import print_json
+from gezel_knowledge.hits import SearchHit
+from gezel_knowledge.indexes import search_workspace
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``index-search`` subcommand."""
+    parser = subparsers.add_parser(
+        "index-search",
+        help="search the content index of a workspace",
+        description="Hybrid search of a workspace indexed with 'gezel-knowledge index': vector "
+        "neighbours plus keyword matches over symbols, names, summaries and passages, fused by "
+        "rank.",
+    )
+    parser.add_argument("path", type=Path, help="the workspace folder")
+    parser.add_argument("query", help="what to look for")
+    parser.add_argument("-k", type=int, default=10, help="number of results (default 10)")
+    parser.add_argument(
+        "--per-path", type=int, default=3, help="at most this many results per file (default 3)"
+    )
+    parser.add_argument(
+        "--min-similarity",
+        type=float,
+        help="drop vector neighbours below this cosine (floors differ by model; none by default)",
+    )
+    parser.add_argument("--db", type=Path, help="index database path (default: under the home)")
+    add_home_argument(parser)
+    add_embedder_argument(parser)
+    parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Search and print the hits, best first."""
+    embedder = resolve_embedder(args.embedder, quiet=args.json)
+    hits = search_workspace(
+        args.path,
+        args.query,
+        embedder=embedder,
+        k=args.k,
+        per_path=args.per_path,
+        min_similarity=args.min_similarity,
+        db_path=args.db,
+        home=args.home,
+    )
+    if args.json:
+        print_json(hits)
+    else:
+        print_hits(hits)
+    return 0
+
+
+def print_hits(hits: list[SearchHit]) -> None:
+    """One header line per hit (rank, citation, matching lists) and its first lines of text."""
+    if not hits:
+        print("no results")
+    for hit in hits:
+        lists = ", ".join(s.name for s in hit.signals)
+        heading = f"  [{' > '.join(hit.heading_path)}]" if hit.heading_path else ""
+        print(f"{hit.rank:>2}. {hit.citation}{heading}  ({lists})")
+        for line in [ln for ln in hit.text.splitlines() if ln.strip()][:3]:
+            print(f"      {line[:100]}")

@@ -1,0 +1,109 @@
+"""``gezel-knowledge memory add|search|rebuild``: daily memory files and their recall index."""
+
+from __future__ import annotations
+
+import argparse
+from datetime import date
+from typing import Any
+
+from gezel_knowledge.cli._index_args import (
+    add_embedder_argument,
+    add_home_argument,
+    resolve_embedder,
+)
+from gezel_knowledge.cli._output import print_json
+from gezel_knowledge.cli.cmd_index_search import print_hits
+from gezel_knowledge.errors import InvalidInput
+from gezel_knowledge.indexes import MEMORY_KINDS, MemoryIndex
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``memory`` subcommand group."""
+    parser = subparsers.add_parser(
+        "memory",
+        help="add to, search and rebuild memory",
+        description="Memory lives in daily Markdown files under <home>/memory/; the index "
+        "beside them can always be rebuilt from those files.",
+    )
+    actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+
+    add = actions.add_parser("add", help="append an entry to today's memory file")
+    add.add_argument("text", help="what to remember")
+    add.add_argument("--kind", choices=MEMORY_KINDS, default="fact", help="default: fact")
+    add.add_argument(
+        "--scope", default="project", help="project, project:NAME or gezel:NAME (default project)"
+    )
+    add.add_argument("--date", help="the day's file to append to, YYYY-MM-DD (default today)")
+    _common(add)
+    add.set_defaults(handler=run_add)
+
+    search = actions.add_parser("search", help="recall memory entries")
+    search.add_argument("query", help="what to recall")
+    search.add_argument("-k", type=int, default=10, help="number of results (default 10)")
+    search.add_argument("--scope", action="append", help="only this scope (repeatable)")
+    search.add_argument("--kind", action="append", choices=MEMORY_KINDS, help="only this kind")
+    search.add_argument(
+        "--automatic",
+        action="store_true",
+        help="rank as automatic recall does: status notes decay with age",
+    )
+    _common(search)
+    search.set_defaults(handler=run_search)
+
+    rebuild = actions.add_parser("rebuild", help="rebuild the memory index from the files")
+    _common(rebuild)
+    rebuild.set_defaults(handler=run_rebuild)
+
+
+def _common(parser: argparse.ArgumentParser) -> None:
+    add_home_argument(parser)
+    add_embedder_argument(parser)
+    parser.add_argument("--json", action="store_true", help="print JSON")
+
+
+def _open(args: argparse.Namespace) -> MemoryIndex:
+    return MemoryIndex(args.home, embedder=resolve_embedder(args.embedder, quiet=args.json))
+
+
+def run_add(args: argparse.Namespace) -> int:
+    """Append the entry and print where it went."""
+    try:
+        day = date.fromisoformat(args.date) if args.date else None
+    except ValueError as exc:
+        raise InvalidInput(f"--date must be YYYY-MM-DD: {exc}", reason="invalid-date") from exc
+    with _open(args) as memory:
+        entry = memory.add(args.text, kind=args.kind, scope=args.scope, day=day)
+        path = memory.folder / f"{entry.date}.md"
+    if args.json:
+        print_json({"file": str(path), "entry": entry})
+    else:
+        print(f"remembered in {path}#line={entry.line_start}-{entry.line_end}")
+    return 0
+
+
+def run_search(args: argparse.Namespace) -> int:
+    """Sync with the files, then recall."""
+    with _open(args) as memory:
+        memory.sync()
+        hits = memory.search(
+            args.query, k=args.k, scopes=args.scope, kinds=args.kind, automatic=args.automatic
+        )
+    if args.json:
+        print_json(hits)
+    else:
+        print_hits(hits)
+    return 0
+
+
+def run_rebuild(args: argparse.Namespace) -> int:
+    """Rebuild and print the counts."""
+    with _open(args) as memory:
+        report = memory.rebuild()
+    if args.json:
+        print_json(report)
+    else:
+        print(
+            f"{report.entries} entries from {report.files_seen} files "
+            f"({report.entries_embedded} embedded, {report.seconds:.2f} s)"
+        )
+    return 0

@@ -1,0 +1,76 @@
+"""The index, index-search and memory commands."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from gezel_knowledge.cli import main
+from tests.indexes.helpers import write_tree
+
+
+def _json(capsys: pytest.CaptureFixture[str]) -> object:
+    return json.loads(capsys.readouterr().out)
+
+
+def test_index_then_search(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    ws = tmp_path / "ws"
+    write_tree(ws, {"a.py": "def frobnicate():\n    pass\n", "b.md": "# B\n\nnothing here\n"})
+    home = ["--home", str(tmp_path / "home"), "--embedder", "test-hash-embed@1"]
+    assert main(["index", str(ws), *home, "--json"]) == 0
+    report = _json(capsys)
+    assert isinstance(report, dict)
+    assert sorted(report["structure"]["processed"]) == ["a.py", "b.md"]
+    assert report["enrichment"]["chunks_embedded"] == 2
+
+    assert main(["index-search", str(ws), "frobnicate", *home, "--json"]) == 0
+    hits = _json(capsys)
+    assert isinstance(hits, list)
+    assert hits[0]["document_id"] == "a.py"
+    assert hits[0]["source_kind"] == "workspace"
+    assert {s["name"] for s in hits[0]["signals"]} >= {"symbol", "keyword"}
+
+    assert main(["index", str(ws), *home]) == 0
+    assert "0 indexed, 2 unchanged" in capsys.readouterr().out
+    assert main(["index-search", str(ws), "frobnicate", *home, "--embedder", "none"]) == 0
+    assert capsys.readouterr().out.startswith(" 1. a.py#line=1-2")
+
+
+def test_search_without_index_is_a_one_line_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "ws").mkdir()
+    code = main(
+        ["index-search", str(tmp_path / "ws"), "x", "--home", str(tmp_path), "--embedder", "none"]
+    )
+    assert code == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert "[not-found]" in err
+
+
+def test_memory_commands(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    home = ["--home", str(tmp_path), "--embedder", "none"]
+    assert (
+        main(["memory", "add", "Use tabs", "--kind", "preference", "--date", "2026-01-05", *home])
+        == 0
+    )
+    assert "2026-01-05.md#line=3-3" in capsys.readouterr().out
+    assert main(["memory", "search", "tabs", *home, "--json"]) == 0
+    hits = _json(capsys)
+    assert isinstance(hits, list)
+    assert (hits[0]["kind"], hits[0]["date"], hits[0]["scope"]) == (
+        "preference",
+        "2026-01-05",
+        "project",
+    )
+    assert main(["memory", "rebuild", *home, "--json"]) == 0
+    rebuilt = _json(capsys)
+    assert isinstance(rebuilt, dict)
+    assert rebuilt["entries"] == 1
+    assert main(["memory", "add", "x", "--scope", "nobody", *home]) == 1
+    assert "[invalid-memory-scope]" in capsys.readouterr().err
+    assert main(["memory", "add", "x", "--date", "yesterday", *home]) == 1
+    assert "[invalid-date]" in capsys.readouterr().err
