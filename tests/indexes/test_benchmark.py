@@ -1,0 +1,21 @@
+"""benchmarks/index.py runs on a small workspace and its numpy cross-check agrees."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "index.py"
+
+
+def test_index_benchmark_small_run(tmp_path: Path) -> None:
+    spec = importlib.util.spec_from_file_location("bench_index", BENCH)
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    result = module.run(60, 9, tmp_path)
+    assert result["files"] == 60
+    assert result["chunks"] > 60
+    assert result["knn_top10_agreement"] == 1.0
+    assert result["nochange_reindex_s"] < result["structural_s"]
