@@ -1,0 +1,60 @@
+"""The catalog reader: open, browse, read and search a ``.gezk`` catalog."""
+
+from __future__ import annotations
+
+from gezel_knowledge.reader.catalog import Catalog, ShardInfo
+from gezel_knowledge.reader.floors import COSINE_FLOORS, cosine_floor
+from gezel_knowledge.reader.fts import fts_match_expression, query_terms
+from gezel_knowledge.reader.models import (
+    Document,
+    DocumentLocation,
+    DocumentPage,
+    DocumentSummary,
+    NearbyPage,
+    NearbyResult,
+    Passage,
+    PassageKind,
+    Placement,
+    SearchMode,
+    SearchResult,
+    Stage1,
+    Topic,
+)
+from gezel_knowledge.reader.open import default_cache_dir, open_catalog, read_manifest
+from gezel_knowledge.reader.vectors import (
+    DEFAULT_BIT_CACHE_BYTES,
+    DEFAULT_FINAL_K,
+    EXPLICIT_SHARD_BUDGET,
+    PROACTIVE_SHARD_BUDGET,
+    candidate_count,
+)
+
+__all__ = [
+    "COSINE_FLOORS",
+    "DEFAULT_BIT_CACHE_BYTES",
+    "DEFAULT_FINAL_K",
+    "EXPLICIT_SHARD_BUDGET",
+    "PROACTIVE_SHARD_BUDGET",
+    "Catalog",
+    "Document",
+    "DocumentLocation",
+    "DocumentPage",
+    "DocumentSummary",
+    "NearbyPage",
+    "NearbyResult",
+    "Passage",
+    "PassageKind",
+    "Placement",
+    "SearchMode",
+    "SearchResult",
+    "ShardInfo",
+    "Stage1",
+    "Topic",
+    "candidate_count",
+    "cosine_floor",
+    "default_cache_dir",
+    "fts_match_expression",
+    "open_catalog",
+    "query_terms",
+    "read_manifest",
+]

@@ -1,0 +1,193 @@
+"""The table of contents: topic rollups and listings (spec section 5.2 and Appendix A).
+
+Schema 4 (0.7) reads placements from ``topic_documents``: direct counts count placements,
+subtree counts and listings count distinct documents, and a document placed several times in a
+scope is listed once, at its first placement by ``(ordinal IS NULL), ordinal, sort_key,
+topic_id``, before ordering and pagination. Schemas 2 and 3 (0.5, 0.6) have one placement per
+document in ``documents.topic_id``. Every descendant walk is depth-bounded so a hostile
+``parent_id`` cycle terminates (validation refuses such catalogs).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from typing import Any
+
+from gezel_knowledge.errors import NotFound
+from gezel_knowledge.reader.models import DocumentPage, DocumentSummary, Placement, Topic
+
+__all__ = ["WALK_DEPTH", "list_documents", "placements", "topic_path", "topics"]
+
+WALK_DEPTH = 32
+"""Bound of every recursive topic walk (twice the deepest valid tree)."""
+
+
+def _placement_source(schema: int) -> str:
+    """A ``(topic_id, document_id, ordinal)`` relation of every placement."""
+    if schema >= 4:
+        return "SELECT topic_id, document_id, ordinal FROM topic_documents"
+    if schema == 3:
+        return "SELECT topic_id, id AS document_id, ordinal FROM documents"
+    return "SELECT topic_id, id AS document_id, NULL AS ordinal FROM documents"
+
+
+def topics(conn: sqlite3.Connection, schema: int) -> list[Topic]:
+    """Every topic in tree order (roots, then children by ``sort_key, id``), with counts."""
+    totals = dict(
+        conn.execute(
+            f"""
+            WITH RECURSIVE walk(root, id, depth) AS (
+              SELECT id, id, 0 FROM topics
+              UNION ALL
+              SELECT walk.root, t.id, walk.depth + 1
+              FROM topics t JOIN walk ON t.parent_id = walk.id WHERE walk.depth < {WALK_DEPTH}
+            ), placed AS ({_placement_source(schema)})
+            SELECT w.root, COUNT(DISTINCT p.document_id)
+            FROM walk w LEFT JOIN placed p ON p.topic_id = w.id GROUP BY w.root
+            """
+        ).fetchall()
+    )
+    rows = conn.execute(
+        "SELECT id, parent_id, name, description, sort_key, document_count FROM topics"
+        " ORDER BY sort_key, id"
+    ).fetchall()
+    by_parent: dict[str | None, list[tuple[Any, ...]]] = {}
+    for r in rows:
+        by_parent.setdefault(r[1], []).append((*r, int(totals.get(r[0], 0))))
+    out: list[Topic] = []
+    seen: set[str] = set()
+
+    def visit(parent: str | None, depth: int) -> None:
+        for r in by_parent.get(parent, []):
+            if r[0] in seen or depth > WALK_DEPTH:
+                continue
+            seen.add(r[0])
+            out.append(
+                Topic(
+                    id=r[0],
+                    name=r[2],
+                    parent_id=r[1],
+                    sort_key=r[4],
+                    depth=depth,
+                    direct_count=int(r[5]),
+                    subtree_count=int(r[6]),
+                    description=r[3],
+                )
+            )
+            visit(r[0], depth + 1)
+
+    visit(None, 0)
+    # Topics outside the forest (a cycle, an undeclared parent) are still listed, flat.
+    for r in rows:
+        if r[0] not in seen:
+            seen.add(r[0])
+            total = int(totals.get(r[0], 0))
+            out.append(Topic(r[0], r[2], r[1], r[4], 0, int(r[5]), total, r[3]))
+    return out
+
+
+def topic_path(conn: sqlite3.Connection, topic_id: str) -> tuple[str, ...]:
+    """The root-to-leaf path ending at ``topic_id`` (cut short on a cycle)."""
+    path: list[str] = []
+    current: str | None = topic_id
+    while current is not None and current not in path and len(path) <= WALK_DEPTH:
+        path.append(current)
+        row = conn.execute("SELECT parent_id FROM topics WHERE id = ?", (current,)).fetchone()
+        current = row[0] if row else None
+    return tuple(reversed(path))
+
+
+def placements(
+    conn: sqlite3.Connection, schema: int, document_id: str, primary_topic: str, ordinal: int | None
+) -> tuple[Placement, ...]:
+    """Every placement of a document, the primary first."""
+    if schema < 4:
+        return (Placement(primary_topic, ordinal, True),)
+    rows = conn.execute(
+        "SELECT td.topic_id, td.ordinal FROM topic_documents td JOIN topics t ON t.id = td.topic_id"
+        " WHERE td.document_id = ? ORDER BY (td.ordinal IS NULL), td.ordinal, t.sort_key,"
+        " td.topic_id",
+        (document_id,),
+    ).fetchall()
+    out = [Placement(primary_topic, ordinal, True)]
+    out += [Placement(t, o, False) for t, o in rows if t != primary_topic]
+    return tuple(out)
+
+
+def _require_topic(conn: sqlite3.Connection, topic_id: str) -> None:
+    if conn.execute("SELECT 1 FROM topics WHERE id = ?", (topic_id,)).fetchone() is None:
+        raise NotFound(
+            f"no topic {topic_id!r} in this catalog", reason="topic-not-found", subject=topic_id
+        )
+
+
+def list_documents(
+    conn: sqlite3.Connection,
+    schema: int,
+    topic_id: str | None,
+    *,
+    descendants: bool,
+    limit: int,
+    offset: int,
+) -> DocumentPage:
+    """One page of documents, scoped to a topic (and its subtree) or unscoped."""
+    summary_col = "d.summary"
+    if topic_id is None:
+        order = "(d.ordinal IS NULL), d.ordinal, d.slug, d.id" if schema >= 3 else "d.slug, d.id"
+        ordinal = "d.ordinal" if schema >= 3 else "NULL"
+        total = int(conn.execute("SELECT COUNT(*) FROM documents").fetchone()[0])
+        rows = conn.execute(
+            f"SELECT d.id, d.title, d.slug, d.topic_id, {ordinal}, {summary_col} FROM documents d"
+            f" ORDER BY {order} LIMIT ? OFFSET ?",
+            (limit, offset),
+        ).fetchall()
+    else:
+        _require_topic(conn, topic_id)
+        recursive = (
+            f"UNION ALL SELECT t.id, sub.depth + 1 FROM topics t JOIN sub ON t.parent_id = sub.id"
+            f" WHERE sub.depth < {WALK_DEPTH}"
+            if descendants
+            else ""
+        )
+        scope = f"""
+            WITH RECURSIVE sub(id, depth) AS (SELECT ?, 0 {recursive}),
+            scoped AS (
+              SELECT p.document_id, p.topic_id, p.ordinal, t.sort_key
+              FROM ({_placement_source(schema)}) p JOIN topics t ON t.id = p.topic_id
+              WHERE p.topic_id IN (SELECT id FROM sub)
+            ),
+            ranked AS (
+              SELECT *, ROW_NUMBER() OVER (PARTITION BY document_id
+                ORDER BY (ordinal IS NULL), ordinal, sort_key, topic_id) AS placement_rank
+              FROM scoped
+            )"""
+        total = int(
+            conn.execute(
+                scope + " SELECT COUNT(DISTINCT document_id) FROM scoped", (topic_id,)
+            ).fetchone()[0]
+        )
+        rows = conn.execute(
+            scope
+            + f"""
+            SELECT d.id, d.title, d.slug, p.topic_id, p.ordinal, {summary_col}
+            FROM documents d JOIN ranked p ON p.document_id = d.id AND p.placement_rank = 1
+            ORDER BY (p.ordinal IS NULL), p.ordinal, d.slug, d.id LIMIT ? OFFSET ?""",
+            (topic_id, limit, offset),
+        ).fetchall()
+    docs = tuple(
+        DocumentSummary(id=r[0], title=r[1], slug=r[2], topic_id=r[3], ordinal=r[4], summary=r[5])
+        for r in rows
+    )
+    return DocumentPage(docs, total, offset, limit, topic_id, descendants)
+
+
+def parse_json_object(raw: object) -> dict[str, Any] | None:
+    """A JSON object column, or ``None`` when absent or not an object (opaque producer data)."""
+    if not isinstance(raw, str):
+        return None
+    try:
+        value = json.loads(raw)
+    except ValueError:
+        return None
+    return value if isinstance(value, dict) else None

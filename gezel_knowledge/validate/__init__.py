@@ -1,0 +1,22 @@
+"""Catalog validation: every structural and deep check, and a separate provenance verdict."""
+
+from __future__ import annotations
+
+from gezel_knowledge.archive.findings import Finding, Severity
+from gezel_knowledge.validate._deep import PROBE_SAMPLE, SMOKE_TOP_N
+from gezel_knowledge.validate.catalog import validate_archive, validate_catalog
+from gezel_knowledge.validate.provenance import provenance_verdict
+from gezel_knowledge.validate.report import ProvenanceStatus, ProvenanceVerdict, ValidationReport
+
+__all__ = [
+    "PROBE_SAMPLE",
+    "SMOKE_TOP_N",
+    "Finding",
+    "ProvenanceStatus",
+    "ProvenanceVerdict",
+    "Severity",
+    "ValidationReport",
+    "provenance_verdict",
+    "validate_archive",
+    "validate_catalog",
+]

@@ -1,0 +1,177 @@
+"""Validate an extracted catalog directory or a ``.gezk`` archive, reporting every finding.
+
+Structural validation (manifest schema, files and digests, databases and their ``meta`` echoes,
+shards and centroids, the table of contents and placements, documents, spatial summary) always
+runs; ``deep=True`` adds SQLite integrity checks, chunk/vector alignment, the self-neighbour
+probe through both search stages, the manifest's smoke queries and every body decoded. The
+provenance verdict is separate: structural validity never implies a verified origin.
+"""
+
+from __future__ import annotations
+
+import functools
+import tempfile
+from collections.abc import Mapping
+from pathlib import Path
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+from gezel_knowledge.archive.findings import Finding
+from gezel_knowledge.archive.limits import DEFAULT_LIMITS, ArchiveLimits
+from gezel_knowledge.archive.manifest import CatalogManifest, parse_manifest_bytes
+from gezel_knowledge.archive.paths import MANIFEST_PATH
+from gezel_knowledge.archive.verify import extract_archive, scan_archive
+from gezel_knowledge.errors import KnowledgeError, NotFound
+from gezel_knowledge.validate._context import Context
+from gezel_knowledge.validate._databases import check_router, check_shards
+from gezel_knowledge.validate._deep import check_deep
+from gezel_knowledge.validate._documents import check_documents
+from gezel_knowledge.validate._files import check_files
+from gezel_knowledge.validate._manifest import check_manifest
+from gezel_knowledge.validate._spatial import check_spatial
+from gezel_knowledge.validate._toc import check_toc
+from gezel_knowledge.validate.provenance import provenance_verdict
+from gezel_knowledge.validate.report import ProvenanceVerdict, ValidationReport
+
+__all__ = ["validate_archive", "validate_catalog"]
+
+Trust = Mapping[str, Ed25519PublicKey]
+
+_STRUCTURE = (
+    ("manifest", check_manifest),
+    ("files", check_files),
+    ("router", check_router),
+    ("shards", check_shards),
+    ("toc", check_toc),
+    ("documents", check_documents),
+    ("spatial", check_spatial),
+)
+
+
+def _unreadable(path: Path, deep: bool, finding: Finding) -> ValidationReport:
+    return ValidationReport(
+        path=path,
+        deep=deep,
+        findings=(finding,),
+        provenance=ProvenanceVerdict("unsigned", "the manifest could not be read"),
+    )
+
+
+def validate_catalog(
+    path: Path | str,
+    *,
+    deep: bool = False,
+    trust: Trust | None = None,
+    limits: ArchiveLimits = DEFAULT_LIMITS,
+) -> ValidationReport:
+    """Validate an extracted catalog directory; report all findings and a provenance verdict."""
+    root = Path(path)
+    manifest_path = root / MANIFEST_PATH
+    if not manifest_path.is_file():
+        raise NotFound(
+            f"{root} is not an extracted catalog (no manifest.json)",
+            reason="catalog-not-found",
+            subject=str(root),
+        )
+    if manifest_path.stat().st_size > limits.max_manifest_bytes:
+        return _unreadable(root, deep, Finding("manifest-too-large", "manifest.json is too big"))
+    try:
+        _, manifest = parse_manifest_bytes(manifest_path.read_bytes())
+    except KnowledgeError as exc:
+        return _unreadable(root, deep, Finding(exc.reason, exc.message, exc.subject))
+    return _validate(root, manifest, deep=deep, trust=trust, limits=limits)
+
+
+def _validate(
+    root: Path,
+    manifest: CatalogManifest,
+    *,
+    deep: bool,
+    trust: Trust | None,
+    limits: ArchiveLimits,
+    archive_sha256: str | None = None,
+    prior: tuple[Finding, ...] = (),
+) -> ValidationReport:
+    ctx = Context(root, manifest, limits)
+    ran: list[str] = []
+    try:
+        for name, check in _STRUCTURE:
+            ctx.guard(name, functools.partial(check, ctx))
+            ran.append(name)
+        if deep:
+            check_deep(ctx)
+            ran.append("deep")
+    finally:
+        ctx.close()
+    return ValidationReport(
+        path=root,
+        deep=deep,
+        findings=(*prior, *ctx.finish()),
+        provenance=provenance_verdict(manifest.raw, trust),
+        manifest=manifest,
+        archive_sha256=archive_sha256,
+        checks=tuple(ran),
+    )
+
+
+def validate_archive(
+    path: Path | str,
+    *,
+    deep: bool = False,
+    trust: Trust | None = None,
+    expected_sha256: str | None = None,
+    limits: ArchiveLimits = DEFAULT_LIMITS,
+) -> ValidationReport:
+    """Validate a ``.gezk``: every archive check, then (if those pass) the extracted catalog.
+
+    Extraction goes to a temporary directory that is removed afterwards.
+    """
+    archive = Path(path)
+    info, findings = scan_archive(archive, expected_sha256, limits=limits)
+    if info is None or any(f.severity == "error" for f in findings):
+        provenance = (
+            provenance_verdict(info.manifest.raw, trust)
+            if info is not None
+            else ProvenanceVerdict("unsigned", "the manifest could not be read")
+        )
+        return ValidationReport(
+            path=archive,
+            deep=deep,
+            findings=tuple(findings),
+            provenance=provenance,
+            manifest=info.manifest if info else None,
+            archive_sha256=info.sha256 if info else None,
+            checks=("archive",),
+        )
+    with tempfile.TemporaryDirectory(prefix="gezk-validate-") as tmp:
+        dest = Path(tmp) / "catalog"
+        try:
+            extract_archive(archive, dest, info.sha256, limits=limits)
+        except KnowledgeError as exc:
+            return ValidationReport(
+                path=archive,
+                deep=deep,
+                findings=(*findings, Finding(exc.reason, exc.message, exc.subject)),
+                provenance=provenance_verdict(info.manifest.raw, trust),
+                manifest=info.manifest,
+                archive_sha256=info.sha256,
+                checks=("archive",),
+            )
+        report = _validate(
+            dest,
+            info.manifest,
+            deep=deep,
+            trust=trust,
+            limits=limits,
+            archive_sha256=info.sha256,
+            prior=tuple(findings),
+        )
+    return ValidationReport(
+        path=archive,
+        deep=report.deep,
+        findings=report.findings,
+        provenance=report.provenance,
+        manifest=report.manifest,
+        archive_sha256=info.sha256,
+        checks=("archive", *report.checks),
+    )
