@@ -1,0 +1,87 @@
+"""Shared pieces of the catalog commands (inspect, validate, topics, list, read, search).
+
+Every one of them takes a catalog as its first positional argument. Today that is a path: a
+``.gezk`` file or an extracted catalog directory. :func:`open_catalog_argument` is the single
+place that turns the argument into an open :class:`~gezel_knowledge.reader.Catalog`, so
+resolving installed catalogs (``publisher/catalog`` or a unique id) is a change to that one
+function; ``list`` and ``read`` already accept the catalog as optional for that reason.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from gezel_knowledge.cli._output import print_json, to_jsonable
+from gezel_knowledge.embedders import resolve_query_embedder
+from gezel_knowledge.embedders.base import Embedder
+from gezel_knowledge.errors import InvalidInput, NotFound
+from gezel_knowledge.reader import Catalog, open_catalog
+from gezk.profiles import EmbeddingProfile
+
+__all__ = [
+    "add_catalog_argument",
+    "emit_json",
+    "open_catalog_argument",
+    "plain",
+    "query_embedder",
+]
+
+
+def add_catalog_argument(parser: argparse.ArgumentParser, *, optional: bool = False) -> None:
+    """The positional ``CATALOG`` argument."""
+    parser.add_argument(
+        "catalog",
+        metavar="CATALOG",
+        nargs="?" if optional else None,
+        help="a .gezk file or an extracted catalog directory",
+    )
+
+
+def open_catalog_argument(value: str | None, *, embedder: Embedder | None = None) -> Catalog:
+    """Open the catalog a command-line argument names."""
+    if value is None:
+        raise InvalidInput(
+            "name a catalog: a .gezk file or an extracted catalog directory",
+            reason="catalog-required",
+        )
+    path = Path(value)
+    if not path.exists():
+        raise NotFound(
+            f"{value} is not a .gezk file or a catalog directory",
+            reason="catalog-not-found",
+            subject=value,
+        )
+    return open_catalog(path, embedder=embedder)
+
+
+def query_embedder(
+    profile: EmbeddingProfile, model_dir: str | None
+) -> tuple[Embedder | None, str | None]:
+    """The query embedder for a catalog's profile, or why semantic search is off."""
+    resolution = resolve_query_embedder(profile, model_dir=model_dir)
+    return resolution.embedder, resolution.message
+
+
+def plain(value: Any) -> Any:
+    """Mappings (such as read-only metadata views) as dicts, recursively, for JSON output."""
+    if isinstance(value, Mapping):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [plain(v) for v in value]
+    if hasattr(value, "__dataclass_fields__") and not isinstance(value, type):
+        return {name: plain(getattr(value, name)) for name in value.__dataclass_fields__}
+    return value
+
+
+def emit_json(value: Any) -> None:
+    """Print ``value`` (dataclasses, mappings, tuples) as JSON."""
+    print_json(to_jsonable(plain(value)))
+
+
+def note(message: str) -> None:
+    """A one-line remark on stderr that does not change the exit code."""
+    print(f"gezel-knowledge: note: {message}", file=sys.stderr)

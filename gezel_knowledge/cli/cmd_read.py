@@ -1,0 +1,43 @@
+"""``gezel-knowledge read CATALOG REFERENCE``: open a citation.
+
+``REFERENCE`` is a ``knowledge://publisher/catalog/document[#line=a-b|#chunk=uid]`` URI or a
+document id (optionally with the same fragments). The grammar is ``read [CATALOG] REFERENCE``:
+with the install commands a ``knowledge://`` URI alone resolves through the installed catalogs;
+today the catalog is required.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from gezel_knowledge.cli._catalog import emit_json, open_catalog_argument
+from gezel_knowledge.errors import InvalidInput
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``read`` subcommand."""
+    parser = subparsers.add_parser("read", help="print a document, line range or passage")
+    parser.add_argument(
+        "args",
+        metavar="[CATALOG] REFERENCE",
+        nargs="+",
+        help="a .gezk file or catalog directory, then a knowledge:// URI or a document id",
+    )
+    parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Resolve the reference and print its text (untrusted evidence, printed verbatim)."""
+    if len(args.args) > 2:
+        raise InvalidInput("read takes a catalog and one reference", reason="invalid-arguments")
+    catalog_arg = args.args[0] if len(args.args) == 2 else None
+    reference = args.args[-1]
+    with open_catalog_argument(catalog_arg) as catalog:
+        passage = catalog.read(reference)
+    if args.json:
+        emit_json(passage)
+        return 0
+    print(passage.text, end="" if passage.text.endswith("\n") else "\n")
+    return 0

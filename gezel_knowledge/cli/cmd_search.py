@@ -1,0 +1,133 @@
+"""``gezel-knowledge search CATALOG QUERY [--mode] [--near LAT,LON,R]``: ranked, cited passages.
+
+Hybrid search needs the catalog profile's query embedder; when it is not available the keyword
+lists still run and a note on stderr says why semantic search is off.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from gezel_knowledge.cli._catalog import (
+    add_catalog_argument,
+    emit_json,
+    note,
+    open_catalog_argument,
+    query_embedder,
+)
+from gezel_knowledge.errors import InvalidInput
+from gezel_knowledge.reader import DEFAULT_FINAL_K, EXPLICIT_SHARD_BUDGET
+from gezk.spatial import RadiusQuery
+
+
+def parse_near(text: str) -> RadiusQuery:
+    """``LAT,LON,RADIUS_METERS`` as a validated radius query."""
+    parts = text.split(",")
+    try:
+        lat, lon, radius = (float(p) for p in parts)
+    except ValueError:
+        raise InvalidInput(
+            f"--near takes LAT,LON,RADIUS_METERS, got {text!r}",
+            reason="invalid-near",
+            subject=text,
+        ) from None
+    return RadiusQuery(lat, lon, radius).validate()
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``search`` subcommand."""
+    parser = subparsers.add_parser("search", help="search a catalog (hybrid, vector, keyword)")
+    add_catalog_argument(parser)
+    parser.add_argument("query", metavar="QUERY", nargs="*", help="what to look for")
+    parser.add_argument("--mode", choices=("hybrid", "vector", "keyword"), default="hybrid")
+    parser.add_argument(
+        "--near",
+        metavar="LAT,LON,R",
+        help="only documents about a place within R metres (alone: list them by distance)",
+    )
+    parser.add_argument(
+        "-k", "--limit", type=int, default=10, metavar="N", dest="k", help="hits to return (10)"
+    )
+    parser.add_argument(
+        "--shards",
+        type=int,
+        default=EXPLICIT_SHARD_BUDGET,
+        metavar="S",
+        help=f"shard budget for vector routing ({EXPLICIT_SHARD_BUDGET})",
+    )
+    parser.add_argument(
+        "--final-k",
+        type=int,
+        default=DEFAULT_FINAL_K,
+        metavar="K",
+        help=f"passages kept per shard after the rerank ({DEFAULT_FINAL_K})",
+    )
+    parser.add_argument(
+        "--stage1",
+        choices=("lut", "hamming"),
+        default="lut",
+        help="stage-1 scan: asymmetric LUT (default) or the Hamming baseline",
+    )
+    parser.add_argument(
+        "--min-cosine",
+        type=float,
+        metavar="C",
+        help="override the profile's cosine floor for vector evidence",
+    )
+    parser.add_argument("--model-dir", metavar="DIR", help="where the embedding model files are")
+    parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.set_defaults(handler=run)
+
+
+def _excerpt(text: str, width: int = 240) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= width else flat[: width - 1] + "…"
+
+
+def run(args: argparse.Namespace) -> int:
+    """Search and print the hits with their citations."""
+    query = " ".join(args.query)
+    near = parse_near(args.near) if args.near else None
+    if not query.strip() and near is None:
+        raise InvalidInput("give a query, --near, or both", reason="empty-query")
+    off: str | None = None
+    with open_catalog_argument(args.catalog) as catalog:
+        if args.mode != "keyword" and query.strip():
+            catalog.embedder, off = query_embedder(catalog.profile, args.model_dir)
+        result = catalog.search(
+            query,
+            mode=args.mode,
+            k=args.k,
+            near=near,
+            shard_budget=args.shards,
+            final_k=args.final_k,
+            stage1=args.stage1,
+            min_cosine=args.min_cosine,
+        )
+    if result.semantic_unavailable is not None and args.mode != "keyword":
+        note(f"semantic search unavailable: {off or result.semantic_unavailable}")
+    if args.json:
+        emit_json(result)
+        return 0
+    if not result.hits:
+        print("no results")
+        return 0
+    for hit in result.hits:
+        where = " > ".join(hit.heading_path)
+        lines = f"lines {hit.line_start}-{hit.line_end}" if hit.line_start else ""
+        distance = (
+            f"  {hit.distance_meters:,.0f} m ({hit.matched_location})"
+            if hit.distance_meters is not None
+            else ""
+        )
+        print(f"{hit.rank + 1}. {hit.title}  [{hit.document_id}]  {hit.relevance:.2f}{distance}")
+        if where or lines:
+            print(f"   {where}{'  ' if where and lines else ''}{lines}")
+        print(f"   {hit.citation}")
+        if hit.text:
+            print(f"   {_excerpt(hit.text)}")
+        signals = ", ".join(f"{s.name}#{s.rank} {s.score:.3f}" for s in hit.signals)
+        if signals:
+            print(f"   ({signals})")
+    return 0

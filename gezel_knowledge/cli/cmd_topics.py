@@ -1,0 +1,31 @@
+"""``gezel-knowledge topics CATALOG``: the table of contents with its counts."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from gezel_knowledge.cli._catalog import add_catalog_argument, emit_json, open_catalog_argument
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``topics`` subcommand."""
+    parser = subparsers.add_parser("topics", help="show a catalog's table of contents")
+    add_catalog_argument(parser)
+    parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print the topic tree: direct placements and distinct documents in each subtree."""
+    with open_catalog_argument(args.catalog) as catalog:
+        topics = catalog.topics()
+    if args.json:
+        emit_json(topics)
+        return 0
+    for t in topics:
+        print(
+            f"{'  ' * t.depth}{t.name}  [{t.id}]  {t.subtree_count} documents"
+            + (f" ({t.direct_count} here)" if t.direct_count != t.subtree_count else "")
+        )
+    return 0

@@ -1,0 +1,175 @@
+"""The catalog commands: inspect, validate, topics, list, read, search."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from gezel_knowledge.cli import main
+from gezk.profiles import BGE_SMALL_EN_V15_1
+from gezk.signing import generate_private_key, public_key_to_pem
+from tests.reader.catalog_builder import CatalogBuild, mutate_db, reseal, sample_docs
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+@pytest.fixture(autouse=True)
+def _cache(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("GEZEL_KNOWLEDGE_CACHE", str(tmp_path / "cache"))
+
+
+def test_inspect_archive_and_directory(
+    capsys: pytest.CaptureFixture[str], shared_catalog: Path, packed: Callable[[Path], Path]
+) -> None:
+    archive = packed(shared_catalog)
+    code, out, _ = run(capsys, "inspect", str(archive), "--json")
+    assert code == 0
+    view = json.loads(out)
+    assert view["catalog"] == "tester/demo"
+    assert view["counts"]["documents"] == 12
+    assert len(view["archive"]["sha256"]) == 64
+    assert view["provenance"] == "unsigned"
+    code, out, _ = run(capsys, "inspect", str(shared_catalog))
+    assert code == 0
+    assert "tester/demo@1.0.0" in out
+    assert "test-hash-embed@1" in out
+
+
+def test_validate_exit_status_and_provenance(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    key = generate_private_key()
+    docs, topics = sample_docs(5)
+    root = CatalogBuild(docs, topics).write(tmp_path / "c", sign_with=key)
+    pem = tmp_path / "trusted.pem"
+    pem.write_bytes(public_key_to_pem(key.public_key()))
+    other = tmp_path / "other.pem"
+    other.write_bytes(public_key_to_pem(generate_private_key().public_key()))
+
+    code, out, _ = run(capsys, "validate", str(root), "--deep")
+    assert code == 0
+    assert "valid (deep checks)" in out
+    assert "provenance: no-trust-anchors" in out
+
+    code, out, _ = run(capsys, "validate", str(root), "--trust", str(pem), "--json")
+    assert code == 0
+    assert json.loads(out)["provenance"]["status"] == "verified"
+
+    code, out, _ = run(capsys, "validate", str(root), "--trust", str(other))
+    assert code == 3
+    assert "provenance: unknown-key" in out
+
+    broken = tmp_path / "broken"
+    shutil.copytree(root, broken)
+    mutate_db(
+        broken / "index" / "router.db", "UPDATE topics SET parent_id = 'wood' WHERE id = 'craft'"
+    )
+    reseal(broken)
+    code, out, _ = run(capsys, "validate", str(broken), "--json")
+    assert code == 1
+    report = json.loads(out)
+    assert report["ok"] is False
+    assert "topic-cycle" in {f["reason"] for f in report["findings"]}
+
+
+def test_validate_missing_key_file(
+    capsys: pytest.CaptureFixture[str], shared_catalog: Path
+) -> None:
+    code, _, err = run(capsys, "validate", str(shared_catalog), "--trust", "/nonexistent.pem")
+    assert code == 1
+    assert "[key-not-found]" in err
+
+
+def test_topics_tree(capsys: pytest.CaptureFixture[str], shared_catalog: Path) -> None:
+    code, out, _ = run(capsys, "topics", str(shared_catalog))
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0].startswith("Craft  [craft]  9 documents (3 here)")
+    assert lines[1].startswith("  Metals  [metals]")
+    code, out, _ = run(capsys, "topics", str(shared_catalog), "--json")
+    assert [t["id"] for t in json.loads(out)] == ["craft", "metals", "wood", "nature"]
+
+
+def test_list_pages_and_requires_a_catalog(
+    capsys: pytest.CaptureFixture[str], shared_catalog: Path
+) -> None:
+    code, out, _ = run(capsys, "list", str(shared_catalog), "--topic", "nature", "--json")
+    assert code == 0
+    view = json.loads(out)
+    assert view["total"] == 5
+    assert view["documents"][0]["id"] == "doc-0000"
+    assert view["documents"][0]["citation"] == "knowledge://tester/demo/doc-0000"
+    code, out, _ = run(capsys, "list", str(shared_catalog), "--limit", "2")
+    assert out.strip().endswith("(1-2 of 12)")
+    code, _, err = run(capsys, "list")
+    assert code == 1
+    assert "[catalog-required]" in err
+
+
+def test_read_reference_forms(capsys: pytest.CaptureFixture[str], shared_catalog: Path) -> None:
+    code, out, _ = run(
+        capsys, "read", str(shared_catalog), "knowledge://tester/demo/doc-0003#line=1"
+    )
+    assert code == 0
+    assert out == "# drift vellum 0003\n"
+    code, out, _ = run(capsys, "read", str(shared_catalog), "doc-0003", "--json")
+    assert json.loads(out)["kind"] == "document"
+    code, _, err = run(capsys, "read", str(shared_catalog), "knowledge://x/y/z")
+    assert code == 1
+    assert "[other-catalog]" in err
+    code, _, err = run(capsys, "read", "knowledge://tester/demo/doc-0003")
+    assert code == 1
+    assert "[catalog-required]" in err
+
+
+def test_search_hybrid_keyword_and_near(
+    capsys: pytest.CaptureFixture[str], shared_catalog: Path, packed: Callable[[Path], Path]
+) -> None:
+    archive = packed(shared_catalog)
+    code, out, err = run(capsys, "search", str(archive), "lattice", "lumen", "0000", "--json")
+    assert code == 0
+    result = json.loads(out)
+    assert result["hits"][0]["document_id"] == "doc-0000"
+    assert result["hits"][0]["citation"].startswith("knowledge://tester/demo/doc-0000#chunk=")
+    assert err == ""  # the hash profile's embedder is always available
+    code, out, _ = run(
+        capsys,
+        "search",
+        str(shared_catalog),
+        "paragraph",
+        "--mode",
+        "keyword",
+        "--near",
+        "47.6062,-122.3321,50000",
+    )
+    assert code == 0
+    assert "0 m (seattle)" in out
+    assert "doc-0001" in out
+    code, out, _ = run(capsys, "search", str(shared_catalog), "--near", "0,-180,1000")
+    assert "[doc-0002]" in out
+    code, _, err = run(capsys, "search", str(shared_catalog), "--near", "north,1,2")
+    assert code == 1
+    assert "[invalid-near]" in err
+
+
+def test_search_without_a_model_says_why(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("GEZEL_MODELS", str(tmp_path / "no-models"))
+    monkeypatch.setenv("GEZEL_HOME", str(tmp_path / "home"))
+    docs, topics = sample_docs(5)
+    # Vectors from the hash function, labelled with a real model's profile: only the label
+    # matters here, since no bge files are installed the query cannot be embedded.
+    root = CatalogBuild(docs, topics, profile=BGE_SMALL_EN_V15_1).write(tmp_path / "c")
+    code, out, err = run(capsys, "search", str(root), docs[1].title)
+    assert code == 0
+    assert docs[1].id in out
+    assert "semantic search unavailable" in err

@@ -1,0 +1,125 @@
+"""Opening catalogs: extracted directories, .gezk files through the digest-keyed cache."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+import brotli
+import pytest
+
+from gezel_knowledge.archive import file_sha256
+from gezel_knowledge.errors import IntegrityFailure, NotFound
+from gezel_knowledge.reader import default_cache_dir, open_catalog
+from tests.reader.catalog_builder import CatalogBuild, mutate_db, reseal, sample_docs
+
+
+def test_gezk_file_is_verified_and_extracted_once_by_digest(
+    shared_catalog: Path, packed: Callable[[Path], Path], tmp_path: Path
+) -> None:
+    archive = packed(shared_catalog)
+    cache = tmp_path / "cache"
+    digest = file_sha256(archive)
+    with open_catalog(archive, cache_dir=cache) as c:
+        assert c.root == cache / digest
+        assert c.archive_sha256 == digest
+        assert c.provenance().archive_sha256 == digest
+        assert c.document("doc-0000").title
+    marker = cache / digest / "manifest.json"
+    before = marker.stat().st_mtime_ns
+    with open_catalog(archive, cache_dir=cache, expected_sha256=digest) as c:
+        assert c.root == cache / digest
+    assert marker.stat().st_mtime_ns == before
+    assert sorted(p.name for p in cache.iterdir()) == [digest]
+
+
+def test_expected_digest_is_checked_before_extraction(
+    shared_catalog: Path, packed: Callable[[Path], Path], tmp_path: Path
+) -> None:
+    archive = packed(shared_catalog)
+    cache = tmp_path / "cache"
+    with pytest.raises(IntegrityFailure) as info:
+        open_catalog(archive, cache_dir=cache, expected_sha256="a" * 64)
+    assert info.value.reason == "archive-digest-mismatch"
+    assert not cache.exists() or list(cache.iterdir()) == []
+
+
+def test_a_structurally_broken_archive_is_never_published_to_the_cache(
+    shared_catalog: Path, packed: Callable[[Path], Path], tmp_path: Path
+) -> None:
+    root = tmp_path / "broken"
+    shutil.copytree(shared_catalog, root)
+    mutate_db(
+        root / "index" / "router.db", "UPDATE topics SET document_count = 99 WHERE id = 'wood'"
+    )
+    reseal(root)
+    archive = packed(root)
+    cache = tmp_path / "cache"
+    with pytest.raises(IntegrityFailure) as info:
+        open_catalog(archive, cache_dir=cache)
+    assert info.value.reason == "topic-count-mismatch"
+    assert [p for p in cache.iterdir() if not p.name.startswith(".")] == []
+    assert list(cache.iterdir()) == []
+
+
+def test_missing_path(tmp_path: Path) -> None:
+    with pytest.raises(NotFound) as info:
+        open_catalog(tmp_path / "nothing.gezk")
+    assert info.value.reason == "catalog-not-found"
+
+
+def test_router_meta_must_match_the_manifest_on_open(shared_catalog: Path, tmp_path: Path) -> None:
+    root = tmp_path / "c"
+    shutil.copytree(shared_catalog, root)
+    mutate_db(
+        root / "index" / "router.db",
+        "UPDATE meta SET value = 'someone-else' WHERE key = 'catalog_id'",
+    )
+    with pytest.raises(IntegrityFailure) as info:
+        open_catalog(root)
+    assert info.value.reason == "meta-mismatch"
+
+
+def test_shard_from_another_catalog_is_refused_when_first_used(tmp_path: Path) -> None:
+    docs, topics = sample_docs(6)
+    a = CatalogBuild(docs, topics, external_shards=True).write(tmp_path / "a")
+    b = CatalogBuild(docs, topics, external_shards=True, catalog_id="bee").write(tmp_path / "b")
+    shutil.copy(b / "index" / "shards" / "000.db", a / "index" / "shards" / "000.db")
+    with open_catalog(a) as c:
+        with pytest.raises(IntegrityFailure) as info:
+            c.search("lattice", mode="keyword")
+        assert info.value.reason == "shard-mismatch"
+
+
+def test_default_cache_dir_honours_the_environment(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("GEZEL_KNOWLEDGE_CACHE", str(tmp_path / "x"))
+    assert default_cache_dir() == tmp_path / "x"
+    monkeypatch.delenv("GEZEL_KNOWLEDGE_CACHE")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert default_cache_dir() == tmp_path / "xdg" / "gezel-knowledge" / "catalogs"
+
+
+def test_bodies_that_expand_beyond_the_cap_are_refused(
+    shared_catalog: Path, tmp_path: Path
+) -> None:
+    root = tmp_path / "c"
+    shutil.copytree(shared_catalog, root)
+    bomb = brotli.compress(b"a" * (16 * 1024 * 1024 + 1), quality=5)
+    mutate_db(
+        root / "index" / "router.db",
+        ("UPDATE documents SET body_codec = 'br', body_blob = ? WHERE id = 'doc-0002'", [bomb]),
+    )
+    with open_catalog(root) as c:
+        with pytest.raises(IntegrityFailure) as info:
+            c.body("doc-0002")
+        assert info.value.reason == "body-too-large"
+        exactly = brotli.compress(b"a" * (16 * 1024 * 1024), quality=5)
+        mutate_db(
+            root / "index" / "router.db",
+            ("UPDATE documents SET body_blob = ? WHERE id = 'doc-0002'", [exactly]),
+        )
+    with open_catalog(root) as c:
+        assert len(c.body("doc-0002")) == 16 * 1024 * 1024
