@@ -1,4 +1,4 @@
-"""Archive verification: every check a ``.gezk`` passes before anything in it is trusted."""
+"""The ``.gezk`` container: verification before anything in it is trusted, and writing."""
 
 from __future__ import annotations
 
@@ -23,6 +23,7 @@ from gezel_knowledge.archive.verify import (
     inspect_archive,
     scan_archive,
 )
+from gezel_knowledge.archive.writer import write_archive
 
 __all__ = [
     "DEFAULT_LIMITS",
@@ -46,4 +47,5 @@ __all__ = [
     "inspect_archive",
     "is_asset_path",
     "scan_archive",
+    "write_archive",
 ]

@@ -1,0 +1,286 @@
+"""The document-list adapter: JSON Lines of normalised documents to a :class:`CatalogSource`.
+
+One JSON object per line, the compiler input of spec section 5.2.1: ``id``, ``title``,
+``topicPath`` and the body (``markdown``, as the document schema names it, or ``body``), plus
+optional ``slug``, ``summary``, ``language``, ``ordinal``, ``tocReferences``, ``aliases``,
+``sourceUrl``, ``sourceRevision``, ``sourceUpdatedAt``, ``attribution``, ``meta`` and
+``locations``. Blank lines are skipped. Topic names and descriptions come from catalog.yaml
+``topics``; a topic id used in a ``topicPath`` but not declared there is declared with a name
+made from its id. Bodies may reference images as ``assets/...``; they are read from the assets
+folder (by default the ``assets`` folder beside the list).
+
+The file is read once here to validate every line and learn the documents' metadata (bodies are
+not kept), and each body is read again, by byte offset, when the build reaches it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from gezel_knowledge.assets import asset_problem, asset_references, catalog_assets_problem
+from gezel_knowledge.compiler.blocks import normalize_body
+from gezel_knowledge.compiler.errors import SourceError
+from gezel_knowledge.compiler.markdown_tree import (
+    LICENSE_FILE_NAMES,
+    parse_aliases,
+    parse_attribution,
+    parse_locations,
+    parse_toc_references,
+)
+from gezel_knowledge.compiler.metadata import CatalogMetadata, load_catalog_yaml
+from gezel_knowledge.compiler.source import (
+    CatalogSource,
+    LinkBase,
+    SourceAsset,
+    SourceDocument,
+    Topic,
+    document_slug,
+)
+from gezel_knowledge.compiler.topics import topic_sort_key
+
+__all__ = ["load_document_list"]
+
+_KNOWN_FIELDS = {
+    "id",
+    "title",
+    "slug",
+    "summary",
+    "language",
+    "topicPath",
+    "tocReferences",
+    "markdown",
+    "body",
+    "sourceUrl",
+    "sourceRevision",
+    "sourceUpdatedAt",
+    "attribution",
+    "aliases",
+    "ordinal",
+    "meta",
+    "locations",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class _Line:
+    offset: int
+    number: int
+
+
+def _string(
+    obj: Mapping[str, Any], key: str, where: str, line: int, *, required: bool = False
+) -> str | None:
+    value = obj.get(key)
+    if value is None:
+        if required:
+            raise SourceError(
+                f"{key} is required", reason="invalid-document", path=where, line=line
+            )
+        return None
+    if not isinstance(value, str):
+        raise SourceError(
+            f"{key} must be a string", reason="invalid-document", path=where, line=line
+        )
+    return value
+
+
+def _body_of(obj: Mapping[str, Any], where: str, line: int) -> str:
+    markdown, body = obj.get("markdown"), obj.get("body")
+    if markdown is not None and body is not None:
+        raise SourceError(
+            "give the body as markdown or body, not both",
+            reason="invalid-document",
+            path=where,
+            line=line,
+        )
+    value = markdown if markdown is not None else body
+    if not isinstance(value, str):
+        raise SourceError(
+            "markdown (the document body) is required and must be a string",
+            reason="invalid-document",
+            path=where,
+            line=line,
+        )
+    return value
+
+
+def _parse_line(raw: bytes, where: str, number: int) -> dict[str, Any]:
+    try:
+        obj = json.loads(raw)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise SourceError(
+            f"invalid JSON: {exc}", reason="invalid-json", path=where, line=number
+        ) from None
+    if not isinstance(obj, dict):
+        raise SourceError(
+            "each line must be a JSON object", reason="invalid-document", path=where, line=number
+        )
+    return obj
+
+
+def _loader(path: Path, where: str, spot: _Line) -> Any:
+    def load(links: LinkBase) -> str:
+        del links  # bodies of a document list are already normalised compiler input
+        with path.open("rb") as fh:
+            fh.seek(spot.offset)
+            raw = fh.readline()
+        return normalize_body(_body_of(_parse_line(raw, where, spot.number), where, spot.number))
+
+    return load
+
+
+def load_document_list(
+    path: Path | str,
+    *,
+    metadata: CatalogMetadata | None = None,
+    assets_dir: Path | None = None,
+) -> CatalogSource:
+    """Read a JSON Lines document list (and the catalog.yaml beside it) into a source."""
+    path = Path(path).resolve()
+    if not path.is_file():
+        raise SourceError("is not a file", reason="not-a-file", path=str(path))
+    root = path.parent
+    where = path.name
+    config = root / "catalog.yaml"
+    meta = (load_catalog_yaml(config) if config.is_file() else CatalogMetadata()).merged(metadata)
+    assets_root = (assets_dir or root).resolve()
+
+    documents: list[SourceDocument] = []
+    referenced: dict[str, tuple[str, int]] = {}
+    offset = 0
+    with path.open("rb") as fh:
+        for number, raw in enumerate(fh, start=1):
+            spot = _Line(offset, number)
+            offset += len(raw)
+            if not raw.strip():
+                continue
+            obj = _parse_line(raw, where, number)
+            unknown = sorted(set(obj) - _KNOWN_FIELDS)
+            if unknown:
+                raise SourceError(
+                    f"unknown fields {unknown}", reason="invalid-document", path=where, line=number
+                )
+            doc_id = _string(obj, "id", where, number, required=True) or ""
+            title = _string(obj, "title", where, number, required=True) or ""
+            topic_path = obj.get("topicPath")
+            if (
+                not isinstance(topic_path, list)
+                or not topic_path
+                or not all(isinstance(t, str) for t in topic_path)
+            ):
+                raise SourceError(
+                    "topicPath must be a non-empty list of topic ids",
+                    reason="invalid-document",
+                    path=where,
+                    line=number,
+                )
+            body = _body_of(obj, where, number)
+            for target in asset_references(body):
+                referenced.setdefault(target, (doc_id, number))
+            del body
+            ordinal = obj.get("ordinal")
+            if ordinal is not None and (isinstance(ordinal, bool) or not isinstance(ordinal, int)):
+                raise SourceError(
+                    "ordinal must be an integer", reason="invalid-document", path=where, line=number
+                )
+            meta_value = obj.get("meta")
+            if meta_value is not None and not isinstance(meta_value, dict):
+                raise SourceError(
+                    "meta must be an object", reason="invalid-document", path=where, line=number
+                )
+            documents.append(
+                SourceDocument(
+                    id=doc_id,
+                    title=title,
+                    topic_path=tuple(topic_path),
+                    load_body=_loader(path, where, spot),
+                    slug=_string(obj, "slug", where, number) or document_slug(title),
+                    summary=_string(obj, "summary", where, number),
+                    language=_string(obj, "language", where, number),
+                    ordinal=ordinal,
+                    toc_references=parse_toc_references(obj.get("tocReferences"), where, number),
+                    aliases=parse_aliases(obj.get("aliases"), where, number),
+                    source_url=_string(obj, "sourceUrl", where, number),
+                    source_revision=_string(obj, "sourceRevision", where, number),
+                    source_updated_at=_string(obj, "sourceUpdatedAt", where, number),
+                    attribution=parse_attribution(obj.get("attribution"), where, number),
+                    meta=meta_value,
+                    locations=parse_locations(obj.get("locations"), where, number),
+                    origin=where,
+                    origin_line=number,
+                )
+            )
+
+    assets: list[SourceAsset] = []
+    for target, (doc_id, number) in sorted(referenced.items()):
+        file = (assets_root / target).resolve()
+        if not file.is_relative_to(assets_root) or not file.is_file():
+            raise SourceError(
+                f"document {doc_id!r} references {target!r}, which is not in {assets_root}",
+                reason="missing-link-target",
+                path=where,
+                line=number,
+            )
+        problem = asset_problem(target, file.read_bytes())
+        if problem is not None:
+            raise SourceError(problem.message, reason=problem.reason, path=where, line=number)
+        assets.append(SourceAsset(target, file, file.stat().st_size))
+    problem = catalog_assets_problem(a.size for a in assets)
+    if problem is not None:
+        raise SourceError(problem.message, reason=problem.reason, path=where)
+
+    readme = meta.readme or root / "README.md"
+    license_file = meta.license.notice_file if meta.license and meta.license.notice_file else None
+    license_file = license_file or next(
+        (root / n for n in LICENSE_FILE_NAMES if (root / n).is_file()), None
+    )
+    return CatalogSource(
+        root=root,
+        kind="document-list",
+        outline="document-list",
+        metadata=meta,
+        topics=_declared_topics(meta, documents),
+        documents=tuple(documents),
+        assets=tuple(assets),
+        readme=readme if readme.is_file() else None,
+        license_notice=license_file,
+        source_notices=meta.source_notices,
+    )
+
+
+def _declared_topics(meta: CatalogMetadata, documents: list[SourceDocument]) -> tuple[Topic, ...]:
+    """catalog.yaml topics, plus any topic a document path uses without declaring it."""
+    topics: dict[str, Topic] = {}
+    for declared in meta.topics or ():
+        if declared.id in topics:
+            raise SourceError(
+                f"topic {declared.id!r} is declared twice",
+                reason="duplicate-topic",
+                path="catalog.yaml",
+            )
+        topics[declared.id] = Topic(
+            id=declared.id,
+            name=declared.name or declared.id,
+            sort_key=topic_sort_key(declared.order, declared.name or declared.id),
+            parent_id=declared.parent_id,
+            description=declared.description,
+        )
+    for doc in documents:
+        for path in (doc.topic_path, *(r.topic_path for r in doc.toc_references)):
+            parent: str | None = None
+            for topic_id in path:
+                if topic_id not in topics:
+                    name = topic_id.replace("-", " ")
+                    name = name[:1].upper() + name[1:]
+                    topics[topic_id] = Topic(
+                        id=topic_id,
+                        name=name,
+                        sort_key=topic_sort_key(None, name),
+                        parent_id=parent,
+                    )
+                parent = topic_id
+    return tuple(topics.values())

@@ -1,0 +1,52 @@
+"""Typed errors and warnings of the compiler, located at the document and line they are about."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from gezel_knowledge.errors import InvalidInput
+
+__all__ = ["BuildWarning", "SourceError"]
+
+
+def _where(document: str | None, path: str | None, line: int | None) -> str | None:
+    place = path or (f"document {document!r}" if document is not None else None)
+    if place is None:
+        return None
+    return f"{place}:{line}" if line is not None else place
+
+
+class SourceError(InvalidInput):
+    """Compiler input that cannot be built, with the document, file and line it is about."""
+
+    default_reason = "invalid-source"
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        reason: str | None = None,
+        document: str | None = None,
+        path: str | None = None,
+        line: int | None = None,
+    ) -> None:
+        where = _where(document, path, line)
+        super().__init__(f"{where}: {message}" if where else message, reason=reason, subject=where)
+        self.document = document
+        self.path = path
+        self.line = line
+
+
+@dataclass(frozen=True, slots=True)
+class BuildWarning:
+    """Something the build accepted but the author should look at (an empty document...)."""
+
+    reason: str
+    message: str
+    document: str | None = None
+    path: str | None = None
+    line: int | None = None
+
+    def __str__(self) -> str:
+        where = _where(self.document, self.path, self.line)
+        return f"{where}: {self.message}" if where else self.message

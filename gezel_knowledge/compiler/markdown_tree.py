@@ -1,0 +1,667 @@
+"""The Markdown tree adapter: a folder of Markdown files to a :class:`CatalogSource`.
+
+- Document id: the path relative to the content root without its extension (NFC).
+- Title: front matter ``title``, else the first H1, else the outline's label, else the file name.
+- Front matter may give ``title``, ``summary`` (or ``description``), ``aliases``, ``ordinal``
+  (Hugo trees also ``weight``), ``locations``, ``tocReferences``, ``sourceUrl``,
+  ``sourceRevision``, ``sourceUpdatedAt``, ``attribution``, ``meta`` and ``language``.
+- The table of contents comes from the first outline found
+  (:mod:`gezel_knowledge.compiler.outlines`).
+- Relative links to other documents become ``knowledge://publisher/catalog/document`` references,
+  with ``#line=a-b`` when they name a heading (``a-b`` being that heading's section in the
+  normalised body); links to images, and images, are copied to ``assets/`` and point there. A
+  link to a file that does not exist is an error naming the file and line; a link to a heading
+  that does not exist, or to an existing file that is not a catalog document, is kept as written
+  with a warning.
+
+The tree is read twice: once here, to learn every document's id, title, headings and links (the
+bodies are not kept), and once per document during the build, when its body is rewritten.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import unicodedata
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+from typing import Any
+from urllib.parse import unquote
+
+from gezel_knowledge.assets import (
+    ASSET_MEDIA_TYPES,
+    asset_problem,
+    catalog_assets_problem,
+)
+from gezel_knowledge.compiler._compat import knowledge_uri
+from gezel_knowledge.compiler.blocks import (
+    LineIndex,
+    normalize_body,
+    parse_blocks,
+    section_ranges,
+)
+from gezel_knowledge.compiler.errors import BuildWarning, SourceError
+from gezel_knowledge.compiler.frontmatter import split_front_matter
+from gezel_knowledge.compiler.links import LinkRef, find_links, rewrite_links
+from gezel_knowledge.compiler.metadata import CatalogMetadata, load_catalog_yaml
+from gezel_knowledge.compiler.outlines import MARKDOWN_SUFFIXES, recognise_outline
+from gezel_knowledge.compiler.source import (
+    CatalogSource,
+    DocumentLocation,
+    LinkBase,
+    SourceAsset,
+    SourceDocument,
+    TocReference,
+    document_slug,
+)
+from gezel_knowledge.compiler.topics import (
+    derive_topic_id,
+    references_for,
+    table_of_contents,
+)
+
+__all__ = ["LICENSE_FILE_NAMES", "load_markdown_tree"]
+
+LICENSE_FILE_NAMES = ("LICENSE", "LICENSE.md", "LICENSE.txt", "LICENCE", "LICENCE.md", "COPYING")
+"""Where the licence notice is looked for when catalog.yaml names no ``license.file``."""
+
+_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:|//")
+_INDEX_NAMES = ("index.md", "README.md", "_index.md", "index.markdown", "readme.md")
+
+
+@dataclass(slots=True)
+class _Page:
+    rel: str
+    file: Path
+    doc_id: str
+    title: str
+    front: dict[str, Any]
+    body_line: int
+    body_sha256: str
+    anchors: dict[str, tuple[int, int]]
+    links: list[LinkRef]
+    plan: dict[int, tuple[str, str, tuple[int, int] | None]] = field(default_factory=dict)
+    """link start offset -> ("doc", id, range) or ("asset", archive path, None)."""
+
+
+def _read_text(path: Path, where: str) -> str:
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise SourceError(f"cannot read: {exc.strerror}", reason="unreadable", path=where) from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise SourceError(
+            f"is not UTF-8 text (byte {exc.start})", reason="invalid-encoding", path=where
+        ) from None
+
+
+def _notebook_markdown(text: str, where: str) -> str:
+    """A Jupyter notebook as Markdown: Markdown cells verbatim, code cells fenced."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise SourceError(
+            f"is not a valid notebook: {exc.msg}",
+            reason="invalid-notebook",
+            path=where,
+            line=exc.lineno,
+        ) from None
+    if not isinstance(data, dict) or not isinstance(data.get("cells"), list):
+        raise SourceError(
+            "is not a valid notebook: no cells", reason="invalid-notebook", path=where
+        )
+    metadata = data.get("metadata") if isinstance(data.get("metadata"), dict) else {}
+    kernel = metadata.get("kernelspec") if isinstance(metadata.get("kernelspec"), dict) else {}
+    language = str(kernel.get("language") or "python")
+    parts: list[str] = []
+    for cell in data["cells"]:
+        if not isinstance(cell, dict):
+            continue
+        source = cell.get("source", "")
+        text_ = "".join(source) if isinstance(source, list) else str(source)
+        if not text_.strip():
+            continue
+        if cell.get("cell_type") == "markdown":
+            parts.append(text_.strip("\n"))
+        elif cell.get("cell_type") == "code":
+            fence = "```"
+            while fence in text_:
+                fence += "`"
+            parts.append(f"{fence}{language}\n{text_.strip(chr(10))}\n{fence}")
+    return "\n\n".join(parts) + "\n"
+
+
+def _doc_id(rel: str, where: str) -> str:
+    path = PurePosixPath(rel)
+    stem = path.with_suffix("").as_posix()
+    doc_id = unicodedata.normalize("NFC", stem)
+    if not doc_id or doc_id != doc_id.strip() or len(doc_id) > 256:
+        raise SourceError(
+            f"file name gives an invalid document id {doc_id!r}",
+            reason="invalid-document-id",
+            path=where,
+        )
+    return doc_id
+
+
+def _first_h1(body: str, index: LineIndex) -> str | None:
+    for block in parse_blocks(body, index):
+        if block.heading is not None and block.heading.depth == 1 and block.heading.text:
+            return block.heading.text
+    return None
+
+
+def _load_page_text(file: Path, rel: str, where: str) -> tuple[dict[str, Any], str, int]:
+    text = _read_text(file, where)
+    if file.suffix.lower() == ".ipynb":
+        return {}, _notebook_markdown(text, where), 1
+    front = split_front_matter(text, path=where)
+    return front.data, front.body, front.body_line
+
+
+def _fm_str(front: Mapping[str, Any], key: str, where: str) -> str | None:
+    value = front.get(key)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, str | int | float):
+        raise SourceError(
+            f"front matter {key} must be a string",
+            reason="invalid-front-matter",
+            path=where,
+            line=1,
+        )
+    return str(value)
+
+
+def _fm_int(front: Mapping[str, Any], key: str, where: str) -> int | None:
+    value = front.get(key)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise SourceError(
+            f"front matter {key} must be an integer",
+            reason="invalid-front-matter",
+            path=where,
+            line=1,
+        )
+    return value
+
+
+def _fm_mapping(front: Mapping[str, Any], key: str, where: str) -> Mapping[str, Any] | None:
+    value = front.get(key)
+    if value is None:
+        return None
+    if not isinstance(value, Mapping):
+        raise SourceError(
+            f"front matter {key} must be a mapping",
+            reason="invalid-front-matter",
+            path=where,
+            line=1,
+        )
+    return value
+
+
+def parse_locations(value: Any, where: str, line: int | None) -> tuple[DocumentLocation, ...]:
+    """``locations`` input (a list of ``{id, latitude, longitude, role, provenance}``)."""
+    if value is None:
+        return ()
+    if not isinstance(value, list):
+        raise SourceError(
+            "locations must be a list", reason="invalid-location", path=where, line=line
+        )
+    out = []
+    for item in value:
+        if not isinstance(item, Mapping):
+            raise SourceError(
+                "each location must be a mapping", reason="invalid-location", path=where, line=line
+            )
+        unknown = set(item) - {"id", "latitude", "longitude", "role", "provenance"}
+        if unknown:
+            raise SourceError(
+                f"location has unknown fields {sorted(unknown)}",
+                reason="invalid-location",
+                path=where,
+                line=line,
+            )
+        lat, lon = item.get("latitude"), item.get("longitude")
+        for name, number in (("latitude", lat), ("longitude", lon)):
+            if isinstance(number, bool) or not isinstance(number, int | float):
+                raise SourceError(
+                    f"location {item.get('id')!r}: {name} must be a number",
+                    reason="invalid-coordinate",
+                    path=where,
+                    line=line,
+                )
+        provenance = item.get("provenance")
+        if provenance is not None and not isinstance(provenance, Mapping):
+            raise SourceError(
+                f"location {item.get('id')!r}: provenance must be a mapping",
+                reason="invalid-location",
+                path=where,
+                line=line,
+            )
+        out.append(
+            DocumentLocation(
+                id=item.get("id") if isinstance(item.get("id"), str) else str(item.get("id")),
+                latitude=float(lat),  # type: ignore[arg-type]
+                longitude=float(lon),  # type: ignore[arg-type]
+                role=str(item.get("role")),
+                provenance=provenance,
+            )
+        )
+    return tuple(out)
+
+
+def parse_toc_references(value: Any, where: str, line: int | None) -> tuple[TocReference, ...]:
+    """``tocReferences`` input (a list of ``{topicPath: [...], ordinal}``)."""
+    if value is None:
+        return ()
+    if not isinstance(value, list):
+        raise SourceError(
+            "tocReferences must be a list", reason="invalid-toc-reference", path=where, line=line
+        )
+    out = []
+    for item in value:
+        path = item.get("topicPath") if isinstance(item, Mapping) else None
+        ordinal = item.get("ordinal") if isinstance(item, Mapping) else None
+        if (
+            not isinstance(path, list)
+            or not path
+            or not all(isinstance(p, str) for p in path)
+            or (ordinal is not None and (isinstance(ordinal, bool) or not isinstance(ordinal, int)))
+            or (isinstance(item, Mapping) and set(item) - {"topicPath", "ordinal"})
+        ):
+            raise SourceError(
+                "each tocReference needs a non-empty topicPath list of topic ids and an optional "
+                "integer ordinal",
+                reason="invalid-toc-reference",
+                path=where,
+                line=line,
+            )
+        out.append(TocReference(tuple(path), ordinal))
+    return tuple(out)
+
+
+def parse_aliases(value: Any, where: str, line: int | None) -> tuple[str, ...]:
+    """``aliases`` input: a string or a list of strings."""
+    if value is None:
+        return ()
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list) or not all(isinstance(a, str) for a in value):
+        raise SourceError(
+            "aliases must be a list of strings", reason="invalid-aliases", path=where, line=line
+        )
+    return tuple(value)
+
+
+def parse_attribution(value: Any, where: str, line: int | None) -> Mapping[str, str] | None:
+    """``attribution`` input: a mapping of strings to strings."""
+    if value is None:
+        return None
+    if not isinstance(value, Mapping) or not all(
+        isinstance(k, str) and isinstance(v, str) for k, v in value.items()
+    ):
+        raise SourceError(
+            "attribution must map strings to strings",
+            reason="invalid-attribution",
+            path=where,
+            line=line,
+        )
+    return dict(value)
+
+
+def _asset_archive_path(rel: str) -> str:
+    segments = []
+    for segment in rel.split("/"):
+        clean = re.sub(r"[^A-Za-z0-9._-]", "-", segment)
+        if clean.startswith("."):
+            clean = "_" + clean[1:]
+        segments.append(clean)
+    path = "/".join(segments)
+    return path if path.startswith("assets/") else f"assets/{path}"
+
+
+class _Tree:
+    def __init__(self, source_root: Path, content_root: Path) -> None:
+        self.source_root = source_root
+        self.content_root = content_root
+        self.pages: dict[str, _Page] = {}
+        self.by_id: dict[str, _Page] = {}
+        self.assets: dict[str, Path] = {}
+        self.asset_files: dict[Path, str] = {}
+        self.warnings: list[BuildWarning] = []
+
+    def display(self, path: Path) -> str:
+        try:
+            return path.relative_to(self.source_root).as_posix()
+        except ValueError:
+            return str(path)
+
+    def scan(self, rel: str, label: str | None) -> _Page:
+        file = self.content_root / rel
+        where = self.display(file)
+        resolved = file.resolve()
+        if not resolved.is_relative_to(self.source_root):
+            raise SourceError(
+                "resolves outside the source folder", reason="unsafe-path", path=where
+            )
+        front, raw_body, body_line = _load_page_text(file, rel, where)
+        body = normalize_body(raw_body)
+        index = LineIndex(body)
+        blocks = parse_blocks(body, index)
+        title = (
+            _fm_str(front, "title", where)
+            or _first_h1(body, index)
+            or label
+            or PurePosixPath(rel).stem
+        )
+        doc_id = _doc_id(rel, where)
+        page = _Page(
+            rel=rel,
+            file=file,
+            doc_id=doc_id,
+            title=unicodedata.normalize("NFC", title.strip()) or PurePosixPath(rel).stem,
+            front=front,
+            body_line=body_line,
+            body_sha256=hashlib.sha256(body.encode("utf-8")).hexdigest(),
+            anchors=section_ranges(blocks, index.count),
+            links=find_links(body, index),
+        )
+        other = self.by_id.get(doc_id)
+        if other is not None:
+            raise SourceError(
+                f"document id {doc_id!r} is also the id of {self.display(other.file)}",
+                reason="duplicate-document-id",
+                path=where,
+            )
+        self.pages[rel] = page
+        self.by_id[doc_id] = page
+        return page
+
+    def resolve_links(self, page: _Page) -> None:
+        where = self.display(page.file)
+        base = PurePosixPath(page.rel).parent
+        for link in page.links:
+            line = link.line + page.body_line - 1
+            target = link.target.strip()
+            if not target or _SCHEME.match(target):
+                continue
+            path_part, _, fragment = target.partition("#")
+            path_part = path_part.split("?", 1)[0]
+            if not path_part:
+                if fragment:
+                    self._plan_doc(page, page, fragment, link, where, line)
+                continue
+            decoded = unquote(path_part)
+            joined = (
+                PurePosixPath(decoded.lstrip("/")) if decoded.startswith("/") else base / decoded
+            )
+            parts: list[str] = []
+            escaped = False
+            for part in joined.parts:
+                if part == "..":
+                    if not parts:
+                        escaped = True
+                        break
+                    parts.pop()
+                elif part != ".":
+                    parts.append(part)
+            # A target above the content root is still looked at on disk (to tell a missing
+            # file from one outside the catalog), never turned into a document reference.
+            candidate = (
+                self.content_root / base / decoded
+                if escaped
+                else self.content_root.joinpath(*parts)
+            )
+            suffix = PurePosixPath(decoded).suffix.lower().lstrip(".")
+            if link.image or suffix in ASSET_MEDIA_TYPES:
+                self._plan_asset(page, link, candidate, where, line)
+                continue
+            rel = "/".join(parts)
+            if not escaped:
+                doc = self._document_at(rel)
+                if doc is not None:
+                    self._plan_doc(page, doc, fragment, link, where, line)
+                    continue
+            exists = candidate.exists() or any(
+                candidate.with_name(candidate.name + s).exists() for s in MARKDOWN_SUFFIXES
+            )
+            if not exists:
+                raise SourceError(
+                    f"link to a missing file {link.target!r}",
+                    reason="missing-link-target",
+                    path=where,
+                    line=line,
+                )
+            self.warnings.append(
+                BuildWarning(
+                    "link-not-rewritten",
+                    f"link {link.target!r} names a file that is not a catalog document; kept as written",
+                    path=where,
+                    line=line,
+                )
+            )
+
+    def _document_at(self, rel: str) -> _Page | None:
+        page = self.pages.get(rel)
+        if page is not None:
+            return page
+        if not PurePosixPath(rel).suffix:
+            for suffix in MARKDOWN_SUFFIXES:
+                page = self.pages.get(rel + suffix)
+                if page is not None:
+                    return page
+        for name in _INDEX_NAMES:
+            page = self.pages.get(f"{rel}/{name}" if rel else name)
+            if page is not None:
+                return page
+        return None
+
+    def _plan_doc(
+        self, page: _Page, doc: _Page, fragment: str, link: LinkRef, where: str, line: int
+    ) -> None:
+        span: tuple[int, int] | None = None
+        if fragment:
+            span = doc.anchors.get(unquote(fragment)) or doc.anchors.get(unquote(fragment).lower())
+            if span is None:
+                self.warnings.append(
+                    BuildWarning(
+                        "missing-anchor",
+                        f"link {link.target!r}: {doc.doc_id!r} has no heading #{fragment}; "
+                        "linking to the document",
+                        path=where,
+                        line=line,
+                    )
+                )
+        page.plan[link.start] = ("doc", doc.doc_id, span)
+
+    def _plan_asset(
+        self, page: _Page, link: LinkRef, candidate: Path, where: str, line: int
+    ) -> None:
+        resolved = candidate.resolve()
+        if not resolved.is_relative_to(self.source_root):
+            raise SourceError(
+                f"image {link.target!r} is outside the source folder",
+                reason="unsafe-asset",
+                path=where,
+                line=line,
+            )
+        if not resolved.is_file():
+            raise SourceError(
+                f"link to a missing file {link.target!r}",
+                reason="missing-link-target",
+                path=where,
+                line=line,
+            )
+        archive = self.asset_files.get(resolved)
+        if archive is None:
+            try:
+                rel = resolved.relative_to(self.content_root.resolve()).as_posix()
+            except ValueError:
+                rel = resolved.relative_to(self.source_root).as_posix()
+            archive = _asset_archive_path(rel)
+            previous = self.assets.get(archive)
+            if previous is not None and previous != resolved:
+                raise SourceError(
+                    f"images {self.display(previous)} and {self.display(resolved)} would both "
+                    f"ship as {archive}",
+                    reason="asset-path-collision",
+                    path=where,
+                    line=line,
+                )
+            data = resolved.read_bytes()
+            problem = asset_problem(archive, data)
+            if problem is not None:
+                raise SourceError(
+                    f"image {link.target!r}: {problem.message}",
+                    reason=problem.reason,
+                    path=where,
+                    line=line,
+                )
+            self.assets[archive] = resolved
+            self.asset_files[resolved] = archive
+        page.plan[link.start] = ("asset", archive, None)
+
+
+def _body_loader(page: _Page, rel: str, where: str) -> Any:
+    file = page.file
+    expected = page.body_sha256
+    plan = dict(page.plan)
+
+    def load(links: LinkBase) -> str:
+        _, raw_body, _ = _load_page_text(file, rel, where)
+        body = normalize_body(raw_body)
+        if hashlib.sha256(body.encode("utf-8")).hexdigest() != expected:
+            raise SourceError(
+                "changed while the catalog was being built", reason="source-changed", path=where
+            )
+        if not plan:
+            return body
+        refs = find_links(body)
+        replacements: dict[int, str] = {}
+        for ref in refs:
+            action = plan.get(ref.start)
+            if action is None:
+                continue
+            kind, value, span = action
+            if kind == "asset":
+                replacements[ref.start] = value
+            else:
+                replacements[ref.start] = knowledge_uri(
+                    links.publisher_id,
+                    links.catalog_id,
+                    value,
+                    span[0] if span else None,
+                    span[1] if span else None,
+                )
+        return rewrite_links(body, refs, replacements)
+
+    return load
+
+
+def _find_license(root: Path) -> Path | None:
+    for name in LICENSE_FILE_NAMES:
+        if (root / name).is_file():
+            return root / name
+    return None
+
+
+def load_markdown_tree(
+    root: Path | str, *, metadata: CatalogMetadata | None = None
+) -> CatalogSource:
+    """Read a Markdown tree (and its ``catalog.yaml``) into a :class:`CatalogSource`."""
+    source_root = Path(root).resolve()
+    if not source_root.is_dir():
+        raise SourceError("is not a folder", reason="not-a-folder", path=str(root))
+    config = source_root / "catalog.yaml"
+    meta = (load_catalog_yaml(config) if config.is_file() else CatalogMetadata()).merged(metadata)
+    readme = meta.readme or source_root / "README.md"
+    license_file = meta.license.notice_file if meta.license and meta.license.notice_file else None
+    license_file = license_file or _find_license(source_root)
+    notices = meta.source_notices
+    reserved = {p.resolve() for p in (readme, license_file, notices, config) if p is not None}
+    recognised = recognise_outline(
+        source_root, kind=meta.outline or "auto", exclude=meta.exclude or (), reserved=reserved
+    )
+    declaration = meta.root_topic or recognised.root_topic
+    root_name = (
+        (declaration.name if declaration and declaration.name else None) or meta.name or "Overview"
+    )
+    root_id = (
+        (declaration.id if declaration and declaration.id else None)
+        or meta.id
+        or derive_topic_id(root_name)
+    )
+    toc = table_of_contents(
+        recognised.outline,
+        root_id=root_id,
+        root_name=root_name,
+        root_description=declaration.description if declaration else None,
+    )
+    tree = _Tree(source_root, recognised.content_root)
+    for rel in sorted(toc.primary):
+        tree.scan(rel, toc.labels.get(rel))
+    for rel in sorted(tree.pages):
+        tree.resolve_links(tree.pages[rel])
+    problem = catalog_assets_problem(p.stat().st_size for p in tree.assets.values())
+    if problem is not None:
+        raise SourceError(problem.message, reason=problem.reason, path=tree.display(source_root))
+
+    documents: list[SourceDocument] = []
+    hugo = recognised.outline.kind == "hugo"
+    for rel in sorted(tree.pages):
+        page = tree.pages[rel]
+        where = tree.display(page.file)
+        front = page.front
+        placement = toc.primary[rel]
+        ordinal = _fm_int(front, "ordinal", where)
+        if ordinal is None and hugo:
+            ordinal = _fm_int(front, "weight", where)
+        if ordinal is None:
+            ordinal = placement.ordinal
+        summary = _fm_str(front, "summary", where) or _fm_str(front, "description", where)
+        meta_value = _fm_mapping(front, "meta", where)
+        documents.append(
+            SourceDocument(
+                id=page.doc_id,
+                title=page.title,
+                topic_path=placement.topic_path,
+                load_body=_body_loader(page, rel, where),
+                slug=document_slug(page.title),
+                summary=summary,
+                language=_fm_str(front, "language", where),
+                ordinal=ordinal,
+                toc_references=references_for(toc.references.get(rel, ()))
+                + parse_toc_references(front.get("tocReferences"), where, 1),
+                aliases=parse_aliases(front.get("aliases"), where, 1),
+                source_url=_fm_str(front, "sourceUrl", where),
+                source_revision=_fm_str(front, "sourceRevision", where),
+                source_updated_at=_fm_str(front, "sourceUpdatedAt", where),
+                attribution=parse_attribution(front.get("attribution"), where, 1),
+                meta=dict(meta_value) if meta_value is not None else None,
+                locations=parse_locations(front.get("locations"), where, 1),
+                origin=where,
+                origin_line=None,
+            )
+        )
+    return CatalogSource(
+        root=source_root,
+        kind="markdown-tree",
+        outline=recognised.outline.kind,
+        metadata=meta,
+        topics=toc.topics,
+        documents=tuple(documents),
+        assets=tuple(
+            SourceAsset(path, file, file.stat().st_size)
+            for path, file in sorted(tree.assets.items())
+        ),
+        warnings=tuple(recognised.warnings) + tuple(tree.warnings),
+        readme=readme if readme.is_file() else None,
+        license_notice=license_file,
+        source_notices=notices,
+    )

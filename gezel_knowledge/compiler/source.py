@@ -1,0 +1,134 @@
+"""What the compiler consumes: topics, documents with lazily loaded bodies, and assets.
+
+Both adapters (a Markdown tree, a JSON Lines document list) produce a :class:`CatalogSource`.
+Document bodies are not held: each :class:`SourceDocument` carries a loader that reads and
+normalises its body on demand, so a build streams bodies instead of keeping them all in memory.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from gezel_knowledge.compiler.errors import BuildWarning
+from gezel_knowledge.compiler.metadata import CatalogMetadata
+
+__all__ = [
+    "CatalogSource",
+    "DocumentLocation",
+    "LinkBase",
+    "SourceAsset",
+    "SourceDocument",
+    "TocReference",
+    "Topic",
+    "document_slug",
+]
+
+LocationRole = Literal["subject", "associated"]
+
+
+@dataclass(frozen=True, slots=True)
+class LinkBase:
+    """The catalog coordinates that ``knowledge://`` references in bodies are written with."""
+
+    publisher_id: str
+    catalog_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class Topic:
+    """One entry of the table of contents (router ``topics`` row, manifest ``topics`` entry)."""
+
+    id: str
+    name: str
+    sort_key: str
+    parent_id: str | None = None
+    description: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TocReference:
+    """An additional placement of a document: a root-to-leaf topic path and its ordinal."""
+
+    topic_path: tuple[str, ...]
+    ordinal: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DocumentLocation:
+    """A point a document is about (``subject``) or related to (``associated``), as given."""
+
+    id: str
+    latitude: float
+    longitude: float
+    role: str
+    provenance: Mapping[str, Any] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SourceDocument:
+    """A document as the compiler receives it; the body is read by :attr:`load_body`."""
+
+    id: str
+    title: str
+    topic_path: tuple[str, ...]
+    load_body: Callable[[LinkBase], str] = field(repr=False, compare=False)
+    slug: str = ""
+    summary: str | None = None
+    language: str | None = None
+    ordinal: int | None = None
+    toc_references: tuple[TocReference, ...] = ()
+    aliases: tuple[str, ...] = ()
+    source_url: str | None = None
+    source_revision: str | None = None
+    source_updated_at: str | None = None
+    attribution: Mapping[str, str] | None = None
+    meta: Mapping[str, Any] | None = None
+    locations: tuple[DocumentLocation, ...] = ()
+    origin: str | None = None
+    """Where the document came from (a file, or ``list.jsonl``), for messages."""
+    origin_line: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SourceAsset:
+    """An image shipped under ``assets/``: its archive path and the file it is copied from."""
+
+    path: str
+    file: Path
+    size: int
+
+
+@dataclass(frozen=True, slots=True)
+class CatalogSource:
+    """Everything a build reads: metadata, table of contents, documents, assets, notices."""
+
+    root: Path
+    kind: Literal["markdown-tree", "document-list"]
+    outline: str
+    metadata: CatalogMetadata
+    topics: tuple[Topic, ...]
+    documents: tuple[SourceDocument, ...]
+    assets: tuple[SourceAsset, ...] = ()
+    warnings: tuple[BuildWarning, ...] = ()
+    readme: Path | None = None
+    """The catalog README (``README.md`` in the archive), when the source has one."""
+    license_notice: Path | None = None
+    """The licence notice (``LICENSES/catalog.txt``), when the source has one."""
+    source_notices: Path | None = None
+    """Optional per-source attribution (``LICENSES/source-notices.json``)."""
+
+
+_NOT_SLUG = re.compile(r"[^a-z0-9]+")
+
+
+def document_slug(title: str) -> str:
+    """A URL-ish slug of a title (listing order and display; not an identity)."""
+    folded = unicodedata.normalize("NFKD", title.lower())
+    ascii_only = "".join(ch for ch in folded if not unicodedata.combining(ch))
+    slug = _NOT_SLUG.sub("-", ascii_only).strip("-")[:80].rstrip("-")
+    return slug or "untitled"

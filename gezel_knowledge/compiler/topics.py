@@ -1,0 +1,236 @@
+"""From an outline (sections and pages) to topics, topic ids and document placements.
+
+Every recogniser in :mod:`gezel_knowledge.compiler.outlines` produces the same tree: sections
+(which become topics) holding pages (documents) and further sections. This module turns it into
+the table of contents:
+
+- A topic id is the section's explicit id when it has one, otherwise derived from its name:
+  accents folded, lowercased, every run of other characters turned into ``-``, at most 63
+  characters; a name with no Latin letters or digits gets ``topic-`` and eight hex digits of its
+  SHA-256. Two sections that end up with one id are refused, naming both.
+- A section whose position is known (an ordered outline, a numeric folder prefix, a ``weight``
+  or ``order``) gets the zero-padded ``order + 2**31`` sort key of spec section 5.2; one without
+  is keyed by its name, so digit-keyed siblings come first.
+- The first time a page appears (depth first, in outline order) is its primary placement; every
+  later appearance is an additional TOC reference. A page listed twice under one section is
+  refused.
+- Pages at the top level of the outline are placed in a root topic: the ``rootTopic`` of
+  catalog.yaml, else one named after the catalog (its id and name).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+from dataclasses import dataclass, field
+
+from gezel_knowledge.compiler._compat import sort_key_for_order, validate_topic_id
+from gezel_knowledge.compiler.errors import SourceError
+from gezel_knowledge.compiler.source import TocReference, Topic
+from gezk.errors import InvalidIdentifier
+
+__all__ = [
+    "MAX_TOPIC_DEPTH",
+    "Outline",
+    "OutlinePage",
+    "OutlineSection",
+    "Placement",
+    "TableOfContents",
+    "derive_topic_id",
+    "table_of_contents",
+    "topic_sort_key",
+]
+
+MAX_TOPIC_DEPTH = 16
+_NOT_ID = re.compile(r"[^a-z0-9]+")
+
+
+@dataclass(slots=True)
+class OutlinePage:
+    """A page of an outline: a source file (relative to the content root) and its label."""
+
+    path: str
+    label: str | None = None
+    order: int | None = None
+    origin: str | None = None
+    line: int | None = None
+
+
+@dataclass(slots=True)
+class OutlineSection:
+    """A section of an outline; becomes a topic."""
+
+    name: str
+    key: str
+    """A human-readable location for messages (a folder, or an outline file and line)."""
+    order: int | None = None
+    description: str | None = None
+    explicit_id: str | None = None
+    children: list[OutlineSection | OutlinePage] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class Outline:
+    """A recognised outline: its kind and the root section (whose pages are top level)."""
+
+    kind: str
+    root: OutlineSection
+    file: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Placement:
+    """Where a page sits: its topic path, its ordinal there, and the outline line naming it."""
+
+    topic_path: tuple[str, ...]
+    ordinal: int | None
+    origin: str | None = None
+    line: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TableOfContents:
+    """Topics in tree order and, per page path, its primary placement and references."""
+
+    topics: tuple[Topic, ...]
+    primary: dict[str, Placement]
+    references: dict[str, tuple[Placement, ...]]
+    labels: dict[str, str]
+
+
+def derive_topic_id(name: str) -> str:
+    """A topic id (DNS-label grammar) derived deterministically from a display name."""
+    folded = unicodedata.normalize("NFKD", name)
+    ascii_only = "".join(ch for ch in folded if not unicodedata.combining(ch)).lower()
+    slug = _NOT_ID.sub("-", ascii_only).strip("-")[:63].strip("-")
+    if not slug:
+        return "topic-" + hashlib.sha256(name.encode("utf-8")).hexdigest()[:8]
+    return slug
+
+
+def topic_sort_key(order: int | None, name: str) -> str:
+    """``order + 2**31`` zero-padded when the order is known, else the casefolded name."""
+    if order is not None:
+        if not -(2**31) <= order < 2**31:
+            raise SourceError(
+                f"topic order {order} of {name!r} is not a signed 32-bit integer",
+                reason="invalid-order",
+            )
+        return sort_key_for_order(order)
+    return name.casefold() or "-"
+
+
+def table_of_contents(
+    outline: Outline, *, root_id: str, root_name: str, root_description: str | None = None
+) -> TableOfContents:
+    """Topics, ids, sort keys and placements of an outline (see the module docstring)."""
+    topics: list[Topic] = []
+    owners: dict[str, str] = {}
+    primary: dict[str, Placement] = {}
+    references: dict[str, list[Placement]] = {}
+    labels: dict[str, str] = {}
+
+    def claim(topic_id: str, key: str) -> None:
+        try:
+            validate_topic_id(topic_id)
+        except InvalidIdentifier as exc:
+            raise SourceError(
+                f"topic {key!r}: {exc.message}", reason="invalid-topic-id", path=key
+            ) from None
+        if topic_id in owners:
+            raise SourceError(
+                f"topic id {topic_id!r} of {key!r} collides with {owners[topic_id]!r}; "
+                "rename one, or give it an explicit id (_topic.yaml `id`)",
+                reason="topic-id-collision",
+                path=key,
+            )
+        owners[topic_id] = key
+
+    def place(page: OutlinePage, path: tuple[str, ...]) -> None:
+        placement = Placement(path, page.order, page.origin, page.line)
+        if page.label and page.path not in labels:
+            labels[page.path] = page.label
+        first = primary.get(page.path)
+        if first is None:
+            primary[page.path] = placement
+            return
+        leaves = [first.topic_path[-1]] + [p.topic_path[-1] for p in references[page.path]]
+        if path[-1] in leaves:
+            raise SourceError(
+                f"{page.path!r} is listed twice under topic {path[-1]!r}",
+                reason="repeated-placement",
+                path=page.origin,
+                line=page.line,
+            )
+        references[page.path].append(placement)
+
+    def walk(section: OutlineSection, path: tuple[str, ...], parent: str | None) -> None:
+        if len(path) > MAX_TOPIC_DEPTH:
+            raise SourceError(
+                f"topic {section.key!r} is nested {len(path)} deep (limit {MAX_TOPIC_DEPTH})",
+                reason="topic-too-deep",
+                path=section.key,
+            )
+        topic_id = path[-1]
+        topics.append(
+            Topic(
+                id=topic_id,
+                name=section.name,
+                sort_key=topic_sort_key(section.order, section.name),
+                parent_id=parent,
+                description=section.description,
+            )
+        )
+        for child in section.children:
+            if isinstance(child, OutlinePage):
+                references.setdefault(child.path, [])
+                place(child, path)
+        for child in section.children:
+            if isinstance(child, OutlineSection):
+                walk(child, (*path, ids[id(child)]), topic_id)
+
+    # Ids are claimed for the whole tree first, so a collision is reported whichever comes first.
+    ids: dict[int, str] = {}
+    root_pages = [c for c in outline.root.children if isinstance(c, OutlinePage)]
+    stack: list[OutlineSection] = [
+        c for c in outline.root.children if isinstance(c, OutlineSection)
+    ]
+    if root_pages:
+        claim(root_id, f"root topic of {outline.file or 'the source tree'}")
+    while stack:
+        section = stack.pop(0)
+        topic_id = section.explicit_id or derive_topic_id(section.name)
+        claim(topic_id, section.key)
+        ids[id(section)] = topic_id
+        stack.extend(c for c in section.children if isinstance(c, OutlineSection))
+
+    roots: list[tuple[str, OutlineSection]] = []
+    if root_pages:
+        first_page = outline.root.children.index(root_pages[0])
+        root_section = OutlineSection(
+            name=root_name,
+            key="(root)",
+            order=first_page if _ordered(outline.root) else None,
+            description=root_description,
+            children=list(root_pages),
+        )
+        roots.append((root_id, root_section))
+    roots.extend((ids[id(c)], c) for c in outline.root.children if isinstance(c, OutlineSection))
+    for topic_id, section in roots:
+        walk(section, (topic_id,), None)
+    return TableOfContents(
+        topics=tuple(topics),
+        primary=primary,
+        references={k: tuple(v) for k, v in references.items() if v},
+        labels=labels,
+    )
+
+
+def _ordered(section: OutlineSection) -> bool:
+    return any(isinstance(c, OutlineSection) and c.order is not None for c in section.children)
+
+
+def references_for(placements: tuple[Placement, ...]) -> tuple[TocReference, ...]:
+    """The TOC references of a page's additional placements."""
+    return tuple(TocReference(p.topic_path, p.ordinal) for p in placements)
