@@ -88,13 +88,14 @@ def asset_path_problem(path: str) -> AssetProblem | None:
     for segment in segments:
         if not segment:
             return bad("has an empty segment")
-        if len(segment) > MAX_ASSET_SEGMENT_CHARS:
-            return bad(f"has a segment longer than {MAX_ASSET_SEGMENT_CHARS} characters")
         if not _SEGMENT.match(segment):
             return bad("has a segment outside [A-Za-z0-9._-] or starting with a dot")
     stem, dot, ext = name.rpartition(".")
     if not dot or not stem:
         return bad("has no file name and extension")
+    # Directory segments, and the name without its extension, are at most 128 characters.
+    if any(len(s) > MAX_ASSET_SEGMENT_CHARS for s in [*directories, stem]):
+        return bad(f"has a segment longer than {MAX_ASSET_SEGMENT_CHARS} characters")
     if ext.lower() not in ASSET_MEDIA_TYPES:
         allowed = ", ".join(sorted({*ASSET_MEDIA_TYPES}))
         return bad(f"has extension {ext!r} (allowed: {allowed})")
@@ -340,9 +341,13 @@ def asset_references(markdown: str) -> list[str]:
     for line in markdown.split("\n"):
         opened = _FENCE.match(line)
         if fence is not None:
-            if opened and opened.group(1)[0] == fence[0] and len(opened.group(1)) >= len(fence):
-                if not line.strip().strip(fence[0]):
-                    fence = None
+            if (
+                opened
+                and opened.group(1)[0] == fence[0]
+                and len(opened.group(1)) >= len(fence)
+                and not line.strip().strip(fence[0])
+            ):
+                fence = None
             continue
         if opened:
             fence = opened.group(1)

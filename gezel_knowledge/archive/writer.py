@@ -116,9 +116,10 @@ def _write_entry(
                 copied += len(block)
     if copied != size:
         raise InvalidInput(
-            f"{source} changed size while it was being archived ({size} -> {copied} bytes)",
+            f"{name.decode('utf-8')} changed size while it was being archived "
+            f"({size} -> {copied} bytes)",
             reason="source-changed",
-            subject=str(source),
+            subject=name.decode("utf-8"),
         )
     end = out.tell()
     out.seek(offset + 14)

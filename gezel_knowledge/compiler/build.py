@@ -20,6 +20,8 @@ inputs give identical bytes.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import shutil
 import sqlite3
 import tempfile
@@ -30,17 +32,11 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from numpy.typing import NDArray
 
 from gezel_knowledge import __version__
 from gezel_knowledge.archive.writer import write_archive
-from gezel_knowledge.compiler._compat import (
-    canonicalize,
-    coverage,
-    validate_catalog_id,
-    validate_publisher_id,
-    validate_version,
-)
 from gezel_knowledge.compiler.chunking import Chunk, chunk_markdown, embed_header, unit_counter
 from gezel_knowledge.compiler.databases import (
     MAX_BODY_BYTES,
@@ -69,7 +65,12 @@ from gezel_knowledge.embedders.base import Embedder
 from gezel_knowledge.errors import InvalidInput
 from gezel_knowledge.progress import ProgressEvent, ProgressSink, emit_safely
 from gezk.errors import InvalidIdentifier
+from gezk.ids import validate_catalog_id, validate_publisher_id, validate_version
+from gezk.jcs import canonicalize
 from gezk.profiles import MARKDOWN_CHUNKS_2, ChunkingProfile, EmbeddingProfile
+from gezk.schemas import validate_manifest
+from gezk.signing import sign_manifest
+from gezk.spatial import coverage
 from gezk.versions import WRITTEN
 
 __all__ = ["BuildResult", "compile_catalog", "load_source"]
@@ -202,7 +203,8 @@ def _unit_rows(raw: Any, n: int, dimensions: int) -> NDArray[np.float32]:
     norms = np.linalg.norm(vectors, axis=1, keepdims=True)
     if (norms == 0).any():
         raise InvalidInput("the embedder returned a zero vector", reason="embedder-values")
-    return (vectors / norms).astype(np.float32)
+    out: NDArray[np.float32] = (vectors / norms).astype(np.float32)
+    return out
 
 
 def _require_file(path: Path | None, what: str, hint: str) -> Path:
@@ -236,7 +238,7 @@ def compile_catalog(
     embedder: Embedder,
     metadata: CatalogMetadata | None = None,
     created_at: str | None = None,
-    signing_key: Any = None,
+    signing_key: Ed25519PrivateKey | None = None,
     shard_fill: ShardFill = "topic",
     shard_target: int = DEFAULT_SHARD_TARGET,
     shard_max: int = DEFAULT_SHARD_MAX,
@@ -256,7 +258,8 @@ def compile_catalog(
     report = _Progress(progress)
     if shard_target <= 0 or shard_max < shard_target:
         raise InvalidInput(
-            f"shard target {shard_target} and maximum {shard_max} must satisfy 0 < target <= maximum",
+            f"shard target {shard_target} and maximum {shard_max} must satisfy "
+            "0 < target <= maximum",
             reason="invalid-shard-size",
         )
     if shard_fill not in ("topic", "semantic"):
@@ -265,7 +268,8 @@ def compile_catalog(
     meta = src.metadata.merged(metadata) if isinstance(source, CatalogSource) else src.metadata
     meta.require()
     _check_identity(meta)
-    assert meta.id and meta.version and meta.publisher and meta.license and meta.language
+    if not (meta.id and meta.version and meta.publisher and meta.license and meta.language):
+        raise AssertionError("require() checked the identity fields")  # pragma: no cover
     stamp = created_at or meta.created_at
     if not stamp:
         raise SourceError(
@@ -291,7 +295,7 @@ def compile_catalog(
     topics = validate_topics(src.topics)
     documents = validate_documents(src.documents, topics, meta.language)
     warnings: list[BuildWarning] = list(src.warnings)
-    output = Path(output)
+    output = Path(output).absolute()
     output.parent.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix=f".{output.name}.build-", dir=output.parent))
     cache = VectorCache(cache_dir, profile)
@@ -308,7 +312,14 @@ def compile_catalog(
             body_codec, body_blob = encode_body(body)
             del body
             first_row = embedding.added
-            staging.add(seq, doc, body_codec, body_blob, chunks, first_row)
+            staging.add(
+                seq,
+                doc,
+                body_codec=body_codec,
+                body_blob=body_blob,
+                chunks=chunks,
+                first_row=first_row,
+            )
             headers: dict[tuple[str, ...], str] = {}
             for chunk in chunks:
                 header = headers.get(chunk.heading_path)
@@ -328,7 +339,8 @@ def compile_catalog(
                 seq + 1,
                 len(documents),
                 "documents",
-                f"{total_chunks:,} chunks, {embedding.embedded:,} embedded, {embedding.cached:,} cached",
+                f"{total_chunks:,} chunks, {embedding.embedded:,} embedded, "
+                f"{embedding.cached:,} cached",
             )
         embedding.close()
         vectors: NDArray[np.float32] = (
@@ -420,8 +432,12 @@ def compile_catalog(
                 )
             )
         report("write", len(shard_ids), len(shard_ids), "shards")
+        # The router of an externally sharded catalog holds no shard: it echoes shard -1 and
+        # the chunks it holds, none (an embedded router echoes shard 0 and every chunk).
         if embedded_shard:
             router_meta.update({"shard_id": "0", "chunk_count": str(total_chunks)})
+        else:
+            router_meta.update({"shard_id": "-1", "chunk_count": "0"})
         write_meta(router_conn, router_meta)
         fill_router(router_conn, work / "staging.db", list(topics.values()), documents, shard_rows)
         sealed[ROUTER_PATH] = seal(router_conn, work / "out" / ROUTER_PATH)
@@ -475,9 +491,8 @@ def compile_catalog(
             format_version=WRITTEN.format_version,
             index_schema_version=WRITTEN.index_schema_version,
         )
+        validate_manifest(manifest)
         if signing_key is not None:
-            from gezk.signing import sign_manifest
-
             manifest = sign_manifest(manifest, signing_key)
         entries["manifest.json"] = manifest_bytes(manifest)
         report("archive", 0, 1, "files")
@@ -542,7 +557,8 @@ def _center(vectors: NDArray[np.float32], profile: EmbeddingProfile) -> NDArray[
     """The normalised mean of the catalog's passage vectors, as float32."""
     if vectors.shape[0] == 0:
         raise SourceError(
-            f"profile {profile.id} needs passage vectors to compute its center; the catalog has none",
+            f"profile {profile.id} needs passage vectors to compute its center; "
+            "the catalog has none",
             reason="no-passages",
         )
     total = np.zeros(vectors.shape[1], dtype=np.float64)
@@ -569,7 +585,7 @@ def _spatial(documents: Sequence[ValidDocument]) -> dict[str, Any]:
         "distanceModel": "sphere-6371000",
         "locationCount": sum(len(d.locations) for d in documents),
         "locatedDocuments": sum(1 for d in documents if d.locations),
-        "coverage": coverage(points),
+        "coverage": [bounds.to_json() for bounds in coverage(points)],
     }
 
 
@@ -580,8 +596,8 @@ def _smoke_queries(router: Path, meta: CatalogMetadata, documents: Sequence[Vali
             for query in meta.smoke_queries:
                 if not smoke_query_passes(conn, query):
                     raise SourceError(
-                        f"smoke query {query.query!r} does not find {list(query.expected_document_ids)} "
-                        "in its top ten",
+                        f"smoke query {query.query!r} does not find "
+                        f"{list(query.expected_document_ids)} in its top ten",
                         reason="smoke-query-failed",
                     )
             return meta.smoke_queries
@@ -591,8 +607,6 @@ def _smoke_queries(router: Path, meta: CatalogMetadata, documents: Sequence[Vali
 
 
 def _source_notices(path: Path) -> bytes:
-    import json
-
     data = path.read_bytes()
     try:
         obj = json.loads(data)
@@ -623,8 +637,6 @@ def _source_notices(path: Path) -> bytes:
 
 
 def _file_entry(path: str, source: Path | bytes) -> dict[str, Any]:
-    import hashlib
-
     digest = hashlib.sha256()
     size = 0
     if isinstance(source, bytes):

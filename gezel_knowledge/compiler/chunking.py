@@ -21,9 +21,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from gezel_knowledge.compiler._compat import chunk_uid, content_hash
 from gezel_knowledge.compiler.blocks import Block, LineIndex, parse_blocks
 from gezel_knowledge.embedders.base import Tokenizer
+from gezk.ids import chunk_uid, content_hash
 from gezk.profiles import ChunkingProfile
 
 __all__ = ["Chunk", "UnitCounter", "chunk_markdown", "embed_header", "unit_counter"]

@@ -12,7 +12,6 @@ they never pass through Python a second time.
 from __future__ import annotations
 
 import hashlib
-import json
 import sqlite3
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -22,18 +21,11 @@ import brotli
 import numpy as np
 from numpy.typing import NDArray
 
-from gezel_knowledge.compiler._compat import (
-    APPLICATION_ID,
-    PAGE_SIZE,
-    embedded_shard_ddl,
-    pack_sign_bits,
-    quantize_int8,
-    router_ddl,
-    shard_ddl,
-)
 from gezel_knowledge.compiler.chunking import Chunk
 from gezel_knowledge.compiler.source import Topic
 from gezel_knowledge.compiler.validation import ValidDocument, dumps_compact
+from gezk import ddl
+from gezk.quantize import pack_sign_bits, quantize_int8
 
 __all__ = [
     "BODY_BROTLI_MIN_BYTES",
@@ -96,6 +88,7 @@ class Staging:
         self,
         seq: int,
         doc: ValidDocument,
+        *,
         body_codec: str,
         body_blob: bytes,
         chunks: Sequence[Chunk],
@@ -165,25 +158,16 @@ class Staging:
 def create_database(path: Path, *, router: bool, shard: bool) -> sqlite3.Connection:
     """A new build database at ``path`` with the schema-4 pragmas and DDL."""
     conn = sqlite3.connect(path, isolation_level=None)
-    conn.execute(f"PRAGMA page_size = {PAGE_SIZE}")
-    conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-    conn.execute(f"PRAGMA user_version = {INDEX_SCHEMA_VERSION}")
-    conn.execute("PRAGMA journal_mode = DELETE")
+    role: ddl.DatabaseRole = ("router+shard" if shard else "router") if router else "shard"
+    ddl.create_schema(conn, role, INDEX_SCHEMA_VERSION)
+    # A build database is scratch until sealed: durability would only cost fsyncs.
     conn.execute("PRAGMA synchronous = OFF")
-    if router:
-        conn.executescript(router_ddl(INDEX_SCHEMA_VERSION))
-        if shard:
-            conn.executescript(embedded_shard_ddl(INDEX_SCHEMA_VERSION))
-    else:
-        conn.executescript(shard_ddl(INDEX_SCHEMA_VERSION))
     return conn
 
 
 def write_meta(conn: sqlite3.Connection, values: Mapping[str, str]) -> None:
-    """Insert ``meta`` rows in key order."""
-    conn.executemany(
-        "INSERT INTO meta(key, value) VALUES (?, ?)", sorted((k, str(v)) for k, v in values.items())
-    )
+    """Insert ``meta`` rows (in key order)."""
+    ddl.write_meta(conn, values)
 
 
 @dataclass(frozen=True, slots=True)
@@ -300,9 +284,9 @@ def fill_router(
         "source_url, source_revision, source_updated_at, attribution_json, meta_json, "
         "body_codec, body_blob FROM staging.docs ORDER BY id"
     )
+    rows.sort(key=lambda r: (r[0], r[1]))
     conn.executemany(
-        "INSERT INTO topic_documents(topic_id, document_id, ordinal) VALUES (?, ?, ?)",
-        sorted(rows, key=lambda r: (r[0], r[1])),
+        "INSERT INTO topic_documents(topic_id, document_id, ordinal) VALUES (?, ?, ?)", rows
     )
     conn.executemany(
         "INSERT INTO document_locations(document_id, location_id, latitude, longitude, role, "
@@ -375,7 +359,7 @@ class SealedFile:
 def seal(conn: sqlite3.Connection, dest: Path) -> SealedFile:
     """``VACUUM INTO`` ``dest`` (journal mode DELETE), close ``conn``, hash the result."""
     conn.execute("PRAGMA journal_mode = DELETE")
-    conn.execute("VACUUM INTO ?", (str(dest),))
+    ddl.seal(conn, str(dest))
     conn.close()
     digest = hashlib.sha256()
     size = 0
@@ -384,8 +368,3 @@ def seal(conn: sqlite3.Connection, dest: Path) -> SealedFile:
             digest.update(block)
             size += len(block)
     return SealedFile(dest, size, digest.hexdigest())
-
-
-def profile_json(profile_obj: Mapping[str, object]) -> str:
-    """Canonical-ish JSON text of a profile object for ``meta`` (sorted keys, compact)."""
-    return json.dumps(profile_obj, ensure_ascii=False, separators=(",", ":"), sort_keys=True)

@@ -108,7 +108,8 @@ def kmeans_plus_plus(points: NDArray[np.float32], k: int, source: UniformSource)
 def _normalise_rows(x: NDArray[np.float64]) -> NDArray[np.float64]:
     norms = np.linalg.norm(x, axis=1, keepdims=True)
     norms[norms == 0] = 1.0
-    return x / norms
+    out: NDArray[np.float64] = x / norms
+    return out
 
 
 def _cluster_sums(

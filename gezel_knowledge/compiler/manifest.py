@@ -52,8 +52,10 @@ def manifest_object(
     index_schema_version: int,
 ) -> dict[str, Any]:
     """The manifest as a JSON object (unsigned)."""
-    assert metadata.id and metadata.version and metadata.name and metadata.language
-    assert metadata.publisher is not None and metadata.license is not None
+    if not (metadata.id and metadata.version and metadata.name and metadata.language):
+        raise ValueError("manifest_object needs complete metadata (CatalogMetadata.require)")
+    if metadata.publisher is None or metadata.license is None:
+        raise ValueError("manifest_object needs complete metadata (CatalogMetadata.require)")
     manifest: dict[str, Any] = {
         "kind": "gezk-catalog",
         "formatVersion": format_version,

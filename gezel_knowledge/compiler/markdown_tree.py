@@ -35,7 +35,6 @@ from gezel_knowledge.assets import (
     asset_problem,
     catalog_assets_problem,
 )
-from gezel_knowledge.compiler._compat import knowledge_uri
 from gezel_knowledge.compiler.blocks import (
     LineIndex,
     normalize_body,
@@ -58,9 +57,11 @@ from gezel_knowledge.compiler.source import (
 )
 from gezel_knowledge.compiler.topics import (
     derive_topic_id,
+    outline_pages,
     references_for,
     table_of_contents,
 )
+from gezk.uri import KnowledgeUri
 
 __all__ = ["LICENSE_FILE_NAMES", "load_markdown_tree"]
 
@@ -114,9 +115,9 @@ def _notebook_markdown(text: str, where: str) -> str:
         raise SourceError(
             "is not a valid notebook: no cells", reason="invalid-notebook", path=where
         )
-    metadata = data.get("metadata") if isinstance(data.get("metadata"), dict) else {}
-    kernel = metadata.get("kernelspec") if isinstance(metadata.get("kernelspec"), dict) else {}
-    language = str(kernel.get("language") or "python")
+    metadata = data.get("metadata")
+    kernel = metadata.get("kernelspec") if isinstance(metadata, dict) else None
+    language = str(kernel.get("language") or "python") if isinstance(kernel, dict) else "python"
     parts: list[str] = []
     for cell in data["cells"]:
         if not isinstance(cell, dict):
@@ -246,7 +247,7 @@ def parse_locations(value: Any, where: str, line: int | None) -> tuple[DocumentL
             )
         out.append(
             DocumentLocation(
-                id=item.get("id") if isinstance(item.get("id"), str) else str(item.get("id")),
+                id=str(item.get("id")),
                 latitude=float(lat),  # type: ignore[arg-type]
                 longitude=float(lon),  # type: ignore[arg-type]
                 role=str(item.get("role")),
@@ -395,7 +396,7 @@ class _Tree:
             path_part = path_part.split("?", 1)[0]
             if not path_part:
                 if fragment:
-                    self._plan_doc(page, page, fragment, link, where, line)
+                    self._plan_doc(page, page, fragment, link, where=where, line=line)
                 continue
             decoded = unquote(path_part)
             joined = (
@@ -426,7 +427,7 @@ class _Tree:
             if not escaped:
                 doc = self._document_at(rel)
                 if doc is not None:
-                    self._plan_doc(page, doc, fragment, link, where, line)
+                    self._plan_doc(page, doc, fragment, link, where=where, line=line)
                     continue
             exists = candidate.exists() or any(
                 candidate.with_name(candidate.name + s).exists() for s in MARKDOWN_SUFFIXES
@@ -441,7 +442,8 @@ class _Tree:
             self.warnings.append(
                 BuildWarning(
                     "link-not-rewritten",
-                    f"link {link.target!r} names a file that is not a catalog document; kept as written",
+                    f"link {link.target!r} names a file that is not a catalog document; "
+                    "kept as written",
                     path=where,
                     line=line,
                 )
@@ -463,7 +465,7 @@ class _Tree:
         return None
 
     def _plan_doc(
-        self, page: _Page, doc: _Page, fragment: str, link: LinkRef, where: str, line: int
+        self, page: _Page, doc: _Page, fragment: str, link: LinkRef, *, where: str, line: int
     ) -> None:
         span: tuple[int, int] | None = None
         if fragment:
@@ -552,13 +554,14 @@ def _body_loader(page: _Page, rel: str, where: str) -> Any:
             if kind == "asset":
                 replacements[ref.start] = value
             else:
-                replacements[ref.start] = knowledge_uri(
+                uri = KnowledgeUri(
                     links.publisher_id,
                     links.catalog_id,
                     value,
-                    span[0] if span else None,
-                    span[1] if span else None,
+                    line_start=span[0] if span else None,
+                    line_end=span[1] if span else None,
                 )
+                replacements[ref.start] = str(uri)
         return rewrite_links(body, refs, replacements)
 
     return load
@@ -597,15 +600,18 @@ def load_markdown_tree(
         or meta.id
         or derive_topic_id(root_name)
     )
+    labels = outline_pages(recognised.outline)
+    tree = _Tree(source_root, recognised.content_root)
+    for rel in sorted(labels):
+        tree.scan(rel, labels[rel])
     toc = table_of_contents(
         recognised.outline,
         root_id=root_id,
         root_name=root_name,
         root_description=declaration.description if declaration else None,
+        root_order=declaration.order if declaration else None,
+        page_titles={rel: page.title for rel, page in tree.pages.items()},
     )
-    tree = _Tree(source_root, recognised.content_root)
-    for rel in sorted(toc.primary):
-        tree.scan(rel, toc.labels.get(rel))
     for rel in sorted(tree.pages):
         tree.resolve_links(tree.pages[rel])
     problem = catalog_assets_problem(p.stat().st_size for p in tree.assets.values())
@@ -620,7 +626,8 @@ def load_markdown_tree(
         front = page.front
         placement = toc.primary[rel]
         ordinal = _fm_int(front, "ordinal", where)
-        if ordinal is None and hugo:
+        if ordinal is None and hugo and PurePosixPath(rel).name != "_index.md":
+            # A section page's weight orders its section, not the page within it.
             ordinal = _fm_int(front, "weight", where)
         if ordinal is None:
             ordinal = placement.ordinal

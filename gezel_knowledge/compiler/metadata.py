@@ -19,7 +19,8 @@ names everything a manifest needs, with a message that says where to set what is
     sourceSnapshot: {name: handbook, date: 2026-12-01}
     createdAt: 2026-12-01T00:00:00Z
     smokeQueries: [{query: shard routing, expectedDocumentIds: [search/routing]}]
-    outline: auto                 # or gitbook, mkdocs, jupyter-book, docfx, hugo, topic-yaml, folders
+    embedder: test-hash-embed@1   # the CLI's default --embedder for this catalog
+    outline: auto       # or gitbook, mkdocs, jupyter-book, docfx, hugo, topic-yaml, folders
     exclude: [drafts/**]
     topics: [{id: guide, name: Guide, description: ..., order: 1, parentId: ...}]
 """
@@ -127,6 +128,8 @@ class CatalogMetadata:
     exclude: tuple[str, ...] | None = None
     topics: tuple[TopicDeclaration, ...] | None = None
     root_topic: TopicDeclaration | None = field(default=None)
+    embedder: str | None = None
+    """The embedding profile id the CLI builds with when no ``--embedder`` is given."""
 
     def merged(self, overrides: CatalogMetadata | None) -> CatalogMetadata:
         """This metadata with every field that ``overrides`` sets replaced."""
@@ -146,7 +149,8 @@ class CatalogMetadata:
             "version": "`version` in catalog.yaml or --catalog-version",
             "name": "`name` in catalog.yaml or --name",
             "language": "`language` in catalog.yaml or --language",
-            "publisher": "`publisher: {id, name}` in catalog.yaml or --publisher-id/--publisher-name",
+            "publisher": "`publisher: {id, name}` in catalog.yaml or --publisher-id and "
+            "--publisher-name",
             "license": "`license: {name, attributionRequired}` in catalog.yaml or --license-name",
         }
         for name, hint in hints.items():
@@ -314,6 +318,7 @@ def parse_catalog_metadata(data: Mapping[str, Any], base: Path, where: str) -> C
         exclude=None if exclude is None else tuple(str(p) for p in exclude),
         topics=None if topics is None else tuple(_topic(t, where) for t in topics),
         root_topic=None if root_topic is None else _topic(root_topic, where),
+        embedder=_str(data, "embedder", where),
     )
 
 

@@ -358,8 +358,12 @@ def _jupyter_book(ctx: _Context, toc: Path) -> Outline:
                     page.order = position
                     into.children.append(page)
                 continue
-            name = title or (PurePosixPath(page.path).stem if page else f"Section {position + 1}")
-            section = OutlineSection(name=name, key=f"{where}:{entry.line}", order=position)
+            section = OutlineSection(
+                name=title or ("" if page else f"Section {position + 1}"),
+                key=f"{where}:{entry.line}",
+                order=position,
+                title_page=page.path if page else None,
+            )
             if page is not None:
                 section.children.append(page)
             for child in nested:
@@ -694,12 +698,12 @@ def recognise_outline(
         kind = "hugo"
     if kind == "hugo" or (kind == "auto" and _any_file(content_root, "_index.md")):
         root, declaration = _folders(ctx, "hugo")
-        return done(Outline("hugo", root, None), declaration)
+        return done(Outline("hugo", root, None, ordered=False), declaration)
     if kind == "topic-yaml" or (kind == "auto" and _any_file(content_root, "_topic.yaml")):
         root, declaration = _folders(ctx, "topic-yaml")
-        return done(Outline("topic-yaml", root, None), declaration)
+        return done(Outline("topic-yaml", root, None, ordered=False), declaration)
     root, _ = _folders(ctx, "folders")
-    return done(Outline("folders", root, None))
+    return done(Outline("folders", root, None, ordered=False))
 
 
 def ctx_rel(path: Path, root: Path) -> str:

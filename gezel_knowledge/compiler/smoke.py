@@ -38,7 +38,8 @@ def smoke_query_passes(router: sqlite3.Connection, query: SmokeQuery) -> bool:
     top = {
         row[0]
         for row in router.execute(
-            "SELECT document_id FROM fts_documents WHERE fts_documents MATCH ? ORDER BY rank LIMIT ?",
+            "SELECT document_id FROM fts_documents WHERE fts_documents MATCH ? "
+            "ORDER BY rank LIMIT ?",
             (match, SMOKE_TOP_N),
         )
     }

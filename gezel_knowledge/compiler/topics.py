@@ -25,10 +25,10 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
-from gezel_knowledge.compiler._compat import sort_key_for_order, validate_topic_id
 from gezel_knowledge.compiler.errors import SourceError
 from gezel_knowledge.compiler.source import TocReference, Topic
 from gezk.errors import InvalidIdentifier
+from gezk.ids import sort_key_for_order, validate_topic_id
 
 __all__ = [
     "MAX_TOPIC_DEPTH",
@@ -38,6 +38,7 @@ __all__ = [
     "Placement",
     "TableOfContents",
     "derive_topic_id",
+    "outline_pages",
     "table_of_contents",
     "topic_sort_key",
 ]
@@ -68,6 +69,8 @@ class OutlineSection:
     description: str | None = None
     explicit_id: str | None = None
     children: list[OutlineSection | OutlinePage] = field(default_factory=list)
+    title_page: str | None = None
+    """A page whose title names the section when the outline gives no name."""
 
 
 @dataclass(slots=True)
@@ -77,6 +80,8 @@ class Outline:
     kind: str
     root: OutlineSection
     file: str | None = None
+    ordered: bool = True
+    """Whether sibling positions are an order (outline files) or not (folder trees)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,7 +127,13 @@ def topic_sort_key(order: int | None, name: str) -> str:
 
 
 def table_of_contents(
-    outline: Outline, *, root_id: str, root_name: str, root_description: str | None = None
+    outline: Outline,
+    *,
+    root_id: str,
+    root_name: str,
+    root_description: str | None = None,
+    root_order: int | None = None,
+    page_titles: dict[str, str] | None = None,
 ) -> TableOfContents:
     """Topics, ids, sort keys and placements of an outline (see the module docstring)."""
     topics: list[Topic] = []
@@ -190,6 +201,7 @@ def table_of_contents(
             if isinstance(child, OutlineSection):
                 walk(child, (*path, ids[id(child)]), topic_id)
 
+    titles = page_titles or {}
     # Ids are claimed for the whole tree first, so a collision is reported whichever comes first.
     ids: dict[int, str] = {}
     root_pages = [c for c in outline.root.children if isinstance(c, OutlinePage)]
@@ -200,6 +212,8 @@ def table_of_contents(
         claim(root_id, f"root topic of {outline.file or 'the source tree'}")
     while stack:
         section = stack.pop(0)
+        if not section.name:
+            section.name = titles.get(section.title_page or "", "") or section.key
         topic_id = section.explicit_id or derive_topic_id(section.name)
         claim(topic_id, section.key)
         ids[id(section)] = topic_id
@@ -207,11 +221,12 @@ def table_of_contents(
 
     roots: list[tuple[str, OutlineSection]] = []
     if root_pages:
-        first_page = outline.root.children.index(root_pages[0])
+        if root_order is None and outline.ordered:
+            root_order = outline.root.children.index(root_pages[0])
         root_section = OutlineSection(
             name=root_name,
             key="(root)",
-            order=first_page if _ordered(outline.root) else None,
+            order=root_order,
             description=root_description,
             children=list(root_pages),
         )
@@ -227,8 +242,20 @@ def table_of_contents(
     )
 
 
-def _ordered(section: OutlineSection) -> bool:
-    return any(isinstance(c, OutlineSection) and c.order is not None for c in section.children)
+def outline_pages(outline: Outline) -> dict[str, str | None]:
+    """Every page of an outline and the first label it is given, in outline order."""
+    pages: dict[str, str | None] = {}
+
+    def walk(section: OutlineSection) -> None:
+        for child in section.children:
+            if isinstance(child, OutlinePage):
+                if pages.get(child.path) is None:
+                    pages[child.path] = child.label
+            else:
+                walk(child)
+
+    walk(outline.root)
+    return pages
 
 
 def references_for(placements: tuple[Placement, ...]) -> tuple[TocReference, ...]:

@@ -11,21 +11,18 @@ Every refusal is a :class:`SourceError` naming the document and, where known, th
 from __future__ import annotations
 
 import json
-import math
 import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from gezel_knowledge.compiler._compat import (
-    canonicalize,
-    validate_document_id,
-    validate_topic_id,
-)
 from gezel_knowledge.compiler.errors import SourceError
 from gezel_knowledge.compiler.source import SourceDocument, Topic
 from gezel_knowledge.compiler.topics import MAX_TOPIC_DEPTH
-from gezk.errors import InvalidIdentifier
+from gezk.errors import InvalidIdentifier, InvalidLocation
+from gezk.ids import validate_document_id, validate_location_id, validate_topic_id
+from gezk.jcs import canonicalize
+from gezk.spatial import MAX_DOCUMENT_LOCATIONS, validate_coordinate
 
 __all__ = [
     "MAX_LOCATIONS",
@@ -37,7 +34,7 @@ __all__ = [
     "validate_topics",
 ]
 
-MAX_LOCATIONS = 256
+MAX_LOCATIONS = MAX_DOCUMENT_LOCATIONS
 MAX_META_BYTES = 16 * 1024
 MAX_PROVENANCE_BYTES = 16_384
 _INT32 = range(-(2**31), 2**31)
@@ -131,7 +128,8 @@ def _check_path(
             where = "a root" if parent is None else f"a child of {parent!r}"
             raise _error(
                 doc,
-                f"{what} {'/'.join(path)!r} does not follow the topic tree: {topic_id!r} is not {where}",
+                f"{what} {'/'.join(path)!r} does not follow the topic tree: "
+                f"{topic_id!r} is not {where}",
                 "invalid-topic-path",
             )
         parent = topic_id
@@ -157,34 +155,25 @@ def _locations(doc: SourceDocument) -> tuple[LocationRow, ...]:
     rows: dict[str, LocationRow] = {}
     for location in doc.locations:
         try:
-            validate_document_id(location.id)
+            validate_location_id(location.id)
         except InvalidIdentifier:
             raise _error(
                 doc, f"location id {location.id!r} is invalid", "invalid-location-id"
             ) from None
         if location.id in rows:
             raise _error(doc, f"location id {location.id!r} is repeated", "duplicate-location-id")
-        lat, lon = location.latitude, location.longitude
-        if not (math.isfinite(lat) and -90.0 <= lat <= 90.0):
+        try:
+            lat, lon = validate_coordinate(location.latitude, location.longitude)
+        except InvalidLocation as exc:
             raise _error(
-                doc,
-                f"location {location.id!r}: latitude {lat} is outside [-90, 90]",
-                "invalid-coordinate",
-            )
-        if not (math.isfinite(lon) and -180.0 <= lon <= 180.0):
-            raise _error(
-                doc,
-                f"location {location.id!r}: longitude {lon} is outside [-180, 180]",
-                "invalid-coordinate",
-            )
+                doc, f"location {location.id!r}: {exc.message}", "invalid-coordinate"
+            ) from None
         if location.role not in ("subject", "associated"):
             raise _error(
                 doc,
                 f"location {location.id!r}: role {location.role!r} is not subject or associated",
                 "invalid-location-role",
             )
-        if lon == 180.0:
-            lon = -180.0
         provenance = None
         if location.provenance is not None:
             provenance = _json_object(
@@ -196,10 +185,7 @@ def _locations(doc: SourceDocument) -> tuple[LocationRow, ...]:
                     f"location {location.id!r}: provenance exceeds {MAX_PROVENANCE_BYTES} bytes",
                     "provenance-too-large",
                 )
-        # Negative zero is written as zero (spec section 5.2.2).
-        rows[location.id] = LocationRow(
-            location.id, lat + 0.0, lon + 0.0, location.role, provenance
-        )
+        rows[location.id] = LocationRow(location.id, lat, lon, location.role, provenance)
     return tuple(rows[k] for k in sorted(rows))
 
 
@@ -216,7 +202,8 @@ def validate_documents(
             raise _error(doc, exc.message, "invalid-document-id") from None
         if doc.id in seen:
             other = seen[doc.id]
-            where = f" (also in {other.origin}{':' + str(other.origin_line) if other.origin_line else ''})"
+            line = f":{other.origin_line}" if other.origin_line else ""
+            where = f" (also in {other.origin}{line})"
             raise _error(
                 doc,
                 f"duplicate document id{where if other.origin else ''}",

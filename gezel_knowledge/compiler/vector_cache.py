@@ -10,7 +10,6 @@ machine with the cache reproduces the release's vectors bit for bit.
 from __future__ import annotations
 
 import hashlib
-import os
 import sqlite3
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -18,7 +17,8 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
-from gezel_knowledge.compiler._compat import canonicalize
+from gezel_knowledge.embedders import gezel_home
+from gezk.jcs import canonicalize
 from gezk.profiles import EmbeddingProfile
 
 __all__ = ["VectorCache", "default_cache_dir", "embed_input_key", "vector_space_digest"]
@@ -35,9 +35,7 @@ CREATE TABLE IF NOT EXISTS vectors(
 
 def default_cache_dir() -> Path:
     """``<GEZEL_HOME>/cache/embeddings`` (``GEZEL_HOME`` defaults to ``~/.gezel``)."""
-    home = os.environ.get("GEZEL_HOME")
-    base = Path(home) if home else Path.home() / ".gezel"
-    return base / "cache" / "embeddings"
+    return gezel_home() / "cache" / "embeddings"
 
 
 def vector_space_digest(profile: EmbeddingProfile) -> str:
@@ -88,7 +86,8 @@ class VectorCache:
             batch = unique[start : start + 500]
             marks = ",".join("?" * len(batch))
             rows = self._conn.execute(
-                f"SELECT input_sha256, vector FROM vectors WHERE space = ? AND input_sha256 IN ({marks})",
+                "SELECT input_sha256, vector FROM vectors "
+                f"WHERE space = ? AND input_sha256 IN ({marks})",
                 [self._space, *batch],
             )
             for key, blob in rows:

@@ -1,0 +1,167 @@
+"""markdown-chunks@2 (spec section 7.2)."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from gezel_knowledge.compiler import chunk_markdown, embed_header, unit_counter
+from gezel_knowledge.compiler.blocks import LineIndex, normalize_body, parse_blocks
+from gezel_knowledge.embedders import WhitespaceTokenizer
+from gezk.ids import chunk_uid, content_hash
+from gezk.profiles import MARKDOWN_CHUNKS_2, ChunkingProfile
+
+WS = WhitespaceTokenizer()
+
+
+def _profile(target: int, overlap: int, header: int = 64, unit: str = "tokens") -> ChunkingProfile:
+    return dataclasses.replace(
+        MARKDOWN_CHUNKS_2,
+        target=target,
+        overlap=overlap,
+        context_header_max=header,
+        unit=unit,  # type: ignore[arg-type]
+        tokenizer="profile" if unit == "tokens" else "none",
+    )
+
+
+def _chunks(body: str, profile: ChunkingProfile = MARKDOWN_CHUNKS_2, title: str = "Doc") -> Any:
+    return chunk_markdown("doc", title, normalize_body(body), profile, unit_counter(profile, WS))
+
+
+def test_conformance_semantic_probe_chunk(kit: dict[str, Any]) -> None:
+    # The kit's fixture document starts with a one-sentence preamble before its first section.
+    probe = kit["fixture"]["semanticProbe"]
+    title, text = probe["embedInput"].split("\n", 1)
+    body = f"{text}\n\n## Section 1 lumen\n\nAnvil tide marrow.\n"
+    counter = unit_counter(MARKDOWN_CHUNKS_2, WS)
+    chunks = chunk_markdown(probe["documentId"], title, body, MARKDOWN_CHUNKS_2, counter)
+    first = chunks[0]
+    assert first.text == text
+    assert first.ordinal == 0
+    assert first.chunk_uid == probe["chunkUid"]
+    header = embed_header(title, first.heading_path, WS.count, 64)
+    assert header + first.text == probe["embedInput"]
+
+
+def test_normalisation_crlf_nfc_bom_and_final_newline() -> None:
+    assert normalize_body("\ufeffa\r\nb\rc") == "a\nb\nc\n"
+    assert normalize_body("e\u0301") == "\u00e9\n"
+    assert normalize_body("") == ""
+
+
+def test_headings_inside_fenced_code_are_not_headings() -> None:
+    body = "# Title\n\n```bash\n# comment\n## not a heading\n```\n\n~~~~\n# also code\n~~~~\n"
+    blocks = parse_blocks(body, LineIndex(body))
+    assert [b.kind for b in blocks] == ["heading", "fence", "fence"]
+    chunks = _chunks(body, title="Title")
+    assert len(chunks) == 1
+    assert chunks[0].heading_path == ()
+    assert "# comment" in chunks[0].text
+
+
+def test_unclosed_fence_runs_to_the_end() -> None:
+    body = "Intro.\n\n```\n# inside\n\n## still inside\n"
+    assert [b.kind for b in parse_blocks(body)] == ["text", "fence"]
+
+
+def test_heading_path_stack_and_title_h1_excluded() -> None:
+    body = (
+        "# Guide\n\nIntro.\n\n## Install\n\nSteps.\n\n### Linux\n\nApt.\n\n"
+        "## Use\n\nRun it.\n\n# Appendix\n\nMore.\n"
+    )
+    chunks = _chunks(body, title="Guide")
+    assert [(c.heading_path, c.text) for c in chunks] == [
+        ((), "Intro."),
+        (("Install",), "Steps."),
+        (("Install", "Linux"), "Apt."),
+        (("Use",), "Run it."),
+        (("Appendix",), "More."),
+    ]
+    assert chunks[2].heading_text == "Install > Linux"
+    other = _chunks(body, title="Another title")
+    assert other[1].heading_path == ("Guide", "Install")
+
+
+def test_chunk_records_lines_hash_uid_and_count() -> None:
+    body = "Preface line.\n\n## Part\n\nFirst line\nsecond line.\n"
+    chunks = _chunks(body)
+    lines = normalize_body(body).split("\n")
+    for c in chunks:
+        assert c.text == "\n".join(lines[c.line_start - 1 : c.line_end]).strip()
+        assert c.content_hash == content_hash(c.text)
+        assert c.chunk_uid == chunk_uid("doc", c.ordinal, c.text)
+        assert c.token_count == WS.count(c.text)
+    assert [(c.line_start, c.line_end) for c in chunks] == [(1, 1), (5, 6)]
+    assert [c.ordinal for c in chunks] == [0, 1]
+
+
+def test_blocks_are_packed_up_to_the_target() -> None:
+    paragraphs = [" ".join(f"w{p}x{i}" for i in range(4)) for p in range(5)]
+    body = "\n\n".join(paragraphs) + "\n"
+    chunks = _chunks(body, _profile(target=8, overlap=0))
+    assert [c.token_count for c in chunks] == [8, 8, 4]
+    assert chunks[0].text == paragraphs[0] + "\n\n" + paragraphs[1]
+    assert all(c.token_count <= 8 for c in chunks)
+
+
+def test_oversized_block_splits_at_sentences_then_units() -> None:
+    long_sentence = " ".join(f"t{i}" for i in range(25)) + "."
+    body = f"Short one. Another short one. {long_sentence} Tail end.\n"
+    chunks = _chunks(body, _profile(target=10, overlap=0))
+    assert chunks[0].text == "Short one. Another short one."
+    pieces = [c.text for c in chunks[1:]]
+    # The 25-token sentence is cut at token boundaries into pieces of at most 10 tokens.
+    assert pieces[0] == " ".join(f"t{i}" for i in range(10))
+    assert pieces[1] == " ".join(f"t{i}" for i in range(10, 20))
+    assert pieces[2] == " ".join(f"t{i}" for i in range(20, 25)) + ". Tail end."
+    assert all(c.token_count <= 10 for c in chunks)
+
+
+def test_overlap_carries_trailing_complete_sentences() -> None:
+    body = "One two three. Four five six. Seven eight nine.\n\nTen eleven twelve thirteen.\n"
+    chunks = _chunks(body, _profile(target=10, overlap=3))
+    assert chunks[0].text == "One two three. Four five six. Seven eight nine."
+    # The next chunk starts with the last complete sentence of the previous one (3 tokens).
+    assert chunks[1].text == "Seven eight nine.\n\nTen eleven twelve thirteen."
+    assert chunks[1].line_start == 1
+    assert chunks[1].line_end == 3
+
+
+def test_overlap_never_crosses_a_section() -> None:
+    body = "## A\n\nAlpha beta gamma.\n\n## B\n\nDelta epsilon zeta.\n"
+    chunks = _chunks(body, _profile(target=10, overlap=5))
+    assert [c.text for c in chunks] == ["Alpha beta gamma.", "Delta epsilon zeta."]
+
+
+def test_a_heading_only_section_yields_no_chunk() -> None:
+    body = "# Doc\n\n## Empty\n\n## Full\n\nText here.\n"
+    chunks = _chunks(body)
+    assert [(c.heading_path, c.text) for c in chunks] == [(("Full",), "Text here.")]
+    assert _chunks("") == []
+
+
+def test_chars_unit() -> None:
+    profile = _profile(target=20, overlap=0, unit="chars")
+    counter = unit_counter(profile, None)
+    body = normalize_body("abcdefghij klmnopqrst uvwxyzabcd\n")
+    chunks = chunk_markdown("doc", "T", body, profile, counter)
+    assert all(len(c.text) <= 20 for c in chunks)
+    assert [c.token_count for c in chunks] == [len(c.text) for c in chunks]
+    assert "".join(c.text for c in chunks).replace(" ", "") == body.strip().replace(" ", "")
+
+
+def test_context_header_and_its_truncation() -> None:
+    assert embed_header("Title", (), WS.count, 64) == "Title\n"
+    assert embed_header("Title", ("Title",), WS.count, 64) == "Title\n"
+    assert embed_header("Title", ("A", "B"), WS.count, 64) == "Title\nA > B\n"
+    # "Title\nA > B\n" is four tokens: a limit of three keeps the title alone...
+    assert embed_header("Title", ("A", "B"), WS.count, 3) == "Title\n"
+    # ...and a title longer than the limit leaves no header at all.
+    assert embed_header("A long title", ("A",), WS.count, 2) == ""
+
+
+def test_chunking_is_deterministic() -> None:
+    body = "# T\n\n" + "\n\n".join(f"Para {i}. " * 30 for i in range(20))
+    profile = _profile(target=50, overlap=10)
+    assert _chunks(body, profile) == _chunks(body, profile)

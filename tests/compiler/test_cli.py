@@ -1,0 +1,163 @@
+"""``gezel-knowledge build``, ``keygen`` and ``sign``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from gezel_knowledge.cli import main
+from gezk.signing import TrustAnchors, public_key_from_pem, verify_manifest
+from tests.compiler.trees import entries, write_tree
+
+
+@pytest.fixture
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("GEZEL_HOME", str(tmp_path / "home"))
+    return tmp_path / "home"
+
+
+def _tree(tmp_path: Path) -> Path:
+    return write_tree(
+        tmp_path / "src", {"a.md": "# Alpha\n\nText about alpha.\n", "b/c.md": "# Gamma\n"}
+    )
+
+
+def test_build_json_output_and_default_cache(
+    tmp_path: Path, home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "out.gezk"
+    args = ["build", str(_tree(tmp_path)), "-o", str(out), "--embedder", "test-hash-embed@1"]
+    code = main([*args, "--created-at", "2026-12-01", "--json"])
+    assert code == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["path"] == str(out)
+    assert (report["documents"], report["chunks"], report["embedded"]) == (2, 1, 1)
+    assert report["signed"] is False
+    assert (home / "cache" / "embeddings" / "vectors.sqlite").is_file()
+    # The second build takes its vector from the cache and gives the same bytes.
+    assert main([*args, "--created-at", "2026-12-01", "--json"]) == 0
+    again = json.loads(capsys.readouterr().out)
+    assert (again["embedded"], again["cached"], again["sha256"]) == (0, 1, report["sha256"])
+
+
+def test_build_without_created_at_uses_the_clock(
+    tmp_path: Path, home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "out.gezk"
+    code = main(
+        [
+            "build",
+            str(_tree(tmp_path)),
+            "-o",
+            str(out),
+            "--embedder",
+            "test-hash-embed@1",
+            "--no-cache",
+        ]
+    )
+    assert code == 0
+    assert "built" in capsys.readouterr().out
+    created = json.loads(entries(out)["manifest.json"])["createdAt"]
+    assert created.endswith("Z")
+    assert created[:2] == "20"
+    assert not (home / "cache").exists()
+
+
+def test_metadata_flags_override_catalog_yaml(tmp_path: Path, home: Path) -> None:
+    out = tmp_path / "out.gezk"
+    code = main(
+        [
+            "build",
+            str(_tree(tmp_path)),
+            "-o",
+            str(out),
+            "--embedder",
+            "test-hash-embed@1",
+            "--created-at",
+            "2026-12-01",
+            "--catalog-id",
+            "other",
+            "--catalog-version",
+            "2.0",
+            "--name",
+            "Other",
+            "--publisher-id",
+            "pub",
+            "--publisher-name",
+            "Pub",
+            "--license-name",
+            "MIT",
+            "--no-attribution-required",
+            "--quiet",
+        ]
+    )
+    assert code == 0
+    manifest = json.loads(entries(out)["manifest.json"])
+    assert (manifest["id"], manifest["version"], manifest["name"]) == ("other", "2.0", "Other")
+    assert manifest["publisher"] == {"id": "pub", "name": "Pub", "url": "https://example.test"}
+    assert manifest["license"]["name"] == "MIT"
+    assert manifest["license"]["attributionRequired"] is False
+
+
+def test_keygen_then_build_signed_then_resign(
+    tmp_path: Path, home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    key = tmp_path / "keys" / "publisher.pem"
+    assert main(["keygen", str(key), "--json"]) == 0
+    keys = json.loads(capsys.readouterr().out)
+    assert keys["publicKey"] == str(tmp_path / "keys" / "publisher.pub.pem")
+    assert key.stat().st_mode & 0o777 == 0o600
+    assert main(["keygen", str(key)]) == 1  # refuses to overwrite
+    assert "already exists" in capsys.readouterr().err
+    source = _tree(tmp_path)
+    common = [
+        "--embedder",
+        "test-hash-embed@1",
+        "--created-at",
+        "2026-12-01",
+        "--no-cache",
+        "--quiet",
+    ]
+    signed = tmp_path / "signed.gezk"
+    assert main(["build", str(source), "-o", str(signed), "--sign", str(key), *common]) == 0
+    plain = tmp_path / "plain.gezk"
+    assert main(["build", str(source), "-o", str(plain), *common]) == 0
+    capsys.readouterr()
+    resigned = tmp_path / "resigned.gezk"
+    assert main(["sign", str(plain), "--key", str(key), "-o", str(resigned), "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["keyId"] == keys["keyId"]
+    # Signing afterwards gives exactly the archive a signed build gives.
+    assert resigned.read_bytes() == signed.read_bytes()
+    manifest = json.loads(entries(signed)["manifest.json"])
+    anchors = TrustAnchors(
+        [public_key_from_pem((tmp_path / "keys" / "publisher.pub.pem").read_bytes())]
+    )
+    assert verify_manifest(manifest, anchors) == keys["keyId"]
+
+
+def test_build_errors_are_one_line_and_exit_1(
+    tmp_path: Path, home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = write_tree(tmp_path / "src", {"a.md": "[x](missing.md)\n"})
+    code = main(
+        ["build", str(source), "-o", str(tmp_path / "x.gezk"), "--embedder", "test-hash-embed@1"]
+    )
+    assert code == 1
+    err = capsys.readouterr().err.strip()
+    assert err == (
+        "gezel-knowledge: error: a.md:1: link to a missing file 'missing.md' [missing-link-target]"
+    )
+    assert not (tmp_path / "x.gezk").exists()
+
+
+def test_unknown_embedder_profile_is_refused(
+    tmp_path: Path, home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = main(
+        ["build", str(_tree(tmp_path)), "-o", str(tmp_path / "x.gezk"), "--embedder", "nope@1"]
+    )
+    assert code == 1
+    assert "unknown-profile" in capsys.readouterr().err

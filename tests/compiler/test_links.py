@@ -1,0 +1,176 @@
+"""Link and asset rewriting in Markdown trees."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from gezel_knowledge.compiler import LinkBase, SourceError, load_markdown_tree
+from gezel_knowledge.compiler.links import find_links
+from tests.compiler.trees import PNG, SVG, build, entries, write_tree
+
+LINKS = LinkBase("tester", "demo")
+
+
+def _body(root: Path, doc_id: str) -> str:
+    source = load_markdown_tree(root)
+    return next(d for d in source.documents if d.id == doc_id).load_body(LINKS)
+
+
+def test_relative_links_become_knowledge_references(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "t",
+        {
+            "guide/start.md": (
+                "# Start\n\n"
+                "See [install](install.md), [the steps](install.md#run-the-installer), "
+                "[home](../index.md) and [a folder](../reference/) and [myself](#start).\n"
+                "[Spaced](<../reference/my page.md>) and [web](https://example.test/x.md) "
+                "and [mail](mailto:a@b.test).\n"
+                '\n[def]: install.md#check-it "Title kept"\n'
+            ),
+            "guide/install.md": (
+                "# Install\n\nIntro.\n\n## Run the installer\n\nRun it.\n\n### Detail\n\nMore.\n\n"
+                "## Check it\n\nDone.\n"
+            ),
+            "index.md": "# Home\n",
+            "reference/index.md": "# Reference\n",
+            "reference/my page.md": "# My page\n",
+        },
+    )
+    body = _body(root, "guide/start")
+    assert "[install](knowledge://tester/demo/guide/install)" in body
+    # The section of "Run the installer" spans its subsection, up to the next level-2 heading.
+    assert "[the steps](knowledge://tester/demo/guide/install#line=5-11)" in body
+    assert "[home](knowledge://tester/demo/index)" in body
+    assert "[a folder](knowledge://tester/demo/reference/index)" in body
+    assert "[myself](knowledge://tester/demo/guide/start#line=1-6)" in body
+    assert "[Spaced](<knowledge://tester/demo/reference/my%20page>)" in body
+    assert "[web](https://example.test/x.md)" in body
+    assert "[mail](mailto:a@b.test)" in body
+    assert '[def]: knowledge://tester/demo/guide/install#line=13-15 "Title kept"' in body
+    # Rewriting never moves lines: the body has as many lines as before.
+    assert body.count("\n") == (root / "guide/start.md").read_text().count("\n")
+
+
+def test_links_inside_code_are_left_alone(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "t",
+        {
+            "a.md": "Use `[x](b.md)` inline.\n\n```md\n[y](b.md)\n```\n\n[z](b.md)\n",
+            "b.md": "# B\n",
+        },
+    )
+    body = _body(root, "a")
+    assert "`[x](b.md)`" in body
+    assert "\n[y](b.md)\n" in body
+    assert "[z](knowledge://tester/demo/b)" in body
+
+
+def test_images_are_copied_to_assets_and_rewritten(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "t",
+        {
+            "docs/page.md": (
+                '# Page\n\n![diagram](img/flow.png "Flow")\n'
+                '<img src="../pics/logo.svg" width="10">\n'
+                "[download the picture](img/flow.png)\n"
+            ),
+            "docs/img/flow.png": PNG,
+            "pics/logo.svg": SVG,
+        },
+    )
+    source = load_markdown_tree(root)
+    assert [(a.path, a.file.name) for a in source.assets] == [
+        ("assets/docs/img/flow.png", "flow.png"),
+        ("assets/pics/logo.svg", "logo.svg"),
+    ]
+    body = source.documents[0].load_body(LINKS)
+    assert '![diagram](assets/docs/img/flow.png "Flow")' in body
+    assert '<img src="assets/pics/logo.svg" width="10">' in body
+    assert "[download the picture](assets/docs/img/flow.png)" in body
+    result = build(root, tmp_path / "out.gezk")
+    archive = entries(result.path)
+    assert archive["assets/docs/img/flow.png"] == PNG
+    assert archive["assets/pics/logo.svg"] == SVG
+    assert result.manifest["counts"]["assets"] == 2
+    files = {f["path"] for f in result.manifest["files"]}
+    assert {"assets/docs/img/flow.png", "assets/pics/logo.svg"} <= files
+
+
+def test_asset_names_are_made_safe_and_collisions_refused(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "t",
+        {"a.md": "![x](<my img.png>)\n![y](my-img.png)\n", "my img.png": PNG, "my-img.png": PNG},
+    )
+    with pytest.raises(SourceError) as err:
+        load_markdown_tree(root)
+    assert err.value.reason == "asset-path-collision"
+    assert (err.value.path, err.value.line) == ("a.md", 2)
+
+
+def test_a_link_to_a_missing_file_names_file_and_line(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "t",
+        {"notes/a.md": "---\ntitle: A\n---\n# A\n\nFine.\n\nSee [gone](gone.md).\n"},
+    )
+    with pytest.raises(SourceError) as err:
+        load_markdown_tree(root)
+    assert err.value.reason == "missing-link-target"
+    # Line 8 of the file: the three front-matter lines count.
+    assert (err.value.path, err.value.line) == ("notes/a.md", 8)
+    assert str(err.value).startswith("notes/a.md:8: ")
+
+
+def test_a_missing_image_is_an_error(tmp_path: Path) -> None:
+    root = write_tree(tmp_path / "t", {"a.md": "# A\n\n![x](nope.png)\n"})
+    with pytest.raises(SourceError) as err:
+        load_markdown_tree(root)
+    assert (err.value.reason, err.value.line) == ("missing-link-target", 3)
+
+
+@pytest.mark.parametrize(
+    ("name", "data", "reason"),
+    [
+        ("bad.png", b"GIF89a not a png", "asset-type-mismatch"),
+        ("evil.svg", b'<svg onload="alert(1)"></svg>', "unsafe-svg"),
+        ("pic.bmp", b"BM....", "invalid-asset-path"),
+    ],
+)
+def test_broken_or_unsafe_images_are_refused(
+    tmp_path: Path, name: str, data: bytes, reason: str
+) -> None:
+    root = write_tree(tmp_path / "t", {"a.md": f"# A\n\n![x]({name})\n", name: data})
+    with pytest.raises(SourceError) as err:
+        load_markdown_tree(root)
+    assert (err.value.reason, err.value.path, err.value.line) == (reason, "a.md", 3)
+
+
+def test_image_outside_the_source_folder_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "outside.png").write_bytes(PNG)
+    root = write_tree(tmp_path / "t", {"a.md": "![x](../outside.png)\n"})
+    with pytest.raises(SourceError) as err:
+        load_markdown_tree(root)
+    assert err.value.reason == "unsafe-asset"
+
+
+def test_missing_anchor_and_non_document_links_warn(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "t",
+        {"a.md": "[b](b.md#nowhere) [data](data.csv)\n", "b.md": "# B\n", "data.csv": "x,y\n"},
+    )
+    source = load_markdown_tree(root)
+    reasons = sorted(w.reason for w in source.warnings)
+    assert reasons == ["link-not-rewritten", "missing-anchor"]
+    body = next(d for d in source.documents if d.id == "a").load_body(LINKS)
+    assert body == "[b](knowledge://tester/demo/b) [data](data.csv)\n"
+
+
+def test_find_links_offsets() -> None:
+    body = "x [a](t1) ![b](<t 2>) `[c](t3)`\n"
+    refs = find_links(body)
+    assert [(r.target, body[r.start : r.end], r.image) for r in refs] == [
+        ("t1", "t1", False),
+        ("t 2", "t 2", True),
+    ]

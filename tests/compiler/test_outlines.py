@@ -1,0 +1,340 @@
+"""Outline recognisers: each with a small tree of its own."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from gezel_knowledge.compiler import CatalogSource, LinkBase, SourceError, load_markdown_tree
+from gezel_knowledge.compiler.topics import derive_topic_id
+from gezk.ids import sort_key_for_order
+from tests.compiler.trees import write_tree
+
+
+def _topics(source: CatalogSource) -> dict[str, tuple[str, str | None, str]]:
+    return {t.id: (t.name, t.parent_id, t.sort_key) for t in source.topics}
+
+
+def _docs(source: CatalogSource) -> dict[str, tuple[tuple[str, ...], int | None]]:
+    return {d.id: (d.topic_path, d.ordinal) for d in source.documents}
+
+
+def _refs(source: CatalogSource, doc_id: str) -> list[tuple[tuple[str, ...], int | None]]:
+    doc = next(d for d in source.documents if d.id == doc_id)
+    return [(r.topic_path, r.ordinal) for r in doc.toc_references]
+
+
+def test_gitbook_summary(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "book",
+        {
+            "SUMMARY.md": (
+                "# Summary\n\n"
+                "* [Introduction](README.md)\n"
+                "* [Getting started](start/README.md)\n"
+                "  * [Install](start/install.md)\n"
+                "  * [Configure](start/configure.md)\n\n"
+                "## Reference\n\n"
+                "* [Commands](ref/commands.md)\n"
+                "* [Install again](start/install.md)\n"
+            ),
+            "start/README.md": "# Getting started\n\nStart.\n",
+            "start/install.md": "# Install\n\nInstall it.\n",
+            "start/configure.md": "# Configure\n\nConfigure it.\n",
+            "ref/commands.md": "# Commands\n\nCommands.\n",
+        },
+    )
+    source = load_markdown_tree(root)
+    assert source.outline == "gitbook"
+    assert _topics(source) == {
+        "demo": ("Demo catalog", None, sort_key_for_order(0)),
+        "getting-started": ("Getting started", None, sort_key_for_order(1)),
+        "reference": ("Reference", None, sort_key_for_order(2)),
+    }
+    assert _docs(source) == {
+        "README": (("demo",), 0),
+        "start/README": (("getting-started",), 0),
+        "start/install": (("getting-started",), 1),
+        "start/configure": (("getting-started",), 2),
+        "ref/commands": (("reference",), 0),
+    }
+    # A page listed twice is one document with an additional placement.
+    assert _refs(source, "start/install") == [(("reference",), 1)]
+
+
+def test_mkdocs_nav_tolerates_python_tags(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "site",
+        {
+            "mkdocs.yml": (
+                "site_name: Site\n"
+                "markdown_extensions:\n"
+                "  - pymdownx.emoji:\n"
+                "      emoji_index: !!python/name:material.extensions.emoji.twemoji\n"
+                "extra:\n  secret: !ENV [SECRET, none]\n"
+                "nav:\n"
+                "  - Home: index.md\n"
+                "  - User guide:\n"
+                "      - guide/writing.md\n"
+                "      - Styling: guide/styling.md\n"
+                "      - Advanced:\n"
+                "          - Plugins: guide/plugins.md\n"
+                "  - External: https://example.test/\n"
+            ),
+            "docs/index.md": "# Home\n\nWelcome.\n",
+            "docs/guide/writing.md": "# Writing your docs\n\nWrite.\n",
+            "docs/guide/styling.md": "Styling without a heading.\n",
+            "docs/guide/plugins.md": "# Plugins\n\nPlug.\n",
+            "docs/unlisted.md": "# Unlisted\n",
+        },
+    )
+    source = load_markdown_tree(root)
+    assert source.outline == "mkdocs"
+    assert _topics(source)["user-guide"] == ("User guide", None, sort_key_for_order(1))
+    assert _topics(source)["advanced"] == ("Advanced", "user-guide", sort_key_for_order(2))
+    assert _docs(source) == {
+        "index": (("demo",), 0),
+        "guide/writing": (("user-guide",), 0),
+        "guide/styling": (("user-guide",), 1),
+        "guide/plugins": (("user-guide", "advanced"), 0),
+    }
+    titles = {d.id: d.title for d in source.documents}
+    assert titles["guide/styling"] == "Styling"  # the nav label when there is no H1
+
+
+def test_jupyter_book_toc(tmp_path: Path) -> None:
+    notebook = (
+        '{"cells": [{"cell_type": "markdown", "source": ["# Analysis\\n", "Text."]},'
+        ' {"cell_type": "code", "source": ["print(1)"]}],'
+        ' "metadata": {"kernelspec": {"language": "python"}}}'
+    )
+    root = write_tree(
+        tmp_path / "jb",
+        {
+            "_toc.yml": (
+                "format: jb-book\n"
+                "root: intro\n"
+                "parts:\n"
+                "  - caption: Basics\n"
+                "    chapters:\n"
+                "      - file: basics/one\n"
+                "        sections:\n"
+                "          - file: basics/two\n"
+                "      - file: basics/analysis\n"
+                "  - caption: Extra\n"
+                "    chapters:\n"
+                "      - url: https://example.test\n"
+                "      - glob: extra/*\n"
+            ),
+            "intro.md": "# Intro\n\nHello.\n",
+            "basics/one.md": "# One\n\nFirst.\n",
+            "basics/two.md": "# Two\n\nSecond.\n",
+            "basics/analysis.ipynb": notebook,
+            "extra/b.md": "# B\n\nb.\n",
+            "extra/a.md": "# A\n\na.\n",
+        },
+    )
+    source = load_markdown_tree(root)
+    assert source.outline == "jupyter-book"
+    assert _topics(source) == {
+        "demo": ("Demo catalog", None, sort_key_for_order(0)),
+        "basics": ("Basics", None, sort_key_for_order(1)),
+        "one": ("One", "basics", sort_key_for_order(0)),
+        "extra": ("Extra", None, sort_key_for_order(2)),
+    }
+    assert _docs(source) == {
+        "intro": (("demo",), 0),
+        "basics/one": (("basics", "one"), 0),
+        "basics/two": (("basics", "one"), 1),
+        "basics/analysis": (("basics",), 1),
+        "extra/a": (("extra",), 0),
+        "extra/b": (("extra",), 1),
+    }
+    notebook_doc = next(d for d in source.documents if d.id == "basics/analysis")
+    body = notebook_doc.load_body(_links())
+    assert body == "# Analysis\nText.\n\n```python\nprint(1)\n```\n"
+
+
+def _links() -> LinkBase:
+    return LinkBase("tester", "demo")
+
+
+def test_docfx_toc_with_nested_toc(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "fx",
+        {
+            "toc.yml": (
+                "- name: Overview\n  href: index.md\n"
+                "- name: Concepts\n  topicHref: concepts/intro.md\n  items:\n"
+                "    - name: Shards\n      href: concepts/shards.md\n"
+                "- name: API\n  href: api/\n"
+            ),
+            "api/toc.yml": "items:\n  - name: Reader\n    href: reader.md\n",
+            "index.md": "# Overview\n",
+            "concepts/intro.md": "# Concepts\n\nIntro.\n",
+            "concepts/shards.md": "# Shards\n\nShards.\n",
+            "api/reader.md": "# Reader\n\nRead.\n",
+        },
+    )
+    source = load_markdown_tree(root)
+    assert source.outline == "docfx"
+    assert set(_topics(source)) == {"demo", "concepts", "api"}
+    assert _docs(source) == {
+        "index": (("demo",), 0),
+        "concepts/intro": (("concepts",), 0),
+        "concepts/shards": (("concepts",), 1),
+        "api/reader": (("api",), 0),
+    }
+
+
+def test_hugo_sections_and_weights(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "hugo",
+        {
+            "hugo.toml": 'title = "Site"\n',
+            "content/_index.md": "---\ntitle: Handbook home\ndescription: The start\n---\n",
+            "content/welcome.md": "---\ntitle: Welcome\nweight: 5\n---\nHi.\n",
+            "content/guides/_index.md": (
+                '+++\ntitle = "Guides"\nweight = 2\ndescription = "How-tos"\n+++\n'
+                "Guides intro text.\n"
+            ),
+            "content/guides/second.md": "---\ntitle: Second\nweight: 20\n---\nTwo.\n",
+            "content/guides/first.md": "---\ntitle: First\nweight: 10\n---\nOne.\n",
+            "content/notes/loose.md": "# Loose\n\nNo weight.\n",
+        },
+    )
+    source = load_markdown_tree(root)
+    assert source.outline == "hugo"
+    topics = _topics(source)
+    # The root _index.md names the topic of top-level pages; its id is the catalog's.
+    assert topics["demo"] == ("Handbook home", None, "handbook home")
+    assert topics["guides"] == ("Guides", None, sort_key_for_order(2))
+    assert topics["notes"] == ("Notes", None, "notes")
+    assert {t.id: t.description for t in source.topics}["guides"] == "How-tos"
+    assert _docs(source) == {
+        "welcome": (("demo",), 5),
+        "guides/_index": (("guides",), -(2**31)),
+        "guides/first": (("guides",), 10),
+        "guides/second": (("guides",), 20),
+        "notes/loose": (("notes",), None),
+    }
+
+
+def test_per_folder_topic_yaml(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "ty",
+        {
+            "_topic.yaml": "id: home\nname: Home\n",
+            "start.md": "# Start\n",
+            "alpha/_topic.yaml": (
+                "id: first-steps\nname: First steps\ndescription: Begin\norder: 2\n"
+            ),
+            "alpha/a.md": "# A\n",
+            "beta/_topic.yaml": "name: Beta things\norder: 1\n",
+            "beta/b.md": "# B\n",
+        },
+    )
+    source = load_markdown_tree(root)
+    assert source.outline == "topic-yaml"
+    topics = _topics(source)
+    assert topics["home"] == ("Home", None, "home")
+    assert topics["first-steps"] == ("First steps", None, sort_key_for_order(2))
+    assert topics["beta-things"] == ("Beta things", None, sort_key_for_order(1))
+    assert _docs(source)["alpha/a"] == (("first-steps",), None)
+
+
+def test_plain_folder_tree(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "plain",
+        {
+            "index.md": "# Welcome\n",
+            "02-usage/README.md": "# Usage\n",
+            "02-usage/03-advanced.md": "# Advanced\n",
+            "02-usage/basics.md": "# Basics\n",
+            "01-getting-started/install.md": "# Install\n",
+            "01-getting-started/deep/nested.md": "# Nested\n",
+            "empty/notes.txt": "not markdown",
+            ".hidden/secret.md": "# Secret\n",
+            "_drafts/draft.md": "# Draft\n",
+        },
+    )
+    source = load_markdown_tree(root)
+    assert source.outline == "folders"
+    assert _topics(source) == {
+        "demo": ("Demo catalog", None, "demo catalog"),
+        "usage": ("Usage", None, sort_key_for_order(2)),
+        "getting-started": ("Getting started", None, sort_key_for_order(1)),
+        "deep": ("Deep", "getting-started", "deep"),
+    }
+    assert _docs(source) == {
+        "index": (("demo",), 0),
+        "02-usage/README": (("usage",), 0),
+        "02-usage/03-advanced": (("usage",), 3),
+        "02-usage/basics": (("usage",), None),
+        "01-getting-started/install": (("getting-started",), None),
+        "01-getting-started/deep/nested": (("getting-started", "deep"), None),
+    }
+
+
+def test_catalog_yaml_can_force_the_folder_outline(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "forced",
+        {"SUMMARY.md": "* [A](a.md)\n", "a.md": "# A\n", "sub/b.md": "# B\n"},
+    )
+    (root / "catalog.yaml").write_text(
+        (root / "catalog.yaml").read_text() + "outline: folders\n", encoding="utf-8"
+    )
+    source = load_markdown_tree(root)
+    assert source.outline == "folders"
+    assert {d.id for d in source.documents} == {"a", "sub/b", "SUMMARY"}
+
+
+def test_an_outline_naming_a_missing_file_is_an_error(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "gb",
+        {"SUMMARY.md": "# Summary\n\n* [A](a.md)\n* [Gone](gone.md)\n", "a.md": "# A\n"},
+    )
+    with pytest.raises(SourceError) as err:
+        load_markdown_tree(root)
+    assert err.value.reason == "missing-file"
+    assert err.value.path == "SUMMARY.md"
+    assert err.value.line == 4
+    assert "SUMMARY.md:4" in str(err.value)
+
+
+def test_mkdocs_nav_naming_a_missing_file_reports_the_line(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "mk",
+        {"mkdocs.yml": "nav:\n  - Home: index.md\n  - Gone: gone.md\n", "docs/index.md": "# H\n"},
+    )
+    with pytest.raises(SourceError) as err:
+        load_markdown_tree(root)
+    assert (err.value.reason, err.value.line) == ("missing-file", 3)
+
+
+def test_colliding_topic_ids_are_refused(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "c", {"a/Shared Name/x.md": "# X\n", "b/shared-name/y.md": "# Y\n"}
+    )
+    with pytest.raises(SourceError) as err:
+        load_markdown_tree(root)
+    assert err.value.reason == "topic-id-collision"
+    assert "shared-name" in str(err.value)
+
+
+def test_topic_ids_are_derived_to_the_grammar() -> None:
+    assert derive_topic_id("Getting Started!") == "getting-started"
+    assert derive_topic_id("Ünïcode  Tópics") == "unicode-topics"
+    assert derive_topic_id("x" * 80) == "x" * 63
+    assert derive_topic_id("日本語").startswith("topic-")
+    assert derive_topic_id("日本語") == derive_topic_id("日本語")
+
+
+def test_repeated_page_under_one_section_is_refused(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "r", {"SUMMARY.md": "## Part\n* [A](a.md)\n* [A again](a.md)\n", "a.md": "# A\n"}
+    )
+    with pytest.raises(SourceError) as err:
+        load_markdown_tree(root)
+    assert (err.value.reason, err.value.line) == ("repeated-placement", 3)
