@@ -19,6 +19,7 @@ from gezel_knowledge.archive import inspect_archive
 from gezel_knowledge.compiler import BuildResult, SourceError
 from gezel_knowledge.embedders import WhitespaceTokenizer
 from gezel_knowledge.progress import ProgressEvent
+from gezel_knowledge.validate import validate_catalog
 from gezk.ddl import check_database, read_meta
 from gezk.hashembed import hash_embed
 from gezk.jcs import canonicalize
@@ -263,6 +264,8 @@ def test_manifest_is_complete_valid_and_accepted_by_the_verifier(
     assert [t["id"] for t in manifest["topics"]] == ["demo", "basics", "reference"]
     info = inspect_archive(result.path, expected_sha256=result.sha256)
     assert info.manifest.id == "demo"
+    report = validate_catalog(handbook_dir, deep=True)
+    assert report.ok, report.findings
     assert (handbook_dir / "README.md").read_text().startswith("# Demo")
     assert (handbook_dir / "LICENSES/catalog.txt").read_text() == "CC BY 4.0\n"
 
@@ -414,6 +417,8 @@ def test_small_shard_target_gives_several_topic_filled_shards(tmp_path: Path) ->
         assert math.isclose(float(np.linalg.norm(vector)), 1.0, rel_tol=1e-5)
         assert centroid[0][1] == chunks
     assert sum(s[2] for s in shards) == result.chunks
+    report = validate_catalog(out, deep=True)
+    assert report.ok, report.findings
 
 
 def _small_chunks() -> ChunkingProfile:
@@ -519,6 +524,8 @@ def test_centered_sign_template_gets_its_center(tmp_path: Path) -> None:
     for (_, _, bits), vector in zip(rows, vectors, strict=True):
         assert bits == pack_sign_bits(vector, center).tobytes()
     assert json.loads(canonicalize(meta_profile)) == meta_profile
+    report = validate_catalog(out, deep=True)
+    assert report.ok, report.findings
 
 
 def test_missing_readme_or_licence_is_an_error_and_leaves_nothing(tmp_path: Path) -> None:

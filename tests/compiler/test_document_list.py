@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from gezel_knowledge.compiler import LinkBase, SourceError, load_document_list
+from gezel_knowledge.validate import validate_catalog
 from tests.compiler.trees import CATALOG_YAML, PNG, build, entries, extract, write_jsonl, write_tree
 
 TOPICS = """\
@@ -121,6 +122,8 @@ def test_locations_and_shared_placements_reach_the_router(tmp_path: Path) -> Non
     sort_keys = {t["id"]: t["sortKey"] for t in result.manifest["topics"]}
     assert sort_keys["news"] < sort_keys["places"]
     assert entries(result.path)["assets/maps/seattle.png"] == PNG
+    report = validate_catalog(out, deep=True)
+    assert report.ok, report.findings
 
 
 def test_input_order_of_documents_references_and_locations_does_not_matter(tmp_path: Path) -> None:
