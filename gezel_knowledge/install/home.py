@@ -20,7 +20,6 @@ from __future__ import annotations
 import contextlib
 import os
 import stat
-import time
 import uuid
 from collections.abc import Sequence
 from dataclasses import replace
@@ -29,20 +28,30 @@ from typing import TYPE_CHECKING
 
 from gezel_knowledge.errors import IntegrityFailure, InvalidInput
 from gezel_knowledge.install._atomic import remove_tree
+from gezel_knowledge.install._time import utc_now
+from gezel_knowledge.install.cancel import CancelToken
+from gezel_knowledge.install.job import InstallResult, run_install
+from gezel_knowledge.install.mount import mount, recheck
 from gezel_knowledge.install.registry import (
     InstalledCatalog,
     InstalledVersion,
     Quarantine,
     RegistrySnapshot,
     UserRegistry,
+    catalog_key,
 )
+from gezel_knowledge.install.registry_document import RegistryDocument
 from gezel_knowledge.install.space import FreeSpaceProbe, disk_free_space
+from gezel_knowledge.progress import ProgressSink
+from gezel_knowledge.reader import Catalog, Passage
 from gezk.ids import validate_catalog_id, validate_publisher_id, validate_version
+from gezk.signing import TrustAnchors
+from gezk.uri import KnowledgeUri
 
 if TYPE_CHECKING:
     import urllib.request
 
-__all__ = ["KnowledgeHome", "gezel_home", "utc_now"]
+__all__ = ["KnowledgeHome", "gezel_home"]
 
 
 def gezel_home(path: Path | str | None = None) -> Path:
@@ -51,12 +60,6 @@ def gezel_home(path: Path | str | None = None) -> Path:
         return Path(path).expanduser()
     env = os.environ.get("GEZEL_HOME")
     return Path(env).expanduser() if env else Path.home() / ".gezel"
-
-
-def utc_now() -> str:
-    """The current UTC time as an ISO 8601 string with milliseconds."""
-    now = time.time()
-    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(now)) + f".{int(now * 1000) % 1000:03d}Z"
 
 
 class KnowledgeHome:
@@ -196,6 +199,57 @@ class KnowledgeHome:
             return snap.with_catalog(current.with_quarantine(sha256, None))
 
         return self.registry.update(change).find(key)
+
+    def install(
+        self,
+        source: str | Path,
+        expected_sha256: str | None = None,
+        progress: ProgressSink | None = None,
+        *,
+        cancel: CancelToken | None = None,
+        trust: TrustAnchors | None = None,
+        registries: Sequence[RegistryDocument] = (),
+        keep_previous: bool = False,
+        require_signature: bool = False,
+    ) -> InstallResult:
+        """Install a catalog from a ``.gezk`` path, an ``http(s)`` URL, or a registry coordinate.
+
+        See :mod:`gezel_knowledge.install.job` for the steps. ``trust`` checks the manifest
+        signature (recorded as the version's provenance) and, for coordinates, the registry's;
+        a signature that does not verify always fails, and ``require_signature`` also refuses
+        unsigned catalogs and unknown keys.
+        """
+        return run_install(
+            self,
+            source,
+            expected_sha256,
+            progress,
+            cancel=cancel,
+            trust=trust,
+            registries=tuple(registries),
+            keep_previous=keep_previous,
+            require_signature=require_signature,
+        )
+
+    def mount(self, ref: str, *, allow_disabled: bool = False) -> Catalog:
+        """Open an installed catalog's active version (quarantining it if that fails)."""
+        return mount(self, self.catalog(ref), allow_disabled=allow_disabled)
+
+    def recheck(self, ref: str) -> InstalledCatalog:
+        """Mount a quarantined catalog again; clear the quarantine when it opens."""
+        return recheck(self, ref)
+
+    def read(self, reference: str | KnowledgeUri) -> Passage:
+        """Resolve a ``knowledge://`` reference through the installed catalogs.
+
+        The URI names no version: it resolves through the active version of
+        ``publisher/catalog``. A disabled catalog is still readable (enabled state governs
+        search); a quarantined one is not.
+        """
+        uri = reference if isinstance(reference, KnowledgeUri) else KnowledgeUri.parse(reference)
+        key = catalog_key(uri.publisher_id, uri.catalog_id)
+        with self.mount(key, allow_disabled=True) as catalog:
+            return catalog.read(uri)
 
     # -- housekeeping -----------------------------------------------------------------------
 

@@ -8,9 +8,12 @@ import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tests.reader.catalog_builder import CatalogBuild, pack, sample_docs
 
 
 @dataclass
@@ -129,3 +132,48 @@ def http_file() -> Iterator[Any]:
     for server in servers:
         server.shutdown()
         server.server_close()
+
+
+@pytest.fixture(scope="session")
+def archive_factory(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """Factory: ``archive_factory(catalog_id=..., version=..., docs=...)`` -> a ``.gezk`` path.
+
+    Archives are cached per argument set for the session (they are immutable inputs).
+    """
+    made: dict[tuple[Any, ...], Path] = {}
+
+    def make(
+        catalog_id: str = "demo",
+        version: str = "1.0.0",
+        *,
+        publisher_id: str = "tester",
+        n_docs: int = 8,
+        sign_with: Any = None,
+        **options: Any,
+    ) -> Path:
+        key = (
+            catalog_id,
+            version,
+            publisher_id,
+            n_docs,
+            id(sign_with),
+            repr(sorted(options.items())),
+        )
+        if key in made:
+            return made[key]
+        docs, topics = sample_docs(n_docs)
+        build = CatalogBuild(
+            docs,
+            topics,
+            catalog_id=catalog_id,
+            publisher_id=publisher_id,
+            version=version,
+            smoke=[{"query": docs[0].title, "expectedDocumentIds": [docs[0].id]}],
+            **options,
+        )
+        base = tmp_path_factory.mktemp(f"{catalog_id}-{version}")
+        root = build.write(base / "catalog", sign_with=sign_with)
+        made[key] = pack(root, base / f"{catalog_id}-{version}.gezk")
+        return made[key]
+
+    return make

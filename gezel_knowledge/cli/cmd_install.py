@@ -1,0 +1,103 @@
+"""``gezel-knowledge install SRC``: install a catalog from a file, a URL or a registry."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from gezel_knowledge.cli._installed import add_home_option, catalog_row, home_from
+from gezel_knowledge.cli._output import TerminalProgress, print_json
+from gezel_knowledge.errors import NotFound
+from gezel_knowledge.install.registry_document import load_registry_document
+from gezk.signing import TrustAnchors
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``install`` subcommand."""
+    parser = subparsers.add_parser(
+        "install",
+        help="install a catalog from a .gezk file, an http(s) URL or publisher/catalog[@version]",
+    )
+    parser.add_argument(
+        "source", metavar="SRC", help="a .gezk path, an http(s) URL, or publisher/catalog[@version]"
+    )
+    parser.add_argument(
+        "--sha256", metavar="HEX", help="the archive digest you were promised (verified first)"
+    )
+    parser.add_argument(
+        "--registry",
+        metavar="FILE_OR_URL",
+        action="append",
+        default=[],
+        help="a publisher registry document to resolve publisher/catalog[@version] (repeatable)",
+    )
+    parser.add_argument(
+        "--trust",
+        metavar="PEM",
+        action="append",
+        default=[],
+        help="a trusted publisher public key; registries must then verify against it (repeatable)",
+    )
+    parser.add_argument(
+        "--require-signature",
+        action="store_true",
+        help="refuse a catalog whose manifest is not signed by a --trust key",
+    )
+    parser.add_argument(
+        "--keep-previous",
+        action="store_true",
+        help="keep the previously active version's files after the new one is active",
+    )
+    add_home_option(parser)
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.set_defaults(handler=run)
+
+
+def _anchors(paths: list[str]) -> TrustAnchors | None:
+    if not paths:
+        return None
+    anchors = TrustAnchors()
+    for name in paths:
+        try:
+            anchors.add(Path(name).read_bytes())
+        except FileNotFoundError:
+            raise NotFound(f"trust key {name} does not exist", subject=name) from None
+    return anchors
+
+
+def run(args: argparse.Namespace) -> int:
+    """Install and report what happened."""
+    home = home_from(args)
+    registries = tuple(load_registry_document(r) for r in args.registry)
+    progress = TerminalProgress(quiet=args.quiet or args.json)
+    try:
+        result = home.install(
+            args.source,
+            args.sha256,
+            progress,
+            trust=_anchors(args.trust),
+            registries=registries,
+            keep_previous=args.keep_previous,
+            require_signature=args.require_signature,
+        )
+    finally:
+        progress.close()
+    if args.json:
+        row = catalog_row(result.catalog)
+        row["status"] = result.status
+        row["previousVersion"] = None if result.previous is None else result.previous.version
+        print_json(row)
+        return 0
+    v = result.version
+    what = {
+        "installed": "installed",
+        "unchanged": "already installed",
+        "activated": "activated",
+    }[result.status]
+    line = f"{what} {result.key}@{v.version} (sha256 {v.archive_sha256[:16]}) at {result.path}"
+    if result.previous is not None:
+        line += f"; replaced {result.previous.version}"
+    print(line)
+    return 0

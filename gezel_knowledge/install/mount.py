@@ -1,0 +1,123 @@
+"""Mounting installed catalogs, and quarantining the ones that fail.
+
+Mounting opens the active version of an installed catalog read-only. Before opening, every file
+the manifest declares must exist with its declared size (a cheap ``stat``: it catches a deleted
+shard or a truncated database without hashing gigabytes on every start); then the reader opens
+the router and checks its ``meta`` echoes and shard map. A failure quarantines that version:
+the registry records the reason and the time, the files are left exactly as they are, and the
+catalog stops being eligible, so every other catalog keeps working. ``recheck`` clears a
+quarantine once the catalog mounts again (for example after the user restored a file).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from gezel_knowledge.archive.paths import MANIFEST_PATH
+from gezel_knowledge.errors import IntegrityFailure, InvalidInput, KnowledgeError, NotFound
+from gezel_knowledge.install.registry import InstalledCatalog, InstalledVersion
+from gezel_knowledge.reader import Catalog, open_catalog, read_manifest
+from gezk.errors import GezkError
+
+if TYPE_CHECKING:
+    from gezel_knowledge.install.home import KnowledgeHome
+
+__all__ = ["MountFailed", "check_files", "mount", "quarantine_error"]
+
+
+class MountFailed(IntegrityFailure):
+    """An installed catalog could not be mounted and has been quarantined."""
+
+    default_reason = "mount-failed"
+
+
+def check_files(root: Path) -> None:
+    """Raise unless every declared file exists with its declared size."""
+    manifest = read_manifest(root)
+    for declared in manifest.files:
+        path = root.joinpath(*declared.path.split("/"))
+        try:
+            size = path.stat().st_size
+        except FileNotFoundError:
+            raise NotFound(
+                f"{declared.path} is missing", reason="missing-file", subject=declared.path
+            ) from None
+        if size != declared.size_bytes:
+            raise IntegrityFailure(
+                f"{declared.path} is {size} bytes, the manifest declares {declared.size_bytes}",
+                reason="size-mismatch",
+                subject=declared.path,
+            )
+
+
+def quarantine_error(exc: BaseException) -> tuple[str, str]:
+    """The quarantine ``(reason, message)`` recorded for a failure."""
+    if isinstance(exc, KnowledgeError | GezkError):
+        return exc.reason, exc.message
+    if isinstance(exc, sqlite3.Error):
+        return "database-error", f"{type(exc).__name__}: {exc}"
+    return "mount-failed", f"{type(exc).__name__}: {exc}"
+
+
+def _open(home: KnowledgeHome, version: InstalledVersion) -> Catalog:
+    root = home.path_of(version)
+    if not (root / MANIFEST_PATH).is_file():
+        raise NotFound(
+            f"the installed directory {version.path} is missing or has no manifest",
+            reason="missing-install",
+            subject=version.path,
+        )
+    check_files(root)
+    catalog = open_catalog(root)
+    catalog.archive_sha256 = version.archive_sha256
+    return catalog
+
+
+def mount(
+    home: KnowledgeHome, catalog: InstalledCatalog, *, allow_disabled: bool = False
+) -> Catalog:
+    """Open the active version of ``catalog``; quarantine it and raise on failure.
+
+    Raises :class:`MountFailed` (after recording the quarantine) when the files do not open,
+    :class:`InvalidInput` when the catalog is disabled (unless ``allow_disabled``) or already
+    quarantined.
+    """
+    version = catalog.active
+    if version is None:
+        raise NotFound(
+            f"{catalog.key} has no active version", reason="not-installed", subject=catalog.key
+        )
+    if version.quarantine is not None:
+        raise InvalidInput(
+            f"{catalog.key}@{version.version} is quarantined ({version.quarantine.reason}: "
+            f"{version.quarantine.message})",
+            reason="quarantined",
+            subject=catalog.key,
+        )
+    if not catalog.enabled and not allow_disabled:
+        raise InvalidInput(f"{catalog.key} is disabled", reason="disabled", subject=catalog.key)
+    try:
+        return _open(home, version)
+    except (KnowledgeError, GezkError, sqlite3.Error, OSError) as exc:
+        reason, message = quarantine_error(exc)
+        home.quarantine(catalog.key, version.archive_sha256, reason, message)
+        raise MountFailed(
+            f"{catalog.key}@{version.version} failed to mount and was quarantined: {message}",
+            subject=catalog.key,
+        ) from exc
+
+
+def recheck(home: KnowledgeHome, ref: str) -> InstalledCatalog:
+    """Try to mount a quarantined catalog again; clear its quarantine when it opens."""
+    catalog = home.catalog(ref)
+    version = catalog.active
+    if version is None or version.quarantine is None:
+        return catalog
+    try:
+        _open(home, version).close()
+    except (KnowledgeError, GezkError, sqlite3.Error, OSError) as exc:
+        reason, message = quarantine_error(exc)
+        return home.quarantine(catalog.key, version.archive_sha256, reason, message)
+    return home.clear_quarantine(catalog.key, version.archive_sha256)
