@@ -32,7 +32,7 @@ __all__ = ["DEFAULT_BATCH_SIZE", "DEFAULT_MAX_BATCH_TOKENS", "OnnxEmbedder", "pl
 DEFAULT_BATCH_SIZE = 32
 """At most this many texts per graph run."""
 
-DEFAULT_MAX_BATCH_TOKENS = 1024
+DEFAULT_MAX_BATCH_TOKENS = 512
 """At most this many padded tokens per graph run (bounds the attention matrices' memory)."""
 
 _INPUTS = ("input_ids", "attention_mask", "token_type_ids")
