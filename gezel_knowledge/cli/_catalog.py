@@ -37,7 +37,7 @@ def add_catalog_argument(parser: argparse.ArgumentParser, *, optional: bool = Fa
         "catalog",
         metavar="CATALOG",
         nargs="?" if optional else None,
-        help="a .gezk file or an extracted catalog directory",
+        help="a .gezk file, an extracted catalog directory or an installed catalog",
     )
 
 
@@ -50,11 +50,21 @@ def open_catalog_argument(value: str | None, *, embedder: Embedder | None = None
         )
     path = Path(value)
     if not path.exists():
-        raise NotFound(
-            f"{value} is not a .gezk file or a catalog directory",
-            reason="catalog-not-found",
-            subject=value,
-        )
+        # Not a path: an installed catalog by publisher/catalog or a unique catalog id.
+        from gezel_knowledge.install.home import KnowledgeHome  # noqa: PLC0415
+
+        home = KnowledgeHome()
+        try:
+            installed = home.catalog(value)
+        except NotFound:
+            raise NotFound(
+                f"{value} is not a .gezk file, a catalog directory or an installed catalog",
+                reason="catalog-not-found",
+                subject=value,
+            ) from None
+        catalog = home.mount(installed.key, allow_disabled=True)
+        catalog.embedder = embedder
+        return catalog
     return open_catalog(path, embedder=embedder)
 
 

@@ -5,10 +5,11 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from gezel_knowledge.cli._output import print_json
 from gezel_knowledge.install.home import KnowledgeHome
 from gezel_knowledge.install.registry import InstalledCatalog
 
-__all__ = ["add_home_option", "catalog_line", "catalog_row", "home_from"]
+__all__ = ["add_home_option", "catalog_line", "catalog_row", "home_from", "print_installed"]
 
 
 def add_home_option(parser: argparse.ArgumentParser) -> None:
@@ -51,3 +52,16 @@ def catalog_line(catalog: InstalledCatalog) -> str:
     if active is None:
         return f"{catalog.key}  (no active version)  {state}"
     return f"{catalog.key}@{active.version}  {active.archive_sha256[:16]}  {state}  {active.name}"
+
+
+def print_installed(*, as_json: bool, home: KnowledgeHome | None = None) -> int:
+    """Print the installed catalogs (``list`` without a catalog); return the exit code."""
+    catalogs = (home or KnowledgeHome()).installed()
+    if as_json:
+        print_json([catalog_row(c) for c in catalogs])
+        return 0
+    if not catalogs:
+        print("no catalogs installed")
+    for catalog in catalogs:
+        print(catalog_line(catalog))
+    return 0

@@ -1,7 +1,6 @@
-"""``gezel-knowledge list CATALOG [--topic T]``: documents in table-of-contents order.
+"""``gezel-knowledge list [CATALOG] [--topic T]``: documents in table-of-contents order.
 
-The catalog argument is optional in the grammar so that, with the install commands, ``list``
-alone can list installed catalogs; today it is required.
+Without a catalog, ``list`` lists the installed catalogs instead.
 """
 
 from __future__ import annotations
@@ -15,11 +14,14 @@ from gezel_knowledge.cli._catalog import (
     open_catalog_argument,
     plain,
 )
+from gezel_knowledge.cli._installed import print_installed
 
 
 def register(subparsers: Any) -> None:
     """Add the ``list`` subcommand."""
-    parser = subparsers.add_parser("list", help="list a catalog's documents")
+    parser = subparsers.add_parser(
+        "list", help="list a catalog's documents, or the installed catalogs"
+    )
     add_catalog_argument(parser, optional=True)
     parser.add_argument("--topic", metavar="TOPIC", help="only this topic and its subtopics")
     parser.add_argument(
@@ -34,7 +36,9 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Print one page of the listing."""
+    """Print one page of the listing (or the installed catalogs when none is named)."""
+    if args.catalog is None:
+        return print_installed(as_json=args.json)
     with open_catalog_argument(args.catalog) as catalog:
         page = catalog.list_documents(
             args.topic, descendants=not args.direct, limit=args.limit, offset=args.offset

@@ -2,8 +2,7 @@
 
 ``REFERENCE`` is a ``knowledge://publisher/catalog/document[#line=a-b|#chunk=uid]`` URI or a
 document id (optionally with the same fragments). The grammar is ``read [CATALOG] REFERENCE``:
-with the install commands a ``knowledge://`` URI alone resolves through the installed catalogs;
-today the catalog is required.
+a ``knowledge://`` URI alone resolves through the installed catalogs.
 """
 
 from __future__ import annotations
@@ -13,6 +12,7 @@ from typing import Any
 
 from gezel_knowledge.cli._catalog import emit_json, open_catalog_argument
 from gezel_knowledge.errors import InvalidInput
+from gezel_knowledge.install.home import KnowledgeHome
 
 
 def register(subparsers: Any) -> None:
@@ -34,8 +34,11 @@ def run(args: argparse.Namespace) -> int:
         raise InvalidInput("read takes a catalog and one reference", reason="invalid-arguments")
     catalog_arg = args.args[0] if len(args.args) == 2 else None
     reference = args.args[-1]
-    with open_catalog_argument(catalog_arg) as catalog:
-        passage = catalog.read(reference)
+    if catalog_arg is None and reference.startswith("knowledge://"):
+        passage = KnowledgeHome().read(reference)
+    else:
+        with open_catalog_argument(catalog_arg) as catalog:
+            passage = catalog.read(reference)
     if args.json:
         emit_json(passage)
         return 0

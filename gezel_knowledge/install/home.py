@@ -21,11 +21,12 @@ import contextlib
 import os
 import stat
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
+from gezel_knowledge.embedders import EmbedderResolution
 from gezel_knowledge.errors import IntegrityFailure, InvalidInput
 from gezel_knowledge.install._atomic import remove_tree
 from gezel_knowledge.install._time import utc_now
@@ -42,9 +43,11 @@ from gezel_knowledge.install.registry import (
 )
 from gezel_knowledge.install.registry_document import RegistryDocument
 from gezel_knowledge.install.space import FreeSpaceProbe, disk_free_space
+from gezel_knowledge.install.status import HomeStatus, home_status
 from gezel_knowledge.progress import ProgressSink
 from gezel_knowledge.reader import Catalog, Passage
 from gezk.ids import validate_catalog_id, validate_publisher_id, validate_version
+from gezk.profiles import EmbeddingProfile
 from gezk.signing import TrustAnchors
 from gezk.uri import KnowledgeUri
 
@@ -238,6 +241,15 @@ class KnowledgeHome:
     def recheck(self, ref: str) -> InstalledCatalog:
         """Mount a quarantined catalog again; clear the quarantine when it opens."""
         return recheck(self, ref)
+
+    def status(
+        self,
+        *,
+        check: bool = False,
+        resolve_embedder: Callable[[EmbeddingProfile], EmbedderResolution] | None = None,
+    ) -> HomeStatus:
+        """Installed catalogs, quarantines, embedding readiness and pending downloads."""
+        return home_status(self, check=check, resolve_embedder=resolve_embedder)
 
     def read(self, reference: str | KnowledgeUri) -> Passage:
         """Resolve a ``knowledge://`` reference through the installed catalogs.

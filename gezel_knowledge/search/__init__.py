@@ -1,5 +1,12 @@
 """Search across the installed catalogs, and the budgets of proactive retrieval."""
 
+from gezel_knowledge.search.knowledge_search import (
+    CatalogSearchStatus,
+    EmbedderResolver,
+    KnowledgeResults,
+    KnowledgeSearch,
+    SemanticState,
+)
 from gezel_knowledge.search.proactive import (
     PROACTIVE_BUDGETS,
     Depth,
@@ -12,10 +19,15 @@ from gezel_knowledge.search.proactive import (
 
 __all__ = [
     "PROACTIVE_BUDGETS",
+    "CatalogSearchStatus",
     "Depth",
+    "EmbedderResolver",
     "Evidence",
+    "KnowledgeResults",
+    "KnowledgeSearch",
     "ProactiveBudget",
     "ProactiveSelection",
+    "SemanticState",
     "estimate_tokens",
     "select_proactive",
 ]

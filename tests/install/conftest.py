@@ -149,6 +149,7 @@ def archive_factory(tmp_path_factory: pytest.TempPathFactory) -> Any:
         publisher_id: str = "tester",
         n_docs: int = 8,
         sign_with: Any = None,
+        shard_every: int = 0,
         **options: Any,
     ) -> Path:
         key = (
@@ -162,6 +163,9 @@ def archive_factory(tmp_path_factory: pytest.TempPathFactory) -> Any:
         if key in made:
             return made[key]
         docs, topics = sample_docs(n_docs)
+        if shard_every:
+            for i, doc in enumerate(docs):
+                doc.shard = i % shard_every
         build = CatalogBuild(
             docs,
             topics,

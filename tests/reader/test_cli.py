@@ -98,8 +98,11 @@ def test_topics_tree(capsys: pytest.CaptureFixture[str], shared_catalog: Path) -
     assert [t["id"] for t in json.loads(out)] == ["craft", "metals", "wood", "nature"]
 
 
-def test_list_pages_and_requires_a_catalog(
-    capsys: pytest.CaptureFixture[str], shared_catalog: Path
+def test_list_pages_and_lists_installed_catalogs_without_one(
+    capsys: pytest.CaptureFixture[str],
+    shared_catalog: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
 ) -> None:
     code, out, _ = run(capsys, "list", str(shared_catalog), "--topic", "nature", "--json")
     assert code == 0
@@ -109,12 +112,18 @@ def test_list_pages_and_requires_a_catalog(
     assert view["documents"][0]["citation"] == "knowledge://tester/demo/doc-0000"
     code, out, _ = run(capsys, "list", str(shared_catalog), "--limit", "2")
     assert out.strip().endswith("(1-2 of 12)")
-    code, _, err = run(capsys, "list")
-    assert code == 1
-    assert "[catalog-required]" in err
+    monkeypatch.setenv("GEZEL_HOME", str(tmp_path))
+    code, out, _ = run(capsys, "list")
+    assert code == 0
+    assert out.strip() == "no catalogs installed"
 
 
-def test_read_reference_forms(capsys: pytest.CaptureFixture[str], shared_catalog: Path) -> None:
+def test_read_reference_forms(
+    capsys: pytest.CaptureFixture[str],
+    shared_catalog: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+) -> None:
     code, out, _ = run(
         capsys, "read", str(shared_catalog), "knowledge://tester/demo/doc-0003#line=1"
     )
@@ -125,7 +134,11 @@ def test_read_reference_forms(capsys: pytest.CaptureFixture[str], shared_catalog
     code, _, err = run(capsys, "read", str(shared_catalog), "knowledge://x/y/z")
     assert code == 1
     assert "[other-catalog]" in err
+    monkeypatch.setenv("GEZEL_HOME", str(tmp_path))
     code, _, err = run(capsys, "read", "knowledge://tester/demo/doc-0003")
+    assert code == 1
+    assert "[not-installed]" in err
+    code, _, err = run(capsys, "read", "doc-0003")
     assert code == 1
     assert "[catalog-required]" in err
 

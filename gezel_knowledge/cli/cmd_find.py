@@ -1,0 +1,83 @@
+"""``gezel-knowledge find QUERY``: search every installed, enabled catalog at once.
+
+This is the user's own search surface: it does not apply the catalog policy of the project the
+command happens to run in.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from gezel_knowledge.cli._installed import add_home_option, home_from
+from gezel_knowledge.cli._output import print_json
+from gezel_knowledge.search import KnowledgeResults, KnowledgeSearch
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``find`` subcommand."""
+    parser = subparsers.add_parser("find", help="search across the installed, enabled catalogs")
+    parser.add_argument("query", metavar="QUERY", help="what to look for")
+    parser.add_argument("-k", type=int, default=10, metavar="N", help="number of results (10)")
+    parser.add_argument(
+        "--mode", choices=("hybrid", "vector", "keyword"), default="hybrid", help="ranked lists"
+    )
+    parser.add_argument(
+        "--catalog",
+        action="append",
+        metavar="CATALOG",
+        help="only this installed catalog (publisher/catalog or unique id; repeatable)",
+    )
+    add_home_option(parser)
+    parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.set_defaults(handler=run)
+
+
+def _snippet(text: str, width: int = 160) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= width else flat[: width - 1].rstrip() + "…"
+
+
+def _print(results: KnowledgeResults) -> None:
+    if not results.hits:
+        print("no results")
+    for hit in results.hits:
+        prov = hit.provenance
+        where = f"{hit.source}@{prov.version}" if prov is not None else hit.source
+        print(f"{hit.rank + 1}. {hit.title}  [{where}]")
+        print(f"   {hit.citation}")
+        if hit.text:
+            print(f"   {_snippet(hit.text)}")
+
+
+def _notes(results: KnowledgeResults) -> None:
+    for status in results.catalogs:
+        if status.semantic == "unavailable":
+            print(
+                f"gezel-knowledge: note: {status.catalog}: keyword search only ({status.reason})",
+                file=sys.stderr,
+            )
+    for key, reason in results.quarantined:
+        print(f"gezel-knowledge: note: {key} was quarantined ({reason})", file=sys.stderr)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Search and print fused hits with citations."""
+    with KnowledgeSearch(home_from(args)) as search:
+        results = search.search(args.query, k=args.k, mode=args.mode, catalogs=args.catalog)
+    if args.json:
+        print_json(
+            {
+                "query": results.query,
+                "mode": results.mode,
+                "hits": results.hits,
+                "catalogs": results.catalogs,
+                "keywordOnly": results.keyword_only,
+                "quarantined": [{"catalog": k, "reason": r} for k, r in results.quarantined],
+            }
+        )
+    else:
+        _print(results)
+    _notes(results)
+    return 0

@@ -1,0 +1,121 @@
+"""``find``, ``status``, ``list`` and ``read`` over installed catalogs."""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from gezel_knowledge.cli import main
+from gezel_knowledge.install import KnowledgeHome
+from gezk.profiles import TEST_HASH_EMBED_1, ModelRef
+
+UNKNOWN = replace(TEST_HASH_EMBED_1, id="acme-embed@1", model=ModelRef("acme/embed", "r1"))
+
+
+@pytest.fixture
+def three(archive_factory: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> KnowledgeHome:
+    monkeypatch.setenv("GEZEL_HOME", str(tmp_path))
+    home = KnowledgeHome()
+    home.install(archive_factory("alpha"))
+    home.install(archive_factory("beta", n_docs=10))
+    home.install(archive_factory("gamma", profile=UNKNOWN))
+    return home
+
+
+def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_find_over_three_installed_catalogs(
+    three: KnowledgeHome, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = _run(capsys, "find", "lattice ember", "-k", "30", "--json")
+    assert code == 0
+    view = json.loads(out)
+    assert {h["source"] for h in view["hits"]} == {"tester/alpha", "tester/beta", "tester/gamma"}
+    assert view["keywordOnly"] == ["tester/gamma"]
+    assert all(h["provenance"]["archive_sha256"] for h in view["hits"])
+    assert "tester/gamma: keyword search only" in err
+    code, out, _ = _run(capsys, "find", "lattice ember", "-k", "3")
+    lines = out.splitlines()
+    assert lines[0].startswith("1. ")
+    assert lines[1].strip().startswith("knowledge://tester/")
+
+
+def test_find_respects_disable_and_catalog_filter(
+    three: KnowledgeHome, capsys: pytest.CaptureFixture[str]
+) -> None:
+    three.disable("alpha")
+    _, out, _ = _run(capsys, "find", "lattice", "-k", "50", "--json")
+    assert "tester/alpha" not in {h["source"] for h in json.loads(out)["hits"]}
+    _, out, _ = _run(capsys, "find", "lattice", "--catalog", "beta", "--json")
+    assert {h["source"] for h in json.loads(out)["hits"]} == {"tester/beta"}
+
+
+def test_list_without_a_catalog_lists_installed_ones(
+    three: KnowledgeHome, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = _run(capsys, "list")
+    assert code == 0
+    assert [line.split("@")[0] for line in out.splitlines()] == [
+        "tester/alpha",
+        "tester/beta",
+        "tester/gamma",
+    ]
+    _, out, _ = _run(capsys, "list", "--json")
+    assert [r["catalog"] for r in json.loads(out)] == [
+        "tester/alpha",
+        "tester/beta",
+        "tester/gamma",
+    ]
+    # An installed catalog can be named where a catalog path is expected.
+    code, out, _ = _run(capsys, "list", "beta", "--limit", "2")
+    assert code == 0
+    assert out.strip().endswith("(1-2 of 10)")
+
+
+def test_read_resolves_a_citation_through_the_installed_catalogs(
+    three: KnowledgeHome, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _, out, _ = _run(capsys, "find", "lattice", "--catalog", "alpha", "--json")
+    hit = json.loads(out)["hits"][0]
+    code, out, _ = _run(capsys, "read", hit["citation"])
+    assert code == 0
+    assert out.strip() == hit["text"].strip()
+
+
+def test_status_reports_readiness_and_quarantine(
+    three: KnowledgeHome, capsys: pytest.CaptureFixture[str]
+) -> None:
+    gamma = three.catalog("gamma").active
+    assert gamma is not None
+    router = three.path_of(gamma) / "index" / "router.db"
+    os.chmod(router.parent, 0o755)
+    router.unlink()
+    code, out, _ = _run(capsys, "status", "--check")
+    assert code == 0
+    assert "3 installed, 1 quarantined" in out
+    assert "quarantined (missing-file)" in out
+    assert "test-hash-embed@1: ready" in out
+    _, out, _ = _run(capsys, "status", "--json")
+    view = json.loads(out)
+    quarantined = [c for c in view["catalogs"] if c["quarantine"]]
+    assert [c["catalog"] for c in quarantined] == ["tester/gamma"]
+    assert quarantined[0]["quarantine"]["reason"] == "missing-file"
+
+
+def test_status_says_why_a_profile_has_no_embedder(
+    three: KnowledgeHome, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _, out, _ = _run(capsys, "status", "--json")
+    readiness = {r["profile"]: r for r in json.loads(out)["embedding"]}
+    assert readiness["acme-embed@1"]["ready"] is False
+    assert readiness["acme-embed@1"]["reason"] == "unknown-profile"
+    assert readiness["test-hash-embed@1"]["catalogs"] == ["tester/alpha", "tester/beta"]

@@ -1,0 +1,217 @@
+"""Search across installed catalogs: groups, budgets, fusion, provenance, policy, quarantine."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from gezel_knowledge.embedders import EmbedderResolution, HashEmbedder, resolve_query_embedder
+from gezel_knowledge.install import CatalogPolicy, KnowledgeHome
+from gezel_knowledge.search import KnowledgeSearch
+from gezk.profiles import TEST_HASH_EMBED_1, EmbeddingProfile, ModelRef
+
+#: A profile no embedder exists for: its catalogs answer keyword search only.
+UNKNOWN = replace(TEST_HASH_EMBED_1, id="acme-embed@1", model=ModelRef("acme/embed", "r1"))
+#: Another label for the hash space: same vector space, different id.
+ALIAS = replace(TEST_HASH_EMBED_1, id="test-hash-embed@9")
+
+
+class CountingEmbedder(HashEmbedder):
+    """The hash embedder, counting query embeddings."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.calls = 0
+
+    def embed_queries(self, texts: Any) -> np.ndarray:  # type: ignore[override]
+        self.calls += 1
+        return super().embed_queries(texts)
+
+
+def _resolver(embedder: CountingEmbedder) -> Any:
+    def resolve(profile: EmbeddingProfile) -> EmbedderResolution:
+        if profile.id in (TEST_HASH_EMBED_1.id, ALIAS.id):
+            return EmbedderResolution(profile, embedder)
+        return resolve_query_embedder(profile)
+
+    return resolve
+
+
+@pytest.fixture
+def home(archive_factory: Any, tmp_path: Path) -> KnowledgeHome:
+    home = KnowledgeHome(tmp_path)
+    home.install(archive_factory("alpha"))
+    home.install(archive_factory("beta", n_docs=10))
+    home.install(archive_factory("gamma", profile=UNKNOWN))
+    return home
+
+
+def test_one_catalog_ranks_exactly_as_the_reader(archive_factory: Any, tmp_path: Path) -> None:
+    home = KnowledgeHome(tmp_path)
+    home.install(archive_factory("alpha"))
+    query = "lattice ember orchard"
+    with KnowledgeSearch(home) as search:
+        ours = search.search(query, k=5)
+    with home.mount("alpha") as catalog:
+        catalog.embedder = HashEmbedder()
+        theirs = catalog.search(query, k=5)
+    assert [h.citation for h in ours.hits] == [h.citation for h in theirs.hits]
+    assert [h.signals for h in ours.hits] == [h.signals for h in theirs.hits]
+    assert [h.relevance for h in ours.hits] == [h.relevance for h in theirs.hits]
+
+
+def test_mixed_profiles_embed_once_per_space_and_report_keyword_only(
+    home: KnowledgeHome,
+) -> None:
+    embedder = CountingEmbedder()
+    with KnowledgeSearch(home, resolve_embedder=_resolver(embedder)) as search:
+        results = search.search("lattice ember orchard", k=10)
+    assert embedder.calls == 1  # alpha and beta share the hash space
+    states = {c.catalog: (c.semantic, c.reason) for c in results.catalogs}
+    assert states["tester/alpha"] == ("used", None)
+    assert states["tester/beta"] == ("used", None)
+    semantic, reason = states["tester/gamma"]
+    assert semantic == "unavailable"
+    assert reason is not None
+    assert "acme-embed@1" in reason
+    assert results.keyword_only == ("tester/gamma",)
+    # The keyword-only catalog still answers.
+    assert any(h.source == "tester/gamma" for h in results.hits)
+    assert all(
+        not any(s.name == "vector" for s in h.signals)
+        for h in results.hits
+        if h.source == "tester/gamma"
+    )
+
+
+def test_profiles_of_one_space_share_one_embedding(archive_factory: Any, tmp_path: Path) -> None:
+    home = KnowledgeHome(tmp_path)
+    home.install(archive_factory("alpha"))
+    home.install(archive_factory("delta", profile=ALIAS))
+    embedder = CountingEmbedder()
+    with KnowledgeSearch(home, resolve_embedder=_resolver(embedder)) as search:
+        results = search.search("lattice")
+    assert embedder.calls == 1
+    assert {c.semantic for c in results.catalogs} == {"used"}
+
+
+def test_hits_carry_provenance_and_citations(home: KnowledgeHome) -> None:
+    with KnowledgeSearch(home) as search:
+        results = search.search("lattice", k=30)
+    sources = {h.source for h in results.hits}
+    assert sources == {"tester/alpha", "tester/beta", "tester/gamma"}
+    for hit in results.hits:
+        installed = home.catalog(hit.source)
+        assert hit.provenance is not None
+        assert hit.provenance.archive_sha256 == installed.active_sha256
+        assert hit.provenance.version == "1.0.0"
+        assert hit.citation.startswith(f"knowledge://{hit.source}/")
+        assert hit.untrusted
+    assert [h.rank for h in results.hits] == list(range(len(results.hits)))
+    # Every citation resolves through the installed catalogs.
+    with KnowledgeSearch(home) as search:
+        passage = search.read(results.hits[0].citation)
+    assert passage.document_id == results.hits[0].document_id
+
+
+def test_keyword_search_runs_on_every_catalog(home: KnowledgeHome) -> None:
+    with KnowledgeSearch(home) as search:
+        results = search.search("lattice", mode="keyword", k=50)
+    assert {c.catalog for c in results.catalogs} == {
+        "tester/alpha",
+        "tester/beta",
+        "tester/gamma",
+    }
+    assert all(c.semantic == "off" for c in results.catalogs)
+    assert all(c.hits > 0 for c in results.catalogs)
+
+
+def test_the_shard_budget_is_shared_across_a_group(archive_factory: Any, tmp_path: Path) -> None:
+    home = KnowledgeHome(tmp_path)
+    home.install(archive_factory("sharded-a", n_docs=12, external_shards=True, shard_every=3))
+    home.install(archive_factory("sharded-b", n_docs=12, external_shards=True, shard_every=3))
+    with KnowledgeSearch(home) as search:
+        explicit = search.search("lattice ember")
+        proactive = search.search("lattice ember", proactive=True)
+
+    def vector_shards(results: Any) -> int:
+        return sum(len(c.shards_searched) for c in results.catalogs if c.semantic == "used")
+
+    assert vector_shards(explicit) == 6
+    assert vector_shards(proactive) == 3
+    routed = {c.semantic for c in proactive.catalogs}
+    assert routed <= {"used", "not-routed"}
+
+
+def test_policy_filters_catalogs(home: KnowledgeHome) -> None:
+    policy = CatalogPolicy.selected(["tester/beta"])
+    with KnowledgeSearch(home, policy=policy) as search:
+        results = search.search("lattice", k=50)
+    assert {h.source for h in results.hits} == {"tester/beta"}
+    with KnowledgeSearch(home, policy=CatalogPolicy.off()) as search:
+        assert search.search("lattice").hits == ()
+    home.disable("beta")
+    with KnowledgeSearch(home, policy=policy) as search:
+        assert search.search("lattice").catalogs == ()
+
+
+def test_a_catalog_restriction_narrows_the_search(home: KnowledgeHome) -> None:
+    with KnowledgeSearch(home) as search:
+        results = search.search("lattice", catalogs=["alpha"], k=50)
+    assert {c.catalog for c in results.catalogs} == {"tester/alpha"}
+
+
+def test_a_corrupt_shard_is_quarantined_and_the_others_answer(
+    archive_factory: Any, tmp_path: Path
+) -> None:
+    home = KnowledgeHome(tmp_path)
+    home.install(archive_factory("alpha"))
+    broken = home.install(
+        archive_factory("sharded-a", n_docs=12, external_shards=True, shard_every=3)
+    )
+    shard = broken.path / "index" / "shards" / "001.db"
+    os.chmod(shard, 0o644)
+    data = bytearray(shard.read_bytes())
+    data[:100] = b"\0" * 100  # same size, so mounting (a stat) cannot tell
+    shard.write_bytes(bytes(data))
+    with KnowledgeSearch(home) as search:
+        results = search.search("lattice ember", k=20)
+        assert results.quarantined == (("tester/sharded-a", "corrupt-database"),)
+        assert {h.source for h in results.hits} == {"tester/alpha"}
+        again = search.search("lattice ember", k=20)
+    assert again.quarantined == ()
+    assert {c.catalog for c in again.catalogs} == {"tester/alpha"}
+    record = home.catalog("sharded-a")
+    assert record.quarantine is not None
+    assert record.quarantine.reason == "corrupt-database"
+
+
+def test_a_newly_installed_version_is_picked_up_by_a_live_search(
+    archive_factory: Any, tmp_path: Path
+) -> None:
+    home = KnowledgeHome(tmp_path)
+    home.install(archive_factory("alpha"))
+    with KnowledgeSearch(home) as search:
+        first = search.search("lattice")
+        home.install(archive_factory("alpha", version="2.0.0", n_docs=9))
+        second = search.search("lattice")
+    assert first.catalogs[0].version == "1.0.0"
+    assert second.catalogs[0].version == "2.0.0"
+    assert all(h.provenance is not None and h.provenance.version == "2.0.0" for h in second.hits)
+
+
+def test_proactive_ceilings_apply_to_fused_hits(home: KnowledgeHome) -> None:
+    with KnowledgeSearch(home) as search:
+        lean = search.proactive("lattice ember", depth="lean", token_budget=4000)
+        deep = search.proactive("lattice ember", depth="deep", token_budget=4000)
+        nothing = search.proactive("zzzz qqqq", depth="deep", token_budget=4000)
+    assert 0 < len(lean.evidence) <= 2
+    assert all(e.text is None for e in lean.evidence)
+    assert 0 < len(deep.evidence) <= 4
+    assert deep.tokens_used <= 0.35 * 4000
+    assert nothing.evidence == ()
