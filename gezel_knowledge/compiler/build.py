@@ -409,9 +409,7 @@ def compile_catalog(
                 )
                 path = f"index/shards/{shard_id:03d}.db"
             content = fill_shard(conn, work / "staging.db", shard_id, vectors, center)
-            centroids, weights = route_centroids(
-                np.ascontiguousarray(vectors[content.rows]), meta.id, shard_id
-            )
+            centroids, weights = route_centroids(vectors, content.rows, meta.id, shard_id)
             size = 0
             if not embedded_shard:
                 write_meta(

@@ -43,6 +43,7 @@ __all__ = [
 
 INDEX_SCHEMA_VERSION = 4
 BODY_BROTLI_MIN_BYTES = 512
+_VECTOR_BLOCK = 1024
 MAX_BODY_BYTES = 16 * 1024 * 1024
 
 _STAGING_DDL = """
@@ -159,9 +160,9 @@ def create_database(path: Path, *, router: bool, shard: bool) -> sqlite3.Connect
     """A new build database at ``path`` with the schema-4 pragmas and DDL."""
     conn = sqlite3.connect(path, isolation_level=None)
     role: ddl.DatabaseRole = ("router+shard" if shard else "router") if router else "shard"
-    ddl.create_schema(conn, role, INDEX_SCHEMA_VERSION)
     # A build database is scratch until sealed: durability would only cost fsyncs.
     conn.execute("PRAGMA synchronous = OFF")
+    ddl.create_schema(conn, role, INDEX_SCHEMA_VERSION)
     return conn
 
 
@@ -211,17 +212,20 @@ def fill_shard(
         if spans
         else np.zeros(0, np.int64)
     )
-    if rows.size:
-        block = np.ascontiguousarray(vectors[rows], dtype=np.float32)
+    # Quantize in blocks: the encoders work in float64, so a whole shard at once would need
+    # several times the shard's vectors in temporaries.
+    for start in range(0, rows.size, _VECTOR_BLOCK):
+        block = np.ascontiguousarray(vectors[rows[start : start + _VECTOR_BLOCK]], dtype=np.float32)
         int8 = quantize_int8(block)
         bits = pack_sign_bits(block, center)
+        ids = range(start + 1, start + 1 + block.shape[0])
         conn.executemany(
             "INSERT INTO chunk_vectors_int8(chunk_id, v) VALUES (?, ?)",
-            ((i + 1, int8[i].tobytes()) for i in range(rows.size)),
+            zip(ids, (row.tobytes() for row in int8), strict=True),
         )
         conn.executemany(
             "INSERT INTO chunk_vectors_bit(chunk_id, v) VALUES (?, ?)",
-            ((i + 1, bits[i].tobytes()) for i in range(rows.size)),
+            zip(ids, (row.tobytes() for row in bits), strict=True),
         )
     conn.execute("INSERT INTO fts_chunks(fts_chunks) VALUES ('rebuild')")
     conn.execute("INSERT INTO fts_chunks(fts_chunks) VALUES ('optimize')")

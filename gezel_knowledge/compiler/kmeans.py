@@ -22,6 +22,7 @@ reproducible; only the similarity matrix is computed in float32.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import math
 
 import numpy as np
@@ -36,7 +37,6 @@ __all__ = [
     "balanced_assignment",
     "centroid_count",
     "centroid_seed",
-    "kmeans_plus_plus",
     "route_centroids",
     "shard_fill_seed",
 ]
@@ -79,17 +79,80 @@ def centroid_count(chunks: int) -> int:
     return max(1, min(CENTROID_MAX, math.ceil(chunks / CENTROID_CHUNKS_PER)))
 
 
-def _similarities(points: NDArray[np.float32], centres: NDArray[np.float64]) -> NDArray[np.float32]:
-    return np.asarray(points @ centres.astype(np.float32).T, dtype=np.float32)
+class _Rows:
+    """Selected rows of a (possibly memory-mapped) matrix, read a block at a time.
+
+    k-means works through these instead of a copy of its sample, so its memory stays bounded by
+    one block whatever the shard's size.
+    """
+
+    def __init__(self, vectors: NDArray[np.float32], rows: NDArray[np.int64] | None) -> None:
+        # A plain ndarray view of a memory map: indexing it skips np.memmap's subclass overhead.
+        self.vectors = np.asarray(vectors)
+        self.rows = rows
+        self.n = vectors.shape[0] if rows is None else rows.shape[0]
+
+    def block(self, start: int) -> NDArray[np.float32]:
+        stop = min(start + _BLOCK, self.n)
+        if self.rows is None:
+            return np.asarray(self.vectors[start:stop], dtype=np.float32)
+        return np.ascontiguousarray(self.vectors[self.rows[start:stop]], dtype=np.float32)
+
+    def starts(self) -> range:
+        return range(0, self.n, _BLOCK)
+
+    def row(self, i: int) -> NDArray[np.float32]:
+        index = i if self.rows is None else int(self.rows[i])
+        return np.asarray(self.vectors[index], dtype=np.float32)
+
+    def dots(self, vector: NDArray[np.float32]) -> NDArray[np.float64]:
+        """Every row's dot product with ``vector``."""
+        return (
+            np.concatenate([(self.block(s) @ vector).astype(np.float64) for s in self.starts()])
+            if self.n
+            else np.zeros(0)
+        )
+
+    def assign(
+        self, centres: NDArray[np.float64], weights: NDArray[np.float64] | None = None
+    ) -> tuple[NDArray[np.int64], NDArray[np.float64], NDArray[np.float64]]:
+        """Each row's most similar centre (ties: lowest index), and per-centre sums and mass.
+
+        One pass: every block is read once for both the assignment and the (float64,
+        sequential, so reproducible) sums of the rows assigned to each centre.
+        """
+        c32 = centres.astype(np.float32)
+        k = centres.shape[0]
+        labels = np.empty(self.n, dtype=np.int64)
+        sums = np.zeros((k, self.vectors.shape[1]), dtype=np.float64)
+        mass = np.zeros(k, dtype=np.float64)
+        for start in self.starts():
+            block = self.block(start)
+            block_labels = np.argmax(np.einsum("ij,kj->ik", block, c32), axis=1)
+            labels[start : start + block.shape[0]] = block_labels
+            order = np.argsort(block_labels, kind="stable")
+            ordered = block_labels[order]
+            rows = block[order]
+            w = None if weights is None else weights[start : start + block.shape[0]][order]
+            bounds = np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1], True])
+            for a, b in itertools.pairwise(bounds):
+                label = ordered[a]
+                if w is None:
+                    sums[label] += rows[a:b].sum(axis=0, dtype=np.float64)
+                    mass[label] += b - a
+                else:
+                    sums[label] += (rows[a:b] * w[a:b, None]).sum(axis=0)
+                    mass[label] += w[a:b].sum()
+        return labels, sums, mass
 
 
-def kmeans_plus_plus(points: NDArray[np.float32], k: int, source: UniformSource) -> list[int]:
+def kmeans_plus_plus(points: _Rows, k: int, source: UniformSource) -> list[int]:
     """Indices of ``k`` seed centres chosen by k-means++ (fewer if the points run out)."""
-    n = points.shape[0]
+    n = points.n
     if n == 0 or k <= 0:
         return []
     chosen = [min(n - 1, int(source.next() * n))]
-    nearest = np.maximum(0.0, 2.0 - 2.0 * (points @ points[chosen[0]]).astype(np.float64))
+    nearest = np.maximum(0.0, 2.0 - 2.0 * points.dots(points.row(chosen[0])))
     while len(chosen) < k:
         total = float(nearest.sum())
         if total <= 0.0:
@@ -100,7 +163,7 @@ def kmeans_plus_plus(points: NDArray[np.float32], k: int, source: UniformSource)
         while nearest[pick] <= 0.0 and pick > 0:
             pick -= 1  # never pick a point that is already a centre
         chosen.append(pick)
-        distance = np.maximum(0.0, 2.0 - 2.0 * (points @ points[pick]).astype(np.float64))
+        distance = np.maximum(0.0, 2.0 - 2.0 * points.dots(points.row(pick)))
         nearest = np.minimum(nearest, distance)
     return chosen
 
@@ -112,53 +175,32 @@ def _normalise_rows(x: NDArray[np.float64]) -> NDArray[np.float64]:
     return out
 
 
-def _cluster_sums(
-    points: NDArray[np.float32],
-    labels: NDArray[np.int64],
-    k: int,
-    weights: NDArray[np.float64] | None,
-) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-    sums = np.zeros((k, points.shape[1]), dtype=np.float64)
-    mass = np.zeros(k, dtype=np.float64)
-    for start in range(0, points.shape[0], _BLOCK):
-        block = points[start : start + _BLOCK]
-        block_labels = labels[start : start + _BLOCK]
-        block_weights = None if weights is None else weights[start : start + _BLOCK]
-        for cluster in np.unique(block_labels):
-            mask = block_labels == cluster
-            rows = block[mask].astype(np.float64)
-            if block_weights is None:
-                sums[cluster] += rows.sum(axis=0)
-                mass[cluster] += rows.shape[0]
-            else:
-                w = block_weights[mask]
-                sums[cluster] += (rows * w[:, None]).sum(axis=0)
-                mass[cluster] += w.sum()
-    return sums, mass
-
-
 def route_centroids(
-    vectors: NDArray[np.float32], catalog_id: str, shard_id: int
+    vectors: NDArray[np.float32], rows: NDArray[np.int64], catalog_id: str, shard_id: int
 ) -> tuple[NDArray[np.float32], NDArray[np.int64]]:
-    """A shard's routing centroids (unit float32 rows) and the sampled chunks assigned to each."""
-    n = vectors.shape[0]
+    """A shard's routing centroids (unit float32 rows) and the sampled chunks assigned to each.
+
+    ``rows`` are the shard's rows of ``vectors`` in chunk id order; every ``ceil(n / 65536)``-th
+    is sampled.
+    """
+    n = rows.shape[0]
     if n == 0:
         return np.zeros((0, vectors.shape[1]), np.float32), np.zeros(0, np.int64)
     stride = math.ceil(n / CENTROID_SAMPLE_MAX)
-    sample = np.ascontiguousarray(vectors[::stride], dtype=np.float32)
-    k = min(centroid_count(n), sample.shape[0])
+    sample = _Rows(vectors, rows[::stride])
+    k = min(centroid_count(n), sample.n)
     source = UniformSource(centroid_seed(catalog_id, shard_id))
-    centres = sample[kmeans_plus_plus(sample, k, source)].astype(np.float64)
-    labels = np.zeros(sample.shape[0], dtype=np.int64)
-    for iteration in range(KMEANS_MAX_ITERATIONS):
-        new_labels = np.argmax(_similarities(sample, centres), axis=1).astype(np.int64)
-        if iteration > 0 and np.array_equal(new_labels, labels):
-            break
-        labels = new_labels
-        sums, mass = _cluster_sums(sample, labels, centres.shape[0], None)
+    centres = np.stack([sample.row(i) for i in kmeans_plus_plus(sample, k, source)]).astype(
+        np.float64
+    )
+    labels, sums, mass = sample.assign(centres)
+    for _ in range(KMEANS_MAX_ITERATIONS):
         filled = mass > 0
         centres[filled] = _normalise_rows(sums[filled])
-    labels = np.argmax(_similarities(sample, centres), axis=1).astype(np.int64)
+        previous = labels
+        labels, sums, mass = sample.assign(centres)
+        if np.array_equal(labels, previous):
+            break  # another update would reproduce these centres
     weights = np.bincount(labels, minlength=centres.shape[0]).astype(np.int64)
     return _normalise_rows(centres).astype(np.float32), weights
 
@@ -180,7 +222,8 @@ def balanced_assignment(
     n = vectors.shape[0]
     groups = max(1, min(groups, n))
     source = UniformSource(seed)
-    seeds = kmeans_plus_plus(vectors, groups, source)
+    points = _Rows(vectors, None)
+    seeds = kmeans_plus_plus(points, groups, source)
     centres = vectors[seeds].astype(np.float64)
     if centres.shape[0] < groups:
         # Coincident vectors: recycle the chosen seeds so every group has a centre.
@@ -189,7 +232,7 @@ def balanced_assignment(
     labels = np.full(n, -1, dtype=np.int64)
     w = weights.astype(np.int64)
     for _ in range(KMEANS_MAX_ITERATIONS):
-        sims = _similarities(vectors, centres).astype(np.float64)
+        sims = (vectors @ centres.astype(np.float32).T).astype(np.float64)
         preference = np.argsort(-sims, axis=1, kind="stable")
         if groups > 1:
             top = np.take_along_axis(sims, preference[:, :2], axis=1)
@@ -211,7 +254,22 @@ def balanced_assignment(
         if np.array_equal(new_labels, labels):
             break
         labels = new_labels
-        sums, mass = _cluster_sums(vectors, labels, groups, w.astype(np.float64))
+        sums, mass = _weighted_sums(vectors, labels, groups, w.astype(np.float64))
         filled = mass > 0
         centres[filled] = _normalise_rows(sums[filled])
     return labels
+
+
+def _weighted_sums(
+    vectors: NDArray[np.float32], labels: NDArray[np.int64], k: int, weights: NDArray[np.float64]
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """Per-label weighted float64 sums of ``vectors`` (rows accumulated in order)."""
+    sums = np.zeros((k, vectors.shape[1]), dtype=np.float64)
+    mass = np.zeros(k, dtype=np.float64)
+    for label in range(k):
+        mask = labels == label
+        if mask.any():
+            w = weights[mask]
+            sums[label] = (vectors[mask].astype(np.float64) * w[:, None]).sum(axis=0)
+            mass[label] = w.sum()
+    return sums, mass

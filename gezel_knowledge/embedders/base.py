@@ -68,7 +68,9 @@ class WhitespaceTokenizer:
 
     def count(self, text: str) -> int:
         """Number of whitespace-separated tokens."""
-        return sum(1 for _ in _NON_SPACE.finditer(text))
+        # str.split() and the regex's \s agree on what whitespace is (Py_UNICODE_ISSPACE);
+        # split() is several times faster, and the chunker counts every block and chunk.
+        return len(text.split())
 
 
 class HashEmbedder:

@@ -1,0 +1,228 @@
+"""Catalog compiler throughput and memory on a synthetic corpus with ``test-hash-embed@1``.
+
+Writes a deterministic synthetic document list (by default 10,000 documents of four sections,
+about 40,000 chunks of ``markdown-chunks@2``), then builds it with ``compile_catalog`` in a fresh
+child process per scale so each peak RSS is that build's alone. Prints documents/s, chunks/s,
+peak RSS, the vectors' share of it, and the share of wall time spent outside the embedder.
+
+Two scales (default a quarter and the full corpus) show whether memory grows with the corpus
+beyond the vectors: bodies are streamed, so the difference in peak RSS between the scales
+should be about the difference in vector bytes (chunks x 384 x 4).
+
+Reference, in the same run: the embedder alone (``hash_embed`` over the same embed inputs in
+one call, plain numpy) for the floor the compiler cannot beat.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from gezel_knowledge.compiler import compile_catalog
+from gezel_knowledge.embedders import HashEmbedder
+from gezk.hashembed import hash_embed
+
+CATALOG_YAML = """\
+id: synthetic
+version: "1.0.0"
+name: Synthetic benchmark catalog
+language: en
+publisher: {id: bench, name: Benchmark}
+license: {name: CC0 1.0, spdx: CC0-1.0, attributionRequired: false}
+"""
+
+
+def _vocabulary(rng: np.random.Generator, size: int = 4000) -> list[str]:
+    letters = np.array(list("abcdefghijklmnopqrstuvwxyz"))
+    words = set()
+    while len(words) < size:
+        n = int(rng.integers(3, 10))
+        words.add("".join(rng.choice(letters, n)))
+    return sorted(words)
+
+
+def write_corpus(folder: Path, documents: int, sections: int, words: int, seed: int) -> Path:
+    """A JSON Lines document list plus catalog.yaml, README.md and LICENSE in ``folder``."""
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "catalog.yaml").write_text(CATALOG_YAML, encoding="utf-8")
+    (folder / "README.md").write_text(
+        "# Synthetic\n\nGenerated for benchmarks.\n", encoding="utf-8"
+    )
+    (folder / "LICENSE").write_text("CC0 1.0 Universal\n", encoding="utf-8")
+    rng = np.random.default_rng(seed)
+    vocab = np.array(_vocabulary(rng))
+    path = folder / "docs.jsonl"
+    with path.open("w", encoding="utf-8") as fh:
+        for i in range(documents):
+            topic = f"topic-{i % 40:02d}"
+            parts = [f"# Document {i}\n"]
+            for s in range(sections):
+                parts.append(f"## Section {s + 1}\n")
+                remaining = words
+                while remaining > 0:
+                    n = int(min(remaining, rng.integers(40, 90)))
+                    sentence_lengths = rng.integers(6, 16, size=n // 6 + 1)
+                    picks = vocab[rng.integers(0, len(vocab), size=n)]
+                    sentences, pos = [], 0
+                    for length in sentence_lengths:
+                        chunk = picks[pos : pos + int(length)]
+                        if not len(chunk):
+                            break
+                        sentences.append(" ".join(chunk).capitalize() + ".")
+                        pos += int(length)
+                    parts.append(" ".join(sentences) + "\n")
+                    remaining -= n
+            doc = {
+                "id": f"{topic}/doc-{i:06d}",
+                "title": f"Document {i}",
+                "topicPath": [topic],
+                "markdown": "\n".join(parts),
+            }
+            fh.write(json.dumps(doc) + "\n")
+    return path
+
+
+def _child(args: argparse.Namespace) -> int:
+    source = Path(args.child)
+    out = source.parent / "out.gezk"
+    before = resource.getrusage(resource.RUSAGE_SELF)
+    cpu_before = before.ru_utime + before.ru_stime
+    started = time.perf_counter()
+    result = compile_catalog(
+        source, out, embedder=HashEmbedder(), created_at="2026-12-01T00:00:00Z"
+    )
+    seconds = time.perf_counter() - started
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    peak_kib = usage.ru_maxrss
+    print(
+        json.dumps(
+            {
+                "documents": result.documents,
+                "chunks": result.chunks,
+                "shards": result.shards,
+                "archive_bytes": result.size_bytes,
+                "seconds": seconds,
+                "cpu_seconds": usage.ru_utime + usage.ru_stime - cpu_before,
+                "embed_seconds": result.embed_seconds,
+                "peak_rss_bytes": peak_kib * 1024,
+                "vector_bytes": result.chunks * 384 * 4,
+            }
+        )
+    )
+    out.unlink()
+    return 0
+
+
+def _reference(source: Path, limit: int) -> dict[str, float]:
+    """Embed ``limit`` chunk-sized inputs with ``hash_embed`` in one call (the floor)."""
+    texts = []
+    with source.open(encoding="utf-8") as fh:
+        for line in fh:
+            body = json.loads(line)["markdown"]
+            texts.extend(p for p in body.split("\n## ") if p)
+            if len(texts) >= limit:
+                break
+    texts = texts[:limit]
+    started = time.perf_counter()
+    hash_embed(texts)
+    seconds = time.perf_counter() - started
+    return {"inputs": len(texts), "seconds": seconds, "per_second": len(texts) / seconds}
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Generate, build at each scale in a child process, print the table (or JSON)."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--documents", type=int, default=10_000, help="documents at full scale")
+    parser.add_argument("--sections", type=int, default=4, help="sections per document")
+    parser.add_argument("--words", type=int, default=330, help="words per section")
+    parser.add_argument(
+        "--scales", default="0.25,1", help="comma-separated fractions of --documents to build"
+    )
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    parser.add_argument("--child", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.child:
+        return _child(args)
+
+    runs: list[dict[str, Any]] = []
+    reference: dict[str, float] = {}
+    with tempfile.TemporaryDirectory(prefix="gezk-compile-bench-") as tmp:
+        for scale in (float(s) for s in args.scales.split(",")):
+            n = max(1, round(args.documents * scale))
+            source = write_corpus(Path(tmp) / f"n{n}", n, args.sections, args.words, args.seed)
+            completed = subprocess.run(
+                [sys.executable, __file__, "--child", str(source)],
+                check=True,
+                capture_output=True,
+                text=True,
+                env={**os.environ, "PYTHONHASHSEED": "0"},
+            )
+            run = json.loads(completed.stdout)
+            run["input_bytes"] = source.stat().st_size
+            runs.append(run)
+            if scale == 1.0 or not reference:
+                reference = _reference(source, min(run["chunks"], 20_000))
+    for run in runs:
+        run["documents_per_second"] = run["documents"] / run["seconds"]
+        run["chunks_per_second"] = run["chunks"] / run["seconds"]
+        run["chunks_per_cpu_second"] = run["chunks"] / run["cpu_seconds"]
+        run["outside_embedder_share"] = 1 - run["embed_seconds"] / run["seconds"]
+    report = {
+        "machine": f"{platform.processor() or platform.machine()}, {os.cpu_count()} CPUs",
+        "python": platform.python_version(),
+        "runs": runs,
+        "reference_hash_embed": reference,
+    }
+    if len(runs) >= 2:
+        small, large = runs[0], runs[-1]
+        report["rss_growth_bytes"] = large["peak_rss_bytes"] - small["peak_rss_bytes"]
+        report["vector_growth_bytes"] = large["vector_bytes"] - small["vector_bytes"]
+        report["input_growth_bytes"] = large["input_bytes"] - small["input_bytes"]
+    if args.json:
+        print(json.dumps(report, indent=2))
+        return 0
+    print(
+        f"compile_catalog with test-hash-embed@1 ({report['machine']}, Python {report['python']})"
+    )
+    header = (
+        f"{'docs':>7} {'chunks':>7} {'MiB in':>7} {'s':>6} {'CPU s':>6} {'docs/s':>7} "
+        f"{'chunks/s':>9} {'chunks/CPU s':>13} {'peak RSS MiB':>13} {'vectors MiB':>12} "
+        f"{'outside embed':>14}"
+    )
+    print(header)
+    for run in runs:
+        print(
+            f"{run['documents']:>7} {run['chunks']:>7} {run['input_bytes'] / 2**20:>7.1f} "
+            f"{run['seconds']:>6.1f} {run['cpu_seconds']:>6.1f} "
+            f"{run['documents_per_second']:>7.0f} "
+            f"{run['chunks_per_second']:>9.0f} {run['chunks_per_cpu_second']:>13.0f} "
+            f"{run['peak_rss_bytes'] / 2**20:>13.1f} "
+            f"{run['vector_bytes'] / 2**20:>12.1f} {run['outside_embedder_share']:>13.0%}"
+        )
+    print(
+        f"reference: hash_embed alone over {reference['inputs']:,} inputs: "
+        f"{reference['per_second']:,.0f} inputs/s"
+    )
+    if "rss_growth_bytes" in report:
+        print(
+            f"peak RSS grew {report['rss_growth_bytes'] / 2**20:.1f} MiB from the smallest to the "
+            f"largest scale; vectors grew {report['vector_growth_bytes'] / 2**20:.1f} MiB, input "
+            f"{report['input_growth_bytes'] / 2**20:.1f} MiB"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,27 @@
+"""benchmarks/compile.py runs end to end on a tiny corpus."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+
+BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "compile.py"
+
+
+def test_compile_benchmark_small_run(capsys: pytest.CaptureFixture[str]) -> None:
+    spec = importlib.util.spec_from_file_location("bench_compile", BENCH)
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.main(["--documents", "40", "--sections", "2", "--scales", "0.5,1", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    small, large = report["runs"]
+    assert (small["documents"], large["documents"]) == (20, 40)
+    assert large["chunks"] == 2 * large["documents"]  # one chunk per section
+    assert large["vector_bytes"] == large["chunks"] * 384 * 4
+    assert 0 < large["outside_embedder_share"] < 1
+    assert report["reference_hash_embed"]["inputs"] > 0
