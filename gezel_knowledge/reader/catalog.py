@@ -33,7 +33,7 @@ from gezel_knowledge.reader import browse
 from gezel_knowledge.reader._sqlite import open_catalog_database
 from gezel_knowledge.reader.body import decode_body, slice_lines
 from gezel_knowledge.reader.floors import cosine_floor
-from gezel_knowledge.reader.fts import fts_match_expression
+from gezel_knowledge.reader.fts import fts_match_expression, query_terms
 from gezel_knowledge.reader.hybrid import (
     KEYWORD,
     TITLE,
@@ -82,6 +82,12 @@ _CHUNK_COLUMNS = (
     "id, chunk_uid, document_id, ordinal, title, heading_path, line_start, line_end, text"
 )
 _MODES = ("hybrid", "vector", "keyword")
+
+COMMON_TERM_FRACTION = 0.05
+"""Passage search skips query terms found in more than this fraction of a shard's passages."""
+
+COMMON_TERM_MIN_CHUNKS = 20_000
+"""Shards smaller than this search every query term (scoring all their matches is cheap)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,7 +147,9 @@ class Catalog:
         self._lock = threading.RLock()
         self._bits = BitCache(bit_cache_bytes)
         self._centroids: tuple[NDArray[np.int64], NDArray[np.float32]] | None = None
-        self._router = open_catalog_database(self.root / ROUTER_PATH, self._schema)
+        self._router = open_catalog_database(
+            self.root / ROUTER_PATH, self._schema, vocabularies=("fts_chunks",)
+        )
         self._conns: dict[str, sqlite3.Connection] = {ROUTER_PATH: self._router}
         try:
             self._check_router_meta()
@@ -279,7 +287,9 @@ class Catalog:
             return conn
         if not self._conns:
             raise InvalidInput("the catalog is closed", reason="catalog-closed")
-        conn = open_catalog_database(self.root.joinpath(*shard.path.split("/")), self._schema)
+        conn = open_catalog_database(
+            self.root.joinpath(*shard.path.split("/")), self._schema, vocabularies=("fts_chunks",)
+        )
         try:
             meta = read_meta(conn)
             expected = {
@@ -561,27 +571,63 @@ class Catalog:
         )
         return [RankedDocument(r[0], -float(r[1])) for r in rows]
 
+    def _passage_terms(self, shard: ShardInfo, terms: Sequence[str]) -> list[str]:
+        """The terms worth a passage search in this shard (see :data:`COMMON_TERM_FRACTION`).
+
+        In a large shard, a term in more than that fraction of the passages adds almost nothing
+        to BM25 (its IDF is near zero) but makes FTS5 score every passage holding it; it is
+        dropped while rarer query terms remain.
+        """
+        if shard.chunk_count < COMMON_TERM_MIN_CHUNKS:
+            return list(terms)
+        limit = COMMON_TERM_FRACTION * shard.chunk_count
+        frequency: dict[str, int] = {}
+        for term in terms:
+            row = (
+                self._conn(shard)
+                .execute('SELECT doc FROM temp."fts_chunks_vocab" WHERE term = ?', (term,))
+                .fetchone()
+            )
+            frequency[term] = 0 if row is None else int(row[0])
+        present = [t for t in terms if frequency[t] > 0]
+        rare = [t for t in present if frequency[t] <= limit]
+        return rare or present
+
     def _keyword_passages(
         self,
         match: str,
         shards: Sequence[ShardInfo],
         limit: int,
         eligible: Sequence[str] | None,
+        terms: Sequence[str] = (),
     ) -> list[RankedPassage]:
         found: list[RankedPassage] = []
+        columns = ", ".join("c." + c.strip() for c in _CHUNK_COLUMNS.split(","))
         for shard in shards:
+            shard_match = match
+            if terms:
+                chosen = self._passage_terms(shard, terms)
+                if not chosen:
+                    continue
+                shard_match = " OR ".join(f'"{t}"' for t in chosen)
             where = ""
-            params: list[Any] = [match]
+            params: list[Any] = [shard_match]
             if eligible is not None:
-                where = " AND c.document_id IN (SELECT value FROM json_each(?))"
+                # External-content FTS: the filter reads chunks, so join inside the subquery.
+                where = (
+                    " AND rowid IN (SELECT id FROM chunks WHERE document_id IN"
+                    " (SELECT value FROM json_each(?)))"
+                )
                 params.append(json.dumps(list(eligible)))
+            # Rank inside FTS first and join the few winners: joining every match to chunks
+            # before sorting costs more than the ranking itself.
             rows = (
                 self._conn(shard)
                 .execute(
-                    f"SELECT {', '.join('c.' + c.strip() for c in _CHUNK_COLUMNS.split(','))},"
+                    f"SELECT {columns}, r.s FROM (SELECT rowid AS id,"
                     " bm25(fts_chunks, 2.0, 1.5, 1.0) AS s"
-                    " FROM fts_chunks f JOIN chunks c ON c.id = f.rowid"
-                    f" WHERE fts_chunks MATCH ?{where} ORDER BY s, c.id LIMIT ?",
+                    f" FROM fts_chunks WHERE fts_chunks MATCH ?{where} ORDER BY s LIMIT ?) r"
+                    " JOIN chunks c ON c.id = r.id ORDER BY r.s, c.id",
                     [*params, limit],
                 )
                 .fetchall()
@@ -903,7 +949,9 @@ class Catalog:
                     if VECTOR in lists and eligible is None
                     else list(self._shards)
                 )
-                lists[KEYWORD] = self._keyword_passages(match, keyword_shards, depth, eligible)
+                lists[KEYWORD] = self._keyword_passages(
+                    match, keyword_shards, depth, eligible, query_terms(query)
+                )
                 if not searched:
                     searched = [s.id for s in keyword_shards]
             fused = fuse(lists)[:k]

@@ -151,11 +151,13 @@ def _int8_rows(
     conn: sqlite3.Connection, chunk_ids: NDArray[np.int64], dimensions: int, shard_id: int
 ) -> NDArray[np.int8]:
     ids = sorted(int(c) for c in chunk_ids)
-    rows = conn.execute(
-        "SELECT chunk_id, v FROM chunk_vectors_int8 WHERE chunk_id IN"
-        " (SELECT value FROM json_each(?)) ORDER BY chunk_id",
-        (json.dumps(ids),),
-    ).fetchall()
+    rows = sorted(
+        conn.execute(
+            "SELECT v.chunk_id, v.v FROM json_each(?) j"
+            " JOIN chunk_vectors_int8 v ON v.chunk_id = j.value",
+            (json.dumps(ids),),
+        ).fetchall()
+    )
     if [r[0] for r in rows] != ids or any(len(r[1]) != dimensions for r in rows):
         raise IntegrityFailure(
             f"shard {shard_id} int8 vectors are missing or of the wrong width",

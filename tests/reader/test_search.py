@@ -13,6 +13,7 @@ import pytest
 from gezel_knowledge.embedders import HashEmbedder
 from gezel_knowledge.errors import InvalidInput
 from gezel_knowledge.reader import Catalog, open_catalog
+from gezel_knowledge.reader import catalog as reader_catalog
 from gezel_knowledge.reader.vectors import candidate_count
 from gezk.hashembed import hash_embed
 from gezk.ids import chunk_uid
@@ -267,3 +268,18 @@ def test_vector_passages_are_sorted_and_scored_like_an_exact_rerank(catalog: Cat
     scores = [p.score for p in passages]
     assert scores == sorted(scores, reverse=True)
     assert np.isclose(scores[0], 1.0, atol=0.02)
+
+
+def test_common_terms_are_dropped_from_passage_search_in_large_shards(
+    catalog: Catalog, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # "paragraph" is in half of the 24 passages; "0003" only in doc-0003's two (8%).
+    full = catalog.search("paragraph 0003", mode="keyword", k=12)
+    assert len({h.document_id for h in full.hits if h.signal("keyword")}) > 1
+    monkeypatch.setattr(reader_catalog, "COMMON_TERM_MIN_CHUNKS", 0)
+    monkeypatch.setattr(reader_catalog, "COMMON_TERM_FRACTION", 0.1)
+    pruned = catalog.search("paragraph 0003", mode="keyword", k=12)
+    keyword_docs = {h.document_id for h in pruned.hits if h.signal("keyword")}
+    assert keyword_docs == {"doc-0003"}
+    # A query of common terms only still searches them.
+    assert catalog.search("paragraph", mode="keyword").hits
