@@ -14,7 +14,7 @@ from gezel_knowledge.archive.manifest import (
     SmokeQuery,
     SpatialSummary,
 )
-from gezel_knowledge.archive.paths import MIMETYPE, asset_media_type, is_asset_path
+from gezel_knowledge.archive.paths import MIMETYPE
 from gezel_knowledge.archive.verify import (
     ArchiveEntry,
     ArchiveInfo,
@@ -41,11 +41,9 @@ __all__ = [
     "Severity",
     "SmokeQuery",
     "SpatialSummary",
-    "asset_media_type",
     "extract_archive",
     "file_sha256",
     "inspect_archive",
-    "is_asset_path",
     "scan_archive",
     "write_archive",
 ]

@@ -17,8 +17,8 @@ from gezel_knowledge.archive.paths import (
     MIMETYPE_PATH,
     ROUTER_PATH,
     entry_name_problem,
-    is_asset_path,
 )
+from gezel_knowledge.assets import asset_path_problem
 
 __all__ = ["layout_findings", "shard_path_for"]
 
@@ -100,8 +100,9 @@ def layout_findings(
         )
     else:
         for path, size in sorted(assets.items()):
-            if not is_asset_path(path):
-                out.append(Finding("invalid-asset-path", "not a valid asset path", path))
+            path_problem = asset_path_problem(path)
+            if path_problem is not None:
+                out.append(Finding(path_problem.reason, path_problem.message, path))
             if size > limits.max_asset_bytes:
                 out.append(
                     Finding("asset-too-large", f"{size} bytes exceeds the per-asset limit", path)

@@ -25,7 +25,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
 
-from gezel_knowledge.archive._assets import asset_content_problem
 from gezel_knowledge.archive.findings import Finding, error_for
 from gezel_knowledge.archive.layout import layout_findings
 from gezel_knowledge.archive.limits import DEFAULT_LIMITS, ArchiveLimits
@@ -36,6 +35,7 @@ from gezel_knowledge.archive.paths import (
     MIMETYPE_PATH,
     entry_name_problem,
 )
+from gezel_knowledge.assets import asset_problem
 from gezel_knowledge.errors import InvalidInput, KnowledgeError, NotFound
 
 __all__ = [
@@ -400,9 +400,9 @@ def _extract_into(fh: BinaryIO, info: ArchiveInfo, staging: Path, limits: Archiv
                     Finding("digest-mismatch", "SHA-256 differs from manifest.files", declared.path)
                 )
             if data is not None:
-                problem = asset_content_problem(declared.path, data)
-                if problem:
-                    raise error_for(Finding(problem[0], problem[1], declared.path))
+                problem = asset_problem(declared.path, data)
+                if problem is not None:
+                    raise error_for(Finding(problem.reason, problem.message, declared.path))
 
 
 def extract_archive(

@@ -6,8 +6,8 @@ import hashlib
 import os
 import stat
 
-from gezel_knowledge.archive._assets import asset_content_problem
 from gezel_knowledge.archive.layout import layout_findings
+from gezel_knowledge.assets import asset_problem
 from gezel_knowledge.validate._context import Context
 
 __all__ = ["check_files"]
@@ -57,9 +57,9 @@ def check_files(ctx: Context) -> None:
             ctx.add("digest-mismatch", "SHA-256 differs from manifest.files", declared.path)
             continue
         if is_asset:
-            problem = asset_content_problem(declared.path, bytes(kept))
-            if problem:
-                ctx.add(problem[0], problem[1], declared.path)
+            problem = asset_problem(declared.path, bytes(kept))
+            if problem is not None:
+                ctx.add(problem.reason, problem.message, declared.path)
     for shard in m.shards:
         actual = digests.get(shard.path)
         declared_file = m.file(shard.path)

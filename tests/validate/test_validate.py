@@ -305,7 +305,7 @@ def test_svg_with_script_in_an_extracted_catalog(fresh: Fresh) -> None:
     manifest["counts"]["assets"] = 1
     (root / "manifest.json").write_text(json.dumps(manifest))
     reseal(root)
-    assert reasons(root) == {"svg-not-inert"}
+    assert reasons(root) == {"unsafe-svg"}
 
 
 def test_body_referencing_a_missing_asset(fresh: Fresh) -> None:
