@@ -258,11 +258,13 @@ class KnowledgeSearch:
         proactive: bool = False,
         shard_budget: int | None = None,
         final_k: int = DEFAULT_FINAL_K,
+        min_cosine: float | None = None,
     ) -> KnowledgeResults:
         """Search every eligible catalog and fuse the results per document, best first.
 
         ``catalogs`` restricts the search to some installed catalogs (``publisher/catalog``
-        or unique ids). ``proactive`` uses the smaller proactive shard budget.
+        or unique ids). ``proactive`` uses the smaller proactive shard budget. ``min_cosine``
+        replaces each profile's measured cosine floor for vector passages.
         """
         budget = shard_budget
         if budget is None:
@@ -285,6 +287,7 @@ class KnowledgeSearch:
                         shards=plan.shards,
                         shard_budget=budget,
                         final_k=final_k,
+                        min_cosine=min_cosine,
                     )
                 except _SEARCH_FAILURES as exc:
                     self._quarantine(m, exc, quarantined)
