@@ -12,13 +12,19 @@
 
 from __future__ import annotations
 
+import logging
 import threading
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Literal
 
 from gezel_knowledge.embedders.base import Embedder, HashEmbedder
-from gezel_knowledge.embedders.locate import find_model_files, locate_model_files, missing_message
+from gezel_knowledge.embedders.locate import (
+    ModelFiles,
+    find_model_files,
+    locate_model_files,
+    missing_message,
+)
 from gezel_knowledge.embedders.onnx_embedder import OnnxEmbedder
 from gezel_knowledge.embedders.packaged import DEFAULT_MODEL_EXTRA
 from gezel_knowledge.embedders.verify import file_digest
@@ -46,6 +52,8 @@ __all__ = [
     "resolve_query_embedder",
     "shared_embedder",
 ]
+
+_log = logging.getLogger("gezel_knowledge.embedders")
 
 DEFAULT_PROFILES: tuple[EmbeddingProfile, ...] = (BGE_SMALL_EN_V15_1, ALL_MINILM_L6_V2_INT8_1)
 """What :func:`default_embedder` tries, in order."""
@@ -198,29 +206,66 @@ def resolve_query_embedder(
             "is off",
         )
     effective = _with_registered_pins(profile, registered)
+    embedder: Embedder | None = None
     try:
         embedder = shared_embedder(effective, model_dir=model_dir)
         if isinstance(embedder, OnnxEmbedder):
             embedder.load()
     except ModelUnavailable as exc:
+        if embedder is not None:
+            # Do not let one bad set of files (say, a tampered explicit directory) poison the
+            # space for callers whose files are fine.
+            _evict(embedder)
         return EmbedderResolution(
             profile, None, _REASONS.get(exc.reason, "unsupported-graph"), exc.message
         )
     return EmbedderResolution(profile, embedder)
 
 
+def _evict(embedder: Embedder) -> None:
+    with _SHARED_LOCK:
+        for key in [k for k, v in _SHARED.items() if v is embedder]:
+            del _SHARED[key]
+
+
+def _pin_problems(profile: EmbeddingProfile, files: ModelFiles) -> list[str]:
+    problems = []
+    for path, pin in (
+        (files.graph, profile.model.onnx_digest),
+        (files.tokenizer, profile.tokenizer.digest),
+    ):
+        actual = file_digest(path)
+        if pin is not None and actual != pin:
+            problems.append(f"{path}: expected {pin}, got {actual}")
+    return problems
+
+
 def default_embedder() -> Embedder:
-    """The shared embedder for new indexes: bge-small when provided, else the packaged default."""
+    """The shared embedder for new indexes: bge-small when provided, else the packaged default.
+
+    Files whose digests do not match their pins are passed over (with a logged warning) for the
+    next profile; the model itself still loads lazily, on first use.
+    """
     reasons: list[str] = []
+    mismatched = False
     for profile in DEFAULT_PROFILES:
+        if _is_hash_space(profile):
+            return shared_embedder(profile)
         files, notes = find_model_files(profile)
         if files is None:
             reasons.append(missing_message(profile, notes))
+            continue
+        problems = _pin_problems(profile, files)
+        if problems:
+            mismatched = True
+            message = f"embedding profile {profile.id!r} files do not match: " + "; ".join(problems)
+            _log.warning("%s; trying the next default", message)
+            reasons.append(message)
             continue
         return shared_embedder(profile)
     raise ModelUnavailable(
         "no default embedder: " + " | ".join(reasons) + f" (quickest: pip install "
         f"'{DEFAULT_MODEL_EXTRA}')",
-        reason="model-missing",
+        reason="digest-mismatch" if mismatched else "model-missing",
         subject=DEFAULT_PROFILES[0].id,
     )

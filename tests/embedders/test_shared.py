@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import shutil
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
@@ -14,6 +15,7 @@ from gezel_knowledge.embedders import (
     Embedder,
     HashEmbedder,
     OnnxEmbedder,
+    clear_shared_embedders,
     default_embedder,
     load_embedder,
     locate_model_files,
@@ -22,11 +24,13 @@ from gezel_knowledge.embedders import (
     shared_embedder,
 )
 from gezel_knowledge.embedders import packaged as packaged_module
+from gezel_knowledge.embedders import shared as shared_module
 from gezel_knowledge.errors import ModelUnavailable
 from gezk.hashembed import hash_embed
 from gezk.profiles import ALL_MINILM_L6_V2_INT8_1 as MINILM
 from gezk.profiles import BGE_SMALL_EN_V15_1 as BGE
 from gezk.profiles import TEST_HASH_EMBED_1, BinaryQuantization
+from tests.embedders.embedder_fixtures import TinyFactory
 
 
 def test_one_embedder_per_vector_space_is_shared() -> None:
@@ -128,8 +132,25 @@ def test_default_is_the_packaged_model_when_bge_is_absent() -> None:
     assert embedder is shared_embedder(MINILM)
 
 
-def test_default_prefers_bge_when_its_files_are_provided(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+def test_default_takes_the_first_profile_whose_files_are_provided(
+    tiny_model: TinyFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    model = tiny_model()
+    monkeypatch.setattr(shared_module, "DEFAULT_PROFILES", (model.profile, MINILM))
+    assert default_embedder().profile.id == "all-minilm-l6-v2-int8@1"
+    clear_shared_embedders()
+    monkeypatch.setenv("GEZEL_MODELS", str(model.directory.parent))
+    (model.directory.parent / "test").mkdir()
+    model.directory.rename(model.directory.parent / "test" / "tiny")
+    embedder = default_embedder()
+    assert embedder.profile is model.profile
+    assert isinstance(embedder, OnnxEmbedder)
+    assert embedder.files.source == "GEZEL_MODELS"
+    assert not embedder.loaded
+
+
+def test_default_passes_over_bge_files_that_do_not_match(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     root = tmp_path / "models"
     for f in required_files(BGE):
@@ -137,13 +158,27 @@ def test_default_prefers_bge_when_its_files_are_provided(
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(b"not really bge")
     monkeypatch.setenv("GEZEL_MODELS", str(root))
-    embedder = default_embedder()
-    assert embedder.profile.id == "bge-small-en-v1.5@1"
-    assert isinstance(embedder, OnnxEmbedder)
-    # Lazy: the (fake) files are only verified when used, and then refused.
+    with caplog.at_level(logging.WARNING, logger="gezel_knowledge.embedders"):
+        embedder = default_embedder()
+    assert embedder.profile.id == "all-minilm-l6-v2-int8@1"
+    assert "bge-small-en-v1.5@1" in caplog.text
+    assert BGE.model.onnx_digest is not None
+    assert BGE.model.onnx_digest in caplog.text
+    monkeypatch.setattr(packaged_module, "_BUILTIN", ())
+    clear_shared_embedders()
     with pytest.raises(ModelUnavailable) as info:
-        embedder.embed_queries(["hello"])
+        default_embedder()
     assert info.value.reason == "digest-mismatch"
+
+
+def test_a_failed_resolution_does_not_poison_the_space(tmp_path: Path) -> None:
+    files = locate_model_files(MINILM)
+    bad = tmp_path / "bad"
+    (bad / "onnx").mkdir(parents=True)
+    shutil.copyfile(files.tokenizer, bad / "tokenizer.json")
+    (bad / "onnx" / "model_int8.onnx").write_bytes(b"truncated")
+    assert resolve_query_embedder(MINILM, model_dir=bad).reason == "digest-mismatch"
+    assert resolve_query_embedder(MINILM).available
 
 
 def test_no_default_raises_listing_both_profiles(monkeypatch: pytest.MonkeyPatch) -> None:
