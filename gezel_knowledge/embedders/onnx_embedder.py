@@ -269,7 +269,14 @@ class OnnxEmbedder:
                 "token_type_ids": np.zeros_like(ids),
             }
             feed = {name: available[name].astype(dtype, copy=False) for name, dtype in self._feeds}
-            (hidden,) = session.run([self._output], feed)
+            try:
+                (hidden,) = session.run([self._output], feed)
+            except Exception as exc:  # onnxruntime's errors are untyped
+                raise ModelUnavailable(
+                    f"{self._files.graph} failed to run: {exc}",
+                    reason="unsupported-graph",
+                    subject=str(self._files.graph),
+                ) from exc
             states = np.asarray(hidden)
             if states.ndim != 3 or states.shape[2] != dims:
                 raise ModelUnavailable(

@@ -125,9 +125,10 @@ def make_tiny_model(root: Path) -> TinyFactory:
         normalized: bool = True,
         query_instruction: str = "",
         passage_instruction: str = "",
+        table_rows: int = len(TINY_VOCAB),
     ) -> TinyModel:
         rng = np.random.default_rng(7)
-        embeddings = rng.standard_normal((len(TINY_VOCAB), TINY_DIMS)).astype(np.float32)
+        embeddings = rng.standard_normal((table_rows, TINY_DIMS)).astype(np.float32)
         type_table = rng.standard_normal((2, TINY_DIMS)).astype(np.float32)
         graph = _tiny_graph(
             embeddings,

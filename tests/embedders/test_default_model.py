@@ -181,3 +181,11 @@ def test_default_profile_is_registered_format_data() -> None:
     assert EmbeddingProfile.from_json(MINILM.to_json()) == MINILM
     for other in (BGE_SMALL_EN_V15_1, MULTILINGUAL_E5_SMALL_1, TEST_HASH_EMBED_1):
         assert not same_vector_space(MINILM, other)
+
+
+def test_token_offsets_are_python_string_indices(minilm: OnnxEmbedder) -> None:
+    text = "Ünïcode café 😀 naïve résumé"
+    spans = minilm.tokenizer.offsets(text)
+    # Characters outside the BMP and combining-free accents count as one index each.
+    assert [text[a:b] for a, b in spans][:3] == ["Ünïcode", "café", "😀"]
+    assert spans[-1][1] == len(text)

@@ -91,6 +91,14 @@ def test_graph_whose_width_differs_from_the_profile_is_refused(tiny_model: TinyF
     assert info.value.reason == "unsupported-graph"
 
 
+def test_a_graph_failing_at_run_time_is_a_typed_error(tiny_model: TinyFactory) -> None:
+    # An embedding table smaller than the vocabulary: Gather fails on the larger token ids.
+    model = tiny_model(table_rows=4)
+    with pytest.raises(ModelUnavailable, match="failed to run") as info:
+        _onnx(model).embed_passages(["delta gamma"])
+    assert info.value.reason == "unsupported-graph"
+
+
 def test_instructions_are_prefixed_verbatim(tiny_model: TinyFactory) -> None:
     model = tiny_model(query_instruction="query: ", passage_instruction="")
     embedder = _onnx(model)
