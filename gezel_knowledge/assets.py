@@ -337,6 +337,8 @@ def asset_references(markdown: str) -> list[str]:
     ``<img src>``; each target appears once.
     """
     found: dict[str, None] = {}
+    if "assets/" not in markdown:
+        return []
     fence: str | None = None
     for line in markdown.split("\n"):
         opened = _FENCE.match(line)

@@ -450,8 +450,9 @@ def compile_catalog(
         }
         if notices is not None:
             entries["LICENSES/source-notices.json"] = _source_notices(notices)
+        known = {path: (s.size, s.sha256) for path, s in sealed.items()}
         files = [
-            _file_entry(path, entries[path])
+            _file_entry(path, entries[path], known.get(path))
             for path in sorted(entries, key=lambda p: p.encode("utf-8"))
         ]
         shard_entries = [
@@ -634,7 +635,11 @@ def _source_notices(path: Path) -> bytes:
     return data
 
 
-def _file_entry(path: str, source: Path | bytes) -> dict[str, Any]:
+def _file_entry(
+    path: str, source: Path | bytes, known: tuple[int, str] | None = None
+) -> dict[str, Any]:
+    if known is not None:
+        return {"path": path, "sizeBytes": known[0], "sha256": known[1]}
     digest = hashlib.sha256()
     size = 0
     if isinstance(source, bytes):

@@ -1,0 +1,70 @@
+"""The examples in docs/build.md run as written, against examples/handbook."""
+
+from __future__ import annotations
+
+import re
+import shlex
+import shutil
+from pathlib import Path
+
+import pytest
+
+from gezel_knowledge.cli import main
+from gezel_knowledge.compiler import load_catalog_yaml
+
+ROOT = Path(__file__).resolve().parents[2]
+PAGE = ROOT / "docs" / "build.md"
+
+
+def _blocks(language: str) -> list[str]:
+    text = PAGE.read_text(encoding="utf-8")
+    return re.findall(rf"^```{language}\n(.*?)^```$", text, flags=re.MULTILINE | re.DOTALL)
+
+
+@pytest.fixture
+def workdir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    shutil.copytree(ROOT / "examples" / "handbook", tmp_path / "examples" / "handbook")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("GEZEL_HOME", str(tmp_path / "home"))
+    return tmp_path
+
+
+def test_console_examples_run(workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    commands = [
+        line[2:]
+        for block in _blocks("console")
+        for line in block.splitlines()
+        if line.startswith("$ gezel-knowledge ")
+    ]
+    assert len(commands) == 6
+    for command in commands:
+        argv = shlex.split(command)[1:]
+        assert main(argv) == 0, command
+    out = capsys.readouterr().out
+    assert "valid (deep checks)" in out
+    assert "building/signing" in out
+    assert (workdir / "handbook.gezk").is_file()
+    assert (workdir / "resigned.gezk").read_bytes() == (workdir / "signed.gezk").read_bytes()
+    assert not (workdir / "home" / "cache").exists()
+
+
+def test_python_example_prints_what_the_page_says(
+    workdir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (code,) = _blocks("python")
+    (expected,) = _blocks("text")
+    exec(compile(code, str(PAGE), "exec"), {"__name__": "__doc_example__"})
+    assert capsys.readouterr().out == expected
+
+
+def test_catalog_yaml_example_parses(tmp_path: Path) -> None:
+    (example,) = _blocks("yaml")
+    (tmp_path / "catalog.yaml").write_text(example, encoding="utf-8")
+    metadata = load_catalog_yaml(tmp_path / "catalog.yaml")
+    assert metadata.id == "gezel-handbook"
+    assert metadata.version == "2026.12.1"
+    assert metadata.outline == "auto"
+    assert metadata.root_topic is not None
+    assert metadata.root_topic.id == "handbook"
+    assert metadata.topics is not None
+    assert metadata.topics[0].order == 1
