@@ -440,10 +440,12 @@ def _publish(
         snap = home.registry.read()
         current = snap.get(key)
         same = current.version_by_digest(record.archive_sha256) if current else None
+        published = False
         if same is not None and same.quarantine is None and home.path_of(same).is_dir():
             # Another process published these bytes while we were extracting.
             pass
         else:
+            published = True
             if target.exists():
                 # An orphan from an interrupted run or a quarantined copy being repaired.
                 discard.append(_move_aside(home, target))
@@ -470,8 +472,9 @@ def _publish(
     job.emit("register", 1, 1, "steps")
     # Only now, with the new version active, does the previous one go.
     home._discard(discard)
+    # Publishing over a quarantined copy of the same bytes is a repair: "installed".
     status: InstallStatus = "installed"
-    if previous is not None and previous.archive_sha256 == same.archive_sha256:
+    if not published and previous is not None and previous.archive_sha256 == same.archive_sha256:
         status = "unchanged"
     return InstallResult(
         status,

@@ -349,3 +349,34 @@ def test_read_only_bits_survive_for_other_users(archive_factory: Any, tmp_path: 
     for dirpath, _, files in os.walk(result.path):
         for name in files:
             assert oct(os.stat(os.path.join(dirpath, name)).st_mode & 0o777) == "0o444"
+
+
+def test_different_bytes_under_one_version_label_get_their_own_directory(
+    archive_factory: Any, tmp_path: Path
+) -> None:
+    home = KnowledgeHome(tmp_path)
+    first = home.install(archive_factory(version="1.0.0", n_docs=8))
+    second = home.install(archive_factory(version="1.0.0", n_docs=9))
+    assert second.status == "installed"
+    assert first.path.parent == second.path.parent  # .../demo/1.0.0/
+    assert first.path.name != second.path.name  # different digest segments
+    assert home.catalog("demo").active == second.version
+    assert not first.path.exists()
+
+
+def test_reinstalling_repairs_a_quarantined_copy(archive_factory: Any, tmp_path: Path) -> None:
+    archive = archive_factory()
+    home = KnowledgeHome(tmp_path)
+    result = home.install(archive)
+    router = result.path / "index" / "router.db"
+    os.chmod(result.path / "index", 0o755)
+    router.unlink()
+    with pytest.raises(IntegrityFailure):
+        home.mount("demo")
+    assert home.catalog("demo").quarantine is not None
+    repaired = home.install(archive)
+    assert repaired.status == "installed"
+    assert home.catalog("demo").usable
+    with home.mount("demo") as catalog:
+        assert catalog.search("lattice", mode="keyword").hits
+    assert _leftovers(home) == []
