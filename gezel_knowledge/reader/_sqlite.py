@@ -10,7 +10,6 @@ OFF`` (a hostile schema cannot make SQLite call functions from views or triggers
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Sequence
 from pathlib import Path
 
 from gezel_knowledge.errors import IntegrityFailure, NotFound
@@ -19,14 +18,8 @@ from gezk.ddl import APPLICATION_ID
 __all__ = ["open_catalog_database"]
 
 
-def open_catalog_database(
-    path: Path, schema_version: int, *, vocabularies: Sequence[str] = ()
-) -> sqlite3.Connection:
-    """Open one catalog database read-only and check its ``application_id``/``user_version``.
-
-    ``vocabularies`` names FTS5 tables to expose as ``temp.<table>_vocab`` (``fts5vocab`` row
-    views, which live in the connection's temp schema; the catalog file is never written).
-    """
+def open_catalog_database(path: Path, schema_version: int) -> sqlite3.Connection:
+    """Open one catalog database read-only and check its ``application_id``/``user_version``."""
     if not path.is_file():
         raise NotFound(
             f"catalog database {path} is missing", reason="missing-entry", subject=str(path)
@@ -35,6 +28,7 @@ def open_catalog_database(
     # check_same_thread=False: a Catalog serialises its own calls with a lock (see Catalog).
     conn = sqlite3.connect(uri, uri=True, check_same_thread=False)
     try:
+        conn.execute("PRAGMA query_only = ON")
         conn.execute("PRAGMA trusted_schema = OFF")
         conn.execute("PRAGMA cell_size_check = ON")
         app_id = conn.execute("PRAGMA application_id").fetchone()[0]
@@ -51,16 +45,6 @@ def open_catalog_database(
                 reason="schema-version-mismatch",
                 subject=str(path),
             )
-        for table in vocabularies:
-            exists = conn.execute(
-                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (table,)
-            ).fetchone()
-            if exists:
-                conn.execute(
-                    f'CREATE VIRTUAL TABLE temp."{table}_vocab" USING fts5vocab('
-                    f"'main', '{table}', 'row')"
-                )
-        conn.execute("PRAGMA query_only = ON")
     except sqlite3.DatabaseError as exc:
         conn.close()
         raise IntegrityFailure(

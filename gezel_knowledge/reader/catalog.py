@@ -147,9 +147,7 @@ class Catalog:
         self._lock = threading.RLock()
         self._bits = BitCache(bit_cache_bytes)
         self._centroids: tuple[NDArray[np.int64], NDArray[np.float32]] | None = None
-        self._router = open_catalog_database(
-            self.root / ROUTER_PATH, self._schema, vocabularies=("fts_chunks",)
-        )
+        self._router = open_catalog_database(self.root / ROUTER_PATH, self._schema)
         self._conns: dict[str, sqlite3.Connection] = {ROUTER_PATH: self._router}
         try:
             self._check_router_meta()
@@ -287,9 +285,7 @@ class Catalog:
             return conn
         if not self._conns:
             raise InvalidInput("the catalog is closed", reason="catalog-closed")
-        conn = open_catalog_database(
-            self.root.joinpath(*shard.path.split("/")), self._schema, vocabularies=("fts_chunks",)
-        )
+        conn = open_catalog_database(self.root.joinpath(*shard.path.split("/")), self._schema)
         try:
             meta = read_meta(conn)
             expected = {
@@ -580,15 +576,20 @@ class Catalog:
         """
         if shard.chunk_count < COMMON_TERM_MIN_CHUNKS:
             return list(terms)
-        limit = COMMON_TERM_FRACTION * shard.chunk_count
+        limit = int(COMMON_TERM_FRACTION * shard.chunk_count)
         frequency: dict[str, int] = {}
         for term in terms:
+            # Counting stops one past the limit: a common term costs no more than a rare one.
             row = (
                 self._conn(shard)
-                .execute('SELECT doc FROM temp."fts_chunks_vocab" WHERE term = ?', (term,))
+                .execute(
+                    "SELECT COUNT(*) FROM (SELECT 1 FROM fts_chunks WHERE fts_chunks MATCH ?"
+                    " LIMIT ?)",
+                    (f'"{term}"', limit + 1),
+                )
                 .fetchone()
             )
-            frequency[term] = 0 if row is None else int(row[0])
+            frequency[term] = int(row[0])
         present = [t for t in terms if frequency[t] > 0]
         rare = [t for t in present if frequency[t] <= limit]
         return rare or present
