@@ -64,11 +64,11 @@ from gezel_knowledge.compiler.vector_cache import VectorCache, embed_input_key
 from gezel_knowledge.embedders.base import Embedder
 from gezel_knowledge.errors import InvalidInput
 from gezel_knowledge.progress import ProgressEvent, ProgressSink, emit_safely
-from gezk.errors import InvalidIdentifier
+from gezk.errors import InvalidIdentifier, InvalidProfile, SchemaViolation
 from gezk.ids import validate_catalog_id, validate_publisher_id, validate_version
 from gezk.jcs import canonicalize
-from gezk.profiles import MARKDOWN_CHUNKS_2, ChunkingProfile, EmbeddingProfile
-from gezk.schemas import validate_manifest
+from gezk.profiles import MARKDOWN_CHUNKS_2, ChunkingProfile, EmbeddingProfile, chunking_profile
+from gezk.schemas import validate_manifest, validate_source_notices
 from gezk.signing import sign_manifest
 from gezk.spatial import coverage
 from gezk.versions import WRITTEN
@@ -207,6 +207,21 @@ def _unit_rows(raw: Any, n: int, dimensions: int) -> NDArray[np.float32]:
     return out
 
 
+def _check_chunking(profile: ChunkingProfile) -> None:
+    """A chunking profile that takes a registered id must be that registered profile."""
+    try:
+        registered = chunking_profile(profile.id)
+    except InvalidProfile:
+        return
+    if registered != profile:
+        raise InvalidInput(
+            f"chunking profile {profile.id!r} differs from the registered {profile.id}; "
+            "give a modified profile its own id",
+            reason="invalid-profile",
+            subject=profile.id,
+        )
+
+
 def _require_file(path: Path | None, what: str, hint: str) -> Path:
     if path is None or not path.is_file():
         shown = f" ({path})" if path is not None else ""
@@ -291,6 +306,7 @@ def compile_catalog(
 
     profile = embedder.profile
     profile.check(allow_template=True)
+    _check_chunking(chunking)
     counter = unit_counter(chunking, embedder.tokenizer)
     topics = validate_topics(src.topics)
     documents = validate_documents(src.documents, topics, meta.language)
@@ -616,22 +632,10 @@ def _source_notices(path: Path) -> bytes:
             path=str(path),
             line=exc.lineno,
         ) from None
-    sources = obj.get("sources") if isinstance(obj, dict) else None
-    if (
-        not isinstance(sources, list)
-        or not sources
-        or not all(
-            isinstance(s, dict)
-            and isinstance(s.get("name"), str)
-            and isinstance(s.get("license"), str)
-            for s in sources
-        )
-    ):
-        raise SourceError(
-            "source notices need a non-empty sources list, each with a name and a license",
-            reason="invalid-source-notices",
-            path=str(path),
-        )
+    try:
+        validate_source_notices(obj)
+    except SchemaViolation as exc:
+        raise SourceError(exc.message, reason="invalid-source-notices", path=str(path)) from None
     return data
 
 

@@ -106,7 +106,7 @@ class Staging:
                 seq,
                 src.id,
                 src.title,
-                src.slug,
+                doc.slug,
                 src.summary,
                 doc.language,
                 src.topic_path[-1],

@@ -25,6 +25,7 @@ that does not exist is an error naming the outline file and line.
 from __future__ import annotations
 
 import fnmatch
+import os
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -589,6 +590,16 @@ def _folders(ctx: _Context, kind: str) -> tuple[OutlineSection, TopicDeclaration
             if entry.is_dir():
                 if name.startswith("_") or name == "node_modules":
                     continue
+                if entry.is_symlink():
+                    # Following linked folders could leave the tree or loop forever.
+                    ctx.warnings.append(
+                        BuildWarning(
+                            "symlink-skipped",
+                            "is a symbolic link to a folder; not followed",
+                            path=ctx.display(entry),
+                        )
+                    )
+                    continue
                 child, _ = section_for(entry, ctx.rel(entry) + "/")
                 if _has_pages(child):
                     section.children.append(child)
@@ -612,9 +623,9 @@ def _has_pages(section: OutlineSection) -> bool:
 
 
 def _any_file(root: Path, name: str) -> bool:
-    for path in root.rglob(name):
-        rel = path.relative_to(root).parts
-        if not any(part.startswith(".") or part == "node_modules" for part in rel):
+    for _, dirs, files in os.walk(root):  # never follows symbolic links to folders
+        dirs[:] = [d for d in dirs if not d.startswith(".") and d != "node_modules"]
+        if name in files:
             return True
     return False
 

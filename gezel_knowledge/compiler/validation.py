@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gezel_knowledge.compiler.errors import SourceError
-from gezel_knowledge.compiler.source import SourceDocument, Topic
+from gezel_knowledge.compiler.source import SourceDocument, Topic, document_slug
 from gezel_knowledge.compiler.topics import MAX_TOPIC_DEPTH
 from gezk.errors import InvalidIdentifier, InvalidLocation
 from gezk.ids import validate_document_id, validate_location_id, validate_topic_id
@@ -57,6 +57,7 @@ class ValidDocument:
 
     source: SourceDocument
     topic_path_key: str
+    slug: str
     language: str
     aliases: tuple[str, ...]
     attribution_json: str | None
@@ -253,6 +254,7 @@ def validate_documents(
             ValidDocument(
                 source=doc,
                 topic_path_key="/".join(doc.topic_path),
+                slug=doc.slug or document_slug(doc.title),
                 language=language,
                 aliases=tuple(aliases),
                 attribution_json=attribution_json,

@@ -18,6 +18,7 @@ from numpy.typing import NDArray
 from gezel_knowledge.archive import inspect_archive
 from gezel_knowledge.compiler import BuildResult, SourceError
 from gezel_knowledge.embedders import WhitespaceTokenizer
+from gezel_knowledge.errors import InvalidInput
 from gezel_knowledge.progress import ProgressEvent
 from gezel_knowledge.validate import validate_catalog
 from gezk.ddl import check_database, read_meta
@@ -422,7 +423,7 @@ def test_small_shard_target_gives_several_topic_filled_shards(tmp_path: Path) ->
 
 
 def _small_chunks() -> ChunkingProfile:
-    return dataclasses.replace(MARKDOWN_CHUNKS_2, target=10, overlap=0)
+    return dataclasses.replace(MARKDOWN_CHUNKS_2, id="test-small-chunks@1", target=10, overlap=0)
 
 
 class _TopicEmbedder:
@@ -542,3 +543,28 @@ def test_missing_readme_or_licence_is_an_error_and_leaves_nothing(tmp_path: Path
     assert err.value.reason == "missing-input"
     assert "licence" in str(err.value)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["r"]
+
+
+def test_a_modified_profile_may_not_keep_a_registered_id(tmp_path: Path) -> None:
+    root = write_tree(tmp_path / "c", {"a.md": "# A\n\nText.\n"})
+    changed = dataclasses.replace(MARKDOWN_CHUNKS_2, target=100)
+    with pytest.raises(InvalidInput) as err:
+        build(root, tmp_path / "c.gezk", chunking=changed)
+    assert err.value.reason == "invalid-profile"
+
+
+def test_source_notices_are_validated_and_shipped(tmp_path: Path) -> None:
+    catalog = CATALOG_YAML + "sourceNotices: notices.json\n"
+    root = write_tree(
+        tmp_path / "n",
+        {"a.md": "# A\n\nText.\n", "notices.json": '{"sources": [{"name": "Docs"}]}'},
+        catalog=catalog,
+    )
+    with pytest.raises(SourceError) as err:
+        build(root, tmp_path / "n.gezk")
+    assert err.value.reason == "invalid-source-notices"
+    good = '{"sources": [{"name": "Docs", "license": "CC0-1.0"}]}'
+    (root / "notices.json").write_text(good)
+    result = build(root, tmp_path / "n.gezk")
+    assert entries(result.path)["LICENSES/source-notices.json"] == good.encode()
+    assert "LICENSES/source-notices.json" in {f["path"] for f in result.manifest["files"]}
