@@ -156,8 +156,10 @@ class _Embedding:
         self.cached = 0
         self.seconds = 0.0
 
-    def add(self, embed_input: str) -> None:
-        self.pending.append((embed_input_key(embed_input), embed_input))
+    def add(self, text: str) -> None:
+        """Queue ``header + text``; the embedder prefixes the passage instruction itself."""
+        key = embed_input_key(self.embedder.profile.passage_instruction + text)
+        self.pending.append((key, text))
         self.added += 1
         if len(self.pending) >= self.batch:
             self.flush()

@@ -323,6 +323,19 @@ def test_colliding_topic_ids_are_refused(tmp_path: Path) -> None:
     assert "shared-name" in str(err.value)
 
 
+def test_linked_folders_are_not_followed(tmp_path: Path) -> None:
+    outside = write_tree(tmp_path / "outside", {"secret.md": "# Secret\n"}, catalog=None)
+    root = write_tree(tmp_path / "t", {"a.md": "# A\n"})
+    (root / "linked").symlink_to(outside, target_is_directory=True)
+    (root / "loop").symlink_to(root, target_is_directory=True)
+    source = load_markdown_tree(root)
+    assert {d.id for d in source.documents} == {"a"}
+    assert sorted((w.reason, w.path) for w in source.warnings) == [
+        ("symlink-skipped", "linked"),
+        ("symlink-skipped", "loop"),
+    ]
+
+
 def test_topic_ids_are_derived_to_the_grammar() -> None:
     assert derive_topic_id("Getting Started!") == "getting-started"
     assert derive_topic_id("Ünïcode  Tópics") == "unicode-topics"
