@@ -32,11 +32,18 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from gezel_knowledge.archive.verify import extract_archive, inspect_archive
-from gezel_knowledge.errors import IntegrityFailure, InvalidInput, NotFound
+from gezel_knowledge.errors import (
+    Cancelled,
+    IntegrityFailure,
+    InvalidInput,
+    KnowledgeError,
+    NotFound,
+)
 from gezel_knowledge.install._atomic import make_read_only, remove_tree
 from gezel_knowledge.install._time import utc_now
 from gezel_knowledge.install.cancel import CancelToken
 from gezel_knowledge.install.download import DownloadResult, download, is_url, sidecar_path
+from gezel_knowledge.install.errors import InsufficientSpace
 from gezel_knowledge.install.locking import FileLock
 from gezel_knowledge.install.registry import (
     InstalledCatalog,
@@ -52,6 +59,7 @@ from gezel_knowledge.install.registry_document import (
 from gezel_knowledge.install.space import check_free_space
 from gezel_knowledge.progress import ProgressEvent, ProgressSink, emit_safely
 from gezel_knowledge.validate import ValidationReport, validate_catalog
+from gezk.errors import GezkError
 from gezk.signing import TrustAnchors
 
 if TYPE_CHECKING:
@@ -286,10 +294,12 @@ def _install_url(
             keep_previous=keep_previous,
             require_signature=require,
         )
-    except IntegrityFailure as exc:
-        if exc.reason in ("digest-mismatch", "archive-digest-mismatch"):
-            # These bytes can never become the promised archive: do not resume from them.
-            _forget_partial(partial)
+    except (Cancelled, InsufficientSpace):
+        raise  # the bytes are fine: keep them for the next attempt
+    except (KnowledgeError, GezkError):
+        # The download is complete, so this is about its content (wrong digest, a corrupt or
+        # invalid catalog): resuming from these bytes could never succeed.
+        _forget_partial(partial)
         raise
     _forget_partial(partial)
     return installed

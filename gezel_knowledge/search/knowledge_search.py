@@ -293,7 +293,11 @@ class KnowledgeSearch:
                     self._quarantine(m, exc, quarantined)
                     continue
                 per_catalog.append((plan, result.hits, result.shards_searched))
-        hits = _fuse([(p.group, p.mounted.key, h) for p, h, _ in per_catalog], k)
+        if fts_match_expression(query) is None:
+            # Text-free radius discovery: no ranked lists to fuse, nearest first.
+            hits = _nearest([h for _, catalog_hits, _ in per_catalog for h in catalog_hits], k)
+        else:
+            hits = _fuse([(p.group, p.mounted.key, h) for p, h, _ in per_catalog], k)
         counts: dict[str, int] = {}
         for hit in hits:
             counts[hit.source] = counts.get(hit.source, 0) + 1
@@ -412,6 +416,19 @@ def _route(
     for _, key, sid in scored[: max(0, budget)]:
         chosen.setdefault(key, []).append(sid)
     return chosen
+
+
+def _nearest(hits: Sequence[SearchHit], k: int) -> tuple[SearchHit, ...]:
+    """Discovery hits of several catalogs ordered by distance, then catalog and document."""
+    ordered = sorted(
+        hits,
+        key=lambda h: (
+            h.distance_meters if h.distance_meters is not None else float("inf"),
+            h.source,
+            h.document_id,
+        ),
+    )[:k]
+    return tuple(replace(h, rank=rank, relevance=relevance(rank)) for rank, h in enumerate(ordered))
 
 
 def _fuse(

@@ -380,3 +380,16 @@ def test_reinstalling_repairs_a_quarantined_copy(archive_factory: Any, tmp_path:
     with home.mount("demo") as catalog:
         assert catalog.search("lattice", mode="keyword").hits
     assert _leftovers(home) == []
+
+
+def test_a_downloaded_archive_that_fails_its_checks_is_not_kept_for_resume(
+    archive_factory: Any, http_file: Any, tmp_path: Path
+) -> None:
+    data = bytearray(archive_factory().read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    server = http_file(bytes(data))
+    home = KnowledgeHome(tmp_path)
+    with pytest.raises(IntegrityFailure):
+        home.install(server.url)
+    assert list(home.downloads_dir.glob("*.partial")) == []
+    assert home.installed() == []

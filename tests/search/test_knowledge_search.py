@@ -14,6 +14,8 @@ from gezel_knowledge.embedders import EmbedderResolution, HashEmbedder, resolve_
 from gezel_knowledge.install import CatalogPolicy, KnowledgeHome
 from gezel_knowledge.search import KnowledgeSearch
 from gezk.profiles import TEST_HASH_EMBED_1, EmbeddingProfile, ModelRef
+from gezk.spatial import RadiusQuery
+from tests.reader.catalog_builder import CatalogBuild, pack, sample_docs
 
 #: A profile no embedder exists for: its catalogs answer keyword search only.
 UNKNOWN = replace(TEST_HASH_EMBED_1, id="acme-embed@1", model=ModelRef("acme/embed", "r1"))
@@ -215,3 +217,21 @@ def test_proactive_ceilings_apply_to_fused_hits(home: KnowledgeHome) -> None:
     assert 0 < len(deep.evidence) <= 4
     assert deep.tokens_used <= 0.35 * 4000
     assert nothing.evidence == ()
+
+
+def test_text_free_radius_discovery_merges_catalogs_by_distance(tmp_path: Path) -> None:
+    home = KnowledgeHome(tmp_path / "home")
+    for cid, lat in (("north", 47.62), ("south", 47.60)):
+        docs, topics = sample_docs(4)
+        docs[1].locations = (
+            {"id": f"{cid}-pt", "latitude": lat, "longitude": -122.33, "role": "subject"},
+        )
+        root = CatalogBuild(docs, topics, catalog_id=cid).write(tmp_path / cid)
+        home.install(pack(root, tmp_path / f"{cid}.gezk"))
+    near = RadiusQuery(47.6062, -122.3321, 5000.0)
+    with KnowledgeSearch(home) as search:
+        results = search.search("", near=near)
+    assert [h.source for h in results.hits] == ["tester/south", "tester/north"]
+    distances = [h.distance_meters for h in results.hits]
+    assert distances == sorted(distances)
+    assert [h.rank for h in results.hits] == [0, 1]
