@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import hashlib
 import struct
 import zipfile
 from pathlib import Path
 
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from gezel_knowledge.archive import write_archive
 from gezel_knowledge.errors import InvalidInput
@@ -122,3 +125,32 @@ def test_a_failed_write_keeps_an_existing_archive(tmp_path: Path) -> None:
         write_archive(dest, {"a": b"2", "b": tmp_path / "missing"})
     assert dest.read_bytes() == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.gezk"]
+
+
+_SEGMENT = st.text(alphabet="abcXYZ019_-.é", min_size=1, max_size=6).filter(
+    lambda s: s not in (".", "..")
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    contents=st.dictionaries(
+        st.lists(_SEGMENT, min_size=1, max_size=3).map("/".join),
+        st.binary(max_size=300),
+        max_size=8,
+    )
+)
+def test_any_entry_set_round_trips_through_zipfile(
+    tmp_path_factory: pytest.TempPathFactory, contents: dict[str, bytes]
+) -> None:
+    folded = {k.casefold() for k in contents}
+    assume(len(folded) == len(contents) and "mimetype" not in folded)
+    dest = tmp_path_factory.mktemp("zip") / "a.gezk"
+    digest = write_archive(dest, contents)
+    assert digest == hashlib.sha256(dest.read_bytes()).hexdigest()
+    with zipfile.ZipFile(dest) as zf:
+        names = zf.namelist()
+        assert names[0] == "mimetype"
+        assert names[1:] == sorted(contents, key=lambda p: p.encode("utf-8"))
+        assert {n: zf.read(n) for n in names[1:]} == contents
+        assert zf.testzip() is None

@@ -5,6 +5,9 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from gezel_knowledge.compiler import chunk_markdown, embed_header, unit_counter
 from gezel_knowledge.compiler.blocks import LineIndex, normalize_body, parse_blocks
 from gezel_knowledge.embedders import WhitespaceTokenizer
@@ -165,3 +168,45 @@ def test_chunking_is_deterministic() -> None:
     body = "# T\n\n" + "\n\n".join(f"Para {i}. " * 30 for i in range(20))
     profile = _profile(target=50, overlap=10)
     assert _chunks(body, profile) == _chunks(body, profile)
+
+
+_WORD = st.text(alphabet="abcdefghij.!?é", min_size=1, max_size=8)
+_LINE = st.lists(_WORD, min_size=1, max_size=30).map(" ".join)
+_BLOCK = st.one_of(
+    st.lists(_LINE, min_size=1, max_size=4).map("\n".join),
+    st.integers(1, 6).flatmap(lambda d: _LINE.map(lambda t: "#" * d + " " + t)),
+    st.lists(_LINE, min_size=0, max_size=3).map(
+        lambda ls: "```\n" + "\n".join(["# x", *ls]) + "\n```"
+    ),
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    blocks=st.lists(_BLOCK, min_size=0, max_size=12),
+    target=st.integers(3, 40),
+    overlap=st.integers(0, 10),
+)
+def test_chunks_cover_the_content_within_the_target(
+    blocks: list[str], target: int, overlap: int
+) -> None:
+    body = normalize_body("\n\n".join(blocks))
+    chunks = _chunks(body, _profile(target=target, overlap=overlap))
+    lines = body.split("\n")
+    assert [c.ordinal for c in chunks] == list(range(len(chunks)))
+    covered: dict[int, set[str]] = {}
+    for c in chunks:
+        assert c.text
+        assert c.token_count <= target
+        assert c.text in "\n".join(lines[c.line_start - 1 : c.line_end])
+        for n in range(c.line_start, c.line_end + 1):
+            covered.setdefault(n, set()).update(c.text.split())
+    index = LineIndex(body)
+    for block in parse_blocks(body, index):
+        if block.kind == "heading":
+            continue
+        for n in range(block.line_start, block.line_end + 1):
+            for token in lines[n - 1].split():
+                # Every token of the content is in a chunk spanning its line: nothing is
+                # dropped, and unit splits cut between whitespace tokens, never inside one.
+                assert token in covered.get(n, set()), (n, token)
