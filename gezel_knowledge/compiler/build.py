@@ -361,6 +361,13 @@ def compile_catalog(
                 f"{embedding.cached:,} cached",
             )
         embedding.close()
+        report(
+            "embed",
+            total_chunks,
+            total_chunks,
+            "chunks",
+            f"{embedding.embedded:,} embedded, {embedding.cached:,} cached",
+        )
         vectors: NDArray[np.float32] = (
             np.memmap(
                 work / "vectors.f32",

@@ -339,7 +339,7 @@ def test_progress_events_are_reported(handbook: tuple[Path, BuildResult], tmp_pa
     build(handbook[0], tmp_path / "p.gezk", progress=events.append)
     steps = [e.step for e in events]
     assert steps[0] == "read"
-    assert {"read", "write", "archive"} <= set(steps)
+    assert {"read", "embed", "write", "archive"} <= set(steps)
     last_read = [e for e in events if e.step == "read"][-1]
     assert (last_read.done, last_read.total) == (5, 5)
 
