@@ -22,3 +22,11 @@ def load_kit() -> dict[str, Any]:
 def kit() -> dict[str, Any]:
     """The conformance vectors, as a fixture."""
     return load_kit()
+
+
+@pytest.fixture(autouse=True)
+def _isolated_gezel_home(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every test gets its own empty GEZEL_HOME, so nothing writes to the user's ~/.gezel."""
+    monkeypatch.setenv("GEZEL_HOME", str(tmp_path_factory.mktemp("gezel-home")))

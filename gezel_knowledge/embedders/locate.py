@@ -23,6 +23,7 @@ from typing import Literal
 
 from gezel_knowledge.embedders.packaged import DEFAULT_MODEL_EXTRA, installed_model_packages
 from gezel_knowledge.errors import ModelUnavailable
+from gezel_knowledge.home import ENV_HOME, gezel_home
 from gezk.profiles import ALL_MINILM_L6_V2_INT8_1, EmbeddingProfile
 
 __all__ = [
@@ -38,7 +39,6 @@ __all__ = [
 ]
 
 ENV_MODELS = "GEZEL_MODELS"
-ENV_HOME = "GEZEL_HOME"
 
 ModelSource = Literal["directory", "GEZEL_MODELS", "GEZEL_HOME", "package"]
 FileRole = Literal["graph", "tokenizer"]
@@ -68,12 +68,6 @@ class ModelFiles:
     origin: str
     graph: Path
     tokenizer: Path
-
-
-def gezel_home() -> Path:
-    """``GEZEL_HOME``, or ``~/.gezel`` when it is unset."""
-    value = os.environ.get(ENV_HOME)
-    return Path(value).expanduser() if value else Path.home() / ".gezel"
 
 
 def required_files(profile: EmbeddingProfile) -> tuple[ModelFile, ModelFile]:

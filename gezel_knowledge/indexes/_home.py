@@ -3,18 +3,11 @@
 from __future__ import annotations
 
 import hashlib
-import os
 from pathlib import Path
 
+from gezel_knowledge.home import gezel_home
+
 __all__ = ["content_db_path", "gezel_home", "memory_db_path", "memory_dir"]
-
-
-def gezel_home(home: Path | str | None = None) -> Path:
-    """The active Gezel home: ``home``, else ``$GEZEL_HOME``, else ``~/.gezel``."""
-    if home is not None:
-        return Path(home).expanduser()
-    env = os.environ.get("GEZEL_HOME")
-    return Path(env).expanduser() if env else Path.home() / ".gezel"
 
 
 def content_db_path(workspace: Path, home: Path | str | None = None) -> Path:

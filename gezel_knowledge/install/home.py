@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 
 from gezel_knowledge.embedders import EmbedderResolution
 from gezel_knowledge.errors import IntegrityFailure, InvalidInput
+from gezel_knowledge.home import gezel_home
 from gezel_knowledge.install._atomic import remove_tree
 from gezel_knowledge.install._time import utc_now
 from gezel_knowledge.install.cancel import CancelToken
@@ -55,14 +56,6 @@ if TYPE_CHECKING:
     import urllib.request
 
 __all__ = ["KnowledgeHome", "gezel_home"]
-
-
-def gezel_home(path: Path | str | None = None) -> Path:
-    """The active Gezel home: ``path``, else ``$GEZEL_HOME``, else ``~/.gezel``."""
-    if path is not None:
-        return Path(path).expanduser()
-    env = os.environ.get("GEZEL_HOME")
-    return Path(env).expanduser() if env else Path.home() / ".gezel"
 
 
 class KnowledgeHome:
