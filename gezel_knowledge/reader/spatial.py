@@ -48,15 +48,24 @@ def eligible_documents(conn: sqlite3.Connection, schema: int, query: RadiusQuery
     ).fetchall()
     if not rows:
         return []
+    docs = np.array([r[0] for r in rows], dtype=str)
+    locs = np.array([r[1] for r in rows], dtype=str)
     lats = np.fromiter((r[2] for r in rows), dtype=np.float64, count=len(rows))
     lons = np.fromiter((r[3] for r in rows), dtype=np.float64, count=len(rows))
     dist = distances_meters(q.latitude, q.longitude, lats, lons)
     inside = np.flatnonzero(dist <= q.radius_meters)
-    best: dict[str, Eligible] = {}
-    for i in inside:
-        doc, loc = rows[i][0], rows[i][1]
-        d = float(dist[i])
-        current = best.get(doc)
-        if current is None or (d, loc) < (current.distance_meters, current.location_id):
-            best[doc] = Eligible(doc, loc, float(rows[i][2]), float(rows[i][3]), d)
-    return sorted(best.values(), key=lambda e: (e.distance_meters, e.document_id))
+    if inside.size == 0:
+        return []
+    # Code-point order of numpy strings equals SQLite's bytewise order of their UTF-8.
+    doc_codes = np.unique(docs[inside], return_inverse=True)[1]
+    loc_codes = np.unique(locs[inside], return_inverse=True)[1]
+    # Per document, its nearest point (ties by location id) comes first ...
+    order = inside[np.lexsort((loc_codes, dist[inside], doc_codes))]
+    first = np.unique(np.unique(docs[order], return_inverse=True)[1], return_index=True)[1]
+    nearest = order[first]
+    # ... and documents are ordered by that distance, then by id.
+    ranked = nearest[np.lexsort((docs[nearest], dist[nearest]))]
+    return [
+        Eligible(str(docs[i]), str(locs[i]), float(lats[i]), float(lons[i]), float(dist[i]))
+        for i in ranked
+    ]

@@ -25,6 +25,7 @@ class Context:
     root: Path
     manifest: CatalogManifest
     limits: ArchiveLimits
+    check_digests: bool = True
     findings: list[Finding] = field(default_factory=list)
     router: sqlite3.Connection | None = None
     shard_conns: dict[int, sqlite3.Connection] = field(default_factory=dict)

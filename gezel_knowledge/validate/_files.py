@@ -40,7 +40,7 @@ def check_files(ctx: Context) -> None:
     for finding in layout_findings(m, sizes, ctx.limits):
         ctx.add(finding.reason, finding.message, finding.subject, finding.severity)
     digests: dict[str, str] = {}
-    for declared in m.files:
+    for declared in m.files if ctx.check_digests else ():
         if sizes.get(declared.path) != declared.size_bytes:
             continue  # missing or wrong size: already reported
         path = ctx.root.joinpath(*declared.path.split("/"))

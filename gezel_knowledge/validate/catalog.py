@@ -63,8 +63,13 @@ def validate_catalog(
     deep: bool = False,
     trust: Trust | None = None,
     limits: ArchiveLimits = DEFAULT_LIMITS,
+    check_digests: bool = True,
 ) -> ValidationReport:
-    """Validate an extracted catalog directory; report all findings and a provenance verdict."""
+    """Validate an extracted catalog directory; report all findings and a provenance verdict.
+
+    ``check_digests=False`` skips re-hashing every file (and re-checking asset contents): only
+    for a directory :func:`~gezel_knowledge.archive.extract_archive` has just verified.
+    """
     root = Path(path)
     manifest_path = root / MANIFEST_PATH
     if not manifest_path.is_file():
@@ -79,7 +84,9 @@ def validate_catalog(
         _, manifest = parse_manifest_bytes(manifest_path.read_bytes())
     except KnowledgeError as exc:
         return _unreadable(root, deep, Finding(exc.reason, exc.message, exc.subject))
-    return _validate(root, manifest, deep=deep, trust=trust, limits=limits)
+    return _validate(
+        root, manifest, deep=deep, trust=trust, limits=limits, check_digests=check_digests
+    )
 
 
 def _validate(
@@ -91,8 +98,9 @@ def _validate(
     limits: ArchiveLimits,
     archive_sha256: str | None = None,
     prior: tuple[Finding, ...] = (),
+    check_digests: bool = True,
 ) -> ValidationReport:
-    ctx = Context(root, manifest, limits)
+    ctx = Context(root, manifest, limits, check_digests)
     ran: list[str] = []
     try:
         for name, check in _STRUCTURE:
@@ -165,6 +173,7 @@ def validate_archive(
             limits=limits,
             archive_sha256=info.sha256,
             prior=tuple(findings),
+            check_digests=False,  # extract_archive verified every file just now
         )
     return ValidationReport(
         path=archive,

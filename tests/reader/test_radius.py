@@ -151,3 +151,29 @@ def test_semantic_masking_happens_before_the_stage_one_shortlist(tmp_path: Path)
         assert [h.document_id for h in filtered.hits] == ["near"]
         assert filtered.hits[0].distance_meters == 0.0
         assert filtered.eligible_documents == 1
+
+
+def test_equal_distances_break_ties_by_document_then_location_id(tmp_path: Path) -> None:
+    point = {"latitude": 10.0, "longitude": 20.0, "role": "subject"}
+    docs = [
+        Doc("b-doc", "B", "Bravo text.\n", ("root",), locations=({"id": "x", **point},)),
+        Doc("a-doc", "A", "Alpha text.\n", ("root",), locations=({"id": "y", **point},)),
+        # Two points at the same distance east and west of the query: "east" < "west".
+        Doc(
+            "c-doc",
+            "C",
+            "Charlie text.\n",
+            ("root",),
+            locations=(
+                {"id": "west", "latitude": 10.0, "longitude": 19.99, "role": "subject"},
+                {"id": "east", "latitude": 10.0, "longitude": 20.01, "role": "subject"},
+            ),
+        ),
+    ]
+    root = CatalogBuild(docs, [Topic("root", "Root")]).write(tmp_path / "c")
+    with open_catalog(root) as c:
+        exact = c.nearby(RadiusQuery(10.0, 20.0, 0))
+        assert [r.document.id for r in exact.results] == ["a-doc", "b-doc"]
+        wide = c.nearby(RadiusQuery(10.0, 20.0, 5_000))
+        assert [r.document.id for r in wide.results] == ["a-doc", "b-doc", "c-doc"]
+        assert wide.results[2].location.id == "east"
