@@ -1,6 +1,13 @@
-"""gezel-knowledge: Gezel's local knowledge system built on the ``gezk`` format layer."""
+"""gezel-knowledge: Gezel's local knowledge system built on the ``gezk`` format layer.
+
+The names below are the public API. Heavy parts (the compiler, the ONNX runtime, the indexes)
+are imported on first use, so ``import gezel_knowledge`` stays cheap.
+"""
 
 from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
 
 from gezel_knowledge.errors import (
     Cancelled,
@@ -12,23 +19,103 @@ from gezel_knowledge.errors import (
     Unsupported,
 )
 from gezel_knowledge.hits import Provenance, SearchHit, Signal, merge_hits
+from gezel_knowledge.home import gezel_home
 from gezel_knowledge.progress import ProgressEvent, ProgressSink
+
+if TYPE_CHECKING:
+    from gezel_knowledge.archive import extract_archive, inspect_archive
+    from gezel_knowledge.compiler import BuildResult, CatalogMetadata, compile_catalog
+    from gezel_knowledge.embedders import (
+        Embedder,
+        HashEmbedder,
+        OnnxEmbedder,
+        default_embedder,
+        load_embedder,
+        resolve_query_embedder,
+    )
+    from gezel_knowledge.indexes import ContentIndex, MemoryIndex, index_workspace
+    from gezel_knowledge.install import KnowledgeHome, install
+    from gezel_knowledge.reader import Catalog, SearchResult, open_catalog
+    from gezel_knowledge.search import KnowledgeSearch
+    from gezel_knowledge.validate import ValidationReport, validate_catalog
 
 __version__ = "0.1.0"
 
+_LAZY: dict[str, str] = {
+    "extract_archive": "gezel_knowledge.archive",
+    "inspect_archive": "gezel_knowledge.archive",
+    "BuildResult": "gezel_knowledge.compiler",
+    "CatalogMetadata": "gezel_knowledge.compiler",
+    "compile_catalog": "gezel_knowledge.compiler",
+    "Embedder": "gezel_knowledge.embedders",
+    "HashEmbedder": "gezel_knowledge.embedders",
+    "OnnxEmbedder": "gezel_knowledge.embedders",
+    "default_embedder": "gezel_knowledge.embedders",
+    "load_embedder": "gezel_knowledge.embedders",
+    "resolve_query_embedder": "gezel_knowledge.embedders",
+    "ContentIndex": "gezel_knowledge.indexes",
+    "MemoryIndex": "gezel_knowledge.indexes",
+    "index_workspace": "gezel_knowledge.indexes",
+    "KnowledgeHome": "gezel_knowledge.install",
+    "install": "gezel_knowledge.install",
+    "Catalog": "gezel_knowledge.reader",
+    "SearchResult": "gezel_knowledge.reader",
+    "open_catalog": "gezel_knowledge.reader",
+    "KnowledgeSearch": "gezel_knowledge.search",
+    "ValidationReport": "gezel_knowledge.validate",
+    "validate_catalog": "gezel_knowledge.validate",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'gezel_knowledge' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)
+
+
 __all__ = [
+    "BuildResult",
     "Cancelled",
+    "Catalog",
+    "CatalogMetadata",
+    "ContentIndex",
+    "Embedder",
+    "HashEmbedder",
     "IntegrityFailure",
     "InvalidInput",
     "KnowledgeError",
+    "KnowledgeHome",
+    "KnowledgeSearch",
+    "MemoryIndex",
     "ModelUnavailable",
     "NotFound",
+    "OnnxEmbedder",
     "ProgressEvent",
     "ProgressSink",
     "Provenance",
     "SearchHit",
+    "SearchResult",
     "Signal",
     "Unsupported",
+    "ValidationReport",
     "__version__",
+    "compile_catalog",
+    "default_embedder",
+    "extract_archive",
+    "gezel_home",
+    "index_workspace",
+    "inspect_archive",
+    "install",
+    "load_embedder",
     "merge_hits",
+    "open_catalog",
+    "resolve_query_embedder",
+    "validate_catalog",
 ]
