@@ -725,6 +725,29 @@ class Catalog:
             mask[idx] = True
         return mask
 
+    def _vector_shards(
+        self,
+        query: NDArray[np.float32],
+        shards: Sequence[int] | None,
+        shard_budget: int,
+        eligible: Sequence[str] | None,
+    ) -> list[int]:
+        """Which shards a vector search scans: every shard holding an eligible document (radius),
+        else the caller's choice, else this catalog's routing within the budget."""
+        if eligible is not None:
+            wanted = {
+                int(r[0])
+                for r in self._router_conn().execute(
+                    "SELECT DISTINCT shard_id FROM documents"
+                    " WHERE id IN (SELECT value FROM json_each(?))",
+                    (json.dumps(list(eligible)),),
+                )
+            }
+            return [s.id for s in self._shards if s.id in wanted]
+        if shards is not None:
+            return list(shards)
+        return self.route(query, shard_budget)
+
     def vector_passages(
         self,
         query_vector: ArrayLike,
@@ -740,20 +763,7 @@ class Catalog:
         if stage1 not in ("lut", "hamming"):
             raise InvalidInput(f"unknown stage-1 scan {stage1!r}", reason="invalid-stage1")
         with self._lock:
-            if eligible is not None:
-                wanted = {
-                    int(r[0])
-                    for r in self._router_conn().execute(
-                        "SELECT DISTINCT shard_id FROM documents"
-                        " WHERE id IN (SELECT value FROM json_each(?))",
-                        (json.dumps(list(eligible)),),
-                    )
-                }
-                shard_ids = [s.id for s in self._shards if s.id in wanted]
-            elif shards is not None:
-                shard_ids = list(shards)
-            else:
-                shard_ids = self.route(q, shard_budget)
+            shard_ids = self._vector_shards(q, shards, shard_budget, eligible)
             center = self.profile.center_array()
             tables = QueryTables.build(q, center) if stage1 == "lut" else None
             hits: list[ShardHit] = []
@@ -835,7 +845,7 @@ class Catalog:
         """
         vector: NDArray[np.float32] | None = None
         unavailable: str | None = None
-        if mode != "keyword" and fts_match_expression(query) is not None:
+        if mode != "keyword" and query.strip():
             vector, unavailable = self._embed(query)
         return self._search(
             query,
@@ -914,9 +924,9 @@ class Catalog:
             if near is not None:
                 eligible_rows = eligible_documents(self._router_conn(), self._schema, near)
                 eligible = [e.document_id for e in eligible_rows]
-            if match is None:
+            if match is None and (vector is None or mode == "keyword"):
                 if eligible_rows is None:
-                    return SearchResult(query, mode, (), None, (), None)
+                    return SearchResult(query, mode, (), unavailable, (), None)
                 return self._discovery_result(query, mode, eligible_rows, k)
             depth = max(final_k, 3 * k)
             lists: dict[str, list[RankedPassage] | list[RankedDocument]] = {}
@@ -936,13 +946,8 @@ class Catalog:
                 if floor is not None:
                     passages = [p for p in passages if p.score >= floor]
                 lists[VECTOR] = passages
-                if eligible is not None:
-                    searched = sorted({p.row.shard_id for p in passages})
-                else:
-                    searched = (
-                        list(shards) if shards is not None else self.route(vector, shard_budget)
-                    )
-            if mode != "vector":
+                searched = self._vector_shards(vector, shards, shard_budget, eligible)
+            if mode != "vector" and match is not None:
                 lists[TITLE] = self._title_matches(match, depth, eligible)
                 # Routed shards bound the passage search when vectors routed; otherwise all.
                 keyword_shards = (

@@ -283,3 +283,10 @@ def test_common_terms_are_dropped_from_passage_search_in_large_shards(
     assert keyword_docs == {"doc-0003"}
     # A query of common terms only still searches them.
     assert catalog.search("paragraph", mode="keyword").hits
+
+
+def test_a_query_without_words_can_still_search_by_vector(catalog: Catalog) -> None:
+    assert catalog.search("🙂🙂", mode="keyword").hits == ()
+    hits = catalog.search("🙂🙂", mode="vector", min_cosine=-1.0).hits
+    assert hits
+    assert all(h.signal("vector") is not None for h in hits)
