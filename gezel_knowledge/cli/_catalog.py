@@ -1,10 +1,10 @@
 """Shared pieces of the catalog commands (inspect, validate, topics, list, read, search).
 
-Every one of them takes a catalog as its first positional argument. Today that is a path: a
-``.gezk`` file or an extracted catalog directory. :func:`open_catalog_argument` is the single
-place that turns the argument into an open :class:`~gezel_knowledge.reader.Catalog`, so
-resolving installed catalogs (``publisher/catalog`` or a unique id) is a change to that one
-function; ``list`` and ``read`` already accept the catalog as optional for that reason.
+Every one of them takes a catalog as its first positional argument: a ``.gezk`` file, an
+extracted catalog directory, or an installed catalog (``publisher/catalog`` or a unique id).
+:func:`open_catalog_argument` is the single place that turns the argument into an open
+:class:`~gezel_knowledge.reader.Catalog`. ``list`` without a catalog lists the installed ones and
+``read`` resolves a bare ``knowledge://`` URI through them.
 """
 
 from __future__ import annotations
