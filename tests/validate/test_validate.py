@@ -391,3 +391,60 @@ def test_digests_can_be_skipped_right_after_extraction(fresh: Fresh) -> None:
     readme.write_text(readme.read_text().upper())
     assert "digest-mismatch" in reasons(root)
     assert validate_catalog(root, check_digests=False).findings == ()
+
+
+def _swap_shard(root: Path, good: dict[str, Path]) -> None:
+    source = good["other"] / "index" / "shards" / "000.db"
+    (root / "index" / "shards" / "000.db").write_bytes(source.read_bytes())
+
+
+def _misalign(root: Path, good: dict[str, Path]) -> None:
+    mutate_db(
+        root / "index" / "shards" / "000.db",
+        "UPDATE chunk_vectors_bit SET v = (SELECT v FROM chunk_vectors_bit"
+        " WHERE chunk_id = 3) WHERE chunk_id = 4",
+    )
+
+
+def _cycle(root: Path, good: dict[str, Path]) -> None:
+    mutate_db(
+        root / "index" / "router.db", "UPDATE topics SET parent_id = 'wood' WHERE id = 'craft'"
+    )
+
+
+def _bad_count(root: Path, good: dict[str, Path]) -> None:
+    mutate_db(root / "index" / "router.db", "UPDATE topics SET document_count = 0")
+
+
+def _bomb(root: Path, good: dict[str, Path]) -> None:
+    bomb = brotli.compress(b" " * (20 * 1024 * 1024), quality=5)
+    mutate_db(
+        root / "index" / "router.db",
+        ("UPDATE documents SET body_codec = 'br', body_blob = ? WHERE id = 'doc-0001'", [bomb]),
+    )
+
+
+@pytest.mark.parametrize(
+    ("break_it", "reason"),
+    [
+        (_swap_shard, "shard-mismatch"),
+        (_misalign, "vectors-misaligned"),
+        (_cycle, "topic-cycle"),
+        (_bad_count, "topic-count-mismatch"),
+        (_bomb, "body-too-large"),
+    ],
+)
+def test_broken_archives_are_refused_with_their_reason(
+    fresh: Fresh,
+    good_catalogs: dict[str, Path],
+    tmp_path: Path,
+    break_it: Callable[[Path, dict[str, Path]], None],
+    reason: str,
+) -> None:
+    root = fresh("external")
+    break_it(root, good_catalogs)
+    reseal(root)  # a consistent manifest: only the content checks can tell
+    archive = pack(root, tmp_path / "broken.gezk")
+    report = validate_archive(archive, deep=True)
+    assert not report.ok
+    assert reason in report.reasons()
