@@ -22,10 +22,12 @@ from gezk.errors import InvalidProfile
 __all__ = [
     "ALL_MINILM_L6_V2_INT8_1",
     "BGE_SMALL_EN_V15_1",
+    "CHUNKING_PROFILES",
     "DEFAULT_ONNX_FILE",
     "DEFAULT_TOKENIZER_FILE",
     "EMBEDDING_PROFILES",
     "MARKDOWN_CHUNKS_2",
+    "MARKDOWN_CHUNKS_256_2",
     "MULTILINGUAL_E5_SMALL_1",
     "MULTILINGUAL_E5_SMALL_2",
     "TEST_HASH_EMBED_1",
@@ -552,7 +554,23 @@ MARKDOWN_CHUNKS_2 = ChunkingProfile(
     overlap=64,
     context_header_max=64,
 )
-"""The default catalog chunking profile (spec section 7.2)."""
+"""The default catalog chunking profile (spec section 7.2), sized for 512-token models."""
+
+MARKDOWN_CHUNKS_256_2 = ChunkingProfile(
+    id="markdown-chunks-256@2",
+    unit="tokens",
+    tokenizer="profile",
+    target=192,
+    overlap=32,
+    context_header_max=32,
+)
+"""The ``markdown-chunks@2`` algorithm sized for 256-token models (all-MiniLM-L6-v2).
+
+A 192-token text and a 32-token header need 224 tokens; with two special tokens that leaves
+30 of 256 for a passage instruction, as 420 + 64 leaves 28 of 512. The overlap keeps @2's
+share of the target (64 of 420, 32 of 192), and a 32-token header still holds a title and a
+two- or three-level heading path.
+"""
 
 EMBEDDING_PROFILES: dict[str, EmbeddingProfile] = {
     p.id: p
@@ -566,7 +584,10 @@ EMBEDDING_PROFILES: dict[str, EmbeddingProfile] = {
 }
 """Registered embedding profiles by id."""
 
-_CHUNKING_PROFILES: dict[str, ChunkingProfile] = {MARKDOWN_CHUNKS_2.id: MARKDOWN_CHUNKS_2}
+CHUNKING_PROFILES: dict[str, ChunkingProfile] = {
+    p.id: p for p in (MARKDOWN_CHUNKS_2, MARKDOWN_CHUNKS_256_2)
+}
+"""Registered chunking profiles by id, the largest target first."""
 
 
 def register_embedding_profile(profile: EmbeddingProfile) -> None:
@@ -597,8 +618,11 @@ def embedding_profile(profile_id: str) -> EmbeddingProfile:
 def chunking_profile(profile_id: str) -> ChunkingProfile:
     """The registered chunking profile with this id."""
     try:
-        return _CHUNKING_PROFILES[profile_id]
+        return CHUNKING_PROFILES[profile_id]
     except KeyError:
+        known = ", ".join(CHUNKING_PROFILES)
         raise InvalidProfile(
-            f"unknown chunking profile {profile_id!r}", reason="unknown-profile", subject=profile_id
+            f"unknown chunking profile {profile_id!r} (known: {known})",
+            reason="unknown-profile",
+            subject=profile_id,
         ) from None

@@ -42,6 +42,12 @@ def register(subparsers: Any) -> None:
         help="embedding profile id (default: catalog.yaml `embedder`, else the default model)",
     )
     parser.add_argument(
+        "--chunking",
+        metavar="PROFILE",
+        help="chunking profile id (default: catalog.yaml `chunking`, else the largest profile "
+        "whose embed inputs fit the embedder's window)",
+    )
+    parser.add_argument(
         "--created-at", metavar="ISO", help="createdAt (default: catalog.yaml, else now)"
     )
     parser.add_argument("--sign", type=Path, metavar="KEY.pem", help="sign with this Ed25519 key")
@@ -154,6 +160,7 @@ def run(args: argparse.Namespace) -> int:
             shard_target=args.shard_target,
             shard_max=args.shard_max,
             cache_dir=cache_dir,
+            chunking=args.chunking,
             progress=progress,
         )
     finally:
@@ -173,6 +180,7 @@ def _print(result: BuildResult, *, as_json: bool) -> None:
                 "version": result.version,
                 "documents": result.documents,
                 "chunks": result.chunks,
+                "chunking": result.manifest["chunking"]["id"],
                 "shards": result.shards,
                 "assets": result.assets,
                 "embedded": result.embedded,

@@ -3,7 +3,7 @@
 from gezel_knowledge.compiler.build import BuildResult, compile_catalog, load_source
 from gezel_knowledge.compiler.chunking import Chunk, chunk_markdown, embed_header, unit_counter
 from gezel_knowledge.compiler.document_list import load_document_list
-from gezel_knowledge.compiler.errors import BuildWarning, SourceError
+from gezel_knowledge.compiler.errors import BuildWarning, ChunkingDoesNotFit, SourceError
 from gezel_knowledge.compiler.markdown_tree import load_markdown_tree
 from gezel_knowledge.compiler.metadata import (
     CatalogMetadata,
@@ -24,6 +24,7 @@ from gezel_knowledge.compiler.source import (
     Topic,
 )
 from gezel_knowledge.compiler.vector_cache import default_cache_dir
+from gezel_knowledge.compiler.window import WindowBudget, choose_chunking, window_budget
 
 __all__ = [
     "BuildResult",
@@ -31,6 +32,7 @@ __all__ = [
     "CatalogMetadata",
     "CatalogSource",
     "Chunk",
+    "ChunkingDoesNotFit",
     "DocumentLocation",
     "LicenseInfo",
     "LinkBase",
@@ -43,6 +45,8 @@ __all__ = [
     "TocReference",
     "Topic",
     "TopicDeclaration",
+    "WindowBudget",
+    "choose_chunking",
     "chunk_markdown",
     "compile_catalog",
     "default_cache_dir",
@@ -52,4 +56,5 @@ __all__ = [
     "load_markdown_tree",
     "load_source",
     "unit_counter",
+    "window_budget",
 ]

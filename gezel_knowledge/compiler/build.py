@@ -61,13 +61,14 @@ from gezel_knowledge.compiler.smoke import derive_smoke_queries, smoke_query_pas
 from gezel_knowledge.compiler.source import CatalogSource, LinkBase
 from gezel_knowledge.compiler.validation import ValidDocument, validate_documents, validate_topics
 from gezel_knowledge.compiler.vector_cache import VectorCache, embed_input_key
+from gezel_knowledge.compiler.window import choose_chunking
 from gezel_knowledge.embedders.base import Embedder
 from gezel_knowledge.errors import InvalidInput
 from gezel_knowledge.progress import ProgressEvent, ProgressSink, emit_safely
 from gezk.errors import InvalidIdentifier, InvalidProfile, SchemaViolation
 from gezk.ids import validate_catalog_id, validate_publisher_id, validate_version
 from gezk.jcs import canonicalize
-from gezk.profiles import MARKDOWN_CHUNKS_2, ChunkingProfile, EmbeddingProfile, chunking_profile
+from gezk.profiles import ChunkingProfile, EmbeddingProfile, chunking_profile
 from gezk.schemas import validate_manifest, validate_source_notices
 from gezk.signing import sign_manifest
 from gezk.spatial import coverage
@@ -260,7 +261,7 @@ def compile_catalog(
     shard_target: int = DEFAULT_SHARD_TARGET,
     shard_max: int = DEFAULT_SHARD_MAX,
     cache_dir: Path | None = None,
-    chunking: ChunkingProfile = MARKDOWN_CHUNKS_2,
+    chunking: ChunkingProfile | str | None = None,
     embed_batch: int = DEFAULT_EMBED_BATCH,
     progress: ProgressSink | None = None,
 ) -> BuildResult:
@@ -269,7 +270,9 @@ def compile_catalog(
     ``created_at`` (ISO 8601) is an input, never the clock: it falls back to ``createdAt`` in
     catalog.yaml and is otherwise required. ``signing_key`` is an Ed25519 private key; without it
     the manifest is unsigned. ``cache_dir`` holds the persistent content-hash -> vector cache
-    (none when ``None``).
+    (none when ``None``). ``chunking`` is a profile or a registered id, else catalog.yaml's
+    ``chunking``, else the largest registered profile whose embed inputs fit the embedder's
+    window; a requested profile that does not fit raises :class:`ChunkingDoesNotFit`.
     """
     started = time.perf_counter()
     report = _Progress(progress)
@@ -308,7 +311,10 @@ def compile_catalog(
 
     profile = embedder.profile
     profile.check(allow_template=True)
-    _check_chunking(chunking)
+    requested = chunking if chunking is not None else meta.chunking
+    if isinstance(requested, ChunkingProfile):
+        _check_chunking(requested)
+    chunking = choose_chunking(profile, embedder.tokenizer, requested)
     counter = unit_counter(chunking, embedder.tokenizer)
     topics = validate_topics(src.topics)
     documents = validate_documents(src.documents, topics, meta.language)

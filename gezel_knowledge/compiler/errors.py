@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from gezel_knowledge.errors import InvalidInput
 
-__all__ = ["BuildWarning", "SourceError"]
+__all__ = ["BuildWarning", "ChunkingDoesNotFit", "SourceError"]
 
 
 def _where(document: str | None, path: str | None, line: int | None) -> str | None:
@@ -35,6 +35,17 @@ class SourceError(InvalidInput):
         self.document = document
         self.path = path
         self.line = line
+
+
+class ChunkingDoesNotFit(InvalidInput):
+    """A chunking profile whose embed inputs would overflow the embedding model's window."""
+
+    default_reason = "chunking-exceeds-window"
+
+    def __init__(self, message: str, *, chunking_id: str, embedding_id: str) -> None:
+        super().__init__(message, subject=f"{chunking_id} / {embedding_id}")
+        self.chunking_id = chunking_id
+        self.embedding_id = embedding_id
 
 
 @dataclass(frozen=True, slots=True)

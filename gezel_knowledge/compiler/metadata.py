@@ -19,7 +19,8 @@ names everything a manifest needs, with a message that says where to set what is
     sourceSnapshot: {name: handbook, date: 2026-12-01}
     createdAt: 2026-12-01T00:00:00Z
     smokeQueries: [{query: shard routing, expectedDocumentIds: [search/routing]}]
-    embedder: test-hash-embed@1   # the CLI's default --embedder for this catalog
+    embedder: bge-small-en-v1.5@1 # the CLI's default --embedder for this catalog
+    chunking: markdown-chunks@2   # default: the largest profile the embedder's window fits
     outline: auto       # or gitbook, mkdocs, jupyter-book, docfx, hugo, topic-yaml, folders
     exclude: [drafts/**]
     topics: [{id: guide, name: Guide, description: ..., order: 1, parentId: ...}]
@@ -130,6 +131,8 @@ class CatalogMetadata:
     root_topic: TopicDeclaration | None = field(default=None)
     embedder: str | None = None
     """The embedding profile id the CLI builds with when no ``--embedder`` is given."""
+    chunking: str | None = None
+    """The chunking profile id to build with (default: chosen to fit the embedder's window)."""
 
     def merged(self, overrides: CatalogMetadata | None) -> CatalogMetadata:
         """This metadata with every field that ``overrides`` sets replaced."""
@@ -319,6 +322,7 @@ def parse_catalog_metadata(data: Mapping[str, Any], base: Path, where: str) -> C
         topics=None if topics is None else tuple(_topic(t, where) for t in topics),
         root_topic=None if root_topic is None else _topic(root_topic, where),
         embedder=_str(data, "embedder", where),
+        chunking=_str(data, "chunking", where),
     )
 
 

@@ -64,6 +64,7 @@ def test_catalog_yaml_example_parses(tmp_path: Path) -> None:
     assert metadata.id == "gezel-handbook"
     assert metadata.version == "2026.12.1"
     assert metadata.outline == "auto"
+    assert metadata.chunking == "markdown-chunks@2"
     assert metadata.root_topic is not None
     assert metadata.root_topic.id == "handbook"
     assert metadata.topics is not None
