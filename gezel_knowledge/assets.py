@@ -269,6 +269,13 @@ def svg_problem(data: bytes) -> AssetProblem | None:
             return unsafe(f"an event-handler attribute ({name})")
         if local in ("href", "src") and _leaves_file(value):
             return unsafe(f"an {local} that leaves the file ({value[:60]!r})")
+        # <set>/<animate> can rewrite a link at run time (to="https://..."), so animating a
+        # reference attribute is refused outright rather than by inspecting its values.
+        if local == "attributename" and value.strip().lower().rpartition(":")[2] in (
+            "href",
+            "src",
+        ):
+            return unsafe(f"an animation of the {value.strip()} attribute")
         if _JAVASCRIPT.search(value) or _DATA_HTML.search(value):
             return unsafe(f"an active reference in attribute {name}")
         if local == "style" or "url(" in value.lower():

@@ -9,7 +9,9 @@
     fragment        = ("chunk=" 32HEXDIG) / ("line=" 1*DIGIT ["-" 1*DIGIT])
 
 Document ids are percent-encoded per ``/``-separated segment: every byte outside RFC 3986
-``unreserved`` is encoded. An ill-formed reference is rejected, never repaired.
+``unreserved`` is encoded. An ill-formed reference is rejected, never repaired. A ``%2F``
+inside a segment decodes to ``/``; it is how an id with an empty segment (``a//b``), which the
+per-segment form cannot carry, is written.
 """
 
 from __future__ import annotations
@@ -113,13 +115,15 @@ class KnowledgeUri:
 
     @property
     def encoded_document_id(self) -> str:
-        """The document id percent-encoded per segment."""
+        """The document id percent-encoded per ``/``-separated segment.
+
+        A valid document id may contain an empty segment (``a//b``, ``a/``), which ``seg``
+        cannot express; such an id is encoded as one segment with its slashes as ``%2F``, a
+        form the grammar accepts and :meth:`parse` decodes back to the same id.
+        """
         segments = self.document_id.split("/")
         if any(not s for s in segments):
-            raise InvalidReference(
-                f"document id {self.document_id!r} has an empty path segment and cannot be cited",
-                subject=self.document_id,
-            )
+            return encode_segment(self.document_id)
         return "/".join(encode_segment(s) for s in segments)
 
     @property

@@ -69,11 +69,10 @@ from gezel_knowledge.reader.vectors import (
     search_shard,
 )
 from gezk.ddl import read_meta
-from gezk.errors import GezkError
 from gezk.profiles import EmbeddingProfile, same_vector_space
 from gezk.quantize import PackedBits, QueryTables
 from gezk.spatial import RadiusQuery
-from gezk.uri import KnowledgeUri, encode_segment
+from gezk.uri import KnowledgeUri
 
 __all__ = ["Catalog", "ShardInfo"]
 
@@ -223,15 +222,7 @@ class Catalog:
     ) -> str:
         """The canonical ``knowledge://`` reference to a document, chunk or line range."""
         start, end = lines if lines is not None else (None, None)
-        try:
-            return str(KnowledgeUri(self.publisher_id, self.id, document_id, chunk_uid, start, end))
-        except GezkError:
-            # An id with an empty path segment has no per-segment form; encode it whole.
-            fragment = f"#chunk={chunk_uid}" if chunk_uid else ""
-            if start is not None:
-                fragment = f"#line={start}" + ("" if end is None else f"-{end}")
-            encoded = encode_segment(document_id)
-            return f"knowledge://{self.publisher_id}/{self.id}/{encoded}{fragment}"
+        return str(KnowledgeUri(self.publisher_id, self.id, document_id, chunk_uid, start, end))
 
     # -- opening checks ----------------------------------------------------------------------
 

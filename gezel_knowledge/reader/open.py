@@ -8,7 +8,6 @@ validated (structure, counts, placements, spatial summary) before it is publishe
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 from gezel_knowledge.archive.findings import error_for
@@ -18,6 +17,7 @@ from gezel_knowledge.archive.paths import MANIFEST_PATH
 from gezel_knowledge.archive.verify import extract_archive, file_sha256
 from gezel_knowledge.embedders.base import Embedder
 from gezel_knowledge.errors import IntegrityFailure, InvalidInput, NotFound
+from gezel_knowledge.home import gezel_home
 from gezel_knowledge.reader.catalog import Catalog
 from gezel_knowledge.reader.vectors import DEFAULT_BIT_CACHE_BYTES
 
@@ -25,16 +25,12 @@ __all__ = ["default_cache_dir", "open_catalog", "read_manifest"]
 
 
 def default_cache_dir() -> Path:
-    """Where ``.gezk`` files opened directly are extracted.
+    """Where ``.gezk`` files opened directly are extracted: ``<GEZEL_HOME>/cache/catalogs``.
 
-    ``GEZEL_KNOWLEDGE_CACHE`` when set, else ``$XDG_CACHE_HOME/gezel-knowledge/catalogs``
-    (``~/.cache/...`` by default). Installed catalogs live in the knowledge home instead.
+    Installed catalogs live in the knowledge home instead; this cache only holds verified
+    extractions of files opened by path, keyed by archive digest, and may be deleted.
     """
-    explicit = os.environ.get("GEZEL_KNOWLEDGE_CACHE")
-    if explicit:
-        return Path(explicit)
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "gezel-knowledge" / "catalogs"
+    return gezel_home() / "cache" / "catalogs"
 
 
 def read_manifest(root: Path, limits: ArchiveLimits = DEFAULT_LIMITS) -> CatalogManifest:

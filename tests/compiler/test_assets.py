@@ -112,6 +112,8 @@ def test_size_limit() -> None:
         ("<svg><style>rect{fill:url(https://x.test/p)}</style></svg>", "url()"),
         ('<svg><rect style="fill:url(other.svg#p)"/></svg>', "url()"),
         ("<svg><style>rect{fill:u\\72l(x)}</style></svg>", "escape"),
+        ('<svg><a><set attributeName="href" to="https://evil.test/"/></a></svg>', "animation"),
+        ('<svg><a><animate attributeName="xlink:href" values="x.svg"/></a></svg>', "animation"),
     ],
 )
 def test_active_svgs_are_refused(svg: str, why: str) -> None:

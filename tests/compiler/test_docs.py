@@ -45,7 +45,7 @@ def test_console_examples_run(workdir: Path, capsys: pytest.CaptureFixture[str])
     assert "building/signing" in out
     assert (workdir / "handbook.gezk").is_file()
     assert (workdir / "resigned.gezk").read_bytes() == (workdir / "signed.gezk").read_bytes()
-    assert not (workdir / "home" / "cache").exists()
+    assert not (workdir / "home" / "cache" / "embeddings").exists()  # --no-cache
 
 
 def test_python_example_prints_what_the_page_says(

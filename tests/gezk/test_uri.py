@@ -13,11 +13,11 @@ from gezk.uri import KnowledgeUri
 ids = st.from_regex(r"[a-z0-9]([a-z0-9-]{0,10}[a-z0-9])?", fullmatch=True)
 segment = st.text(
     alphabet=st.characters(blacklist_categories=("Cs", "Cc")), min_size=1, max_size=12
-).filter(lambda s: "/" not in s)
+)
 document_ids = (
     st.lists(segment, min_size=1, max_size=4)
     .map(lambda parts: unicodedata.normalize("NFC", "/".join(parts)))
-    .filter(lambda d: is_document_id(d) and all(d.split("/")))
+    .filter(is_document_id)
 )
 fragments = st.one_of(
     st.just({}),
@@ -104,5 +104,12 @@ def test_constructor_refuses_both_fragments_and_bad_ids() -> None:
         KnowledgeUri("me", "notes", "doc", chunk="0" * 32, line_start=1)
     with pytest.raises(InvalidReference):
         KnowledgeUri("Me", "notes", "doc")
-    with pytest.raises(InvalidReference):
-        KnowledgeUri("me", "notes", "a/")
+
+
+@pytest.mark.parametrize("document_id", ["a//b", "a/", "/a", "//"])
+def test_ids_with_empty_segments_are_cited_as_one_encoded_segment(document_id: str) -> None:
+    uri = KnowledgeUri("me", "notes", document_id, line_start=3)
+    text = str(uri)
+    assert text.startswith("knowledge://me/notes/")
+    assert text.count("/") == 4  # scheme's two, publisher/catalog's two: the id has none left
+    assert KnowledgeUri.parse(text) == uri

@@ -21,11 +21,6 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     return code, out.out, out.err
 
 
-@pytest.fixture(autouse=True)
-def _cache(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    monkeypatch.setenv("GEZEL_KNOWLEDGE_CACHE", str(tmp_path / "cache"))
-
-
 def test_inspect_archive_and_directory(
     capsys: pytest.CaptureFixture[str], shared_catalog: Path, packed: Callable[[Path], Path]
 ) -> None:

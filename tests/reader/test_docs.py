@@ -35,7 +35,6 @@ def test_page_examples_run_as_written(
     page: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("GEZEL_KNOWLEDGE_CACHE", str(tmp_path / "cache"))
     monkeypatch.setenv("GEZEL_HOME", str(tmp_path / "home"))
     fences = _fences(page)
     assert any(kind == "python" for kind, _ in fences)

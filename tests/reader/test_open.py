@@ -92,14 +92,11 @@ def test_shard_from_another_catalog_is_refused_when_first_used(tmp_path: Path) -
         assert info.value.reason == "shard-mismatch"
 
 
-def test_default_cache_dir_honours_the_environment(
+def test_default_cache_dir_is_under_the_gezel_home(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    monkeypatch.setenv("GEZEL_KNOWLEDGE_CACHE", str(tmp_path / "x"))
-    assert default_cache_dir() == tmp_path / "x"
-    monkeypatch.delenv("GEZEL_KNOWLEDGE_CACHE")
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
-    assert default_cache_dir() == tmp_path / "xdg" / "gezel-knowledge" / "catalogs"
+    monkeypatch.setenv("GEZEL_HOME", str(tmp_path / "home"))
+    assert default_cache_dir() == tmp_path / "home" / "cache" / "catalogs"
 
 
 def test_bodies_that_expand_beyond_the_cap_are_refused(
