@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import shlex
 import shutil
@@ -11,6 +12,7 @@ import pytest
 
 from gezel_knowledge.cli import main
 from gezel_knowledge.compiler import load_catalog_yaml
+from tests.compiler.trees import entries
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = ROOT / "docs" / "build.md"
@@ -45,7 +47,14 @@ def test_console_examples_run(workdir: Path, capsys: pytest.CaptureFixture[str])
     assert "building/signing" in out
     assert (workdir / "handbook.gezk").is_file()
     assert (workdir / "resigned.gezk").read_bytes() == (workdir / "signed.gezk").read_bytes()
-    assert not (workdir / "home" / "cache" / "embeddings").exists()  # --no-cache
+    # The handbook is built with the default model; the signed rebuild takes every vector from
+    # the cache the first build filled (in GEZEL_HOME).
+    first, second = re.findall(r"; (\d+) embedded, (\d+) cached", out)
+    assert first[0] == second[1] != "0"
+    assert (first[1], second[0]) == ("0", "0")
+    manifest = json.loads(entries(workdir / "handbook.gezk")["manifest.json"])
+    assert manifest["embedding"]["id"] == "all-minilm-l6-v2-int8@1"
+    assert (workdir / "home" / "cache" / "embeddings").is_dir()
 
 
 def test_python_example_prints_what_the_page_says(

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from pathlib import Path
 
 import brotli
+import pytest
 
-from gezel_knowledge.compiler import load_markdown_tree
+from gezel_knowledge.compiler import load_catalog_yaml, load_markdown_tree
+from gezel_knowledge.embedders import OnnxEmbedder
+from gezel_knowledge.reader import open_catalog
 from gezel_knowledge.validate import validate_catalog
+from tests.compiler.conftest import ModelBuild
 from tests.compiler.trees import build, entries, extract
 
 HANDBOOK = Path(__file__).resolve().parents[2] / "examples" / "handbook"
@@ -49,3 +54,42 @@ def test_handbook_builds_validates_and_links(tmp_path: Path) -> None:
     text = (brotli.decompress(body) if codec == "br" else body).decode("utf-8")
     assert "(knowledge://gezel-knowledge/gezel-handbook/getting-started/install)" in text
     assert "(knowledge://gezel-knowledge/gezel-handbook/reference/glossary)" in text
+
+
+def test_the_handbook_builds_with_the_default_model() -> None:
+    # The README's main command must give real semantic search: no stand-in embedder pinned.
+    assert load_catalog_yaml(HANDBOOK / "catalog.yaml").embedder is None
+
+
+def _words(text: str) -> set[str]:
+    # What the full-text indexes (unicode61) can match: lowercase runs of letters and digits.
+    return set(re.findall(r"[0-9a-z]+", text.lower()))
+
+
+@pytest.mark.parametrize(
+    "case",
+    [
+        # The README's query: found by words and by meaning.
+        ("how do I sign a catalog", "building/signing", True),
+        # A paraphrase sharing no word with its page (title, front matter and body included):
+        # only the vector list can find it.
+        ("ordering chapters into hierarchy", "building/outlines", False),
+    ],
+)
+def test_default_model_search_finds_the_page_through_its_vector(
+    handbook_minilm: ModelBuild,
+    minilm: OnnxEmbedder,
+    tmp_path: Path,
+    case: tuple[str, str, bool],
+) -> None:
+    query, document, keywords = case
+    page = (HANDBOOK / f"{document}.md").read_text(encoding="utf-8")
+    assert bool(_words(query) & _words(page)) is keywords
+    with open_catalog(handbook_minilm.result.path, embedder=minilm, cache_dir=tmp_path) as c:
+        hits = c.search(query).hits
+    assert hits[0].document_id == document
+    vector = hits[0].signal("vector")
+    assert vector is not None
+    assert vector.rank == 1
+    if not keywords:
+        assert {s.name for s in hits[0].signals} == {"vector"}
