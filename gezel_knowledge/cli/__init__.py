@@ -20,27 +20,41 @@ from gezk.errors import GezkError
 __all__ = ["build_parser", "main"]
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The full argument parser with every registered subcommand."""
+def _command_modules() -> dict[str, str]:
+    """Subcommand name -> module name, for every ``cmd_*`` module (``cmd_index_search`` is
+    ``index-search``)."""
+    package = importlib.import_module(__name__)
+    return {
+        m.name[4:].replace("_", "-"): m.name
+        for m in sorted(pkgutil.iter_modules(package.__path__), key=lambda m: m.name)
+        if m.name.startswith("cmd_")
+    }
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser with every registered subcommand, or just the one named ``only``.
+
+    Registering one subcommand imports only its module, which keeps start-up quick: ``find``
+    need not import the compiler, nor ``build`` the install manager.
+    """
     parser = argparse.ArgumentParser(
         prog="gezel-knowledge",
         description="Build, verify, install, browse, search and cite .gezk knowledge catalogs.",
     )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    package = importlib.import_module(__name__)
-    names = sorted(
-        m.name for m in pkgutil.iter_modules(package.__path__) if m.name.startswith("cmd_")
-    )
+    modules = _command_modules()
+    names = [only] if only in modules else list(modules)
     for name in names:
-        module = importlib.import_module(f"{__name__}.{name}")
+        module = importlib.import_module(f"{__name__}.{modules[name]}")
         module.register(subparsers)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; return the process exit code."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(arguments[0] if arguments else None)
+    args = parser.parse_args(arguments)
     handler = getattr(args, "handler", None)
     if handler is None:
         parser.print_help(sys.stderr)

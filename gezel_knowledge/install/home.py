@@ -32,7 +32,6 @@ from gezel_knowledge.home import gezel_home
 from gezel_knowledge.install._atomic import remove_tree
 from gezel_knowledge.install._time import utc_now
 from gezel_knowledge.install.cancel import CancelToken
-from gezel_knowledge.install.job import InstallResult, run_install
 from gezel_knowledge.install.mount import mount, recheck
 from gezel_knowledge.install.registry import (
     InstalledCatalog,
@@ -42,7 +41,6 @@ from gezel_knowledge.install.registry import (
     UserRegistry,
     catalog_key,
 )
-from gezel_knowledge.install.registry_document import RegistryDocument
 from gezel_knowledge.install.space import FreeSpaceProbe, disk_free_space
 from gezel_knowledge.install.status import HomeStatus, home_status
 from gezel_knowledge.progress import ProgressSink
@@ -54,6 +52,9 @@ from gezk.uri import KnowledgeUri
 
 if TYPE_CHECKING:
     import urllib.request
+
+    from gezel_knowledge.install.job import InstallResult
+    from gezel_knowledge.install.registry_document import RegistryDocument
 
 __all__ = ["KnowledgeHome", "gezel_home"]
 
@@ -215,6 +216,10 @@ class KnowledgeHome:
         a signature that does not verify always fails, and ``require_signature`` also refuses
         unsigned catalogs and unknown keys.
         """
+        # Imported here: searching and reading installed catalogs never needs the download,
+        # archive-verification and schema machinery an install job pulls in.
+        from gezel_knowledge.install.job import run_install  # noqa: PLC0415
+
         return run_install(
             self,
             source,

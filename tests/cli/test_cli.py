@@ -1,6 +1,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -60,3 +62,20 @@ def test_unreadable_kit_is_a_one_line_error(
     assert err.startswith("gezel-knowledge: error: cannot read conformance vectors")
     assert "[kit-unreadable]" in err
     assert len(err.strip().splitlines()) == 1
+
+
+def test_running_one_command_imports_only_that_command() -> None:
+    code = (
+        "import sys; from gezel_knowledge.cli import main; main(['version']); "
+        "print('gezel_knowledge.compiler' in sys.modules, 'gezel_knowledge.indexes' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.splitlines()[-1] == "False False"
+
+
+def test_help_lists_every_command(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    out = capsys.readouterr().out
+    for command in ("build", "search", "install", "find", "index-search", "memory", "vectors"):
+        assert command in out
