@@ -16,7 +16,8 @@ from typing import Any
 
 import numpy as np
 
-from gezel_knowledge.errors import InvalidInput
+from gezel_knowledge.conformance_fixture import check_fixture
+from gezel_knowledge.errors import InvalidInput, KnowledgeError
 from gezk.errors import GezkError, InvalidReference
 from gezk.hashembed import hash_embed
 from gezk.ids import chunk_uid, content_hash
@@ -27,7 +28,7 @@ from gezk.spatial import distance_meters
 from gezk.uri import KnowledgeUri
 from gezk.versions import WRITTEN
 
-__all__ = ["GroupResult", "check_vectors", "load_kit"]
+__all__ = ["GroupResult", "check_vectors", "kit_file", "load_kit"]
 
 _MAX_FAILURES = 5
 
@@ -54,6 +55,14 @@ class GroupResult:
         return "skip" if self.skipped is not None else "pass"
 
 
+def kit_file(path: Path) -> Path:
+    """The ``vectors.json`` a ``--kit`` argument names: the file, or inside a kit directory."""
+    if not path.is_dir():
+        return path
+    nested = path / "conformance" / "vectors.json"
+    return nested if nested.exists() else path / "vectors.json"
+
+
 def load_kit(path: Path | None = None) -> dict[str, Any]:
     """Load ``vectors.json`` from ``path`` (a file or a kit directory) or the bundled copy."""
     if path is None:
@@ -63,9 +72,7 @@ def load_kit(path: Path | None = None) -> dict[str, Any]:
             .read_text(encoding="utf-8")
         )
     else:
-        file = path / "conformance" / "vectors.json" if path.is_dir() else path
-        if path.is_dir() and not file.exists():
-            file = path / "vectors.json"
+        file = kit_file(path)
         try:
             text = file.read_text(encoding="utf-8")
         except OSError as exc:
@@ -221,11 +228,15 @@ _GROUPS: tuple[tuple[str, Callable[[Mapping[str, Any], _Group], None]], ...] = (
     ("spatial", _check_spatial),
 )
 
-_NEEDS_FIXTURE = "needs the kit's fixture archives (run with --kit pointing at a kit checkout)"
+_NO_ARCHIVE = "needs {path} (run with --kit pointing at a kit checkout that ships it)"
 
 
-def check_vectors(kit: Mapping[str, Any]) -> list[GroupResult]:
-    """Check every vector group of ``kit``; fixture-backed groups are reported as skipped."""
+def check_vectors(kit: Mapping[str, Any], base: Path | None = None) -> list[GroupResult]:
+    """Check every vector group of ``kit``.
+
+    ``base`` is the directory holding the kit's ``vectors.json``; fixture groups are checked
+    when their archives are found under it and reported as skipped otherwise.
+    """
     results: list[GroupResult] = []
     for name, check in _GROUPS:
         if name not in kit:
@@ -237,7 +248,32 @@ def check_vectors(kit: Mapping[str, Any]) -> list[GroupResult]:
         except (GezkError, KeyError, TypeError, ValueError) as exc:
             group.failures.append(f"error: {type(exc).__name__}: {exc}")
         results.append(group.result())
-    for name in ("fixture", "legacy"):
-        if name in kit:
-            results.append(GroupResult(name, 0, skipped=_NEEDS_FIXTURE))
+    fixtures: list[tuple[str, Mapping[str, Any], bool]] = []
+    if "fixture" in kit:
+        fixtures.append(("fixture", kit["fixture"], True))
+    for entry in kit.get("legacy", ()):
+        fixtures.append((f"legacy {entry.get('formatVersion', '?')}", entry, False))
+    for name, entry, current in fixtures:
+        results.append(_fixture_result(name, entry, base, kit if current else None))
     return results
+
+
+def _fixture_result(
+    name: str, entry: Mapping[str, Any], base: Path | None, kit: Mapping[str, Any] | None
+) -> GroupResult:
+    skipped = GroupResult(name, 0, skipped=_NO_ARCHIVE.format(path=entry.get("path")))
+    if base is None:
+        return skipped
+    try:
+        outcome = check_fixture(
+            entry,
+            base,
+            spatial=None if kit is None else kit.get("spatial"),
+            signature=None if kit is None else kit.get("signature"),
+        )
+    except (GezkError, KnowledgeError, KeyError, TypeError, ValueError) as exc:
+        return GroupResult(name, 1, (f"error: {type(exc).__name__}: {exc}",))
+    if outcome is None:
+        return skipped
+    checked, failures = outcome
+    return GroupResult(name, checked, tuple(failures[:_MAX_FAILURES]))

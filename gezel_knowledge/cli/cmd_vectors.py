@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from gezel_knowledge.cli._output import print_json
-from gezel_knowledge.conformance import check_vectors, load_kit
+from gezel_knowledge.conformance import check_vectors, kit_file, load_kit
 
 
 def register(subparsers: Any) -> None:
@@ -27,7 +27,8 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Check the kit; exit 1 when any group failed."""
-    results = check_vectors(load_kit(args.kit))
+    base = None if args.kit is None else kit_file(args.kit).parent
+    results = check_vectors(load_kit(args.kit), base)
     if args.json:
         print_json([{**_as_dict(r), "status": r.status} for r in results])
     else:
