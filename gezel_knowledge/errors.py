@@ -7,7 +7,7 @@ about the failure. Every error has a stable machine-readable ``reason`` and an o
 
 from __future__ import annotations
 
-from typing import ClassVar
+from gezk.errors import ReasonedError
 
 __all__ = [
     "Cancelled",
@@ -20,20 +20,10 @@ __all__ = [
 ]
 
 
-class KnowledgeError(Exception):
+class KnowledgeError(ReasonedError):
     """Base class of every error raised by :mod:`gezel_knowledge`."""
 
-    default_reason: ClassVar[str] = "knowledge-error"
-
-    def __init__(self, message: str, *, reason: str | None = None, subject: str | None = None):
-        super().__init__(" ".join(message.split()))
-        self.reason: str = reason or self.default_reason
-        self.subject: str | None = subject
-
-    @property
-    def message(self) -> str:
-        """The one-line human-readable message."""
-        return str(self.args[0])
+    default_reason = "knowledge-error"
 
 
 class InvalidInput(KnowledgeError):

@@ -16,16 +16,21 @@ __all__ = [
     "InvalidProfile",
     "InvalidReference",
     "QuantizationError",
+    "ReasonedError",
     "SchemaViolation",
     "SignatureError",
     "UnsupportedVersion",
 ]
 
 
-class GezkError(Exception):
-    """Base class of every error raised by :mod:`gezk`."""
+class ReasonedError(Exception):
+    """An error with a stable machine-readable ``reason`` and a one-line message.
 
-    default_reason: ClassVar[str] = "gezk-error"
+    The common root of :class:`GezkError` and ``gezel_knowledge.errors.KnowledgeError``, so one
+    ``except ReasonedError`` handles every typed failure of both packages.
+    """
+
+    default_reason: ClassVar[str] = "error"
 
     def __init__(self, message: str, *, reason: str | None = None, subject: str | None = None):
         # Keep the message on one line: the CLI prints it verbatim.
@@ -37,6 +42,12 @@ class GezkError(Exception):
     def message(self) -> str:
         """The one-line human-readable message."""
         return str(self.args[0])
+
+
+class GezkError(ReasonedError):
+    """Base class of every error raised by :mod:`gezk`."""
+
+    default_reason = "gezk-error"
 
 
 class InvalidIdentifier(GezkError):

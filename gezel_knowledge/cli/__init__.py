@@ -14,8 +14,7 @@ import pkgutil
 import sys
 from collections.abc import Sequence
 
-from gezel_knowledge.errors import KnowledgeError
-from gezk.errors import GezkError
+from gezk.errors import ReasonedError
 
 __all__ = ["build_parser", "main"]
 
@@ -61,7 +60,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     try:
         code = handler(args)
-    except (KnowledgeError, GezkError) as exc:
+    except ReasonedError as exc:
         print(f"gezel-knowledge: error: {exc} [{exc.reason}]", file=sys.stderr)
         return 1
     except KeyboardInterrupt:

@@ -8,7 +8,6 @@ keeps its bytes, so the result differs from a build signed at compile time by no
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import tempfile
 from dataclasses import dataclass
@@ -16,6 +15,7 @@ from pathlib import Path
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+from gezel_knowledge._atomic import write_atomic
 from gezel_knowledge.archive.verify import extract_archive
 from gezel_knowledge.archive.writer import write_archive
 from gezel_knowledge.compiler.manifest import manifest_bytes
@@ -79,16 +79,7 @@ def _write_new(path: Path, data: bytes, mode: int, *, force: bool) -> None:
             reason="exists",
             subject=str(path),
         )
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_atomic(path, data, mode=mode)
 
 
 def generate_key_files(

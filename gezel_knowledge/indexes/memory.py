@@ -19,7 +19,6 @@ import contextlib
 import hashlib
 import os
 import re
-import tempfile
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -28,6 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
+from gezel_knowledge._atomic import write_atomic
 from gezel_knowledge.embedders.base import Embedder
 from gezel_knowledge.errors import InvalidInput
 from gezel_knowledge.fusion import reciprocal_rank_fusion, relevance
@@ -132,20 +132,6 @@ def _locked(folder: Path) -> Iterator[None]:
             fcntl.flock(fh.fileno(), fcntl.LOCK_UN)
 
 
-def _write_atomically(path: Path, data: bytes) -> None:
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.remove(tmp)
-        raise
-
-
 class MemoryIndex:
     """Daily memory files and their index under one Gezel home."""
 
@@ -192,7 +178,7 @@ class MemoryIndex:
             elif not existing.endswith(b"\n"):
                 existing += b"\n"
             data = existing + entry_text.encode("utf-8")
-            _write_atomically(path, data)
+            write_atomic(path, data)
         self.sync()
         entries = parse_memory_file(day, data.decode("utf-8", errors="replace"))
         return entries[-1]

@@ -26,10 +26,10 @@ from dataclasses import replace
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
+from gezel_knowledge._atomic import remove_tree
 from gezel_knowledge.embedders import EmbedderResolution
 from gezel_knowledge.errors import IntegrityFailure, InvalidInput
 from gezel_knowledge.home import gezel_home
-from gezel_knowledge.install._atomic import remove_tree
 from gezel_knowledge.install._time import utc_now
 from gezel_knowledge.install.cancel import CancelToken
 from gezel_knowledge.install.mount import mount, recheck

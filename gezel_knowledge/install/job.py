@@ -31,6 +31,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
+from gezel_knowledge._atomic import make_read_only, remove_tree
 from gezel_knowledge.archive.verify import extract_archive, inspect_archive
 from gezel_knowledge.errors import (
     Cancelled,
@@ -39,7 +40,6 @@ from gezel_knowledge.errors import (
     KnowledgeError,
     NotFound,
 )
-from gezel_knowledge.install._atomic import make_read_only, remove_tree
 from gezel_knowledge.install._time import utc_now
 from gezel_knowledge.install.cancel import CancelToken
 from gezel_knowledge.install.download import DownloadResult, download, is_url, sidecar_path

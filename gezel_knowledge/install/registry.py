@@ -16,8 +16,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from gezel_knowledge._atomic import write_atomic
 from gezel_knowledge.errors import IntegrityFailure, InvalidInput, NotFound, Unsupported
-from gezel_knowledge.install._atomic import write_atomic
 from gezel_knowledge.install.locking import FileLock
 
 __all__ = [

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from gezel_knowledge._atomic import make_read_only
 from gezel_knowledge.cli import main
 from gezel_knowledge.errors import InvalidInput, NotFound
-from gezel_knowledge.install._atomic import make_read_only
 from gezel_knowledge.install.home import KnowledgeHome, gezel_home
 from gezel_knowledge.install.registry import InstalledCatalog, InstalledVersion, RegistrySnapshot
 from gezk.errors import InvalidIdentifier

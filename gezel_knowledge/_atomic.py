@@ -12,8 +12,12 @@ from pathlib import Path
 __all__ = ["make_read_only", "make_writable", "remove_tree", "write_atomic"]
 
 
-def write_atomic(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` via a synced temp file in the same directory and a rename."""
+def write_atomic(path: Path, data: bytes, *, mode: int | None = None) -> None:
+    """Write ``data`` to ``path`` via a synced temp file in the same directory and a rename.
+
+    ``mode`` sets the file's permissions before it appears under its name (a private key is
+    never visible with wider permissions than asked for).
+    """
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     tmp = Path(tmp_name)
@@ -22,6 +26,8 @@ def write_atomic(path: Path, data: bytes) -> None:
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
+        if mode is not None:
+            os.chmod(tmp, mode)
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):

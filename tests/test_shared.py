@@ -6,8 +6,10 @@ from pathlib import Path
 import pytest
 
 from gezel_knowledge.embedders import gezel_home as embedders_home
+from gezel_knowledge.errors import KnowledgeError, NotFound
 from gezel_knowledge.home import gezel_home
 from gezel_knowledge.install import gezel_home as install_home
+from gezk.errors import GezkError, InvalidReference, ReasonedError
 
 
 def test_home_comes_from_the_argument_then_the_environment_then_the_user(
@@ -27,3 +29,13 @@ def test_every_layer_resolves_the_same_home() -> None:
 
 def test_the_suite_never_uses_the_real_home() -> None:
     assert Path(os.environ["GEZEL_HOME"]) != Path.home() / ".gezel"
+
+
+def test_both_packages_errors_share_one_reasoned_root() -> None:
+    for error in (NotFound("x", reason="catalog-missing"), InvalidReference("bad  ref\n here")):
+        assert isinstance(error, ReasonedError)
+    assert issubclass(KnowledgeError, ReasonedError)
+    assert issubclass(GezkError, ReasonedError)
+    assert not issubclass(KnowledgeError, GezkError)
+    assert InvalidReference("bad  ref\n here").message == "bad ref here"
+    assert NotFound("x").reason == "not-found"
