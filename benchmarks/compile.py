@@ -66,7 +66,9 @@ def write_corpus(folder: Path, documents: int, sections: int, words: int, seed: 
     with path.open("w", encoding="utf-8") as fh:
         for i in range(documents):
             topic = f"topic-{i % 40:02d}"
-            parts = [f"# Document {i}\n"]
+            # No "# Document i" line: a heading with nothing under it is a chunk of its own
+            # (as in the reference), which would add a two-token passage to every document.
+            parts: list[str] = []
             for s in range(sections):
                 parts.append(f"## Section {s + 1}\n")
                 remaining = words

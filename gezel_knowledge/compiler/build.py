@@ -462,7 +462,9 @@ def compile_catalog(
             )
         report("write", len(shard_ids), len(shard_ids), "shards")
         # The router of an externally sharded catalog holds no shard: it echoes shard -1 and
-        # the chunks it holds, none (an embedded router echoes shard 0 and every chunk).
+        # the chunks it holds, none (an embedded router echoes shard 0 and every chunk). The
+        # reference writes neither key in that case, but section 5.1 has every database echo
+        # both, and no reader can rely on values the reference does not write.
         if embedded_shard:
             router_meta.update({"shard_id": "0", "chunk_count": str(total_chunks)})
         else:

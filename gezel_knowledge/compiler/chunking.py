@@ -1,17 +1,27 @@
 """The ``markdown-chunks@2`` chunker (spec section 7.2) and the embed input of a chunk.
 
-A normalised body is split into blocks; ATX headings open sections and keep a heading stack.
-Within a section, consecutive blocks are packed up to ``target`` units; a block that alone
-exceeds the target is split at sentence boundaries, and a sentence that still exceeds it at unit
-boundaries (token spans from the profile tokenizer, or characters for the ``chars`` unit). Each
-chunk after the first of a section starts with an overlap of trailing complete sentences or
-blocks of the previous chunk, at most ``overlap`` units, counted inside the target so that
-``target + contextHeader.max`` stays within the model window.
+Chunk ids are content-derived (``chunk_uid`` hashes the document id, the ordinal and the text),
+so a citation ``#chunk=<uid>`` stays valid across toolchains only if every toolchain cuts the
+same texts in the same order. Where section 7.2 leaves a choice open, this module therefore
+makes the choice the reference implementation makes:
 
-Every chunk's text is an exact slice of the body, so its ``line_start``/``line_end`` are the
-lines that slice covers. A heading line opens its section and names it (``heading_path``, and
-the context header of the embed input) but is not packed into the text itself: a chunk never
-consists of a stranded heading, and a section holding nothing but its heading yields no chunk.
+- **Sections.** ATX headings (outside fenced code) split the body into sections: the lines
+  before the first heading (the preamble), then each heading with the lines up to the next
+  heading. A heading line belongs to its section's text, so a section holding only a heading
+  is a chunk of its own.
+- **Blocks are lines.** A section is packed line by line, greedily, while the sum of the lines'
+  unit counts stays within ``target`` (joining newlines cost nothing in tokens, one in chars).
+  A chunk's text is its lines joined with LF and trimmed; its line range is those lines,
+  blank lines included (never past the body's last line).
+- **Overlap.** After a chunk, the next one starts with the chunk's trailing lines whose counts
+  sum to at most ``overlap`` (never the chunk's first line), so the overlap is whole lines and
+  is counted inside the target.
+- **A line longer than the target** is split at sentence ends (``.``, ``!`` or ``?`` followed
+  by whitespace); consecutive sentences are joined with one space up to the target, each group
+  a chunk on that line. A sentence still longer than the target is cut at unit boundaries
+  (token spans of the profile tokenizer, or characters).
+
+The differences from the reference that remain are listed in docs/build.md.
 """
 
 from __future__ import annotations
@@ -21,7 +31,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from gezel_knowledge.compiler.blocks import Block, LineIndex, parse_blocks
+from gezel_knowledge.compiler.blocks import LineIndex, headings, parse_blocks
 from gezel_knowledge.embedders.base import Tokenizer
 from gezk.ids import chunk_uid, content_hash
 from gezk.profiles import ChunkingProfile
@@ -61,6 +71,15 @@ class UnitCounter:
             return len(text)
         return self.tokenizer.count(text)
 
+    def counts(self, texts: Sequence[str]) -> list[int]:
+        """Units in each of ``texts``, in one call to the tokenizer when it can batch."""
+        if self.tokenizer is None:
+            return [len(t) for t in texts]
+        batch = getattr(self.tokenizer, "counts", None)
+        if callable(batch):
+            return [int(n) for n in batch(list(texts))]
+        return [self.tokenizer.count(t) for t in texts]
+
     def boundaries(self, text: str) -> list[tuple[int, int]]:
         """Character spans of each unit of ``text``."""
         if self.tokenizer is None:
@@ -93,124 +112,119 @@ def embed_header(
     return header
 
 
-ItemKind = Literal["block", "sentence", "piece"]
+# The whitespace of ECMAScript's String.prototype.trim and of \s in its regular expressions.
+# Python's str.strip() and \s differ at the edges (U+FEFF, U+001C-U+001F), and the chunk text
+# must be the reference's to the character, since it is hashed into the chunk id.
+_JS_SPACE = (
+    "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009"
+    "\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+)
+_SENTENCE_BREAK = re.compile(f"(?<=[.!?])[{_JS_SPACE}]+")
+
+
+def _trim(text: str) -> str:
+    return text.strip(_JS_SPACE)
 
 
 @dataclass(frozen=True, slots=True)
-class _Item:
-    start: int
-    end: int
-    units: int
-    kind: ItemKind
+class _Piece:
+    text: str
+    line_start: int
+    line_end: int
 
 
-# A sentence ends at terminal punctuation (plus closing quotes or brackets) followed by
-# whitespace, or at an ideographic full stop.
-_SENTENCE_END = re.compile(r"[.!?…]+[\"'”’»)\]]*(?=\s)|[。！？]+[」』”’）]*")
-_WHITESPACE = re.compile(r"\s+")
+class _SectionPacker:
+    """Packs line ranges of one body into chunk texts (the module docstring's rules)."""
 
-
-def _sentences(body: str, start: int, end: int) -> list[tuple[int, int]]:
-    """Spans of the sentences of ``body[start:end]``, surrounding whitespace excluded."""
-    text = body[start:end]
-    spans: list[tuple[int, int]] = []
-    cursor = 0
-    for match in _SENTENCE_END.finditer(text):
-        stop = match.end()
-        if text[cursor:stop].strip():
-            spans.append((cursor, stop))
-        gap = _WHITESPACE.match(text, stop)
-        cursor = gap.end() if gap else stop
-    if text[cursor:].strip():
-        spans.append((cursor, len(text)))
-    result = []
-    for s, e in spans:
-        piece = text[s:e]
-        lead = len(piece) - len(piece.lstrip())
-        trail = len(piece) - len(piece.rstrip())
-        result.append((start + s + lead, start + e - trail))
-    return result
-
-
-class _Packer:
-    def __init__(self, body: str, counter: UnitCounter, target: int, overlap: int) -> None:
-        self.body = body
+    def __init__(self, lines: list[str], counter: UnitCounter, target: int, overlap: int) -> None:
+        self.lines = lines
         self.counter = counter
         self.target = target
         self.overlap = overlap
+        self.join_cost = 1 if counter.unit == "chars" else 0
+        # Every line is counted once per body, in one batch; empty lines are free.
+        filled = [i for i, line in enumerate(lines) if line]
+        self.sizes = [0] * len(lines)
+        for i, n in zip(filled, counter.counts([lines[i] for i in filled]), strict=True):
+            self.sizes[i] = n
 
-    def items(self, blocks: Sequence[Block]) -> list[_Item]:
-        out: list[_Item] = []
-        for block in blocks:
-            units = self.counter.count(self.body[block.start : block.end])
-            if units <= self.target:
-                out.append(_Item(block.start, block.end, units, "block"))
+    def pack(self, start: int, end: int) -> list[_Piece]:
+        """Chunks of the 0-based inclusive line range ``start..end``."""
+        out: list[_Piece] = []
+        sizes, target = self.sizes, self.target
+        cursor = start
+        while cursor <= end:
+            if sizes[cursor] > target:
+                out.extend(
+                    _Piece(t, cursor + 1, cursor + 1) for t in self._split_line(self.lines[cursor])
+                )
+                cursor += 1
                 continue
-            for s, e in _sentences(self.body, block.start, block.end):
-                n = self.counter.count(self.body[s:e])
-                if n <= self.target:
-                    out.append(_Item(s, e, n, "sentence"))
-                else:
-                    out.extend(self._pieces(s, e))
+            last, size = cursor, sizes[cursor]
+            while last < end and size + sizes[last + 1] + self.join_cost <= target:
+                last += 1
+                size += sizes[last] + self.join_cost
+            text = _trim("\n".join(self.lines[cursor : last + 1]))
+            if text:
+                out.append(_Piece(text, cursor + 1, last + 1))
+            if last >= end:
+                break
+            # Replay the trailing lines that fit the overlap; always move on by one line at least.
+            following, carried = last + 1, 0
+            for i in range(last, cursor, -1):
+                carried += sizes[i] + self.join_cost
+                if carried > self.overlap:
+                    break
+                following = i
+            cursor = max(cursor + 1, following)
         return out
 
-    def _pieces(self, start: int, end: int) -> list[_Item]:
-        """Split a span into consecutive pieces of at most ``target`` units."""
-        text = self.body[start:end]
+    def _split_line(self, line: str) -> list[str]:
+        """A line over the target: sentence groups, then unit pieces of an oversized sentence."""
+        out: list[str] = []
+        group: list[str] = []
+        group_units = 0
+
+        def flush() -> None:
+            nonlocal group_units
+            if group:
+                text = _trim(" ".join(group))
+                if text:
+                    out.append(text)
+                group.clear()
+                group_units = 0
+
+        for sentence in _SENTENCE_BREAK.split(line):
+            units = self.counter.count(sentence)
+            if units > self.target:
+                flush()
+                out.extend(self._pieces(sentence))
+                continue
+            if group_units + units > self.target:
+                flush()
+            group.append(sentence)
+            group_units += units
+        flush()
+        return out
+
+    def _pieces(self, text: str) -> list[str]:
+        """``text`` cut at unit boundaries into pieces of at most ``target`` units."""
         spans = self.counter.boundaries(text)
-        out: list[_Item] = []
+        out: list[str] = []
         first = 0
         while first < len(spans):
             last = min(first + self.target, len(spans)) - 1
             while True:
-                s, e = spans[first][0], spans[last][1]
-                units = self.counter.count(text[s:e])
+                piece = text[spans[first][0] : spans[last][1]]
                 # A subword tokenizer may count a cut-out piece differently; shrink until it fits.
-                if units <= self.target or last == first:
+                if last == first or self.counter.count(piece) <= self.target:
                     break
                 last -= 1
-            out.append(_Item(start + s, start + e, units, "piece"))
+            piece = _trim(piece)
+            if piece:
+                out.append(piece)
             first = last + 1
         return out
-
-    def _overlap(self, previous: Sequence[_Item]) -> list[_Item]:
-        """Trailing complete sentences or blocks of the previous chunk, within ``overlap``."""
-        budget = self.overlap
-        taken: list[_Item] = []
-        for item in reversed(previous):
-            if item.kind == "piece":
-                break  # a piece is a fragment of a sentence, never a complete one
-            if item.units <= budget:
-                taken.append(item)
-                budget -= item.units
-                continue
-            if item.kind == "block":
-                for s, e in reversed(_sentences(self.body, item.start, item.end)):
-                    units = self.counter.count(self.body[s:e])
-                    if units > budget:
-                        break
-                    taken.append(_Item(s, e, units, "sentence"))
-                    budget -= units
-            break
-        taken.reverse()
-        return taken
-
-    def pack(self, items: Sequence[_Item]) -> list[tuple[int, int]]:
-        spans: list[tuple[int, int]] = []
-        previous: list[_Item] = []
-        i = 0
-        while i < len(items):
-            members = self._overlap(previous) if previous else []
-            total = sum(m.units for m in members)
-            while members and total + items[i].units > self.target:
-                total -= members.pop(0).units
-            while i < len(items) and total + items[i].units <= self.target:
-                members.append(items[i])
-                total += items[i].units
-                i += 1
-            spans.append((members[0].start, members[-1].end))
-            previous = members
-        return spans
 
 
 def chunk_markdown(
@@ -221,41 +235,40 @@ def chunk_markdown(
     counter: UnitCounter,
 ) -> list[Chunk]:
     """Chunk a normalised body with ``markdown-chunks@2`` (spec section 7.2)."""
-    index = LineIndex(body)
-    blocks = parse_blocks(body, index)
-    packer = _Packer(body, counter, profile.target, profile.overlap)
-    chunks: list[Chunk] = []
+    # As in the reference, the lines are the body split at LF, so a body ending with LF has a
+    # final empty line; it never holds text, and no line range reaches past the body's end.
+    lines = body.split("\n")
+    line_count = len(lines) - 1 if body.endswith("\n") else len(lines)
+    packer = _SectionPacker(lines, counter, profile.target, profile.overlap)
+    sections: list[tuple[int, int, tuple[str, ...]]] = []
+    found = headings(parse_blocks(body, LineIndex(body)))
+    if not found:
+        sections.append((0, len(lines) - 1, ()))
+    elif found[0].line > 1:
+        sections.append((0, found[0].line - 2, ()))
     stack: list[tuple[int, str]] = []
-    section: list[Block] = []
-    path: tuple[str, ...] = ()
+    for i, heading in enumerate(found):
+        while stack and stack[-1][0] >= heading.depth:
+            stack.pop()
+        stack.append((heading.depth, heading.text))
+        path = tuple(text for d, text in stack if text and not (d == 1 and text == title))
+        end = found[i + 1].line - 2 if i + 1 < len(found) else len(lines) - 1
+        sections.append((heading.line - 1, end, path))
 
-    def flush() -> None:
-        content = [b for b in section if b.kind != "heading"]
-        for start, end in packer.pack(packer.items(content)):
-            text = body[start:end]
+    chunks: list[Chunk] = []
+    for start, end, path in sections:
+        for piece in packer.pack(start, end):
             ordinal = len(chunks)
             chunks.append(
                 Chunk(
                     ordinal=ordinal,
-                    text=text,
+                    text=piece.text,
                     heading_path=path,
-                    line_start=index.line_of(start),
-                    line_end=index.line_of(end - 1),
-                    token_count=counter.count(text),
-                    content_hash=content_hash(text),
-                    chunk_uid=chunk_uid(document_id, ordinal, text),
+                    line_start=piece.line_start,
+                    line_end=min(piece.line_end, line_count),
+                    token_count=counter.count(piece.text),
+                    content_hash=content_hash(piece.text),
+                    chunk_uid=chunk_uid(document_id, ordinal, piece.text),
                 )
             )
-
-    for block in blocks:
-        if block.heading is not None:
-            flush()
-            section.clear()
-            depth = block.heading.depth
-            while stack and stack[-1][0] >= depth:
-                stack.pop()
-            stack.append((depth, block.heading.text))
-            path = tuple(text for d, text in stack if text and not (d == 1 and text == title))
-        section.append(block)
-    flush()
     return chunks

@@ -1,4 +1,4 @@
-"""markdown-chunks@2 (spec section 7.2)."""
+"""markdown-chunks@2 (spec section 7.2), cut as the reference implementation cuts it."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from gezel_knowledge.compiler.blocks import LineIndex, normalize_body, parse_blo
 from gezel_knowledge.embedders import WhitespaceTokenizer
 from gezk.ids import chunk_uid, content_hash
 from gezk.profiles import MARKDOWN_CHUNKS_2, ChunkingProfile
+from tests.compiler.kit_corpus import kit_corpus
 
 WS = WhitespaceTokenizer()
 
@@ -47,6 +48,25 @@ def test_conformance_semantic_probe_chunk(kit: dict[str, Any]) -> None:
     assert header + first.text == probe["embedInput"]
 
 
+def test_the_kit_corpus_gives_the_kit_fixture_chunks(kit: dict[str, Any]) -> None:
+    # The kit's fixture was chunked by the reference from this generated corpus: the same
+    # number of chunks, and the probe document's first chunk has the kit's id.
+    counter = unit_counter(MARKDOWN_CHUNKS_2, WS)
+    corpus = kit_corpus(40, 7)
+    assert len(corpus) == kit["fixture"]["documents"]
+    chunked = {
+        d.id: chunk_markdown(d.id, d.title, normalize_body(d.markdown), MARKDOWN_CHUNKS_2, counter)
+        for d in corpus
+    }
+    assert sum(len(c) for c in chunked.values()) == kit["fixture"]["chunks"]
+    probe = kit["fixture"]["semanticProbe"]
+    assert chunked[probe["documentId"]][0].chunk_uid == probe["chunkUid"]
+    # Heading lines open their section's text.
+    second = chunked[probe["documentId"]][1]
+    assert second.text.startswith("## Section 1 ")
+    assert second.heading_path == (second.text.split("\n")[0][3:],)
+
+
 def test_normalisation_crlf_nfc_bom_and_final_newline() -> None:
     assert normalize_body("\ufeffa\r\nb\rc") == "a\nb\nc\n"
     assert normalize_body("e\u0301") == "\u00e9\n"
@@ -75,11 +95,11 @@ def test_heading_path_stack_and_title_h1_excluded() -> None:
     )
     chunks = _chunks(body, title="Guide")
     assert [(c.heading_path, c.text) for c in chunks] == [
-        ((), "Intro."),
-        (("Install",), "Steps."),
-        (("Install", "Linux"), "Apt."),
-        (("Use",), "Run it."),
-        (("Appendix",), "More."),
+        ((), "# Guide\n\nIntro."),
+        (("Install",), "## Install\n\nSteps."),
+        (("Install", "Linux"), "### Linux\n\nApt."),
+        (("Use",), "## Use\n\nRun it."),
+        (("Appendix",), "# Appendix\n\nMore."),
     ]
     assert chunks[2].heading_text == "Install > Linux"
     other = _chunks(body, title="Another title")
@@ -95,11 +115,14 @@ def test_chunk_records_lines_hash_uid_and_count() -> None:
         assert c.content_hash == content_hash(c.text)
         assert c.chunk_uid == chunk_uid("doc", c.ordinal, c.text)
         assert c.token_count == WS.count(c.text)
-    assert [(c.line_start, c.line_end) for c in chunks] == [(1, 1), (5, 6)]
+    # A chunk's lines are the lines it was packed from, blank ones included, and never the
+    # empty "line" after the body's final LF.
+    assert [(c.line_start, c.line_end) for c in chunks] == [(1, 2), (3, 6)]
+    assert [c.text for c in chunks] == ["Preface line.", "## Part\n\nFirst line\nsecond line."]
     assert [c.ordinal for c in chunks] == [0, 1]
 
 
-def test_blocks_are_packed_up_to_the_target() -> None:
+def test_lines_are_packed_up_to_the_target() -> None:
     paragraphs = [" ".join(f"w{p}x{i}" for i in range(4)) for p in range(5)]
     body = "\n\n".join(paragraphs) + "\n"
     chunks = _chunks(body, _profile(target=8, overlap=0))
@@ -108,40 +131,68 @@ def test_blocks_are_packed_up_to_the_target() -> None:
     assert all(c.token_count <= 8 for c in chunks)
 
 
-def test_oversized_block_splits_at_sentences_then_units() -> None:
+def test_oversized_line_splits_at_sentences_then_units() -> None:
     long_sentence = " ".join(f"t{i}" for i in range(25)) + "."
-    body = f"Short one. Another short one. {long_sentence} Tail end.\n"
+    body = f"Short one.   Another short one. {long_sentence} Tail end.\nNext line.\n"
     chunks = _chunks(body, _profile(target=10, overlap=0))
-    assert chunks[0].text == "Short one. Another short one."
-    pieces = [c.text for c in chunks[1:]]
-    # The 25-token sentence is cut at token boundaries into pieces of at most 10 tokens.
-    assert pieces[0] == " ".join(f"t{i}" for i in range(10))
-    assert pieces[1] == " ".join(f"t{i}" for i in range(10, 20))
-    assert pieces[2] == " ".join(f"t{i}" for i in range(20, 25)) + ". Tail end."
+    assert [c.text for c in chunks] == [
+        # Sentences of one line are regrouped with single spaces up to the target...
+        "Short one. Another short one.",
+        # ...a sentence over the target is cut at token boundaries...
+        " ".join(f"t{i}" for i in range(10)),
+        " ".join(f"t{i}" for i in range(10, 20)),
+        " ".join(f"t{i}" for i in range(20, 25)) + ".",
+        # ...and the sentences after it start a new group.
+        "Tail end.",
+        "Next line.",
+    ]
+    assert [(c.line_start, c.line_end) for c in chunks[:5]] == [(1, 1)] * 5
+    assert (chunks[5].line_start, chunks[5].line_end) == (2, 2)
     assert all(c.token_count <= 10 for c in chunks)
 
 
-def test_overlap_carries_trailing_complete_sentences() -> None:
-    body = "One two three. Four five six. Seven eight nine.\n\nTen eleven twelve thirteen.\n"
+def test_overlap_carries_trailing_whole_lines() -> None:
+    body = "One two three.\nFour five six.\nSeven eight nine.\n\nTen eleven twelve thirteen.\n"
     chunks = _chunks(body, _profile(target=10, overlap=3))
-    assert chunks[0].text == "One two three. Four five six. Seven eight nine."
-    # The next chunk starts with the last complete sentence of the previous one (3 tokens).
+    assert chunks[0].text == "One two three.\nFour five six.\nSeven eight nine."
+    assert (chunks[0].line_start, chunks[0].line_end) == (1, 4)
+    # The next chunk starts with the trailing lines worth at most 3 tokens: the blank line
+    # (free) and "Seven eight nine." (3).
     assert chunks[1].text == "Seven eight nine.\n\nTen eleven twelve thirteen."
-    assert chunks[1].line_start == 1
-    assert chunks[1].line_end == 3
+    assert (chunks[1].line_start, chunks[1].line_end) == (3, 5)
+
+
+def test_a_line_too_long_to_join_the_overlap_leaves_the_overlap_alone() -> None:
+    # As in the reference: the carried lines and the next line exceed the target together, so
+    # the carried lines make a chunk of their own before the long line gets its chunk.
+    long_line = " ".join(f"w{i}" for i in range(9))
+    chunks = _chunks(f"a b c\nd e f\n{long_line}\n", _profile(target=10, overlap=3))
+    assert [c.text for c in chunks] == ["a b c\nd e f", "d e f", long_line]
+    assert [(c.line_start, c.line_end) for c in chunks] == [(1, 2), (2, 2), (3, 3)]
 
 
 def test_overlap_never_crosses_a_section() -> None:
     body = "## A\n\nAlpha beta gamma.\n\n## B\n\nDelta epsilon zeta.\n"
     chunks = _chunks(body, _profile(target=10, overlap=5))
-    assert [c.text for c in chunks] == ["Alpha beta gamma.", "Delta epsilon zeta."]
+    assert [c.text for c in chunks] == ["## A\n\nAlpha beta gamma.", "## B\n\nDelta epsilon zeta."]
 
 
-def test_a_heading_only_section_yields_no_chunk() -> None:
+def test_a_heading_only_section_is_a_chunk_of_its_own() -> None:
     body = "# Doc\n\n## Empty\n\n## Full\n\nText here.\n"
     chunks = _chunks(body)
-    assert [(c.heading_path, c.text) for c in chunks] == [(("Full",), "Text here.")]
+    assert [(c.heading_path, c.text) for c in chunks] == [
+        ((), "# Doc"),
+        (("Empty",), "## Empty"),
+        (("Full",), "## Full\n\nText here."),
+    ]
     assert _chunks("") == []
+    assert _chunks("\n\n") == []
+
+
+def test_chunk_text_is_trimmed_as_ecmascript_trims() -> None:
+    # U+FEFF is trimmed by String.prototype.trim, not by str.strip; U+001C the other way round.
+    chunks = _chunks("\u00a0Text one\ufeff\n\n## Next\n\nText two\x1c\n")
+    assert [c.text for c in chunks] == ["Text one", "## Next\n\nText two\x1c"]
 
 
 def test_chars_unit() -> None:
@@ -203,10 +254,8 @@ def test_chunks_cover_the_content_within_the_target(
             covered.setdefault(n, set()).update(c.text.split())
     index = LineIndex(body)
     for block in parse_blocks(body, index):
-        if block.kind == "heading":
-            continue
         for n in range(block.line_start, block.line_end + 1):
             for token in lines[n - 1].split():
-                # Every token of the content is in a chunk spanning its line: nothing is
-                # dropped, and unit splits cut between whitespace tokens, never inside one.
+                # Every token of the body, headings included, is in a chunk spanning its line:
+                # nothing is dropped, and unit splits cut between tokens, never inside one.
                 assert token in covered.get(n, set()), (n, token)
