@@ -285,12 +285,25 @@ def seal(conn: sqlite3.Connection, dest_path: str) -> None:
 # --- meta -------------------------------------------------------------------------------------
 
 
+ROUTER_ONLY_OPTIONAL_META_KEYS: Final[frozenset[str]] = frozenset({"shard_id", "chunk_count"})
+"""Shard echoes a router without an embedded shard may omit.
+
+Spec section 5.1 says every database echoes them and the compiler writes them, but a router
+whose shards are all external has no shard to echo, and the reference toolchain omits them
+there; a reader that refused such routers would refuse that toolchain's sharded catalogs.
+"""
+
+
 def required_meta_keys(role: DatabaseRole) -> tuple[str, ...]:
     """The ``meta`` keys a database in ``role`` must hold (optional keys excluded)."""
+    checked = _checked_role(role)
     keys = SHARD_META_KEYS
-    if _checked_role(role) != "shard":
+    if checked != "shard":
         keys = keys + ROUTER_META_KEYS
-    return tuple(key for key in keys if key not in OPTIONAL_META_KEYS)
+    optional = OPTIONAL_META_KEYS
+    if checked == "router":
+        optional = optional | ROUTER_ONLY_OPTIONAL_META_KEYS
+    return tuple(key for key in keys if key not in optional)
 
 
 def write_meta(conn: sqlite3.Connection, mapping: Mapping[str, str | int]) -> None:

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 import sys
 import time
 from typing import Any, TextIO
 
 from gezel_knowledge.progress import ProgressEvent
 
-__all__ = ["TerminalProgress", "print_json", "to_jsonable"]
+__all__ = ["TerminalProgress", "excerpt", "print_json", "to_jsonable"]
 
 
 def to_jsonable(value: Any) -> Any:
@@ -24,6 +25,16 @@ def to_jsonable(value: Any) -> Any:
     if isinstance(value, str | int | float | bool) or value is None:
         return value
     return str(value)
+
+
+_HEADING_MARK = re.compile(r"^ {0,3}#{1,6}(?=\s|$)", flags=re.MULTILINE)
+
+
+def excerpt(text: str, width: int = 240) -> str:
+    """A one-line preview of passage text: heading markers dropped, whitespace folded, cut at
+    ``width`` characters with an ellipsis."""
+    flat = " ".join(_HEADING_MARK.sub("", text).split())
+    return flat if len(flat) <= width else flat[: width - 1].rstrip() + "…"
 
 
 def print_json(value: Any, stream: TextIO | None = None) -> None:

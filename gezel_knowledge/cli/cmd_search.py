@@ -16,6 +16,7 @@ from gezel_knowledge.cli._catalog import (
     open_catalog_argument,
     query_embedder,
 )
+from gezel_knowledge.cli._output import excerpt
 from gezel_knowledge.errors import InvalidInput
 from gezel_knowledge.reader import DEFAULT_FINAL_K, EXPLICIT_SHARD_BUDGET
 from gezk.spatial import RadiusQuery
@@ -80,11 +81,6 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(handler=run)
 
 
-def _excerpt(text: str, width: int = 240) -> str:
-    flat = " ".join(text.split())
-    return flat if len(flat) <= width else flat[: width - 1] + "…"
-
-
 def run(args: argparse.Namespace) -> int:
     """Search and print the hits with their citations."""
     query = " ".join(args.query)
@@ -126,7 +122,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"   {where}{'  ' if where and lines else ''}{lines}")
         print(f"   {hit.citation}")
         if hit.text:
-            print(f"   {_excerpt(hit.text)}")
+            print(f"   {excerpt(hit.text)}")
         signals = ", ".join(f"{s.name}#{s.rank} {s.score:.3f}" for s in hit.signals)
         if signals:
             print(f"   ({signals})")

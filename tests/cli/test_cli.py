@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from gezel_knowledge.cli import main
+from gezel_knowledge.cli._output import excerpt
 from gezel_knowledge.conformance import load_kit as bundled
 from tests.conftest import load_kit
 
@@ -79,3 +80,9 @@ def test_help_lists_every_command(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     for command in ("build", "search", "install", "find", "index-search", "memory", "vectors"):
         assert command in out
+
+
+def test_excerpts_drop_heading_marks_and_fold_whitespace() -> None:
+    text = "## Second law\n\nForce   equals\n#hashtag stays\n   ### Deep"
+    assert excerpt(text) == "Second law Force equals #hashtag stays Deep"
+    assert excerpt("word " * 100, width=20) == "word word word word…"

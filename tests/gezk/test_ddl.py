@@ -458,7 +458,10 @@ def test_meta_key_sets_follow_section_5_1() -> None:
     assert "toolchain_json" not in ddl.required_meta_keys("router")
     assert "created_at" in ddl.required_meta_keys("router+shard")
     assert "created_at" not in ddl.required_meta_keys("shard")
-    assert len(ddl.required_meta_keys("router")) == 11
+    # A router without an embedded shard may omit the shard echoes (the reference does).
+    assert {"shard_id", "chunk_count"} == ddl.ROUTER_ONLY_OPTIONAL_META_KEYS
+    assert len(ddl.required_meta_keys("router")) == 9
+    assert len(ddl.required_meta_keys("router+shard")) == 11
     assert len(ddl.required_meta_keys("shard")) == 8
 
 
@@ -570,12 +573,20 @@ def test_check_database_names_a_wrong_user_version() -> None:
 
 
 def test_check_database_names_missing_meta_keys() -> None:
-    conn = make_db("router", 4)
+    conn = make_db("router+shard", 4)
     conn.execute("DELETE FROM meta WHERE key IN ('created_at', 'chunk_count')")
-    assert ddl.check_database(conn, "router", 4) == [
+    assert ddl.check_database(conn, "router+shard", 4) == [
         "missing meta key chunk_count",
         "missing meta key created_at",
     ]
+
+
+def test_a_router_with_external_shards_may_omit_the_shard_echoes() -> None:
+    conn = make_db("router", 4)
+    conn.execute("DELETE FROM meta WHERE key IN ('shard_id', 'chunk_count')")
+    assert ddl.check_database(conn, "router", 4) == []
+    conn.execute("DELETE FROM meta WHERE key = 'created_at'")
+    assert ddl.check_database(conn, "router", 4) == ["missing meta key created_at"]
 
 
 def test_optional_toolchain_json_may_be_present_or_absent() -> None:
