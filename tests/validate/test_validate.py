@@ -448,3 +448,28 @@ def test_broken_archives_are_refused_with_their_reason(
     report = validate_archive(archive, deep=True)
     assert not report.ok
     assert reason in report.reasons()
+
+
+def test_reference_toolchain_conventions_are_accepted(fresh: Fresh) -> None:
+    """What the TypeScript reference writes: a last line range one past the body's final LF
+    line, and no shard echoes in a router whose shards are external."""
+    root = fresh("external")
+    mutate_db(
+        root / "index" / "shards" / "000.db",
+        "UPDATE chunks SET line_end = line_end + 1 WHERE id = (SELECT MAX(id) FROM chunks)",
+    )
+    mutate_db(
+        root / "index" / "router.db", "DELETE FROM meta WHERE key IN ('shard_id', 'chunk_count')"
+    )
+    reseal(root)
+    assert reasons(root, deep=True) == set()
+
+
+def test_a_line_range_two_past_the_body_is_refused(fresh: Fresh) -> None:
+    root = fresh("external")
+    mutate_db(
+        root / "index" / "shards" / "000.db",
+        "UPDATE chunks SET line_end = line_end + 2 WHERE id = (SELECT MAX(id) FROM chunks)",
+    )
+    reseal(root)
+    assert "invalid-line-range" in reasons(root, deep=True)
