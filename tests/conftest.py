@@ -30,3 +30,5 @@ def _isolated_gezel_home(
 ) -> None:
     """Every test gets its own empty GEZEL_HOME, so nothing writes to the user's ~/.gezel."""
     monkeypatch.setenv("GEZEL_HOME", str(tmp_path_factory.mktemp("gezel-home")))
+    # Shared placement is opt-in: no test inherits a machine's shared store.
+    monkeypatch.delenv("GEZEL_SHARED_STORE", raising=False)

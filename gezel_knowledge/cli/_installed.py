@@ -38,6 +38,8 @@ def catalog_row(catalog: InstalledCatalog) -> dict[str, Any]:
         "embeddingProfile": None if active is None else active.embedding_profile,
         "provenance": None if active is None else active.provenance,
         "path": None if active is None else active.path,
+        "placement": None if active is None else active.placement,
+        "placementReason": None if active is None else active.placement_reason,
         "quarantine": None if catalog.quarantine is None else catalog.quarantine.to_json(),
     }
     return row
@@ -51,7 +53,11 @@ def catalog_line(catalog: InstalledCatalog) -> str:
         state = f"quarantined ({catalog.quarantine.reason})"
     if active is None:
         return f"{catalog.key}  (no active version)  {state}"
-    return f"{catalog.key}@{active.version}  {active.archive_sha256[:16]}  {state}  {active.name}"
+    where = "  shared" if active.placement == "shared" else ""
+    return (
+        f"{catalog.key}@{active.version}  {active.archive_sha256[:16]}  {state}{where}  "
+        f"{active.name}"
+    )
 
 
 def print_installed(*, as_json: bool, home: KnowledgeHome | None = None) -> int:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +12,9 @@ from gezel_knowledge.cli._output import TerminalProgress, print_json
 from gezel_knowledge.errors import NotFound
 from gezel_knowledge.install.registry_document import load_registry_document
 from gezk.signing import TrustAnchors
+
+_FALLBACKS = ("shared-store-unavailable", "shared-copy-damaged")
+"""Placement reasons that mean a configured shared store could not be used."""
 
 
 def register(subparsers: Any) -> None:
@@ -49,6 +53,13 @@ def register(subparsers: Any) -> None:
         action="store_true",
         help="keep the previously active version's files after the new one is active",
     )
+    parser.add_argument(
+        "--placement",
+        choices=("auto", "private", "shared"),
+        default="auto",
+        help="auto: the machine's shared store ($GEZEL_SHARED_STORE) for a coordinate resolved "
+        "through a --trust verified registry, else private; private: always; shared: or fail",
+    )
     add_home_option(parser)
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.add_argument("--json", action="store_true", help="print JSON")
@@ -81,6 +92,7 @@ def run(args: argparse.Namespace) -> int:
             registries=registries,
             keep_previous=args.keep_previous,
             require_signature=args.require_signature,
+            placement=args.placement,
         )
     finally:
         progress.close()
@@ -88,6 +100,7 @@ def run(args: argparse.Namespace) -> int:
         row = catalog_row(result.catalog)
         row["status"] = result.status
         row["previousVersion"] = None if result.previous is None else result.previous.version
+        row["placementMessage"] = result.placement_message
         print_json(row)
         return 0
     v = result.version
@@ -97,7 +110,11 @@ def run(args: argparse.Namespace) -> int:
         "activated": "activated",
     }[result.status]
     line = f"{what} {result.key}@{v.version} (sha256 {v.archive_sha256[:16]}) at {result.path}"
+    if v.placement == "shared":
+        line += " (shared)"
     if result.previous is not None:
         line += f"; replaced {result.previous.version}"
     print(line)
+    if result.placement_reason in _FALLBACKS:
+        print(f"gezel-knowledge: note: {result.placement_message}", file=sys.stderr)
     return 0

@@ -34,10 +34,16 @@ def run(args: argparse.Namespace) -> int:
                 "catalogs": [catalog_row(c) for c in status.catalogs],
                 "embedding": status.embedding,
                 "partialDownloads": status.partial_downloads,
+                "sharedStore": None
+                if status.shared_store is None
+                else {"path": status.shared_store, "problem": status.shared_store_problem},
             }
         )
         return 0
     print(f"home: {status.home}")
+    if status.shared_store is not None:
+        note = "" if status.shared_store_problem is None else f" ({status.shared_store_problem})"
+        print(f"shared store: {status.shared_store}{note}")
     print(f"catalogs: {len(status.catalogs)} installed, {len(status.quarantined)} quarantined")
     for catalog in status.catalogs:
         print(f"  {catalog_line(catalog)}")

@@ -12,15 +12,21 @@ from typing import Any
 
 from gezel_knowledge.install.cancel import CancelToken
 from gezel_knowledge.install.download import DownloadResult, download
-from gezel_knowledge.install.errors import DownloadFailed, InsufficientSpace
+from gezel_knowledge.install.errors import (
+    DownloadFailed,
+    InsufficientSpace,
+    NetworkNotAllowed,
+    SharedPlacementUnavailable,
+)
 from gezel_knowledge.install.home import KnowledgeHome, gezel_home
-from gezel_knowledge.install.job import InstallResult, InstallStatus
+from gezel_knowledge.install.job import InstallResult, InstallStatus, PlacementRequest
 from gezel_knowledge.install.locking import FileLock, LockTimeout
 from gezel_knowledge.install.mount import MountFailed
 from gezel_knowledge.install.policy import CatalogPolicy, PolicyMode, eligible_catalogs
 from gezel_knowledge.install.registry import (
     InstalledCatalog,
     InstalledVersion,
+    Placement,
     Quarantine,
     RegistrySnapshot,
     UserRegistry,
@@ -30,13 +36,22 @@ from gezel_knowledge.install.registry_document import (
     RegistryDocument,
     RegistryRelease,
     load_registry_document,
+    locate_release,
     resolve_release,
+)
+from gezel_knowledge.install.shared_store import (
+    ENV_SHARED_STORE,
+    ReclaimReport,
+    SharedEntry,
+    SharedReference,
+    SharedStore,
 )
 from gezel_knowledge.install.space import check_free_space, disk_free_space
 from gezel_knowledge.install.status import HomeStatus, PartialDownload, ProfileReadiness
 from gezel_knowledge.progress import ProgressSink
 
 __all__ = [
+    "ENV_SHARED_STORE",
     "CancelToken",
     "CatalogCoordinate",
     "CatalogPolicy",
@@ -54,13 +69,21 @@ __all__ = [
     "KnowledgeSearch",
     "LockTimeout",
     "MountFailed",
+    "NetworkNotAllowed",
     "PartialDownload",
+    "Placement",
+    "PlacementRequest",
     "PolicyMode",
     "ProfileReadiness",
     "Quarantine",
+    "ReclaimReport",
     "RegistryDocument",
     "RegistryRelease",
     "RegistrySnapshot",
+    "SharedEntry",
+    "SharedPlacementUnavailable",
+    "SharedReference",
+    "SharedStore",
     "UserRegistry",
     "check_free_space",
     "disk_free_space",
@@ -69,6 +92,7 @@ __all__ = [
     "gezel_home",
     "install",
     "load_registry_document",
+    "locate_release",
     "resolve_release",
 ]
 

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 from gezel_knowledge.errors import KnowledgeError
 
-__all__ = ["DownloadFailed", "InsufficientSpace"]
+__all__ = [
+    "DownloadFailed",
+    "InsufficientSpace",
+    "NetworkNotAllowed",
+    "SharedPlacementUnavailable",
+]
 
 
 class InsufficientSpace(KnowledgeError):
@@ -17,3 +22,17 @@ class DownloadFailed(KnowledgeError):
     """The archive could not be fetched (network, server status); a later call can resume."""
 
     default_reason = "download-failed"
+
+
+class SharedPlacementUnavailable(KnowledgeError):
+    """Shared placement was required but is impossible: configure a writable shared store,
+    trust the registry, or install privately."""
+
+    default_reason = "shared-store-unavailable"
+
+
+class NetworkNotAllowed(KnowledgeError):
+    """Background work needs the network, which the app-network policy forbids: allow it, or
+    run the update as an explicit request."""
+
+    default_reason = "network-not-allowed"

@@ -11,6 +11,9 @@ The active Gezel home is ``GEZEL_HOME``, else ``~/.gezel``. Inside it::
       .downloads/                    partial downloads kept for resume
       .trash/                        directories being deleted
 
+Versions placed in the machine's shared store (see :mod:`~gezel_knowledge.install.shared_store`)
+are recorded with their absolute store path instead; the home keeps only the reference.
+
 The digest segment keeps different bytes published under one version label apart. Names that
 begin with a dot cannot collide with publisher ids (``[a-z0-9-]``), nor can ``registry.json``.
 """
@@ -24,11 +27,11 @@ import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path, PurePosixPath
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from gezel_knowledge._atomic import remove_tree
 from gezel_knowledge.embedders import EmbedderResolution
-from gezel_knowledge.errors import IntegrityFailure, InvalidInput
+from gezel_knowledge.errors import IntegrityFailure, InvalidInput, KnowledgeError
 from gezel_knowledge.home import gezel_home
 from gezel_knowledge.install._time import utc_now
 from gezel_knowledge.install.cancel import CancelToken
@@ -41,6 +44,7 @@ from gezel_knowledge.install.registry import (
     UserRegistry,
     catalog_key,
 )
+from gezel_knowledge.install.shared_store import SharedStore, shared_store_from
 from gezel_knowledge.install.space import FreeSpaceProbe, disk_free_space
 from gezel_knowledge.install.status import HomeStatus, home_status
 from gezel_knowledge.progress import ProgressSink
@@ -53,7 +57,7 @@ from gezk.uri import KnowledgeUri
 if TYPE_CHECKING:
     import urllib.request
 
-    from gezel_knowledge.install.job import InstallResult
+    from gezel_knowledge.install.job import InstallResult, PlacementRequest
     from gezel_knowledge.install.registry_document import RegistryDocument
 
 __all__ = ["KnowledgeHome", "gezel_home"]
@@ -69,8 +73,12 @@ class KnowledgeHome:
         free_space: FreeSpaceProbe = disk_free_space,
         opener: urllib.request.OpenerDirector | None = None,
         lock_timeout: float | None = 60.0,
+        shared_store: SharedStore | Path | str | Literal[False] | None = None,
     ) -> None:
+        """``shared_store`` names the machine's shared store (default: ``GEZEL_SHARED_STORE``;
+        ``False``: none, whatever the environment says)."""
         self.root = gezel_home(path)
+        self.shared_store = shared_store_from(shared_store)
         self.knowledge_dir = self.root / "knowledge"
         self.registry = UserRegistry(
             self.knowledge_dir / "registry.json", lock_timeout=lock_timeout
@@ -115,7 +123,25 @@ class KnowledgeHome:
         return PurePosixPath(*path.relative_to(self.root).parts).as_posix()
 
     def path_of(self, version: InstalledVersion) -> Path:
-        """The directory of an installed version (refusing a registry path outside the home)."""
+        """The directory of an installed version (refusing a registry path outside the home,
+        or, for a shared version, anything but a store entry's catalog directory)."""
+        if version.placement == "shared":
+            path = Path(version.path)
+            store = SharedStore(path.parents[2]) if len(path.parts) > 3 else None
+            if (
+                not path.is_absolute()
+                or ".." in path.parts
+                or store is None
+                or store.owns(path) != version.archive_sha256
+                or path.parent.parent.name != "catalogs"
+            ):
+                raise IntegrityFailure(
+                    f"registry path {version.path!r} is not a shared store entry of "
+                    f"{version.archive_sha256}",
+                    reason="registry-corrupt",
+                    subject=version.path,
+                )
+            return path
         rel = PurePosixPath(version.path)
         if rel.is_absolute() or ".." in rel.parts or not rel.parts or rel.parts[0] != "knowledge":
             raise IntegrityFailure(
@@ -124,6 +150,12 @@ class KnowledgeHome:
                 subject=version.path,
             )
         return self.root.joinpath(*rel.parts)
+
+    def store_of(self, version: InstalledVersion) -> SharedStore | None:
+        """The shared store holding a shared version (``None`` for a private one)."""
+        if version.placement != "shared":
+            return None
+        return SharedStore(self.path_of(version).parents[2])
 
     # -- registry views ---------------------------------------------------------------------
 
@@ -171,7 +203,8 @@ class KnowledgeHome:
         self.registry.update(change)
         gone = removed[-1]
         # The registry no longer points here; deleting afterwards never leaves a dangling entry.
-        self._discard([self.path_of(v) for v in gone.versions])
+        # Shared bytes are not this user's to delete: only the reference goes.
+        self._release(gone.versions)
         with contextlib.suppress(OSError):
             self._prune_empty_parents(self.knowledge_dir / gone.publisher_id / gone.catalog_id)
         return gone
@@ -208,13 +241,16 @@ class KnowledgeHome:
         registries: Sequence[RegistryDocument] = (),
         keep_previous: bool = False,
         require_signature: bool = False,
+        placement: PlacementRequest = "auto",
     ) -> InstallResult:
         """Install a catalog from a ``.gezk`` path, an ``http(s)`` URL, or a registry coordinate.
 
         See :mod:`gezel_knowledge.install.job` for the steps. ``trust`` checks the manifest
         signature (recorded as the version's provenance) and, for coordinates, the registry's;
         a signature that does not verify always fails, and ``require_signature`` also refuses
-        unsigned catalogs and unknown keys.
+        unsigned catalogs and unknown keys. ``placement`` is ``auto`` (the shared store for a
+        trusted coordinate when one is configured and writable, else private), ``private``,
+        or ``shared`` (fail rather than install privately).
         """
         # Imported here: searching and reading installed catalogs never needs the download,
         # archive-verification and schema machinery an install job pulls in.
@@ -230,6 +266,7 @@ class KnowledgeHome:
             registries=tuple(registries),
             keep_previous=keep_previous,
             require_signature=require_signature,
+            placement=placement,
         )
 
     def mount(self, ref: str, *, allow_disabled: bool = False) -> Catalog:
@@ -262,6 +299,20 @@ class KnowledgeHome:
             return catalog.read(uri)
 
     # -- housekeeping -----------------------------------------------------------------------
+
+    def _release(self, versions: Sequence[InstalledVersion]) -> None:
+        """Let go of versions no longer registered: delete private files, drop shared refs."""
+        private: list[Path] = []
+        for version in versions:
+            store = self.store_of(version)
+            if store is None:
+                private.append(self.path_of(version))
+                continue
+            # A store that became unwritable keeps the reference; reclaim finds it stale later
+            # because this registry no longer lists the entry.
+            with contextlib.suppress(OSError, KnowledgeError):
+                store.release(version.archive_sha256, self.root)
+        self._discard(private)
 
     def _discard(self, paths: Sequence[Path]) -> None:
         """Move directories to the trash (one rename each), then delete them."""

@@ -14,7 +14,7 @@ import json
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from gezel_knowledge._atomic import write_atomic
 from gezel_knowledge.errors import IntegrityFailure, InvalidInput, NotFound, Unsupported
@@ -25,6 +25,7 @@ __all__ = [
     "REGISTRY_SCHEMA",
     "InstalledCatalog",
     "InstalledVersion",
+    "Placement",
     "Quarantine",
     "RegistrySnapshot",
     "UserRegistry",
@@ -32,7 +33,11 @@ __all__ = [
 ]
 
 REGISTRY_KIND = "gezel-knowledge-installed"
-REGISTRY_SCHEMA = 1
+REGISTRY_SCHEMA = 2
+"""Schema 2 added shared placement (absolute paths into a shared store); schema 1 still reads."""
+
+Placement = Literal["private", "shared"]
+"""``private``: files under this user's home; ``shared``: an entry of the machine's shared store."""
 
 
 def catalog_key(publisher_id: str, catalog_id: str) -> str:
@@ -76,6 +81,11 @@ class InstalledVersion:
     provenance: str
     """``verified:<keyId>``, ``unsigned`` or ``unverified`` (signed, key not trusted)."""
     quarantine: Quarantine | None = None
+    placement: Placement = "private"
+    placement_reason: str | None = None
+    """Why a private copy is private (``private-requested``, ``local-import``, ...)."""
+    registry: str | None = None
+    """The registry document (file or URL) the release was resolved through, if any."""
 
     @property
     def digest_segment(self) -> str:
@@ -99,6 +109,11 @@ class InstalledVersion:
         }
         if self.quarantine is not None:
             obj["quarantine"] = self.quarantine.to_json()
+        obj["placement"] = self.placement
+        if self.placement_reason is not None:
+            obj["placementReason"] = self.placement_reason
+        if self.registry is not None:
+            obj["registry"] = self.registry
         return obj
 
     @classmethod
@@ -118,7 +133,22 @@ class InstalledVersion:
             source=str(obj["source"]),
             provenance=str(obj["provenance"]),
             quarantine=None if quarantine is None else Quarantine.from_json(quarantine),
+            placement=_placement(obj.get("placement", "private")),
+            placement_reason=_optional_str(obj.get("placementReason")),
+            registry=_optional_str(obj.get("registry")),
         )
+
+
+def _placement(value: Any) -> Placement:
+    if value == "private":
+        return "private"
+    if value == "shared":
+        return "shared"
+    raise ValueError(f"unknown placement {value!r}")
+
+
+def _optional_str(value: Any) -> str | None:
+    return None if value is None else str(value)
 
 
 @dataclass(frozen=True, slots=True)

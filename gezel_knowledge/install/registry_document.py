@@ -16,7 +16,7 @@ import urllib.request
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gezel_knowledge.errors import InvalidInput, NotFound
 from gezel_knowledge.install.download import is_url
@@ -24,13 +24,18 @@ from gezel_knowledge.install.errors import DownloadFailed
 from gezk.errors import SchemaViolation
 from gezk.ids import validate_catalog_id, validate_publisher_id, validate_version
 from gezk.schemas import validate_registry
-from gezk.signing import TrustAnchors, verify_manifest
+from gezk.signing import TrustAnchors, sign_manifest, verify_manifest
+
+if TYPE_CHECKING:
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 __all__ = [
     "CatalogCoordinate",
     "RegistryDocument",
     "RegistryRelease",
+    "build_registry",
     "load_registry_document",
+    "locate_release",
     "resolve_release",
     "version_sort_key",
 ]
@@ -94,6 +99,52 @@ class RegistryRelease:
     def coordinate(self) -> CatalogCoordinate:
         """``publisher/catalog@version`` of this release."""
         return CatalogCoordinate(self.publisher_id, self.catalog_id, self.version)
+
+    def to_json(self) -> dict[str, Any]:
+        """The registry document's ``catalogs[]`` row."""
+        row: dict[str, Any] = {
+            "catalogId": self.catalog_id,
+            "version": self.version,
+            "name": self.name,
+            "language": self.language,
+            "documents": self.documents,
+            "archiveBytes": self.archive_bytes,
+            "contentDigest": self.content_digest,
+            "url": self.url,
+            "license": {
+                "name": self.license_name,
+                "attributionRequired": self.attribution_required,
+            },
+        }
+        if self.description is not None:
+            row["description"] = self.description
+        return row
+
+    @classmethod
+    def for_archive(cls, archive: Path | str, url: str) -> RegistryRelease:
+        """The release row of a built ``.gezk`` that will be served at ``url`` (publisher side:
+        the archive is checked and hashed, its manifest supplies the rest)."""
+        # Imported here: resolving coordinates never needs the archive verifier.
+        from gezel_knowledge.archive.verify import inspect_archive  # noqa: PLC0415
+
+        if not is_url(url):
+            raise InvalidInput(f"a release URL must be http(s): {url!r}", subject=url)
+        info = inspect_archive(archive)
+        m = info.manifest
+        return cls(
+            publisher_id=m.publisher_id,
+            catalog_id=m.id,
+            version=m.version,
+            name=m.name,
+            language=m.language,
+            documents=m.counts.documents,
+            archive_bytes=info.size_bytes,
+            content_digest=info.sha256,
+            url=url,
+            license_name=m.license.name,
+            attribution_required=m.license.attribution_required,
+            description=m.description,
+        )
 
 
 def version_sort_key(version: str) -> tuple[tuple[int, int, str], ...]:
@@ -200,6 +251,44 @@ class RegistryDocument:
             source=source,
         )
 
+    @classmethod
+    def build(
+        cls,
+        publisher_id: str,
+        publisher_name: str,
+        releases: Sequence[RegistryRelease],
+        *,
+        generated_at: str,
+        sign_with: Ed25519PrivateKey | None = None,
+        format_version: str = "0.7",
+    ) -> RegistryDocument:
+        """A registry document listing ``releases`` (all of ``publisher_id``), optionally
+        signed; ``.raw`` is the JSON to publish."""
+        rows = []
+        for release in releases:
+            if release.publisher_id != publisher_id:
+                raise InvalidInput(
+                    f"{release.coordinate} is not published by {publisher_id}",
+                    reason="invalid-registry",
+                    subject=str(release.coordinate),
+                )
+            rows.append(release.to_json())
+        rows.sort(key=lambda r: (r["catalogId"], version_sort_key(r["version"])))
+        obj: dict[str, Any] = {
+            "kind": "gezk-registry",
+            "formatVersion": format_version,
+            "publisher": {"id": publisher_id, "name": publisher_name},
+            "generatedAt": generated_at,
+            "catalogs": rows,
+        }
+        if sign_with is not None:
+            obj = sign_manifest(obj, sign_with)
+        return cls.parse(obj)
+
+    def to_bytes(self) -> bytes:
+        """The document as UTF-8 JSON, ready to publish."""
+        return (json.dumps(dict(self.raw), ensure_ascii=False, indent=2) + "\n").encode("utf-8")
+
     def verify(self, anchors: TrustAnchors) -> str:
         """Check the signature against ``anchors``; return the signing key id.
 
@@ -249,6 +338,16 @@ def resolve_release(
 
     With ``trust``, only registries whose signature verifies against it are consulted.
     """
+    return locate_release(coordinate, registries, trust=trust)[0]
+
+
+def locate_release(
+    coordinate: CatalogCoordinate | str,
+    registries: Sequence[RegistryDocument],
+    *,
+    trust: TrustAnchors | None = None,
+) -> tuple[RegistryRelease, RegistryDocument]:
+    """:func:`resolve_release`, also returning the registry document that listed the release."""
     coord = (
         coordinate
         if isinstance(coordinate, CatalogCoordinate)
@@ -266,11 +365,38 @@ def resolve_release(
         if trust is not None:
             registry.verify(trust)
         try:
-            return registry.resolve(coord)
+            return registry.resolve(coord), registry
         except NotFound as exc:
             last = exc
     assert last is not None
     raise last
+
+
+def build_registry(
+    archives: Sequence[Path | str],
+    base_url: str,
+    *,
+    generated_at: str,
+    sign_with: Ed25519PrivateKey | None = None,
+    publisher_name: str | None = None,
+) -> RegistryDocument:
+    """A registry document for built archives served at ``base_url/<file name>`` (one
+    publisher; the publisher name defaults to the first manifest's)."""
+    from gezel_knowledge.archive.verify import inspect_archive  # noqa: PLC0415
+
+    if not archives:
+        raise InvalidInput("a registry needs at least one archive", reason="invalid-registry")
+    base = base_url.rstrip("/")
+    releases = [RegistryRelease.for_archive(a, f"{base}/{Path(a).name}") for a in archives]
+    if publisher_name is None:
+        publisher_name = inspect_archive(archives[0]).manifest.publisher_name
+    return RegistryDocument.build(
+        releases[0].publisher_id,
+        publisher_name,
+        releases,
+        generated_at=generated_at,
+        sign_with=sign_with,
+    )
 
 
 def load_registry_document(

@@ -55,6 +55,10 @@ class HomeStatus:
     catalogs: tuple[InstalledCatalog, ...]
     embedding: tuple[ProfileReadiness, ...]
     partial_downloads: tuple[PartialDownload, ...]
+    shared_store: str | None = None
+    """The configured shared store, if any."""
+    shared_store_problem: str | None = None
+    """Why new installs cannot be placed in it now (they fall back to private)."""
 
     @property
     def quarantined(self) -> tuple[InstalledCatalog, ...]:
@@ -122,4 +126,12 @@ def home_status(
         else ()
     )
     readiness.sort(key=lambda r: r.profile)
-    return HomeStatus(str(home.root), catalogs, tuple(readiness), partials)
+    store = home.shared_store
+    return HomeStatus(
+        str(home.root),
+        catalogs,
+        tuple(readiness),
+        partials,
+        None if store is None else str(store.root),
+        None if store is None else store.problem(probe_write=False),
+    )

@@ -181,3 +181,63 @@ def archive_factory(tmp_path_factory: pytest.TempPathFactory) -> Any:
         return made[key]
 
     return make
+
+
+@dataclass
+class Site:
+    """A local web site: path -> bytes, and every path requested so far."""
+
+    files: dict[str, bytes]
+    base: str
+    requests: list[str] = field(default_factory=list)
+
+    def url(self, path: str) -> str:
+        """The absolute URL of ``path``."""
+        return f"{self.base}/{path}"
+
+    def downloads(self, suffix: str = ".gezk") -> int:
+        """How many requests fetched a file ending in ``suffix``."""
+        return sum(1 for p in self.requests if p.endswith(suffix))
+
+
+def _site_handler(site: Site) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, format: str, *args: Any) -> None:  # quiet
+            return
+
+        def do_GET(self) -> None:
+            path = self.path.lstrip("/")
+            site.requests.append(path)
+            body = site.files.get(path)
+            if body is None:
+                self.send_response(404)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+                return
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+    return Handler
+
+
+@pytest.fixture
+def http_site() -> Iterator[Any]:
+    """Factory: ``http_site()`` starts a server on 127.0.0.1 serving ``site.files``."""
+    servers: list[_QuietServer] = []
+
+    def start(files: dict[str, bytes] | None = None) -> Site:
+        site = Site(dict(files or {}), "")
+        server = _QuietServer(("127.0.0.1", 0), _site_handler(site))
+        server.daemon_threads = True
+        threading.Thread(target=server.serve_forever, args=(0.01,), daemon=True).start()
+        servers.append(server)
+        host, port = server.server_address[:2]
+        site.base = f"http://{host}:{port}"
+        return site
+
+    yield start
+    for server in servers:
+        server.shutdown()
+        server.server_close()

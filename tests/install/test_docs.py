@@ -1,12 +1,14 @@
 """docs/install.md runs as written: its Python and console blocks, in order.
 
-Console blocks: each ``$ gezel-knowledge ...`` line runs through the CLI and must exit 0; the
+Console blocks: each ``$ gezel-knowledge ...`` line runs through the CLI and must exit 0
+(``$NAME`` is expanded from the environment, which the page's Python blocks may set); the
 lines after it are expected output. Each must appear in what the command printed; ``…`` stands
 for text that varies (paths, digests), and the fragments around it must appear in order.
 """
 
 from __future__ import annotations
 
+import os
 import re
 import shlex
 from pathlib import Path
@@ -34,7 +36,7 @@ def _console(block: str, capsys: pytest.CaptureFixture[str]) -> int:
     output = ""
     for line in block.splitlines():
         if line.startswith("$ gezel-knowledge "):
-            argv = shlex.split(line[2:])
+            argv = shlex.split(os.path.expandvars(line[2:]))
             code = main(argv[1:])
             output = capsys.readouterr().out
             assert code == 0, f"{line} exited {code}"
@@ -52,10 +54,16 @@ def test_install_page_runs_as_written(
     text = PAGE.read_text(encoding="utf-8")
     commands = 0
     namespace: dict[str, object] = {"__name__": "__doc_example__"}
-    for language, block in _BLOCK.findall(text):
-        if language == "python":
-            exec(compile(block, f"{PAGE.name}:python", "exec"), namespace)
-            capsys.readouterr()
-        else:
-            commands += _console(block, capsys)
+    saved = dict(os.environ)
+    try:
+        for language, block in _BLOCK.findall(text):
+            if language == "python":
+                exec(compile(block, f"{PAGE.name}:python", "exec"), namespace)
+                capsys.readouterr()
+            else:
+                commands += _console(block, capsys)
+    finally:
+        # The page sets variables as a reader's shell would; none outlives the test.
+        os.environ.clear()
+        os.environ.update(saved)
     assert commands >= 12

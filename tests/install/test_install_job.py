@@ -18,6 +18,7 @@ from gezk.signing import TrustAnchors, generate_private_key
 
 STEPS = [
     "resolve",
+    "placement",
     "space",
     "digest",
     "archive",

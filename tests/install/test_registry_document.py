@@ -3,22 +3,25 @@
 from __future__ import annotations
 
 import copy
+import hashlib
 import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from gezel_knowledge.cli import main
 from gezel_knowledge.errors import InvalidInput, NotFound
 from gezel_knowledge.install.registry_document import (
     CatalogCoordinate,
     RegistryDocument,
+    build_registry,
     load_registry_document,
     resolve_release,
     version_sort_key,
 )
 from gezk.errors import InvalidIdentifier, SchemaViolation, SignatureError
-from gezk.signing import TrustAnchors, generate_private_key, sign_manifest
+from gezk.signing import TrustAnchors, generate_private_key, private_key_to_pem, sign_manifest
 
 
 def _row(catalog: str, version: str, digest: str = "ab" * 32) -> dict[str, Any]:
@@ -165,3 +168,35 @@ def test_coordinates_parse_and_validate() -> None:
 )
 def test_versions_order_naturally(older: str, newer: str) -> None:
     assert version_sort_key(older) < version_sort_key(newer)
+
+
+def test_a_registry_built_from_archives_lists_their_digests_and_verifies(
+    archive_factory: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    a, b = archive_factory("alpha"), archive_factory("alpha", version="2.0.0", n_docs=9)
+    key = generate_private_key()
+    doc = build_registry(
+        [b, a], "https://example.org/dl/", generated_at="2026-01-01T00:00:00Z", sign_with=key
+    )
+    anchors = TrustAnchors([key.public_key()])
+    assert doc.verify(anchors)
+    rows = {r.version: r for r in doc.releases}
+    assert rows["1.0.0"].content_digest == hashlib.sha256(a.read_bytes()).hexdigest()
+    assert rows["2.0.0"].archive_bytes == b.stat().st_size
+    assert rows["2.0.0"].url == f"https://example.org/dl/{b.name}"
+    assert rows["1.0.0"].documents == 8
+    assert doc.resolve("tester/alpha").version == "2.0.0"
+    # The published bytes parse back to the same document.
+    assert RegistryDocument.parse(doc.to_bytes()).releases == doc.releases
+
+    pem = tmp_path / "k.pem"
+    pem.write_bytes(private_key_to_pem(key))
+    out = tmp_path / "registry.json"
+    code = main(
+        ["registry", str(out), str(a), "--base-url", "https://example.org", "--key", str(pem)]
+    )
+    assert code == 0
+    assert "(signed): 1 release(s)" in capsys.readouterr().out
+    written = load_registry_document(out)
+    assert written.verify(anchors)
+    assert written.releases[0].url == f"https://example.org/{a.name}"

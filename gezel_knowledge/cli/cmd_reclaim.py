@@ -1,0 +1,49 @@
+"""``gezel-knowledge reclaim``: delete shared-store catalogs that no Gezel home references."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from gezel_knowledge.cli._output import print_json
+from gezel_knowledge.errors import InvalidInput
+from gezel_knowledge.install.shared_store import shared_store_from
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``reclaim`` subcommand."""
+    parser = subparsers.add_parser(
+        "reclaim",
+        help="delete shared-store catalogs that no Gezel home references any more",
+    )
+    parser.add_argument(
+        "--store", metavar="DIR", help="the shared store (default: $GEZEL_SHARED_STORE)"
+    )
+    parser.add_argument(
+        "--keep-unchecked",
+        action="store_true",
+        help="trust every reference record as it stands (do not read the homes' registries)",
+    )
+    parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Reclaim and report what was freed."""
+    store = shared_store_from(args.store)
+    if store is None:
+        raise InvalidInput(
+            "no shared store is configured: pass --store DIR or set GEZEL_SHARED_STORE",
+            reason="no-shared-store",
+        )
+    report = store.reclaim(check_homes=not args.keep_unchecked)
+    if args.json:
+        print_json(report)
+        return 0
+    for ref in report.dropped_references:
+        print(f"dropped stale reference of {ref.home} to {ref.catalog}@{ref.version}")
+    print(
+        f"reclaimed {len(report.reclaimed)} catalog(s), {report.bytes_freed} bytes; "
+        f"{len(report.kept)} still referenced"
+    )
+    return 0
