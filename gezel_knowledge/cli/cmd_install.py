@@ -4,14 +4,11 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 from typing import Any
 
-from gezel_knowledge.cli._installed import add_home_option, catalog_row, home_from
+from gezel_knowledge.cli._installed import add_home_option, anchors_from, catalog_row, home_from
 from gezel_knowledge.cli._output import TerminalProgress, print_json
-from gezel_knowledge.errors import NotFound
 from gezel_knowledge.install.registry_document import load_registry_document
-from gezk.signing import TrustAnchors
 
 _FALLBACKS = ("shared-store-unavailable", "shared-copy-damaged")
 """Placement reasons that mean a configured shared store could not be used."""
@@ -66,18 +63,6 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(handler=run)
 
 
-def _anchors(paths: list[str]) -> TrustAnchors | None:
-    if not paths:
-        return None
-    anchors = TrustAnchors()
-    for name in paths:
-        try:
-            anchors.add(Path(name).read_bytes())
-        except FileNotFoundError:
-            raise NotFound(f"trust key {name} does not exist", subject=name) from None
-    return anchors
-
-
 def run(args: argparse.Namespace) -> int:
     """Install and report what happened."""
     home = home_from(args)
@@ -88,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
             args.source,
             args.sha256,
             progress,
-            trust=_anchors(args.trust),
+            trust=anchors_from(args.trust),
             registries=registries,
             keep_previous=args.keep_previous,
             require_signature=args.require_signature,

@@ -48,10 +48,19 @@ from gezel_knowledge.install.shared_store import (
 )
 from gezel_knowledge.install.space import check_free_space, disk_free_space
 from gezel_knowledge.install.status import HomeStatus, PartialDownload, ProfileReadiness
+from gezel_knowledge.install.updates import (
+    AvailableUpdate,
+    RegistryProblem,
+    UpdateCheck,
+    UpdateFailure,
+    UpdatePolicy,
+    UpdateReport,
+)
 from gezel_knowledge.progress import ProgressSink
 
 __all__ = [
     "ENV_SHARED_STORE",
+    "AvailableUpdate",
     "CancelToken",
     "CatalogCoordinate",
     "CatalogPolicy",
@@ -78,12 +87,17 @@ __all__ = [
     "Quarantine",
     "ReclaimReport",
     "RegistryDocument",
+    "RegistryProblem",
     "RegistryRelease",
     "RegistrySnapshot",
     "SharedEntry",
     "SharedPlacementUnavailable",
     "SharedReference",
     "SharedStore",
+    "UpdateCheck",
+    "UpdateFailure",
+    "UpdatePolicy",
+    "UpdateReport",
     "UserRegistry",
     "check_free_space",
     "disk_free_space",

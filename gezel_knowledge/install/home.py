@@ -59,6 +59,12 @@ if TYPE_CHECKING:
 
     from gezel_knowledge.install.job import InstallResult, PlacementRequest
     from gezel_knowledge.install.registry_document import RegistryDocument
+    from gezel_knowledge.install.updates import (
+        RegistrySource,
+        UpdateCheck,
+        UpdatePolicy,
+        UpdateReport,
+    )
 
 __all__ = ["KnowledgeHome", "gezel_home"]
 
@@ -266,6 +272,61 @@ class KnowledgeHome:
             registries=tuple(registries),
             keep_previous=keep_previous,
             require_signature=require_signature,
+            placement=placement,
+        )
+
+    def install_bundled(
+        self,
+        archive: Path | str,
+        *,
+        progress: ProgressSink | None = None,
+        cancel: CancelToken | None = None,
+    ) -> InstallResult:
+        """Install or refresh a catalog bundled with the application (the built-in Handboek):
+        same bytes are a no-op, changed bytes replace it keeping the enabled setting."""
+        from gezel_knowledge.install.bundled import install_bundled  # noqa: PLC0415
+
+        return install_bundled(self, archive, progress=progress, cancel=cancel)
+
+    def check_updates(
+        self,
+        registries: Sequence[RegistrySource] | None = None,
+        *,
+        policy: UpdatePolicy,
+        trust: TrustAnchors | None = None,
+    ) -> UpdateCheck:
+        """Newer releases of the installed catalogs in registry documents; downloads nothing.
+
+        ``registries`` defaults to the documents the catalogs were installed through; a URL is
+        fetched only when ``policy`` allows network use.
+        """
+        from gezel_knowledge.install.updates import check_updates  # noqa: PLC0415
+
+        return check_updates(self, registries, policy=policy, trust=trust)
+
+    def apply_updates(
+        self,
+        registries: Sequence[RegistrySource] | None = None,
+        *,
+        policy: UpdatePolicy,
+        trust: TrustAnchors | None = None,
+        catalogs: Sequence[str] | None = None,
+        progress: ProgressSink | None = None,
+        cancel: CancelToken | None = None,
+        placement: PlacementRequest = "auto",
+    ) -> UpdateReport:
+        """Install the available updates through the install job (enabled setting kept);
+        refuses with ``NetworkNotAllowed`` when ``policy`` forbids the download."""
+        from gezel_knowledge.install.updates import apply_updates  # noqa: PLC0415
+
+        return apply_updates(
+            self,
+            registries,
+            policy=policy,
+            trust=trust,
+            catalogs=catalogs,
+            progress=progress,
+            cancel=cancel,
             placement=placement,
         )
 

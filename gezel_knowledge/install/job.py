@@ -310,13 +310,22 @@ def _resolve(
             str(release.coordinate),
             release=release,
             trusted=trust is not None,
-            registry=None if registry.source == "<memory>" else registry.source,
+            registry=_registry_location(registry),
         )
     raise NotFound(
         f"{text} is not a file, an http(s) URL or a publisher/catalog[@version] coordinate",
         reason="source-not-found",
         subject=text,
     )
+
+
+def _registry_location(registry: RegistryDocument) -> str | None:
+    """Where a registry document can be read again (for update checks), if anywhere."""
+    if registry.source == "<memory>":
+        return None
+    if is_url(registry.source):
+        return registry.source
+    return str(Path(registry.source).absolute())
 
 
 def _choose_placement(home: KnowledgeHome, src: _Source, request: PlacementRequest) -> _Placement:

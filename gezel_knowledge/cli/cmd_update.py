@@ -1,0 +1,121 @@
+"""``gezel-knowledge update``: check for and install newer releases of installed catalogs."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from gezel_knowledge.cli._installed import add_home_option, anchors_from, home_from
+from gezel_knowledge.cli._output import TerminalProgress, print_json
+from gezel_knowledge.install.updates import UpdateCheck, UpdatePolicy
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``update`` subcommand."""
+    parser = subparsers.add_parser(
+        "update",
+        help="install newer releases of installed catalogs from registry documents",
+        description="Compare the installed catalogs with publisher registry documents (default: "
+        "the ones they were installed through) and install newer releases, keeping each "
+        "catalog's enabled setting. Running this command is your own request to download.",
+    )
+    parser.add_argument("--check", action="store_true", help="only report what is newer")
+    parser.add_argument(
+        "--registry",
+        metavar="FILE_OR_URL",
+        action="append",
+        help="a registry document to consult (repeatable; default: the recorded ones)",
+    )
+    parser.add_argument(
+        "--trust",
+        metavar="PEM",
+        action="append",
+        default=[],
+        help="a trusted publisher public key; registries must verify against it (repeatable)",
+    )
+    parser.add_argument(
+        "--catalog", action="append", metavar="CATALOG", help="only this catalog (repeatable)"
+    )
+    parser.add_argument(
+        "--offline",
+        action="store_true",
+        help="use no network: read only local registry files, and refuse to download",
+    )
+    add_home_option(parser)
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.set_defaults(handler=run)
+
+
+def _notes(check: UpdateCheck) -> None:
+    for p in check.problems:
+        print(f"gezel-knowledge: note: {p.registry}: {p.message}", file=sys.stderr)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Check, or check and apply; exit 1 when an update failed."""
+    home = home_from(args)
+    policy = UpdatePolicy() if args.offline else UpdatePolicy.explicit()
+    trust = anchors_from(args.trust)
+    if args.check:
+        check = home.check_updates(args.registry, policy=policy, trust=trust)
+        if args.catalog:
+            keys = {home.catalog(ref).key for ref in args.catalog}
+            check = UpdateCheck(
+                tuple(u for u in check.updates if u.catalog in keys),
+                check.current,
+                check.unlisted,
+                check.problems,
+                check.documents,
+            )
+        if args.json:
+            print_json(
+                {
+                    "updates": check.updates,
+                    "current": check.current,
+                    "unlisted": check.unlisted,
+                    "problems": check.problems,
+                }
+            )
+            return 0
+        if not check.updates:
+            print("no updates available")
+        for u in check.updates:
+            print(f"{u.catalog} {u.current_version} -> {u.release.version}  ({u.registry})")
+        _notes(check)
+        return 0
+    progress = TerminalProgress(quiet=args.quiet or args.json)
+    try:
+        report = home.apply_updates(
+            args.registry, policy=policy, trust=trust, catalogs=args.catalog, progress=progress
+        )
+    finally:
+        progress.close()
+    if args.json:
+        print_json(
+            {
+                "applied": [
+                    {
+                        "catalog": r.key,
+                        "version": r.version.version,
+                        "previousVersion": None if r.previous is None else r.previous.version,
+                        "archiveSha256": r.version.archive_sha256,
+                        "placement": r.placement,
+                    }
+                    for r in report.applied
+                ],
+                "failed": report.failed,
+                "problems": report.check.problems,
+            }
+        )
+    else:
+        if not report.applied and not report.failed:
+            print("no updates available")
+        for r in report.applied:
+            before = "" if r.previous is None else f"{r.previous.version} -> "
+            print(f"updated {r.key} {before}{r.version.version}")
+        for f in report.failed:
+            print(f"gezel-knowledge: {f.coordinate} failed: {f.message}", file=sys.stderr)
+        _notes(report.check)
+    return 1 if report.failed else 0

@@ -1,0 +1,67 @@
+"""Catalogs bundled with the application, such as the built-in Handboek (seed "Installation,
+integrity, and updates").
+
+A bundled catalog is an ordinary ``.gezk`` installed through the ordinary install job, with its
+source recorded as ``bundled:<path>``. Calling :func:`install_bundled` at every start is cheap
+when nothing changed (one digest of the archive, no extraction); changed bytes replace the
+installed ones while the user's enabled or disabled choice is kept. A newer version the user
+installed from elsewhere (a registry) is left active rather than downgraded to the bundle.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from gezel_knowledge.archive.verify import inspect_archive
+from gezel_knowledge.install.job import InstallResult, run_install
+from gezel_knowledge.install.registry import catalog_key
+from gezel_knowledge.install.registry_document import version_sort_key
+
+if TYPE_CHECKING:
+    from gezel_knowledge.install.cancel import CancelToken
+    from gezel_knowledge.install.home import KnowledgeHome
+    from gezel_knowledge.progress import ProgressSink
+
+__all__ = ["BUNDLED_PREFIX", "install_bundled", "is_bundled_source"]
+
+BUNDLED_PREFIX = "bundled:"
+
+
+def is_bundled_source(source: str) -> bool:
+    """Whether an installed version's recorded source is an application bundle."""
+    return source.startswith(BUNDLED_PREFIX)
+
+
+def install_bundled(
+    home: KnowledgeHome,
+    archive: Path | str,
+    *,
+    progress: ProgressSink | None = None,
+    cancel: CancelToken | None = None,
+) -> InstallResult:
+    """Install or refresh a bundled catalog: same bytes are a no-op (``unchanged``), changed
+    bytes replace the active version and keep its enabled setting, and a newer non-bundled
+    version stays active (``kept``)."""
+    path = Path(archive)
+    info = inspect_archive(path)
+    manifest = info.manifest
+    current = home.snapshot().get(catalog_key(manifest.publisher_id, manifest.id))
+    active = None if current is None else current.active
+    if (
+        current is not None
+        and active is not None
+        and active.archive_sha256 != info.sha256
+        and not is_bundled_source(active.source)
+        and active.quarantine is None
+        and version_sort_key(active.version) >= version_sort_key(manifest.version)
+    ):
+        return InstallResult("kept", current, active, home.path_of(active))
+    return run_install(
+        home,
+        path,
+        info.sha256,
+        progress,
+        cancel=cancel,
+        label=f"{BUNDLED_PREFIX}{path.absolute()}",
+    )
