@@ -1,7 +1,8 @@
-"""``gezel-knowledge find QUERY``: search every installed, enabled catalog at once.
+"""``gezel-knowledge find [QUERY] [--near LAT,LON,R]``: search every installed, enabled catalog.
 
 This is the user's own search surface: it does not apply the catalog policy of the project the
-command happens to run in.
+command happens to run in. ``--near`` restricts every catalog to documents about a place within
+the radius (spec 5.2.2); without a query it lists them across catalogs, nearest first.
 """
 
 from __future__ import annotations
@@ -12,13 +13,20 @@ from typing import Any
 
 from gezel_knowledge.cli._installed import add_home_option, home_from
 from gezel_knowledge.cli._output import print_json
+from gezel_knowledge.cli.cmd_search import parse_near
+from gezel_knowledge.errors import InvalidInput
 from gezel_knowledge.search import KnowledgeResults, KnowledgeSearch
 
 
 def register(subparsers: Any) -> None:
     """Add the ``find`` subcommand."""
     parser = subparsers.add_parser("find", help="search across the installed, enabled catalogs")
-    parser.add_argument("query", metavar="QUERY", help="what to look for")
+    parser.add_argument("query", metavar="QUERY", nargs="*", help="what to look for")
+    parser.add_argument(
+        "--near",
+        metavar="LAT,LON,R",
+        help="only documents about a place within R metres (alone: list them by distance)",
+    )
     parser.add_argument("-k", type=int, default=10, metavar="N", help="number of results (10)")
     parser.add_argument(
         "--mode", choices=("hybrid", "vector", "keyword"), default="hybrid", help="ranked lists"
@@ -39,13 +47,18 @@ def _snippet(text: str, width: int = 160) -> str:
     return flat if len(flat) <= width else flat[: width - 1].rstrip() + "…"
 
 
+def _distance(meters: float) -> str:
+    return f"{meters:,.0f} m" if meters < 1000 else f"{meters / 1000:,.1f} km"
+
+
 def _print(results: KnowledgeResults) -> None:
     if not results.hits:
         print("no results")
     for hit in results.hits:
         prov = hit.provenance
         where = f"{hit.source}@{prov.version}" if prov is not None else hit.source
-        print(f"{hit.rank + 1}. {hit.title}  [{where}]")
+        distance = "" if hit.distance_meters is None else f"  {_distance(hit.distance_meters)}"
+        print(f"{hit.rank + 1}. {hit.title}  [{where}]{distance}")
         print(f"   {hit.citation}")
         if hit.text:
             print(f"   {_snippet(hit.text)}")
@@ -64,8 +77,12 @@ def _notes(results: KnowledgeResults) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Search and print fused hits with citations."""
+    query = " ".join(args.query)
+    near = parse_near(args.near) if args.near else None
+    if not query.strip() and near is None:
+        raise InvalidInput("give a query, --near, or both", reason="empty-query")
     with KnowledgeSearch(home_from(args)) as search:
-        results = search.search(args.query, k=args.k, mode=args.mode, catalogs=args.catalog)
+        results = search.search(query, k=args.k, mode=args.mode, catalogs=args.catalog, near=near)
     if args.json:
         print_json(
             {

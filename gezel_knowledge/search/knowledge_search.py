@@ -12,7 +12,10 @@ For one question, :class:`KnowledgeSearch`:
    profile has no available embedder is searched by keywords only, and the result says why;
 3. spends a vector shard budget per group (six for explicit search, three for proactive):
    every shard of the group is scored by its best routing centroid and the best shards across
-   the group's catalogs are scanned (all of them when they fit);
+   the group's catalogs are scanned (all of them when they fit). A radius-filtered search
+   (``near``) spends no budget: eligibility comes first (spec 5.2.2), so each catalog scans the
+   shards that hold its documents inside the radius, and a catalog without subject locations
+   (or a 0.5/0.6 catalog, which has none) contributes nothing and is not an error;
 4. always runs keyword search (titles/summaries/aliases and passages) on every catalog;
 5. fuses per document as the reader does: three ranked lists, vector passages, title matches
    and passage keyword matches, with reciprocal rank fusion (``k = 60``, weights 1 / 1 / 0.5).
@@ -272,7 +275,7 @@ class KnowledgeSearch:
         quarantined: list[tuple[str, str]] = []
         with self._lock:
             mounted = self._refresh(catalogs, quarantined)
-            plans = self._plan(query, mode, mounted, budget)
+            plans = self._plan(query, mode, mounted, budget, near)
             per_catalog: list[tuple[_Plan, tuple[SearchHit, ...], tuple[int, ...]]] = []
             depth = max(2 * k, 20)
             for plan in plans:
@@ -326,7 +329,12 @@ class KnowledgeSearch:
         quarantined.append((m.key, reason))
 
     def _plan(
-        self, query: str, mode: SearchMode, mounted: Sequence[_Mounted], budget: int
+        self,
+        query: str,
+        mode: SearchMode,
+        mounted: Sequence[_Mounted],
+        budget: int,
+        near: RadiusQuery | None,
     ) -> list[_Plan]:
         if mode == "keyword" or fts_match_expression(query) is None:
             return [_Plan(m, None, None, None, "off", None) for m in mounted]
@@ -342,6 +350,12 @@ class KnowledgeSearch:
             except KnowledgeError as exc:
                 for m in group.members:
                     plans[m.key] = _Plan(m, None, None, None, "unavailable", exc.message)
+                continue
+            if near is not None:
+                # Spec 5.2.2: eligibility comes first. Each catalog scans the shards holding its
+                # documents inside the radius, wherever centroid routing would have gone.
+                for m in group.members:
+                    plans[m.key] = _Plan(m, index, vector, None, "used", None)
                 continue
             chosen = _route(group.members, vector, budget)
             for m in group.members:
@@ -419,9 +433,11 @@ def _route(
 
 
 def _nearest(hits: Sequence[SearchHit], k: int) -> tuple[SearchHit, ...]:
-    """Discovery hits of several catalogs ordered by distance, then catalog and document."""
+    """Discovery hits of several catalogs ordered by distance, then catalog and document, one
+    per document."""
+    unique = {(h.source, h.document_id): h for h in hits}
     ordered = sorted(
-        hits,
+        unique.values(),
         key=lambda h: (
             h.distance_meters if h.distance_meters is not None else float("inf"),
             h.source,
