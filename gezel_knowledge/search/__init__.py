@@ -1,5 +1,14 @@
-"""Search across the installed catalogs, and the budgets of proactive retrieval."""
+"""Search across the installed catalogs, across every source of a session, and the budgets of
+proactive retrieval."""
 
+from gezel_knowledge.search.all_sources import (
+    ALL_SOURCES,
+    SourceName,
+    SourceOutcome,
+    SourcesResults,
+    SourceStatus,
+    search_all_sources,
+)
 from gezel_knowledge.search.knowledge_search import (
     CatalogSearchStatus,
     EmbedderResolver,
@@ -18,6 +27,7 @@ from gezel_knowledge.search.proactive import (
 )
 
 __all__ = [
+    "ALL_SOURCES",
     "PROACTIVE_BUDGETS",
     "CatalogSearchStatus",
     "Depth",
@@ -28,6 +38,11 @@ __all__ = [
     "ProactiveBudget",
     "ProactiveSelection",
     "SemanticState",
+    "SourceName",
+    "SourceOutcome",
+    "SourceStatus",
+    "SourcesResults",
     "estimate_tokens",
+    "search_all_sources",
     "select_proactive",
 ]
