@@ -117,7 +117,12 @@ class FileLock:
 
     def _try_fcntl(self) -> bool:
         assert _fcntl is not None
-        handle = self.path.open("a+b")
+        try:
+            handle: IO[Any] = self.path.open("a+b")
+        except PermissionError:
+            # A lock file another account created (a machine-wide shared store): flock needs
+            # only an open descriptor, and a read-only one serves as well.
+            handle = self.path.open("rb")
         try:
             _fcntl.flock(handle.fileno(), _fcntl.LOCK_EX | _fcntl.LOCK_NB)
         except BlockingIOError:

@@ -9,6 +9,7 @@ import shutil
 import stat
 import subprocess
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +18,13 @@ import pytest
 from gezel_knowledge._atomic import make_writable
 from gezel_knowledge.cli import main
 from gezel_knowledge.errors import IntegrityFailure
-from gezel_knowledge.install import KnowledgeHome, SharedPlacementUnavailable, SharedStore
+from gezel_knowledge.install import (
+    FileLock,
+    KnowledgeHome,
+    LockTimeout,
+    SharedPlacementUnavailable,
+    SharedStore,
+)
 from gezel_knowledge.progress import ProgressEvent
 from gezel_knowledge.search import KnowledgeSearch
 from gezk.signing import public_key_to_pem
@@ -367,3 +374,61 @@ def test_cli_install_placement_and_reclaim(
     monkeypatch.delenv("GEZEL_SHARED_STORE")
     assert main(["reclaim"]) == 1  # no store configured: a one-line error
     assert "GEZEL_SHARED_STORE" in capsys.readouterr().err
+
+
+def test_two_homes_installing_at_once_publish_one_entry(
+    publisher: Publisher, store: SharedStore, tmp_path: Path
+) -> None:
+    docs = [publisher.document()]
+    homes = [_home(tmp_path, f"user{i}", store) for i in range(3)]
+    with ThreadPoolExecutor(max_workers=3) as pool:
+        results = list(
+            pool.map(
+                lambda h: h.install("tester/demo", registries=docs, trust=publisher.anchors),
+                homes,
+            )
+        )
+    assert {r.placement for r in results} == {"shared"}
+    assert len({r.path for r in results}) == 1
+    sha = results[0].version.archive_sha256
+    assert [e.archive_sha256 for e in store.entries()] == [sha]
+    assert len(store.references(sha)) == 3
+    assert list(store.staging_dir.iterdir()) == []
+
+
+def test_a_forged_shared_path_in_the_registry_is_refused(
+    publisher: Publisher, store: SharedStore, tmp_path: Path
+) -> None:
+    home = _home(tmp_path, "alice", store)
+    result = home.install("tester/demo", registries=[publisher.document()], trust=publisher.anchors)
+    data = json.loads(home.registry.path.read_text())
+    data["catalogs"][0]["versions"][0]["path"] = str(tmp_path / "elsewhere" / "catalog")
+    home.registry.path.write_text(json.dumps(data))
+    with pytest.raises(IntegrityFailure) as info:
+        home.path_of(home.catalog("demo").active)  # type: ignore[arg-type]
+    assert info.value.reason == "registry-corrupt"
+    assert store.has(result.version.archive_sha256)
+
+
+def test_the_store_lock_works_on_a_lock_file_this_account_cannot_write(
+    store: SharedStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with store.lock():
+        pass  # another account created store.lock
+    lock_file = store.root / "store.lock"
+    real_open = Path.open
+    modes: list[str] = []
+
+    def open_as_another_user(self: Path, mode: str = "r", *args: Any, **kwargs: Any) -> Any:
+        if self == lock_file:
+            modes.append(mode)
+            if "+" in mode or "a" in mode or "w" in mode:
+                raise PermissionError(13, "Permission denied", str(self))
+        return real_open(self, mode, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "open", open_as_another_user)
+    with store.lock() as held:
+        assert held.held
+        with pytest.raises(LockTimeout):
+            FileLock(lock_file, timeout=0.05).acquire()  # still exclusive
+    assert modes[:2] == ["a+b", "rb"]

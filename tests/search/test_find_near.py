@@ -20,9 +20,11 @@ def _subject(name: str, lat: float, lon: float, role: str = "subject") -> dict[s
     return {"id": name, "latitude": lat, "longitude": lon, "role": role}
 
 
-@pytest.fixture
-def home(tmp_path: Path) -> KnowledgeHome:
-    """Four catalogs: two with places around Seattle, one without places, one 0.6 catalog."""
+@pytest.fixture(scope="module")
+def home(tmp_path_factory: pytest.TempPathFactory) -> KnowledgeHome:
+    """Four catalogs: two with places around Seattle, one without places, one 0.6 catalog
+    (built once: searching changes nothing)."""
+    tmp_path = tmp_path_factory.mktemp("near")
     home = KnowledgeHome(tmp_path / "home")
     layouts = {
         "north": {
