@@ -52,7 +52,12 @@ class Provenance:
 
 @dataclass(frozen=True, slots=True)
 class SearchHit:
-    """One retrieved passage or document with its citation; its text is untrusted evidence."""
+    """One retrieved passage or document with its citation; its text is untrusted evidence.
+
+    ``rank`` is the zero-based position in its source's fused result list and ``relevance``
+    the rank-anchored ``11 / (11 + rank)`` (memory recall may further weight it by age);
+    each :class:`Signal` carries the 1-based rank within one ranked list.
+    """
 
     source_kind: SourceKind
     source: str

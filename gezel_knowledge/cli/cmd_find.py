@@ -12,7 +12,7 @@ import sys
 from typing import Any
 
 from gezel_knowledge.cli._installed import add_home_option, home_from
-from gezel_knowledge.cli._output import print_json
+from gezel_knowledge.cli._output import excerpt, print_json
 from gezel_knowledge.cli.cmd_search import parse_near
 from gezel_knowledge.errors import InvalidInput
 from gezel_knowledge.search import KnowledgeResults, KnowledgeSearch
@@ -42,11 +42,6 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(handler=run)
 
 
-def _snippet(text: str, width: int = 160) -> str:
-    flat = " ".join(text.split())
-    return flat if len(flat) <= width else flat[: width - 1].rstrip() + "…"
-
-
 def _distance(meters: float) -> str:
     return f"{meters:,.0f} m" if meters < 1000 else f"{meters / 1000:,.1f} km"
 
@@ -61,7 +56,7 @@ def _print(results: KnowledgeResults) -> None:
         print(f"{hit.rank + 1}. {hit.title}  [{where}]{distance}")
         print(f"   {hit.citation}")
         if hit.text:
-            print(f"   {_snippet(hit.text)}")
+            print(f"   {excerpt(hit.text, 160)}")
 
 
 def _notes(results: KnowledgeResults) -> None:

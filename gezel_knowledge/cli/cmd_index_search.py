@@ -70,6 +70,6 @@ def print_hits(hits: list[SearchHit]) -> None:
     for hit in hits:
         lists = ", ".join(s.name for s in hit.signals)
         heading = f"  [{' > '.join(hit.heading_path)}]" if hit.heading_path else ""
-        print(f"{hit.rank:>2}. {hit.citation}{heading}  ({lists})")
+        print(f"{hit.rank + 1:>2}. {hit.citation}{heading}  ({lists})")
         for line in [ln for ln in hit.text.splitlines() if ln.strip()][:3]:
             print(f"      {line[:100]}")

@@ -964,7 +964,7 @@ class ContentIndex:
                 citation=hit.path
                 if hit.span is None
                 else f"{hit.path}#line={hit.span[0]}-{hit.span[1]}",
-                rank=position + 1,
+                rank=position,
                 relevance=relevance(position),
                 heading_path=hit.heading_path,
                 line_start=None if hit.span is None else hit.span[0],

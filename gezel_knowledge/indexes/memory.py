@@ -414,7 +414,7 @@ class MemoryIndex:
                     title=f"{entry_date} {kind} ({scope})",
                     text=text,
                     citation=f"memory/{name}#line={ls}-{le}",
-                    rank=position + 1,
+                    rank=position,
                     relevance=relevance(position) * weight,
                     line_start=ls,
                     line_end=le,

@@ -374,7 +374,7 @@ def test_images_are_embedded_by_content_hash_and_searched_by_cosine(tmp_path: Pa
 def test_workspace_hits_merge_with_other_sources(index: ContentIndex) -> None:
     hits = index.search("quokka")
     assert all(h.source_kind == "workspace" and h.untrusted for h in hits)
-    assert [h.rank for h in hits] == list(range(1, len(hits) + 1))
+    assert [h.rank for h in hits] == list(range(len(hits)))
     assert merge_hits(hits)[0] == hits[0]
 
 

@@ -69,7 +69,7 @@ def test_exact_symbol_and_paraphrase_find_the_same_function(
     assert exact.signal("symbol") is not None
     vector = semantic.signal("vector")
     assert vector is not None
-    assert vector.rank == 1
+    assert vector.rank == 1  # the Signal's rank within its list is 1-based
     assert {s.name for s in semantic.signals} == {"vector"}
     assert exact.line_start == semantic.line_start
     assert exact.line_end == semantic.line_end
