@@ -6,8 +6,7 @@ are imported on first use, so ``import gezel_knowledge`` stays cheap.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from gezel_knowledge.errors import (
     Cancelled,
@@ -21,6 +20,7 @@ from gezel_knowledge.errors import (
 from gezel_knowledge.hits import Provenance, SearchHit, Signal, merge_hits
 from gezel_knowledge.home import gezel_home
 from gezel_knowledge.progress import ProgressEvent, ProgressSink
+from gezk._lazy import lazy_exports
 
 if TYPE_CHECKING:
     from gezel_knowledge.archive import extract_archive, inspect_archive
@@ -67,18 +67,7 @@ _LAZY: dict[str, str] = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'gezel_knowledge' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(__all__)
-
+__getattr__, __dir__ = lazy_exports(__name__, _LAZY, globals())
 
 __all__ = [
     "BuildResult",

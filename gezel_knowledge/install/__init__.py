@@ -3,60 +3,120 @@
 ``KnowledgeHome`` is the entry point (``GEZEL_HOME`` or ``~/.gezel``); :func:`install` installs
 into the default home. :class:`~gezel_knowledge.search.KnowledgeSearch` (re-exported here)
 searches the installed catalogs.
+
+Names are imported on first use: searching or reading installed catalogs does not load the
+download, registry-document and update machinery an install needs.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from gezel_knowledge.install.cancel import CancelToken
-from gezel_knowledge.install.download import DownloadResult, download
-from gezel_knowledge.install.errors import (
-    DownloadFailed,
-    InsufficientSpace,
-    NetworkNotAllowed,
-    SharedPlacementUnavailable,
-)
-from gezel_knowledge.install.home import KnowledgeHome, gezel_home
-from gezel_knowledge.install.job import InstallResult, InstallStatus, PlacementRequest
-from gezel_knowledge.install.locking import FileLock, LockTimeout
-from gezel_knowledge.install.mount import MountFailed
-from gezel_knowledge.install.policy import CatalogPolicy, PolicyMode, eligible_catalogs
-from gezel_knowledge.install.registry import (
-    InstalledCatalog,
-    InstalledVersion,
-    Placement,
-    Quarantine,
-    RegistrySnapshot,
-    UserRegistry,
-)
-from gezel_knowledge.install.registry_document import (
-    CatalogCoordinate,
-    RegistryDocument,
-    RegistryRelease,
-    load_registry_document,
-    locate_release,
-    resolve_release,
-)
-from gezel_knowledge.install.shared_store import (
-    ENV_SHARED_STORE,
-    ReclaimReport,
-    SharedEntry,
-    SharedReference,
-    SharedStore,
-)
-from gezel_knowledge.install.space import check_free_space, disk_free_space
-from gezel_knowledge.install.status import HomeStatus, PartialDownload, ProfileReadiness
-from gezel_knowledge.install.updates import (
-    AvailableUpdate,
-    RegistryProblem,
-    UpdateCheck,
-    UpdateFailure,
-    UpdatePolicy,
-    UpdateReport,
-)
 from gezel_knowledge.progress import ProgressSink
+from gezk._lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from gezel_knowledge.install.cancel import CancelToken
+    from gezel_knowledge.install.download import DownloadResult, download
+    from gezel_knowledge.install.errors import (
+        DownloadFailed,
+        InsufficientSpace,
+        NetworkNotAllowed,
+        SharedPlacementUnavailable,
+    )
+    from gezel_knowledge.install.home import KnowledgeHome, gezel_home
+    from gezel_knowledge.install.job import InstallResult, InstallStatus, PlacementRequest
+    from gezel_knowledge.install.locking import FileLock, LockTimeout
+    from gezel_knowledge.install.mount import MountFailed
+    from gezel_knowledge.install.policy import CatalogPolicy, PolicyMode, eligible_catalogs
+    from gezel_knowledge.install.registry import (
+        InstalledCatalog,
+        InstalledVersion,
+        Placement,
+        Quarantine,
+        RegistrySnapshot,
+        UserRegistry,
+    )
+    from gezel_knowledge.install.registry_document import (
+        CatalogCoordinate,
+        RegistryDocument,
+        RegistryRelease,
+        load_registry_document,
+        locate_release,
+        resolve_release,
+    )
+    from gezel_knowledge.install.shared_store import (
+        ENV_SHARED_STORE,
+        ReclaimReport,
+        SharedEntry,
+        SharedReference,
+        SharedStore,
+    )
+    from gezel_knowledge.install.space import check_free_space, disk_free_space
+    from gezel_knowledge.install.status import HomeStatus, PartialDownload, ProfileReadiness
+    from gezel_knowledge.install.updates import (
+        AvailableUpdate,
+        RegistryProblem,
+        UpdateCheck,
+        UpdateFailure,
+        UpdatePolicy,
+        UpdateReport,
+    )
+    from gezel_knowledge.search.knowledge_search import KnowledgeResults, KnowledgeSearch
+
+_LAZY: dict[str, str] = {
+    "CancelToken": "gezel_knowledge.install.cancel",
+    "DownloadResult": "gezel_knowledge.install.download",
+    "download": "gezel_knowledge.install.download",
+    "DownloadFailed": "gezel_knowledge.install.errors",
+    "InsufficientSpace": "gezel_knowledge.install.errors",
+    "NetworkNotAllowed": "gezel_knowledge.install.errors",
+    "SharedPlacementUnavailable": "gezel_knowledge.install.errors",
+    "KnowledgeHome": "gezel_knowledge.install.home",
+    "gezel_home": "gezel_knowledge.install.home",
+    "InstallResult": "gezel_knowledge.install.job",
+    "InstallStatus": "gezel_knowledge.install.job",
+    "PlacementRequest": "gezel_knowledge.install.job",
+    "FileLock": "gezel_knowledge.install.locking",
+    "LockTimeout": "gezel_knowledge.install.locking",
+    "MountFailed": "gezel_knowledge.install.mount",
+    "CatalogPolicy": "gezel_knowledge.install.policy",
+    "PolicyMode": "gezel_knowledge.install.policy",
+    "eligible_catalogs": "gezel_knowledge.install.policy",
+    "InstalledCatalog": "gezel_knowledge.install.registry",
+    "InstalledVersion": "gezel_knowledge.install.registry",
+    "Placement": "gezel_knowledge.install.registry",
+    "Quarantine": "gezel_knowledge.install.registry",
+    "RegistrySnapshot": "gezel_knowledge.install.registry",
+    "UserRegistry": "gezel_knowledge.install.registry",
+    "CatalogCoordinate": "gezel_knowledge.install.registry_document",
+    "RegistryDocument": "gezel_knowledge.install.registry_document",
+    "RegistryRelease": "gezel_knowledge.install.registry_document",
+    "load_registry_document": "gezel_knowledge.install.registry_document",
+    "locate_release": "gezel_knowledge.install.registry_document",
+    "resolve_release": "gezel_knowledge.install.registry_document",
+    "ENV_SHARED_STORE": "gezel_knowledge.install.shared_store",
+    "ReclaimReport": "gezel_knowledge.install.shared_store",
+    "SharedEntry": "gezel_knowledge.install.shared_store",
+    "SharedReference": "gezel_knowledge.install.shared_store",
+    "SharedStore": "gezel_knowledge.install.shared_store",
+    "check_free_space": "gezel_knowledge.install.space",
+    "disk_free_space": "gezel_knowledge.install.space",
+    "HomeStatus": "gezel_knowledge.install.status",
+    "PartialDownload": "gezel_knowledge.install.status",
+    "ProfileReadiness": "gezel_knowledge.install.status",
+    "AvailableUpdate": "gezel_knowledge.install.updates",
+    "RegistryProblem": "gezel_knowledge.install.updates",
+    "UpdateCheck": "gezel_knowledge.install.updates",
+    "UpdateFailure": "gezel_knowledge.install.updates",
+    "UpdatePolicy": "gezel_knowledge.install.updates",
+    "UpdateReport": "gezel_knowledge.install.updates",
+    "KnowledgeResults": "gezel_knowledge.search.knowledge_search",
+    "KnowledgeSearch": "gezel_knowledge.search.knowledge_search",
+}
+
+__getattr__, __dir__ = lazy_exports(__name__, _LAZY, globals())
 
 __all__ = [
     "ENV_SHARED_STORE",
@@ -118,14 +178,6 @@ def install(
     **options: Any,
 ) -> InstallResult:
     """Install a catalog into the default home (see :meth:`KnowledgeHome.install`)."""
+    from gezel_knowledge.install.home import KnowledgeHome  # noqa: PLC0415
+
     return KnowledgeHome().install(source, expected_sha256, progress, **options)
-
-
-def __getattr__(name: str) -> Any:
-    # KnowledgeSearch lives in gezel_knowledge.search, which imports this package: re-export
-    # it lazily so that either package can be imported first.
-    if name in ("KnowledgeResults", "KnowledgeSearch"):
-        from gezel_knowledge.search import knowledge_search  # noqa: PLC0415
-
-        return getattr(knowledge_search, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
