@@ -130,32 +130,32 @@ def _bit_matrix(bits: ArrayLike, name: str = "bits") -> NDArray[np.uint8]:
     return arr
 
 
-def _query_bits(query_bits: ArrayLike, bytes_per_row: int) -> NDArray[np.uint8]:
-    arr = np.asarray(query_bits)
-    if arr.dtype != np.uint8:
-        raise _fail(f"query bits must be uint8, not {arr.dtype}", "wrong-dtype", "query_bits")
-    if arr.shape != (bytes_per_row,):
+def _vector_like_rows(
+    value: ArrayLike, dtype: type[np.generic], length: int, *, name: str, label: str, kind: str
+) -> NDArray[Any]:
+    """``value`` as a ``(length,)`` array of ``dtype``; ``label`` and ``kind`` word the errors."""
+    arr = np.asarray(value)
+    if arr.dtype != dtype:
+        raise _fail(f"{label} must be {kind}, not {arr.dtype}", "wrong-dtype", name)
+    if arr.shape != (length,):
         raise _fail(
-            f"query bits must have shape ({bytes_per_row},) like the rows, got {arr.shape}",
+            f"{label} must have shape ({length},) like the rows, got {arr.shape}",
             "shape-mismatch",
-            "query_bits",
+            name,
         )
     return arr
+
+
+def _query_bits(query_bits: ArrayLike, bytes_per_row: int) -> NDArray[np.uint8]:
+    return _vector_like_rows(
+        query_bits, np.uint8, bytes_per_row, name="query_bits", label="query bits", kind="uint8"
+    )
 
 
 def _row_mask(mask: ArrayLike | None, rows: int) -> NDArray[np.bool_] | None:
     if mask is None:
         return None
-    arr = np.asarray(mask)
-    if arr.dtype != np.bool_:
-        raise _fail(f"mask must be boolean, not {arr.dtype}", "wrong-dtype", "mask")
-    if arr.shape != (rows,):
-        raise _fail(
-            f"mask must have shape ({rows},) like the rows, got {arr.shape}",
-            "shape-mismatch",
-            "mask",
-        )
-    return arr
+    return _vector_like_rows(mask, np.bool_, rows, name="mask", label="mask", kind="boolean")
 
 
 def _shortlist_size(k: int) -> int:
@@ -457,12 +457,7 @@ def hamming_topk(
     eligible = _row_mask(mask, packed.rows)
     distances = _hamming(packed, query_bits)
     limit = packed.bytes_per_row * 8 + 1  # larger than any distance: marks ineligible rows
-    if eligible is not None:
-        distances[~eligible] = limit
-        available = int(np.count_nonzero(eligible))
-    else:
-        available = packed.rows
-    size = min(size, available)
+    size = min(size, _exclude_ineligible(distances, eligible, limit))
     if size == 0:
         return _empty(np.empty(0, dtype=np.int32))
     # Distances are small integers: a histogram finds the k-th distance in one pass.
@@ -514,12 +509,7 @@ def lut_topk(
     packed = _packed(bits)
     eligible = _row_mask(mask, packed.rows)
     scores = lut_scores(packed, query, center)
-    if eligible is not None:
-        scores[~eligible] = -np.inf  # every real score is finite
-        available = int(np.count_nonzero(eligible))
-    else:
-        available = packed.rows
-    size = min(size, available)
+    size = min(size, _exclude_ineligible(scores, eligible, -np.inf))  # real scores are finite
     if size == 0:
         return _empty(np.empty(0, dtype=np.float32))
     threshold = np.partition(scores, scores.shape[0] - size)[scores.shape[0] - size]
@@ -550,6 +540,16 @@ def _tables_for(
             "query",
         )
     return prepared.tables
+
+
+def _exclude_ineligible(
+    values: NDArray[Any], eligible: NDArray[np.bool_] | None, worst: float
+) -> int:
+    """Give ineligible rows a value no eligible row can have; return how many rows remain."""
+    if eligible is None:
+        return int(values.shape[0])
+    values[~eligible] = worst
+    return int(np.count_nonzero(eligible))
 
 
 def _first_rows_within(
