@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -82,6 +82,22 @@ def _list(obj: Mapping[str, Any], key: str, path: str) -> list[Any]:
     if not isinstance(value, list):
         raise _fail(f"{path}.{key}", "must be an array")
     return value
+
+
+def _objects(items: list[Any], path: str) -> Iterator[tuple[Mapping[str, Any], str]]:
+    """Each element of a JSON array of objects, with its JSON path; refuse any other element."""
+    for i, item in enumerate(items):
+        p = f"{path}[{i}]"
+        if not isinstance(item, Mapping):
+            raise _fail(p, "must be an object")
+        yield item, p
+
+
+def _strings(obj: Mapping[str, Any], key: str, path: str) -> tuple[str, ...]:
+    values = _list(obj, key, path)
+    if not all(isinstance(x, str) for x in values):
+        raise _fail(f"{path}.{key}", "must be an array of strings")
+    return tuple(values)
 
 
 def _sha256(value: Any, path: str) -> str:
@@ -250,56 +266,42 @@ class CatalogManifest:
         if not isinstance(attribution, bool):
             raise _fail("$.license.attributionRequired", "must be a boolean")
 
-        files: list[DeclaredFile] = []
-        for i, item in enumerate(_list(obj, "files", "$")):
-            p = f"$.files[{i}]"
-            if not isinstance(item, Mapping):
-                raise _fail(p, "must be an object")
-            files.append(
-                DeclaredFile(
-                    path=_str(item, "path", p),
-                    size_bytes=_int(item, "sizeBytes", p),
-                    sha256=_sha256(item.get("sha256"), f"{p}.sha256"),
-                )
+        files = tuple(
+            DeclaredFile(
+                path=_str(item, "path", p),
+                size_bytes=_int(item, "sizeBytes", p),
+                sha256=_sha256(item.get("sha256"), f"{p}.sha256"),
             )
-        shards: list[ManifestShard] = []
-        for i, item in enumerate(_list(router, "shards", "$.router")):
-            p = f"$.router.shards[{i}]"
-            if not isinstance(item, Mapping):
-                raise _fail(p, "must be an object")
-            shards.append(
-                ManifestShard(
-                    id=_int(item, "id", p),
-                    path=_str(item, "path", p),
-                    chunks=_int(item, "chunks", p),
-                    documents=_int(item, "documents", p),
-                    centroids=_int(item, "centroids", p),
-                    sha256=_sha256(item.get("sha256"), f"{p}.sha256"),
-                )
+            for item, p in _objects(_list(obj, "files", "$"), "$.files")
+        )
+        shards = tuple(
+            ManifestShard(
+                id=_int(item, "id", p),
+                path=_str(item, "path", p),
+                chunks=_int(item, "chunks", p),
+                documents=_int(item, "documents", p),
+                centroids=_int(item, "centroids", p),
+                sha256=_sha256(item.get("sha256"), f"{p}.sha256"),
             )
-        topics: list[ManifestTopic] = []
-        for i, item in enumerate(_list(obj, "topics", "$")):
-            p = f"$.topics[{i}]"
-            if not isinstance(item, Mapping):
-                raise _fail(p, "must be an object")
-            topics.append(
-                ManifestTopic(
-                    id=_str(item, "id", p),
-                    name=_str(item, "name", p),
-                    parent_id=_opt_str(item, "parentId", p),
-                    sort_key=_opt_str(item, "sortKey", p),
-                    description=_opt_str(item, "description", p),
-                )
+            for item, p in _objects(_list(router, "shards", "$.router"), "$.router.shards")
+        )
+        topics = tuple(
+            ManifestTopic(
+                id=_str(item, "id", p),
+                name=_str(item, "name", p),
+                parent_id=_opt_str(item, "parentId", p),
+                sort_key=_opt_str(item, "sortKey", p),
+                description=_opt_str(item, "description", p),
             )
-        smoke: list[SmokeQuery] = []
-        for i, item in enumerate(obj.get("smokeQueries") or []):
-            p = f"$.smokeQueries[{i}]"
-            if not isinstance(item, Mapping):
-                raise _fail(p, "must be an object")
-            ids = _list(item, "expectedDocumentIds", p)
-            if not all(isinstance(x, str) for x in ids):
-                raise _fail(f"{p}.expectedDocumentIds", "must be an array of strings")
-            smoke.append(SmokeQuery(_str(item, "query", p), tuple(ids)))
+            for item, p in _objects(_list(obj, "topics", "$"), "$.topics")
+        )
+        smoke = tuple(
+            SmokeQuery(
+                expected_document_ids=_strings(item, "expectedDocumentIds", p),
+                query=_str(item, "query", p),
+            )
+            for item, p in _objects(obj.get("smokeQueries") or [], "$.smokeQueries")
+        )
         features = requires.get("features") or []
         if not isinstance(features, list) or not all(isinstance(x, str) for x in features):
             raise _fail("$.requires.features", "must be an array of strings")
@@ -330,8 +332,8 @@ class CatalogManifest:
             ),
             embedding=embedding,
             chunking=chunking,
-            topics=tuple(topics),
-            shards=tuple(shards),
+            topics=topics,
+            shards=shards,
             shard_target_chunks=_int(router, "shardTargetChunks", "$.router"),
             total_centroids=_int(router, "totalCentroids", "$.router"),
             counts=ManifestCounts(
@@ -340,10 +342,10 @@ class CatalogManifest:
                 shards=_int(counts, "shards", "$.counts"),
                 assets=_int(counts, "assets", "$.counts", optional=True),
             ),
-            files=tuple(files),
+            files=files,
             requires_format_version=_str(requires, "formatVersion", "$.requires"),
             requires_features=tuple(features),
-            smoke_queries=tuple(smoke),
+            smoke_queries=smoke,
             description=_opt_str(obj, "description", "$"),
             publisher_url=_opt_str(publisher, "url", "$.publisher"),
             spatial=_spatial(obj.get("spatial")),
@@ -360,10 +362,7 @@ def _spatial(value: Any) -> SpatialSummary | None:
     if not isinstance(value, Mapping):
         raise _fail(p, "must be an object")
     boxes: list[tuple[float, float, float, float]] = []
-    for i, box in enumerate(_list(value, "coverage", p)):
-        bp = f"{p}.coverage[{i}]"
-        if not isinstance(box, Mapping):
-            raise _fail(bp, "must be an object")
+    for box, bp in _objects(_list(value, "coverage", p), f"{p}.coverage"):
         parts = []
         for key in ("west", "south", "east", "north"):
             v = box.get(key)
