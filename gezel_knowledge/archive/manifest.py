@@ -231,6 +231,17 @@ class CatalogManifest:
                 return f
         return None
 
+    def meta_echoes(self) -> dict[str, str]:
+        """The ``meta`` values every database of the catalog echoes from it (spec section 5.1)."""
+        return {
+            "format_version": self.format_version,
+            "index_schema_version": str(self.index_schema_version),
+            "catalog_id": self.id,
+            "catalog_version": self.version,
+            "embedding_profile_id": self.embedding.id,
+            "chunking_profile_id": self.chunking.id,
+        }
+
     def to_json(self) -> dict[str, Any]:
         """A deep copy of the manifest JSON as shipped."""
         return copy.deepcopy(dict(self.raw))

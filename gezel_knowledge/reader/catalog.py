@@ -228,16 +228,7 @@ class Catalog:
 
     def _check_router_meta(self) -> None:
         meta = read_meta(self._router)
-        m = self.manifest
-        expected = {
-            "format_version": m.format_version,
-            "index_schema_version": str(m.index_schema_version),
-            "catalog_id": m.id,
-            "catalog_version": m.version,
-            "embedding_profile_id": m.embedding.id,
-            "chunking_profile_id": m.chunking.id,
-        }
-        for key, value in expected.items():
+        for key, value in self.manifest.meta_echoes().items():
             if meta.get(key) != value:
                 raise IntegrityFailure(
                     f"router meta {key} is {meta.get(key)!r}, the manifest says {value!r}",

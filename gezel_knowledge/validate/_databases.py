@@ -26,18 +26,6 @@ def _open(ctx: Context, path: str) -> sqlite3.Connection | None:
         return None
 
 
-def _echoes(ctx: Context) -> dict[str, str]:
-    m = ctx.manifest
-    return {
-        "format_version": m.format_version,
-        "index_schema_version": str(m.index_schema_version),
-        "catalog_id": m.id,
-        "catalog_version": m.version,
-        "embedding_profile_id": m.embedding.id,
-        "chunking_profile_id": m.chunking.id,
-    }
-
-
 def _embedded(ctx: Context) -> bool:
     return [s.path for s in ctx.manifest.shards] == [ROUTER_PATH]
 
@@ -53,7 +41,7 @@ def check_router(ctx: Context) -> None:
     for problem in check_database(conn, role, ctx.schema):
         ctx.add("schema-mismatch", problem, ROUTER_PATH)
     meta = read_meta(conn)
-    for key, value in _echoes(ctx).items():
+    for key, value in m.meta_echoes().items():
         if key in meta and meta[key] != value:
             ctx.add(
                 "meta-mismatch",
@@ -191,7 +179,7 @@ def check_shards(ctx: Context) -> None:
         for problem in check_database(shard_conn, "shard", ctx.schema):
             ctx.add("schema-mismatch", problem, path)
         meta = read_meta(shard_conn)
-        expected = {**_echoes(ctx), "shard_id": str(sid), "chunk_count": str(chunks)}
+        expected = {**m.meta_echoes(), "shard_id": str(sid), "chunk_count": str(chunks)}
         for key, value in expected.items():
             if meta.get(key) != value:
                 ctx.add(
