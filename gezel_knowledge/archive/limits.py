@@ -8,6 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from gezel_knowledge.assets import MAX_ASSET_BYTES, MAX_ASSETS_PER_CATALOG, MAX_ASSETS_TOTAL_BYTES
+from gezk.spatial import MAX_DOCUMENT_LOCATIONS
+
 __all__ = ["DEFAULT_LIMITS", "ArchiveLimits"]
 
 _MIB = 1024 * 1024
@@ -23,13 +26,13 @@ class ArchiveLimits:
     max_entry_bytes: int = 8 * _GIB
     max_total_bytes: int = 32 * _GIB
     max_compression_ratio: float = 400.0
-    max_asset_bytes: int = 8 * _MIB
-    max_assets_total_bytes: int = 256 * _MIB
-    max_asset_count: int = 8_192
+    max_asset_bytes: int = MAX_ASSET_BYTES
+    max_assets_total_bytes: int = MAX_ASSETS_TOTAL_BYTES
+    max_asset_count: int = MAX_ASSETS_PER_CATALOG
     max_body_bytes: int = 16 * _MIB
     max_meta_json_bytes: int = 16 * 1024
     max_provenance_json_bytes: int = 16_384
-    max_locations_per_document: int = 256
+    max_locations_per_document: int = MAX_DOCUMENT_LOCATIONS
     max_topic_depth: int = 16
 
 
