@@ -2,21 +2,12 @@
 
 from __future__ import annotations
 
-import json
-
 from gezel_knowledge.archive.paths import ROUTER_PATH
+from gezel_knowledge.reader.browse import parse_json_object
 from gezel_knowledge.validate._context import Context
 from gezk.ids import is_document_id
 
 __all__ = ["check_documents"]
-
-
-def _json_object(raw: str) -> dict[str, object] | None:
-    try:
-        value = json.loads(raw)
-    except ValueError:
-        return None
-    return value if isinstance(value, dict) else None
 
 
 def check_documents(ctx: Context) -> None:
@@ -31,11 +22,11 @@ def check_documents(ctx: Context) -> None:
         if not is_document_id(doc):
             ctx.add("invalid-document-id", "not a valid document id", str(doc))
         if attribution is not None:
-            obj = _json_object(attribution) if isinstance(attribution, str) else None
+            obj = parse_json_object(attribution)
             if obj is None or not all(isinstance(v, str) for v in obj.values()):
                 ctx.add("invalid-attribution", "attribution_json must be an object of strings", doc)
         if meta is not None:
-            if not isinstance(meta, str) or _json_object(meta) is None:
+            if not isinstance(meta, str) or parse_json_object(meta) is None:
                 ctx.add("invalid-meta-json", "meta_json must be a JSON object", doc)
             elif len(meta.encode("utf-8")) > ctx.limits.max_meta_json_bytes:
                 ctx.add(

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import json
 import math
 
+from gezel_knowledge.reader.browse import parse_json_object
 from gezel_knowledge.validate._context import Context
 from gezk.ids import is_document_id
 from gezk.spatial import CRS, DISTANCE_MODEL, SPATIAL_SCHEMA, coverage
@@ -45,23 +45,16 @@ def check_spatial(ctx: Context) -> None:
             ctx.add("invalid-location", f"role {role!r} is not subject or associated", subject)
         elif role == "subject" and coordinates_ok:
             subjects.append((float(lat), float(lon)))
-        if provenance is not None:
-            ok = isinstance(provenance, str)
-            if ok:
-                try:
-                    ok = isinstance(json.loads(provenance), dict)
-                except ValueError:
-                    ok = False
-            if (
-                not ok
-                or len(str(provenance).encode("utf-8")) > ctx.limits.max_provenance_json_bytes
-            ):
-                ctx.add(
-                    "invalid-location",
-                    "provenance_json must be a JSON object of at most "
-                    f"{ctx.limits.max_provenance_json_bytes} bytes",
-                    subject,
-                )
+        if provenance is not None and (
+            parse_json_object(provenance) is None
+            or len(str(provenance).encode("utf-8")) > ctx.limits.max_provenance_json_bytes
+        ):
+            ctx.add(
+                "invalid-location",
+                "provenance_json must be a JSON object of at most "
+                f"{ctx.limits.max_provenance_json_bytes} bytes",
+                subject,
+            )
     for doc, n in per_document.items():
         if n > ctx.limits.max_locations_per_document:
             ctx.add("invalid-location", f"{n} points exceed the per-document limit", doc)

@@ -203,6 +203,32 @@ def test_invalid_location_rows(fresh: Fresh) -> None:
     assert {"invalid-location", "spatial-mismatch"} <= reasons(root)
 
 
+def test_json_columns_must_hold_objects(fresh: Fresh) -> None:
+    root = fresh("embedded")
+    mutate_db(
+        root / "index" / "router.db",
+        "UPDATE documents SET attribution_json = '{\"by\": 3}' WHERE id = 'doc-0002'",
+        "UPDATE documents SET attribution_json = 'not json' WHERE id = 'doc-0003'",
+        "UPDATE documents SET meta_json = '[1]' WHERE id = 'doc-0004'",
+        (
+            "UPDATE documents SET meta_json = ? WHERE id = 'doc-0005'",
+            [json.dumps({"k": "x" * 20000})],
+        ),
+        "UPDATE document_locations SET provenance_json = '{broken' WHERE document_id = 'doc-0001'"
+        " AND location_id = 'a'",
+    )
+    reseal(root)
+    found = {(f.reason, f.subject) for f in validate_catalog(root).findings}
+    assert {
+        ("invalid-attribution", "doc-0002"),
+        ("invalid-attribution", "doc-0003"),
+        ("invalid-meta-json", "doc-0004"),
+        ("invalid-meta-json", "doc-0005"),
+        ("invalid-location", "doc-0001#a"),
+    } <= found
+    assert not {f for f in found if f[1] in ("doc-0000", "doc-0006")}
+
+
 def test_decompression_bomb_body_is_refused(fresh: Fresh) -> None:
     root = fresh("embedded")
     bomb = brotli.compress(b"\0" * (17 * 1024 * 1024), quality=5)
