@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -13,11 +14,13 @@ from gezel_knowledge.install.registry import InstalledCatalog
 from gezk.signing import TrustAnchors
 
 __all__ = [
+    "add_catalog_command",
     "add_home_option",
     "anchors_from",
     "catalog_line",
     "catalog_row",
     "home_from",
+    "print_catalog",
     "print_installed",
 ]
 
@@ -29,6 +32,19 @@ def add_home_option(parser: argparse.ArgumentParser) -> None:
         metavar="DIR",
         help="the Gezel home to use (default: $GEZEL_HOME or ~/.gezel)",
     )
+
+
+def add_catalog_command(
+    subparsers: Any, name: str, help: str, handler: Callable[[argparse.Namespace], int]
+) -> None:
+    """Add a subcommand acting on one installed ``CATALOG``, with ``--home`` and ``--json``."""
+    parser = subparsers.add_parser(name, help=help)
+    parser.add_argument(
+        "catalog", metavar="CATALOG", help="publisher/catalog or a unique catalog id"
+    )
+    add_home_option(parser)
+    parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.set_defaults(handler=handler)
 
 
 def home_from(args: argparse.Namespace) -> KnowledgeHome:
@@ -81,6 +97,15 @@ def catalog_line(catalog: InstalledCatalog) -> str:
         f"{catalog.key}@{active.version}  {active.archive_sha256[:16]}  {state}{where}  "
         f"{active.name}"
     )
+
+
+def print_catalog(catalog: InstalledCatalog, *, as_json: bool) -> int:
+    """Print one installed catalog's state (row or line); return the exit code."""
+    if as_json:
+        print_json(catalog_row(catalog))
+    else:
+        print(catalog_line(catalog))
+    return 0
 
 
 def print_installed(*, as_json: bool, home: KnowledgeHome | None = None) -> int:

@@ -5,28 +5,16 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from gezel_knowledge.cli._installed import add_home_option, catalog_line, catalog_row, home_from
-from gezel_knowledge.cli._output import print_json
+from gezel_knowledge.cli._installed import add_catalog_command, home_from, print_catalog
 
 
 def register(subparsers: Any) -> None:
     """Add the ``disable`` subcommand."""
-    parser = subparsers.add_parser(
-        "disable", help="stop searching an installed catalog (it stays installed)"
+    add_catalog_command(
+        subparsers, "disable", "stop searching an installed catalog (it stays installed)", run
     )
-    parser.add_argument(
-        "catalog", metavar="CATALOG", help="publisher/catalog or a unique catalog id"
-    )
-    add_home_option(parser)
-    parser.add_argument("--json", action="store_true", help="print JSON")
-    parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Disable the catalog and print its new state."""
-    catalog = home_from(args).disable(args.catalog)
-    if args.json:
-        print_json(catalog_row(catalog))
-    else:
-        print(catalog_line(catalog))
-    return 0
+    return print_catalog(home_from(args).disable(args.catalog), as_json=args.json)

@@ -5,21 +5,18 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from gezel_knowledge.cli._installed import add_home_option, catalog_row, home_from
+from gezel_knowledge.cli._installed import add_catalog_command, catalog_row, home_from
 from gezel_knowledge.cli._output import print_json
 
 
 def register(subparsers: Any) -> None:
     """Add the ``remove`` subcommand."""
-    parser = subparsers.add_parser(
-        "remove", help="remove an installed catalog (your reference and its private files)"
+    add_catalog_command(
+        subparsers,
+        "remove",
+        "remove an installed catalog (your reference and its private files)",
+        run,
     )
-    parser.add_argument(
-        "catalog", metavar="CATALOG", help="publisher/catalog or a unique catalog id"
-    )
-    add_home_option(parser)
-    parser.add_argument("--json", action="store_true", help="print JSON")
-    parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
