@@ -10,7 +10,6 @@ extracted catalog directory, or an installed catalog (``publisher/catalog`` or a
 from __future__ import annotations
 
 import argparse
-import sys
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -90,8 +89,3 @@ def plain(value: Any) -> Any:
 def emit_json(value: Any) -> None:
     """Print ``value`` (dataclasses, mappings, tuples) as JSON."""
     print_json(to_jsonable(plain(value)))
-
-
-def note(message: str) -> None:
-    """A one-line remark on stderr that does not change the exit code."""
-    print(f"gezel-knowledge: note: {message}", file=sys.stderr)

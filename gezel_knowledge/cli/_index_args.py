@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
+from gezel_knowledge.cli._output import note
 from gezel_knowledge.embedders import Embedder, default_embedder, load_embedder
 from gezel_knowledge.errors import ModelUnavailable
 from gezk.profiles import embedding_profile
@@ -39,9 +39,6 @@ def resolve_embedder(choice: str, *, quiet: bool = False) -> Embedder | None:
             return default_embedder()
         except ModelUnavailable as exc:
             if not quiet:
-                print(
-                    f"gezel-knowledge: note: no embedder, keyword search only ({exc})",
-                    file=sys.stderr,
-                )
+                note(f"no embedder, keyword search only ({exc})")
             return None
     return load_embedder(embedding_profile(choice))

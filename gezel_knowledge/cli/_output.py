@@ -11,7 +11,7 @@ from typing import Any, TextIO
 
 from gezel_knowledge.progress import ProgressEvent
 
-__all__ = ["TerminalProgress", "excerpt", "print_json", "to_jsonable"]
+__all__ = ["TerminalProgress", "excerpt", "note", "print_json", "to_jsonable"]
 
 
 def to_jsonable(value: Any) -> Any:
@@ -42,6 +42,11 @@ def print_json(value: Any, stream: TextIO | None = None) -> None:
     out = stream or sys.stdout
     json.dump(to_jsonable(value), out, ensure_ascii=False, indent=2)
     out.write("\n")
+
+
+def note(message: str) -> None:
+    """A one-line remark on stderr that does not change the exit code."""
+    print(f"gezel-knowledge: note: {message}", file=sys.stderr)
 
 
 class TerminalProgress:

@@ -8,11 +8,10 @@ the radius (spec 5.2.2); without a query it lists them across catalogs, nearest 
 from __future__ import annotations
 
 import argparse
-import sys
 from typing import Any
 
 from gezel_knowledge.cli._installed import add_home_option, home_from
-from gezel_knowledge.cli._output import excerpt, print_json
+from gezel_knowledge.cli._output import excerpt, note, print_json
 from gezel_knowledge.cli.cmd_search import parse_near
 from gezel_knowledge.errors import InvalidInput
 from gezel_knowledge.search import KnowledgeResults, KnowledgeSearch
@@ -62,12 +61,9 @@ def _print(results: KnowledgeResults) -> None:
 def _notes(results: KnowledgeResults) -> None:
     for status in results.catalogs:
         if status.semantic == "unavailable":
-            print(
-                f"gezel-knowledge: note: {status.catalog}: keyword search only ({status.reason})",
-                file=sys.stderr,
-            )
+            note(f"{status.catalog}: keyword search only ({status.reason})")
     for key, reason in results.quarantined:
-        print(f"gezel-knowledge: note: {key} was quarantined ({reason})", file=sys.stderr)
+        note(f"{key} was quarantined ({reason})")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from typing import Any
 
 from gezel_knowledge.cli._installed import add_home_option, anchors_from, catalog_row, home_from
-from gezel_knowledge.cli._output import TerminalProgress, print_json
+from gezel_knowledge.cli._output import TerminalProgress, note, print_json
 from gezel_knowledge.install.registry_document import load_registry_document
 
 _FALLBACKS = ("shared-store-unavailable", "shared-copy-damaged")
@@ -101,5 +100,5 @@ def run(args: argparse.Namespace) -> int:
         line += f"; replaced {result.previous.version}"
     print(line)
     if result.placement_reason in _FALLBACKS:
-        print(f"gezel-knowledge: note: {result.placement_message}", file=sys.stderr)
+        note(str(result.placement_message))
     return 0

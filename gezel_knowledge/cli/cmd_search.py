@@ -12,11 +12,10 @@ from typing import Any
 from gezel_knowledge.cli._catalog import (
     add_catalog_argument,
     emit_json,
-    note,
     open_catalog_argument,
     query_embedder,
 )
-from gezel_knowledge.cli._output import excerpt
+from gezel_knowledge.cli._output import excerpt, note
 from gezel_knowledge.errors import InvalidInput
 from gezel_knowledge.reader import DEFAULT_FINAL_K, EXPLICIT_SHARD_BUDGET
 from gezk.spatial import RadiusQuery

@@ -7,7 +7,7 @@ import sys
 from typing import Any
 
 from gezel_knowledge.cli._installed import add_home_option, anchors_from, home_from
-from gezel_knowledge.cli._output import TerminalProgress, print_json
+from gezel_knowledge.cli._output import TerminalProgress, note, print_json
 from gezel_knowledge.install.updates import UpdateCheck, UpdatePolicy
 
 
@@ -50,7 +50,7 @@ def register(subparsers: Any) -> None:
 
 def _notes(check: UpdateCheck) -> None:
     for p in check.problems:
-        print(f"gezel-knowledge: note: {p.registry}: {p.message}", file=sys.stderr)
+        note(f"{p.registry}: {p.message}")
 
 
 def run(args: argparse.Namespace) -> int:
