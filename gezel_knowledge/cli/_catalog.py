@@ -10,24 +10,15 @@ extracted catalog directory, or an installed catalog (``publisher/catalog`` or a
 from __future__ import annotations
 
 import argparse
-from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
-from gezel_knowledge.cli._output import print_json, to_jsonable
 from gezel_knowledge.embedders import resolve_query_embedder
 from gezel_knowledge.embedders.base import Embedder
 from gezel_knowledge.errors import InvalidInput, NotFound
 from gezel_knowledge.reader import Catalog, open_catalog
 from gezk.profiles import EmbeddingProfile
 
-__all__ = [
-    "add_catalog_argument",
-    "emit_json",
-    "open_catalog_argument",
-    "plain",
-    "query_embedder",
-]
+__all__ = ["add_catalog_argument", "open_catalog_argument", "query_embedder"]
 
 
 def add_catalog_argument(parser: argparse.ArgumentParser, *, optional: bool = False) -> None:
@@ -73,19 +64,3 @@ def query_embedder(
     """The query embedder for a catalog's profile, or why semantic search is off."""
     resolution = resolve_query_embedder(profile, model_dir=model_dir)
     return resolution.embedder, resolution.message
-
-
-def plain(value: Any) -> Any:
-    """Mappings (such as read-only metadata views) as dicts, recursively, for JSON output."""
-    if isinstance(value, Mapping):
-        return {str(k): plain(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [plain(v) for v in value]
-    if hasattr(value, "__dataclass_fields__") and not isinstance(value, type):
-        return {name: plain(getattr(value, name)) for name in value.__dataclass_fields__}
-    return value
-
-
-def emit_json(value: Any) -> None:
-    """Print ``value`` (dataclasses, mappings, tuples) as JSON."""
-    print_json(to_jsonable(plain(value)))

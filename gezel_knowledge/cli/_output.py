@@ -7,6 +7,7 @@ import json
 import re
 import sys
 import time
+from collections.abc import Mapping
 from typing import Any, TextIO
 
 from gezel_knowledge.progress import ProgressEvent
@@ -15,10 +16,10 @@ __all__ = ["TerminalProgress", "excerpt", "note", "print_json", "to_jsonable"]
 
 
 def to_jsonable(value: Any) -> Any:
-    """Convert dataclasses, tuples and paths into JSON-serialisable values."""
+    """Convert dataclasses, mappings (read-only views too), tuples and paths into JSON values."""
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return {f.name: to_jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
-    if isinstance(value, dict):
+    if isinstance(value, Mapping):
         return {str(k): to_jsonable(v) for k, v in value.items()}
     if isinstance(value, list | tuple | set | frozenset):
         return [to_jsonable(v) for v in value]

@@ -11,7 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from gezel_knowledge.archive import CatalogManifest, inspect_archive
-from gezel_knowledge.cli._catalog import add_catalog_argument, emit_json
+from gezel_knowledge.cli._catalog import add_catalog_argument
+from gezel_knowledge.cli._output import print_json
 from gezel_knowledge.errors import NotFound
 from gezel_knowledge.reader import read_manifest
 
@@ -88,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         raise NotFound(f"no catalog at {path}", reason="catalog-not-found", subject=str(path))
     if args.json:
-        emit_json(view)
+        print_json(view)
         return 0
     counts = view["counts"]
     print(f"{view['catalog']}@{view['version']}  {view['name']}")

@@ -8,13 +8,9 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from gezel_knowledge.cli._catalog import (
-    add_catalog_argument,
-    emit_json,
-    open_catalog_argument,
-    plain,
-)
+from gezel_knowledge.cli._catalog import add_catalog_argument, open_catalog_argument
 from gezel_knowledge.cli._installed import print_installed
+from gezel_knowledge.cli._output import print_json, to_jsonable
 
 
 def register(subparsers: Any) -> None:
@@ -45,14 +41,16 @@ def run(args: argparse.Namespace) -> int:
         )
         citations = {d.id: catalog.citation(d.id) for d in page.documents}
     if args.json:
-        emit_json(
+        print_json(
             {
                 "topic": page.topic_id,
                 "descendants": page.descendants,
                 "total": page.total,
                 "offset": page.offset,
                 "limit": page.limit,
-                "documents": [{**plain(d), "citation": citations[d.id]} for d in page.documents],
+                "documents": [
+                    {**to_jsonable(d), "citation": citations[d.id]} for d in page.documents
+                ],
             }
         )
         return 0

@@ -10,7 +10,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from gezel_knowledge.cli._catalog import emit_json, open_catalog_argument
+from gezel_knowledge.cli._catalog import open_catalog_argument
+from gezel_knowledge.cli._output import print_json
 from gezel_knowledge.errors import InvalidInput
 from gezel_knowledge.install.home import KnowledgeHome
 
@@ -40,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
         with open_catalog_argument(catalog_arg) as catalog:
             passage = catalog.read(reference)
     if args.json:
-        emit_json(passage)
+        print_json(passage)
         return 0
     print(passage.text, end="" if passage.text.endswith("\n") else "\n")
     return 0

@@ -11,11 +11,10 @@ from typing import Any
 
 from gezel_knowledge.cli._catalog import (
     add_catalog_argument,
-    emit_json,
     open_catalog_argument,
     query_embedder,
 )
-from gezel_knowledge.cli._output import excerpt, note
+from gezel_knowledge.cli._output import excerpt, note, print_json
 from gezel_knowledge.errors import InvalidInput
 from gezel_knowledge.reader import DEFAULT_FINAL_K, EXPLICIT_SHARD_BUDGET
 from gezk.spatial import RadiusQuery
@@ -103,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
     if result.semantic_unavailable is not None and args.mode != "keyword":
         note(f"semantic search unavailable: {off or result.semantic_unavailable}")
     if args.json:
-        emit_json(result)
+        print_json(result)
         return 0
     if not result.hits:
         print("no results")

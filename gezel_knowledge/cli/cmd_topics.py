@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from gezel_knowledge.cli._catalog import add_catalog_argument, emit_json, open_catalog_argument
+from gezel_knowledge.cli._catalog import add_catalog_argument, open_catalog_argument
+from gezel_knowledge.cli._output import print_json
 
 
 def register(subparsers: Any) -> None:
@@ -21,7 +22,7 @@ def run(args: argparse.Namespace) -> int:
     with open_catalog_argument(args.catalog) as catalog:
         topics = catalog.topics()
     if args.json:
-        emit_json(topics)
+        print_json(topics)
         return 0
     for t in topics:
         print(

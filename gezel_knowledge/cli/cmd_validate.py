@@ -10,7 +10,8 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from gezel_knowledge.cli._catalog import add_catalog_argument, emit_json
+from gezel_knowledge.cli._catalog import add_catalog_argument
+from gezel_knowledge.cli._output import print_json
 from gezel_knowledge.errors import InvalidInput, NotFound
 from gezel_knowledge.validate import ValidationReport, validate_archive, validate_catalog
 from gezk.errors import GezkError
@@ -94,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         report = validate_catalog(path, deep=args.deep, trust=anchors)
     if args.json:
-        emit_json(report_json(report))
+        print_json(report_json(report))
     else:
         m = report.manifest
         name = f"{m.publisher_id}/{m.id}@{m.version}" if m else str(path)

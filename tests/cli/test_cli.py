@@ -3,12 +3,15 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
+from types import MappingProxyType
+from typing import Any
 
 import pytest
 
 from gezel_knowledge.cli import main
-from gezel_knowledge.cli._output import excerpt
+from gezel_knowledge.cli._output import excerpt, print_json
 from gezel_knowledge.conformance import load_kit as bundled
 from tests.conftest import load_kit
 
@@ -86,3 +89,27 @@ def test_excerpts_drop_heading_marks_and_fold_whitespace() -> None:
     text = "## Second law\n\nForce   equals\n#hashtag stays\n   ### Deep"
     assert excerpt(text) == "Second law Force equals #hashtag stays Deep"
     assert excerpt("word " * 100, width=20) == "word word word word…"
+
+
+@dataclass(frozen=True)
+class _Doc:
+    id: str
+    meta: Any
+    where: Path
+
+
+def test_json_output_turns_read_only_mappings_into_objects(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # Reader values carry metadata as read-only mapping views; they print as JSON objects.
+    meta = MappingProxyType(
+        {"team": "docs", "tags": ("a", "b"), "inner": MappingProxyType({"n": 3})}
+    )
+    print_json([_Doc("welcome", meta, Path("/tmp/x"))])
+    assert json.loads(capsys.readouterr().out) == [
+        {
+            "id": "welcome",
+            "meta": {"team": "docs", "tags": ["a", "b"], "inner": {"n": 3}},
+            "where": "/tmp/x",
+        }
+    ]
