@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from gezel_knowledge.cli._output import print_json
+from gezel_knowledge.cli._output import print_json, to_jsonable
 from gezel_knowledge.conformance import check_vectors, kit_file, load_kit
 
 
@@ -30,7 +30,7 @@ def run(args: argparse.Namespace) -> int:
     base = None if args.kit is None else kit_file(args.kit).parent
     results = check_vectors(load_kit(args.kit), base)
     if args.json:
-        print_json([{**_as_dict(r), "status": r.status} for r in results])
+        print_json([{**to_jsonable(r), "status": r.status} for r in results])
     else:
         for r in results:
             detail = f"{r.checked} checked" if r.skipped is None else r.skipped
@@ -38,12 +38,3 @@ def run(args: argparse.Namespace) -> int:
             for failure in r.failures:
                 print(f"      - {failure}")
     return 1 if any(r.failures for r in results) else 0
-
-
-def _as_dict(result: Any) -> dict[str, Any]:
-    return {
-        "name": result.name,
-        "checked": result.checked,
-        "failures": list(result.failures),
-        "skipped": result.skipped,
-    }
