@@ -20,9 +20,9 @@ from gezel_knowledge.compiler import (
     load_source,
 )
 from gezel_knowledge.compiler.signing import load_private_key
-from gezel_knowledge.embedders import Embedder, HashEmbedder, default_embedder, load_embedder
+from gezel_knowledge.embedders import Embedder, default_embedder, load_embedder
 from gezel_knowledge.errors import InvalidInput
-from gezk.profiles import TEST_HASH_EMBED_1, embedding_profile
+from gezk.profiles import embedding_profile
 
 
 def register(subparsers: Any) -> None:
@@ -124,8 +124,6 @@ def _overrides(args: argparse.Namespace, base: CatalogMetadata) -> CatalogMetada
 def _embedder(profile_id: str | None) -> Embedder:
     if profile_id is None:
         return default_embedder()
-    if profile_id == TEST_HASH_EMBED_1.id:
-        return HashEmbedder()
     return load_embedder(embedding_profile(profile_id))
 
 
