@@ -14,10 +14,9 @@ import json
 import threading
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import onnxruntime as ort
 from numpy.typing import NDArray
 
 from gezel_knowledge.embedders.locate import ModelFiles
@@ -26,6 +25,9 @@ from gezel_knowledge.embedders.tokenizer import HuggingFaceTokenizer
 from gezel_knowledge.embedders.verify import read_verified
 from gezel_knowledge.errors import ModelUnavailable
 from gezk.profiles import EmbeddingProfile
+
+if TYPE_CHECKING:
+    import onnxruntime as ort
 
 __all__ = ["DEFAULT_BATCH_SIZE", "DEFAULT_MAX_BATCH_TOKENS", "OnnxEmbedder", "plan_batches"]
 
@@ -193,6 +195,10 @@ class OnnxEmbedder:
         return tokenizer
 
     def _load_graph(self) -> None:
+        # Imported here, not at module level: catalog commands and readers that never embed
+        # import this module through the package face and should not pay for onnxruntime.
+        import onnxruntime as ort  # noqa: PLC0415
+
         path = self._files.graph
         data, digest = read_verified(
             path, self._profile.model.onnx_digest, profile_id=self._profile.id

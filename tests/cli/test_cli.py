@@ -77,6 +77,17 @@ def test_running_one_command_imports_only_that_command() -> None:
     assert out.stdout.splitlines()[-1] == "False False"
 
 
+def test_commands_that_do_not_embed_do_not_import_onnxruntime() -> None:
+    # onnxruntime is imported when a model is loaded, not with the embedders package.
+    commands = ("inspect", "validate", "topics", "list", "read", "search", "find", "build")
+    code = (
+        "import sys; from gezel_knowledge.cli import build_parser; "
+        f"[build_parser(c) for c in {commands!r}]; print('onnxruntime' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.splitlines()[-1] == "False"
+
+
 def test_help_lists_every_command(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         main(["--help"])
