@@ -19,15 +19,10 @@ from pathlib import Path
 from typing import Any, Literal
 
 from gezel_knowledge.embedders.base import Embedder, HashEmbedder
-from gezel_knowledge.embedders.locate import (
-    ModelFiles,
-    find_model_files,
-    locate_model_files,
-    missing_message,
-)
+from gezel_knowledge.embedders.locate import find_model_files, locate_model_files, missing_message
 from gezel_knowledge.embedders.onnx_embedder import OnnxEmbedder
 from gezel_knowledge.embedders.packaged import DEFAULT_MODEL_EXTRA
-from gezel_knowledge.embedders.verify import file_digest
+from gezel_knowledge.embedders.verify import file_digest, pin_problems
 from gezel_knowledge.errors import ModelUnavailable
 from gezk.profiles import (
     ALL_MINILM_L6_V2_INT8_1,
@@ -228,18 +223,6 @@ def _evict(embedder: Embedder) -> None:
             del _SHARED[key]
 
 
-def _pin_problems(profile: EmbeddingProfile, files: ModelFiles) -> list[str]:
-    problems = []
-    for path, pin in (
-        (files.graph, profile.model.onnx_digest),
-        (files.tokenizer, profile.tokenizer.digest),
-    ):
-        actual = file_digest(path)
-        if pin is not None and actual != pin:
-            problems.append(f"{path}: expected {pin}, got {actual}")
-    return problems
-
-
 def default_embedder() -> Embedder:
     """The shared embedder for new indexes: bge-small when provided, else the packaged default.
 
@@ -255,7 +238,7 @@ def default_embedder() -> Embedder:
         if files is None:
             reasons.append(missing_message(profile, notes))
             continue
-        problems = _pin_problems(profile, files)
+        problems = pin_problems(profile, files)
         if problems:
             mismatched = True
             message = f"embedding profile {profile.id!r} files do not match: " + "; ".join(problems)

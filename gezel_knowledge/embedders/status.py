@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from gezel_knowledge.embedders.locate import find_model_files, missing_message
 from gezel_knowledge.embedders.packaged import installed_model_packages
-from gezel_knowledge.embedders.verify import file_digest
+from gezel_knowledge.embedders.verify import pin_problems
 from gezk.profiles import EMBEDDING_PROFILES, TEST_HASH_EMBED_1, EmbeddingProfile, same_vector_space
 
 __all__ = ["ModelStatus", "model_status", "models_report"]
@@ -27,13 +27,6 @@ class ModelStatus:
     verified: bool = False
     reason: str | None = None
     message: str | None = None
-
-
-def _check(expected: str | None, path: Path) -> str | None:
-    actual = file_digest(path)
-    if expected is not None and actual != expected:
-        return f"{path}: expected {expected}, got {actual}"
-    return None
 
 
 def model_status(
@@ -63,37 +56,16 @@ def model_status(
     )
     if not verify:
         return status
-    problems = [
-        p
-        for p in (
-            _check(profile.model.onnx_digest, files.graph),
-            _check(profile.tokenizer.digest, files.tokenizer),
-        )
-        if p is not None
-    ]
+    problems = pin_problems(profile, files)
     if problems:
-        return ModelStatus(
-            profile.id,
-            model,
-            False,
-            files.source,
-            files.origin,
-            str(files.graph),
-            str(files.tokenizer),
+        return replace(
+            status,
+            available=False,
             verified=True,
             reason="digest-mismatch",
             message="; ".join(problems),
         )
-    return ModelStatus(
-        profile.id,
-        model,
-        True,
-        files.source,
-        files.origin,
-        str(files.graph),
-        str(files.tokenizer),
-        verified=True,
-    )
+    return replace(status, verified=True)
 
 
 def models_report(*, verify: bool = False) -> tuple[list[ModelStatus], list[str]]:

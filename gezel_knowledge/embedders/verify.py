@@ -12,9 +12,11 @@ import os
 import threading
 from pathlib import Path
 
+from gezel_knowledge.embedders.locate import ModelFiles
 from gezel_knowledge.errors import ModelUnavailable
+from gezk.profiles import EmbeddingProfile
 
-__all__ = ["digest_of", "file_digest", "read_verified"]
+__all__ = ["digest_of", "file_digest", "pin_problems", "read_verified"]
 
 _CHUNK = 1 << 20
 
@@ -45,6 +47,21 @@ def file_digest(path: Path) -> str:
     with _DIGESTS_LOCK:
         _DIGESTS[key] = digest
     return digest
+
+
+def pin_problems(profile: EmbeddingProfile, files: ModelFiles) -> list[str]:
+    """``path: expected <pin>, got <digest>`` for each found file whose digest is not its pin."""
+    problems = []
+    for path, pin in (
+        (files.graph, profile.model.onnx_digest),
+        (files.tokenizer, profile.tokenizer.digest),
+    ):
+        if pin is None:
+            continue
+        actual = file_digest(path)
+        if actual != pin:
+            problems.append(f"{path}: expected {pin}, got {actual}")
+    return problems
 
 
 def read_verified(path: Path, expected: str | None, *, profile_id: str) -> tuple[bytes, str]:
