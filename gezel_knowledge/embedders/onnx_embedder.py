@@ -10,7 +10,6 @@ back in input order.
 
 from __future__ import annotations
 
-import json
 import threading
 from collections.abc import Sequence
 from pathlib import Path
@@ -67,22 +66,6 @@ def plan_batches(
     return batches
 
 
-def _pad_id(definition: str) -> int:
-    # Right padding is masked out of attention and pooling, so the id only has to be one the
-    # graph accepts; prefer the tokenizer's own padding token.
-    try:
-        spec = json.loads(definition)
-    except ValueError:
-        return 0
-    padding = spec.get("padding")
-    if isinstance(padding, dict) and isinstance(padding.get("pad_id"), int):
-        return int(padding["pad_id"])
-    for token in spec.get("added_tokens") or []:
-        if isinstance(token, dict) and token.get("content") in ("[PAD]", "<pad>"):
-            return int(token.get("id", 0))
-    return 0
-
-
 class OnnxEmbedder:
     """Embeds texts with a profile's ONNX graph and ``tokenizer.json`` (verified, lazy)."""
 
@@ -107,7 +90,6 @@ class OnnxEmbedder:
         self._lock = threading.Lock()
         self._tokenizer: HuggingFaceTokenizer | None = None
         self._tokenizer_digest: str | None = None
-        self._pad_id = 0
         self._session: ort.InferenceSession | None = None
         self._graph_digest: str | None = None
         self._feeds: tuple[tuple[str, type[np.integer[Any]]], ...] = ()
@@ -185,11 +167,11 @@ class OnnxEmbedder:
         data, digest = read_verified(
             self._files.tokenizer, self._profile.tokenizer.digest, profile_id=self._profile.id
         )
-        definition = data.decode("utf-8", errors="replace")
         tokenizer = HuggingFaceTokenizer(
-            definition, max_tokens=self._profile.max_tokens, name=str(self._files.tokenizer)
+            data.decode("utf-8", errors="replace"),
+            max_tokens=self._profile.max_tokens,
+            name=str(self._files.tokenizer),
         )
-        self._pad_id = _pad_id(definition)
         self._tokenizer_digest = digest
         self._tokenizer = tokenizer
         return tokenizer
@@ -263,7 +245,7 @@ class OnnxEmbedder:
         out = np.empty((len(texts), dims), dtype=np.float32)
         for batch in plan_batches(inputs.lengths, self._batch_size, self._max_batch_tokens):
             width = int(inputs.lengths[batch].max())
-            ids = np.full((len(batch), width), self._pad_id, dtype=np.int64)
+            ids = np.full((len(batch), width), tokenizer.pad_id, dtype=np.int64)
             mask = np.zeros((len(batch), width), dtype=np.int64)
             for row, index in enumerate(batch.tolist()):
                 n = int(inputs.lengths[index])

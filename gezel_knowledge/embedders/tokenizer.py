@@ -18,6 +18,8 @@ from gezel_knowledge.errors import ModelUnavailable
 
 __all__ = ["HuggingFaceTokenizer", "ModelInputs"]
 
+_PAD_TOKENS = ("[PAD]", "<pad>")
+
 
 class ModelInputs:
     """Token ids of a batch of texts, special tokens included, unpadded (one row per text)."""
@@ -34,6 +36,9 @@ class ModelInputs:
 class HuggingFaceTokenizer:
     """Counts and locates tokens of a ``tokenizer.json`` definition, special tokens excluded."""
 
+    pad_id: int
+    """The id to right-pad model inputs with: the definition's padding id or pad token, else 0."""
+
     def __init__(
         self, definition: str, *, max_tokens: int = 512, name: str = "tokenizer.json"
     ) -> None:
@@ -46,6 +51,8 @@ class HuggingFaceTokenizer:
                 reason="invalid-tokenizer",
                 subject=name,
             ) from exc
+        # Read before padding is switched off below: the definition's own padding names it.
+        self.pad_id = _pad_id(model)
         plain.no_truncation()
         plain.no_padding()
         model.no_padding()
@@ -88,3 +95,16 @@ class HuggingFaceTokenizer:
         """Model input ids with special tokens, each row truncated to :attr:`max_tokens`."""
         encodings = self._model.encode_batch(list(texts), add_special_tokens=True)
         return ModelInputs([e.ids for e in encodings])
+
+
+def _pad_id(tokenizer: _HFTokenizer) -> int:
+    # Right padding is masked out of attention and pooling, so the id only has to be one the
+    # graph accepts; prefer the definition's own padding, then its pad token.
+    padding = tokenizer.padding
+    if padding is not None:
+        return int(padding["pad_id"])
+    added = tokenizer.get_added_tokens_decoder()
+    for token_id in sorted(added):
+        if added[token_id].content in _PAD_TOKENS:
+            return int(token_id)
+    return 0

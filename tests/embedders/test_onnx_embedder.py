@@ -7,6 +7,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 from numpy.typing import NDArray
+from tokenizers import Tokenizer, models
 
 from gezel_knowledge.embedders import HuggingFaceTokenizer, OnnxEmbedder, load_embedder
 from gezel_knowledge.embedders.onnx_embedder import plan_batches
@@ -168,6 +169,33 @@ def test_a_broken_tokenizer_definition_is_a_typed_error() -> None:
     with pytest.raises(ModelUnavailable) as info:
         HuggingFaceTokenizer.from_bytes(b'{"not": "a tokenizer"}')
     assert info.value.reason == "invalid-tokenizer"
+
+
+def _definition(added: list[str], padding: int | None) -> str:
+    vocab = {"[UNK]": 0, "alpha": 1, "[PAD]": 2, "<pad>": 3, "beta": 4}
+    tok = Tokenizer(models.WordLevel(vocab, unk_token="[UNK]"))
+    tok.add_special_tokens(added)
+    if padding is not None:
+        tok.enable_padding(pad_id=padding, pad_token="alpha")
+    return tok.to_str()
+
+
+@pytest.mark.parametrize(
+    ("added", "padding", "pad_id"),
+    [
+        (["[PAD]"], 4, 4),  # the definition's padding wins over its pad token
+        (["[PAD]"], None, 2),
+        (["<pad>"], None, 3),  # XLM-R's pad token
+        (["[UNK]"], None, 0),  # neither: any id the graph accepts, since padding is masked
+    ],
+)
+def test_pad_id_comes_from_the_definition(
+    added: list[str], padding: int | None, pad_id: int
+) -> None:
+    tokenizer = HuggingFaceTokenizer(_definition(added, padding))
+    assert tokenizer.pad_id == pad_id
+    # Padding is read, then switched off: counts and model inputs are never padded.
+    assert tokenizer.model_inputs(["alpha"]).lengths.tolist() == [1]
 
 
 def test_plan_batches_bounds_count_and_padded_tokens() -> None:
