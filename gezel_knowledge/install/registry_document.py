@@ -21,7 +21,6 @@ from typing import TYPE_CHECKING, Any
 from gezel_knowledge.errors import InvalidInput, NotFound
 from gezel_knowledge.install.download import is_url
 from gezel_knowledge.install.errors import DownloadFailed
-from gezk.errors import SchemaViolation
 from gezk.ids import validate_catalog_id, validate_publisher_id, validate_version
 from gezk.schemas import validate_registry
 from gezk.signing import TrustAnchors, sign_manifest, verify_manifest
@@ -226,8 +225,6 @@ class RegistryDocument:
                         description=row.get("description"),
                     )
                 )
-            except SchemaViolation:
-                raise
             except (KeyError, TypeError, ValueError) as exc:  # pragma: no cover - schema-checked
                 raise InvalidInput(
                     f"registry document {source}: catalogs[{index}] is malformed: {exc}",
