@@ -28,6 +28,8 @@ from gezk.signing import TrustAnchors, sign_manifest, verify_manifest
 if TYPE_CHECKING:
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+    from gezel_knowledge.archive.manifest import CatalogManifest
+
 __all__ = [
     "CatalogCoordinate",
     "RegistryDocument",
@@ -123,27 +125,33 @@ class RegistryRelease:
     def for_archive(cls, archive: Path | str, url: str) -> RegistryRelease:
         """The release row of a built ``.gezk`` that will be served at ``url`` (publisher side:
         the archive is checked and hashed, its manifest supplies the rest)."""
-        # Imported here: resolving coordinates never needs the archive verifier.
-        from gezel_knowledge.archive.verify import inspect_archive  # noqa: PLC0415
+        return _inspect_release(archive, url)[0]
 
-        if not is_url(url):
-            raise InvalidInput(f"a release URL must be http(s): {url!r}", subject=url)
-        info = inspect_archive(archive)
-        m = info.manifest
-        return cls(
-            publisher_id=m.publisher_id,
-            catalog_id=m.id,
-            version=m.version,
-            name=m.name,
-            language=m.language,
-            documents=m.counts.documents,
-            archive_bytes=info.size_bytes,
-            content_digest=info.sha256,
-            url=url,
-            license_name=m.license.name,
-            attribution_required=m.license.attribution_required,
-            description=m.description,
-        )
+
+def _inspect_release(archive: Path | str, url: str) -> tuple[RegistryRelease, CatalogManifest]:
+    """:meth:`RegistryRelease.for_archive` and the archive's manifest, from one inspection."""
+    # Imported here: resolving coordinates never needs the archive verifier.
+    from gezel_knowledge.archive.verify import inspect_archive  # noqa: PLC0415
+
+    if not is_url(url):
+        raise InvalidInput(f"a release URL must be http(s): {url!r}", subject=url)
+    info = inspect_archive(archive)
+    m = info.manifest
+    release = RegistryRelease(
+        publisher_id=m.publisher_id,
+        catalog_id=m.id,
+        version=m.version,
+        name=m.name,
+        language=m.language,
+        documents=m.counts.documents,
+        archive_bytes=info.size_bytes,
+        content_digest=info.sha256,
+        url=url,
+        license_name=m.license.name,
+        attribution_required=m.license.attribution_required,
+        description=m.description,
+    )
+    return release, m
 
 
 def version_sort_key(version: str) -> tuple[tuple[int, int, str], ...]:
@@ -379,14 +387,14 @@ def build_registry(
 ) -> RegistryDocument:
     """A registry document for built archives served at ``base_url/<file name>`` (one
     publisher; the publisher name defaults to the first manifest's)."""
-    from gezel_knowledge.archive.verify import inspect_archive  # noqa: PLC0415
-
     if not archives:
         raise InvalidInput("a registry needs at least one archive", reason="invalid-registry")
     base = base_url.rstrip("/")
-    releases = [RegistryRelease.for_archive(a, f"{base}/{Path(a).name}") for a in archives]
+    # One inspection (a full SHA-256 of the archive) each; the first also names the publisher.
+    inspected = [_inspect_release(a, f"{base}/{Path(a).name}") for a in archives]
+    releases = [release for release, _ in inspected]
     if publisher_name is None:
-        publisher_name = inspect_archive(archives[0]).manifest.publisher_name
+        publisher_name = inspected[0][1].publisher_name
     return RegistryDocument.build(
         releases[0].publisher_id,
         publisher_name,

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from gezel_knowledge.archive import verify
 from gezel_knowledge.cli import main
 from gezel_knowledge.errors import InvalidInput, NotFound
 from gezel_knowledge.install.registry_document import (
@@ -200,3 +201,22 @@ def test_a_registry_built_from_archives_lists_their_digests_and_verifies(
     written = load_registry_document(out)
     assert written.verify(anchors)
     assert written.releases[0].url == f"https://example.org/{a.name}"
+
+
+def test_building_a_registry_inspects_each_archive_once(
+    archive_factory: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    a, b = archive_factory("alpha"), archive_factory("alpha", version="2.0.0", n_docs=9)
+    expected_name = verify.inspect_archive(a).manifest.publisher_name
+    real = verify.inspect_archive
+    seen: list[Path] = []
+
+    def counting(path: Path | str, *args: Any, **kwargs: Any) -> Any:
+        seen.append(Path(path))
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(verify, "inspect_archive", counting)
+    doc = build_registry([a, b], "https://example.org/dl", generated_at="2026-01-01T00:00:00Z")
+    # Each inspection hashes the whole archive: the publisher name comes from the first one.
+    assert sorted(seen) == sorted([a, b])
+    assert doc.publisher_name == expected_name
