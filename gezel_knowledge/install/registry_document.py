@@ -79,6 +79,10 @@ class CatalogCoordinate:
         return _COORDINATE.match(text.strip()) is not None and not is_url(text)
 
 
+def _coordinate(value: CatalogCoordinate | str) -> CatalogCoordinate:
+    return value if isinstance(value, CatalogCoordinate) else CatalogCoordinate.parse(value)
+
+
 @dataclass(frozen=True, slots=True)
 class RegistryRelease:
     """One release row of a registry: where the bytes are and what they must hash to."""
@@ -309,11 +313,7 @@ class RegistryDocument:
 
     def resolve(self, coordinate: CatalogCoordinate | str) -> RegistryRelease:
         """The release a coordinate names: that version, or the newest when none is given."""
-        coord = (
-            coordinate
-            if isinstance(coordinate, CatalogCoordinate)
-            else CatalogCoordinate.parse(coordinate)
-        )
+        coord = _coordinate(coordinate)
         if coord.publisher_id != self.publisher_id:
             raise NotFound(
                 f"registry {self.source} lists publisher {self.publisher_id}, not "
@@ -353,11 +353,7 @@ def locate_release(
     trust: TrustAnchors | None = None,
 ) -> tuple[RegistryRelease, RegistryDocument]:
     """:func:`resolve_release`, also returning the registry document that listed the release."""
-    coord = (
-        coordinate
-        if isinstance(coordinate, CatalogCoordinate)
-        else CatalogCoordinate.parse(coordinate)
-    )
+    coord = _coordinate(coordinate)
     candidates = [r for r in registries if r.publisher_id == coord.publisher_id]
     if not candidates:
         raise NotFound(
