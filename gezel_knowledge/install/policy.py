@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from gezel_knowledge.errors import InvalidInput
-from gezel_knowledge.install.registry import InstalledCatalog, RegistrySnapshot
+from gezel_knowledge.install.registry import InstalledCatalog, RegistrySnapshot, catalog_key
 from gezk.ids import validate_catalog_id, validate_publisher_id
 
 __all__ = ["CatalogPolicy", "PolicyMode", "eligible_catalogs"]
@@ -31,7 +31,7 @@ def _check_key(key: str) -> str:
             reason="invalid-policy",
             subject=key,
         )
-    return f"{validate_publisher_id(publisher)}/{validate_catalog_id(catalog)}"
+    return catalog_key(validate_publisher_id(publisher), validate_catalog_id(catalog))
 
 
 @dataclass(frozen=True, slots=True)

@@ -47,7 +47,7 @@ from gezel_knowledge.hits import SearchHit, Signal
 from gezel_knowledge.install.home import KnowledgeHome
 from gezel_knowledge.install.mount import MountFailed, mount, quarantine_error
 from gezel_knowledge.install.policy import CatalogPolicy, eligible_catalogs
-from gezel_knowledge.install.registry import InstalledCatalog
+from gezel_knowledge.install.registry import InstalledCatalog, catalog_key
 from gezel_knowledge.reader import (
     DEFAULT_FINAL_K,
     EXPLICIT_SHARD_BUDGET,
@@ -409,7 +409,7 @@ class KnowledgeSearch:
         """Resolve a ``knowledge://`` reference through the installed catalogs."""
         uri = reference if isinstance(reference, KnowledgeUri) else KnowledgeUri.parse(reference)
         with self._lock:
-            m = self._mounted.get(f"{uri.publisher_id}/{uri.catalog_id}")
+            m = self._mounted.get(catalog_key(uri.publisher_id, uri.catalog_id))
             if m is not None:
                 return m.catalog.read(uri)
         return self.home.read(uri)
