@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from gezel_knowledge.install.cancel import CancelToken
     from gezel_knowledge.install.home import KnowledgeHome
     from gezel_knowledge.install.job import InstallResult, PlacementRequest
+    from gezel_knowledge.install.registry import InstalledCatalog
     from gezel_knowledge.progress import ProgressSink
 
 __all__ = [
@@ -146,10 +147,10 @@ def _location(source: RegistrySource) -> str:
     return source.source if isinstance(source, RegistryDocument) else str(source)
 
 
-def _recorded(home: KnowledgeHome) -> list[RegistrySource]:
+def _recorded(installed: Sequence[InstalledCatalog]) -> list[RegistrySource]:
     """The registry documents the active versions were resolved through, in catalog order."""
     seen: dict[str, None] = {}
-    for catalog in home.installed():
+    for catalog in installed:
         active = catalog.active
         if active is not None and active.registry is not None:
             seen.setdefault(active.registry)
@@ -208,12 +209,13 @@ def check_updates(
     With ``trust``, a registry whose signature does not verify is not consulted (it appears
     in :attr:`UpdateCheck.problems`).
     """
-    sources = _recorded(home) if registries is None else list(registries)
+    installed = home.installed()
+    sources = _recorded(installed) if registries is None else list(registries)
     loaded, problems = _load(home, sources, policy, trust)
     updates: list[AvailableUpdate] = []
     current: list[str] = []
     unlisted: list[str] = []
-    for catalog in home.installed():
+    for catalog in installed:
         active = catalog.active
         if active is None:
             continue
@@ -271,7 +273,11 @@ def apply_updates(
     stays private.
     """
     check = check_updates(home, registries, policy=policy, trust=trust)
-    wanted = None if catalogs is None else {home.catalog(ref).key for ref in catalogs}
+    if catalogs is None:
+        wanted = None
+    else:
+        snapshot = home.snapshot()
+        wanted = {snapshot.find(ref).key for ref in catalogs}
     due = [u for u in check.updates if wanted is None or u.catalog in wanted]
     if due and not policy.may_use_network:
         names = ", ".join(f"{u.catalog} {u.release.version}" for u in due)

@@ -15,6 +15,7 @@ from gezel_knowledge.install import (
     NetworkNotAllowed,
     SharedStore,
     UpdatePolicy,
+    UserRegistry,
     load_registry_document,
 )
 from gezel_knowledge.progress import ProgressEvent
@@ -65,6 +66,27 @@ def test_check_reports_a_newer_release_without_downloading(
     assert check.updates[0].verified is False
     assert publisher.site.downloads() == before
     assert home.catalog("demo").active.version == "1.0.0"  # type: ignore[union-attr]
+
+
+def test_a_check_reads_the_user_registry_once(
+    publisher: Publisher,
+    home: KnowledgeHome,
+    archive_factory: Any,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    _publish_v2(publisher, archive_factory, tmp_path)
+    reads: list[Path] = []
+    real = UserRegistry.read
+
+    def counting(self: UserRegistry) -> Any:
+        reads.append(self.path)
+        return real(self)
+
+    monkeypatch.setattr(UserRegistry, "read", counting)
+    check = home.check_updates(policy=OFFLINE)
+    assert [u.coordinate for u in check.updates] == ["tester/demo@1.10.0"]
+    assert reads == [home.registry.path]
 
 
 def test_a_url_registry_is_not_fetched_when_the_policy_forbids_the_network(
