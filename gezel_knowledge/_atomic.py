@@ -1,4 +1,4 @@
-"""Atomic file replacement and read-only publication helpers."""
+"""Atomic file replacement, read-only publication and removal helpers."""
 
 from __future__ import annotations
 
@@ -7,9 +7,10 @@ import os
 import shutil
 import stat
 import tempfile
+import uuid
 from pathlib import Path
 
-__all__ = ["make_read_only", "make_writable", "remove_tree", "write_atomic"]
+__all__ = ["make_read_only", "make_writable", "move_to_trash", "remove_tree", "write_atomic"]
 
 
 def write_atomic(path: Path, data: bytes, *, mode: int | None = None) -> None:
@@ -83,3 +84,19 @@ def remove_tree(root: Path) -> None:
         return
     make_writable(root)
     shutil.rmtree(root)
+
+
+def move_to_trash(path: Path, trash_dir: Path, *, name: str | None = None) -> Path:
+    """Rename ``path`` into ``trash_dir`` under a fresh name (``name`` or its own, plus a random
+    suffix) and return where it went; raises :class:`OSError` when it cannot be moved.
+
+    One rename takes a directory out of view at once, so deleting it afterwards never leaves a
+    half-deleted tree where readers look.
+    """
+    trash_dir.mkdir(parents=True, exist_ok=True)
+    grave = trash_dir / f"{name or path.name}-{uuid.uuid4().hex[:12]}"
+    # Moving a directory to another parent rewrites its "..", which needs write permission on
+    # the (read-only, published) directory itself.
+    os.chmod(path, os.stat(path).st_mode | stat.S_IWUSR)
+    path.rename(grave)
+    return grave

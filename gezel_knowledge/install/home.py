@@ -21,15 +21,12 @@ begin with a dot cannot collide with publisher ids (``[a-z0-9-]``), nor can ``re
 from __future__ import annotations
 
 import contextlib
-import os
-import stat
-import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Literal
 
-from gezel_knowledge._atomic import remove_tree
+from gezel_knowledge._atomic import move_to_trash, remove_tree
 from gezel_knowledge.embedders import EmbedderResolution
 from gezel_knowledge.errors import IntegrityFailure, InvalidInput, KnowledgeError
 from gezel_knowledge.home import gezel_home
@@ -377,20 +374,14 @@ class KnowledgeHome:
 
     def _discard(self, paths: Sequence[Path]) -> None:
         """Move directories to the trash (one rename each), then delete them."""
-        self.trash_dir.mkdir(parents=True, exist_ok=True)
         doomed: list[Path] = []
         for path in paths:
             if not path.exists():
                 continue
-            grave = self.trash_dir / f"{path.name}-{uuid.uuid4().hex[:12]}"
             try:
-                # Moving a directory to another parent rewrites its ".." entry, which needs
-                # write permission on the (read-only, published) directory itself.
-                os.chmod(path, os.stat(path).st_mode | stat.S_IWUSR)
-                path.rename(grave)
-                doomed.append(grave)
+                doomed.append(move_to_trash(path, self.trash_dir))
             except OSError:
-                doomed.append(path)
+                doomed.append(path)  # cannot be moved: delete it where it is
             with contextlib.suppress(OSError):
                 self._prune_empty_parents(path.parent)
         for path in doomed:

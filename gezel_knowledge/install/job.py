@@ -40,7 +40,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from gezel_knowledge._atomic import make_read_only, remove_tree
+from gezel_knowledge._atomic import make_read_only, move_to_trash, remove_tree
 from gezel_knowledge.archive.paths import MANIFEST_PATH
 from gezel_knowledge.archive.verify import extract_archive, inspect_archive
 from gezel_knowledge.errors import (
@@ -760,7 +760,7 @@ def _publish(
             published = True
             if target.exists():
                 # An orphan from an interrupted run or a quarantined copy being repaired.
-                aside.append(_move_aside(home, target))
+                aside.append(move_to_trash(target, home.trash_dir))
             target.parent.mkdir(parents=True, exist_ok=True)
             os.rename(staging, target)
             os.chmod(
@@ -839,14 +839,6 @@ def _register(
         place.message,
     )
     return result, release
-
-
-def _move_aside(home: KnowledgeHome, path: Path) -> Path:
-    home.trash_dir.mkdir(parents=True, exist_ok=True)
-    grave = home.trash_dir / f"{path.name}-{uuid.uuid4().hex[:12]}"
-    os.chmod(path, os.stat(path).st_mode | stat.S_IWUSR)
-    path.rename(grave)
-    return grave
 
 
 def _activate_existing(

@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from gezel_knowledge._atomic import make_read_only, remove_tree, write_atomic
+from gezel_knowledge._atomic import make_read_only, move_to_trash, remove_tree, write_atomic
 from gezel_knowledge.errors import IntegrityFailure, KnowledgeError, Unsupported
 from gezel_knowledge.install._time import utc_now
 from gezel_knowledge.install.locking import FileLock
@@ -459,14 +459,11 @@ class SharedStore:
         return ReclaimReport(tuple(reclaimed), freed, tuple(kept), tuple(dropped))
 
     def _move_to_trash(self, path: Path) -> Path:
-        self.trash_dir.mkdir(parents=True, exist_ok=True)
-        grave = self.trash_dir / f"{path.name[:16]}-{uuid.uuid4().hex[:12]}"
+        """``path`` moved to the trash, or ``path`` itself when it cannot be moved."""
         try:
-            os.chmod(path, os.stat(path).st_mode | stat.S_IWUSR)
-            path.rename(grave)
+            return move_to_trash(path, self.trash_dir, name=path.name[:16])
         except OSError:
             return path
-        return grave
 
     def _stale_work(self) -> list[Path]:
         out: list[Path] = []

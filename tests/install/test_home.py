@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from gezel_knowledge._atomic import make_read_only
+from gezel_knowledge._atomic import make_read_only, move_to_trash, remove_tree
 from gezel_knowledge.cli import main
 from gezel_knowledge.errors import InvalidInput, NotFound
 from gezel_knowledge.install.home import KnowledgeHome, gezel_home
@@ -74,6 +74,26 @@ def test_published_files_are_read_only(tmp_path: Path) -> None:
     mode = (target / "manifest.json").stat().st_mode
     assert not mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH)
     assert not target.stat().st_mode & stat.S_IWUSR
+
+
+def test_a_read_only_directory_moves_to_the_trash_whole(tmp_path: Path) -> None:
+    published = tmp_path / "knowledge" / "acme" / "alpha"
+    (published / "index").mkdir(parents=True)
+    (published / "index" / "router.db").write_bytes(b"router")
+    make_read_only(published)
+    trash = tmp_path / "knowledge" / ".trash"
+    grave = move_to_trash(published, trash)
+    assert not published.exists()
+    assert grave.parent == trash
+    assert grave.name.startswith("alpha-")
+    assert (grave / "index" / "router.db").read_bytes() == b"router"
+    other = tmp_path / ("f" * 64)
+    other.mkdir()
+    assert move_to_trash(other, trash, name=other.name[:16]).name.startswith("f" * 16 + "-")
+    with pytest.raises(FileNotFoundError):
+        move_to_trash(tmp_path / "missing", trash)
+    remove_tree(grave)
+    assert not grave.exists()
 
 
 def test_enable_disable_round_trip_through_the_cli(
