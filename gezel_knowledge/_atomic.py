@@ -10,7 +10,14 @@ import tempfile
 import uuid
 from pathlib import Path
 
-__all__ = ["make_read_only", "make_writable", "move_to_trash", "remove_tree", "write_atomic"]
+__all__ = [
+    "make_read_only",
+    "make_writable",
+    "move_to_trash",
+    "publish_read_only",
+    "remove_tree",
+    "write_atomic",
+]
 
 
 def write_atomic(path: Path, data: bytes, *, mode: int | None = None) -> None:
@@ -60,6 +67,18 @@ def make_read_only(root: Path) -> None:
         for name in dirnames:
             os.chmod(os.path.join(dirpath, name), _READ_ONLY_DIR)
     os.chmod(root, _READ_ONLY_DIR)
+
+
+def publish_read_only(staging: Path, target: Path) -> None:
+    """Make the directory ``staging`` read-only and rename it to ``target`` (creating its parent):
+    one rename, so readers see the whole directory or nothing."""
+    make_read_only(staging)
+    # The top directory stays writable until it is in place: moving a directory to another
+    # parent rewrites its "..", which needs write permission on the directory itself.
+    os.chmod(staging, os.stat(staging).st_mode | stat.S_IWUSR)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    os.rename(staging, target)
+    os.chmod(target, os.stat(target).st_mode & ~(stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH))
 
 
 def make_writable(root: Path) -> None:

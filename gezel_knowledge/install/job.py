@@ -32,15 +32,13 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
-import os
 import re
-import stat
 import uuid
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from gezel_knowledge._atomic import make_read_only, move_to_trash, remove_tree
+from gezel_knowledge._atomic import move_to_trash, publish_read_only, remove_tree
 from gezel_knowledge.archive.paths import MANIFEST_PATH
 from gezel_knowledge.archive.verify import extract_archive, inspect_archive
 from gezel_knowledge.errors import (
@@ -743,10 +741,6 @@ def _publish(
 ) -> InstallResult:
     home = job.home
     job.emit("publish", 0, 1, "steps", str(target))
-    make_read_only(staging)
-    # The top directory stays writable until it is in place: moving a directory to another
-    # parent needs write permission on the directory itself.
-    os.chmod(staging, os.stat(staging).st_mode | stat.S_IWUSR)
     aside: list[Path] = []
     with home.registry.lock():
         snap = home.registry.read()
@@ -761,11 +755,7 @@ def _publish(
             if target.exists():
                 # An orphan from an interrupted run or a quarantined copy being repaired.
                 aside.append(move_to_trash(target, home.trash_dir))
-            target.parent.mkdir(parents=True, exist_ok=True)
-            os.rename(staging, target)
-            os.chmod(
-                target, os.stat(target).st_mode & ~(stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH)
-            )
+            publish_read_only(staging, target)
         job.emit("publish", 1, 1, "steps")
         result, release = _register(
             job,

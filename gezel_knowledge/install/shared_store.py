@@ -29,7 +29,6 @@ import contextlib
 import hashlib
 import json
 import os
-import stat
 import time
 import uuid
 from collections.abc import Mapping
@@ -37,7 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from gezel_knowledge._atomic import make_read_only, move_to_trash, remove_tree, write_atomic
+from gezel_knowledge._atomic import move_to_trash, publish_read_only, remove_tree, write_atomic
 from gezel_knowledge.errors import IntegrityFailure, KnowledgeError, Unsupported
 from gezel_knowledge.install._time import utc_now
 from gezel_knowledge.install.locking import FileLock
@@ -335,13 +334,7 @@ class SharedStore:
             # e.g. created by hand. Move it out of the way rather than trust it.
             self._move_to_trash(target)
         write_atomic(staged / "entry.json", (json.dumps(entry.to_json(), indent=2) + "\n").encode())
-        make_read_only(staged)
-        # Moving a directory to another parent rewrites its "..", which needs write permission
-        # on the directory itself; it is dropped again once the entry is in place.
-        os.chmod(staged, os.stat(staged).st_mode | stat.S_IWUSR)
-        self.catalogs_dir.mkdir(parents=True, exist_ok=True)
-        os.rename(staged, target)
-        os.chmod(target, os.stat(target).st_mode & ~(stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH))
+        publish_read_only(staged, target)
         return target / "catalog"
 
     # -- references -------------------------------------------------------------------------

@@ -67,6 +67,12 @@ def test_two_homes_share_one_copy_of_a_trusted_coordinate(
     assert publisher.site.downloads() == 1
     digest = first.version.archive_sha256
     assert first.path == store.catalog_dir(digest)
+    # The entry is published read-only, down to its files.
+    writable = stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH
+    entry = store.entry_dir(digest)
+    assert not entry.stat().st_mode & writable
+    assert not (entry / "entry.json").stat().st_mode & writable
+    assert not (first.path / "manifest.json").stat().st_mode & writable
 
     events: list[ProgressEvent] = []
     second = bob.install(
