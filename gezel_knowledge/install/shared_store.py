@@ -58,11 +58,16 @@ ENV_SHARED_STORE = "GEZEL_SHARED_STORE"
 STALE_WORK_SECONDS = 24 * 3600.0
 """Staging directories older than this belong to crashed installs and are removed by reclaim."""
 
-_HEX64 = frozenset("0123456789abcdef")
+_HEX = frozenset("0123456789abcdef")
+
+
+def _is_digest(text: str) -> bool:
+    """Whether ``text`` is a lowercase hex SHA-256 (an entry's directory name)."""
+    return len(text) == 64 and set(text) <= _HEX
 
 
 def _check_digest(sha256: str) -> str:
-    if len(sha256) != 64 or not set(sha256) <= _HEX64:
+    if not _is_digest(sha256):
         raise IntegrityFailure(
             f"not a lowercase SHA-256 hex digest: {sha256!r}",
             reason="invalid-digest",
@@ -223,7 +228,7 @@ class SharedStore:
         if len(parts) < 3 or parts[-1] != "catalog":
             return None
         digest = parts[-2]
-        if len(digest) != 64 or not set(digest) <= _HEX64:
+        if not _is_digest(digest):
             return None
         return digest if Path(path) == self.catalog_dir(digest) else None
 
@@ -310,11 +315,7 @@ class SharedStore:
     def _digests(self) -> list[str]:
         if not self.catalogs_dir.is_dir():
             return []
-        return sorted(
-            p.name
-            for p in self.catalogs_dir.iterdir()
-            if len(p.name) == 64 and set(p.name) <= _HEX64
-        )
+        return sorted(p.name for p in self.catalogs_dir.iterdir() if _is_digest(p.name))
 
     def new_staging(self, label: str) -> Path:
         """A fresh directory under ``.staging`` for one entry being prepared."""
