@@ -130,13 +130,13 @@ class KnowledgeHome:
         or, for a shared version, anything but a store entry's catalog directory)."""
         if version.placement == "shared":
             path = Path(version.path)
+            # owns() accepts only <store>/catalogs/<that digest>/catalog.
             store = SharedStore(path.parents[2]) if len(path.parts) > 3 else None
             if (
                 not path.is_absolute()
                 or ".." in path.parts
                 or store is None
                 or store.owns(path) != version.archive_sha256
-                or path.parent.parent.name != "catalogs"
             ):
                 raise IntegrityFailure(
                     f"registry path {version.path!r} is not a shared store entry of "

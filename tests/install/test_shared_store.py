@@ -407,13 +407,22 @@ def test_a_forged_shared_path_in_the_registry_is_refused(
 ) -> None:
     home = _home(tmp_path, "alice", store)
     result = home.install("tester/demo", registries=[publisher.document()], trust=publisher.anchors)
-    data = json.loads(home.registry.path.read_text())
-    data["catalogs"][0]["versions"][0]["path"] = str(tmp_path / "elsewhere" / "catalog")
-    home.registry.path.write_text(json.dumps(data))
-    with pytest.raises(IntegrityFailure) as info:
-        home.path_of(home.catalog("demo").active)  # type: ignore[arg-type]
-    assert info.value.reason == "registry-corrupt"
-    assert store.has(result.version.archive_sha256)
+    sha = result.version.archive_sha256
+    forged = [
+        tmp_path / "elsewhere" / "catalog",
+        # The right digest, but not under a store's catalogs/ folder.
+        tmp_path / "elsewhere" / "entries" / sha / "catalog",
+        store.root / "catalogs" / sha / ".." / sha / "catalog",
+        store.catalog_dir("0" * 64),
+    ]
+    for path in forged:
+        data = json.loads(home.registry.path.read_text())
+        data["catalogs"][0]["versions"][0]["path"] = str(path)
+        home.registry.path.write_text(json.dumps(data))
+        with pytest.raises(IntegrityFailure) as info:
+            home.path_of(home.catalog("demo").active)  # type: ignore[arg-type]
+        assert info.value.reason == "registry-corrupt", path
+    assert store.has(sha)
 
 
 def test_the_store_lock_works_on_a_lock_file_this_account_cannot_write(
