@@ -214,14 +214,21 @@ def open_index(path: Path, schema: IndexSchema) -> sqlite3.Connection:
         _remove_database(path)  # an older derived cache: rebuild from the files
         conn = connect(path)
     with transaction(conn):
-        conn.execute(f"PRAGMA application_id = {INDEX_APPLICATION_ID}")
-        conn.execute(_META_DDL)
-        conn.execute(_STAMP_DDL)
-        for statement in schema.statements:
-            conn.execute(statement)
-        write_meta(conn, {"index_kind": schema.kind})
-        conn.execute(f"PRAGMA user_version = {int(schema.version)}")
-    return conn
+        # Checked again under the write lock: another process may have created the database
+        # since the check above.
+        created = _is_empty(conn)
+        if created:
+            conn.execute(f"PRAGMA application_id = {INDEX_APPLICATION_ID}")
+            conn.execute(_META_DDL)
+            conn.execute(_STAMP_DDL)
+            for statement in schema.statements:
+                conn.execute(statement)
+            write_meta(conn, {"index_kind": schema.kind})
+            conn.execute(f"PRAGMA user_version = {int(schema.version)}")
+    if created:
+        return conn
+    conn.close()
+    return open_index(path, schema)  # someone else's creation: check it like any database
 
 
 def read_meta(conn: sqlite3.Connection) -> dict[str, str]:

@@ -85,6 +85,24 @@ def test_new_database_gets_application_id_version_and_kind(tmp_path: Path) -> No
     conn.close()
 
 
+def test_a_database_another_process_created_meanwhile_is_opened_not_recreated(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "i.db"
+    other = open_index(path, _V1)  # the other process, done creating
+    with transaction(other):
+        other.execute("INSERT INTO things VALUES ('theirs')")
+    # This process looked while the file was still empty, then asked for the write lock.
+    real = _storage._is_empty
+    looks = iter([True])
+    monkeypatch.setattr(_storage, "_is_empty", lambda conn: next(looks, None) or real(conn))
+    conn = open_index(path, _V1)
+    assert conn.execute("SELECT x FROM things").fetchall() == [("theirs",)]
+    assert read_meta(conn)["index_kind"] == "content"
+    conn.close()
+    other.close()
+
+
 def test_older_schema_is_a_stale_cache_and_is_rebuilt(tmp_path: Path) -> None:
     path = tmp_path / "i.db"
     conn = open_index(path, _V1)
