@@ -219,16 +219,18 @@ class MemoryIndex:
         entries that have no vector yet when an embedder is set."""
         started = time.perf_counter()
         conn = self._conn
-        known = {
-            str(name): (int(fid), int(size), int(mtime), str(digest))
-            for fid, name, size, mtime, digest in conn.execute(
-                "SELECT id, name, size, mtime_ns, content_hash FROM mem_files"
-            )
-        }
         files = self._day_files()
         indexed: list[str] = []
-        removed = sorted(set(known) - set(files))
         with transaction(conn):
+            # Read under the write lock: a concurrent sync (another writer adding memory) may
+            # have indexed these files since this one started.
+            known = {
+                str(name): (int(fid), int(size), int(mtime), str(digest))
+                for fid, name, size, mtime, digest in conn.execute(
+                    "SELECT id, name, size, mtime_ns, content_hash FROM mem_files"
+                )
+            }
+            removed = sorted(set(known) - set(files))
             for name in removed:
                 self._delete_file_rows(known[name][0])
                 conn.execute("DELETE FROM mem_files WHERE id = ?", (known[name][0],))

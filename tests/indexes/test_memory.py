@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import date, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -157,3 +158,25 @@ def test_rebuild_from_files_after_the_index_is_lost(tmp_path: Path) -> None:
         assert report.entries == 1
         hit = memory.search("lynx")[0]
         assert (hit.kind, hit.date) == ("decision", "2026-12-02")
+
+
+def test_a_sync_after_another_writers_sync_does_not_index_a_file_twice(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first, second = MemoryIndex(tmp_path), MemoryIndex(tmp_path)
+    folder = tmp_path / "memory"
+    folder.mkdir()
+    (folder / "2026-12-02.md").write_text("# 2026-12-02\n\n- (fact, project) Shared note.\n")
+    listed = second._day_files
+
+    def other_writer_syncs_first() -> Any:
+        first.sync()  # the other process indexes the new file in between
+        return listed()
+
+    monkeypatch.setattr(second, "_day_files", other_writer_syncs_first)
+    report = second.sync()
+    assert report.files_indexed == ()
+    assert report.entries == 1
+    assert [h.text for h in second.search("shared note")] == ["Shared note."]
+    first.close()
+    second.close()
