@@ -15,12 +15,11 @@ scope and kind.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import os
 import re
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
@@ -52,12 +51,8 @@ from gezel_knowledge.indexes._storage import (
 )
 from gezel_knowledge.indexes._text import FTS_TOKENIZER, fts_query
 from gezel_knowledge.indexes._vectors import create_vec_table, drop_vec_table, knn, vec_table
+from gezel_knowledge.install.locking import FileLock
 from gezel_knowledge.progress import ProgressEvent, ProgressSink, emit_safely
-
-try:
-    import fcntl
-except ImportError:  # pragma: no cover - not on Windows
-    fcntl = None  # type: ignore[assignment]
 
 __all__ = [
     "MEMORY_SCHEMA_VERSION",
@@ -117,21 +112,6 @@ class MemorySyncReport:
     seconds: float
 
 
-@contextlib.contextmanager
-def _locked(folder: Path) -> Iterator[None]:
-    """Serialise writers of the memory folder (advisory lock where the platform has one)."""
-    if fcntl is None:  # pragma: no cover - Windows: single writer by convention
-        yield
-        return
-    folder.mkdir(parents=True, exist_ok=True)
-    with open(folder / ".lock", "a+b") as fh:
-        fcntl.flock(fh.fileno(), fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(fh.fileno(), fcntl.LOCK_UN)
-
-
 class MemoryIndex:
     """Daily memory files and their index under one Gezel home."""
 
@@ -171,7 +151,8 @@ class MemoryIndex:
         entry_text = format_entry(text, kind, scope)
         day = day or date.today()
         path = self.folder / f"{day.isoformat()}.md"
-        with _locked(self.folder):
+        # Writers of the memory folder take turns (another process may append to the same day).
+        with FileLock(self.folder / ".lock", timeout=None):
             existing = path.read_bytes() if path.exists() else b""
             if not existing.strip():
                 existing = f"# {day.isoformat()}\n\n".encode()

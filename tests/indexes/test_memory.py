@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
@@ -180,3 +181,19 @@ def test_a_sync_after_another_writers_sync_does_not_index_a_file_twice(
     assert [h.text for h in second.search("shared note")] == ["Shared note."]
     first.close()
     second.close()
+
+
+def test_concurrent_writers_never_lose_an_entry(tmp_path: Path) -> None:
+    MemoryIndex(tmp_path).close()  # the database exists before the writers start
+
+    def write(worker: int) -> None:
+        with MemoryIndex(tmp_path) as memory:
+            for n in range(8):
+                memory.add(f"Worker {worker} note {n}.", kind="fact", day=TODAY)
+
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        list(pool.map(write, range(4)))
+    text = (tmp_path / "memory" / "2026-12-02.md").read_text()
+    notes = sorted(e.text for e in parse_memory_file(TODAY, text))
+    assert notes == sorted(f"Worker {w} note {n}." for w in range(4) for n in range(8))
+    assert text.count("# 2026-12-02") == 1
