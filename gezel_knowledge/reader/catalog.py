@@ -741,6 +741,27 @@ class Catalog:
         eligible: Sequence[str] | None = None,
     ) -> list[RankedPassage]:
         """Two-stage semantic passages (best cosine first), before any cosine floor."""
+        passages, _ = self._vector_search(
+            query_vector,
+            shards=shards,
+            shard_budget=shard_budget,
+            final_k=final_k,
+            stage1=stage1,
+            eligible=eligible,
+        )
+        return passages
+
+    def _vector_search(
+        self,
+        query_vector: ArrayLike,
+        *,
+        shards: Sequence[int] | None,
+        shard_budget: int,
+        final_k: int,
+        stage1: Stage1,
+        eligible: Sequence[str] | None,
+    ) -> tuple[list[RankedPassage], list[int]]:
+        """:meth:`vector_passages` and the shards it scanned (routing runs once per query)."""
         q = self._unit_query(query_vector)
         if stage1 not in ("lut", "hamming"):
             raise InvalidInput(f"unknown stage-1 scan {stage1!r}", reason="invalid-stage1")
@@ -785,7 +806,7 @@ class Catalog:
                         reason="vectors-misaligned",
                     )
                 out.append(RankedPassage(row, h.score))
-            return out
+            return out, shard_ids
 
     # -- search ------------------------------------------------------------------------------
 
@@ -916,7 +937,7 @@ class Catalog:
             if eligible is not None and not eligible:
                 return SearchResult(query, mode, (), unavailable, (), 0)
             if mode != "keyword" and vector is not None:
-                passages = self.vector_passages(
+                passages, searched = self._vector_search(
                     vector,
                     shards=shards,
                     shard_budget=shard_budget,
@@ -928,7 +949,6 @@ class Catalog:
                 if floor is not None:
                     passages = [p for p in passages if p.score >= floor]
                 lists[VECTOR] = passages
-                searched = self._vector_shards(vector, shards, shard_budget, eligible)
             if mode != "vector" and match is not None:
                 lists[TITLE] = self._title_matches(match, depth, eligible)
                 # Routed shards bound the passage search when vectors routed; otherwise all.

@@ -6,6 +6,7 @@ import threading
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -14,7 +15,7 @@ from gezel_knowledge.embedders import HashEmbedder
 from gezel_knowledge.errors import InvalidInput
 from gezel_knowledge.reader import Catalog, open_catalog
 from gezel_knowledge.reader import catalog as reader_catalog
-from gezel_knowledge.reader.vectors import candidate_count
+from gezel_knowledge.reader.vectors import candidate_count, rank_shards
 from gezk.hashembed import hash_embed
 from gezk.ids import chunk_uid
 from gezk.profiles import TEST_HASH_EMBED_1, BinaryQuantization
@@ -208,6 +209,26 @@ def test_routing_by_best_centroid_and_budget(sharded: tuple[Path, CatalogBuild])
         only_one = c.search_with_vector(chunk.embed_input, vector, mode="vector", shards=[1])
         assert only_one.hits[0].document_id == doc.id
         assert only_one.shards_searched == (1,)
+
+
+def test_a_routed_hybrid_search_routes_once_and_reports_the_routed_shard(
+    sharded: tuple[Path, CatalogBuild], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root, build = sharded
+    chunk = chunk_document(build.docs[4])[0]
+    calls: list[int] = []
+
+    def counting(*args: Any) -> list[tuple[int, float]]:
+        calls.append(1)
+        return rank_shards(*args)
+
+    with open_catalog(root, embedder=HashEmbedder()) as c:
+        routed = c.route(hash_embed([chunk.embed_input])[0], 1)
+        monkeypatch.setattr(reader_catalog, "rank_shards", counting)
+        result = c.search(chunk.embed_input, shard_budget=1)
+    assert result.shards_searched == tuple(routed)
+    assert result.hits[0].document_id == build.docs[4].id
+    assert len(calls) == 1
 
 
 def test_sign_bit_cache_respects_its_budget(sharded: tuple[Path, CatalogBuild]) -> None:
