@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from gezel_knowledge.reader.catalog import Catalog, ShardInfo
 from gezel_knowledge.reader.floors import COSINE_FLOORS, cosine_floor
-from gezel_knowledge.reader.fts import fts_match_expression, query_terms
+from gezel_knowledge.reader.fts import fts_match_expression, query_terms, terms_match_expression
 from gezel_knowledge.reader.models import (
     Document,
     DocumentLocation,
@@ -57,4 +57,5 @@ __all__ = [
     "open_catalog",
     "query_terms",
     "read_manifest",
+    "terms_match_expression",
 ]

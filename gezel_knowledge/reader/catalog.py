@@ -33,7 +33,7 @@ from gezel_knowledge.reader import browse
 from gezel_knowledge.reader._sqlite import open_catalog_database
 from gezel_knowledge.reader.body import decode_body, slice_lines
 from gezel_knowledge.reader.floors import cosine_floor
-from gezel_knowledge.reader.fts import fts_match_expression, query_terms
+from gezel_knowledge.reader.fts import query_terms, terms_match_expression
 from gezel_knowledge.reader.hybrid import (
     KEYWORD,
     TITLE,
@@ -80,6 +80,7 @@ _FRAGMENT = re.compile(r"(?:chunk=([0-9a-f]{32})|line=([0-9]+)(?:-([0-9]+))?)")
 _CHUNK_COLUMNS = (
     "id, chunk_uid, document_id, ordinal, title, heading_path, line_start, line_end, text"
 )
+_JOINED_CHUNK_COLUMNS = ", ".join("c." + c.strip() for c in _CHUNK_COLUMNS.split(","))
 _MODES = ("hybrid", "vector", "keyword")
 
 COMMON_TERM_FRACTION = 0.05
@@ -567,7 +568,7 @@ class Catalog:
                 .execute(
                     "SELECT COUNT(*) FROM (SELECT 1 FROM fts_chunks WHERE fts_chunks MATCH ?"
                     " LIMIT ?)",
-                    (f'"{term}"', limit + 1),
+                    (terms_match_expression([term]), limit + 1),
                 )
                 .fetchone()
             )
@@ -578,21 +579,16 @@ class Catalog:
 
     def _keyword_passages(
         self,
-        match: str,
+        terms: Sequence[str],
         shards: Sequence[ShardInfo],
         limit: int,
         eligible: Sequence[str] | None,
-        terms: Sequence[str] = (),
     ) -> list[RankedPassage]:
         found: list[RankedPassage] = []
-        columns = ", ".join("c." + c.strip() for c in _CHUNK_COLUMNS.split(","))
         for shard in shards:
-            shard_match = match
-            if terms:
-                chosen = self._passage_terms(shard, terms)
-                if not chosen:
-                    continue
-                shard_match = " OR ".join(f'"{t}"' for t in chosen)
+            shard_match = terms_match_expression(self._passage_terms(shard, terms))
+            if shard_match is None:
+                continue
             where = ""
             params: list[Any] = [shard_match]
             if eligible is not None:
@@ -607,7 +603,7 @@ class Catalog:
             rows = (
                 self._conn(shard)
                 .execute(
-                    f"SELECT {columns}, r.s FROM (SELECT rowid AS id,"
+                    f"SELECT {_JOINED_CHUNK_COLUMNS}, r.s FROM (SELECT rowid AS id,"
                     " bm25(fts_chunks, 2.0, 1.5, 1.0) AS s"
                     f" FROM fts_chunks WHERE fts_chunks MATCH ?{where} ORDER BY s LIMIT ?) r"
                     " JOIN chunks c ON c.id = r.id ORDER BY r.s, c.id",
@@ -918,7 +914,8 @@ class Catalog:
             raise InvalidInput(f"unknown search mode {mode!r}", reason="invalid-mode")
         if k < 1 or final_k < 1 or shard_budget < 0:
             raise InvalidInput("k and final_k must be positive", reason="invalid-limit")
-        match = fts_match_expression(query)
+        terms = query_terms(query)
+        match = terms_match_expression(terms)
         if mode == "keyword":
             unavailable = None
         with self._lock:
@@ -957,9 +954,7 @@ class Catalog:
                     if VECTOR in lists and eligible is None
                     else list(self._shards)
                 )
-                lists[KEYWORD] = self._keyword_passages(
-                    match, keyword_shards, depth, eligible, query_terms(query)
-                )
+                lists[KEYWORD] = self._keyword_passages(terms, keyword_shards, depth, eligible)
                 if not searched:
                     searched = [s.id for s in keyword_shards]
             fused = fuse(lists)[:k]

@@ -12,8 +12,15 @@ unless the query consists of nothing else, so filler cannot decide the ranking.
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Sequence
 
-__all__ = ["MAX_QUERY_TERMS", "STOPWORDS", "fts_match_expression", "query_terms"]
+__all__ = [
+    "MAX_QUERY_TERMS",
+    "STOPWORDS",
+    "fts_match_expression",
+    "query_terms",
+    "terms_match_expression",
+]
 
 MAX_QUERY_TERMS = 32
 """More distinct terms than this are ignored: a pasted page is not a better query."""
@@ -65,10 +72,14 @@ def query_terms(text: str) -> list[str]:
     return (content or seen)[:MAX_QUERY_TERMS]
 
 
-def fts_match_expression(text: str) -> str | None:
-    """An FTS5 ``MATCH`` expression OR-ing every term as a quoted string; ``None`` if none."""
-    terms = query_terms(text)
+def terms_match_expression(terms: Sequence[str]) -> str | None:
+    """An FTS5 ``MATCH`` expression OR-ing :func:`query_terms` output; ``None`` if empty."""
     if not terms:
         return None
     # Tokens contain only letters and digits, so no quote can occur inside one.
     return " OR ".join(f'"{t}"' for t in terms)
+
+
+def fts_match_expression(text: str) -> str | None:
+    """An FTS5 ``MATCH`` expression OR-ing every term as a quoted string; ``None`` if none."""
+    return terms_match_expression(query_terms(text))
