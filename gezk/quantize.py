@@ -320,19 +320,19 @@ class PackedBits:
     def words16(self) -> NDArray[np.uint16]:
         """The rows as ``(ceil(bytes/2), n)`` little-endian 16-bit words, zero-padded."""
         if self._words16 is None:
-            self._words16 = _word_major(self._matrix(), _U16, -(-self._bytes_per_row // 2))
+            self._words16 = _word_major(self.matrix(), _U16, -(-self._bytes_per_row // 2))
             self._bits = None
         return self._words16
 
     def words64(self) -> NDArray[np.uint64]:
         """The rows as ``(ceil(bytes/8), n)`` little-endian 64-bit words, zero-padded."""
         if self._words64 is None:
-            self._words64 = _word_major(self._matrix(), _U64, -(-self._bytes_per_row // 8))
+            self._words64 = _word_major(self.matrix(), _U64, -(-self._bytes_per_row // 8))
             self._bits = None
         return self._words64
 
-    def _matrix(self) -> NDArray[np.uint8]:
-        """The row-major matrix, rebuilt from a held layout once it was released."""
+    def matrix(self) -> NDArray[np.uint8]:
+        """The ``(n, bytes_per_row)`` row-major matrix; rebuilt (a copy) once it was released."""
         if self._bits is not None:
             return self._bits
         held = self._words16 if self._words16 is not None else self._words64

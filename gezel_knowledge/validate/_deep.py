@@ -21,7 +21,7 @@ from gezel_knowledge.reader.fts import fts_match_expression
 from gezel_knowledge.reader.vectors import load_sign_bits, search_shard
 from gezel_knowledge.validate._context import Context
 from gezk.ids import chunk_uid, content_hash, is_chunk_uid
-from gezk.quantize import PackedBits
+from gezk.quantize import PackedBits, unpack_sign_bits
 
 __all__ = ["PROBE_SAMPLE", "SMOKE_TOP_N", "check_deep"]
 
@@ -142,16 +142,9 @@ def _vectors(ctx: Context, sid: int, conn: sqlite3.Connection, chunk_count: int)
         ctx.add("invalid-vectors", "int8 value -128 never occurs in bit+int8", subject)
     if not m.embedding.centered:
         # With plain sign bits, a non-zero int8 component fixes its bit: bit = (q > 0).
-        stored = np.unpackbits(
-            np.frombuffer(
-                b"".join(
-                    v for (v,) in conn.execute("SELECT v FROM chunk_vectors_bit ORDER BY chunk_id")
-                ),
-                dtype=np.uint8,
-            ).reshape(chunk_count, -1),
-            axis=1,
-            bitorder="little",
-        )[:, :d].astype(bool)
+        # load_sign_bits read and checked these rows above; the kernels have not run yet, so
+        # the matrix is still the one it read.
+        stored = unpack_sign_bits(bits.matrix(), d).astype(bool)
         decided = q8 != 0
         disagree = np.any(decided & (stored != (q8 > 0)), axis=1)
         if np.any(disagree):

@@ -91,6 +91,19 @@ def test_misaligned_vectors_are_refused(fresh: Fresh) -> None:
     assert "vectors-misaligned" in reasons(root, deep=True)
 
 
+def test_sign_bits_that_contradict_their_int8_row_name_the_first_chunk(fresh: Fresh) -> None:
+    root = fresh("external")
+    mutate_db(
+        root / "index" / "shards" / "000.db",
+        "UPDATE chunk_vectors_bit SET v = (SELECT v FROM chunk_vectors_bit WHERE chunk_id = 2)"
+        " WHERE chunk_id = 3",
+    )
+    reseal(root)
+    found = [f for f in validate_catalog(root, deep=True).findings if f.subject == "shard 0"]
+    assert [f.reason for f in found] == ["vectors-misaligned"]
+    assert found[0].message.endswith("(first chunk 3)")
+
+
 def test_missing_vector_row_is_refused(fresh: Fresh) -> None:
     root = fresh("external")
     mutate_db(
