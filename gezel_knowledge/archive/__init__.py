@@ -17,6 +17,7 @@ from gezel_knowledge.archive.manifest import (
 from gezel_knowledge.archive.paths import MIMETYPE
 from gezel_knowledge.archive.verify import (
     ArchiveEntry,
+    ArchiveFile,
     ArchiveInfo,
     extract_archive,
     file_sha256,
@@ -29,6 +30,7 @@ __all__ = [
     "DEFAULT_LIMITS",
     "MIMETYPE",
     "ArchiveEntry",
+    "ArchiveFile",
     "ArchiveInfo",
     "ArchiveLimits",
     "CatalogManifest",

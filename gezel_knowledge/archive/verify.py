@@ -40,6 +40,7 @@ from gezel_knowledge.errors import InvalidInput, KnowledgeError, NotFound
 
 __all__ = [
     "ArchiveEntry",
+    "ArchiveFile",
     "ArchiveInfo",
     "extract_archive",
     "file_sha256",
@@ -264,21 +265,11 @@ def _read_manifest(zf: zipfile.ZipFile, limits: ArchiveLimits, scan: _Scan) -> b
     return data
 
 
-def _scan_open(
-    fh: BinaryIO,
-    path: Path,
-    expected_sha256: str | None,
-    limits: ArchiveLimits,
-    scan: _Scan,
+def _scan_structure(
+    fh: BinaryIO, path: Path, digest: str, limits: ArchiveLimits, scan: _Scan
 ) -> ArchiveInfo:
+    """Every check after the archive digest: magic, entries, manifest, layout."""
     size = os.fstat(fh.fileno()).st_size
-    digest = _stream_sha256(fh)
-    if expected_sha256 is not None and digest != expected_sha256.lower():
-        raise scan.fatal(
-            "archive-digest-mismatch",
-            f"archive SHA-256 is {digest}, expected {expected_sha256}",
-            str(path),
-        )
     _check_magic(fh, scan)
     fh.seek(0)
     try:
@@ -310,6 +301,117 @@ def _open_archive(path: Path) -> BinaryIO:
     return open(path, "rb")
 
 
+def _first_error(findings: list[Finding]) -> Finding | None:
+    return next((f for f in findings if f.severity == "error"), None)
+
+
+def _prepare_destination(dest: Path) -> None:
+    if dest.exists() and (not dest.is_dir() or any(dest.iterdir())):
+        raise InvalidInput(
+            f"extraction destination {dest} exists and is not empty",
+            reason="destination-exists",
+            subject=str(dest),
+        )
+    dest.parent.mkdir(parents=True, exist_ok=True)
+
+
+class ArchiveFile:
+    """A ``.gezk`` file held open, so its digest, its checks and its extraction read one file.
+
+    The file is hashed at most once and scanned at most once, however many of :attr:`sha256`,
+    :meth:`scan`, :meth:`inspect` and :meth:`extract` a caller uses; :func:`scan_archive`,
+    :func:`inspect_archive` and :func:`extract_archive` are the one-call forms.
+    """
+
+    def __init__(self, path: Path | str, *, limits: ArchiveLimits = DEFAULT_LIMITS) -> None:
+        self.path = Path(path)
+        self.limits = limits
+        self._fh = _open_archive(self.path)
+        self._sha256: str | None = None
+        self._scanned: tuple[ArchiveInfo | None, list[Finding]] | None = None
+
+    def __enter__(self) -> ArchiveFile:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Close the file."""
+        self._fh.close()
+
+    @property
+    def sha256(self) -> str:
+        """Hex SHA-256 of the whole file."""
+        if self._sha256 is None:
+            self._sha256 = _stream_sha256(self._fh)
+        return self._sha256
+
+    def scan(self, expected_sha256: str | None = None) -> tuple[ArchiveInfo | None, list[Finding]]:
+        """Run every pre-extraction check; return what was learned and all findings.
+
+        The info is ``None`` when a fatal problem (digest, magic, ZIP structure, manifest)
+        stopped the scan early.
+        """
+        digest = self.sha256
+        if expected_sha256 is not None and digest != expected_sha256.lower():
+            mismatch = Finding(
+                "archive-digest-mismatch",
+                f"archive SHA-256 is {digest}, expected {expected_sha256}",
+                str(self.path),
+            )
+            return None, [mismatch]
+        if self._scanned is None:
+            scan = _Scan()
+            try:
+                info: ArchiveInfo | None = _scan_structure(
+                    self._fh, self.path, digest, self.limits, scan
+                )
+            except _Fatal:
+                info = None
+            self._scanned = (info, scan.findings)
+        info, findings = self._scanned
+        return info, list(findings)
+
+    def inspect(self, expected_sha256: str | None = None) -> ArchiveInfo:
+        """Check the archive without extracting it; raise the first problem as a typed error."""
+        info, findings = self.scan(expected_sha256)
+        first = _first_error(findings)
+        if first is not None:
+            raise error_for(first)
+        assert info is not None
+        return info
+
+    def extract(
+        self,
+        dest_dir: Path | str,
+        expected_sha256: str | None = None,
+        *,
+        on_staged: Callable[[Path], None] | None = None,
+    ) -> ArchiveInfo:
+        """Verify the archive and extract it to ``dest_dir`` (see :func:`extract_archive`)."""
+        dest = Path(dest_dir)
+        _prepare_destination(dest)
+        info, findings = self.scan(expected_sha256)
+        if info is None:
+            raise error_for(findings[-1])
+        first = _first_error(findings)
+        if first is not None:
+            raise error_for(first)
+        staging = Path(tempfile.mkdtemp(prefix=f".{dest.name}.staging-", dir=dest.parent))
+        try:
+            _extract_into(self._fh, info, staging)
+            if on_staged is not None:
+                on_staged(staging)
+            if dest.exists():
+                dest.rmdir()
+            os.replace(staging, dest)
+        except BaseException:
+            shutil.rmtree(staging, ignore_errors=True)
+            raise
+        return info
+
+
 def scan_archive(
     path: Path | str,
     expected_sha256: str | None = None,
@@ -321,14 +423,8 @@ def scan_archive(
     The info is ``None`` when a fatal problem (digest, magic, ZIP structure, manifest) stopped
     the scan early.
     """
-    p = Path(path)
-    scan = _Scan()
-    with _open_archive(p) as fh:
-        try:
-            info = _scan_open(fh, p, expected_sha256, limits, scan)
-        except _Fatal:
-            return None, scan.findings
-    return info, scan.findings
+    with ArchiveFile(path, limits=limits) as archive:
+        return archive.scan(expected_sha256)
 
 
 def inspect_archive(
@@ -338,12 +434,8 @@ def inspect_archive(
     limits: ArchiveLimits = DEFAULT_LIMITS,
 ) -> ArchiveInfo:
     """Check an archive without extracting it; raise the first problem as a typed error."""
-    info, findings = scan_archive(path, expected_sha256, limits=limits)
-    errors = [f for f in findings if f.severity == "error"]
-    if errors:
-        raise error_for(errors[0])
-    assert info is not None
-    return info
+    with ArchiveFile(path, limits=limits) as archive:
+        return archive.inspect(expected_sha256)
 
 
 def _copy_entry(
@@ -370,7 +462,7 @@ def _copy_entry(
     return digest.hexdigest(), written, b"".join(kept) if kept is not None else None
 
 
-def _extract_into(fh: BinaryIO, info: ArchiveInfo, staging: Path, limits: ArchiveLimits) -> None:
+def _extract_into(fh: BinaryIO, info: ArchiveInfo, staging: Path) -> None:
     fh.seek(0)
     with zipfile.ZipFile(fh) as zf:
         (staging / MIMETYPE_PATH).write_bytes(MIMETYPE)
@@ -420,33 +512,7 @@ def extract_archive(
     ``on_staged`` may run further checks (such as catalog validation) on the staging directory
     before it is published; an exception it raises aborts the extraction.
     """
-    p = Path(path)
-    dest = Path(dest_dir)
-    if dest.exists() and (not dest.is_dir() or any(dest.iterdir())):
-        raise InvalidInput(
-            f"extraction destination {dest} exists and is not empty",
-            reason="destination-exists",
-            subject=str(dest),
-        )
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    scan = _Scan()
-    with _open_archive(p) as fh:
-        try:
-            info = _scan_open(fh, p, expected_sha256, limits, scan)
-        except _Fatal:
-            raise error_for(scan.findings[-1]) from None
-        errors = [f for f in scan.findings if f.severity == "error"]
-        if errors:
-            raise error_for(errors[0])
-        staging = Path(tempfile.mkdtemp(prefix=f".{dest.name}.staging-", dir=dest.parent))
-        try:
-            _extract_into(fh, info, staging, limits)
-            if on_staged is not None:
-                on_staged(staging)
-            if dest.exists():
-                dest.rmdir()
-            os.replace(staging, dest)
-        except BaseException:
-            shutil.rmtree(staging, ignore_errors=True)
-            raise
-    return info
+    # The destination is checked before the archive is opened, as it always was.
+    _prepare_destination(Path(dest_dir))
+    with ArchiveFile(path, limits=limits) as archive:
+        return archive.extract(dest_dir, expected_sha256, on_staged=on_staged)

@@ -14,7 +14,7 @@ from gezel_knowledge.archive.findings import error_for
 from gezel_knowledge.archive.limits import DEFAULT_LIMITS, ArchiveLimits
 from gezel_knowledge.archive.manifest import CatalogManifest, parse_manifest_bytes
 from gezel_knowledge.archive.paths import MANIFEST_PATH
-from gezel_knowledge.archive.verify import extract_archive, file_sha256
+from gezel_knowledge.archive.verify import ArchiveFile
 from gezel_knowledge.embedders.base import Embedder
 from gezel_knowledge.errors import IntegrityFailure, InvalidInput, NotFound
 from gezel_knowledge.home import gezel_home
@@ -60,22 +60,25 @@ def _validate_staged(root: Path) -> None:
 def _extracted(
     path: Path, cache_dir: Path, expected_sha256: str | None, limits: ArchiveLimits
 ) -> tuple[Path, str]:
-    digest = file_sha256(path)
-    if expected_sha256 is not None and digest != expected_sha256.lower():
-        raise IntegrityFailure(
-            f"archive SHA-256 is {digest}, expected {expected_sha256}",
-            reason="archive-digest-mismatch",
-            subject=str(path),
-        )
-    target = cache_dir / digest
-    if (target / MANIFEST_PATH).is_file():
-        return target, digest
-    try:
-        extract_archive(path, target, digest, limits=limits, on_staged=_validate_staged)
-    except (InvalidInput, OSError):
-        # Another process published the same bytes first; its copy is identical.
-        if not (target / MANIFEST_PATH).is_file():
-            raise
+    # One open file: the digest that names the cache directory is the digest of the bytes
+    # extracted into it, and the file is hashed once.
+    with ArchiveFile(path, limits=limits) as archive:
+        digest = archive.sha256
+        if expected_sha256 is not None and digest != expected_sha256.lower():
+            raise IntegrityFailure(
+                f"archive SHA-256 is {digest}, expected {expected_sha256}",
+                reason="archive-digest-mismatch",
+                subject=str(path),
+            )
+        target = cache_dir / digest
+        if (target / MANIFEST_PATH).is_file():
+            return target, digest
+        try:
+            archive.extract(target, on_staged=_validate_staged)
+        except (InvalidInput, OSError):
+            # Another process published the same bytes first; its copy is identical.
+            if not (target / MANIFEST_PATH).is_file():
+                raise
     return target, digest
 
 

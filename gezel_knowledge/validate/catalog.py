@@ -20,7 +20,7 @@ from gezel_knowledge.archive.findings import Finding
 from gezel_knowledge.archive.limits import DEFAULT_LIMITS, ArchiveLimits
 from gezel_knowledge.archive.manifest import CatalogManifest, parse_manifest_bytes
 from gezel_knowledge.archive.paths import MANIFEST_PATH
-from gezel_knowledge.archive.verify import extract_archive, scan_archive
+from gezel_knowledge.archive.verify import ArchiveFile
 from gezel_knowledge.errors import KnowledgeError, NotFound
 from gezel_knowledge.validate._context import Context
 from gezel_knowledge.validate._databases import check_router, check_shards
@@ -135,46 +135,48 @@ def validate_archive(
     Extraction goes to a temporary directory that is removed afterwards.
     """
     archive = Path(path)
-    info, findings = scan_archive(archive, expected_sha256, limits=limits)
-    if info is None or any(f.severity == "error" for f in findings):
-        provenance = (
-            provenance_verdict(info.manifest.raw, trust)
-            if info is not None
-            else ProvenanceVerdict("unsigned", "the manifest could not be read")
-        )
-        return ValidationReport(
-            path=archive,
-            deep=deep,
-            findings=tuple(findings),
-            provenance=provenance,
-            manifest=info.manifest if info else None,
-            archive_sha256=info.sha256 if info else None,
-            checks=("archive",),
-        )
-    with tempfile.TemporaryDirectory(prefix="gezk-validate-") as tmp:
-        dest = Path(tmp) / "catalog"
-        try:
-            extract_archive(archive, dest, info.sha256, limits=limits)
-        except KnowledgeError as exc:
+    # One open file, hashed and scanned once, for the checks and the extraction alike.
+    with ArchiveFile(archive, limits=limits) as source:
+        info, findings = source.scan(expected_sha256)
+        if info is None or any(f.severity == "error" for f in findings):
+            provenance = (
+                provenance_verdict(info.manifest.raw, trust)
+                if info is not None
+                else ProvenanceVerdict("unsigned", "the manifest could not be read")
+            )
             return ValidationReport(
                 path=archive,
                 deep=deep,
-                findings=(*findings, Finding(exc.reason, exc.message, exc.subject)),
-                provenance=provenance_verdict(info.manifest.raw, trust),
-                manifest=info.manifest,
-                archive_sha256=info.sha256,
+                findings=tuple(findings),
+                provenance=provenance,
+                manifest=info.manifest if info else None,
+                archive_sha256=info.sha256 if info else None,
                 checks=("archive",),
             )
-        report = _validate(
-            dest,
-            info.manifest,
-            deep=deep,
-            trust=trust,
-            limits=limits,
-            archive_sha256=info.sha256,
-            prior=tuple(findings),
-            check_digests=False,  # extract_archive verified every file just now
-        )
+        with tempfile.TemporaryDirectory(prefix="gezk-validate-") as tmp:
+            dest = Path(tmp) / "catalog"
+            try:
+                source.extract(dest)
+            except KnowledgeError as exc:
+                return ValidationReport(
+                    path=archive,
+                    deep=deep,
+                    findings=(*findings, Finding(exc.reason, exc.message, exc.subject)),
+                    provenance=provenance_verdict(info.manifest.raw, trust),
+                    manifest=info.manifest,
+                    archive_sha256=info.sha256,
+                    checks=("archive",),
+                )
+            report = _validate(
+                dest,
+                info.manifest,
+                deep=deep,
+                trust=trust,
+                limits=limits,
+                archive_sha256=info.sha256,
+                prior=tuple(findings),
+                check_digests=False,  # the extraction verified every file just now
+            )
     return ValidationReport(
         path=archive,
         deep=report.deep,

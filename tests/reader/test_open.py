@@ -5,11 +5,13 @@ from __future__ import annotations
 import shutil
 from collections.abc import Callable
 from pathlib import Path
+from typing import BinaryIO
 
 import brotli
 import pytest
 
 from gezel_knowledge.archive import file_sha256
+from gezel_knowledge.archive import verify as archive_verify
 from gezel_knowledge.errors import IntegrityFailure, NotFound
 from gezel_knowledge.reader import default_cache_dir, open_catalog
 from tests.reader.catalog_builder import CatalogBuild, mutate_db, reseal, sample_docs
@@ -32,6 +34,26 @@ def test_gezk_file_is_verified_and_extracted_once_by_digest(
         assert c.root == cache / digest
     assert marker.stat().st_mtime_ns == before
     assert sorted(p.name for p in cache.iterdir()) == [digest]
+
+
+def test_opening_a_gezk_file_hashes_it_once(
+    shared_catalog: Path,
+    packed: Callable[[Path], Path],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    archive = packed(shared_catalog)
+    hashed: list[int] = []
+    real = archive_verify._stream_sha256
+
+    def counting(fh: BinaryIO) -> str:
+        hashed.append(1)
+        return real(fh)
+
+    monkeypatch.setattr(archive_verify, "_stream_sha256", counting)
+    with open_catalog(archive, cache_dir=tmp_path / "cache") as c:
+        assert c.document("doc-0000").title
+    assert len(hashed) == 1
 
 
 def test_expected_digest_is_checked_before_extraction(
