@@ -272,10 +272,13 @@ class KnowledgeSearch:
         budget = shard_budget
         if budget is None:
             budget = PROACTIVE_SHARD_BUDGET if proactive else EXPLICIT_SHARD_BUDGET
+        # A query without words is text-free radius discovery: no vectors, nothing to fuse.
+        has_words = fts_match_expression(query) is not None
         quarantined: list[tuple[str, str]] = []
         with self._lock:
             mounted = self._refresh(catalogs, quarantined)
-            plans = self._plan(query, mode, mounted, budget, near)
+            semantic = mode != "keyword" and has_words
+            plans = self._plan(query, mounted, budget, near, semantic=semantic)
             per_catalog: list[tuple[_Plan, tuple[SearchHit, ...], tuple[int, ...]]] = []
             depth = max(2 * k, 20)
             for plan in plans:
@@ -296,8 +299,7 @@ class KnowledgeSearch:
                     self._quarantine(m, exc, quarantined)
                     continue
                 per_catalog.append((plan, result.hits, result.shards_searched))
-        if fts_match_expression(query) is None:
-            # Text-free radius discovery: no ranked lists to fuse, nearest first.
+        if not has_words:
             hits = _nearest([h for _, catalog_hits, _ in per_catalog for h in catalog_hits], k)
         else:
             hits = _fuse([(p.group, p.mounted.key, h) for p, h, _ in per_catalog], k)
@@ -331,12 +333,13 @@ class KnowledgeSearch:
     def _plan(
         self,
         query: str,
-        mode: SearchMode,
         mounted: Sequence[_Mounted],
         budget: int,
         near: RadiusQuery | None,
+        *,
+        semantic: bool,
     ) -> list[_Plan]:
-        if mode == "keyword" or fts_match_expression(query) is None:
+        if not semantic:
             return [_Plan(m, None, None, None, "off", None) for m in mounted]
         groups, unavailable = self._groups(mounted)
         plans: dict[str, _Plan] = {
