@@ -10,6 +10,7 @@ from gezel_knowledge.indexes._home import content_db_path, gezel_home, memory_db
 from gezel_knowledge.indexes._memory_format import MEMORY_KINDS, MemoryEntry, MemoryKind
 from gezel_knowledge.indexes._storage import SqliteBackend, connect, sqlite_backend
 from gezel_knowledge.indexes._symbols import Symbol
+from gezel_knowledge.indexes._vectors import QueryVectors
 from gezel_knowledge.indexes.content import (
     ContentIndex,
     ContentStatus,
@@ -50,6 +51,7 @@ __all__ = [
     "MemoryIndex",
     "MemoryKind",
     "MemorySyncReport",
+    "QueryVectors",
     "SqliteBackend",
     "SqliteExtensionUnavailable",
     "StructuralReport",

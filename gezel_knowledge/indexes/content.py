@@ -62,7 +62,14 @@ from gezel_knowledge.indexes._storage import (
 )
 from gezel_knowledge.indexes._symbols import Symbol, extract_symbols
 from gezel_knowledge.indexes._text import FTS_TOKENIZER, fts_query, split_identifier_words
-from gezel_knowledge.indexes._vectors import create_vec_table, drop_vec_table, knn, vec_table
+from gezel_knowledge.indexes._vectors import (
+    QueryVectors,
+    create_vec_table,
+    drop_vec_table,
+    knn,
+    query_vectors_for,
+    vec_table,
+)
 from gezel_knowledge.indexes.errors import EmbedderDimensionMismatch
 from gezel_knowledge.progress import ProgressEvent, ProgressSink, emit_safely
 
@@ -787,14 +794,13 @@ class ContentIndex:
     # -------------------------------------------------------------------------------- search
 
     def _vector_list(
-        self, embedder: Embedder, query: str, n: int, min_similarity: float | None
+        self, embedder: Embedder, vectors: QueryVectors, n: int, min_similarity: float | None
     ) -> list[tuple[int, float]]:
         table = vec_table(self._conn, "vec_text")
         stored = read_stamp(self._conn, "text")
         if table is None or stored is None or stored.stamp != stamp_text(embedder):
             return []  # no vectors, or vectors of another space: never compare across spaces
-        query_vector = embedder.embed_queries([query])[0]
-        ids, sims = knn(self._conn, table, query_vector, n)
+        ids, sims = knn(self._conn, table, vectors.of(embedder), n)
         keep = np.ones(len(ids), dtype=bool) if min_similarity is None else sims >= min_similarity
         return [(int(i), float(s)) for i, s in zip(ids[keep], sims[keep], strict=True)]
 
@@ -833,19 +839,24 @@ class ContentIndex:
         image_embedder: ImageEmbedder | None = None,
         per_path: int = 3,
         min_similarity: float | None = None,
+        query_vectors: QueryVectors | None = None,
     ) -> list[SearchHit]:
         """Hybrid search: vector neighbours (when ``embedder`` matches the index's stamp) and
         FTS5 over symbols, names/summaries and chunks, fused by rank; overlapping locations
-        merged; at most ``per_path`` hits per file."""
+        merged; at most ``per_path`` hits per file.
+
+        ``query_vectors`` shares the query's embedding with other indexes searched for it.
+        """
         if not query.strip():
             raise InvalidInput("the search query is empty", reason="empty-query")
         if k <= 0 or per_path <= 0:
             raise InvalidInput("k and per_path must be positive", reason="invalid-limit")
+        vectors = query_vectors_for(query, query_vectors)
         conn = self._conn
         n = max(4 * k, 40)
         lists: dict[str, list[tuple[int, float]]] = {}
         if embedder is not None:
-            lists["vector"] = self._vector_list(embedder, query, n, min_similarity)
+            lists["vector"] = self._vector_list(embedder, vectors, n, min_similarity)
         match = fts_query(query)
         if match is not None:
             lists["symbol"] = [

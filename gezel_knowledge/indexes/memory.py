@@ -50,7 +50,14 @@ from gezel_knowledge.indexes._storage import (
     write_stamp,
 )
 from gezel_knowledge.indexes._text import FTS_TOKENIZER, fts_query
-from gezel_knowledge.indexes._vectors import create_vec_table, drop_vec_table, knn, vec_table
+from gezel_knowledge.indexes._vectors import (
+    QueryVectors,
+    create_vec_table,
+    drop_vec_table,
+    knn,
+    query_vectors_for,
+    vec_table,
+)
 from gezel_knowledge.install.locking import FileLock
 from gezel_knowledge.progress import ProgressEvent, ProgressSink, emit_safely
 
@@ -334,12 +341,17 @@ class MemoryIndex:
         kinds: Sequence[str] | None = None,
         automatic: bool = False,
         today: date | None = None,
+        query_vectors: QueryVectors | None = None,
     ) -> list[SearchHit]:
-        """Hybrid keyword + vector recall; with ``automatic`` status notes decay with age."""
+        """Hybrid keyword + vector recall; with ``automatic`` status notes decay with age.
+
+        ``query_vectors`` shares the query's embedding with other indexes searched for it.
+        """
         if not query.strip():
             raise InvalidInput("the search query is empty", reason="empty-query")
         if k <= 0:
             raise InvalidInput("k must be positive", reason="invalid-limit")
+        vectors = query_vectors_for(query, query_vectors)
         scope_set = {validate_scope(s) for s in scopes} if scopes else None
         kind_set = {validate_kind(kd) for kd in kinds} if kinds else None
         conn = self._conn
@@ -360,8 +372,7 @@ class MemoryIndex:
             stored = read_stamp(conn, "memory")
             same_space = stored is not None and stored.stamp == stamp_text(self.embedder)
             if table is not None and same_space:
-                vector = self.embedder.embed_queries([query])[0]
-                ids, sims = knn(conn, table, vector, n)
+                ids, sims = knn(conn, table, vectors.of(self.embedder), n)
                 lists["vector"] = [(int(i), float(s)) for i, s in zip(ids, sims, strict=True)]
         names = [name for name, ranked in lists.items() if ranked]
         fused = reciprocal_rank_fusion([[key for key, _ in lists[nm]] for nm in names])

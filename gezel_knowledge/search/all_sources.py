@@ -27,7 +27,7 @@ from gezk.errors import GezkError
 
 if TYPE_CHECKING:
     from gezel_knowledge.embedders.base import Embedder
-    from gezel_knowledge.indexes import ContentIndex, MemoryIndex
+    from gezel_knowledge.indexes import ContentIndex, MemoryIndex, QueryVectors
     from gezel_knowledge.search.knowledge_search import KnowledgeResults, KnowledgeSearch
 
 __all__ = [
@@ -59,6 +59,13 @@ def _index_failures() -> tuple[type[BaseException], ...]:
     from gezel_knowledge.indexes import sqlite_backend  # noqa: PLC0415
 
     return (*_FAILURES, sqlite_backend().module.Error)
+
+
+def _query_vectors(query: str) -> QueryVectors:
+    # Imported on use, like the index failures: no index is imported until one is searched.
+    from gezel_knowledge.indexes import QueryVectors  # noqa: PLC0415
+
+    return QueryVectors(query)
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,12 +130,14 @@ def _content(
     k: int,
     *,
     embedder: Embedder | None,
+    vectors: QueryVectors | None,
     relabel: bool,
 ) -> _Run:
     failures = _index_failures()
     try:
         try:
-            run = _Run(source, index.search(query, k=k, embedder=embedder))
+            hits = index.search(query, k=k, embedder=embedder, query_vectors=vectors)
+            run = _Run(source, hits)
         except failures as exc:
             if embedder is None:
                 raise
@@ -142,12 +151,18 @@ def _content(
 
 
 def _memory(
-    source: SourceName, index: MemoryIndex, query: str, k: int, scopes: Sequence[str]
+    source: SourceName,
+    index: MemoryIndex,
+    query: str,
+    k: int,
+    scopes: Sequence[str],
+    *,
+    vectors: QueryVectors | None,
 ) -> _Run:
     failures = _index_failures()
     try:
         try:
-            return _Run(source, index.search(query, k=k, scopes=scopes))
+            return _Run(source, index.search(query, k=k, scopes=scopes, query_vectors=vectors))
         except failures as exc:
             if index.embedder is None:
                 raise
@@ -214,24 +229,33 @@ def search_all_sources(
             subject=unknown[0],
         )
     project_scopes = ["project"] + ([f"project:{project}"] if project else [])
+    # Shared by the indexes: the query is embedded once per embedder, not once per index.
+    indexes = (workspace, artifacts, memory, library)
+    vectors = _query_vectors(query) if any(i is not None for i in indexes) else None
+
+    def content(name: SourceName, index: ContentIndex, relabel: bool) -> Callable[[], _Run]:
+        return lambda: _content(
+            name, index, query, k, embedder=embedder, vectors=vectors, relabel=relabel
+        )
+
     tasks: dict[SourceName, Callable[[], _Run] | str] = {
         "workspace": "no workspace index was provided"
         if workspace is None
-        else lambda: _content("workspace", workspace, query, k, embedder=embedder, relabel=False),
+        else content("workspace", workspace, relabel=False),
         "artifacts": "no artifacts index was provided"
         if artifacts is None
-        else lambda: _content("artifacts", artifacts, query, k, embedder=embedder, relabel=False),
+        else content("artifacts", artifacts, relabel=False),
         "project-memory": "no memory index was provided"
         if memory is None
-        else lambda: _memory("project-memory", memory, query, k, project_scopes),
+        else lambda: _memory("project-memory", memory, query, k, project_scopes, vectors=vectors),
         "gezel-memory": "no memory index was provided"
         if memory is None
         else "no gezel was named for this session"
         if not gezel
-        else lambda: _memory("gezel-memory", memory, query, k, [f"gezel:{gezel}"]),
+        else lambda: _memory("gezel-memory", memory, query, k, [f"gezel:{gezel}"], vectors=vectors),
         "library": "no library index was provided"
         if library is None
-        else lambda: _content("library", library, query, k, embedder=embedder, relabel=True),
+        else content("library", library, relabel=True),
     }
     runs: list[_Run] = []
     catalog_results: KnowledgeResults | None = None

@@ -1,15 +1,24 @@
-"""vec0 tables: declared metric detection and similarity from distance."""
+"""vec0 tables: declared metric detection and similarity from distance; shared query vectors."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 import pytest
+from numpy.typing import NDArray
 
-from gezel_knowledge.errors import Unsupported
+from gezel_knowledge.embedders import HashEmbedder
+from gezel_knowledge.errors import InvalidInput, Unsupported
 from gezel_knowledge.indexes._storage import connect
-from gezel_knowledge.indexes._vectors import create_vec_table, knn, vec_table
+from gezel_knowledge.indexes._vectors import (
+    QueryVectors,
+    create_vec_table,
+    knn,
+    query_vectors_for,
+    vec_table,
+)
 
 
 def _unit(rng: np.random.Generator, n: int, d: int) -> np.ndarray:
@@ -58,3 +67,26 @@ def test_l1_tables_are_refused(tmp_path: Path) -> None:
         vec_table(conn, "v")
     assert info.value.reason == "vector-metric-unsupported"
     conn.close()
+
+
+def test_query_vectors_embed_once_per_embedder_and_belong_to_one_query() -> None:
+    class Counting(HashEmbedder):
+        calls = 0
+
+        def embed_queries(self, texts: Sequence[str]) -> NDArray[np.float32]:
+            type(self).calls += 1
+            return super().embed_queries(texts)
+
+    first, second = Counting(), Counting()
+    vectors = QueryVectors("parse config")
+    a = vectors.of(first)
+    assert vectors.of(first) is a
+    assert Counting.calls == 1
+    assert np.array_equal(vectors.of(second), a)  # another object embeds for itself
+    assert Counting.calls == 2
+    assert np.array_equal(a, HashEmbedder().embed_queries(["parse config"])[0])
+    assert query_vectors_for("parse config", vectors) is vectors
+    assert query_vectors_for("parse config", None).query == "parse config"
+    with pytest.raises(InvalidInput) as info:
+        query_vectors_for("send email", vectors)
+    assert info.value.reason == "query-mismatch"

@@ -31,6 +31,18 @@ class MissingModelEmbedder(HashEmbedder):
         raise ModelUnavailable("model files for test-hash-embed@1 are missing")
 
 
+class CountingEmbedder(HashEmbedder):
+    """The hash embedder's space, counting the query texts it embeds."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.queries: list[str] = []
+
+    def embed_queries(self, texts: Sequence[str]) -> NDArray[np.float32]:
+        self.queries += list(texts)
+        return super().embed_queries(texts)
+
+
 @dataclass
 class Session:
     home: Path
@@ -201,3 +213,24 @@ def test_missing_sources_are_unavailable_not_errors() -> None:
     assert {o.status for o in results.sources} == {"unavailable"}
     with pytest.raises(InvalidInput):
         search_all_sources("   ")
+
+
+def test_the_query_is_embedded_once_per_embedder_across_indexes(session: Session) -> None:
+    content, memory = CountingEmbedder(), CountingEmbedder()
+    session.memory.embedder = memory
+    results = search_all_sources(
+        QUERY,
+        workspace=session.workspace,
+        artifacts=session.artifacts,
+        memory=session.memory,
+        library=session.library,
+        embedder=content,
+        gezel="ada",
+        sources=["workspace", "artifacts", "library", "project-memory", "gezel-memory"],
+    )
+    assert {o.status for o in results.sources} == {"searched"}
+    # Three content indexes share one query vector; both memory scopes share another.
+    assert content.queries == [QUERY]
+    assert memory.queries == [QUERY]
+    for kind in ("workspace", "library", "memory"):
+        assert any(h.signal("vector") for h in results.hits if h.source_kind == kind), kind
