@@ -580,7 +580,6 @@ def _install_archive(
             )
         return _publish(
             job,
-            key=key,
             publisher_id=manifest.publisher_id,
             catalog_id=manifest.id,
             staging=staging,
@@ -662,7 +661,6 @@ def _adopt_shared(
             result, release = _register(
                 job,
                 home.registry.read(),
-                key=key,
                 publisher_id=entry.publisher_id,
                 catalog_id=entry.catalog_id,
                 record=record,
@@ -713,7 +711,6 @@ def _publish_shared(
             result, release = _register(
                 job,
                 home.registry.read(),
-                key=key,
                 publisher_id=publisher_id,
                 catalog_id=catalog_id,
                 record=record,
@@ -729,7 +726,6 @@ def _publish_shared(
 def _publish(
     job: _Job,
     *,
-    key: str,
     publisher_id: str,
     catalog_id: str,
     staging: Path,
@@ -744,7 +740,7 @@ def _publish(
     aside: list[Path] = []
     with home.registry.lock():
         snap = home.registry.read()
-        current = snap.get(key)
+        current = snap.get(catalog_key(publisher_id, catalog_id))
         same = current.version_by_digest(record.archive_sha256) if current else None
         published = False
         if same is not None and same.quarantine is None and home.path_of(same).is_dir():
@@ -760,7 +756,6 @@ def _publish(
         result, release = _register(
             job,
             snap,
-            key=key,
             publisher_id=publisher_id,
             catalog_id=catalog_id,
             record=record,
@@ -778,7 +773,6 @@ def _register(
     job: _Job,
     snap: RegistrySnapshot,
     *,
-    key: str,
     publisher_id: str,
     catalog_id: str,
     record: InstalledVersion,
@@ -791,7 +785,7 @@ def _register(
     it); return the result and the versions to release once the lock is dropped."""
     home = job.home
     job.emit("register", 0, 1, "steps")
-    current = snap.get(key)
+    current = snap.get(catalog_key(publisher_id, catalog_id))
     catalog = current or InstalledCatalog(publisher_id, catalog_id, enabled=True)
     previous = catalog.active
     sha = record.archive_sha256
