@@ -45,24 +45,20 @@ from gezel_knowledge.embedders import (
 from gezel_knowledge.install import KnowledgeHome
 from gezel_knowledge.search import KnowledgeSearch
 
-_SYLLABLES = ["ka", "ro", "mi", "tu", "ve", "lo", "sa", "ne", "di", "po", "gre", "bal", "tor"]
-
-
-def _vocabulary(rng: random.Random, size: int) -> list[str]:
-    words: set[str] = set()
-    while len(words) < size:
-        words.add("".join(rng.choice(_SYLLABLES) for _ in range(rng.randint(2, 4))))
-    return sorted(words)
+# The shared text generator sits beside this file: importable however this file was loaded.
+if str(Path(__file__).resolve().parent) not in sys.path:
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _synthetic import vocabulary, words
 
 
 def _sentence(rng: random.Random, vocab: list[str], n: int) -> str:
-    return " ".join(rng.choice(vocab) for _ in range(n)).capitalize() + "."
+    return words(rng, vocab, n).capitalize() + "."
 
 
 def write_source(root: Path, catalog_id: str, docs: int, seed: int) -> list[str]:
     """A document-list catalog source; returns sample sentences to use as queries."""
     rng = random.Random(seed)
-    vocab = _vocabulary(rng, 4000)
+    vocab = vocabulary(rng, 4000)
     root.mkdir(parents=True)
     (root / "catalog.yaml").write_text(
         f'id: {catalog_id}\nversion: "1.0.0"\nname: Bench {catalog_id}\nlanguage: en\n'

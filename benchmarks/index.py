@@ -37,24 +37,16 @@ from gezel_knowledge.embedders import HashEmbedder
 from gezel_knowledge.indexes import ContentIndex, sqlite_backend
 from gezel_knowledge.indexes._vectors import knn, vec_table
 
-_SYLLABLES = ["ka", "ro", "mi", "tu", "ve", "lo", "sa", "ne", "di", "po", "gre", "bal", "tor"]
-
-
-def _vocabulary(rng: random.Random, size: int) -> list[str]:
-    words: set[str] = set()
-    while len(words) < size:
-        words.add("".join(rng.choice(_SYLLABLES) for _ in range(rng.randint(2, 4))))
-    return sorted(words)
-
-
-def _sentence(rng: random.Random, vocab: list[str], n: int) -> str:
-    return " ".join(rng.choice(vocab) for _ in range(n))
+# The shared text generator sits beside this file: importable however this file was loaded.
+if str(Path(__file__).resolve().parent) not in sys.path:
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _synthetic import vocabulary, words
 
 
 def generate_workspace(root: Path, files: int, seed: int = 1) -> list[str]:
     """Write ``files`` files under ``root``; return some symbol names for queries."""
     rng = random.Random(seed)
-    vocab = _vocabulary(rng, 3000)
+    vocab = vocabulary(rng, 3000)
     symbols: list[str] = []
     for i in range(files):
         folder = root / f"pkg{i % 40:02d}" / f"mod{(i // 40) % 10}"
@@ -65,7 +57,7 @@ def generate_workspace(root: Path, files: int, seed: int = 1) -> list[str]:
             for _ in range(rng.randint(2, 8)):
                 name = f"{rng.choice(vocab)}_{rng.choice(vocab)}"
                 symbols.append(name)
-                body = _sentence(rng, vocab, rng.randint(5, 30))
+                body = words(rng, vocab, rng.randint(5, 30))
                 funcs.append(f'def {name}(x):\n    """{body}"""\n    return x\n')
             (folder / f"file{i}.py").write_text("import os\n\n\n" + "\n\n".join(funcs))
         elif kind < 13:
@@ -75,18 +67,18 @@ def generate_workspace(root: Path, files: int, seed: int = 1) -> list[str]:
                 symbols.append(name)
                 funcs.append(
                     f"export function {name}(a: number) {{\n"
-                    f"  // {_sentence(rng, vocab, 12)}\n  return a;\n}}\n"
+                    f"  // {words(rng, vocab, 12)}\n  return a;\n}}\n"
                 )
             (folder / f"file{i}.ts").write_text('import { x } from "./x";\n' + "\n".join(funcs))
         elif kind < 18:
-            parts = [f"# {_sentence(rng, vocab, 3)}\n"]
+            parts = [f"# {words(rng, vocab, 3)}\n"]
             for _ in range(rng.randint(2, 10)):
-                parts.append(f"\n## {_sentence(rng, vocab, 2)}\n\n")
+                parts.append(f"\n## {words(rng, vocab, 2)}\n\n")
                 for _ in range(rng.randint(1, 4)):
-                    parts.append(_sentence(rng, vocab, rng.randint(20, 120)) + "\n\n")
+                    parts.append(words(rng, vocab, rng.randint(20, 120)) + "\n\n")
             (folder / f"file{i}.md").write_text("".join(parts))
         else:
-            lines = [_sentence(rng, vocab, rng.randint(5, 20)) for _ in range(rng.randint(5, 80))]
+            lines = [words(rng, vocab, rng.randint(5, 20)) for _ in range(rng.randint(5, 80))]
             (folder / f"file{i}.txt").write_text("\n".join(lines) + "\n")
     return symbols
 
