@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from tests.install.publisher import Publisher
 from tests.reader.catalog_builder import CatalogBuild, pack, sample_docs
 
 
@@ -241,3 +242,11 @@ def http_site() -> Iterator[Any]:
     for server in servers:
         server.shutdown()
         server.server_close()
+
+
+@pytest.fixture
+def publisher(http_site: Any, archive_factory: Any) -> Publisher:
+    """Publisher ``tester`` serving ``demo`` 1.0.0 and its signed registry document."""
+    pub = Publisher(http_site())
+    pub.release(archive_factory("demo"), "demo", "1.0.0")
+    return pub

@@ -32,13 +32,6 @@ from tests.install.publisher import Publisher
 
 
 @pytest.fixture
-def publisher(http_site: Any, archive_factory: Any) -> Publisher:
-    pub = Publisher(http_site())
-    pub.release(archive_factory("demo"), "demo", "1.0.0")
-    return pub
-
-
-@pytest.fixture
 def store(tmp_path: Path) -> SharedStore:
     root = tmp_path / "shared"
     root.mkdir()

@@ -27,13 +27,6 @@ OFFLINE = UpdatePolicy.background(network_allowed=False)
 
 
 @pytest.fixture
-def publisher(http_site: Any, archive_factory: Any) -> Publisher:
-    pub = Publisher(http_site())
-    pub.release(archive_factory("demo"), "demo", "1.0.0")
-    return pub
-
-
-@pytest.fixture
 def home(publisher: Publisher, tmp_path: Path) -> KnowledgeHome:
     """A home with tester/demo 1.0.0 installed through a registry file, then disabled."""
     home = KnowledgeHome(tmp_path / "home")
