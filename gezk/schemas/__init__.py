@@ -521,18 +521,24 @@ def _topic_rules(topics: list[Any]) -> Iterator[_Located]:
 # --- public validators ------------------------------------------------------------------------
 
 
-def _manifest_version(obj: object) -> tuple[dict[str, Any], str]:
+def _format_version(obj: object, what: str) -> tuple[dict[str, Any], str]:
+    """``obj`` as a JSON object and the supported ``formatVersion`` it names."""
     if not isinstance(obj, dict):
         raise SchemaViolation(
-            f"a manifest must be a JSON object, got {_json_type(obj)}",
+            f"a {what} must be a JSON object, got {_json_type(obj)}",
             reason="schema-violation",
             subject="$",
         )
     if "formatVersion" not in obj:
         raise UnsupportedVersion(
-            "the manifest has no formatVersion", reason="unsupported-format", subject="$"
+            f"the {what} has no formatVersion", reason="unsupported-format", subject="$"
         )
     return obj, generation(obj["formatVersion"]).format_version
+
+
+def _manifest_findings(manifest: dict[str, Any], version: str) -> list[SchemaFinding]:
+    located = _schema_located(manifest, "catalog-manifest", version)
+    return _ordered(_with_rules(located, _manifest_rules(manifest, version)))
 
 
 def manifest_errors(obj: object) -> list[SchemaFinding]:
@@ -541,9 +547,7 @@ def manifest_errors(obj: object) -> list[SchemaFinding]:
     Raises :class:`UnsupportedVersion` (reason ``unsupported-format``) when ``formatVersion``
     is missing or not one this implementation reads, since then no schema applies.
     """
-    manifest, version = _manifest_version(obj)
-    located = _schema_located(manifest, "catalog-manifest", version)
-    return _ordered(_with_rules(located, _manifest_rules(manifest, version)))
+    return _manifest_findings(*_format_version(obj, "manifest"))
 
 
 def _raise_first(findings: list[SchemaFinding], what: str, version: str) -> None:
@@ -565,8 +569,8 @@ def validate_manifest(obj: object) -> None:
     (``unsupported-format``) and for a mis-paired ``indexSchemaVersion`` (``version-mismatch``),
     and :class:`SchemaViolation` naming the JSON path of the most relevant other problem.
     """
-    findings = manifest_errors(obj)
-    _, version = _manifest_version(obj)
+    manifest, version = _format_version(obj, "manifest")
+    findings = _manifest_findings(manifest, version)
     pairing = [f for f in findings if f.keyword == "gezk:version-pairing"]
     others = [f for f in findings if f.keyword != "gezk:version-pairing"]
     _raise_first(others, "manifest", version)
@@ -591,15 +595,7 @@ def validate_document(obj: object, format_version: str = "0.7") -> None:
 
 def validate_registry(obj: object) -> None:
     """Check a publisher registry (``kind: gezk-registry``) against its formatVersion's schema."""
-    if not isinstance(obj, dict):
-        raise SchemaViolation(
-            f"a registry must be a JSON object, got {_json_type(obj)}", subject="$"
-        )
-    if "formatVersion" not in obj:
-        raise UnsupportedVersion(
-            "the registry has no formatVersion", reason="unsupported-format", subject="$"
-        )
-    version = generation(obj["formatVersion"]).format_version
+    _, version = _format_version(obj, "registry")
     _raise_first(schema_errors(obj, "registry-index", version), "registry", version)
 
 

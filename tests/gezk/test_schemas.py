@@ -532,3 +532,20 @@ def test_source_notices_validate() -> None:
     with pytest.raises(SchemaViolation) as missing:
         schemas.validate_source_notices({"sources": [{"name": "Wikipedia"}]})
     assert missing.value.subject == "$.sources[0].license"
+
+
+@pytest.mark.parametrize(
+    ("check", "what"),
+    [(schemas.validate_manifest, "manifest"), (schemas.validate_registry, "registry")],
+)
+def test_a_versioned_document_must_be_an_object_naming_its_format_version(
+    check: Callable[[object], None], what: str
+) -> None:
+    with pytest.raises(SchemaViolation) as not_object:
+        check(["formatVersion", "0.7"])
+    assert (not_object.value.reason, not_object.value.subject) == ("schema-violation", "$")
+    assert str(not_object.value) == f"a {what} must be a JSON object, got array"
+    with pytest.raises(UnsupportedVersion) as unversioned:
+        check({"kind": "x"})
+    assert (unversioned.value.reason, unversioned.value.subject) == ("unsupported-format", "$")
+    assert str(unversioned.value) == f"the {what} has no formatVersion"
