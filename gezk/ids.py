@@ -133,22 +133,22 @@ def is_document_id(value: object) -> bool:
     return _document_id_problem(value) is None
 
 
-def validate_document_id(value: object) -> str:
-    """Return ``value`` if it is a valid document id (1-256 NFC scalars, no controls, trimmed)."""
+def _validate_document_id_grammar(value: object, kind: str) -> str:
     problem = _document_id_problem(value)
     if problem is not None:
-        raise _fail("document-id", value, problem)
+        raise _fail(kind, value, problem)
     assert isinstance(value, str)
     return value
+
+
+def validate_document_id(value: object) -> str:
+    """Return ``value`` if it is a valid document id (1-256 NFC scalars, no controls, trimmed)."""
+    return _validate_document_id_grammar(value, "document-id")
 
 
 def validate_location_id(value: object) -> str:
     """Return ``value`` if it is a valid location id (the document id grammar, section 5.2.2)."""
-    problem = _document_id_problem(value)
-    if problem is not None:
-        raise _fail("location-id", value, problem)
-    assert isinstance(value, str)
-    return value
+    return _validate_document_id_grammar(value, "location-id")
 
 
 def is_chunk_uid(value: object) -> bool:

@@ -15,6 +15,7 @@ from gezk.ids import (
     validate_catalog_id,
     validate_chunk_uid,
     validate_document_id,
+    validate_location_id,
     validate_publisher_id,
     validate_topic_id,
     validate_version,
@@ -123,3 +124,19 @@ def test_sort_key_extremes() -> None:
     assert sort_key_for_order(2**31 - 1) == "4294967295"
     with pytest.raises(InvalidIdentifier):
         sort_key_for_order(2**31)
+
+
+@pytest.mark.parametrize("bad", ["", " padded", "a\x00b", "x" * 257, "e\u0301"])
+def test_location_ids_follow_the_document_id_grammar_with_their_own_reason(bad: str) -> None:
+    with pytest.raises(InvalidIdentifier) as document:
+        validate_document_id(bad)
+    with pytest.raises(InvalidIdentifier) as location:
+        validate_location_id(bad)
+    assert document.value.reason == "invalid-document-id"
+    assert location.value.reason == "invalid-location-id"
+    assert location.value.subject == bad
+    assert str(location.value) == str(document.value).replace("document id", "location id", 1)
+
+
+def test_a_valid_location_id_is_returned_unchanged() -> None:
+    assert validate_location_id("Pike Place/market") == "Pike Place/market"
