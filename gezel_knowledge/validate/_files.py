@@ -39,7 +39,6 @@ def check_files(ctx: Context) -> None:
     sizes = _walk(ctx)
     for finding in layout_findings(m, sizes, ctx.limits):
         ctx.add(finding.reason, finding.message, finding.subject, finding.severity)
-    digests: dict[str, str] = {}
     for declared in m.files if ctx.check_digests else ():
         if sizes.get(declared.path) != declared.size_bytes:
             continue  # missing or wrong size: already reported
@@ -52,8 +51,7 @@ def check_files(ctx: Context) -> None:
                 h.update(block)
                 if is_asset and len(kept) <= ctx.limits.max_asset_bytes:
                     kept += block
-        digests[declared.path] = h.hexdigest()
-        if digests[declared.path] != declared.sha256:
+        if h.hexdigest() != declared.sha256:
             ctx.add("digest-mismatch", "SHA-256 differs from manifest.files", declared.path)
             continue
         if is_asset:
