@@ -22,7 +22,14 @@ from dataclasses import dataclass, replace
 from gezk.errors import InvalidIdentifier, InvalidReference
 from gezk.ids import is_chunk_uid, is_id, validate_document_id
 
-__all__ = ["MAX_ENCODED_DOCUMENT_ID", "SCHEME", "KnowledgeUri", "decode_segment", "encode_segment"]
+__all__ = [
+    "MAX_ENCODED_DOCUMENT_ID",
+    "SCHEME",
+    "KnowledgeUri",
+    "decode_segment",
+    "encode_segment",
+    "parse_fragment",
+]
 
 SCHEME = "knowledge://"
 MAX_ENCODED_DOCUMENT_ID = 512
@@ -179,19 +186,25 @@ class KnowledgeUri:
         if any(not s for s in segments):
             raise InvalidReference(f"empty document-id segment in {text!r}", subject=text)
         document_id = "/".join(decode_segment(s) for s in segments)
-        chunk: str | None = None
-        line_start: int | None = None
-        line_end: int | None = None
-        if hash_sign:
-            if (m := _CHUNK_FRAGMENT.fullmatch(fragment)) is not None:
-                chunk = m.group(1)
-            elif (m := _LINE_FRAGMENT.fullmatch(fragment)) is not None:
-                line_start = int(m.group(1))
-                line_end = None if m.group(2) is None else int(m.group(2))
-            else:
-                raise InvalidReference(
-                    f"unknown fragment {fragment!r} in {text!r} (expected chunk=<32 hex> or "
-                    "line=<n>[-<m>])",
-                    subject=text,
-                )
-        return cls(publisher_id, catalog_id, document_id, chunk, line_start, line_end)
+        if not hash_sign:
+            return cls(publisher_id, catalog_id, document_id)
+        parsed = parse_fragment(fragment)
+        if parsed is None:
+            raise InvalidReference(
+                f"unknown fragment {fragment!r} in {text!r} (expected chunk=<32 hex> or "
+                "line=<n>[-<m>])",
+                subject=text,
+            )
+        return cls(publisher_id, catalog_id, document_id, *parsed)
+
+
+def parse_fragment(fragment: str) -> tuple[str | None, int | None, int | None] | None:
+    """``(chunk, line_start, line_end)`` of a ``chunk=<uid>`` or ``line=a[-b]`` fragment.
+
+    ``None`` when the fragment is neither; range order is checked by :class:`KnowledgeUri`.
+    """
+    if (m := _CHUNK_FRAGMENT.fullmatch(fragment)) is not None:
+        return m.group(1), None, None
+    if (m := _LINE_FRAGMENT.fullmatch(fragment)) is not None:
+        return None, int(m.group(1)), None if m.group(2) is None else int(m.group(2))
+    return None

@@ -9,7 +9,6 @@ shared concurrently). Use one handle per thread for parallel queries.
 from __future__ import annotations
 
 import json
-import re
 import sqlite3
 import threading
 from collections.abc import Sequence
@@ -72,11 +71,10 @@ from gezk.ddl import read_meta
 from gezk.profiles import EmbeddingProfile, same_vector_space
 from gezk.quantize import PackedBits, QueryTables
 from gezk.spatial import RadiusQuery
-from gezk.uri import KnowledgeUri
+from gezk.uri import KnowledgeUri, parse_fragment
 
 __all__ = ["Catalog", "ShardInfo"]
 
-_FRAGMENT = re.compile(r"(?:chunk=([0-9a-f]{32})|line=([0-9]+)(?:-([0-9]+))?)")
 _CHUNK_COLUMNS = (
     "id, chunk_uid, document_id, ordinal, title, heading_path, line_start, line_end, text"
 )
@@ -480,22 +478,21 @@ class Catalog:
         if exists or "#" not in text:
             return text, None, None, None
         document_id, _, fragment = text.rpartition("#")
-        match = _FRAGMENT.fullmatch(fragment)
-        if match is None:
+        parsed = parse_fragment(fragment)
+        if parsed is None:
             raise InvalidInput(
                 f"unknown fragment {fragment!r} (expected chunk=<32 hex> or line=<n>[-<m>])",
                 reason="invalid-reference",
                 subject=text,
             )
-        start = int(match.group(2)) if match.group(2) else None
-        end = int(match.group(3)) if match.group(3) else None
+        chunk, start, end = parsed
         if start is not None and end is not None and end < start:
             raise InvalidInput(
                 f"line range {start}-{end} ends before it starts",
                 reason="invalid-reference",
                 subject=text,
             )
-        return document_id, match.group(1), start, end
+        return document_id, chunk, start, end
 
     def _read_chunk(self, document_id: str, uid: str) -> Passage:
         r = self._document_row(document_id)

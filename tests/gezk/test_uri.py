@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from gezk.errors import InvalidReference
 from gezk.ids import is_document_id
-from gezk.uri import KnowledgeUri
+from gezk.uri import KnowledgeUri, parse_fragment
 
 ids = st.from_regex(r"[a-z0-9]([a-z0-9-]{0,10}[a-z0-9])?", fullmatch=True)
 segment = st.text(
@@ -113,3 +113,22 @@ def test_ids_with_empty_segments_are_cited_as_one_encoded_segment(document_id: s
     assert text.startswith("knowledge://me/notes/")
     assert text.count("/") == 4  # scheme's two, publisher/catalog's two: the id has none left
     assert KnowledgeUri.parse(text) == uri
+
+
+@pytest.mark.parametrize(
+    ("fragment", "parts"),
+    [
+        ("chunk=" + "0a" * 16, ("0a" * 16, None, None)),
+        ("line=7", (None, 7, None)),
+        ("line=3-9", (None, 3, 9)),
+        ("line=9-3", (None, 9, 3)),
+        ("line=", None),
+        ("chunk=" + "0A" * 16, None),
+        ("page=2", None),
+        ("line=1-", None),
+    ],
+)
+def test_parse_fragment(
+    fragment: str, parts: tuple[str | None, int | None, int | None] | None
+) -> None:
+    assert parse_fragment(fragment) == parts

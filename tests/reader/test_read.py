@@ -103,6 +103,14 @@ def test_bare_id_with_unknown_fragment(catalog: Catalog) -> None:
     assert info.value.reason == "invalid-reference"
 
 
+@pytest.mark.parametrize("fragment", ["line=5-2", "chunk=XYZ", "line=", "chunk=" + "A" * 32])
+def test_bare_id_with_an_ill_formed_fragment(catalog: Catalog, fragment: str) -> None:
+    with pytest.raises(InvalidInput) as info:
+        catalog.read(f"doc-0003#{fragment}")
+    assert info.value.reason == "invalid-reference"
+    assert info.value.subject == f"doc-0003#{fragment}"
+
+
 def test_percent_encoded_document_ids_round_trip(tmp_path: Path) -> None:
     build = shared_toc_build()
     build.docs[7].id = "Mechanics/Newton laws ü"
