@@ -10,7 +10,9 @@ role ``"router+shard"``.
 
 Everything here works on an already-open ``sqlite3.Connection`` with stock SQLite and FTS5; no
 function opens a file. :func:`seal` asks SQLite itself to write the sealed copy (``VACUUM
-INTO``); writing to a temporary name and renaming it into place is the caller's job.
+INTO``); writing to a temporary name and renaming it into place is the caller's job. The layout
+checker learns which tables and columns to expect by running the same DDL in a private
+in-memory database, so the DDL text is the one statement of the layout.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import re
 import sqlite3
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cache
 from typing import Final, Literal, get_args
 
 from gezk.errors import GezkError, SchemaViolation, UnsupportedVersion
@@ -355,73 +358,32 @@ class _Table:
     fts5: bool = False
 
 
-def _table(name: str, spec: str, *, fts5: bool = False) -> _Table:
-    columns = []
-    for item in spec.split(","):
-        parts = item.split()
-        columns.append((parts[0], parts[1] if len(parts) > 1 else ""))
-    return _Table(name, tuple(columns), fts5)
+_CREATE_TABLE = re.compile(r"CREATE (?:VIRTUAL )?TABLE (\w+)")
 
 
-_META_TABLE = _table("meta", "key TEXT, value TEXT")
-_TOPICS_TABLE = _table(
-    "topics",
-    "id TEXT, parent_id TEXT, name TEXT, description TEXT, sort_key TEXT, document_count INTEGER",
-)
-_DOCUMENTS_TABLE_2 = _table(
-    "documents",
-    "id TEXT, title TEXT, slug TEXT, summary TEXT, language TEXT, topic_id TEXT, "
-    "shard_id INTEGER, chunk_count INTEGER, source_url TEXT, source_revision TEXT, "
-    "source_updated_at TEXT, attribution_json TEXT, body_codec TEXT, body_blob BLOB",
-)
-_DOCUMENTS_TABLE_3 = _table(
-    "documents",
-    "id TEXT, title TEXT, slug TEXT, summary TEXT, language TEXT, topic_id TEXT, "
-    "ordinal INTEGER, shard_id INTEGER, chunk_count INTEGER, source_url TEXT, "
-    "source_revision TEXT, source_updated_at TEXT, attribution_json TEXT, meta_json TEXT, "
-    "body_codec TEXT, body_blob BLOB",
-)
-_DOCUMENT_LOCATIONS_TABLE = _table(
-    "document_locations",
-    "document_id TEXT, location_id TEXT, latitude REAL, longitude REAL, role TEXT, "
-    "provenance_json TEXT",
-)
-_TOPIC_DOCUMENTS_TABLE = _table(
-    "topic_documents", "topic_id TEXT, document_id TEXT, ordinal INTEGER"
-)
-_ROUTER_TAIL_TABLES = (
-    _table("aliases", "alias TEXT, document_id TEXT"),
-    _table(
-        "shards",
-        "id INTEGER, path TEXT, chunk_count INTEGER, document_count INTEGER, "
-        "topic_ids_json TEXT, centroid_count INTEGER, bytes INTEGER",
-    ),
-    _table("route_centroids", "id INTEGER, shard_id INTEGER, embedding BLOB, weight INTEGER"),
-    _table("fts_documents", "title, summary, aliases, document_id", fts5=True),
-)
-_SHARD_ONLY_TABLES = (
-    _table(
-        "chunks",
-        "id INTEGER, chunk_uid TEXT, document_id TEXT, ordinal INTEGER, title TEXT, "
-        "heading_path TEXT, heading_text TEXT, line_start INTEGER, line_end INTEGER, "
-        "token_count INTEGER, content_hash TEXT, text TEXT",
-    ),
-    _table("fts_chunks", "title, heading_text, text", fts5=True),
-    _table("chunk_vectors_bit", "chunk_id INTEGER, v BLOB"),
-    _table("chunk_vectors_int8", "chunk_id INTEGER, v BLOB"),
-)
+@cache
+def _required_tables(role: DatabaseRole, schema_version: int) -> tuple[_Table, ...]:
+    """The tables the DDL of ``role`` creates, with their columns as SQLite declares them.
 
-
-def _required_tables(role: str, schema_version: int) -> tuple[_Table, ...]:
-    tables: list[_Table] = [_META_TABLE]
-    if role != "shard":
-        tables.append(_TOPICS_TABLE)
-        tables.append(_DOCUMENTS_TABLE_2 if schema_version == 2 else _DOCUMENTS_TABLE_3)
-        if schema_version >= 4:
-            tables += [_DOCUMENT_LOCATIONS_TABLE, _TOPIC_DOCUMENTS_TABLE]
-        tables += _ROUTER_TAIL_TABLES
-    if role != "router":
-        tables += _SHARD_ONLY_TABLES
+    Derived by running the DDL in a private in-memory database, so the layout check can never
+    drift from the DDL text; FTS5 shadow tables are not part of the layout.
+    """
+    script = database_ddl(role, schema_version)
+    scratch = sqlite3.connect(":memory:")
+    try:
+        scratch.executescript(script)
+        tables: list[_Table] = []
+        for name in _CREATE_TABLE.findall(script):
+            (sql,) = scratch.execute(
+                "SELECT sql FROM sqlite_master WHERE name = ?", (name,)
+            ).fetchone()
+            columns = tuple(
+                (str(row[1]), str(row[2]).upper())
+                for row in scratch.execute(f'PRAGMA table_info("{name}")')
+            )
+            tables.append(_Table(name, columns, bool(_USING_FTS5.search(sql))))
+    finally:
+        scratch.close()
     return tuple(tables)
 
 
