@@ -22,7 +22,7 @@ import sqlite3
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
-from typing import Final, Literal, get_args
+from typing import Final, Literal, cast, get_args
 
 from gezk.errors import GezkError, SchemaViolation, UnsupportedVersion
 from gezk.versions import generation_for_schema
@@ -479,12 +479,8 @@ def _checked_version(schema_version: object) -> int:
 
 
 def _checked_role(role: object) -> DatabaseRole:
-    if role == "router":
-        return "router"
-    if role == "shard":
-        return "shard"
-    if role == "router+shard":
-        return "router+shard"
+    if role in _ROLES:
+        return cast(DatabaseRole, role)
     raise GezkError(
         f"database role {role!r} is not one of {', '.join(_ROLES)}",
         reason="invalid-role",
