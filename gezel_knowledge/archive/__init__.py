@@ -1,4 +1,4 @@
-"""The ``.gezk`` container: verification before anything in it is trusted, and writing."""
+"""The ``.gezk`` container (spec section 3): verification before anything is trusted; writing."""
 
 from __future__ import annotations
 

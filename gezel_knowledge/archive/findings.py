@@ -1,5 +1,7 @@
 """A single problem found while checking a catalog, and the error that carries the first one.
 
+The refusals are those of spec sections 3.3 and 3.4 and the catalog rules of sections 4-8.
+
 Archive inspection stops at the first error (nothing after it can be trusted), while validation
 collects every finding; both speak the same vocabulary of kebab-case ``reason`` strings, listed
 in ``docs/security.md``.

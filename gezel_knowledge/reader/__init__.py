@@ -1,4 +1,4 @@
-"""The catalog reader: open, browse, read and search a ``.gezk`` catalog."""
+"""The catalog reader: open, browse, read and search a ``.gezk`` catalog (spec 5, 8.4, 9, 11)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,8 @@
-"""Values the catalog reader returns: topics, listings, documents, passages, search results."""
+"""Values the catalog reader returns: topics, listings, documents, passages, search results.
+
+They mirror the router tables of spec section 5.2 (with 5.2.2 locations), the retrieval of
+section 9 and the references of section 11.
+"""
 
 from __future__ import annotations
 

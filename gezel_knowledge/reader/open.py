@@ -1,4 +1,4 @@
-"""Opening a catalog from an extracted directory or a ``.gezk`` file.
+"""Opening a catalog from an extracted directory or a ``.gezk`` file (spec section 3.3).
 
 A directory is opened as it is (it was verified when it was extracted or installed). A ``.gezk``
 file is verified and extracted once into a cache directory named by the archive's SHA-256, so

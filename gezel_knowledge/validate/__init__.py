@@ -1,4 +1,5 @@
-"""Catalog validation: every structural and deep check, and a separate provenance verdict."""
+"""Catalog validation (spec sections 3-8): every structural and deep check, and a separate
+provenance verdict (section 12)."""
 
 from __future__ import annotations
 

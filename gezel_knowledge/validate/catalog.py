@@ -1,5 +1,8 @@
 """Validate an extracted catalog directory or a ``.gezk`` archive, reporting every finding.
 
+The rules are those of spec sections 3 (container), 4 (manifest), 5 (databases), 6-8 (vectors,
+chunks, shards) and 12 (signatures).
+
 Structural validation (manifest schema, files and digests, databases and their ``meta`` echoes,
 shards and centroids, the table of contents and placements, documents, spatial summary) always
 runs; ``deep=True`` adds SQLite integrity checks, chunk/vector alignment, the self-neighbour

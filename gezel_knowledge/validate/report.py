@@ -1,4 +1,5 @@
-"""The outcome of validating a catalog: every finding, plus a separate provenance verdict."""
+"""The outcome of validating a catalog: every finding, plus a separate provenance verdict (spec
+section 12)."""
 
 from __future__ import annotations
 
