@@ -194,11 +194,10 @@ def headings(blocks: Sequence[Block]) -> list[Heading]:
     return [b.heading for b in blocks if b.heading is not None]
 
 
-def code_line_mask(body: str, index: LineIndex | None = None) -> list[bool]:
+def code_line_mask(blocks: Sequence[Block], line_count: int) -> list[bool]:
     """For each line (index 0 is line 1), whether it belongs to a fenced code block."""
-    index = index or LineIndex(body)
-    mask = [False] * index.count
-    for block in parse_blocks(body, index):
+    mask = [False] * line_count
+    for block in blocks:
         if block.kind == "fence":
             for n in range(block.line_start, block.line_end + 1):
                 mask[n - 1] = True

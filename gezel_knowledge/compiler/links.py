@@ -13,7 +13,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from gezel_knowledge.compiler.blocks import LineIndex, code_line_mask
+from gezel_knowledge.compiler.blocks import Block, LineIndex, code_line_mask, parse_blocks
 
 __all__ = ["LinkRef", "find_links", "rewrite_links"]
 
@@ -67,10 +67,15 @@ def _mask_code_spans(line: str) -> str:
     return "".join(out)
 
 
-def find_links(body: str, index: LineIndex | None = None) -> list[LinkRef]:
-    """Every link target of a normalised body outside code, in order."""
+def find_links(
+    body: str, index: LineIndex | None = None, blocks: Sequence[Block] | None = None
+) -> list[LinkRef]:
+    """Every link target of a normalised body outside code, in order (``blocks``: the body's
+    :func:`parse_blocks`, when the caller has them already)."""
     index = index or LineIndex(body)
-    code = code_line_mask(body, index)
+    if blocks is None:
+        blocks = parse_blocks(body, index)
+    code = code_line_mask(blocks, index.count)
     refs: list[LinkRef] = []
     for number in range(1, index.count + 1):
         if code[number - 1]:

@@ -36,7 +36,9 @@ from gezel_knowledge.assets import (
     catalog_assets_problem,
 )
 from gezel_knowledge.compiler.blocks import (
+    Block,
     LineIndex,
+    headings,
     normalize_body,
     parse_blocks,
     section_ranges,
@@ -149,11 +151,8 @@ def _doc_id(rel: str, where: str) -> str:
     return doc_id
 
 
-def _first_h1(body: str, index: LineIndex) -> str | None:
-    for block in parse_blocks(body, index):
-        if block.heading is not None and block.heading.depth == 1 and block.heading.text:
-            return block.heading.text
-    return None
+def _first_h1(blocks: list[Block]) -> str | None:
+    return next((h.text for h in headings(blocks) if h.depth == 1 and h.text), None)
 
 
 def _load_page_text(file: Path, rel: str, where: str) -> tuple[dict[str, Any], str, int]:
@@ -356,10 +355,7 @@ class _Tree:
         index = LineIndex(body)
         blocks = parse_blocks(body, index)
         title = (
-            _fm_str(front, "title", where)
-            or _first_h1(body, index)
-            or label
-            or PurePosixPath(rel).stem
+            _fm_str(front, "title", where) or _first_h1(blocks) or label or PurePosixPath(rel).stem
         )
         doc_id = _doc_id(rel, where)
         page = _Page(
@@ -371,7 +367,7 @@ class _Tree:
             body_line=body_line,
             body_sha256=hashlib.sha256(body.encode("utf-8")).hexdigest(),
             anchors=section_ranges(blocks, index.count),
-            links=find_links(body, index),
+            links=find_links(body, index, blocks),
         )
         other = self.by_id.get(doc_id)
         if other is not None:
