@@ -36,6 +36,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from numpy.typing import NDArray
 
 from gezel_knowledge import __version__
+from gezel_knowledge.archive.verify import file_sha256
 from gezel_knowledge.archive.writer import write_archive
 from gezel_knowledge.compiler.chunking import Chunk, chunk_markdown, embed_header, unit_counter
 from gezel_knowledge.compiler.databases import (
@@ -661,14 +662,10 @@ def _file_entry(
 ) -> dict[str, Any]:
     if known is not None:
         return {"path": path, "sizeBytes": known[0], "sha256": known[1]}
-    digest = hashlib.sha256()
-    size = 0
     if isinstance(source, bytes):
-        digest.update(source)
-        size = len(source)
-    else:
-        with source.open("rb") as fh:
-            while block := fh.read(1 << 20):
-                digest.update(block)
-                size += len(block)
-    return {"path": path, "sizeBytes": size, "sha256": digest.hexdigest()}
+        return {
+            "path": path,
+            "sizeBytes": len(source),
+            "sha256": hashlib.sha256(source).hexdigest(),
+        }
+    return {"path": path, "sizeBytes": source.stat().st_size, "sha256": file_sha256(source)}

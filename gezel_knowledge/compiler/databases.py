@@ -11,7 +11,6 @@ they never pass through Python a second time.
 
 from __future__ import annotations
 
-import hashlib
 import sqlite3
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -21,6 +20,7 @@ import brotli
 import numpy as np
 from numpy.typing import NDArray
 
+from gezel_knowledge.archive.verify import file_sha256
 from gezel_knowledge.compiler.chunking import Chunk
 from gezel_knowledge.compiler.source import Topic
 from gezel_knowledge.compiler.validation import ValidDocument, dumps_compact
@@ -365,10 +365,4 @@ def seal(conn: sqlite3.Connection, dest: Path) -> SealedFile:
     conn.execute("PRAGMA journal_mode = DELETE")
     ddl.seal(conn, str(dest))
     conn.close()
-    digest = hashlib.sha256()
-    size = 0
-    with dest.open("rb") as fh:
-        while block := fh.read(1 << 20):
-            digest.update(block)
-            size += len(block)
-    return SealedFile(dest, size, digest.hexdigest())
+    return SealedFile(dest, dest.stat().st_size, file_sha256(dest))
