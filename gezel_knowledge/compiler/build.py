@@ -49,7 +49,6 @@ from gezel_knowledge.compiler.databases import (
     fill_router,
     fill_shard,
     seal,
-    write_meta,
 )
 from gezel_knowledge.compiler.document_list import load_document_list
 from gezel_knowledge.compiler.errors import BuildWarning, SourceError
@@ -66,6 +65,7 @@ from gezel_knowledge.compiler.window import choose_chunking
 from gezel_knowledge.embedders.base import Embedder
 from gezel_knowledge.errors import InvalidInput
 from gezel_knowledge.progress import ProgressEvent, ProgressSink, emit_safely
+from gezk import ddl
 from gezk.errors import InvalidIdentifier, InvalidProfile, SchemaViolation
 from gezk.ids import validate_catalog_id, validate_publisher_id, validate_version
 from gezk.jcs import canonicalize
@@ -444,7 +444,7 @@ def compile_catalog(
             centroids, weights = route_centroids(vectors, content.rows, meta.id, shard_id)
             size = 0
             if not embedded_shard:
-                write_meta(
+                ddl.write_meta(
                     conn, {**common, "shard_id": str(shard_id), "chunk_count": str(content.chunks)}
                 )
                 sealed[path] = seal(conn, work / "out" / path)
@@ -470,7 +470,7 @@ def compile_catalog(
             router_meta.update({"shard_id": "0", "chunk_count": str(total_chunks)})
         else:
             router_meta.update({"shard_id": "-1", "chunk_count": "0"})
-        write_meta(router_conn, router_meta)
+        ddl.write_meta(router_conn, router_meta)
         fill_router(router_conn, work / "staging.db", list(topics.values()), documents, shard_rows)
         sealed[ROUTER_PATH] = seal(router_conn, work / "out" / ROUTER_PATH)
         del vectors

@@ -26,6 +26,7 @@ from gezel_knowledge.compiler.source import Topic
 from gezel_knowledge.compiler.validation import ValidDocument, dumps_compact
 from gezk import ddl
 from gezk.quantize import pack_sign_bits, quantize_int8
+from gezk.versions import WRITTEN
 
 __all__ = [
     "BODY_BROTLI_MIN_BYTES",
@@ -38,10 +39,8 @@ __all__ = [
     "fill_router",
     "fill_shard",
     "seal",
-    "write_meta",
 ]
 
-INDEX_SCHEMA_VERSION = 4
 BODY_BROTLI_MIN_BYTES = 512
 _VECTOR_BLOCK = 1024
 MAX_BODY_BYTES = 16 * 1024 * 1024
@@ -162,13 +161,8 @@ def create_database(path: Path, *, router: bool, shard: bool) -> sqlite3.Connect
     role: ddl.DatabaseRole = ("router+shard" if shard else "router") if router else "shard"
     # A build database is scratch until sealed: durability would only cost fsyncs.
     conn.execute("PRAGMA synchronous = OFF")
-    ddl.create_schema(conn, role, INDEX_SCHEMA_VERSION)
+    ddl.create_schema(conn, role, WRITTEN.index_schema_version)
     return conn
-
-
-def write_meta(conn: sqlite3.Connection, values: Mapping[str, str]) -> None:
-    """Insert ``meta`` rows (in key order)."""
-    ddl.write_meta(conn, values)
 
 
 @dataclass(frozen=True, slots=True)
