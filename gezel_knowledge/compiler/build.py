@@ -152,7 +152,6 @@ class _Embedding:
         self.batch = batch
         self.dimensions = dimensions
         self.pending: list[tuple[bytes, str]] = []
-        self.rows = 0
         self.added = 0
         self.embedded = 0
         self.cached = 0
@@ -187,7 +186,6 @@ class _Embedding:
         self.cached += len(self.pending) - len(missing)
         block = np.stack([found[k] for k in keys]).astype("<f4")
         self.spill.write(block.tobytes())
-        self.rows += len(keys)
         self.pending.clear()
 
     def close(self) -> None:
