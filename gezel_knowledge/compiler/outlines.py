@@ -27,7 +27,7 @@ from __future__ import annotations
 import fnmatch
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from urllib.parse import unquote
@@ -147,6 +147,36 @@ def _normalise(base: Path, target: str, root: Path) -> Path | None:
     return root.joinpath(*parts)
 
 
+def _items(node: YamlNode, what: str, where: str) -> list[YamlNode]:
+    """The entries of a YAML list node; :class:`SourceError` at its line when it is no list."""
+    if not isinstance(node.value, list):
+        raise SourceError(
+            f"{what} must be a list", reason="invalid-outline", path=where, line=node.line
+        )
+    return node.value
+
+
+def _mappings(
+    node: YamlNode, what: str, each: str, where: str
+) -> Iterator[tuple[YamlNode, dict[str, YamlNode]]]:
+    """Each entry of a YAML list node with its fields; every entry must be a mapping."""
+    for item in _items(node, what, where):
+        if not isinstance(item.value, dict):
+            raise SourceError(
+                f"each {each} must be a mapping",
+                reason="invalid-outline",
+                path=where,
+                line=item.line,
+            )
+        yield item, item.value
+
+
+def _text(fields: dict[str, YamlNode], key: str) -> str | None:
+    """A mapping's scalar field as a string, ``None`` when absent or not a scalar."""
+    node = fields.get(key)
+    return None if node is None else node.text()
+
+
 def _is_markdown(path: Path) -> bool:
     return path.suffix.lower() in MARKDOWN_SUFFIXES
 
@@ -260,11 +290,7 @@ def _mkdocs(ctx: _Context, config: Path, nav: YamlNode) -> Outline:
     root = OutlineSection(name="", key=where)
 
     def entries(node: YamlNode, into: OutlineSection) -> None:
-        if not isinstance(node.value, list):
-            raise SourceError(
-                "nav must be a list", reason="invalid-outline", path=where, line=node.line
-            )
-        for entry in node.value:
+        for entry in _items(node, "nav", where):
             position = len(into.children)
             if isinstance(entry.value, str):
                 path = ctx.page(ctx.content_root, entry.value, origin=config, line=entry.line)
@@ -322,21 +348,9 @@ def _jupyter_book(ctx: _Context, toc: Path) -> Outline:
         return None if path is None else OutlinePage(path, title, order, where, node.line)
 
     def entries(node: YamlNode, into: OutlineSection) -> None:
-        if not isinstance(node.value, list):
-            raise SourceError(
-                "entries must be a list", reason="invalid-outline", path=where, line=node.line
-            )
-        for entry in node.value:
-            if not isinstance(entry.value, dict):
-                raise SourceError(
-                    "each entry must be a mapping",
-                    reason="invalid-outline",
-                    path=where,
-                    line=entry.line,
-                )
-            fields = entry.value
+        for entry, fields in _mappings(node, "entries", "entry", where):
             position = len(into.children)
-            title = fields["title"].text() if "title" in fields else None
+            title = _text(fields, "title")
             if "glob" in fields:
                 pattern = fields["glob"].text() or ""
                 matches = sorted(
@@ -374,19 +388,8 @@ def _jupyter_book(ctx: _Context, toc: Path) -> Outline:
             into.children.append(section)
 
     def parts(node: YamlNode, into: OutlineSection) -> None:
-        if not isinstance(node.value, list):
-            raise SourceError(
-                "parts must be a list", reason="invalid-outline", path=where, line=node.line
-            )
-        for part in node.value:
-            if not isinstance(part.value, dict):
-                raise SourceError(
-                    "each part must be a mapping",
-                    reason="invalid-outline",
-                    path=where,
-                    line=part.line,
-                )
-            caption = part.value["caption"].text() if "caption" in part.value else None
+        for part, fields in _mappings(node, "parts", "part", where):
+            caption = _text(fields, "caption")
             target = into
             if caption:
                 target = OutlineSection(
@@ -394,8 +397,8 @@ def _jupyter_book(ctx: _Context, toc: Path) -> Outline:
                 )
                 into.children.append(target)
             for key in ("chapters", "entries", "sections"):
-                if key in part.value:
-                    entries(part.value[key], target)
+                if key in fields:
+                    entries(fields[key], target)
 
     fields = data.value
     if "root" in fields:
@@ -458,23 +461,11 @@ def _docfx(ctx: _Context, toc: Path, seen: set[Path] | None = None) -> Outline:
         return None
 
     def walk(node: YamlNode, into: OutlineSection) -> None:
-        if not isinstance(node.value, list):
-            raise SourceError(
-                "items must be a list", reason="invalid-outline", path=where, line=node.line
-            )
-        for item in node.value:
-            if not isinstance(item.value, dict):
-                raise SourceError(
-                    "each toc item must be a mapping",
-                    reason="invalid-outline",
-                    path=where,
-                    line=item.line,
-                )
-            fields = item.value
+        for item, fields in _mappings(node, "items", "toc item", where):
             position = len(into.children)
-            name = (fields["name"].text() if "name" in fields else None) or ""
-            href = fields["href"].text() if "href" in fields else None
-            topic_href = fields["topicHref"].text() if "topicHref" in fields else None
+            name = _text(fields, "name") or ""
+            href = _text(fields, "href")
+            topic_href = _text(fields, "topicHref")
             child_toc = None
             if href and not _SCHEME.match(href):
                 child_toc = nested_toc(href, fields["href"].line)

@@ -351,3 +351,26 @@ def test_repeated_page_under_one_section_is_refused(tmp_path: Path) -> None:
     with pytest.raises(SourceError) as err:
         load_markdown_tree(root)
     assert (err.value.reason, err.value.line) == ("repeated-placement", 3)
+
+
+@pytest.mark.parametrize(
+    ("outline", "text", "message", "line"),
+    [
+        ("mkdocs.yml", "nav:\n  Home: index.md\n", "nav must be a list", 2),
+        ("_toc.yml", "root: index\nchapters:\n  file: a\n", "entries must be a list", 3),
+        ("_toc.yml", "root: index\nchapters:\n  - a\n", "each entry must be a mapping", 3),
+        ("_toc.yml", "root: index\nparts: a\n", "parts must be a list", 2),
+        ("_toc.yml", "root: index\nparts:\n  - a\n", "each part must be a mapping", 3),
+        ("toc.yml", "- name: A\n  items: a\n", "items must be a list", 2),
+        ("toc.yml", "- name: A\n  href: index.md\n- a\n", "each toc item must be a mapping", 3),
+    ],
+)
+def test_malformed_outline_lists_are_refused_at_their_line(
+    tmp_path: Path, outline: str, text: str, message: str, line: int
+) -> None:
+    pages = {"docs/index.md": "# Home\n"} if outline == "mkdocs.yml" else {"index.md": "# Home\n"}
+    root = write_tree(tmp_path / "t", {outline: text, **pages})
+    with pytest.raises(SourceError) as err:
+        load_markdown_tree(root)
+    assert (err.value.reason, err.value.path, err.value.line) == ("invalid-outline", outline, line)
+    assert str(err.value) == f"{outline}:{line}: {message}"
