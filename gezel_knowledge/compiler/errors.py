@@ -3,10 +3,19 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 from gezel_knowledge.errors import InvalidInput
 
-__all__ = ["BuildWarning", "ChunkingDoesNotFit", "SourceError"]
+__all__ = ["BuildWarning", "ChunkingDoesNotFit", "SourceError", "display_path"]
+
+
+def display_path(path: Path, root: Path) -> str:
+    """``path`` relative to ``root`` for messages (or as given when outside it)."""
+    try:
+        return path.relative_to(root).as_posix()
+    except ValueError:
+        return str(path)
 
 
 def _where(document: str | None, path: str | None, line: int | None) -> str | None:

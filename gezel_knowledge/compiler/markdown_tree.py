@@ -43,7 +43,7 @@ from gezel_knowledge.compiler.blocks import (
     parse_blocks,
     section_ranges,
 )
-from gezel_knowledge.compiler.errors import BuildWarning, SourceError
+from gezel_knowledge.compiler.errors import BuildWarning, SourceError, display_path
 from gezel_knowledge.compiler.frontmatter import split_front_matter
 from gezel_knowledge.compiler.links import LinkRef, find_links, rewrite_links
 from gezel_knowledge.compiler.metadata import CatalogMetadata, load_catalog_yaml
@@ -337,10 +337,7 @@ class _Tree:
         self.warnings: list[BuildWarning] = []
 
     def display(self, path: Path) -> str:
-        try:
-            return path.relative_to(self.source_root).as_posix()
-        except ValueError:
-            return str(path)
+        return display_path(path, self.source_root)
 
     def scan(self, rel: str, label: str | None) -> _Page:
         file = self.content_root / rel

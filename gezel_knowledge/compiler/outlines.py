@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from urllib.parse import unquote
 
-from gezel_knowledge.compiler.errors import BuildWarning, SourceError
+from gezel_knowledge.compiler.errors import BuildWarning, SourceError, display_path
 from gezel_knowledge.compiler.frontmatter import (
     YamlNode,
     load_yaml,
@@ -76,10 +76,7 @@ class _Context:
         return path.relative_to(self.content_root).as_posix()
 
     def display(self, path: Path) -> str:
-        try:
-            return path.relative_to(self.source_root).as_posix()
-        except ValueError:
-            return str(path)
+        return display_path(path, self.source_root)
 
     def excluded(self, path: Path) -> bool:
         rel = self.rel(path)
@@ -658,7 +655,7 @@ def recognise_outline(
             nav = config.value.get("nav")
         if not content_root.is_dir():
             raise SourceError(
-                f"mkdocs docs_dir {ctx_rel(content_root, source_root)!r} does not exist",
+                f"mkdocs docs_dir {display_path(content_root, source_root)!r} does not exist",
                 reason="missing-file",
                 path=mkdocs.name,
             )
@@ -706,14 +703,6 @@ def recognise_outline(
         return done(Outline("topic-yaml", root, None, ordered=False), declaration)
     root, _ = _folders(ctx, "folders")
     return done(Outline("folders", root, None, ordered=False))
-
-
-def ctx_rel(path: Path, root: Path) -> str:
-    """``path`` relative to ``root`` for messages (or as given when outside it)."""
-    try:
-        return path.relative_to(root).as_posix()
-    except ValueError:
-        return str(path)
 
 
 def _missing_outline(kind: str, what: str) -> SourceError:
