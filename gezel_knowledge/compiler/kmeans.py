@@ -114,7 +114,7 @@ class _Rows:
         )
 
     def assign(
-        self, centres: NDArray[np.float64], weights: NDArray[np.float64] | None = None
+        self, centres: NDArray[np.float64]
     ) -> tuple[NDArray[np.int64], NDArray[np.float64], NDArray[np.float64]]:
         """Each row's most similar centre (ties: lowest index), and per-centre sums and mass.
 
@@ -133,16 +133,11 @@ class _Rows:
             order = np.argsort(block_labels, kind="stable")
             ordered = block_labels[order]
             rows = block[order]
-            w = None if weights is None else weights[start : start + block.shape[0]][order]
             bounds = np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1], True])
             for a, b in itertools.pairwise(bounds):
                 label = ordered[a]
-                if w is None:
-                    sums[label] += rows[a:b].sum(axis=0, dtype=np.float64)
-                    mass[label] += b - a
-                else:
-                    sums[label] += (rows[a:b] * w[a:b, None]).sum(axis=0)
-                    mass[label] += w[a:b].sum()
+                sums[label] += rows[a:b].sum(axis=0, dtype=np.float64)
+                mass[label] += b - a
         return labels, sums, mass
 
 
