@@ -25,7 +25,7 @@ from gezel_knowledge.assets import asset_problem, asset_references, catalog_asse
 from gezel_knowledge.compiler.blocks import normalize_body
 from gezel_knowledge.compiler.errors import SourceError
 from gezel_knowledge.compiler.markdown_tree import (
-    LICENSE_FILE_NAMES,
+    notice_files,
     parse_aliases,
     parse_attribution,
     parse_locations,
@@ -233,11 +233,7 @@ def load_document_list(
     if problem is not None:
         raise SourceError(problem.message, reason=problem.reason, path=where)
 
-    readme = meta.readme or root / "README.md"
-    license_file = meta.license.notice_file if meta.license and meta.license.notice_file else None
-    license_file = license_file or next(
-        (root / n for n in LICENSE_FILE_NAMES if (root / n).is_file()), None
-    )
+    readme, license_file = notice_files(meta, root)
     return CatalogSource(
         root=root,
         kind="document-list",

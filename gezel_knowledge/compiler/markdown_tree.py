@@ -65,7 +65,7 @@ from gezel_knowledge.compiler.topics import (
 )
 from gezk.uri import KnowledgeUri
 
-__all__ = ["LICENSE_FILE_NAMES", "load_markdown_tree"]
+__all__ = ["LICENSE_FILE_NAMES", "load_markdown_tree", "notice_files"]
 
 LICENSE_FILE_NAMES = ("LICENSE", "LICENSE.md", "LICENSE.txt", "LICENCE", "LICENCE.md", "COPYING")
 """Where the licence notice is looked for when catalog.yaml names no ``license.file``."""
@@ -560,11 +560,14 @@ def _body_loader(page: _Page, rel: str, where: str) -> Any:
     return load
 
 
-def _find_license(root: Path) -> Path | None:
-    for name in LICENSE_FILE_NAMES:
-        if (root / name).is_file():
-            return root / name
-    return None
+def notice_files(meta: CatalogMetadata, root: Path) -> tuple[Path, Path | None]:
+    """The README (catalog.yaml's, else ``README.md`` at ``root``; it may not exist) and the
+    licence notice (catalog.yaml's ``license.file``, else the first of :data:`LICENSE_FILE_NAMES`
+    at ``root``) a source at ``root`` ships."""
+    readme = meta.readme or root / "README.md"
+    if meta.license and meta.license.notice_file:
+        return readme, meta.license.notice_file
+    return readme, next((root / n for n in LICENSE_FILE_NAMES if (root / n).is_file()), None)
 
 
 def load_markdown_tree(
@@ -576,9 +579,7 @@ def load_markdown_tree(
         raise SourceError("is not a folder", reason="not-a-folder", path=str(root))
     config = source_root / "catalog.yaml"
     meta = (load_catalog_yaml(config) if config.is_file() else CatalogMetadata()).merged(metadata)
-    readme = meta.readme or source_root / "README.md"
-    license_file = meta.license.notice_file if meta.license and meta.license.notice_file else None
-    license_file = license_file or _find_license(source_root)
+    readme, license_file = notice_files(meta, source_root)
     notices = meta.source_notices
     reserved = {p.resolve() for p in (readme, license_file, notices, config) if p is not None}
     recognised = recognise_outline(
