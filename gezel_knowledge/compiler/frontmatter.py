@@ -51,14 +51,18 @@ def _jsonable(value: Any) -> Any:
     return value
 
 
+def _problem(exc: yaml.YAMLError) -> tuple[str, int | None]:
+    """What PyYAML says is wrong, and the 1-based line it points at (when it points)."""
+    mark = getattr(exc, "problem_mark", None)
+    return str(getattr(exc, "problem", None) or exc), mark.line + 1 if mark is not None else None
+
+
 def _yaml(text: str) -> tuple[Any, str | None, int | None]:
     """Parsed value, or ``(None, problem, 1-based line)`` when the YAML is invalid."""
     try:
         return _jsonable(yaml.load(text, Loader=_TolerantLoader)), None, None
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        line = mark.line + 1 if mark is not None else None
-        return None, str(getattr(exc, "problem", None) or exc), line
+        return None, *_problem(exc)
 
 
 def load_yaml(text: str, *, path: str) -> Any:
@@ -169,12 +173,9 @@ def load_yaml_nodes(text: str, *, path: str) -> YamlNode:
     try:
         root = yaml.compose(text, Loader=_TolerantLoader)
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
+        problem, line = _problem(exc)
         raise SourceError(
-            f"invalid YAML: {getattr(exc, 'problem', None) or exc}",
-            reason="invalid-yaml",
-            path=path,
-            line=mark.line + 1 if mark is not None else None,
+            f"invalid YAML: {problem}", reason="invalid-yaml", path=path, line=line
         ) from None
     if root is None:
         return YamlNode(None, 1)

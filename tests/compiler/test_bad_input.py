@@ -131,6 +131,31 @@ def test_bad_front_matter_names_file_and_line(tmp_path: Path) -> None:
     assert err.value.path == "a.md"
 
 
+@pytest.mark.parametrize(
+    ("name", "reason"),
+    [
+        ("catalog.yaml", "invalid-yaml"),
+        ("toc.yml", "invalid-yaml"),
+        ("a.md", "invalid-front-matter"),
+    ],
+)
+def test_invalid_yaml_names_the_file_and_the_line_yaml_points_at(
+    tmp_path: Path, name: str, reason: str
+) -> None:
+    broken = "title: A\nlist: [1, 2\nnext: 3\n"
+    files = {"a.md": f"---\n{broken}---\nBody.\n"} if name == "a.md" else {name: broken}
+    root = write_tree(tmp_path / "t", {"a.md": "# A\n", **files})
+    with pytest.raises(SourceError) as err:
+        build(root, tmp_path / "t.gezk")
+    # PyYAML points at line 3 of the YAML text, which is line 4 of a file behind '---'.
+    line = 4 if name == "a.md" else 3
+    what = "invalid YAML front matter" if name == "a.md" else "invalid YAML"
+    assert (err.value.reason, err.value.line) == (reason, line)
+    assert err.value.path is not None
+    assert err.value.path.endswith(name)
+    assert str(err.value).endswith(f":{line}: {what}: expected ',' or ']', but got ':'")
+
+
 def test_duplicate_ids_from_files_are_refused(tmp_path: Path) -> None:
     root = write_tree(tmp_path / "t", {"a.md": "# A\n", "a.markdown": "# A again\n"})
     with pytest.raises(SourceError) as err:
