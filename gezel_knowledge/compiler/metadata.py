@@ -34,6 +34,7 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
+from gezel_knowledge.archive.manifest import SmokeQuery
 from gezel_knowledge.compiler.errors import SourceError
 from gezel_knowledge.compiler.frontmatter import load_yaml
 
@@ -88,14 +89,6 @@ class SourceSnapshot:
     name: str
     date: str
     taxonomy_version: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class SmokeQuery:
-    """A full-text query over the document directory and the documents it must find."""
-
-    query: str
-    expected_document_ids: tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True)
