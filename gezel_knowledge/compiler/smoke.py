@@ -1,45 +1,39 @@
 """Smoke queries: full-text queries over the document directory, verified at build time.
 
-A query is run the way a reader re-runs it after install: its ``\\w+`` tokens (NFKC, at most 16,
-deduplicated) are OR-ed as quoted FTS5 terms against ``fts_documents``, ranked by BM25, and
-every expected document must be among the first ten. Queries the author gives must pass; when
+A query is run exactly as deep validation, and so every install, re-runs it: the reader's
+keyword terms (:func:`~gezel_knowledge.reader.fts.fts_match_expression`) against
+``fts_documents``, ranked by BM25 weighting title 4, summary 1 and aliases 2, ties by document
+id; every expected document must be among the first ten. A build that checked queries any other
+way could ship a catalog its own installer refuses. Queries the author gives must pass; when
 none are given, up to three are derived from document titles spread across the catalog, and
 only those that pass are kept.
 """
 
 from __future__ import annotations
 
-import re
 import sqlite3
-import unicodedata
 from collections.abc import Sequence
 
 from gezel_knowledge.compiler.metadata import SmokeQuery
+from gezel_knowledge.reader.fts import fts_match_expression
 
-__all__ = ["SMOKE_TOP_N", "derive_smoke_queries", "fts_match", "smoke_query_passes"]
+__all__ = ["SMOKE_TOP_N", "derive_smoke_queries", "smoke_query_passes"]
 
 SMOKE_TOP_N = 10
-_TOKEN = re.compile(r"\w+")
-
-
-def fts_match(query: str) -> str | None:
-    """The FTS5 MATCH expression of a smoke query, or ``None`` when it has no tokens."""
-    tokens = list(dict.fromkeys(_TOKEN.findall(unicodedata.normalize("NFKC", query))))[:16]
-    if not tokens:
-        return None
-    return " OR ".join('"' + t.replace('"', '""') + '"' for t in tokens)
 
 
 def smoke_query_passes(router: sqlite3.Connection, query: SmokeQuery) -> bool:
     """Whether every expected document is in the query's top ten."""
-    match = fts_match(query.query)
+    match = fts_match_expression(query.query)
     if match is None:
         return False
+    # The statement deep validation re-runs (validate/_deep.py); the two must not drift.
     top = {
         row[0]
         for row in router.execute(
-            "SELECT document_id FROM fts_documents WHERE fts_documents MATCH ? "
-            "ORDER BY rank LIMIT ?",
+            "SELECT f.document_id FROM fts_documents f JOIN documents d"
+            " ON d.id = f.document_id WHERE fts_documents MATCH ?"
+            " ORDER BY bm25(fts_documents, 4.0, 1.0, 2.0), f.document_id LIMIT ?",
             (match, SMOKE_TOP_N),
         )
     }

@@ -312,6 +312,29 @@ def test_given_smoke_queries_must_pass(tmp_path: Path) -> None:
     assert result.manifest["smokeQueries"] == [{"query": "alpha", "expectedDocumentIds": ["a"]}]
 
 
+def test_a_smoke_query_the_installer_would_refuse_is_refused_at_build(tmp_path: Path) -> None:
+    # Deep validation (run by every install) drops stopwords and weighs titles; the build must
+    # judge a query the same way. Here only "search" survives as a term, twelve shorter titles
+    # hold it, and the long-titled target falls out of the top ten.
+    query = "What is it all about search"
+    catalog = CATALOG_YAML + f"smokeQueries:\n  - {{query: {query}, expectedDocumentIds: [z]}}\n"
+    pages = {f"s{i:02d}.md": f"# Search {i}\n\nSearch search notes {i}.\n" for i in range(12)}
+    pages["z.md"] = "# What is it all about search, really, in this long title\n\nBody.\n"
+    root = write_tree(tmp_path / "s", pages, catalog=catalog)
+    with pytest.raises(SourceError) as err:
+        build(root, tmp_path / "s.gezk")
+    assert err.value.reason == "smoke-query-failed"
+    assert query in str(err.value)
+
+
+def test_derived_smoke_queries_pass_deep_validation(
+    handbook: tuple[Path, BuildResult], handbook_dir: Path
+) -> None:
+    assert handbook[1].manifest["smokeQueries"]
+    report = validate_catalog(handbook_dir, deep=True)
+    assert [f.reason for f in report.findings if f.reason == "smoke-query-failed"] == []
+
+
 def test_signed_manifest_verifies(handbook: tuple[Path, BuildResult], tmp_path: Path) -> None:
     key = generate_private_key()
     result = build(handbook[0], tmp_path / "signed.gezk", signing_key=key)
