@@ -36,6 +36,7 @@ Stage1 = Literal["lut", "hamming"]
 """The stage-1 scan: asymmetric float-query LUT scan (default) or the spec's Hamming baseline."""
 
 PassageKind = Literal["document", "lines", "chunk"]
+"""What a reference resolved to: a whole body, a line slice, or one chunk."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -52,9 +52,8 @@ def _validate_staged(root: Path) -> None:
 
     # extract_archive has verified every size, digest and asset just before this runs.
     report = validate_catalog(root, deep=False, check_digests=False)
-    errors = [f for f in report.findings if f.severity == "error"]
-    if errors:
-        raise error_for(errors[0])
+    if report.errors:
+        raise error_for(report.errors[0])
 
 
 def _extracted(
