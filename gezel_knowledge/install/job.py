@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Literal
 
 from gezel_knowledge._atomic import move_to_trash, publish_read_only, remove_tree
 from gezel_knowledge.archive.paths import MANIFEST_PATH
-from gezel_knowledge.archive.verify import extract_archive, inspect_archive
+from gezel_knowledge.archive.verify import ArchiveFile
 from gezel_knowledge.errors import (
     Cancelled,
     IntegrityFailure,
@@ -482,7 +482,6 @@ def _install_archive(
     fetched: DownloadResult | None,
     options: _Options,
 ) -> InstallResult:
-    home = job.home
     digest = _hash_file(job, archive)
     if src.expected_sha256 is not None and digest != src.expected_sha256:
         raise IntegrityFailure(
@@ -491,8 +490,27 @@ def _install_archive(
             subject=src.label,
         )
     job.check()
+    # One open file for the archive checks and the extraction: it is scanned once, and the
+    # bytes extracted are those of the file that was checked.
+    with ArchiveFile(archive) as opened:
+        return _install_checked(
+            job, opened, digest, src, place=place, fetched=fetched, options=options
+        )
+
+
+def _install_checked(
+    job: _Job,
+    opened: ArchiveFile,
+    digest: str,
+    src: _Source,
+    *,
+    place: _Placement,
+    fetched: DownloadResult | None,
+    options: _Options,
+) -> InstallResult:
+    home = job.home
     job.emit("archive", 0, 1, "steps", "checking archive")
-    info = inspect_archive(archive, expected_sha256=digest)
+    info = opened.inspect(digest)
     manifest = info.manifest
     _check_release(src, manifest.publisher_id, manifest.id, manifest.version)
     job.emit("archive", 1, 1, "steps")
@@ -534,7 +552,7 @@ def _install_archive(
     staging = staging_root / "catalog"
     try:
         job.emit("extract", 0, extracted, message="extracting")
-        extract_archive(archive, staging, expected_sha256=digest)
+        opened.extract(staging, digest)
         job.emit("extract", extracted, extracted)
         job.check()
         job.emit("validate", 0, 1, "steps", "deep validation")

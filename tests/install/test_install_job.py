@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from gezel_knowledge.archive import verify as archive_verify
 from gezel_knowledge.errors import Cancelled, IntegrityFailure, NotFound
 from gezel_knowledge.install import CancelToken, InsufficientSpace, KnowledgeHome
 from gezel_knowledge.install.registry_document import RegistryDocument
@@ -73,6 +74,29 @@ def test_install_from_a_file_publishes_read_only_and_registers(
     assert catalog.enabled
     assert catalog.active == result.version
     assert _leftovers(home) == []
+
+
+def test_the_archive_checks_and_the_extraction_share_one_open_file(
+    archive_factory: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calls = {"hash": 0, "scan": 0}
+    real_hash, real_scan = archive_verify._stream_sha256, archive_verify._scan_structure
+
+    def hashing(*args: Any) -> str:
+        calls["hash"] += 1
+        return real_hash(*args)
+
+    def scanning(*args: Any) -> Any:
+        calls["scan"] += 1
+        return real_scan(*args)
+
+    monkeypatch.setattr(archive_verify, "_stream_sha256", hashing)
+    monkeypatch.setattr(archive_verify, "_scan_structure", scanning)
+    result = KnowledgeHome(tmp_path / "home").install(archive_factory())
+    assert result.status == "installed"
+    # The job's own digest (with progress and cancellation) plus one open archive file for the
+    # checks and the extraction, instead of one for each.
+    assert calls == {"hash": 1, "scan": 1}
 
 
 def test_reinstalling_the_same_bytes_is_a_no_op(archive_factory: Any, tmp_path: Path) -> None:
