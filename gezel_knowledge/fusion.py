@@ -31,9 +31,9 @@ def reciprocal_rank_fusion(
         weights = [1.0] * len(ranked_lists)
     if len(weights) != len(ranked_lists):
         raise ValueError("one weight per ranked list is required")
+    # A dict keeps keys in order of first appearance and sorted() is stable: equal scores stay
+    # in that order without keeping it separately.
     scores: dict[K, float] = {}
-    first_seen: dict[K, int] = {}
-    order = 0
     for weight, ranked in zip(weights, ranked_lists, strict=True):
         seen: set[K] = set()
         for position, key in enumerate(ranked, start=1):
@@ -41,10 +41,7 @@ def reciprocal_rank_fusion(
                 continue
             seen.add(key)
             scores[key] = scores.get(key, 0.0) + weight / (k + position)
-            if key not in first_seen:
-                first_seen[key] = order
-                order += 1
-    return sorted(scores.items(), key=lambda item: (-item[1], first_seen[item[0]]))
+    return sorted(scores.items(), key=lambda item: -item[1])
 
 
 def relevance(rank: int) -> float:
