@@ -89,9 +89,9 @@ def _sections(lines: list[str], markdown: bool) -> list[tuple[int, int, tuple[st
     pending: int | None = None  # first line of heading-only sections waiting for a body
     for i, start in enumerate(starts):
         end = starts[i + 1] if i + 1 < len(starts) else len(lines)
-        body = [ln for ln in range(start, end) if ln not in heading_lines and lines[ln].strip()]
+        has_body = any(ln not in heading_lines and lines[ln].strip() for ln in range(start, end))
         first = start if pending is None else pending
-        if not body and end < len(lines):
+        if not has_body and end < len(lines):
             pending = first
             continue
         sections.append((first, end, paths.get(start, ())))
