@@ -121,17 +121,7 @@ def _search(s: Session, **options: Any) -> SourcesResults:
 
 
 def test_every_source_is_searched_and_project_content_ranks_first(session: Session) -> None:
-    results = search_all_sources(
-        QUERY,
-        workspace=session.workspace,
-        artifacts=session.artifacts,
-        memory=session.memory,
-        library=session.library,
-        catalogs=session.catalogs,
-        embedder=HashEmbedder(),
-        gezel="ada",
-        k=20,
-    )
+    results = _search(session, gezel="ada", k=20)
     assert {o.source: o.status for o in results.sources} == {
         "workspace": "searched",
         "artifacts": "searched",
