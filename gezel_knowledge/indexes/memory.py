@@ -342,10 +342,12 @@ class MemoryIndex:
         automatic: bool = False,
         today: date | None = None,
         query_vectors: QueryVectors | None = None,
+        keyword_only: bool = False,
     ) -> list[SearchHit]:
         """Hybrid keyword + vector recall; with ``automatic`` status notes decay with age.
 
-        ``query_vectors`` shares the query's embedding with other indexes searched for it.
+        ``query_vectors`` shares the query's embedding with other indexes searched for it;
+        ``keyword_only`` leaves the embedder out (when it cannot embed the query).
         """
         if not query.strip():
             raise InvalidInput("the search query is empty", reason="empty-query")
@@ -367,7 +369,7 @@ class MemoryIndex:
                     (match, n),
                 )
             ]
-        if self.embedder is not None:
+        if self.embedder is not None and not keyword_only:
             table = vec_table(conn, "vec_mem")
             stored = read_stamp(conn, "memory")
             same_space = stored is not None and stored.stamp == stamp_text(self.embedder)

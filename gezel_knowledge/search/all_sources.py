@@ -166,13 +166,10 @@ def _memory(
         except failures as exc:
             if index.embedder is None:
                 raise
-            # Keywords only, without the index's embedder (put back whatever happens).
-            embedder, index.embedder = index.embedder, None
-            try:
-                hits = index.search(query, k=k, scopes=scopes)
-            finally:
-                index.embedder = embedder
-            return _degraded(source, hits, exc)
+            # The vector half failed (a model that cannot load): keywords still answer.
+            return _degraded(
+                source, index.search(query, k=k, scopes=scopes, keyword_only=True), exc
+            )
     except failures as exc:
         return _failure(source, exc)
 

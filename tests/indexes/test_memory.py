@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
+from numpy.typing import NDArray
 
-from gezel_knowledge.errors import InvalidInput
+from gezel_knowledge.embedders import HashEmbedder
+from gezel_knowledge.errors import InvalidInput, ModelUnavailable
 from gezel_knowledge.indexes import (
     STATUS_HALF_LIFE_DAYS,
     MemoryIndex,
@@ -132,6 +136,26 @@ def test_vector_recall_uses_vec_mem_and_a_new_embedder_rebuilds_it(tmp_path: Pat
         report = memory.sync()
         assert report.entries_embedded == 2
         assert memory.search("alpha beta")[0].signal("vector") is not None
+
+
+class _NoQueries(HashEmbedder):
+    """Embeds passages, but its query model fails to load."""
+
+    def embed_queries(self, texts: Sequence[str]) -> NDArray[np.float32]:
+        raise ModelUnavailable("the query model is missing")
+
+
+def test_keyword_only_recall_leaves_the_embedder_out(tmp_path: Path) -> None:
+    embedder = _NoQueries()
+    with MemoryIndex(tmp_path, embedder=embedder) as memory:
+        memory.add("gamma delta", day=TODAY)
+        with pytest.raises(ModelUnavailable):
+            memory.search("gamma delta")
+        hits = memory.search("gamma delta", keyword_only=True)
+        assert [h.text for h in hits] == ["gamma delta"]
+        assert hits[0].signal("vector") is None
+        assert hits[0].signal("keyword") is not None
+        assert memory.embedder is embedder
 
 
 def test_hand_edits_and_deleted_days_are_picked_up(tmp_path: Path) -> None:
