@@ -117,12 +117,13 @@ def derive_topic_id(name: str) -> str:
 def topic_sort_key(order: int | None, name: str) -> str:
     """``order + 2**31`` zero-padded when the order is known, else the casefolded name."""
     if order is not None:
-        if not -(2**31) <= order < 2**31:
+        try:
+            return sort_key_for_order(order)
+        except InvalidIdentifier:
             raise SourceError(
                 f"topic order {order} of {name!r} is not a signed 32-bit integer",
                 reason="invalid-order",
-            )
-        return sort_key_for_order(order)
+            ) from None
     return name.casefold() or "-"
 
 

@@ -374,3 +374,15 @@ def test_malformed_outline_lists_are_refused_at_their_line(
         load_markdown_tree(root)
     assert (err.value.reason, err.value.path, err.value.line) == ("invalid-outline", outline, line)
     assert str(err.value) == f"{outline}:{line}: {message}"
+
+
+@pytest.mark.parametrize("order", [2**31, -(2**31) - 1])
+def test_a_topic_order_outside_32_bits_is_refused(tmp_path: Path, order: int) -> None:
+    root = write_tree(
+        tmp_path / "t",
+        {"guide/_topic.yaml": f"name: Guide\norder: {order}\n", "guide/a.md": "# A\n"},
+    )
+    with pytest.raises(SourceError) as err:
+        load_markdown_tree(root)
+    assert err.value.reason == "invalid-order"
+    assert str(err.value) == f"topic order {order} of 'Guide' is not a signed 32-bit integer"
