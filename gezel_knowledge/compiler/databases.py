@@ -33,6 +33,7 @@ __all__ = [
     "MAX_BODY_BYTES",
     "SealedFile",
     "ShardContent",
+    "ShardRow",
     "Staging",
     "create_database",
     "encode_body",

@@ -141,7 +141,7 @@ class _Rows:
         return labels, sums, mass
 
 
-def kmeans_plus_plus(points: _Rows, k: int, source: UniformSource) -> list[int]:
+def _kmeans_plus_plus(points: _Rows, k: int, source: UniformSource) -> list[int]:
     """Indices of ``k`` seed centres chosen by k-means++ (fewer if the points run out)."""
     n = points.n
     if n == 0 or k <= 0:
@@ -185,7 +185,7 @@ def route_centroids(
     sample = _Rows(vectors, rows[::stride])
     k = min(centroid_count(n), sample.n)
     source = UniformSource(centroid_seed(catalog_id, shard_id))
-    centres = np.stack([sample.row(i) for i in kmeans_plus_plus(sample, k, source)]).astype(
+    centres = np.stack([sample.row(i) for i in _kmeans_plus_plus(sample, k, source)]).astype(
         np.float64
     )
     labels, sums, mass = sample.assign(centres)
@@ -218,7 +218,7 @@ def balanced_assignment(
     groups = max(1, min(groups, n))
     source = UniformSource(seed)
     points = _Rows(vectors, None)
-    seeds = kmeans_plus_plus(points, groups, source)
+    seeds = _kmeans_plus_plus(points, groups, source)
     centres = vectors[seeds].astype(np.float64)
     if centres.shape[0] < groups:
         # Coincident vectors: recycle the chosen seeds so every group has a centre.

@@ -65,7 +65,15 @@ from gezel_knowledge.compiler.topics import (
 )
 from gezk.uri import KnowledgeUri
 
-__all__ = ["LICENSE_FILE_NAMES", "load_markdown_tree", "notice_files"]
+__all__ = [
+    "LICENSE_FILE_NAMES",
+    "load_markdown_tree",
+    "notice_files",
+    "parse_aliases",
+    "parse_attribution",
+    "parse_locations",
+    "parse_toc_references",
+]
 
 LICENSE_FILE_NAMES = ("LICENSE", "LICENSE.md", "LICENSE.txt", "LICENCE", "LICENCE.md", "COPYING")
 """Where the licence notice is looked for when catalog.yaml names no ``license.file``."""

@@ -225,7 +225,7 @@ def _topic(item: Any, where: str) -> TopicDeclaration:
     )
 
 
-def parse_catalog_metadata(data: Mapping[str, Any], base: Path, where: str) -> CatalogMetadata:
+def _parse_catalog_metadata(data: Mapping[str, Any], base: Path, where: str) -> CatalogMetadata:
     """Metadata from a parsed ``catalog.yaml`` mapping; relative file names resolve at ``base``."""
     publisher = _mapping(data, "publisher", where)
     license_ = _mapping(data, "license", where)
@@ -337,4 +337,4 @@ def load_catalog_yaml(path: Path) -> CatalogMetadata:
             reason="invalid-catalog-yaml",
             path=where,
         )
-    return parse_catalog_metadata(data, path.parent, where)
+    return _parse_catalog_metadata(data, path.parent, where)

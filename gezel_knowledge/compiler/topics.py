@@ -39,6 +39,7 @@ __all__ = [
     "TableOfContents",
     "derive_topic_id",
     "outline_pages",
+    "references_for",
     "table_of_contents",
     "topic_sort_key",
 ]

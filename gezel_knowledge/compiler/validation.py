@@ -30,6 +30,7 @@ __all__ = [
     "MAX_PROVENANCE_BYTES",
     "LocationRow",
     "ValidDocument",
+    "dumps_compact",
     "validate_documents",
     "validate_topics",
 ]

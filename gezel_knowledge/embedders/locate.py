@@ -35,6 +35,7 @@ __all__ = [
     "find_model_files",
     "gezel_home",
     "locate_model_files",
+    "missing_message",
     "required_files",
 ]
 
