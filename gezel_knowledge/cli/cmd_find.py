@@ -12,20 +12,14 @@ from typing import Any
 
 from gezel_knowledge.cli._installed import add_home_option, home_from
 from gezel_knowledge.cli._output import excerpt, note, print_json
-from gezel_knowledge.cli.cmd_search import parse_near
-from gezel_knowledge.errors import InvalidInput
+from gezel_knowledge.cli._query import add_query_arguments, query_and_near
 from gezel_knowledge.search import KnowledgeResults, KnowledgeSearch
 
 
 def register(subparsers: Any) -> None:
     """Add the ``find`` subcommand."""
     parser = subparsers.add_parser("find", help="search across the installed, enabled catalogs")
-    parser.add_argument("query", metavar="QUERY", nargs="*", help="what to look for")
-    parser.add_argument(
-        "--near",
-        metavar="LAT,LON,R",
-        help="only documents about a place within R metres (alone: list them by distance)",
-    )
+    add_query_arguments(parser)
     parser.add_argument("-k", type=int, default=10, metavar="N", help="number of results (10)")
     parser.add_argument(
         "--mode", choices=("hybrid", "vector", "keyword"), default="hybrid", help="ranked lists"
@@ -68,10 +62,7 @@ def _notes(results: KnowledgeResults) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Search and print fused hits with citations."""
-    query = " ".join(args.query)
-    near = parse_near(args.near) if args.near else None
-    if not query.strip() and near is None:
-        raise InvalidInput("give a query, --near, or both", reason="empty-query")
+    query, near = query_and_near(args)
     with KnowledgeSearch(home_from(args)) as search:
         results = search.search(query, k=args.k, mode=args.mode, catalogs=args.catalog, near=near)
     if args.json:

@@ -15,36 +15,16 @@ from gezel_knowledge.cli._catalog import (
     query_embedder,
 )
 from gezel_knowledge.cli._output import excerpt, note, print_json
-from gezel_knowledge.errors import InvalidInput
+from gezel_knowledge.cli._query import add_query_arguments, query_and_near
 from gezel_knowledge.reader import DEFAULT_FINAL_K, EXPLICIT_SHARD_BUDGET
-from gezk.spatial import RadiusQuery
-
-
-def parse_near(text: str) -> RadiusQuery:
-    """``LAT,LON,RADIUS_METERS`` as a validated radius query."""
-    parts = text.split(",")
-    try:
-        lat, lon, radius = (float(p) for p in parts)
-    except ValueError:
-        raise InvalidInput(
-            f"--near takes LAT,LON,RADIUS_METERS, got {text!r}",
-            reason="invalid-near",
-            subject=text,
-        ) from None
-    return RadiusQuery(lat, lon, radius).validate()
 
 
 def register(subparsers: Any) -> None:
     """Add the ``search`` subcommand."""
     parser = subparsers.add_parser("search", help="search a catalog (hybrid, vector, keyword)")
     add_catalog_argument(parser)
-    parser.add_argument("query", metavar="QUERY", nargs="*", help="what to look for")
     parser.add_argument("--mode", choices=("hybrid", "vector", "keyword"), default="hybrid")
-    parser.add_argument(
-        "--near",
-        metavar="LAT,LON,R",
-        help="only documents about a place within R metres (alone: list them by distance)",
-    )
+    add_query_arguments(parser)
     parser.add_argument(
         "-k", "--limit", type=int, default=10, metavar="N", dest="k", help="hits to return (10)"
     )
@@ -81,10 +61,7 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Search and print the hits with their citations."""
-    query = " ".join(args.query)
-    near = parse_near(args.near) if args.near else None
-    if not query.strip() and near is None:
-        raise InvalidInput("give a query, --near, or both", reason="empty-query")
+    query, near = query_and_near(args)
     off: str | None = None
     with open_catalog_argument(args.catalog) as catalog:
         if args.mode != "keyword" and query.strip():
