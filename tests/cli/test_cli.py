@@ -124,3 +124,12 @@ def test_json_output_turns_read_only_mappings_into_objects(
             "where": "/tmp/x",
         }
     ]
+
+
+@pytest.mark.parametrize("command", [["find"], ["search", "missing.gezk"]])
+def test_a_search_without_words_or_near_is_refused(
+    command: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main([*command, "  "]) == 1
+    err = capsys.readouterr().err
+    assert err == "gezel-knowledge: error: give a query, --near, or both [empty-query]\n"
