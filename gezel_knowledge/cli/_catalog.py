@@ -12,13 +12,11 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from gezel_knowledge.embedders import resolve_query_embedder
 from gezel_knowledge.embedders.base import Embedder
 from gezel_knowledge.errors import InvalidInput, NotFound
 from gezel_knowledge.reader import Catalog, open_catalog
-from gezk.profiles import EmbeddingProfile
 
-__all__ = ["add_catalog_argument", "open_catalog_argument", "query_embedder"]
+__all__ = ["add_catalog_argument", "open_catalog_argument"]
 
 
 def add_catalog_argument(parser: argparse.ArgumentParser, *, optional: bool = False) -> None:
@@ -56,11 +54,3 @@ def open_catalog_argument(value: str | None, *, embedder: Embedder | None = None
         catalog.embedder = embedder
         return catalog
     return open_catalog(path, embedder=embedder)
-
-
-def query_embedder(
-    profile: EmbeddingProfile, model_dir: str | None
-) -> tuple[Embedder | None, str | None]:
-    """The query embedder for a catalog's profile, or why semantic search is off."""
-    resolution = resolve_query_embedder(profile, model_dir=model_dir)
-    return resolution.embedder, resolution.message

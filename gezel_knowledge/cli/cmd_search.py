@@ -9,13 +9,10 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from gezel_knowledge.cli._catalog import (
-    add_catalog_argument,
-    open_catalog_argument,
-    query_embedder,
-)
+from gezel_knowledge.cli._catalog import add_catalog_argument, open_catalog_argument
 from gezel_knowledge.cli._output import excerpt, note, print_json
 from gezel_knowledge.cli._query import add_query_arguments, query_and_near
+from gezel_knowledge.embedders import resolve_query_embedder
 from gezel_knowledge.reader import DEFAULT_FINAL_K, EXPLICIT_SHARD_BUDGET
 
 
@@ -65,7 +62,8 @@ def run(args: argparse.Namespace) -> int:
     off: str | None = None
     with open_catalog_argument(args.catalog) as catalog:
         if args.mode != "keyword" and query.strip():
-            catalog.embedder, off = query_embedder(catalog.profile, args.model_dir)
+            resolution = resolve_query_embedder(catalog.profile, model_dir=args.model_dir)
+            catalog.embedder, off = resolution.embedder, resolution.message
         result = catalog.search(
             query,
             mode=args.mode,
