@@ -88,6 +88,18 @@ def test_commands_that_do_not_embed_do_not_import_onnxruntime() -> None:
     assert out.stdout.splitlines()[-1] == "False"
 
 
+def test_reading_a_catalog_file_does_not_import_the_model_machinery() -> None:
+    # The embedders package face is lazy: the reader needs only the Embedder protocol.
+    code = (
+        "import sys; from gezel_knowledge.cli import build_parser; "
+        "[build_parser(c) for c in ('inspect', 'validate', 'topics')]; "
+        "print(sorted(m for m in ('gezel_knowledge.embedders.shared', 'tokenizers') "
+        "if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.splitlines()[-1] == "[]"
+
+
 def test_help_lists_every_command(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         main(["--help"])
