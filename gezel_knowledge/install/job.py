@@ -390,28 +390,27 @@ def _install_url(
     options: _Options,
 ) -> InstallResult:
     home = job.home
-    job.emit("space", message="checking free space")
-    if src.archive_bytes is not None:
-        have = partial.stat().st_size if partial.exists() else 0
-        remaining = max(0, src.archive_bytes - have)
-        # Stored ZIP entries: the extracted catalog is about as large as the archive.
+
+    def partial_size() -> int:
+        return partial.stat().st_size if partial.exists() else 0
+
+    def check_space(remaining: int, archive: int) -> None:
+        # The bytes still to download, plus the extracted catalog: stored ZIP entries make it
+        # about as large as the whole archive.
         check_free_space(
             home.knowledge_dir,
-            remaining + src.archive_bytes,
+            remaining + archive,
             what=f"downloading and extracting {src.label}",
             probe=home.free_space,
         )
 
+    job.emit("space", message="checking free space")
+    if src.archive_bytes is not None:
+        check_space(max(0, src.archive_bytes - partial_size()), src.archive_bytes)
+
     def before_write(remaining: int | None) -> None:
-        if remaining is None:
-            return
-        size = remaining + (partial.stat().st_size if partial.exists() else 0)
-        check_free_space(
-            home.knowledge_dir,
-            remaining + size,
-            what=f"downloading and extracting {src.label}",
-            probe=home.free_space,
-        )
+        if remaining is not None:
+            check_space(remaining, remaining + partial_size())
 
     result = download(
         src.location,
