@@ -55,7 +55,7 @@ from gezel_knowledge.compiler.errors import BuildWarning, SourceError
 from gezel_knowledge.compiler.kmeans import route_centroids
 from gezel_knowledge.compiler.manifest import manifest_bytes, manifest_object
 from gezel_knowledge.compiler.markdown_tree import load_markdown_tree
-from gezel_knowledge.compiler.metadata import CatalogMetadata, normalize_created_at
+from gezel_knowledge.compiler.metadata import CatalogMetadata, SmokeQuery, normalize_created_at
 from gezel_knowledge.compiler.sharding import ShardFill, assign_shards, document_vectors
 from gezel_knowledge.compiler.smoke import derive_smoke_queries, smoke_query_passes
 from gezel_knowledge.compiler.source import CatalogSource, LinkBase
@@ -620,7 +620,9 @@ def _spatial(documents: Sequence[ValidDocument]) -> dict[str, Any]:
     }
 
 
-def _smoke_queries(router: Path, meta: CatalogMetadata, documents: Sequence[ValidDocument]) -> Any:
+def _smoke_queries(
+    router: Path, meta: CatalogMetadata, documents: Sequence[ValidDocument]
+) -> tuple[SmokeQuery, ...]:
     conn = sqlite3.connect(f"{router.as_uri()}?mode=ro", uri=True)
     try:
         if meta.smoke_queries:
