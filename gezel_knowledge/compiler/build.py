@@ -38,7 +38,13 @@ from numpy.typing import NDArray
 from gezel_knowledge import __version__
 from gezel_knowledge.archive.verify import file_sha256
 from gezel_knowledge.archive.writer import write_archive
-from gezel_knowledge.compiler.chunking import Chunk, chunk_markdown, embed_header, unit_counter
+from gezel_knowledge.compiler.chunking import (
+    Chunk,
+    UnitCounter,
+    chunk_markdown,
+    embed_header,
+    unit_counter,
+)
 from gezel_knowledge.compiler.databases import (
     MAX_BODY_BYTES,
     SealedFile,
@@ -555,7 +561,7 @@ def _read_and_chunk(
     doc: ValidDocument,
     links: LinkBase,
     chunking: ChunkingProfile,
-    counter: Any,
+    counter: UnitCounter,
     warnings: list[BuildWarning],
 ) -> tuple[bytes, list[Chunk]]:
     text = doc.source.load_body(links)

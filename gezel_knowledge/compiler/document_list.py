@@ -16,7 +16,7 @@ not kept), and each body is read again, by byte offset, when the build reaches i
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -122,7 +122,7 @@ def _parse_line(raw: bytes, where: str, number: int) -> dict[str, Any]:
     return obj
 
 
-def _loader(path: Path, where: str, spot: _Line) -> Any:
+def _loader(path: Path, where: str, spot: _Line) -> Callable[[LinkBase], str]:
     def load(links: LinkBase) -> str:
         del links  # bodies of a document list are already normalised compiler input
         with path.open("rb") as fh:

@@ -24,7 +24,7 @@ import hashlib
 import json
 import re
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -531,7 +531,7 @@ class _Tree:
         page.plan[link.start] = ("asset", archive, None)
 
 
-def _body_loader(page: _Page, rel: str, where: str) -> Any:
+def _body_loader(page: _Page, rel: str, where: str) -> Callable[[LinkBase], str]:
     file = page.file
     expected = page.body_sha256
     plan = dict(page.plan)
