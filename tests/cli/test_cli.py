@@ -100,6 +100,17 @@ def test_reading_a_catalog_file_does_not_import_the_model_machinery() -> None:
     assert out.stdout.splitlines()[-1] == "[]"
 
 
+def test_key_commands_do_not_import_the_build_pipeline() -> None:
+    # The compiler's package face is lazy: keygen and sign need only its signing module.
+    code = (
+        "import sys; from gezel_knowledge.cli import build_parser; "
+        "[build_parser(c) for c in ('keygen', 'sign')]; "
+        "print('gezel_knowledge.compiler.build' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.splitlines()[-1] == "False"
+
+
 def test_help_lists_every_command(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         main(["--help"])
