@@ -255,20 +255,20 @@ def chunk_markdown(
         end = found[i + 1].line - 2 if i + 1 < len(found) else len(lines) - 1
         sections.append((heading.line - 1, end, path))
 
-    chunks: list[Chunk] = []
-    for start, end, path in sections:
-        for piece in packer.pack(start, end):
-            ordinal = len(chunks)
-            chunks.append(
-                Chunk(
-                    ordinal=ordinal,
-                    text=piece.text,
-                    heading_path=path,
-                    line_start=piece.line_start,
-                    line_end=min(piece.line_end, line_count),
-                    token_count=counter.count(piece.text),
-                    content_hash=content_hash(piece.text),
-                    chunk_uid=chunk_uid(document_id, ordinal, piece.text),
-                )
-            )
-    return chunks
+    pieces = [(piece, path) for start, end, path in sections for piece in packer.pack(start, end)]
+    # One batch, as for the lines: a chunk's count is its own (joined and trimmed text can
+    # tokenize differently from the sum of its lines).
+    counts = counter.counts([piece.text for piece, _ in pieces])
+    return [
+        Chunk(
+            ordinal=ordinal,
+            text=piece.text,
+            heading_path=path,
+            line_start=piece.line_start,
+            line_end=min(piece.line_end, line_count),
+            token_count=count,
+            content_hash=content_hash(piece.text),
+            chunk_uid=chunk_uid(document_id, ordinal, piece.text),
+        )
+        for ordinal, ((piece, path), count) in enumerate(zip(pieces, counts, strict=True))
+    ]
