@@ -15,6 +15,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from gezel_knowledge.archive.paths import ROUTER_PATH
+from gezel_knowledge.assets import asset_references
 from gezel_knowledge.errors import KnowledgeError
 from gezel_knowledge.reader.body import body_lines, decode_body
 from gezel_knowledge.reader.fts import fts_match_expression
@@ -30,8 +31,6 @@ PROBE_SAMPLE = 16
 
 SMOKE_TOP_N = 10
 """A smoke query passes when its expected documents are in this many title matches."""
-
-_ASSET_REF = "](assets/"
 
 
 def _integrity(ctx: Context) -> None:
@@ -207,12 +206,10 @@ def _bodies(ctx: Context) -> dict[str, int]:
         lines[doc] = len(body_lines(body))
         if unicodedata.normalize("NFC", body) != body or "\r" in body:
             ctx.add("body-not-normalized", "the body is not NFC with LF line ends", doc, "warning")
-        start = body.find(_ASSET_REF)
-        while start >= 0:
-            target = body[start + 2 :].split(")", 1)[0].strip().split()[0].strip("<>")
+        # The compiler's own reading of a body: text inside fenced code is not a reference.
+        for target in asset_references(body):
             if target not in assets:
                 ctx.add("missing-asset", f"the body references {target}, which is not shipped", doc)
-            start = body.find(_ASSET_REF, start + 1)
     return lines
 
 

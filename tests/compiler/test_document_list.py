@@ -180,3 +180,16 @@ def test_a_referenced_asset_must_exist(tmp_path: Path) -> None:
     with pytest.raises(SourceError) as err:
         load_document_list(root / "docs.jsonl")
     assert (err.value.reason, err.value.line) == ("missing-link-target", 1)
+
+
+def test_an_asset_shown_in_a_code_block_passes_deep_validation(tmp_path: Path) -> None:
+    # The compiler ignores fenced code when it collects asset references; the deep check
+    # must read the body the same way, or install would refuse what build produced.
+    root = write_tree(tmp_path / "l", {})
+    body = "# A\n\nWrite an image like this:\n\n```markdown\n![x](assets/nope.png)\n```\n"
+    write_jsonl(
+        root / "docs.jsonl", [{"id": "a", "title": "A", "topicPath": ["t"], "markdown": body}]
+    )
+    result = build(root / "docs.jsonl", tmp_path / "out")
+    report = validate_catalog(extract(result.path, tmp_path / "x"), deep=True)
+    assert report.findings == ()

@@ -9,7 +9,7 @@ from pathlib import Path
 import brotli
 import pytest
 
-from gezel_knowledge.validate import validate_archive, validate_catalog
+from gezel_knowledge.validate import Finding, validate_archive, validate_catalog
 from gezk.signing import TrustAnchors, generate_private_key
 from tests.reader.catalog_builder import CatalogBuild, mutate_db, pack, reseal, sample_docs
 
@@ -358,6 +358,44 @@ def test_body_referencing_a_missing_asset(fresh: Fresh) -> None:
     )
     reseal(root)
     assert "missing-asset" in reasons(root, deep=True)
+
+
+def _missing_assets(root: Path) -> list[Finding]:
+    # Other findings (the shortened body's chunk line ranges) are not what these tests are about.
+    return [f for f in validate_catalog(root, deep=True).findings if f.reason == "missing-asset"]
+
+
+def _with_body(root: Path, body: str) -> Path:
+    mutate_db(
+        root / "index" / "router.db",
+        (
+            "UPDATE documents SET body_codec = 'none', body_blob = ? WHERE id = 'doc-0003'",
+            [body.encode()],
+        ),
+    )
+    reseal(root)
+    return root
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        '# T\n\n<img src="assets/x.png" width="10">\n',
+        "# T\n\nSee [the map][m].\n\n[m]: assets/x.png\n",
+    ],
+)
+def test_html_and_reference_style_asset_references_are_checked(fresh: Fresh, body: str) -> None:
+    root = _with_body(fresh("embedded"), body)
+    missing = _missing_assets(root)
+    assert [(f.subject, f.message) for f in missing] == [
+        ("doc-0003", "the body references assets/x.png, which is not shipped")
+    ]
+
+
+def test_an_asset_shown_inside_fenced_code_is_not_a_reference(fresh: Fresh) -> None:
+    body = "# T\n\n```markdown\n![x](assets/missing.png)\n```\n\n~~~\n[a](assets/b.png)\n~~~\n"
+    root = _with_body(fresh("embedded"), body)
+    assert _missing_assets(root) == []
 
 
 class TestProvenance:
