@@ -99,6 +99,14 @@ def asset_path_problem(path: str) -> AssetProblem | None:
     if ext.lower() not in ASSET_MEDIA_TYPES:
         allowed = ", ".join(sorted({*ASSET_MEDIA_TYPES}))
         return bad(f"has extension {ext!r} (allowed: {allowed})")
+    # An asset path is also an archive entry name, so the verifier's entry rule (which also
+    # refuses Windows device names such as aux.png) applies. Imported here because the archive
+    # package imports this module's limits.
+    from gezel_knowledge.archive.paths import entry_name_problem  # noqa: PLC0415
+
+    entry = entry_name_problem(path)
+    if entry is not None:
+        return bad(f"is refused as an archive entry name ({entry})")
     return None
 
 

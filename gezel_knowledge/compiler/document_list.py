@@ -216,7 +216,18 @@ def load_document_list(
             )
 
     assets: list[SourceAsset] = []
+    folded: dict[str, str] = {}
     for target, (doc_id, number) in sorted(referenced.items()):
+        # Archive names must differ beyond case (section 3.3).
+        other = folded.setdefault(target.casefold(), target)
+        if other != target:
+            raise SourceError(
+                f"document {doc_id!r} references {target!r}, which differs from {other!r} only "
+                "in case; an archive cannot ship both",
+                reason="asset-path-collision",
+                path=where,
+                line=number,
+            )
         file = (assets_root / target).resolve()
         if not file.is_relative_to(assets_root) or not file.is_file():
             raise SourceError(

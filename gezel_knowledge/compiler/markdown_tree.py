@@ -342,6 +342,7 @@ class _Tree:
         self.by_id: dict[str, _Page] = {}
         self.assets: dict[str, Path] = {}
         self.asset_files: dict[Path, str] = {}
+        self.folded_assets: dict[str, str] = {}
         self.warnings: list[BuildWarning] = []
 
     def display(self, path: Path) -> str:
@@ -508,11 +509,14 @@ class _Tree:
             except ValueError:
                 rel = resolved.relative_to(self.source_root).as_posix()
             archive = _asset_archive_path(rel)
-            previous = self.assets.get(archive)
+            # Archive names must differ beyond case (section 3.3), so collisions are found on
+            # the case-folded path.
+            shipped = self.folded_assets.get(archive.casefold())
+            previous = self.assets[shipped] if shipped is not None else None
             if previous is not None and previous != resolved:
                 raise SourceError(
                     f"images {self.display(previous)} and {self.display(resolved)} would both "
-                    f"ship as {archive}",
+                    f"ship as {shipped}",
                     reason="asset-path-collision",
                     path=where,
                     line=line,
@@ -528,6 +532,7 @@ class _Tree:
                 )
             self.assets[archive] = resolved
             self.asset_files[resolved] = archive
+            self.folded_assets[archive.casefold()] = archive
         page.plan[link.start] = ("asset", archive, None)
 
 

@@ -11,7 +11,8 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from gezel_knowledge.archive import write_archive
+from gezel_knowledge.archive import scan_archive, write_archive
+from gezel_knowledge.archive.paths import entry_name_problem
 from gezel_knowledge.errors import InvalidInput
 
 
@@ -94,13 +95,62 @@ def test_zip64_records_when_sizes_need_them(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     "path",
-    ["", "/abs", "a/../b", "./a", "a//b", "back\\slash", "C:/x", "mimetype", "ctl\x01"],
+    [
+        "",
+        "/abs",
+        "a/../b",
+        "./a",
+        "a//b",
+        "back\\slash",
+        "C:/x",
+        "mimetype",
+        "ctl\x01",
+        "assets/aux.png",
+        "CON",
+        "index/nul.db",
+        "lpt1.txt",
+        "bad\ud800",
+    ],
 )
 def test_unsafe_entry_paths_are_refused(tmp_path: Path, path: str) -> None:
     with pytest.raises(InvalidInput) as err:
         write_archive(tmp_path / "a.gezk", {path: b"x"})
     assert err.value.reason == "invalid-archive-path"
     assert not (tmp_path / "a.gezk").exists()
+
+
+_NAME_SEGMENTS = st.sampled_from(
+    [
+        *("a", "B.txt", "é", "aux", "AUX.png", "con", "nul.db", "com1", "auxiliary", "con1.x"),
+        *("1:x", "C:", "x:y", ".", "..", "", "x\\y", "t\x01", "\x9f", ".hidden"),
+    ]
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(name=st.lists(_NAME_SEGMENTS, min_size=1, max_size=3).map("/".join))
+def test_the_writer_and_the_verifier_share_one_entry_name_rule(
+    tmp_path_factory: pytest.TempPathFactory, name: str
+) -> None:
+    assume(name.casefold() not in ("mimetype", "manifest.json"))
+    dest = tmp_path_factory.mktemp("names") / "a.gezk"
+    if entry_name_problem(name) is not None:
+        with pytest.raises(InvalidInput) as err:
+            write_archive(dest, {name: b"x", "manifest.json": b"{}"})
+        assert err.value.reason == "invalid-archive-path"
+        return
+    write_archive(dest, {name: b"x", "manifest.json": b"{}"})
+    # The verifier's entry checks accept what was written (the manifest is a stub, so the
+    # scan stops there; entry findings come before it).
+    _, findings = scan_archive(dest)
+    assert [f.reason for f in findings] == ["invalid-manifest"]
+
+
+def test_a_colon_after_a_digit_is_not_a_drive_letter(tmp_path: Path) -> None:
+    dest = tmp_path / "a.gezk"
+    write_archive(dest, {"1:x": b"x"})
+    with zipfile.ZipFile(dest) as zf:
+        assert zf.namelist() == ["mimetype", "1:x"]
 
 
 def test_case_insensitive_duplicates_are_refused(tmp_path: Path) -> None:

@@ -50,6 +50,10 @@ def test_valid_asset_paths(path: str) -> None:
         "assets/" + "n" * 129 + ".png",
         "assets/" + "d" * 129 + "/f.png",
         "assets/" + "/".join(["d" * 100] * 5) + "/f.png",
+        "assets/aux.png",
+        "assets/d/CON.svg",
+        "assets/lpt1/f.png",
+        "assets/nul.txt.png",
     ],
 )
 def test_invalid_asset_paths(path: str) -> None:

@@ -193,3 +193,26 @@ def test_an_asset_shown_in_a_code_block_passes_deep_validation(tmp_path: Path) -
     result = build(root / "docs.jsonl", tmp_path / "out")
     report = validate_catalog(extract(result.path, tmp_path / "x"), deep=True)
     assert report.findings == ()
+
+
+@pytest.mark.parametrize(
+    ("files", "markdown", "reason"),
+    [
+        ({"assets/aux.png": PNG}, "![x](assets/aux.png)\n", "invalid-asset-path"),
+        (
+            {"assets/A.png": PNG, "assets/a.png": PNG},
+            "![x](assets/a.png) ![y](assets/A.png)\n",
+            "asset-path-collision",
+        ),
+    ],
+)
+def test_an_asset_the_archive_could_not_ship_is_refused_when_read(
+    tmp_path: Path, files: dict[str, bytes], markdown: str, reason: str
+) -> None:
+    root = write_tree(tmp_path / "l", files)
+    doc = {"id": "a", "title": "A", "topicPath": ["t"], "markdown": markdown}
+    first = {"id": "z", "title": "Z", "topicPath": ["t"], "markdown": "Z.\n"}
+    write_jsonl(root / "docs.jsonl", [first, doc])
+    with pytest.raises(SourceError) as err:
+        load_document_list(root / "docs.jsonl")
+    assert (err.value.reason, err.value.path, err.value.line) == (reason, "docs.jsonl", 2)

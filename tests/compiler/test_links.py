@@ -110,6 +110,16 @@ def test_asset_names_are_made_safe_and_collisions_refused(tmp_path: Path) -> Non
     assert (err.value.path, err.value.line) == ("a.md", 2)
 
 
+def test_images_whose_names_differ_only_in_case_collide(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "t", {"a.md": "![x](Map.png)\n\n![y](map.png)\n", "Map.png": PNG, "map.png": PNG}
+    )
+    with pytest.raises(SourceError) as err:
+        load_markdown_tree(root)
+    assert (err.value.reason, err.value.path, err.value.line) == ("asset-path-collision", "a.md", 3)
+    assert "assets/Map.png" in str(err.value)
+
+
 def test_a_link_to_a_missing_file_names_file_and_line(tmp_path: Path) -> None:
     root = write_tree(
         tmp_path / "t",
@@ -136,6 +146,7 @@ def test_a_missing_image_is_an_error(tmp_path: Path) -> None:
         ("bad.png", b"GIF89a not a png", "asset-type-mismatch"),
         ("evil.svg", b'<svg onload="alert(1)"></svg>', "unsafe-svg"),
         ("pic.bmp", b"BM....", "invalid-asset-path"),
+        ("aux.png", PNG, "invalid-asset-path"),
     ],
 )
 def test_broken_or_unsafe_images_are_refused(
