@@ -1,10 +1,9 @@
 """Smoke queries: full-text queries over the document directory, verified at build time.
 
-A query is run exactly as deep validation, and so every install, re-runs it: the reader's
-keyword terms (:func:`~gezel_knowledge.reader.fts.fts_match_expression`) against
-``fts_documents``, ranked by BM25 weighting title 4, summary 1 and aliases 2, ties by document
-id; every expected document must be among the first ten. A build that checked queries any other
-way could ship a catalog its own installer refuses. Queries the author gives must pass; when
+A query is run by :func:`~gezel_knowledge.validate.smoke_query_hits`, the function deep
+validation, and so every install, re-runs it; every expected document must be among the first
+ten. A build that checked queries any other way could ship a catalog its own installer
+refuses. Queries the author gives must pass; when
 none are given, up to three are derived from document titles spread across the catalog, and
 only those that pass are kept.
 """
@@ -15,28 +14,14 @@ import sqlite3
 from collections.abc import Sequence
 
 from gezel_knowledge.compiler.metadata import SmokeQuery
-from gezel_knowledge.reader.fts import fts_match_expression
+from gezel_knowledge.validate import SMOKE_TOP_N, smoke_query_hits
 
 __all__ = ["SMOKE_TOP_N", "derive_smoke_queries", "smoke_query_passes"]
-
-SMOKE_TOP_N = 10
 
 
 def smoke_query_passes(router: sqlite3.Connection, query: SmokeQuery) -> bool:
     """Whether every expected document is in the query's top ten."""
-    match = fts_match_expression(query.query)
-    if match is None:
-        return False
-    # The statement deep validation re-runs (validate/_deep.py); the two must not drift.
-    top = {
-        row[0]
-        for row in router.execute(
-            "SELECT f.document_id FROM fts_documents f JOIN documents d"
-            " ON d.id = f.document_id WHERE fts_documents MATCH ?"
-            " ORDER BY bm25(fts_documents, 4.0, 1.0, 2.0), f.document_id LIMIT ?",
-            (match, SMOKE_TOP_N),
-        )
-    }
+    top = set(smoke_query_hits(router, query.query))
     return all(doc_id in top for doc_id in query.expected_document_ids)
 
 

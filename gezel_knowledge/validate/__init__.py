@@ -4,10 +4,11 @@ provenance verdict (section 12)."""
 from __future__ import annotations
 
 from gezel_knowledge.archive.findings import Finding, Severity
-from gezel_knowledge.validate._deep import PROBE_SAMPLE, SMOKE_TOP_N
+from gezel_knowledge.validate._deep import PROBE_SAMPLE
 from gezel_knowledge.validate.catalog import validate_archive, validate_catalog
 from gezel_knowledge.validate.provenance import provenance_verdict
 from gezel_knowledge.validate.report import ProvenanceStatus, ProvenanceVerdict, ValidationReport
+from gezel_knowledge.validate.smoke import SMOKE_TOP_N, smoke_query_hits
 
 __all__ = [
     "PROBE_SAMPLE",
@@ -18,6 +19,7 @@ __all__ = [
     "Severity",
     "ValidationReport",
     "provenance_verdict",
+    "smoke_query_hits",
     "validate_archive",
     "validate_catalog",
 ]

@@ -18,19 +18,16 @@ from gezel_knowledge.archive.paths import ROUTER_PATH
 from gezel_knowledge.assets import asset_references
 from gezel_knowledge.errors import KnowledgeError
 from gezel_knowledge.reader.body import body_lines, decode_body
-from gezel_knowledge.reader.fts import fts_match_expression
 from gezel_knowledge.reader.vectors import load_sign_bits, search_shard
 from gezel_knowledge.validate._context import Context
+from gezel_knowledge.validate.smoke import SMOKE_TOP_N, smoke_query_hits
 from gezk.ids import chunk_uid, content_hash, is_chunk_uid
 from gezk.quantize import PackedBits, unpack_sign_bits
 
-__all__ = ["PROBE_SAMPLE", "SMOKE_TOP_N", "check_deep"]
+__all__ = ["PROBE_SAMPLE", "check_deep"]
 
 PROBE_SAMPLE = 16
 """Chunks per shard that must find themselves first through both stages."""
-
-SMOKE_TOP_N = 10
-"""A smoke query passes when its expected documents are in this many title matches."""
 
 
 def _integrity(ctx: Context) -> None:
@@ -217,18 +214,7 @@ def _smoke(ctx: Context) -> None:
     router = ctx.router
     assert router is not None
     for smoke in ctx.manifest.smoke_queries:
-        match = fts_match_expression(smoke.query)
-        found: list[str] = []
-        if match is not None:
-            found = [
-                r[0]
-                for r in router.execute(
-                    "SELECT f.document_id FROM fts_documents f JOIN documents d"
-                    " ON d.id = f.document_id WHERE fts_documents MATCH ?"
-                    " ORDER BY bm25(fts_documents, 4.0, 1.0, 2.0), f.document_id LIMIT ?",
-                    (match, SMOKE_TOP_N),
-                )
-            ]
+        found = smoke_query_hits(router, smoke.query)
         missing = [d for d in smoke.expected_document_ids if d not in found]
         if missing:
             ctx.add(
