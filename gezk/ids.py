@@ -20,6 +20,7 @@ __all__ = [
     "is_chunk_uid",
     "is_document_id",
     "is_id",
+    "is_sha256_hex",
     "is_version",
     "sort_key_for_order",
     "validate_catalog_id",
@@ -164,9 +165,14 @@ def validate_chunk_uid(value: object) -> str:
     return value
 
 
+def is_sha256_hex(value: object) -> bool:
+    """Whether ``value`` is a string of exactly 64 lowercase hex characters."""
+    return isinstance(value, str) and _SHA256_HEX.fullmatch(value) is not None
+
+
 def validate_sha256_hex(value: object) -> str:
     """Return ``value`` if it is 64 lowercase hex characters."""
-    if not isinstance(value, str) or _SHA256_HEX.fullmatch(value) is None:
+    if not isinstance(value, str) or not is_sha256_hex(value):
         raise _fail("sha256", value, "expected 64 lowercase hex characters")
     return value
 

@@ -46,7 +46,7 @@ from gezel_knowledge.install.space import FreeSpaceProbe, disk_free_space
 from gezel_knowledge.install.status import HomeStatus, home_status
 from gezel_knowledge.progress import ProgressSink
 from gezel_knowledge.reader import Catalog, Passage
-from gezk.ids import validate_catalog_id, validate_publisher_id, validate_version
+from gezk.ids import is_sha256_hex, validate_catalog_id, validate_publisher_id, validate_version
 from gezk.profiles import EmbeddingProfile
 from gezk.signing import TrustAnchors
 from gezk.uri import KnowledgeUri
@@ -111,7 +111,7 @@ class KnowledgeHome:
 
     def version_dir(self, publisher_id: str, catalog_id: str, version: str, sha256: str) -> Path:
         """``knowledge/<publisher>/<catalog>/<version>/<digest16>`` (identifiers validated)."""
-        if len(sha256) != 64 or any(c not in "0123456789abcdef" for c in sha256):
+        if not is_sha256_hex(sha256):
             raise InvalidInput(f"not a lowercase SHA-256 hex digest: {sha256!r}", subject=sha256)
         return (
             self.knowledge_dir

@@ -32,7 +32,6 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
-import re
 import uuid
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -72,6 +71,7 @@ from gezel_knowledge.install.space import check_free_space
 from gezel_knowledge.progress import ProgressEvent, ProgressSink, emit_safely
 from gezel_knowledge.validate import ProvenanceVerdict, provenance_verdict, validate_catalog
 from gezk.errors import GezkError
+from gezk.ids import is_sha256_hex
 from gezk.signing import TrustAnchors
 
 if TYPE_CHECKING:
@@ -91,7 +91,6 @@ PlacementRequest = Literal["auto", "private", "shared"]
 configured, else private; ``private``: always private; ``shared``: shared or fail."""
 
 _PLACEMENT_REQUESTS: tuple[PlacementRequest, ...] = ("auto", "private", "shared")
-_HEX64 = re.compile(r"^[0-9a-f]{64}$")
 _BLOCK = 1 << 20
 
 
@@ -132,7 +131,7 @@ def normalize_sha256(value: str | None) -> str | None:
     if value is None:
         return None
     text = value.strip().lower().removeprefix("sha256:")
-    if not _HEX64.match(text):
+    if not is_sha256_hex(text):
         raise InvalidInput(
             f"not a SHA-256 digest (64 hex digits): {value!r}",
             reason="invalid-digest",

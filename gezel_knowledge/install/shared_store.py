@@ -41,6 +41,7 @@ from gezel_knowledge.errors import IntegrityFailure, KnowledgeError, Unsupported
 from gezel_knowledge.install._time import utc_now
 from gezel_knowledge.install.locking import FileLock
 from gezel_knowledge.install.registry import UserRegistry
+from gezk.ids import is_sha256_hex
 
 __all__ = [
     "ENV_SHARED_STORE",
@@ -58,16 +59,9 @@ ENV_SHARED_STORE = "GEZEL_SHARED_STORE"
 STALE_WORK_SECONDS = 24 * 3600.0
 """Staging directories older than this belong to crashed installs and are removed by reclaim."""
 
-_HEX = frozenset("0123456789abcdef")
-
-
-def _is_digest(text: str) -> bool:
-    """Whether ``text`` is a lowercase hex SHA-256 (an entry's directory name)."""
-    return len(text) == 64 and set(text) <= _HEX
-
 
 def _check_digest(sha256: str) -> str:
-    if not _is_digest(sha256):
+    if not is_sha256_hex(sha256):
         raise IntegrityFailure(
             f"not a lowercase SHA-256 hex digest: {sha256!r}",
             reason="invalid-digest",
@@ -228,7 +222,7 @@ class SharedStore:
         if len(parts) < 3 or parts[-1] != "catalog":
             return None
         digest = parts[-2]
-        if not _is_digest(digest):
+        if not is_sha256_hex(digest):
             return None
         return digest if Path(path) == self.catalog_dir(digest) else None
 
@@ -315,7 +309,7 @@ class SharedStore:
     def _digests(self) -> list[str]:
         if not self.catalogs_dir.is_dir():
             return []
-        return sorted(p.name for p in self.catalogs_dir.iterdir() if _is_digest(p.name))
+        return sorted(p.name for p in self.catalogs_dir.iterdir() if is_sha256_hex(p.name))
 
     def new_staging(self, label: str) -> Path:
         """A fresh directory under ``.staging`` for one entry being prepared."""

@@ -11,12 +11,14 @@ from gezk.ids import (
     chunk_uid,
     content_hash,
     is_document_id,
+    is_sha256_hex,
     sort_key_for_order,
     validate_catalog_id,
     validate_chunk_uid,
     validate_document_id,
     validate_location_id,
     validate_publisher_id,
+    validate_sha256_hex,
     validate_topic_id,
     validate_version,
 )
@@ -140,3 +142,36 @@ def test_location_ids_follow_the_document_id_grammar_with_their_own_reason(bad: 
 
 def test_a_valid_location_id_is_returned_unchanged() -> None:
     assert validate_location_id("Pike Place/market") == "Pike Place/market"
+
+
+_DIGEST = hashlib.sha256(b"x").hexdigest()
+
+
+@pytest.mark.parametrize("value", [_DIGEST, "0" * 64, "0123456789abcdef" * 4])
+def test_lowercase_sha256_hex_is_accepted(value: str) -> None:
+    assert is_sha256_hex(value)
+    assert validate_sha256_hex(value) == value
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        _DIGEST.upper(),
+        _DIGEST[:63],
+        _DIGEST + "0",
+        _DIGEST + "\n",
+        " " + _DIGEST[1:],
+        "g" * 64,
+        "sha256:" + _DIGEST,
+        "\uff10" * 64,  # fullwidth digits are digits to str.isdigit, not to the grammar
+        "",
+        _DIGEST.encode(),
+        None,
+        int(_DIGEST, 16),
+    ],
+)
+def test_anything_else_is_not_a_sha256_hex(value: object) -> None:
+    assert not is_sha256_hex(value)
+    with pytest.raises(InvalidIdentifier) as info:
+        validate_sha256_hex(value)
+    assert info.value.reason == "invalid-sha256"

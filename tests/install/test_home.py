@@ -64,8 +64,9 @@ def test_version_dir_uses_the_digest_segment_and_validates_ids(tmp_path: Path) -
         home.version_dir("acme", "../etc", "1.0", digest)
     with pytest.raises(InvalidIdentifier):
         home.version_dir("acme", "physics", "..", digest)
-    with pytest.raises(InvalidInput):
-        home.version_dir("acme", "physics", "1.0", "xyz")
+    for bad in ("xyz", digest.upper(), digest + "\n"):
+        with pytest.raises(InvalidInput, match="not a lowercase SHA-256 hex digest"):
+            home.version_dir("acme", "physics", "1.0", bad)
 
 
 def test_published_files_are_read_only(tmp_path: Path) -> None:

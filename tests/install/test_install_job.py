@@ -11,8 +11,9 @@ from typing import Any
 import pytest
 
 from gezel_knowledge.archive import verify as archive_verify
-from gezel_knowledge.errors import Cancelled, IntegrityFailure, NotFound
+from gezel_knowledge.errors import Cancelled, IntegrityFailure, InvalidInput, NotFound
 from gezel_knowledge.install import CancelToken, InsufficientSpace, KnowledgeHome
+from gezel_knowledge.install.job import normalize_sha256
 from gezel_knowledge.install.registry_document import RegistryDocument
 from gezel_knowledge.progress import ProgressEvent
 from gezk.signing import TrustAnchors, generate_private_key
@@ -418,3 +419,13 @@ def test_a_downloaded_archive_that_fails_its_checks_is_not_kept_for_resume(
         home.install(server.url)
     assert list(home.downloads_dir.glob("*.partial")) == []
     assert home.installed() == []
+
+
+def test_an_expected_digest_is_normalised_or_refused_as_invalid_digest() -> None:
+    digest = hashlib.sha256(b"x").hexdigest()
+    assert normalize_sha256(f"  SHA256:{digest.upper()} ") == digest
+    assert normalize_sha256(None) is None
+    for bad in ("xyz", digest[:63], digest + "00", "sha256:" + "g" * 64):
+        with pytest.raises(InvalidInput) as err:
+            normalize_sha256(bad)
+        assert (err.value.reason, err.value.subject) == ("invalid-digest", bad)

@@ -440,3 +440,14 @@ def test_the_store_lock_works_on_a_lock_file_this_account_cannot_write(
         with pytest.raises(LockTimeout):
             FileLock(lock_file, timeout=0.05).acquire()  # still exclusive
     assert modes[:2] == ["a+b", "rb"]
+
+
+def test_an_entry_is_named_by_a_lowercase_digest_only(tmp_path: Path) -> None:
+    store = SharedStore(tmp_path / "store")
+    digest = "ab" * 32
+    assert store.entry_dir(digest) == store.catalogs_dir / digest
+    for bad in (digest.upper(), digest[:63], "../" + digest[3:]):
+        with pytest.raises(IntegrityFailure) as err:
+            store.entry_dir(bad)
+        assert err.value.reason == "invalid-digest"
+    assert store.owns(store.catalogs_dir / digest.upper() / "catalog") is None
