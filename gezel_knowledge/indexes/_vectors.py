@@ -8,10 +8,12 @@ actual declaration in ``sqlite_master``: for unit vectors ``|a - b|^2 = 2 - 2 co
 
 from __future__ import annotations
 
+import json
 import re
 import sqlite3
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 from numpy.typing import NDArray
@@ -27,6 +29,7 @@ __all__ = [
     "knn",
     "query_vectors_for",
     "similarity_from_distance",
+    "store_pending_vectors",
     "vec_table",
 ]
 
@@ -85,6 +88,42 @@ def create_vec_table(conn: sqlite3.Connection, name: str, dimensions: int) -> Ve
 def drop_vec_table(conn: sqlite3.Connection, name: str) -> None:
     """Drop vec0 table ``name`` if it exists."""
     conn.execute(f"DROP TABLE IF EXISTS {name}")
+
+
+def store_pending_vectors(
+    conn: sqlite3.Connection,
+    *,
+    vec: str,
+    table: str,
+    columns: str,
+    rows: Sequence[tuple[Any, ...]],
+    vectors: NDArray[np.float32],
+) -> int:
+    """Store ``vectors[i]`` for ``rows[i]`` (``(id, *columns)`` as read from ``table``) where the
+    row is still pending with that content; call inside the write transaction. Returns how many
+    were stored.
+
+    The rows were read, and embedded, outside the write lock: meanwhile another writer may have
+    stored their vectors, or a sync replaced them (a rowid can come back with other text).
+    Storing them again would duplicate vec0 rows; those rows are skipped, and a replaced one is
+    embedded afresh by the caller's next pass.
+    """
+    ids = json.dumps([int(r[0]) for r in rows])
+    current = {
+        int(r[0]): tuple(r[1:])
+        for r in conn.execute(
+            f"SELECT id, {columns} FROM {table} "
+            "WHERE embedded = 0 AND id IN (SELECT value FROM json_each(?))",
+            (ids,),
+        )
+    }
+    fresh = [(i, int(r[0])) for i, r in enumerate(rows) if current.get(int(r[0])) == tuple(r[1:])]
+    conn.executemany(
+        f"INSERT INTO {vec} (rowid, embedding) VALUES (?, ?)",
+        [(rowid, vectors[i].tobytes()) for i, rowid in fresh],
+    )
+    conn.executemany(f"UPDATE {table} SET embedded = 1 WHERE id = ?", [(r,) for _, r in fresh])
+    return len(fresh)
 
 
 def similarity_from_distance(distances: NDArray[np.float64], metric: Metric) -> NDArray[np.float64]:

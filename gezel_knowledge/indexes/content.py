@@ -68,6 +68,7 @@ from gezel_knowledge.indexes._vectors import (
     drop_vec_table,
     knn,
     query_vectors_for,
+    store_pending_vectors,
     vec_table,
 )
 from gezel_knowledge.indexes.errors import EmbedderDimensionMismatch
@@ -603,37 +604,39 @@ class ContentIndex:
         conn = self._conn
         stamp = stamp_text(embedder)
         dims = int(embedder.profile.dimensions)
-        stored = read_stamp(conn, "text")
-        table = vec_table(conn, "vec_text")
         env_dim = _env_embed_dim()
-        if table is None:
-            if env_dim is not None and env_dim != dims:
-                raise EmbedderDimensionMismatch(
-                    f"GEZEL_EMBED_DIM={env_dim} but embedder {embedder.profile.id} produces "
-                    f"{dims}-dimensional vectors; set GEZEL_EMBED_DIM={dims} or unset it",
-                    subject=str(self.db_path),
-                )
-            with transaction(conn):
+        # Decided under the write lock: another writer may be preparing the same table, and
+        # acting on what was read before it committed would create the table twice or drop
+        # the vectors it has stored.
+        with transaction(conn):
+            stored = read_stamp(conn, "text")
+            table = vec_table(conn, "vec_text")
+            if table is None:
+                if env_dim is not None and env_dim != dims:
+                    raise EmbedderDimensionMismatch(
+                        f"GEZEL_EMBED_DIM={env_dim} but embedder {embedder.profile.id} produces "
+                        f"{dims}-dimensional vectors; set GEZEL_EMBED_DIM={dims} or unset it",
+                        subject=str(self.db_path),
+                    )
                 create_vec_table(conn, "vec_text", dims)
                 conn.execute("UPDATE chunks SET embedded = 0 WHERE embedded != 0")
                 write_stamp(conn, "text", StoredStamp(stamp, dims))
-            return False
-        if stored is not None and stored.stamp == stamp and table.dimensions == dims:
-            return False
-        if dims not in (table.dimensions, env_dim):
-            raise EmbedderDimensionMismatch(
-                f"the content index at {self.db_path} holds {table.dimensions}-dimensional "
-                f"vectors but embedder {embedder.profile.id} produces {dims}; set "
-                f"GEZEL_EMBED_DIM={dims} to rebuild the vector table",
-                subject=str(self.db_path),
-            )
-        # A changed stamp regenerates every embedding; summaries and content stay.
-        with transaction(conn):
+                return False
+            if stored is not None and stored.stamp == stamp and table.dimensions == dims:
+                return False
+            if dims not in (table.dimensions, env_dim):
+                raise EmbedderDimensionMismatch(
+                    f"the content index at {self.db_path} holds {table.dimensions}-dimensional "
+                    f"vectors but embedder {embedder.profile.id} produces {dims}; set "
+                    f"GEZEL_EMBED_DIM={dims} to rebuild the vector table",
+                    subject=str(self.db_path),
+                )
+            # A changed stamp regenerates every embedding; summaries and content stay.
             drop_vec_table(conn, "vec_text")
             create_vec_table(conn, "vec_text", dims)
             conn.execute("UPDATE chunks SET embedded = 0 WHERE embedded != 0")
             write_stamp(conn, "text", StoredStamp(stamp, dims))
-        return True
+            return True
 
     def _embed_text(
         self, embedder: Embedder, batch_size: int, progress: ProgressSink | None
@@ -662,14 +665,16 @@ class ContentIndex:
                     f"expected ({len(rows)}, {table.dimensions})",
                     subject=embedder.profile.id,
                 )
-            ids = [int(r[0]) for r in rows]
             with transaction(conn):
-                conn.executemany(
-                    "INSERT INTO vec_text (rowid, embedding) VALUES (?, ?)",
-                    [(cid, vectors[i].tobytes()) for i, cid in enumerate(ids)],
+                stored = store_pending_vectors(
+                    conn,
+                    vec="vec_text",
+                    table="chunks",
+                    columns="heading, text",
+                    rows=rows,
+                    vectors=vectors,
                 )
-                conn.executemany("UPDATE chunks SET embedded = 1 WHERE id = ?", [(c,) for c in ids])
-            done += len(rows)
+            done += stored
             emit_safely(
                 progress,
                 ProgressEvent(job="index", step="embed", done=done, total=total, unit="chunks"),

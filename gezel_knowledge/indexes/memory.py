@@ -56,6 +56,7 @@ from gezel_knowledge.indexes._vectors import (
     drop_vec_table,
     knn,
     query_vectors_for,
+    store_pending_vectors,
     vec_table,
 )
 from gezel_knowledge.install.locking import FileLock
@@ -294,16 +295,25 @@ class MemoryIndex:
         conn = self._conn
         stamp = stamp_text(embedder)
         dims = int(embedder.profile.dimensions)
-        stored = read_stamp(conn, "memory")
-        table = vec_table(conn, "vec_mem")
-        if table is None or stored is None or stored.stamp != stamp or table.dimensions != dims:
+
+        def stale() -> bool:
+            stored = read_stamp(conn, "memory")
+            table = vec_table(conn, "vec_mem")
+            return (
+                table is None or stored is None or stored.stamp != stamp or table.dimensions != dims
+            )
+
+        if stale():
             # Memory vectors are rebuilt from the files' text, so a new embedder (even one of
             # other dimensions) simply gets a fresh table.
             with transaction(conn):
-                drop_vec_table(conn, "vec_mem")
-                create_vec_table(conn, "vec_mem", dims)
-                conn.execute("UPDATE mem SET embedded = 0 WHERE embedded != 0")
-                write_stamp(conn, "memory", StoredStamp(stamp, dims))
+                # Checked again under the write lock: another writer with this embedder may
+                # have made the table since, and dropping it would throw its vectors away.
+                if stale():
+                    drop_vec_table(conn, "vec_mem")
+                    create_vec_table(conn, "vec_mem", dims)
+                    conn.execute("UPDATE mem SET embedded = 0 WHERE embedded != 0")
+                    write_stamp(conn, "memory", StoredStamp(stamp, dims))
         total = int(conn.execute("SELECT count(*) FROM mem WHERE embedded = 0").fetchone()[0])
         done = 0
         while True:
@@ -316,14 +326,10 @@ class MemoryIndex:
                 embedder.embed_passages([str(r[1]) for r in rows]), dtype=np.float32
             )
             with transaction(conn):
-                conn.executemany(
-                    "INSERT INTO vec_mem (rowid, embedding) VALUES (?, ?)",
-                    [(int(r[0]), vectors[i].tobytes()) for i, r in enumerate(rows)],
+                stored = store_pending_vectors(
+                    conn, vec="vec_mem", table="mem", columns="text", rows=rows, vectors=vectors
                 )
-                conn.executemany(
-                    "UPDATE mem SET embedded = 1 WHERE id = ?", [(int(r[0]),) for r in rows]
-                )
-            done += len(rows)
+            done += stored
             emit_safely(
                 progress,
                 ProgressEvent(job="memory", step="embed", done=done, total=total, unit="entries"),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -43,6 +44,19 @@ def hash_embedder(
         passage_instruction=passage_instruction,
     )
     return HashEmbedder(profile)
+
+
+class MeetingEmbedder(HashEmbedder):
+    """A hash embedder that embeds only once every writer sharing its barrier has asked:
+    concurrent writers are then certain to have read the same pending rows."""
+
+    def __init__(self, barrier: threading.Barrier) -> None:
+        super().__init__()
+        self.barrier = barrier
+
+    def embed_passages(self, texts: Sequence[str]) -> NDArray[np.float32]:
+        self.barrier.wait()
+        return super().embed_passages(texts)
 
 
 class CountingSummarizer:

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import io
 import itertools
+import threading
 import zipfile
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -25,6 +27,7 @@ from gezk.hashembed import hash_embed
 from tests.indexes.helpers import (
     CountingSummarizer,
     LabelImageEmbedder,
+    MeetingEmbedder,
     bump_mtime,
     hash_embedder,
     write_tree,
@@ -402,3 +405,25 @@ def test_changed_chunking_options_reprocess_every_file(workspace: Path, tmp_path
         workspace, home=home, options=IndexOptions(chunk_chars=100, chunk_overlap=10)
     )
     assert len(report.structure.processed) == len(FILES)
+
+
+def test_concurrent_enrichment_stores_each_vector_once(workspace: Path, tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    with ContentIndex(workspace, home=home) as ix:
+        ix.update()
+        chunks = int(ix._conn.execute("SELECT count(*) FROM chunks").fetchone()[0])
+    barrier = threading.Barrier(2, timeout=10)
+
+    def enrich() -> int:
+        with ContentIndex(workspace, home=home) as ix:
+            report = ix.enrich(MeetingEmbedder(barrier), batch_size=chunks)
+            return report.chunks_embedded
+
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        embedded = list(pool.map(lambda _: enrich(), range(2)))
+    assert sorted(embedded) == [0, chunks]
+    with ContentIndex(workspace, home=home) as ix:
+        conn = ix._conn
+        ids = sorted(r[0] for r in conn.execute("SELECT rowid FROM vec_text"))
+        assert ids == sorted(r[0] for r in conn.execute("SELECT id FROM chunks"))
+        assert conn.execute("SELECT count(*) FROM chunks WHERE embedded = 0").fetchone()[0] == 0

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from datetime import date, timedelta
@@ -21,7 +22,7 @@ from gezel_knowledge.indexes import (
     memory_db_path,
 )
 from gezel_knowledge.indexes._memory_format import parse_memory_file
-from tests.indexes.helpers import bump_mtime, hash_embedder
+from tests.indexes.helpers import MeetingEmbedder, bump_mtime, hash_embedder
 
 TODAY = date(2026, 12, 2)
 
@@ -221,3 +222,24 @@ def test_concurrent_writers_never_lose_an_entry(tmp_path: Path) -> None:
     notes = sorted(e.text for e in parse_memory_file(TODAY, text))
     assert notes == sorted(f"Worker {w} note {n}." for w in range(4) for n in range(8))
     assert text.count("# 2026-12-02") == 1
+
+
+def test_concurrent_embedding_writers_store_each_vector_once(tmp_path: Path) -> None:
+    with MemoryIndex(tmp_path) as memory:  # entries indexed, none embedded yet
+        for n in range(5):
+            memory.add(f"Shared note {n}.", kind="fact", day=TODAY)
+    barrier = threading.Barrier(2, timeout=10)
+
+    def embed() -> int:
+        with MemoryIndex(tmp_path, embedder=MeetingEmbedder(barrier)) as memory:
+            return memory.sync().entries_embedded
+
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        embedded = list(pool.map(lambda _: embed(), range(2)))
+    assert sorted(embedded) == [0, 5]  # one writer stored the batch; the other saw it done
+    with MemoryIndex(tmp_path, embedder=hash_embedder()) as memory:
+        conn = memory._conn
+        assert conn.execute("SELECT count(*) FROM vec_mem").fetchone()[0] == 5
+        assert conn.execute("SELECT count(*) FROM mem WHERE embedded = 0").fetchone()[0] == 0
+        ids = sorted(r[0] for r in conn.execute("SELECT rowid FROM vec_mem"))
+        assert ids == sorted(r[0] for r in conn.execute("SELECT id FROM mem"))

@@ -17,6 +17,7 @@ from gezel_knowledge.indexes._vectors import (
     create_vec_table,
     knn,
     query_vectors_for,
+    store_pending_vectors,
     vec_table,
 )
 
@@ -90,3 +91,27 @@ def test_query_vectors_embed_once_per_embedder_and_belong_to_one_query() -> None
     with pytest.raises(InvalidInput) as info:
         query_vectors_for("send email", vectors)
     assert info.value.reason == "query-mismatch"
+
+
+def test_only_rows_still_pending_with_the_same_text_get_vectors(tmp_path: Path) -> None:
+    conn = connect(tmp_path / "v.db")
+    conn.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, text TEXT, embedded INTEGER)")
+    conn.executemany("INSERT INTO t VALUES (?, ?, 0)", [(1, "one"), (2, "two"), (3, "three")])
+    create_vec_table(conn, "v", 4)
+    rows = conn.execute("SELECT id, text FROM t ORDER BY id").fetchall()
+    vectors = np.eye(3, 4, dtype=np.float32)
+    # Meanwhile another writer embedded row 2 and a sync gave row 3 other text.
+    conn.execute("INSERT INTO v (rowid, embedding) VALUES (2, ?)", (vectors[1].tobytes(),))
+    conn.execute("UPDATE t SET embedded = 1 WHERE id = 2")
+    conn.execute("UPDATE t SET text = 'third' WHERE id = 3")
+    stored = store_pending_vectors(
+        conn, vec="v", table="t", columns="text", rows=rows, vectors=vectors
+    )
+    assert stored == 1
+    assert [r[0] for r in conn.execute("SELECT rowid FROM v ORDER BY rowid")] == [1, 2]
+    assert conn.execute("SELECT id, embedded FROM t ORDER BY id").fetchall() == [
+        (1, 1),
+        (2, 1),
+        (3, 0),
+    ]
+    conn.close()
