@@ -203,6 +203,9 @@ class _Options:
     trust: TrustAnchors | None
     keep_previous: bool
     require_signature: bool
+    placement: PlacementRequest
+    """The caller's request, carried to every later placement decision: ``shared`` must fail,
+    never quietly become private."""
 
 
 def run_install(
@@ -224,7 +227,7 @@ def run_install(
     ``label`` replaces the source recorded in the registry (bundled installs use it).
     """
     job = _Job(home, progress, cancel or CancelToken())
-    options = _Options(trust, keep_previous, require_signature)
+    options = _Options(trust, keep_previous, require_signature, placement)
     expected = normalize_sha256(expected_sha256)
     if placement not in _PLACEMENT_REQUESTS:
         raise InvalidInput(
@@ -255,7 +258,7 @@ def run_install(
                     fetched=None,
                 )
             except _SharedCopyDamaged as exc:
-                place = _damaged(src, placement, place, str(exc))
+                place = _damaged(src, options.placement, place, str(exc))
                 job.emit("placement", 1, 1, "steps", place.describe())
             else:
                 if adopted is not None:
@@ -425,7 +428,7 @@ def _install_url(
         installed = _install_archive(
             job, partial, src, place=place, fetched=result, options=options
         )
-    except (Cancelled, InsufficientSpace):
+    except (Cancelled, InsufficientSpace, SharedPlacementUnavailable):
         raise  # the bytes are fine: keep them for the next attempt
     except (KnowledgeError, GezkError):
         # The download is complete, so this is about its content (wrong digest, a corrupt or
@@ -527,7 +530,7 @@ def _install_checked(
                 job, place=place, src=src, digest=digest, options=options, fetched=fetched
             )
         except _SharedCopyDamaged as exc:
-            place = _damaged(src, "auto", place, str(exc))
+            place = _damaged(src, options.placement, place, str(exc))
             job.emit("placement", 1, 1, "steps", place.describe())
         else:
             if adopted is not None:

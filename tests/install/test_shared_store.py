@@ -8,7 +8,7 @@ import os
 import shutil
 import stat
 import subprocess
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -290,6 +290,56 @@ def test_a_damaged_shared_copy_is_not_adopted(
     result = bob.install("tester/demo", registries=docs, trust=publisher.anchors)
     assert (result.placement, result.placement_reason) == ("private", "shared-copy-damaged")
     assert result.path.is_relative_to(bob.knowledge_dir)
+    assert [r.home for r in store.references(sha.archive_sha256)] == [str(alice.root.absolute())]
+
+
+def _damaged_copy_appears_during_download(
+    store: SharedStore, digest: str, tmp_path: Path
+) -> Callable[[ProgressEvent], None]:
+    """Hide the store's (damaged) entry until the installer starts downloading, as if another
+    process published it meanwhile: the installer then finds it only after its download."""
+    entry = store.entry_dir(digest)
+    make_writable(entry)
+    (entry / "catalog" / "README.md").write_text("tampered, a different size")
+    hidden = tmp_path / "hidden-entry"
+    entry.rename(hidden)
+
+    def on_progress(event: ProgressEvent) -> None:
+        if event.step == "download" and hidden.exists():
+            hidden.rename(entry)
+
+    return on_progress
+
+
+@pytest.mark.parametrize("placement", ["shared", "auto"])
+def test_a_damaged_copy_found_after_downloading_honours_the_placement_request(
+    publisher: Publisher, store: SharedStore, tmp_path: Path, placement: Any
+) -> None:
+    docs = [publisher.document()]
+    alice = _home(tmp_path, "alice", store)
+    sha = alice.install("tester/demo", registries=docs, trust=publisher.anchors).version
+    progress = _damaged_copy_appears_during_download(store, sha.archive_sha256, tmp_path)
+    bob = _home(tmp_path, "bob", store)
+
+    def install() -> Any:
+        return bob.install(
+            "tester/demo",
+            registries=docs,
+            trust=publisher.anchors,
+            placement=placement,
+            progress=progress,
+        )
+
+    if placement == "shared":
+        with pytest.raises(SharedPlacementUnavailable) as err:
+            install()
+        assert err.value.reason == "shared-copy-damaged"
+        assert bob.installed() == []
+        # The downloaded bytes were fine: they are kept for an attempt that may go private.
+        assert [p.suffix for p in bob.downloads_dir.glob("*.partial")] == [".partial"]
+    else:
+        result = install()
+        assert (result.placement, result.placement_reason) == ("private", "shared-copy-damaged")
     assert [r.home for r in store.references(sha.archive_sha256)] == [str(alice.root.absolute())]
 
 
