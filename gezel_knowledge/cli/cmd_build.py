@@ -35,7 +35,9 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("source", type=Path, metavar="SRC", help="a folder or a .jsonl file")
     parser.add_argument("-o", "--output", type=Path, required=True, help="the .gezk to write")
-    parser.add_argument("--catalog", type=Path, help="catalog.yaml to use (default: SRC's)")
+    parser.add_argument(
+        "--catalog", type=Path, metavar="FILE", help="catalog.yaml to use instead of SRC's"
+    )
     parser.add_argument(
         "--embedder",
         metavar="PROFILE",
@@ -138,9 +140,11 @@ def run(args: argparse.Namespace) -> int:
         if args.source.is_dir()
         else args.source.parent / "catalog.yaml"
     )
+    # --catalog FILE replaces SRC's catalog.yaml. Either is read once, here: the flags are
+    # merged into it, and the loader is handed the result instead of reading a file itself.
     config = args.catalog or (beside if beside.is_file() else None)
     base = load_catalog_yaml(config) if config else CatalogMetadata()
-    source = load_source(args.source, metadata=_overrides(args, base))
+    source = load_source(args.source, catalog=_overrides(args, base))
     metadata = source.metadata
     created_at = args.created_at or metadata.created_at or _now()
     embedder = _embedder(args.embedder or metadata.embedder)

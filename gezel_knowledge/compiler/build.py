@@ -61,7 +61,12 @@ from gezel_knowledge.compiler.errors import BuildWarning, SourceError
 from gezel_knowledge.compiler.kmeans import route_centroids
 from gezel_knowledge.compiler.manifest import manifest_bytes, manifest_object
 from gezel_knowledge.compiler.markdown_tree import load_markdown_tree
-from gezel_knowledge.compiler.metadata import CatalogMetadata, SmokeQuery, normalize_created_at
+from gezel_knowledge.compiler.metadata import (
+    CatalogFile,
+    CatalogMetadata,
+    SmokeQuery,
+    normalize_created_at,
+)
 from gezel_knowledge.compiler.sharding import ShardFill, assign_shards, document_vectors
 from gezel_knowledge.compiler.smoke import derive_smoke_queries, smoke_query_passes
 from gezel_knowledge.compiler.source import CatalogSource, LinkBase
@@ -114,13 +119,22 @@ class BuildResult:
     """Time spent inside the embedder."""
 
 
-def load_source(path: Path | str, *, metadata: CatalogMetadata | None = None) -> CatalogSource:
-    """A Markdown tree (a folder) or a document list (a ``.jsonl`` file) as a source."""
+def load_source(
+    path: Path | str,
+    *,
+    metadata: CatalogMetadata | None = None,
+    catalog: CatalogFile | None = None,
+) -> CatalogSource:
+    """A Markdown tree (a folder) or a document list (a ``.jsonl`` file) as a source.
+
+    ``catalog`` (a catalog.yaml path, or metadata already read from one) is used instead of the
+    source's own catalog.yaml; ``metadata`` overrides either field by field.
+    """
     source = Path(path)
     if source.is_dir():
-        return load_markdown_tree(source, metadata=metadata)
+        return load_markdown_tree(source, metadata=metadata, catalog=catalog)
     if source.is_file() and source.suffix.lower() in (".jsonl", ".ndjson"):
-        return load_document_list(source, metadata=metadata)
+        return load_document_list(source, metadata=metadata, catalog=catalog)
     raise InvalidInput(
         f"{source} is neither a folder of Markdown nor a .jsonl document list",
         reason="unknown-source",
@@ -260,6 +274,7 @@ def compile_catalog(
     *,
     embedder: Embedder,
     metadata: CatalogMetadata | None = None,
+    catalog: CatalogFile | None = None,
     created_at: str | None = None,
     signing_key: Ed25519PrivateKey | None = None,
     shard_fill: ShardFill = "topic",
@@ -272,7 +287,9 @@ def compile_catalog(
 ) -> BuildResult:
     """Build a ``.gezk`` catalog at ``output`` from a Markdown tree, a document list or a source.
 
-    ``created_at`` (ISO 8601) is an input, never the clock: it falls back to ``createdAt`` in
+    ``catalog`` replaces the source's catalog.yaml (see :func:`load_source`); it cannot be
+    combined with an already loaded :class:`CatalogSource`. ``created_at`` (ISO 8601) is an
+    input, never the clock: it falls back to ``createdAt`` in
     catalog.yaml and is otherwise required. ``signing_key`` is an Ed25519 private key; without it
     the manifest is unsigned. ``cache_dir`` holds the persistent content-hash -> vector cache
     (none when ``None``). ``chunking`` is a profile or a registered id, else catalog.yaml's
@@ -289,7 +306,17 @@ def compile_catalog(
         )
     if shard_fill not in ("topic", "semantic"):
         raise InvalidInput(f"unknown shard fill {shard_fill!r}", reason="invalid-shard-fill")
-    src = source if isinstance(source, CatalogSource) else load_source(source, metadata=metadata)
+    if isinstance(source, CatalogSource) and catalog is not None:
+        raise InvalidInput(
+            "catalog= names the catalog.yaml to load a source with; this source is already "
+            "loaded (pass metadata= to override its fields)",
+            reason="catalog-with-loaded-source",
+        )
+    src = (
+        source
+        if isinstance(source, CatalogSource)
+        else load_source(source, metadata=metadata, catalog=catalog)
+    )
     meta = src.metadata.merged(metadata) if isinstance(source, CatalogSource) else src.metadata
     meta.require()
     _check_identity(meta)

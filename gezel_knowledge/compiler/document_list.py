@@ -31,7 +31,7 @@ from gezel_knowledge.compiler.markdown_tree import (
     parse_locations,
     parse_toc_references,
 )
-from gezel_knowledge.compiler.metadata import CatalogMetadata, load_catalog_yaml
+from gezel_knowledge.compiler.metadata import CatalogFile, CatalogMetadata, source_metadata
 from gezel_knowledge.compiler.source import (
     CatalogSource,
     LinkBase,
@@ -138,15 +138,16 @@ def load_document_list(
     *,
     metadata: CatalogMetadata | None = None,
     assets_dir: Path | None = None,
+    catalog: CatalogFile | None = None,
 ) -> CatalogSource:
-    """Read a JSON Lines document list (and the catalog.yaml beside it) into a source."""
+    """Read a JSON Lines document list (and the catalog.yaml beside it, or ``catalog`` instead
+    of it) into a source; ``metadata`` overrides field by field."""
     path = Path(path).resolve()
     if not path.is_file():
         raise SourceError("is not a file", reason="not-a-file", path=str(path))
     root = path.parent
     where = path.name
-    config = root / "catalog.yaml"
-    meta = (load_catalog_yaml(config) if config.is_file() else CatalogMetadata()).merged(metadata)
+    meta = source_metadata(root / "catalog.yaml", catalog).merged(metadata)
     assets_root = (assets_dir or root).resolve()
 
     documents: list[SourceDocument] = []

@@ -46,7 +46,7 @@ from gezel_knowledge.compiler.blocks import (
 from gezel_knowledge.compiler.errors import BuildWarning, SourceError, display_path
 from gezel_knowledge.compiler.frontmatter import split_front_matter
 from gezel_knowledge.compiler.links import LinkRef, find_links, rewrite_links
-from gezel_knowledge.compiler.metadata import CatalogMetadata, load_catalog_yaml
+from gezel_knowledge.compiler.metadata import CatalogFile, CatalogMetadata, source_metadata
 from gezel_knowledge.compiler.outlines import MARKDOWN_SUFFIXES, recognise_outline
 from gezel_knowledge.compiler.source import (
     CatalogSource,
@@ -584,17 +584,24 @@ def notice_files(meta: CatalogMetadata, root: Path) -> tuple[Path, Path | None]:
 
 
 def load_markdown_tree(
-    root: Path | str, *, metadata: CatalogMetadata | None = None
+    root: Path | str,
+    *,
+    metadata: CatalogMetadata | None = None,
+    catalog: CatalogFile | None = None,
 ) -> CatalogSource:
-    """Read a Markdown tree (and its ``catalog.yaml``) into a :class:`CatalogSource`."""
+    """Read a Markdown tree (and its ``catalog.yaml``, or ``catalog`` instead of it) into a
+    :class:`CatalogSource`; ``metadata`` overrides field by field."""
     source_root = Path(root).resolve()
     if not source_root.is_dir():
         raise SourceError("is not a folder", reason="not-a-folder", path=str(root))
     config = source_root / "catalog.yaml"
-    meta = (load_catalog_yaml(config) if config.is_file() else CatalogMetadata()).merged(metadata)
+    meta = source_metadata(config, catalog).merged(metadata)
     readme, license_file = notice_files(meta, source_root)
     notices = meta.source_notices
-    reserved = {p.resolve() for p in (readme, license_file, notices, config) if p is not None}
+    named = Path(catalog) if isinstance(catalog, (Path, str)) else None
+    reserved = {
+        p.resolve() for p in (readme, license_file, notices, config, named) if p is not None
+    }
     recognised = recognise_outline(
         source_root, kind=meta.outline or "auto", exclude=meta.exclude or (), reserved=reserved
     )

@@ -1,7 +1,8 @@
 """Catalog metadata: what ``catalog.yaml`` (or the caller) says about the catalog being built.
 
 Every field is optional here, because metadata arrives in layers: ``catalog.yaml`` next to the
-sources, then explicit values from the caller or the CLI, which win field by field
+sources (or the one catalog file the caller names instead, :func:`source_metadata`), then
+explicit values from the caller or the CLI, which win field by field
 (:meth:`CatalogMetadata.merged`). :meth:`CatalogMetadata.require` checks that the merged result
 names everything a manifest needs, with a message that says where to set what is missing.
 
@@ -40,6 +41,7 @@ from gezel_knowledge.compiler.frontmatter import load_yaml
 
 __all__ = [
     "OUTLINE_KINDS",
+    "CatalogFile",
     "CatalogMetadata",
     "LicenseInfo",
     "PublisherInfo",
@@ -48,6 +50,7 @@ __all__ = [
     "TopicDeclaration",
     "load_catalog_yaml",
     "normalize_created_at",
+    "source_metadata",
 ]
 
 OUTLINE_KINDS = (
@@ -338,3 +341,18 @@ def load_catalog_yaml(path: Path) -> CatalogMetadata:
             path=where,
         )
     return _parse_catalog_metadata(data, path.parent, where)
+
+
+CatalogFile = Path | str | CatalogMetadata
+"""A catalog.yaml to read instead of a source's own, or metadata already read from one."""
+
+
+def source_metadata(own: Path, catalog: CatalogFile | None) -> CatalogMetadata:
+    """The metadata a source is built with: ``catalog`` when given (read if it is a path),
+    else the source's ``own`` catalog.yaml when it exists. Never both: a named catalog file
+    replaces the source's, it is not layered over it."""
+    if isinstance(catalog, CatalogMetadata):
+        return catalog
+    if catalog is not None:
+        return load_catalog_yaml(Path(catalog))
+    return load_catalog_yaml(own) if own.is_file() else CatalogMetadata()

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from gezel_knowledge.cli import main
 from gezk.signing import TrustAnchors, public_key_from_pem, verify_manifest
-from tests.compiler.trees import entries, write_tree
+from tests.compiler.trees import CATALOG_YAML, build, entries, write_tree
 
 
 @pytest.fixture
@@ -100,6 +101,63 @@ def test_metadata_flags_override_catalog_yaml(tmp_path: Path, home: Path) -> Non
     assert manifest["publisher"] == {"id": "pub", "name": "Pub", "url": "https://example.test"}
     assert manifest["license"]["name"] == "MIT"
     assert manifest["license"]["attributionRequired"] is False
+
+
+SOURCE_ONLY = """\
+description: Only in the source folder's catalog.yaml.
+sourceSnapshot: {name: source-only-snapshot, date: "2020-01-01"}
+createdAt: "2020-01-01T00:00:00Z"
+smokeQueries:
+  - {query: gamma, expectedDocumentIds: [b/c]}
+"""
+
+
+def _catalog_pair(tmp_path: Path) -> tuple[Path, Path]:
+    """A source whose own catalog.yaml has fields the other catalog file lacks."""
+    source = _tree(tmp_path)
+    (source / "catalog.yaml").write_text(CATALOG_YAML.split("description:")[0] + SOURCE_ONLY)
+    other = tmp_path / "elsewhere" / "catalog.yaml"
+    other.parent.mkdir()
+    other.write_text(
+        CATALOG_YAML.replace("id: demo", "id: other-demo").split("description:")[0]
+        + "language: en\npublisher: {id: tester, name: Test Publisher}\n"
+        + "license: {name: CC BY 4.0, attributionRequired: true}\n"
+    )
+    return source, other
+
+
+def _assert_nothing_leaked(manifest: dict[str, object]) -> None:
+    assert manifest["id"] == "other-demo"
+    text = json.dumps(manifest)
+    for leak in ("Only in the source folder", "source-only-snapshot", "2020-01-01"):
+        assert leak not in text
+    assert manifest["smokeQueries"] != [{"query": "gamma", "expectedDocumentIds": ["b/c"]}]
+
+
+def test_catalog_file_replaces_the_sources_catalog_yaml(
+    tmp_path: Path, home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    source, other = _catalog_pair(tmp_path)
+    reads: list[Path] = []
+    read_text = Path.read_text
+
+    def counting_read_text(self: Path, *args: Any, **kwargs: Any) -> str:
+        if self.name == "catalog.yaml":
+            reads.append(self)
+        return read_text(self, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "read_text", counting_read_text)
+    out = tmp_path / "out.gezk"
+    args = ["build", str(source), "-o", str(out), "--catalog", str(other)]
+    assert main([*args, "--embedder", "test-hash-embed@1", "--no-cache", "--quiet"]) == 0
+    assert reads == [other]  # read once, and the source's own file not at all
+    _assert_nothing_leaked(json.loads(entries(out)["manifest.json"]))
+
+
+def test_compile_catalog_takes_a_catalog_file_too(tmp_path: Path) -> None:
+    source, other = _catalog_pair(tmp_path)
+    result = build(source, tmp_path / "out.gezk", catalog=other, created_at="2026-12-01")
+    _assert_nothing_leaked(json.loads(entries(result.path)["manifest.json"]))
 
 
 def test_keygen_then_build_signed_then_resign(

@@ -216,3 +216,15 @@ def test_an_asset_the_archive_could_not_ship_is_refused_when_read(
     with pytest.raises(SourceError) as err:
         load_document_list(root / "docs.jsonl")
     assert (err.value.reason, err.value.path, err.value.line) == (reason, "docs.jsonl", 2)
+
+
+def test_a_named_catalog_file_replaces_the_one_beside_the_list(tmp_path: Path) -> None:
+    list_file = _source(tmp_path)
+    other = tmp_path / "other.yaml"
+    other.write_text(CATALOG_YAML + "topics:\n  - {id: news, name: Headlines}\n")
+    source = load_document_list(list_file, catalog=other)
+    topics = {t.id: (t.name, t.description) for t in source.topics}
+    # Only the named file's topics are declared; the description of "places", declared beside
+    # the list, is not read.
+    assert topics["news"] == ("Headlines", None)
+    assert topics["places"][1] is None
