@@ -4,19 +4,15 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from gezel_knowledge.cli._output import print_json
-from gezel_knowledge.errors import NotFound
 from gezel_knowledge.install.home import KnowledgeHome
 from gezel_knowledge.install.registry import InstalledCatalog
-from gezk.signing import TrustAnchors
 
 __all__ = [
     "add_catalog_command",
     "add_home_option",
-    "anchors_from",
     "catalog_line",
     "catalog_row",
     "home_from",
@@ -50,19 +46,6 @@ def add_catalog_command(
 def home_from(args: argparse.Namespace) -> KnowledgeHome:
     """The knowledge home the arguments name."""
     return KnowledgeHome(getattr(args, "home", None))
-
-
-def anchors_from(paths: list[str]) -> TrustAnchors | None:
-    """Trust anchors from ``--trust PEM`` options (``None`` when there are none)."""
-    if not paths:
-        return None
-    anchors = TrustAnchors()
-    for name in paths:
-        try:
-            anchors.add(Path(name).read_bytes())
-        except FileNotFoundError:
-            raise NotFound(f"trust key {name} does not exist", subject=name) from None
-    return anchors
 
 
 def catalog_row(catalog: InstalledCatalog) -> dict[str, Any]:

@@ -5,8 +5,9 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from gezel_knowledge.cli._installed import add_home_option, anchors_from, catalog_row, home_from
+from gezel_knowledge.cli._installed import add_home_option, catalog_row, home_from
 from gezel_knowledge.cli._output import TerminalProgress, note, print_json
+from gezel_knowledge.cli._trust import add_trust_option, trust_from
 from gezel_knowledge.install.registry_document import load_registry_document
 
 _FALLBACKS = ("shared-store-unavailable", "shared-copy-damaged")
@@ -32,13 +33,7 @@ def register(subparsers: Any) -> None:
         default=[],
         help="a publisher registry document to resolve publisher/catalog[@version] (repeatable)",
     )
-    parser.add_argument(
-        "--trust",
-        metavar="PEM",
-        action="append",
-        default=[],
-        help="a trusted publisher public key; registries must then verify against it (repeatable)",
-    )
+    add_trust_option(parser, "registries must then verify against it")
     parser.add_argument(
         "--require-signature",
         action="store_true",
@@ -72,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
             args.source,
             args.sha256,
             progress,
-            trust=anchors_from(args.trust),
+            trust=trust_from(args),
             registries=registries,
             keep_previous=args.keep_previous,
             require_signature=args.require_signature,

@@ -6,8 +6,9 @@ import argparse
 import sys
 from typing import Any
 
-from gezel_knowledge.cli._installed import add_home_option, anchors_from, home_from
+from gezel_knowledge.cli._installed import add_home_option, home_from
 from gezel_knowledge.cli._output import TerminalProgress, note, print_json
+from gezel_knowledge.cli._trust import add_trust_option, trust_from
 from gezel_knowledge.install.updates import UpdateCheck, UpdatePolicy
 
 
@@ -27,13 +28,7 @@ def register(subparsers: Any) -> None:
         action="append",
         help="a registry document to consult (repeatable; default: the recorded ones)",
     )
-    parser.add_argument(
-        "--trust",
-        metavar="PEM",
-        action="append",
-        default=[],
-        help="a trusted publisher public key; registries must verify against it (repeatable)",
-    )
+    add_trust_option(parser, "registries must verify against it")
     parser.add_argument(
         "--catalog", action="append", metavar="CATALOG", help="only this catalog (repeatable)"
     )
@@ -57,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
     """Check, or check and apply; exit 1 when an update failed."""
     home = home_from(args)
     policy = UpdatePolicy() if args.offline else UpdatePolicy.explicit()
-    trust = anchors_from(args.trust)
+    trust = trust_from(args)
     if args.check:
         check = home.check_updates(args.registry, policy=policy, trust=trust)
         if args.catalog:

@@ -12,10 +12,8 @@ from typing import Any
 
 from gezel_knowledge.cli._catalog import add_catalog_argument
 from gezel_knowledge.cli._output import print_json
-from gezel_knowledge.errors import InvalidInput, NotFound
+from gezel_knowledge.cli._trust import add_trust_option, trust_from
 from gezel_knowledge.validate import ValidationReport, validate_archive, validate_catalog
-from gezk.errors import GezkError
-from gezk.signing import TrustAnchors
 
 UNVERIFIED = 3
 """Exit status of a structurally valid catalog whose origin did not verify under --trust."""
@@ -30,34 +28,10 @@ def register(subparsers: Any) -> None:
         action="store_true",
         help="also check integrity, vectors, probes, smoke queries and bodies",
     )
-    parser.add_argument(
-        "--trust",
-        metavar="KEY",
-        action="append",
-        default=[],
-        help="a trusted Ed25519 public key (PEM file, or a directory of .pem files); repeatable",
-    )
+    add_trust_option(parser, "the catalog's signature must verify against one")
     parser.add_argument("--expected-sha256", metavar="HEX", help="the archive digest promised")
     parser.add_argument("--json", action="store_true", help="print JSON")
     parser.set_defaults(handler=run)
-
-
-def trust_anchors(paths: list[str]) -> TrustAnchors | None:
-    """Trust anchors from PEM files and directories of ``*.pem``; ``None`` when none named."""
-    if not paths:
-        return None
-    anchors = TrustAnchors()
-    for value in paths:
-        path = Path(value)
-        files = sorted(path.glob("*.pem")) if path.is_dir() else [path]
-        if not files or not all(f.is_file() for f in files):
-            raise NotFound(f"no public key at {value}", reason="key-not-found", subject=value)
-        for f in files:
-            try:
-                anchors.add(f.read_bytes())
-            except GezkError as exc:
-                raise InvalidInput(f"{f}: {exc}", reason="invalid-key", subject=str(f)) from exc
-    return anchors
 
 
 def report_json(report: ValidationReport) -> dict[str, Any]:
@@ -86,7 +60,7 @@ def report_json(report: ValidationReport) -> dict[str, Any]:
 
 def run(args: argparse.Namespace) -> int:
     """Validate and print every finding; the exit status says valid / invalid / unverified."""
-    anchors = trust_anchors(args.trust)
+    anchors = trust_from(args)
     path = Path(args.catalog)
     if path.is_file():
         report = validate_archive(

@@ -80,7 +80,8 @@ def test_validate_missing_key_file(
 ) -> None:
     code, _, err = run(capsys, "validate", str(shared_catalog), "--trust", "/nonexistent.pem")
     assert code == 1
-    assert "[key-not-found]" in err
+    assert "cannot read trust key /nonexistent.pem" in err
+    assert "[unreadable-key]" in err
 
 
 def test_topics_tree(capsys: pytest.CaptureFixture[str], shared_catalog: Path) -> None:
