@@ -67,6 +67,7 @@ from gezel_knowledge.compiler.metadata import (
     SmokeQuery,
     normalize_created_at,
 )
+from gezel_knowledge.compiler.parquet_document_list import load_parquet_document_list
 from gezel_knowledge.compiler.sharding import ShardFill, assign_shards, document_vectors
 from gezel_knowledge.compiler.smoke import derive_smoke_queries, smoke_query_passes
 from gezel_knowledge.compiler.source import CatalogSource, LinkBase
@@ -125,7 +126,7 @@ def load_source(
     metadata: CatalogMetadata | None = None,
     catalog: CatalogFile | None = None,
 ) -> CatalogSource:
-    """A Markdown tree (a folder) or a document list (a ``.jsonl`` file) as a source.
+    """A Markdown tree (a folder) or a document list (a ``.jsonl`` or ``.parquet`` file).
 
     ``catalog`` (a catalog.yaml path, or metadata already read from one) is used instead of the
     source's own catalog.yaml; ``metadata`` overrides either field by field.
@@ -135,8 +136,10 @@ def load_source(
         return load_markdown_tree(source, metadata=metadata, catalog=catalog)
     if source.is_file() and source.suffix.lower() in (".jsonl", ".ndjson"):
         return load_document_list(source, metadata=metadata, catalog=catalog)
+    if source.is_file() and source.suffix.lower() == ".parquet":
+        return load_parquet_document_list(source, metadata=metadata, catalog=catalog)
     raise InvalidInput(
-        f"{source} is neither a folder of Markdown nor a .jsonl document list",
+        f"{source} is neither a folder of Markdown nor a .jsonl or .parquet document list",
         reason="unknown-source",
         subject=str(source),
     )
