@@ -27,7 +27,7 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("--overwrite", action="store_true", help="replace a previous export in DIR")
     parser.add_argument("--json", action="store_true", help="print the export report as JSON")
-    parser.add_argument("-q", "--quiet", action="store_true", help="no progress display")
+    parser.add_argument("--quiet", action="store_true", help="no progress display")
     parser.set_defaults(handler=run)
 
 

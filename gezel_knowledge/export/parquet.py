@@ -294,51 +294,59 @@ def _file_metadata(manifest: CatalogManifest, archive_sha256: str | None) -> dic
 
 
 class _Writer:
-    """Writes one table to one Parquet file in row groups, reporting progress."""
+    """Writes one table to one Parquet file in row groups, reporting progress.
+
+    A row group closes at exactly ``group_rows`` rows, or earlier once the batches in it carry
+    :data:`ROW_GROUP_TEXT_BYTES` of text: a rule of the data alone, so the cuts (and the bytes)
+    are the same on every run.
+    """
 
     def __init__(self, pa: Any, pq: Any, group_rows: int, progress: ProgressSink | None) -> None:
         self.pa = pa
         self.pq = pq
         self.group_rows = group_rows
         self.progress = progress
+        self.done = 0
 
     def write(self, table: CompanionTable, folder: Path) -> ExportedFile:
         path = folder / table.file
-        done = 0
-        self._emit(table, done)
+        self.done = 0
+        self._emit(table)
         with self.pq.ParquetWriter(str(path), table.schema, **_WRITER_OPTIONS) as out:
-            pending: list[Any] = []
-            rows = text = 0
+            pending = self.pa.Table.from_batches([], schema=table.schema)
+            text = 0
             for batch in table.batches():
-                pending.append(batch.record_batch)
-                rows += batch.record_batch.num_rows
+                pending = self.pa.concat_tables([pending, self.pa.table(batch.record_batch)])
                 text += batch.text_bytes
-                if rows >= self.group_rows or text >= ROW_GROUP_TEXT_BYTES:
-                    done += self._flush(out, table, pending, rows)
-                    pending, rows, text = [], 0, 0
-                    self._emit(table, done)
-            if pending:
-                done += self._flush(out, table, pending, rows)
-        self._emit(table, done)
+                while pending.num_rows >= self.group_rows:
+                    self._group(out, table, pending.slice(0, self.group_rows))
+                    pending = pending.slice(self.group_rows)
+                    text = 0
+                if text >= ROW_GROUP_TEXT_BYTES:
+                    self._group(out, table, pending)
+                    pending = pending.slice(pending.num_rows)
+                    text = 0
+            if pending.num_rows:
+                self._group(out, table, pending)
         return ExportedFile(
             path=table.file,
             table=table.table,
-            rows=done,
+            rows=self.done,
             size_bytes=path.stat().st_size,
             sha256=file_sha256(path),
             shard_id=table.shard_id,
         )
 
-    def _flush(self, out: Any, table: CompanionTable, batches: list[Any], rows: int) -> int:
-        group = self.pa.Table.from_batches(batches, schema=table.schema)
-        # One call, one row group: the group's size is the rule above, not pyarrow's default.
-        out.write_table(group, row_group_size=max(rows, 1))
-        return rows
+    def _group(self, out: Any, table: CompanionTable, rows: Any) -> None:
+        # One call, one row group: its size is the rule above, not pyarrow's default.
+        out.write_table(rows.combine_chunks(), row_group_size=rows.num_rows)
+        self.done += rows.num_rows
+        self._emit(table)
 
-    def _emit(self, table: CompanionTable, done: int) -> None:
+    def _emit(self, table: CompanionTable) -> None:
         emit_safely(
             self.progress,
-            ProgressEvent("export-parquet", table.file, done, table.expected_rows, "rows"),
+            ProgressEvent("export-parquet", table.file, self.done, table.expected_rows, "rows"),
         )
 
 
