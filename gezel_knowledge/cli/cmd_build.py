@@ -29,11 +29,11 @@ def register(subparsers: Any) -> None:
     """Add the ``build`` subcommand."""
     parser = subparsers.add_parser(
         "build",
-        help="compile a Markdown tree or a .jsonl document list into a .gezk catalog",
+        help="compile a Markdown tree or a .jsonl/.parquet document list into a .gezk catalog",
         description="Compile a folder of Markdown (with catalog.yaml, README.md and a licence "
-        "notice) or a JSON Lines document list into a deterministic .gezk catalog.",
+        "notice) or a JSON Lines or Parquet document list into a deterministic .gezk catalog.",
     )
-    parser.add_argument("source", type=Path, metavar="SRC", help="a folder or a .jsonl file")
+    parser.add_argument("source", type=Path, metavar="SRC", help="a folder, .jsonl or .parquet")
     parser.add_argument("-o", "--output", type=Path, required=True, help="the .gezk to write")
     parser.add_argument(
         "--catalog", type=Path, metavar="FILE", help="catalog.yaml to use instead of SRC's"
