@@ -339,7 +339,7 @@ class _Writer:
 
     def _group(self, out: Any, table: CompanionTable, rows: Any) -> None:
         # One call, one row group: its size is the rule above, not pyarrow's default.
-        out.write_table(rows.combine_chunks(), row_group_size=rows.num_rows)
+        out.write_table(rows, row_group_size=rows.num_rows)
         self.done += rows.num_rows
         self._emit(table)
 

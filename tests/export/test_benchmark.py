@@ -1,0 +1,26 @@
+"""benchmarks/parquet.py runs end to end on a tiny corpus."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+
+BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "parquet.py"
+
+
+def test_parquet_benchmark_small_run(capsys: pytest.CaptureFixture[str]) -> None:
+    spec = importlib.util.spec_from_file_location("bench_parquet", BENCH)
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.main(["--documents", "20", "--sections", "2", "--scales", "1", "--json"]) == 0
+    (run,) = json.loads(capsys.readouterr().out)["runs"]
+    assert (run["build"]["documents"], run["build"]["chunks"]) == (20, 40)
+    assert run["export"]["rows"] == run["naive"]["rows"] == 40
+    assert run["load-jsonl"]["rows"] == run["load-parquet"]["rows"] == 20
+    assert run["export"]["peak_rss_bytes"] > 0
+    assert run["export"]["bytes"] > 0
