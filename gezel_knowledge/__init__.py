@@ -33,6 +33,7 @@ if TYPE_CHECKING:
         load_embedder,
         resolve_query_embedder,
     )
+    from gezel_knowledge.export import export_parquet
     from gezel_knowledge.indexes import ContentIndex, MemoryIndex, index_workspace
     from gezel_knowledge.install import KnowledgeHome, install
     from gezel_knowledge.reader import Catalog, SearchResult, open_catalog
@@ -53,6 +54,7 @@ _LAZY: dict[str, str] = {
     "default_embedder": "gezel_knowledge.embedders",
     "load_embedder": "gezel_knowledge.embedders",
     "resolve_query_embedder": "gezel_knowledge.embedders",
+    "export_parquet": "gezel_knowledge.export",
     "ContentIndex": "gezel_knowledge.indexes",
     "MemoryIndex": "gezel_knowledge.indexes",
     "index_workspace": "gezel_knowledge.indexes",
@@ -97,6 +99,7 @@ __all__ = [
     "__version__",
     "compile_catalog",
     "default_embedder",
+    "export_parquet",
     "extract_archive",
     "gezel_home",
     "index_workspace",

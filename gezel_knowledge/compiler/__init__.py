@@ -25,6 +25,10 @@ if TYPE_CHECKING:
         TopicDeclaration,
         load_catalog_yaml,
     )
+    from gezel_knowledge.compiler.parquet_document_list import (
+        DocumentRowError,
+        load_parquet_document_list,
+    )
     from gezel_knowledge.compiler.source import (
         CatalogSource,
         DocumentLocation,
@@ -44,6 +48,7 @@ _LAZY: dict[str, str] = {
     "CatalogSource": "gezel_knowledge.compiler.source",
     "Chunk": "gezel_knowledge.compiler.chunking",
     "ChunkingDoesNotFit": "gezel_knowledge.compiler.errors",
+    "DocumentRowError": "gezel_knowledge.compiler.parquet_document_list",
     "DocumentLocation": "gezel_knowledge.compiler.source",
     "LicenseInfo": "gezel_knowledge.compiler.metadata",
     "LinkBase": "gezel_knowledge.compiler.source",
@@ -65,6 +70,7 @@ _LAZY: dict[str, str] = {
     "load_catalog_yaml": "gezel_knowledge.compiler.metadata",
     "load_document_list": "gezel_knowledge.compiler.document_list",
     "load_markdown_tree": "gezel_knowledge.compiler.markdown_tree",
+    "load_parquet_document_list": "gezel_knowledge.compiler.parquet_document_list",
     "load_source": "gezel_knowledge.compiler.build",
     "unit_counter": "gezel_knowledge.compiler.chunking",
     "window_budget": "gezel_knowledge.compiler.window",
@@ -80,6 +86,7 @@ __all__ = [
     "Chunk",
     "ChunkingDoesNotFit",
     "DocumentLocation",
+    "DocumentRowError",
     "LicenseInfo",
     "LinkBase",
     "PublisherInfo",
@@ -100,6 +107,7 @@ __all__ = [
     "load_catalog_yaml",
     "load_document_list",
     "load_markdown_tree",
+    "load_parquet_document_list",
     "load_source",
     "unit_counter",
     "window_budget",
