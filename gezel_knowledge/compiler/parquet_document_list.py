@@ -10,7 +10,7 @@ tree are. Where the JSON Lines list takes a list or an object (``topicPath``,
 ``tocReferences``, ``locations``, ``meta``, ``attribution``, a location's ``provenance``) the
 column may hold it as Parquet lists, structs and maps, or as JSON text.
 
-The file is read in streamed batches of rows (never whole). Each row is transcoded into the
+The file is read one row group at a time (never whole). Each row is transcoded into the
 line a JSON Lines list would hold for it, in a temporary file that the JSON Lines adapter then
 reads: the two inputs follow one set of rules, and the same documents give the same archive.
 Bodies are read back from that file when the build reaches them; it is deleted when the source
@@ -42,8 +42,8 @@ from gezel_knowledge.extras import require_extra
 
 __all__ = ["DocumentRowError", "load_parquet_document_list"]
 
-BATCH_ROWS = 1024
-"""Rows decoded from the Parquet file at a time."""
+BATCH_ROWS = 256
+"""Rows decoded from the Parquet file at a time (never more than one row group)."""
 
 _SPILL_NAME = "rows.jsonl"
 _TEXT_FIELDS = frozenset(
@@ -173,11 +173,15 @@ class _Transcoder:
 
     def write(self, pq: Any, path: Path, out: BinaryIO) -> None:
         try:
-            parquet = pq.ParquetFile(str(path))
+            # pre_buffer would read every row group's columns up front: the whole file in memory.
+            parquet = pq.ParquetFile(str(path), pre_buffer=False)
             self._check_schema(parquet.schema_arrow)
-            for batch in parquet.iter_batches(batch_size=BATCH_ROWS, use_threads=False):
-                for obj in self._objects(batch):
-                    out.write(self._line(obj))
+            for group in range(parquet.num_row_groups):
+                for batch in parquet.iter_batches(
+                    batch_size=BATCH_ROWS, row_groups=[group], use_threads=False
+                ):
+                    for obj in self._objects(batch):
+                        out.write(self._line(obj))
         except (self.pa.ArrowException, OSError) as exc:
             where = f" after row {self.row}" if self.row else ""
             raise SourceError(

@@ -17,6 +17,7 @@ from gezel_knowledge.cli import main
 from gezel_knowledge.compiler import SourceError, load_source
 from gezel_knowledge.compiler.parquet_document_list import (
     DocumentRowError,
+    _Transcoder,
     load_parquet_document_list,
 )
 from gezel_knowledge.extras import MissingExtra
@@ -358,6 +359,37 @@ def test_without_pyarrow_the_error_names_the_extra(
         load_source(source / "docs.parquet")
     assert caught.value.reason == "missing-extra"
     assert "gezel-knowledge[parquet]" in str(caught.value)
+
+
+def test_the_list_is_read_a_row_group_at_a_time(
+    source: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Arrow memory while rows are transcoded stays near one row group, not the file."""
+    body = "Wide body text. " * 4000  # 64 KB
+    table = pa.table(
+        {
+            "id": [f"d{i:03d}" for i in range(64)],
+            "title": [f"D {i}" for i in range(64)],
+            "topicPath": [["news"]] * 64,
+            "markdown": [f"{body}{i}\n" for i in range(64)],
+        }
+    )
+    path = source / "docs.parquet"
+    pq.write_table(table, path, row_group_size=4, compression="none")
+    assert path.stat().st_size > 4_000_000
+    peaks: list[int] = []
+    objects = _Transcoder._objects
+
+    def recording(self: _Transcoder, batch: Any) -> Any:
+        peaks.append(pa.total_allocated_bytes())
+        yield from objects(self, batch)
+
+    monkeypatch.setattr(_Transcoder, "_objects", recording)
+    before = pa.total_allocated_bytes()
+    loaded = load_source(path)
+    assert len(loaded.documents) == 64
+    assert len(peaks) == 16  # one batch per row group
+    assert max(peaks) - before < 1_000_000  # a row group is 256 KB; the file is 4 MB
 
 
 def test_bodies_are_staged_until_the_source_is_dropped(
