@@ -194,25 +194,29 @@ def export_parquet(
     _check_output(out, overwrite=overwrite)
     handle = catalog if isinstance(catalog, Catalog) else open_catalog(catalog)
     try:
-        writer = _Writer(pa, pq, row_group_rows, progress)
-        out.parent.mkdir(parents=True, exist_ok=True)
-        staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".partial", dir=out.parent))
-        try:
-            with contextlib.closing(_companion_tables(pa, handle)) as tables:
-                files = tuple(writer.write(table, staging) for table in tables)
-            _check_counts(handle.manifest, files)
-            writer_name = _created_by(pq, staging / files[0].path)
-            result = _result(handle, out, files, writer_name=writer_name)
-            (staging / REPORT_NAME).write_text(
-                json.dumps(result.to_json(), ensure_ascii=False, indent=2) + "\n", encoding="utf-8"
-            )
-            _publish(staging, out, [f.path for f in files])
-        except BaseException:
-            shutil.rmtree(staging, ignore_errors=True)
-            raise
+        return _export(handle, out, _Writer(pa, pq, row_group_rows, progress))
     finally:
         if handle is not catalog:
             handle.close()
+
+
+def _export(catalog: Catalog, out: Path, writer: _Writer) -> ParquetExport:
+    """Write every file and the report into a staging folder beside ``out``, then publish."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".partial", dir=out.parent))
+    try:
+        with contextlib.closing(_companion_tables(writer.pa, catalog)) as tables:
+            files = tuple(writer.write(table, staging) for table in tables)
+        _check_counts(catalog.manifest, files)
+        name = writer.created_by(staging / files[0].path)
+        result = _result(catalog, out, files, writer_name=name)
+        (staging / REPORT_NAME).write_text(
+            json.dumps(result.to_json(), ensure_ascii=False, indent=2) + "\n", encoding="utf-8"
+        )
+        _publish(staging, out, [f.path for f in files])
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
     return result
 
 
@@ -343,15 +347,15 @@ class _Writer:
         self.done += rows.num_rows
         self._emit(table)
 
+    def created_by(self, path: Path) -> str:
+        """The writer's name as a written file records it."""
+        return str(self.pq.ParquetFile(str(path)).metadata.created_by)
+
     def _emit(self, table: CompanionTable) -> None:
         emit_safely(
             self.progress,
             ProgressEvent("export-parquet", table.file, self.done, table.expected_rows, "rows"),
         )
-
-
-def _created_by(pq: Any, path: Path) -> str:
-    return str(pq.ParquetFile(str(path)).metadata.created_by)
 
 
 def _check_counts(manifest: CatalogManifest, files: tuple[ExportedFile, ...]) -> None:
