@@ -1,20 +1,113 @@
-"""Reciprocal rank fusion and rank-anchored relevance.
+"""Reciprocal rank fusion with signals, its named presets, and rank-anchored relevance.
 
-Independently ranked lists (vector neighbours, title matches, keyword passages) are combined by
-position, never by comparing a BM25 score with a cosine: ``score(d) = sum_i w_i / (k + rank_i(d))``
-with 1-based ranks and ``k = 60``. The fused order maps to relevance ``11 / (11 + rank)`` with a
-zero-based rank: a statement about position, not probability.
+Independently ranked lists (vector neighbours, title matches, keyword passages, symbols...) are
+combined by position, never by comparing a BM25 score with a cosine:
+``score(d) = sum_i w_i / (k + rank_i(d))`` with 1-based ranks. Every source fuses with
+:func:`fuse`, which also records, per fused key, each list's :class:`~gezel_knowledge.hits.Signal`
+(its name, the key's rank there and the list's raw score).
+
+The constant and the weights form a :class:`FusionPreset`. ``gezel`` is the seed's "Hybrid
+ranking": ``k = 60``, vector passages and title matches weight 1, chunk keyword matches 0.5, any
+other list 1; ``rrf`` weighs every list 1. The fused order maps to relevance ``11 / (11 + rank)``
+with a zero-based rank: a statement about position, not probability.
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
-from typing import TypeVar
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Generic, TypeVar
 
-__all__ = ["RRF_K", "reciprocal_rank_fusion", "relevance"]
+from gezel_knowledge.errors import InvalidInput
+from gezel_knowledge.hits import Signal
+
+__all__ = [
+    "FUSION_PRESETS",
+    "GEZEL",
+    "KEYWORD",
+    "RRF",
+    "RRF_K",
+    "TITLE",
+    "VECTOR",
+    "Fused",
+    "FusionPreset",
+    "Ranked",
+    "fuse",
+    "fusion_preset",
+    "reciprocal_rank_fusion",
+    "relevance",
+]
 
 RRF_K = 60
+
+VECTOR = "vector"
+"""The ranked list of vector neighbours (its raw score is a cosine)."""
+TITLE = "title"
+"""A catalog's document title/summary/alias matches (raw score: negated BM25)."""
+KEYWORD = "keyword"
+"""Passage keyword matches (raw score: negated BM25)."""
+
 K = TypeVar("K", bound=Hashable)
+P = TypeVar("P")
+
+
+@dataclass(frozen=True, slots=True)
+class FusionPreset:
+    """How ranked lists are fused: the RRF constant ``k`` and a weight per list name."""
+
+    name: str
+    k: int = RRF_K
+    weights: Mapping[str, float] = field(default_factory=lambda: MappingProxyType({}))
+    default_weight: float = 1.0
+    """The weight of a list the preset does not name."""
+
+    def weight(self, signal: str) -> float:
+        """The weight of the ranked list named ``signal``."""
+        return self.weights.get(signal, self.default_weight)
+
+
+GEZEL = FusionPreset("gezel", RRF_K, MappingProxyType({VECTOR: 1.0, TITLE: 1.0, KEYWORD: 0.5}))
+"""The seed's weights: vector 1, title 1, keyword 0.5 (others 1), ``k = 60``."""
+
+RRF = FusionPreset("rrf", RRF_K)
+"""Plain reciprocal rank fusion: every list weighs 1, ``k = 60``."""
+
+FUSION_PRESETS: Mapping[str, FusionPreset] = MappingProxyType({p.name: p for p in (GEZEL, RRF)})
+"""The named presets."""
+
+
+def fusion_preset(name: str) -> FusionPreset:
+    """The preset called ``name``; raises :class:`InvalidInput` (``unknown-fusion``) if none."""
+    preset = FUSION_PRESETS.get(name)
+    if preset is None:
+        raise InvalidInput(
+            f"unknown fusion preset {name!r}; presets are {', '.join(FUSION_PRESETS)}",
+            reason="unknown-fusion",
+            subject=name,
+        )
+    return preset
+
+
+@dataclass(frozen=True, slots=True)
+class Ranked(Generic[K, P]):
+    """One entry of a ranked list: its key, the list's raw score (higher is better) and,
+    optionally, the item the key stands for (a passage for a document key)."""
+
+    key: K
+    score: float
+    item: P | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Fused(Generic[K, P]):
+    """One fused key: its fusion score, the item of the first list that carried one, and the
+    signal of every list it appeared in (in the lists' order)."""
+
+    key: K
+    score: float
+    item: P | None
+    signals: tuple[Signal, ...]
 
 
 def reciprocal_rank_fusion(
@@ -42,6 +135,44 @@ def reciprocal_rank_fusion(
             seen.add(key)
             scores[key] = scores.get(key, 0.0) + weight / (k + position)
     return sorted(scores.items(), key=lambda item: -item[1])
+
+
+def fuse(
+    lists: Mapping[str, Sequence[Ranked[K, P]]], preset: FusionPreset = GEZEL
+) -> list[Fused[K, P]]:
+    """Fuse named ranked lists (each best first) by ``preset``; best first, with signals.
+
+    A key's rank in a list is the 1-based position of its first entry there; later entries of
+    the same key in that list are ignored. Ties keep the order of first appearance, lists taken
+    in the mapping's order, which is also the order of each key's signals and of the lists an
+    item is taken from.
+    """
+    names = [name for name, ranked in lists.items() if ranked]
+    firsts: dict[str, dict[K, tuple[int, Ranked[K, P]]]] = {}
+    for name in names:
+        first: dict[K, tuple[int, Ranked[K, P]]] = {}
+        for position, entry in enumerate(lists[name], start=1):
+            first.setdefault(entry.key, (position, entry))
+        firsts[name] = first
+    fused = reciprocal_rank_fusion(
+        [[entry.key for entry in lists[name]] for name in names],
+        [preset.weight(name) for name in names],
+        k=preset.k,
+    )
+    out: list[Fused[K, P]] = []
+    for key, score in fused:
+        signals: list[Signal] = []
+        item: P | None = None
+        for name in names:
+            found = firsts[name].get(key)
+            if found is None:
+                continue
+            position, entry = found
+            signals.append(Signal(name, position, entry.score))
+            if item is None:
+                item = entry.item
+        out.append(Fused(key, score, item, tuple(signals)))
+    return out
 
 
 def relevance(rank: int) -> float:
