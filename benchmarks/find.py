@@ -161,7 +161,7 @@ def run(args: argparse.Namespace, work: Path) -> dict[str, Any]:
             assert result.hits, q
         for q in queries:
             # Without a cosine floor: hash vectors of unrelated text sit below any floor.
-            vec = search.search(q, k=10, mode="vector", min_cosine=-1.0)
+            vec = search.search(q, k=10, mode="vector", min_similarity=-1.0)
             vector_hits.append([(h.source, h.document_id) for h in vec.hits])
 
     cli: list[float] = []

@@ -142,13 +142,14 @@ def run(files: int, queries: int, workdir: Path) -> dict[str, Any]:
             query_set.append(" ".join(rng.choice(texts).split()[5:12]) or "kano")
     hybrid: list[float] = []
     keyword: list[float] = []
-    index.search(query_set[0], embedder=embedder)  # warm-up
+    index.embedder = embedder
+    index.search(query_set[0])  # warm-up
     for q in query_set:
         start = time.perf_counter()
-        index.search(q, embedder=embedder)
+        index.search(q)
         hybrid.append((time.perf_counter() - start) * 1000)
         start = time.perf_counter()
-        index.search(q)
+        index.search(q, mode="keyword")
         keyword.append((time.perf_counter() - start) * 1000)
 
     table = vec_table(index._conn, "vec_text")

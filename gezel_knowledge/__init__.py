@@ -36,8 +36,10 @@ if TYPE_CHECKING:
     from gezel_knowledge.export import export_parquet
     from gezel_knowledge.indexes import ContentIndex, MemoryIndex, index_workspace
     from gezel_knowledge.install import KnowledgeHome, install
-    from gezel_knowledge.reader import Catalog, SearchResult, open_catalog
+    from gezel_knowledge.reader import Catalog, open_catalog
+    from gezel_knowledge.results import SearchMode, SearchResult, SourceReport
     from gezel_knowledge.search import KnowledgeSearch
+    from gezel_knowledge.searchable import Searchable
     from gezel_knowledge.validate import ValidationReport, validate_catalog
 
 __version__ = "0.1.0"
@@ -61,9 +63,12 @@ _LAZY: dict[str, str] = {
     "KnowledgeHome": "gezel_knowledge.install",
     "install": "gezel_knowledge.install",
     "Catalog": "gezel_knowledge.reader",
-    "SearchResult": "gezel_knowledge.reader",
     "open_catalog": "gezel_knowledge.reader",
+    "SearchMode": "gezel_knowledge.results",
+    "SearchResult": "gezel_knowledge.results",
+    "SourceReport": "gezel_knowledge.results",
     "KnowledgeSearch": "gezel_knowledge.search",
+    "Searchable": "gezel_knowledge.searchable",
     "ValidationReport": "gezel_knowledge.validate",
     "validate_catalog": "gezel_knowledge.validate",
 }
@@ -92,8 +97,11 @@ __all__ = [
     "ProgressSink",
     "Provenance",
     "SearchHit",
+    "SearchMode",
     "SearchResult",
+    "Searchable",
     "Signal",
+    "SourceReport",
     "Unsupported",
     "ValidationReport",
     "__version__",

@@ -13,7 +13,8 @@ from typing import Any
 from gezel_knowledge.cli._installed import add_home_option, home_from
 from gezel_knowledge.cli._output import excerpt, note, print_json
 from gezel_knowledge.cli._query import add_query_arguments, query_and_near
-from gezel_knowledge.search import KnowledgeResults, KnowledgeSearch
+from gezel_knowledge.results import SEARCH_MODES, SearchResult
+from gezel_knowledge.search import KnowledgeSearch
 
 
 def register(subparsers: Any) -> None:
@@ -21,9 +22,7 @@ def register(subparsers: Any) -> None:
     parser = subparsers.add_parser("find", help="search across the installed, enabled catalogs")
     add_query_arguments(parser)
     parser.add_argument("-k", type=int, default=10, metavar="N", help="number of results (10)")
-    parser.add_argument(
-        "--mode", choices=("hybrid", "vector", "keyword"), default="hybrid", help="ranked lists"
-    )
+    parser.add_argument("--mode", choices=SEARCH_MODES, default="hybrid", help="ranked lists")
     parser.add_argument(
         "--catalog",
         action="append",
@@ -39,7 +38,7 @@ def _distance(meters: float) -> str:
     return f"{meters:,.0f} m" if meters < 1000 else f"{meters / 1000:,.1f} km"
 
 
-def _print(results: KnowledgeResults) -> None:
+def _print(results: SearchResult) -> None:
     if not results.hits:
         print("no results")
     for hit in results.hits:
@@ -52,12 +51,12 @@ def _print(results: KnowledgeResults) -> None:
             print(f"   {excerpt(hit.text, 160)}")
 
 
-def _notes(results: KnowledgeResults) -> None:
-    for status in results.catalogs:
-        if status.semantic == "unavailable":
-            note(f"{status.catalog}: keyword search only ({status.reason})")
-    for key, reason in results.quarantined:
-        note(f"{key} was quarantined ({reason})")
+def _notes(results: SearchResult) -> None:
+    for report in results.sources:
+        if report.semantic == "unavailable":
+            note(f"{report.source}: keyword search only ({report.message or report.reason})")
+        elif report.status == "quarantined":
+            note(f"{report.source} was quarantined ({report.reason})")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -66,16 +65,7 @@ def run(args: argparse.Namespace) -> int:
     with KnowledgeSearch(home_from(args)) as search:
         results = search.search(query, k=args.k, mode=args.mode, catalogs=args.catalog, near=near)
     if args.json:
-        print_json(
-            {
-                "query": results.query,
-                "mode": results.mode,
-                "hits": results.hits,
-                "catalogs": results.catalogs,
-                "keywordOnly": results.keyword_only,
-                "quarantined": [{"catalog": k, "reason": r} for k, r in results.quarantined],
-            }
-        )
+        print_json(results)
     else:
         _print(results)
     _notes(results)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,7 @@ from gezel_knowledge.cli._index_args import (
 from gezel_knowledge.cli._output import print_json
 from gezel_knowledge.hits import SearchHit
 from gezel_knowledge.indexes import search_workspace
+from gezel_knowledge.results import SEARCH_MODES
 
 
 def register(subparsers: Any) -> None:
@@ -28,6 +30,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("path", type=Path, help="the workspace folder")
     parser.add_argument("query", help="what to look for")
     parser.add_argument("-k", type=int, default=10, help="number of results (default 10)")
+    parser.add_argument("--mode", choices=SEARCH_MODES, default="hybrid", help="ranked lists")
     parser.add_argument(
         "--per-path", type=int, default=3, help="at most this many results per file (default 3)"
     )
@@ -46,24 +49,25 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """Search and print the hits, best first."""
     embedder = resolve_embedder(args.embedder, quiet=args.json)
-    hits = search_workspace(
+    result = search_workspace(
         args.path,
         args.query,
-        embedder=embedder,
         k=args.k,
-        per_path=args.per_path,
+        mode=args.mode,
         min_similarity=args.min_similarity,
+        embedder=embedder,
+        per_path=args.per_path,
         db_path=args.db,
         home=args.home,
     )
     if args.json:
-        print_json(hits)
+        print_json(result)
     else:
-        print_hits(hits)
+        print_hits(result.hits)
     return 0
 
 
-def print_hits(hits: list[SearchHit]) -> None:
+def print_hits(hits: Sequence[SearchHit]) -> None:
     """One header line per hit (rank, citation, matching lists) and its first lines of text."""
     if not hits:
         print("no results")

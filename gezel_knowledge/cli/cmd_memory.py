@@ -15,6 +15,7 @@ from gezel_knowledge.cli._output import print_json
 from gezel_knowledge.cli.cmd_index_search import print_hits
 from gezel_knowledge.errors import InvalidInput
 from gezel_knowledge.indexes import MEMORY_KINDS, MemoryIndex
+from gezel_knowledge.results import SEARCH_MODES
 
 
 def register(subparsers: Any) -> None:
@@ -40,6 +41,7 @@ def register(subparsers: Any) -> None:
     search = actions.add_parser("search", help="recall memory entries")
     search.add_argument("query", help="what to recall")
     search.add_argument("-k", type=int, default=10, help="number of results (default 10)")
+    search.add_argument("--mode", choices=SEARCH_MODES, default="hybrid", help="ranked lists")
     search.add_argument("--scope", action="append", help="only this scope (repeatable)")
     search.add_argument("--kind", action="append", choices=MEMORY_KINDS, help="only this kind")
     search.add_argument(
@@ -85,13 +87,18 @@ def run_search(args: argparse.Namespace) -> int:
     """Sync with the files, then recall."""
     with _open(args) as memory:
         memory.sync()
-        hits = memory.search(
-            args.query, k=args.k, scopes=args.scope, kinds=args.kind, automatic=args.automatic
+        result = memory.search(
+            args.query,
+            k=args.k,
+            mode=args.mode,
+            scopes=args.scope,
+            kinds=args.kind,
+            automatic=args.automatic,
         )
     if args.json:
-        print_json(hits)
+        print_json(result)
     else:
-        print_hits(hits)
+        print_hits(result.hits)
     return 0
 
 

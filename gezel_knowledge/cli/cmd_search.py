@@ -14,13 +14,14 @@ from gezel_knowledge.cli._output import excerpt, note, print_json
 from gezel_knowledge.cli._query import add_query_arguments, query_and_near
 from gezel_knowledge.embedders import resolve_query_embedder
 from gezel_knowledge.reader import DEFAULT_FINAL_K, EXPLICIT_SHARD_BUDGET
+from gezel_knowledge.results import SEARCH_MODES
 
 
 def register(subparsers: Any) -> None:
     """Add the ``search`` subcommand."""
     parser = subparsers.add_parser("search", help="search a catalog (hybrid, vector, keyword)")
     add_catalog_argument(parser)
-    parser.add_argument("--mode", choices=("hybrid", "vector", "keyword"), default="hybrid")
+    parser.add_argument("--mode", choices=SEARCH_MODES, default="hybrid")
     add_query_arguments(parser)
     parser.add_argument(
         "-k", "--limit", type=int, default=10, metavar="N", dest="k", help="hits to return (10)"
@@ -46,9 +47,11 @@ def register(subparsers: Any) -> None:
         help="stage-1 scan: asymmetric LUT (default) or the Hamming baseline",
     )
     parser.add_argument(
+        "--min-similarity",
         "--min-cosine",
         type=float,
         metavar="C",
+        dest="min_similarity",
         help="override the profile's cosine floor for vector evidence",
     )
     parser.add_argument("--model-dir", metavar="DIR", help="where the embedding model files are")
@@ -72,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
             shard_budget=args.shards,
             final_k=args.final_k,
             stage1=args.stage1,
-            min_cosine=args.min_cosine,
+            min_similarity=args.min_similarity,
         )
     if result.semantic_unavailable is not None and args.mode != "keyword":
         note(f"semantic search unavailable: {off or result.semantic_unavailable}")

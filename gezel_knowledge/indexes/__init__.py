@@ -1,8 +1,9 @@
 """Mutable local indexes: workspace content search and memory recall (SQLite FTS5 + sqlite-vec).
 
 Both are derived caches of files (workspace files, daily memory files) and can be deleted and
-rebuilt from them at any time. Their hits are :class:`~gezel_knowledge.hits.SearchHit` values, so
-they merge with catalog search through :func:`~gezel_knowledge.hits.merge_hits`.
+rebuilt from them at any time. Both implement :class:`~gezel_knowledge.searchable.Searchable`:
+their search returns a :class:`~gezel_knowledge.results.SearchResult` whose hits merge with
+catalog hits through :func:`~gezel_knowledge.hits.merge_hits`.
 """
 
 from gezel_knowledge.indexes._chunker import WORKSPACE_CHUNKER, WorkspaceChunk, chunk_text
@@ -10,7 +11,6 @@ from gezel_knowledge.indexes._home import content_db_path, gezel_home, memory_db
 from gezel_knowledge.indexes._memory_format import MEMORY_KINDS, MemoryEntry, MemoryKind
 from gezel_knowledge.indexes._storage import SqliteBackend, connect, sqlite_backend
 from gezel_knowledge.indexes._symbols import Symbol
-from gezel_knowledge.indexes._vectors import QueryVectors
 from gezel_knowledge.indexes.content import (
     ContentIndex,
     ContentStatus,
@@ -51,7 +51,6 @@ __all__ = [
     "MemoryIndex",
     "MemoryKind",
     "MemorySyncReport",
-    "QueryVectors",
     "SqliteBackend",
     "SqliteExtensionUnavailable",
     "StructuralReport",

@@ -18,16 +18,13 @@ from typing import Any, Literal
 import numpy as np
 from numpy.typing import NDArray
 
-from gezel_knowledge.embedders.base import Embedder
-from gezel_knowledge.errors import InvalidInput, Unsupported
+from gezel_knowledge.errors import Unsupported
 
 __all__ = [
-    "QueryVectors",
     "VecTable",
     "create_vec_table",
     "drop_vec_table",
     "knn",
-    "query_vectors_for",
     "similarity_from_distance",
     "store_pending_vectors",
     "vec_table",
@@ -149,36 +146,3 @@ def knn(
         return np.empty(0, dtype=np.int64), np.empty(0, dtype=np.float64)
     data = np.asarray(rows, dtype=np.float64)
     return data[:, 0].astype(np.int64), similarity_from_distance(data[:, 1], table.metric)
-
-
-class QueryVectors:
-    """One query's vectors, embedded at most once per embedder object.
-
-    The indexes searched for one question (workspace, artifacts, library, memory) can share
-    one, so the query is embedded once per model instead of once per index.
-    """
-
-    def __init__(self, query: str) -> None:
-        self.query = query
-        self._found: dict[int, tuple[Embedder, NDArray[np.float32]]] = {}
-
-    def of(self, embedder: Embedder) -> NDArray[np.float32]:
-        """``embedder``'s vector of :attr:`query`, embedded on first use."""
-        found = self._found.get(id(embedder))
-        if found is None:
-            vector = np.asarray(embedder.embed_queries([self.query])[0], dtype=np.float32)
-            # Keeping the embedder alive keeps its id from naming another object later.
-            found = self._found[id(embedder)] = (embedder, vector)
-        return found[1]
-
-
-def query_vectors_for(query: str, given: QueryVectors | None) -> QueryVectors:
-    """``given`` when it is for ``query`` (a fresh one when ``None``); refuses another query's."""
-    if given is None:
-        return QueryVectors(query)
-    if given.query != query:
-        raise InvalidInput(
-            f"query vectors of {given.query!r} were given for the query {query!r}",
-            reason="query-mismatch",
-        )
-    return given

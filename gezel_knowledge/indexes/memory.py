@@ -6,7 +6,8 @@ The daily Markdown files under ``<home>/memory/`` are the source of truth (forma
 scope, date, kind), an FTS5 table over it and a sqlite-vec ``vec_mem`` table joined by rowid,
 and can be rebuilt from the files at any time.
 
-Recall is hybrid: FTS5 keyword matches and vector neighbours fused by reciprocal rank. For
+Recall is hybrid: FTS5 keyword matches and vector neighbours fused by reciprocal rank
+(:mod:`._memory_search`). For
 *automatic* recall (context a session pulls in unasked), ``status`` notes decay with age,
 ``weight = 0.5 ** (age_days / STATUS_HALF_LIFE_DAYS)``, while facts, decisions and preferences
 keep their full weight; an explicit search ranks without decay. Every hit carries its date,
@@ -29,16 +30,20 @@ import numpy as np
 from gezel_knowledge._atomic import write_atomic
 from gezel_knowledge.embedders.base import Embedder
 from gezel_knowledge.errors import InvalidInput
-from gezel_knowledge.fusion import reciprocal_rank_fusion, relevance
-from gezel_knowledge.hits import SearchHit, Signal
+from gezel_knowledge.fusion import RRF, FusionPreset
 from gezel_knowledge.indexes._home import memory_db_path, memory_dir
 from gezel_knowledge.indexes._memory_format import (
-    DURABLE_KINDS,
     MemoryEntry,
     format_entry,
     parse_memory_file,
     validate_kind,
     validate_scope,
+)
+from gezel_knowledge.indexes._memory_search import (
+    STATUS_HALF_LIFE_DAYS,
+    MemoryQuery,
+    decay_weight,
+    search_memory,
 )
 from gezel_knowledge.indexes._storage import (
     IndexSchema,
@@ -49,18 +54,17 @@ from gezel_knowledge.indexes._storage import (
     transaction,
     write_stamp,
 )
-from gezel_knowledge.indexes._text import FTS_TOKENIZER, fts_query
+from gezel_knowledge.indexes._text import FTS_TOKENIZER
 from gezel_knowledge.indexes._vectors import (
-    QueryVectors,
     create_vec_table,
     drop_vec_table,
-    knn,
-    query_vectors_for,
     store_pending_vectors,
     vec_table,
 )
 from gezel_knowledge.install.locking import FileLock
 from gezel_knowledge.progress import ProgressEvent, ProgressSink, emit_safely
+from gezel_knowledge.query import QueryVectors, query_vectors_for
+from gezel_knowledge.results import SearchMode, SearchResult
 
 __all__ = [
     "MEMORY_SCHEMA_VERSION",
@@ -71,9 +75,6 @@ __all__ = [
 ]
 
 MEMORY_SCHEMA_VERSION = 1
-STATUS_HALF_LIFE_DAYS = 7.0
-"""Half-life of a status note's weight in automatic recall: a week-old note counts half."""
-
 _DAY_FILE = re.compile(r"^(\d{4}-\d{2}-\d{2})\.md$")
 
 _SCHEMA = IndexSchema(
@@ -97,15 +98,6 @@ _SCHEMA = IndexSchema(
         "VALUES ('delete', old.id, old.text, old.scope); END",
     ),
 )
-
-
-def decay_weight(kind: str, entry_date: str, today: date) -> float:
-    """The automatic-recall weight of a note: 1 for durable kinds, a half-life decay for
-    ``status`` (a note dated in the future counts as today's)."""
-    if kind in DURABLE_KINDS:
-        return 1.0
-    age = max(0, (today - date.fromisoformat(entry_date)).days)
-    return float(0.5 ** (age / STATUS_HALF_LIFE_DAYS))
 
 
 @dataclass(frozen=True, slots=True)
@@ -343,90 +335,38 @@ class MemoryIndex:
         query: str,
         *,
         k: int = 10,
+        mode: SearchMode = "hybrid",
+        min_similarity: float | None = None,
+        fusion: FusionPreset | None = None,
+        query_vectors: QueryVectors | None = None,
         scopes: Sequence[str] | None = None,
         kinds: Sequence[str] | None = None,
         automatic: bool = False,
         today: date | None = None,
-        query_vectors: QueryVectors | None = None,
-        keyword_only: bool = False,
-    ) -> list[SearchHit]:
+    ) -> SearchResult:
         """Hybrid keyword + vector recall; with ``automatic`` status notes decay with age.
 
-        ``query_vectors`` shares the query's embedding with other indexes searched for it;
-        ``keyword_only`` leaves the embedder out (when it cannot embed the query).
+        Keyword and vector lists are fused with the ``rrf`` preset unless ``fusion`` says
+        otherwise. When the embedder cannot embed the query, keywords answer alone and the
+        result says why. ``query_vectors`` shares the query's embedding with other sources.
         """
         if not query.strip():
             raise InvalidInput("the search query is empty", reason="empty-query")
         if k <= 0:
             raise InvalidInput("k must be positive", reason="invalid-limit")
-        vectors = query_vectors_for(query, query_vectors)
-        scope_set = {validate_scope(s) for s in scopes} if scopes else None
-        kind_set = {validate_kind(kd) for kd in kinds} if kinds else None
-        conn = self._conn
-        n = max(8 * k, 80)
-        lists: dict[str, list[tuple[int, float]]] = {}
-        match = fts_query(query)
-        if match is not None:
-            lists["keyword"] = [
-                (int(rowid), -float(score))
-                for rowid, score in conn.execute(
-                    "SELECT rowid, bm25(mem_fts, 1.0, 0.2) FROM mem_fts WHERE mem_fts MATCH ? "
-                    "ORDER BY bm25(mem_fts, 1.0, 0.2) LIMIT ?",
-                    (match, n),
-                )
-            ]
-        if self.embedder is not None and not keyword_only:
-            table = vec_table(conn, "vec_mem")
-            stored = read_stamp(conn, "memory")
-            same_space = stored is not None and stored.stamp == stamp_text(self.embedder)
-            if table is not None and same_space:
-                ids, sims = knn(conn, table, vectors.of(self.embedder), n)
-                lists["vector"] = [(int(i), float(s)) for i, s in zip(ids, sims, strict=True)]
-        names = [name for name, ranked in lists.items() if ranked]
-        fused = reciprocal_rank_fusion([[key for key, _ in lists[nm]] for nm in names])
-        if not fused:
-            return []
-        rows = self._rows([key for key, _ in fused])
-        today = today or date.today()
-        scored: list[tuple[float, int, int, float]] = []  # (-score, order, id, weight)
-        for order, (key, score) in enumerate(fused):
-            row = rows.get(key)
-            if row is None:
-                continue
-            if scope_set is not None and row[2] not in scope_set:
-                continue
-            if kind_set is not None and row[1] not in kind_set:
-                continue
-            weight = decay_weight(row[1], row[0], today) if automatic else 1.0
-            scored.append((-score * weight, order, key, weight))
-        scored.sort()
-        signals: dict[int, list[Signal]] = {}
-        for name in names:
-            for position, (key, raw) in enumerate(lists[name], start=1):
-                signals.setdefault(key, []).append(Signal(name, position, raw))
-        hits: list[SearchHit] = []
-        for position, (_, _, key, weight) in enumerate(scored[:k]):
-            entry_date, kind, scope, text, ls, le = rows[key]
-            name = f"{entry_date}.md"
-            hits.append(
-                SearchHit(
-                    source_kind="memory",
-                    source=str(self.folder),
-                    document_id=name,
-                    title=f"{entry_date} {kind} ({scope})",
-                    text=text,
-                    citation=f"memory/{name}#line={ls}-{le}",
-                    rank=position,
-                    relevance=relevance(position) * weight,
-                    line_start=ls,
-                    line_end=le,
-                    signals=tuple(sorted(signals.get(key, []), key=lambda s: s.name)),
-                    date=entry_date,
-                    scope=scope,
-                    kind=kind,
-                )
-            )
-        return hits
+        recall = MemoryQuery(
+            text=query,
+            vectors=query_vectors_for(query, query_vectors),
+            k=k,
+            mode=mode,
+            fusion=fusion or RRF,
+            embedder=self.embedder,
+            min_similarity=min_similarity,
+            scopes=frozenset(validate_scope(s) for s in scopes) if scopes else None,
+            kinds=frozenset(validate_kind(kd) for kd in kinds) if kinds else None,
+            today=(today or date.today()) if automatic else None,
+        )
+        return search_memory(self._conn, str(self.folder), recall)
 
     def recall(
         self,
@@ -435,22 +375,9 @@ class MemoryIndex:
         k: int = 5,
         scopes: Sequence[str] | None = None,
         today: date | None = None,
-    ) -> list[SearchHit]:
+    ) -> SearchResult:
         """Automatic recall: :meth:`search` with status notes decaying by age."""
         return self.search(query, k=k, scopes=scopes, automatic=True, today=today)
-
-    def _rows(self, ids: list[int]) -> dict[int, tuple[str, str, str, str, int, int]]:
-        out: dict[int, tuple[str, str, str, str, int, int]] = {}
-        for start in range(0, len(ids), 500):
-            part = ids[start : start + 500]
-            marks = ",".join("?" * len(part))
-            for rid, d, kd, sc, tx, ls, le in self._conn.execute(
-                "SELECT id, date, kind, scope, text, line_start, line_end FROM mem "
-                f"WHERE id IN ({marks})",
-                part,
-            ):
-                out[int(rid)] = (str(d), str(kd), str(sc), str(tx), int(ls), int(le))
-        return out
 
     def entries(self, day: date) -> list[MemoryEntry]:
         """The entries of one day's file, parsed from the file itself."""

@@ -63,7 +63,7 @@ if TYPE_CHECKING:
         UpdatePolicy,
         UpdateReport,
     )
-    from gezel_knowledge.search.knowledge_search import KnowledgeResults, KnowledgeSearch
+    from gezel_knowledge.search.knowledge_search import KnowledgeSearch
 
 _LAZY: dict[str, str] = {
     "CancelToken": "gezel_knowledge.install.cancel",
@@ -112,7 +112,6 @@ _LAZY: dict[str, str] = {
     "UpdateFailure": "gezel_knowledge.install.updates",
     "UpdatePolicy": "gezel_knowledge.install.updates",
     "UpdateReport": "gezel_knowledge.install.updates",
-    "KnowledgeResults": "gezel_knowledge.search.knowledge_search",
     "KnowledgeSearch": "gezel_knowledge.search.knowledge_search",
 }
 
@@ -134,7 +133,6 @@ __all__ = [
     "InstalledVersion",
     "InsufficientSpace",
     "KnowledgeHome",
-    "KnowledgeResults",
     "KnowledgeSearch",
     "LockTimeout",
     "MountFailed",

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from gezel_knowledge.reader.catalog import Catalog, ShardInfo
 from gezel_knowledge.reader.floors import COSINE_FLOORS, cosine_floor
-from gezel_knowledge.reader.fts import fts_match_expression, query_terms, terms_match_expression
 from gezel_knowledge.reader.models import (
     Document,
     DocumentLocation,
@@ -15,8 +14,6 @@ from gezel_knowledge.reader.models import (
     Passage,
     PassageKind,
     Placement,
-    SearchMode,
-    SearchResult,
     Stage1,
     Topic,
 )
@@ -28,6 +25,7 @@ from gezel_knowledge.reader.vectors import (
     PROACTIVE_SHARD_BUDGET,
     candidate_count,
 )
+from gezel_knowledge.results import SearchMode, SearchResult
 
 __all__ = [
     "COSINE_FLOORS",
@@ -53,9 +51,6 @@ __all__ = [
     "candidate_count",
     "cosine_floor",
     "default_cache_dir",
-    "fts_match_expression",
     "open_catalog",
-    "query_terms",
     "read_manifest",
-    "terms_match_expression",
 ]

@@ -1,4 +1,4 @@
-"""Values the catalog reader returns: topics, listings, documents, passages, search results.
+"""Values the catalog reader returns: topics, listings, documents, passages, radius pages.
 
 They mirror the router tables of spec section 5.2 (with 5.2.2 locations), the retrieval of
 section 9 and the references of section 11.
@@ -10,7 +10,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from gezel_knowledge.hits import SearchHit
 from gezk.spatial import LocationRole, RadiusQuery
 
 __all__ = [
@@ -23,14 +22,9 @@ __all__ = [
     "Passage",
     "PassageKind",
     "Placement",
-    "SearchMode",
-    "SearchResult",
     "Stage1",
     "Topic",
 ]
-
-SearchMode = Literal["hybrid", "vector", "keyword"]
-"""Which ranked lists a search fuses: all three, vector passages only, or the keyword lists."""
 
 Stage1 = Literal["lut", "hamming"]
 """The stage-1 scan: asymmetric float-query LUT scan (default) or the spec's Hamming baseline."""
@@ -140,18 +134,6 @@ class Passage:
     line_end: int | None = None
     chunk_uid: str | None = None
     heading_path: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class SearchResult:
-    """Ranked hits, plus why semantic search did not contribute when it did not."""
-
-    query: str
-    mode: SearchMode
-    hits: tuple[SearchHit, ...]
-    semantic_unavailable: str | None = None
-    shards_searched: tuple[int, ...] = ()
-    eligible_documents: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

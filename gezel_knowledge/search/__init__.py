@@ -1,21 +1,8 @@
 """Search across the installed catalogs, across every source of a session, and the budgets of
 proactive retrieval."""
 
-from gezel_knowledge.search.all_sources import (
-    ALL_SOURCES,
-    SourceName,
-    SourceOutcome,
-    SourcesResults,
-    SourceStatus,
-    search_all_sources,
-)
-from gezel_knowledge.search.knowledge_search import (
-    CatalogSearchStatus,
-    EmbedderResolver,
-    KnowledgeResults,
-    KnowledgeSearch,
-    SemanticState,
-)
+from gezel_knowledge.search.all_sources import ALL_SOURCES, SourceName, search_all_sources
+from gezel_knowledge.search.knowledge_search import EmbedderResolver, KnowledgeSearch
 from gezel_knowledge.search.proactive import (
     PROACTIVE_BUDGETS,
     Depth,
@@ -29,19 +16,13 @@ from gezel_knowledge.search.proactive import (
 __all__ = [
     "ALL_SOURCES",
     "PROACTIVE_BUDGETS",
-    "CatalogSearchStatus",
     "Depth",
     "EmbedderResolver",
     "Evidence",
-    "KnowledgeResults",
     "KnowledgeSearch",
     "ProactiveBudget",
     "ProactiveSelection",
-    "SemanticState",
     "SourceName",
-    "SourceOutcome",
-    "SourceStatus",
-    "SourcesResults",
     "estimate_tokens",
     "search_all_sources",
     "select_proactive",

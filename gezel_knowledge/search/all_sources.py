@@ -4,11 +4,12 @@ context").
 The model-facing search tool searches the admitted workspace, the project's artifacts, project
 memory, the session's gezel's memory, the shared library, and the reference catalogs, and can be
 restricted to some sources or some catalog ids. :func:`search_all_sources` asks each source for
-its own best hits (each ranks by its own fusion), then merges them with
-:func:`~gezel_knowledge.hits.merge_hits`: calibrated relevance times a source-kind priority, so
-the user's project content ranks above generic reference knowledge at equal rank.
+its own best hits through the :class:`~gezel_knowledge.searchable.Searchable` call (each ranks by
+its own fusion), then merges them with :func:`~gezel_knowledge.hits.merge_hits`: calibrated
+relevance times a source-kind priority, so the user's project content ranks above generic
+reference knowledge at equal rank. The query is embedded once per embedder across the sources.
 
-A source that fails does not fail the search: its outcome says why (``failed``), and one whose
+A source that fails does not fail the search: its report says why (``failed``), and one whose
 semantic half is unavailable (an embedder whose model files are missing, catalogs with no
 embedder for their profile) still answers by keywords and says so (``degraded``). Hits keep
 their provenance and citations, and their text is untrusted evidence.
@@ -16,28 +17,25 @@ their provenance and citations, and their text is untrusted evidence.
 
 from __future__ import annotations
 
+import functools
 import sqlite3
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Literal, get_args
+from typing import TYPE_CHECKING, Literal, Protocol, get_args
 
 from gezel_knowledge.errors import InvalidInput, KnowledgeError
-from gezel_knowledge.hits import SearchHit, merge_hits
+from gezel_knowledge.hits import SearchHit, SourceKind, merge_hits
+from gezel_knowledge.query import QueryVectors
+from gezel_knowledge.results import SearchMode, SearchResult, SourceReport, SourceStatus
+from gezel_knowledge.search.knowledge_search import KnowledgeSearch
+from gezel_knowledge.searchable import Searchable
 from gezk.errors import GezkError
 
 if TYPE_CHECKING:
-    from gezel_knowledge.embedders.base import Embedder
-    from gezel_knowledge.indexes import ContentIndex, MemoryIndex, QueryVectors
-    from gezel_knowledge.search.knowledge_search import KnowledgeResults, KnowledgeSearch
+    # Types only: the session's search imports no index until one is searched.
+    from gezel_knowledge.indexes import ContentIndex, MemoryIndex
 
-__all__ = [
-    "ALL_SOURCES",
-    "SourceName",
-    "SourceOutcome",
-    "SourceStatus",
-    "SourcesResults",
-    "search_all_sources",
-]
+__all__ = ["ALL_SOURCES", "SourceName", "search_all_sources"]
 
 SourceName = Literal[
     "workspace", "artifacts", "project-memory", "gezel-memory", "library", "catalogs"
@@ -46,149 +44,157 @@ SourceName = Literal[
 
 ALL_SOURCES: tuple[SourceName, ...] = get_args(SourceName)
 
-SourceStatus = Literal["searched", "degraded", "failed", "unavailable"]
-"""``searched``; ``degraded``: answered by keywords only; ``failed``: raised, nothing from it;
-``unavailable``: not provided for this session (no index, no gezel name)."""
+_KINDS: dict[SourceName, SourceKind] = {
+    "workspace": "workspace",
+    "artifacts": "workspace",
+    "project-memory": "memory",
+    "gezel-memory": "memory",
+    "library": "library",
+    "catalogs": "catalog",
+}
 
 _FAILURES: tuple[type[BaseException], ...] = (KnowledgeError, GezkError, sqlite3.Error, OSError)
 
 
-def _index_failures() -> tuple[type[BaseException], ...]:
-    """The failures of a mutable index: ours, plus its SQLite binding's (maybe ``pysqlite3``)."""
-    # Only called with an index in hand, so the binding is already chosen and cached.
+def _failures(source: Searchable) -> tuple[type[BaseException], ...]:
+    """What a source may raise: ours, plus an index's SQLite binding's (maybe ``pysqlite3``)."""
+    if isinstance(source, KnowledgeSearch):
+        return _FAILURES
+    # An index is in hand, so its binding is already chosen and cached.
     from gezel_knowledge.indexes import sqlite_backend  # noqa: PLC0415
 
     return (*_FAILURES, sqlite_backend().module.Error)
 
 
-def _query_vectors(query: str) -> QueryVectors:
-    # Imported on use, like the index failures: no index is imported until one is searched.
-    from gezel_knowledge.indexes import QueryVectors  # noqa: PLC0415
+class _SearchCall(Protocol):
+    """A source's search, its session filters (scopes, catalog ids) already applied."""
 
-    return QueryVectors(query)
-
-
-@dataclass(frozen=True, slots=True)
-class SourceOutcome:
-    """How one source took part in a search."""
-
-    source: SourceName
-    status: SourceStatus
-    hits: int = 0
-    """Hits this source contributed to the merged result."""
-    reason: str | None = None
-    message: str | None = None
+    def __call__(
+        self,
+        query: str,
+        *,
+        k: int = ...,
+        mode: SearchMode = ...,
+        query_vectors: QueryVectors | None = ...,
+    ) -> SearchResult: ...
 
 
 @dataclass(frozen=True, slots=True)
-class SourcesResults:
-    """Merged hits of every searched source, best first, and each source's outcome."""
+class _Task:
+    """One source of the session and the call that searches it."""
 
-    query: str
-    hits: tuple[SearchHit, ...]
-    sources: tuple[SourceOutcome, ...]
-    catalogs: KnowledgeResults | None = None
-    """The catalog search's own result (per-catalog status, quarantines), when it ran."""
-
-    @property
-    def failures(self) -> tuple[SourceOutcome, ...]:
-        """Sources that failed or answered by keywords only."""
-        return tuple(s for s in self.sources if s.status in ("failed", "degraded"))
-
-    def outcome(self, source: SourceName) -> SourceOutcome | None:
-        """The outcome of one source, if it was requested."""
-        for s in self.sources:
-            if s.source == source:
-                return s
-        return None
+    name: SourceName
+    source: Searchable
+    search: _SearchCall
+    relabel: bool = False
 
 
-@dataclass(slots=True)
-class _Run:
-    source: SourceName
-    hits: list[SearchHit]
-    status: SourceStatus = "searched"
-    reason: str | None = None
-    message: str | None = None
-
-
-def _failure(source: SourceName, exc: BaseException) -> _Run:
+def _failed(name: SourceName, exc: BaseException) -> SourceReport:
     if isinstance(exc, KnowledgeError | GezkError):
-        return _Run(source, [], "failed", exc.reason, exc.message)
-    return _Run(source, [], "failed", type(exc).__name__, str(exc) or type(exc).__name__)
+        reason, message = exc.reason, exc.message
+    else:
+        reason, message = type(exc).__name__, str(exc) or type(exc).__name__
+    return SourceReport(name, _KINDS[name], "failed", reason=reason, message=message)
 
 
-def _degraded(source: SourceName, hits: list[SearchHit], exc: BaseException) -> _Run:
-    note = _failure(source, exc)
-    return _Run(source, hits, "degraded", note.reason, f"keyword search only: {note.message}")
-
-
-def _content(
-    source: SourceName,
-    index: ContentIndex,
-    query: str,
-    k: int,
-    *,
-    embedder: Embedder | None,
-    vectors: QueryVectors | None,
-    relabel: bool,
-) -> _Run:
-    failures = _index_failures()
-    try:
-        try:
-            hits = index.search(query, k=k, embedder=embedder, query_vectors=vectors)
-            run = _Run(source, hits)
-        except failures as exc:
-            if embedder is None:
-                raise
-            # The vector half failed (a model that cannot load): keywords still answer.
-            run = _degraded(source, index.search(query, k=k), exc)
-    except failures as exc:
-        return _failure(source, exc)
-    if relabel:
-        run.hits = [replace(h, source_kind="library") for h in run.hits]
-    return run
-
-
-def _memory(
-    source: SourceName,
-    index: MemoryIndex,
-    query: str,
-    k: int,
-    scopes: Sequence[str],
-    *,
-    vectors: QueryVectors | None,
-) -> _Run:
-    failures = _index_failures()
-    try:
-        try:
-            return _Run(source, index.search(query, k=k, scopes=scopes, query_vectors=vectors))
-        except failures as exc:
-            if index.embedder is None:
-                raise
-            # The vector half failed (a model that cannot load): keywords still answer.
-            return _degraded(
-                source, index.search(query, k=k, scopes=scopes, keyword_only=True), exc
-            )
-    except failures as exc:
-        return _failure(source, exc)
-
-
-def _catalogs(
-    search: KnowledgeSearch, query: str, k: int, catalog_ids: Sequence[str] | None
-) -> tuple[_Run, KnowledgeResults | None]:
-    try:
-        results = search.search(query, k=k, catalogs=catalog_ids)
-    except _FAILURES as exc:
-        return _failure("catalogs", exc), None
-    run = _Run("catalogs", list(results.hits))
-    notes = [f"{c} searched by keywords only" for c in results.keyword_only]
-    notes += [f"{key} was quarantined ({reason})" for key, reason in results.quarantined]
+def _summary(name: SourceName, result: SearchResult) -> SourceReport:
+    """The session's report of one source: its status, and the source's own reports."""
+    parts = result.sources
+    status: SourceStatus = "searched"
+    reason = message = None
+    notes = [r for r in parts if r.status in ("degraded", "quarantined", "failed")]
     if notes:
-        run.status = "degraded"
-        run.reason = "keyword-only" if results.keyword_only else "quarantined"
-        run.message = "; ".join(notes)
-    return run, results
+        status = "degraded"
+        reason = "keyword-only" if len(parts) > 1 and result.keyword_only else notes[0].reason
+        if len(parts) == 1:
+            message = f"keyword search only: {notes[0].message}"
+        else:
+            message = "; ".join(
+                f"{r.source} searched by keywords only"
+                if r.status == "degraded"
+                else f"{r.source} was {r.status} ({r.reason})"
+                for r in notes
+            )
+        if len(parts) > 1 and not result.keyword_only:
+            reason = "quarantined"
+    signals = tuple(dict.fromkeys(s for r in parts for s in r.signals))
+    semantic = parts[0].semantic if len(parts) == 1 else "used"
+    return SourceReport(
+        name, _KINDS[name], status, semantic, signals, reason=reason, message=message, parts=parts
+    )
+
+
+def _run(
+    task: _Task, query: str, k: int, vectors: QueryVectors
+) -> tuple[SourceReport, list[SearchHit]]:
+    failures = _failures(task.source)
+    try:
+        try:
+            result = task.search(query, k=k, query_vectors=vectors)
+        except failures as exc:
+            # The vector half may be what failed (a model that cannot load): keywords answer.
+            result = task.search(query, k=k, mode="keyword")
+            report = _summary(task.name, result)
+            note = _failed(task.name, exc)
+            report = replace(
+                report,
+                status="degraded",
+                reason=note.reason,
+                message=f"keyword search only: {note.message}",
+            )
+        else:
+            report = _summary(task.name, result)
+    except failures as exc:
+        return _failed(task.name, exc), []
+    hits = list(result.hits)
+    if task.relabel:
+        hits = [replace(h, source_kind="library") for h in hits]
+    return report, hits
+
+
+def _tasks(
+    *,
+    workspace: ContentIndex | None,
+    artifacts: ContentIndex | None,
+    memory: MemoryIndex | None,
+    library: ContentIndex | None,
+    catalogs: KnowledgeSearch | None,
+    project: str | None,
+    gezel: str | None,
+    catalog_ids: Sequence[str] | None,
+) -> dict[SourceName, _Task | str]:
+    """Each source's task, or why it is unavailable."""
+    tasks: dict[SourceName, _Task | str] = {
+        "workspace": "no workspace index was provided",
+        "artifacts": "no artifacts index was provided",
+        "project-memory": "no memory index was provided",
+        "gezel-memory": "no memory index was provided",
+        "library": "no library index was provided",
+        "catalogs": "no catalog search",
+    }
+    if workspace is not None:
+        tasks["workspace"] = _Task("workspace", workspace, workspace.search)
+    if artifacts is not None:
+        tasks["artifacts"] = _Task("artifacts", artifacts, artifacts.search)
+    if library is not None:
+        tasks["library"] = _Task("library", library, library.search, relabel=True)
+    if memory is not None:
+        scopes = ["project"] + ([f"project:{project}"] if project else [])
+        tasks["project-memory"] = _Task(
+            "project-memory", memory, functools.partial(memory.search, scopes=scopes)
+        )
+        tasks["gezel-memory"] = (
+            _Task(
+                "gezel-memory", memory, functools.partial(memory.search, scopes=[f"gezel:{gezel}"])
+            )
+            if gezel
+            else "no gezel was named for this session"
+        )
+    if catalogs is not None:
+        tasks["catalogs"] = _Task(
+            "catalogs", catalogs, functools.partial(catalogs.search, catalogs=catalog_ids)
+        )
+    return tasks
 
 
 def search_all_sources(
@@ -199,19 +205,19 @@ def search_all_sources(
     memory: MemoryIndex | None = None,
     library: ContentIndex | None = None,
     catalogs: KnowledgeSearch | None = None,
-    embedder: Embedder | None = None,
     project: str | None = None,
     gezel: str | None = None,
     sources: Collection[SourceName] | None = None,
     catalog_ids: Sequence[str] | None = None,
     k: int = 10,
-) -> SourcesResults:
+) -> SearchResult:
     """Search every provided source (or those in ``sources``) and merge the hits, best first.
 
-    ``embedder`` is the text embedder of the content indexes (workspace, artifacts, library);
-    memory uses its own. Project memory is scope ``project`` (and ``project:<project>``); the
-    gezel's memory is scope ``gezel:<gezel>``. ``catalog_ids`` restricts the catalog search
-    (``publisher/catalog`` or unique ids); the catalog policy is the ``catalogs`` search's own.
+    Each source searches with its own query embedder. Project memory is scope ``project`` (and
+    ``project:<project>``); the gezel's memory is scope ``gezel:<gezel>``. ``catalog_ids``
+    restricts the catalog search (``publisher/catalog`` or unique ids); the catalog policy is
+    the ``catalogs`` search's own. The result has one report per requested source, named as in
+    :data:`ALL_SOURCES`, holding that source's own reports as its parts.
     """
     if not query.strip():
         raise InvalidInput("the search query is empty", reason="empty-query")
@@ -225,59 +231,34 @@ def search_all_sources(
             reason="invalid-source",
             subject=unknown[0],
         )
-    project_scopes = ["project"] + ([f"project:{project}"] if project else [])
-    # Shared by the indexes: the query is embedded once per embedder, not once per index.
-    indexes = (workspace, artifacts, memory, library)
-    vectors = _query_vectors(query) if any(i is not None for i in indexes) else None
-
-    def content(name: SourceName, index: ContentIndex, relabel: bool) -> Callable[[], _Run]:
-        return lambda: _content(
-            name, index, query, k, embedder=embedder, vectors=vectors, relabel=relabel
-        )
-
-    tasks: dict[SourceName, Callable[[], _Run] | str] = {
-        "workspace": "no workspace index was provided"
-        if workspace is None
-        else content("workspace", workspace, relabel=False),
-        "artifacts": "no artifacts index was provided"
-        if artifacts is None
-        else content("artifacts", artifacts, relabel=False),
-        "project-memory": "no memory index was provided"
-        if memory is None
-        else lambda: _memory("project-memory", memory, query, k, project_scopes, vectors=vectors),
-        "gezel-memory": "no memory index was provided"
-        if memory is None
-        else "no gezel was named for this session"
-        if not gezel
-        else lambda: _memory("gezel-memory", memory, query, k, [f"gezel:{gezel}"], vectors=vectors),
-        "library": "no library index was provided"
-        if library is None
-        else content("library", library, relabel=True),
-    }
-    runs: list[_Run] = []
-    catalog_results: KnowledgeResults | None = None
+    tasks = _tasks(
+        workspace=workspace,
+        artifacts=artifacts,
+        memory=memory,
+        library=library,
+        catalogs=catalogs,
+        project=project,
+        gezel=gezel,
+        catalog_ids=catalog_ids,
+    )
+    # Shared by every source: the query is embedded once per embedder, not once per source.
+    vectors = QueryVectors(query)
+    runs: list[tuple[SourceReport, list[SearchHit]]] = []
     for name in ALL_SOURCES:
         if name not in wanted:
             continue
-        if name == "catalogs":
-            if catalogs is None:
-                runs.append(_Run(name, [], "unavailable", "not-provided", "no catalog search"))
-            else:
-                run, catalog_results = _catalogs(catalogs, query, k, catalog_ids)
-                runs.append(run)
-            continue
         task = tasks[name]
         if isinstance(task, str):
-            runs.append(_Run(name, [], "unavailable", "not-provided", task))
+            note = SourceReport(
+                name, _KINDS[name], "unavailable", reason="not-provided", message=task
+            )
+            runs.append((note, []))
         else:
-            runs.append(task())
-    origin = {id(h): r.source for r in runs for h in r.hits}
-    merged = merge_hits(*(r.hits for r in runs), limit=k)
-    counts: dict[SourceName, int] = {}
+            runs.append(_run(task, query, k, vectors))
+    origin = {id(h): report.source for report, hits in runs for h in hits}
+    merged = merge_hits(*(hits for _, hits in runs), limit=k)
+    counts: dict[str, int] = {}
     for hit in merged:
         counts[origin[id(hit)]] = counts.get(origin[id(hit)], 0) + 1
-    outcomes = tuple(
-        SourceOutcome(r.source, r.status, counts.get(r.source, 0), r.reason, r.message)
-        for r in runs
-    )
-    return SourcesResults(query, tuple(merged), outcomes, catalog_results)
+    reports = tuple(replace(r, hits=counts.get(r.source, 0)) for r, _ in runs)
+    return SearchResult(query, "hybrid", tuple(merged), reports)

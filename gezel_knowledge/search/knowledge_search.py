@@ -18,14 +18,16 @@ For one question, :class:`KnowledgeSearch`:
    (or a 0.5/0.6 catalog, which has none) contributes nothing and is not an error;
 4. always runs keyword search (titles/summaries/aliases and passages) on every catalog;
 5. fuses per document as the reader does: three ranked lists, vector passages, title matches
-   and passage keyword matches, with reciprocal rank fusion (``k = 60``, weights 1 / 1 / 0.5).
+   and passage keyword matches, with :func:`~gezel_knowledge.fusion.fuse` (by default the
+   ``gezel`` preset: ``k = 60``, weights 1 / 1 / 0.5).
    Across catalogs, a vector list of one group is ordered by cosine (comparable within a
    space); lists that are not comparable across catalogs (BM25 from different corpora, cosines
    from different spaces) are merged by each catalog's own rank. With one catalog this is
    exactly the reader's own ranking.
 
 Hits carry provenance (catalog id, version, archive digest) and a ``knowledge://`` citation;
-their text is untrusted evidence.
+their text is untrusted evidence. The result reports each catalog (how semantic search took
+part, the shards searched, its hits) and each catalog quarantined on the way.
 """
 
 from __future__ import annotations
@@ -34,7 +36,6 @@ import sqlite3
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import Literal
 
 import numpy as np
 from numpy.typing import NDArray
@@ -42,23 +43,31 @@ from numpy.typing import NDArray
 from gezel_knowledge.embedders import EmbedderResolution, resolve_query_embedder
 from gezel_knowledge.embedders.base import Embedder
 from gezel_knowledge.errors import IntegrityFailure, KnowledgeError
-from gezel_knowledge.fusion import reciprocal_rank_fusion, relevance
-from gezel_knowledge.hits import SearchHit, Signal
+from gezel_knowledge.fusion import (
+    GEZEL,
+    KEYWORD,
+    TITLE,
+    VECTOR,
+    FusionPreset,
+    Ranked,
+    fuse,
+    relevance,
+)
+from gezel_knowledge.hits import SearchHit
 from gezel_knowledge.install.home import KnowledgeHome
 from gezel_knowledge.install.mount import MountFailed, mount, quarantine_error
 from gezel_knowledge.install.policy import CatalogPolicy, eligible_catalogs
 from gezel_knowledge.install.registry import InstalledCatalog, catalog_key
+from gezel_knowledge.query import QueryVectors, fts_match_expression, query_vectors_for
 from gezel_knowledge.reader import (
     DEFAULT_FINAL_K,
     EXPLICIT_SHARD_BUDGET,
     PROACTIVE_SHARD_BUDGET,
     Catalog,
     Passage,
-    SearchMode,
     cosine_floor,
-    fts_match_expression,
 )
-from gezel_knowledge.reader.hybrid import KEYWORD, TITLE, VECTOR, WEIGHTS
+from gezel_knowledge.results import SearchMode, SearchResult, SemanticState, SourceReport
 from gezel_knowledge.search.proactive import (
     Depth,
     ProactiveSelection,
@@ -69,53 +78,10 @@ from gezk.profiles import EmbeddingProfile, same_vector_space
 from gezk.spatial import RadiusQuery
 from gezk.uri import KnowledgeUri
 
-__all__ = [
-    "CatalogSearchStatus",
-    "EmbedderResolver",
-    "KnowledgeResults",
-    "KnowledgeSearch",
-    "SemanticState",
-]
+__all__ = ["EmbedderResolver", "KnowledgeSearch"]
 
 EmbedderResolver = Callable[[EmbeddingProfile], EmbedderResolution]
 """Finds the query embedder of a profile (default: the shared, digest-verified embedders)."""
-
-SemanticState = Literal["used", "not-routed", "unavailable", "off"]
-"""``used``: vectors searched; ``not-routed``: the group's shard budget went to other catalogs;
-``unavailable``: no embedder for the profile (keyword search only); ``off``: keyword mode or a
-query without words."""
-
-
-@dataclass(frozen=True, slots=True)
-class CatalogSearchStatus:
-    """How one catalog took part in a search."""
-
-    catalog: str
-    version: str
-    archive_sha256: str
-    profile: str
-    semantic: SemanticState
-    reason: str | None
-    """Why semantic search was unavailable for this catalog, when it was."""
-    shards_searched: tuple[int, ...]
-    hits: int
-
-
-@dataclass(frozen=True, slots=True)
-class KnowledgeResults:
-    """Fused hits across catalogs, how each catalog took part, and what was quarantined."""
-
-    query: str
-    mode: SearchMode
-    hits: tuple[SearchHit, ...]
-    catalogs: tuple[CatalogSearchStatus, ...]
-    quarantined: tuple[tuple[str, str], ...] = ()
-    """``(catalog, reason)`` of catalogs quarantined while answering this query."""
-
-    @property
-    def keyword_only(self) -> tuple[str, ...]:
-        """Catalogs searched by keywords only because their profile has no embedder."""
-        return tuple(c.catalog for c in self.catalogs if c.semantic == "unavailable")
 
 
 @dataclass(slots=True)
@@ -146,10 +112,15 @@ class _Plan:
     vector: NDArray[np.float32] | None
     shards: list[int] | None
     semantic: SemanticState
-    reason: str | None
+    reason: str | None = None
+    message: str | None = None
 
 
 _SEARCH_FAILURES = (IntegrityFailure, sqlite3.DatabaseError)
+
+
+def _quarantined(key: str, reason: str, message: str) -> SourceReport:
+    return SourceReport(key, "catalog", "quarantined", reason=reason, message=message)
 
 
 class KnowledgeSearch:
@@ -187,7 +158,7 @@ class KnowledgeSearch:
     # -- catalogs ----------------------------------------------------------------------------
 
     def _refresh(
-        self, only: Sequence[str] | None, quarantined: list[tuple[str, str]]
+        self, only: Sequence[str] | None, quarantined: list[SourceReport]
     ) -> list[_Mounted]:
         """Mount what is eligible now; drop handles of catalogs that no longer are."""
         snapshot = self.home.snapshot()
@@ -212,8 +183,8 @@ class KnowledgeSearch:
             try:
                 catalog = mount(self.home, installed)
             except MountFailed as exc:
-                cause = exc.__cause__ or exc
-                quarantined.append((installed.key, quarantine_error(cause)[0]))
+                reason, message = quarantine_error(exc.__cause__ or exc)
+                quarantined.append(_quarantined(installed.key, reason, message))
                 continue
             fresh = _Mounted(installed, catalog)
             self._mounted[installed.key] = fresh
@@ -227,17 +198,22 @@ class KnowledgeSearch:
             self._resolutions[profile] = found
         return found
 
-    def _groups(self, mounted: Sequence[_Mounted]) -> tuple[list[_Group], dict[str, str]]:
-        """Vector-space groups, and the reason for each catalog left without an embedder."""
+    def _groups(
+        self, mounted: Sequence[_Mounted]
+    ) -> tuple[list[_Group], dict[str, tuple[str | None, str]]]:
+        """Vector-space groups, and ``(reason, message)`` for each catalog left without an
+        embedder."""
         groups: list[_Group] = []
-        unavailable: dict[str, str] = {}
+        unavailable: dict[str, tuple[str | None, str]] = {}
         for m in mounted:
             profile = m.catalog.profile
             resolution = self._resolution(profile)
             embedder = resolution.embedder
             if embedder is None:
-                unavailable[m.key] = resolution.message or (
-                    f"no query embedder for {profile.id} ({resolution.reason})"
+                unavailable[m.key] = (
+                    resolution.reason,
+                    resolution.message
+                    or f"no query embedder for {profile.id} ({resolution.reason})",
                 )
                 continue
             for group in groups:
@@ -256,83 +232,73 @@ class KnowledgeSearch:
         *,
         k: int = 10,
         mode: SearchMode = "hybrid",
+        min_similarity: float | None = None,
+        fusion: FusionPreset | None = None,
+        query_vectors: QueryVectors | None = None,
         catalogs: Sequence[str] | None = None,
         near: RadiusQuery | None = None,
         proactive: bool = False,
         shard_budget: int | None = None,
         final_k: int = DEFAULT_FINAL_K,
-        min_cosine: float | None = None,
-    ) -> KnowledgeResults:
+    ) -> SearchResult:
         """Search every eligible catalog and fuse the results per document, best first.
 
         ``catalogs`` restricts the search to some installed catalogs (``publisher/catalog``
-        or unique ids). ``proactive`` uses the smaller proactive shard budget. ``min_cosine``
-        replaces each profile's measured cosine floor for vector passages.
+        or unique ids). ``proactive`` uses the smaller proactive shard budget.
+        ``min_similarity`` replaces each profile's measured cosine floor for vector passages.
+        The result has one report per catalog searched or quarantined.
         """
         budget = shard_budget
         if budget is None:
             budget = PROACTIVE_SHARD_BUDGET if proactive else EXPLICIT_SHARD_BUDGET
+        preset = fusion or GEZEL
+        vectors = query_vectors_for(query, query_vectors)
         # A query without words is text-free radius discovery: no vectors, nothing to fuse.
         has_words = fts_match_expression(query) is not None
-        quarantined: list[tuple[str, str]] = []
+        quarantined: list[SourceReport] = []
         with self._lock:
             mounted = self._refresh(catalogs, quarantined)
             semantic = mode != "keyword" and has_words
-            plans = self._plan(query, mounted, budget, near, semantic=semantic)
-            per_catalog: list[tuple[_Plan, tuple[SearchHit, ...], tuple[int, ...]]] = []
-            depth = max(2 * k, 20)
+            plans = self._plan(vectors, mounted, budget, near, semantic=semantic)
+            answered: list[tuple[_Plan, SearchResult]] = []
             for plan in plans:
-                m = plan.mounted
                 try:
-                    result = m.catalog.search_with_vector(
+                    result = plan.mounted.catalog.search_with_vector(
                         query,
                         plan.vector,
                         mode=mode,
-                        k=depth,
+                        k=max(2 * k, 20),
+                        min_similarity=min_similarity,
+                        fusion=preset,
                         near=near,
                         shards=plan.shards,
                         shard_budget=budget,
                         final_k=final_k,
-                        min_cosine=min_cosine,
                     )
                 except _SEARCH_FAILURES as exc:
-                    self._quarantine(m, exc, quarantined)
+                    quarantined.append(self._quarantine(plan.mounted, exc))
                     continue
-                per_catalog.append((plan, result.hits, result.shards_searched))
-        if not has_words:
-            hits = _nearest([h for _, catalog_hits, _ in per_catalog for h in catalog_hits], k)
+                answered.append((plan, result))
+        if has_words:
+            hits = _fuse([(p.group, p.mounted.key, r.hits) for p, r in answered], k, preset)
         else:
-            hits = _fuse([(p.group, p.mounted.key, h) for p, h, _ in per_catalog], k)
+            hits = _nearest([h for _, r in answered for h in r.hits], k)
         counts: dict[str, int] = {}
         for hit in hits:
             counts[hit.source] = counts.get(hit.source, 0) + 1
-        statuses = tuple(
-            CatalogSearchStatus(
-                catalog=p.mounted.key,
-                version=p.mounted.catalog.version,
-                archive_sha256=p.mounted.sha256,
-                profile=p.mounted.catalog.profile.id,
-                semantic=p.semantic,
-                reason=p.reason,
-                shards_searched=searched,
-                hits=counts.get(p.mounted.key, 0),
-            )
-            for p, _, searched in per_catalog
-        )
-        return KnowledgeResults(query, mode, hits, statuses, tuple(quarantined))
+        reports = [_report(p, r, counts.get(p.mounted.key, 0)) for p, r in answered]
+        return SearchResult(query, mode, hits, (*reports, *quarantined))
 
-    def _quarantine(
-        self, m: _Mounted, exc: BaseException, quarantined: list[tuple[str, str]]
-    ) -> None:
+    def _quarantine(self, m: _Mounted, exc: BaseException) -> SourceReport:
         reason, message = quarantine_error(exc)
         self.home.quarantine(m.key, m.sha256, reason, message)
         m.catalog.close()
         self._mounted.pop(m.key, None)
-        quarantined.append((m.key, reason))
+        return _quarantined(m.key, reason, message)
 
     def _plan(
         self,
-        query: str,
+        vectors: QueryVectors,
         mounted: Sequence[_Mounted],
         budget: int,
         near: RadiusQuery | None,
@@ -340,33 +306,35 @@ class KnowledgeSearch:
         semantic: bool,
     ) -> list[_Plan]:
         if not semantic:
-            return [_Plan(m, None, None, None, "off", None) for m in mounted]
+            return [_Plan(m, None, None, None, "off") for m in mounted]
         groups, unavailable = self._groups(mounted)
         plans: dict[str, _Plan] = {
-            key: _Plan(m, None, None, None, "unavailable", unavailable[key])
+            m.key: _Plan(m, None, None, None, "unavailable", *unavailable[m.key])
             for m in mounted
-            if (key := m.key) in unavailable
+            if m.key in unavailable
         }
         for index, group in enumerate(groups):
             try:
-                vector = np.asarray(group.embedder.embed_queries([query]), dtype=np.float32)[0]
+                vector = vectors.of(group.embedder)
             except KnowledgeError as exc:
                 for m in group.members:
-                    plans[m.key] = _Plan(m, None, None, None, "unavailable", exc.message)
+                    plans[m.key] = _Plan(
+                        m, None, None, None, "unavailable", exc.reason, exc.message
+                    )
                 continue
             if near is not None:
                 # Spec 5.2.2: eligibility comes first. Each catalog scans the shards holding its
                 # documents inside the radius, wherever centroid routing would have gone.
                 for m in group.members:
-                    plans[m.key] = _Plan(m, index, vector, None, "used", None)
+                    plans[m.key] = _Plan(m, index, vector, None, "used")
                 continue
             chosen = _route(group.members, vector, budget)
             for m in group.members:
                 shards = chosen.get(m.key, [])
                 if shards:
-                    plans[m.key] = _Plan(m, index, vector, shards, "used", None)
+                    plans[m.key] = _Plan(m, index, vector, shards, "used")
                 else:
-                    plans[m.key] = _Plan(m, index, None, None, "not-routed", None)
+                    plans[m.key] = _Plan(m, index, None, None, "not-routed")
         return [plans[m.key] for m in mounted]
 
     # -- proactive ---------------------------------------------------------------------------
@@ -450,43 +418,47 @@ def _nearest(hits: Sequence[SearchHit], k: int) -> tuple[SearchHit, ...]:
     return tuple(replace(h, rank=rank, relevance=relevance(rank)) for rank, h in enumerate(ordered))
 
 
+def _report(plan: _Plan, result: SearchResult, hits: int) -> SourceReport:
+    """The catalog's own report, with how this search's plan let vectors take part."""
+    own = result.sources[0]
+    return replace(
+        own,
+        status="degraded" if plan.semantic == "unavailable" else "searched",
+        semantic=plan.semantic,
+        reason=plan.reason,
+        message=plan.message,
+        hits=hits,
+    )
+
+
 def _fuse(
-    results: Sequence[tuple[int | None, str, tuple[SearchHit, ...]]], k: int
+    results: Sequence[tuple[int | None, str, Sequence[SearchHit]]], k: int, preset: FusionPreset
 ) -> tuple[SearchHit, ...]:
     """Rebuild the three ranked lists across catalogs and fuse them per document."""
-    hits: dict[tuple[str, str], SearchHit] = {}
-    entries: dict[str, list[tuple[tuple[float | int | str, ...], tuple[str, str]]]] = {
-        VECTOR: [],
-        TITLE: [],
-        KEYWORD: [],
-    }
-    by_group: dict[int | None, list[tuple[float, str, int, tuple[str, str]]]] = {}
+    Entry = tuple[tuple[float | int | str, ...], Ranked[tuple[str, str], SearchHit]]
+    entries: dict[str, list[Entry]] = {VECTOR: [], TITLE: [], KEYWORD: []}
+    by_group: dict[int | None, list[tuple[float, str, int, SearchHit]]] = {}
     for group, key, catalog_hits in results:
         for hit in catalog_hits:
-            doc = (key, hit.document_id)
-            hits[doc] = hit
             for s in hit.signals:
                 if s.name == VECTOR:
-                    by_group.setdefault(group, []).append((s.score, key, s.rank, doc))
+                    by_group.setdefault(group, []).append((s.score, key, s.rank, hit))
                 elif s.name in entries:
                     # BM25 from different corpora is not comparable: merge by catalog rank.
-                    entries[s.name].append(((s.rank, -s.score, key, hit.document_id), doc))
+                    ranked = Ranked((key, hit.document_id), s.score, hit)
+                    entries[s.name].append(((s.rank, -s.score, key, hit.document_id), ranked))
     # Cosines compare within one vector space only; interleave groups by position.
     for order, group in enumerate(sorted(by_group, key=lambda g: -1 if g is None else g)):
-        ranked = sorted(by_group[group], key=lambda t: (-t[0], t[1], t[2]))
-        for position, (score, key, _, doc) in enumerate(ranked):
-            entries[VECTOR].append(((position, order, -score, key, doc[1]), doc))
-    names = [n for n in (VECTOR, TITLE, KEYWORD) if entries[n]]
-    lists = [[doc for _, doc in sorted(entries[n], key=lambda e: e[0])] for n in names]
-    fused = reciprocal_rank_fusion(lists, [WEIGHTS[n] for n in names])[:k]
-    positions = {
-        n: {doc: i for i, doc in enumerate(lst, start=1)}
-        for n, lst in zip(names, lists, strict=True)
+        in_group = sorted(by_group[group], key=lambda t: (-t[0], t[1], t[2]))
+        for position, (score, key, _, hit) in enumerate(in_group):
+            ranked = Ranked((key, hit.document_id), score, hit)
+            entries[VECTOR].append(((position, order, -score, key, hit.document_id), ranked))
+    lists = {
+        name: [r for _, r in sorted(found, key=lambda e: e[0])] for name, found in entries.items()
     }
-    out: list[SearchHit] = []
-    for rank, (doc, _) in enumerate(fused):
-        hit = hits[doc]
-        raw = {s.name: s.score for s in hit.signals}
-        signals = tuple(Signal(n, positions[n][doc], raw[n]) for n in names if doc in positions[n])
-        out.append(replace(hit, rank=rank, relevance=relevance(rank), signals=signals))
-    return tuple(out)
+    fused = fuse(lists, preset)[:k]
+    return tuple(
+        replace(f.item, rank=rank, relevance=relevance(rank), signals=f.signals)
+        for rank, f in enumerate(fused)
+        if f.item is not None
+    )

@@ -3,7 +3,7 @@
 The compiler runs it before it packs a catalog and deep validation (so every install) runs it
 again; both call :func:`smoke_query_hits`, so a build can never ship a catalog its installer
 refuses. A query is the reader's keyword terms
-(:func:`~gezel_knowledge.reader.fts.fts_match_expression`) against ``fts_documents``, ranked by
+(:func:`~gezel_knowledge.query.fts_match_expression`) against ``fts_documents``, ranked by
 BM25 weighting title 4, summary 1 and aliases 2, ties by document id.
 """
 
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from gezel_knowledge.reader.fts import fts_match_expression
+from gezel_knowledge.query import fts_match_expression
 
 __all__ = ["SMOKE_TOP_N", "smoke_query_hits"]
 

@@ -26,8 +26,10 @@ def test_index_then_search(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     assert report["enrichment"]["chunks_embedded"] == 2
 
     assert main(["index-search", str(ws), "frobnicate", *home, "--json"]) == 0
-    hits = _json(capsys)
-    assert isinstance(hits, list)
+    result = _json(capsys)
+    assert isinstance(result, dict)
+    assert result["sources"][0]["semantic"] == "used"
+    hits = result["hits"]
     assert hits[0]["document_id"] == "a.py"
     assert hits[0]["source_kind"] == "workspace"
     assert {s["name"] for s in hits[0]["signals"]} >= {"symbol", "keyword"}
@@ -59,8 +61,9 @@ def test_memory_commands(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
     )
     assert "2026-01-05.md#line=3-3" in capsys.readouterr().out
     assert main(["memory", "search", "tabs", *home, "--json"]) == 0
-    hits = _json(capsys)
-    assert isinstance(hits, list)
+    result = _json(capsys)
+    assert isinstance(result, dict)
+    hits = result["hits"]
     assert (hits[0]["kind"], hits[0]["date"], hits[0]["scope"]) == (
         "preference",
         "2026-01-05",

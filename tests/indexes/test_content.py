@@ -110,29 +110,30 @@ def test_incremental_reindex_touches_only_changed_files(
 
 def test_deleted_file_disappears_from_results(index: ContentIndex, workspace: Path) -> None:
     index.enrich(hash_embedder())
-    assert [h.document_id for h in index.search("wombat")] == ["notes.txt"]
+    assert [h.document_id for h in index.search("wombat").hits] == ["notes.txt"]
     (workspace / "notes.txt").unlink()
     report = index.update()
     assert report.removed == ("notes.txt",)
     embedder = hash_embedder()
-    hits = index.search("remember the wombat\n", embedder=embedder)
+    index.embedder = embedder
+    hits = index.search("remember the wombat\n").hits
     assert "notes.txt" not in {h.document_id for h in hits}
     assert _vec_rows(index) == index.status().chunks
 
 
 def test_findable_by_name_and_keyword_before_enrichment(index: ContentIndex) -> None:
     assert index.status().chunks_embedded == 0
-    by_name = index.search("billing")
+    by_name = index.search("billing").hits
     assert by_name[0].document_id == "src/billing.py"
     assert by_name[0].signal("name") is not None
-    by_word = index.search("quokka")
+    by_word = index.search("quokka").hits
     assert by_word[0].document_id == "docs/guide.md"
     assert by_word[0].heading_path == ("Guide", "Install")
     assert by_word[0].citation == "docs/guide.md#line=1-6"
 
 
 def test_exact_symbol_name_finds_the_function(index: ContentIndex) -> None:
-    hit = index.search("parse_config", k=3)[0]
+    hit = index.search("parse_config", k=3).hits[0]
     assert hit.document_id == "src/config.py"
     assert hit.signal("symbol") is not None
     assert hit.line_start is not None
@@ -145,11 +146,18 @@ def test_exact_symbol_name_finds_the_function(index: ContentIndex) -> None:
 def test_losing_the_embedder_never_erases_content(index: ContentIndex) -> None:
     index.enrich(hash_embedder())
     before = index.status()
-    hits = index.search("quokka")  # no embedder at all
+    hits = index.search("quokka").hits  # no embedder at all
     assert hits[0].document_id == "docs/guide.md"
     other_space = hash_embedder(passage_instruction="passage: ")
-    hits = index.search("quokka", embedder=other_space)  # vectors of another space: unused
-    assert all(h.signal("vector") is None for h in hits)
+    index.embedder = other_space
+    result = index.search("quokka")  # vectors of another space: unused, and the result says so
+    assert all(h.signal("vector") is None for h in result.hits)
+    report = result.sources[0]
+    assert (report.status, report.semantic, report.reason) == (
+        "degraded",
+        "unavailable",
+        "other-vector-space",
+    )
     assert index.status() == before
 
 
@@ -169,7 +177,7 @@ def test_stamp_change_reembeds_and_keeps_summaries(index: ContentIndex) -> None:
     status = index.status()
     assert status.text_stamp != old_stamp
     assert status.summaries == len(FILES)
-    assert index.search("zebracorn billing.py")[0].document_id == "src/billing.py"
+    assert index.search("zebracorn billing.py").hits[0].document_id == "src/billing.py"
 
 
 def test_summaries_are_redone_only_for_changed_content(
@@ -204,7 +212,8 @@ def test_dimension_change_without_gezel_embed_dim_is_a_clear_error(
     assert index.status().vector_dimensions == 128
     assert report.chunks_embedded == index.status().chunks
     text = FILES["notes.txt"]
-    assert index.search(text, embedder=small)[0].document_id == "notes.txt"
+    index.embedder = small
+    assert index.search(text).hits[0].document_id == "notes.txt"
 
 
 def test_gezel_embed_dim_must_match_a_new_index(
@@ -242,10 +251,10 @@ def test_per_path_cap(tmp_path: Path) -> None:
     write_tree(tmp_path / "ws", {"big.md": "# Big\n\n" + sections, "small.md": "alpha once\n"})
     with ContentIndex(tmp_path / "ws", home=tmp_path / "h") as ix:
         ix.update()
-        capped = ix.search("alpha", k=10, per_path=2)
+        capped = ix.search("alpha", k=10, per_path=2).hits
         assert [h.document_id for h in capped].count("big.md") == 2
         assert "small.md" in {h.document_id for h in capped}
-        wider = ix.search("alpha", k=10, per_path=5)
+        wider = ix.search("alpha", k=10, per_path=5).hits
         assert [h.document_id for h in wider].count("big.md") == 5
         with pytest.raises(InvalidInput):
             ix.search("alpha", per_path=0)
@@ -258,7 +267,7 @@ def test_overlapping_locations_are_merged(tmp_path: Path) -> None:
     with ContentIndex(tmp_path / "ws", home=tmp_path / "h", options=options) as ix:
         ix.update()
         assert ix.status().chunks > 3
-        hits = ix.search("gamma", k=10, per_path=10)
+        hits = ix.search("gamma", k=10, per_path=10).hits
         spans = sorted((h.line_start or 0, h.line_end or 0) for h in hits)
         for (_, end), (start, _) in itertools.pairwise(spans):
             assert start > end  # no two results share a line
@@ -275,7 +284,8 @@ def test_legacy_l2_vector_table_is_read_by_its_own_metric(index: ContentIndex) -
     assert index.status().vector_metric == "l2"
 
     query = "how do I pay an invoice"
-    hits = index.search(query, embedder=embedder, k=10, per_path=10)
+    index.embedder = embedder
+    hits = index.search(query, k=10, per_path=10).hits
     q = hash_embed([query])[0].astype(np.float64)
     texts = {int(cid): str(text) for cid, text in conn.execute("SELECT id, text FROM chunks")}
     by_text = {t: cid for cid, t in texts.items()}
@@ -344,12 +354,12 @@ def test_convertible_documents_are_searchable_with_headings(tmp_path: Path) -> N
     )
     with ContentIndex(tmp_path / "ws", home=tmp_path / "h") as ix:
         ix.update()
-        hit = ix.search("tapir")[0]
+        hit = ix.search("tapir").hits[0]
         assert hit.document_id == "report.docx"
         assert hit.heading_path == ("Quarterly", "Risks")
-        assert ix.search("narwhal")[0].title == "Home"
-        assert ix.search("okapi") == []
-        assert ix.search("scan")[0].document_id == "scan.pdf"  # by name only
+        assert ix.search("narwhal").hits[0].title == "Home"
+        assert ix.search("okapi").hits == ()
+        assert ix.search("scan").hits[0].document_id == "scan.pdf"  # by name only
 
 
 def test_images_are_embedded_by_content_hash_and_searched_by_cosine(tmp_path: Path) -> None:
@@ -363,7 +373,8 @@ def test_images_are_embedded_by_content_hash_and_searched_by_cosine(tmp_path: Pa
         report = ix.enrich(image_embedder=images)
         assert report.images_embedded == 2  # a.png and c.png share their bytes
         assert ix.status().images_embedded == 3
-        hits = ix.search("blue sea", image_embedder=images, k=3)
+        ix.image_embedder = images
+        hits = ix.search("blue sea", k=3).hits
         assert hits[0].document_id == "b.png"
         signal = hits[0].signal("image")
         assert signal is not None
@@ -375,7 +386,7 @@ def test_images_are_embedded_by_content_hash_and_searched_by_cosine(tmp_path: Pa
 
 
 def test_workspace_hits_merge_with_other_sources(index: ContentIndex) -> None:
-    hits = index.search("quokka")
+    hits = index.search("quokka").hits
     assert all(h.source_kind == "workspace" and h.untrusted for h in hits)
     assert [h.rank for h in hits] == list(range(len(hits)))
     assert merge_hits(hits)[0] == hits[0]
@@ -394,7 +405,7 @@ def test_the_database_can_be_deleted_and_rebuilt(workspace: Path, tmp_path: Path
     Path(first.database).unlink()
     again = index_workspace(workspace, home=home, embedder=hash_embedder())
     assert sorted(again.structure.processed) == sorted(first.structure.processed)
-    hits = search_workspace(workspace, "parse_config", home=home, embedder=hash_embedder())
+    hits = search_workspace(workspace, "parse_config", home=home, embedder=hash_embedder()).hits
     assert hits[0].document_id == "src/config.py"
 
 

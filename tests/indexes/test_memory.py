@@ -94,14 +94,14 @@ def test_status_notes_decay_in_automatic_recall_and_durable_kinds_do_not(tmp_pat
         memory.add(text, kind="status", day=TODAY - timedelta(days=30))
         memory.add(text, kind="fact", day=TODAY - timedelta(days=30))
         memory.add(text, kind="status", day=TODAY - timedelta(days=1))
-        recalled = memory.recall("deploy pipeline", today=TODAY)
+        recalled = memory.recall("deploy pipeline", today=TODAY).hits
         assert [(h.kind, h.date) for h in recalled] == [
             ("fact", "2026-11-02"),
             ("status", "2026-12-01"),
             ("status", "2026-11-02"),
         ]
         assert recalled[2].relevance < 0.1 < recalled[1].relevance
-        explicit = memory.search("deploy pipeline", today=TODAY)
+        explicit = memory.search("deploy pipeline", today=TODAY).hits
         assert [(h.kind, h.date) for h in explicit] == [
             ("status", "2026-11-02"),
             ("fact", "2026-11-02"),
@@ -117,17 +117,17 @@ def test_scope_and_kind_filters(tmp_path: Path) -> None:
         memory.add(
             "kiwi for the librarian", scope="gezel:boekwachter", kind="preference", day=TODAY
         )
-        assert [h.scope for h in memory.search("kiwi", scopes=["gezel:boekwachter"])] == [
+        assert [h.scope for h in memory.search("kiwi", scopes=["gezel:boekwachter"]).hits] == [
             "gezel:boekwachter"
         ]
-        assert [h.kind for h in memory.search("kiwi", kinds=["fact"])] == ["fact"]
+        assert [h.kind for h in memory.search("kiwi", kinds=["fact"]).hits] == ["fact"]
 
 
 def test_vector_recall_uses_vec_mem_and_a_new_embedder_rebuilds_it(tmp_path: Path) -> None:
     with MemoryIndex(tmp_path, embedder=hash_embedder()) as memory:
         memory.add("alpha beta", day=TODAY)
         memory.add("gamma delta", day=TODAY)
-        hits = memory.search("gamma delta")
+        hits = memory.search("gamma delta").hits
         assert hits[0].text == "gamma delta"
         signal = hits[0].signal("vector")
         assert signal is not None
@@ -136,7 +136,7 @@ def test_vector_recall_uses_vec_mem_and_a_new_embedder_rebuilds_it(tmp_path: Pat
     with MemoryIndex(tmp_path, embedder=small) as memory:
         report = memory.sync()
         assert report.entries_embedded == 2
-        assert memory.search("alpha beta")[0].signal("vector") is not None
+        assert memory.search("alpha beta").hits[0].signal("vector") is not None
 
 
 class _NoQueries(HashEmbedder):
@@ -146,16 +146,27 @@ class _NoQueries(HashEmbedder):
         raise ModelUnavailable("the query model is missing")
 
 
-def test_keyword_only_recall_leaves_the_embedder_out(tmp_path: Path) -> None:
+def test_a_query_embedder_that_fails_leaves_keywords_to_answer_and_says_so(
+    tmp_path: Path,
+) -> None:
     embedder = _NoQueries()
     with MemoryIndex(tmp_path, embedder=embedder) as memory:
         memory.add("gamma delta", day=TODAY)
-        with pytest.raises(ModelUnavailable):
-            memory.search("gamma delta")
-        hits = memory.search("gamma delta", keyword_only=True)
-        assert [h.text for h in hits] == ["gamma delta"]
-        assert hits[0].signal("vector") is None
-        assert hits[0].signal("keyword") is not None
+        result = memory.search("gamma delta")
+        assert [h.text for h in result.hits] == ["gamma delta"]
+        assert result.hits[0].signal("vector") is None
+        assert result.hits[0].signal("keyword") is not None
+        report = result.sources[0]
+        assert (report.status, report.semantic, report.reason) == (
+            "degraded",
+            "unavailable",
+            "model-unavailable",
+        )
+        assert result.semantic_unavailable is not None
+        assert "the query model is missing" in result.semantic_unavailable
+        keyword = memory.search("gamma delta", mode="keyword")
+        assert [h.text for h in keyword.hits] == ["gamma delta"]
+        assert (keyword.sources[0].status, keyword.sources[0].semantic) == ("searched", "off")
         assert memory.embedder is embedder
 
 
@@ -168,10 +179,10 @@ def test_hand_edits_and_deleted_days_are_picked_up(tmp_path: Path) -> None:
         bump_mtime(path)
         report = memory.sync()
         assert report.files_indexed == ("2026-12-02.md",)
-        assert memory.search("badger")[0].date == "2026-12-02"
+        assert memory.search("badger").hits[0].date == "2026-12-02"
         (tmp_path / "memory" / "2026-12-01.md").unlink()
         assert memory.sync().files_removed == ("2026-12-01.md",)
-        assert memory.search("heron") == []
+        assert memory.search("heron").hits == ()
 
 
 def test_rebuild_from_files_after_the_index_is_lost(tmp_path: Path) -> None:
@@ -179,10 +190,10 @@ def test_rebuild_from_files_after_the_index_is_lost(tmp_path: Path) -> None:
         memory.add("the lynx", kind="decision", day=TODAY)
     memory_db_path(tmp_path).unlink()
     with MemoryIndex(tmp_path) as memory:
-        assert memory.search("lynx") == []
+        assert memory.search("lynx").hits == ()
         report = memory.rebuild()
         assert report.entries == 1
-        hit = memory.search("lynx")[0]
+        hit = memory.search("lynx").hits[0]
         assert (hit.kind, hit.date) == ("decision", "2026-12-02")
 
 
@@ -203,7 +214,7 @@ def test_a_sync_after_another_writers_sync_does_not_index_a_file_twice(
     report = second.sync()
     assert report.files_indexed == ()
     assert report.entries == 1
-    assert [h.text for h in second.search("shared note")] == ["Shared note."]
+    assert [h.text for h in second.search("shared note").hits] == ["Shared note."]
     first.close()
     second.close()
 

@@ -60,11 +60,11 @@ def test_exact_symbol_and_paraphrase_find_the_same_function(
     target_text = FILES["app/prefs.py"].lower()
     # The paraphrase shares no word with the function, so only the vectors can connect them.
     assert not {w for w in words if re.search(rf"\b{w}\b", target_text)}
-    with ContentIndex(tmp_path / "ws", home=tmp_path / "home") as index:
+    with ContentIndex(tmp_path / "ws", embedder=real_embedder, home=tmp_path / "home") as index:
         index.update()
-        index.enrich(real_embedder)
-        exact = index.search("parse_config", embedder=real_embedder, k=3)[0]
-        semantic = index.search(PARAPHRASE, embedder=real_embedder, k=3)[0]
+        index.enrich()
+        exact = index.search("parse_config", k=3).hits[0]
+        semantic = index.search(PARAPHRASE, k=3).hits[0]
     assert exact.document_id == semantic.document_id == "app/prefs.py"
     assert exact.signal("symbol") is not None
     vector = semantic.signal("vector")

@@ -13,13 +13,12 @@ from gezel_knowledge.embedders import HashEmbedder
 from gezel_knowledge.errors import InvalidInput, Unsupported
 from gezel_knowledge.indexes._storage import connect
 from gezel_knowledge.indexes._vectors import (
-    QueryVectors,
     create_vec_table,
     knn,
-    query_vectors_for,
     store_pending_vectors,
     vec_table,
 )
+from gezel_knowledge.query import QueryVectors, query_vectors_for
 
 
 def _unit(rng: np.random.Generator, n: int, d: int) -> np.ndarray:

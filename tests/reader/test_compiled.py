@@ -270,5 +270,5 @@ def test_multi_shard_compiled_catalog_searches_and_validates(tmp_path: Path) -> 
         everywhere = c.search(embed_input, mode="vector", shard_budget=len(c.shards))
         assert everywhere.hits[0].document_id == "doc-0011"
         budget = c.search(embed_input, mode="vector", shard_budget=1)
-        assert len(budget.shards_searched) == 1
+        assert len(budget.sources[0].shards_searched) == 1
         assert c.search(DOCS[11]["title"], mode="keyword").hits[0].document_id == "doc-0011"

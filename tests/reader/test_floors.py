@@ -54,7 +54,7 @@ def test_unrelated_question_returns_no_vector_evidence(
         result = c.search(question, mode="vector")
         assert result.semantic_unavailable is None
         assert result.hits == ()
-        assert c.search(question, mode="vector", min_cosine=-1.0).hits
+        assert c.search(question, mode="vector", min_similarity=-1.0).hits
 
 
 @pytest.mark.parametrize(

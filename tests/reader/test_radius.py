@@ -93,7 +93,7 @@ def test_radius_filtered_text_search(catalog: Catalog) -> None:
     assert len({h.document_id for h in everything.hits}) > 2
     filtered = catalog.search("paragraph", mode="keyword", near=near, k=20)
     assert {h.document_id for h in filtered.hits} == {"doc-0001", "doc-0004"}
-    assert filtered.eligible_documents == 2
+    assert filtered.sources[0].eligible_documents == 2
     by_doc = {h.document_id: h for h in filtered.hits}
     assert by_doc["doc-0001"].distance_meters == 0.0
     assert by_doc["doc-0001"].matched_location == "seattle"
@@ -103,7 +103,7 @@ def test_radius_filtered_text_search(catalog: Catalog) -> None:
 def test_radius_with_no_eligible_documents_returns_nothing(catalog: Catalog) -> None:
     result = catalog.search("paragraph", near=RadiusQuery(-33.0, 151.0, 1_000))
     assert result.hits == ()
-    assert result.eligible_documents == 0
+    assert result.sources[0].eligible_documents == 0
 
 
 def test_text_free_discovery_through_search(catalog: Catalog) -> None:
@@ -144,13 +144,13 @@ def test_semantic_masking_happens_before_the_stage_one_shortlist(tmp_path: Path)
     root = CatalogBuild(docs, topics).write(tmp_path / "c")
     query_text = chunk_document(docs[0])[0].embed_input
     with open_catalog(root, embedder=HashEmbedder()) as c:
-        unfiltered = c.search(query_text, mode="vector", min_cosine=-1.0, k=5)
+        unfiltered = c.search(query_text, mode="vector", min_similarity=-1.0, k=5)
         assert all(h.document_id.startswith("far-") for h in unfiltered.hits)
         near = RadiusQuery(10.0, 10.0, 1_000)
-        filtered = c.search(query_text, mode="vector", near=near, min_cosine=-1.0)
+        filtered = c.search(query_text, mode="vector", near=near, min_similarity=-1.0)
         assert [h.document_id for h in filtered.hits] == ["near"]
         assert filtered.hits[0].distance_meters == 0.0
-        assert filtered.eligible_documents == 1
+        assert filtered.sources[0].eligible_documents == 1
 
 
 def test_equal_distances_break_ties_by_document_then_location_id(tmp_path: Path) -> None:

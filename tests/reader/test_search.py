@@ -13,8 +13,7 @@ import pytest
 
 from gezel_knowledge.embedders import HashEmbedder
 from gezel_knowledge.errors import InvalidInput
-from gezel_knowledge.reader import Catalog, open_catalog
-from gezel_knowledge.reader import catalog as reader_catalog
+from gezel_knowledge.reader import Catalog, _keyword, _semantic, open_catalog
 from gezel_knowledge.reader.vectors import candidate_count, rank_shards
 from gezk.hashembed import hash_embed
 from gezk.ids import chunk_uid
@@ -108,7 +107,7 @@ def test_unrelated_query_returns_no_vector_evidence(catalog: Catalog) -> None:
     assert result.hits == ()
     assert result.semantic_unavailable is None
     unfloored = catalog.search(
-        "completely unrelated question about tax law", mode="vector", min_cosine=-1.0
+        "completely unrelated question about tax law", mode="vector", min_similarity=-1.0
     )
     assert unfloored.hits  # nearest neighbours exist; the floor is what removes them
 
@@ -203,12 +202,12 @@ def test_routing_by_best_centroid_and_budget(sharded: tuple[Path, CatalogBuild])
         assert c.route(vector, 1) == [ranked[0][0]]
         everywhere = c.search(chunk.embed_input, mode="vector", shard_budget=6)
         assert everywhere.hits[0].document_id == doc.id
-        assert everywhere.shards_searched == (0, 1, 2)
+        assert everywhere.sources[0].shards_searched == (0, 1, 2)
         only_other = c.search_with_vector(chunk.embed_input, vector, mode="vector", shards=[0, 2])
         assert all(h.document_id != doc.id for h in only_other.hits)
         only_one = c.search_with_vector(chunk.embed_input, vector, mode="vector", shards=[1])
         assert only_one.hits[0].document_id == doc.id
-        assert only_one.shards_searched == (1,)
+        assert only_one.sources[0].shards_searched == (1,)
 
 
 def test_a_routed_hybrid_search_routes_once_and_reports_the_routed_shard(
@@ -224,9 +223,9 @@ def test_a_routed_hybrid_search_routes_once_and_reports_the_routed_shard(
 
     with open_catalog(root, embedder=HashEmbedder()) as c:
         routed = c.route(hash_embed([chunk.embed_input])[0], 1)
-        monkeypatch.setattr(reader_catalog, "rank_shards", counting)
+        monkeypatch.setattr(_semantic, "rank_shards", counting)
         result = c.search(chunk.embed_input, shard_budget=1)
-    assert result.shards_searched == tuple(routed)
+    assert result.sources[0].shards_searched == tuple(routed)
     assert result.hits[0].document_id == build.docs[4].id
     assert len(calls) == 1
 
@@ -240,10 +239,10 @@ def test_sign_bit_cache_respects_its_budget(sharded: tuple[Path, CatalogBuild]) 
         assert first > 0
         c.search_with_vector("anything", vector, mode="vector", shards=[1, 2])
         assert c.resident_vector_bytes <= max(first, c.resident_vector_bytes)
-        assert len(c._bits.shard_ids()) == 1  # only the most recent shard stays
+        assert len(c._vectors.bits.shard_ids()) == 1  # only the most recent shard stays
     with open_catalog(root, embedder=HashEmbedder()) as c:
         c.search_with_vector("anything", vector, mode="vector", shards=[0, 1, 2])
-        assert len(c._bits.shard_ids()) == 3
+        assert len(c._vectors.bits.shard_ids()) == 3
 
 
 def test_centered_sign_profile_uses_its_center_in_stage_one(tmp_path: Path) -> None:
@@ -297,8 +296,8 @@ def test_common_terms_are_dropped_from_passage_search_in_large_shards(
     # "paragraph" is in half of the 24 passages; "0003" only in doc-0003's two (8%).
     full = catalog.search("paragraph 0003", mode="keyword", k=12)
     assert len({h.document_id for h in full.hits if h.signal("keyword")}) > 1
-    monkeypatch.setattr(reader_catalog, "COMMON_TERM_MIN_CHUNKS", 0)
-    monkeypatch.setattr(reader_catalog, "COMMON_TERM_FRACTION", 0.1)
+    monkeypatch.setattr(_keyword, "COMMON_TERM_MIN_CHUNKS", 0)
+    monkeypatch.setattr(_keyword, "COMMON_TERM_FRACTION", 0.1)
     pruned = catalog.search("paragraph 0003", mode="keyword", k=12)
     keyword_docs = {h.document_id for h in pruned.hits if h.signal("keyword")}
     assert keyword_docs == {"doc-0003"}
@@ -308,6 +307,6 @@ def test_common_terms_are_dropped_from_passage_search_in_large_shards(
 
 def test_a_query_without_words_can_still_search_by_vector(catalog: Catalog) -> None:
     assert catalog.search("🙂🙂", mode="keyword").hits == ()
-    hits = catalog.search("🙂🙂", mode="vector", min_cosine=-1.0).hits
+    hits = catalog.search("🙂🙂", mode="vector", min_similarity=-1.0).hits
     assert hits
     assert all(h.signal("vector") is not None for h in hits)

@@ -18,7 +18,8 @@ from gezel_knowledge.errors import InvalidInput, ModelUnavailable
 from gezel_knowledge.hits import SOURCE_PRIORITY
 from gezel_knowledge.indexes import ContentIndex, MemoryIndex, index_workspace
 from gezel_knowledge.install import KnowledgeHome
-from gezel_knowledge.search import KnowledgeSearch, SourcesResults, search_all_sources
+from gezel_knowledge.results import SearchResult
+from gezel_knowledge.search import KnowledgeSearch, search_all_sources
 from tests.reader.catalog_builder import CatalogBuild, Doc, pack, sample_docs
 
 QUERY = "pruning roses"
@@ -76,8 +77,9 @@ def session(tmp_path: Path) -> Iterator[Session]:
     library = _folder(
         tmp_path / "library", {"guide.md": "# Rose guide\n\nPruning roses keeps them healthy.\n"}
     )
+    embedder = HashEmbedder()
     for folder in (workspace, artifacts, library):
-        index_workspace(folder, embedder=HashEmbedder(), home=home)
+        index_workspace(folder, embedder=embedder, home=home)
     memory = MemoryIndex(home, embedder=HashEmbedder())
     day = date(2026, 12, 1)
     memory.add("The courtyard roses need pruning every winter.", kind="fact", day=day)
@@ -98,16 +100,16 @@ def session(tmp_path: Path) -> Iterator[Session]:
     with contextlib.ExitStack() as stack:
         s = Session(
             home,
-            stack.enter_context(ContentIndex(workspace, home=home)),
-            stack.enter_context(ContentIndex(artifacts, home=home)),
-            stack.enter_context(ContentIndex(library, home=home)),
+            stack.enter_context(ContentIndex(workspace, embedder=embedder, home=home)),
+            stack.enter_context(ContentIndex(artifacts, embedder=embedder, home=home)),
+            stack.enter_context(ContentIndex(library, embedder=embedder, home=home)),
             stack.enter_context(memory),
             stack.enter_context(KnowledgeSearch(knowledge)),
         )
         yield s
 
 
-def _search(s: Session, **options: Any) -> SourcesResults:
+def _search(s: Session, **options: Any) -> SearchResult:
     return search_all_sources(
         QUERY,
         workspace=s.workspace,
@@ -115,7 +117,6 @@ def _search(s: Session, **options: Any) -> SourcesResults:
         memory=s.memory,
         library=s.library,
         catalogs=s.catalogs,
-        embedder=HashEmbedder(),
         **options,
     )
 
@@ -144,8 +145,14 @@ def test_every_source_is_searched_and_project_content_ranks_first(session: Sessi
     scopes = {h.scope for h in results.hits if h.source_kind == "memory"}
     assert scopes == {"project", "gezel:ada"}  # Bob's memory is not this session's
     assert sum(o.hits for o in results.sources) == len(results.hits)
-    assert results.catalogs is not None
-    assert {c.catalog for c in results.catalogs.catalogs} == {"tester/garden", "tester/botany"}
+    catalogs = results.source("catalogs")
+    assert catalogs is not None
+    assert {c.source for c in catalogs.parts} == {"tester/garden", "tester/botany"}
+    workspace = results.source("workspace")
+    assert workspace is not None
+    assert workspace.semantic == "used"
+    assert workspace.signals == ("vector", "symbol", "name", "keyword")
+    assert [p.source for p in workspace.parts] == [str(session.workspace.workspace)]
 
 
 def test_sources_and_catalog_ids_restrict_the_search(session: Session) -> None:
@@ -154,7 +161,7 @@ def test_sources_and_catalog_ids_restrict_the_search(session: Session) -> None:
     assert [o.source for o in only.sources] == ["catalogs"]
     memory = _search(session, sources=["project-memory", "gezel-memory"])
     assert {h.source_kind for h in memory.hits} == {"memory"}
-    gezel = memory.outcome("gezel-memory")
+    gezel = memory.source("gezel-memory")
     assert gezel is not None
     assert (gezel.status, gezel.reason) == ("unavailable", "not-provided")
     with pytest.raises(InvalidInput) as info:
@@ -164,19 +171,19 @@ def test_sources_and_catalog_ids_restrict_the_search(session: Session) -> None:
 
 def test_a_failing_source_is_reported_and_the_others_answer(session: Session) -> None:
     session.library.close()  # a closed database: the library search raises
+    session.workspace.embedder = MissingModelEmbedder()
     results = search_all_sources(
         QUERY,
         workspace=session.workspace,
         library=session.library,
         catalogs=session.catalogs,
-        embedder=MissingModelEmbedder(),
         sources=["workspace", "library", "catalogs"],
     )
-    library = results.outcome("library")
+    library = results.source("library")
     assert library is not None
     assert library.status == "failed"
     assert library.hits == 0
-    workspace = results.outcome("workspace")
+    workspace = results.source("workspace")
     assert workspace is not None
     assert (workspace.status, workspace.reason) == ("degraded", "model-unavailable")
     assert "keyword search only" in str(workspace.message)
@@ -189,7 +196,7 @@ def test_a_memory_embedder_that_fails_falls_back_to_keywords(session: Session) -
     original = session.memory.embedder
     session.memory.embedder = MissingModelEmbedder()
     results = search_all_sources(QUERY, memory=session.memory, sources=["project-memory"])
-    outcome = results.outcome("project-memory")
+    outcome = results.source("project-memory")
     assert outcome is not None
     assert outcome.status == "degraded"
     assert [h.scope for h in results.hits] == ["project"]
@@ -208,13 +215,14 @@ def test_missing_sources_are_unavailable_not_errors() -> None:
 def test_the_query_is_embedded_once_per_embedder_across_indexes(session: Session) -> None:
     content, memory = CountingEmbedder(), CountingEmbedder()
     session.memory.embedder = memory
+    for index in (session.workspace, session.artifacts, session.library):
+        index.embedder = content
     results = search_all_sources(
         QUERY,
         workspace=session.workspace,
         artifacts=session.artifacts,
         memory=session.memory,
         library=session.library,
-        embedder=content,
         gezel="ada",
         sources=["workspace", "artifacts", "library", "project-memory", "gezel-memory"],
     )

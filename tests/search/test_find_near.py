@@ -64,7 +64,7 @@ def test_radius_discovery_merges_catalogs_nearest_first(home: KnowledgeHome) -> 
     assert 100 < distances[0] < 200
     assert 1000 < distances[2] < 2000
     # Catalogs without subject locations (and 0.5/0.6 catalogs) take part without error.
-    assert {c.catalog: c.hits for c in results.catalogs} == {
+    assert {c.source: c.hits for c in results.sources} == {
         "tester/legacy": 0,
         "tester/north": 1,
         "tester/plain": 0,
@@ -98,16 +98,16 @@ def test_eligibility_comes_before_shard_routing(home: KnowledgeHome) -> None:
             shard_budget=1,
             catalogs=["north", "south"],
             near=SEATTLE,
-            min_cosine=-1.0,  # every eligible passage counts, whatever the hash cosines are
+            min_similarity=-1.0,  # every eligible passage counts, whatever the hash cosines are
         )
     # Without a radius, one shard of one catalog is all the budget allows ...
-    assert sum(len(c.shards_searched) for c in routed.catalogs) == 1
+    assert sum(len(c.shards_searched) for c in routed.sources) == 1
     # ... but a radius search scans the shards holding eligible documents in every catalog.
-    assert {c.catalog: c.semantic for c in near.catalogs} == {
+    assert {c.source: c.semantic for c in near.sources} == {
         "tester/north": "used",
         "tester/south": "used",
     }
-    assert {c.catalog: c.shards_searched for c in near.catalogs} == {
+    assert {c.source: c.shards_searched for c in near.sources} == {
         "tester/north": (1,),
         "tester/south": (0, 1),
     }

@@ -74,7 +74,7 @@ def test_mixed_profiles_embed_once_per_space_and_report_keyword_only(
     with KnowledgeSearch(home, resolve_embedder=_resolver(embedder)) as search:
         results = search.search("lattice ember orchard", k=10)
     assert embedder.calls == 1  # alpha and beta share the hash space
-    states = {c.catalog: (c.semantic, c.reason) for c in results.catalogs}
+    states = {c.source: (c.semantic, c.message) for c in results.sources}
     assert states["tester/alpha"] == ("used", None)
     assert states["tester/beta"] == ("used", None)
     semantic, reason = states["tester/gamma"]
@@ -99,7 +99,7 @@ def test_profiles_of_one_space_share_one_embedding(archive_factory: Any, tmp_pat
     with KnowledgeSearch(home, resolve_embedder=_resolver(embedder)) as search:
         results = search.search("lattice")
     assert embedder.calls == 1
-    assert {c.semantic for c in results.catalogs} == {"used"}
+    assert {c.semantic for c in results.sources} == {"used"}
 
 
 def test_hits_carry_provenance_and_citations(home: KnowledgeHome) -> None:
@@ -124,13 +124,13 @@ def test_hits_carry_provenance_and_citations(home: KnowledgeHome) -> None:
 def test_keyword_search_runs_on_every_catalog(home: KnowledgeHome) -> None:
     with KnowledgeSearch(home) as search:
         results = search.search("lattice", mode="keyword", k=50)
-    assert {c.catalog for c in results.catalogs} == {
+    assert {c.source for c in results.sources} == {
         "tester/alpha",
         "tester/beta",
         "tester/gamma",
     }
-    assert all(c.semantic == "off" for c in results.catalogs)
-    assert all(c.hits > 0 for c in results.catalogs)
+    assert all(c.semantic == "off" for c in results.sources)
+    assert all(c.hits > 0 for c in results.sources)
 
 
 def test_the_shard_budget_is_shared_across_a_group(archive_factory: Any, tmp_path: Path) -> None:
@@ -142,11 +142,11 @@ def test_the_shard_budget_is_shared_across_a_group(archive_factory: Any, tmp_pat
         proactive = search.search("lattice ember", proactive=True)
 
     def vector_shards(results: Any) -> int:
-        return sum(len(c.shards_searched) for c in results.catalogs if c.semantic == "used")
+        return sum(len(c.shards_searched) for c in results.sources if c.semantic == "used")
 
     assert vector_shards(explicit) == 6
     assert vector_shards(proactive) == 3
-    routed = {c.semantic for c in proactive.catalogs}
+    routed = {c.semantic for c in proactive.sources}
     assert routed <= {"used", "not-routed"}
 
 
@@ -159,13 +159,13 @@ def test_policy_filters_catalogs(home: KnowledgeHome) -> None:
         assert search.search("lattice").hits == ()
     home.disable("beta")
     with KnowledgeSearch(home, policy=policy) as search:
-        assert search.search("lattice").catalogs == ()
+        assert search.search("lattice").sources == ()
 
 
 def test_a_catalog_restriction_narrows_the_search(home: KnowledgeHome) -> None:
     with KnowledgeSearch(home) as search:
         results = search.search("lattice", catalogs=["alpha"], k=50)
-    assert {c.catalog for c in results.catalogs} == {"tester/alpha"}
+    assert {c.source for c in results.sources} == {"tester/alpha"}
 
 
 def test_a_corrupt_shard_is_quarantined_and_the_others_answer(
@@ -187,7 +187,7 @@ def test_a_corrupt_shard_is_quarantined_and_the_others_answer(
         assert {h.source for h in results.hits} == {"tester/alpha"}
         again = search.search("lattice ember", k=20)
     assert again.quarantined == ()
-    assert {c.catalog for c in again.catalogs} == {"tester/alpha"}
+    assert {c.source for c in again.sources} == {"tester/alpha"}
     record = home.catalog("sharded-a")
     assert record.quarantine is not None
     assert record.quarantine.reason == "corrupt-database"
@@ -202,8 +202,8 @@ def test_a_newly_installed_version_is_picked_up_by_a_live_search(
         first = search.search("lattice")
         home.install(archive_factory("alpha", version="2.0.0", n_docs=9))
         second = search.search("lattice")
-    assert first.catalogs[0].version == "1.0.0"
-    assert second.catalogs[0].version == "2.0.0"
+    assert first.sources[0].provenance.version == "1.0.0"
+    assert second.sources[0].provenance.version == "2.0.0"
     assert all(h.provenance is not None and h.provenance.version == "2.0.0" for h in second.hits)
 
 

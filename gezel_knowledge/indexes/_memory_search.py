@@ -1,0 +1,203 @@
+"""Recall over the memory index (seed, "Memory recall has an additional time dimension").
+
+FTS5 keyword matches and ``vec_mem`` neighbours are fused by
+:func:`gezel_knowledge.fusion.fuse` (the ``rrf`` preset by default). For automatic recall,
+``status`` notes decay with age, ``weight = 0.5 ** (age_days / STATUS_HALF_LIFE_DAYS)``, while
+facts, decisions and preferences keep their full weight; an explicit search ranks without decay.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+from datetime import date
+
+from gezel_knowledge._rows import Row, fetch_all
+from gezel_knowledge.embedders.base import Embedder
+from gezel_knowledge.errors import KnowledgeError
+from gezel_knowledge.fusion import KEYWORD, VECTOR, Fused, FusionPreset, Ranked, fuse, relevance
+from gezel_knowledge.hits import SearchHit
+from gezel_knowledge.indexes._memory_format import DURABLE_KINDS
+from gezel_knowledge.indexes._storage import read_stamp, stamp_text
+from gezel_knowledge.indexes._vectors import knn, vec_table
+from gezel_knowledge.query import QueryVectors, fts_match_expression
+from gezel_knowledge.results import SearchMode, SearchResult, SemanticState, SourceReport
+
+__all__ = ["STATUS_HALF_LIFE_DAYS", "MemoryQuery", "decay_weight", "search_memory"]
+
+STATUS_HALF_LIFE_DAYS = 7.0
+"""Half-life of a status note's weight in automatic recall: a week-old note counts half."""
+
+
+def decay_weight(kind: str, entry_date: str, today: date) -> float:
+    """The automatic-recall weight of a note: 1 for durable kinds, a half-life decay for
+    ``status`` (a note dated in the future counts as today's)."""
+    if kind in DURABLE_KINDS:
+        return 1.0
+    age = max(0, (today - date.fromisoformat(entry_date)).days)
+    return float(0.5 ** (age / STATUS_HALF_LIFE_DAYS))
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryQuery:
+    """One recall: the query, its filters, and ``today`` when status notes decay."""
+
+    text: str
+    vectors: QueryVectors
+    k: int
+    mode: SearchMode
+    fusion: FusionPreset
+    embedder: Embedder | None = None
+    min_similarity: float | None = None
+    scopes: frozenset[str] | None = None
+    kinds: frozenset[str] | None = None
+    today: date | None = None
+    """The day automatic recall decays from; ``None`` for an explicit search."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Entry:
+    """A ``mem`` row."""
+
+    id: int
+    date: str
+    kind: str
+    scope: str
+    text: str
+    line_start: int
+    line_end: int
+
+    @classmethod
+    def from_row(cls, r: Row) -> _Entry:
+        return cls(
+            int(r["id"]),
+            str(r["date"]),
+            str(r["kind"]),
+            str(r["scope"]),
+            str(r["text"]),
+            int(r["line_start"]),
+            int(r["line_end"]),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class _Semantic:
+    state: SemanticState
+    reason: str | None = None
+    message: str | None = None
+
+
+Lists = dict[str, list[Ranked[int, None]]]
+
+
+def _vector_list(conn: sqlite3.Connection, q: MemoryQuery, n: int) -> tuple[Lists, _Semantic]:
+    embedder = q.embedder
+    if embedder is None:
+        return {}, _Semantic("unavailable", "no-embedder", "no query embedder was given")
+    table = vec_table(conn, "vec_mem")
+    stored = read_stamp(conn, "memory")
+    if table is None or stored is None or stored.stamp != stamp_text(embedder):
+        # No vectors yet, or vectors of another space: never compare across spaces.
+        message = f"memory has no vectors of {embedder.profile.id} yet"
+        return {}, _Semantic("unavailable", "no-vectors", message)
+    try:
+        query = q.vectors.of(embedder)
+    except KnowledgeError as exc:
+        return {}, _Semantic("unavailable", exc.reason, f"the query embedder failed: {exc}")
+    ids, sims = knn(conn, table, query, n)
+    if q.min_similarity is not None:
+        keep = sims >= q.min_similarity
+        ids, sims = ids[keep], sims[keep]
+    return {VECTOR: [Ranked(int(i), float(s)) for i, s in zip(ids, sims, strict=True)]}, _Semantic(
+        "used"
+    )
+
+
+def _entries(conn: sqlite3.Connection, ids: list[int]) -> dict[int, _Entry]:
+    out: dict[int, _Entry] = {}
+    for start in range(0, len(ids), 500):
+        part = ids[start : start + 500]
+        marks = ",".join("?" * len(part))
+        for r in fetch_all(
+            conn,
+            "SELECT id, date, kind, scope, text, line_start, line_end FROM mem"
+            f" WHERE id IN ({marks})",
+            part,
+        ):
+            entry = _Entry.from_row(r)
+            out[entry.id] = entry
+    return out
+
+
+def _ranked(
+    conn: sqlite3.Connection, fused: list[Fused[int, None]], q: MemoryQuery
+) -> list[tuple[_Entry, Fused[int, None], float]]:
+    """The fused entries that pass the filters, re-ranked by their decay weight."""
+    entries = _entries(conn, [f.key for f in fused])
+    scored: list[tuple[float, int, _Entry, Fused[int, None], float]] = []
+    for order, f in enumerate(fused):
+        entry = entries.get(f.key)
+        if entry is None:
+            continue
+        if q.scopes is not None and entry.scope not in q.scopes:
+            continue
+        if q.kinds is not None and entry.kind not in q.kinds:
+            continue
+        weight = 1.0 if q.today is None else decay_weight(entry.kind, entry.date, q.today)
+        scored.append((-f.score * weight, order, entry, f, weight))
+    scored.sort(key=lambda t: (t[0], t[1]))
+    return [(entry, f, weight) for _, _, entry, f, weight in scored[: q.k]]
+
+
+def _hit(
+    folder: str, position: int, entry: _Entry, fused: Fused[int, None], weight: float
+) -> SearchHit:
+    name = f"{entry.date}.md"
+    return SearchHit(
+        source_kind="memory",
+        source=folder,
+        document_id=name,
+        title=f"{entry.date} {entry.kind} ({entry.scope})",
+        text=entry.text,
+        citation=f"memory/{name}#line={entry.line_start}-{entry.line_end}",
+        rank=position,
+        relevance=relevance(position) * weight,
+        line_start=entry.line_start,
+        line_end=entry.line_end,
+        signals=tuple(sorted(fused.signals, key=lambda s: s.name)),
+        date=entry.date,
+        scope=entry.scope,
+        kind=entry.kind,
+    )
+
+
+def search_memory(conn: sqlite3.Connection, folder: str, q: MemoryQuery) -> SearchResult:
+    """Run ``q`` against an open memory index whose files live in ``folder``."""
+    n = max(8 * q.k, 80)
+    lists: Lists = {}
+    match = fts_match_expression(q.text)
+    if q.mode != "vector" and match is not None:
+        rows = fetch_all(
+            conn,
+            "SELECT rowid AS id, bm25(mem_fts, 1.0, 0.2) AS score FROM mem_fts "
+            "WHERE mem_fts MATCH ? ORDER BY bm25(mem_fts, 1.0, 0.2) LIMIT ?",
+            (match, n),
+        )
+        lists[KEYWORD] = [Ranked(int(r["id"]), -float(r["score"])) for r in rows]
+    semantic = _Semantic("off")
+    if q.mode != "keyword":
+        found, semantic = _vector_list(conn, q, n)
+        lists.update(found)
+    ranked = _ranked(conn, fuse(lists, q.fusion), q)
+    hits = tuple(_hit(folder, i, *item) for i, item in enumerate(ranked))
+    report = SourceReport(
+        source=folder,
+        kind="memory",
+        status="degraded" if semantic.state == "unavailable" else "searched",
+        semantic=semantic.state,
+        signals=tuple(lists),
+        hits=len(hits),
+        reason=semantic.reason,
+        message=semantic.message,
+    )
+    return SearchResult(q.text, q.mode, hits, (report,))

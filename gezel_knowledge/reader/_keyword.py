@@ -1,0 +1,120 @@
+"""A catalog's keyword lists: title/summary/alias matches and passage matches (spec section 9).
+
+Titles are searched over the whole catalog (``fts_documents`` in the router), so an exact title
+is found whatever the routing; passages (``fts_chunks``) in the shards the caller names. Both are
+ranked by BM25 inside FTS5 and only the winners are joined to their rows.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from gezel_knowledge._rows import fetch_all
+from gezel_knowledge.query import terms_match_expression
+from gezel_knowledge.reader._rows import CHUNK_COLUMNS, ChunkRow, ShardInfo
+from gezel_knowledge.reader._store import CatalogStore
+from gezel_knowledge.reader.hybrid import RankedDocument, RankedPassage
+
+__all__ = [
+    "COMMON_TERM_FRACTION",
+    "COMMON_TERM_MIN_CHUNKS",
+    "keyword_passages",
+    "passage_terms",
+    "title_matches",
+]
+
+COMMON_TERM_FRACTION = 0.05
+"""Passage search skips query terms found in more than this fraction of a shard's passages."""
+
+COMMON_TERM_MIN_CHUNKS = 20_000
+"""Shards smaller than this search every query term (scoring all their matches is cheap)."""
+
+_JOINED_CHUNK_COLUMNS = ", ".join("c." + c.strip() for c in CHUNK_COLUMNS.split(","))
+
+
+def title_matches(
+    store: CatalogStore, match: str, limit: int, eligible: Sequence[str] | None
+) -> list[RankedDocument]:
+    """Documents whose title, aliases or summary match, best BM25 first."""
+    where = ""
+    params: list[Any] = [match]
+    if eligible is not None:
+        where = " AND f.document_id IN (SELECT value FROM json_each(?))"
+        params.append(json.dumps(list(eligible)))
+    # Title matches weigh most, then aliases, then the summary.
+    rows = fetch_all(
+        store.router,
+        "SELECT f.document_id, bm25(fts_documents, 4.0, 1.0, 2.0) AS score"
+        " FROM fts_documents f JOIN documents d ON d.id = f.document_id"
+        f" WHERE fts_documents MATCH ?{where} ORDER BY score, f.document_id LIMIT ?",
+        [*params, limit],
+    )
+    return [RankedDocument(str(r["document_id"]), -float(r["score"])) for r in rows]
+
+
+def passage_terms(store: CatalogStore, shard: ShardInfo, terms: Sequence[str]) -> list[str]:
+    """The terms worth a passage search in this shard (see :data:`COMMON_TERM_FRACTION`).
+
+    In a large shard, a term in more than that fraction of the passages adds almost nothing to
+    BM25 (its IDF is near zero) but makes FTS5 score every passage holding it; it is dropped
+    while rarer query terms remain.
+    """
+    if shard.chunk_count < COMMON_TERM_MIN_CHUNKS:
+        return list(terms)
+    limit = int(COMMON_TERM_FRACTION * shard.chunk_count)
+    frequency: dict[str, int] = {}
+    conn = store.connection(shard)
+    for term in terms:
+        # Counting stops one past the limit: a common term costs no more than a rare one.
+        (count,) = conn.execute(
+            "SELECT COUNT(*) FROM (SELECT 1 FROM fts_chunks WHERE fts_chunks MATCH ? LIMIT ?)",
+            (terms_match_expression([term]), limit + 1),
+        ).fetchone()
+        frequency[term] = int(count)
+    present = [t for t in terms if frequency[t] > 0]
+    rare = [t for t in present if frequency[t] <= limit]
+    return rare or present
+
+
+def _shard_passages(
+    store: CatalogStore, shard: ShardInfo, match: str, limit: int, eligible: Sequence[str] | None
+) -> list[RankedPassage]:
+    where = ""
+    params: list[Any] = [match]
+    if eligible is not None:
+        # External-content FTS: the filter reads chunks, so join inside the subquery.
+        where = (
+            " AND rowid IN (SELECT id FROM chunks WHERE document_id IN"
+            " (SELECT value FROM json_each(?)))"
+        )
+        params.append(json.dumps(list(eligible)))
+    # Rank inside FTS first and join the few winners: joining every match to chunks before
+    # sorting costs more than the ranking itself.
+    rows = fetch_all(
+        store.connection(shard),
+        f"SELECT {_JOINED_CHUNK_COLUMNS}, r.score FROM (SELECT rowid AS id,"
+        " bm25(fts_chunks, 2.0, 1.5, 1.0) AS score"
+        f" FROM fts_chunks WHERE fts_chunks MATCH ?{where} ORDER BY score LIMIT ?) r"
+        " JOIN chunks c ON c.id = r.id ORDER BY r.score, c.id",
+        [*params, limit],
+    )
+    return [RankedPassage(ChunkRow.from_row(shard.id, r), -float(r["score"])) for r in rows]
+
+
+def keyword_passages(
+    store: CatalogStore,
+    terms: Sequence[str],
+    shards: Sequence[ShardInfo],
+    limit: int,
+    eligible: Sequence[str] | None,
+) -> list[RankedPassage]:
+    """Passages matching ``terms`` across ``shards``, best BM25 first, at most ``limit``."""
+    found: list[RankedPassage] = []
+    for shard in shards:
+        match = terms_match_expression(passage_terms(store, shard, terms))
+        if match is not None:
+            found += _shard_passages(store, shard, match, limit, eligible)
+    found.sort(key=lambda p: (-p.score, p.row.shard_id, p.row.chunk_id))
+    return found[:limit]
