@@ -1,10 +1,27 @@
-"""Reciprocal rank fusion and rank-anchored relevance (gezel_knowledge.fusion)."""
+"""Reciprocal rank fusion, the one signal-carrying fuse() and its presets, and rank-anchored
+relevance (gezel_knowledge.fusion)."""
 
 from __future__ import annotations
 
 import pytest
 
-from gezel_knowledge.fusion import RRF_K, reciprocal_rank_fusion, relevance
+from gezel_knowledge.errors import InvalidInput
+from gezel_knowledge.fusion import (
+    FUSION_PRESETS,
+    GEZEL,
+    KEYWORD,
+    RRF,
+    RRF_K,
+    TITLE,
+    VECTOR,
+    FusionPreset,
+    Ranked,
+    fuse,
+    fusion_preset,
+    reciprocal_rank_fusion,
+    relevance,
+)
+from gezel_knowledge.hits import Signal
 
 
 def test_scores_sum_weighted_reciprocal_ranks() -> None:
@@ -38,3 +55,68 @@ def test_relevance_is_anchored_on_the_zero_based_rank() -> None:
     assert relevance(11) == 0.5
     with pytest.raises(ValueError, match="rank must be >= 0"):
         relevance(-1)
+
+
+def _ranked(keys: str, items: str | None = None) -> list[Ranked[str, str]]:
+    """A ranked list of one-letter keys, scores falling from 1, items optional."""
+    return [
+        Ranked(key, 1.0 - i / 10, None if items is None or items[i] == "-" else items[i])
+        for i, key in enumerate(keys)
+    ]
+
+
+def test_fuse_scores_by_the_preset_and_records_each_lists_signal() -> None:
+    lists = {VECTOR: _ranked("ab"), TITLE: _ranked("c"), KEYWORD: _ranked("bca")}
+    fused = fuse(lists)  # the gezel preset
+    scores = {f.key: f.score for f in fused}
+    assert scores["a"] == pytest.approx(1 / 61 + 0.5 / 63)
+    assert scores["b"] == pytest.approx(1 / 62 + 0.5 / 61)
+    assert scores["c"] == pytest.approx(1 / 61 + 0.5 / 62)
+    assert [f.key for f in fused] == ["c", "a", "b"]
+    by_key = {f.key: f.signals for f in fused}
+    assert by_key["b"] == (Signal(VECTOR, 2, 0.9), Signal(KEYWORD, 1, 1.0))
+    assert by_key["c"] == (Signal(TITLE, 1, 1.0), Signal(KEYWORD, 2, 0.9))
+    plain = {f.key: f.score for f in fuse(lists, RRF)}
+    assert plain["a"] == pytest.approx(1 / 61 + 1 / 63)
+
+
+def test_fuse_ranks_a_repeated_key_at_its_first_entry_and_matches_plain_rrf() -> None:
+    lists = {"symbol": _ranked("aab"), KEYWORD: _ranked("ba")}
+    fused = fuse(lists, GEZEL)
+    expected = reciprocal_rank_fusion([list("aab"), list("ba")], [1.0, 0.5])
+    assert [(f.key, f.score) for f in fused] == expected
+    signals = {f.key: f.signals for f in fused}
+    assert signals["b"] == (Signal("symbol", 3, pytest.approx(0.8)), Signal(KEYWORD, 1, 1.0))
+
+
+def test_fuse_keeps_the_item_of_the_first_list_that_has_one() -> None:
+    lists = {
+        VECTOR: _ranked("a", "v"),
+        TITLE: _ranked("ab"),
+        KEYWORD: _ranked("ba", "kK"),
+    }
+    items = {f.key: f.item for f in fuse(lists)}
+    assert items == {"a": "v", "b": "k"}  # a's vector passage wins over its keyword passage
+    assert fuse({VECTOR: [], TITLE: []}) == []
+
+
+def test_presets_are_named_and_the_gezel_preset_is_the_seeds() -> None:
+    assert set(FUSION_PRESETS) == {"gezel", "rrf"}
+    gezel = fusion_preset("gezel")
+    assert gezel is GEZEL
+    assert (gezel.k, gezel.weight(VECTOR), gezel.weight(TITLE), gezel.weight(KEYWORD)) == (
+        60,
+        1.0,
+        1.0,
+        0.5,
+    )
+    assert gezel.weight("symbol") == 1.0
+    assert {RRF.weight(n) for n in (VECTOR, TITLE, KEYWORD)} == {1.0}
+    tuned = FusionPreset("tuned", k=20, weights={KEYWORD: 2.0})
+    assert [f.key for f in fuse({TITLE: _ranked("a"), KEYWORD: _ranked("b")}, tuned)] == [
+        "b",
+        "a",
+    ]
+    with pytest.raises(InvalidInput) as info:
+        fusion_preset("nope")
+    assert info.value.reason == "unknown-fusion"
