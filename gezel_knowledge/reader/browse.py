@@ -14,6 +14,7 @@ import json
 import sqlite3
 from typing import Any
 
+from gezel_knowledge._rows import Row, fetch_all, fetch_one
 from gezel_knowledge.errors import NotFound
 from gezel_knowledge.reader.models import DocumentPage, DocumentSummary, Placement, Topic
 
@@ -48,42 +49,43 @@ def topics(conn: sqlite3.Connection, schema: int) -> list[Topic]:
             """
         ).fetchall()
     )
-    rows = conn.execute(
+    rows = fetch_all(
+        conn,
         "SELECT id, parent_id, name, description, sort_key, document_count FROM topics"
-        " ORDER BY sort_key, id"
-    ).fetchall()
-    by_parent: dict[str | None, list[tuple[Any, ...]]] = {}
+        " ORDER BY sort_key, id",
+    )
+    by_parent: dict[str | None, list[Row]] = {}
     for r in rows:
-        by_parent.setdefault(r[1], []).append((*r, int(totals.get(r[0], 0))))
+        by_parent.setdefault(r["parent_id"], []).append(r)
     out: list[Topic] = []
     seen: set[str] = set()
 
+    def topic(r: Row, depth: int) -> Topic:
+        return Topic(
+            id=r["id"],
+            name=r["name"],
+            parent_id=r["parent_id"],
+            sort_key=r["sort_key"],
+            depth=depth,
+            direct_count=int(r["document_count"]),
+            subtree_count=int(totals.get(r["id"], 0)),
+            description=r["description"],
+        )
+
     def visit(parent: str | None, depth: int) -> None:
         for r in by_parent.get(parent, []):
-            if r[0] in seen or depth > WALK_DEPTH:
+            if r["id"] in seen or depth > WALK_DEPTH:
                 continue
-            seen.add(r[0])
-            out.append(
-                Topic(
-                    id=r[0],
-                    name=r[2],
-                    parent_id=r[1],
-                    sort_key=r[4],
-                    depth=depth,
-                    direct_count=int(r[5]),
-                    subtree_count=int(r[6]),
-                    description=r[3],
-                )
-            )
-            visit(r[0], depth + 1)
+            seen.add(r["id"])
+            out.append(topic(r, depth))
+            visit(r["id"], depth + 1)
 
     visit(None, 0)
     # Topics outside the forest (a cycle, an undeclared parent) are still listed, flat.
     for r in rows:
-        if r[0] not in seen:
-            seen.add(r[0])
-            total = int(totals.get(r[0], 0))
-            out.append(Topic(r[0], r[2], r[1], r[4], 0, int(r[5]), total, r[3]))
+        if r["id"] not in seen:
+            seen.add(r["id"])
+            out.append(topic(r, 0))
     return out
 
 
@@ -93,8 +95,8 @@ def topic_path(conn: sqlite3.Connection, topic_id: str) -> tuple[str, ...]:
     current: str | None = topic_id
     while current is not None and current not in path and len(path) <= WALK_DEPTH:
         path.append(current)
-        row = conn.execute("SELECT parent_id FROM topics WHERE id = ?", (current,)).fetchone()
-        current = row[0] if row else None
+        row = fetch_one(conn, "SELECT parent_id FROM topics WHERE id = ?", (current,))
+        current = row["parent_id"] if row else None
     return tuple(reversed(path))
 
 
@@ -104,14 +106,19 @@ def placements(
     """Every placement of a document, the primary first."""
     if schema < 4:
         return (Placement(primary_topic, ordinal, True),)
-    rows = conn.execute(
+    rows = fetch_all(
+        conn,
         "SELECT td.topic_id, td.ordinal FROM topic_documents td JOIN topics t ON t.id = td.topic_id"
         " WHERE td.document_id = ? ORDER BY (td.ordinal IS NULL), td.ordinal, t.sort_key,"
         " td.topic_id",
         (document_id,),
-    ).fetchall()
+    )
     out = [Placement(primary_topic, ordinal, True)]
-    out += [Placement(t, o, False) for t, o in rows if t != primary_topic]
+    out += [
+        Placement(r["topic_id"], r["ordinal"], False)
+        for r in rows
+        if r["topic_id"] != primary_topic
+    ]
     return tuple(out)
 
 
@@ -136,12 +143,13 @@ def list_documents(
     if topic_id is None:
         order = "(d.ordinal IS NULL), d.ordinal, d.slug, d.id" if schema >= 3 else "d.slug, d.id"
         ordinal = "d.ordinal" if schema >= 3 else "NULL"
-        total = int(conn.execute("SELECT COUNT(*) FROM documents").fetchone()[0])
-        rows = conn.execute(
-            f"SELECT d.id, d.title, d.slug, d.topic_id, {ordinal}, {summary_col} FROM documents d"
-            f" ORDER BY {order} LIMIT ? OFFSET ?",
+        (total,) = conn.execute("SELECT COUNT(*) FROM documents").fetchone()
+        rows = fetch_all(
+            conn,
+            f"SELECT d.id, d.title, d.slug, d.topic_id, {ordinal} AS ordinal,"
+            f" {summary_col} AS summary FROM documents d ORDER BY {order} LIMIT ? OFFSET ?",
             (limit, offset),
-        ).fetchall()
+        )
     else:
         _require_topic(conn, topic_id)
         recursive = (
@@ -162,24 +170,30 @@ def list_documents(
                 ORDER BY (ordinal IS NULL), ordinal, sort_key, topic_id) AS placement_rank
               FROM scoped
             )"""
-        total = int(
-            conn.execute(
-                scope + " SELECT COUNT(DISTINCT document_id) FROM scoped", (topic_id,)
-            ).fetchone()[0]
-        )
-        rows = conn.execute(
+        (total,) = conn.execute(
+            scope + " SELECT COUNT(DISTINCT document_id) FROM scoped", (topic_id,)
+        ).fetchone()
+        rows = fetch_all(
+            conn,
             scope
             + f"""
-            SELECT d.id, d.title, d.slug, p.topic_id, p.ordinal, {summary_col}
+            SELECT d.id, d.title, d.slug, p.topic_id, p.ordinal, {summary_col} AS summary
             FROM documents d JOIN ranked p ON p.document_id = d.id AND p.placement_rank = 1
             ORDER BY (p.ordinal IS NULL), p.ordinal, d.slug, d.id LIMIT ? OFFSET ?""",
             (topic_id, limit, offset),
-        ).fetchall()
+        )
     docs = tuple(
-        DocumentSummary(id=r[0], title=r[1], slug=r[2], topic_id=r[3], ordinal=r[4], summary=r[5])
+        DocumentSummary(
+            id=r["id"],
+            title=r["title"],
+            slug=r["slug"],
+            topic_id=r["topic_id"],
+            ordinal=r["ordinal"],
+            summary=r["summary"],
+        )
         for r in rows
     )
-    return DocumentPage(docs, total, offset, limit, topic_id, descendants)
+    return DocumentPage(docs, int(total), offset, limit, topic_id, descendants)
 
 
 def parse_json_object(raw: object) -> dict[str, Any] | None:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from gezel_knowledge._rows import fetch_all
 from gezk.spatial import RadiusQuery, bounding_boxes, distances_meters
 
 __all__ = ["Eligible", "eligible_documents"]
@@ -41,17 +42,18 @@ def eligible_documents(conn: sqlite3.Connection, schema: int, query: RadiusQuery
     for box in bounding_boxes(q):
         clauses.append("(latitude BETWEEN ? AND ? AND longitude BETWEEN ? AND ?)")
         params += [box.south, box.north, box.west, box.east]
-    rows = conn.execute(
+    rows = fetch_all(
+        conn,
         "SELECT document_id, location_id, latitude, longitude FROM document_locations"
         f" WHERE role = 'subject' AND ({' OR '.join(clauses)})",
         params,
-    ).fetchall()
+    )
     if not rows:
         return []
-    docs = np.array([r[0] for r in rows], dtype=str)
-    locs = np.array([r[1] for r in rows], dtype=str)
-    lats = np.fromiter((r[2] for r in rows), dtype=np.float64, count=len(rows))
-    lons = np.fromiter((r[3] for r in rows), dtype=np.float64, count=len(rows))
+    docs = np.array([r["document_id"] for r in rows], dtype=str)
+    locs = np.array([r["location_id"] for r in rows], dtype=str)
+    lats = np.fromiter((r["latitude"] for r in rows), dtype=np.float64, count=len(rows))
+    lons = np.fromiter((r["longitude"] for r in rows), dtype=np.float64, count=len(rows))
     dist = distances_meters(q.latitude, q.longitude, lats, lons)
     inside = np.flatnonzero(dist <= q.radius_meters)
     if inside.size == 0:
