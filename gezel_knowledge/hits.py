@@ -1,8 +1,9 @@
-"""The search result type every source returns, and the cross-source merge.
+"""The hit every source returns, and the cross-source merge.
 
-Catalog search, workspace content search and memory recall all return :class:`SearchHit`, so a
-caller can merge them: calibrated relevance is multiplied by a source-kind priority in which the
-user's own project content ranks above generic reference knowledge.
+Catalog search, workspace content search and memory recall all return :class:`SearchHit` values
+(inside a :class:`~gezel_knowledge.results.SearchResult`), so a caller can merge them: calibrated
+relevance is multiplied by a source-kind priority in which the user's own project content ranks
+above generic reference knowledge.
 """
 
 from __future__ import annotations

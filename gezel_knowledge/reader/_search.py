@@ -29,6 +29,7 @@ from gezel_knowledge.reader.floors import cosine_floor
 from gezel_knowledge.reader.hybrid import RankedDocument, RankedPassage, fuse_documents
 from gezel_knowledge.reader.models import Stage1
 from gezel_knowledge.reader.spatial import Eligible, eligible_documents
+from gezel_knowledge.reader.vectors import DEFAULT_FINAL_K, EXPLICIT_SHARD_BUDGET
 from gezel_knowledge.results import (
     SEARCH_MODES,
     SearchMode,
@@ -88,8 +89,8 @@ class CatalogQuery:
     fusion: FusionPreset
     near: RadiusQuery | None = None
     shards: Sequence[int] | None = None
-    shard_budget: int = 0
-    final_k: int = 1
+    shard_budget: int = EXPLICIT_SHARD_BUDGET
+    final_k: int = DEFAULT_FINAL_K
     stage1: Stage1 = "lut"
     min_similarity: float | None = None
 

@@ -26,7 +26,13 @@ from typing import TYPE_CHECKING, Literal, Protocol, get_args
 from gezel_knowledge.errors import InvalidInput, KnowledgeError
 from gezel_knowledge.hits import SearchHit, SourceKind, merge_hits
 from gezel_knowledge.query import QueryVectors
-from gezel_knowledge.results import SearchMode, SearchResult, SourceReport, SourceStatus
+from gezel_knowledge.results import (
+    SearchMode,
+    SearchResult,
+    SemanticState,
+    SourceReport,
+    SourceStatus,
+)
 from gezel_knowledge.search.knowledge_search import KnowledgeSearch
 from gezel_knowledge.searchable import Searchable
 from gezk.errors import GezkError
@@ -97,53 +103,56 @@ def _failed(name: SourceName, exc: BaseException) -> SourceReport:
     return SourceReport(name, _KINDS[name], "failed", reason=reason, message=message)
 
 
+def _catalogs_summary(result: SearchResult) -> tuple[SourceStatus, str | None, str | None]:
+    """The catalogs' status: degraded when some answered by keywords only or were quarantined."""
+    notes = [f"{c} searched by keywords only" for c in result.keyword_only]
+    notes += [f"{key} was quarantined ({reason})" for key, reason in result.quarantined]
+    if not notes:
+        return "searched", None, None
+    reason = "keyword-only" if result.keyword_only else "quarantined"
+    return "degraded", reason, "; ".join(notes)
+
+
 def _summary(name: SourceName, result: SearchResult) -> SourceReport:
-    """The session's report of one source: its status, and the source's own reports."""
+    """The session's report of one source, holding the source's own reports as its parts."""
     parts = result.sources
-    status: SourceStatus = "searched"
-    reason = message = None
-    notes = [r for r in parts if r.status in ("degraded", "quarantined", "failed")]
-    if notes:
-        status = "degraded"
-        reason = "keyword-only" if len(parts) > 1 and result.keyword_only else notes[0].reason
-        if len(parts) == 1:
-            message = f"keyword search only: {notes[0].message}"
-        else:
-            message = "; ".join(
-                f"{r.source} searched by keywords only"
-                if r.status == "degraded"
-                else f"{r.source} was {r.status} ({r.reason})"
-                for r in notes
-            )
-        if len(parts) > 1 and not result.keyword_only:
-            reason = "quarantined"
     signals = tuple(dict.fromkeys(s for r in parts for s in r.signals))
-    semantic = parts[0].semantic if len(parts) == 1 else "used"
+    semantic: SemanticState = "off"
+    if name == "catalogs":
+        status, reason, message = _catalogs_summary(result)
+        states = [r.semantic for r in parts]
+        semantic = "used" if "used" in states else next(iter(states), "off")
+    else:
+        own = parts[0]
+        status, semantic = own.status, own.semantic
+        reason = message = None
+        if own.status != "searched":
+            reason, message = own.reason, f"keyword search only: {own.message}"
     return SourceReport(
         name, _KINDS[name], status, semantic, signals, reason=reason, message=message, parts=parts
     )
 
 
 def _run(
-    task: _Task, query: str, k: int, vectors: QueryVectors
+    task: _Task, query: str, k: int, mode: SearchMode, vectors: QueryVectors
 ) -> tuple[SourceReport, list[SearchHit]]:
     failures = _failures(task.source)
     try:
         try:
-            result = task.search(query, k=k, query_vectors=vectors)
+            result = task.search(query, k=k, mode=mode, query_vectors=vectors)
+            report = _summary(task.name, result)
         except failures as exc:
+            if mode == "keyword":
+                raise
             # The vector half may be what failed (a model that cannot load): keywords answer.
             result = task.search(query, k=k, mode="keyword")
-            report = _summary(task.name, result)
             note = _failed(task.name, exc)
             report = replace(
-                report,
+                _summary(task.name, result),
                 status="degraded",
                 reason=note.reason,
                 message=f"keyword search only: {note.message}",
             )
-        else:
-            report = _summary(task.name, result)
     except failures as exc:
         return _failed(task.name, exc), []
     hits = list(result.hits)
@@ -210,6 +219,7 @@ def search_all_sources(
     sources: Collection[SourceName] | None = None,
     catalog_ids: Sequence[str] | None = None,
     k: int = 10,
+    mode: SearchMode = "hybrid",
 ) -> SearchResult:
     """Search every provided source (or those in ``sources``) and merge the hits, best first.
 
@@ -254,11 +264,11 @@ def search_all_sources(
             )
             runs.append((note, []))
         else:
-            runs.append(_run(task, query, k, vectors))
+            runs.append(_run(task, query, k, mode, vectors))
     origin = {id(h): report.source for report, hits in runs for h in hits}
     merged = merge_hits(*(hits for _, hits in runs), limit=k)
     counts: dict[str, int] = {}
     for hit in merged:
         counts[origin[id(hit)]] = counts.get(origin[id(hit)], 0) + 1
     reports = tuple(replace(r, hits=counts.get(r.source, 0)) for r, _ in runs)
-    return SearchResult(query, "hybrid", tuple(merged), reports)
+    return SearchResult(query, mode, tuple(merged), reports)
