@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from gezel_knowledge._version import __version__
 from gezel_knowledge.errors import (
     Cancelled,
     IntegrityFailure,
@@ -39,8 +40,6 @@ if TYPE_CHECKING:
     from gezel_knowledge.reader import Catalog, SearchResult, open_catalog
     from gezel_knowledge.search import KnowledgeSearch
     from gezel_knowledge.validate import ValidationReport, validate_catalog
-
-__version__ = "0.1.0"
 
 _LAZY: dict[str, str] = {
     "extract_archive": "gezel_knowledge.archive",

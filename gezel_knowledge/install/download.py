@@ -29,7 +29,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from gezel_knowledge import __version__
+from gezel_knowledge._version import __version__
 from gezel_knowledge.errors import InvalidInput
 from gezel_knowledge.install.cancel import CancelToken
 from gezel_knowledge.install.errors import DownloadFailed
