@@ -17,6 +17,7 @@ from gezel_knowledge.progress import ProgressSink
 from gezk._lazy import lazy_exports
 
 if TYPE_CHECKING:
+    from gezel_knowledge._locking import FileLock, LockTimeout
     from gezel_knowledge.install.cancel import CancelToken
     from gezel_knowledge.install.download import DownloadResult, download
     from gezel_knowledge.install.errors import (
@@ -27,7 +28,6 @@ if TYPE_CHECKING:
     )
     from gezel_knowledge.install.home import KnowledgeHome, gezel_home
     from gezel_knowledge.install.job import InstallResult, InstallStatus, PlacementRequest
-    from gezel_knowledge.install.locking import FileLock, LockTimeout
     from gezel_knowledge.install.mount import MountFailed
     from gezel_knowledge.install.policy import CatalogPolicy, PolicyMode, eligible_catalogs
     from gezel_knowledge.install.registry import (
@@ -78,8 +78,8 @@ _LAZY: dict[str, str] = {
     "InstallResult": "gezel_knowledge.install.job",
     "InstallStatus": "gezel_knowledge.install.job",
     "PlacementRequest": "gezel_knowledge.install.job",
-    "FileLock": "gezel_knowledge.install.locking",
-    "LockTimeout": "gezel_knowledge.install.locking",
+    "FileLock": "gezel_knowledge._locking",
+    "LockTimeout": "gezel_knowledge._locking",
     "MountFailed": "gezel_knowledge.install.mount",
     "CatalogPolicy": "gezel_knowledge.install.policy",
     "PolicyMode": "gezel_knowledge.install.policy",

@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from gezel_knowledge._atomic import move_to_trash, publish_read_only, remove_tree
+from gezel_knowledge._locking import FileLock
 from gezel_knowledge.archive.paths import MANIFEST_PATH
 from gezel_knowledge.archive.verify import ArchiveFile
 from gezel_knowledge.errors import (
@@ -51,7 +52,6 @@ from gezel_knowledge.install._time import utc_now
 from gezel_knowledge.install.cancel import CancelToken
 from gezel_knowledge.install.download import DownloadResult, download, is_url, sidecar_path
 from gezel_knowledge.install.errors import InsufficientSpace, SharedPlacementUnavailable
-from gezel_knowledge.install.locking import FileLock
 from gezel_knowledge.install.mount import check_files
 from gezel_knowledge.install.registry import (
     InstalledCatalog,

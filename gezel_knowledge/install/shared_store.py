@@ -37,9 +37,9 @@ from pathlib import Path
 from typing import Any, Literal
 
 from gezel_knowledge._atomic import move_to_trash, publish_read_only, remove_tree, write_atomic
+from gezel_knowledge._locking import FileLock
 from gezel_knowledge.errors import IntegrityFailure, KnowledgeError, Unsupported
 from gezel_knowledge.install._time import utc_now
-from gezel_knowledge.install.locking import FileLock
 from gezel_knowledge.install.registry import UserRegistry
 from gezk.ids import is_sha256_hex
 
