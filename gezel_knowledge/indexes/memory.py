@@ -27,6 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from gezel_knowledge._atomic import write_atomic
+from gezel_knowledge._locking import FileLock
 from gezel_knowledge.embedders.base import Embedder
 from gezel_knowledge.errors import InvalidInput
 from gezel_knowledge.fusion import reciprocal_rank_fusion, relevance
@@ -59,7 +60,6 @@ from gezel_knowledge.indexes._vectors import (
     store_pending_vectors,
     vec_table,
 )
-from gezel_knowledge.install.locking import FileLock
 from gezel_knowledge.progress import ProgressEvent, ProgressSink, emit_safely
 
 __all__ = [
