@@ -19,6 +19,8 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from gezel_knowledge.archive.paths import entry_name_problem
+
 __all__ = [
     "ASSET_MEDIA_TYPES",
     "ASSET_PREFIX",
@@ -100,10 +102,7 @@ def asset_path_problem(path: str) -> AssetProblem | None:
         allowed = ", ".join(sorted({*ASSET_MEDIA_TYPES}))
         return bad(f"has extension {ext!r} (allowed: {allowed})")
     # An asset path is also an archive entry name, so the verifier's entry rule (which also
-    # refuses Windows device names such as aux.png) applies. Imported here because the archive
-    # package imports this module's limits.
-    from gezel_knowledge.archive.paths import entry_name_problem  # noqa: PLC0415
-
+    # refuses Windows device names such as aux.png) applies.
     entry = entry_name_problem(path)
     if entry is not None:
         return bad(f"is refused as an archive entry name ({entry})")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from gezel_knowledge.archive.assets import asset_path_problem
 from gezel_knowledge.archive.findings import Finding
 from gezel_knowledge.archive.limits import ArchiveLimits
 from gezel_knowledge.archive.manifest import CatalogManifest
@@ -18,7 +19,6 @@ from gezel_knowledge.archive.paths import (
     ROUTER_PATH,
     entry_name_problem,
 )
-from gezel_knowledge.assets import asset_path_problem
 
 __all__ = ["layout_findings", "shard_path_for"]
 

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
 
+from gezel_knowledge.archive.assets import asset_problem
 from gezel_knowledge.archive.findings import Finding, error_for
 from gezel_knowledge.archive.layout import layout_findings
 from gezel_knowledge.archive.limits import DEFAULT_LIMITS, ArchiveLimits
@@ -35,7 +36,6 @@ from gezel_knowledge.archive.paths import (
     MIMETYPE_PATH,
     entry_name_problem,
 )
-from gezel_knowledge.assets import asset_problem
 from gezel_knowledge.errors import InvalidInput, KnowledgeError, NotFound
 
 __all__ = [

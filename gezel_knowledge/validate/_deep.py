@@ -14,8 +14,8 @@ import unicodedata
 import numpy as np
 from numpy.typing import NDArray
 
+from gezel_knowledge.archive.assets import asset_references
 from gezel_knowledge.archive.paths import ROUTER_PATH
-from gezel_knowledge.assets import asset_references
 from gezel_knowledge.errors import KnowledgeError
 from gezel_knowledge.reader.body import body_lines, decode_body
 from gezel_knowledge.reader.vectors import load_sign_bits, search_shard

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from gezel_knowledge.assets import asset_media_type
+from gezel_knowledge.archive.assets import asset_media_type
 from gezel_knowledge.compiler import BuildResult
 from gezel_knowledge.embedders import HashEmbedder
 from gezel_knowledge.reader import Catalog, open_catalog
