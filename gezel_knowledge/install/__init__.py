@@ -1,7 +1,7 @@
 """Installed catalogs: the knowledge home, install jobs, the user registry and project policy.
 
 ``KnowledgeHome`` is the entry point (``GEZEL_HOME`` or ``~/.gezel``); :func:`install` installs
-into the default home. :class:`~gezel_knowledge.search.KnowledgeSearch` (re-exported here)
+into the default home. :class:`~gezel_knowledge.search.KnowledgeSearch`, a layer above this one,
 searches the installed catalogs.
 
 Names are imported on first use: searching or reading installed catalogs does not load the
@@ -10,10 +10,8 @@ download, registry-document and update machinery an install needs.
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from gezel_knowledge.progress import ProgressSink
 from gezk._lazy import lazy_exports
 
 if TYPE_CHECKING:
@@ -26,7 +24,7 @@ if TYPE_CHECKING:
         NetworkNotAllowed,
         SharedPlacementUnavailable,
     )
-    from gezel_knowledge.install.home import KnowledgeHome, gezel_home
+    from gezel_knowledge.install.home import KnowledgeHome, gezel_home, install
     from gezel_knowledge.install.job import InstallResult, InstallStatus, PlacementRequest
     from gezel_knowledge.install.mount import MountFailed
     from gezel_knowledge.install.policy import CatalogPolicy, PolicyMode, eligible_catalogs
@@ -63,7 +61,6 @@ if TYPE_CHECKING:
         UpdatePolicy,
         UpdateReport,
     )
-    from gezel_knowledge.search.knowledge_search import KnowledgeResults, KnowledgeSearch
 
 _LAZY: dict[str, str] = {
     "CancelToken": "gezel_knowledge.install.cancel",
@@ -75,6 +72,7 @@ _LAZY: dict[str, str] = {
     "SharedPlacementUnavailable": "gezel_knowledge.install.errors",
     "KnowledgeHome": "gezel_knowledge.install.home",
     "gezel_home": "gezel_knowledge.install.home",
+    "install": "gezel_knowledge.install.home",
     "InstallResult": "gezel_knowledge.install.job",
     "InstallStatus": "gezel_knowledge.install.job",
     "PlacementRequest": "gezel_knowledge.install.job",
@@ -112,8 +110,6 @@ _LAZY: dict[str, str] = {
     "UpdateFailure": "gezel_knowledge.install.updates",
     "UpdatePolicy": "gezel_knowledge.install.updates",
     "UpdateReport": "gezel_knowledge.install.updates",
-    "KnowledgeResults": "gezel_knowledge.search.knowledge_search",
-    "KnowledgeSearch": "gezel_knowledge.search.knowledge_search",
 }
 
 __getattr__, __dir__ = lazy_exports(__name__, _LAZY, globals())
@@ -134,8 +130,6 @@ __all__ = [
     "InstalledVersion",
     "InsufficientSpace",
     "KnowledgeHome",
-    "KnowledgeResults",
-    "KnowledgeSearch",
     "LockTimeout",
     "MountFailed",
     "NetworkNotAllowed",
@@ -170,14 +164,3 @@ __all__ = [
     "resolve_release",
 ]
 
-
-def install(
-    source: str | Path,
-    expected_sha256: str | None = None,
-    progress: ProgressSink | None = None,
-    **options: Any,
-) -> InstallResult:
-    """Install a catalog into the default home (see :meth:`KnowledgeHome.install`)."""
-    from gezel_knowledge.install.home import KnowledgeHome  # noqa: PLC0415
-
-    return KnowledgeHome().install(source, expected_sha256, progress, **options)

@@ -24,7 +24,7 @@ import contextlib
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path, PurePosixPath
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from gezel_knowledge._atomic import move_to_trash, remove_tree
 from gezel_knowledge.embedders import EmbedderResolution
@@ -63,7 +63,7 @@ if TYPE_CHECKING:
         UpdateReport,
     )
 
-__all__ = ["KnowledgeHome", "gezel_home"]
+__all__ = ["KnowledgeHome", "gezel_home", "install"]
 
 
 class KnowledgeHome:
@@ -397,3 +397,13 @@ class KnowledgeHome:
             except OSError:
                 return
             current = current.parent
+
+
+def install(
+    source: str | Path,
+    expected_sha256: str | None = None,
+    progress: ProgressSink | None = None,
+    **options: Any,
+) -> InstallResult:
+    """Install a catalog into the default home (see :meth:`KnowledgeHome.install`)."""
+    return KnowledgeHome().install(source, expected_sha256, progress, **options)
