@@ -23,12 +23,12 @@ from typing import TYPE_CHECKING, Literal, get_args
 
 from gezel_knowledge.errors import InvalidInput, KnowledgeError
 from gezel_knowledge.hits import SearchHit, merge_hits
+from gezel_knowledge.indexes import ContentIndex, MemoryIndex, QueryVectors, sqlite_backend
+from gezel_knowledge.search.knowledge_search import KnowledgeResults, KnowledgeSearch
 from gezk.errors import GezkError
 
 if TYPE_CHECKING:
     from gezel_knowledge.embedders.base import Embedder
-    from gezel_knowledge.indexes import ContentIndex, MemoryIndex, QueryVectors
-    from gezel_knowledge.search.knowledge_search import KnowledgeResults, KnowledgeSearch
 
 __all__ = [
     "ALL_SOURCES",
@@ -56,16 +56,7 @@ _FAILURES: tuple[type[BaseException], ...] = (KnowledgeError, GezkError, sqlite3
 def _index_failures() -> tuple[type[BaseException], ...]:
     """The failures of a mutable index: ours, plus its SQLite binding's (maybe ``pysqlite3``)."""
     # Only called with an index in hand, so the binding is already chosen and cached.
-    from gezel_knowledge.indexes import sqlite_backend  # noqa: PLC0415
-
     return (*_FAILURES, sqlite_backend().module.Error)
-
-
-def _query_vectors(query: str) -> QueryVectors:
-    # Imported on use, like the index failures: no index is imported until one is searched.
-    from gezel_knowledge.indexes import QueryVectors  # noqa: PLC0415
-
-    return QueryVectors(query)
 
 
 @dataclass(frozen=True, slots=True)
@@ -228,7 +219,7 @@ def search_all_sources(
     project_scopes = ["project"] + ([f"project:{project}"] if project else [])
     # Shared by the indexes: the query is embedded once per embedder, not once per index.
     indexes = (workspace, artifacts, memory, library)
-    vectors = _query_vectors(query) if any(i is not None for i in indexes) else None
+    vectors = QueryVectors(query) if any(i is not None for i in indexes) else None
 
     def content(name: SourceName, index: ContentIndex, relabel: bool) -> Callable[[], _Run]:
         return lambda: _content(
