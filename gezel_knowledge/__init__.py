@@ -37,7 +37,8 @@ if TYPE_CHECKING:
     from gezel_knowledge.export import export_parquet
     from gezel_knowledge.indexes import ContentIndex, MemoryIndex, index_workspace
     from gezel_knowledge.install import KnowledgeHome, install
-    from gezel_knowledge.reader import Catalog, SearchResult, open_catalog
+    from gezel_knowledge.opening import open_catalog
+    from gezel_knowledge.reader import Catalog, SearchResult
     from gezel_knowledge.search import KnowledgeSearch
     from gezel_knowledge.validate import ValidationReport, validate_catalog
 
@@ -61,7 +62,7 @@ _LAZY: dict[str, str] = {
     "install": "gezel_knowledge.install",
     "Catalog": "gezel_knowledge.reader",
     "SearchResult": "gezel_knowledge.reader",
-    "open_catalog": "gezel_knowledge.reader",
+    "open_catalog": "gezel_knowledge.opening",
     "KnowledgeSearch": "gezel_knowledge.search",
     "ValidationReport": "gezel_knowledge.validate",
     "validate_catalog": "gezel_knowledge.validate",

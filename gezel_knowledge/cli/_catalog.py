@@ -14,7 +14,8 @@ from pathlib import Path
 
 from gezel_knowledge.embedders.base import Embedder
 from gezel_knowledge.errors import InvalidInput, NotFound
-from gezel_knowledge.reader import Catalog, open_catalog
+from gezel_knowledge.opening import open_catalog
+from gezel_knowledge.reader import Catalog
 
 __all__ = ["add_catalog_argument", "open_catalog_argument"]
 

@@ -163,4 +163,3 @@ __all__ = [
     "locate_release",
     "resolve_release",
 ]
-

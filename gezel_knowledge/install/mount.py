@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from gezel_knowledge.archive.paths import MANIFEST_PATH
 from gezel_knowledge.errors import IntegrityFailure, InvalidInput, KnowledgeError, NotFound
 from gezel_knowledge.install.registry import InstalledCatalog, InstalledVersion
-from gezel_knowledge.reader import Catalog, open_catalog, read_manifest
+from gezel_knowledge.reader import Catalog, open_extracted, read_manifest
 from gezk.errors import GezkError
 
 if TYPE_CHECKING:
@@ -70,9 +70,7 @@ def _open(home: KnowledgeHome, version: InstalledVersion) -> Catalog:
             subject=version.path,
         )
     check_files(root)
-    catalog = open_catalog(root)
-    catalog.archive_sha256 = version.archive_sha256
-    return catalog
+    return open_extracted(root, archive_sha256=version.archive_sha256)
 
 
 def mount(
