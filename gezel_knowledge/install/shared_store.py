@@ -26,6 +26,7 @@ delete an entry between a user adopting it and their registry saying so.
 from __future__ import annotations
 
 import contextlib
+import getpass
 import hashlib
 import json
 import os
@@ -154,10 +155,8 @@ class ReclaimReport:
 
 def _current_user() -> str:
     try:
-        import getpass  # noqa: PLC0415 - only reference records need it
-
         return getpass.getuser()
-    except (ImportError, KeyError, OSError):
+    except (KeyError, OSError):
         return f"uid:{os.getuid()}" if hasattr(os, "getuid") else "unknown"
 
 
