@@ -35,7 +35,7 @@ import json
 import uuid
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 from gezel_knowledge._atomic import move_to_trash, publish_read_only, remove_tree
 from gezel_knowledge._locking import FileLock
@@ -68,14 +68,12 @@ from gezel_knowledge.install.registry_document import (
 )
 from gezel_knowledge.install.shared_store import SharedEntry, SharedStore
 from gezel_knowledge.install.space import check_free_space
+from gezel_knowledge.install.state import HomeState
 from gezel_knowledge.progress import ProgressEvent, ProgressSink, emit_safely
 from gezel_knowledge.validate import ProvenanceVerdict, provenance_verdict, validate_catalog
 from gezk.errors import GezkError
 from gezk.ids import is_sha256_hex
 from gezk.signing import TrustAnchors
-
-if TYPE_CHECKING:
-    from gezel_knowledge.install.home import KnowledgeHome
 
 __all__ = [
     "InstallResult",
@@ -176,7 +174,7 @@ class _SharedCopyDamaged(Exception):
 class _Job:
     def __init__(
         self,
-        home: KnowledgeHome,
+        home: HomeState,
         progress: ProgressSink | None,
         cancel: CancelToken,
     ) -> None:
@@ -209,7 +207,7 @@ class _Options:
 
 
 def run_install(
-    home: KnowledgeHome,
+    home: HomeState,
     source: str | Path,
     expected_sha256: str | None = None,
     progress: ProgressSink | None = None,
@@ -328,7 +326,7 @@ def _registry_location(registry: RegistryDocument) -> str | None:
     return str(Path(registry.source).absolute())
 
 
-def _choose_placement(home: KnowledgeHome, src: _Source, request: PlacementRequest) -> _Placement:
+def _choose_placement(home: HomeState, src: _Source, request: PlacementRequest) -> _Placement:
     """Shared for a trusted coordinate when a usable store is configured; else private, why."""
     if request == "private":
         return _Placement(None, "private-requested", "private placement was requested")
@@ -370,7 +368,7 @@ def _damaged(
 
 
 def _already_active(
-    snapshot: RegistrySnapshot, sha256: str, home: KnowledgeHome
+    snapshot: RegistrySnapshot, sha256: str, home: HomeState
 ) -> InstallResult | None:
     for catalog in snapshot:
         active = catalog.active
@@ -689,7 +687,7 @@ def _adopt_shared(
                 place=place,
             )
     # Outside the store lock: releasing a shared version takes that lock itself.
-    home._release(release)
+    home.release(release)
     return result
 
 
@@ -738,7 +736,7 @@ def _publish_shared(
                 published=True,
                 place=place,
             )
-    home._release(release)
+    home.release(release)
     return result
 
 
@@ -783,8 +781,8 @@ def _publish(
             published=published,
             place=place,
         )
-    home._discard(aside)
-    home._release(release)
+    home.discard(aside)
+    home.release(release)
     return result
 
 
