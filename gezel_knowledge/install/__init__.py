@@ -25,8 +25,8 @@ if TYPE_CHECKING:
         SharedPlacementUnavailable,
     )
     from gezel_knowledge.install.home import KnowledgeHome, gezel_home, install
-    from gezel_knowledge.install.job import InstallResult, InstallStatus, PlacementRequest
     from gezel_knowledge.install.mount import MountFailed
+    from gezel_knowledge.install.placement import PlacementRequest
     from gezel_knowledge.install.policy import CatalogPolicy, PolicyMode, eligible_catalogs
     from gezel_knowledge.install.registry import (
         InstalledCatalog,
@@ -44,6 +44,7 @@ if TYPE_CHECKING:
         locate_release,
         resolve_release,
     )
+    from gezel_knowledge.install.result import InstallResult, InstallStatus
     from gezel_knowledge.install.shared_store import (
         ENV_SHARED_STORE,
         ReclaimReport,
@@ -52,6 +53,7 @@ if TYPE_CHECKING:
         SharedStore,
     )
     from gezel_knowledge.install.space import check_free_space, disk_free_space
+    from gezel_knowledge.install.state import HomeState
     from gezel_knowledge.install.status import HomeStatus, PartialDownload, ProfileReadiness
     from gezel_knowledge.install.updates import (
         AvailableUpdate,
@@ -73,9 +75,9 @@ _LAZY: dict[str, str] = {
     "KnowledgeHome": "gezel_knowledge.install.home",
     "gezel_home": "gezel_knowledge.install.home",
     "install": "gezel_knowledge.install.home",
-    "InstallResult": "gezel_knowledge.install.job",
-    "InstallStatus": "gezel_knowledge.install.job",
-    "PlacementRequest": "gezel_knowledge.install.job",
+    "InstallResult": "gezel_knowledge.install.result",
+    "InstallStatus": "gezel_knowledge.install.result",
+    "PlacementRequest": "gezel_knowledge.install.placement",
     "FileLock": "gezel_knowledge._locking",
     "LockTimeout": "gezel_knowledge._locking",
     "MountFailed": "gezel_knowledge.install.mount",
@@ -101,6 +103,7 @@ _LAZY: dict[str, str] = {
     "SharedStore": "gezel_knowledge.install.shared_store",
     "check_free_space": "gezel_knowledge.install.space",
     "disk_free_space": "gezel_knowledge.install.space",
+    "HomeState": "gezel_knowledge.install.state",
     "HomeStatus": "gezel_knowledge.install.status",
     "PartialDownload": "gezel_knowledge.install.status",
     "ProfileReadiness": "gezel_knowledge.install.status",
@@ -123,6 +126,7 @@ __all__ = [
     "DownloadFailed",
     "DownloadResult",
     "FileLock",
+    "HomeState",
     "HomeStatus",
     "InstallResult",
     "InstallStatus",

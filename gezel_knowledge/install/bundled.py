@@ -14,9 +14,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from gezel_knowledge.archive.verify import inspect_archive
-from gezel_knowledge.install.job import InstallResult, run_install
+from gezel_knowledge.install.job import run_install
 from gezel_knowledge.install.registry import catalog_key
 from gezel_knowledge.install.registry_document import version_sort_key
+from gezel_knowledge.install.result import InstallResult
 from gezel_knowledge.install.state import HomeState
 
 if TYPE_CHECKING:

@@ -18,10 +18,12 @@ from gezel_knowledge.embedders import EmbedderResolution
 from gezel_knowledge.home import gezel_home
 from gezel_knowledge.install.bundled import install_bundled
 from gezel_knowledge.install.cancel import CancelToken
-from gezel_knowledge.install.job import InstallResult, PlacementRequest, run_install
+from gezel_knowledge.install.job import run_install
 from gezel_knowledge.install.mount import mount, read_reference, recheck
+from gezel_knowledge.install.placement import PlacementRequest
 from gezel_knowledge.install.registry import InstalledCatalog
 from gezel_knowledge.install.registry_document import RegistryDocument
+from gezel_knowledge.install.result import InstallResult
 from gezel_knowledge.install.state import HomeState
 from gezel_knowledge.install.status import HomeStatus, home_status
 from gezel_knowledge.install.updates import (

@@ -23,13 +23,15 @@ from typing import TYPE_CHECKING
 from gezel_knowledge.errors import Cancelled, KnowledgeError
 from gezel_knowledge.install.download import is_url
 from gezel_knowledge.install.errors import NetworkNotAllowed
-from gezel_knowledge.install.job import InstallResult, PlacementRequest, run_install
+from gezel_knowledge.install.job import run_install
+from gezel_knowledge.install.placement import PlacementRequest
 from gezel_knowledge.install.registry_document import (
     RegistryDocument,
     RegistryRelease,
     load_registry_document,
     version_sort_key,
 )
+from gezel_knowledge.install.result import InstallResult
 from gezel_knowledge.install.state import HomeState
 from gezk.errors import GezkError
 from gezk.signing import TrustAnchors
