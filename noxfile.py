@@ -19,11 +19,13 @@ def tests(session: nox.Session) -> None:
 
 @nox.session
 def lint(session: nox.Session) -> None:
-    """Lint with ruff."""
-    session.install("ruff>=0.5")
+    """Lint with ruff; check the layer contracts with import-linter."""
+    session.install("ruff>=0.5", "import-linter>=2.17")
     paths = ["gezk", "gezel_knowledge", "tests", "benchmarks", "noxfile.py"]
     session.run("ruff", "check", *paths)
     session.run("ruff", "format", "--check", *paths)
+    # import-linter reads the source from the working directory; nothing is installed.
+    session.run("lint-imports")
 
 
 @nox.session

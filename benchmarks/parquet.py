@@ -35,7 +35,7 @@ import pyarrow.parquet as pq
 from gezel_knowledge.compiler import compile_catalog, load_source
 from gezel_knowledge.embedders import HashEmbedder
 from gezel_knowledge.export import export_parquet
-from gezel_knowledge.reader import open_catalog
+from gezel_knowledge.opening import open_catalog
 
 # The shared text generator sits beside this file: importable however this file was loaded.
 if str(Path(__file__).resolve().parent) not in sys.path:

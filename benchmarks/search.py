@@ -40,7 +40,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from gezel_knowledge.embedders import HashEmbedder
-from gezel_knowledge.reader import Catalog, candidate_count, open_catalog
+from gezel_knowledge.opening import open_catalog
+from gezel_knowledge.reader import Catalog, candidate_count
 from gezel_knowledge.reader.vectors import _int8_rows, load_sign_bits
 from gezk.ddl import create_schema, seal, write_meta
 from gezk.hashembed import hash_embed

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from gezel_knowledge._version import __version__
 from gezel_knowledge.errors import (
     Cancelled,
     IntegrityFailure,
@@ -36,13 +37,12 @@ if TYPE_CHECKING:
     from gezel_knowledge.export import export_parquet
     from gezel_knowledge.indexes import ContentIndex, MemoryIndex, index_workspace
     from gezel_knowledge.install import KnowledgeHome, install
-    from gezel_knowledge.reader import Catalog, open_catalog
+    from gezel_knowledge.opening import open_catalog
+    from gezel_knowledge.reader import Catalog
     from gezel_knowledge.results import SearchMode, SearchResult, SourceReport
     from gezel_knowledge.search import KnowledgeSearch
     from gezel_knowledge.searchable import Searchable
     from gezel_knowledge.validate import ValidationReport, validate_catalog
-
-__version__ = "0.1.0"
 
 _LAZY: dict[str, str] = {
     "extract_archive": "gezel_knowledge.archive",
@@ -63,7 +63,7 @@ _LAZY: dict[str, str] = {
     "KnowledgeHome": "gezel_knowledge.install",
     "install": "gezel_knowledge.install",
     "Catalog": "gezel_knowledge.reader",
-    "open_catalog": "gezel_knowledge.reader",
+    "open_catalog": "gezel_knowledge.opening",
     "SearchMode": "gezel_knowledge.results",
     "SearchResult": "gezel_knowledge.results",
     "SourceReport": "gezel_knowledge.results",

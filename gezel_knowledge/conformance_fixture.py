@@ -17,10 +17,11 @@ from pathlib import Path
 from typing import Any
 
 from gezel_knowledge.archive import file_sha256
-from gezel_knowledge.assets import asset_media_type
+from gezel_knowledge.archive.assets import asset_media_type
 from gezel_knowledge.embedders import HashEmbedder
 from gezel_knowledge.errors import KnowledgeError
-from gezel_knowledge.reader import Catalog, open_catalog
+from gezel_knowledge.opening import open_catalog
+from gezel_knowledge.reader import Catalog
 from gezk.errors import GezkError, SignatureError
 from gezk.signing import TrustAnchors, verify_manifest
 from gezk.spatial import RadiusQuery

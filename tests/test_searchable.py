@@ -18,8 +18,9 @@ from gezel_knowledge.fusion import RRF, relevance
 from gezel_knowledge.hits import merge_hits
 from gezel_knowledge.indexes import ContentIndex, MemoryIndex
 from gezel_knowledge.install import KnowledgeHome
+from gezel_knowledge.opening import open_catalog
 from gezel_knowledge.query import QueryVectors
-from gezel_knowledge.reader import Catalog, open_catalog
+from gezel_knowledge.reader import Catalog
 from gezel_knowledge.results import SEARCH_MODES, SearchMode, SearchResult
 from gezel_knowledge.search import KnowledgeSearch
 from gezel_knowledge.searchable import Searchable

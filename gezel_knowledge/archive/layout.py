@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from gezel_knowledge.archive.assets import asset_path_problem
 from gezel_knowledge.archive.findings import Finding
 from gezel_knowledge.archive.limits import ArchiveLimits
 from gezel_knowledge.archive.manifest import CatalogManifest
@@ -18,7 +19,6 @@ from gezel_knowledge.archive.paths import (
     ROUTER_PATH,
     entry_name_problem,
 )
-from gezel_knowledge.assets import asset_path_problem
 
 __all__ = ["layout_findings", "shard_path_for"]
 
@@ -35,6 +35,17 @@ def layout_findings(
 ) -> list[Finding]:
     """Every disagreement between the shipped entries (path -> size) and ``manifest.files``."""
     out: list[Finding] = []
+    declared = _declared_files(manifest, out)
+    _reconcile(declared, sizes, out)
+    for path in _required_files(manifest, out):
+        if path not in declared:
+            out.append(Finding("missing-entry", "required file is not declared", path))
+    _check_assets(manifest, declared, limits, out)
+    return out
+
+
+def _declared_files(manifest: CatalogManifest, out: list[Finding]) -> dict[str, int]:
+    """``manifest.files`` as path -> size, leaving out (and reporting) unusable declarations."""
     declared: dict[str, int] = {}
     folded: set[str] = set()
     for f in manifest.files:
@@ -52,7 +63,11 @@ def layout_findings(
             continue
         folded.add(f.path.casefold())
         declared[f.path] = f.size_bytes
+    return declared
 
+
+def _reconcile(declared: Mapping[str, int], sizes: Mapping[str, int], out: list[Finding]) -> None:
+    """Every shipped entry declared, every declared file shipped with its declared size."""
     for name in sorted(sizes):
         if name not in _RESERVED and name not in declared:
             out.append(Finding("undeclared-entry", "entry is not declared in manifest.files", name))
@@ -68,6 +83,10 @@ def layout_findings(
                 )
             )
 
+
+def _required_files(manifest: CatalogManifest, out: list[Finding]) -> list[str]:
+    """The files every catalog must declare (README, licence notice, router, external shards);
+    shard paths that break the layout are reported."""
     required = ["README.md", manifest.license.notice_path, ROUTER_PATH]
     for shard in manifest.shards:
         if shard.path == ROUTER_PATH:
@@ -89,34 +108,39 @@ def layout_findings(
             )
         else:
             required.append(shard.path)
-    for path in required:
-        if path not in declared:
-            out.append(Finding("missing-entry", "required file is not declared", path))
+    return required
 
+
+def _check_assets(
+    manifest: CatalogManifest,
+    declared: Mapping[str, int],
+    limits: ArchiveLimits,
+    out: list[Finding],
+) -> None:
+    """Declared assets: allowed from 0.6 on, valid paths, within the limits, counted."""
     assets = {p: s for p, s in declared.items() if p.startswith("assets/")}
     if assets and manifest.format_version == "0.5":
         out.append(
             Finding("assets-not-allowed", "0.5 catalogs cannot ship assets/", sorted(assets)[0])
         )
-    else:
-        for path, size in sorted(assets.items()):
-            path_problem = asset_path_problem(path)
-            if path_problem is not None:
-                out.append(Finding(path_problem.reason, path_problem.message, path))
-            if size > limits.max_asset_bytes:
-                out.append(
-                    Finding("asset-too-large", f"{size} bytes exceeds the per-asset limit", path)
-                )
-        if len(assets) > limits.max_asset_count:
-            out.append(Finding("too-many-assets", f"{len(assets)} assets exceed the limit"))
-        total = sum(assets.values())
-        if total > limits.max_assets_total_bytes:
-            out.append(Finding("assets-too-large", f"{total} asset bytes exceed the limit"))
-        if manifest.counts.assets != len(assets):
+        return
+    for path, size in sorted(assets.items()):
+        path_problem = asset_path_problem(path)
+        if path_problem is not None:
+            out.append(Finding(path_problem.reason, path_problem.message, path))
+        if size > limits.max_asset_bytes:
             out.append(
-                Finding(
-                    "asset-count-mismatch",
-                    f"counts.assets is {manifest.counts.assets}, {len(assets)} assets are declared",
-                )
+                Finding("asset-too-large", f"{size} bytes exceeds the per-asset limit", path)
             )
-    return out
+    if len(assets) > limits.max_asset_count:
+        out.append(Finding("too-many-assets", f"{len(assets)} assets exceed the limit"))
+    total = sum(assets.values())
+    if total > limits.max_assets_total_bytes:
+        out.append(Finding("assets-too-large", f"{total} asset bytes exceed the limit"))
+    if manifest.counts.assets != len(assets):
+        out.append(
+            Finding(
+                "asset-count-mismatch",
+                f"counts.assets is {manifest.counts.assets}, {len(assets)} assets are declared",
+            )
+        )

@@ -8,7 +8,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gezel_knowledge.assets import MAX_ASSET_BYTES, MAX_ASSETS_PER_CATALOG, MAX_ASSETS_TOTAL_BYTES
+from gezel_knowledge.archive.assets import (
+    MAX_ASSET_BYTES,
+    MAX_ASSETS_PER_CATALOG,
+    MAX_ASSETS_TOTAL_BYTES,
+)
 from gezk.spatial import MAX_DOCUMENT_LOCATIONS
 
 __all__ = ["DEFAULT_LIMITS", "ArchiveLimits"]

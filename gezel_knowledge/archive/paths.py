@@ -3,7 +3,7 @@
 Names are UTF-8, forward-slashed and relative: no absolute paths, ``.``/``..`` or empty
 segments, backslashes, drive letters or control characters. A name that passes can be joined
 to an extraction directory without escaping it. Asset paths follow their own, narrower grammar
-(:mod:`gezel_knowledge.assets`).
+(:mod:`gezel_knowledge.archive.assets`).
 """
 
 from __future__ import annotations

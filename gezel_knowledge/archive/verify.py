@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
 
+from gezel_knowledge.archive.assets import asset_problem
 from gezel_knowledge.archive.findings import Finding, error_for
 from gezel_knowledge.archive.layout import layout_findings
 from gezel_knowledge.archive.limits import DEFAULT_LIMITS, ArchiveLimits
@@ -35,7 +36,6 @@ from gezel_knowledge.archive.paths import (
     MIMETYPE_PATH,
     entry_name_problem,
 )
-from gezel_knowledge.assets import asset_problem
 from gezel_knowledge.errors import InvalidInput, KnowledgeError, NotFound
 
 __all__ = [
@@ -194,44 +194,16 @@ def _check_entries(
     total = 0
     spans: list[tuple[int, int, str]] = []
     for info in infos:
-        name = info.filename
-        if info.orig_filename != name:
-            scan.add("unsafe-path", "entry name contains a NUL or platform separator", name)
+        if not _acceptable_entry(info, seen, scan):
             continue
-        kind = _entry_kind_problem(info)
-        if kind:
-            scan.add(kind[0], kind[1], name)
-            continue
-        problem = entry_name_problem(name)
-        if problem:
-            scan.add("unsafe-path", problem, name)
-            continue
-        folded = name.casefold()
-        if folded in seen:
-            scan.add("duplicate-entry", f"duplicates {seen[folded]!r} (case-insensitively)", name)
-            continue
-        seen[folded] = name
-        if info.compress_type not in _ALLOWED_METHODS:
-            scan.add("unsupported-compression", f"compression method {info.compress_type}", name)
-            continue
-        if info.file_size > limits.max_entry_bytes:
-            scan.add("entry-too-large", f"{info.file_size} bytes exceed the per-entry limit", name)
-        ratio = info.file_size / max(1, info.compress_size)
-        if info.file_size > 0 and ratio > limits.max_compression_ratio:
-            scan.add(
-                "compression-ratio",
-                f"expands {ratio:.0f}:1, beyond {limits.max_compression_ratio:.0f}:1",
-                name,
-            )
-        if info.compress_type == zipfile.ZIP_STORED and info.compress_size != info.file_size:
-            scan.add("local-header-mismatch", "stored entry with differing sizes", name)
+        _check_entry_sizes(info, limits, scan)
         total += info.file_size
         end = _check_local_header(fh, info, scan)
         if end is not None:
-            spans.append((info.header_offset, end, name))
+            spans.append((info.header_offset, end, info.filename))
         entries.append(
             ArchiveEntry(
-                path=name,
+                path=info.filename,
                 size_bytes=info.file_size,
                 compressed_bytes=info.compress_size,
                 stored=info.compress_type == zipfile.ZIP_STORED,
@@ -239,13 +211,60 @@ def _check_entries(
         )
     if total > limits.max_total_bytes:
         scan.add("archive-too-large", f"{total} uncompressed bytes exceed the total limit")
+    _check_spans(spans, zf.start_dir, scan)
+    return entries
+
+
+def _acceptable_entry(info: zipfile.ZipInfo, seen: dict[str, str], scan: _Scan) -> bool:
+    """A safe, regular, unencrypted entry with a unique name and an allowed method; else the
+    entry is reported and left out. ``seen`` maps case-folded names to the first spelling."""
+    name = info.filename
+    if info.orig_filename != name:
+        scan.add("unsafe-path", "entry name contains a NUL or platform separator", name)
+        return False
+    kind = _entry_kind_problem(info)
+    if kind:
+        scan.add(kind[0], kind[1], name)
+        return False
+    problem = entry_name_problem(name)
+    if problem:
+        scan.add("unsafe-path", problem, name)
+        return False
+    folded = name.casefold()
+    if folded in seen:
+        scan.add("duplicate-entry", f"duplicates {seen[folded]!r} (case-insensitively)", name)
+        return False
+    seen[folded] = name
+    if info.compress_type not in _ALLOWED_METHODS:
+        scan.add("unsupported-compression", f"compression method {info.compress_type}", name)
+        return False
+    return True
+
+
+def _check_entry_sizes(info: zipfile.ZipInfo, limits: ArchiveLimits, scan: _Scan) -> None:
+    """Size and compression-ratio limits; a stored entry's two sizes agree."""
+    name = info.filename
+    if info.file_size > limits.max_entry_bytes:
+        scan.add("entry-too-large", f"{info.file_size} bytes exceed the per-entry limit", name)
+    ratio = info.file_size / max(1, info.compress_size)
+    if info.file_size > 0 and ratio > limits.max_compression_ratio:
+        scan.add(
+            "compression-ratio",
+            f"expands {ratio:.0f}:1, beyond {limits.max_compression_ratio:.0f}:1",
+            name,
+        )
+    if info.compress_type == zipfile.ZIP_STORED and info.compress_size != info.file_size:
+        scan.add("local-header-mismatch", "stored entry with differing sizes", name)
+
+
+def _check_spans(spans: list[tuple[int, int, str]], start_dir: int, scan: _Scan) -> None:
+    """Entry data never overlaps another entry's or the central directory."""
     spans.sort()
     for (_, end, name), (start, _, nxt) in itertools.pairwise(spans):
         if start < end:
             scan.add("overlapping-entries", f"entry data overlaps {nxt!r}", name)
-    if spans and spans[-1][1] > zf.start_dir:
+    if spans and spans[-1][1] > start_dir:
         scan.add("overlapping-entries", "entry data overlaps the central directory", spans[-1][2])
-    return entries
 
 
 def _read_manifest(zf: zipfile.ZipFile, limits: ArchiveLimits, scan: _Scan) -> bytes:

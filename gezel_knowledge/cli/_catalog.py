@@ -14,7 +14,10 @@ from pathlib import Path
 
 from gezel_knowledge.embedders.base import Embedder
 from gezel_knowledge.errors import InvalidInput, NotFound
-from gezel_knowledge.reader import Catalog, open_catalog
+from gezel_knowledge.install.mount import mount
+from gezel_knowledge.install.state import HomeState
+from gezel_knowledge.opening import open_catalog
+from gezel_knowledge.reader import Catalog
 
 __all__ = ["add_catalog_argument", "open_catalog_argument"]
 
@@ -39,9 +42,7 @@ def open_catalog_argument(value: str | None, *, embedder: Embedder | None = None
     path = Path(value)
     if not path.exists():
         # Not a path: an installed catalog by publisher/catalog or a unique catalog id.
-        from gezel_knowledge.install.home import KnowledgeHome  # noqa: PLC0415
-
-        home = KnowledgeHome()
+        home = HomeState()
         try:
             installed = home.catalog(value)
         except NotFound:
@@ -50,7 +51,7 @@ def open_catalog_argument(value: str | None, *, embedder: Embedder | None = None
                 reason="catalog-not-found",
                 subject=value,
             ) from None
-        catalog = home.mount(installed.key, allow_disabled=True)
+        catalog = mount(home, installed, allow_disabled=True)
         catalog.embedder = embedder
         return catalog
     return open_catalog(path, embedder=embedder)

@@ -7,17 +7,17 @@ from collections.abc import Callable
 from typing import Any
 
 from gezel_knowledge.cli._output import print_json
-from gezel_knowledge.install.home import KnowledgeHome
 from gezel_knowledge.install.registry import InstalledCatalog
+from gezel_knowledge.install.state import HomeState
 
 __all__ = [
     "add_catalog_command",
     "add_home_option",
     "catalog_line",
     "catalog_row",
-    "home_from",
     "print_catalog",
     "print_installed",
+    "state_from",
 ]
 
 
@@ -43,9 +43,10 @@ def add_catalog_command(
     parser.set_defaults(handler=handler)
 
 
-def home_from(args: argparse.Namespace) -> KnowledgeHome:
-    """The knowledge home the arguments name."""
-    return KnowledgeHome(getattr(args, "home", None))
+def state_from(args: argparse.Namespace) -> HomeState:
+    """The knowledge home the arguments name, for commands that do not install: its state
+    (registry, layout, mounting) without the install machinery ``KnowledgeHome`` loads."""
+    return HomeState(getattr(args, "home", None))
 
 
 def catalog_row(catalog: InstalledCatalog) -> dict[str, Any]:
@@ -91,9 +92,9 @@ def print_catalog(catalog: InstalledCatalog, *, as_json: bool) -> int:
     return 0
 
 
-def print_installed(*, as_json: bool, home: KnowledgeHome | None = None) -> int:
+def print_installed(*, as_json: bool, home: HomeState | None = None) -> int:
     """Print the installed catalogs (``list`` without a catalog); return the exit code."""
-    catalogs = (home or KnowledgeHome()).installed()
+    catalogs = (home or HomeState()).installed()
     if as_json:
         print_json([catalog_row(c) for c in catalogs])
         return 0

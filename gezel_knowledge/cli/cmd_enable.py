@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from gezel_knowledge.cli._installed import add_catalog_command, home_from, print_catalog
+from gezel_knowledge.cli._installed import add_catalog_command, print_catalog, state_from
 
 
 def register(subparsers: Any) -> None:
@@ -15,4 +15,4 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Enable the catalog and print its new state."""
-    return print_catalog(home_from(args).enable(args.catalog), as_json=args.json)
+    return print_catalog(state_from(args).enable(args.catalog), as_json=args.json)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from gezel_knowledge.cli._installed import add_home_option, home_from
+from gezel_knowledge.cli._installed import add_home_option, state_from
 from gezel_knowledge.cli._output import excerpt, note, print_json
 from gezel_knowledge.cli._query import add_query_arguments, query_and_near
 from gezel_knowledge.results import SEARCH_MODES, SearchResult
@@ -62,7 +62,7 @@ def _notes(results: SearchResult) -> None:
 def run(args: argparse.Namespace) -> int:
     """Search and print fused hits with citations."""
     query, near = query_and_near(args)
-    with KnowledgeSearch(home_from(args)) as search:
+    with KnowledgeSearch(state_from(args)) as search:
         results = search.search(query, k=args.k, mode=args.mode, catalogs=args.catalog, near=near)
     if args.json:
         print_json(results)

@@ -5,9 +5,10 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from gezel_knowledge.cli._installed import add_home_option, catalog_row, home_from
+from gezel_knowledge.cli._installed import add_home_option, catalog_row
 from gezel_knowledge.cli._output import TerminalProgress, note, print_json
 from gezel_knowledge.cli._trust import add_trust_option, trust_from
+from gezel_knowledge.install.home import KnowledgeHome
 from gezel_knowledge.install.registry_document import load_registry_document
 
 _FALLBACKS = ("shared-store-unavailable", "shared-copy-damaged")
@@ -59,7 +60,7 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Install and report what happened."""
-    home = home_from(args)
+    home = KnowledgeHome(args.home)
     registries = tuple(load_registry_document(r) for r in args.registry)
     progress = TerminalProgress(quiet=args.quiet or args.json)
     try:

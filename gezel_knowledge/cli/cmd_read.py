@@ -13,7 +13,8 @@ from typing import Any
 from gezel_knowledge.cli._catalog import open_catalog_argument
 from gezel_knowledge.cli._output import print_json
 from gezel_knowledge.errors import InvalidInput
-from gezel_knowledge.install.home import KnowledgeHome
+from gezel_knowledge.install.mount import read_reference
+from gezel_knowledge.install.state import HomeState
 
 
 def register(subparsers: Any) -> None:
@@ -36,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
     catalog_arg = args.args[0] if len(args.args) == 2 else None
     reference = args.args[-1]
     if catalog_arg is None and reference.startswith("knowledge://"):
-        passage = KnowledgeHome().read(reference)
+        passage = read_reference(HomeState(), reference)
     else:
         with open_catalog_argument(catalog_arg) as catalog:
             passage = catalog.read(reference)

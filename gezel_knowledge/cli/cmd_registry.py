@@ -13,6 +13,7 @@ from typing import Any
 
 from gezel_knowledge._atomic import write_atomic
 from gezel_knowledge.cli._output import print_json
+from gezel_knowledge.compiler.signing import load_private_key
 from gezel_knowledge.install.registry_document import build_registry
 
 
@@ -43,8 +44,6 @@ def run(args: argparse.Namespace) -> int:
     """Build, write atomically and summarise."""
     key = None
     if args.key is not None:
-        from gezel_knowledge.compiler.signing import load_private_key  # noqa: PLC0415
-
         key = load_private_key(args.key)
     stamp = args.generated_at or time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
     document = build_registry(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from gezel_knowledge.cli._installed import add_catalog_command, catalog_row, home_from
+from gezel_knowledge.cli._installed import add_catalog_command, catalog_row, state_from
 from gezel_knowledge.cli._output import print_json
 
 
@@ -21,7 +21,7 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Remove the catalog and say what went."""
-    removed = home_from(args).remove(args.catalog)
+    removed = state_from(args).remove(args.catalog)
     if args.json:
         print_json(catalog_row(removed))
     else:

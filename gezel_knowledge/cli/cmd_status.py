@@ -5,8 +5,9 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from gezel_knowledge.cli._installed import add_home_option, catalog_line, catalog_row, home_from
+from gezel_knowledge.cli._installed import add_home_option, catalog_line, catalog_row, state_from
 from gezel_knowledge.cli._output import print_json
+from gezel_knowledge.install.status import home_status
 
 
 def register(subparsers: Any) -> None:
@@ -26,7 +27,7 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Print the status; exit 0 even when something is quarantined (that is information)."""
-    status = home_from(args).status(check=args.check)
+    status = home_status(state_from(args), check=args.check)
     if args.json:
         print_json(
             {

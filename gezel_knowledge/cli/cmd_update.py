@@ -6,9 +6,10 @@ import argparse
 import sys
 from typing import Any
 
-from gezel_knowledge.cli._installed import add_home_option, home_from
+from gezel_knowledge.cli._installed import add_home_option
 from gezel_knowledge.cli._output import TerminalProgress, note, print_json
 from gezel_knowledge.cli._trust import add_trust_option, trust_from
+from gezel_knowledge.install.home import KnowledgeHome
 from gezel_knowledge.install.updates import UpdateCheck, UpdatePolicy
 
 
@@ -50,7 +51,7 @@ def _notes(check: UpdateCheck) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Check, or check and apply; exit 1 when an update failed."""
-    home = home_from(args)
+    home = KnowledgeHome(args.home)
     policy = UpdatePolicy() if args.offline else UpdatePolicy.explicit()
     trust = trust_from(args)
     if args.check:

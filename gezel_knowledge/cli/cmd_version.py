@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from gezel_knowledge import __version__
+from gezel_knowledge._version import __version__
 from gezel_knowledge.cli._output import print_json
 from gezk.versions import SUPPORTED, WRITTEN
 

@@ -35,7 +35,7 @@ import numpy as np
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from numpy.typing import NDArray
 
-from gezel_knowledge import __version__
+from gezel_knowledge._version import __version__
 from gezel_knowledge.archive.verify import file_sha256
 from gezel_knowledge.archive.writer import write_archive
 from gezel_knowledge.compiler.chunking import (

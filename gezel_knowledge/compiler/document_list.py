@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from gezel_knowledge.assets import asset_problem, asset_references, catalog_assets_problem
+from gezel_knowledge.archive.assets import asset_problem, asset_references, catalog_assets_problem
 from gezel_knowledge.compiler.blocks import normalize_body
 from gezel_knowledge.compiler.errors import SourceError
 from gezel_knowledge.compiler.markdown_tree import (

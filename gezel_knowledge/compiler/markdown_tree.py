@@ -30,7 +30,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 from urllib.parse import unquote
 
-from gezel_knowledge.assets import (
+from gezel_knowledge.archive.assets import (
     ASSET_MEDIA_TYPES,
     asset_problem,
     catalog_assets_problem,

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from gezel_knowledge import __version__
+from gezel_knowledge._version import __version__
 from gezel_knowledge.archive.manifest import CatalogManifest
 from gezel_knowledge.archive.paths import ROUTER_PATH
 from gezel_knowledge.archive.verify import file_sha256
@@ -52,8 +52,9 @@ from gezel_knowledge.export._parquet_tables import (
     topics_table,
 )
 from gezel_knowledge.extras import require_extra
+from gezel_knowledge.opening import open_catalog
 from gezel_knowledge.progress import ProgressEvent, ProgressSink, emit_safely
-from gezel_knowledge.reader import Catalog, open_catalog
+from gezel_knowledge.reader import Catalog
 from gezel_knowledge.reader._sqlite import open_catalog_database
 from gezk.jcs import canonicalize
 

@@ -28,6 +28,7 @@ from pathlib import Path
 import numpy as np
 
 from gezel_knowledge._atomic import write_atomic
+from gezel_knowledge._locking import FileLock
 from gezel_knowledge.embedders.base import Embedder
 from gezel_knowledge.errors import InvalidInput
 from gezel_knowledge.fusion import RRF, FusionPreset
@@ -61,7 +62,6 @@ from gezel_knowledge.indexes._vectors import (
     store_pending_vectors,
     vec_table,
 )
-from gezel_knowledge.install.locking import FileLock
 from gezel_knowledge.progress import ProgressEvent, ProgressSink, emit_safely
 from gezel_knowledge.query import QueryVectors, query_vectors_for
 from gezel_knowledge.results import SearchMode, SearchResult

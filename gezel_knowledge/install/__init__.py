@@ -1,7 +1,7 @@
 """Installed catalogs: the knowledge home, install jobs, the user registry and project policy.
 
 ``KnowledgeHome`` is the entry point (``GEZEL_HOME`` or ``~/.gezel``); :func:`install` installs
-into the default home. :class:`~gezel_knowledge.search.KnowledgeSearch` (re-exported here)
+into the default home. :class:`~gezel_knowledge.search.KnowledgeSearch`, a layer above this one,
 searches the installed catalogs.
 
 Names are imported on first use: searching or reading installed catalogs does not load the
@@ -10,13 +10,12 @@ download, registry-document and update machinery an install needs.
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from gezel_knowledge.progress import ProgressSink
 from gezk._lazy import lazy_exports
 
 if TYPE_CHECKING:
+    from gezel_knowledge._locking import FileLock, LockTimeout
     from gezel_knowledge.install.cancel import CancelToken
     from gezel_knowledge.install.download import DownloadResult, download
     from gezel_knowledge.install.errors import (
@@ -25,10 +24,9 @@ if TYPE_CHECKING:
         NetworkNotAllowed,
         SharedPlacementUnavailable,
     )
-    from gezel_knowledge.install.home import KnowledgeHome, gezel_home
-    from gezel_knowledge.install.job import InstallResult, InstallStatus, PlacementRequest
-    from gezel_knowledge.install.locking import FileLock, LockTimeout
+    from gezel_knowledge.install.home import KnowledgeHome, gezel_home, install
     from gezel_knowledge.install.mount import MountFailed
+    from gezel_knowledge.install.placement import PlacementRequest
     from gezel_knowledge.install.policy import CatalogPolicy, PolicyMode, eligible_catalogs
     from gezel_knowledge.install.registry import (
         InstalledCatalog,
@@ -46,6 +44,7 @@ if TYPE_CHECKING:
         locate_release,
         resolve_release,
     )
+    from gezel_knowledge.install.result import InstallResult, InstallStatus
     from gezel_knowledge.install.shared_store import (
         ENV_SHARED_STORE,
         ReclaimReport,
@@ -54,6 +53,7 @@ if TYPE_CHECKING:
         SharedStore,
     )
     from gezel_knowledge.install.space import check_free_space, disk_free_space
+    from gezel_knowledge.install.state import HomeState
     from gezel_knowledge.install.status import HomeStatus, PartialDownload, ProfileReadiness
     from gezel_knowledge.install.updates import (
         AvailableUpdate,
@@ -63,7 +63,6 @@ if TYPE_CHECKING:
         UpdatePolicy,
         UpdateReport,
     )
-    from gezel_knowledge.search.knowledge_search import KnowledgeSearch
 
 _LAZY: dict[str, str] = {
     "CancelToken": "gezel_knowledge.install.cancel",
@@ -75,11 +74,12 @@ _LAZY: dict[str, str] = {
     "SharedPlacementUnavailable": "gezel_knowledge.install.errors",
     "KnowledgeHome": "gezel_knowledge.install.home",
     "gezel_home": "gezel_knowledge.install.home",
-    "InstallResult": "gezel_knowledge.install.job",
-    "InstallStatus": "gezel_knowledge.install.job",
-    "PlacementRequest": "gezel_knowledge.install.job",
-    "FileLock": "gezel_knowledge.install.locking",
-    "LockTimeout": "gezel_knowledge.install.locking",
+    "install": "gezel_knowledge.install.home",
+    "InstallResult": "gezel_knowledge.install.result",
+    "InstallStatus": "gezel_knowledge.install.result",
+    "PlacementRequest": "gezel_knowledge.install.placement",
+    "FileLock": "gezel_knowledge._locking",
+    "LockTimeout": "gezel_knowledge._locking",
     "MountFailed": "gezel_knowledge.install.mount",
     "CatalogPolicy": "gezel_knowledge.install.policy",
     "PolicyMode": "gezel_knowledge.install.policy",
@@ -103,6 +103,7 @@ _LAZY: dict[str, str] = {
     "SharedStore": "gezel_knowledge.install.shared_store",
     "check_free_space": "gezel_knowledge.install.space",
     "disk_free_space": "gezel_knowledge.install.space",
+    "HomeState": "gezel_knowledge.install.state",
     "HomeStatus": "gezel_knowledge.install.status",
     "PartialDownload": "gezel_knowledge.install.status",
     "ProfileReadiness": "gezel_knowledge.install.status",
@@ -112,7 +113,6 @@ _LAZY: dict[str, str] = {
     "UpdateFailure": "gezel_knowledge.install.updates",
     "UpdatePolicy": "gezel_knowledge.install.updates",
     "UpdateReport": "gezel_knowledge.install.updates",
-    "KnowledgeSearch": "gezel_knowledge.search.knowledge_search",
 }
 
 __getattr__, __dir__ = lazy_exports(__name__, _LAZY, globals())
@@ -126,6 +126,7 @@ __all__ = [
     "DownloadFailed",
     "DownloadResult",
     "FileLock",
+    "HomeState",
     "HomeStatus",
     "InstallResult",
     "InstallStatus",
@@ -133,7 +134,6 @@ __all__ = [
     "InstalledVersion",
     "InsufficientSpace",
     "KnowledgeHome",
-    "KnowledgeSearch",
     "LockTimeout",
     "MountFailed",
     "NetworkNotAllowed",
@@ -167,15 +167,3 @@ __all__ = [
     "locate_release",
     "resolve_release",
 ]
-
-
-def install(
-    source: str | Path,
-    expected_sha256: str | None = None,
-    progress: ProgressSink | None = None,
-    **options: Any,
-) -> InstallResult:
-    """Install a catalog into the default home (see :meth:`KnowledgeHome.install`)."""
-    from gezel_knowledge.install.home import KnowledgeHome  # noqa: PLC0415
-
-    return KnowledgeHome().install(source, expected_sha256, progress, **options)

@@ -14,13 +14,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from gezel_knowledge.archive.verify import inspect_archive
-from gezel_knowledge.install.job import InstallResult, run_install
+from gezel_knowledge.install.job import run_install
 from gezel_knowledge.install.registry import catalog_key
 from gezel_knowledge.install.registry_document import version_sort_key
+from gezel_knowledge.install.result import InstallResult
+from gezel_knowledge.install.state import HomeState
 
 if TYPE_CHECKING:
     from gezel_knowledge.install.cancel import CancelToken
-    from gezel_knowledge.install.home import KnowledgeHome
     from gezel_knowledge.progress import ProgressSink
 
 __all__ = ["BUNDLED_PREFIX", "install_bundled", "is_bundled_source"]
@@ -34,7 +35,7 @@ def is_bundled_source(source: str) -> bool:
 
 
 def install_bundled(
-    home: KnowledgeHome,
+    home: HomeState,
     archive: Path | str,
     *,
     progress: ProgressSink | None = None,

@@ -29,7 +29,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from gezel_knowledge import __version__
+from gezel_knowledge._version import __version__
 from gezel_knowledge.errors import InvalidInput
 from gezel_knowledge.install.cancel import CancelToken
 from gezel_knowledge.install.errors import DownloadFailed
@@ -152,7 +152,20 @@ def download(
         # No record of what these bytes are: they cannot be resumed safely.
         _truncate(partial)
         sidecar = _Sidecar(url=url)
-    opener = opener or urllib.request.build_opener()
+    transfer = _Transfer(
+        url,
+        partial,
+        sidecar,
+        meta_path,
+        expected_size,
+        opener or urllib.request.build_opener(),
+        timeout,
+        cancel,
+        progress,
+        before_write,
+        block_size,
+        job,
+    )
     requests = 0
     restarted = False
     failures = 0
@@ -170,21 +183,7 @@ def download(
         written_before = offset
         try:
             requests += 1
-            restart = _attempt(
-                url,
-                partial,
-                sidecar,
-                meta_path,
-                offset=offset,
-                expected_size=expected_size,
-                opener=opener,
-                timeout=timeout,
-                cancel=cancel,
-                progress=progress,
-                before_write=before_write,
-                block_size=block_size,
-                job=job,
-            )
+            restart = _attempt(transfer, offset)
         except _Retry as exc:
             last_error = str(exc)
             made_progress = _size(partial) > written_before
@@ -204,116 +203,144 @@ def download(
         )
 
 
-def _attempt(
-    url: str,
-    partial: Path,
-    sidecar: _Sidecar,
-    meta_path: Path,
-    *,
-    offset: int,
-    expected_size: int | None,
-    opener: urllib.request.OpenerDirector,
-    timeout: float,
-    cancel: CancelToken | None,
-    progress: ProgressSink | None,
-    before_write: Callable[[int | None], None] | None,
-    block_size: int,
-    job: str,
-) -> bool:
+@dataclass(frozen=True, slots=True)
+class _Transfer:
+    """What every attempt of one download shares."""
+
+    url: str
+    partial: Path
+    sidecar: _Sidecar
+    meta_path: Path
+    expected_size: int | None
+    opener: urllib.request.OpenerDirector
+    timeout: float
+    cancel: CancelToken | None
+    progress: ProgressSink | None
+    before_write: Callable[[int | None], None] | None
+    block_size: int
+    job: str
+
+    def emit(self, done: int, total: int | None) -> None:
+        emit_safely(self.progress, ProgressEvent(self.job, "download", done, total, "bytes"))
+
+
+def _attempt(t: _Transfer, offset: int) -> bool:
     """One request that completes the file; returns whether it restarted from zero.
 
     Raises :class:`_Retry` when another request may succeed.
     """
-    headers = {"Accept-Encoding": "identity", "User-Agent": f"gezel-knowledge/{__version__}"}
-    if offset > 0:
-        headers["Range"] = f"bytes={offset}-"
-        validator = sidecar.validator()
-        if validator:
-            headers["If-Range"] = validator
-    request = urllib.request.Request(url, headers=headers)
     try:
-        response = opener.open(request, timeout=timeout)
+        response = t.opener.open(_request(t, offset), timeout=t.timeout)
     except urllib.error.HTTPError as exc:
         with contextlib.closing(exc):
-            return _http_error(exc, partial, offset)
+            return _http_error(exc, t.partial, offset)
     except (urllib.error.URLError, OSError, http.client.HTTPException) as exc:
         raise _Retry(f"{type(exc).__name__}: {exc}") from None
     with response:
-        status = int(response.status)
-        restart = False
-        if status == 206:
-            span = _CONTENT_RANGE.match(response.headers.get("Content-Range", ""))
-            reported_total = None if span is None or span.group(3) == "*" else int(span.group(3))
-            honoured = (
-                offset > 0
-                and span is not None
-                and int(span.group(1)) == offset
-                and int(span.group(2)) >= offset
-                and (expected_size is None or reported_total in (None, expected_size))
-                and (sidecar.total is None or reported_total in (None, sidecar.total))
-            )
-            if not honoured:
-                # A range we did not ask for, or one that does not start where our bytes end.
-                _truncate(partial)
-                sidecar.total = None
-                sidecar.save(meta_path)
-                raise _Retry(
-                    "server answered 206 with Content-Range "
-                    f"{response.headers.get('Content-Range')!r} for a request from byte {offset}"
-                )
-            assert span is not None
-            total: int | None = reported_total
-            if total is None:
-                total = int(span.group(2)) + 1
-            mode = "ab"
-        elif status == 200:
-            restart = offset > 0
-            offset = 0
-            length = response.headers.get("Content-Length")
-            total = int(length) if length and length.isdigit() else None
-            mode = "wb"
-        else:
+        start, total, mode = _accepted_range(t, response, offset)
+        if t.expected_size is not None and total is not None and total != t.expected_size:
             raise DownloadFailed(
-                f"server answered {status} for {url}", reason="download-status", subject=url
-            )
-        if expected_size is not None and total is not None and total != expected_size:
-            raise DownloadFailed(
-                f"{url} is {total} bytes but {expected_size} were promised",
+                f"{t.url} is {total} bytes but {t.expected_size} were promised",
                 reason="size-mismatch",
-                subject=url,
+                subject=t.url,
             )
-        etag = response.headers.get("ETag")
-        last_modified = response.headers.get("Last-Modified")
-        if mode == "wb" or (etag or last_modified):
-            sidecar.etag = etag
-            sidecar.last_modified = last_modified
-        sidecar.total = total
-        sidecar.save(meta_path)
-        if before_write is not None:
-            before_write(None if total is None else total - offset)
-        done = offset
-        emit_safely(progress, ProgressEvent(job, "download", done, total, "bytes"))
-        with partial.open(mode) as out:
-            try:
-                while True:
-                    if cancel is not None and cancel.cancelled:
-                        out.flush()
-                        cancel.check("download")
-                    block = response.read(block_size)
-                    if not block:
-                        break
-                    out.write(block)
-                    done += len(block)
-                    emit_safely(progress, ProgressEvent(job, "download", done, total, "bytes"))
-            except (OSError, http.client.HTTPException) as exc:
-                out.flush()
-                raise _Retry(f"connection lost after {done} bytes: {exc}") from None
+        _remember_validators(t, response, mode, total)
+        if t.before_write is not None:
+            t.before_write(None if total is None else total - start)
+        done = _stream(t, response, start, total, mode)
         if total is not None and done < total:
             raise _Retry(f"connection closed after {done} of {total} bytes")
         if total is None:
-            sidecar.total = done
-            sidecar.save(meta_path)
-        return restart
+            t.sidecar.total = done
+            t.sidecar.save(t.meta_path)
+        # A 200 to a range request sends the whole file again: the partial starts over.
+        return mode == "wb" and offset > 0
+
+
+def _request(t: _Transfer, offset: int) -> urllib.request.Request:
+    headers = {"Accept-Encoding": "identity", "User-Agent": f"gezel-knowledge/{__version__}"}
+    if offset > 0:
+        headers["Range"] = f"bytes={offset}-"
+        validator = t.sidecar.validator()
+        if validator:
+            headers["If-Range"] = validator
+    return urllib.request.Request(t.url, headers=headers)
+
+
+def _accepted_range(
+    t: _Transfer, response: http.client.HTTPResponse, offset: int
+) -> tuple[int, int | None, str]:
+    """Where the response's bytes start, the file's total size if known, and the file mode."""
+    status = int(response.status)
+    if status == 206:
+        return offset, _partial_content_total(t, response, offset), "ab"
+    if status == 200:
+        length = response.headers.get("Content-Length")
+        return 0, int(length) if length and length.isdigit() else None, "wb"
+    raise DownloadFailed(
+        f"server answered {status} for {t.url}", reason="download-status", subject=t.url
+    )
+
+
+def _partial_content_total(t: _Transfer, response: http.client.HTTPResponse, offset: int) -> int:
+    """The total a 206 reports; a range that does not continue our bytes restarts the file."""
+    span = _CONTENT_RANGE.match(response.headers.get("Content-Range", ""))
+    reported_total = None if span is None or span.group(3) == "*" else int(span.group(3))
+    honoured = (
+        offset > 0
+        and span is not None
+        and int(span.group(1)) == offset
+        and int(span.group(2)) >= offset
+        and (t.expected_size is None or reported_total in (None, t.expected_size))
+        and (t.sidecar.total is None or reported_total in (None, t.sidecar.total))
+    )
+    if not honoured:
+        # A range we did not ask for, or one that does not start where our bytes end.
+        _truncate(t.partial)
+        t.sidecar.total = None
+        t.sidecar.save(t.meta_path)
+        raise _Retry(
+            "server answered 206 with Content-Range "
+            f"{response.headers.get('Content-Range')!r} for a request from byte {offset}"
+        )
+    assert span is not None
+    return reported_total if reported_total is not None else int(span.group(2)) + 1
+
+
+def _remember_validators(
+    t: _Transfer, response: http.client.HTTPResponse, mode: str, total: int | None
+) -> None:
+    """Record what a later resume must match (ETag or Last-Modified) and the total size."""
+    etag = response.headers.get("ETag")
+    last_modified = response.headers.get("Last-Modified")
+    if mode == "wb" or (etag or last_modified):
+        t.sidecar.etag = etag
+        t.sidecar.last_modified = last_modified
+    t.sidecar.total = total
+    t.sidecar.save(t.meta_path)
+
+
+def _stream(
+    t: _Transfer, response: http.client.HTTPResponse, done: int, total: int | None, mode: str
+) -> int:
+    """Append (``ab``) or write (``wb``) the body to the partial file; return its new size."""
+    t.emit(done, total)
+    with t.partial.open(mode) as out:
+        try:
+            while True:
+                if t.cancel is not None and t.cancel.cancelled:
+                    out.flush()
+                    t.cancel.check("download")
+                block = response.read(t.block_size)
+                if not block:
+                    break
+                out.write(block)
+                done += len(block)
+                t.emit(done, total)
+        except (OSError, http.client.HTTPException) as exc:
+            out.flush()
+            raise _Retry(f"connection lost after {done} bytes: {exc}") from None
+    return done
 
 
 def _http_error(exc: urllib.error.HTTPError, partial: Path, offset: int) -> bool:

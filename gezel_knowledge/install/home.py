@@ -1,237 +1,54 @@
-"""The knowledge home: where installed catalogs live and the user's settings for them.
+"""The knowledge home: installed catalogs under one Gezel home and the user's commands on them.
 
-The active Gezel home is ``GEZEL_HOME``, else ``~/.gezel``. Inside it::
-
-    knowledge/
-      registry.json                  the user registry (JSON, see registry.py)
-      registry.json.lock             writers' lock
-      <publisher>/<catalog>/<version>/<first 16 hex of the archive SHA-256>/
-                                     one published, read-only extracted catalog
-      .staging/                      extractions in progress (never read by search)
-      .downloads/                    partial downloads kept for resume
-      .trash/                        directories being deleted
-
-Versions placed in the machine's shared store (see :mod:`~gezel_knowledge.install.shared_store`)
-are recorded with their absolute store path instead; the home keeps only the reference.
-
-The digest segment keeps different bytes published under one version label apart. Names that
-begin with a dot cannot collide with publisher ids (``[a-z0-9-]``), nor can ``registry.json``.
+:class:`KnowledgeHome` is a thin face: the layout, the registry and their simple changes are its
+:class:`~gezel_knowledge.install.state.HomeState`; installing, bundled installs, updates,
+mounting and the status report are the modules :mod:`~gezel_knowledge.install.job`,
+:mod:`~gezel_knowledge.install.bundled`, :mod:`~gezel_knowledge.install.updates`,
+:mod:`~gezel_knowledge.install.mount` and :mod:`~gezel_knowledge.install.status`, each taking
+that state. The home's layout is described in :mod:`~gezel_knowledge.install.state`.
 """
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Callable, Sequence
-from dataclasses import replace
-from pathlib import Path, PurePosixPath
-from typing import TYPE_CHECKING, Literal
+from pathlib import Path
+from typing import Any
 
-from gezel_knowledge._atomic import move_to_trash, remove_tree
 from gezel_knowledge.embedders import EmbedderResolution
-from gezel_knowledge.errors import IntegrityFailure, InvalidInput, KnowledgeError
 from gezel_knowledge.home import gezel_home
-from gezel_knowledge.install._time import utc_now
+from gezel_knowledge.install.bundled import install_bundled
 from gezel_knowledge.install.cancel import CancelToken
-from gezel_knowledge.install.mount import mount, recheck
-from gezel_knowledge.install.registry import (
-    InstalledCatalog,
-    InstalledVersion,
-    Quarantine,
-    RegistrySnapshot,
-    UserRegistry,
-    catalog_key,
-)
-from gezel_knowledge.install.shared_store import SharedStore, shared_store_from
-from gezel_knowledge.install.space import FreeSpaceProbe, disk_free_space
+from gezel_knowledge.install.job import run_install
+from gezel_knowledge.install.mount import mount, read_reference, recheck
+from gezel_knowledge.install.placement import PlacementRequest
+from gezel_knowledge.install.registry import InstalledCatalog
+from gezel_knowledge.install.registry_document import RegistryDocument
+from gezel_knowledge.install.result import InstallResult
+from gezel_knowledge.install.state import HomeState
 from gezel_knowledge.install.status import HomeStatus, home_status
+from gezel_knowledge.install.updates import (
+    RegistrySource,
+    UpdateCheck,
+    UpdatePolicy,
+    UpdateReport,
+    apply_updates,
+    check_updates,
+)
 from gezel_knowledge.progress import ProgressSink
 from gezel_knowledge.reader import Catalog, Passage
-from gezk.ids import is_sha256_hex, validate_catalog_id, validate_publisher_id, validate_version
 from gezk.profiles import EmbeddingProfile
 from gezk.signing import TrustAnchors
 from gezk.uri import KnowledgeUri
 
-if TYPE_CHECKING:
-    import urllib.request
-
-    from gezel_knowledge.install.job import InstallResult, PlacementRequest
-    from gezel_knowledge.install.registry_document import RegistryDocument
-    from gezel_knowledge.install.updates import (
-        RegistrySource,
-        UpdateCheck,
-        UpdatePolicy,
-        UpdateReport,
-    )
-
-__all__ = ["KnowledgeHome", "gezel_home"]
+__all__ = ["KnowledgeHome", "gezel_home", "install"]
 
 
-class KnowledgeHome:
-    """Installed catalogs under one Gezel home: layout, registry, and the user's commands."""
+class KnowledgeHome(HomeState):
+    """Installed catalogs under one Gezel home: layout, registry, and the user's commands.
 
-    def __init__(
-        self,
-        path: Path | str | None = None,
-        *,
-        free_space: FreeSpaceProbe = disk_free_space,
-        opener: urllib.request.OpenerDirector | None = None,
-        lock_timeout: float | None = 60.0,
-        shared_store: SharedStore | Path | str | Literal[False] | None = None,
-    ) -> None:
-        """``shared_store`` names the machine's shared store (default: ``GEZEL_SHARED_STORE``;
-        ``False``: none, whatever the environment says)."""
-        self.root = gezel_home(path)
-        self.shared_store = shared_store_from(shared_store)
-        self.knowledge_dir = self.root / "knowledge"
-        self.registry = UserRegistry(
-            self.knowledge_dir / "registry.json", lock_timeout=lock_timeout
-        )
-        self.free_space = free_space
-        self.opener = opener
-
-    def __repr__(self) -> str:
-        return f"KnowledgeHome({str(self.root)!r})"
-
-    # -- layout -----------------------------------------------------------------------------
-
-    @property
-    def staging_dir(self) -> Path:
-        """Where archives are extracted before they are published."""
-        return self.knowledge_dir / ".staging"
-
-    @property
-    def downloads_dir(self) -> Path:
-        """Where partial downloads wait to be resumed."""
-        return self.knowledge_dir / ".downloads"
-
-    @property
-    def trash_dir(self) -> Path:
-        """Where directories are moved before they are deleted."""
-        return self.knowledge_dir / ".trash"
-
-    def version_dir(self, publisher_id: str, catalog_id: str, version: str, sha256: str) -> Path:
-        """``knowledge/<publisher>/<catalog>/<version>/<digest16>`` (identifiers validated)."""
-        if not is_sha256_hex(sha256):
-            raise InvalidInput(f"not a lowercase SHA-256 hex digest: {sha256!r}", subject=sha256)
-        return (
-            self.knowledge_dir
-            / validate_publisher_id(publisher_id)
-            / validate_catalog_id(catalog_id)
-            / validate_version(version)
-            / sha256[:16]
-        )
-
-    def relative(self, path: Path) -> str:
-        """``path`` relative to the home, with ``/`` separators (as stored in the registry)."""
-        return PurePosixPath(*path.relative_to(self.root).parts).as_posix()
-
-    def path_of(self, version: InstalledVersion) -> Path:
-        """The directory of an installed version (refusing a registry path outside the home,
-        or, for a shared version, anything but a store entry's catalog directory)."""
-        if version.placement == "shared":
-            path = Path(version.path)
-            # owns() accepts only <store>/catalogs/<that digest>/catalog.
-            store = SharedStore(path.parents[2]) if len(path.parts) > 3 else None
-            if (
-                not path.is_absolute()
-                or ".." in path.parts
-                or store is None
-                or store.owns(path) != version.archive_sha256
-            ):
-                raise IntegrityFailure(
-                    f"registry path {version.path!r} is not a shared store entry of "
-                    f"{version.archive_sha256}",
-                    reason="registry-corrupt",
-                    subject=version.path,
-                )
-            return path
-        rel = PurePosixPath(version.path)
-        if rel.is_absolute() or ".." in rel.parts or not rel.parts or rel.parts[0] != "knowledge":
-            raise IntegrityFailure(
-                f"registry path {version.path!r} is outside the knowledge home",
-                reason="registry-corrupt",
-                subject=version.path,
-            )
-        return self.root.joinpath(*rel.parts)
-
-    def store_of(self, version: InstalledVersion) -> SharedStore | None:
-        """The shared store holding a shared version (``None`` for a private one)."""
-        if version.placement != "shared":
-            return None
-        return SharedStore(self.path_of(version).parents[2])
-
-    # -- registry views ---------------------------------------------------------------------
-
-    def snapshot(self) -> RegistrySnapshot:
-        """The registry as it is now."""
-        return self.registry.read()
-
-    def installed(self) -> list[InstalledCatalog]:
-        """Every installed catalog, by key."""
-        return list(self.snapshot())
-
-    def catalog(self, ref: str) -> InstalledCatalog:
-        """An installed catalog by ``publisher/catalog`` or an unambiguous bare catalog id."""
-        return self.snapshot().find(ref)
-
-    # -- user commands ----------------------------------------------------------------------
-
-    def set_enabled(self, ref: str, enabled: bool) -> InstalledCatalog:
-        """Enable or disable a catalog (kept across version updates)."""
-        key = self.catalog(ref).key
-
-        def change(snap: RegistrySnapshot) -> RegistrySnapshot:
-            current = snap.find(key)
-            return snap.with_catalog(replace(current, enabled=enabled))
-
-        return self.registry.update(change).find(key)
-
-    def enable(self, ref: str) -> InstalledCatalog:
-        """Enable a catalog for search."""
-        return self.set_enabled(ref, True)
-
-    def disable(self, ref: str) -> InstalledCatalog:
-        """Disable a catalog: it stays installed but no search uses it."""
-        return self.set_enabled(ref, False)
-
-    def remove(self, ref: str) -> InstalledCatalog:
-        """Forget a catalog and delete its private files; return what was removed."""
-        key = self.catalog(ref).key
-        removed: list[InstalledCatalog] = []
-
-        def change(snap: RegistrySnapshot) -> RegistrySnapshot:
-            removed.append(snap.find(key))
-            return snap.without_catalog(key)
-
-        self.registry.update(change)
-        gone = removed[-1]
-        # The registry no longer points here; deleting afterwards never leaves a dangling entry.
-        # Shared bytes are not this user's to delete: only the reference goes.
-        self._release(gone.versions)
-        with contextlib.suppress(OSError):
-            self._prune_empty_parents(self.knowledge_dir / gone.publisher_id / gone.catalog_id)
-        return gone
-
-    def quarantine(self, key: str, sha256: str, reason: str, message: str) -> InstalledCatalog:
-        """Take one installed copy out of service, recording why; its files are untouched."""
-        record = Quarantine(reason=reason, message=" ".join(message.split()), at=utc_now())
-
-        def change(snap: RegistrySnapshot) -> RegistrySnapshot:
-            current = snap.get(key)
-            if current is None or current.version_by_digest(sha256) is None:
-                return snap
-            return snap.with_catalog(current.with_quarantine(sha256, record))
-
-        return self.registry.update(change).find(key)
-
-    def clear_quarantine(self, key: str, sha256: str) -> InstalledCatalog:
-        """Put a quarantined copy back in service (after a successful re-check)."""
-
-        def change(snap: RegistrySnapshot) -> RegistrySnapshot:
-            current = snap.find(key)
-            return snap.with_catalog(current.with_quarantine(sha256, None))
-
-        return self.registry.update(change).find(key)
+    ``KnowledgeHome(path=None, *, free_space, opener, lock_timeout, shared_store)``: see
+    :class:`~gezel_knowledge.install.state.HomeState` for the arguments.
+    """
 
     def install(
         self,
@@ -255,10 +72,6 @@ class KnowledgeHome:
         trusted coordinate when one is configured and writable, else private), ``private``,
         or ``shared`` (fail rather than install privately).
         """
-        # Imported here: searching and reading installed catalogs never needs the download,
-        # archive-verification and schema machinery an install job pulls in.
-        from gezel_knowledge.install.job import run_install  # noqa: PLC0415
-
         return run_install(
             self,
             source,
@@ -281,8 +94,6 @@ class KnowledgeHome:
     ) -> InstallResult:
         """Install or refresh a catalog bundled with the application (the built-in Handboek):
         same bytes are a no-op, changed bytes replace it keeping the enabled setting."""
-        from gezel_knowledge.install.bundled import install_bundled  # noqa: PLC0415
-
         return install_bundled(self, archive, progress=progress, cancel=cancel)
 
     def check_updates(
@@ -297,8 +108,6 @@ class KnowledgeHome:
         ``registries`` defaults to the documents the catalogs were installed through; a URL is
         fetched only when ``policy`` allows network use.
         """
-        from gezel_knowledge.install.updates import check_updates  # noqa: PLC0415
-
         return check_updates(self, registries, policy=policy, trust=trust)
 
     def apply_updates(
@@ -314,8 +123,6 @@ class KnowledgeHome:
     ) -> UpdateReport:
         """Install the available updates through the install job (enabled setting kept);
         refuses with ``NetworkNotAllowed`` when ``policy`` forbids the download."""
-        from gezel_knowledge.install.updates import apply_updates  # noqa: PLC0415
-
         return apply_updates(
             self,
             registries,
@@ -351,49 +158,14 @@ class KnowledgeHome:
         ``publisher/catalog``. A disabled catalog is still readable (enabled state governs
         search); a quarantined one is not.
         """
-        uri = reference if isinstance(reference, KnowledgeUri) else KnowledgeUri.parse(reference)
-        key = catalog_key(uri.publisher_id, uri.catalog_id)
-        with self.mount(key, allow_disabled=True) as catalog:
-            return catalog.read(uri)
+        return read_reference(self, reference)
 
-    # -- housekeeping -----------------------------------------------------------------------
 
-    def _release(self, versions: Sequence[InstalledVersion]) -> None:
-        """Let go of versions no longer registered: delete private files, drop shared refs."""
-        private: list[Path] = []
-        for version in versions:
-            store = self.store_of(version)
-            if store is None:
-                private.append(self.path_of(version))
-                continue
-            # A store that became unwritable keeps the reference; reclaim finds it stale later
-            # because this registry no longer lists the entry.
-            with contextlib.suppress(OSError, KnowledgeError):
-                store.release(version.archive_sha256, self.root)
-        self._discard(private)
-
-    def _discard(self, paths: Sequence[Path]) -> None:
-        """Move directories to the trash (one rename each), then delete them."""
-        doomed: list[Path] = []
-        for path in paths:
-            if not path.exists():
-                continue
-            try:
-                doomed.append(move_to_trash(path, self.trash_dir))
-            except OSError:
-                doomed.append(path)  # cannot be moved: delete it where it is
-            with contextlib.suppress(OSError):
-                self._prune_empty_parents(path.parent)
-        for path in doomed:
-            remove_tree(path)
-
-    def _prune_empty_parents(self, directory: Path) -> None:
-        """Remove empty ``<version>``/``<catalog>``/``<publisher>`` directories upward."""
-        stop = {self.knowledge_dir, self.root, self.trash_dir}
-        current = directory
-        while current not in stop and self.knowledge_dir in current.parents:
-            try:
-                current.rmdir()
-            except OSError:
-                return
-            current = current.parent
+def install(
+    source: str | Path,
+    expected_sha256: str | None = None,
+    progress: ProgressSink | None = None,
+    **options: Any,
+) -> InstallResult:
+    """Install a catalog into the default home (see :meth:`KnowledgeHome.install`)."""
+    return KnowledgeHome().install(source, expected_sha256, progress, **options)

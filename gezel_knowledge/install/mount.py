@@ -13,18 +13,16 @@ from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from gezel_knowledge.archive.paths import MANIFEST_PATH
 from gezel_knowledge.errors import IntegrityFailure, InvalidInput, KnowledgeError, NotFound
-from gezel_knowledge.install.registry import InstalledCatalog, InstalledVersion
-from gezel_knowledge.reader import Catalog, open_catalog, read_manifest
+from gezel_knowledge.install.registry import InstalledCatalog, InstalledVersion, catalog_key
+from gezel_knowledge.install.state import HomeState
+from gezel_knowledge.reader import Catalog, Passage, open_extracted, read_manifest
 from gezk.errors import GezkError
+from gezk.uri import KnowledgeUri
 
-if TYPE_CHECKING:
-    from gezel_knowledge.install.home import KnowledgeHome
-
-__all__ = ["MountFailed", "check_files", "mount", "quarantine_error"]
+__all__ = ["MountFailed", "check_files", "mount", "quarantine_error", "read_reference", "recheck"]
 
 
 class MountFailed(IntegrityFailure):
@@ -61,7 +59,7 @@ def quarantine_error(exc: BaseException) -> tuple[str, str]:
     return "mount-failed", f"{type(exc).__name__}: {exc}"
 
 
-def _open(home: KnowledgeHome, version: InstalledVersion) -> Catalog:
+def _open(home: HomeState, version: InstalledVersion) -> Catalog:
     root = home.path_of(version)
     if not (root / MANIFEST_PATH).is_file():
         raise NotFound(
@@ -70,14 +68,10 @@ def _open(home: KnowledgeHome, version: InstalledVersion) -> Catalog:
             subject=version.path,
         )
     check_files(root)
-    catalog = open_catalog(root)
-    catalog.archive_sha256 = version.archive_sha256
-    return catalog
+    return open_extracted(root, archive_sha256=version.archive_sha256)
 
 
-def mount(
-    home: KnowledgeHome, catalog: InstalledCatalog, *, allow_disabled: bool = False
-) -> Catalog:
+def mount(home: HomeState, catalog: InstalledCatalog, *, allow_disabled: bool = False) -> Catalog:
     """Open the active version of ``catalog``; quarantine it and raise on failure.
 
     Raises :class:`MountFailed` (after recording the quarantine) when the files do not open,
@@ -109,7 +103,7 @@ def mount(
         ) from exc
 
 
-def recheck(home: KnowledgeHome, ref: str) -> InstalledCatalog:
+def recheck(home: HomeState, ref: str) -> InstalledCatalog:
     """Try to mount a quarantined catalog again; clear its quarantine when it opens."""
     catalog = home.catalog(ref)
     version = catalog.active
@@ -121,3 +115,15 @@ def recheck(home: KnowledgeHome, ref: str) -> InstalledCatalog:
         reason, message = quarantine_error(exc)
         return home.quarantine(catalog.key, version.archive_sha256, reason, message)
     return home.clear_quarantine(catalog.key, version.archive_sha256)
+
+
+def read_reference(home: HomeState, reference: str | KnowledgeUri) -> Passage:
+    """Resolve a ``knowledge://`` reference through the active version of its catalog.
+
+    A disabled catalog is still readable (enabled state governs search); a quarantined one is
+    not.
+    """
+    uri = reference if isinstance(reference, KnowledgeUri) else KnowledgeUri.parse(reference)
+    key = catalog_key(uri.publisher_id, uri.catalog_id)
+    with mount(home, home.catalog(key), allow_disabled=True) as catalog:
+        return catalog.read(uri)

@@ -3,7 +3,7 @@ each is enabled or quarantined.
 
 The registry is one JSON file in the knowledge home. Readers never lock: every write replaces
 the whole file through a synced temp file and a rename, so a reader sees either the old or the
-new document. Writers serialise through :class:`~gezel_knowledge.install.locking.FileLock` and
+new document. Writers serialise through :class:`~gezel_knowledge._locking.FileLock` and
 apply a pure function to the snapshot they read *under* the lock, so two processes updating at
 once never lose each other's change.
 """
@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import Any, Literal
 
 from gezel_knowledge._atomic import write_atomic
+from gezel_knowledge._locking import FileLock
 from gezel_knowledge.errors import IntegrityFailure, InvalidInput, NotFound, Unsupported
-from gezel_knowledge.install.locking import FileLock
 
 __all__ = [
     "REGISTRY_KIND",

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from gezel_knowledge.archive.verify import inspect_archive
 from gezel_knowledge.errors import InvalidInput, NotFound
 from gezel_knowledge.install.download import is_url
 from gezel_knowledge.install.errors import DownloadFailed
@@ -134,9 +135,6 @@ class RegistryRelease:
 
 def _inspect_release(archive: Path | str, url: str) -> tuple[RegistryRelease, CatalogManifest]:
     """:meth:`RegistryRelease.for_archive` and the archive's manifest, from one inspection."""
-    # Imported here: resolving coordinates never needs the archive verifier.
-    from gezel_knowledge.archive.verify import inspect_archive  # noqa: PLC0415
-
     if not is_url(url):
         raise InvalidInput(f"a release URL must be http(s): {url!r}", subject=url)
     info = inspect_archive(archive)

@@ -26,6 +26,7 @@ delete an entry between a user adopting it and their registry saying so.
 from __future__ import annotations
 
 import contextlib
+import getpass
 import hashlib
 import json
 import os
@@ -37,9 +38,9 @@ from pathlib import Path
 from typing import Any, Literal
 
 from gezel_knowledge._atomic import move_to_trash, publish_read_only, remove_tree, write_atomic
+from gezel_knowledge._locking import FileLock
 from gezel_knowledge.errors import IntegrityFailure, KnowledgeError, Unsupported
 from gezel_knowledge.install._time import utc_now
-from gezel_knowledge.install.locking import FileLock
 from gezel_knowledge.install.registry import UserRegistry
 from gezk.ids import is_sha256_hex
 
@@ -154,10 +155,8 @@ class ReclaimReport:
 
 def _current_user() -> str:
     try:
-        import getpass  # noqa: PLC0415 - only reference records need it
-
         return getpass.getuser()
-    except (ImportError, KeyError, OSError):
+    except (KeyError, OSError):
         return f"uid:{os.getuid()}" if hasattr(os, "getuid") else "unknown"
 
 

@@ -12,18 +12,15 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from gezel_knowledge.embedders import EmbedderResolution, resolve_query_embedder
 from gezel_knowledge.errors import KnowledgeError
 from gezel_knowledge.install.mount import MountFailed, mount, recheck
 from gezel_knowledge.install.registry import InstalledCatalog
+from gezel_knowledge.install.state import HomeState
 from gezel_knowledge.reader import read_manifest
 from gezk.errors import GezkError
 from gezk.profiles import EmbeddingProfile
-
-if TYPE_CHECKING:
-    from gezel_knowledge.install.home import KnowledgeHome
 
 __all__ = ["HomeStatus", "PartialDownload", "ProfileReadiness", "home_status"]
 
@@ -67,7 +64,7 @@ class HomeStatus:
 
 
 def home_status(
-    home: KnowledgeHome,
+    home: HomeState,
     *,
     check: bool = False,
     resolve_embedder: Callable[[EmbeddingProfile], EmbedderResolution] | None = None,

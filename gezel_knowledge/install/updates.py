@@ -23,19 +23,21 @@ from typing import TYPE_CHECKING
 from gezel_knowledge.errors import Cancelled, KnowledgeError
 from gezel_knowledge.install.download import is_url
 from gezel_knowledge.install.errors import NetworkNotAllowed
+from gezel_knowledge.install.job import run_install
+from gezel_knowledge.install.placement import PlacementRequest
 from gezel_knowledge.install.registry_document import (
     RegistryDocument,
     RegistryRelease,
     load_registry_document,
     version_sort_key,
 )
+from gezel_knowledge.install.result import InstallResult
+from gezel_knowledge.install.state import HomeState
 from gezk.errors import GezkError
 from gezk.signing import TrustAnchors
 
 if TYPE_CHECKING:
     from gezel_knowledge.install.cancel import CancelToken
-    from gezel_knowledge.install.home import KnowledgeHome
-    from gezel_knowledge.install.job import InstallResult, PlacementRequest
     from gezel_knowledge.install.registry import InstalledCatalog
     from gezel_knowledge.progress import ProgressSink
 
@@ -158,7 +160,7 @@ def _recorded(installed: Sequence[InstalledCatalog]) -> list[RegistrySource]:
 
 
 def _load(
-    home: KnowledgeHome,
+    home: HomeState,
     sources: Sequence[RegistrySource],
     policy: UpdatePolicy,
     trust: TrustAnchors | None,
@@ -197,7 +199,7 @@ def _load(
 
 
 def check_updates(
-    home: KnowledgeHome,
+    home: HomeState,
     registries: Sequence[RegistrySource] | None = None,
     *,
     policy: UpdatePolicy,
@@ -255,7 +257,7 @@ def check_updates(
 
 
 def apply_updates(
-    home: KnowledgeHome,
+    home: HomeState,
     registries: Sequence[RegistrySource] | None = None,
     *,
     policy: UpdatePolicy,
@@ -294,7 +296,8 @@ def apply_updates(
         if active is not None and active.placement_reason == "private-requested":
             where = "private"
         try:
-            result = home.install(
+            result = run_install(
+                home,
                 update.coordinate,
                 update.release.content_digest,
                 progress,

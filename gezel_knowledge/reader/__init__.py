@@ -1,4 +1,9 @@
-"""The catalog reader: open, browse, read and search a ``.gezk`` catalog (spec 5, 8.4, 9, 11)."""
+"""The catalog reader: open, browse, read and search an extracted ``.gezk`` catalog (spec 5, 8.4,
+9, 11).
+
+:func:`~gezel_knowledge.opening.open_catalog` (also ``gezel_knowledge.open_catalog``) opens a
+``.gezk`` file by path: it verifies and extracts it, then opens it with :func:`open_extracted`.
+"""
 
 from __future__ import annotations
 
@@ -17,7 +22,7 @@ from gezel_knowledge.reader.models import (
     Stage1,
     Topic,
 )
-from gezel_knowledge.reader.open import default_cache_dir, open_catalog, read_manifest
+from gezel_knowledge.reader.open import open_extracted, read_manifest
 from gezel_knowledge.reader.vectors import (
     DEFAULT_BIT_CACHE_BYTES,
     DEFAULT_FINAL_K,
@@ -50,7 +55,6 @@ __all__ = [
     "Topic",
     "candidate_count",
     "cosine_floor",
-    "default_cache_dir",
-    "open_catalog",
+    "open_extracted",
     "read_manifest",
 ]

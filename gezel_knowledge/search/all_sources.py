@@ -21,10 +21,11 @@ import functools
 import sqlite3
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Literal, Protocol, get_args
+from typing import Literal, Protocol, get_args
 
 from gezel_knowledge.errors import InvalidInput, KnowledgeError
 from gezel_knowledge.hits import SearchHit, SourceKind, merge_hits
+from gezel_knowledge.indexes import ContentIndex, MemoryIndex, sqlite_backend
 from gezel_knowledge.query import QueryVectors
 from gezel_knowledge.results import (
     SearchMode,
@@ -36,10 +37,6 @@ from gezel_knowledge.results import (
 from gezel_knowledge.search.knowledge_search import KnowledgeSearch
 from gezel_knowledge.searchable import Searchable
 from gezk.errors import GezkError
-
-if TYPE_CHECKING:
-    # Types only: the session's search imports no index until one is searched.
-    from gezel_knowledge.indexes import ContentIndex, MemoryIndex
 
 __all__ = ["ALL_SOURCES", "SourceName", "search_all_sources"]
 
@@ -67,8 +64,6 @@ def _failures(source: Searchable) -> tuple[type[BaseException], ...]:
     if isinstance(source, KnowledgeSearch):
         return _FAILURES
     # An index is in hand, so its binding is already chosen and cached.
-    from gezel_knowledge.indexes import sqlite_backend  # noqa: PLC0415
-
     return (*_FAILURES, sqlite_backend().module.Error)
 
 

@@ -54,10 +54,10 @@ from gezel_knowledge.fusion import (
     relevance,
 )
 from gezel_knowledge.hits import SearchHit
-from gezel_knowledge.install.home import KnowledgeHome
-from gezel_knowledge.install.mount import MountFailed, mount, quarantine_error
+from gezel_knowledge.install.mount import MountFailed, mount, quarantine_error, read_reference
 from gezel_knowledge.install.policy import CatalogPolicy, eligible_catalogs
 from gezel_knowledge.install.registry import InstalledCatalog, catalog_key
+from gezel_knowledge.install.state import HomeState
 from gezel_knowledge.query import QueryVectors, fts_match_expression, query_vectors_for
 from gezel_knowledge.reader import (
     DEFAULT_FINAL_K,
@@ -128,12 +128,12 @@ class KnowledgeSearch:
 
     def __init__(
         self,
-        home: KnowledgeHome | None = None,
+        home: HomeState | None = None,
         *,
         policy: CatalogPolicy | None = None,
         resolve_embedder: EmbedderResolver | None = None,
     ) -> None:
-        self.home = home or KnowledgeHome()
+        self.home = home or HomeState()
         self.policy = policy or CatalogPolicy.inherit()
         self._resolve = resolve_embedder or resolve_query_embedder
         self._resolutions: dict[EmbeddingProfile, EmbedderResolution] = {}
@@ -383,7 +383,7 @@ class KnowledgeSearch:
             m = self._mounted.get(catalog_key(uri.publisher_id, uri.catalog_id))
             if m is not None:
                 return m.catalog.read(uri)
-        return self.home.read(uri)
+        return read_reference(self.home, uri)
 
 
 def _route(

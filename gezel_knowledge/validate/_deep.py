@@ -6,6 +6,7 @@ These read every row of a catalog, so they run only when asked for (``validate -
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import sqlite3
@@ -14,8 +15,8 @@ import unicodedata
 import numpy as np
 from numpy.typing import NDArray
 
+from gezel_knowledge.archive.assets import asset_references
 from gezel_knowledge.archive.paths import ROUTER_PATH
-from gezel_knowledge.assets import asset_references
 from gezel_knowledge.errors import KnowledgeError
 from gezel_knowledge.reader.body import body_lines, decode_body
 from gezel_knowledge.reader.vectors import load_sign_bits, search_shard
@@ -45,8 +46,34 @@ def _integrity(ctx: Context) -> None:
 
 
 def _chunks(ctx: Context, sid: int, conn: sqlite3.Connection, lines: dict[str, int]) -> None:
-    router = ctx.router
-    assert router is not None
+    """A shard's chunks: dense ids in document order, the router's counts, each row's content."""
+    _chunk_order(ctx, sid, conn)
+    _chunk_counts(ctx, sid, conn)
+    for cid, uid, doc, ordinal, heading, heading_text, start, end, chash, text in conn.execute(
+        "SELECT id, chunk_uid, document_id, ordinal, heading_path, heading_text, line_start,"
+        " line_end, content_hash, text FROM chunks"
+    ):
+        where = f"{doc}#{cid}"
+        if not isinstance(uid, str) or not is_chunk_uid(uid):
+            ctx.add("chunk-uid-mismatch", "chunk_uid is not 32 lowercase hex digits", where)
+        elif uid != chunk_uid(doc, ordinal, text):
+            ctx.add(
+                "chunk-uid-mismatch", "chunk_uid is not derived from the chunk's content", where
+            )
+        if chash != content_hash(text):
+            ctx.add("chunk-uid-mismatch", "content_hash is not SHA-256 of the text", where)
+        _check_heading(ctx, heading, heading_text, where)
+        total = lines.get(doc)
+        # One past the last line is tolerated: the reference toolchain counts the empty line
+        # after a body's final LF (bodies are LF-terminated), so its catalogs end there.
+        if not (isinstance(start, int) and isinstance(end, int) and 1 <= start <= end) or (
+            total is not None and (end > total + 1 or start > total)
+        ):
+            ctx.add("invalid-line-range", f"lines {start}-{end} are outside the body", where)
+
+
+def _chunk_order(ctx: Context, sid: int, conn: sqlite3.Connection) -> None:
+    """Chunk ids are dense from 1, in (document_id, ordinal) order (the vectors' row order)."""
     subject = f"shard {sid}"
     n, lo, hi = conn.execute("SELECT COUNT(*), MIN(id), MAX(id) FROM chunks").fetchone()
     if n and (lo != 1 or hi != n):
@@ -59,6 +86,13 @@ def _chunks(ctx: Context, sid: int, conn: sqlite3.Connection, lines: dict[str, i
         ctx.add(
             "chunk-order", f"{out_of_order} chunks are not in (document_id, ordinal) order", subject
         )
+
+
+def _chunk_counts(ctx: Context, sid: int, conn: sqlite3.Connection) -> None:
+    """Each document the router places in this shard has its ``chunk_count`` chunks, ordinals
+    0..n-1, and no chunk belongs to a document placed elsewhere."""
+    router = ctx.router
+    assert router is not None
     expected = dict(
         router.execute("SELECT id, chunk_count FROM documents WHERE shard_id = ?", (sid,))
     )
@@ -79,34 +113,17 @@ def _chunks(ctx: Context, sid: int, conn: sqlite3.Connection, lines: dict[str, i
     for doc, k in expected.items():
         if k and doc not in counted:
             ctx.add("chunk-count-mismatch", f"documents.chunk_count is {k}, no chunks stored", doc)
-    for cid, uid, doc, ordinal, heading, heading_text, start, end, chash, text in conn.execute(
-        "SELECT id, chunk_uid, document_id, ordinal, heading_path, heading_text, line_start,"
-        " line_end, content_hash, text FROM chunks"
-    ):
-        where = f"{doc}#{cid}"
-        if not isinstance(uid, str) or not is_chunk_uid(uid):
-            ctx.add("chunk-uid-mismatch", "chunk_uid is not 32 lowercase hex digits", where)
-        elif uid != chunk_uid(doc, ordinal, text):
-            ctx.add(
-                "chunk-uid-mismatch", "chunk_uid is not derived from the chunk's content", where
-            )
-        if chash != content_hash(text):
-            ctx.add("chunk-uid-mismatch", "content_hash is not SHA-256 of the text", where)
-        try:
+
+
+def _check_heading(ctx: Context, heading: object, heading_text: object, where: str) -> None:
+    path: object = None
+    if isinstance(heading, str | bytes):
+        with contextlib.suppress(ValueError):
             path = json.loads(heading)
-        except (TypeError, ValueError):
-            path = None
-        if not isinstance(path, list) or not all(isinstance(h, str) for h in path):
-            ctx.add("invalid-heading-path", "heading_path must be a JSON array of strings", where)
-        elif " > ".join(path) != heading_text:
-            ctx.add("invalid-heading-path", "heading_text must join heading_path with ' > '", where)
-        total = lines.get(doc)
-        # One past the last line is tolerated: the reference toolchain counts the empty line
-        # after a body's final LF (bodies are LF-terminated), so its catalogs end there.
-        if not (isinstance(start, int) and isinstance(end, int) and 1 <= start <= end) or (
-            total is not None and (end > total + 1 or start > total)
-        ):
-            ctx.add("invalid-line-range", f"lines {start}-{end} are outside the body", where)
+    if not isinstance(path, list) or not all(isinstance(h, str) for h in path):
+        ctx.add("invalid-heading-path", "heading_path must be a JSON array of strings", where)
+    elif " > ".join(path) != heading_text:
+        ctx.add("invalid-heading-path", "heading_text must join heading_path with ' > '", where)
 
 
 def _vectors(ctx: Context, sid: int, conn: sqlite3.Connection, chunk_count: int) -> None:

@@ -6,8 +6,8 @@ import hashlib
 import os
 import stat
 
+from gezel_knowledge.archive.assets import asset_problem
 from gezel_knowledge.archive.layout import layout_findings
-from gezel_knowledge.assets import asset_problem
 from gezel_knowledge.validate._context import Context
 
 __all__ = ["check_files"]

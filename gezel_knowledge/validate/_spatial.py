@@ -25,40 +25,58 @@ def check_spatial(ctx: Context) -> None:
     per_document: dict[str, int] = {}
     subjects: list[tuple[float, float]] = []
     for doc, loc, lat, lon, role, provenance, exists in rows:
-        subject = f"{doc}#{loc}"
         per_document[doc] = per_document.get(doc, 0) + 1
-        if exists is None:
-            ctx.add("invalid-location", "the location names a missing document", subject)
-        if not isinstance(loc, str) or not is_document_id(loc):
-            ctx.add("invalid-location", "location id does not follow the id grammar", subject)
-        coordinates_ok = (
-            isinstance(lat, float | int)
-            and isinstance(lon, float | int)
-            and math.isfinite(lat)
-            and math.isfinite(lon)
-            and -90 <= lat <= 90
-            and -180 <= lon < 180
-        )
-        if not coordinates_ok:
-            ctx.add("invalid-location", f"coordinates ({lat!r}, {lon!r}) are out of range", subject)
-        if role not in ("subject", "associated"):
-            ctx.add("invalid-location", f"role {role!r} is not subject or associated", subject)
-        elif role == "subject" and coordinates_ok:
-            subjects.append((float(lat), float(lon)))
-        if provenance is not None and (
-            parse_json_object(provenance) is None
-            or len(str(provenance).encode("utf-8")) > ctx.limits.max_provenance_json_bytes
-        ):
-            ctx.add(
-                "invalid-location",
-                "provenance_json must be a JSON object of at most "
-                f"{ctx.limits.max_provenance_json_bytes} bytes",
-                subject,
-            )
+        subject = _check_point(ctx, f"{doc}#{loc}", (loc, lat, lon, role, provenance, exists))
+        if subject is not None:
+            subjects.append(subject)
     for doc, n in per_document.items():
         if n > ctx.limits.max_locations_per_document:
             ctx.add("invalid-location", f"{n} points exceed the per-document limit", doc)
+    _check_summary(ctx, len(rows), len(per_document), subjects)
 
+
+def _coordinates(lat: object, lon: object) -> tuple[float, float] | None:
+    """The point, or ``None`` when it is not finite latitude/longitude within range."""
+    if not (isinstance(lat, float | int) and isinstance(lon, float | int)):
+        return None
+    if not (math.isfinite(lat) and math.isfinite(lon) and -90 <= lat <= 90 and -180 <= lon < 180):
+        return None
+    return float(lat), float(lon)
+
+
+def _check_point(ctx: Context, where: str, row: tuple[object, ...]) -> tuple[float, float] | None:
+    """One ``document_locations`` row (location id, latitude, longitude, role, provenance, the
+    joined document id); return its coordinates when it is a valid subject point."""
+    loc, lat, lon, role, provenance, exists = row
+    if exists is None:
+        ctx.add("invalid-location", "the location names a missing document", where)
+    if not isinstance(loc, str) or not is_document_id(loc):
+        ctx.add("invalid-location", "location id does not follow the id grammar", where)
+    point = _coordinates(lat, lon)
+    if point is None:
+        ctx.add("invalid-location", f"coordinates ({lat!r}, {lon!r}) are out of range", where)
+    subject = None
+    if role not in ("subject", "associated"):
+        ctx.add("invalid-location", f"role {role!r} is not subject or associated", where)
+    elif role == "subject":
+        subject = point
+    if provenance is not None and (
+        parse_json_object(provenance) is None
+        or len(str(provenance).encode("utf-8")) > ctx.limits.max_provenance_json_bytes
+    ):
+        ctx.add(
+            "invalid-location",
+            "provenance_json must be a JSON object of at most "
+            f"{ctx.limits.max_provenance_json_bytes} bytes",
+            where,
+        )
+    return subject
+
+
+def _check_summary(
+    ctx: Context, points: int, documents: int, subjects: list[tuple[float, float]]
+) -> None:
+    """The manifest's spatial summary against the points the router holds."""
     summary = ctx.manifest.spatial
     if summary is None:
         return  # reported by the manifest checks
@@ -72,17 +90,16 @@ def check_spatial(ctx: Context) -> None:
             "spatial must be document-points@1 / EPSG:4326 / sphere-6371000",
             "$.spatial",
         )
-    if summary.location_count != len(rows):
+    if summary.location_count != points:
         ctx.add(
             "spatial-mismatch",
-            f"locationCount is {summary.location_count}, the router has {len(rows)} points",
+            f"locationCount is {summary.location_count}, the router has {points} points",
             "$.spatial.locationCount",
         )
-    if summary.located_documents != len(per_document):
+    if summary.located_documents != documents:
         ctx.add(
             "spatial-mismatch",
-            f"locatedDocuments is {summary.located_documents}, {len(per_document)} documents "
-            "have points",
+            f"locatedDocuments is {summary.located_documents}, {documents} documents have points",
             "$.spatial.locatedDocuments",
         )
     expected = [(b.west, b.south, b.east, b.north) for b in coverage(subjects)]

@@ -9,6 +9,8 @@ filings of ``documents.topic_id`` instead; 0.5 filed every document at a root.
 
 from __future__ import annotations
 
+import sqlite3
+
 from gezel_knowledge.archive.paths import ROUTER_PATH
 from gezel_knowledge.validate._context import Context
 
@@ -55,13 +57,24 @@ def check_toc(ctx: Context) -> None:
     conn = ctx.router
     if conn is None:
         return
+    _check_topics(ctx, conn)
+    _check_filing(ctx, conn)
+    if ctx.schema < 4:
+        _check_direct_counts(ctx, conn)
+    else:
+        _check_placements(ctx, conn)
+
+
+def _check_topics(ctx: Context, conn: sqlite3.Connection) -> None:
+    """The router's topics form a forest and are the manifest's, with its names and order."""
     m = ctx.manifest
-    rows = conn.execute(
-        "SELECT id, parent_id, name, description, sort_key, document_count FROM topics"
-    ).fetchall()
-    parents = {r[0]: r[1] for r in rows}
-    _forest(ctx, parents)
-    router_topics = {r[0]: r for r in rows}
+    router_topics = {
+        tid: (parent, name, sort_key)
+        for tid, parent, name, _description, sort_key, _count in conn.execute(
+            "SELECT id, parent_id, name, description, sort_key, document_count FROM topics"
+        )
+    }
+    _forest(ctx, {tid: parent for tid, (parent, _, _) in router_topics.items()})
     manifest_topics = {t.id: t for t in m.topics}
     if set(router_topics) != set(manifest_topics):
         missing = sorted(set(manifest_topics) ^ set(router_topics))[:5]
@@ -69,14 +82,20 @@ def check_toc(ctx: Context) -> None:
             "toc-mismatch", f"manifest and router topics differ ({', '.join(missing)})", ROUTER_PATH
         )
     for tid, t in manifest_topics.items():
-        r = router_topics.get(tid)
-        if r is None:
+        row = router_topics.get(tid)
+        if row is None:
             continue
-        if r[2] != t.name or (m.format_version != "0.5" and r[1] != t.parent_id):
+        parent, name, sort_key = row
+        if name != t.name or (m.format_version != "0.5" and parent != t.parent_id):
             ctx.add("toc-mismatch", "name or parent differs from the manifest", tid)
-        if t.sort_key is not None and r[4] != t.sort_key:
+        if t.sort_key is not None and sort_key != t.sort_key:
             ctx.add("toc-mismatch", "sortKey differs from the router's sort_key", tid)
 
+
+def _check_filing(ctx: Context, conn: sqlite3.Connection) -> None:
+    """Every document filed under a declared topic (at a root in 0.5), with a valid ordinal,
+    and as many documents as ``counts.documents``."""
+    m = ctx.manifest
     undeclared = conn.execute(
         "SELECT d.id FROM documents d LEFT JOIN topics t ON t.id = d.topic_id WHERE t.id IS NULL"
     ).fetchall()
@@ -104,19 +123,23 @@ def check_toc(ctx: Context) -> None:
             ROUTER_PATH,
         )
 
-    if ctx.schema < 4:
-        for tid, stored, actual in conn.execute(
-            "SELECT t.id, t.document_count, (SELECT COUNT(*) FROM documents d"
-            " WHERE d.topic_id = t.id) FROM topics t"
-        ):
-            if stored != actual:
-                ctx.add(
-                    "topic-count-mismatch",
-                    f"document_count is {stored}, {actual} documents are filed there",
-                    tid,
-                )
-        return
 
+def _check_direct_counts(ctx: Context, conn: sqlite3.Connection) -> None:
+    """Schemas 2 and 3: ``topics.document_count`` counts the documents filed there."""
+    for tid, stored, actual in conn.execute(
+        "SELECT t.id, t.document_count, (SELECT COUNT(*) FROM documents d"
+        " WHERE d.topic_id = t.id) FROM topics t"
+    ):
+        if stored != actual:
+            ctx.add(
+                "topic-count-mismatch",
+                f"document_count is {stored}, {actual} documents are filed there",
+                tid,
+            )
+
+
+def _check_placements(ctx: Context, conn: sqlite3.Connection) -> None:
+    """Schema 4: ``topic_documents`` rows, primary placements and per-topic counts."""
     for tid, doc in conn.execute(
         "SELECT td.topic_id, td.document_id FROM topic_documents td"
         " LEFT JOIN topics t ON t.id = td.topic_id LEFT JOIN documents d ON d.id = td.document_id"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from gezel_knowledge.assets import (
+from gezel_knowledge.archive.assets import (
     MAX_ASSET_BYTES,
     asset_media_type,
     asset_path_problem,

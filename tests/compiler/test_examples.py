@@ -11,7 +11,7 @@ import pytest
 
 from gezel_knowledge.compiler import load_catalog_yaml, load_markdown_tree
 from gezel_knowledge.embedders import OnnxEmbedder
-from gezel_knowledge.reader import open_catalog
+from gezel_knowledge.opening import open_catalog
 from gezel_knowledge.validate import validate_catalog
 from tests.compiler.conftest import ModelBuild
 from tests.compiler.trees import build, entries, extract

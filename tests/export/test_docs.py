@@ -14,7 +14,7 @@ import pytest
 
 from gezel_knowledge.cli import main
 from gezel_knowledge.embedders import HashEmbedder
-from gezel_knowledge.reader import open_catalog
+from gezel_knowledge.opening import open_catalog
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = ROOT / "docs" / "integrations.md"

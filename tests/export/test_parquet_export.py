@@ -18,8 +18,8 @@ import pytest
 
 from gezel_knowledge.errors import IntegrityFailure, InvalidInput
 from gezel_knowledge.export import ParquetExport, export_parquet
+from gezel_knowledge.opening import open_catalog
 from gezel_knowledge.progress import ProgressEvent
-from gezel_knowledge.reader import open_catalog
 from gezk.jcs import canonicalize
 from tests.reader.catalog_builder import copy_catalog, mutate_db
 

@@ -13,8 +13,8 @@ import pytest
 from gezel_knowledge.archive import verify as archive_verify
 from gezel_knowledge.errors import Cancelled, IntegrityFailure, InvalidInput, NotFound
 from gezel_knowledge.install import CancelToken, InsufficientSpace, KnowledgeHome
-from gezel_knowledge.install.job import normalize_sha256
 from gezel_knowledge.install.registry_document import RegistryDocument
+from gezel_knowledge.install.source import normalize_sha256
 from gezel_knowledge.progress import ProgressEvent
 from gezk.signing import TrustAnchors, generate_private_key
 

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from gezel_knowledge._locking import FileLock, LockTimeout, fcntl_available
 from gezel_knowledge.errors import IntegrityFailure, InvalidInput, NotFound, Unsupported
-from gezel_knowledge.install.locking import FileLock, LockTimeout, fcntl_available
 from gezel_knowledge.install.registry import (
     InstalledCatalog,
     InstalledVersion,

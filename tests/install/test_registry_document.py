@@ -13,6 +13,7 @@ import pytest
 from gezel_knowledge.archive import verify
 from gezel_knowledge.cli import main
 from gezel_knowledge.errors import InvalidInput, NotFound
+from gezel_knowledge.install import registry_document
 from gezel_knowledge.install.registry_document import (
     CatalogCoordinate,
     RegistryDocument,
@@ -215,7 +216,7 @@ def test_building_a_registry_inspects_each_archive_once(
         seen.append(Path(path))
         return real(path, *args, **kwargs)
 
-    monkeypatch.setattr(verify, "inspect_archive", counting)
+    monkeypatch.setattr(registry_document, "inspect_archive", counting)
     doc = build_registry([a, b], "https://example.org/dl", generated_at="2026-01-01T00:00:00Z")
     # Each inspection hashes the whole archive: the publisher name comes from the first one.
     assert sorted(seen) == sorted([a, b])

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from gezel_knowledge.errors import InvalidInput, NotFound
-from gezel_knowledge.reader import Catalog, open_catalog
+from gezel_knowledge.opening import open_catalog
+from gezel_knowledge.reader import Catalog
 from tests.reader.conftest import shared_toc_build
 
 

@@ -17,10 +17,11 @@ from typing import Any
 
 import pytest
 
-from gezel_knowledge.assets import asset_media_type
+from gezel_knowledge.archive.assets import asset_media_type
 from gezel_knowledge.compiler import BuildResult
 from gezel_knowledge.embedders import HashEmbedder
-from gezel_knowledge.reader import Catalog, open_catalog
+from gezel_knowledge.opening import open_catalog
+from gezel_knowledge.reader import Catalog
 from gezel_knowledge.validate import validate_archive
 from gezk.signing import TrustAnchors, generate_private_key
 from gezk.spatial import RadiusQuery

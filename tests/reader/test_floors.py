@@ -10,7 +10,8 @@ import pytest
 from gezel_knowledge.embedders import default_embedder
 from gezel_knowledge.embedders.base import Embedder
 from gezel_knowledge.errors import ModelUnavailable
-from gezel_knowledge.reader import cosine_floor, open_catalog
+from gezel_knowledge.opening import open_catalog
+from gezel_knowledge.reader import cosine_floor
 from tests.reader.catalog_builder import CatalogBuild, Doc, Topic
 
 CORPUS = Path(__file__).parents[2] / "benchmarks" / "data" / "floors_corpus.json"

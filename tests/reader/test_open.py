@@ -13,7 +13,7 @@ import pytest
 from gezel_knowledge.archive import file_sha256
 from gezel_knowledge.archive import verify as archive_verify
 from gezel_knowledge.errors import IntegrityFailure, NotFound
-from gezel_knowledge.reader import default_cache_dir, open_catalog
+from gezel_knowledge.opening import default_cache_dir, open_catalog
 from tests.reader.catalog_builder import CatalogBuild, mutate_db, reseal, sample_docs
 
 

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from gezel_knowledge.embedders import HashEmbedder
-from gezel_knowledge.reader import Catalog, open_catalog
+from gezel_knowledge.opening import open_catalog
+from gezel_knowledge.reader import Catalog
 from gezk.errors import InvalidLocation
 from gezk.spatial import EARTH_RADIUS_M, RadiusQuery, distance_meters
 from tests.reader.catalog_builder import CatalogBuild, Doc, Topic, chunk_document

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from gezel_knowledge.errors import InvalidInput, NotFound
-from gezel_knowledge.reader import Catalog, open_catalog
+from gezel_knowledge.opening import open_catalog
+from gezel_knowledge.reader import Catalog
 from gezk.errors import InvalidReference
 from gezk.ids import chunk_uid
 from tests.reader.catalog_builder import chunk_document

@@ -13,7 +13,8 @@ import pytest
 
 from gezel_knowledge.embedders import HashEmbedder
 from gezel_knowledge.errors import InvalidInput
-from gezel_knowledge.reader import Catalog, _keyword, _semantic, open_catalog
+from gezel_knowledge.opening import open_catalog
+from gezel_knowledge.reader import Catalog, _keyword, _semantic
 from gezel_knowledge.reader.vectors import candidate_count, rank_shards
 from gezk.hashembed import hash_embed
 from gezk.ids import chunk_uid

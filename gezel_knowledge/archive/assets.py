@@ -19,6 +19,8 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from gezel_knowledge.archive.paths import entry_name_problem
+
 __all__ = [
     "ASSET_MEDIA_TYPES",
     "ASSET_PREFIX",
@@ -100,10 +102,7 @@ def asset_path_problem(path: str) -> AssetProblem | None:
         allowed = ", ".join(sorted({*ASSET_MEDIA_TYPES}))
         return bad(f"has extension {ext!r} (allowed: {allowed})")
     # An asset path is also an archive entry name, so the verifier's entry rule (which also
-    # refuses Windows device names such as aux.png) applies. Imported here because the archive
-    # package imports this module's limits.
-    from gezel_knowledge.archive.paths import entry_name_problem  # noqa: PLC0415
-
+    # refuses Windows device names such as aux.png) applies.
     entry = entry_name_problem(path)
     if entry is not None:
         return bad(f"is refused as an archive entry name ({entry})")
@@ -246,52 +245,64 @@ def _attributes(text: str) -> Iterable[tuple[str, str]]:
 
 def svg_problem(data: bytes) -> AssetProblem | None:
     """Why an SVG is not inert (spec section 3.4), or ``None`` when it is."""
-
-    def unsafe(why: str) -> AssetProblem:
-        return AssetProblem("unsafe-svg", f"SVG is not inert: it contains {why}")
-
     text = _utf8(data)
     if text is None:
         return AssetProblem("asset-type-mismatch", "SVG is not valid UTF-8 text")
     if _svg_root_offset(text) is None:
         return AssetProblem("asset-type-mismatch", "SVG does not start with an <svg> element")
+    why = _active_content(text) or _attributes_problem(text)
+    if why is None and "@import" in text.lower():
+        why = "a CSS @import"
+    if why is None:
+        return None
+    return AssetProblem("unsafe-svg", f"SVG is not inert: it contains {why}")
+
+
+def _active_content(text: str) -> str | None:
+    """Entities, active elements, script or HTML references, unsafe ``<style>`` content."""
     if _ENTITY.search(text):
-        return unsafe("an entity declaration")
+        return "an entity declaration"
     element = _ACTIVE_ELEMENT.search(text)
     if element:
-        return unsafe(f"a <{element.group(1)}> element")
+        return f"a <{element.group(1)}> element"
     if _JAVASCRIPT.search(text):
-        return unsafe("a javascript: reference")
+        return "a javascript: reference"
     if _DATA_HTML.search(text):
-        return unsafe("a data:text/html reference")
+        return "a data:text/html reference"
     for style in _STYLE_ELEMENT.finditer(text):
         why = _css_problem(style.group(1))
         if why:
-            return unsafe(why)
-    for attribute in _attributes(text):
-        name, raw = attribute
-        local = name.lower().rpartition(":")[2]
-        # Character references are decoded first: "jav&#x61;script:" is still JavaScript.
-        value = html.unescape(_strip_quotes(raw))
-        if local.startswith("on"):
-            return unsafe(f"an event-handler attribute ({name})")
-        if local in ("href", "src") and _leaves_file(value):
-            return unsafe(f"an {local} that leaves the file ({value[:60]!r})")
-        # <set>/<animate> can rewrite a link at run time (to="https://..."), so animating a
-        # reference attribute is refused outright rather than by inspecting its values.
-        if local == "attributename" and value.strip().lower().rpartition(":")[2] in (
-            "href",
-            "src",
-        ):
-            return unsafe(f"an animation of the {value.strip()} attribute")
-        if _JAVASCRIPT.search(value) or _DATA_HTML.search(value):
-            return unsafe(f"an active reference in attribute {name}")
-        if local == "style" or "url(" in value.lower():
-            why = _css_problem(value)
-            if why:
-                return unsafe(why)
-    if "@import" in text.lower():
-        return unsafe("a CSS @import")
+            return why
+    return None
+
+
+def _attributes_problem(text: str) -> str | None:
+    """The first attribute that makes the SVG active, if any."""
+    for name, raw in _attributes(text):
+        why = _attribute_problem(name, raw)
+        if why is not None:
+            return why
+    return None
+
+
+def _attribute_problem(name: str, raw: str) -> str | None:
+    """Why one attribute makes an SVG active: event handlers, references that leave the file,
+    animated references, script or HTML values, unsafe CSS."""
+    local = name.lower().rpartition(":")[2]
+    # Character references are decoded first: "jav&#x61;script:" is still JavaScript.
+    value = html.unescape(_strip_quotes(raw))
+    if local.startswith("on"):
+        return f"an event-handler attribute ({name})"
+    if local in ("href", "src") and _leaves_file(value):
+        return f"an {local} that leaves the file ({value[:60]!r})"
+    # <set>/<animate> can rewrite a link at run time (to="https://..."), so animating a
+    # reference attribute is refused outright rather than by inspecting its values.
+    if local == "attributename" and value.strip().lower().rpartition(":")[2] in ("href", "src"):
+        return f"an animation of the {value.strip()} attribute"
+    if _JAVASCRIPT.search(value) or _DATA_HTML.search(value):
+        return f"an active reference in attribute {name}"
+    if local == "style" or "url(" in value.lower():
+        return _css_problem(value) or None
     return None
 
 
