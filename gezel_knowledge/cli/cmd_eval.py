@@ -1,0 +1,213 @@
+"""``gezel-knowledge eval SOURCE``: search quality (nDCG@10, recall, MRR, latency) per mode.
+
+SOURCE is a BEIR-layout folder (``corpus.jsonl``, ``queries.jsonl``, ``qrels/<split>.tsv``),
+whose corpus is compiled into a catalog once and cached, or an existing catalog (a ``.gezk``
+file, an extracted directory or an installed catalog) with ``--queries`` and ``--qrels``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from gezel_knowledge.cli._catalog import open_catalog_argument
+from gezel_knowledge.cli._output import TerminalProgress, note, print_json
+from gezel_knowledge.embedders import (
+    Embedder,
+    default_embedder,
+    load_embedder,
+    resolve_query_embedder,
+)
+from gezel_knowledge.evaluate import (
+    DEFAULT_K,
+    EvalReport,
+    ModeReport,
+    default_eval_cache_dir,
+    evaluate_beir,
+    evaluate_catalog,
+    load_judgements,
+)
+from gezel_knowledge.evaluate.searching import MODES
+from gezk.profiles import embedding_profile
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``eval`` subcommand."""
+    parser = subparsers.add_parser(
+        "eval",
+        help="measure search quality on judged questions (BEIR folder or catalog)",
+        description=(
+            "Run judged questions through every search mode and print nDCG@10, recall@10, "
+            "recall@100, MRR@10 and query latency. SOURCE is a BEIR folder (its corpus is "
+            "built into a catalog once and cached) or a catalog with --queries and --qrels."
+        ),
+    )
+    parser.add_argument(
+        "source", metavar="SOURCE", help="a BEIR folder, a .gezk, a catalog directory or id"
+    )
+    parser.add_argument("--split", metavar="NAME", help="qrels split (test, dev, train)")
+    parser.add_argument("--queries", type=Path, metavar="FILE", help="queries JSON Lines")
+    parser.add_argument("--qrels", type=Path, metavar="FILE", help="relevance judgements (TSV)")
+    parser.add_argument(
+        "--mode",
+        action="append",
+        choices=MODES,
+        dest="modes",
+        help="evaluate only this mode (repeatable; default: every mode)",
+    )
+    parser.add_argument("--bm25", action="store_true", help="add the BM25 baseline (bm25s)")
+    parser.add_argument(
+        "--exact-dense", action="store_true", help="add the exact float-vector baseline"
+    )
+    parser.add_argument(
+        "-k",
+        type=int,
+        default=DEFAULT_K,
+        metavar="N",
+        help=f"documents asked of each search ({DEFAULT_K}, at least 100)",
+    )
+    parser.add_argument(
+        "--embedder", metavar="PROFILE", help="embedding profile to build a BEIR corpus with"
+    )
+    parser.add_argument("--model-dir", metavar="DIR", help="where the embedding model files are")
+    parser.add_argument(
+        "--cache-dir",
+        type=Path,
+        metavar="DIR",
+        help=f"where built corpus catalogs are kept (default {default_eval_cache_dir()})",
+    )
+    parser.add_argument(
+        "--shard-target", type=int, metavar="N", help="passages per shard when building"
+    )
+    parser.add_argument("--rebuild", action="store_true", help="build the corpus catalog again")
+    parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.set_defaults(handler=run, parser=parser)
+
+
+def _is_beir(source: str) -> bool:
+    return (Path(source) / "corpus.jsonl").is_file()
+
+
+def _build_embedder(args: argparse.Namespace) -> Embedder:
+    if args.embedder is None:
+        return default_embedder()
+    return load_embedder(embedding_profile(args.embedder), model_dir=args.model_dir)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Evaluate and print a table per mode (or JSON)."""
+    beir = _is_beir(args.source)
+    if not beir and (args.queries is None or args.qrels is None):
+        args.parser.error(
+            "a catalog needs --queries and --qrels (or give a BEIR folder with corpus.jsonl)"
+        )
+    progress = TerminalProgress(quiet=args.quiet or args.json)
+    try:
+        if beir:
+            report = evaluate_beir(
+                args.source,
+                split=args.split,
+                embedder=_build_embedder(args),
+                queries=args.queries,
+                qrels=args.qrels,
+                cache_dir=args.cache_dir,
+                shard_target=args.shard_target,
+                rebuild=args.rebuild,
+                modes=args.modes,
+                k=args.k,
+                bm25=args.bm25,
+                exact_dense=args.exact_dense,
+                progress=progress,
+            )
+        else:
+            report = _evaluate_catalog(args, progress)
+    finally:
+        progress.close()
+    if args.json:
+        print_json(report)
+        return 0
+    _print(report)
+    return 0
+
+
+def _evaluate_catalog(args: argparse.Namespace, progress: TerminalProgress) -> EvalReport:
+    judgements = load_judgements(args.queries, args.qrels, split=args.split)
+    with open_catalog_argument(args.source) as catalog:
+        resolution = resolve_query_embedder(catalog.profile, model_dir=args.model_dir)
+        catalog.embedder = resolution.embedder
+        if resolution.message:
+            note(f"semantic search unavailable: {resolution.message}")
+        return evaluate_catalog(
+            catalog,
+            judgements,
+            modes=args.modes,
+            k=args.k,
+            bm25=args.bm25,
+            exact_dense=args.exact_dense,
+            progress=progress,
+        )
+
+
+_HEADER = (
+    f"{'mode':<12} {'nDCG@10':>7} {'R@10':>6} {'R@100':>6} {'MRR@10':>6} {'docs/q':>6}"
+    f" {'p50 ms':>7} {'p95 ms':>7} {'cpu p50':>7}"
+)
+
+
+def _row(r: ModeReport) -> str:
+    s = r.scores
+    line = (
+        f"{r.name:<12} {s.ndcg_at_10:>7.3f} {s.recall_at_10:>6.3f} {s.recall_at_100:>6.3f}"
+        f" {s.mrr_at_10:>6.3f} {r.mean_documents:>6.1f}"
+    )
+    if r.latency is not None:
+        lat = r.latency
+        line += f" {lat.p50_ms:>7.1f} {lat.p95_ms:>7.1f} {lat.cpu_p50_ms:>7.1f}"
+    return line
+
+
+def _print(report: EvalReport) -> None:
+    split = f" (split {report.split})" if report.split else ""
+    where = f"  {report.catalog_path}" if report.catalog_path else ""
+    cached = {True: " (cached)", False: " (built)", None: ""}[report.cached]
+    print(f"catalog {report.catalog}{cached}{where}")
+    print(
+        f"{report.documents:,} documents, {report.passages:,} passages, {report.shards} shard"
+        f"{'s' if report.shards != 1 else ''}, profile {report.profile}; "
+        f"{report.queries:,} queries{split}, k = {report.k}"
+    )
+    print()
+    print(_HEADER)
+    for r in report.results:
+        print(_row(r))
+    print()
+    for r in report.results:
+        if r.short_queries:
+            print(
+                f"{r.name}: {r.short_queries} of {report.queries} queries got fewer than "
+                f"{min(report.k, report.documents)} documents"
+            )
+        if r.note:
+            print(f"{r.name}: {r.note}")
+        if r.routing is not None:
+            every = r.routing.every_shard
+            print(
+                f"{r.name}: routed ({r.routing.budget} of {r.routing.shards} shards) vs every "
+                f"shard: R@10 {r.scores.recall_at_10:.3f} vs {every.recall_at_10:.3f}, "
+                f"R@100 {r.scores.recall_at_100:.3f} vs {every.recall_at_100:.3f}, "
+                f"nDCG@10 {r.scores.ndcg_at_10:.3f} vs {every.ndcg_at_10:.3f}; "
+                f"overlap@10 {r.routing.overlap_at_10:.3f}, @100 {r.routing.overlap_at_100:.3f}"
+            )
+    if report.shards <= report.shard_budget:
+        print(
+            f"routing: {report.shards} shard{'s' if report.shards != 1 else ''} within the "
+            f"budget of {report.shard_budget}, so routed search scans every shard"
+        )
+    if report.judged_missing:
+        print(
+            f"warning: {report.judged_missing} judged-relevant documents are not in the catalog",
+            file=sys.stderr,
+        )

@@ -1,0 +1,261 @@
+"""Reference rankings over the same documents as the catalog: BM25 and an exact float scan.
+
+* **BM25** (``bm25s``, the optional ``[eval]`` extra): Lucene BM25 with ``k1 = 1.2``,
+  ``b = 0.75`` and English stopwords over each document's title and body, as plain BM25
+  baselines are usually run.
+* **Exact dense**: the float vector of every catalog passage, scored against the float query
+  vector by brute force, each document ranked by its best passage. It is what two-stage
+  retrieval (sign-bit shortlist, int8 rerank, routing, per-shard cut) approximates. The passage
+  vectors come from the compiler's vector cache when the catalog was built here; missing ones
+  are embedded again with the same embedder. The float vectors are checked against the
+  catalog's stored int8 vectors, so a mismatch (another model, other embed inputs) is reported
+  rather than measured.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from numpy.typing import NDArray
+
+from gezel_knowledge.embedders.base import Embedder
+from gezel_knowledge.errors import IntegrityFailure, Unsupported
+from gezel_knowledge.evaluate.beir import Query
+from gezel_knowledge.progress import ProgressEvent, ProgressSink, emit_safely
+from gezel_knowledge.reader import Catalog
+from gezk.profiles import same_vector_space
+from gezk.quantize import quantize_int8
+
+__all__ = [
+    "BM25_B",
+    "BM25_K1",
+    "DenseCheck",
+    "bm25_rankings",
+    "catalog_documents",
+    "exact_dense_rankings",
+    "require_bm25s",
+]
+
+BM25_K1 = 1.2
+BM25_B = 0.75
+_EMBED_BATCH = 64
+
+
+def require_bm25s() -> None:
+    """Raise a typed error naming the extra to install when ``bm25s`` is missing."""
+    try:
+        import bm25s  # noqa: F401, PLC0415
+    except ImportError:
+        raise Unsupported(
+            "the BM25 baseline needs bm25s: pip install 'gezel-knowledge[eval]'",
+            reason="bm25s-missing",
+        ) from None
+
+
+def catalog_documents(catalog: Catalog) -> list[tuple[str, str]]:
+    """Every ``(document id, title)`` of the catalog, in listing order."""
+    found: list[tuple[str, str]] = []
+    offset = 0
+    while True:
+        page = catalog.list_documents(limit=10_000, offset=offset)
+        found += [(d.id, d.title) for d in page.documents]
+        offset += len(page.documents)
+        if not page.documents or offset >= page.total:
+            return found
+
+
+def bm25_rankings(
+    catalog: Catalog,
+    documents: Sequence[tuple[str, str]],
+    queries: Sequence[Query],
+    k: int,
+) -> list[tuple[str, ...]]:
+    """Each query's best ``k`` documents by BM25 over title and body (zero scores dropped)."""
+    require_bm25s()
+    import bm25s  # noqa: PLC0415
+
+    texts = [f"{title}\n{catalog.body(doc_id)}" for doc_id, title in documents]
+    tokenizer = bm25s.tokenization.Tokenizer(stopwords="en")
+    corpus = tokenizer.tokenize(texts, return_as="ids", show_progress=False)
+    retriever = bm25s.BM25(k1=BM25_K1, b=BM25_B)
+    retriever.index(corpus, show_progress=False)
+    asked = tokenizer.tokenize(
+        [q.text for q in queries], update_vocab=False, return_as="ids", show_progress=False
+    )
+    indexes, scores = retriever.retrieve(asked, k=min(k, len(texts)), show_progress=False)
+    return [
+        tuple(documents[int(i)][0] for i, s in zip(row, row_scores, strict=True) if s > 0)
+        for row, row_scores in zip(indexes, scores, strict=True)
+    ]
+
+
+@dataclass(frozen=True, slots=True)
+class DenseCheck:
+    """How the exact scan's float vectors relate to the catalog's own int8 vectors."""
+
+    passages: int
+    from_cache: int
+    embedded: int
+    int8_mismatches: int
+    """Passages whose quantized float vector differs from the stored one by more than 1."""
+
+
+@dataclass(frozen=True, slots=True)
+class _PassageRow:
+    shard_path: str
+    chunk_id: int
+    document_id: str
+    title: str
+    heading_path: tuple[str, ...]
+    text: str
+
+
+def _heading_path(raw: str) -> tuple[str, ...]:
+    value = json.loads(raw)
+    return tuple(str(v) for v in value) if isinstance(value, list) else ()
+
+
+def _open_read_only(path: Path) -> sqlite3.Connection:
+    return sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+
+
+def _passages(catalog: Catalog) -> Iterator[_PassageRow]:
+    """Every passage of every shard (spec section 5.3 ``chunks``), in chunk id order."""
+    for shard in catalog.shards:
+        conn = _open_read_only(catalog.root.joinpath(*shard.path.split("/")))
+        try:
+            for row in conn.execute(
+                "SELECT id, document_id, title, heading_path, text FROM chunks ORDER BY id"
+            ):
+                yield _PassageRow(
+                    shard.path, int(row[0]), str(row[1]), str(row[2]), _heading_path(row[3]), row[4]
+                )
+        finally:
+            conn.close()
+
+
+def _stored_int8(catalog: Catalog, rows: Sequence[_PassageRow]) -> NDArray[np.int8]:
+    dims = catalog.profile.dimensions
+    out = np.zeros((len(rows), dims), dtype=np.int8)
+    position = {(r.shard_path, r.chunk_id): i for i, r in enumerate(rows)}
+    for shard in catalog.shards:
+        conn = _open_read_only(catalog.root.joinpath(*shard.path.split("/")))
+        try:
+            for chunk_id, blob in conn.execute("SELECT chunk_id, v FROM chunk_vectors_int8"):
+                i = position.get((shard.path, int(chunk_id)))
+                if i is not None:
+                    out[i] = np.frombuffer(blob, dtype=np.int8)
+        finally:
+            conn.close()
+    return out
+
+
+def _embed_inputs(catalog: Catalog, embedder: Embedder, rows: Sequence[_PassageRow]) -> list[str]:
+    """Each passage's embed input (header + text) as the compiler formed it (spec 7.2 step 5)."""
+    from gezel_knowledge.compiler import embed_header, unit_counter  # noqa: PLC0415
+
+    chunking = catalog.manifest.chunking
+    counter = unit_counter(chunking, embedder.tokenizer)
+    headers: dict[tuple[str, tuple[str, ...]], str] = {}
+    inputs: list[str] = []
+    for r in rows:
+        key = (r.title, r.heading_path)
+        header = headers.get(key)
+        if header is None:
+            header = embed_header(
+                r.title, r.heading_path, counter.count, chunking.context_header_max
+            )
+            headers[key] = header
+        inputs.append(header + r.text)
+    return inputs
+
+
+def _passage_vectors(
+    catalog: Catalog,
+    embedder: Embedder,
+    inputs: Sequence[str],
+    progress: ProgressSink | None,
+) -> tuple[NDArray[np.float32], int]:
+    """Float unit vectors of ``inputs``: from the vector cache, else embedded (and cached)."""
+    from gezel_knowledge.compiler.vector_cache import (  # noqa: PLC0415
+        VectorCache,
+        default_cache_dir,
+        embed_input_key,
+    )
+
+    prefix = embedder.profile.passage_instruction
+    keys = [embed_input_key(prefix + text) for text in inputs]
+    cache = VectorCache(default_cache_dir(), embedder.profile)
+    try:
+        found = cache.get_many(keys)
+        missing = [i for i, key in enumerate(keys) if key not in found]
+        for start in range(0, len(missing), _EMBED_BATCH):
+            batch = missing[start : start + _EMBED_BATCH]
+            vectors = np.asarray(embedder.embed_passages([inputs[i] for i in batch]), np.float32)
+            fresh = {keys[i]: v for i, v in zip(batch, vectors, strict=True)}
+            cache.put_many(fresh.items())
+            found.update(fresh)
+            emit_safely(
+                progress,
+                ProgressEvent(
+                    "eval", "exact dense: embed", start + len(batch), len(missing), "passages"
+                ),
+            )
+    finally:
+        cache.close()
+    matrix = np.stack([np.asarray(found[key], dtype=np.float32) for key in keys])
+    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+    unit: NDArray[np.float32] = (matrix / np.where(norms == 0, 1, norms)).astype(np.float32)
+    return unit, len(missing)
+
+
+def exact_dense_rankings(
+    catalog: Catalog,
+    embedder: Embedder,
+    queries: Sequence[Query],
+    k: int,
+    *,
+    progress: ProgressSink | None = None,
+) -> tuple[list[tuple[str, ...]], DenseCheck]:
+    """Each query's best ``k`` documents by the exact float cosine of their best passage."""
+    if not same_vector_space(embedder.profile, catalog.profile):
+        raise IntegrityFailure(
+            f"the embedder produces {embedder.profile.id} vectors; the catalog holds "
+            f"{catalog.profile.id}",
+            reason="embedder-profile-mismatch",
+        )
+    rows = sorted(_passages(catalog), key=lambda r: (r.document_id, r.shard_path, r.chunk_id))
+    if not rows:
+        return [() for _ in queries], DenseCheck(0, 0, 0, 0)
+    passages, embedded = _passage_vectors(
+        catalog, embedder, _embed_inputs(catalog, embedder, rows), progress
+    )
+    stored = _stored_int8(catalog, rows).astype(np.int16)
+    differs = np.abs(quantize_int8(passages).astype(np.int16) - stored).max(axis=1) > 1
+    check = DenseCheck(len(rows), len(rows) - embedded, embedded, int(differs.sum()))
+
+    # Rows are grouped by document, so each document's best passage is one reduceat.
+    starts = np.flatnonzero(
+        np.fromiter(
+            (i == 0 or rows[i - 1].document_id != r.document_id for i, r in enumerate(rows)),
+            dtype=np.bool_,
+            count=len(rows),
+        )
+    )
+    doc_ids = [rows[int(i)].document_id for i in starts]
+    asked = np.asarray(embedder.embed_queries([q.text for q in queries]), dtype=np.float32)
+    asked /= np.linalg.norm(asked, axis=1, keepdims=True)
+    top = min(k, len(doc_ids))
+    rankings: list[tuple[str, ...]] = []
+    for start in range(0, len(queries), 256):
+        best = np.maximum.reduceat(asked[start : start + 256] @ passages.T, starts, axis=1)
+        for row in best:
+            shortlist = np.argpartition(-row, top - 1)[:top]
+            ordered = shortlist[np.lexsort((shortlist, -row[shortlist]))]
+            rankings.append(tuple(doc_ids[int(i)] for i in ordered))
+    return rankings, check

@@ -1,0 +1,303 @@
+"""Run judged questions through every search mode of a catalog and score the rankings.
+
+Each question is searched once per mode as a user would search it (the query embedded by the
+catalog's embedder, routing within the explicit-search budget), asking for ``k`` documents; the
+wall-clock and process-CPU time of each call is kept. When the catalog has more shards than the
+budget, semantic modes run a second time scanning every shard, and the report sets routed
+against every-shard results. Optional baselines rank the same documents by BM25 and by an exact
+float scan.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import Literal
+
+from gezel_knowledge.embedders.base import Embedder
+from gezel_knowledge.errors import InvalidInput
+from gezel_knowledge.evaluate._rate import RateProgress
+from gezel_knowledge.evaluate.baselines import (
+    DenseCheck,
+    bm25_rankings,
+    catalog_documents,
+    exact_dense_rankings,
+    require_bm25s,
+)
+from gezel_knowledge.evaluate.beir import Judgements, Query, load_judgements, locate_beir
+from gezel_knowledge.evaluate.corpus import build_corpus_catalog, catalog_document_id
+from gezel_knowledge.evaluate.metrics import mrr_at_k, ndcg_at_k, percentile, recall_at_k
+from gezel_knowledge.evaluate.report import (
+    EvalReport,
+    Latency,
+    ModeReport,
+    RoutingReport,
+    Scores,
+)
+from gezel_knowledge.evaluate.searching import (
+    MODES,
+    ROUTING_BUDGET,
+    SEMANTIC_MODES,
+    search_documents,
+)
+from gezel_knowledge.progress import ProgressEvent, ProgressSink, emit_safely
+from gezel_knowledge.reader import Catalog, open_catalog
+
+__all__ = ["DEFAULT_K", "evaluate_beir", "evaluate_catalog", "score_rankings"]
+
+DEFAULT_K = 100
+"""Documents asked of each search: enough for recall@100."""
+
+Rankings = list[tuple[str, ...]]
+
+
+def score_rankings(
+    rankings: Sequence[Sequence[str]],
+    queries: Sequence[Query],
+    qrels: Mapping[str, Mapping[str, int]],
+) -> Scores:
+    """Mean nDCG@10, recall@10, recall@100 and MRR@10 of ``rankings`` (one per query)."""
+    if len(rankings) != len(queries) or not queries:
+        raise ValueError("one ranking per query, and at least one query")
+    n = len(queries)
+    grades = [qrels.get(q.id, {}) for q in queries]
+    pairs = list(zip(rankings, grades, strict=True))
+    return Scores(
+        ndcg_at_10=sum(ndcg_at_k(r, g, 10) for r, g in pairs) / n,
+        recall_at_10=sum(recall_at_k(r, g, 10) for r, g in pairs) / n,
+        recall_at_100=sum(recall_at_k(r, g, 100) for r, g in pairs) / n,
+        mrr_at_10=sum(mrr_at_k(r, g, 10) for r, g in pairs) / n,
+    )
+
+
+def _overlap(routed: Rankings, every: Rankings, k: int) -> float:
+    shares = [
+        len(set(r[:k]) & set(e[:k])) / len(e[:k]) if e[:k] else 1.0
+        for r, e in zip(routed, every, strict=True)
+    ]
+    return sum(shares) / len(shares)
+
+
+def _search_all(
+    catalog: Catalog,
+    queries: Sequence[Query],
+    *,
+    mode: str,
+    k: int,
+    every_shard: bool,
+    progress: ProgressSink | None,
+) -> tuple[Rankings, Latency, str | None]:
+    """Every query through one mode; the first query runs once untimed to warm caches."""
+    search_documents(catalog, queries[0].text, mode=mode, k=k, every_shard=every_shard)
+    step = f"{mode} (every shard)" if every_shard else mode
+    rankings: Rankings = []
+    wall: list[float] = []
+    cpu: list[float] = []
+    unavailable: str | None = None
+    for i, query in enumerate(queries):
+        w, c = time.perf_counter(), time.process_time()
+        found = search_documents(catalog, query.text, mode=mode, k=k, every_shard=every_shard)
+        wall.append(1000 * (time.perf_counter() - w))
+        cpu.append(1000 * (time.process_time() - c))
+        rankings.append(found.documents)
+        unavailable = unavailable or found.semantic_unavailable
+        emit_safely(progress, ProgressEvent("eval", step, i + 1, len(queries), "queries"))
+    latency = Latency(
+        percentile(wall, 50), percentile(wall, 95), percentile(cpu, 50), percentile(cpu, 95)
+    )
+    return rankings, latency, unavailable
+
+
+def _report(
+    name: str,
+    kind: Literal["mode", "baseline"],
+    rankings: Rankings,
+    judgements: _Mapped,
+    wanted: int,
+    *,
+    latency: Latency | None = None,
+    routing: RoutingReport | None = None,
+    note: str | None = None,
+) -> ModeReport:
+    returned = [len(r) for r in rankings]
+    return ModeReport(
+        name=name,
+        kind=kind,
+        scores=score_rankings(rankings, judgements.queries, judgements.qrels),
+        mean_documents=sum(returned) / len(returned),
+        short_queries=sum(1 for n in returned if n < wanted),
+        latency=latency,
+        routing=routing,
+        note=note,
+    )
+
+
+class _Mapped:
+    """Judgements with document ids as the catalog spells them."""
+
+    def __init__(self, judgements: Judgements) -> None:
+        self.queries = judgements.queries
+        self.qrels = {
+            q: {catalog_document_id(d): g for d, g in grades.items()}
+            for q, grades in judgements.qrels.items()
+        }
+
+
+def evaluate_catalog(
+    catalog: Catalog,
+    judgements: Judgements,
+    *,
+    modes: Sequence[str] | None = None,
+    k: int = DEFAULT_K,
+    bm25: bool = False,
+    exact_dense: bool = False,
+    progress: ProgressSink | None = None,
+) -> EvalReport:
+    """Score every search mode of ``catalog`` (or ``modes``) and the asked-for baselines.
+
+    The catalog's ``embedder`` embeds queries; without one the semantic modes say why they
+    found nothing. Judged document ids that are not valid document ids are mapped as
+    :func:`~gezel_knowledge.evaluate.corpus.catalog_document_id` maps them when building.
+    """
+    chosen = tuple(modes) if modes is not None else MODES
+    unknown = [m for m in chosen if m not in MODES]
+    if unknown:
+        raise InvalidInput(
+            f"unknown search mode {unknown[0]!r} (modes: {', '.join(MODES)})",
+            reason="invalid-mode",
+            subject=unknown[0],
+        )
+    if k < 100:
+        raise InvalidInput("k must be at least 100 for recall@100", reason="invalid-limit")
+    if bm25:
+        require_bm25s()
+    sink = RateProgress(progress)
+    mapped = _Mapped(judgements)
+    documents = catalog_documents(catalog)
+    held = {d for d, _ in documents}
+    missing = {d for grades in mapped.qrels.values() for d, g in grades.items() if g > 0} - held
+    populated = sum(1 for s in catalog.shards if s.chunk_count > 0)
+    wanted = min(k, len(documents))
+    results: list[ModeReport] = []
+    for mode in chosen:
+        rankings, latency, unavailable = _search_all(
+            catalog, mapped.queries, mode=mode, k=k, every_shard=False, progress=sink
+        )
+        routing = None
+        if mode in SEMANTIC_MODES and unavailable is None and populated > ROUTING_BUDGET:
+            every, _, _ = _search_all(
+                catalog, mapped.queries, mode=mode, k=k, every_shard=True, progress=sink
+            )
+            routing = RoutingReport(
+                shards=populated,
+                budget=ROUTING_BUDGET,
+                every_shard=score_rankings(every, mapped.queries, mapped.qrels),
+                overlap_at_10=_overlap(rankings, every, 10),
+                overlap_at_100=_overlap(rankings, every, 100),
+            )
+        note = None if unavailable is None else f"semantic search unavailable: {unavailable}"
+        results.append(
+            _report(
+                mode, "mode", rankings, mapped, wanted, latency=latency, routing=routing, note=note
+            )
+        )
+    if bm25:
+        emit_safely(sink, ProgressEvent("eval", "bm25", 0, 1, "baselines"))
+        ranked = bm25_rankings(catalog, documents, mapped.queries, k)
+        results.append(
+            _report("bm25", "baseline", ranked, mapped, wanted, note="bm25s k1=1.2 b=0.75")
+        )
+    check: DenseCheck | None = None
+    if exact_dense:
+        results_dense, check = _exact_dense(catalog, mapped, k, wanted, sink)
+        results.append(results_dense)
+    return EvalReport(
+        catalog=f"{catalog.publisher_id}/{catalog.id}",
+        profile=catalog.profile.id,
+        documents=len(documents),
+        passages=sum(s.chunk_count for s in catalog.shards),
+        shards=populated,
+        shard_budget=ROUTING_BUDGET,
+        queries=len(mapped.queries),
+        k=k,
+        judged_missing=len(missing),
+        results=tuple(results),
+        split=judgements.split,
+        catalog_path=str(catalog.root),
+        dense_check=check,
+    )
+
+
+def _exact_dense(
+    catalog: Catalog, mapped: _Mapped, k: int, wanted: int, sink: ProgressSink
+) -> tuple[ModeReport, DenseCheck | None]:
+    embedder = catalog.embedder
+    if embedder is None:
+        empty: Rankings = [() for _ in mapped.queries]
+        note = "exact dense needs the catalog's query embedder, and none was available"
+        return _report("exact-dense", "baseline", empty, mapped, wanted, note=note), None
+    emit_safely(sink, ProgressEvent("eval", "exact dense", 0, 1, "baselines"))
+    ranked, check = exact_dense_rankings(catalog, embedder, mapped.queries, k, progress=sink)
+    note = "float passage vectors, best passage per document"
+    if check.int8_mismatches:
+        note += (
+            f"; {check.int8_mismatches} of {check.passages} passages differ from the catalog's "
+            "int8 vectors (the catalog was embedded otherwise)"
+        )
+    return _report("exact-dense", "baseline", ranked, mapped, wanted, note=note), check
+
+
+def evaluate_beir(
+    folder: Path | str,
+    *,
+    split: str | None = None,
+    embedder: Embedder | None = None,
+    queries: Path | str | None = None,
+    qrels: Path | str | None = None,
+    cache_dir: Path | str | None = None,
+    shard_target: int | None = None,
+    rebuild: bool = False,
+    modes: Sequence[str] | None = None,
+    k: int = DEFAULT_K,
+    bm25: bool = False,
+    exact_dense: bool = False,
+    progress: ProgressSink | None = None,
+) -> EvalReport:
+    """Build (or reuse) the catalog of a BEIR folder's corpus and evaluate it on ``split``.
+
+    ``embedder`` builds the catalog and embeds queries (the default embedder when ``None``);
+    ``queries`` and ``qrels`` replace the folder's files. The catalog is cached in
+    ``cache_dir`` (``<GEZEL_HOME>/cache/eval`` by default).
+    """
+    located = locate_beir(folder, split)
+    judgements = load_judgements(
+        queries or located.queries, qrels or located.qrels, split=located.split
+    )
+    if bm25:
+        require_bm25s()
+    if embedder is None:
+        from gezel_knowledge.embedders import default_embedder  # noqa: PLC0415
+
+        embedder = default_embedder()
+    sink = RateProgress(progress)
+    built = build_corpus_catalog(
+        located.corpus,
+        embedder=embedder,
+        cache_dir=cache_dir,
+        shard_target=shard_target,
+        rebuild=rebuild,
+        progress=sink,
+    )
+    with open_catalog(built.path, embedder=embedder) as catalog:
+        report = evaluate_catalog(
+            catalog,
+            judgements,
+            modes=modes,
+            k=k,
+            bm25=bm25,
+            exact_dense=exact_dense,
+            progress=progress,
+        )
+    return replace(report, catalog_path=str(built.path), cached=built.cached)

@@ -1,0 +1,47 @@
+"""The one place the evaluation harness calls catalog search.
+
+The search API is the reader's; everything the harness needs from a search call (ranked
+document ids, whether semantic search ran, which shards were scanned) passes through
+:func:`search_documents`, so a change of that API changes only this module.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import cast, get_args
+
+from gezel_knowledge.reader import EXPLICIT_SHARD_BUDGET, Catalog, SearchMode
+
+__all__ = ["MODES", "ROUTING_BUDGET", "Retrieved", "search_documents"]
+
+MODES: tuple[str, ...] = get_args(SearchMode)
+"""Every search mode the reader offers."""
+
+ROUTING_BUDGET = EXPLICIT_SHARD_BUDGET
+"""The shard budget an explicit search routes within."""
+
+SEMANTIC_MODES = frozenset(m for m in MODES if m != "keyword")
+"""Modes that use query vectors (and so routing)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Retrieved:
+    """One search's ranked document ids, and why vectors did not contribute if they did not."""
+
+    documents: tuple[str, ...]
+    semantic_unavailable: str | None = None
+
+
+def search_documents(
+    catalog: Catalog, query: str, *, mode: str, k: int, every_shard: bool = False
+) -> Retrieved:
+    """Search ``catalog`` as a user would and return up to ``k`` document ids, best first.
+
+    ``every_shard`` scans every shard instead of routing within the explicit-search budget.
+    """
+    if mode not in MODES:
+        raise ValueError(f"unknown search mode {mode!r}")
+    budget = max(len(catalog.shards), ROUTING_BUDGET) if every_shard else ROUTING_BUDGET
+    result = catalog.search(query, mode=cast(SearchMode, mode), k=k, shard_budget=budget)
+    unavailable = result.semantic_unavailable if mode in SEMANTIC_MODES else None
+    return Retrieved(tuple(hit.document_id for hit in result.hits), unavailable)
