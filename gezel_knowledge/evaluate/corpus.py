@@ -64,7 +64,7 @@ def default_eval_cache_dir() -> Path:
 
 def catalog_document_id(corpus_id: str) -> str:
     """The document id a corpus id becomes: itself when valid, else ``beir-`` and a digest."""
-    if is_document_id(corpus_id) and not corpus_id.startswith("beir-"):
+    if is_document_id(corpus_id):
         return corpus_id
     return "beir-" + hashlib.sha256(corpus_id.encode("utf-8")).hexdigest()[:32]
 

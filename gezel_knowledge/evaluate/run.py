@@ -145,6 +145,23 @@ class _Mapped:
         }
 
 
+def _check_options(modes: Sequence[str] | None, k: int, *, bm25: bool) -> tuple[str, ...]:
+    """The modes to run; refuses bad options before anything slow starts."""
+    chosen = tuple(modes) if modes is not None else MODES
+    unknown = [m for m in chosen if m not in MODES]
+    if unknown:
+        raise InvalidInput(
+            f"unknown search mode {unknown[0]!r} (modes: {', '.join(MODES)})",
+            reason="invalid-mode",
+            subject=unknown[0],
+        )
+    if k < 100:
+        raise InvalidInput("k must be at least 100 for recall@100", reason="invalid-limit")
+    if bm25:
+        require_bm25s()
+    return chosen
+
+
 def evaluate_catalog(
     catalog: Catalog,
     judgements: Judgements,
@@ -161,18 +178,7 @@ def evaluate_catalog(
     found nothing. Judged document ids that are not valid document ids are mapped as
     :func:`~gezel_knowledge.evaluate.corpus.catalog_document_id` maps them when building.
     """
-    chosen = tuple(modes) if modes is not None else MODES
-    unknown = [m for m in chosen if m not in MODES]
-    if unknown:
-        raise InvalidInput(
-            f"unknown search mode {unknown[0]!r} (modes: {', '.join(MODES)})",
-            reason="invalid-mode",
-            subject=unknown[0],
-        )
-    if k < 100:
-        raise InvalidInput("k must be at least 100 for recall@100", reason="invalid-limit")
-    if bm25:
-        require_bm25s()
+    chosen = _check_options(modes, k, bm25=bm25)
     sink = RateProgress(progress)
     mapped = _Mapped(judgements)
     documents = catalog_documents(catalog)
@@ -275,8 +281,7 @@ def evaluate_beir(
     judgements = load_judgements(
         queries or located.queries, qrels or located.qrels, split=located.split
     )
-    if bm25:
-        require_bm25s()
+    _check_options(modes, k, bm25=bm25)
     if embedder is None:
         from gezel_knowledge.embedders import default_embedder  # noqa: PLC0415
 
