@@ -129,7 +129,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print_json(report)
         return 0
-    _print(report)
+    print_report(report)
     return 0
 
 
@@ -169,7 +169,8 @@ def _row(r: ModeReport) -> str:
     return line
 
 
-def _print(report: EvalReport) -> None:
+def print_report(report: EvalReport) -> None:
+    """Print the report as the ``eval`` command does: a header, a table, then remarks."""
     split = f" (split {report.split})" if report.split else ""
     where = f"  {report.catalog_path}" if report.catalog_path else ""
     cached = {True: " (cached)", False: " (built)", None: ""}[report.cached]
