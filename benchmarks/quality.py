@@ -56,6 +56,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--embedder", metavar="PROFILE", help="profile (default model)")
     parser.add_argument("--cache-dir", type=Path, help="where the built catalog is kept")
     parser.add_argument("--shard-target", type=int, help="passages per shard when building")
+    parser.add_argument("--shard-fill", choices=("semantic", "topic"), default="semantic")
     parser.add_argument("--mode", action="append", choices=MODES, dest="modes")
     parser.add_argument("--no-baselines", action="store_true", help="skip BM25 and exact dense")
     parser.add_argument("--json", action="store_true", help="print JSON")
@@ -79,6 +80,7 @@ def main(argv: list[str] | None = None) -> int:
             embedder=embedder,
             cache_dir=args.cache_dir,
             shard_target=args.shard_target,
+            shard_fill=args.shard_fill,
             modes=args.modes,
             bm25=not args.no_baselines,
             exact_dense=not args.no_baselines,

@@ -81,6 +81,12 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--shard-target", type=int, metavar="N", help="passages per shard when building"
     )
+    parser.add_argument(
+        "--shard-fill",
+        choices=("semantic", "topic"),
+        default="semantic",
+        help="how the build fills shards: k-means (semantic, default) or corpus order",
+    )
     parser.add_argument("--rebuild", action="store_true", help="build the corpus catalog again")
     parser.add_argument("--json", action="store_true", help="print JSON")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -115,6 +121,7 @@ def run(args: argparse.Namespace) -> int:
                 qrels=args.qrels,
                 cache_dir=args.cache_dir,
                 shard_target=args.shard_target,
+                shard_fill=args.shard_fill,
                 rebuild=args.rebuild,
                 modes=args.modes,
                 k=args.k,
@@ -202,6 +209,13 @@ def print_report(report: EvalReport) -> None:
                 f"nDCG@10 {r.scores.ndcg_at_10:.3f} vs {every.ndcg_at_10:.3f}; "
                 f"overlap@10 {r.routing.overlap_at_10:.3f}, @100 {r.routing.overlap_at_100:.3f}"
             )
+    check = report.dense_check
+    if check is not None:
+        print(
+            f"exact-dense: {check.passages:,} passages, {check.from_cache:,} vectors from the "
+            f"vector cache, {check.embedded:,} embedded now, {check.int8_mismatches:,} differ "
+            "from the catalog's int8 vectors"
+        )
     if report.shards <= report.shard_budget:
         print(
             f"routing: {report.shards} shard{'s' if report.shards != 1 else ''} within the "

@@ -4,7 +4,7 @@ Each corpus line becomes one document in a single topic: its title (the corpus i
 title is empty), its text as the Markdown body. Corpus ids that are not valid document ids
 (spec section 2) are replaced by ``beir-`` and a digest, the same way when qrels are read, so
 judgements still name the right documents. The built archive is cached, keyed by a digest of
-the corpus bytes, the embedding profile, the shard target and the library version, in
+the corpus bytes, the embedding profile, the sharding and the library version, in
 ``<GEZEL_HOME>/cache/eval`` unless the caller names a folder; passage vectors go to the
 compiler's shared vector cache, so a rebuild (another shard target, a new library version)
 embeds nothing twice.
@@ -21,6 +21,7 @@ from pathlib import Path
 
 from gezel_knowledge import __version__
 from gezel_knowledge.compiler.build import DEFAULT_SHARD_MAX, DEFAULT_SHARD_TARGET, compile_catalog
+from gezel_knowledge.compiler.sharding import ShardFill
 from gezel_knowledge.compiler.vector_cache import default_cache_dir
 from gezel_knowledge.embedders.base import Embedder
 from gezel_knowledge.errors import InvalidInput
@@ -87,12 +88,15 @@ def _file_digest(path: Path) -> str:
     return digest.hexdigest()
 
 
-def corpus_cache_key(corpus: Path | str, embedder: Embedder, *, shard_target: int) -> str:
-    """The cache key of a corpus's catalog: corpus bytes, profile, shard target, versions."""
+def corpus_cache_key(
+    corpus: Path | str, embedder: Embedder, *, shard_target: int, shard_fill: ShardFill
+) -> str:
+    """The cache key of a corpus's catalog: corpus bytes, profile, sharding, versions."""
     identity = {
         "corpus": _file_digest(Path(corpus)),
         "profile": embedder.profile.to_json(),
         "shardTarget": shard_target,
+        "shardFill": shard_fill,
         "library": __version__,
         "format": _FORMAT,
     }
@@ -144,13 +148,19 @@ def build_corpus_catalog(
     embedder: Embedder,
     cache_dir: Path | str | None = None,
     shard_target: int | None = None,
+    shard_fill: ShardFill = "semantic",
     rebuild: bool = False,
     progress: ProgressSink | None = None,
 ) -> CorpusCatalog:
-    """The catalog of a BEIR corpus, from the cache when it was built before."""
+    """The catalog of a BEIR corpus, from the cache when it was built before.
+
+    A corpus is one topic, so filling shards in table-of-contents order would shard it in file
+    order and leave routing nothing to go by; shards are filled by k-means (``semantic``)
+    unless asked otherwise. It only matters when the corpus needs more than one shard.
+    """
     target = shard_target or DEFAULT_SHARD_TARGET
     source = Path(corpus)
-    key = corpus_cache_key(source, embedder, shard_target=target)
+    key = corpus_cache_key(source, embedder, shard_target=target, shard_fill=shard_fill)
     folder = Path(cache_dir) if cache_dir is not None else default_eval_cache_dir()
     path = folder / f"{key[:32]}.gezk"
     if path.is_file() and not rebuild:
@@ -164,6 +174,7 @@ def build_corpus_catalog(
             path,
             embedder=embedder,
             created_at=_CREATED_AT,
+            shard_fill=shard_fill,
             shard_target=target,
             shard_max=max(target, DEFAULT_SHARD_MAX),
             cache_dir=default_cache_dir(),

@@ -16,6 +16,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Literal
 
+from gezel_knowledge.compiler.sharding import ShardFill
 from gezel_knowledge.embedders.base import Embedder
 from gezel_knowledge.errors import InvalidInput
 from gezel_knowledge.evaluate._rate import RateProgress
@@ -264,6 +265,7 @@ def evaluate_beir(
     qrels: Path | str | None = None,
     cache_dir: Path | str | None = None,
     shard_target: int | None = None,
+    shard_fill: ShardFill = "semantic",
     rebuild: bool = False,
     modes: Sequence[str] | None = None,
     k: int = DEFAULT_K,
@@ -275,7 +277,8 @@ def evaluate_beir(
 
     ``embedder`` builds the catalog and embeds queries (the default embedder when ``None``);
     ``queries`` and ``qrels`` replace the folder's files. The catalog is cached in
-    ``cache_dir`` (``<GEZEL_HOME>/cache/eval`` by default).
+    ``cache_dir`` (``<GEZEL_HOME>/cache/eval`` by default); ``shard_target`` and
+    ``shard_fill`` shape its shards (see :func:`build_corpus_catalog`).
     """
     located = locate_beir(folder, split)
     judgements = load_judgements(
@@ -292,6 +295,7 @@ def evaluate_beir(
         embedder=embedder,
         cache_dir=cache_dir,
         shard_target=shard_target,
+        shard_fill=shard_fill,
         rebuild=rebuild,
         progress=sink,
     )

@@ -29,6 +29,7 @@ def test_a_beir_folder_prints_a_table_per_mode(
         "--cache-dir",
         str(tmp_path / "cache"),
         "--bm25",
+        "--exact-dense",
     )
     assert code == 0
     lines = out.splitlines()
@@ -38,13 +39,17 @@ def test_a_beir_folder_prints_a_table_per_mode(
     assert "3 queries (split test), k = 100" in lines[1]
     header = next(i for i, line in enumerate(lines) if line.startswith("mode"))
     assert lines[header].split()[:5] == ["mode", "nDCG@10", "R@10", "R@100", "MRR@10"]
-    rows = {line.split()[0]: line.split() for line in lines[header + 1 : header + 5]}
-    assert list(rows) == ["hybrid", "vector", "keyword", "bm25"]
+    rows = {line.split()[0]: line.split() for line in lines[header + 1 : header + 6]}
+    assert list(rows) == ["hybrid", "vector", "keyword", "bm25", "exact-dense"]
     assert rows["keyword"][1:5] == ["1.000", "1.000", "1.000", "1.000"]
     assert rows["vector"][1] == "0.333"
     assert len(rows["hybrid"]) == 9  # scores, documents per query, p50, p95, cpu p50
     assert len(rows["bm25"]) == 6  # a baseline has no per-query latency
     assert "routed search scans every shard" in out
+    assert (
+        "exact-dense: 8 passages, 8 vectors from the vector cache, 0 embedded now, 0 differ "
+        "from the catalog's int8 vectors"
+    ) in out
     again = _eval(
         capsys,
         str(beir_folder),
