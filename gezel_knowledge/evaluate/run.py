@@ -14,6 +14,7 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
+from types import MappingProxyType
 from typing import Literal
 
 from gezel_knowledge.compiler.sharding import ShardFill
@@ -115,7 +116,7 @@ def _report(
     name: str,
     kind: Literal["mode", "baseline"],
     rankings: Rankings,
-    judgements: _Mapped,
+    judgements: Judgements,
     wanted: int,
     *,
     latency: Latency | None = None,
@@ -135,15 +136,13 @@ def _report(
     )
 
 
-class _Mapped:
-    """Judgements with document ids as the catalog spells them."""
-
-    def __init__(self, judgements: Judgements) -> None:
-        self.queries = judgements.queries
-        self.qrels = {
-            q: {catalog_document_id(d): g for d, g in grades.items()}
-            for q, grades in judgements.qrels.items()
-        }
+def _with_catalog_ids(judgements: Judgements) -> Judgements:
+    """The judgements with document ids as the catalog spells them."""
+    qrels = {
+        q: MappingProxyType({catalog_document_id(d): g for d, g in grades.items()})
+        for q, grades in judgements.qrels.items()
+    }
+    return replace(judgements, qrels=MappingProxyType(qrels))
 
 
 def _check_options(modes: Sequence[str] | None, k: int, *, bm25: bool) -> tuple[str, ...]:
@@ -181,7 +180,7 @@ def evaluate_catalog(
     """
     chosen = _check_options(modes, k, bm25=bm25)
     sink = RateProgress(progress)
-    mapped = _Mapped(judgements)
+    mapped = _with_catalog_ids(judgements)
     documents = catalog_documents(catalog)
     held = {d for d, _ in documents}
     missing = {d for grades in mapped.qrels.values() for d, g in grades.items() if g > 0} - held
@@ -238,7 +237,7 @@ def evaluate_catalog(
 
 
 def _exact_dense(
-    catalog: Catalog, mapped: _Mapped, k: int, wanted: int, sink: ProgressSink
+    catalog: Catalog, mapped: Judgements, k: int, wanted: int, sink: ProgressSink
 ) -> tuple[ModeReport, DenseCheck | None]:
     embedder = catalog.embedder
     if embedder is None:
