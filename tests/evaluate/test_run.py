@@ -3,9 +3,12 @@ in ``conftest.py``)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
+import numpy as np
 import pytest
+from numpy.typing import NDArray
 
 from gezel_knowledge.embedders import HashEmbedder
 from gezel_knowledge.errors import InvalidInput
@@ -213,3 +216,42 @@ def test_rate_progress_adds_rate_and_time_left() -> None:
 
 def test_format_seconds() -> None:
     assert [format_seconds(s) for s in (4.4, 185, 3720)] == ["4s", "3m05s", "1h02m"]
+
+
+def test_exact_dense_embeds_passages_the_cache_lacks(
+    beir_folder: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    built = build_corpus_catalog(
+        beir_folder / "corpus.jsonl", embedder=HashEmbedder(), cache_dir=tmp_path / "eval"
+    )
+    monkeypatch.setenv("GEZEL_HOME", str(tmp_path / "another-home"))  # an empty vector cache
+    judged = load_judgements(beir_folder / "queries.jsonl", beir_folder / "qrels" / "test.tsv")
+    with open_catalog(built.path) as catalog:
+        _, first = exact_dense_rankings(catalog, HashEmbedder(), judged.queries, 100)
+        _, second = exact_dense_rankings(catalog, HashEmbedder(), judged.queries, 100)
+    assert (first.from_cache, first.embedded, first.int8_mismatches) == (0, 8, 0)
+    assert (second.from_cache, second.embedded) == (8, 0)  # the first call filled the cache
+
+
+class _OtherVectors(HashEmbedder):
+    """The hash profile, but passage vectors that are not the ones the catalog was built with."""
+
+    def embed_passages(self, texts: Sequence[str]) -> NDArray[np.float32]:
+        return super().embed_passages([t + " (changed)" for t in texts])
+
+
+def test_exact_dense_reports_vectors_that_differ_from_the_catalog(
+    beir_folder: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    built = build_corpus_catalog(
+        beir_folder / "corpus.jsonl", embedder=HashEmbedder(), cache_dir=tmp_path / "eval"
+    )
+    monkeypatch.setenv("GEZEL_HOME", str(tmp_path / "another-home"))
+    judged = load_judgements(beir_folder / "queries.jsonl", beir_folder / "qrels" / "test.tsv")
+    with open_catalog(built.path, embedder=_OtherVectors()) as catalog:
+        report = evaluate_catalog(catalog, judged, modes=["keyword"], exact_dense=True)
+    assert report.dense_check is not None
+    assert report.dense_check.int8_mismatches == 8
+    note = report.result("exact-dense").note
+    assert note is not None
+    assert "8 of 8 passages differ from the catalog's int8 vectors" in note
