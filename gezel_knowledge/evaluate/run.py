@@ -212,6 +212,7 @@ def evaluate_catalog(
     if bm25:
         emit_safely(sink, ProgressEvent("eval", "bm25", 0, 1, "baselines"))
         ranked = bm25_rankings(catalog, documents, mapped.queries, k)
+        emit_safely(sink, ProgressEvent("eval", "bm25", 1, 1, "baselines"))
         results.append(
             _report("bm25", "baseline", ranked, mapped, wanted, note="bm25s k1=1.2 b=0.75")
         )
@@ -246,6 +247,7 @@ def _exact_dense(
         return _report("exact-dense", "baseline", empty, mapped, wanted, note=note), None
     emit_safely(sink, ProgressEvent("eval", "exact dense", 0, 1, "baselines"))
     ranked, check = exact_dense_rankings(catalog, embedder, mapped.queries, k, progress=sink)
+    emit_safely(sink, ProgressEvent("eval", "exact dense", 1, 1, "baselines"))
     note = "float passage vectors, best passage per document"
     if check.int8_mismatches:
         note += (
