@@ -192,10 +192,20 @@ def test_bad_arguments_are_typed_errors(beir_folder: Path, tmp_path: Path) -> No
 
 def test_progress_reports_each_mode_to_the_end(beir_folder: Path, tmp_path: Path) -> None:
     events: list[ProgressEvent] = []
-    evaluate_beir(beir_folder, embedder=HashEmbedder(), cache_dir=tmp_path, progress=events.append)
+    evaluate_beir(
+        beir_folder,
+        embedder=HashEmbedder(),
+        cache_dir=tmp_path,
+        bm25=True,
+        exact_dense=True,
+        progress=events.append,
+    )
     last = {e.step: e for e in events if e.job == "eval"}
-    assert set(last) == {"hybrid", "vector", "keyword"}
-    assert all((e.done, e.total, e.unit) == (3, 3, "queries") for e in last.values())
+    assert set(last) == {"hybrid", "vector", "keyword", "bm25", "exact dense"}
+    for step in ("hybrid", "vector", "keyword"):
+        assert (last[step].done, last[step].total, last[step].unit) == (3, 3, "queries")
+    for step in ("bm25", "exact dense"):
+        assert (last[step].done, last[step].total) == (1, 1)
     assert any(e.job == "build" for e in events)
 
 
