@@ -252,8 +252,10 @@ def exact_dense_rankings(
     asked /= np.linalg.norm(asked, axis=1, keepdims=True)
     top = min(k, len(doc_ids))
     rankings: list[tuple[str, ...]] = []
-    for start in range(0, len(queries), 256):
-        best = np.maximum.reduceat(asked[start : start + 256] @ passages.T, starts, axis=1)
+    # Score a block of queries at a time, the cosine block kept near 128 MiB.
+    step = max(1, min(256, (1 << 25) // len(rows)))
+    for start in range(0, len(queries), step):
+        best = np.maximum.reduceat(asked[start : start + step] @ passages.T, starts, axis=1)
         for row in best:
             shortlist = np.argpartition(-row, top - 1)[:top]
             ordered = shortlist[np.lexsort((shortlist, -row[shortlist]))]
