@@ -19,13 +19,15 @@ import sqlite3
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 
 import numpy as np
 from numpy.typing import NDArray
 
 from gezel_knowledge.embedders.base import Embedder
-from gezel_knowledge.errors import IntegrityFailure, Unsupported
+from gezel_knowledge.errors import IntegrityFailure
 from gezel_knowledge.evaluate.beir import Query
+from gezel_knowledge.extras import require_extra
 from gezel_knowledge.progress import ProgressEvent, ProgressSink, emit_safely
 from gezel_knowledge.reader import Catalog
 from gezk.profiles import same_vector_space
@@ -46,15 +48,9 @@ BM25_B = 0.75
 _EMBED_BATCH = 64
 
 
-def require_bm25s() -> None:
-    """Raise a typed error naming the extra to install when ``bm25s`` is missing."""
-    try:
-        import bm25s  # noqa: F401, PLC0415
-    except ImportError:
-        raise Unsupported(
-            "the BM25 baseline needs bm25s: pip install 'gezel-knowledge[eval]'",
-            reason="bm25s-missing",
-        ) from None
+def require_bm25s() -> ModuleType:
+    """``bm25s``, or :class:`~gezel_knowledge.extras.MissingExtra` naming the ``eval`` extra."""
+    return require_extra("bm25s", "eval", "the BM25 baseline")
 
 
 def catalog_documents(catalog: Catalog) -> list[tuple[str, str]]:
@@ -76,9 +72,7 @@ def bm25_rankings(
     k: int,
 ) -> list[tuple[str, ...]]:
     """Each query's best ``k`` documents by BM25 over title and body (zero scores dropped)."""
-    require_bm25s()
-    import bm25s  # noqa: PLC0415
-
+    bm25s = require_bm25s()
     texts = [f"{title}\n{catalog.body(doc_id)}" for doc_id, title in documents]
     tokenizer = bm25s.tokenization.Tokenizer(stopwords="en")
     corpus = tokenizer.tokenize(texts, return_as="ids", show_progress=False)

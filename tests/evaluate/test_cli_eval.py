@@ -239,5 +239,5 @@ def test_bm25_without_bm25s_names_the_extra(
     assert code == 1
     assert out == ""
     assert "pip install 'gezel-knowledge[eval]'" in err
-    assert "[bm25s-missing]" in err
+    assert "[missing-extra]" in err
     assert not list(tmp_path.glob("*.gezk"))  # refused before building anything
