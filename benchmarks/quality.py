@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from gezel_knowledge import __version__
+from gezel_knowledge._version import __version__
 from gezel_knowledge.cli._output import TerminalProgress, to_jsonable
 from gezel_knowledge.cli.cmd_eval import print_report
 from gezel_knowledge.embedders import default_embedder, load_embedder

@@ -24,6 +24,8 @@ from types import ModuleType
 import numpy as np
 from numpy.typing import NDArray
 
+from gezel_knowledge.compiler.chunking import embed_header, unit_counter
+from gezel_knowledge.compiler.vector_cache import VectorCache, default_cache_dir, embed_input_key
 from gezel_knowledge.embedders.base import Embedder
 from gezel_knowledge.errors import IntegrityFailure
 from gezel_knowledge.evaluate.beir import Query
@@ -151,8 +153,6 @@ def _stored_int8(catalog: Catalog, rows: Sequence[_PassageRow]) -> NDArray[np.in
 
 def _embed_inputs(catalog: Catalog, embedder: Embedder, rows: Sequence[_PassageRow]) -> list[str]:
     """Each passage's embed input (header + text) as the compiler formed it (spec 7.2 step 5)."""
-    from gezel_knowledge.compiler import embed_header, unit_counter  # noqa: PLC0415
-
     chunking = catalog.manifest.chunking
     counter = unit_counter(chunking, embedder.tokenizer)
     headers: dict[tuple[str, tuple[str, ...]], str] = {}
@@ -176,12 +176,6 @@ def _passage_vectors(
     progress: ProgressSink | None,
 ) -> tuple[NDArray[np.float32], int]:
     """Float unit vectors of ``inputs``: from the vector cache, else embedded (and cached)."""
-    from gezel_knowledge.compiler.vector_cache import (  # noqa: PLC0415
-        VectorCache,
-        default_cache_dir,
-        embed_input_key,
-    )
-
     prefix = embedder.profile.passage_instruction
     keys = [embed_input_key(prefix + text) for text in inputs]
     cache = VectorCache(default_cache_dir(), embedder.profile)

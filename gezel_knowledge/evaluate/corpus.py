@@ -19,7 +19,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from gezel_knowledge import __version__
+from gezel_knowledge._version import __version__
 from gezel_knowledge.compiler.build import DEFAULT_SHARD_MAX, DEFAULT_SHARD_TARGET, compile_catalog
 from gezel_knowledge.compiler.sharding import ShardFill
 from gezel_knowledge.compiler.vector_cache import default_cache_dir

@@ -18,6 +18,7 @@ from types import MappingProxyType
 from typing import Literal
 
 from gezel_knowledge.compiler.sharding import ShardFill
+from gezel_knowledge.embedders import default_embedder
 from gezel_knowledge.embedders.base import Embedder
 from gezel_knowledge.errors import InvalidInput
 from gezel_knowledge.evaluate._rate import RateProgress
@@ -44,8 +45,9 @@ from gezel_knowledge.evaluate.searching import (
     SEMANTIC_MODES,
     search_documents,
 )
+from gezel_knowledge.opening import open_catalog
 from gezel_knowledge.progress import ProgressEvent, ProgressSink, emit_safely
-from gezel_knowledge.reader import Catalog, open_catalog
+from gezel_knowledge.reader import Catalog
 
 __all__ = ["DEFAULT_K", "evaluate_beir", "evaluate_catalog", "score_rankings"]
 
@@ -287,8 +289,6 @@ def evaluate_beir(
     )
     _check_options(modes, k, bm25=bm25)
     if embedder is None:
-        from gezel_knowledge.embedders import default_embedder  # noqa: PLC0415
-
         embedder = default_embedder()
     sink = RateProgress(progress)
     built = build_corpus_catalog(

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
+from gezel_knowledge import open_catalog
 from gezel_knowledge.embedders import HashEmbedder
 from gezel_knowledge.errors import InvalidInput
 from gezel_knowledge.evaluate import build_corpus_catalog, catalog_document_id
 from gezel_knowledge.evaluate.corpus import write_document_list
-from gezel_knowledge.reader import open_catalog
 from tests.evaluate.conftest import LONG_ID
 
 

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from numpy.typing import NDArray
 
+from gezel_knowledge import open_catalog
 from gezel_knowledge.embedders import HashEmbedder
 from gezel_knowledge.errors import InvalidInput
 from gezel_knowledge.evaluate import (
@@ -22,7 +23,6 @@ from gezel_knowledge.evaluate import (
 from gezel_knowledge.evaluate._rate import RateProgress, format_seconds
 from gezel_knowledge.evaluate.baselines import exact_dense_rankings
 from gezel_knowledge.progress import ProgressEvent
-from gezel_knowledge.reader import open_catalog
 from tests.evaluate.conftest import write_beir
 
 
