@@ -8,14 +8,15 @@ document ids, whether semantic search ran, which shards were scanned) passes thr
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import cast, get_args
+from typing import cast
 
-from gezel_knowledge.reader import EXPLICIT_SHARD_BUDGET, Catalog, SearchMode
+from gezel_knowledge.reader import EXPLICIT_SHARD_BUDGET, Catalog
+from gezel_knowledge.results import SEARCH_MODES, SearchMode
 
 __all__ = ["MODES", "ROUTING_BUDGET", "Retrieved", "search_documents"]
 
-MODES: tuple[str, ...] = get_args(SearchMode)
-"""Every search mode the reader offers."""
+MODES: tuple[str, ...] = SEARCH_MODES
+"""Every search mode the catalog offers."""
 
 ROUTING_BUDGET = EXPLICIT_SHARD_BUDGET
 """The shard budget an explicit search routes within."""
