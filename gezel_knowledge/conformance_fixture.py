@@ -85,7 +85,7 @@ def _check_catalog(c: _Checks, catalog: Catalog, entry: Mapping[str, Any]) -> No
         c.expect(m.generation.format_version == entry["formatVersion"], "format version")
     c.expect(m.id == entry["catalogId"], f"catalog id {m.id}")
     c.expect(m.version == entry["version"], f"version {m.version}")
-    c.expect(m.publisher_id == entry["publisherId"], f"publisher {m.publisher_id}")
+    c.expect(m.publisher.id == entry["publisherId"], f"publisher {m.publisher.id}")
     counts = (m.counts.documents, m.counts.chunks, m.counts.shards)
     expected = (entry["documents"], entry["chunks"], entry["shards"])
     c.expect(counts == expected, f"counts {counts} != {expected}")

@@ -30,6 +30,7 @@ if TYPE_CHECKING:
         GezkError,
         InvalidIdentifier,
         InvalidLocation,
+        InvalidManifest,
         InvalidProfile,
         InvalidReference,
         QuantizationError,
@@ -51,6 +52,7 @@ if TYPE_CHECKING:
         validate_version,
     )
     from gezk.jcs import canonicalize
+    from gezk.manifest import CatalogManifest
     from gezk.profiles import (
         ChunkingProfile,
         EmbeddingProfile,
@@ -83,7 +85,15 @@ if TYPE_CHECKING:
         validate_source_notices,
     )
     from gezk.signing import TrustAnchors, key_id, sign_manifest, verify_manifest
-    from gezk.spatial import Bounds, Location, RadiusQuery, coverage, distance_meters
+    from gezk.spatial import (
+        Bounds,
+        Location,
+        RadiusQuery,
+        SpatialSummary,
+        coverage,
+        distance_meters,
+    )
+    from gezk.toc import TocReference, Topic, TopicPlacement
     from gezk.uri import KnowledgeUri
     from gezk.versions import SUPPORTED, WRITTEN, Generation, generation
 
@@ -101,6 +111,7 @@ _LAZY: dict[str, str] = {
     "GezkError": "gezk.errors",
     "InvalidIdentifier": "gezk.errors",
     "InvalidLocation": "gezk.errors",
+    "InvalidManifest": "gezk.errors",
     "InvalidProfile": "gezk.errors",
     "InvalidReference": "gezk.errors",
     "QuantizationError": "gezk.errors",
@@ -119,6 +130,7 @@ _LAZY: dict[str, str] = {
     "validate_topic_id": "gezk.ids",
     "validate_version": "gezk.ids",
     "canonicalize": "gezk.jcs",
+    "CatalogManifest": "gezk.manifest",
     "ChunkingProfile": "gezk.profiles",
     "EmbeddingProfile": "gezk.profiles",
     "chunking_profile": "gezk.profiles",
@@ -151,8 +163,12 @@ _LAZY: dict[str, str] = {
     "Bounds": "gezk.spatial",
     "Location": "gezk.spatial",
     "RadiusQuery": "gezk.spatial",
+    "SpatialSummary": "gezk.spatial",
     "coverage": "gezk.spatial",
     "distance_meters": "gezk.spatial",
+    "TocReference": "gezk.toc",
+    "Topic": "gezk.toc",
+    "TopicPlacement": "gezk.toc",
     "KnowledgeUri": "gezk.uri",
     "Generation": "gezk.versions",
     "SUPPORTED": "gezk.versions",
@@ -170,12 +186,14 @@ __all__ = [
     "SUPPORTED",
     "WRITTEN",
     "Bounds",
+    "CatalogManifest",
     "ChunkingProfile",
     "EmbeddingProfile",
     "Generation",
     "GezkError",
     "InvalidIdentifier",
     "InvalidLocation",
+    "InvalidManifest",
     "InvalidProfile",
     "InvalidReference",
     "KnowledgeUri",
@@ -189,6 +207,10 @@ __all__ = [
     "SchemaViolation",
     "Shortlist",
     "SignatureError",
+    "SpatialSummary",
+    "TocReference",
+    "Topic",
+    "TopicPlacement",
     "TrustAnchors",
     "UnsupportedVersion",
     "apply_pragmas",

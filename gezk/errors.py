@@ -7,12 +7,16 @@ human-readable line.
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
+
+if TYPE_CHECKING:
+    from gezk.schemas import SchemaFinding
 
 __all__ = [
     "GezkError",
     "InvalidIdentifier",
     "InvalidLocation",
+    "InvalidManifest",
     "InvalidProfile",
     "InvalidReference",
     "QuantizationError",
@@ -84,6 +88,27 @@ class SchemaViolation(GezkError):
     """A JSON document or an SQLite database does not match its schema."""
 
     default_reason = "schema-violation"
+
+
+class InvalidManifest(SchemaViolation):
+    """A ``manifest.json`` is not JSON, breaks its schema, or cannot be typed (section 4).
+
+    ``subject`` is the JSON path of the most relevant problem; ``findings`` lists every problem
+    found (the most relevant first) when the schema was checked.
+    """
+
+    default_reason = "invalid-manifest"
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        reason: str | None = None,
+        subject: str | None = None,
+        findings: tuple[SchemaFinding, ...] = (),
+    ):
+        super().__init__(message, reason=reason, subject=subject)
+        self.findings: tuple[SchemaFinding, ...] = findings
 
 
 class SignatureError(GezkError):

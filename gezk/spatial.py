@@ -29,6 +29,7 @@ __all__ = [
     "Location",
     "LocationRole",
     "RadiusQuery",
+    "SpatialSummary",
     "bounding_boxes",
     "coverage",
     "distance_meters",
@@ -275,19 +276,41 @@ def coverage(subject_points: Iterable[tuple[float, float]]) -> list[Bounds]:
     return [Bounds(west, south, 180.0, north), Bounds(-180.0, south, east, north)]
 
 
+@dataclass(frozen=True, slots=True)
+class SpatialSummary:
+    """The manifest ``spatial`` summary (required in 0.7): point counts and subject coverage."""
+
+    location_count: int
+    located_documents: int
+    coverage: tuple[Bounds, ...]
+    schema: str = SPATIAL_SCHEMA
+    crs: str = CRS
+    distance_model: str = DISTANCE_MODEL
+
+    @classmethod
+    def of(cls, locations: Iterable[tuple[str, Location]]) -> SpatialSummary:
+        """The summary of ``(document_id, location)`` rows: counts, and coverage of subjects."""
+        rows = list(locations)
+        return cls(
+            location_count=len(rows),
+            located_documents=len({doc for doc, _ in rows}),
+            coverage=tuple(
+                coverage((loc.latitude, loc.longitude) for _, loc in rows if loc.role == "subject")
+            ),
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """The manifest ``spatial`` object."""
+        return {
+            "schema": self.schema,
+            "crs": self.crs,
+            "distanceModel": self.distance_model,
+            "locationCount": self.location_count,
+            "locatedDocuments": self.located_documents,
+            "coverage": [b.to_json() for b in self.coverage],
+        }
+
+
 def spatial_summary(locations: Iterable[tuple[str, Location]]) -> dict[str, Any]:
     """The manifest ``spatial`` object for ``(document_id, location)`` rows."""
-    rows = list(locations)
-    return {
-        "schema": SPATIAL_SCHEMA,
-        "crs": CRS,
-        "distanceModel": DISTANCE_MODEL,
-        "locationCount": len(rows),
-        "locatedDocuments": len({doc for doc, _ in rows}),
-        "coverage": [
-            b.to_json()
-            for b in coverage(
-                (loc.latitude, loc.longitude) for _, loc in rows if loc.role == "subject"
-            )
-        ],
-    }
+    return SpatialSummary.of(locations).to_json()

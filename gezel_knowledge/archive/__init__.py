@@ -4,16 +4,6 @@ from __future__ import annotations
 
 from gezel_knowledge.archive.findings import Finding, Severity
 from gezel_knowledge.archive.limits import DEFAULT_LIMITS, ArchiveLimits
-from gezel_knowledge.archive.manifest import (
-    CatalogManifest,
-    DeclaredFile,
-    LicenseInfo,
-    ManifestCounts,
-    ManifestShard,
-    ManifestTopic,
-    SmokeQuery,
-    SpatialSummary,
-)
 from gezel_knowledge.archive.paths import MIMETYPE
 from gezel_knowledge.archive.verify import (
     ArchiveEntry,
@@ -33,16 +23,8 @@ __all__ = [
     "ArchiveFile",
     "ArchiveInfo",
     "ArchiveLimits",
-    "CatalogManifest",
-    "DeclaredFile",
     "Finding",
-    "LicenseInfo",
-    "ManifestCounts",
-    "ManifestShard",
-    "ManifestTopic",
     "Severity",
-    "SmokeQuery",
-    "SpatialSummary",
     "extract_archive",
     "file_sha256",
     "inspect_archive",

@@ -12,13 +12,13 @@ from collections.abc import Mapping
 from gezel_knowledge.archive.assets import asset_path_problem
 from gezel_knowledge.archive.findings import Finding
 from gezel_knowledge.archive.limits import ArchiveLimits
-from gezel_knowledge.archive.manifest import CatalogManifest
 from gezel_knowledge.archive.paths import (
     MANIFEST_PATH,
     MIMETYPE_PATH,
     ROUTER_PATH,
     entry_name_problem,
 )
+from gezk.manifest import CatalogManifest
 
 __all__ = ["layout_findings", "shard_path_for"]
 
@@ -88,9 +88,9 @@ def _required_files(manifest: CatalogManifest, out: list[Finding]) -> list[str]:
     """The files every catalog must declare (README, licence notice, router, external shards);
     shard paths that break the layout are reported."""
     required = ["README.md", manifest.license.notice_path, ROUTER_PATH]
-    for shard in manifest.shards:
+    for shard in manifest.router.shards:
         if shard.path == ROUTER_PATH:
-            if len(manifest.shards) != 1:
+            if len(manifest.router.shards) != 1:
                 out.append(
                     Finding(
                         "invalid-manifest",
@@ -137,10 +137,11 @@ def _check_assets(
     total = sum(assets.values())
     if total > limits.max_assets_total_bytes:
         out.append(Finding("assets-too-large", f"{total} asset bytes exceed the limit"))
-    if manifest.counts.assets != len(assets):
+    declared_assets = manifest.counts.assets or 0  # absent means none, as in 0.5
+    if declared_assets != len(assets):
         out.append(
             Finding(
                 "asset-count-mismatch",
-                f"counts.assets is {manifest.counts.assets}, {len(assets)} assets are declared",
+                f"counts.assets is {declared_assets}, {len(assets)} assets are declared",
             )
         )

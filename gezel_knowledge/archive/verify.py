@@ -29,7 +29,7 @@ from gezel_knowledge.archive.assets import asset_problem
 from gezel_knowledge.archive.findings import Finding, error_for
 from gezel_knowledge.archive.layout import layout_findings
 from gezel_knowledge.archive.limits import DEFAULT_LIMITS, ArchiveLimits
-from gezel_knowledge.archive.manifest import CatalogManifest, parse_manifest_bytes
+from gezel_knowledge.archive.manifest import parse_manifest_bytes
 from gezel_knowledge.archive.paths import (
     MANIFEST_PATH,
     MIMETYPE,
@@ -37,6 +37,7 @@ from gezel_knowledge.archive.paths import (
     entry_name_problem,
 )
 from gezel_knowledge.errors import InvalidInput, KnowledgeError, NotFound
+from gezk.manifest import CatalogManifest
 
 __all__ = [
     "ArchiveEntry",
@@ -299,7 +300,7 @@ def _scan_structure(
         entries = _check_entries(fh, zf, limits, scan)
         manifest_bytes = _read_manifest(zf, limits, scan)
     try:
-        _, manifest = parse_manifest_bytes(manifest_bytes)
+        manifest = parse_manifest_bytes(manifest_bytes)
     except KnowledgeError as exc:
         raise scan.fatal(exc.reason, exc.message, exc.subject) from exc
     sizes = {e.path: e.size_bytes for e in entries}

@@ -12,8 +12,8 @@ from gezel_knowledge.cli._output import TerminalProgress, print_json
 from gezel_knowledge.compiler import (
     BuildResult,
     CatalogMetadata,
-    LicenseInfo,
-    PublisherInfo,
+    License,
+    Publisher,
     compile_catalog,
     default_cache_dir,
     load_catalog_yaml,
@@ -85,7 +85,7 @@ def _overrides(args: argparse.Namespace, base: CatalogMetadata) -> CatalogMetada
             raise InvalidInput(
                 "give both --publisher-id and --publisher-name", reason="missing-metadata"
             )
-        publisher = PublisherInfo(
+        publisher = Publisher(
             id=args.publisher_id or (publisher.id if publisher else ""),
             name=args.publisher_name or (publisher.name if publisher else ""),
             url=args.publisher_url or (publisher.url if publisher else None),
@@ -99,7 +99,7 @@ def _overrides(args: argparse.Namespace, base: CatalogMetadata) -> CatalogMetada
     ):
         if license_ is None and not args.license_name:
             raise InvalidInput("give --license-name", reason="missing-metadata")
-        license_ = LicenseInfo(
+        license_ = License(
             name=args.license_name or (license_.name if license_ else ""),
             attribution_required=(
                 args.attribution_required
@@ -107,7 +107,6 @@ def _overrides(args: argparse.Namespace, base: CatalogMetadata) -> CatalogMetada
                 else (license_.attribution_required if license_ else False)
             ),
             spdx=args.license_spdx or (license_.spdx if license_ else None),
-            notice_file=args.license_file or (license_.notice_file if license_ else None),
         )
     return base.merged(
         CatalogMetadata(
@@ -118,6 +117,7 @@ def _overrides(args: argparse.Namespace, base: CatalogMetadata) -> CatalogMetada
             language=args.language,
             publisher=publisher,
             license=license_,
+            license_file=args.license_file,
             readme=args.readme,
         )
     )
@@ -182,19 +182,19 @@ def _print(result: BuildResult, *, as_json: bool) -> None:
                 "version": result.version,
                 "documents": result.documents,
                 "chunks": result.chunks,
-                "chunking": result.manifest["chunking"]["id"],
+                "chunking": result.manifest.chunking.id,
                 "shards": result.shards,
                 "assets": result.assets,
                 "embedded": result.embedded,
                 "cached": result.cached,
-                "signed": "signature" in result.manifest,
+                "signed": result.manifest.signed,
                 "warnings": [{"reason": w.reason, "message": str(w)} for w in result.warnings],
             }
         )
         return
     for warning in result.warnings:
         print(f"gezel-knowledge: warning: {warning} [{warning.reason}]", file=sys.stderr)
-    signed = ", signed" if "signature" in result.manifest else ""
+    signed = ", signed" if result.manifest.signed else ""
     print(
         f"built {result.path} ({result.catalog_id} {result.version}{signed}): "
         f"{result.documents:,} documents, {result.chunks:,} chunks, {result.shards} shard"

@@ -10,11 +10,12 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from gezel_knowledge.archive import CatalogManifest, inspect_archive
+from gezel_knowledge.archive import inspect_archive
 from gezel_knowledge.cli._catalog import add_catalog_argument
 from gezel_knowledge.cli._output import print_json
 from gezel_knowledge.errors import NotFound
 from gezel_knowledge.reader import read_manifest
+from gezk.manifest import CatalogManifest
 
 
 def register(subparsers: Any) -> None:
@@ -32,12 +33,12 @@ def summary(manifest: CatalogManifest) -> dict[str, Any]:
     """The inspect view of a manifest."""
     m = manifest
     return {
-        "catalog": f"{m.publisher_id}/{m.id}",
+        "catalog": f"{m.publisher.id}/{m.id}",
         "version": m.version,
         "name": m.name,
         "description": m.description,
         "language": m.language,
-        "publisher": {"id": m.publisher_id, "name": m.publisher_name, "url": m.publisher_url},
+        "publisher": {"id": m.publisher.id, "name": m.publisher.name, "url": m.publisher.url},
         "formatVersion": m.format_version,
         "indexSchemaVersion": m.index_schema_version,
         "createdAt": m.created_at,
@@ -53,23 +54,23 @@ def summary(manifest: CatalogManifest) -> dict[str, Any]:
             "documents": m.counts.documents,
             "chunks": m.counts.chunks,
             "shards": m.counts.shards,
-            "assets": m.counts.assets,
+            "assets": m.counts.assets or 0,
             "topics": len(m.topics),
         },
         "shards": [
             {"id": s.id, "path": s.path, "chunks": s.chunks, "documents": s.documents}
-            for s in m.shards
+            for s in m.router.shards
         ],
         "spatial": None
         if m.spatial is None
         else {
             "locations": m.spatial.location_count,
             "locatedDocuments": m.spatial.located_documents,
-            "coverage": [list(b) for b in m.spatial.coverage],
+            "coverage": [[b.west, b.south, b.east, b.north] for b in m.spatial.coverage],
         },
-        "signature": None if m.signature_key_id is None else {"keyId": m.signature_key_id},
+        "signature": None if m.signature is None else {"keyId": m.signature.key_id},
         "provenance": "signed, not verified (validate --trust KEYS)" if m.signed else "unsigned",
-        "toolchain": m.toolchain,
+        "toolchain": None if m.toolchain is None else f"{m.toolchain.name} {m.toolchain.version}",
         "files": [{"path": f.path, "sizeBytes": f.size_bytes} for f in m.files],
     }
 

@@ -41,7 +41,7 @@ def report_json(report: ValidationReport) -> dict[str, Any]:
         "path": str(report.path),
         "ok": report.ok,
         "deep": report.deep,
-        "catalog": None if m is None else f"{m.publisher_id}/{m.id}",
+        "catalog": None if m is None else f"{m.publisher.id}/{m.id}",
         "version": None if m is None else m.version,
         "archiveSha256": report.archive_sha256,
         "checks": list(report.checks),
@@ -72,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
         print_json(report_json(report))
     else:
         m = report.manifest
-        name = f"{m.publisher_id}/{m.id}@{m.version}" if m else str(path)
+        name = f"{m.publisher.id}/{m.id}@{m.version}" if m else str(path)
         for f in report.findings:
             where = f" [{f.subject}]" if f.subject else ""
             print(f"{f.severity}: {f.reason}: {f.message}{where}")

@@ -1,5 +1,9 @@
 """The catalog compiler: Markdown trees and document lists to deterministic ``.gezk`` archives.
 
+The catalog values a source and its metadata are made of (``Topic``, ``TocReference``,
+``Location``, ``Publisher``, ``License``, ``SourceSnapshot``, ``SmokeQuery``) are the format
+layer's (:mod:`gezk.toc`, :mod:`gezk.spatial`, :mod:`gezk.manifest`), re-exported here.
+
 Names are imported on first use: ``keygen`` and ``sign`` need the signing module, not the
 build pipeline with its schemas, chunker and outline recognisers.
 """
@@ -17,11 +21,8 @@ if TYPE_CHECKING:
     from gezel_knowledge.compiler.errors import BuildWarning, ChunkingDoesNotFit, SourceError
     from gezel_knowledge.compiler.markdown_tree import load_markdown_tree
     from gezel_knowledge.compiler.metadata import (
+        CatalogIdentity,
         CatalogMetadata,
-        LicenseInfo,
-        PublisherInfo,
-        SmokeQuery,
-        SourceSnapshot,
         TopicDeclaration,
         load_catalog_yaml,
     )
@@ -31,35 +32,36 @@ if TYPE_CHECKING:
     )
     from gezel_knowledge.compiler.source import (
         CatalogSource,
-        DocumentLocation,
         LinkBase,
         SourceAsset,
         SourceDocument,
-        TocReference,
-        Topic,
     )
     from gezel_knowledge.compiler.vector_cache import default_cache_dir
     from gezel_knowledge.compiler.window import WindowBudget, choose_chunking, window_budget
+    from gezk.manifest import License, Publisher, SmokeQuery, SourceSnapshot
+    from gezk.spatial import Location
+    from gezk.toc import TocReference, Topic
 
 _LAZY: dict[str, str] = {
     "BuildResult": "gezel_knowledge.compiler.build",
     "BuildWarning": "gezel_knowledge.compiler.errors",
+    "CatalogIdentity": "gezel_knowledge.compiler.metadata",
     "CatalogMetadata": "gezel_knowledge.compiler.metadata",
     "CatalogSource": "gezel_knowledge.compiler.source",
     "Chunk": "gezel_knowledge.compiler.chunking",
     "ChunkingDoesNotFit": "gezel_knowledge.compiler.errors",
     "DocumentRowError": "gezel_knowledge.compiler.parquet_document_list",
-    "DocumentLocation": "gezel_knowledge.compiler.source",
-    "LicenseInfo": "gezel_knowledge.compiler.metadata",
+    "License": "gezk.manifest",
     "LinkBase": "gezel_knowledge.compiler.source",
-    "PublisherInfo": "gezel_knowledge.compiler.metadata",
-    "SmokeQuery": "gezel_knowledge.compiler.metadata",
+    "Location": "gezk.spatial",
+    "Publisher": "gezk.manifest",
+    "SmokeQuery": "gezk.manifest",
     "SourceAsset": "gezel_knowledge.compiler.source",
     "SourceDocument": "gezel_knowledge.compiler.source",
     "SourceError": "gezel_knowledge.compiler.errors",
-    "SourceSnapshot": "gezel_knowledge.compiler.metadata",
-    "TocReference": "gezel_knowledge.compiler.source",
-    "Topic": "gezel_knowledge.compiler.source",
+    "SourceSnapshot": "gezk.manifest",
+    "TocReference": "gezk.toc",
+    "Topic": "gezk.toc",
     "TopicDeclaration": "gezel_knowledge.compiler.metadata",
     "WindowBudget": "gezel_knowledge.compiler.window",
     "choose_chunking": "gezel_knowledge.compiler.window",
@@ -81,15 +83,16 @@ __getattr__, __dir__ = lazy_exports(__name__, _LAZY, globals())
 __all__ = [
     "BuildResult",
     "BuildWarning",
+    "CatalogIdentity",
     "CatalogMetadata",
     "CatalogSource",
     "Chunk",
     "ChunkingDoesNotFit",
-    "DocumentLocation",
     "DocumentRowError",
-    "LicenseInfo",
+    "License",
     "LinkBase",
-    "PublisherInfo",
+    "Location",
+    "Publisher",
     "SmokeQuery",
     "SourceAsset",
     "SourceDocument",

@@ -26,10 +26,9 @@ import shutil
 import sqlite3
 import tempfile
 import time
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -57,14 +56,15 @@ from gezel_knowledge.compiler.databases import (
     seal,
 )
 from gezel_knowledge.compiler.document_list import load_document_list
+from gezel_knowledge.compiler.embedding import PassageEmbedding, passage_center, spilled_vectors
 from gezel_knowledge.compiler.errors import BuildWarning, SourceError
 from gezel_knowledge.compiler.kmeans import route_centroids
-from gezel_knowledge.compiler.manifest import manifest_bytes, manifest_object
+from gezel_knowledge.compiler.manifest import catalog_manifest, manifest_bytes
 from gezel_knowledge.compiler.markdown_tree import load_markdown_tree
 from gezel_knowledge.compiler.metadata import (
     CatalogFile,
+    CatalogIdentity,
     CatalogMetadata,
-    SmokeQuery,
     normalize_created_at,
 )
 from gezel_knowledge.compiler.parquet_document_list import load_parquet_document_list
@@ -72,7 +72,7 @@ from gezel_knowledge.compiler.sharding import ShardFill, assign_shards, document
 from gezel_knowledge.compiler.smoke import derive_smoke_queries, smoke_query_passes
 from gezel_knowledge.compiler.source import CatalogSource, LinkBase
 from gezel_knowledge.compiler.validation import ValidDocument, validate_documents, validate_topics
-from gezel_knowledge.compiler.vector_cache import VectorCache, embed_input_key
+from gezel_knowledge.compiler.vector_cache import VectorCache
 from gezel_knowledge.compiler.window import choose_chunking
 from gezel_knowledge.embedders.base import Embedder
 from gezel_knowledge.errors import InvalidInput
@@ -81,10 +81,21 @@ from gezk import ddl
 from gezk.errors import InvalidIdentifier, InvalidProfile, SchemaViolation
 from gezk.ids import validate_catalog_id, validate_publisher_id, validate_version
 from gezk.jcs import canonicalize
+from gezk.manifest import (
+    CatalogManifest,
+    DeclaredFile,
+    ManifestCounts,
+    ManifestShard,
+    Router,
+    Signature,
+    SmokeQuery,
+    Toolchain,
+)
 from gezk.profiles import ChunkingProfile, EmbeddingProfile, chunking_profile
 from gezk.schemas import validate_manifest, validate_source_notices
 from gezk.signing import sign_manifest
-from gezk.spatial import coverage
+from gezk.spatial import SpatialSummary
+from gezk.toc import Topic
 from gezk.versions import WRITTEN
 
 __all__ = ["BuildResult", "compile_catalog", "load_source"]
@@ -114,7 +125,8 @@ class BuildResult:
     cached: int
     """Passages whose vectors came from the cache (or repeated an input of this build)."""
     warnings: tuple[BuildWarning, ...]
-    manifest: Mapping[str, Any]
+    manifest: CatalogManifest
+    """The manifest written into the archive (signed when a key was given)."""
     seconds: float
     embed_seconds: float
     """Time spent inside the embedder."""
@@ -155,6 +167,34 @@ class _Progress:
         emit_safely(self.sink, ProgressEvent("build", step, done, total, unit, message))
 
 
+@dataclass(frozen=True, slots=True)
+class _Sharding:
+    """How documents are spread over shards (spec section 8.1)."""
+
+    fill: ShardFill
+    target: int
+    maximum: int
+
+
+@dataclass(frozen=True, slots=True)
+class _Plan:
+    """A build's checked inputs: what everything after reading the bodies is built from."""
+
+    source: CatalogSource
+    metadata: CatalogMetadata
+    identity: CatalogIdentity
+    created_at: str
+    readme: Path
+    notice: Path
+    source_notices: Path | None
+    profile: EmbeddingProfile
+    """The embedder's profile; a ``centered-sign`` template gets its center after pass 1."""
+    chunking: ChunkingProfile
+    counter: UnitCounter
+    topics: dict[str, Topic]
+    documents: list[ValidDocument]
+
+
 @dataclass(slots=True)
 class _Staged:
     doc: ValidDocument
@@ -163,112 +203,13 @@ class _Staged:
     chunk_count: int
 
 
-class _Embedding:
-    """Batches embed inputs, consults the cache, writes unit vectors to the spill file."""
+@dataclass(frozen=True, slots=True)
+class _Databases:
+    """The sealed databases by archive path, the router's ``shards`` rows, the chunk count."""
 
-    def __init__(
-        self, embedder: Embedder, cache: VectorCache, spill: Path, batch: int, dimensions: int
-    ) -> None:
-        self.embedder = embedder
-        self.cache = cache
-        self.spill = spill.open("wb")
-        self.batch = batch
-        self.dimensions = dimensions
-        self.pending: list[tuple[bytes, str]] = []
-        self.added = 0
-        self.embedded = 0
-        self.cached = 0
-        self.seconds = 0.0
-
-    def add(self, text: str) -> None:
-        """Queue ``header + text``; the embedder prefixes the passage instruction itself."""
-        key = embed_input_key(self.embedder.profile.passage_instruction + text)
-        self.pending.append((key, text))
-        self.added += 1
-        if len(self.pending) >= self.batch:
-            self.flush()
-
-    def flush(self) -> None:
-        if not self.pending:
-            return
-        keys = [k for k, _ in self.pending]
-        found = self.cache.get_many(keys)
-        missing: dict[bytes, str] = {}
-        for key, text in self.pending:
-            if key not in found and key not in missing:
-                missing[key] = text
-        if missing:
-            started = time.perf_counter()
-            raw = self.embedder.embed_passages(list(missing.values()))
-            self.seconds += time.perf_counter() - started
-            vectors = _unit_rows(raw, len(missing), self.dimensions)
-            fresh = dict(zip(missing, vectors, strict=True))
-            self.cache.put_many(fresh.items())
-            found.update(fresh)
-            self.embedded += len(missing)
-        self.cached += len(self.pending) - len(missing)
-        block = np.stack([found[k] for k in keys]).astype("<f4")
-        self.spill.write(block.tobytes())
-        self.pending.clear()
-
-    def close(self) -> None:
-        self.flush()
-        self.spill.close()
-
-
-def _unit_rows(raw: Any, n: int, dimensions: int) -> NDArray[np.float32]:
-    vectors = np.asarray(raw, dtype=np.float64)
-    if vectors.shape != (n, dimensions):
-        raise InvalidInput(
-            f"the embedder returned vectors of shape {vectors.shape}, expected ({n}, {dimensions})",
-            reason="embedder-shape",
-        )
-    if not np.isfinite(vectors).all():
-        raise InvalidInput("the embedder returned non-finite values", reason="embedder-values")
-    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
-    if (norms == 0).any():
-        raise InvalidInput("the embedder returned a zero vector", reason="embedder-values")
-    out: NDArray[np.float32] = (vectors / norms).astype(np.float32)
-    return out
-
-
-def _check_chunking(profile: ChunkingProfile) -> None:
-    """A chunking profile that takes a registered id must be that registered profile."""
-    try:
-        registered = chunking_profile(profile.id)
-    except InvalidProfile:
-        return
-    if registered != profile:
-        raise InvalidInput(
-            f"chunking profile {profile.id!r} differs from the registered {profile.id}; "
-            "give a modified profile its own id",
-            reason="invalid-profile",
-            subject=profile.id,
-        )
-
-
-def _require_file(path: Path | None, what: str, hint: str) -> Path:
-    if path is None or not path.is_file():
-        shown = f" ({path})" if path is not None else ""
-        raise SourceError(f"{what} is missing{shown}: {hint}", reason="missing-input")
-    return path
-
-
-def _check_identity(metadata: CatalogMetadata) -> None:
-    checks = (
-        (validate_catalog_id, metadata.id, "catalog id"),
-        (validate_version, metadata.version, "catalog version"),
-        (
-            validate_publisher_id,
-            metadata.publisher.id if metadata.publisher else None,
-            "publisher id",
-        ),
-    )
-    for check, value, what in checks:
-        try:
-            check(value)
-        except InvalidIdentifier as exc:
-            raise SourceError(f"{what}: {exc.message}", reason=exc.reason) from None
+    shard_rows: list[ShardRow]
+    sealed: dict[str, SealedFile]
+    chunks: int
 
 
 def compile_catalog(
@@ -301,30 +242,123 @@ def compile_catalog(
     """
     started = time.perf_counter()
     report = _Progress(progress)
-    if shard_target <= 0 or shard_max < shard_target:
-        raise InvalidInput(
-            f"shard target {shard_target} and maximum {shard_max} must satisfy "
-            "0 < target <= maximum",
-            reason="invalid-shard-size",
-        )
-    if shard_fill not in ("topic", "semantic"):
-        raise InvalidInput(f"unknown shard fill {shard_fill!r}", reason="invalid-shard-fill")
+    sharding = _sharding(shard_fill, shard_target, shard_max)
     if isinstance(source, CatalogSource) and catalog is not None:
         raise InvalidInput(
             "catalog= names the catalog.yaml to load a source with; this source is already "
             "loaded (pass metadata= to override its fields)",
             reason="catalog-with-loaded-source",
         )
-    src = (
-        source
-        if isinstance(source, CatalogSource)
-        else load_source(source, metadata=metadata, catalog=catalog)
+    plan = _plan(
+        source,
+        embedder,
+        metadata=metadata,
+        catalog=catalog,
+        created_at=created_at,
+        chunking=chunking,
     )
-    meta = src.metadata.merged(metadata) if isinstance(source, CatalogSource) else src.metadata
-    meta.require()
-    _check_identity(meta)
-    if not (meta.id and meta.version and meta.publisher and meta.license and meta.language):
-        raise AssertionError("require() checked the identity fields")  # pragma: no cover
+    warnings: list[BuildWarning] = list(plan.source.warnings)
+    output = Path(output).absolute()
+    output.parent.mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(prefix=f".{output.name}.build-", dir=output.parent))
+    cache = VectorCache(cache_dir, plan.profile)
+    try:
+        # Pass 1: read, chunk, embed.
+        staging = Staging(work / "staging.db")
+        embedding = PassageEmbedding(
+            embedder, cache, work / "vectors.f32", embed_batch, plan.profile.dimensions
+        )
+        staged = _read_chunk_embed(plan, staging, embedding, warnings, report)
+        total_chunks = sum(s.chunk_count for s in staged)
+        vectors = spilled_vectors(work / "vectors.f32", total_chunks, plan.profile.dimensions)
+        # Pass 2: the center of a template profile, and the shards.
+        center = passage_center(vectors, plan.profile) if plan.profile.is_template else None
+        profile = plan.profile if center is None else plan.profile.with_center(center)
+        shard_of = _assign_shards(plan, staged, vectors, sharding)
+        staging.assign({s.seq: shard for s, shard in zip(staged, shard_of, strict=True)})
+        staging.close()
+        # Pass 3: the databases.
+        toolchain = Toolchain(TOOLCHAIN_NAME, __version__)
+        databases = _write_databases(
+            plan,
+            work,
+            profile=profile,
+            vectors=vectors,
+            center=center,
+            shard_of=shard_of,
+            sharding=sharding,
+            toolchain=toolchain,
+            report=report,
+        )
+        del vectors
+        # Pass 4: smoke queries, the manifest, the archive.
+        entries = _entries(plan, databases.sealed)
+        manifest = _manifest(
+            plan,
+            entries,
+            databases,
+            profile=profile,
+            sharding=sharding,
+            toolchain=toolchain,
+            signing_key=signing_key,
+        )
+        entries["manifest.json"] = manifest_bytes(manifest.to_json())
+        report("archive", 0, 1, "files")
+        digest = write_archive(output, entries)
+        report("archive", 1, 1, "files")
+        return BuildResult(
+            path=output,
+            sha256=digest,
+            size_bytes=output.stat().st_size,
+            catalog_id=plan.identity.id,
+            version=plan.identity.version,
+            documents=len(plan.documents),
+            chunks=total_chunks,
+            shards=len(databases.shard_rows),
+            assets=len(plan.source.assets),
+            embedded=embedding.embedded,
+            cached=embedding.cached,
+            warnings=tuple(warnings),
+            manifest=manifest,
+            seconds=time.perf_counter() - started,
+            embed_seconds=embedding.seconds,
+        )
+    finally:
+        cache.close()
+        shutil.rmtree(work, ignore_errors=True)
+
+
+# --- checking the inputs ----------------------------------------------------------------------
+
+
+def _sharding(fill: ShardFill, target: int, maximum: int) -> _Sharding:
+    if target <= 0 or maximum < target:
+        raise InvalidInput(
+            f"shard target {target} and maximum {maximum} must satisfy 0 < target <= maximum",
+            reason="invalid-shard-size",
+        )
+    if fill not in ("topic", "semantic"):
+        raise InvalidInput(f"unknown shard fill {fill!r}", reason="invalid-shard-fill")
+    return _Sharding(fill, target, maximum)
+
+
+def _plan(
+    source: Path | str | CatalogSource,
+    embedder: Embedder,
+    *,
+    metadata: CatalogMetadata | None,
+    catalog: CatalogFile | None,
+    created_at: str | None,
+    chunking: ChunkingProfile | str | None,
+) -> _Plan:
+    """Load the source and check everything a build needs before it reads a body."""
+    if isinstance(source, CatalogSource):
+        src, meta = source, source.metadata.merged(metadata)
+    else:
+        src = load_source(source, metadata=metadata, catalog=catalog)
+        meta = src.metadata
+    identity = meta.require()
+    _check_identity(identity)
     stamp = created_at or meta.created_at
     if not stamp:
         raise SourceError(
@@ -336,255 +370,117 @@ def compile_catalog(
         meta.readme or src.readme, "README.md", "a catalog ships a README describing it"
     )
     notice = _require_file(
-        meta.license.notice_file or src.license_notice,
+        meta.license_file or src.license_notice,
         "the licence notice",
         "add a LICENSE file or set license.file in catalog.yaml",
     )
     notices = meta.source_notices or src.source_notices
     if notices is not None:
         _require_file(notices, "the source notices file", "fix sourceNotices in catalog.yaml")
-
     profile = embedder.profile
     profile.check(allow_template=True)
-    requested = chunking if chunking is not None else meta.chunking
+    chosen = _chunking(embedder, chunking if chunking is not None else meta.chunking)
+    topics = validate_topics(src.topics)
+    return _Plan(
+        source=src,
+        metadata=meta,
+        identity=identity,
+        created_at=created,
+        readme=readme,
+        notice=notice,
+        source_notices=notices,
+        profile=profile,
+        chunking=chosen,
+        counter=unit_counter(chosen, embedder.tokenizer),
+        topics=topics,
+        documents=validate_documents(src.documents, topics, identity.language),
+    )
+
+
+def _chunking(embedder: Embedder, requested: ChunkingProfile | str | None) -> ChunkingProfile:
+    """The requested chunking profile, checked, or the largest one the window fits."""
     if isinstance(requested, ChunkingProfile):
         _check_chunking(requested)
-    chunking = choose_chunking(profile, embedder.tokenizer, requested)
-    counter = unit_counter(chunking, embedder.tokenizer)
-    topics = validate_topics(src.topics)
-    documents = validate_documents(src.documents, topics, meta.language)
-    warnings: list[BuildWarning] = list(src.warnings)
-    output = Path(output).absolute()
-    output.parent.mkdir(parents=True, exist_ok=True)
-    work = Path(tempfile.mkdtemp(prefix=f".{output.name}.build-", dir=output.parent))
-    cache = VectorCache(cache_dir, profile)
+    return choose_chunking(embedder.profile, embedder.tokenizer, requested)
+
+
+def _check_chunking(profile: ChunkingProfile) -> None:
+    """A chunking profile that takes a registered id must be that registered profile."""
     try:
-        links = LinkBase(meta.publisher.id, meta.id)
-        staging = Staging(work / "staging.db")
-        embedding = _Embedding(
-            embedder, cache, work / "vectors.f32", embed_batch, profile.dimensions
+        registered = chunking_profile(profile.id)
+    except InvalidProfile:
+        return
+    if registered != profile:
+        raise InvalidInput(
+            f"chunking profile {profile.id!r} differs from the registered {profile.id}; "
+            "give a modified profile its own id",
+            reason="invalid-profile",
+            subject=profile.id,
         )
-        staged: list[_Staged] = []
-        total_chunks = 0
-        for seq, doc in enumerate(documents):
-            body, chunks = _read_and_chunk(doc, links, chunking, counter, warnings)
-            body_codec, body_blob = encode_body(body)
-            del body
-            first_row = embedding.added
-            staging.add(
-                seq,
-                doc,
-                body_codec=body_codec,
-                body_blob=body_blob,
-                chunks=chunks,
-                first_row=first_row,
-            )
-            headers: dict[tuple[str, ...], str] = {}
-            for chunk in chunks:
-                header = headers.get(chunk.heading_path)
-                if header is None:
-                    header = embed_header(
-                        doc.source.title,
-                        chunk.heading_path,
-                        counter.count,
-                        chunking.context_header_max,
-                    )
-                    headers[chunk.heading_path] = header
-                embedding.add(header + chunk.text)
-            staged.append(_Staged(doc, seq, first_row, len(chunks)))
-            total_chunks += len(chunks)
-            report(
-                "read",
-                seq + 1,
-                len(documents),
-                "documents",
-                f"{total_chunks:,} chunks, {embedding.embedded:,} embedded, "
-                f"{embedding.cached:,} cached",
-            )
-        embedding.close()
+
+
+def _require_file(path: Path | None, what: str, hint: str) -> Path:
+    if path is None or not path.is_file():
+        shown = f" ({path})" if path is not None else ""
+        raise SourceError(f"{what} is missing{shown}: {hint}", reason="missing-input")
+    return path
+
+
+def _check_identity(identity: CatalogIdentity) -> None:
+    checks = (
+        (validate_catalog_id, identity.id, "catalog id"),
+        (validate_version, identity.version, "catalog version"),
+        (validate_publisher_id, identity.publisher.id, "publisher id"),
+    )
+    for check, value, what in checks:
+        try:
+            check(value)
+        except InvalidIdentifier as exc:
+            raise SourceError(f"{what}: {exc.message}", reason=exc.reason) from None
+
+
+# --- pass 1: read, chunk, embed ---------------------------------------------------------------
+
+
+def _read_chunk_embed(
+    plan: _Plan,
+    staging: Staging,
+    embedding: PassageEmbedding,
+    warnings: list[BuildWarning],
+    report: _Progress,
+) -> list[_Staged]:
+    """Stage every document's encoded body and chunks; queue every chunk's embed input."""
+    links = LinkBase(plan.identity.publisher.id, plan.identity.id)
+    staged: list[_Staged] = []
+    total_chunks = 0
+    for seq, doc in enumerate(plan.documents):
+        body, chunks = _read_and_chunk(doc, links, plan.chunking, plan.counter, warnings)
+        body_codec, body_blob = encode_body(body)
+        del body
+        first_row = embedding.added
+        staging.add(
+            seq, doc, body_codec=body_codec, body_blob=body_blob, chunks=chunks, first_row=first_row
+        )
+        _queue_embed_inputs(plan, doc, chunks, embedding)
+        staged.append(_Staged(doc, seq, first_row, len(chunks)))
+        total_chunks += len(chunks)
         report(
-            "embed",
-            total_chunks,
-            total_chunks,
-            "chunks",
-            f"{embedding.embedded:,} embedded, {embedding.cached:,} cached",
+            "read",
+            seq + 1,
+            len(plan.documents),
+            "documents",
+            f"{total_chunks:,} chunks, {embedding.embedded:,} embedded, "
+            f"{embedding.cached:,} cached",
         )
-        vectors: NDArray[np.float32] = (
-            np.memmap(
-                work / "vectors.f32",
-                dtype="<f4",
-                mode="r",
-                shape=(total_chunks, profile.dimensions),
-            )
-            if total_chunks
-            else np.zeros((0, profile.dimensions), dtype=np.float32)
-        )
-
-        center = None
-        if profile.is_template:
-            center = _center(vectors, profile)
-            profile = profile.with_center(center)
-
-        doc_vectors = None
-        if shard_fill == "semantic" and total_chunks > shard_target:
-            doc_vectors = document_vectors(
-                vectors, [s.first_row for s in staged], [s.chunk_count for s in staged]
-            )
-        shard_of = assign_shards(
-            [s.chunk_count for s in staged],
-            fill=shard_fill,
-            target=shard_target,
-            maximum=shard_max,
-            catalog_id=meta.id,
-            doc_ids=[s.doc.source.id for s in staged],
-            vectors=doc_vectors,
-        )
-        staging.assign({s.seq: shard for s, shard in zip(staged, shard_of, strict=True)})
-        staging.close()
-        shard_ids = sorted(set(shard_of)) or [0]
-        embedded_shard = len(shard_ids) == 1 and total_chunks <= shard_target
-
-        common = {
-            "format_version": WRITTEN.format_version,
-            "index_schema_version": str(WRITTEN.index_schema_version),
-            "catalog_id": meta.id,
-            "catalog_version": meta.version,
-            "embedding_profile_id": profile.id,
-            "chunking_profile_id": chunking.id,
-        }
-        toolchain = {"name": TOOLCHAIN_NAME, "version": __version__}
-        router_meta = {
-            **common,
-            "embedding_profile_json": canonicalize(profile.to_json()).decode("utf-8"),
-            "chunking_profile_json": canonicalize(chunking.to_json()).decode("utf-8"),
-            "created_at": created,
-            "toolchain_json": canonicalize(toolchain).decode("utf-8"),
-        }
-        (work / "out" / "index" / "shards").mkdir(parents=True)
-        router_conn = create_database(work / "router.build.db", router=True, shard=embedded_shard)
-        shard_rows: list[ShardRow] = []
-        sealed: dict[str, SealedFile] = {}
-        for number, shard_id in enumerate(shard_ids, start=1):
-            report("write", number - 1, len(shard_ids), "shards")
-            if embedded_shard:
-                conn = router_conn
-                path = ROUTER_PATH
-            else:
-                conn = create_database(
-                    work / f"shard-{shard_id}.build.db", router=False, shard=True
-                )
-                path = f"index/shards/{shard_id:03d}.db"
-            content = fill_shard(conn, work / "staging.db", shard_id, vectors, center)
-            centroids, weights = route_centroids(vectors, content.rows, meta.id, shard_id)
-            size = 0
-            if not embedded_shard:
-                ddl.write_meta(
-                    conn, {**common, "shard_id": str(shard_id), "chunk_count": str(content.chunks)}
-                )
-                sealed[path] = seal(conn, work / "out" / path)
-                size = sealed[path].size
-            shard_rows.append(
-                ShardRow(
-                    shard_id,
-                    path,
-                    content.chunks,
-                    content.documents,
-                    content.topic_ids,
-                    centroids,
-                    weights,
-                    size,
-                )
-            )
-        report("write", len(shard_ids), len(shard_ids), "shards")
-        # The router of an externally sharded catalog holds no shard: it echoes shard -1 and
-        # the chunks it holds, none (an embedded router echoes shard 0 and every chunk). The
-        # reference writes neither key in that case, but section 5.1 has every database echo
-        # both, and no reader can rely on values the reference does not write.
-        if embedded_shard:
-            router_meta.update({"shard_id": "0", "chunk_count": str(total_chunks)})
-        else:
-            router_meta.update({"shard_id": "-1", "chunk_count": "0"})
-        ddl.write_meta(router_conn, router_meta)
-        fill_router(router_conn, work / "staging.db", list(topics.values()), documents, shard_rows)
-        sealed[ROUTER_PATH] = seal(router_conn, work / "out" / ROUTER_PATH)
-        del vectors
-
-        smoke = _smoke_queries(sealed[ROUTER_PATH].path, meta, documents)
-        entries: dict[str, Path | bytes] = {
-            "README.md": readme,
-            "LICENSES/catalog.txt": notice,
-            **{path: s.path for path, s in sealed.items()},
-            **{asset.path: asset.file for asset in src.assets},
-        }
-        if notices is not None:
-            entries["LICENSES/source-notices.json"] = _source_notices(notices)
-        known = {path: (s.size, s.sha256) for path, s in sealed.items()}
-        files = [
-            _file_entry(path, entries[path], known.get(path))
-            for path in sorted(entries, key=lambda p: p.encode("utf-8"))
-        ]
-        shard_entries = [
-            {
-                "id": row.shard_id,
-                "path": row.path,
-                "chunks": row.chunks,
-                "documents": row.documents,
-                "centroids": int(row.centroids.shape[0]),
-                "sha256": sealed[row.path].sha256,
-            }
-            for row in shard_rows
-        ]
-        manifest = manifest_object(
-            metadata=meta,
-            created_at=created,
-            embedding=profile.to_json(),
-            chunking=chunking.to_json(),
-            topics=list(topics.values()),
-            router={
-                "shardTargetChunks": shard_target,
-                "shards": shard_entries,
-                "totalCentroids": sum(e["centroids"] for e in shard_entries),
-            },
-            counts={
-                "documents": len(documents),
-                "chunks": total_chunks,
-                "shards": len(shard_rows),
-                "assets": len(src.assets),
-            },
-            files=files,
-            spatial=_spatial(documents),
-            smoke_queries=smoke,
-            toolchain=toolchain,
-            format_version=WRITTEN.format_version,
-            index_schema_version=WRITTEN.index_schema_version,
-        )
-        validate_manifest(manifest)
-        if signing_key is not None:
-            manifest = sign_manifest(manifest, signing_key)
-        entries["manifest.json"] = manifest_bytes(manifest)
-        report("archive", 0, 1, "files")
-        digest = write_archive(output, entries)
-        report("archive", 1, 1, "files")
-        return BuildResult(
-            path=output,
-            sha256=digest,
-            size_bytes=output.stat().st_size,
-            catalog_id=meta.id,
-            version=meta.version,
-            documents=len(documents),
-            chunks=total_chunks,
-            shards=len(shard_rows),
-            assets=len(src.assets),
-            embedded=embedding.embedded,
-            cached=embedding.cached,
-            warnings=tuple(warnings),
-            manifest=manifest,
-            seconds=time.perf_counter() - started,
-            embed_seconds=embedding.seconds,
-        )
-    finally:
-        cache.close()
-        shutil.rmtree(work, ignore_errors=True)
+    embedding.close()
+    report(
+        "embed",
+        total_chunks,
+        total_chunks,
+        "chunks",
+        f"{embedding.embedded:,} embedded, {embedding.cached:,} cached",
+    )
+    return staged
 
 
 def _read_and_chunk(
@@ -620,40 +516,228 @@ def _read_and_chunk(
     return body, chunks
 
 
-def _center(vectors: NDArray[np.float32], profile: EmbeddingProfile) -> NDArray[np.float32]:
-    """The normalised mean of the catalog's passage vectors, as float32."""
-    if vectors.shape[0] == 0:
-        raise SourceError(
-            f"profile {profile.id} needs passage vectors to compute its center; "
-            "the catalog has none",
-            reason="no-passages",
-        )
-    total = np.zeros(vectors.shape[1], dtype=np.float64)
-    for start in range(0, vectors.shape[0], 65_536):
-        total += vectors[start : start + 65_536].astype(np.float64).sum(axis=0)
-    norm = np.linalg.norm(total)
-    if norm == 0:
-        raise SourceError(
-            "the passage vectors average to zero; no center exists", reason="no-center"
-        )
-    return (total / norm).astype(np.float32)
+def _queue_embed_inputs(
+    plan: _Plan, doc: ValidDocument, chunks: Sequence[Chunk], embedding: PassageEmbedding
+) -> None:
+    """Queue ``context header + text`` of each chunk (one header per heading path)."""
+    headers: dict[tuple[str, ...], str] = {}
+    for chunk in chunks:
+        header = headers.get(chunk.heading_path)
+        if header is None:
+            header = embed_header(
+                doc.source.title,
+                chunk.heading_path,
+                plan.counter.count,
+                plan.chunking.context_header_max,
+            )
+            headers[chunk.heading_path] = header
+        embedding.add(header + chunk.text)
 
 
-def _spatial(documents: Sequence[ValidDocument]) -> dict[str, Any]:
-    points = [
-        (loc.latitude, loc.longitude)
-        for d in documents
-        for loc in d.locations
-        if loc.role == "subject"
-    ]
-    return {
-        "schema": "document-points@1",
-        "crs": "EPSG:4326",
-        "distanceModel": "sphere-6371000",
-        "locationCount": sum(len(d.locations) for d in documents),
-        "locatedDocuments": sum(1 for d in documents if d.locations),
-        "coverage": [bounds.to_json() for bounds in coverage(points)],
+# --- pass 2: shards ---------------------------------------------------------------------------
+
+
+def _assign_shards(
+    plan: _Plan, staged: Sequence[_Staged], vectors: NDArray[np.float32], sharding: _Sharding
+) -> list[int]:
+    """The shard of each staged document, in staging order."""
+    doc_vectors = None
+    if sharding.fill == "semantic" and vectors.shape[0] > sharding.target:
+        doc_vectors = document_vectors(
+            vectors, [s.first_row for s in staged], [s.chunk_count for s in staged]
+        )
+    return assign_shards(
+        [s.chunk_count for s in staged],
+        fill=sharding.fill,
+        target=sharding.target,
+        maximum=sharding.maximum,
+        catalog_id=plan.identity.id,
+        doc_ids=[s.doc.source.id for s in staged],
+        vectors=doc_vectors,
+    )
+
+
+# --- pass 3: databases ------------------------------------------------------------------------
+
+
+def _write_databases(
+    plan: _Plan,
+    work: Path,
+    *,
+    profile: EmbeddingProfile,
+    vectors: NDArray[np.float32],
+    center: NDArray[np.float32] | None,
+    shard_of: Sequence[int],
+    sharding: _Sharding,
+    toolchain: Toolchain,
+    report: _Progress,
+) -> _Databases:
+    """Write and seal every shard, then the router (which may embed the only shard)."""
+    shard_ids = sorted(set(shard_of)) or [0]
+    total_chunks = int(vectors.shape[0])
+    embedded_shard = len(shard_ids) == 1 and total_chunks <= sharding.target
+    common = {
+        "format_version": WRITTEN.format_version,
+        "index_schema_version": str(WRITTEN.index_schema_version),
+        "catalog_id": plan.identity.id,
+        "catalog_version": plan.identity.version,
+        "embedding_profile_id": profile.id,
+        "chunking_profile_id": plan.chunking.id,
     }
+    (work / "out" / "index" / "shards").mkdir(parents=True)
+    router_conn = create_database(work / "router.build.db", router=True, shard=embedded_shard)
+    shard_rows: list[ShardRow] = []
+    sealed: dict[str, SealedFile] = {}
+    for number, shard_id in enumerate(shard_ids, start=1):
+        report("write", number - 1, len(shard_ids), "shards")
+        conn = router_conn if embedded_shard else None
+        shard_rows.append(
+            _write_shard(
+                plan,
+                work,
+                shard_id,
+                router=conn,
+                vectors=vectors,
+                center=center,
+                common=common,
+                sealed=sealed,
+            )
+        )
+    report("write", len(shard_ids), len(shard_ids), "shards")
+    # The router of an externally sharded catalog holds no shard: it echoes shard -1 and
+    # the chunks it holds, none (an embedded router echoes shard 0 and every chunk). The
+    # reference writes neither key in that case, but section 5.1 has every database echo
+    # both, and no reader can rely on values the reference does not write.
+    held = {"shard_id": "0", "chunk_count": str(total_chunks)}
+    if not embedded_shard:
+        held = {"shard_id": "-1", "chunk_count": "0"}
+    router_meta = {
+        **common,
+        "embedding_profile_json": canonicalize(profile.to_json()).decode("utf-8"),
+        "chunking_profile_json": canonicalize(plan.chunking.to_json()).decode("utf-8"),
+        "created_at": plan.created_at,
+        "toolchain_json": canonicalize(toolchain.to_json()).decode("utf-8"),
+        **held,
+    }
+    ddl.write_meta(router_conn, router_meta)
+    fill_router(
+        router_conn,
+        work / "staging.db",
+        list(plan.topics.values()),
+        plan.documents,
+        shard_rows,
+    )
+    sealed[ROUTER_PATH] = seal(router_conn, work / "out" / ROUTER_PATH)
+    return _Databases(shard_rows, sealed, total_chunks)
+
+
+def _write_shard(
+    plan: _Plan,
+    work: Path,
+    shard_id: int,
+    *,
+    router: sqlite3.Connection | None,
+    vectors: NDArray[np.float32],
+    center: NDArray[np.float32] | None,
+    common: dict[str, str],
+    sealed: dict[str, SealedFile],
+) -> ShardRow:
+    """Fill one shard (into ``router`` when the shard is embedded there, else sealed alone)."""
+    if router is not None:
+        conn, path = router, ROUTER_PATH
+    else:
+        conn = create_database(work / f"shard-{shard_id}.build.db", router=False, shard=True)
+        path = f"index/shards/{shard_id:03d}.db"
+    content = fill_shard(conn, work / "staging.db", shard_id, vectors, center)
+    centroids, weights = route_centroids(vectors, content.rows, plan.identity.id, shard_id)
+    size = 0
+    if router is None:
+        echoes = {**common, "shard_id": str(shard_id), "chunk_count": str(content.chunks)}
+        ddl.write_meta(conn, echoes)
+        sealed[path] = seal(conn, work / "out" / path)
+        size = sealed[path].size
+    return ShardRow(
+        shard_id,
+        path,
+        content.chunks,
+        content.documents,
+        content.topic_ids,
+        centroids,
+        weights,
+        size,
+    )
+
+
+# --- pass 4: manifest and archive -------------------------------------------------------------
+
+
+def _entries(plan: _Plan, sealed: dict[str, SealedFile]) -> dict[str, Path | bytes]:
+    """Every archive entry but ``mimetype`` and ``manifest.json``, by archive path."""
+    entries: dict[str, Path | bytes] = {
+        "README.md": plan.readme,
+        "LICENSES/catalog.txt": plan.notice,
+        **{path: s.path for path, s in sealed.items()},
+        **{asset.path: asset.file for asset in plan.source.assets},
+    }
+    if plan.source_notices is not None:
+        entries["LICENSES/source-notices.json"] = _source_notices(plan.source_notices)
+    return entries
+
+
+def _manifest(
+    plan: _Plan,
+    entries: dict[str, Path | bytes],
+    databases: _Databases,
+    *,
+    profile: EmbeddingProfile,
+    sharding: _Sharding,
+    toolchain: Toolchain,
+    signing_key: Ed25519PrivateKey | None,
+) -> CatalogManifest:
+    """The manifest, checked against its schema and signed when a key is given."""
+    sealed = databases.sealed
+    smoke = _smoke_queries(sealed[ROUTER_PATH].path, plan.metadata, plan.documents)
+    known = {path: (s.size, s.sha256) for path, s in sealed.items()}
+    shards = tuple(
+        ManifestShard(
+            id=row.shard_id,
+            path=row.path,
+            chunks=row.chunks,
+            documents=row.documents,
+            centroids=int(row.centroids.shape[0]),
+            sha256=sealed[row.path].sha256,
+        )
+        for row in databases.shard_rows
+    )
+    manifest = catalog_manifest(
+        plan.metadata,
+        plan.identity,
+        created_at=plan.created_at,
+        embedding=profile,
+        chunking=plan.chunking,
+        topics=plan.topics.values(),
+        router=Router(sharding.target, shards, sum(s.centroids for s in shards)),
+        counts=ManifestCounts(
+            documents=len(plan.documents),
+            chunks=databases.chunks,
+            shards=len(shards),
+            assets=len(plan.source.assets),
+        ),
+        files=[
+            _file_entry(path, entries[path], known.get(path))
+            for path in sorted(entries, key=lambda p: p.encode("utf-8"))
+        ],
+        spatial=SpatialSummary.of(
+            (d.source.id, location) for d in plan.documents for location in d.locations
+        ),
+        smoke_queries=smoke,
+        toolchain=toolchain,
+    )
+    validate_manifest(manifest.to_json())
+    if signing_key is None:
+        return manifest
+    signature = sign_manifest(manifest.to_json(), signing_key)["signature"]
+    return replace(manifest, signature=Signature(signature["keyId"], signature["value"]))
 
 
 def _smoke_queries(
@@ -695,13 +779,9 @@ def _source_notices(path: Path) -> bytes:
 
 def _file_entry(
     path: str, source: Path | bytes, known: tuple[int, str] | None = None
-) -> dict[str, Any]:
+) -> DeclaredFile:
     if known is not None:
-        return {"path": path, "sizeBytes": known[0], "sha256": known[1]}
+        return DeclaredFile(path, known[0], known[1])
     if isinstance(source, bytes):
-        return {
-            "path": path,
-            "sizeBytes": len(source),
-            "sha256": hashlib.sha256(source).hexdigest(),
-        }
-    return {"path": path, "sizeBytes": source.stat().st_size, "sha256": file_sha256(source)}
+        return DeclaredFile(path, len(source), hashlib.sha256(source).hexdigest())
+    return DeclaredFile(path, source.stat().st_size, file_sha256(source))

@@ -22,10 +22,10 @@ from numpy.typing import NDArray
 
 from gezel_knowledge.archive.verify import file_sha256
 from gezel_knowledge.compiler.chunking import Chunk
-from gezel_knowledge.compiler.source import Topic
-from gezel_knowledge.compiler.validation import ValidDocument, dumps_compact
+from gezel_knowledge.compiler.validation import ValidDocument, dumps_compact, provenance_json
 from gezk import ddl
 from gezk.quantize import pack_sign_bits, quantize_int8
+from gezk.toc import Topic
 from gezk.versions import WRITTEN
 
 __all__ = [
@@ -262,9 +262,9 @@ def fill_router(
     placements: dict[str, int] = {}
     rows: list[tuple[str, str, int | None]] = []
     for doc in by_id:
-        for topic_id, ordinal in doc.placements:
-            rows.append((topic_id, doc.source.id, ordinal))
-            placements[topic_id] = placements.get(topic_id, 0) + 1
+        for placement in doc.placements:
+            rows.append((placement.topic_id, doc.source.id, placement.ordinal))
+            placements[placement.topic_id] = placements.get(placement.topic_id, 0) + 1
     conn.execute("ATTACH DATABASE ? AS staging", (str(staging),))
     conn.execute("BEGIN")
     conn.executemany(
@@ -291,14 +291,7 @@ def fill_router(
         "INSERT INTO document_locations(document_id, location_id, latitude, longitude, role, "
         "provenance_json) VALUES (?, ?, ?, ?, ?, ?)",
         [
-            (
-                d.source.id,
-                loc.location_id,
-                loc.latitude,
-                loc.longitude,
-                loc.role,
-                loc.provenance_json,
-            )
+            (d.source.id, loc.id, loc.latitude, loc.longitude, loc.role, provenance_json(loc))
             for d in by_id
             for loc in d.locations
         ],

@@ -37,10 +37,10 @@ from gezel_knowledge.compiler.source import (
     LinkBase,
     SourceAsset,
     SourceDocument,
-    Topic,
     document_slug,
 )
 from gezel_knowledge.compiler.topics import topic_sort_key
+from gezk.toc import Topic
 
 __all__ = ["load_document_list"]
 

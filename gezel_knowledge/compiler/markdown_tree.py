@@ -27,7 +27,7 @@ import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import Any
+from typing import Any, cast
 from urllib.parse import unquote
 
 from gezel_knowledge.archive.assets import (
@@ -50,19 +50,14 @@ from gezel_knowledge.compiler.metadata import CatalogFile, CatalogMetadata, sour
 from gezel_knowledge.compiler.outlines import MARKDOWN_SUFFIXES, recognise_outline
 from gezel_knowledge.compiler.source import (
     CatalogSource,
-    DocumentLocation,
     LinkBase,
     SourceAsset,
     SourceDocument,
-    TocReference,
     document_slug,
 )
-from gezel_knowledge.compiler.topics import (
-    derive_topic_id,
-    outline_pages,
-    references_for,
-    table_of_contents,
-)
+from gezel_knowledge.compiler.topics import derive_topic_id, outline_pages, table_of_contents
+from gezk.spatial import Location, LocationRole
+from gezk.toc import TocReference
 from gezk.uri import KnowledgeUri
 
 __all__ = [
@@ -213,8 +208,11 @@ def _fm_mapping(front: Mapping[str, Any], key: str, where: str) -> Mapping[str, 
     return value
 
 
-def parse_locations(value: Any, where: str, line: int | None) -> tuple[DocumentLocation, ...]:
-    """``locations`` input (a list of ``{id, latitude, longitude, role, provenance}``)."""
+def parse_locations(value: Any, where: str, line: int | None) -> tuple[Location, ...]:
+    """``locations`` input (a list of ``{id, latitude, longitude, role, provenance}``).
+
+    Only the shape is checked here; ids, coordinates and roles are checked with the document
+    they belong to (:func:`~gezel_knowledge.compiler.validation.validate_documents`)."""
     if value is None:
         return ()
     if not isinstance(value, list):
@@ -253,11 +251,11 @@ def parse_locations(value: Any, where: str, line: int | None) -> tuple[DocumentL
                 line=line,
             )
         out.append(
-            DocumentLocation(
+            Location(
                 id=str(item.get("id")),
                 latitude=float(lat),  # type: ignore[arg-type]
                 longitude=float(lon),  # type: ignore[arg-type]
-                role=str(item.get("role")),
+                role=cast(LocationRole, str(item.get("role"))),
                 provenance=provenance,
             )
         )
@@ -578,8 +576,8 @@ def notice_files(meta: CatalogMetadata, root: Path) -> tuple[Path, Path | None]:
     licence notice (catalog.yaml's ``license.file``, else the first of :data:`LICENSE_FILE_NAMES`
     at ``root``) a source at ``root`` ships."""
     readme = meta.readme or root / "README.md"
-    if meta.license and meta.license.notice_file:
-        return readme, meta.license.notice_file
+    if meta.license_file is not None:
+        return readme, meta.license_file
     return readme, next((root / n for n in LICENSE_FILE_NAMES if (root / n).is_file()), None)
 
 
@@ -657,7 +655,7 @@ def load_markdown_tree(
                 summary=summary,
                 language=_fm_str(front, "language", where),
                 ordinal=ordinal,
-                toc_references=references_for(toc.references.get(rel, ()))
+                toc_references=toc.references.get(rel, ())
                 + parse_toc_references(front.get("tocReferences"), where, 1),
                 aliases=parse_aliases(front.get("aliases"), where, 1),
                 source_url=_fm_str(front, "sourceUrl", where),

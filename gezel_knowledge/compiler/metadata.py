@@ -35,18 +35,15 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
-from gezel_knowledge.archive.manifest import SmokeQuery
 from gezel_knowledge.compiler.errors import SourceError
 from gezel_knowledge.compiler.frontmatter import load_yaml
+from gezk.manifest import License, Publisher, SmokeQuery, SourceSnapshot
 
 __all__ = [
     "OUTLINE_KINDS",
     "CatalogFile",
+    "CatalogIdentity",
     "CatalogMetadata",
-    "LicenseInfo",
-    "PublisherInfo",
-    "SmokeQuery",
-    "SourceSnapshot",
     "TopicDeclaration",
     "load_catalog_yaml",
     "normalize_created_at",
@@ -63,35 +60,6 @@ OUTLINE_KINDS = (
     "topic-yaml",
     "folders",
 )
-
-
-@dataclass(frozen=True, slots=True)
-class PublisherInfo:
-    """Who publishes the catalog (manifest ``publisher``)."""
-
-    id: str
-    name: str
-    url: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class LicenseInfo:
-    """The content licence (manifest ``license``) and where its notice text comes from."""
-
-    name: str
-    attribution_required: bool
-    spdx: str | None = None
-    notice_file: Path | None = None
-    """The notice source file; shipped as ``LICENSES/catalog.txt``."""
-
-
-@dataclass(frozen=True, slots=True)
-class SourceSnapshot:
-    """Which snapshot of the sources the catalog was built from (manifest ``sourceSnapshot``)."""
-
-    name: str
-    date: str
-    taxonomy_version: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,8 +82,10 @@ class CatalogMetadata:
     name: str | None = None
     description: str | None = None
     language: str | None = None
-    publisher: PublisherInfo | None = None
-    license: LicenseInfo | None = None
+    publisher: Publisher | None = None
+    license: License | None = None
+    license_file: Path | None = None
+    """The licence notice (catalog.yaml ``license.file``), shipped as ``license.noticePath``."""
     created_at: str | None = None
     source_snapshot: SourceSnapshot | None = None
     smoke_queries: tuple[SmokeQuery, ...] | None = None
@@ -141,8 +111,8 @@ class CatalogMetadata:
         }
         return replace(self, **changes)
 
-    def require(self) -> None:
-        """Raise :class:`SourceError` unless everything a manifest needs is present."""
+    def require(self) -> CatalogIdentity:
+        """What every manifest carries; raise :class:`SourceError` naming what is missing."""
         hints = {
             "id": "`id` in catalog.yaml or --catalog-id",
             "version": "`version` in catalog.yaml or --catalog-version",
@@ -158,6 +128,26 @@ class CatalogMetadata:
                     f"catalog metadata is missing {name}: set {hint}",
                     reason="missing-metadata",
                 )
+        # Checked just above; these conditions only narrow the types.
+        if self.id is None or self.version is None or self.name is None:
+            raise AssertionError("unreachable")  # pragma: no cover
+        if self.language is None or self.publisher is None or self.license is None:
+            raise AssertionError("unreachable")  # pragma: no cover
+        return CatalogIdentity(
+            self.id, self.version, self.name, self.language, self.publisher, self.license
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class CatalogIdentity:
+    """The metadata every manifest carries, as :meth:`CatalogMetadata.require` guarantees it."""
+
+    id: str
+    version: str
+    name: str
+    language: str
+    publisher: Publisher
+    license: License
 
 
 def normalize_created_at(value: str) -> str:
@@ -289,19 +279,19 @@ def _parse_catalog_metadata(data: Mapping[str, Any], base: Path, where: str) -> 
         language=_str(data, "language", where),
         publisher=None
         if publisher is None
-        else PublisherInfo(
+        else Publisher(
             id=_str(publisher, "id", where, required=True) or "",
             name=_str(publisher, "name", where, required=True) or "",
             url=_str(publisher, "url", where),
         ),
         license=None
         if license_ is None
-        else LicenseInfo(
+        else License(
             name=_str(license_, "name", where, required=True) or "",
             attribution_required=bool(attribution),
             spdx=_str(license_, "spdx", where),
-            notice_file=file(_str(license_, "file", where)),
         ),
+        license_file=None if license_ is None else file(_str(license_, "file", where)),
         created_at=_str(data, "createdAt", where),
         source_snapshot=None
         if snapshot is None

@@ -1,9 +1,11 @@
 """What the compiler consumes: topics, documents with lazily loaded bodies, and assets.
 
 Both adapters (a Markdown tree, a JSON Lines document list) produce a :class:`CatalogSource`.
-Document bodies are not held: each :class:`SourceDocument` carries a loader that reads and
-normalises its body on demand, so a build streams bodies instead of keeping them all in memory.
-"""
+Topics, TOC references and locations are the format layer's values (:mod:`gezk.toc`,
+:mod:`gezk.spatial`), held as the adapter read them;
+:mod:`~gezel_knowledge.compiler.validation` checks them before anything is built. Document
+bodies are not held: each :class:`SourceDocument` carries a loader that reads and normalises
+its body on demand, so a build streams bodies instead of keeping them all in memory."""
 
 from __future__ import annotations
 
@@ -16,19 +18,16 @@ from typing import Any, Literal
 
 from gezel_knowledge.compiler.errors import BuildWarning
 from gezel_knowledge.compiler.metadata import CatalogMetadata
+from gezk.spatial import Location
+from gezk.toc import TocReference, Topic
 
 __all__ = [
     "CatalogSource",
-    "DocumentLocation",
     "LinkBase",
     "SourceAsset",
     "SourceDocument",
-    "TocReference",
-    "Topic",
     "document_slug",
 ]
-
-LocationRole = Literal["subject", "associated"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,36 +36,6 @@ class LinkBase:
 
     publisher_id: str
     catalog_id: str
-
-
-@dataclass(frozen=True, slots=True)
-class Topic:
-    """One entry of the table of contents (router ``topics`` row, manifest ``topics`` entry)."""
-
-    id: str
-    name: str
-    sort_key: str
-    parent_id: str | None = None
-    description: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class TocReference:
-    """An additional placement of a document: a root-to-leaf topic path and its ordinal."""
-
-    topic_path: tuple[str, ...]
-    ordinal: int | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class DocumentLocation:
-    """A point a document is about (``subject``) or related to (``associated``), as given."""
-
-    id: str
-    latitude: float
-    longitude: float
-    role: str
-    provenance: Mapping[str, Any] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,7 +57,8 @@ class SourceDocument:
     source_updated_at: str | None = None
     attribution: Mapping[str, str] | None = None
     meta: Mapping[str, Any] | None = None
-    locations: tuple[DocumentLocation, ...] = ()
+    locations: tuple[Location, ...] = ()
+    """As given: :mod:`~gezel_knowledge.compiler.validation` checks and normalises them."""
     origin: str | None = None
     """Where the document came from (a file, or ``list.jsonl``), for messages."""
     origin_line: int | None = None

@@ -12,8 +12,8 @@ the table of contents:
   or ``order``) gets the zero-padded ``order + 2**31`` sort key of spec section 5.2; one without
   is keyed by its name, so digit-keyed siblings come first.
 - The first time a page appears (depth first, in outline order) is its primary placement; every
-  later appearance is an additional TOC reference. A page listed twice under one section is
-  refused.
+  later appearance is an additional TOC reference (:class:`gezk.toc.TocReference`). A page
+  listed twice under one section is refused.
 - Pages at the top level of the outline are placed in a root topic: the ``rootTopic`` of
   catalog.yaml, else one named after the catalog (its id and name).
 """
@@ -26,20 +26,18 @@ import unicodedata
 from dataclasses import dataclass, field
 
 from gezel_knowledge.compiler.errors import SourceError
-from gezel_knowledge.compiler.source import TocReference, Topic
 from gezk.errors import InvalidIdentifier
 from gezk.ids import sort_key_for_order, validate_topic_id
+from gezk.toc import TocReference, Topic
 
 __all__ = [
     "MAX_TOPIC_DEPTH",
     "Outline",
     "OutlinePage",
     "OutlineSection",
-    "Placement",
     "TableOfContents",
     "derive_topic_id",
     "outline_pages",
-    "references_for",
     "table_of_contents",
     "topic_sort_key",
 ]
@@ -86,22 +84,12 @@ class Outline:
 
 
 @dataclass(frozen=True, slots=True)
-class Placement:
-    """Where a page sits: its topic path, its ordinal there, and the outline line naming it."""
-
-    topic_path: tuple[str, ...]
-    ordinal: int | None
-    origin: str | None = None
-    line: int | None = None
-
-
-@dataclass(frozen=True, slots=True)
 class TableOfContents:
-    """Topics in tree order and, per page path, its primary placement and references."""
+    """Topics in tree order and, per page path, its primary placement and TOC references."""
 
     topics: tuple[Topic, ...]
-    primary: dict[str, Placement]
-    references: dict[str, tuple[Placement, ...]]
+    primary: dict[str, TocReference]
+    references: dict[str, tuple[TocReference, ...]]
     labels: dict[str, str]
 
 
@@ -140,8 +128,8 @@ def table_of_contents(
     """Topics, ids, sort keys and placements of an outline (see the module docstring)."""
     topics: list[Topic] = []
     owners: dict[str, str] = {}
-    primary: dict[str, Placement] = {}
-    references: dict[str, list[Placement]] = {}
+    primary: dict[str, TocReference] = {}
+    references: dict[str, list[TocReference]] = {}
     labels: dict[str, str] = {}
 
     def claim(topic_id: str, key: str) -> None:
@@ -161,7 +149,7 @@ def table_of_contents(
         owners[topic_id] = key
 
     def place(page: OutlinePage, path: tuple[str, ...]) -> None:
-        placement = Placement(path, page.order, page.origin, page.line)
+        placement = TocReference(path, page.order)
         if page.label and page.path not in labels:
             labels[page.path] = page.label
         first = primary.get(page.path)
@@ -258,8 +246,3 @@ def outline_pages(outline: Outline) -> dict[str, str | None]:
 
     walk(outline.root)
     return pages
-
-
-def references_for(placements: tuple[Placement, ...]) -> tuple[TocReference, ...]:
-    """The TOC references of a page's additional placements."""
-    return tuple(TocReference(p.topic_path, p.ordinal) for p in placements)

@@ -17,20 +17,21 @@ from dataclasses import dataclass
 from typing import Any
 
 from gezel_knowledge.compiler.errors import SourceError
-from gezel_knowledge.compiler.source import SourceDocument, Topic, document_slug
+from gezel_knowledge.compiler.source import SourceDocument, document_slug
 from gezel_knowledge.compiler.topics import MAX_TOPIC_DEPTH
 from gezk.errors import InvalidIdentifier, InvalidLocation
 from gezk.ids import validate_document_id, validate_location_id, validate_topic_id
 from gezk.jcs import canonicalize
-from gezk.spatial import MAX_DOCUMENT_LOCATIONS, validate_coordinate
+from gezk.spatial import MAX_DOCUMENT_LOCATIONS, Location, validate_coordinate
+from gezk.toc import Topic, TopicPlacement
 
 __all__ = [
     "MAX_LOCATIONS",
     "MAX_META_BYTES",
     "MAX_PROVENANCE_BYTES",
-    "LocationRow",
     "ValidDocument",
     "dumps_compact",
+    "provenance_json",
     "validate_documents",
     "validate_topics",
 ]
@@ -39,17 +40,6 @@ MAX_LOCATIONS = MAX_DOCUMENT_LOCATIONS
 MAX_META_BYTES = 16 * 1024
 MAX_PROVENANCE_BYTES = 16_384
 _INT32 = range(-(2**31), 2**31)
-
-
-@dataclass(frozen=True, slots=True)
-class LocationRow:
-    """A validated ``document_locations`` row (longitude normalised to [-180, 180))."""
-
-    location_id: str
-    latitude: float
-    longitude: float
-    role: str
-    provenance_json: str | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,9 +53,10 @@ class ValidDocument:
     aliases: tuple[str, ...]
     attribution_json: str | None
     meta_json: str | None
-    locations: tuple[LocationRow, ...]
-    placements: tuple[tuple[str, int | None], ...]
-    """``(topic_id, ordinal)`` for the primary placement first, then each TOC reference."""
+    locations: tuple[Location, ...]
+    """Checked, longitudes normalised to [-180, 180), in location id order."""
+    placements: tuple[TopicPlacement, ...]
+    """The primary placement first, then one per TOC reference."""
 
 
 def validate_topics(topics: Sequence[Topic]) -> dict[str, Topic]:
@@ -149,12 +140,19 @@ def _json_object(doc: SourceDocument, value: Mapping[str, Any], what: str) -> st
         raise _error(doc, f"{what} is not JSON-serialisable: {exc}", "invalid-json-value") from None
 
 
-def _locations(doc: SourceDocument) -> tuple[LocationRow, ...]:
+def provenance_json(location: Location) -> str | None:
+    """The ``provenance_json`` column of a location: canonical JSON, or ``None``."""
+    if location.provenance is None:
+        return None
+    return canonicalize(dict(location.provenance)).decode("utf-8")
+
+
+def _locations(doc: SourceDocument) -> tuple[Location, ...]:
     if len(doc.locations) > MAX_LOCATIONS:
         raise _error(
             doc, f"has {len(doc.locations)} locations (limit {MAX_LOCATIONS})", "too-many-locations"
         )
-    rows: dict[str, LocationRow] = {}
+    rows: dict[str, Location] = {}
     for location in doc.locations:
         try:
             validate_location_id(location.id)
@@ -176,7 +174,6 @@ def _locations(doc: SourceDocument) -> tuple[LocationRow, ...]:
                 f"location {location.id!r}: role {location.role!r} is not subject or associated",
                 "invalid-location-role",
             )
-        provenance = None
         if location.provenance is not None:
             provenance = _json_object(
                 doc, location.provenance, f"location {location.id!r} provenance"
@@ -187,7 +184,7 @@ def _locations(doc: SourceDocument) -> tuple[LocationRow, ...]:
                     f"location {location.id!r}: provenance exceeds {MAX_PROVENANCE_BYTES} bytes",
                     "provenance-too-large",
                 )
-        rows[location.id] = LocationRow(location.id, lat, lon, location.role, provenance)
+        rows[location.id] = Location(location.id, lat, lon, location.role, location.provenance)
     return tuple(rows[k] for k in sorted(rows))
 
 
@@ -217,7 +214,7 @@ def validate_documents(
         _check_path(doc, doc.topic_path, topics, "topicPath")
         _check_ordinal(doc, doc.ordinal, "ordinal")
         leaves = {doc.topic_path[-1]}
-        placements: list[tuple[str, int | None]] = [(doc.topic_path[-1], doc.ordinal)]
+        placements = [TopicPlacement(doc.topic_path[-1], doc.ordinal, primary=True)]
         for reference in sorted(
             doc.toc_references, key=lambda r: (r.topic_path, r.ordinal is None, r.ordinal or 0)
         ):
@@ -229,7 +226,7 @@ def validate_documents(
                     doc, f"is placed under topic {leaf!r} more than once", "repeated-placement"
                 )
             leaves.add(leaf)
-            placements.append((leaf, reference.ordinal))
+            placements.append(TopicPlacement(leaf, reference.ordinal))
         meta_json = None
         if doc.meta is not None:
             reserved = sorted(k for k in doc.meta if str(k).startswith("gezk."))

@@ -47,7 +47,7 @@ def install_bundled(
     path = Path(archive)
     info = inspect_archive(path)
     manifest = info.manifest
-    current = home.snapshot().get(catalog_key(manifest.publisher_id, manifest.id))
+    current = home.snapshot().get(catalog_key(manifest.publisher.id, manifest.id))
     active = None if current is None else current.active
     if (
         current is not None

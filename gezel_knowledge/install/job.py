@@ -266,10 +266,10 @@ def _install_checked(
     job.emit("archive", 0, 1, "steps", "checking archive")
     info = opened.inspect(digest)
     manifest = info.manifest
-    check_release(src, manifest.publisher_id, manifest.id, manifest.version)
+    check_release(src, manifest.publisher.id, manifest.id, manifest.version)
     job.emit("archive", 1, 1, "steps")
-    key = catalog_key(manifest.publisher_id, manifest.id)
-    target = home.version_dir(manifest.publisher_id, manifest.id, manifest.version, digest)
+    key = catalog_key(manifest.publisher.id, manifest.id)
+    target = home.version_dir(manifest.publisher.id, manifest.id, manifest.version, digest)
 
     existing = home.snapshot().get(key)
     reuse = existing.version_by_digest(digest) if existing is not None else None
@@ -356,7 +356,7 @@ def _extract_and_publish(
                 place=place,
                 staged=staging_root,
                 record=record,
-                publisher_id=manifest.publisher_id,
+                publisher_id=manifest.publisher.id,
                 catalog_id=manifest.id,
                 fetched=fetched,
             )
@@ -366,7 +366,7 @@ def _extract_and_publish(
             staging=staging,
             target=target,
             record=record,
-            publisher_id=manifest.publisher_id,
+            publisher_id=manifest.publisher.id,
             catalog_id=manifest.id,
             fetched=fetched,
         )

@@ -29,7 +29,7 @@ from gezk.signing import TrustAnchors, sign_manifest, verify_manifest
 if TYPE_CHECKING:
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-    from gezel_knowledge.archive.manifest import CatalogManifest
+    from gezk.manifest import CatalogManifest
 
 __all__ = [
     "CatalogCoordinate",
@@ -140,7 +140,7 @@ def _inspect_release(archive: Path | str, url: str) -> tuple[RegistryRelease, Ca
     info = inspect_archive(archive)
     m = info.manifest
     release = RegistryRelease(
-        publisher_id=m.publisher_id,
+        publisher_id=m.publisher.id,
         catalog_id=m.id,
         version=m.version,
         name=m.name,
@@ -388,7 +388,7 @@ def build_registry(
     inspected = [_inspect_release(a, f"{base}/{Path(a).name}") for a in archives]
     releases = [release for release, _ in inspected]
     if publisher_name is None:
-        publisher_name = inspected[0][1].publisher_name
+        publisher_name = inspected[0][1].publisher.name
     return RegistryDocument.build(
         releases[0].publisher_id,
         publisher_name,

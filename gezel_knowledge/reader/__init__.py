@@ -11,16 +11,14 @@ from gezel_knowledge.reader.catalog import Catalog, ShardInfo
 from gezel_knowledge.reader.floors import COSINE_FLOORS, cosine_floor
 from gezel_knowledge.reader.models import (
     Document,
-    DocumentLocation,
     DocumentPage,
     DocumentSummary,
     NearbyPage,
     NearbyResult,
     Passage,
     PassageKind,
-    Placement,
     Stage1,
-    Topic,
+    TopicSummary,
 )
 from gezel_knowledge.reader.open import open_extracted, read_manifest
 from gezel_knowledge.reader.vectors import (
@@ -40,19 +38,17 @@ __all__ = [
     "PROACTIVE_SHARD_BUDGET",
     "Catalog",
     "Document",
-    "DocumentLocation",
     "DocumentPage",
     "DocumentSummary",
     "NearbyPage",
     "NearbyResult",
     "Passage",
     "PassageKind",
-    "Placement",
     "SearchMode",
     "SearchResult",
     "ShardInfo",
     "Stage1",
-    "Topic",
+    "TopicSummary",
     "candidate_count",
     "cosine_floor",
     "open_extracted",

@@ -18,14 +18,13 @@ from gezel_knowledge.reader._store import CatalogStore
 from gezel_knowledge.reader.body import decode_body, slice_lines
 from gezel_knowledge.reader.models import (
     Document,
-    DocumentLocation,
     DocumentSummary,
     NearbyPage,
     NearbyResult,
     Passage,
 )
 from gezel_knowledge.reader.spatial import eligible_documents
-from gezk.spatial import RadiusQuery
+from gezk.spatial import Location, RadiusQuery
 from gezk.uri import KnowledgeUri, parse_fragment
 
 __all__ = ["Reference", "body", "document", "nearby", "parse_reference", "read"]
@@ -35,7 +34,7 @@ def _frozen(value: dict[str, Any] | None) -> Mapping[str, Any] | None:
     return None if value is None else MappingProxyType(value)
 
 
-def _locations(store: CatalogStore, document_id: str) -> tuple[DocumentLocation, ...]:
+def _locations(store: CatalogStore, document_id: str) -> tuple[Location, ...]:
     if store.schema < 4:
         return ()
     rows = fetch_all(
@@ -45,7 +44,7 @@ def _locations(store: CatalogStore, document_id: str) -> tuple[DocumentLocation,
         (document_id,),
     )
     return tuple(
-        DocumentLocation(
+        Location(
             r["location_id"],
             float(r["latitude"]),
             float(r["longitude"]),
@@ -104,7 +103,7 @@ def parse_reference(store: CatalogStore, reference: str | KnowledgeUri) -> Refer
         reference = KnowledgeUri.parse(reference)
     if isinstance(reference, KnowledgeUri):
         m = store.manifest
-        if (reference.publisher_id, reference.catalog_id) != (m.publisher_id, m.id):
+        if (reference.publisher_id, reference.catalog_id) != (m.publisher.id, m.id):
             raise NotFound(
                 f"{reference} cites catalog {reference.catalog_ref}, not {store.name}",
                 reason="other-catalog",
@@ -185,7 +184,7 @@ def nearby(store: CatalogStore, query: RadiusQuery, limit: int, offset: int) -> 
             NearbyResult(
                 document=DocumentSummary(r.id, r.title, r.slug, r.topic_id, r.ordinal, r.summary),
                 distance_meters=e.distance_meters,
-                location=DocumentLocation(e.location_id, e.latitude, e.longitude, "subject"),
+                location=Location(e.location_id, e.latitude, e.longitude, "subject"),
                 citation=store.cite(e.document_id),
             )
         )

@@ -14,7 +14,6 @@ from pathlib import Path
 
 from gezel_knowledge._rows import fetch_all, fetch_one
 from gezel_knowledge.archive.layout import shard_path_for
-from gezel_knowledge.archive.manifest import CatalogManifest
 from gezel_knowledge.archive.paths import ROUTER_PATH
 from gezel_knowledge.errors import IntegrityFailure, InvalidInput, NotFound
 from gezel_knowledge.hits import Provenance
@@ -27,6 +26,7 @@ from gezel_knowledge.reader._rows import (
 )
 from gezel_knowledge.reader._sqlite import open_catalog_database
 from gezk.ddl import read_meta
+from gezk.manifest import CatalogManifest
 from gezk.uri import KnowledgeUri
 
 __all__ = ["CatalogStore"]
@@ -54,13 +54,13 @@ class CatalogStore:
     @property
     def name(self) -> str:
         """``publisher/catalog``."""
-        return f"{self.manifest.publisher_id}/{self.manifest.id}"
+        return f"{self.manifest.publisher.id}/{self.manifest.id}"
 
     @property
     def provenance(self) -> Provenance:
         """Where hits from this catalog come from: the exact installed bytes, not just a name."""
         m = self.manifest
-        return Provenance(m.publisher_id, m.id, m.version, self.archive_sha256)
+        return Provenance(m.publisher.id, m.id, m.version, self.archive_sha256)
 
     def close(self) -> None:
         """Close every connection; later reads raise ``catalog-closed``."""
@@ -78,7 +78,7 @@ class CatalogStore:
         """The canonical ``knowledge://`` reference to a document, chunk or line range."""
         start, end = lines if lines is not None else (None, None)
         m = self.manifest
-        return str(KnowledgeUri(m.publisher_id, m.id, document_id, chunk_uid, start, end))
+        return str(KnowledgeUri(m.publisher.id, m.id, document_id, chunk_uid, start, end))
 
     # -- opening checks ----------------------------------------------------------------------
 

@@ -16,7 +16,8 @@ from typing import Any
 
 from gezel_knowledge._rows import Row, fetch_all, fetch_one
 from gezel_knowledge.errors import NotFound
-from gezel_knowledge.reader.models import DocumentPage, DocumentSummary, Placement, Topic
+from gezel_knowledge.reader.models import DocumentPage, DocumentSummary, TopicSummary
+from gezk.toc import TopicPlacement
 
 __all__ = ["WALK_DEPTH", "list_documents", "placements", "topic_path", "topics"]
 
@@ -33,7 +34,7 @@ def _placement_source(schema: int) -> str:
     return "SELECT topic_id, id AS document_id, NULL AS ordinal FROM documents"
 
 
-def topics(conn: sqlite3.Connection, schema: int) -> list[Topic]:
+def topics(conn: sqlite3.Connection, schema: int) -> list[TopicSummary]:
     """Every topic in tree order (roots, then children by ``sort_key, id``), with counts."""
     totals = dict(
         conn.execute(
@@ -57,11 +58,11 @@ def topics(conn: sqlite3.Connection, schema: int) -> list[Topic]:
     by_parent: dict[str | None, list[Row]] = {}
     for r in rows:
         by_parent.setdefault(r["parent_id"], []).append(r)
-    out: list[Topic] = []
+    out: list[TopicSummary] = []
     seen: set[str] = set()
 
-    def topic(r: Row, depth: int) -> Topic:
-        return Topic(
+    def topic(r: Row, depth: int) -> TopicSummary:
+        return TopicSummary(
             id=r["id"],
             name=r["name"],
             parent_id=r["parent_id"],
@@ -102,10 +103,10 @@ def topic_path(conn: sqlite3.Connection, topic_id: str) -> tuple[str, ...]:
 
 def placements(
     conn: sqlite3.Connection, schema: int, document_id: str, primary_topic: str, ordinal: int | None
-) -> tuple[Placement, ...]:
+) -> tuple[TopicPlacement, ...]:
     """Every placement of a document, the primary first."""
     if schema < 4:
-        return (Placement(primary_topic, ordinal, True),)
+        return (TopicPlacement(primary_topic, ordinal, True),)
     rows = fetch_all(
         conn,
         "SELECT td.topic_id, td.ordinal FROM topic_documents td JOIN topics t ON t.id = td.topic_id"
@@ -113,9 +114,9 @@ def placements(
         " td.topic_id",
         (document_id,),
     )
-    out = [Placement(primary_topic, ordinal, True)]
+    out = [TopicPlacement(primary_topic, ordinal, True)]
     out += [
-        Placement(r["topic_id"], r["ordinal"], False)
+        TopicPlacement(r["topic_id"], r["ordinal"], False)
         for r in rows
         if r["topic_id"] != primary_topic
     ]

@@ -20,7 +20,6 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from gezel_knowledge.archive.limits import DEFAULT_LIMITS, ArchiveLimits
-from gezel_knowledge.archive.manifest import CatalogManifest
 from gezel_knowledge.embedders.base import Embedder
 from gezel_knowledge.errors import IntegrityFailure, InvalidInput, NotFound
 from gezel_knowledge.fusion import GEZEL, FusionPreset
@@ -38,7 +37,7 @@ from gezel_knowledge.reader.models import (
     NearbyPage,
     Passage,
     Stage1,
-    Topic,
+    TopicSummary,
 )
 from gezel_knowledge.reader.vectors import (
     DEFAULT_BIT_CACHE_BYTES,
@@ -46,6 +45,7 @@ from gezel_knowledge.reader.vectors import (
     EXPLICIT_SHARD_BUDGET,
 )
 from gezel_knowledge.results import SearchMode, SearchResult
+from gezk.manifest import CatalogManifest
 from gezk.profiles import EmbeddingProfile
 from gezk.spatial import RadiusQuery
 from gezk.uri import KnowledgeUri
@@ -112,7 +112,7 @@ class Catalog:
     @property
     def publisher_id(self) -> str:
         """The publisher id."""
-        return self.manifest.publisher_id
+        return self.manifest.publisher.id
 
     @property
     def version(self) -> str:
@@ -160,7 +160,7 @@ class Catalog:
 
     # -- browsing and reading ----------------------------------------------------------------
 
-    def topics(self) -> list[Topic]:
+    def topics(self) -> list[TopicSummary]:
         """Every topic in tree order with direct placements and distinct subtree documents."""
         with self._lock:
             return browse.topics(self._store.router, self._store.schema)

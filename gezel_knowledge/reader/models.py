@@ -1,7 +1,8 @@
 """Values the catalog reader returns: topics, listings, documents, passages, radius pages.
 
 They mirror the router tables of spec section 5.2 (with 5.2.2 locations), the retrieval of
-section 9 and the references of section 11.
+section 9 and the references of section 11. Topics, placements and locations are the format
+layer's values (:mod:`gezk.toc`, :mod:`gezk.spatial`); a listed topic adds the reader's counts.
 """
 
 from __future__ import annotations
@@ -10,20 +11,19 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from gezk.spatial import LocationRole, RadiusQuery
+from gezk.spatial import Location, RadiusQuery
+from gezk.toc import Topic, TopicPlacement
 
 __all__ = [
     "Document",
-    "DocumentLocation",
     "DocumentPage",
     "DocumentSummary",
     "NearbyPage",
     "NearbyResult",
     "Passage",
     "PassageKind",
-    "Placement",
     "Stage1",
-    "Topic",
+    "TopicSummary",
 ]
 
 Stage1 = Literal["lut", "hamming"]
@@ -33,27 +33,13 @@ PassageKind = Literal["document", "lines", "chunk"]
 """What a reference resolved to: a whole body, a line slice, or one chunk."""
 
 
-@dataclass(frozen=True, slots=True)
-class Topic:
-    """A table-of-contents topic with its direct placements and distinct subtree documents."""
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TopicSummary(Topic):
+    """A listed topic: its depth, its direct placements and its distinct subtree documents."""
 
-    id: str
-    name: str
-    parent_id: str | None
-    sort_key: str
     depth: int
     direct_count: int
     subtree_count: int
-    description: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Placement:
-    """One placement of a document in the table of contents (0.7 shares documents by these)."""
-
-    topic_id: str
-    ordinal: int | None
-    primary: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,20 +67,6 @@ class DocumentPage:
 
 
 @dataclass(frozen=True, slots=True)
-class DocumentLocation:
-    """A document point: ``subject`` (what it is about) or ``associated`` (a related place).
-
-    ``provenance`` is untrusted producer data.
-    """
-
-    id: str
-    latitude: float
-    longitude: float
-    role: LocationRole
-    provenance: Mapping[str, Any] | None = None
-
-
-@dataclass(frozen=True, slots=True)
 class Document:
     """A document's primary metadata, its placements and locations, and its citation."""
 
@@ -114,8 +86,9 @@ class Document:
     source_updated_at: str | None = None
     attribution: Mapping[str, Any] | None = None
     meta: Mapping[str, Any] | None = None
-    placements: tuple[Placement, ...] = ()
-    locations: tuple[DocumentLocation, ...] = ()
+    placements: tuple[TopicPlacement, ...] = ()
+    locations: tuple[Location, ...] = ()
+    """The document's points; a location's ``provenance`` is untrusted producer data."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,7 +115,7 @@ class NearbyResult:
 
     document: DocumentSummary
     distance_meters: float
-    location: DocumentLocation
+    location: Location
     citation: str
 
 

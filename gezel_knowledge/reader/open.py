@@ -10,12 +10,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from gezel_knowledge.archive.limits import DEFAULT_LIMITS, ArchiveLimits
-from gezel_knowledge.archive.manifest import CatalogManifest, parse_manifest_bytes
+from gezel_knowledge.archive.manifest import parse_manifest_bytes
 from gezel_knowledge.archive.paths import MANIFEST_PATH
 from gezel_knowledge.embedders.base import Embedder
 from gezel_knowledge.errors import IntegrityFailure, NotFound
 from gezel_knowledge.reader.catalog import Catalog
 from gezel_knowledge.reader.vectors import DEFAULT_BIT_CACHE_BYTES
+from gezk.manifest import CatalogManifest
 
 __all__ = ["open_extracted", "read_manifest"]
 
@@ -29,8 +30,7 @@ def read_manifest(root: Path, limits: ArchiveLimits = DEFAULT_LIMITS) -> Catalog
         raise IntegrityFailure(
             "manifest.json exceeds the size limit", reason="manifest-too-large", subject=str(path)
         )
-    _, manifest = parse_manifest_bytes(path.read_bytes())
-    return manifest
+    return parse_manifest_bytes(path.read_bytes())
 
 
 def open_extracted(

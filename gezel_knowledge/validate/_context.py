@@ -10,9 +10,9 @@ from pathlib import Path
 
 from gezel_knowledge.archive.findings import Finding, Severity
 from gezel_knowledge.archive.limits import ArchiveLimits
-from gezel_knowledge.archive.manifest import CatalogManifest
 from gezel_knowledge.errors import KnowledgeError
 from gezk.errors import GezkError
+from gezk.manifest import CatalogManifest
 
 # A broken catalog can produce a finding per row; past this many per reason, count the rest.
 _PER_REASON = 20

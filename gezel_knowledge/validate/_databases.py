@@ -8,13 +8,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from gezel_knowledge.archive.manifest import ManifestShard
 from gezel_knowledge.archive.paths import ROUTER_PATH
 from gezel_knowledge.errors import KnowledgeError
 from gezel_knowledge.reader._sqlite import open_catalog_database
 from gezel_knowledge.validate._context import Context
 from gezk.ddl import DatabaseRole, check_database, read_meta
 from gezk.errors import GezkError
+from gezk.manifest import ManifestShard
 from gezk.profiles import ChunkingProfile, EmbeddingProfile
 
 __all__ = ["check_router", "check_shards"]
@@ -29,7 +29,7 @@ def _open(ctx: Context, path: str) -> sqlite3.Connection | None:
 
 
 def _embedded(ctx: Context) -> bool:
-    return [s.path for s in ctx.manifest.shards] == [ROUTER_PATH]
+    return [s.path for s in ctx.manifest.router.shards] == [ROUTER_PATH]
 
 
 def check_router(ctx: Context) -> None:
@@ -51,13 +51,13 @@ def check_router(ctx: Context) -> None:
                 ROUTER_PATH,
             )
     if _embedded(ctx):
-        if meta.get("shard_id") != str(m.shards[0].id):
+        if meta.get("shard_id") != str(m.router.shards[0].id):
             ctx.add(
                 "meta-mismatch",
                 "router meta shard_id does not name the embedded shard",
                 ROUTER_PATH,
             )
-        if meta.get("chunk_count") != str(m.shards[0].chunks):
+        if meta.get("chunk_count") != str(m.router.shards[0].chunks):
             ctx.add("meta-mismatch", "router meta chunk_count differs from the shard", ROUTER_PATH)
     if "created_at" in meta and meta["created_at"] != m.created_at:
         ctx.add("meta-mismatch", "router meta created_at differs from createdAt", ROUTER_PATH)
@@ -98,7 +98,7 @@ def check_shards(ctx: Context) -> None:
     conn = ctx.router
     if conn is None:
         return
-    declared = {s.id: s for s in ctx.manifest.shards}
+    declared = {s.id: s for s in ctx.manifest.router.shards}
     rows = _shard_rows(ctx, conn, declared)
     topic_ids = {r[0] for r in conn.execute("SELECT id FROM topics")}
     doc_counts = _documents_per_shard(ctx, conn, rows)
@@ -181,10 +181,11 @@ def _check_centroids(ctx: Context, conn: sqlite3.Connection) -> dict[int, int]:
         norms = np.linalg.norm(mat.astype(np.float64), axis=1)
         if not np.all(np.isfinite(norms)) or np.any(np.abs(norms - 1.0) > 1e-3):
             ctx.add("invalid-centroids", "centroids must be L2-normalized", ROUTER_PATH)
-    if len(centroid_rows) != m.total_centroids:
+    if len(centroid_rows) != m.router.total_centroids:
         ctx.add(
             "count-mismatch",
-            f"route_centroids has {len(centroid_rows)} rows, totalCentroids is {m.total_centroids}",
+            f"route_centroids has {len(centroid_rows)} rows, totalCentroids is "
+            f"{m.router.total_centroids}",
             ROUTER_PATH,
         )
     return per_shard

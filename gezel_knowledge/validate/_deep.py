@@ -230,7 +230,7 @@ def _bodies(ctx: Context) -> dict[str, int]:
 def _smoke(ctx: Context) -> None:
     router = ctx.router
     assert router is not None
-    for smoke in ctx.manifest.smoke_queries:
+    for smoke in ctx.manifest.smoke_queries or ():
         found = smoke_query_hits(router, smoke.query)
         missing = [d for d in smoke.expected_document_ids if d not in found]
         if missing:

@@ -59,7 +59,7 @@ def check_files(ctx: Context) -> None:
             if problem is not None:
                 ctx.add(problem.reason, problem.message, declared.path)
     # A shard's file was hashed above; its router.shards digest must repeat the files entry.
-    for shard in m.shards:
+    for shard in m.router.shards:
         declared_file = m.file(shard.path)
         if declared_file is not None and declared_file.sha256 != shard.sha256:
             ctx.add(

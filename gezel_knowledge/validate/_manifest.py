@@ -14,46 +14,46 @@ def check_manifest(ctx: Context) -> None:
     m = ctx.manifest
     for problem in manifest_errors(dict(m.raw)):
         ctx.add("manifest-schema", problem.message, problem.path)
-    if m.requires_format_version not in {g.format_version for g in SUPPORTED}:
+    if m.requires.format_version not in {g.format_version for g in SUPPORTED}:
         ctx.add(
             "unsupported-format",
-            f"the catalog requires a gezk {m.requires_format_version} reader",
+            f"the catalog requires a gezk {m.requires.format_version} reader",
             "$.requires.formatVersion",
         )
-    elif m.requires_format_version != m.format_version:
+    elif m.requires.format_version != m.format_version:
         ctx.add(
             "invalid-manifest",
-            f"requires.formatVersion {m.requires_format_version} differs from formatVersion "
+            f"requires.formatVersion {m.requires.format_version} differs from formatVersion "
             f"{m.format_version}",
             "$.requires.formatVersion",
         )
-    if m.requires_features:
+    if m.requires.features:
         ctx.add(
             "unsupported-feature",
-            f"the catalog requires features this reader lacks: {', '.join(m.requires_features)}",
+            f"the catalog requires features this reader lacks: {', '.join(m.requires.features)}",
             "$.requires.features",
         )
-    if m.counts.shards != len(m.shards):
+    if m.counts.shards != len(m.router.shards):
         ctx.add(
             "count-mismatch",
-            f"counts.shards is {m.counts.shards}, router.shards lists {len(m.shards)}",
+            f"counts.shards is {m.counts.shards}, router.shards lists {len(m.router.shards)}",
             "$.counts.shards",
         )
-    chunks = sum(s.chunks for s in m.shards)
+    chunks = sum(s.chunks for s in m.router.shards)
     if m.counts.chunks != chunks:
         ctx.add(
             "count-mismatch",
             f"counts.chunks is {m.counts.chunks}, the shards hold {chunks}",
             "$.counts.chunks",
         )
-    centroids = sum(s.centroids for s in m.shards)
-    if m.total_centroids != centroids:
+    centroids = sum(s.centroids for s in m.router.shards)
+    if m.router.total_centroids != centroids:
         ctx.add(
             "count-mismatch",
-            f"router.totalCentroids is {m.total_centroids}, the shards declare {centroids}",
+            f"router.totalCentroids is {m.router.total_centroids}, the shards declare {centroids}",
             "$.router.totalCentroids",
         )
-    ids = [s.id for s in m.shards]
+    ids = [s.id for s in m.router.shards]
     if len(set(ids)) != len(ids):
         ctx.add("invalid-manifest", "router.shards repeats a shard id", "$.router.shards")
     if m.generation.format_version == "0.7" and m.spatial is None:

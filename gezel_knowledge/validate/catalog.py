@@ -21,7 +21,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from gezel_knowledge.archive.findings import Finding
 from gezel_knowledge.archive.limits import DEFAULT_LIMITS, ArchiveLimits
-from gezel_knowledge.archive.manifest import CatalogManifest, parse_manifest_bytes
+from gezel_knowledge.archive.manifest import parse_manifest_bytes
 from gezel_knowledge.archive.paths import MANIFEST_PATH
 from gezel_knowledge.archive.verify import ArchiveFile
 from gezel_knowledge.errors import KnowledgeError, NotFound
@@ -35,6 +35,7 @@ from gezel_knowledge.validate._spatial import check_spatial
 from gezel_knowledge.validate._toc import check_toc
 from gezel_knowledge.validate.provenance import provenance_verdict
 from gezel_knowledge.validate.report import ProvenanceVerdict, ValidationReport
+from gezk.manifest import CatalogManifest
 
 __all__ = ["validate_archive", "validate_catalog"]
 
@@ -84,7 +85,7 @@ def validate_catalog(
     if manifest_path.stat().st_size > limits.max_manifest_bytes:
         return _unreadable(root, deep, Finding("manifest-too-large", "manifest.json is too big"))
     try:
-        _, manifest = parse_manifest_bytes(manifest_path.read_bytes())
+        manifest = parse_manifest_bytes(manifest_path.read_bytes())
     except KnowledgeError as exc:
         return _unreadable(root, deep, Finding(exc.reason, exc.message, exc.subject))
     return _validate(

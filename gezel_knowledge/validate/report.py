@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Literal
 
 from gezel_knowledge.archive.findings import Finding
-from gezel_knowledge.archive.manifest import CatalogManifest
+from gezk.manifest import CatalogManifest
 
 __all__ = ["ProvenanceStatus", "ProvenanceVerdict", "ValidationReport"]
 

@@ -46,7 +46,7 @@ def test_valid_archive_inspects_with_manifest_and_digest(spec: ArchiveSpec, buil
     path = build(spec)
     info = inspect_archive(path)
     assert info.manifest.id == "demo"
-    assert info.manifest.publisher_id == "tester"
+    assert info.manifest.publisher.id == "tester"
     assert info.sha256 == file_sha256(path)
     assert [e.path for e in info.entries][:2] == ["mimetype", "manifest.json"]
     assert reasons(path) == []

@@ -150,7 +150,7 @@ def test_router_holds_the_embedded_shard_with_dense_chunks_and_vectors(
     ]
     assert _rows(conn, "SELECT path, bytes, chunk_count FROM shards") == [("index/router.db", 0, n)]
     meta = read_meta(conn)
-    manifest = result.manifest
+    manifest = result.manifest.to_json()
     assert meta["format_version"] == "0.7"
     assert meta["index_schema_version"] == "4"
     assert meta["catalog_id"] == manifest["id"] == "demo"
@@ -239,7 +239,7 @@ def test_manifest_is_complete_valid_and_accepted_by_the_verifier(
     handbook: tuple[Path, BuildResult], handbook_dir: Path
 ) -> None:
     _, result = handbook
-    manifest = result.manifest
+    manifest = result.manifest.to_json()
     validate_manifest(manifest)
     assert json.loads((handbook_dir / "manifest.json").read_text()) == manifest
     assert manifest["counts"] == {"documents": 5, "chunks": result.chunks, "shards": 1, "assets": 0}
@@ -274,7 +274,7 @@ def test_manifest_is_complete_valid_and_accepted_by_the_verifier(
 def test_derived_smoke_queries_find_their_documents(
     handbook: tuple[Path, BuildResult], handbook_dir: Path
 ) -> None:
-    queries = handbook[1].manifest["smokeQueries"]
+    queries = handbook[1].manifest.to_json()["smokeQueries"]
     assert 1 <= len(queries) <= 3
     conn = sqlite3.connect(handbook_dir / "index/router.db")
     titles = dict(_rows(conn, "SELECT id, title FROM documents"))
@@ -309,7 +309,9 @@ def test_given_smoke_queries_must_pass(tmp_path: Path) -> None:
     good = CATALOG_YAML + "smokeQueries:\n  - {query: alpha, expectedDocumentIds: [a]}\n"
     (root / "catalog.yaml").write_text(good)
     result = build(root, tmp_path / "s.gezk")
-    assert result.manifest["smokeQueries"] == [{"query": "alpha", "expectedDocumentIds": ["a"]}]
+    assert result.manifest.to_json()["smokeQueries"] == [
+        {"query": "alpha", "expectedDocumentIds": ["a"]}
+    ]
 
 
 def test_a_smoke_query_the_installer_would_refuse_is_refused_at_build(tmp_path: Path) -> None:
@@ -330,7 +332,7 @@ def test_a_smoke_query_the_installer_would_refuse_is_refused_at_build(tmp_path: 
 def test_derived_smoke_queries_pass_deep_validation(
     handbook: tuple[Path, BuildResult], handbook_dir: Path
 ) -> None:
-    assert handbook[1].manifest["smokeQueries"]
+    assert handbook[1].manifest.to_json()["smokeQueries"]
     report = validate_catalog(handbook_dir, deep=True)
     assert [f.reason for f in report.findings if f.reason == "smoke-query-failed"] == []
 
@@ -343,7 +345,7 @@ def test_signed_manifest_verifies(handbook: tuple[Path, BuildResult], tmp_path: 
     assert verify_manifest(manifest, anchors) == manifest["signature"]["keyId"]
     unsigned = dict(manifest)
     del unsigned["signature"]
-    assert unsigned == handbook[1].manifest
+    assert unsigned == handbook[1].manifest.to_json()
 
 
 def test_vector_cache_reuses_vectors_across_builds(
@@ -410,7 +412,7 @@ def test_small_shard_target_gives_several_topic_filled_shards(tmp_path: Path) ->
     shards = _rows(
         router, "SELECT id, path, chunk_count, document_count, bytes, centroid_count FROM shards"
     )
-    manifest_shards = result.manifest["router"]["shards"]
+    manifest_shards = result.manifest.to_json()["router"]["shards"]
     for (sid, path, chunks, ndocs, size, centroids), entry in zip(
         shards, manifest_shards, strict=True
     ):
@@ -529,14 +531,14 @@ def test_centered_sign_template_gets_its_center(tmp_path: Path) -> None:
     )
     embedder = _TopicEmbedder(MULTILINGUAL_E5_SMALL_2)
     result = build(root, tmp_path / "e5.gezk", embedder=embedder)
-    binary = result.manifest["embedding"]["quantization"]["binary"]
+    binary = result.manifest.to_json()["embedding"]["quantization"]["binary"]
     assert binary["method"] == "centered-sign"
     center = np.asarray(binary["center"], dtype=np.float32)
     assert center.shape == (384,)
     out = extract(result.path, tmp_path / "e5x")
     conn = sqlite3.connect(out / "index/router.db")
     meta_profile = json.loads(read_meta(conn)["embedding_profile_json"])
-    assert meta_profile == result.manifest["embedding"]
+    assert meta_profile == result.manifest.to_json()["embedding"]
     rows = _rows(
         conn,
         "SELECT c.title, c.text, b.v FROM chunks c JOIN chunk_vectors_bit b ON b.chunk_id = c.id",
@@ -590,4 +592,4 @@ def test_source_notices_are_validated_and_shipped(tmp_path: Path) -> None:
     (root / "notices.json").write_text(good)
     result = build(root, tmp_path / "n.gezk")
     assert entries(result.path)["LICENSES/source-notices.json"] == good.encode()
-    assert "LICENSES/source-notices.json" in {f["path"] for f in result.manifest["files"]}
+    assert "LICENSES/source-notices.json" in {f["path"] for f in result.manifest.to_json()["files"]}

@@ -111,7 +111,7 @@ def test_locations_and_shared_placements_reach_the_router(tmp_path: Path) -> Non
         "SELECT ordinal, topic_id, language FROM documents WHERE id='seattle'"
     ).fetchone() == (3, "cities", "en")
     assert conn.execute("SELECT language FROM documents WHERE id='fiji'").fetchone() == ("fj",)
-    spatial = result.manifest["spatial"]
+    spatial = result.manifest.to_json()["spatial"]
     assert spatial["locationCount"] == 4
     assert spatial["locatedDocuments"] == 2
     # Subject points only; Fiji straddles the date line, so the arc wraps and splits.
@@ -119,7 +119,7 @@ def test_locations_and_shared_placements_reach_the_router(tmp_path: Path) -> Non
         {"west": 179.5, "south": -17.0, "east": 180.0, "north": 47.6062},
         {"west": -180.0, "south": -17.0, "east": -122.3321, "north": 47.6062},
     ]
-    sort_keys = {t["id"]: t["sortKey"] for t in result.manifest["topics"]}
+    sort_keys = {t["id"]: t["sortKey"] for t in result.manifest.to_json()["topics"]}
     assert sort_keys["news"] < sort_keys["places"]
     assert entries(result.path)["assets/maps/seattle.png"] == PNG
     report = validate_catalog(out, deep=True)

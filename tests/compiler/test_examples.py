@@ -36,8 +36,8 @@ def test_handbook_source_shape() -> None:
 
 def test_handbook_builds_validates_and_links(tmp_path: Path) -> None:
     result = build(HANDBOOK, tmp_path / "handbook.gezk")
-    assert result.manifest["id"] == "gezel-handbook"
-    assert [q["query"] for q in result.manifest["smokeQueries"]] == [
+    assert result.manifest.to_json()["id"] == "gezel-handbook"
+    assert [q["query"] for q in result.manifest.to_json()["smokeQueries"]] == [
         "signing keys",
         "shard routing centroids",
     ]

@@ -94,8 +94,8 @@ def test_images_are_copied_to_assets_and_rewritten(tmp_path: Path) -> None:
     archive = entries(result.path)
     assert archive["assets/docs/img/flow.png"] == PNG
     assert archive["assets/pics/logo.svg"] == SVG
-    assert result.manifest["counts"]["assets"] == 2
-    files = {f["path"] for f in result.manifest["files"]}
+    assert result.manifest.to_json()["counts"]["assets"] == 2
+    files = {f["path"] for f in result.manifest.to_json()["files"]}
     assert {"assets/docs/img/flow.png", "assets/pics/logo.svg"} <= files
 
 

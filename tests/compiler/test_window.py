@@ -104,17 +104,17 @@ def test_catalog_yaml_and_the_api_choose_a_fitting_profile(tmp_path: Path) -> No
     catalog = CATALOG_YAML + "chunking: markdown-chunks-256@2\n"
     root = write_tree(tmp_path / "s", {"a.md": _long_doc()}, catalog=catalog)
     chosen = build(root, tmp_path / "yaml.gezk")
-    assert chosen.manifest["chunking"] == MARKDOWN_CHUNKS_256_2.to_json()
+    assert chosen.manifest.to_json()["chunking"] == MARKDOWN_CHUNKS_256_2.to_json()
     # An explicit argument wins over catalog.yaml.
     explicit = build(root, tmp_path / "api.gezk", chunking=MARKDOWN_CHUNKS_2)
-    assert explicit.manifest["chunking"] == MARKDOWN_CHUNKS_2.to_json()
+    assert explicit.manifest.to_json()["chunking"] == MARKDOWN_CHUNKS_2.to_json()
     assert explicit.chunks < chosen.chunks
 
 
 def test_the_hash_embedder_keeps_markdown_chunks_2(tmp_path: Path) -> None:
     root = write_tree(tmp_path / "s", {"a.md": _long_doc()})
     result = build(root, tmp_path / "s.gezk")
-    assert result.manifest["chunking"] == MARKDOWN_CHUNKS_2.to_json()
+    assert result.manifest.to_json()["chunking"] == MARKDOWN_CHUNKS_2.to_json()
     router = sqlite3.connect(extract(result.path, tmp_path / "x") / "index/router.db")
     meta = dict(router.execute("SELECT key, value FROM meta"))
     assert meta["chunking_profile_id"] == "markdown-chunks@2"
@@ -125,8 +125,8 @@ def test_the_default_model_builds_compact_chunks_whose_inputs_fit_256_tokens(
     handbook_minilm: ModelBuild, minilm: OnnxEmbedder, tmp_path: Path
 ) -> None:
     result = handbook_minilm.result
-    assert result.manifest["embedding"]["id"] == "all-minilm-l6-v2-int8@1"
-    assert result.manifest["chunking"] == MARKDOWN_CHUNKS_256_2.to_json()
+    assert result.manifest.to_json()["embedding"]["id"] == "all-minilm-l6-v2-int8@1"
+    assert result.manifest.to_json()["chunking"] == MARKDOWN_CHUNKS_256_2.to_json()
     assert len(handbook_minilm.passages) == result.chunks > 20
     # Count with the tokenizer file itself, special tokens in, nothing cut and nothing padded.
     raw = RawTokenizer.from_file(str(locate_model_files(ALL_MINILM_L6_V2_INT8_1).tokenizer))

@@ -208,7 +208,7 @@ def test_building_a_registry_inspects_each_archive_once(
     archive_factory: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     a, b = archive_factory("alpha"), archive_factory("alpha", version="2.0.0", n_docs=9)
-    expected_name = verify.inspect_archive(a).manifest.publisher_name
+    expected_name = verify.inspect_archive(a).manifest.publisher.name
     real = verify.inspect_archive
     seen: list[Path] = []
 
