@@ -177,6 +177,18 @@ class _Sharding:
 
 
 @dataclass(frozen=True, slots=True)
+class _Run:
+    """How a build runs: when it started, the embedder and its batch, sharding, key, progress."""
+
+    started: float
+    embedder: Embedder
+    embed_batch: int
+    sharding: _Sharding
+    signing_key: Ed25519PrivateKey | None
+    report: _Progress
+
+
+@dataclass(frozen=True, slots=True)
 class _Plan:
     """A build's checked inputs: what everything after reading the bodies is built from."""
 
@@ -240,9 +252,14 @@ def compile_catalog(
     ``chunking``, else the largest registered profile whose embed inputs fit the embedder's
     window; a requested profile that does not fit raises :class:`ChunkingDoesNotFit`.
     """
-    started = time.perf_counter()
-    report = _Progress(progress)
-    sharding = _sharding(shard_fill, shard_target, shard_max)
+    run = _Run(
+        time.perf_counter(),
+        embedder,
+        embed_batch,
+        _sharding(shard_fill, shard_target, shard_max),
+        signing_key,
+        _Progress(progress),
+    )
     if isinstance(source, CatalogSource) and catalog is not None:
         raise InvalidInput(
             "catalog= names the catalog.yaml to load a source with; this source is already "
@@ -257,75 +274,63 @@ def compile_catalog(
         created_at=created_at,
         chunking=chunking,
     )
-    warnings: list[BuildWarning] = list(plan.source.warnings)
     output = Path(output).absolute()
     output.parent.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix=f".{output.name}.build-", dir=output.parent))
     cache = VectorCache(cache_dir, plan.profile)
     try:
-        # Pass 1: read, chunk, embed.
-        staging = Staging(work / "staging.db")
-        embedding = PassageEmbedding(
-            embedder, cache, work / "vectors.f32", embed_batch, plan.profile.dimensions
-        )
-        staged = _read_chunk_embed(plan, staging, embedding, warnings, report)
-        total_chunks = sum(s.chunk_count for s in staged)
-        vectors = spilled_vectors(work / "vectors.f32", total_chunks, plan.profile.dimensions)
-        # Pass 2: the center of a template profile, and the shards.
-        center = passage_center(vectors, plan.profile) if plan.profile.is_template else None
-        profile = plan.profile if center is None else plan.profile.with_center(center)
-        shard_of = _assign_shards(plan, staged, vectors, sharding)
-        staging.assign({s.seq: shard for s, shard in zip(staged, shard_of, strict=True)})
-        staging.close()
-        # Pass 3: the databases.
-        toolchain = Toolchain(TOOLCHAIN_NAME, __version__)
-        databases = _write_databases(
-            plan,
-            work,
-            profile=profile,
-            vectors=vectors,
-            center=center,
-            shard_of=shard_of,
-            sharding=sharding,
-            toolchain=toolchain,
-            report=report,
-        )
-        del vectors
-        # Pass 4: smoke queries, the manifest, the archive.
-        entries = _entries(plan, databases.sealed)
-        manifest = _manifest(
-            plan,
-            entries,
-            databases,
-            profile=profile,
-            sharding=sharding,
-            toolchain=toolchain,
-            signing_key=signing_key,
-        )
-        entries["manifest.json"] = manifest_bytes(manifest.to_json())
-        report("archive", 0, 1, "files")
-        digest = write_archive(output, entries)
-        report("archive", 1, 1, "files")
-        return BuildResult(
-            path=output,
-            sha256=digest,
-            size_bytes=output.stat().st_size,
-            catalog_id=plan.identity.id,
-            version=plan.identity.version,
-            documents=len(plan.documents),
-            chunks=total_chunks,
-            shards=len(databases.shard_rows),
-            assets=len(plan.source.assets),
-            embedded=embedding.embedded,
-            cached=embedding.cached,
-            warnings=tuple(warnings),
-            manifest=manifest,
-            seconds=time.perf_counter() - started,
-            embed_seconds=embedding.seconds,
-        )
+        return _build(plan, run, output, work, cache)
     finally:
         cache.close()
         shutil.rmtree(work, ignore_errors=True)
+
+
+def _build(plan: _Plan, run: _Run, output: Path, work: Path, cache: VectorCache) -> BuildResult:
+    """The four passes of the module docstring, in ``work``; the archive goes to ``output``."""
+    # Pass 1: read, chunk, embed.
+    warnings: list[BuildWarning] = list(plan.source.warnings)
+    staging = Staging(work / "staging.db")
+    embedding = PassageEmbedding(
+        run.embedder, cache, work / "vectors.f32", run.embed_batch, plan.profile.dimensions
+    )
+    staged = _read_chunk_embed(plan, staging, embedding, warnings, run.report)
+    total_chunks = sum(s.chunk_count for s in staged)
+    vectors = spilled_vectors(work / "vectors.f32", total_chunks, plan.profile.dimensions)
+    # Pass 2: the center of a template profile, and the shards.
+    center = passage_center(vectors, plan.profile) if plan.profile.is_template else None
+    profile = plan.profile if center is None else plan.profile.with_center(center)
+    shard_of = _assign_shards(plan, staged, vectors, run.sharding)
+    staging.assign({s.seq: shard for s, shard in zip(staged, shard_of, strict=True)})
+    staging.close()
+    # Pass 3: the databases.
+    databases = _write_databases(
+        plan, work, profile=profile, vectors=vectors, center=center, shard_of=shard_of, run=run
+    )
+    del vectors
+    # Pass 4: smoke queries, the manifest, the archive.
+    entries = _entries(plan, databases.sealed)
+    manifest = _manifest(plan, entries, databases, profile=profile, run=run)
+    entries["manifest.json"] = manifest_bytes(manifest.to_json())
+    run.report("archive", 0, 1, "files")
+    digest = write_archive(output, entries)
+    run.report("archive", 1, 1, "files")
+    return BuildResult(
+        path=output,
+        sha256=digest,
+        size_bytes=output.stat().st_size,
+        catalog_id=plan.identity.id,
+        version=plan.identity.version,
+        documents=len(plan.documents),
+        chunks=total_chunks,
+        shards=len(databases.shard_rows),
+        assets=len(plan.source.assets),
+        embedded=embedding.embedded,
+        cached=embedding.cached,
+        warnings=tuple(warnings),
+        manifest=manifest,
+        seconds=time.perf_counter() - run.started,
+        embed_seconds=embedding.seconds,
+    )
 
 
 # --- checking the inputs ----------------------------------------------------------------------
@@ -568,14 +573,12 @@ def _write_databases(
     vectors: NDArray[np.float32],
     center: NDArray[np.float32] | None,
     shard_of: Sequence[int],
-    sharding: _Sharding,
-    toolchain: Toolchain,
-    report: _Progress,
+    run: _Run,
 ) -> _Databases:
     """Write and seal every shard, then the router (which may embed the only shard)."""
     shard_ids = sorted(set(shard_of)) or [0]
     total_chunks = int(vectors.shape[0])
-    embedded_shard = len(shard_ids) == 1 and total_chunks <= sharding.target
+    embedded_shard = len(shard_ids) == 1 and total_chunks <= run.sharding.target
     common = {
         "format_version": WRITTEN.format_version,
         "index_schema_version": str(WRITTEN.index_schema_version),
@@ -589,21 +592,20 @@ def _write_databases(
     shard_rows: list[ShardRow] = []
     sealed: dict[str, SealedFile] = {}
     for number, shard_id in enumerate(shard_ids, start=1):
-        report("write", number - 1, len(shard_ids), "shards")
-        conn = router_conn if embedded_shard else None
+        run.report("write", number - 1, len(shard_ids), "shards")
         shard_rows.append(
             _write_shard(
                 plan,
                 work,
                 shard_id,
-                router=conn,
+                router=router_conn if embedded_shard else None,
                 vectors=vectors,
                 center=center,
                 common=common,
                 sealed=sealed,
             )
         )
-    report("write", len(shard_ids), len(shard_ids), "shards")
+    run.report("write", len(shard_ids), len(shard_ids), "shards")
     # The router of an externally sharded catalog holds no shard: it echoes shard -1 and
     # the chunks it holds, none (an embedded router echoes shard 0 and every chunk). The
     # reference writes neither key in that case, but section 5.1 has every database echo
@@ -611,24 +613,22 @@ def _write_databases(
     held = {"shard_id": "0", "chunk_count": str(total_chunks)}
     if not embedded_shard:
         held = {"shard_id": "-1", "chunk_count": "0"}
-    router_meta = {
+    ddl.write_meta(router_conn, {**_router_meta(plan, profile, common), **held})
+    topics = list(plan.topics.values())
+    fill_router(router_conn, work / "staging.db", topics, plan.documents, shard_rows)
+    sealed[ROUTER_PATH] = seal(router_conn, work / "out" / ROUTER_PATH)
+    return _Databases(shard_rows, sealed, total_chunks)
+
+
+def _router_meta(plan: _Plan, profile: EmbeddingProfile, common: dict[str, str]) -> dict[str, str]:
+    """The router's ``meta`` rows but the shard it holds: the echoes, profiles, provenance."""
+    return {
         **common,
         "embedding_profile_json": canonicalize(profile.to_json()).decode("utf-8"),
         "chunking_profile_json": canonicalize(plan.chunking.to_json()).decode("utf-8"),
         "created_at": plan.created_at,
-        "toolchain_json": canonicalize(toolchain.to_json()).decode("utf-8"),
-        **held,
+        "toolchain_json": canonicalize(_toolchain().to_json()).decode("utf-8"),
     }
-    ddl.write_meta(router_conn, router_meta)
-    fill_router(
-        router_conn,
-        work / "staging.db",
-        list(plan.topics.values()),
-        plan.documents,
-        shard_rows,
-    )
-    sealed[ROUTER_PATH] = seal(router_conn, work / "out" / ROUTER_PATH)
-    return _Databases(shard_rows, sealed, total_chunks)
 
 
 def _write_shard(
@@ -671,6 +671,11 @@ def _write_shard(
 # --- pass 4: manifest and archive -------------------------------------------------------------
 
 
+def _toolchain() -> Toolchain:
+    """What this build is made with (manifest ``toolchain``, router ``toolchain_json``)."""
+    return Toolchain(TOOLCHAIN_NAME, __version__)
+
+
 def _entries(plan: _Plan, sealed: dict[str, SealedFile]) -> dict[str, Path | bytes]:
     """Every archive entry but ``mimetype`` and ``manifest.json``, by archive path."""
     entries: dict[str, Path | bytes] = {
@@ -690,9 +695,7 @@ def _manifest(
     databases: _Databases,
     *,
     profile: EmbeddingProfile,
-    sharding: _Sharding,
-    toolchain: Toolchain,
-    signing_key: Ed25519PrivateKey | None,
+    run: _Run,
 ) -> CatalogManifest:
     """The manifest, checked against its schema and signed when a key is given."""
     sealed = databases.sealed
@@ -716,7 +719,7 @@ def _manifest(
         embedding=profile,
         chunking=plan.chunking,
         topics=plan.topics.values(),
-        router=Router(sharding.target, shards, sum(s.centroids for s in shards)),
+        router=Router(run.sharding.target, shards, sum(s.centroids for s in shards)),
         counts=ManifestCounts(
             documents=len(plan.documents),
             chunks=databases.chunks,
@@ -731,12 +734,12 @@ def _manifest(
             (d.source.id, location) for d in plan.documents for location in d.locations
         ),
         smoke_queries=smoke,
-        toolchain=toolchain,
+        toolchain=_toolchain(),
     )
     validate_manifest(manifest.to_json())
-    if signing_key is None:
+    if run.signing_key is None:
         return manifest
-    signature = sign_manifest(manifest.to_json(), signing_key)["signature"]
+    signature = sign_manifest(manifest.to_json(), run.signing_key)["signature"]
     return replace(manifest, signature=Signature(signature["keyId"], signature["value"]))
 
 

@@ -159,63 +159,91 @@ def load_document_list(
             offset += len(raw)
             if not raw.strip():
                 continue
-            obj = _parse_line(raw, where, number)
-            unknown = sorted(set(obj) - _KNOWN_FIELDS)
-            if unknown:
-                raise SourceError(
-                    f"unknown fields {unknown}", reason="invalid-document", path=where, line=number
-                )
-            doc_id = _string(obj, "id", where, number, required=True) or ""
-            title = _string(obj, "title", where, number, required=True) or ""
-            topic_path = obj.get("topicPath")
-            if (
-                not isinstance(topic_path, list)
-                or not topic_path
-                or not all(isinstance(t, str) for t in topic_path)
-            ):
-                raise SourceError(
-                    "topicPath must be a non-empty list of topic ids",
-                    reason="invalid-document",
-                    path=where,
-                    line=number,
-                )
-            body = _body_of(obj, where, number)
-            for target in asset_references(body):
-                referenced.setdefault(target, (doc_id, number))
-            del body
-            ordinal = obj.get("ordinal")
-            if ordinal is not None and (isinstance(ordinal, bool) or not isinstance(ordinal, int)):
-                raise SourceError(
-                    "ordinal must be an integer", reason="invalid-document", path=where, line=number
-                )
-            meta_value = obj.get("meta")
-            if meta_value is not None and not isinstance(meta_value, dict):
-                raise SourceError(
-                    "meta must be an object", reason="invalid-document", path=where, line=number
-                )
-            documents.append(
-                SourceDocument(
-                    id=doc_id,
-                    title=title,
-                    topic_path=tuple(topic_path),
-                    load_body=_loader(path, where, spot),
-                    slug=_string(obj, "slug", where, number) or document_slug(title),
-                    summary=_string(obj, "summary", where, number),
-                    language=_string(obj, "language", where, number),
-                    ordinal=ordinal,
-                    toc_references=parse_toc_references(obj.get("tocReferences"), where, number),
-                    aliases=parse_aliases(obj.get("aliases"), where, number),
-                    source_url=_string(obj, "sourceUrl", where, number),
-                    source_revision=_string(obj, "sourceRevision", where, number),
-                    source_updated_at=_string(obj, "sourceUpdatedAt", where, number),
-                    attribution=parse_attribution(obj.get("attribution"), where, number),
-                    meta=meta_value,
-                    locations=parse_locations(obj.get("locations"), where, number),
-                    origin=where,
-                    origin_line=number,
-                )
-            )
+            document = _document(path, where, spot, _parse_line(raw, where, number), referenced)
+            documents.append(document)
+    assets = _assets(referenced, assets_root, where)
 
+    readme, license_file = notice_files(meta, root)
+    return CatalogSource(
+        root=root,
+        kind="document-list",
+        outline="document-list",
+        metadata=meta,
+        topics=_declared_topics(meta, documents),
+        documents=tuple(documents),
+        assets=tuple(assets),
+        readme=readme if readme.is_file() else None,
+        license_notice=license_file,
+        source_notices=meta.source_notices,
+    )
+
+
+def _document(
+    path: Path,
+    where: str,
+    spot: _Line,
+    obj: dict[str, Any],
+    referenced: dict[str, tuple[str, int]],
+) -> SourceDocument:
+    """One line's document; the assets its body references are noted in ``referenced``."""
+    number = spot.number
+    unknown = sorted(set(obj) - _KNOWN_FIELDS)
+    if unknown:
+        raise SourceError(
+            f"unknown fields {unknown}", reason="invalid-document", path=where, line=number
+        )
+    doc_id = _string(obj, "id", where, number, required=True) or ""
+    title = _string(obj, "title", where, number, required=True) or ""
+    topic_path = obj.get("topicPath")
+    if (
+        not isinstance(topic_path, list)
+        or not topic_path
+        or not all(isinstance(t, str) for t in topic_path)
+    ):
+        raise SourceError(
+            "topicPath must be a non-empty list of topic ids",
+            reason="invalid-document",
+            path=where,
+            line=number,
+        )
+    for target in asset_references(_body_of(obj, where, number)):
+        referenced.setdefault(target, (doc_id, number))
+    ordinal = obj.get("ordinal")
+    if ordinal is not None and (isinstance(ordinal, bool) or not isinstance(ordinal, int)):
+        raise SourceError(
+            "ordinal must be an integer", reason="invalid-document", path=where, line=number
+        )
+    meta_value = obj.get("meta")
+    if meta_value is not None and not isinstance(meta_value, dict):
+        raise SourceError(
+            "meta must be an object", reason="invalid-document", path=where, line=number
+        )
+    return SourceDocument(
+        id=doc_id,
+        title=title,
+        topic_path=tuple(topic_path),
+        load_body=_loader(path, where, spot),
+        slug=_string(obj, "slug", where, number) or document_slug(title),
+        summary=_string(obj, "summary", where, number),
+        language=_string(obj, "language", where, number),
+        ordinal=ordinal,
+        toc_references=parse_toc_references(obj.get("tocReferences"), where, number),
+        aliases=parse_aliases(obj.get("aliases"), where, number),
+        source_url=_string(obj, "sourceUrl", where, number),
+        source_revision=_string(obj, "sourceRevision", where, number),
+        source_updated_at=_string(obj, "sourceUpdatedAt", where, number),
+        attribution=parse_attribution(obj.get("attribution"), where, number),
+        meta=meta_value,
+        locations=parse_locations(obj.get("locations"), where, number),
+        origin=where,
+        origin_line=number,
+    )
+
+
+def _assets(
+    referenced: dict[str, tuple[str, int]], assets_root: Path, where: str
+) -> list[SourceAsset]:
+    """The assets the documents reference, each checked, in path order."""
     assets: list[SourceAsset] = []
     folded: dict[str, str] = {}
     for target, (doc_id, number) in sorted(referenced.items()):
@@ -244,20 +272,7 @@ def load_document_list(
     problem = catalog_assets_problem(a.size for a in assets)
     if problem is not None:
         raise SourceError(problem.message, reason=problem.reason, path=where)
-
-    readme, license_file = notice_files(meta, root)
-    return CatalogSource(
-        root=root,
-        kind="document-list",
-        outline="document-list",
-        metadata=meta,
-        topics=_declared_topics(meta, documents),
-        documents=tuple(documents),
-        assets=tuple(assets),
-        readme=readme if readme.is_file() else None,
-        license_notice=license_file,
-        source_notices=meta.source_notices,
-    )
+    return assets
 
 
 def _declared_topics(meta: CatalogMetadata, documents: list[SourceDocument]) -> tuple[Topic, ...]:

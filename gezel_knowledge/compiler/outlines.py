@@ -204,24 +204,28 @@ class _Item:
     children: list[_Item]
 
 
-def _gitbook(ctx: _Context, summary: Path) -> Outline:
+@dataclass(slots=True)
+class _SummaryItems:
+    """A ``SUMMARY.md`` as nested items: those before any part heading, then each part's."""
+
+    top: list[_Item]
+    parts: list[tuple[str, int, list[_Item]]]
+
+
+def _summary_items(ctx: _Context, summary: Path) -> _SummaryItems:
     where = ctx.display(summary)
-    root = OutlineSection(name="", key=where)
-    part: list[_Item] = []
-    parts: list[tuple[str, int, list[_Item]]] = []
-    top: list[_Item] = []
-    current = top
+    found = _SummaryItems([], [])
+    current = found.top
     stack: list[tuple[int, _Item]] = []
     seen_item = False
     text = summary.read_text(encoding="utf-8").replace("\r\n", "\n")
     for number, line in enumerate(text.split("\n"), start=1):
         heading = _HEADING.match(line)
         if heading:
-            if not seen_item and not parts and line.startswith("# "):
+            if not seen_item and not found.parts and line.startswith("# "):
                 continue  # the summary's own title ("# Summary")
-            part = []
-            parts.append((heading.group(1), number, part))
-            current = part
+            current = []
+            found.parts.append((heading.group(1), number, current))
             stack = []
             continue
         item = _LIST_ITEM.match(line)
@@ -243,38 +247,46 @@ def _gitbook(ctx: _Context, summary: Path) -> Outline:
             stack.pop()
         (stack[-1][1].children if stack else current).append(node)
         stack.append((indent, node))
+    return found
 
-    def convert(items: list[_Item], into: OutlineSection) -> None:
-        for item in items:
-            position = len(into.children)
-            if item.children:
-                section = OutlineSection(
-                    name=item.label or (item.page.path if item.page else "Untitled"),
-                    key=f"{where}:{item.line}",
-                    order=position,
-                )
-                if item.page is not None:
-                    item.page.order = 0
-                    section.children.append(item.page)
-                convert(item.children, section)
-                into.children.append(section)
-            elif item.page is not None:
-                item.page.order = position
-                into.children.append(item.page)
-            else:
-                ctx.warnings.append(
-                    BuildWarning(
-                        "empty-outline-entry",
-                        f"outline entry {item.label!r} has no page and no children",
-                        path=where,
-                        line=item.line,
-                    )
-                )
 
-    convert(top, root)
-    for name, number, items in parts:
+def _summary_sections(ctx: _Context, where: str, items: list[_Item], into: OutlineSection) -> None:
+    """Items into ``into``: an item with children is a section led by its own page."""
+    for item in items:
+        position = len(into.children)
+        if item.children:
+            section = OutlineSection(
+                name=item.label or (item.page.path if item.page else "Untitled"),
+                key=f"{where}:{item.line}",
+                order=position,
+            )
+            if item.page is not None:
+                item.page.order = 0
+                section.children.append(item.page)
+            _summary_sections(ctx, where, item.children, section)
+            into.children.append(section)
+        elif item.page is not None:
+            item.page.order = position
+            into.children.append(item.page)
+        else:
+            ctx.warnings.append(
+                BuildWarning(
+                    "empty-outline-entry",
+                    f"outline entry {item.label!r} has no page and no children",
+                    path=where,
+                    line=item.line,
+                )
+            )
+
+
+def _gitbook(ctx: _Context, summary: Path) -> Outline:
+    where = ctx.display(summary)
+    root = OutlineSection(name="", key=where)
+    found = _summary_items(ctx, summary)
+    _summary_sections(ctx, where, found.top, root)
+    for name, number, items in found.parts:
         section = OutlineSection(name=name, key=f"{where}:{number}", order=len(root.children))
-        convert(items, section)
+        _summary_sections(ctx, where, items, section)
         root.children.append(section)
     return Outline("gitbook", root, where)
 
@@ -325,181 +337,211 @@ def _mkdocs(ctx: _Context, config: Path, nav: YamlNode) -> Outline:
 # ── Jupyter Book ─────────────────────────────────────────────────────────────────────────────
 
 
-def _jupyter_book(ctx: _Context, toc: Path) -> Outline:
-    where = ctx.display(toc)
-    data = load_yaml_nodes(toc.read_text(encoding="utf-8"), path=where)
-    if not isinstance(data.value, dict):
-        raise SourceError(
-            "_toc.yml must be a mapping", reason="invalid-outline", path=where, line=1
-        )
-    root = OutlineSection(name="", key=where)
-    base = toc.parent
+class _JupyterBook:
+    """A Jupyter Book ``_toc.yml``: its root page, entries, parts and subtrees."""
 
-    def page_of(node: YamlNode, title: str | None, order: int) -> OutlinePage | None:
+    def __init__(self, ctx: _Context, toc: Path) -> None:
+        self.ctx = ctx
+        self.toc = toc
+        self.where = ctx.display(toc)
+
+    def outline(self) -> Outline:
+        data = load_yaml_nodes(self.toc.read_text(encoding="utf-8"), path=self.where)
+        if not isinstance(data.value, dict):
+            raise SourceError(
+                "_toc.yml must be a mapping", reason="invalid-outline", path=self.where, line=1
+            )
+        root = OutlineSection(name="", key=self.where)
+        fields = data.value
+        if "root" in fields:
+            first = self.page_of(fields["root"], None, 0)
+            if first is not None:
+                root.children.append(first)
+        for key in ("chapters", "sections", "entries"):
+            if key in fields:
+                self.entries(fields[key], root)
+        for key in ("parts", "subtrees"):
+            if key in fields:
+                self.parts(fields[key], root)
+        return Outline("jupyter-book", root, self.where)
+
+    def page_of(self, node: YamlNode, title: str | None, order: int) -> OutlinePage | None:
+        """The page a ``file`` (or ``root``) names; ``None`` for a URL."""
         target = node.text()
         if target is None:
             raise SourceError(
-                "file must be a path", reason="invalid-outline", path=where, line=node.line
+                "file must be a path", reason="invalid-outline", path=self.where, line=node.line
             )
-        path = ctx.page(base, target, origin=toc, line=node.line, notebooks=True)
-        return None if path is None else OutlinePage(path, title, order, where, node.line)
+        path = self.ctx.page(
+            self.toc.parent, target, origin=self.toc, line=node.line, notebooks=True
+        )
+        return None if path is None else OutlinePage(path, title, order, self.where, node.line)
 
-    def entries(node: YamlNode, into: OutlineSection) -> None:
-        for entry, fields in _mappings(node, "entries", "entry", where):
-            position = len(into.children)
-            title = _text(fields, "title")
+    def entries(self, node: YamlNode, into: OutlineSection) -> None:
+        """Chapters, sections or entries: pages, globs, and sections holding more."""
+        for entry, fields in _mappings(node, "entries", "entry", self.where):
             if "glob" in fields:
-                pattern = fields["glob"].text() or ""
-                matches = sorted(
-                    p
-                    for p in base.glob(pattern)
-                    if p.is_file() and (_is_markdown(p) or p.suffix == _NOTEBOOK)
-                )
-                for match in matches:
-                    into.children.append(
-                        OutlinePage(ctx.rel(match), None, len(into.children), where, entry.line)
-                    )
-                continue
-            if "url" in fields and "file" not in fields:
-                continue
-            nested = [fields[k] for k in ("sections", "entries") if k in fields]
-            subtrees = fields.get("subtrees") or fields.get("parts")
-            page = page_of(fields["file"], title, 0) if "file" in fields else None
-            if not nested and subtrees is None:
-                if page is not None:
-                    page.order = position
-                    into.children.append(page)
-                continue
-            section = OutlineSection(
-                name=title or ("" if page else f"Section {position + 1}"),
-                key=f"{where}:{entry.line}",
-                order=position,
-                title_page=page.path if page else None,
-            )
-            if page is not None:
-                section.children.append(page)
-            for child in nested:
-                entries(child, section)
-            if subtrees is not None:
-                parts(subtrees, section)
-            into.children.append(section)
+                self.glob(fields["glob"], entry.line, into)
+            elif "file" in fields or "url" not in fields:
+                self.entry(entry.line, fields, into)
 
-    def parts(node: YamlNode, into: OutlineSection) -> None:
-        for part, fields in _mappings(node, "parts", "part", where):
+    def glob(self, pattern: YamlNode, line: int, into: OutlineSection) -> None:
+        """Every Markdown file or notebook a ``glob`` entry matches, in name order."""
+        matches = sorted(
+            p
+            for p in self.toc.parent.glob(pattern.text() or "")
+            if p.is_file() and (_is_markdown(p) or p.suffix == _NOTEBOOK)
+        )
+        for match in matches:
+            into.children.append(
+                OutlinePage(self.ctx.rel(match), None, len(into.children), self.where, line)
+            )
+
+    def entry(self, line: int, fields: dict[str, YamlNode], into: OutlineSection) -> None:
+        """A page entry, or a section when the entry nests entries, sections or subtrees."""
+        position = len(into.children)
+        title = _text(fields, "title")
+        nested = [fields[k] for k in ("sections", "entries") if k in fields]
+        subtrees = fields.get("subtrees") or fields.get("parts")
+        page = self.page_of(fields["file"], title, 0) if "file" in fields else None
+        if not nested and subtrees is None:
+            if page is not None:
+                page.order = position
+                into.children.append(page)
+            return
+        section = OutlineSection(
+            name=title or ("" if page else f"Section {position + 1}"),
+            key=f"{self.where}:{line}",
+            order=position,
+            title_page=page.path if page else None,
+        )
+        if page is not None:
+            section.children.append(page)
+        for child in nested:
+            self.entries(child, section)
+        if subtrees is not None:
+            self.parts(subtrees, section)
+        into.children.append(section)
+
+    def parts(self, node: YamlNode, into: OutlineSection) -> None:
+        """Parts or subtrees: a captioned part is a section, an uncaptioned one is inlined."""
+        for part, fields in _mappings(node, "parts", "part", self.where):
             caption = _text(fields, "caption")
             target = into
             if caption:
                 target = OutlineSection(
-                    name=caption, key=f"{where}:{part.line}", order=len(into.children)
+                    name=caption, key=f"{self.where}:{part.line}", order=len(into.children)
                 )
                 into.children.append(target)
             for key in ("chapters", "entries", "sections"):
                 if key in fields:
-                    entries(fields[key], target)
+                    self.entries(fields[key], target)
 
-    fields = data.value
-    if "root" in fields:
-        first = page_of(fields["root"], None, 0)
-        if first is not None:
-            root.children.append(first)
-    for key in ("chapters", "sections", "entries"):
-        if key in fields:
-            entries(fields[key], root)
-    for key in ("parts", "subtrees"):
-        if key in fields:
-            parts(fields[key], root)
-    return Outline("jupyter-book", root, where)
+
+def _jupyter_book(ctx: _Context, toc: Path) -> Outline:
+    return _JupyterBook(ctx, toc).outline()
 
 
 # ── DocFX ────────────────────────────────────────────────────────────────────────────────────
 
 
-def _docfx(ctx: _Context, toc: Path, seen: set[Path] | None = None) -> Outline:
-    seen = set() if seen is None else seen
-    seen.add(toc.resolve())
-    where = ctx.display(toc)
-    data = load_yaml_nodes(toc.read_text(encoding="utf-8"), path=where)
-    root = OutlineSection(name="", key=where)
-    items = data.value.get("items") if isinstance(data.value, dict) else data
-    if items is None or not isinstance(items.value, list):
-        raise SourceError(
-            "toc.yml must be a list of items", reason="invalid-outline", path=where, line=1
-        )
+class _DocFx:
+    """A DocFX ``toc.yml`` and the ``toc.yml`` files it includes (``seen`` refuses a cycle)."""
 
-    def nested_toc(href: str, line: int) -> Path | None:
-        path_text = unquote(href.split("#", 1)[0])
-        candidate = _normalise(toc.parent, path_text, ctx.content_root)
-        if candidate is None:
+    def __init__(self, ctx: _Context, toc: Path, seen: set[Path]) -> None:
+        self.ctx = ctx
+        self.toc = toc
+        self.seen = seen
+        self.where = ctx.display(toc)
+        seen.add(toc.resolve())
+
+    def outline(self) -> Outline:
+        data = load_yaml_nodes(self.toc.read_text(encoding="utf-8"), path=self.where)
+        root = OutlineSection(name="", key=self.where)
+        items = data.value.get("items") if isinstance(data.value, dict) else data
+        if items is None or not isinstance(items.value, list):
             raise SourceError(
-                f"toc entry {href!r} leaves the content folder",
-                reason="unsafe-path",
-                path=where,
-                line=line,
+                "toc.yml must be a list of items", reason="invalid-outline", path=self.where, line=1
             )
+        self.walk(items, root)
+        return Outline("docfx", root, self.where)
+
+    def fail(self, message: str, reason: str, line: int) -> SourceError:
+        return SourceError(message, reason=reason, path=self.where, line=line)
+
+    def nested_toc(self, href: str, line: int) -> Path | None:
+        """The ``toc.yml`` an ``href`` includes (a folder's, or one named), else ``None``."""
+        path_text = unquote(href.split("#", 1)[0])
+        candidate = _normalise(self.toc.parent, path_text, self.ctx.content_root)
+        if candidate is None:
+            raise self.fail(f"toc entry {href!r} leaves the content folder", "unsafe-path", line)
         if href.endswith("/") or candidate.is_dir():
             for name in ("toc.yml", "toc.yaml"):
                 if (candidate / name).is_file():
                     return candidate / name
-            raise SourceError(
-                f"toc entry {href!r} names a folder without toc.yml",
-                reason="missing-file",
-                path=where,
-                line=line,
+            raise self.fail(
+                f"toc entry {href!r} names a folder without toc.yml", "missing-file", line
             )
         if candidate.name.lower() in ("toc.yml", "toc.yaml"):
             if not candidate.is_file():
-                raise SourceError(
-                    f"outline names a missing file {href!r}",
-                    reason="missing-file",
-                    path=where,
-                    line=line,
-                )
+                raise self.fail(f"outline names a missing file {href!r}", "missing-file", line)
             return candidate
         return None
 
-    def walk(node: YamlNode, into: OutlineSection) -> None:
-        for item, fields in _mappings(node, "items", "toc item", where):
-            position = len(into.children)
+    def walk(self, node: YamlNode, into: OutlineSection) -> None:
+        """Items: a page, or a section when it has items or includes a ``toc.yml``."""
+        for item, fields in _mappings(node, "items", "toc item", self.where):
             name = _text(fields, "name") or ""
             href = _text(fields, "href")
-            topic_href = _text(fields, "topicHref")
             child_toc = None
             if href and not _SCHEME.match(href):
-                child_toc = nested_toc(href, fields["href"].line)
+                child_toc = self.nested_toc(href, fields["href"].line)
             if child_toc is not None or "items" in fields:
-                section = OutlineSection(
-                    name=name or "Untitled", key=f"{where}:{item.line}", order=position
-                )
-                page_target = topic_href or (href if child_toc is None else None)
-                if page_target:
-                    line = (fields.get("topicHref") or fields["href"]).line
-                    path = ctx.page(toc.parent, page_target, origin=toc, line=line)
-                    if path is not None:
-                        section.children.append(OutlinePage(path, name or None, 0, where, line))
-                if "items" in fields:
-                    walk(fields["items"], section)
-                if child_toc is not None:
-                    if child_toc.resolve() in seen:
-                        raise SourceError(
-                            f"toc {ctx.display(child_toc)} includes itself",
-                            reason="outline-cycle",
-                            path=where,
-                            line=item.line,
-                        )
-                    for child in _docfx(ctx, child_toc, seen).root.children:
-                        if isinstance(child, OutlineSection | OutlinePage):
-                            child.order = len(section.children)
-                        section.children.append(child)
-                into.children.append(section)
+                into.children.append(self.section(item.line, fields, child_toc, len(into.children)))
             elif href:
-                path = ctx.page(toc.parent, href, origin=toc, line=fields["href"].line)
+                line = fields["href"].line
+                path = self.ctx.page(self.toc.parent, href, origin=self.toc, line=line)
                 if path is not None:
                     into.children.append(
-                        OutlinePage(path, name or None, position, where, fields["href"].line)
+                        OutlinePage(path, name or None, len(into.children), self.where, line)
                     )
 
-    walk(items, root)
-    return Outline("docfx", root, where)
+    def section(
+        self, line: int, fields: dict[str, YamlNode], child_toc: Path | None, position: int
+    ) -> OutlineSection:
+        """An item with items or an included ``toc.yml``, led by its own page if it names one."""
+        name = _text(fields, "name") or ""
+        section = OutlineSection(
+            name=name or "Untitled", key=f"{self.where}:{line}", order=position
+        )
+        page_target = _text(fields, "topicHref") or (
+            _text(fields, "href") if child_toc is None else None
+        )
+        if page_target:
+            page_line = (fields.get("topicHref") or fields["href"]).line
+            path = self.ctx.page(self.toc.parent, page_target, origin=self.toc, line=page_line)
+            if path is not None:
+                section.children.append(OutlinePage(path, name or None, 0, self.where, page_line))
+        if "items" in fields:
+            self.walk(fields["items"], section)
+        if child_toc is not None:
+            self.include(child_toc, line, section)
+        return section
+
+    def include(self, child_toc: Path, line: int, section: OutlineSection) -> None:
+        """Append an included ``toc.yml``'s entries to ``section``, refusing a cycle."""
+        if child_toc.resolve() in self.seen:
+            raise self.fail(
+                f"toc {self.ctx.display(child_toc)} includes itself", "outline-cycle", line
+            )
+        for child in _DocFx(self.ctx, child_toc, self.seen).outline().root.children:
+            if isinstance(child, OutlineSection | OutlinePage):
+                child.order = len(section.children)
+            section.children.append(child)
+
+
+def _docfx(ctx: _Context, toc: Path) -> Outline:
+    return _DocFx(ctx, toc, set()).outline()
 
 
 # ── Folder trees: plain, per-folder _topic.yaml, Hugo ────────────────────────────────────────
@@ -551,56 +593,65 @@ def _folder_meta_hugo(ctx: _Context, folder: Path) -> tuple[TopicDeclaration | N
 
 
 def _folders(ctx: _Context, kind: str) -> tuple[OutlineSection, TopicDeclaration | None]:
-    def section_for(folder: Path, key: str) -> tuple[OutlineSection, TopicDeclaration | None]:
-        pretty, order = _pretty(folder.name)
-        section = OutlineSection(name=pretty, key=key, order=order)
-        declaration: TopicDeclaration | None = None
-        has_index_page = False
-        if kind == "topic-yaml":
-            declaration = _folder_meta_topic_yaml(ctx, folder)
-        elif kind == "hugo":
-            declaration, has_index_page = _folder_meta_hugo(ctx, folder)
-        if declaration is not None:
-            section.name = declaration.name or section.name
-            section.description = declaration.description
-            section.explicit_id = declaration.id or None
-            if declaration.order is not None:
-                section.order = declaration.order
-        if has_index_page:
-            index = folder / "_index.md"
-            section.children.append(
-                OutlinePage(ctx.rel(index), None, -(2**31), ctx.display(index), None)
-            )
-        for entry in sorted(folder.iterdir(), key=lambda p: p.name):
-            name = entry.name
-            if name.startswith(".") or ctx.excluded(entry):
-                continue
-            if entry.is_dir():
-                if name.startswith("_") or name == "node_modules":
-                    continue
-                if entry.is_symlink():
-                    # Following linked folders could leave the tree or loop forever.
-                    ctx.warnings.append(
-                        BuildWarning(
-                            "symlink-skipped",
-                            "is a symbolic link to a folder; not followed",
-                            path=ctx.display(entry),
-                        )
-                    )
-                    continue
-                child, _ = section_for(entry, ctx.rel(entry) + "/")
-                if _has_pages(child):
-                    section.children.append(child)
-            elif entry.is_file() and _is_markdown(entry) and not name.startswith("_"):
-                _, order = _pretty(entry.stem)
-                if order is None and entry.stem.lower() in ("index", "readme"):
-                    order = 0
-                section.children.append(
-                    OutlinePage(ctx.rel(entry), None, order, ctx.display(entry), None)
-                )
-        return section, declaration
+    """The content folder as a section tree; ``kind`` says where folder metadata comes from."""
+    return _folder_section(ctx, kind, ctx.content_root, "(root)/")
 
-    return section_for(ctx.content_root, "(root)/")
+
+def _folder_section(
+    ctx: _Context, kind: str, folder: Path, key: str
+) -> tuple[OutlineSection, TopicDeclaration | None]:
+    pretty, order = _pretty(folder.name)
+    section = OutlineSection(name=pretty, key=key, order=order)
+    declaration: TopicDeclaration | None = None
+    has_index_page = False
+    if kind == "topic-yaml":
+        declaration = _folder_meta_topic_yaml(ctx, folder)
+    elif kind == "hugo":
+        declaration, has_index_page = _folder_meta_hugo(ctx, folder)
+    if declaration is not None:
+        section.name = declaration.name or section.name
+        section.description = declaration.description
+        section.explicit_id = declaration.id or None
+        if declaration.order is not None:
+            section.order = declaration.order
+    if has_index_page:
+        index = folder / "_index.md"
+        section.children.append(
+            OutlinePage(ctx.rel(index), None, -(2**31), ctx.display(index), None)
+        )
+    for entry in sorted(folder.iterdir(), key=lambda p: p.name):
+        child = _folder_child(ctx, kind, entry)
+        if child is not None:
+            section.children.append(child)
+    return section, declaration
+
+
+def _folder_child(ctx: _Context, kind: str, entry: Path) -> OutlineSection | OutlinePage | None:
+    """A folder entry as a section (a folder with pages) or a page; ``None`` to skip it."""
+    name = entry.name
+    if name.startswith(".") or ctx.excluded(entry):
+        return None
+    if entry.is_dir():
+        if name.startswith("_") or name == "node_modules":
+            return None
+        if entry.is_symlink():
+            # Following linked folders could leave the tree or loop forever.
+            ctx.warnings.append(
+                BuildWarning(
+                    "symlink-skipped",
+                    "is a symbolic link to a folder; not followed",
+                    path=ctx.display(entry),
+                )
+            )
+            return None
+        child, _ = _folder_section(ctx, kind, entry, ctx.rel(entry) + "/")
+        return child if _has_pages(child) else None
+    if entry.is_file() and _is_markdown(entry) and not name.startswith("_"):
+        _, order = _pretty(entry.stem)
+        if order is None and entry.stem.lower() in ("index", "readme"):
+            order = 0
+        return OutlinePage(ctx.rel(entry), None, order, ctx.display(entry), None)
+    return None
 
 
 def _has_pages(section: OutlineSection) -> bool:
@@ -630,79 +681,105 @@ def recognise_outline(
 ) -> Recognised:
     """Find the outline of a Markdown tree (see the module docstring for the order)."""
     reserved = reserved or set()
+    content_root, summary_name = _gitbook_config(source_root, kind)
+    mkdocs, nav, content_root = _mkdocs_config(source_root, content_root, kind)
+    ctx = _Context(source_root, content_root, exclude, reserved)
+    outline = _outline_file(ctx, kind, summary_name, mkdocs, nav)
+    if outline is not None:
+        return Recognised(outline, ctx.content_root, None, tuple(ctx.warnings))
+    return _folder_outline(ctx, kind)
+
+
+def _gitbook_config(source_root: Path, kind: str) -> tuple[Path, str]:
+    """The content root and summary file name ``.gitbook.yaml`` sets (defaults otherwise)."""
+    gitbook = source_root / ".gitbook.yaml"
+    if not (gitbook.is_file() and kind in ("auto", "gitbook")):
+        return source_root, "SUMMARY.md"
     content_root = source_root
     summary_name = "SUMMARY.md"
-    gitbook = source_root / ".gitbook.yaml"
-    if gitbook.is_file() and kind in ("auto", "gitbook"):
-        data = load_yaml(gitbook.read_text(encoding="utf-8"), path=".gitbook.yaml") or {}
-        if isinstance(data, dict):
-            if isinstance(data.get("root"), str):
-                content_root = _normalise(source_root, data["root"], source_root) or source_root
-            structure = data.get("structure")
-            if isinstance(structure, dict) and isinstance(structure.get("summary"), str):
-                summary_name = structure["summary"]
+    data = load_yaml(gitbook.read_text(encoding="utf-8"), path=".gitbook.yaml") or {}
+    if isinstance(data, dict):
+        if isinstance(data.get("root"), str):
+            content_root = _normalise(source_root, data["root"], source_root) or source_root
+        structure = data.get("structure")
+        if isinstance(structure, dict) and isinstance(structure.get("summary"), str):
+            summary_name = structure["summary"]
+    return content_root, summary_name
+
+
+def _mkdocs_config(
+    source_root: Path, content_root: Path, kind: str
+) -> tuple[Path | None, YamlNode | None, Path]:
+    """``mkdocs.yml`` if there is one, its ``nav``, and the content root its ``docs_dir`` sets."""
     mkdocs = next(
         (source_root / n for n in ("mkdocs.yml", "mkdocs.yaml") if (source_root / n).is_file()),
         None,
     )
+    if mkdocs is None or kind not in ("auto", "mkdocs"):
+        return mkdocs, None, content_root
     nav: YamlNode | None = None
-    if mkdocs is not None and kind in ("auto", "mkdocs"):
-        config = load_yaml_nodes(mkdocs.read_text(encoding="utf-8"), path=mkdocs.name)
-        if isinstance(config.value, dict):
-            docs_dir = config.value.get("docs_dir")
-            folder = docs_dir.text() if docs_dir is not None else None
-            content_root = _normalise(source_root, folder or "docs", source_root) or source_root
-            nav = config.value.get("nav")
-        if not content_root.is_dir():
-            raise SourceError(
-                f"mkdocs docs_dir {display_path(content_root, source_root)!r} does not exist",
-                reason="missing-file",
-                path=mkdocs.name,
-            )
-    ctx = _Context(source_root, content_root, exclude, reserved)
+    config = load_yaml_nodes(mkdocs.read_text(encoding="utf-8"), path=mkdocs.name)
+    if isinstance(config.value, dict):
+        docs_dir = config.value.get("docs_dir")
+        folder = docs_dir.text() if docs_dir is not None else None
+        content_root = _normalise(source_root, folder or "docs", source_root) or source_root
+        nav = config.value.get("nav")
+    if not content_root.is_dir():
+        raise SourceError(
+            f"mkdocs docs_dir {display_path(content_root, source_root)!r} does not exist",
+            reason="missing-file",
+            path=mkdocs.name,
+        )
+    return mkdocs, nav, content_root
 
-    def done(outline: Outline, root_topic: TopicDeclaration | None = None) -> Recognised:
-        return Recognised(outline, content_root, root_topic, tuple(ctx.warnings))
 
-    summary = content_root / summary_name
+def _outline_file(
+    ctx: _Context, kind: str, summary_name: str, mkdocs: Path | None, nav: YamlNode | None
+) -> Outline | None:
+    """The first outline file found (GitBook, MkDocs, Jupyter Book, DocFX), or the one asked
+    for; ``None`` when the folders are the outline."""
+    root = ctx.content_root
+    summary = root / summary_name
     if kind in ("auto", "gitbook") and summary.is_file():
-        reserved.add(summary.resolve())
-        return done(_gitbook(ctx, summary))
+        ctx.reserved.add(summary.resolve())
+        return _gitbook(ctx, summary)
     if kind == "gitbook":
         raise _missing_outline("gitbook", summary_name)
     if mkdocs is not None and nav is not None and kind in ("auto", "mkdocs"):
-        return done(_mkdocs(ctx, mkdocs, nav))
+        return _mkdocs(ctx, mkdocs, nav)
     if kind == "mkdocs":
         raise _missing_outline("mkdocs", "mkdocs.yml with nav")
-    toc = content_root / "_toc.yml"
+    toc = root / "_toc.yml"
     if kind in ("auto", "jupyter-book") and toc.is_file():
-        return done(_jupyter_book(ctx, toc))
+        return _jupyter_book(ctx, toc)
     if kind == "jupyter-book":
         raise _missing_outline("jupyter-book", "_toc.yml")
-    docfx = next(
-        (content_root / n for n in ("toc.yml", "toc.yaml") if (content_root / n).is_file()), None
-    )
+    docfx = next((root / n for n in ("toc.yml", "toc.yaml") if (root / n).is_file()), None)
     if kind in ("auto", "docfx") and docfx is not None:
-        return done(_docfx(ctx, docfx))
+        return _docfx(ctx, docfx)
     if kind == "docfx":
         raise _missing_outline("docfx", "toc.yml")
-    hugo_content = content_root / "content"
+    return None
+
+
+def _folder_outline(ctx: _Context, kind: str) -> Recognised:
+    """The folder tree as the outline: Hugo sections, ``_topic.yaml`` folders, or plain."""
+    hugo_content = ctx.content_root / "content"
     if (
         kind in ("auto", "hugo")
         and hugo_content.is_dir()
-        and any((content_root / c).is_file() for c in _HUGO_CONFIGS)
+        and any((ctx.content_root / c).is_file() for c in _HUGO_CONFIGS)
     ):
-        content_root = hugo_content
-        ctx = _Context(source_root, content_root, exclude, reserved)
+        ctx = _Context(ctx.source_root, hugo_content, ctx.exclude, ctx.reserved)
         kind = "hugo"
-    if kind == "hugo" or (kind == "auto" and _any_file(content_root, "_index.md")):
-        root, declaration = _folders(ctx, "hugo")
-        return done(Outline("hugo", root, None, ordered=False), declaration)
-    if kind == "topic-yaml" or (kind == "auto" and _any_file(content_root, "_topic.yaml")):
-        root, declaration = _folders(ctx, "topic-yaml")
-        return done(Outline("topic-yaml", root, None, ordered=False), declaration)
+    for folder_kind, marker in (("hugo", "_index.md"), ("topic-yaml", "_topic.yaml")):
+        if kind == folder_kind or (kind == "auto" and _any_file(ctx.content_root, marker)):
+            root, declaration = _folders(ctx, folder_kind)
+            outline = Outline(folder_kind, root, None, ordered=False)
+            return Recognised(outline, ctx.content_root, declaration, tuple(ctx.warnings))
     root, _ = _folders(ctx, "folders")
-    return done(Outline("folders", root, None, ordered=False))
+    outline = Outline("folders", root, None, ordered=False)
+    return Recognised(outline, ctx.content_root, None, tuple(ctx.warnings))
 
 
 def _missing_outline(kind: str, what: str) -> SourceError:

@@ -64,16 +64,44 @@ def assign_shards(
     if total <= target:
         return [0] * len(counts)
     if fill == "topic":
-        shards: list[int] = []
-        current, filled = 0, 0
-        for count in counts:
-            if filled > 0 and filled + count > target:
-                current, filled = current + 1, 0
-            shards.append(current)
-            filled += count
-        return shards
+        return _topic_fill(counts, target)
     if vectors is None:
         raise ValueError("semantic fill needs document vectors")
+    shards = _semantic_fill(counts, target, maximum, catalog_id, vectors)
+    loads: dict[int, int] = {}
+    for shard, count in zip(shards, counts, strict=True):
+        loads[shard] = loads.get(shard, 0) + count
+    for shard, load in loads.items():
+        if load > maximum:
+            raise SourceError(
+                f"semantic fill put {load:,} chunks in shard {shard} (maximum {maximum:,}); "
+                "raise the maximum or use topic fill",
+                reason="shard-too-large",
+            )
+    return shards
+
+
+def _topic_fill(counts: Sequence[int], target: int) -> list[int]:
+    """Fill shards greedily in document order, starting a new one before the target is passed."""
+    shards: list[int] = []
+    current, filled = 0, 0
+    for count in counts:
+        if filled > 0 and filled + count > target:
+            current, filled = current + 1, 0
+        shards.append(current)
+        filled += count
+    return shards
+
+
+def _semantic_fill(
+    counts: Sequence[int],
+    target: int,
+    maximum: int,
+    catalog_id: str,
+    vectors: NDArray[np.float32],
+) -> list[int]:
+    """Balanced k-means groups, numbered by their first document in order."""
+    total = sum(counts)
     groups = math.ceil(total / target)
     capacity = min(maximum, math.ceil(total / groups * 1.02))
     with_chunks = [i for i, c in enumerate(counts) if c > 0]
@@ -98,14 +126,4 @@ def assign_shards(
             numbering[label] = len(numbering)
         previous = numbering[label]
         shards.append(previous)
-    loads: dict[int, int] = {}
-    for shard, count in zip(shards, counts, strict=True):
-        loads[shard] = loads.get(shard, 0) + count
-    for shard, load in loads.items():
-        if load > maximum:
-            raise SourceError(
-                f"semantic fill put {load:,} chunks in shard {shard} (maximum {maximum:,}); "
-                "raise the maximum or use topic fill",
-                reason="shard-too-large",
-            )
     return shards

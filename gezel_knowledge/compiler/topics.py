@@ -126,89 +126,11 @@ def table_of_contents(
     page_titles: dict[str, str] | None = None,
 ) -> TableOfContents:
     """Topics, ids, sort keys and placements of an outline (see the module docstring)."""
-    topics: list[Topic] = []
-    owners: dict[str, str] = {}
-    primary: dict[str, TocReference] = {}
-    references: dict[str, list[TocReference]] = {}
-    labels: dict[str, str] = {}
-
-    def claim(topic_id: str, key: str) -> None:
-        try:
-            validate_topic_id(topic_id)
-        except InvalidIdentifier as exc:
-            raise SourceError(
-                f"topic {key!r}: {exc.message}", reason="invalid-topic-id", path=key
-            ) from None
-        if topic_id in owners:
-            raise SourceError(
-                f"topic id {topic_id!r} of {key!r} collides with {owners[topic_id]!r}; "
-                "rename one, or give it an explicit id (_topic.yaml `id`)",
-                reason="topic-id-collision",
-                path=key,
-            )
-        owners[topic_id] = key
-
-    def place(page: OutlinePage, path: tuple[str, ...]) -> None:
-        placement = TocReference(path, page.order)
-        if page.label and page.path not in labels:
-            labels[page.path] = page.label
-        first = primary.get(page.path)
-        if first is None:
-            primary[page.path] = placement
-            return
-        leaves = [first.topic_path[-1]] + [p.topic_path[-1] for p in references[page.path]]
-        if path[-1] in leaves:
-            raise SourceError(
-                f"{page.path!r} is listed twice under topic {path[-1]!r}",
-                reason="repeated-placement",
-                path=page.origin,
-                line=page.line,
-            )
-        references[page.path].append(placement)
-
-    def walk(section: OutlineSection, path: tuple[str, ...], parent: str | None) -> None:
-        if len(path) > MAX_TOPIC_DEPTH:
-            raise SourceError(
-                f"topic {section.key!r} is nested {len(path)} deep (limit {MAX_TOPIC_DEPTH})",
-                reason="topic-too-deep",
-                path=section.key,
-            )
-        topic_id = path[-1]
-        topics.append(
-            Topic(
-                id=topic_id,
-                name=section.name,
-                sort_key=topic_sort_key(section.order, section.name),
-                parent_id=parent,
-                description=section.description,
-            )
-        )
-        for child in section.children:
-            if isinstance(child, OutlinePage):
-                references.setdefault(child.path, [])
-                place(child, path)
-        for child in section.children:
-            if isinstance(child, OutlineSection):
-                walk(child, (*path, ids[id(child)]), topic_id)
-
-    titles = page_titles or {}
-    # Ids are claimed for the whole tree first, so a collision is reported whichever comes first.
-    ids: dict[int, str] = {}
+    toc = _TocBuilder()
     root_pages = [c for c in outline.root.children if isinstance(c, OutlinePage)]
-    stack: list[OutlineSection] = [
-        c for c in outline.root.children if isinstance(c, OutlineSection)
-    ]
     if root_pages:
-        claim(root_id, f"root topic of {outline.file or 'the source tree'}")
-    while stack:
-        section = stack.pop(0)
-        if not section.name:
-            section.name = titles.get(section.title_page or "", "") or section.key
-        topic_id = section.explicit_id or derive_topic_id(section.name)
-        claim(topic_id, section.key)
-        ids[id(section)] = topic_id
-        stack.extend(c for c in section.children if isinstance(c, OutlineSection))
-
+        toc.claim(root_id, f"root topic of {outline.file or 'the source tree'}")
+    ids = toc.claim_sections(outline.root, page_titles or {})
     roots: list[tuple[str, OutlineSection]] = []
     if root_pages:
         if root_order is None and outline.ordered:
@@ -223,13 +145,111 @@ def table_of_contents(
         roots.append((root_id, root_section))
     roots.extend((ids[id(c)], c) for c in outline.root.children if isinstance(c, OutlineSection))
     for topic_id, section in roots:
-        walk(section, (topic_id,), None)
+        toc.walk(section, (topic_id,), None, ids)
     return TableOfContents(
-        topics=tuple(topics),
-        primary=primary,
-        references={k: tuple(v) for k, v in references.items() if v},
-        labels=labels,
+        topics=tuple(toc.topics),
+        primary=toc.primary,
+        references={k: tuple(v) for k, v in toc.references.items() if v},
+        labels=toc.labels,
     )
+
+
+class _TocBuilder:
+    """The table of contents being built: topics, id owners, and the pages' placements."""
+
+    def __init__(self) -> None:
+        self.topics: list[Topic] = []
+        self.owners: dict[str, str] = {}
+        self.primary: dict[str, TocReference] = {}
+        self.references: dict[str, list[TocReference]] = {}
+        self.labels: dict[str, str] = {}
+
+    def claim(self, topic_id: str, key: str) -> None:
+        """Take ``topic_id`` for the section at ``key``; refuse a bad or taken id."""
+        try:
+            validate_topic_id(topic_id)
+        except InvalidIdentifier as exc:
+            raise SourceError(
+                f"topic {key!r}: {exc.message}", reason="invalid-topic-id", path=key
+            ) from None
+        if topic_id in self.owners:
+            raise SourceError(
+                f"topic id {topic_id!r} of {key!r} collides with {self.owners[topic_id]!r}; "
+                "rename one, or give it an explicit id (_topic.yaml `id`)",
+                reason="topic-id-collision",
+                path=key,
+            )
+        self.owners[topic_id] = key
+
+    def claim_sections(self, root: OutlineSection, titles: dict[str, str]) -> dict[int, str]:
+        """Name and claim the id of every section below ``root``, breadth first.
+
+        Ids are claimed for the whole tree before any topic is made, so a collision is
+        reported whichever section comes first.
+        """
+        ids: dict[int, str] = {}
+        stack = [c for c in root.children if isinstance(c, OutlineSection)]
+        while stack:
+            section = stack.pop(0)
+            if not section.name:
+                section.name = titles.get(section.title_page or "", "") or section.key
+            topic_id = section.explicit_id or derive_topic_id(section.name)
+            self.claim(topic_id, section.key)
+            ids[id(section)] = topic_id
+            stack.extend(c for c in section.children if isinstance(c, OutlineSection))
+        return ids
+
+    def place(self, page: OutlinePage, path: tuple[str, ...]) -> None:
+        """Place a page under the topic at ``path``: its first place is its primary one."""
+        placement = TocReference(path, page.order)
+        if page.label and page.path not in self.labels:
+            self.labels[page.path] = page.label
+        first = self.primary.get(page.path)
+        if first is None:
+            self.primary[page.path] = placement
+            return
+        others = self.references[page.path]
+        leaves = [first.topic_path[-1]] + [p.topic_path[-1] for p in others]
+        if path[-1] in leaves:
+            raise SourceError(
+                f"{page.path!r} is listed twice under topic {path[-1]!r}",
+                reason="repeated-placement",
+                path=page.origin,
+                line=page.line,
+            )
+        others.append(placement)
+
+    def walk(
+        self,
+        section: OutlineSection,
+        path: tuple[str, ...],
+        parent: str | None,
+        ids: dict[int, str],
+    ) -> None:
+        """Make the topic at ``path``, place its pages, then walk its subsections."""
+        if len(path) > MAX_TOPIC_DEPTH:
+            raise SourceError(
+                f"topic {section.key!r} is nested {len(path)} deep (limit {MAX_TOPIC_DEPTH})",
+                reason="topic-too-deep",
+                path=section.key,
+            )
+        topic_id = path[-1]
+        self.topics.append(
+            Topic(
+                id=topic_id,
+                name=section.name,
+                sort_key=topic_sort_key(section.order, section.name),
+                parent_id=parent,
+                description=section.description,
+            )
+        )
+        for child in section.children:
+            if isinstance(child, OutlinePage):
+                self.references.setdefault(child.path, [])
+                self.place(child, path)
+        for child in section.children:
+            if isinstance(child, OutlineSection):
+                self.walk(child, (*path, ids[id(child)]), topic_id, ids)
 
 
 def outline_pages(outline: Outline) -> dict[str, str | None]:
