@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
 from gezk.errors import InvalidManifest, InvalidProfile
+from gezk.ids import is_sha256_hex
 from gezk.profiles import ChunkingProfile, EmbeddingProfile
 from gezk.spatial import Bounds, SpatialSummary
 from gezk.toc import Topic
@@ -429,9 +430,6 @@ def _refuse(findings: list[SchemaFinding]) -> None:
     )
 
 
-_HEX: Final = frozenset("0123456789abcdef")
-
-
 class _Json:
     """One JSON object of the manifest at its JSON path; reading a member checks its type.
 
@@ -495,9 +493,9 @@ class _Json:
     def digest(self, key: str) -> str:
         """A SHA-256 member: 64 lowercase hex digits."""
         value = self.get(key)
-        if not isinstance(value, str) or len(value) != 64 or not set(value) <= _HEX:
+        if not is_sha256_hex(value):
             raise _invalid(self.at(key), "must be 64 lowercase hex digits")
-        return value
+        return str(value)
 
     def member(self, key: str) -> _Json:
         """An object member."""
