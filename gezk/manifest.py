@@ -24,6 +24,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Final
 
 from gezk.errors import InvalidManifest, InvalidProfile
@@ -381,7 +382,8 @@ class CatalogManifest:
             from gezk.schemas import manifest_errors  # noqa: PLC0415
 
             _refuse(manifest_errors(obj))
-        object.__setattr__(manifest, "_parsed", obj)
+        # Read-only, like the value: the parsed JSON is what a signature was checked against.
+        object.__setattr__(manifest, "_parsed", MappingProxyType(obj))
         return manifest
 
 
