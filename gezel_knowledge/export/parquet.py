@@ -36,7 +36,6 @@ from pathlib import Path
 from typing import Any
 
 from gezel_knowledge._version import __version__
-from gezel_knowledge.archive.manifest import CatalogManifest
 from gezel_knowledge.archive.paths import ROUTER_PATH
 from gezel_knowledge.archive.verify import file_sha256
 from gezel_knowledge.errors import IntegrityFailure, InvalidInput
@@ -57,6 +56,7 @@ from gezel_knowledge.progress import ProgressEvent, ProgressSink, emit_safely
 from gezel_knowledge.reader import Catalog
 from gezel_knowledge.reader._sqlite import open_catalog_database
 from gezk.jcs import canonicalize
+from gezk.manifest import CatalogManifest
 
 __all__ = [
     "EXPORT_VERSION",
@@ -236,7 +236,7 @@ def _companion_tables(pa: Any, catalog: Catalog) -> Generator[CompanionTable, No
         yield topic_documents_table(src)
         yield document_locations_table(src)
         paths = topic_paths(router)
-        for shard in sorted(manifest.shards, key=lambda s: s.id):
+        for shard in sorted(manifest.router.shards, key=lambda s: s.id):
             yield documents_table(src, shard.id, expected_rows=shard.documents, paths=paths)
             embedded = shard.path == ROUTER_PATH
             conn = (
@@ -267,7 +267,7 @@ def _file_metadata(manifest: CatalogManifest, archive_sha256: str | None) -> dic
     )
     metadata = {
         "gezk_parquet_export_version": str(EXPORT_VERSION),
-        "gezk_publisher_id": manifest.publisher_id,
+        "gezk_publisher_id": manifest.publisher.id,
         "gezk_catalog_id": manifest.id,
         "gezk_catalog_version": manifest.version,
         "gezk_format_version": manifest.format_version,
@@ -369,7 +369,7 @@ def _check_counts(manifest: CatalogManifest, files: tuple[ExportedFile, ...]) ->
         ("documents", rows("documents"), manifest.counts.documents),
         ("chunks", rows("chunks"), manifest.counts.chunks),
     ]
-    shards = {s.id: s for s in manifest.shards}
+    shards = {s.id: s for s in manifest.router.shards}
     for f in files:
         if f.shard_id is not None:
             shard = shards[f.shard_id]
@@ -396,7 +396,7 @@ def _result(
         directory=out,
         catalog_id=manifest.id,
         version=manifest.version,
-        publisher_id=manifest.publisher_id,
+        publisher_id=manifest.publisher.id,
         format_version=manifest.format_version,
         archive_sha256=catalog.archive_sha256,
         embedding_profile_id=manifest.embedding.id,

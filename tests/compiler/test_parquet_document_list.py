@@ -167,7 +167,7 @@ def test_the_same_documents_as_json_lines_and_parquet_build_the_same_bytes(
     a = build(jsonl, tmp_path / "a.gezk")
     b = build(parquet, tmp_path / "b.gezk")
     assert (a.documents, a.assets) == (4, 1)
-    assert a.manifest["spatial"]["locationCount"] == 4
+    assert a.manifest.to_json()["spatial"]["locationCount"] == 4
     assert b.sha256 == a.sha256
     assert (tmp_path / "b.gezk").read_bytes() == (tmp_path / "a.gezk").read_bytes()
 
