@@ -25,17 +25,15 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
 from gezk.errors import InvalidManifest, InvalidProfile
 from gezk.ids import is_sha256_hex
 from gezk.profiles import ChunkingProfile, EmbeddingProfile
+from gezk.schemas import SchemaFinding, manifest_errors
 from gezk.spatial import Bounds, SpatialSummary
 from gezk.toc import Topic
 from gezk.versions import Generation, generation
-
-if TYPE_CHECKING:
-    from gezk.schemas import SchemaFinding
 
 __all__ = [
     "CATALOG_NOTICE_PATH",
@@ -377,10 +375,6 @@ class CatalogManifest:
         gen = generation(obj.get("formatVersion"), obj.get("indexSchemaVersion"))
         manifest = _read(_Json(obj, "$"), gen)
         if strict:
-            # Imported here: the JSON Schema machinery costs about 60 ms to import, and a
-            # lenient parse (every catalog a reader opens) never needs it.
-            from gezk.schemas import manifest_errors  # noqa: PLC0415
-
             _refuse(manifest_errors(obj))
         # Read-only, like the value: the parsed JSON is what a signature was checked against.
         object.__setattr__(manifest, "_parsed", MappingProxyType(obj))

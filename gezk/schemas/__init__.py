@@ -23,13 +23,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
-from typing import Any, Final
-
-import referencing
-import referencing.exceptions
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import ValidationError
-from referencing.jsonschema import DRAFT202012
+from typing import TYPE_CHECKING, Any, Final
 
 from gezk.errors import GezkError, InvalidIdentifier, SchemaViolation, UnsupportedVersion
 from gezk.ids import (
@@ -40,6 +34,11 @@ from gezk.ids import (
     validate_version,
 )
 from gezk.versions import SUPPORTED, generation
+
+if TYPE_CHECKING:
+    import referencing
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import ValidationError
 
 __all__ = [
     "SchemaFinding",
@@ -133,6 +132,11 @@ def load_schema(name: str, version: str) -> dict[str, Any]:
 
 @cache
 def _registry() -> referencing.Registry[Any]:
+    # The JSON Schema libraries are imported on first use: they cost about 60 ms, and reading a
+    # manifest without its schema (every catalog a reader opens) never needs them.
+    import referencing  # noqa: PLC0415
+    from referencing.jsonschema import DRAFT202012  # noqa: PLC0415
+
     resources_by_id: list[tuple[str, referencing.Resource[Any]]] = []
     for gen in SUPPORTED:
         for name in _schema_names(gen.format_version):
@@ -149,6 +153,8 @@ def _registry() -> referencing.Registry[Any]:
 
 @cache
 def _validator(name: str, version: str) -> Draft202012Validator:
+    from jsonschema import Draft202012Validator  # noqa: PLC0415
+
     return Draft202012Validator(dict(_schema(name, version)), registry=_registry())
 
 
@@ -326,6 +332,8 @@ def _ordered(located: Iterable[_Located]) -> list[SchemaFinding]:
 
 
 def _schema_located(obj: object, name: str, version: str) -> list[_Located]:
+    import referencing.exceptions  # noqa: PLC0415 - see _registry
+
     try:
         errors = list(_validator(name, version).iter_errors(obj))
     except referencing.exceptions.Unresolvable as exc:
