@@ -10,15 +10,22 @@ Stage 1 scores a whole shard's packed sign bits against the query and keeps a sh
 - **hamming** (the spec's baseline): the query is binarised the same way as the passages and
   rows are ranked by ascending Hamming distance;
 - **asymmetric LUT** (the seed's optimised reader): the float query is scored against the stored
-  bits without binarising it. The score of a row is ``sum_i w[i] * (2 * bit[i] - 1)`` with
-  ``w = query`` (``query - center`` for ``centered-sign``), i.e. the dot product of the query with
-  the row's ``+-1`` sign vector; higher is better. It is evaluated with one 65536-entry table per
-  16-bit word of the row, built from the query, so the bit matrix is never unpacked.
+  bits without binarising it. With ``w = query`` (``query - center`` for ``centered-sign``) the
+  float score of a row is ``sum_i w[i] * (2 * bit[i] - 1)``, the dot product of the query with
+  the row's ``+-1`` sign vector; higher is better. The scan evaluates it on the weights rounded
+  to 8-bit integers, ``u = round(w * s)`` with ``s = 127 / max|w|``: a row's integer sum is
+  ``sum(u[i] for set bits i)`` and its score ``(2 * sum - sum(u)) / s``, which is within
+  ``d / (2 s)`` of the float score (typically ``sqrt(d) / (3.5 s)``; about 0.01 for a unit
+  384-d query, whose scores spread with a standard deviation of 1). Integer sums are exact, so
+  every evaluation order - the 16-bit lookup tables here, the bit-plane popcounts of a compiled
+  kernel - gives the same scores and the same shortlist.
 
 Both kernels return a :class:`Shortlist` ordered best first with ties broken by ascending row
 (chunk id = row + 1), honour an optional eligibility mask, and accept either the plain
 ``(n, ceil(d/8))`` ``uint8`` matrix or a :class:`PackedBits` that a reader caches per shard.
-The formulas are computed here, never delegated to a vector library, as section 6.2 requires.
+Both rank rows by a small non-negative integer *cost* (the Hamming distance; the LUT's largest
+possible sum minus the row's sum), so one histogram pass finds the K-th cost. The formulas are
+computed here, never delegated to a vector library, as section 6.2 requires.
 """
 
 from __future__ import annotations
@@ -34,6 +41,7 @@ from gezk.errors import QuantizationError
 
 __all__ = [
     "INT8_SCALE",
+    "LUT_WEIGHT_BITS",
     "PackedBits",
     "QueryTables",
     "Shortlist",
@@ -51,7 +59,12 @@ __all__ = [
 INT8_SCALE: Final = 127
 """The symmetric-linear int8 scale of section 6.2."""
 
-# Rows scored per block by the LUT kernel: small enough for the per-block index, gather and
+LUT_WEIGHT_BITS: Final = 8
+"""Bits of the LUT scan's integer query weights (two's complement, magnitude at most 127)."""
+
+_LUT_WEIGHT_MAX: Final = 2 ** (LUT_WEIGHT_BITS - 1) - 1
+
+# Rows scored per block by the numpy LUT kernel: small enough for the per-block gather and
 # accumulator buffers to stay in a core's L2, large enough that numpy's per-call overhead is
 # negligible (measured at n = 200,000: 8192 rows 10 ms, 65536 rows 5.9 ms, unblocked 7 ms).
 _LUT_BLOCK_ROWS: Final = 65536
@@ -61,14 +74,10 @@ _TRANSPOSE_BLOCK_ROWS: Final = 8192
 _U16: Final = np.dtype("<u2")
 _U64: Final = np.dtype("<u8")
 
-# The 256 byte values' bits as +-1, LSB first: _BYTE_SIGNS[b, k] = 2 * bit_k(b) - 1.
-_BYTE_SIGNS: Final = (
-    np.unpackbits(np.arange(256, dtype=np.uint8)[:, None], axis=1, bitorder="little").astype(
-        np.float64
-    )
-    * 2.0
-    - 1.0
-)
+# The 256 byte values' bits, LSB first: _BYTE_BITS[b, k] = bit_k(b).
+_BYTE_BITS: Final = np.unpackbits(
+    np.arange(256, dtype=np.uint8)[:, None], axis=1, bitorder="little"
+).astype(np.int64)
 
 
 # --------------------------------------------------------------------------------------------
@@ -277,21 +286,19 @@ class Shortlist:
 class PackedBits:
     """A shard's sign-bit matrix laid out for the stage-1 kernels; cache one per shard.
 
-    The kernels read word-major copies of the rows (16-bit words for the LUT kernel, 64-bit
-    words for the hamming kernel) so that each pass reads one contiguous column. A copy is
-    built on first use; once one exists the given matrix is released and the other copy, if
-    ever needed, is derived from it. Each copy is about as large as the matrix (9.6 MB for
-    200,000 rows of 384 bits); :attr:`nbytes` says what is held. The matrix must not be
-    modified after it is wrapped.
+    The kernels read a word-major copy of the rows, ``(ceil(bytes/8), n)`` little-endian 64-bit
+    words, so that each pass reads one contiguous column (the LUT kernel reads its 16-bit
+    quarters). The copy is built on first use and the given matrix is then released; it is
+    about as large as the matrix (9.6 MB for 200,000 rows of 384 bits) and :attr:`nbytes` says
+    what is held. The matrix must not be modified after it is wrapped.
     """
 
-    __slots__ = ("_bits", "_bytes_per_row", "_rows", "_words16", "_words64")
+    __slots__ = ("_bits", "_bytes_per_row", "_rows", "_words64")
 
     def __init__(self, bits: NDArray[np.uint8]) -> None:
         self._bits: NDArray[np.uint8] | None = bits
         self._rows = int(bits.shape[0])
         self._bytes_per_row = int(bits.shape[1])
-        self._words16: NDArray[np.uint16] | None = None
         self._words64: NDArray[np.uint64] | None = None
 
     @classmethod
@@ -313,16 +320,9 @@ class PackedBits:
 
     @property
     def nbytes(self) -> int:
-        """Bytes currently held (the matrix until a layout exists, then the layouts)."""
-        held = (self._bits, self._words16, self._words64)
+        """Bytes currently held (the matrix until the layout exists, then the layout)."""
+        held = (self._bits, self._words64)
         return sum(int(a.nbytes) for a in held if a is not None)
-
-    def words16(self) -> NDArray[np.uint16]:
-        """The rows as ``(ceil(bytes/2), n)`` little-endian 16-bit words, zero-padded."""
-        if self._words16 is None:
-            self._words16 = _word_major(self.matrix(), _U16, -(-self._bytes_per_row // 2))
-            self._bits = None
-        return self._words16
 
     def words64(self) -> NDArray[np.uint64]:
         """The rows as ``(ceil(bytes/8), n)`` little-endian 64-bit words, zero-padded."""
@@ -335,9 +335,8 @@ class PackedBits:
         """The ``(n, bytes_per_row)`` row-major matrix; rebuilt (a copy) once it was released."""
         if self._bits is not None:
             return self._bits
-        held = self._words16 if self._words16 is not None else self._words64
-        assert held is not None, "a layout exists whenever the matrix was released"
-        return _row_major(held)[:, : self._bytes_per_row]
+        assert self._words64 is not None, "the layout exists whenever the matrix was released"
+        return _row_major(self._words64)[:, : self._bytes_per_row]
 
 
 def _word_major(bits: NDArray[np.uint8], dtype: np.dtype[Any], words: int) -> NDArray[Any]:
@@ -376,40 +375,90 @@ def _padded_words(row: NDArray[np.uint8], word_bytes: int) -> NDArray[np.uint8]:
 
 
 class QueryTables:
-    """The LUT kernel's per-query tables; reuse them across the shards of one search.
+    """The LUT scan's per-query operands; reuse them across the shards of one search.
 
-    ``table[m, w]`` is the score contribution of 16-bit word ``m`` of a row holding the value
-    ``w``: ``sum_k weight[16 m + k] * (2 * bit_k(w) - 1)``, with weight 0 past ``d``.
+    ``weights`` are the query's integer weights ``u`` (see the module docstring) and ``scale``
+    their factor ``s``. Two equivalent forms of ``u`` serve the two ways of summing it over a
+    row's set bits: :attr:`planes`, its eight two's-complement bit planes packed like the rows
+    (for popcount kernels), and :attr:`tables`, per 16-bit word of a row the sum for each of the
+    65,536 word values (for lookup kernels, built on first use: 6.3 MB at d = 384).
+    ``total`` is ``sum(u)`` and ``max_sum`` the largest sum a row can reach (of the positive
+    weights); a row's cost is ``max_sum - sum``.
     """
 
-    __slots__ = ("_tables", "bytes_per_row", "dimensions")
+    __slots__ = (
+        "_tables",
+        "bytes_per_row",
+        "dimensions",
+        "max_sum",
+        "planes",
+        "scale",
+        "total",
+        "weights",
+    )
 
-    def __init__(self, tables: NDArray[np.float32], dimensions: int) -> None:
-        self._tables = tables
-        self.dimensions = dimensions
-        self.bytes_per_row = -(-dimensions // 8)
+    def __init__(self, weights: NDArray[np.int32], scale: float) -> None:
+        self.weights = weights
+        self.scale = scale
+        self.dimensions = int(weights.shape[0])
+        self.bytes_per_row = -(-self.dimensions // 8)
+        self.total = int(weights.sum(dtype=np.int64))
+        self.max_sum = int(weights[weights > 0].sum(dtype=np.int64))
+        self.planes = _weight_planes(weights, -(-self.bytes_per_row // 8))
+        self._tables: NDArray[np.int32] | None = None
 
     @classmethod
     def build(cls, query: ArrayLike, center: ArrayLike | None = None) -> QueryTables:
-        """Tables for a float query (``query - center`` for a ``centered-sign`` profile)."""
+        """Operands for a float query (``query - center`` for a ``centered-sign`` profile)."""
         q = _query_vector(query, "query")
         c = _center_for(center, q.shape[0])
         weights = q - c if c is not None else q
-        d = weights.shape[0]
-        words = -(-d // 16)
-        padded = np.zeros(words * 16, dtype=np.float64)
-        padded[:d] = weights
-        # byte[p, b]: contribution of byte p holding value b; exact for a float64 weight sum.
-        byte = (padded.reshape(-1, 8) @ _BYTE_SIGNS.T).astype(np.float32)
-        tables = np.empty((words, 256, 256), dtype=np.float32)
-        # A little-endian word w = lo + 256 * hi indexes tables[m, hi, lo].
-        np.add(byte[1::2, :, None], byte[0::2, None, :], out=tables)
-        return cls(tables.reshape(words, 65536), d)
+        largest = float(np.abs(weights).max())
+        # An all-zero query (or one equal to the center) scores every row 0.
+        scale = _LUT_WEIGHT_MAX / largest if largest > 0.0 else 1.0
+        u = _round_half_up(weights * scale)
+        np.clip(u, -_LUT_WEIGHT_MAX, _LUT_WEIGHT_MAX, out=u)
+        return cls(u.astype(np.int32), scale)
 
     @property
-    def tables(self) -> NDArray[np.float32]:
-        """The ``(ceil(d/16), 65536)`` float32 tables."""
+    def max_cost(self) -> int:
+        """The largest cost a row can have: ``sum(|u|)``."""
+        return self.max_sum - (self.total - self.max_sum)
+
+    @property
+    def tables(self) -> NDArray[np.int32]:
+        """The ``(ceil(d/16), 65536)`` int32 tables: sum of ``u`` over a word's set bits."""
+        if self._tables is None:
+            self._tables = _word_tables(self.weights)
         return self._tables
+
+    def scores(self, sums: ArrayLike) -> NDArray[np.float32]:
+        """LUT scores ``(2 * sum - total) / scale`` of rows with the given integer sums."""
+        s = np.asarray(sums, dtype=np.float64)
+        out: NDArray[np.float32] = ((2.0 * s - self.total) / self.scale).astype(np.float32)
+        return out
+
+
+def _weight_planes(weights: NDArray[np.int32], words: int) -> NDArray[np.uint64]:
+    """``(LUT_WEIGHT_BITS, words)``: plane ``b`` holds bit ``b`` of each weight's 8-bit code."""
+    codes = (weights & 0xFF).astype(np.uint8)
+    bits = np.unpackbits(codes[None, :], axis=0, bitorder="little")  # (8, d)
+    packed = np.packbits(bits, axis=1, bitorder="little")
+    out = np.zeros((LUT_WEIGHT_BITS, words * 8), dtype=np.uint8)
+    out[:, : packed.shape[1]] = packed
+    return np.ascontiguousarray(out.view(_U64))
+
+
+def _word_tables(weights: NDArray[np.int32]) -> NDArray[np.int32]:
+    d = weights.shape[0]
+    padded = np.zeros(-(-d // 16) * 16, dtype=np.int64)
+    padded[:d] = weights
+    # byte[p, b]: sum of the weights of byte p's set bits when it holds the value b.
+    byte = (padded.reshape(-1, 8) @ _BYTE_BITS.T).astype(np.int32)
+    tables = np.empty((byte.shape[0] // 2, 256, 256), dtype=np.int32)
+    # A little-endian word w = lo + 256 * hi indexes tables[m, hi, lo].
+    np.add(byte[1::2, :, None], byte[0::2, None, :], out=tables)
+    return tables.reshape(-1, 65536)
 
 
 # --------------------------------------------------------------------------------------------
@@ -456,17 +505,30 @@ def hamming_topk(
     packed = _packed(bits)
     eligible = _row_mask(mask, packed.rows)
     distances = _hamming(packed, query_bits)
-    limit = packed.bytes_per_row * 8 + 1  # larger than any distance: marks ineligible rows
-    size = min(size, _exclude_ineligible(distances, eligible, limit))
-    if size == 0:
-        return _empty(np.empty(0, dtype=np.int32))
-    # Distances are small integers: a histogram finds the k-th distance in one pass.
-    cumulative = np.cumsum(np.bincount(distances, minlength=limit + 1))
-    threshold = int(np.searchsorted(cumulative, size))
-    rows = _first_rows_within(distances <= threshold, distances == threshold, size)
-    chosen = distances[rows]
-    order = np.argsort(chosen, kind="stable")
-    return Shortlist(rows[order], chosen[order].astype(np.int32))
+    rows = _cheapest_rows(distances, packed.bytes_per_row * 8, size, eligible)
+    return Shortlist(rows, distances[rows].astype(np.int32))
+
+
+def _lut_sums(packed: PackedBits, tables: QueryTables) -> NDArray[np.int32]:
+    """Every row's integer sum of the weights over its set bits (exact int32 arithmetic)."""
+    table = tables.tables
+    # (words64, 4 n): the 16-bit quarter r of 64-bit word j of row i is at [j, 4 i + r].
+    quarters = packed.words64().view(_U16)
+    n = packed.rows
+    out = np.empty(n, dtype=np.int32)
+    gathered = np.empty(min(n, _LUT_BLOCK_ROWS), dtype=np.int32)
+    for start in range(0, n, _LUT_BLOCK_ROWS):
+        stop = min(n, start + _LUT_BLOCK_ROWS)
+        acc = out[start:stop]
+        buf = gathered[: stop - start]
+        # Words are always < 65536, so every mode gives the same result; "wrap" measured
+        # fastest (~15% faster than "clip", itself ~40% faster than the default "raise").
+        table[0].take(quarters[0, 4 * start : 4 * stop : 4], out=acc, mode="wrap")
+        for m in range(1, table.shape[0]):
+            j, r = divmod(m, 4)
+            table[m].take(quarters[j, 4 * start + r : 4 * stop : 4], out=buf, mode="wrap")
+            np.add(acc, buf, out=acc)
+    return out
 
 
 def lut_scores(
@@ -474,27 +536,10 @@ def lut_scores(
     query: ArrayLike | QueryTables,
     center: ArrayLike | None = None,
 ) -> NDArray[np.float32]:
-    """Asymmetric score ``sum_i w[i] * (2 * bit[i] - 1)`` of every row, ``w = query - center``.
-
-    Accumulated in float32 over 16-bit words in word order, so equal rows score equally.
-    """
+    """Every row's LUT score, ``sum_i w[i] * (2 * bit[i] - 1)`` on the 8-bit weights of ``w``."""
     packed = _packed(bits)
     tables = _tables_for(query, center, packed.bytes_per_row)
-    words = packed.words16()
-    n = packed.rows
-    out = np.empty(n, dtype=np.float32)
-    gathered = np.empty(min(n, _LUT_BLOCK_ROWS), dtype=np.float32)
-    for start in range(0, n, _LUT_BLOCK_ROWS):
-        stop = min(n, start + _LUT_BLOCK_ROWS)
-        acc = out[start:stop]
-        buf = gathered[: stop - start]
-        # Words are always < 65536, so every mode gives the same result; "wrap" measured fastest
-        # (~15% faster than "clip", itself ~40% faster than the default "raise").
-        tables[0].take(words[0, start:stop], out=acc, mode="wrap")
-        for m in range(1, words.shape[0]):
-            tables[m].take(words[m, start:stop], out=buf, mode="wrap")
-            np.add(acc, buf, out=acc)
-    return out
+    return tables.scores(_lut_sums(packed, tables))
 
 
 def lut_topk(
@@ -508,20 +553,15 @@ def lut_topk(
     size = _shortlist_size(k)
     packed = _packed(bits)
     eligible = _row_mask(mask, packed.rows)
-    scores = lut_scores(packed, query, center)
-    size = min(size, _exclude_ineligible(scores, eligible, -np.inf))  # real scores are finite
-    if size == 0:
-        return _empty(np.empty(0, dtype=np.float32))
-    threshold = np.partition(scores, scores.shape[0] - size)[scores.shape[0] - size]
-    rows = _first_rows_within(scores >= threshold, scores == threshold, size)
-    chosen = scores[rows]
-    order = np.argsort(-chosen, kind="stable")
-    return Shortlist(rows[order], chosen[order])
+    tables = _tables_for(query, center, packed.bytes_per_row)
+    costs = tables.max_sum - _lut_sums(packed, tables)
+    rows = _cheapest_rows(costs, tables.max_cost, size, eligible)
+    return Shortlist(rows, tables.scores(tables.max_sum - costs[rows]))
 
 
 def _tables_for(
     query: ArrayLike | QueryTables, center: ArrayLike | None, bytes_per_row: int
-) -> NDArray[np.float32]:
+) -> QueryTables:
     if isinstance(query, QueryTables):
         if center is not None:
             raise _fail(
@@ -539,34 +579,31 @@ def _tables_for(
             "shape-mismatch",
             "query",
         )
-    return prepared.tables
+    return prepared
 
 
-def _exclude_ineligible(
-    values: NDArray[Any], eligible: NDArray[np.bool_] | None, worst: float
-) -> int:
-    """Give ineligible rows a value no eligible row can have; return how many rows remain."""
-    if eligible is None:
-        return int(values.shape[0])
-    values[~eligible] = worst
-    return int(np.count_nonzero(eligible))
-
-
-def _first_rows_within(
-    within: NDArray[np.bool_], at_threshold: NDArray[np.bool_], size: int
+def _cheapest_rows(
+    costs: NDArray[Any], max_cost: int, size: int, eligible: NDArray[np.bool_] | None
 ) -> NDArray[np.int64]:
-    """Rows strictly better than the threshold plus the lowest rows tied with it, ``size`` in all.
+    """The ``size`` eligible rows of lowest cost, ascending, ties by ascending row.
 
-    ``within`` marks rows at least as good as the threshold, ``at_threshold`` those equal to it.
+    ``costs`` are integers in ``[0, max_cost]``; ineligible rows are overwritten (with
+    ``max_cost + 1``), so the array must be the caller's own.
     """
-    rows = np.flatnonzero(within)
+    if eligible is not None:
+        costs[~eligible] = max_cost + 1
+        size = min(size, int(np.count_nonzero(eligible)))
+    size = min(size, int(costs.shape[0]))
+    if size == 0:
+        return np.empty(0, dtype=np.int64)
+    # Costs are small integers: a histogram finds the size-th cost in one pass.
+    cumulative = np.cumsum(np.bincount(costs, minlength=max_cost + 2))
+    threshold = int(np.searchsorted(cumulative, size))
+    rows = np.flatnonzero(costs <= threshold)
     if rows.shape[0] > size:
-        tied = at_threshold[rows]
+        # Keep every row strictly below the threshold and the lowest rows tied at it.
+        tied = costs[rows] == threshold
         keep_tied = size - (rows.shape[0] - int(np.count_nonzero(tied)))
-        keep = ~tied | (np.cumsum(tied) <= keep_tied)
-        rows = rows[keep]
-    return rows.astype(np.int64, copy=False)
-
-
-def _empty(scores: NDArray[np.int32] | NDArray[np.float32]) -> Shortlist:
-    return Shortlist(np.empty(0, dtype=np.int64), scores)
+        rows = rows[~tied | (np.cumsum(tied) <= keep_tied)]
+    rows = rows.astype(np.int64, copy=False)
+    return rows[np.argsort(costs[rows], kind="stable")]

@@ -1,12 +1,13 @@
 """Stage-1 kernels (spec section 9; seed "Two-stage catalog vector search").
 
 Every kernel is checked against a plain reference: Hamming distances by popcounting Python
-ints, LUT scores by unpacking the bits and taking a float64 dot product, selection by sorting
-(score, row) pairs in Python.
+ints, LUT scores by rounding the weights to 8-bit integers in Python and summing them with the
+row's signs as Python ints, selection by sorting (key, row) pairs in Python.
 """
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -35,10 +36,39 @@ def _reference_hamming(bits: Bits, query_bits: Bits) -> list[int]:
     return [(int.from_bytes(row.tobytes(), "little") ^ q).bit_count() for row in bits]
 
 
+def _reference_weights(weights: np.ndarray[Any, Any]) -> tuple[list[int], float]:
+    """The LUT's integer weights: round(w * 127 / max|w|), halves up, and that scale."""
+    values = [float(w) for w in weights]
+    largest = max(abs(w) for w in values)
+    scale = 127 / largest if largest > 0 else 1.0
+    out = []
+    for w in values:
+        v = w * scale
+        below = math.floor(v)
+        out.append(max(-127, min(127, below + (1 if v - below >= 0.5 else 0))))
+    return out, scale
+
+
+def _reference_lut_totals(bits: Bits, weights: np.ndarray[Any, Any]) -> list[int]:
+    """Each row's exact integer score: sum of u[i] * (+1 if bit i is set else -1)."""
+    u, _ = _reference_weights(weights)
+    totals = []
+    for row in bits:
+        value = int.from_bytes(row.tobytes(), "little")
+        totals.append(sum(w if (value >> i) & 1 else -w for i, w in enumerate(u)))
+    return totals
+
+
 def _reference_lut(bits: Bits, weights: np.ndarray[Any, Any]) -> list[float]:
-    d = weights.shape[0]
-    signs = unpack_sign_bits(bits, d).astype(np.float64) * 2.0 - 1.0
-    return [float(v) for v in signs @ weights.astype(np.float64)]
+    """Each row's LUT score: its integer score over the scale, as float32."""
+    _, scale = _reference_weights(weights)
+    return [float(np.float32(t / scale)) for t in _reference_lut_totals(bits, weights)]
+
+
+def _float_scores(bits: Bits, weights: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+    """The unquantised score the LUT approximates: the float64 dot with the row's +-1 signs."""
+    signs = unpack_sign_bits(bits, weights.shape[0]).astype(np.float64) * 2.0 - 1.0
+    return signs @ weights.astype(np.float64)
 
 
 def _reference_select(
@@ -63,9 +93,11 @@ def _with_duplicates(rng: np.random.Generator, bits: Bits) -> Bits:
     return out
 
 
-def _dyadic_query(rng: np.random.Generator, d: int) -> np.ndarray[Any, Any]:
-    """Multiples of 1/64: every LUT sum is exact in float32, so scores compare exactly."""
-    return rng.integers(-64, 65, size=d).astype(np.float64) / 64.0
+def _integral_query(rng: np.random.Generator, d: int) -> np.ndarray[Any, Any]:
+    """Weights that are already 8-bit integers over 64: the LUT scores them exactly."""
+    ints = rng.integers(-127, 128, size=d)
+    ints[rng.integers(0, d)] = rng.choice([-127, 127])
+    return ints.astype(np.float64) / 64.0
 
 
 def _both_forms(bits: Bits) -> list[Bits | PackedBits]:
@@ -180,55 +212,85 @@ def test_empty_shortlists() -> None:
 
 
 @pytest.mark.parametrize("d", [1, 8, 9, 15, 16, 17, 100, 383, 384])
-def test_lut_scores_are_exact_for_dyadic_queries(d: int) -> None:
+def test_lut_scores_are_exact_for_integral_weights(d: int) -> None:
     rng = np.random.default_rng(2000 + d)
     bits = _random_bits(rng, 400, d)
-    query = _dyadic_query(rng, d)
+    query = _integral_query(rng, d)
     expected = _reference_lut(bits, query)
+    # The weights need no rounding, so the LUT score is the float score itself.
+    assert expected == _float_scores(bits, query).tolist()
     for form in _both_forms(bits):
         scores = lut_scores(form, query)
         assert scores.dtype == np.float32
         assert scores.tolist() == expected
 
 
-@pytest.mark.parametrize("d", [9, 384])
-def test_lut_scores_match_float_reference_for_unit_queries(d: int) -> None:
+@pytest.mark.parametrize("d", [9, 100, 384])
+def test_lut_scores_match_the_reference_for_unit_queries(d: int) -> None:
     rng = np.random.default_rng(3000 + d)
-    bits = _random_bits(rng, 1000, d)
+    bits = _random_bits(rng, 300, d)
     query = rng.standard_normal(d).astype(np.float32)
     query /= np.linalg.norm(query)
-    assert np.allclose(lut_scores(bits, query), _reference_lut(bits, query), rtol=0, atol=1e-5)
+    assert lut_scores(bits, query).tolist() == _reference_lut(bits, query)
+
+
+@pytest.mark.parametrize("d", [9, 384, 1024])
+def test_lut_scores_stay_within_the_rounding_bound_of_the_float_score(d: int) -> None:
+    rng = np.random.default_rng(3100 + d)
+    bits = _random_bits(rng, 2000, d)
+    query = rng.standard_normal(d)
+    query /= np.linalg.norm(query)
+    scale = QueryTables.build(query).scale
+    error = np.abs(lut_scores(bits, query) - _float_scores(bits, query))
+    # Each weight moves by at most 1 / (2 scale); float32 adds at most a few ulps.
+    assert error.max() <= d / (2 * scale) + 1e-5
+    # Rounding errors mostly cancel: typically far inside the bound.
+    assert error.mean() <= math.sqrt(d) / scale
 
 
 def test_lut_score_definition_on_a_hand_worked_row() -> None:
     query = np.array([0.5, -0.25, 0.125, 1.0, 0.0, 0.0, 0.0, 0.0, 2.0])
     bits = np.array([[0b00001001, 0b1], [0, 0]], dtype=np.uint8)
-    # row 0: +0.5 +0.25 -0.125 +1.0 -0 -0 -0 -0 +2.0 ; row 1: every sign negative
-    assert lut_scores(bits, query).tolist() == [3.625, -3.375]
+    # scale 127 / 2 = 63.5; weights round(31.75, -15.875, 7.9375, 63.5, 0 x4, 127)
+    assert QueryTables.build(query).weights.tolist() == [32, -16, 8, 64, 0, 0, 0, 0, 127]
+    # row 0: +32 +16 -8 +64 -0 -0 -0 -0 +127 = 231 ; row 1: every sign negative = -215
+    expected = [float(np.float32(231 / 63.5)), float(np.float32(-215 / 63.5))]
+    assert lut_scores(bits, query).tolist() == expected
+
+
+def test_a_zero_query_scores_every_row_zero_and_keeps_row_order() -> None:
+    rng = np.random.default_rng(21)
+    bits = _random_bits(rng, 40, 20)
+    assert lut_scores(bits, np.zeros(20)).tolist() == [0.0] * 40
+    assert lut_topk(bits, np.zeros(20), 5).rows.tolist() == [0, 1, 2, 3, 4]
+    center = rng.standard_normal(20)
+    assert lut_topk(bits, center, 3, center=center).rows.tolist() == [0, 1, 2]
 
 
 def test_lut_centered_scan_uses_query_minus_center() -> None:
     rng = np.random.default_rng(5)
     d = 40
-    center = _dyadic_query(rng, d) / 4
+    center = _integral_query(rng, d) / 4
     x = rng.standard_normal((300, d))
     bits = pack_sign_bits(x, center)
-    query = _dyadic_query(rng, d)
+    query = _integral_query(rng, d)
     expected = _reference_lut(bits, query - center)
     assert lut_scores(bits, query, center=center).tolist() == expected
     tables = QueryTables.build(query, center=center)
     assert lut_scores(PackedBits.from_matrix(bits), tables).tolist() == expected
     rows = lut_topk(bits, query, 25, center=center).rows.tolist()
-    assert rows == _reference_select(expected, 25, None, lower_is_better=False)
+    totals = [float(t) for t in _reference_lut_totals(bits, query - center)]
+    assert rows == _reference_select(totals, 25, None, lower_is_better=False)
 
 
 @pytest.mark.parametrize(("d", "k"), [(8, 30), (16, 12), (33, 50), (384, 64), (384, 1)])
 def test_lut_topk_matches_reference_with_ties(d: int, k: int) -> None:
     rng = np.random.default_rng(4000 + d + k)
     bits = _with_duplicates(rng, _random_bits(rng, 600, d))
-    query = _dyadic_query(rng, d)
+    query = rng.standard_normal(d)
+    totals = [float(t) for t in _reference_lut_totals(bits, query)]
     scores = _reference_lut(bits, query)
-    expected_rows = _reference_select(scores, k, None, lower_is_better=False)
+    expected_rows = _reference_select(totals, k, None, lower_is_better=False)
     for form in _both_forms(bits):
         shortlist = lut_topk(form, query, k)
         assert shortlist.rows.tolist() == expected_rows
@@ -244,40 +306,45 @@ def test_lut_topk_property(data: st.DataObject) -> None:
     n = data.draw(st.integers(1, 120))
     k = data.draw(st.integers(0, 140))
     bits = _with_duplicates(rng, _random_bits(rng, n, d))
-    query = _dyadic_query(rng, d)
+    query = data.draw(st.sampled_from([_integral_query, _unit_query]))(rng, d)
     mask = rng.random(n) < data.draw(st.sampled_from([0.0, 0.3, 1.0]))
     use_mask = data.draw(st.booleans())
-    scores = _reference_lut(bits, query)
-    expected = _reference_select(scores, k, mask if use_mask else None, lower_is_better=False)
+    totals = [float(t) for t in _reference_lut_totals(bits, query)]
+    expected = _reference_select(totals, k, mask if use_mask else None, lower_is_better=False)
     shortlist = lut_topk(bits, query, k, mask=mask if use_mask else None)
     assert shortlist.rows.tolist() == expected
 
 
-def test_lut_topk_selects_the_true_top_k_for_float_queries() -> None:
+def _unit_query(rng: np.random.Generator, d: int) -> np.ndarray[Any, Any]:
+    query = rng.standard_normal(d)
+    return query / np.linalg.norm(query)
+
+
+def test_lut_topk_is_the_top_k_of_the_float_score_up_to_rounding() -> None:
     rng = np.random.default_rng(6)
     bits = _random_bits(rng, 5000, 384)
-    query = rng.standard_normal(384).astype(np.float32)
-    query /= np.linalg.norm(query)
-    reference = np.asarray(_reference_lut(bits, query))
+    query = _unit_query(rng, 384).astype(np.float32)
+    reference = _float_scores(bits, query)
     shortlist = lut_topk(bits, query, 100)
     chosen = set(shortlist.rows.tolist())
     rest = np.array([r not in chosen for r in range(5000)])
-    # Rounding may only swap rows whose reference scores are within float32 error.
-    assert reference[shortlist.rows].min() >= reference[rest].max() - 1e-5
+    # Rounding the weights may only swap rows whose float scores are within twice its bound.
+    bound = 384 / (2 * QueryTables.build(query).scale)
+    assert reference[shortlist.rows].min() >= reference[rest].max() - 2 * bound
     assert np.all(np.diff(shortlist.scores) <= 0)
 
 
 def test_lut_topk_masks_and_k_beyond_n() -> None:
     rng = np.random.default_rng(8)
     bits = _with_duplicates(rng, _random_bits(rng, 50, 24))
-    query = _dyadic_query(rng, 24)
-    scores = _reference_lut(bits, query)
+    query = _integral_query(rng, 24)
+    totals = [float(t) for t in _reference_lut_totals(bits, query)]
     mask = np.arange(50) >= 25
     shortlist = lut_topk(bits, query, 1000, mask=mask)
-    assert shortlist.rows.tolist() == _reference_select(scores, 50, mask, lower_is_better=False)
+    assert shortlist.rows.tolist() == _reference_select(totals, 50, mask, lower_is_better=False)
     assert len(shortlist) == 25
     assert lut_topk(bits, query, 50).rows.tolist() == _reference_select(
-        scores, 50, None, lower_is_better=False
+        totals, 50, None, lower_is_better=False
     )
 
 
@@ -305,6 +372,7 @@ def test_prepared_and_plain_forms_give_identical_results() -> None:
     query = rng.standard_normal(384)
     tables = QueryTables.build(query)
     assert tables.tables.shape == (24, 65536)
+    assert tables.planes.shape == (8, 6)
     plain = lut_topk(bits, query, 64)
     prepared = lut_topk(packed, tables, 64)
     assert plain.rows.tolist() == prepared.rows.tolist()
@@ -313,14 +381,33 @@ def test_prepared_and_plain_forms_give_identical_results() -> None:
     assert hamming_topk(bits, qb, 64).rows.tolist() == hamming_topk(packed, qb, 64).rows.tolist()
 
 
+def test_query_tables_planes_and_tables_encode_the_same_weights() -> None:
+    rng = np.random.default_rng(13)
+    tables = QueryTables.build(rng.standard_normal(100))
+    u = tables.weights.tolist()
+    assert max(abs(w) for w in u) == 127
+    # Plane b holds bit b of each weight's 8-bit two's-complement code.
+    planes = np.unpackbits(tables.planes.view(np.uint8), axis=1, bitorder="little")[:, :100]
+    assert [sum(int(planes[b, i]) << b for b in range(8)) for i in range(100)] == [
+        w & 0xFF for w in u
+    ]
+    # Table m at word value v: the weights of v's set bits among dimensions 16m..16m+15.
+    for m, v in [(0, 0), (0, 1), (3, 0xFFFF), (6, 0b1010_0000_0000_0101)]:
+        dims = [16 * m + b for b in range(16) if (v >> b) & 1 and 16 * m + b < 100]
+        assert int(tables.tables[m, v]) == sum(u[i] for i in dims)
+    assert tables.total == sum(u)
+    assert tables.max_sum == sum(w for w in u if w > 0)
+    assert tables.max_cost == sum(abs(w) for w in u)
+
+
 @pytest.mark.parametrize("d", [9, 24, 100, 384, 385])
 @pytest.mark.parametrize("lut_first", [True, False])
-def test_packed_bits_derives_the_second_layout_from_the_first(d: int, lut_first: bool) -> None:
+def test_packed_bits_serves_both_kernels_from_one_layout(d: int, lut_first: bool) -> None:
     rng = np.random.default_rng(12 + d)
     bits = _random_bits(rng, 150, d)
     packed = PackedBits.from_matrix(bits)
     assert packed.nbytes == bits.nbytes
-    query = _dyadic_query(rng, d)
+    query = _integral_query(rng, d)
     qb = pack_sign_bits(query)
     expected_scores = _reference_lut(bits, query)
     expected_distances = _reference_hamming(bits, qb)
@@ -330,15 +417,16 @@ def test_packed_bits_derives_the_second_layout_from_the_first(d: int, lut_first:
     else:
         assert hamming_distances(packed, qb).tolist() == expected_distances
         assert lut_scores(packed, query).tolist() == expected_scores
-    # Both layouts are held, the original matrix is not.
-    assert packed.nbytes == 150 * (-(-d // 16) * 2 + -(-d // 64) * 8)
+    # One word-major layout is held, the original matrix is not; it can be rebuilt.
+    assert packed.nbytes == 150 * -(-d // 64) * 8
+    assert packed.matrix().tolist() == bits.tolist()
 
 
 def test_non_contiguous_bit_matrices_are_accepted() -> None:
     rng = np.random.default_rng(11)
     wide = _random_bits(rng, 200, 128)
     bits = wide[::2, :8]  # 64-bit rows, strided
-    query = _dyadic_query(rng, 64)
+    query = _integral_query(rng, 64)
     assert lut_scores(bits, query).tolist() == _reference_lut(np.ascontiguousarray(bits), query)
     qb = pack_sign_bits(query)
     assert hamming_distances(bits, qb).tolist() == _reference_hamming(
