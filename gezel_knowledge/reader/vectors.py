@@ -7,16 +7,30 @@ memory: by default the asymmetric lookup-table scan of the float query (``query 
 ``min(4096, max(1024, 32 * final_k), eligible)`` candidates; stage 2 reads only their int8 rows
 and reranks them against the original, uncentered float query. Eligibility masks (radius search)
 are applied before the stage-1 top-K, so a closer neighbour outside the mask never displaces an
-eligible one. Sign-bit matrices are kept per catalog handle in an LRU cache with a byte budget.
+eligible one.
+
+A catalog handle keeps each searched shard's vectors in a :class:`BitCache`, an LRU with a byte
+budget (the seed's 256 MiB per handle). The first search of a shard pays only for its sign
+bits and runs gezk's numpy kernels, fetching the candidates' int8 rows from SQLite. A shard
+searched again is hot: its second search starts preparing the compiled kernels (numba, when
+installed) on a background thread, and stage 1 runs them once they are ready (identical
+shortlists, several times faster); and when the budget has room for them, the shard's int8 rows
+are read once in chunk-id order and kept, so the rerank reads memory instead of SQLite.
+Eviction drops int8 rows before sign bits, least recently used shard first. A one-shot search
+(a CLI call) therefore imports no compiler and reads no more than it needs.
 """
 
 from __future__ import annotations
 
+import importlib
 import json
+import os
 import sqlite3
+import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Final, Protocol, cast
 
 import numpy as np
 from numpy.typing import NDArray
@@ -25,6 +39,7 @@ from gezel_knowledge.errors import IntegrityFailure
 from gezk.quantize import (
     PackedBits,
     QueryTables,
+    Shortlist,
     hamming_topk,
     lut_topk,
     pack_sign_bits,
@@ -35,10 +50,13 @@ __all__ = [
     "DEFAULT_BIT_CACHE_BYTES",
     "DEFAULT_FINAL_K",
     "EXPLICIT_SHARD_BUDGET",
+    "KERNELS_ENV",
     "PROACTIVE_SHARD_BUDGET",
     "BitCache",
     "ShardHit",
+    "ShardVectors",
     "candidate_count",
+    "compiled_kernels_available",
     "load_sign_bits",
     "rank_shards",
     "search_shard",
@@ -54,7 +72,14 @@ PROACTIVE_SHARD_BUDGET = 3
 """Shards scanned for proactive (unsolicited) retrieval."""
 
 DEFAULT_BIT_CACHE_BYTES = 256 * 1024 * 1024
-"""Resident sign-bit budget per catalog handle."""
+"""Resident vector budget per catalog handle (sign bits and any resident int8 rows)."""
+
+KERNELS_ENV: Final = "GEZEL_KNOWLEDGE_KERNELS"
+"""Environment variable: ``numpy`` keeps stage 1 on gezk's numpy kernels even for hot shards."""
+
+# From this many searches of a shard on, it is hot: compiled kernels, resident int8 rows.
+_HOT_AFTER_SEARCHES: Final = 2
+_INT8_BATCH_ROWS: Final = 8192
 
 
 def candidate_count(final_k: int, eligible: int) -> int:
@@ -71,8 +96,116 @@ class ShardHit:
     score: float
 
 
+class _Kernels(Protocol):
+    """What :mod:`gezel_knowledge.reader._compiled` offers: gezk's shortlists, compiled."""
+
+    def hamming_topk(
+        self,
+        bits: PackedBits,
+        query_bits: NDArray[np.uint8],
+        k: int,
+        mask: NDArray[np.bool_] | None,
+    ) -> Shortlist: ...
+
+    def lut_topk(
+        self, bits: PackedBits, tables: QueryTables, k: int, mask: NDArray[np.bool_] | None
+    ) -> Shortlist: ...
+
+
+class _Compiled:
+    """The compiled kernels, prepared once per process on a background thread.
+
+    Importing numba and compiling (or loading the cached machine code) takes from a fraction of
+    a second to several seconds, so the first hot search starts the preparation and searches
+    keep to the numpy kernels, which give the same shortlists, until it is done.
+    """
+
+    kernels: _Kernels | None = None
+    error: BaseException | None = None
+    _thread: threading.Thread | None = None
+    _lock = threading.Lock()
+
+    @classmethod
+    def get(cls, *, wait: bool) -> _Kernels | None:
+        if os.environ.get(KERNELS_ENV, "").strip().lower() == "numpy":
+            return None
+        with cls._lock:
+            if cls._thread is None:
+                cls._thread = threading.Thread(
+                    target=cls._prepare, name="gezel-knowledge-kernels", daemon=True
+                )
+                cls._thread.start()
+            thread = cls._thread
+        if wait:
+            thread.join()
+        return cls.kernels
+
+    @classmethod
+    def _prepare(cls) -> None:
+        try:
+            module = importlib.import_module("gezel_knowledge.reader._compiled")
+            module.warm_up()
+        except Exception as exc:  # an optional accelerator: any failure leaves numpy in charge
+            cls.error = exc
+            return
+        cls.kernels = cast(_Kernels, module)
+
+
+def compiled_kernels_available() -> bool:
+    """Whether hot shards run the compiled kernels; prepares them now if not yet done.
+
+    False when numba is not installed (or failed), or when ``GEZEL_KNOWLEDGE_KERNELS=numpy``.
+    """
+    return _Compiled.get(wait=True) is not None
+
+
+class ShardVectors(PackedBits):
+    """A shard's sign bits, how often it was searched, and its int8 rows once it is hot.
+
+    The int8 matrix is loaded only when the owning :class:`BitCache` has room for it within its
+    budget; :attr:`nbytes` counts it, so the cache's accounting covers both.
+    """
+
+    __slots__ = ("_int8", "_owner", "searches")
+
+    def __init__(self, bits: NDArray[np.uint8]) -> None:
+        super().__init__(bits)
+        self._int8: NDArray[np.int8] | None = None
+        self._owner: BitCache | None = None
+        self.searches = 0
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes held: the sign bits plus the resident int8 rows, if any."""
+        return super().nbytes + self.int8_nbytes
+
+    @property
+    def int8_nbytes(self) -> int:
+        """Bytes of resident int8 rows (0 until the shard is hot and they fit the budget)."""
+        return 0 if self._int8 is None else int(self._int8.nbytes)
+
+    def drop_int8(self) -> int:
+        """Release the resident int8 rows; the number of bytes freed."""
+        freed = self.int8_nbytes
+        self._int8 = None
+        return freed
+
+    def int8_rows(
+        self, conn: sqlite3.Connection, chunk_ids: NDArray[np.int64], dimensions: int, shard: int
+    ) -> NDArray[np.int8]:
+        """The candidates' int8 rows in ``chunk_ids`` order, from memory once resident."""
+        if self._int8 is None and self.searches >= _HOT_AFTER_SEARCHES:
+            wanted = self.rows * dimensions
+            if self._owner is not None and self._owner.has_room(wanted):
+                self._int8 = _load_int8(conn, shard, self.rows, dimensions)
+        if self._int8 is not None:
+            rows: NDArray[np.int8] = self._int8[chunk_ids - 1]
+            return rows
+        return _int8_rows(conn, chunk_ids, dimensions, shard)
+
+
 class BitCache:
-    """Per-handle LRU of shards' packed sign bits, evicting beyond a byte budget."""
+    """Per-handle LRU of shards' vectors, evicting beyond a byte budget (int8 rows first)."""
 
     def __init__(self, budget_bytes: int = DEFAULT_BIT_CACHE_BYTES) -> None:
         self.budget_bytes = budget_bytes
@@ -83,19 +216,41 @@ class BitCache:
         entry = self._entries.get(shard_id)
         if entry is None:
             entry = load()
+            if isinstance(entry, ShardVectors):
+                entry._owner = self
             self._entries[shard_id] = entry
         self._entries.move_to_end(shard_id)
         return entry
 
+    def has_room(self, extra_bytes: int) -> bool:
+        """Whether ``extra_bytes`` more fit within the budget without evicting anything."""
+        return self.resident_bytes + extra_bytes <= self.budget_bytes
+
     def trim(self) -> None:
-        """Evict least recently used shards until within budget (the newest always stays)."""
+        """Evict until within budget: int8 rows first, then least recently used shards.
+
+        The most recently used shard's sign bits always stay.
+        """
+        excess = self.resident_bytes - self.budget_bytes
+        for entry in self._entries.values():
+            if excess <= 0:
+                return
+            if isinstance(entry, ShardVectors):
+                excess -= entry.drop_int8()
         while len(self._entries) > 1 and self.resident_bytes > self.budget_bytes:
-            self._entries.popitem(last=False)
+            _, evicted = self._entries.popitem(last=False)
+            if isinstance(evicted, ShardVectors):
+                evicted._owner = None
 
     @property
     def resident_bytes(self) -> int:
         """Bytes currently held across cached shards."""
         return sum(e.nbytes for e in self._entries.values())
+
+    @property
+    def resident_int8_bytes(self) -> int:
+        """Of :attr:`resident_bytes`, the bytes of resident int8 rows."""
+        return sum(e.int8_nbytes for e in self._entries.values() if isinstance(e, ShardVectors))
 
     def shard_ids(self) -> list[int]:
         """Cached shards, least recently used first."""
@@ -103,12 +258,15 @@ class BitCache:
 
     def clear(self) -> None:
         """Drop every cached shard."""
+        for entry in self._entries.values():
+            if isinstance(entry, ShardVectors):
+                entry._owner = None
         self._entries.clear()
 
 
 def load_sign_bits(
     conn: sqlite3.Connection, shard_id: int, chunk_count: int, dimensions: int
-) -> PackedBits:
+) -> ShardVectors:
     """Read a shard's ``chunk_vectors_bit`` into one contiguous matrix, checking alignment."""
     width = -(-dimensions // 8)
     n, lo, hi = conn.execute(
@@ -128,7 +286,7 @@ def load_sign_bits(
         )
     data = b"".join(v for (v,) in conn.execute("SELECT v FROM chunk_vectors_bit ORDER BY chunk_id"))
     matrix = np.frombuffer(data, dtype=np.uint8).reshape(n, width)
-    return PackedBits.from_matrix(matrix)
+    return ShardVectors(matrix)
 
 
 def rank_shards(
@@ -172,6 +330,67 @@ def _int8_rows(
     return matrix[[position[int(c)] for c in chunk_ids]]
 
 
+def _load_int8(
+    conn: sqlite3.Connection, shard_id: int, chunk_count: int, dimensions: int
+) -> NDArray[np.int8]:
+    """A shard's whole ``chunk_vectors_int8`` in chunk-id order, read once, checking alignment."""
+    n, lo, hi = conn.execute(
+        "SELECT COUNT(*), MIN(chunk_id), MAX(chunk_id) FROM chunk_vectors_int8"
+    ).fetchone()
+    if n != chunk_count or (n and (lo != 1 or hi != n)):
+        raise _misaligned_int8(shard_id, chunk_count)
+    # One numpy allocation, filled in batches: no second copy of the shard, and numpy asks
+    # for huge pages for large arrays, which makes the rerank's scattered row reads cheaper.
+    matrix = np.empty((n, dimensions), dtype=np.int8)
+    cursor = conn.execute(
+        "SELECT v FROM chunk_vectors_int8 WHERE length(v) = ? AND typeof(v) = 'blob'"
+        " ORDER BY chunk_id",
+        (dimensions,),
+    )
+    filled = 0
+    while batch := cursor.fetchmany(_INT8_BATCH_ROWS):
+        # Rows of the wrong width are left out by the query, so a short count betrays them.
+        if filled + len(batch) > n:
+            raise _misaligned_int8(shard_id, chunk_count)
+        data = b"".join(v for (v,) in batch)
+        matrix[filled : filled + len(batch)] = np.frombuffer(data, np.int8).reshape(-1, dimensions)
+        filled += len(batch)
+    if filled != n:
+        raise _misaligned_int8(shard_id, chunk_count)
+    return matrix
+
+
+def _misaligned_int8(shard_id: int, chunk_count: int) -> IntegrityFailure:
+    return IntegrityFailure(
+        f"shard {shard_id} int8 vectors are not aligned with its {chunk_count} chunks",
+        reason="vectors-misaligned",
+        subject=f"shard {shard_id}",
+    )
+
+
+def _stage1(
+    bits: PackedBits,
+    query: NDArray[np.float32],
+    k: int,
+    *,
+    center: NDArray[np.float32] | None,
+    stage1: str,
+    tables: QueryTables | None,
+    mask: NDArray[np.bool_] | None,
+    hot: bool,
+) -> Shortlist:
+    compiled = _Compiled.get(wait=False) if hot else None
+    if stage1 == "hamming":
+        query_bits = pack_sign_bits(query, center)
+        if compiled is not None:
+            return compiled.hamming_topk(bits, query_bits, k, mask)
+        return hamming_topk(bits, query_bits, k, mask=mask)
+    prepared = tables if tables is not None else QueryTables.build(query, center)
+    if compiled is not None:
+        return compiled.lut_topk(bits, prepared, k, mask)
+    return lut_topk(bits, prepared, k, mask=mask)
+
+
 def search_shard(
     conn: sqlite3.Connection,
     shard_id: int,
@@ -189,15 +408,21 @@ def search_shard(
     k = candidate_count(final_k, eligible)
     if k <= 0:
         return []
-    if stage1 == "hamming":
-        shortlist = hamming_topk(bits, pack_sign_bits(query, center), k, mask=mask)
-    else:
-        prepared = tables if tables is not None else QueryTables.build(query, center)
-        shortlist = lut_topk(bits, prepared, k, mask=mask)
+    hot = False
+    if isinstance(bits, ShardVectors):
+        bits.searches += 1
+        hot = bits.searches >= _HOT_AFTER_SEARCHES
+    shortlist = _stage1(
+        bits, query, k, center=center, stage1=stage1, tables=tables, mask=mask, hot=hot
+    )
     chunk_ids = shortlist.chunk_ids
     if chunk_ids.shape[0] == 0:
         return []
-    rows = _int8_rows(conn, chunk_ids, query.shape[0], shard_id)
+    dimensions = query.shape[0]
+    if isinstance(bits, ShardVectors):
+        rows = bits.int8_rows(conn, chunk_ids, dimensions, shard_id)
+    else:
+        rows = _int8_rows(conn, chunk_ids, dimensions, shard_id)
     # dot(q, q8 / 127): the query is never quantized (spec section 6.2).
     scores = rerank_int8(rows, query)
     order = np.lexsort((chunk_ids, -scores))[:final_k]

@@ -1,0 +1,148 @@
+"""The compiled stage-1 kernels give exactly gezk's numpy shortlists (rows, scores, tie order).
+
+gezk.quantize is the reference; ``gezel_knowledge.reader._compiled`` must agree with it on
+every input the reader can hand it: random and duplicated rows (ties), all-zero bits and
+queries, fewer rows than candidates, any dimension, masks that keep all, some or none, and
+shards large enough for its sampled selection, including inputs built to defeat the sample.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gezk.quantize import PackedBits, QueryTables, Shortlist, hamming_topk, lut_topk, pack_sign_bits
+
+compiled = pytest.importorskip(
+    "gezel_knowledge.reader._compiled", reason="numba is not installed on this platform"
+)
+
+Bits = np.ndarray[Any, np.dtype[np.uint8]]
+
+
+def _assert_same(got: Shortlist, want: Shortlist) -> None:
+    assert got.rows.dtype == want.rows.dtype == np.int64
+    assert got.scores.dtype == want.scores.dtype
+    assert got.rows.tolist() == want.rows.tolist()
+    assert got.scores.tobytes() == want.scores.tobytes()
+
+
+def _both(
+    bits: Bits, query: np.ndarray[Any, Any], k: int, mask: np.ndarray[Any, Any] | None
+) -> None:
+    """Compare compiled and numpy shortlists for both scans on fresh PackedBits."""
+    tables = QueryTables.build(query)
+    numpy_lut = lut_topk(PackedBits.from_matrix(bits), tables, k, mask=mask)
+    _assert_same(compiled.lut_topk(PackedBits.from_matrix(bits), tables, k, mask), numpy_lut)
+    query_bits = pack_sign_bits(query)
+    numpy_hamming = hamming_topk(PackedBits.from_matrix(bits), query_bits, k, mask=mask)
+    _assert_same(
+        compiled.hamming_topk(PackedBits.from_matrix(bits), query_bits, k, mask), numpy_hamming
+    )
+
+
+def _rows(rng: np.random.Generator, n: int, d: int, duplicates: float) -> Bits:
+    bits = pack_sign_bits(rng.standard_normal((n, d))) if n else np.zeros((0, -(-d // 8)), np.uint8)
+    if n and duplicates:
+        src = rng.integers(0, n, size=max(1, int(n * duplicates)))
+        dst = rng.integers(0, n, size=src.shape[0])
+        bits[dst] = bits[src]
+    return bits
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.data())
+def test_compiled_shortlists_equal_numpy_shortlists(data: st.DataObject) -> None:
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
+    d = data.draw(st.integers(1, 200))
+    n = data.draw(st.integers(0, 300))
+    k = data.draw(st.integers(0, 400))
+    bits = _rows(rng, n, d, data.draw(st.sampled_from([0.0, 0.3, 0.9])))
+    query_kind = data.draw(st.sampled_from(["unit", "zero", "integral", "one-hot"]))
+    query = {
+        "unit": rng.standard_normal(d),
+        "zero": np.zeros(d),
+        "integral": rng.integers(-3, 4, size=d).astype(np.float64),
+        "one-hot": np.eye(d)[rng.integers(0, d)],
+    }[query_kind]
+    mask = data.draw(st.sampled_from([None, "all", "none", "some"]))
+    flags = {
+        None: None,
+        "all": np.ones(n, dtype=bool),
+        "none": np.zeros(n, dtype=bool),
+        "some": rng.random(n) < 0.4,
+    }[mask]
+    _both(bits, query, k, flags)
+
+
+@pytest.mark.parametrize("d", [1, 7, 63, 64, 65, 191, 192, 193, 384, 385, 1024])
+def test_every_dimension_width_agrees(d: int) -> None:
+    rng = np.random.default_rng(d)
+    bits = _rows(rng, 700, d, 0.2)
+    _both(bits, rng.standard_normal(d), 100, None)
+    _both(bits, rng.standard_normal(d), 100, rng.random(700) < 0.5)
+
+
+def test_all_zero_rows_and_query_tie_everywhere_and_keep_row_order() -> None:
+    bits = np.zeros((500, 48), dtype=np.uint8)
+    _both(bits, np.zeros(384), 64, None)
+    shortlist = compiled.lut_topk(
+        PackedBits.from_matrix(bits), QueryTables.build(np.zeros(384)), 5, None
+    )
+    assert shortlist.rows.tolist() == [0, 1, 2, 3, 4]
+
+
+def test_fewer_rows_than_candidates_returns_every_eligible_row() -> None:
+    rng = np.random.default_rng(1)
+    bits = _rows(rng, 10, 384, 0.3)
+    mask = np.arange(10) % 2 == 0
+    _both(bits, rng.standard_normal(384), 1024, mask)
+    tables = QueryTables.build(rng.standard_normal(384))
+    assert len(compiled.lut_topk(PackedBits.from_matrix(bits), tables, 1024, mask)) == 5
+
+
+# A shard large enough for the sampled selection (at least 8 * (4 k + 4096) rows for k = 64).
+_LARGE = 40_000
+
+
+@pytest.fixture(scope="module")
+def large_bits() -> Bits:
+    rng = np.random.default_rng(7)
+    return _rows(rng, _LARGE, 384, 0.05)
+
+
+@pytest.mark.parametrize("k", [1, 64, 700])
+def test_large_shards_agree(large_bits: Bits, k: int) -> None:
+    rng = np.random.default_rng(k)
+    _both(large_bits, rng.standard_normal(384), k, None)
+    _both(large_bits, rng.standard_normal(384), k, rng.random(_LARGE) < 0.7)
+
+
+def test_large_shard_with_one_row_repeated_ties_past_the_sample(large_bits: Bits) -> None:
+    # Every row equal: the sampled threshold admits all rows, more than it buffers.
+    bits = np.repeat(large_bits[:1], _LARGE, axis=0)
+    _both(bits, np.random.default_rng(2).standard_normal(384), 64, None)
+
+
+def test_large_shard_masks_that_defeat_the_sample_still_agree(large_bits: Bits) -> None:
+    rng = np.random.default_rng(3)
+    rows = np.arange(_LARGE)
+    # The sample reads every 8th row: it sees no eligible row, or only eligible rows.
+    for mask in (rows % 8 != 0, rows % 8 == 0, rows < 100, rows >= _LARGE - 100):
+        _both(large_bits, rng.standard_normal(384), 64, mask)
+
+
+def test_large_shard_with_a_cluster_of_near_duplicates(large_bits: Bits) -> None:
+    # 2,000 rows one bit away from the query: the k best are all among them, many tied.
+    rng = np.random.default_rng(4)
+    query = rng.standard_normal(384)
+    bits = large_bits.copy()
+    near = rng.choice(_LARGE, size=2000, replace=False)
+    bits[near] = pack_sign_bits(query)
+    bits[near, 0] ^= 1 << rng.integers(0, 8, size=2000).astype(np.uint8)
+    _both(bits, query, 64, None)
+    _both(bits, query, 1500, None)
