@@ -37,8 +37,8 @@ def typecheck(session: nox.Session) -> None:
 
 @nox.session
 def bench(session: nox.Session) -> None:
-    """Run every benchmark script with its default (quick) settings."""
-    session.install("-e", ".[test]")
+    """Run every benchmark script with its default (quick) settings, with the peer libraries."""
+    session.install("-e", ".[test,bench]")
     for script in sorted(pathlib.Path("benchmarks").glob("*.py")):
         if script.name.startswith("_"):
             continue

@@ -1,4 +1,4 @@
-"""Catalog search at shard scale: stage 1, rerank, end-to-end hybrid latency, and recall.
+"""Vector search at shard scale against faiss, and the memory a catalog handle keeps.
 
 Builds (once, cached under ``--workdir``) a catalog whose single shard holds ``--chunks``
 passages (200,000 by default: one full shard), written directly with ``gezk.ddl`` and
@@ -9,47 +9,83 @@ passages (200,000 by default: one full shard), written directly with ``gezk.ddl`
   around random centres, ``centre + spread * noise`` normalised (centres and noise are
   hash-embedder vectors); queries fall near a centre, so their neighbours form a cluster.
 
-Then, through the real reader (``gezel_knowledge.reader``), per query (median and p95 wall ms):
+Then, in one process on one thread (BLAS/OpenMP threads set to 1 before numpy is imported;
+``OPENBLAS_CORETYPE`` is left as the machine sets it), per query and interleaved so that a
+change of machine load touches every path alike, the thread CPU time (and wall time) of:
 
-- ``stage 1``: LUT top-K over the cached sign bits (K = 1024, the default candidate count), and
-  the Hamming baseline for comparison;
-- ``rerank``: fetching the K int8 rows from SQLite and scoring them against the float query;
-- ``hybrid``: a whole explicit ``Catalog.search`` (query embedding, routing, both stages,
-  document and passage FTS, fusion, hits), warm;
-- ``recall@10``: the two-stage top 10 against an exact float32 scan of the same float vectors,
-  the plain numpy reference (whose own time is reported too).
+- ``reader hamming`` / ``reader LUT``: ``search_shard`` on a hot shard, as a long-lived catalog
+  handle runs it from a shard's second search on: the compiled stage 1 (numba) and the rerank
+  of the 1,024 candidates' int8 rows held in memory, down to the final 24 hits;
+- ``reader LUT, numpy kernels``: the same with gezk's numpy kernels (numba missing);
+- ``reader LUT, first search``: a shard's first search (numpy kernels, int8 rows from SQLite);
+- ``faiss @K`` (when ``faiss-cpu`` is installed: ``pip install -e '.[bench]'``):
+  ``IndexBinaryFlat`` top-K over the same sign bits, then the same int8 rerank of its K
+  candidates (rows from memory, ``rerank_int8``, the same ordering and hits), for K from 1,024
+  to 16,384;
+- ``stage 1 LUT``: the compiled LUT top-1,024 alone, and ``floor``, one read of the shard's
+  sign-bit table (``np.bitwise_or.reduce`` over the layout the kernels scan);
+- ``hybrid``: a whole warm ``Catalog.search_with_vector`` (embedding, routing, both stages,
+  document and passage FTS, fusion, hits).
+
+recall@10 of every path is its top 10 against an exact float32 scan of the original vectors.
+The ratios of issue 13 are printed next to their goals: goal 1, the reader's hamming path at
+most 2x faiss @1,024 and its LUT path at most 2x faiss at the smallest K whose recall@10 reaches
+the LUT's; goal 2, the LUT stage 1 at most 4x the floor; goal 7, the handle's resident vectors
+(sign bits and int8 rows) within the 256 MiB budget, and what a handle keeps when the budget
+has no room for the int8 rows. The machine's load average is printed with them.
 
 ``python benchmarks/search.py --chunks 20000`` is a quick smoke run.
 """
 
 from __future__ import annotations
 
-import argparse
-import hashlib
-import json
-import platform
-import sqlite3
-import statistics
-import sys
-import time
-from pathlib import Path
-from typing import Any
+import os
 
-import brotli
-import numpy as np
-from numpy.typing import NDArray
+for _var in (
+    "OMP_NUM_THREADS",
+    "OPENBLAS_NUM_THREADS",
+    "MKL_NUM_THREADS",
+    "BLIS_NUM_THREADS",
+    "VECLIB_MAXIMUM_THREADS",
+    "NUMEXPR_NUM_THREADS",
+):
+    os.environ[_var] = "1"
 
-from gezel_knowledge.embedders import HashEmbedder
-from gezel_knowledge.opening import open_catalog
-from gezel_knowledge.reader import Catalog, candidate_count
-from gezel_knowledge.reader.vectors import _int8_rows, load_sign_bits
-from gezk.ddl import create_schema, seal, write_meta
-from gezk.hashembed import hash_embed
-from gezk.ids import chunk_uid, content_hash
-from gezk.profiles import MARKDOWN_CHUNKS_2, TEST_HASH_EMBED_1
-from gezk.quantize import (
+import argparse  # noqa: E402
+import hashlib  # noqa: E402
+import json  # noqa: E402
+import platform  # noqa: E402
+import sqlite3  # noqa: E402
+import statistics  # noqa: E402
+import sys  # noqa: E402
+import time  # noqa: E402
+from collections.abc import Callable  # noqa: E402
+from pathlib import Path  # noqa: E402
+from typing import Any  # noqa: E402
+
+import brotli  # noqa: E402
+import numpy as np  # noqa: E402
+from numpy.typing import NDArray  # noqa: E402
+
+from gezel_knowledge.embedders import HashEmbedder  # noqa: E402
+from gezel_knowledge.opening import open_catalog  # noqa: E402
+from gezel_knowledge.reader import Catalog, candidate_count  # noqa: E402
+from gezel_knowledge.reader.vectors import (  # noqa: E402
+    DEFAULT_BIT_CACHE_BYTES,
+    KERNELS_ENV,
+    BitCache,
+    ShardHit,
+    compiled_kernels_available,
+    load_sign_bits,
+    search_shard,
+)
+from gezk.ddl import create_schema, seal, write_meta  # noqa: E402
+from gezk.hashembed import hash_embed  # noqa: E402
+from gezk.ids import chunk_uid, content_hash  # noqa: E402
+from gezk.profiles import MARKDOWN_CHUNKS_2, TEST_HASH_EMBED_1  # noqa: E402
+from gezk.quantize import (  # noqa: E402
+    PackedBits,
     QueryTables,
-    hamming_topk,
     lut_topk,
     pack_sign_bits,
     quantize_int8,
@@ -275,104 +311,288 @@ def _pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
-def _timed(fn: Any) -> tuple[Any, float, float]:
-    wall, cpu = time.perf_counter(), time.thread_time()
-    out = fn()
-    return out, (time.perf_counter() - wall) * 1000, (time.thread_time() - cpu) * 1000
+FINAL_K = 24
+FAISS_KS = (1024, 2048, 4096, 8192, 16384)
+GOAL_VS_FAISS = 2.0
+GOAL_LUT_VS_FLOOR = 4.0
+MIB = 1024 * 1024
+
+Path_ = Callable[[Floats], list[ShardHit]]
 
 
-def _rerank(conn: Any, shortlist: Any, q: Floats, final_k: int) -> Any:
-    """Stage 2 as the reader runs it: fetch the candidates' int8 rows, score, keep final_k."""
-    rows = _int8_rows(conn, shortlist.chunk_ids, q.shape[0], 0)
-    scores = rerank_int8(rows, q)
-    return shortlist.rows[np.lexsort((shortlist.chunk_ids, -scores))[:final_k]]
+def _faiss() -> Any:
+    try:
+        import faiss  # noqa: PLC0415 - optional peer, in the bench extra
+
+        faiss.omp_set_num_threads(1)
+        return faiss
+    except ImportError:
+        return None
 
 
-def measure(catalog: Catalog, vectors: Floats, queries: Floats, texts: list[str]) -> dict[str, Any]:
-    """Time the stages and the whole search; compute recall@10 against an exact scan."""
-    final_k = 24
-    conn = catalog._conn(catalog.shards[0])
-    n = vectors.shape[0]
-    bits, load_ms, _ = _timed(lambda: load_sign_bits(conn, 0, n, vectors.shape[1]))
-    k = candidate_count(final_k, n)
-    q8 = quantize_int8(vectors)
-    names = (
-        "stage1_wall",
-        "stage1_cpu",
-        "hamming_wall",
-        "rerank_wall",
-        "exact_wall",
-        "hybrid_wall",
-        "hybrid_cpu",
-        "recall",
-        "shortlist_recall",
-        "int8_ceiling",
-    )
-    cols: dict[str, list[float]] = {name: [] for name in names}
-    catalog.search_with_vector(texts[0], queries[0])  # warm: caches, FTS pages
-    shortlists = []
-    for q, text in zip(queries, texts, strict=True):
-        shortlist, wall, cpu = _timed(lambda q=q: lut_topk(bits, QueryTables.build(q), k))
-        shortlists.append(shortlist)
-        cols["stage1_wall"].append(wall)
-        cols["stage1_cpu"].append(cpu)
-        _, wall, _ = _timed(lambda q=q: hamming_topk(bits, pack_sign_bits(q), k))
-        cols["hamming_wall"].append(wall)
-        _, wall, _ = _timed(lambda q=q, s=shortlist: _rerank(conn, s, q, final_k))
-        cols["rerank_wall"].append(wall)
-        _, wall, cpu = _timed(lambda q=q, text=text: catalog.search_with_vector(text, q))
-        cols["hybrid_wall"].append(wall)
-        cols["hybrid_cpu"].append(cpu)
-    # Recall in a second pass: its full-matrix products would disturb the timings above.
-    dequantized = q8.astype(np.float32)
-    for q, shortlist in zip(queries, shortlists, strict=True):
-        ranked = _rerank(conn, shortlist, q, final_k)
+def _faiss_path(index: Any, q8: NDArray[np.int8], k: int) -> Path_:
+    """faiss top-k over the sign bits, then the reader's own stage 2 on those candidates."""
 
-        def exact(q: Floats = q) -> Any:
-            sims = vectors @ q
-            top = np.argpartition(-sims, 10)[:10]
-            return top[np.argsort(-sims[top])]
+    def run(q: Floats) -> list[ShardHit]:
+        _, found = index.search(pack_sign_bits(q)[None, :], k)
+        chunk_ids = found[0][found[0] >= 0] + 1
+        scores = rerank_int8(q8[chunk_ids - 1], q)
+        order = np.lexsort((chunk_ids, -scores))[:FINAL_K]
+        return [ShardHit(0, int(chunk_ids[i]), float(scores[i])) for i in order]
 
-        truth, wall, _ = _timed(exact)
-        cols["exact_wall"].append(wall)
-        want = set(truth.tolist())
-        cols["recall"].append(len(set(ranked[:10].tolist()) & want) / 10)
-        cols["shortlist_recall"].append(len(set(shortlist.rows.tolist()) & want) / 10)
-        ceiling = np.argsort(-(dequantized @ q), kind="stable")[:10]
-        cols["int8_ceiling"].append(len(set(ceiling.tolist()) & want) / 10)
-    med = {name: statistics.median(v) for name, v in cols.items()}
+    return run
+
+
+def _reader_path(
+    conn: sqlite3.Connection, bits: PackedBits, stage1: str, *, numpy_kernels: bool = False
+) -> Path_:
+    def run(q: Floats) -> list[ShardHit]:
+        if numpy_kernels:
+            os.environ[KERNELS_ENV] = "numpy"
+        try:
+            return search_shard(
+                conn, 0, bits, q, final_k=FINAL_K, center=None, stage1=stage1, tables=None
+            )
+        finally:
+            os.environ.pop(KERNELS_ENV, None)
+
+    return run
+
+
+def _hot(conn: sqlite3.Connection, n: int, d: int, budget: int) -> tuple[BitCache, PackedBits]:
+    """A shard as a long-lived handle holds it after two searches (int8 resident if it fits)."""
+    cache = BitCache(budget)
+    bits = cache.get(0, lambda: load_sign_bits(conn, 0, n, d))
+    probe = np.zeros(d, dtype=np.float32)
+    probe[0] = 1.0
+    for _ in range(2):
+        search_shard(conn, 0, bits, probe, final_k=FINAL_K, center=None, stage1="lut")
+        cache.trim()
+    return cache, bits
+
+
+def _recall(hits: list[ShardHit], truth: set[int]) -> float:
+    return len({h.chunk_id - 1 for h in hits[:10]} & truth) / 10
+
+
+def _run_paths(
+    paths: dict[str, Path_], queries: Floats, truths: list[set[int]]
+) -> dict[str, dict[str, float]]:
+    """Every path on every query, interleaved; medians of CPU and wall time, mean recall."""
+    for run in paths.values():
+        run(queries[0])  # warm-up: caches, compilation, faiss' first call
+    cpu: dict[str, list[float]] = {name: [] for name in paths}
+    wall: dict[str, list[float]] = {name: [] for name in paths}
+    recall: dict[str, list[float]] = {name: [] for name in paths}
+    for q, truth in zip(queries, truths, strict=True):
+        for name, run in paths.items():
+            c, w = time.thread_time_ns(), time.perf_counter_ns()
+            hits = run(q)
+            wall[name].append((time.perf_counter_ns() - w) / 1e6)
+            cpu[name].append((time.thread_time_ns() - c) / 1e6)
+            recall[name].append(_recall(hits, truth))
     return {
-        "chunks": n,
-        "candidates": k,
-        "bits_load_ms": load_ms,
-        "stage1_lut_ms_p50": med["stage1_wall"],
-        "stage1_lut_cpu_ms_p50": med["stage1_cpu"],
-        "stage1_hamming_ms_p50": med["hamming_wall"],
-        "rerank_ms_p50": med["rerank_wall"],
-        "hybrid_ms_p50": med["hybrid_wall"],
-        "hybrid_ms_p95": _pct(cols["hybrid_wall"], 0.95),
-        "hybrid_cpu_ms_p50": med["hybrid_cpu"],
-        "hybrid_cpu_ms_p95": _pct(cols["hybrid_cpu"], 0.95),
-        "exact_float32_ms_p50": med["exact_wall"],
-        "recall_at_10": float(np.mean(cols["recall"])),
-        "shortlist_recall_at_10": float(np.mean(cols["shortlist_recall"])),
-        "int8_exhaustive_recall_at_10": float(np.mean(cols["int8_ceiling"])),
+        name: {
+            "cpu_ms": statistics.median(cpu[name]),
+            "wall_ms": statistics.median(wall[name]),
+            "recall_at_10": float(np.mean(recall[name])),
+        }
+        for name in paths
     }
 
 
-_COLUMNS = (
-    ("LUT wall", "stage1_lut_ms_p50", "ms"),
-    ("LUT cpu", "stage1_lut_cpu_ms_p50", "ms"),
-    ("hamming", "stage1_hamming_ms_p50", "ms"),
-    ("rerank", "rerank_ms_p50", "ms"),
-    ("hybrid p50", "hybrid_ms_p50", "ms"),
-    ("hybrid p95", "hybrid_ms_p95", "ms"),
-    ("cpu p95", "hybrid_cpu_ms_p95", "ms"),
-    ("exact f32", "exact_float32_ms_p50", "ms"),
-    ("recall@10", "recall_at_10", ""),
-    ("shortlist", "shortlist_recall_at_10", ""),
-    ("int8 ceil", "int8_exhaustive_recall_at_10", ""),
-)
+def _stage1(bits: PackedBits, queries: Floats) -> dict[str, Any]:
+    """The LUT top-1,024 alone (as the reader runs it for a hot shard) and the floor.
+
+    The two alternate, query by query, so that both see the same machine load.
+    """
+    words = bits.words64()
+    k = candidate_count(FINAL_K, bits.rows)
+    compiled = None
+    if compiled_kernels_available():
+        from gezel_knowledge.reader import _compiled as compiled  # noqa: PLC0415 - numba
+
+    def lut(q: Floats) -> object:
+        if compiled is None:
+            return lut_topk(bits, q, k)
+        return compiled.lut_topk(bits, QueryTables.build(q), k, None)
+
+    def floor(q: Floats) -> object:
+        return np.bitwise_or.reduce(words, axis=None)
+
+    times: dict[str, list[float]] = {"lut_ms": [], "floor_ms": []}
+    for q in [queries[0], *queries]:
+        for name, fn in (("floor_ms", floor), ("lut_ms", lut)):
+            c = time.thread_time_ns()
+            fn(q)
+            times[name].append((time.thread_time_ns() - c) / 1e6)
+    return {
+        "lut_kernel": "numpy" if compiled is None else "compiled",
+        **{name: statistics.median(values[1:]) for name, values in times.items()},
+    }
+
+
+def _hybrid(catalog: Catalog, queries: Floats, texts: list[str]) -> dict[str, float]:
+    catalog.search_with_vector(texts[0], queries[0])
+    catalog.search_with_vector(texts[0], queries[0])  # the shard is hot from here on
+    wall, cpu = [], []
+    for q, text in zip(queries, texts, strict=True):
+        w, c = time.perf_counter_ns(), time.thread_time_ns()
+        catalog.search_with_vector(text, q)
+        wall.append((time.perf_counter_ns() - w) / 1e6)
+        cpu.append((time.thread_time_ns() - c) / 1e6)
+    return {
+        "hybrid_ms_p50": statistics.median(wall),
+        "hybrid_ms_p95": _pct(wall, 0.95),
+        "hybrid_cpu_ms_p50": statistics.median(cpu),
+        "hybrid_cpu_ms_p95": _pct(cpu, 0.95),
+    }
+
+
+def _memory(
+    catalog: Catalog, conn: sqlite3.Connection, n: int, d: int, queries: Floats
+) -> dict[str, Any]:
+    """What the handle holds, and a handle whose budget has room for the sign bits only."""
+    bits_bytes = -(-d // 64) * 8 * n
+    small = bits_bytes + MIB
+    cache, bits = _hot(conn, n, d, small)
+    run = _reader_path(conn, bits, "lut")
+    cpu = []
+    for q in queries:
+        c = time.thread_time_ns()
+        run(q)
+        cache.trim()
+        cpu.append((time.thread_time_ns() - c) / 1e6)
+    return {
+        "budget_bytes": DEFAULT_BIT_CACHE_BYTES,
+        "resident_bytes": catalog.resident_vector_bytes,
+        "resident_int8_bytes": catalog._bits.resident_int8_bytes,
+        "small_budget_bytes": small,
+        "small_budget_resident_bytes": cache.resident_bytes,
+        "small_budget_resident_int8_bytes": cache.resident_int8_bytes,
+        "small_budget_lut_cpu_ms": statistics.median(cpu),
+    }
+
+
+def measure(
+    catalog: Catalog, vectors: Floats, queries: Floats, texts: list[str], faiss_ks: tuple[int, ...]
+) -> dict[str, Any]:
+    """Time every path, compute recall@10 against an exact scan, report the ratios."""
+    conn = catalog._conn(catalog.shards[0])
+    n, d = vectors.shape
+    k = candidate_count(FINAL_K, n)
+    compiled_kernels_available()  # prepared before timing (a handle does it in the background)
+    truths = []
+    for q in queries:
+        sims = vectors @ q
+        truths.append(set(np.argpartition(-sims, 10)[:10].tolist()))
+    t = time.perf_counter()
+    _, hot = _hot(conn, n, d, DEFAULT_BIT_CACHE_BYTES)
+    hot_ms = (time.perf_counter() - t) * 1000
+    q8 = quantize_int8(vectors)
+    paths: dict[str, Path_] = {
+        "reader hamming": _reader_path(conn, hot, "hamming"),
+        "reader LUT": _reader_path(conn, hot, "lut"),
+        "reader LUT, numpy kernels": _reader_path(conn, hot, "lut", numpy_kernels=True),
+        "reader LUT, first search": _reader_path(conn, PackedBits.from_matrix(hot.matrix()), "lut"),
+    }
+    faiss = _faiss()
+    if faiss is not None:
+        index = faiss.IndexBinaryFlat(d)
+        index.add(hot.matrix())
+        for kk in faiss_ks:
+            if kk <= n:
+                paths[f"faiss @{kk}"] = _faiss_path(index, q8, kk)
+    load_before = os.getloadavg()
+    results = _run_paths(paths, queries, truths)
+    stage1 = _stage1(hot, queries)
+    hybrid = _hybrid(catalog, queries, texts)
+    memory = _memory(catalog, conn, n, d, queries)
+    load_after = os.getloadavg()
+    report: dict[str, Any] = {
+        "chunks": n,
+        "candidates": k,
+        "compiled": compiled_kernels_available(),
+        "faiss": faiss is not None,
+        "hot_shard_ms": hot_ms,
+        "paths": results,
+        **stage1,
+        **hybrid,
+        **memory,
+        "load_average": [round(x, 2) for x in (*load_before, *load_after)],
+    }
+    report.update(_ratios(results, stage1))
+    return report
+
+
+def _ratios(results: dict[str, dict[str, float]], stage1: dict[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {"lut_vs_floor": stage1["lut_ms"] / stage1["floor_ms"]}
+    out["hamming_vs_faiss"] = out["lut_vs_faiss"] = out["lut_matching_faiss_k"] = None
+    faiss = {int(name[7:]): r for name, r in results.items() if name.startswith("faiss @")}
+    if not faiss:
+        return out
+    if 1024 in faiss:
+        out["hamming_vs_faiss"] = results["reader hamming"]["cpu_ms"] / faiss[1024]["cpu_ms"]
+    lut = results["reader LUT"]
+    matching = [kk for kk in sorted(faiss) if faiss[kk]["recall_at_10"] >= lut["recall_at_10"]]
+    chosen = matching[0] if matching else max(faiss)
+    out["lut_matching_faiss_k"] = chosen
+    out["lut_matching_faiss_reached"] = bool(matching)
+    out["lut_vs_faiss"] = lut["cpu_ms"] / faiss[chosen]["cpu_ms"]
+    return out
+
+
+def _verdict(ratio: float | None, goal: float) -> str:
+    if ratio is None:
+        return "not measured (faiss-cpu is not installed: pip install -e '.[bench]')"
+    return f"{ratio:.2f}x (goal <= {goal:g}x): {'met' if ratio <= goal else 'NOT met'}"
+
+
+def _print(kind: str, r: dict[str, Any]) -> None:
+    print(
+        f"\n{kind}: {r['chunks']:,} chunks, {r['candidates']:,} candidates, final_k {FINAL_K}; "
+        f"compiled kernels {'on' if r['compiled'] else 'off (numba missing)'}"
+    )
+    print(f"  {'path':<28}{'cpu ms':>9}{'wall ms':>9}{'recall@10':>11}")
+    for name, p in r["paths"].items():
+        print(f"  {name:<28}{p['cpu_ms']:>9.3f}{p['wall_ms']:>9.3f}{p['recall_at_10']:>11.3f}")
+    if not r["faiss"]:
+        print("  faiss: not installed (pip install -e '.[bench]'); no faiss paths measured")
+    print(
+        f"  stage 1 LUT ({r['lut_kernel']}) {r['lut_ms']:.3f} ms cpu, sign-bit table read "
+        f"(floor) {r['floor_ms']:.3f} ms cpu"
+    )
+    print(
+        f"  hybrid search p50 {r['hybrid_ms_p50']:.2f} ms, p95 {r['hybrid_ms_p95']:.2f} ms wall "
+        f"(cpu p50 {r['hybrid_cpu_ms_p50']:.2f}, p95 {r['hybrid_cpu_ms_p95']:.2f})"
+    )
+    print(
+        f"  goal 1, reader hamming / faiss @1024: {_verdict(r['hamming_vs_faiss'], GOAL_VS_FAISS)}"
+    )
+    if r["lut_matching_faiss_k"] is not None:
+        reached = "" if r["lut_matching_faiss_reached"] else " (no K reached it; largest K)"
+        print(
+            f"  goal 1, reader LUT / faiss @{r['lut_matching_faiss_k']} (recall-matched{reached}): "
+            f"{_verdict(r['lut_vs_faiss'], GOAL_VS_FAISS)}"
+        )
+    else:
+        print(f"  goal 1, reader LUT / faiss: {_verdict(None, GOAL_VS_FAISS)}")
+    print(f"  goal 2, stage 1 LUT / floor: {_verdict(r['lut_vs_floor'], GOAL_LUT_VS_FLOOR)}")
+    within = r["resident_bytes"] <= r["budget_bytes"]
+    print(
+        f"  goal 7, handle holds {r['resident_bytes'] / MIB:.1f} MiB (int8 rows "
+        f"{r['resident_int8_bytes'] / MIB:.1f} MiB) of its {r['budget_bytes'] / MIB:.0f} MiB "
+        f"budget: {'met' if within else 'NOT met'}; with a "
+        f"{r['small_budget_bytes'] / MIB:.1f} MiB budget it holds "
+        f"{r['small_budget_resident_bytes'] / MIB:.1f} MiB (int8 rows "
+        f"{r['small_budget_resident_int8_bytes'] / MIB:.1f} MiB, read from SQLite: reader LUT "
+        f"{r['small_budget_lut_cpu_ms']:.2f} ms cpu)"
+    )
+    la = r["load_average"]
+    print(
+        f"  load average (1, 5, 15 min): before {la[0]}, {la[1]}, {la[2]}; "
+        f"after {la[3]}, {la[4]}, {la[5]}"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -395,6 +615,13 @@ def main(argv: list[str] | None = None) -> int:
         type=Path,
         default=Path(".bench-search"),
         help="where the synthetic catalogs are built and kept",
+    )
+    parser.add_argument(
+        "--faiss-k",
+        type=int,
+        nargs="+",
+        default=list(FAISS_KS),
+        help="faiss candidate counts to sweep (default 1024 2048 4096 8192 16384)",
     )
     parser.add_argument("--json", action="store_true", help="print JSON")
     args = parser.parse_args(argv)
@@ -422,20 +649,18 @@ def main(argv: list[str] | None = None) -> int:
             noise = hash_embed([f"query {i}" for i in range(args.queries)])
             queries = _unit(centres[picks] + args.spread * noise)
         with open_catalog(root, embedder=embedder) as catalog:
-            results.append({"kind": kind, **measure(catalog, vectors, queries, texts)})
+            figures = measure(catalog, vectors, queries, texts, tuple(args.faiss_k))
+            results.append({"kind": kind, **figures})
     if args.json:
         report = {"machine": platform.machine(), "python": platform.python_version()}
         print(json.dumps({**report, "results": results}, indent=2))
         return 0
-    print(f"{'data':<10}" + "".join(f"{title:>11}" for title, _, _ in _COLUMNS))
-    for r in results:
-        cells = [f"{r[key]:.2f}{unit}" if unit else f"{r[key]:.3f}" for _, key, unit in _COLUMNS]
-        print(f"{r['kind']:<10}" + "".join(f"{c:>11}" for c in cells))
-    first = results[0]
     print(
-        f"({first['chunks']} chunks, {first['candidates']} stage-1 candidates, sign bits "
-        f"loaded in {first['bits_load_ms']:.0f} ms; medians over the queries unless p95)"
+        f"vector search, one thread, {args.queries} queries per data set; median thread CPU "
+        "time per query (wall time beside it)"
     )
+    for r in results:
+        _print(r["kind"], r)
     return 0
 
 
