@@ -143,6 +143,8 @@ class _Compiled:
     @classmethod
     def _prepare(cls) -> None:
         try:
+            # Imported on demand for its third-party dependency (numba, ~0.3 s to import), not
+            # to hide a cycle: it imports nothing of gezel_knowledge (a test checks it).
             module = importlib.import_module("gezel_knowledge.reader._compiled")
             module.warm_up()
         except Exception as exc:  # an optional accelerator: any failure leaves numpy in charge

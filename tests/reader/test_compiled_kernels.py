@@ -8,6 +8,8 @@ shards large enough for its sampled selection, including inputs built to defeat 
 
 from __future__ import annotations
 
+import ast
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -146,3 +148,17 @@ def test_large_shard_with_a_cluster_of_near_duplicates(large_bits: Bits) -> None
     bits[near, 0] ^= 1 << rng.integers(0, 8, size=2000).astype(np.uint8)
     _both(bits, query, 64, None)
     _both(bits, query, 1500, None)
+
+
+def test_the_compiled_module_imports_nothing_of_gezel_knowledge() -> None:
+    # The reader imports it on demand (for numba's import time); that hides no cycle only while
+    # it depends on gezk and third-party modules alone.
+    source = Path(compiled.__file__).read_text(encoding="utf-8")
+    imported = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom):
+            imported.add("." if node.level else node.module or "")
+        elif isinstance(node, ast.Import):
+            imported.update(alias.name for alias in node.names)
+    assert "gezk.quantize" in imported
+    assert not {m for m in imported if m == "." or m.split(".")[0] == "gezel_knowledge"}
