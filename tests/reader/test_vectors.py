@@ -15,7 +15,7 @@ import pytest
 
 from gezel_knowledge.embedders import HashEmbedder
 from gezel_knowledge.errors import IntegrityFailure
-from gezel_knowledge.reader import open_catalog
+from gezel_knowledge.opening import open_catalog
 from gezel_knowledge.reader import vectors as reader_vectors
 from gezel_knowledge.reader.vectors import (
     KERNELS_ENV,
