@@ -1,7 +1,8 @@
 """Stage-1 scan kernels on one core: compiled and numpy top-K against the memory-read floor.
 
-For ``--n`` random unit ``--d``-dimensional vectors this times, per query (median thread CPU
-time, the steady figure on a shared machine, with the median and minimum wall time beside it):
+For ``--n`` random unit ``--d``-dimensional vectors this times, per query and taking turns
+query by query (median thread CPU time, the steady figure on a shared machine, with the median
+and minimum wall time beside it):
 
 - ``floor``: one streaming read of the shard's sign-bit table (``np.bitwise_or.reduce`` over
   the word-major 64-bit layout the kernels scan): what no scan can beat;
@@ -83,17 +84,28 @@ def _matmul_topk(vectors: Floats, query: Floats, k: int) -> NDArray[np.int64]:
     return part[np.lexsort((part, -scores[part]))].astype(np.int64)
 
 
-def _timed(fn: Callable[[int], object], repeat: int) -> tuple[float, float, float]:
-    """Median thread CPU time, median wall time and min wall time, in milliseconds."""
-    fn(0)  # warm-up: first-touch page faults, lazy layouts, compilation
-    wall, cpu = [], []
+def _timed(
+    kernels: dict[str, Callable[[int], object]], repeat: int
+) -> dict[str, tuple[float, float, float]]:
+    """Per kernel: median thread CPU time, median wall time and min wall time, in milliseconds.
+
+    The kernels take turns query by query, so that a change of machine load touches all alike.
+    """
+    for fn in kernels.values():
+        fn(0)  # warm-up: first-touch page faults, lazy layouts, compilation
+    wall: dict[str, list[float]] = {name: [] for name in kernels}
+    cpu: dict[str, list[float]] = {name: [] for name in kernels}
     for i in range(repeat):
-        cpu_start = time.thread_time_ns()
-        start = time.perf_counter_ns()
-        fn(i)
-        wall.append((time.perf_counter_ns() - start) / 1e6)
-        cpu.append((time.thread_time_ns() - cpu_start) / 1e6)
-    return statistics.median(cpu), statistics.median(wall), min(wall)
+        for name, fn in kernels.items():
+            cpu_start = time.thread_time_ns()
+            start = time.perf_counter_ns()
+            fn(i)
+            wall[name].append((time.perf_counter_ns() - start) / 1e6)
+            cpu[name].append((time.thread_time_ns() - cpu_start) / 1e6)
+    return {
+        name: (statistics.median(cpu[name]), statistics.median(wall[name]), min(wall[name]))
+        for name in kernels
+    }
 
 
 def _check(
@@ -180,10 +192,7 @@ def main(argv: list[str] | None = None) -> int:
 
     check = _check(bits, packed, queries[0], args.d, args.k)
     load_before = os.getloadavg()
-    results = {
-        name: _timed(fn, args.repeat)
-        for name, fn in _kernels(packed, vectors, queries, args.k).items()
-    }
+    results = _timed(_kernels(packed, vectors, queries, args.k), args.repeat)
     load_after = os.getloadavg()
     floor_cpu = results["floor"][0]
     lut_name = "LUT top-K (compiled)" if "LUT top-K (compiled)" in results else "LUT top-K (numpy)"
