@@ -43,6 +43,10 @@ def test_search_benchmark_reports_every_figure(
             assert 0.0 <= p["recall_at_10"] <= 1.0
         # Compiled or numpy kernels, hot or first search: the same hits, so the same recall.
         assert len({paths[name]["recall_at_10"] for name in reader}) == 1
+        assert paths["exact float32 scan (numpy)"]["recall_at_10"] == 1.0
+        lut = paths["reader LUT"]["recall_at_10"]
+        assert lut <= r["int8_exhaustive_recall_at_10"] + 1e-9
+        assert lut <= r["shortlist_recall_at_10"] + 1e-9
         assert r["hybrid_ms_p95"] >= r["hybrid_ms_p50"] > 0
         assert r["lut_vs_floor"] > 0
         assert len(r["load_average"]) == 6
@@ -59,6 +63,7 @@ def test_search_benchmark_reports_every_figure(
             assert r["hamming_vs_faiss"] is None
     # Document-like clusters: the two stages find each query's cluster.
     assert results["clustered"]["paths"]["reader LUT"]["recall_at_10"] == 1.0
+    assert results["clustered"]["shortlist_recall_at_10"] == 1.0
 
 
 def test_search_benchmark_says_when_faiss_is_absent(
