@@ -164,7 +164,8 @@ def compiled_kernels_available() -> bool:
 class ShardVectors(PackedBits):
     """A shard's sign bits, how often it was searched, and its int8 rows once it is hot.
 
-    The int8 matrix is loaded only when the owning :class:`BitCache` has room for it within its
+    Only a shard held by a handle's :class:`BitCache` becomes hot (a validator's one-off probes
+    never do). The int8 matrix is loaded only when that cache has room for it within its
     budget; :attr:`nbytes` counts it, so the cache's accounting covers both.
     """
 
@@ -182,6 +183,11 @@ class ShardVectors(PackedBits):
         return super().nbytes + self.int8_nbytes
 
     @property
+    def hot(self) -> bool:
+        """Searched before through the handle that caches it: worth compiled kernels and RAM."""
+        return self._owner is not None and self.searches >= _HOT_AFTER_SEARCHES
+
+    @property
     def int8_nbytes(self) -> int:
         """Bytes of resident int8 rows (0 until the shard is hot and they fit the budget)."""
         return 0 if self._int8 is None else int(self._int8.nbytes)
@@ -196,10 +202,10 @@ class ShardVectors(PackedBits):
         self, conn: sqlite3.Connection, chunk_ids: NDArray[np.int64], dimensions: int, shard: int
     ) -> NDArray[np.int8]:
         """The candidates' int8 rows in ``chunk_ids`` order, from memory once resident."""
-        if self._int8 is None and self.searches >= _HOT_AFTER_SEARCHES:
-            wanted = self.rows * dimensions
-            if self._owner is not None and self._owner.has_room(wanted):
-                self._int8 = _load_int8(conn, shard, self.rows, dimensions)
+        owner = self._owner
+        wanted = self.rows * dimensions
+        if self._int8 is None and self.hot and owner is not None and owner.has_room(wanted):
+            self._int8 = _load_int8(conn, shard, self.rows, dimensions)
         if self._int8 is not None:
             rows: NDArray[np.int8] = self._int8[chunk_ids - 1]
             return rows
@@ -413,7 +419,7 @@ def search_shard(
     hot = False
     if isinstance(bits, ShardVectors):
         bits.searches += 1
-        hot = bits.searches >= _HOT_AFTER_SEARCHES
+        hot = bits.hot
     shortlist = _stage1(
         bits, query, k, center=center, stage1=stage1, tables=tables, mask=mask, hot=hot
     )

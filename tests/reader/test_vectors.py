@@ -169,14 +169,11 @@ def test_int8_rows_stay_in_sqlite_when_the_budget_has_no_room(
     assert cache.resident_bytes == bits_bytes <= cache.budget_bytes
 
 
-def _entry(n: int, int8: bool) -> ShardVectors:
-    """A hot cached shard of n rows of 384 bits, with its int8 rows resident if asked."""
+def _entry(n: int) -> ShardVectors:
+    """A shard of n rows of 384 bits as a search leaves it: n * 48 bytes of layout."""
     conn, _, _ = _shard(n, n)
     entry = load_sign_bits(conn, 0, n, D)
-    entry.words64()  # the layout a search builds: n * 48 bytes
-    if int8:
-        entry.searches = 2
-        entry.int8_rows(conn, np.arange(1, 3), D, 0)
+    entry.words64()
     conn.close()
     return entry
 
@@ -185,10 +182,10 @@ def test_cache_accounts_bits_and_int8_and_evicts_int8_first() -> None:
     # 100 rows: bits 4,800 bytes, int8 38,400 bytes.
     cache = BitCache(budget_bytes=100_000)
     for shard_id in (0, 1):
-        cache.get(shard_id, lambda: _entry(100, int8=False))
+        cache.get(shard_id, lambda: _entry(100))
     assert cache.resident_bytes == 2 * 4_800
     # Hot shard 0 loads its int8 rows: they fit, and count against the budget.
-    entry0 = cache.get(0, lambda: _entry(100, False))
+    entry0 = cache.get(0, lambda: _entry(100))
     assert isinstance(entry0, ShardVectors)
     entry0.searches = 2
     conn, _, _ = _shard(100, 100)
@@ -196,13 +193,13 @@ def test_cache_accounts_bits_and_int8_and_evicts_int8_first() -> None:
     assert cache.resident_int8_bytes == 38_400
     assert cache.resident_bytes == 2 * 4_800 + 38_400
     # Shard 1 too: 86,400 bytes held, still within 100,000.
-    entry1 = cache.get(1, lambda: _entry(100, False))
+    entry1 = cache.get(1, lambda: _entry(100))
     assert isinstance(entry1, ShardVectors)
     entry1.searches = 2
     entry1.int8_rows(conn, np.array([1]), D, 1)
     assert cache.resident_bytes == 2 * (4_800 + 38_400)
     # A third shard's int8 rows would not fit: they stay in SQLite, nothing is evicted for them.
-    entry2 = cache.get(2, lambda: _entry(100, False))
+    entry2 = cache.get(2, lambda: _entry(100))
     assert isinstance(entry2, ShardVectors)
     entry2.searches = 2
     rows = entry2.int8_rows(conn, np.array([3]), D, 2)
@@ -260,6 +257,25 @@ def test_catalog_search_results_are_the_same_cold_and_hot(sharded_catalog: Path)
                 [(p.row.chunk_uid, p.score) for p in r] for r in first
             ]
         assert c._bits.resident_int8_bytes > 0
+
+
+def test_shards_outside_a_handle_never_turn_hot(
+    shard: tuple[sqlite3.Connection, np.ndarray, np.ndarray], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A validator probes many times with bits it loaded itself: numpy kernels, SQLite rows.
+    conn, x, _ = shard
+    monkeypatch.setattr(reader_vectors._Compiled, "get", _no_compiled_kernels)
+    bits = load_sign_bits(conn, 0, N, D)
+    q = _queries(x, 1)[0]
+    for _ in range(3):
+        _search(conn, bits, q, "lut")
+    assert bits.searches == 3
+    assert not bits.hot
+    assert bits.int8_nbytes == 0
+
+
+def _no_compiled_kernels(*, wait: bool) -> None:
+    raise AssertionError("a shard outside a handle asked for the compiled kernels")
 
 
 def test_a_wrong_width_int8_row_is_refused_when_rows_become_resident() -> None:
