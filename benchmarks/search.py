@@ -471,7 +471,7 @@ def _memory(
     return {
         "budget_bytes": DEFAULT_BIT_CACHE_BYTES,
         "resident_bytes": catalog.resident_vector_bytes,
-        "resident_int8_bytes": catalog._bits.resident_int8_bytes,
+        "resident_int8_bytes": catalog._vectors.bits.resident_int8_bytes,
         "small_budget_bytes": small,
         "small_budget_resident_bytes": cache.resident_bytes,
         "small_budget_resident_int8_bytes": cache.resident_int8_bytes,

@@ -237,7 +237,7 @@ def test_resident_bytes_never_exceed_the_budget_across_a_search_sequence(
             c.search_with_vector("lattice ember", vector, mode="vector", shards=shards)
             seen.append(c.resident_vector_bytes)
         assert max(seen) <= budget
-        assert c._bits.resident_int8_bytes > 0  # small shards: their int8 rows fit
+        assert c._vectors.bits.resident_int8_bytes > 0  # small shards: their int8 rows fit
 
 
 def test_catalog_search_results_are_the_same_cold_and_hot(sharded_catalog: Path) -> None:
@@ -256,7 +256,7 @@ def test_catalog_search_results_are_the_same_cold_and_hot(sharded_catalog: Path)
             assert [[(p.row.chunk_uid, p.score) for p in r] for r in again] == [
                 [(p.row.chunk_uid, p.score) for p in r] for r in first
             ]
-        assert c._bits.resident_int8_bytes > 0
+        assert c._vectors.bits.resident_int8_bytes > 0
 
 
 def test_shards_outside_a_handle_never_turn_hot(
