@@ -1,30 +1,42 @@
-"""Passage embedding throughput and peak memory of OnnxEmbedder.
+"""Passage embedding throughput: OnnxEmbedder against a plain onnxruntime loop, in one process.
 
-Embeds synthetic ~400-token English passages with a profile's ONNX graph at several sub-batch
-sizes and onnxruntime thread counts, each configuration in a fresh child process so its peak
-RSS is its own. A plain reference in the same run (one text per onnxruntime call, numpy mean
-pooling) gives the baseline speed and checks the vectors agree.
+The plain loop is what a careful user writes by hand over the same texts and the same graph:
+the tokenizer library encodes them (truncated to the profile's ``maxTokens``), they are sorted by
+length, cut into runs of a fixed count, right-padded to each run's longest, fed to an
+onnxruntime session with one intra-op thread per usable core and otherwise default options,
+mean-pooled and normalised with numpy. It runs at several batch counts, with onnxruntime's
+default spinning threads and without; the fastest of these is the reference. The embedder runs
+with its defaults (``load_embedder(profile)``).
 
-    python benchmarks/embed.py                       # default model, quick
-    python benchmarks/embed.py --max-tokens 512      # embed the whole ~400 tokens
-    python benchmarks/embed.py --batch-sizes 1,8,32 --threads 1,2 --passages 96 --json
+The machine is shared, so every configuration runs once per round, rounds interleave the
+configurations (rotating their order), and figures are medians over rounds: wall-clock passages/s,
+passages per CPU second of this process (all threads), and the embedder's throughput as a share
+of the reference's in the same rounds. The goal (issue 13, goal 6) is at least 90%.
+
+    python benchmarks/embed.py                       # default model, 96 passages, 5 rounds
+    python benchmarks/embed.py --explore             # also embedder variants (threads, batching)
+    python benchmarks/embed.py --passages 32 --rounds 3 --plain-batches 1,8 --json
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import resource
-import subprocess
-import sys
 import time
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from gezel_knowledge.embedders import OnnxEmbedder, load_embedder
+from gezel_knowledge.embedders.onnx_embedder import usable_cores
 from gezk.profiles import ALL_MINILM_L6_V2_INT8_1, EmbeddingProfile, embedding_profile
+
+GOAL = 0.90
 
 _VOCABULARY = (
     "catalog index search passage vector model token embedding query reader compiler shard "
@@ -34,171 +46,222 @@ _VOCABULARY = (
     "river mountain history science language music physics chemistry biology economics law"
 )
 
+Vectors = NDArray[np.float32]
 
-def _passages(
-    profile: EmbeddingProfile, count: int, tokens: int, model_dir: str | None
-) -> list[str]:
-    """Deterministic word salad, each passage cut to at most ``tokens`` tokens."""
-    tokenizer = load_embedder(profile, model_dir=model_dir).tokenizer
+
+def passages(count: int, shortest: int, longest: int, seed: int = 1234) -> list[str]:
+    """Deterministic word salad, lengths spread evenly from ``shortest`` to ``longest`` words."""
     vocabulary = _VOCABULARY.split()
-    rng = np.random.default_rng(1234)
-    out: list[str] = []
-    for _ in range(count):
-        words = [str(w) for w in rng.choice(vocabulary, size=tokens)]
-        text = " ".join(words)
-        while tokenizer.count(text) > tokens:
-            words.pop()
-            text = " ".join(words)
-        out.append(text.capitalize() + ".")
-    return out
+    rng = np.random.default_rng(seed)
+    lengths = np.linspace(shortest, longest, num=count).astype(int)
+    rng.shuffle(lengths)
+    return [
+        " ".join(str(w) for w in rng.choice(vocabulary, size=int(n))).capitalize() + "."
+        for n in lengths
+    ]
 
 
-def _peak_rss_mib() -> float:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+class PlainLoop:
+    """The hand-written reference: tokenizers + onnxruntime + numpy, nothing of ours."""
+
+    def __init__(
+        self, graph: bytes, tokenizer_json: str, max_tokens: int, batch: int, spin: bool
+    ) -> None:
+        import onnxruntime as ort  # noqa: PLC0415
+        from tokenizers import Tokenizer  # noqa: PLC0415
+
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = usable_cores()
+        options.log_severity_level = 3
+        if not spin:
+            options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        self.session = ort.InferenceSession(
+            graph, sess_options=options, providers=["CPUExecutionProvider"]
+        )
+        self.names = {i.name for i in self.session.get_inputs()}
+        self.tokenizer = Tokenizer.from_str(tokenizer_json)
+        self.tokenizer.no_padding()
+        self.tokenizer.enable_truncation(max_length=max_tokens)
+        self.batch = batch
+
+    def __call__(self, texts: list[str]) -> Vectors:
+        rows = [e.ids for e in self.tokenizer.encode_batch(texts)]
+        order = sorted(range(len(rows)), key=lambda i: len(rows[i]))
+        out = np.empty((len(rows), 0), dtype=np.float32)
+        for start in range(0, len(order), self.batch):
+            run = order[start : start + self.batch]
+            width = max(len(rows[i]) for i in run)
+            ids = np.zeros((len(run), width), dtype=np.int64)
+            mask = np.zeros_like(ids)
+            for r, i in enumerate(run):
+                ids[r, : len(rows[i])] = rows[i]
+                mask[r, : len(rows[i])] = 1
+            feed = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
+            (hidden,) = self.session.run(None, {k: v for k, v in feed.items() if k in self.names})[
+                :1
+            ]
+            pooled = (hidden * mask[:, :, None]).sum(axis=1) / mask.sum(axis=1, keepdims=True)
+            if out.shape[1] == 0:
+                out = np.empty((len(rows), pooled.shape[1]), dtype=np.float32)
+            out[run] = pooled / np.linalg.norm(pooled, axis=1, keepdims=True)
+        return out
 
 
-def _child(config: dict[str, Any]) -> dict[str, Any]:
-    profile = embedding_profile(config["profile"])
-    if config["max_tokens"]:
-        profile = replace(profile, max_tokens=config["max_tokens"])
-    passages = _passages(profile, config["passages"], config["tokens"], config["model_dir"])
-    batch = config["batch"]
-    # batch -1: the embedder's own defaults (DEFAULT_BATCH_SIZE texts, DEFAULT_MAX_BATCH_TOKENS);
-    # otherwise exactly ``batch`` texts per run, whatever their length.
-    sizing = (
-        {}
-        if batch == -1
-        else {"batch_size": max(1, batch), "max_batch_tokens": max(1, batch) * profile.max_tokens}
-    )
-    embedder = load_embedder(
-        profile, model_dir=config["model_dir"], threads=config["threads"], **sizing
-    )
+def _configurations(
+    profile: EmbeddingProfile, model_dir: str | None, plain_batches: list[int], explore: bool
+) -> dict[str, Callable[[list[str]], Vectors]]:
+    embedder = load_embedder(profile, model_dir=model_dir)
     assert isinstance(embedder, OnnxEmbedder)
     embedder.load()
-    embedder.embed_passages(passages[:2])  # warm-up: first-run allocations
-    timings = []
-    cpu = []
-    for _ in range(config["repeat"]):
-        start, start_cpu = time.perf_counter(), time.process_time()
-        vectors = (
-            _reference(embedder, passages) if batch == 0 else embedder.embed_passages(passages)
+    graph = embedder.files.graph.read_bytes()
+    tokenizer_json = embedder.files.tokenizer.read_text(encoding="utf-8")
+    configs: dict[str, Callable[[list[str]], Vectors]] = {}
+    for spin in (True, False):
+        for batch in plain_batches:
+            name = f"plain batch {batch}" + ("" if spin else " no-spin")
+            configs[name] = PlainLoop(graph, tokenizer_json, profile.max_tokens, batch, spin)
+    configs["embedder defaults"] = embedder.embed_passages
+    if explore:
+        variants: dict[str, dict[str, Any]] = {
+            "embedder 1 thread": {"threads": 1},
+            "embedder spinning": {"spin_wait": True},
+            "embedder 256 tokens/run": {"max_batch_tokens": 256},
+            "embedder 2048 tokens/run": {"max_batch_tokens": 2048},
+        }
+        for name, options in variants.items():
+            variant = OnnxEmbedder(profile, embedder.files, **options)
+            variant.load()
+            configs[name] = variant.embed_passages
+    return configs
+
+
+def measure(
+    configs: dict[str, Callable[[list[str]], Vectors]], texts: list[str], rounds: int
+) -> dict[str, dict[str, Any]]:
+    """Interleaved rounds: per configuration, wall and CPU seconds of each round, and vectors."""
+    names = list(configs)
+    vectors = {name: configs[name](texts[:4]) for name in names}  # warm-up: first-run allocations
+    timings: dict[str, dict[str, Any]] = {n: {"wall": [], "cpu": []} for n in names}
+    for r in range(rounds):
+        for name in names[r % len(names) :] + names[: r % len(names)]:
+            wall, cpu = time.perf_counter(), time.process_time()
+            vectors[name] = configs[name](texts)
+            timings[name]["wall"].append(time.perf_counter() - wall)
+            timings[name]["cpu"].append(time.process_time() - cpu)
+    for name in names:
+        timings[name]["vectors"] = vectors[name]
+    return timings
+
+
+def summarise(timings: dict[str, dict[str, Any]], count: int) -> dict[str, Any]:
+    """Medians per configuration, the reference (fastest plain loop) and the embedder's share."""
+    rows: list[dict[str, Any]] = []
+    for name, t in timings.items():
+        wall = float(np.median(t["wall"]))
+        cpu = float(np.median(t["cpu"]))
+        rows.append(
+            {
+                "config": name,
+                "passages_per_s": count / wall,
+                "passages_per_cpu_s": count / cpu,
+                "wall_s": t["wall"],
+                "cpu_s": t["cpu"],
+            }
         )
-        timings.append(time.perf_counter() - start)
-        cpu.append(time.process_time() - start_cpu)
-    # The cores are shared; the median of a few runs is steadier than one run, and CPU time
-    # (all threads of this process) is steadier than wall time when other jobs compete.
-    seconds = float(np.median(timings))
-    cpu_seconds = float(np.median(cpu))
-    lengths = [min(len(ids), profile.max_tokens) for ids in _ids(embedder, passages)]
+    plain = [r for r in rows if r["config"].startswith("plain")]
+    reference = max(plain, key=lambda r: r["passages_per_s"])
+    ref_name = reference["config"]
+    ref_vectors = timings[ref_name]["vectors"]
+    for row in rows:
+        t = timings[row["config"]]
+        # Round by round: the two ran within seconds of each other, under the same load.
+        shares = [a / b for a, b in zip(timings[ref_name]["wall"], t["wall"], strict=True)]
+        row["share_of_reference"] = float(np.median(shares))
+        row["cpu_share_of_reference"] = row["passages_per_cpu_s"] / reference["passages_per_cpu_s"]
+        row["max_abs_diff"] = float(np.abs(t["vectors"] - ref_vectors).max())
+    embedder = next(r for r in rows if r["config"] == "embedder defaults")
     return {
-        "mode": {0: "reference", -1: "defaults"}.get(batch, "onnx-embedder"),
-        "batch": batch,
-        "threads": config["threads"],
-        "passages": len(passages),
-        "mean_tokens": float(np.mean(lengths)),
-        "seconds": seconds,
-        "passages_per_s": len(passages) / seconds,
-        "cpu_ms_per_passage": 1000.0 * cpu_seconds / len(passages),
-        "peak_rss_mib": _peak_rss_mib(),
-        "vectors": vectors.tolist(),
+        "reference": ref_name,
+        "rows": rows,
+        "share": embedder["share_of_reference"],
+        "cpu_share": embedder["cpu_share_of_reference"],
+        "goal": GOAL,
+        "met": embedder["share_of_reference"] >= GOAL,
     }
-
-
-def _ids(embedder: OnnxEmbedder, texts: list[str]) -> list[list[int]]:
-    return embedder.tokenizer.model_inputs(texts).ids
-
-
-def _reference(embedder: OnnxEmbedder, texts: list[str]) -> np.ndarray:
-    """The plain way: one text per session run, numpy mean pooling, L2 normalisation."""
-    session = embedder._session  # the same loaded graph, so only the batching differs
-    assert session is not None
-    names = {i.name for i in session.get_inputs()}
-    out = []
-    for ids in _ids(embedder, texts):
-        row = np.asarray([ids], dtype=np.int64)
-        feed = {"input_ids": row, "attention_mask": np.ones_like(row)}
-        if "token_type_ids" in names:
-            feed["token_type_ids"] = np.zeros_like(row)
-        feed = {k: v for k, v in feed.items() if k in names}
-        (hidden,) = session.run(None, feed)[:1]
-        pooled = np.asarray(hidden)[0].mean(axis=0)
-        out.append(pooled / np.linalg.norm(pooled))
-    return np.asarray(out, dtype=np.float32)
-
-
-def _run_child(config: dict[str, Any]) -> dict[str, Any]:
-    result = subprocess.run(
-        [sys.executable, __file__, "--child", json.dumps(config)],
-        check=True,
-        capture_output=True,
-        text=True,
-    )
-    parsed: dict[str, Any] = json.loads(result.stdout)
-    return parsed
 
 
 def main(argv: list[str] | None = None) -> int:
     """Run the benchmark and print a table (or JSON)."""
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--profile", default=ALL_MINILM_L6_V2_INT8_1.id, help="profile id")
     parser.add_argument("--model-dir", default=None, help="explicit model directory")
-    parser.add_argument("--passages", type=int, default=48, help="passages per run")
-    parser.add_argument("--tokens", type=int, default=400, help="tokens per passage")
+    parser.add_argument("--passages", type=int, default=96, help="passages per round")
+    parser.add_argument("--shortest", type=int, default=8, help="words in the shortest passage")
+    parser.add_argument("--longest", type=int, default=300, help="words in the longest passage")
     parser.add_argument(
         "--max-tokens", type=int, default=0, help="override the profile's maxTokens"
     )
-    parser.add_argument("--batch-sizes", default="1,8,32", help="comma-separated sub-batch sizes")
-    parser.add_argument("--threads", default="1,2", help="comma-separated intra-op thread counts")
-    parser.add_argument("--repeat", type=int, default=3, help="timed runs per configuration")
+    parser.add_argument("--rounds", type=int, default=5, help="interleaved timed rounds")
+    parser.add_argument(
+        "--plain-batches", default="1,4,16", help="comma-separated batch counts of the plain loop"
+    )
+    parser.add_argument("--explore", action="store_true", help="also time embedder variants")
     parser.add_argument("--json", action="store_true", help="print JSON")
-    parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
-    if args.child:
-        print(json.dumps(_child(json.loads(args.child))))
-        return 0
 
-    base = {
-        "profile": args.profile,
-        "model_dir": args.model_dir,
-        "passages": args.passages,
-        "tokens": args.tokens,
-        "max_tokens": args.max_tokens,
-        "repeat": args.repeat,
+    profile = embedding_profile(args.profile)
+    if args.max_tokens:
+        profile = replace(profile, max_tokens=args.max_tokens)
+    texts = passages(args.passages, args.shortest, args.longest)
+    configs = _configurations(
+        profile, args.model_dir, [int(b) for b in args.plain_batches.split(",")], args.explore
+    )
+    load_before = os.getloadavg()
+    timings = measure(configs, texts, args.rounds)
+    load_after = os.getloadavg()
+    result = summarise(timings, len(texts))
+    tokenizer = load_embedder(profile, model_dir=args.model_dir).tokenizer
+    lengths = tokenizer.model_inputs(texts).lengths
+    result["setup"] = {
+        "profile": profile.id,
+        "passages": len(texts),
+        "mean_tokens": float(lengths.mean()),
+        "max_tokens": int(lengths.max()),
+        "rounds": args.rounds,
+        "usable_cores": usable_cores(),
+        "load_average_before": load_before,
+        "load_average_after": load_after,
+        "peak_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0,
     }
-    threads = [int(t) for t in args.threads.split(",")]
-    batches = [int(b) for b in args.batch_sizes.split(",")]
-    rows: list[dict[str, Any]] = []
-    reference: dict[int, np.ndarray] = {}
-    for t in threads:
-        ref = _run_child({**base, "threads": t, "batch": 0})
-        reference[t] = np.asarray(ref.pop("vectors"), dtype=np.float32)
-        ref["max_abs_diff"] = 0.0
-        rows.append(ref)
-        for b in [*batches, -1]:
-            row = _run_child({**base, "threads": t, "batch": b})
-            vectors = np.asarray(row.pop("vectors"), dtype=np.float32)
-            row["max_abs_diff"] = float(np.abs(vectors - reference[t]).max())
-            row["speedup"] = row["passages_per_s"] / ref["passages_per_s"]
-            rows.append(row)
     if args.json:
-        print(json.dumps({"config": base, "rows": rows}, indent=2))
+        print(json.dumps(result, indent=2))
         return 0
+    setup = result["setup"]
     print(
-        f"profile {args.profile}, {args.passages} passages of ~{args.tokens} tokens "
-        f"(embedded: {rows[0]['mean_tokens']:.0f} tokens incl. specials)"
+        f"profile {setup['profile']}: {setup['passages']} passages, {setup['mean_tokens']:.0f} "
+        f"tokens on average (at most {setup['max_tokens']}, specials included); "
+        f"{setup['usable_cores']} usable cores; {args.rounds} interleaved rounds"
     )
     print(
-        f"{'mode':<14}{'threads':>8}{'batch':>7}{'passages/s':>12}{'vs ref':>8}"
-        f"{'CPU ms/passage':>16}{'peak RSS MiB':>14}{'max |diff|':>12}"
+        f"load average {load_before[0]:.1f} before, {load_after[0]:.1f} after; "
+        f"peak RSS {setup['peak_rss_mib']:.0f} MiB"
     )
-    for row in rows:
-        speed = f"{row.get('speedup', 1.0):.2f}x"
+    print(
+        f"{'configuration':<28}{'passages/s':>12}{'per CPU s':>11}{'vs ref':>9}{'CPU vs ref':>12}"
+        f"{'max |diff|':>12}"
+    )
+    for row in result["rows"]:
+        mark = "  <- reference" if row["config"] == result["reference"] else ""
         print(
-            f"{row['mode']:<14}{row['threads']:>8}{row['batch'] if row['batch'] > 0 else '-':>7}"
-            f"{row['passages_per_s']:>12.1f}{speed:>8}{row['cpu_ms_per_passage']:>16.1f}"
-            f"{row['peak_rss_mib']:>14.0f}"
-            f"{row['max_abs_diff']:>12.1e}"
+            f"{row['config']:<28}{row['passages_per_s']:>12.1f}{row['passages_per_cpu_s']:>11.1f}"
+            f"{row['share_of_reference']:>8.0%}{row['cpu_share_of_reference']:>12.0%}"
+            f"{row['max_abs_diff']:>12.1e}{mark}"
         )
+    verdict = "met" if result["met"] else "NOT met"
+    print(
+        f"goal: embedder defaults at least {GOAL:.0%} of the fastest plain loop: {verdict} "
+        f"({result['share']:.0%} wall, interleaved; {result['cpu_share']:.0%} per CPU second)"
+    )
     return 0
 
 

@@ -6,10 +6,14 @@ the profile's pin before they are used. Inputs get the profile's instruction pre
 are truncated to ``maxTokens`` (special tokens included) and run in bounded sub-batches of
 similar length, so temporary memory stays flat and little work is spent on padding; vectors come
 back in input order.
+
+By default the graph runs on every core this process may use, with onnxruntime's intra-op
+threads told not to spin while they wait (see :data:`SPIN_WAIT_DEFAULT`).
 """
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Sequence
 from pathlib import Path
@@ -28,7 +32,14 @@ from gezk.profiles import EmbeddingProfile
 if TYPE_CHECKING:
     import onnxruntime as ort
 
-__all__ = ["DEFAULT_BATCH_SIZE", "DEFAULT_MAX_BATCH_TOKENS", "OnnxEmbedder", "plan_batches"]
+__all__ = [
+    "DEFAULT_BATCH_SIZE",
+    "DEFAULT_MAX_BATCH_TOKENS",
+    "SPIN_WAIT_DEFAULT",
+    "OnnxEmbedder",
+    "plan_batches",
+    "usable_cores",
+]
 
 DEFAULT_BATCH_SIZE = 32
 """At most this many texts per graph run."""
@@ -36,12 +47,26 @@ DEFAULT_BATCH_SIZE = 32
 DEFAULT_MAX_BATCH_TOKENS = 512
 """At most this many padded tokens per graph run (bounds the attention matrices' memory)."""
 
+SPIN_WAIT_DEFAULT = False
+"""Whether intra-op threads spin between operators. Off: on shared, loaded cores a spinning
+thread burns the CPU time the other thread needs, which halved throughput per CPU second with
+two threads in ``benchmarks/embed.py`` (docs/performance.md), for a few percent at most when
+the cores are idle."""
+
 _INPUTS = ("input_ids", "attention_mask", "token_type_ids")
 _INT_TYPES: dict[str, type[np.integer[Any]]] = {
     "tensor(int64)": np.int64,
     "tensor(int32)": np.int32,
 }
 _PREFERRED_OUTPUTS = ("last_hidden_state", "token_embeddings")
+
+
+def usable_cores() -> int:
+    """The number of CPU cores this process may run on (its affinity mask where there is one)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):  # no affinity masks on macOS and Windows
+        return max(1, os.cpu_count() or 1)
 
 
 def plan_batches(
@@ -66,6 +91,19 @@ def plan_batches(
     return batches
 
 
+def _right_padded(
+    rows: list[list[int]], lengths: NDArray[np.int64], pad_id: int
+) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+    """``(ids, mask)`` of a run: rows right-padded to the longest of them, mask 1 on tokens."""
+    width = int(lengths.max())
+    mask = (np.arange(width, dtype=np.int64)[None, :] < lengths[:, None]).astype(np.int64)
+    ids = np.full(mask.shape, pad_id, dtype=np.int64)
+    ids[mask.astype(bool)] = np.fromiter(
+        (t for row in rows for t in row), dtype=np.int64, count=int(lengths.sum())
+    )
+    return ids, mask
+
+
 class OnnxEmbedder:
     """Embeds texts with a profile's ONNX graph and ``tokenizer.json`` (verified, lazy)."""
 
@@ -77,14 +115,16 @@ class OnnxEmbedder:
         threads: int | None = None,
         batch_size: int = DEFAULT_BATCH_SIZE,
         max_batch_tokens: int = DEFAULT_MAX_BATCH_TOKENS,
+        spin_wait: bool = SPIN_WAIT_DEFAULT,
     ) -> None:
         if batch_size < 1 or max_batch_tokens < 1:
             raise ValueError("batch_size and max_batch_tokens must be positive")
         if threads is not None and threads < 1:
-            raise ValueError("threads must be positive (or None for onnxruntime's default)")
+            raise ValueError("threads must be positive (or None for every usable core)")
         self._profile = profile
         self._files = files
-        self._threads = threads
+        self._threads = threads if threads is not None else usable_cores()
+        self._spin_wait = spin_wait
         self._batch_size = batch_size
         self._max_batch_tokens = max_batch_tokens
         self._lock = threading.Lock()
@@ -106,8 +146,8 @@ class OnnxEmbedder:
         return self._files
 
     @property
-    def threads(self) -> int | None:
-        """onnxruntime intra-op threads (``None``: onnxruntime's default, one per core)."""
+    def threads(self) -> int:
+        """onnxruntime intra-op threads (by default every core this process may use)."""
         return self._threads
 
     @property
@@ -189,7 +229,10 @@ class OnnxEmbedder:
         options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
         options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
         options.inter_op_num_threads = 1
-        options.intra_op_num_threads = self._threads or 0
+        options.intra_op_num_threads = self._threads
+        options.add_session_config_entry(
+            "session.intra_op.allow_spinning", "1" if self._spin_wait else "0"
+        )
         options.log_severity_level = 3
         try:
             # The verified bytes themselves are loaded, so the file cannot change in between.
@@ -244,13 +287,9 @@ class OnnxEmbedder:
         inputs = tokenizer.model_inputs([instruction + t for t in texts])
         out = np.empty((len(texts), dims), dtype=np.float32)
         for batch in plan_batches(inputs.lengths, self._batch_size, self._max_batch_tokens):
-            width = int(inputs.lengths[batch].max())
-            ids = np.full((len(batch), width), tokenizer.pad_id, dtype=np.int64)
-            mask = np.zeros((len(batch), width), dtype=np.int64)
-            for row, index in enumerate(batch.tolist()):
-                n = int(inputs.lengths[index])
-                ids[row, :n] = inputs.ids[index]
-                mask[row, :n] = 1
+            ids, mask = _right_padded(
+                [inputs.ids[i] for i in batch.tolist()], inputs.lengths[batch], tokenizer.pad_id
+            )
             available = {
                 "input_ids": ids,
                 "attention_mask": mask,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import replace
 
 import numpy as np
@@ -10,7 +11,7 @@ from numpy.typing import NDArray
 from tokenizers import Tokenizer, models
 
 from gezel_knowledge.embedders import HuggingFaceTokenizer, OnnxEmbedder, load_embedder
-from gezel_knowledge.embedders.onnx_embedder import plan_batches
+from gezel_knowledge.embedders.onnx_embedder import plan_batches, usable_cores
 from gezel_knowledge.errors import ModelUnavailable
 from tests.embedders.embedder_fixtures import TINY_DIMS, TINY_VOCAB, TinyFactory, TinyModel
 
@@ -217,3 +218,16 @@ def test_invalid_batch_options_are_rejected(tiny_model: TinyFactory) -> None:
         load_embedder(model.profile, model_dir=model.directory, batch_size=0)
     with pytest.raises(ValueError, match="threads"):
         load_embedder(model.profile, model_dir=model.directory, threads=0)
+
+
+def test_runs_on_every_usable_core_by_default(
+    tiny_model: TinyFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    model = tiny_model()
+    monkeypatch.setattr(os, "sched_getaffinity", lambda _pid: {0, 3, 5}, raising=False)
+    assert usable_cores() == 3
+    embedder = _onnx(model)
+    assert embedder.threads == 3
+    assert _onnx(model, threads=1).threads == 1
+    # The session really is created with those threads (and still embeds).
+    assert embedder.embed_passages(["alpha beta"]).shape == (1, TINY_DIMS)
