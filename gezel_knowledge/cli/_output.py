@@ -96,7 +96,29 @@ class TerminalProgress:
             text = f"{label} {_amount(event.done, event.unit)}"
         else:
             text = label
-        return f"{text} {event.message}".rstrip()
+        return f"{text} {event.message}".rstrip() + _pace(event)
+
+
+def _pace(event: ProgressEvent) -> str:
+    """`` (12.5 passages/s, 1m40s left)`` from the event's rate and time left, when known."""
+    parts: list[str] = []
+    if event.rate is not None:
+        unit = event.rate_unit or event.unit
+        if unit == "bytes":
+            parts.append(_amount(int(event.rate), unit) + "/s")
+        else:
+            parts.append(f"{event.rate:,.{0 if event.rate >= 100 else 1}f} {unit}/s")
+    if event.eta_seconds is not None and event.eta_seconds > 0:
+        parts.append(f"{_duration(event.eta_seconds)} left")
+    return f" ({', '.join(parts)})" if parts else ""
+
+
+def _duration(seconds: float) -> str:
+    if seconds >= 3600:
+        hours, minutes = divmod(round(seconds / 60), 60)
+        return f"{hours}h{minutes:02d}m"
+    minutes, secs = divmod(max(1, round(seconds)), 60)
+    return f"{minutes}m{secs:02d}s" if minutes else f"{secs}s"
 
 
 def _amount(n: int, unit: str) -> str:

@@ -76,7 +76,7 @@ from gezel_knowledge.compiler.vector_cache import VectorCache
 from gezel_knowledge.compiler.window import choose_chunking
 from gezel_knowledge.embedders.base import Embedder
 from gezel_knowledge.errors import InvalidInput
-from gezel_knowledge.progress import ProgressEvent, ProgressSink, emit_safely
+from gezel_knowledge.progress import ProgressEvent, ProgressMeter, ProgressSink
 from gezk import ddl
 from gezk.errors import InvalidIdentifier, InvalidProfile, SchemaViolation
 from gezk.ids import validate_catalog_id, validate_publisher_id, validate_version
@@ -159,12 +159,21 @@ def load_source(
 
 class _Progress:
     def __init__(self, sink: ProgressSink | None) -> None:
-        self.sink = sink
+        self.meter = ProgressMeter(sink)
 
     def __call__(
-        self, step: str, done: int, total: int | None, unit: str, message: str = ""
+        self,
+        step: str,
+        done: int,
+        total: int | None,
+        unit: str,
+        message: str = "",
+        *,
+        embedded: int | None = None,
     ) -> None:
-        emit_safely(self.sink, ProgressEvent("build", step, done, total, unit, message))
+        # The rate counts passages with vectors (embedded or cached), the time left documents.
+        event = ProgressEvent("build", step, done, total, unit, message)
+        self.meter.emit(event, work=embedded, work_unit="passages")
 
 
 @dataclass(frozen=True, slots=True)
@@ -476,6 +485,7 @@ def _read_chunk_embed(
             "documents",
             f"{total_chunks:,} chunks, {embedding.embedded:,} embedded, "
             f"{embedding.cached:,} cached",
+            embedded=embedding.embedded + embedding.cached,
         )
     embedding.close()
     report(

@@ -48,7 +48,7 @@ from gezel_knowledge.indexes._storage import (
 from gezel_knowledge.indexes._structure import StructuralPass
 from gezel_knowledge.indexes._symbols import Symbol
 from gezel_knowledge.indexes._vectors import vec_table
-from gezel_knowledge.progress import ProgressSink
+from gezel_knowledge.progress import ProgressSink, metered
 from gezel_knowledge.query import QueryVectors, query_vectors_for
 from gezel_knowledge.results import SearchMode, SearchResult
 
@@ -110,6 +110,7 @@ class ContentIndex:
 
     def update(self, *, progress: ProgressSink | None = None) -> StructuralReport:
         """Run the structural pass: bring files, chunks, symbols and imports up to date."""
+        progress = metered(progress)  # stamps each step's rate and time left on its events
         return StructuralPass(self._conn, self.workspace, self.options, progress).run()
 
     def enrich(
@@ -123,6 +124,7 @@ class ContentIndex:
     ) -> EnrichmentReport:
         """Run the enrichment pass for whatever is not yet enriched; safe to interrupt and
         call again (each batch commits on its own). The embedders default to the index's own."""
+        progress = metered(progress)
         return Enrichment(self._conn, self.workspace, self.db_path, progress).run(
             embedder or self.embedder,
             summarizer,
