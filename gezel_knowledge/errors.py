@@ -51,9 +51,24 @@ class NotFound(KnowledgeError):
 
 
 class ModelUnavailable(KnowledgeError):
-    """An embedding model's files are missing or do not match the profile's pinned digests."""
+    """An embedding model's files are missing or do not match the profile's pinned digests.
+
+    The message says what to do first; :attr:`details` holds the long part (file names, pinned
+    digests, the places looked in), which the CLI prints with ``--verbose``.
+    """
 
     default_reason = "model-unavailable"
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        reason: str | None = None,
+        subject: str | None = None,
+        details: str | None = None,
+    ) -> None:
+        super().__init__(message, reason=reason, subject=subject)
+        self.details: str | None = " ".join(details.split()) if details else None
 
 
 class Cancelled(KnowledgeError):

@@ -46,6 +46,13 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     for name in names:
         module = importlib.import_module(f"{__name__}.{modules[name]}")
         module.register(subparsers)
+    for command in subparsers.choices.values():
+        if "--verbose" not in command._option_string_actions:
+            command.add_argument(
+                "--verbose",
+                action="store_true",
+                help="say more when something fails (model files, digests, places looked in)",
+            )
     return parser
 
 
@@ -61,7 +68,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         code = handler(args)
     except ReasonedError as exc:
-        print(f"gezel-knowledge: error: {exc} [{exc.reason}]", file=sys.stderr)
+        details = getattr(exc, "details", None)  # ModelUnavailable: files, digests, places
+        verbose = bool(details) and getattr(args, "verbose", False)
+        more = " (--verbose for details)" if details and not verbose else ""
+        print(f"gezel-knowledge: error: {exc} [{exc.reason}]{more}", file=sys.stderr)
+        if verbose:
+            print(f"gezel-knowledge: details: {details}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print("gezel-knowledge: interrupted", file=sys.stderr)

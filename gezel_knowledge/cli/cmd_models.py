@@ -39,6 +39,8 @@ def run(args: argparse.Namespace) -> int:
             print(f"{status.profile_id:<{width}}  {state:<13} {where}")
         else:
             print(f"{status.profile_id:<{width}}  {status.reason:<13} {status.message}")
+            if args.verbose and status.details:
+                print(f"{'':<{width}}  {'':<13} {status.details}")
     for problem in problems:
         print(f"warning: {problem}")
     return 0

