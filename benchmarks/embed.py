@@ -5,13 +5,14 @@ the tokenizer library encodes them (truncated to the profile's ``maxTokens``), t
 length, cut into runs of a fixed count, right-padded to each run's longest, fed to an
 onnxruntime session with one intra-op thread per usable core and otherwise default options,
 mean-pooled and normalised with numpy. It runs at several batch counts, with onnxruntime's
-default spinning threads and without; the fastest of these is the reference. The embedder runs
-with its defaults (``load_embedder(profile)``).
+default spinning threads and without; the one doing the most passages per CPU second is the
+reference. The embedder runs with its defaults (``load_embedder(profile)``).
 
 The machine is shared, so every configuration runs once per round, rounds interleave the
 configurations (rotating their order), and figures are medians over rounds: wall-clock passages/s,
 passages per CPU second of this process (all threads), and the embedder's throughput as a share
-of the reference's in the same rounds. The goal (issue 13, goal 6) is at least 90%.
+of the reference's, per CPU second and wall-clock round by round (with the quartiles of the
+rounds, which show how noisy the machine was). The goal (issue 13, goal 6) is at least 90%.
 
     python benchmarks/embed.py                       # default model, 96 passages, 5 rounds
     python benchmarks/embed.py --explore             # also embedder variants (threads, batching)
@@ -169,7 +170,9 @@ def summarise(timings: dict[str, dict[str, Any]], count: int) -> dict[str, Any]:
             }
         )
     plain = [r for r in rows if r["config"].startswith("plain")]
-    reference = max(plain, key=lambda r: r["passages_per_s"])
+    # Picked by CPU throughput, the steady figure: the largest of several noisy wall-clock
+    # medians is biased upwards, which would make the goal harder than it is.
+    reference = max(plain, key=lambda r: r["passages_per_cpu_s"])
     ref_name = reference["config"]
     ref_vectors = timings[ref_name]["vectors"]
     for row in rows:
@@ -177,6 +180,7 @@ def summarise(timings: dict[str, dict[str, Any]], count: int) -> dict[str, Any]:
         # Round by round: the two ran within seconds of each other, under the same load.
         shares = [a / b for a, b in zip(timings[ref_name]["wall"], t["wall"], strict=True)]
         row["share_of_reference"] = float(np.median(shares))
+        row["share_quartiles"] = [float(q) for q in np.percentile(shares, [25, 75])]
         row["cpu_share_of_reference"] = row["passages_per_cpu_s"] / reference["passages_per_cpu_s"]
         row["max_abs_diff"] = float(np.abs(t["vectors"] - ref_vectors).max())
     embedder = next(r for r in rows if r["config"] == "embedder defaults")
@@ -184,9 +188,11 @@ def summarise(timings: dict[str, dict[str, Any]], count: int) -> dict[str, Any]:
         "reference": ref_name,
         "rows": rows,
         "share": embedder["share_of_reference"],
+        "share_quartiles": embedder["share_quartiles"],
         "cpu_share": embedder["cpu_share_of_reference"],
         "goal": GOAL,
-        "met": embedder["share_of_reference"] >= GOAL,
+        "met_wall": embedder["share_of_reference"] >= GOAL,
+        "met_cpu": embedder["cpu_share_of_reference"] >= GOAL,
     }
 
 
@@ -257,10 +263,12 @@ def main(argv: list[str] | None = None) -> int:
             f"{row['share_of_reference']:>8.0%}{row['cpu_share_of_reference']:>12.0%}"
             f"{row['max_abs_diff']:>12.1e}{mark}"
         )
-    verdict = "met" if result["met"] else "NOT met"
+    low, high = result["share_quartiles"]
     print(
-        f"goal: embedder defaults at least {GOAL:.0%} of the fastest plain loop: {verdict} "
-        f"({result['share']:.0%} wall, interleaved; {result['cpu_share']:.0%} per CPU second)"
+        f"goal: embedder defaults at least {GOAL:.0%} of the fastest plain loop; per CPU second "
+        f"{result['cpu_share']:.0%} ({'met' if result['met_cpu'] else 'NOT met'}); wall-clock, "
+        f"interleaved, {result['share']:.0%} ({'met' if result['met_wall'] else 'NOT met'}; "
+        f"middle half of the rounds {low:.0%}-{high:.0%})"
     )
     return 0
 
