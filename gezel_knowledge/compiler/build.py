@@ -58,6 +58,7 @@ from gezel_knowledge.compiler.databases import (
 from gezel_knowledge.compiler.document_list import load_document_list
 from gezel_knowledge.compiler.embedding import PassageEmbedding, passage_center, spilled_vectors
 from gezel_knowledge.compiler.errors import BuildWarning, SourceError
+from gezel_knowledge.compiler.inputs import check_inputs
 from gezel_knowledge.compiler.kmeans import route_centroids
 from gezel_knowledge.compiler.manifest import catalog_manifest, manifest_bytes
 from gezel_knowledge.compiler.markdown_tree import load_markdown_tree
@@ -65,7 +66,6 @@ from gezel_knowledge.compiler.metadata import (
     CatalogFile,
     CatalogIdentity,
     CatalogMetadata,
-    normalize_created_at,
 )
 from gezel_knowledge.compiler.parquet_document_list import load_parquet_document_list
 from gezel_knowledge.compiler.sharding import ShardFill, assign_shards, document_vectors
@@ -78,8 +78,7 @@ from gezel_knowledge.embedders.base import Embedder
 from gezel_knowledge.errors import InvalidInput
 from gezel_knowledge.progress import ProgressEvent, ProgressMeter, ProgressSink
 from gezk import ddl
-from gezk.errors import InvalidIdentifier, InvalidProfile, SchemaViolation
-from gezk.ids import validate_catalog_id, validate_publisher_id, validate_version
+from gezk.errors import InvalidProfile, SchemaViolation
 from gezk.jcs import canonicalize
 from gezk.manifest import (
     CatalogManifest,
@@ -205,7 +204,8 @@ class _Plan:
     metadata: CatalogMetadata
     identity: CatalogIdentity
     created_at: str
-    readme: Path
+    readme: Path | bytes
+    """The source's README, or the one generated from the metadata."""
     notice: Path
     source_notices: Path | None
     profile: EmbeddingProfile
@@ -371,43 +371,24 @@ def _plan(
     else:
         src = load_source(source, metadata=metadata, catalog=catalog)
         meta = src.metadata
-    identity = meta.require()
-    _check_identity(identity)
-    stamp = created_at or meta.created_at
-    if not stamp:
-        raise SourceError(
-            "createdAt is required: pass it (--created-at) or set createdAt in catalog.yaml",
-            reason="missing-created-at",
-        )
-    created = normalize_created_at(stamp)
-    readme = _require_file(
-        meta.readme or src.readme, "README.md", "a catalog ships a README describing it"
-    )
-    notice = _require_file(
-        meta.license_file or src.license_notice,
-        "the licence notice",
-        "add a LICENSE file or set license.file in catalog.yaml",
-    )
-    notices = meta.source_notices or src.source_notices
-    if notices is not None:
-        _require_file(notices, "the source notices file", "fix sourceNotices in catalog.yaml")
+    checked = check_inputs(src, meta, created_at or meta.created_at)
     profile = embedder.profile
     profile.check(allow_template=True)
     chosen = _chunking(embedder, chunking if chunking is not None else meta.chunking)
     topics = validate_topics(src.topics)
     return _Plan(
         source=src,
-        metadata=meta,
-        identity=identity,
-        created_at=created,
-        readme=readme,
-        notice=notice,
-        source_notices=notices,
+        metadata=checked.metadata,
+        identity=checked.identity,
+        created_at=checked.created_at,
+        readme=checked.readme,
+        notice=checked.notice,
+        source_notices=checked.source_notices,
         profile=profile,
         chunking=chosen,
         counter=unit_counter(chosen, embedder.tokenizer),
         topics=topics,
-        documents=validate_documents(src.documents, topics, identity.language),
+        documents=validate_documents(src.documents, topics, checked.identity.language),
     )
 
 
@@ -431,26 +412,6 @@ def _check_chunking(profile: ChunkingProfile) -> None:
             reason="invalid-profile",
             subject=profile.id,
         )
-
-
-def _require_file(path: Path | None, what: str, hint: str) -> Path:
-    if path is None or not path.is_file():
-        shown = f" ({path})" if path is not None else ""
-        raise SourceError(f"{what} is missing{shown}: {hint}", reason="missing-input")
-    return path
-
-
-def _check_identity(identity: CatalogIdentity) -> None:
-    checks = (
-        (validate_catalog_id, identity.id, "catalog id"),
-        (validate_version, identity.version, "catalog version"),
-        (validate_publisher_id, identity.publisher.id, "publisher id"),
-    )
-    for check, value, what in checks:
-        try:
-            check(value)
-        except InvalidIdentifier as exc:
-            raise SourceError(f"{what}: {exc.message}", reason=exc.reason) from None
 
 
 # --- pass 1: read, chunk, embed ---------------------------------------------------------------

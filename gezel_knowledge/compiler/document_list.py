@@ -24,8 +24,8 @@ from typing import Any
 from gezel_knowledge.archive.assets import asset_problem, asset_references, catalog_assets_problem
 from gezel_knowledge.compiler.blocks import normalize_body
 from gezel_knowledge.compiler.errors import SourceError
+from gezel_knowledge.compiler.inputs import notice_files
 from gezel_knowledge.compiler.markdown_tree import (
-    notice_files,
     parse_aliases,
     parse_attribution,
     parse_locations,
@@ -172,6 +172,7 @@ def load_document_list(
         topics=_declared_topics(meta, documents),
         documents=tuple(documents),
         assets=tuple(assets),
+        warnings=meta.warnings,
         readme=readme if readme.is_file() else None,
         license_notice=license_file,
         source_notices=meta.source_notices,

@@ -1,7 +1,8 @@
 """Finding and rewriting link targets in Markdown bodies.
 
-Covers inline links and images (``[text](target "title")``, ``![alt](target)``), reference
-definitions (``[label]: target``) and HTML ``<img src="...">``. Targets inside fenced code
+Covers inline links and images (``[text](target "title")``, ``![alt](target)``, and Hugo's
+``[text]({{< ref "page.md" >}})``), reference definitions (``[label]: target``) and HTML
+``<img src="...">``. Targets inside fenced code
 blocks and inline code spans are left alone. Only the target is replaced; the link text, the
 title and the line structure of the body stay as they were, so line numbers computed before a
 rewrite still hold after it.
@@ -17,10 +18,12 @@ from gezel_knowledge.compiler.blocks import Block, LineIndex, code_line_mask, pa
 
 __all__ = ["LinkRef", "find_links", "rewrite_links"]
 
-# Destination: <...> or a run without spaces, allowing one level of balanced parentheses.
+# Destination: <...>, a Hugo ref/relref shortcode, or a run without spaces, allowing one level
+# of balanced parentheses.
 _INLINE = re.compile(
     r"(!?)\[(?:[^\[\]\\]|\\.|\[[^\[\]]*\])*\]"
-    r"\(\s*(<[^<>\n]*>|[^\s()<>]*(?:\([^\s()]*\)[^\s()<>]*)*)"
+    r"\(\s*(<[^<>\n]*>|\{\{[<%]\s*(?:rel)?ref\s[^{}\n]*?[>%]\}\}"
+    r"|[^\s()<>]*(?:\([^\s()]*\)[^\s()<>]*)*)"
     r"(?:\s+(?:\"[^\"]*\"|'[^']*'|\([^()]*\)))?\s*\)"
 )
 _DEFINITION = re.compile(r" {0,3}\[(?:[^\]\\]|\\.)+\]:[ \t]*(<[^<>\n]*>|\S+)")

@@ -1,18 +1,22 @@
 """The Markdown tree adapter: a folder of Markdown files to a :class:`CatalogSource`.
 
-- Document id: the path relative to the content root without its extension (NFC).
+- The generator the tree was written for (MkDocs, mdBook, Hugo...,
+  :mod:`gezel_knowledge.compiler.sites`) says where the pages are, fills the catalog metadata
+  catalog.yaml leaves out, and decides how links and heading anchors are read.
+- Document id: the path relative to the content root (the generator's source folder) without
+  its extension (NFC).
 - Title: front matter ``title``, else the first H1, else the outline's label, else the file name.
 - Front matter may give ``title``, ``summary`` (or ``description``), ``aliases``, ``ordinal``
   (Hugo trees also ``weight``), ``locations``, ``tocReferences``, ``sourceUrl``,
   ``sourceRevision``, ``sourceUpdatedAt``, ``attribution``, ``meta`` and ``language``.
-- The table of contents comes from the first outline found
+- The table of contents comes from the outline the generator reads
   (:mod:`gezel_knowledge.compiler.outlines`).
-- Relative links to other documents become ``knowledge://publisher/catalog/document`` references,
-  with ``#line=a-b`` when they name a heading (``a-b`` being that heading's section in the
-  normalised body); links to images, and images, are copied to ``assets/`` and point there. A
-  link to a file that does not exist is an error naming the file and line; a link to a heading
-  that does not exist, or to an existing file that is not a catalog document, is kept as written
-  with a warning.
+- Links to other pages, found by the generator's rules (:mod:`~.site_links`), become
+  ``knowledge://publisher/catalog/document`` references, with ``#line=a-b`` when they name a
+  heading (``a-b`` being that heading's section in the normalised body, :mod:`~.anchors`);
+  links to images, and images, are copied to ``assets/`` and point there. A link that names no
+  page, a missing heading, a missing image or a file that is not a catalog document is kept as
+  written with a warning naming the file and line.
 
 The tree is read twice: once here, to learn every document's id, title, headings and links (the
 bodies are not kept), and once per document during the build, when its body is rewritten.
@@ -35,19 +39,16 @@ from gezel_knowledge.archive.assets import (
     asset_problem,
     catalog_assets_problem,
 )
-from gezel_knowledge.compiler.blocks import (
-    Block,
-    LineIndex,
-    headings,
-    normalize_body,
-    parse_blocks,
-    section_ranges,
-)
+from gezel_knowledge.compiler.anchors import page_anchors
+from gezel_knowledge.compiler.blocks import Block, LineIndex, headings, normalize_body, parse_blocks
 from gezel_knowledge.compiler.errors import BuildWarning, SourceError, display_path
 from gezel_knowledge.compiler.frontmatter import split_front_matter
+from gezel_knowledge.compiler.inputs import notice_files
 from gezel_knowledge.compiler.links import LinkRef, find_links, rewrite_links
 from gezel_knowledge.compiler.metadata import CatalogFile, CatalogMetadata, source_metadata
-from gezel_knowledge.compiler.outlines import MARKDOWN_SUFFIXES, recognise_outline
+from gezel_knowledge.compiler.outlines import recognise_outline
+from gezel_knowledge.compiler.site_links import LinkResolver, hugo_ref, normalise_path
+from gezel_knowledge.compiler.sites import LinkStyle, Site, detect_site
 from gezel_knowledge.compiler.source import (
     CatalogSource,
     LinkBase,
@@ -61,20 +62,16 @@ from gezk.toc import TocReference
 from gezk.uri import KnowledgeUri
 
 __all__ = [
-    "LICENSE_FILE_NAMES",
     "load_markdown_tree",
-    "notice_files",
     "parse_aliases",
     "parse_attribution",
     "parse_locations",
     "parse_toc_references",
 ]
 
-LICENSE_FILE_NAMES = ("LICENSE", "LICENSE.md", "LICENSE.txt", "LICENCE", "LICENCE.md", "COPYING")
-"""Where the licence notice is looked for when catalog.yaml names no ``license.file``."""
-
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:|//")
-_INDEX_NAMES = ("index.md", "README.md", "_index.md", "index.markdown", "readme.md")
+
+_Action = tuple[str, str, tuple[int, int] | None]
 
 
 @dataclass(slots=True)
@@ -88,8 +85,9 @@ class _Page:
     body_sha256: str
     anchors: dict[str, tuple[int, int]]
     links: list[LinkRef]
-    plan: dict[int, tuple[str, str, tuple[int, int] | None]] = field(default_factory=dict)
-    """link start offset -> ("doc", id, range) or ("asset", archive path, None)."""
+    plan: dict[int, _Action] = field(default_factory=dict)
+    """link start offset -> ("doc", id, range), ("asset", archive path, None) or ("text",
+    replacement, None)."""
 
 
 def _read_text(path: Path, where: str) -> str:
@@ -333,18 +331,24 @@ def _asset_archive_path(rel: str) -> str:
 
 
 class _Tree:
-    def __init__(self, source_root: Path, content_root: Path) -> None:
+    def __init__(self, source_root: Path, content_root: Path, site: Site | None) -> None:
         self.source_root = source_root
         self.content_root = content_root
+        self.site = site
+        self.style = site.links if site is not None else LinkStyle()
         self.pages: dict[str, _Page] = {}
         self.by_id: dict[str, _Page] = {}
         self.assets: dict[str, Path] = {}
         self.asset_files: dict[Path, str] = {}
         self.folded_assets: dict[str, str] = {}
         self.warnings: list[BuildWarning] = []
+        self.resolver: LinkResolver | None = None
 
     def display(self, path: Path) -> str:
         return display_path(path, self.source_root)
+
+    def warn(self, reason: str, message: str, where: str, line: int) -> None:
+        self.warnings.append(BuildWarning(reason, message, path=where, line=line))
 
     def scan(self, rel: str, label: str | None) -> _Page:
         file = self.content_root / rel
@@ -370,7 +374,7 @@ class _Tree:
             front=front,
             body_line=body_line,
             body_sha256=hashlib.sha256(body.encode("utf-8")).hexdigest(),
-            anchors=section_ranges(blocks, index.count),
+            anchors=page_anchors(blocks, index, body, self.style.slug),
             links=find_links(body, index, blocks),
         )
         other = self.by_id.get(doc_id)
@@ -385,84 +389,57 @@ class _Tree:
         return page
 
     def resolve_links(self, page: _Page) -> None:
+        """Decide what each link of ``page`` becomes (see the module docstring)."""
+        if self.resolver is None:
+            generator = self.site.generator if self.site is not None else None
+            fronts = {rel: p.front for rel, p in self.pages.items()}
+            self.resolver = LinkResolver(self.style, fronts, generator)
         where = self.display(page.file)
-        base = PurePosixPath(page.rel).parent
         for link in page.links:
             line = link.line + page.body_line - 1
-            target = link.target.strip()
-            if not target or _SCHEME.match(target):
+            raw = link.target.strip()
+            if not raw or _SCHEME.match(raw):
                 continue
-            path_part, _, fragment = target.partition("#")
+            ref = hugo_ref(raw)
+            path_part, _, fragment = (ref if ref is not None else raw).partition("#")
             path_part = path_part.split("?", 1)[0]
             if not path_part:
                 if fragment:
                     self._plan_doc(page, page, fragment, link, where=where, line=line)
                 continue
             decoded = unquote(path_part)
-            joined = (
-                PurePosixPath(decoded.lstrip("/")) if decoded.startswith("/") else base / decoded
-            )
-            parts: list[str] = []
-            escaped = False
-            for part in joined.parts:
-                if part == "..":
-                    if not parts:
-                        escaped = True
-                        break
-                    parts.pop()
-                elif part != ".":
-                    parts.append(part)
-            # A target above the content root is still looked at on disk (to tell a missing
-            # file from one outside the catalog), never turned into a document reference.
-            candidate = (
-                self.content_root / base / decoded
-                if escaped
-                else self.content_root.joinpath(*parts)
-            )
             suffix = PurePosixPath(decoded).suffix.lower().lstrip(".")
-            if link.image or suffix in ASSET_MEDIA_TYPES:
-                self._plan_asset(page, link, candidate, where, line)
+            if ref is None and (link.image or suffix in ASSET_MEDIA_TYPES):
+                self._plan_asset(page, link, decoded, where, line)
                 continue
-            rel = "/".join(parts)
-            if not escaped:
-                doc = self._document_at(rel)
-                if doc is not None:
-                    self._plan_doc(page, doc, fragment, link, where=where, line=line)
-                    continue
-            exists = candidate.exists() or any(
-                candidate.with_name(candidate.name + s).exists() for s in MARKDOWN_SUFFIXES
-            )
-            if not exists:
-                raise SourceError(
-                    f"link to a missing file {link.target!r}",
-                    reason="missing-link-target",
-                    path=where,
-                    line=line,
-                )
-            self.warnings.append(
-                BuildWarning(
-                    "link-not-rewritten",
-                    f"link {link.target!r} names a file that is not a catalog document; "
-                    "kept as written",
-                    path=where,
-                    line=line,
-                )
-            )
+            rel = self.resolver.resolve(page.rel, decoded, ref=ref is not None)
+            if rel is not None:
+                self._plan_doc(page, self.pages[rel], fragment, link, where=where, line=line)
+            else:
+                missing = self._on_disk(page, decoded) is None
+                reason = "unresolved-link" if missing else "link-not-rewritten"
+                why = "names no page of the tree" if missing else "names a file that is not a page"
+                self._keep(page, link, where, line, reason=reason, why=why)
 
-    def _document_at(self, rel: str) -> _Page | None:
-        page = self.pages.get(rel)
-        if page is not None:
-            return page
-        if not PurePosixPath(rel).suffix:
-            for suffix in MARKDOWN_SUFFIXES:
-                page = self.pages.get(rel + suffix)
-                if page is not None:
-                    return page
-        for name in _INDEX_NAMES:
-            page = self.pages.get(f"{rel}/{name}" if rel else name)
-            if page is not None:
-                return page
-        return None
+    def _on_disk(self, page: _Page, decoded: str) -> Path | None:
+        """The file a target names relative to the page (or to the content folder, for a
+        root-relative target), when it exists inside the source folder."""
+        base = [] if decoded.startswith("/") else list(PurePosixPath(page.rel).parent.parts)
+        above = self.content_root.relative_to(self.source_root).parts
+        rel = normalise_path([*above, *base, *decoded.lstrip("/").split("/")])
+        if rel is None:
+            return None
+        candidate = self.source_root / rel
+        return candidate if candidate.exists() else None
+
+    def _keep(
+        self, page: _Page, link: LinkRef, where: str, line: int, *, reason: str, why: str
+    ) -> None:
+        """Keep a link as written, with a warning. A kept target that would read as a
+        reference to a shipped asset (``assets/...``) gets a ``./`` so it does not."""
+        self.warn(reason, f"link {link.target!r} {why}; kept as written", where, line)
+        if link.target.startswith("assets/"):
+            page.plan[link.start] = ("text", "./" + link.target, None)
 
     def _plan_doc(
         self, page: _Page, doc: _Page, fragment: str, link: LinkRef, *, where: str, line: int
@@ -471,20 +448,30 @@ class _Tree:
         if fragment:
             span = doc.anchors.get(unquote(fragment)) or doc.anchors.get(unquote(fragment).lower())
             if span is None:
-                self.warnings.append(
-                    BuildWarning(
-                        "missing-anchor",
-                        f"link {link.target!r}: {doc.doc_id!r} has no heading #{fragment}; "
-                        "linking to the document",
-                        path=where,
-                        line=line,
-                    )
+                self.warn(
+                    "missing-anchor",
+                    f"link {link.target!r}: {doc.doc_id!r} has no heading #{fragment}; "
+                    "linking to the document",
+                    where,
+                    line,
                 )
         page.plan[link.start] = ("doc", doc.doc_id, span)
 
-    def _plan_asset(
-        self, page: _Page, link: LinkRef, candidate: Path, where: str, line: int
-    ) -> None:
+    def _asset_candidates(self, page: _Page, decoded: str) -> list[Path]:
+        """Where an image may be: beside the page, or for a root-relative path in the
+        content folder and the site's static folders."""
+        if decoded.startswith("/"):
+            rel = decoded.lstrip("/")
+            roots = (self.content_root, *self.style.static_roots)
+            return [root / rel for root in roots]
+        return [self.content_root / PurePosixPath(page.rel).parent / decoded]
+
+    def _plan_asset(self, page: _Page, link: LinkRef, decoded: str, where: str, line: int) -> None:
+        candidates = self._asset_candidates(page, decoded)
+        candidate = next((c for c in candidates if c.is_file()), None)
+        if candidate is None:
+            self._keep(page, link, where, line, reason="missing-image", why="names a missing file")
+            return
         resolved = candidate.resolve()
         if not resolved.is_relative_to(self.source_root):
             raise SourceError(
@@ -493,45 +480,43 @@ class _Tree:
                 path=where,
                 line=line,
             )
-        if not resolved.is_file():
+        archive = self.asset_files.get(resolved)
+        if archive is None:
+            archive = self._ship(resolved, link, where, line)
+        page.plan[link.start] = ("asset", archive, None)
+
+    def _ship(self, resolved: Path, link: LinkRef, where: str, line: int) -> str:
+        """Check an image and give it its archive path."""
+        try:
+            rel = resolved.relative_to(self.content_root.resolve()).as_posix()
+        except ValueError:
+            rel = resolved.relative_to(self.source_root).as_posix()
+        archive = _asset_archive_path(rel)
+        # Archive names must differ beyond case (section 3.3), so collisions are found on
+        # the case-folded path.
+        shipped = self.folded_assets.get(archive.casefold())
+        previous = self.assets[shipped] if shipped is not None else None
+        if previous is not None and previous != resolved:
             raise SourceError(
-                f"link to a missing file {link.target!r}",
-                reason="missing-link-target",
+                f"images {self.display(previous)} and {self.display(resolved)} would both "
+                f"ship as {shipped}",
+                reason="asset-path-collision",
                 path=where,
                 line=line,
             )
-        archive = self.asset_files.get(resolved)
-        if archive is None:
-            try:
-                rel = resolved.relative_to(self.content_root.resolve()).as_posix()
-            except ValueError:
-                rel = resolved.relative_to(self.source_root).as_posix()
-            archive = _asset_archive_path(rel)
-            # Archive names must differ beyond case (section 3.3), so collisions are found on
-            # the case-folded path.
-            shipped = self.folded_assets.get(archive.casefold())
-            previous = self.assets[shipped] if shipped is not None else None
-            if previous is not None and previous != resolved:
-                raise SourceError(
-                    f"images {self.display(previous)} and {self.display(resolved)} would both "
-                    f"ship as {shipped}",
-                    reason="asset-path-collision",
-                    path=where,
-                    line=line,
-                )
-            data = resolved.read_bytes()
-            problem = asset_problem(archive, data)
-            if problem is not None:
-                raise SourceError(
-                    f"image {link.target!r}: {problem.message}",
-                    reason=problem.reason,
-                    path=where,
-                    line=line,
-                )
-            self.assets[archive] = resolved
-            self.asset_files[resolved] = archive
-            self.folded_assets[archive.casefold()] = archive
-        page.plan[link.start] = ("asset", archive, None)
+        data = resolved.read_bytes()
+        problem = asset_problem(archive, data)
+        if problem is not None:
+            raise SourceError(
+                f"image {link.target!r}: {problem.message}",
+                reason=problem.reason,
+                path=where,
+                line=line,
+            )
+        self.assets[archive] = resolved
+        self.asset_files[resolved] = archive
+        self.folded_assets[archive.casefold()] = archive
+        return archive
 
 
 def _body_loader(page: _Page, rel: str, where: str) -> Callable[[LinkBase], str]:
@@ -555,7 +540,7 @@ def _body_loader(page: _Page, rel: str, where: str) -> Callable[[LinkBase], str]
             if action is None:
                 continue
             kind, value, span = action
-            if kind == "asset":
+            if kind in ("asset", "text"):
                 replacements[ref.start] = value
             else:
                 uri = KnowledgeUri(
@@ -571,16 +556,6 @@ def _body_loader(page: _Page, rel: str, where: str) -> Callable[[LinkBase], str]
     return load
 
 
-def notice_files(meta: CatalogMetadata, root: Path) -> tuple[Path, Path | None]:
-    """The README (catalog.yaml's, else ``README.md`` at ``root``; it may not exist) and the
-    licence notice (catalog.yaml's ``license.file``, else the first of :data:`LICENSE_FILE_NAMES`
-    at ``root``) a source at ``root`` ships."""
-    readme = meta.readme or root / "README.md"
-    if meta.license_file is not None:
-        return readme, meta.license_file
-    return readme, next((root / n for n in LICENSE_FILE_NAMES if (root / n).is_file()), None)
-
-
 def load_markdown_tree(
     root: Path | str,
     *,
@@ -593,7 +568,9 @@ def load_markdown_tree(
     if not source_root.is_dir():
         raise SourceError("is not a folder", reason="not-a-folder", path=str(root))
     config = source_root / "catalog.yaml"
-    meta = source_metadata(config, catalog).merged(metadata)
+    own = source_metadata(config, catalog).merged(metadata)
+    site = detect_site(source_root, own.outline or "auto")
+    meta = site.metadata.merged(own) if site is not None else own
     readme, license_file = notice_files(meta, source_root)
     notices = meta.source_notices
     named = Path(catalog) if isinstance(catalog, (Path, str)) else None
@@ -601,7 +578,11 @@ def load_markdown_tree(
         p.resolve() for p in (readme, license_file, notices, config, named) if p is not None
     }
     recognised = recognise_outline(
-        source_root, kind=meta.outline or "auto", exclude=meta.exclude or (), reserved=reserved
+        source_root,
+        site,
+        kind=meta.outline or "auto",
+        exclude=meta.exclude or (),
+        reserved=reserved,
     )
     declaration = meta.root_topic or recognised.root_topic
     root_name = (
@@ -613,7 +594,7 @@ def load_markdown_tree(
         or derive_topic_id(root_name)
     )
     labels = outline_pages(recognised.outline)
-    tree = _Tree(source_root, recognised.content_root)
+    tree = _Tree(source_root, recognised.content_root, site)
     for rel in sorted(labels):
         tree.scan(rel, labels[rel])
     toc = table_of_contents(
@@ -672,6 +653,7 @@ def load_markdown_tree(
         root=source_root,
         kind="markdown-tree",
         outline=recognised.outline.kind,
+        site=site.generator if site is not None else None,
         metadata=meta,
         topics=toc.topics,
         documents=tuple(documents),
@@ -679,7 +661,7 @@ def load_markdown_tree(
             SourceAsset(path, file, file.stat().st_size)
             for path, file in sorted(tree.assets.items())
         ),
-        warnings=tuple(recognised.warnings) + tuple(tree.warnings),
+        warnings=meta.warnings + recognised.warnings + tuple(tree.warnings),
         readme=readme if readme.is_file() else None,
         license_notice=license_file,
         source_notices=notices,

@@ -29,7 +29,7 @@ from typing import Any, BinaryIO
 
 from gezel_knowledge.compiler.document_list import load_document_list
 from gezel_knowledge.compiler.errors import SourceError
-from gezel_knowledge.compiler.markdown_tree import notice_files
+from gezel_knowledge.compiler.inputs import notice_files
 from gezel_knowledge.compiler.metadata import (
     CatalogFile,
     CatalogMetadata,

@@ -91,6 +91,9 @@ class CatalogSource:
     """The licence notice (``LICENSES/catalog.txt``), when the source has one."""
     source_notices: Path | None = None
     """Optional per-source attribution (``LICENSES/source-notices.json``)."""
+    site: str | None = None
+    """The documentation generator the tree was written for (``mkdocs``, ``mdbook``...), when
+    one was recognised."""
 
 
 _NOT_SLUG = re.compile(r"[^a-z0-9]+")

@@ -554,14 +554,21 @@ def test_centered_sign_template_gets_its_center(tmp_path: Path) -> None:
     assert report.ok, report.findings
 
 
-def test_missing_readme_or_licence_is_an_error_and_leaves_nothing(tmp_path: Path) -> None:
+def test_a_missing_readme_is_generated_and_a_missing_licence_stops_the_build(
+    tmp_path: Path,
+) -> None:
     root = write_tree(tmp_path / "r", {"a.md": "# A\n\nText.\n"})
     (root / "README.md").unlink()
-    with pytest.raises(SourceError) as err:
-        build(root, tmp_path / "r.gezk")
-    assert err.value.reason == "missing-input"
-    assert "README.md" in str(err.value)
-    (root / "README.md").write_text("# R\n")
+    result = build(root, tmp_path / "r.gezk")
+    readme = entries(result.path)["README.md"].decode()
+    assert readme.startswith("# Demo catalog\n\nA catalog for tests.\n")
+    assert "- Catalog: `tester/demo`, version 1.0.0, language en\n" in readme
+    assert "- Licence: CC BY 4.0 (SPDX CC-BY-4.0); attribution required" in readme
+    # Only metadata goes in: the same metadata gives the same README bytes.
+    again = build(root, tmp_path / "again.gezk")
+    assert entries(again.path)["README.md"] == readme.encode()
+    (tmp_path / "r.gezk").unlink()
+    (tmp_path / "again.gezk").unlink()
     (root / "LICENSE").unlink()
     with pytest.raises(SourceError) as err:
         build(root, tmp_path / "r.gezk")

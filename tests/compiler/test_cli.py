@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -139,14 +138,14 @@ def test_catalog_file_replaces_the_sources_catalog_yaml(
 ) -> None:
     source, other = _catalog_pair(tmp_path)
     reads: list[Path] = []
-    read_text = Path.read_text
+    read_bytes = Path.read_bytes
 
-    def counting_read_text(self: Path, *args: Any, **kwargs: Any) -> str:
+    def counting_read_bytes(self: Path) -> bytes:
         if self.name == "catalog.yaml":
             reads.append(self)
-        return read_text(self, *args, **kwargs)
+        return read_bytes(self)
 
-    monkeypatch.setattr(Path, "read_text", counting_read_text)
+    monkeypatch.setattr(Path, "read_bytes", counting_read_bytes)
     out = tmp_path / "out.gezk"
     args = ["build", str(source), "-o", str(out), "--catalog", str(other)]
     assert main([*args, "--embedder", "test-hash-embed@1", "--no-cache", "--quiet"]) == 0
@@ -200,14 +199,15 @@ def test_keygen_then_build_signed_then_resign(
 def test_build_errors_are_one_line_and_exit_1(
     tmp_path: Path, home: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    source = write_tree(tmp_path / "src", {"a.md": "[x](missing.md)\n"})
+    source = write_tree(tmp_path / "src", {"a.md": "# A\n\n![x](bad.png)\n", "bad.png": "GIF89a"})
     code = main(
         ["build", str(source), "-o", str(tmp_path / "x.gezk"), "--embedder", "test-hash-embed@1"]
     )
     assert code == 1
     err = capsys.readouterr().err.strip()
     assert err == (
-        "gezel-knowledge: error: a.md:1: link to a missing file 'missing.md' [missing-link-target]"
+        "gezel-knowledge: error: a.md:3: image 'bad.png': asset 'assets/bad.png' is named as png "
+        "but its bytes are gif [asset-type-mismatch]"
     )
     assert not (tmp_path / "x.gezk").exists()
 

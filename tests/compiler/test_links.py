@@ -120,24 +120,31 @@ def test_images_whose_names_differ_only_in_case_collide(tmp_path: Path) -> None:
     assert "assets/Map.png" in str(err.value)
 
 
-def test_a_link_to_a_missing_file_names_file_and_line(tmp_path: Path) -> None:
+def test_a_link_to_a_missing_file_is_kept_with_a_warning_naming_file_and_line(
+    tmp_path: Path,
+) -> None:
     root = write_tree(
         tmp_path / "t",
         {"notes/a.md": "---\ntitle: A\n---\n# A\n\nFine.\n\nSee [gone](gone.md).\n"},
     )
-    with pytest.raises(SourceError) as err:
-        load_markdown_tree(root)
-    assert err.value.reason == "missing-link-target"
+    source = load_markdown_tree(root)
+    (warning,) = source.warnings
     # Line 8 of the file: the three front-matter lines count.
-    assert (err.value.path, err.value.line) == ("notes/a.md", 8)
-    assert str(err.value).startswith("notes/a.md:8: ")
+    assert (warning.reason, warning.path, warning.line) == ("unresolved-link", "notes/a.md", 8)
+    assert str(warning) == "notes/a.md:8: link 'gone.md' names no page of the tree; kept as written"
+    assert source.documents[0].load_body(LINKS).endswith("See [gone](gone.md).\n")
 
 
-def test_a_missing_image_is_an_error(tmp_path: Path) -> None:
-    root = write_tree(tmp_path / "t", {"a.md": "# A\n\n![x](nope.png)\n"})
-    with pytest.raises(SourceError) as err:
-        load_markdown_tree(root)
-    assert (err.value.reason, err.value.line) == ("missing-link-target", 3)
+def test_a_missing_image_is_kept_with_a_warning(tmp_path: Path) -> None:
+    root = write_tree(tmp_path / "t", {"a.md": "# A\n\n![x](nope.png)\n![y](assets/gone.png)\n"})
+    source = load_markdown_tree(root)
+    assert [(w.reason, w.line) for w in source.warnings] == [
+        ("missing-image", 3),
+        ("missing-image", 4),
+    ]
+    # A target kept as written never reads as a reference to a shipped asset.
+    body = source.documents[0].load_body(LINKS)
+    assert body == "# A\n\n![x](nope.png)\n![y](./assets/gone.png)\n"
 
 
 @pytest.mark.parametrize(

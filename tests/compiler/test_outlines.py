@@ -290,17 +290,18 @@ def test_catalog_yaml_can_force_the_folder_outline(tmp_path: Path) -> None:
     assert {d.id for d in source.documents} == {"a", "sub/b", "SUMMARY"}
 
 
-def test_an_outline_naming_a_missing_file_is_an_error(tmp_path: Path) -> None:
+def test_an_outline_entry_naming_a_missing_file_is_left_out_with_a_warning(
+    tmp_path: Path,
+) -> None:
     root = write_tree(
         tmp_path / "gb",
         {"SUMMARY.md": "# Summary\n\n* [A](a.md)\n* [Gone](gone.md)\n", "a.md": "# A\n"},
     )
-    with pytest.raises(SourceError) as err:
-        load_markdown_tree(root)
-    assert err.value.reason == "missing-file"
-    assert err.value.path == "SUMMARY.md"
-    assert err.value.line == 4
-    assert "SUMMARY.md:4" in str(err.value)
+    source = load_markdown_tree(root)
+    assert [d.id for d in source.documents] == ["a"]
+    (warning,) = source.warnings
+    assert (warning.reason, warning.path, warning.line) == ("missing-outline-page", "SUMMARY.md", 4)
+    assert "SUMMARY.md:4: outline names a missing file 'gone.md'" in str(warning)
 
 
 def test_mkdocs_nav_naming_a_missing_file_reports_the_line(tmp_path: Path) -> None:
@@ -308,9 +309,20 @@ def test_mkdocs_nav_naming_a_missing_file_reports_the_line(tmp_path: Path) -> No
         tmp_path / "mk",
         {"mkdocs.yml": "nav:\n  - Home: index.md\n  - Gone: gone.md\n", "docs/index.md": "# H\n"},
     )
+    source = load_markdown_tree(root)
+    assert [(w.reason, w.path, w.line) for w in source.warnings] == [
+        ("missing-outline-page", "mkdocs.yml", 3)
+    ]
+
+
+def test_an_outline_entry_leaving_the_content_folder_is_refused(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "mk",
+        {"mkdocs.yml": "nav:\n  - Out: ../README.md\n", "docs/index.md": "# H\n"},
+    )
     with pytest.raises(SourceError) as err:
         load_markdown_tree(root)
-    assert (err.value.reason, err.value.line) == ("missing-file", 3)
+    assert (err.value.reason, err.value.path, err.value.line) == ("unsafe-path", "mkdocs.yml", 2)
 
 
 def test_colliding_topic_ids_are_refused(tmp_path: Path) -> None:
