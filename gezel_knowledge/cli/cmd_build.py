@@ -5,15 +5,18 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from gezel_knowledge.cli._output import TerminalProgress, print_json
 from gezel_knowledge.compiler import (
     BuildResult,
+    BuildWarning,
     CatalogMetadata,
     License,
     Publisher,
+    WarningsAsErrors,
     compile_catalog,
     default_cache_dir,
     load_catalog_yaml,
@@ -73,6 +76,9 @@ def register(subparsers: Any) -> None:
     meta.add_argument("--license-file", type=Path)
     meta.add_argument("--attribution-required", action=argparse.BooleanOptionalAction)
     meta.add_argument("--readme", type=Path)
+    parser.add_argument(
+        "--strict", action="store_true", help="treat warnings (unresolved links...) as errors"
+    )
     parser.add_argument("--quiet", action="store_true", help="no progress display")
     parser.add_argument("--json", action="store_true", help="print JSON")
     parser.set_defaults(handler=run)
@@ -164,7 +170,11 @@ def run(args: argparse.Namespace) -> int:
             cache_dir=cache_dir,
             chunking=args.chunking,
             progress=progress,
+            strict=args.strict,
         )
+    except WarningsAsErrors as exc:
+        _print_warnings(exc.warnings)
+        raise
     finally:
         progress.close()
     _print(result, as_json=args.json)
@@ -188,17 +198,32 @@ def _print(result: BuildResult, *, as_json: bool) -> None:
                 "embedded": result.embedded,
                 "cached": result.cached,
                 "signed": result.manifest.signed,
-                "warnings": [{"reason": w.reason, "message": str(w)} for w in result.warnings],
+                "warnings": [_warning_json(w) for w in result.warnings],
             }
         )
         return
-    for warning in result.warnings:
-        print(f"gezel-knowledge: warning: {warning} [{warning.reason}]", file=sys.stderr)
+    _print_warnings(result.warnings)
     signed = ", signed" if result.manifest.signed else ""
     print(
         f"built {result.path} ({result.catalog_id} {result.version}{signed}): "
         f"{result.documents:,} documents, {result.chunks:,} chunks, {result.shards} shard"
         f"{'s' if result.shards != 1 else ''}, {result.assets} assets; "
-        f"{result.embedded:,} embedded, {result.cached:,} cached"
+        f"{result.embedded:,} embedded, {result.cached:,} cached; {len(result.warnings):,} warning"
+        f"{'s' if len(result.warnings) != 1 else ''}"
     )
     print(f"sha256 {result.sha256}")
+
+
+def _warning_json(warning: BuildWarning) -> dict[str, object]:
+    return {
+        "reason": warning.reason,
+        "message": str(warning),
+        "path": warning.path,
+        "line": warning.line,
+        "document": warning.document,
+    }
+
+
+def _print_warnings(warnings: Sequence[BuildWarning]) -> None:
+    for warning in warnings:
+        print(f"gezel-knowledge: warning: {warning} [{warning.reason}]", file=sys.stderr)

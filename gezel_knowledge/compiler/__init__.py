@@ -18,11 +18,18 @@ if TYPE_CHECKING:
     from gezel_knowledge.compiler.build import BuildResult, compile_catalog, load_source
     from gezel_knowledge.compiler.chunking import Chunk, chunk_markdown, embed_header, unit_counter
     from gezel_knowledge.compiler.document_list import load_document_list
-    from gezel_knowledge.compiler.errors import BuildWarning, ChunkingDoesNotFit, SourceError
+    from gezel_knowledge.compiler.errors import (
+        BuildWarning,
+        ChunkingDoesNotFit,
+        SourceError,
+        WarningsAsErrors,
+    )
     from gezel_knowledge.compiler.markdown_tree import load_markdown_tree
     from gezel_knowledge.compiler.metadata import (
         CatalogIdentity,
         CatalogMetadata,
+        MetadataError,
+        MetadataProblem,
         TopicDeclaration,
         load_catalog_yaml,
     )
@@ -53,6 +60,8 @@ _LAZY: dict[str, str] = {
     "DocumentRowError": "gezel_knowledge.compiler.parquet_document_list",
     "License": "gezk.manifest",
     "LinkBase": "gezel_knowledge.compiler.source",
+    "MetadataError": "gezel_knowledge.compiler.metadata",
+    "MetadataProblem": "gezel_knowledge.compiler.metadata",
     "Location": "gezk.spatial",
     "Publisher": "gezk.manifest",
     "SmokeQuery": "gezk.manifest",
@@ -63,6 +72,7 @@ _LAZY: dict[str, str] = {
     "TocReference": "gezk.toc",
     "Topic": "gezk.toc",
     "TopicDeclaration": "gezel_knowledge.compiler.metadata",
+    "WarningsAsErrors": "gezel_knowledge.compiler.errors",
     "WindowBudget": "gezel_knowledge.compiler.window",
     "choose_chunking": "gezel_knowledge.compiler.window",
     "chunk_markdown": "gezel_knowledge.compiler.chunking",
@@ -92,6 +102,8 @@ __all__ = [
     "License",
     "LinkBase",
     "Location",
+    "MetadataError",
+    "MetadataProblem",
     "Publisher",
     "SmokeQuery",
     "SourceAsset",
@@ -101,6 +113,7 @@ __all__ = [
     "TocReference",
     "Topic",
     "TopicDeclaration",
+    "WarningsAsErrors",
     "WindowBudget",
     "choose_chunking",
     "chunk_markdown",

@@ -57,7 +57,7 @@ from gezel_knowledge.compiler.databases import (
 )
 from gezel_knowledge.compiler.document_list import load_document_list
 from gezel_knowledge.compiler.embedding import PassageEmbedding, passage_center, spilled_vectors
-from gezel_knowledge.compiler.errors import BuildWarning, SourceError
+from gezel_knowledge.compiler.errors import BuildWarning, SourceError, refuse_warnings
 from gezel_knowledge.compiler.inputs import check_inputs
 from gezel_knowledge.compiler.kmeans import route_centroids
 from gezel_knowledge.compiler.manifest import catalog_manifest, manifest_bytes
@@ -194,6 +194,7 @@ class _Run:
     sharding: _Sharding
     signing_key: Ed25519PrivateKey | None
     report: _Progress
+    strict: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -249,6 +250,7 @@ def compile_catalog(
     chunking: ChunkingProfile | str | None = None,
     embed_batch: int = DEFAULT_EMBED_BATCH,
     progress: ProgressSink | None = None,
+    strict: bool = False,
 ) -> BuildResult:
     """Build a ``.gezk`` catalog at ``output`` from a Markdown tree, a document list or a source.
 
@@ -260,6 +262,8 @@ def compile_catalog(
     (none when ``None``). ``chunking`` is a profile or a registered id, else catalog.yaml's
     ``chunking``, else the largest registered profile whose embed inputs fit the embedder's
     window; a requested profile that does not fit raises :class:`ChunkingDoesNotFit`.
+    ``strict`` turns warnings into an error (:class:`WarningsAsErrors`, listing them all),
+    raised as soon as one is known and before the archive is written.
     """
     run = _Run(
         time.perf_counter(),
@@ -268,6 +272,7 @@ def compile_catalog(
         _sharding(shard_fill, shard_target, shard_max),
         signing_key,
         _Progress(progress),
+        strict,
     )
     if isinstance(source, CatalogSource) and catalog is not None:
         raise InvalidInput(
@@ -283,6 +288,8 @@ def compile_catalog(
         created_at=created_at,
         chunking=chunking,
     )
+    if strict:
+        refuse_warnings(plan.source.warnings)
     output = Path(output).absolute()
     output.parent.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix=f".{output.name}.build-", dir=output.parent))
@@ -303,6 +310,8 @@ def _build(plan: _Plan, run: _Run, output: Path, work: Path, cache: VectorCache)
         run.embedder, cache, work / "vectors.f32", run.embed_batch, plan.profile.dimensions
     )
     staged = _read_chunk_embed(plan, staging, embedding, warnings, run.report)
+    if run.strict:
+        refuse_warnings(warnings)
     total_chunks = sum(s.chunk_count for s in staged)
     vectors = spilled_vectors(work / "vectors.f32", total_chunks, plan.profile.dimensions)
     # Pass 2: the center of a template profile, and the shards.

@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from gezel_knowledge.errors import InvalidInput
 
-__all__ = ["BuildWarning", "ChunkingDoesNotFit", "SourceError", "display_path"]
+__all__ = [
+    "BuildWarning",
+    "ChunkingDoesNotFit",
+    "SourceError",
+    "WarningsAsErrors",
+    "display_path",
+    "refuse_warnings",
+]
 
 
 def display_path(path: Path, root: Path) -> str:
@@ -70,3 +78,25 @@ class BuildWarning:
     def __str__(self) -> str:
         where = _where(self.document, self.path, self.line)
         return f"{where}: {self.message}" if where else self.message
+
+
+class WarningsAsErrors(InvalidInput):
+    """A strict build that met warnings: :attr:`warnings` holds every one."""
+
+    default_reason = "strict-warnings"
+
+    def __init__(self, warnings: Sequence[BuildWarning]) -> None:
+        first = warnings[0]
+        more = len(warnings) - 1
+        rest = f" (and {more} more warning{'s' if more != 1 else ''})" if more else ""
+        super().__init__(
+            f"strict build stopped at a warning: {first} [{first.reason}]{rest}",
+            subject=first.path,
+        )
+        self.warnings = tuple(warnings)
+
+
+def refuse_warnings(warnings: Sequence[BuildWarning]) -> None:
+    """Raise :class:`WarningsAsErrors` when there are warnings (a strict build)."""
+    if warnings:
+        raise WarningsAsErrors(warnings)

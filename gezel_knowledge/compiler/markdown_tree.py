@@ -57,6 +57,7 @@ from gezel_knowledge.compiler.source import (
     document_slug,
 )
 from gezel_knowledge.compiler.topics import derive_topic_id, outline_pages, table_of_contents
+from gezk.ids import is_id
 from gezk.spatial import Location, LocationRole
 from gezk.toc import TocReference
 from gezk.uri import KnowledgeUri
@@ -418,7 +419,7 @@ class _Tree:
             else:
                 missing = self._on_disk(page, decoded) is None
                 reason = "unresolved-link" if missing else "link-not-rewritten"
-                why = "names no page of the tree" if missing else "names a file that is not a page"
+                why = "names no page of the tree" if missing else "is not a page of the catalog"
                 self._keep(page, link, where, line, reason=reason, why=why)
 
     def _on_disk(self, page: _Page, decoded: str) -> Path | None:
@@ -588,9 +589,11 @@ def load_markdown_tree(
     root_name = (
         (declaration.name if declaration and declaration.name else None) or meta.name or "Overview"
     )
+    # An invalid catalog id is reported with the other metadata problems when the build
+    # checks them; the root topic takes an id it can use meanwhile.
     root_id = (
         (declaration.id if declaration and declaration.id else None)
-        or meta.id
+        or (meta.id if is_id(meta.id) else None)
         or derive_topic_id(root_name)
     )
     labels = outline_pages(recognised.outline)

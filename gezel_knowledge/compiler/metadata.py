@@ -129,6 +129,8 @@ class MetadataProblem:
     field: str
     message: str
     reason: str = "invalid-catalog-yaml"
+    path: str | None = None
+    """The catalog.yaml the value was read from, when it came from one."""
 
 
 class MetadataError(SourceError):
@@ -136,8 +138,9 @@ class MetadataError(SourceError):
 
     default_reason = "invalid-metadata"
 
-    def __init__(self, problems: Sequence[MetadataProblem], *, path: str | None = None) -> None:
+    def __init__(self, problems: Sequence[MetadataProblem]) -> None:
         reasons = {p.reason for p in problems}
+        path = next((p.path for p in problems if p.path is not None), None)
         reason = reasons.pop() if len(reasons) == 1 else "invalid-metadata"
         listed = "; ".join(p.message for p in problems)
         count = len(problems)
@@ -197,12 +200,13 @@ class CatalogMetadata:
         """What every manifest carries; raise :class:`MetadataError` listing every missing or
         invalid field (those read from catalog.yaml, these, and ``extra``) at once."""
         problems = list(self.problems)
+        named = {p.field.split(".")[0] for p in problems}
         for name, hint in _WHERE_TO_SET.items():
-            if getattr(self, name) is None:
+            if getattr(self, name) is None and name not in named:
                 problems.append(
                     MetadataProblem(name, f"{name} is missing: set {hint}", "missing-metadata")
                 )
-        if self.version is None:
+        if self.version is None and "version" not in named:
             problems.append(
                 MetadataProblem(
                     "version",
@@ -287,7 +291,7 @@ class _Reader:
         self.problems: list[MetadataProblem] = []
 
     def fail(self, name: str, message: str) -> None:
-        self.problems.append(MetadataProblem(name, f"{self.where}: {message}"))
+        self.problems.append(MetadataProblem(name, message, path=self.where))
 
     def text(
         self, data: Mapping[str, Any], key: str, prefix: str = "", *, required: bool = False
@@ -462,11 +466,11 @@ def _unknown_keys(root: YamlNode, where: str) -> list[BuildWarning]:
             if key in known:
                 continue
             near = difflib.get_close_matches(key, known, n=1, cutoff=0.6)
-            hint = f" (did you mean {prefix}{near[0]!r}?)" if near else ""
+            hint = f" (did you mean {prefix + near[0]!r}?)" if near else ""
             found.append(
                 BuildWarning(
                     "unknown-key",
-                    f"unknown key {prefix}{key!r} is ignored{hint}",
+                    f"unknown key {prefix + key!r} is ignored{hint}",
                     path=where,
                     line=node.line,
                 )

@@ -398,3 +398,231 @@ def test_a_topic_order_outside_32_bits_is_refused(tmp_path: Path, order: int) ->
         load_markdown_tree(root)
     assert err.value.reason == "invalid-order"
     assert str(err.value) == f"topic order {order} of 'Guide' is not a signed 32-bit integer"
+
+
+def test_mdbook_summary_as_mdbook_shows_it(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "book",
+        {
+            "book.toml": '[book]\ntitle = "Garden Book"\n',
+            "src/SUMMARY.md": (
+                "# Summary\n\n"
+                "[Introduction](README.md)\n\n"
+                "# Getting started\n\n"
+                "- [Planting](start/planting.md)\n"
+                "- [Watering](start/watering.md)\n\n"
+                "# Reference\n\n"
+                "- [Tools](tools/README.md)\n"
+                "    - [Spade](tools/spade.md)\n"
+                "    - [Rake](tools/rake.md)\n"
+                "        - [Rake types]()\n"
+                "- [Compost]()\n\n"
+                "---\n\n"
+                "[Thanks](thanks.md)\n"
+            ),
+            "src/README.md": "# Introduction\n\nWelcome.\n",
+            "src/start/planting.md": "# Planting\n",
+            "src/start/watering.md": "# Watering\n",
+            "src/tools/README.md": "# Tools\n",
+            "src/tools/spade.md": "# Spade\n",
+            "src/tools/rake.md": "# Rake\n",
+            "src/thanks.md": "# Thanks\n",
+        },
+        catalog=None,
+    )
+    (root / "README.md").unlink()
+    source = load_markdown_tree(root)
+    assert source.outline == "mdbook"
+    assert _topics(source) == {
+        "garden-book": ("Garden Book", None, sort_key_for_order(0)),
+        "getting-started": ("Getting started", None, sort_key_for_order(1)),
+        "reference": ("Reference", None, sort_key_for_order(2)),
+        "tools": ("Tools", "reference", sort_key_for_order(0)),
+    }
+    # The Introduction (src/README.md) is a document; ids are relative to src/; the prefix
+    # and suffix chapters are in the root topic, outside every part; a chapter whose only
+    # child is a draft is a page.
+    assert _docs(source) == {
+        "README": (("garden-book",), 0),
+        "start/planting": (("getting-started",), 0),
+        "start/watering": (("getting-started",), 1),
+        "tools/README": (("reference", "tools"), 0),
+        "tools/spade": (("reference", "tools"), 1),
+        "tools/rake": (("reference", "tools"), 2),
+        "thanks": (("garden-book",), 3),
+    }
+    assert [(w.reason, w.path, w.line) for w in source.warnings] == [
+        ("draft-chapter", "src/SUMMARY.md", 15),
+        ("draft-chapter", "src/SUMMARY.md", 16),
+    ]
+    assert source.readme is None  # the book has no README of its own: one is generated
+
+
+def test_summary_part_title_first_after_a_prefix_chapter_is_kept(tmp_path: Path) -> None:
+    # Without a '# Summary' title, a part heading after a prefix chapter is still a part.
+    root = write_tree(
+        tmp_path / "book",
+        {
+            "book.toml": "[book]\n",
+            "src/SUMMARY.md": "[Intro](intro.md)\n\n# Part one\n\n- [A](a.md)\n",
+            "src/intro.md": "# Intro\n",
+            "src/a.md": "# A\n",
+        },
+    )
+    source = load_markdown_tree(root)
+    assert _docs(source) == {"intro": (("demo",), 0), "a": (("part-one",), 0)}
+
+
+def test_mkdocs_nav_sections_index_pages_and_external_links(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "site",
+        {
+            "mkdocs.yml": (
+                "site_name: Site\ndocs_dir: pages\nnav:\n"
+                "  - index.md\n"
+                "  - Guide:\n"
+                "      - guide/index.md\n"
+                "      - Setup: guide/setup.md\n"
+                "      - Issues: https://example.test/issues\n"
+                "  - Blog: https://example.test/blog\n"
+            ),
+            "pages/index.md": "# Home\n",
+            "pages/guide/index.md": "# The guide\n",
+            "pages/guide/setup.md": "# Setup\n",
+        },
+    )
+    source = load_markdown_tree(root)
+    assert source.outline == "mkdocs"
+    assert _docs(source) == {
+        "index": (("demo",), 0),
+        "guide/index": (("guide",), 0),
+        "guide/setup": (("guide",), 1),
+    }
+    assert source.warnings == ()  # external links are no pages, and no problem
+
+
+def test_mkdocs_without_nav_is_the_docs_folder_tree(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "site",
+        {
+            "mkdocs.yml": "site_name: Site\n",
+            "docs/index.md": "# Home\n",
+            "docs/user-guide/writing.md": "# Writing\n",
+            "notes.md": "# Not in docs_dir\n",
+        },
+    )
+    source = load_markdown_tree(root)
+    assert (source.site, source.outline) == ("mkdocs", "folders")
+    assert _docs(source) == {
+        "index": (("demo",), 0),
+        "user-guide/writing": (("user-guide",), None),
+    }
+
+
+def test_docusaurus_autogenerated_sidebar(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "website",
+        {
+            "docusaurus.config.js": 'module.exports = { title: "Docs" };\n',
+            "sidebars.js": "module.exports = { s: [{ type: 'autogenerated', dirName: '.' }] };\n",
+            "docs/intro.md": "---\nsidebar_position: 1\n---\n# Intro\n",
+            "docs/zeta.mdx": "---\nsidebar_position: 2\nsidebar_label: Zeta!\n---\nText.\n",
+            "docs/wip.md": "---\ndraft: true\n---\n# Not yet\n",
+            "docs/_snippet.md": "A partial, never a page.\n",
+            "docs/02-guides/_category_.json": (
+                '{"label": "How-to guides", "position": 3, '
+                '"link": {"type": "generated-index", "description": "Step by step."}}'
+            ),
+            "docs/02-guides/02-second.md": "# Second\n",
+            "docs/02-guides/01-first.md": "# First\n",
+            "docs/02-guides/index.md": "# Guides overview\n",
+            "docs/api/_category_.yml": "label: API\nposition: 2.5\n",
+            "docs/api/api.md": "# API\n",
+            "docs/api/calls.md": "# Calls\n",
+        },
+    )
+    source = load_markdown_tree(root)
+    assert (source.site, source.outline) == ("docusaurus", "docusaurus")
+    topics = _topics(source)
+    assert topics["how-to-guides"] == ("How-to guides", None, sort_key_for_order(3))
+    assert topics["api"] == ("API", None, sort_key_for_order(2))
+    assert {t.id: t.description for t in source.topics}["how-to-guides"] == "Step by step."
+    assert _docs(source) == {
+        "intro": (("demo",), 1),
+        "zeta": (("demo",), 2),
+        "02-guides/index": (("how-to-guides",), -(2**31)),
+        "02-guides/01-first": (("how-to-guides",), 1),
+        "02-guides/02-second": (("how-to-guides",), 2),
+        "api/api": (("api",), -(2**31)),
+        "api/calls": (("api",), None),
+    }
+    assert {d.id: d.title for d in source.documents}["zeta"] == "Zeta!"
+    assert [(w.reason, w.path) for w in source.warnings] == [("draft-skipped", "docs/wip.md")]
+
+
+def test_docusaurus_hand_written_sidebars_are_not_run(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "website",
+        {
+            "docusaurus.config.js": 'module.exports = { title: "Docs" };\n',
+            "sidebars.js": "module.exports = { s: [{ type: 'category', items: ['a'] }] };\n",
+            "docs/a.md": "# A\n",
+        },
+    )
+    (warning,) = load_markdown_tree(root).warnings
+    assert (warning.reason, warning.path) == ("sidebars-not-read", "sidebars.js")
+
+
+def test_hugo_leaf_bundles_are_pages_and_drafts_are_left_out(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "hugo",
+        {
+            "hugo.yaml": "title: Site\n",
+            "content/blog/_index.md": "---\ntitle: Blog\n---\n",
+            "content/blog/first-post/index.md": "---\ntitle: First post\nweight: 1\n---\nHi.\n",
+            "content/blog/first-post/notes.md": "A resource of the bundle, not a page.\n",
+            "content/blog/draft-post.md": "---\ntitle: Later\ndraft: true\n---\nSoon.\n",
+        },
+    )
+    source = load_markdown_tree(root)
+    assert _docs(source) == {"blog/first-post/index": (("blog",), 1)}
+    assert [(w.reason, w.path) for w in source.warnings] == [
+        ("draft-skipped", "content/blog/draft-post.md")
+    ]
+
+
+def test_docfx_generated_api_folders_and_project_paths(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "fx",
+        {
+            "docfx.json": "{}",
+            "toc.yml": (
+                "- name: Intro\n  href: ~/intro.md\n"
+                "- name: API\n  href: api/\n"
+                "- name: Guides\n  href: guides/\n"
+            ),
+            "intro.md": "# Intro\n",
+            "api/index.md": "# Generated by DocFX\n",
+            "guides/toc.yml": "- name: One\n  href: ~/guides/one.md\n",
+            "guides/one.md": "# One\n",
+        },
+    )
+    source = load_markdown_tree(root)
+    assert _docs(source) == {"intro": (("demo",), 0), "guides/one": (("guides",), 0)}
+    assert [(w.reason, w.line) for w in source.warnings] == [("missing-outline-page", 4)]
+
+
+def test_jupyter_book_leaves_out_pages_that_are_not_markdown(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "jb",
+        {
+            "_toc.yml": "root: index\nchapters:\n  - file: api\n",
+            "index.md": "# Home\n",
+            "api.rst": "API\n===\n",
+        },
+    )
+    source = load_markdown_tree(root)
+    assert [d.id for d in source.documents] == ["index"]
+    (warning,) = source.warnings
+    assert (warning.reason, warning.path, warning.line) == ("unsupported-page", "_toc.yml", 3)
+    assert "api.rst, which is not Markdown" in str(warning)

@@ -30,14 +30,18 @@ CREATED_AT = "2026-12-01T00:00:00Z"
 
 
 def write_tree(
-    root: Path, files: Mapping[str, str | bytes], *, catalog: str | None = CATALOG_YAML
+    root: Path,
+    files: Mapping[str, str | bytes],
+    *,
+    catalog: str | None = CATALOG_YAML,
+    notices: bool = True,
 ) -> Path:
-    """Write ``files`` (relative path -> text or bytes) plus README, LICENSE and catalog.yaml."""
+    """Write ``files`` (relative path -> text or bytes) plus README, LICENSE (unless not
+    ``notices``) and catalog.yaml."""
     root.mkdir(parents=True, exist_ok=True)
-    defaults: dict[str, str | bytes] = {
-        "README.md": "# Demo\n\nA test catalog.\n",
-        "LICENSE": "CC BY 4.0\n",
-    }
+    defaults: dict[str, str | bytes] = {}
+    if notices:
+        defaults = {"README.md": "# Demo\n\nA test catalog.\n", "LICENSE": "CC BY 4.0\n"}
     if catalog is not None:
         defaults["catalog.yaml"] = catalog
     for rel, content in {**defaults, **files}.items():

@@ -8,8 +8,9 @@ depends on the kind:
   the name; ``index.md``/``README.md`` lead their folder;
 - ``topic-yaml``: the folder's ``_topic.yaml`` (``id``, ``name``, ``description``, ``order``);
 - ``hugo``: the folder's ``_index.md`` front matter (``title``, ``description``, ``weight``);
-  the ``_index.md`` leads the section when it has a body; pages with ``draft: true`` are left
-  out, as Hugo leaves them out of a published site;
+  the ``_index.md`` leads the section when it has a body; a folder with an ``index.md`` is a
+  leaf bundle, one page; pages with ``draft: true`` are left out, as Hugo leaves them out of
+  a published site;
 - ``docusaurus``: the folder's ``_category_.json`` or ``_category_.yml`` (``label``,
   ``position``, ``link.description``); pages are ``.md`` and ``.mdx`` files, ordered by
   ``sidebar_position`` (else a number prefix, else their name) and labelled by
@@ -179,6 +180,9 @@ def _child(ctx: Context, kind: str, entry: Path) -> OutlineSection | OutlinePage
     if entry.is_dir():
         if name.startswith("_") or name == "node_modules":
             return None
+        if kind == "hugo" and (entry / "index.md").is_file():
+            # A leaf bundle: one page, its index.md; the rest of the folder is its resources.
+            return _child(ctx, kind, entry / "index.md")
         if entry.is_symlink():
             # Following linked folders could leave the tree or loop forever.
             ctx.warn(

@@ -1,0 +1,56 @@
+"""``gezel-knowledge init SRC``: write a commented catalog.yaml for a source folder."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from gezel_knowledge.cli._output import print_json
+from gezel_knowledge.compiler.catalog_init import init_catalog
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``init`` subcommand."""
+    parser = subparsers.add_parser(
+        "init",
+        help="write a commented catalog.yaml for a source folder, to finish by hand",
+        description="Detect what SRC is (its documentation generator, outline, title, licence "
+        "notice) and write a commented catalog.yaml holding every field a build needs: what "
+        "was detected filled in, the rest marked FILL IN.",
+    )
+    parser.add_argument("source", type=Path, metavar="SRC", help="the source folder")
+    parser.add_argument(
+        "-o",
+        "--output",
+        type=Path,
+        metavar="FILE",
+        help="where to write it (default SRC/catalog.yaml; build with --catalog FILE)",
+    )
+    parser.add_argument("--force", action="store_true", help="replace an existing file")
+    parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Write the catalog.yaml and say what is left to fill in."""
+    result = init_catalog(args.source, output=args.output, force=args.force)
+    draft = result.draft
+    if args.json:
+        print_json(
+            {
+                "path": str(result.path),
+                "generator": draft.generator,
+                "outline": draft.outline,
+                "contentRoot": draft.content_root,
+                "licenseFile": draft.license_file,
+                "readme": draft.readme,
+                "missing": list(draft.missing),
+            }
+        )
+        return 0
+    found = draft.generator or "a folder of Markdown"
+    print(f"wrote {result.path} ({found}, outline {draft.outline})")
+    if draft.missing:
+        print(f"fill in: {', '.join(draft.missing)}")
+    return 0

@@ -1,0 +1,91 @@
+"""Heading anchors by each generator's slug rules."""
+
+from __future__ import annotations
+
+import pytest
+
+from gezel_knowledge.compiler.anchors import SlugStyle, heading_text, page_anchors, slugify
+from gezel_knowledge.compiler.blocks import LineIndex, parse_blocks
+
+
+def _anchors(body: str, style: SlugStyle) -> dict[str, tuple[int, int]]:
+    index = LineIndex(body)
+    return page_anchors(parse_blocks(body, index), index, body, style)
+
+
+@pytest.mark.parametrize(
+    ("text", "style", "slug"),
+    [
+        # Underscores inside words are text, not emphasis, in every style.
+        ("SSL_CERT_FILE", "github", "ssl_cert_file"),
+        ("SSL_CERT_FILE", "python-markdown", "ssl_cert_file"),
+        ("SSL_CERT_FILE", "mdbook", "ssl_cert_file"),
+        ("HTTP/2 Support", "github", "http2-support"),
+        ("HTTP/2 Support", "python-markdown", "http2-support"),
+        ("HTTP/2 Support", "mdbook", "http2-support"),
+        # GitHub turns each space into '-'; Python-Markdown folds runs of spaces and dashes.
+        ("FORWARD vs  TUNNEL", "github", "forward-vs--tunnel"),
+        ("FORWARD vs  TUNNEL", "python-markdown", "forward-vs-tunnel"),
+        ("A - B", "python-markdown", "a-b"),
+        ("A - B", "github", "a---b"),
+        # Python-Markdown folds to ASCII; GitHub and mdBook keep letters as they are.
+        ("Café Olé", "python-markdown", "cafe-ole"),
+        ("Café Olé", "github", "café-olé"),
+        ("Ünïcode", "mdbook", "Ünïcode"),
+        ("What's new?", "mdbook", "whats-new"),
+    ],
+)
+def test_slug_rules(text: str, style: SlugStyle, slug: str) -> None:
+    assert slugify(text, style) == slug
+
+
+def test_heading_text_is_the_rendered_text() -> None:
+    assert heading_text("The `__init__` [method](api.md#x) is **bold**") == (
+        "The __init__ method is bold"
+    )
+    assert heading_text("__init__") == "init"  # strong emphasis, as a renderer reads it
+    assert heading_text("Logo ![logo](logo.png) <span>here</span> a\\_b &amp; c") == (
+        "Logo  here a_b & c"
+    )
+
+
+def test_repeated_headings_are_numbered_the_generators_way() -> None:
+    body = "# Usage\n\n## Example\n\nOne.\n\n## Example\n\nTwo.\n"
+    assert _anchors(body, "python-markdown")["example_1"] == (7, 9)
+    assert _anchors(body, "github")["example-1"] == (7, 9)
+    assert _anchors(body, "mdbook")["example-1"] == (7, 9)
+
+
+def test_the_generators_slug_wins_and_the_others_are_fallbacks() -> None:
+    body = "# A - B\n\nText.\n\n# A---B\n\nMore.\n"
+    anchors = _anchors(body, "python-markdown")
+    # Both headings are 'a-b' to Python-Markdown: the second is 'a-b_1'.
+    assert anchors["a-b"] == (1, 3)
+    assert anchors["a-b_1"] == (5, 7)
+    # GitHub's slug of the first heading still finds it, as a fallback.
+    assert anchors["a---b"] == (1, 3)
+
+
+@pytest.mark.parametrize(
+    "heading",
+    ["## Setup {#custom}", "## Setup {#custom .wide}", "## Setup {: #custom .wide }"],
+)
+def test_explicit_ids_name_their_heading(heading: str) -> None:
+    anchors = _anchors(f"# Top\n\n{heading}\n\nText.\n", "github")
+    assert anchors["custom"] == (3, 5)
+    assert anchors["setup"] == (3, 5)  # the attribute list is not part of the text
+
+
+def test_myst_targets_and_html_anchors() -> None:
+    body = (
+        "# Guide\n\n(install-label)=\n## Install\n\nSteps.\n\n"
+        '<a name="old-name"></a>\n## Configure\n\nSettings.\n\n'
+        '## Run <a id="run-it"></a>\n\nGo.\n\n'
+        "(loose)=\nA paragraph\nthat goes on.\n"
+    )
+    anchors = _anchors(body, "github")
+    # A section runs to the last line before the next heading of its level.
+    assert anchors["install-label"] == anchors["install"] == (4, 8)
+    assert anchors["old-name"] == anchors["configure"] == (9, 11)
+    assert anchors["run-it"] == anchors["run"] == (13, 19)
+    assert anchors["loose"] == (17, 19)

@@ -1,0 +1,159 @@
+"""Links resolved by each generator's own rules."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from gezel_knowledge.compiler import CatalogSource, LinkBase, load_markdown_tree
+from tests.compiler.trees import write_tree
+
+LINKS = LinkBase("tester", "demo")
+REF = "knowledge://tester/demo/"
+
+
+def _body(source: CatalogSource, doc_id: str) -> str:
+    return next(d for d in source.documents if d.id == doc_id).load_body(LINKS)
+
+
+def _warnings(source: CatalogSource) -> list[tuple[str, str | None, int | None]]:
+    return [(w.reason, w.path, w.line) for w in source.warnings]
+
+
+TRANSPORTS = "# Transports\n\n## ASGI Transport\n\nUse it.\n\n## SSL_CERT_FILE\n\nSet it.\n"
+
+
+def test_mkdocs_links_follow_directory_urls(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "site",
+        {
+            "mkdocs.yml": "site_name: S\nsite_url: https://s.example/docs/\n",
+            "docs/index.md": "# Home\n\n[Quick](quickstart/) [abs](/docs/quickstart/)\n",
+            "docs/quickstart.md": "# Quickstart\n",
+            "docs/async.md": (
+                "# Async\n\n"
+                # From the page's URL /async/, '../advanced/transports' is /advanced/transports.
+                "[t](../advanced/transports#asgi-transport)\n"
+                "[file](advanced/transports.md#ssl_cert_file)\n"
+                "[broken](../nowhere/)\n"
+            ),
+            "docs/advanced/transports.md": TRANSPORTS,
+        },
+    )
+    source = load_markdown_tree(root)
+    assert _body(source, "index") == (
+        f"# Home\n\n[Quick]({REF}quickstart) [abs]({REF}quickstart)\n"
+    )
+    assert _body(source, "async") == (
+        "# Async\n\n"
+        f"[t]({REF}advanced/transports#line=3-5)\n"
+        f"[file]({REF}advanced/transports#line=7-9)\n"
+        "[broken](../nowhere/)\n"
+    )
+    assert _warnings(source) == [("unresolved-link", "docs/async.md", 5)]
+
+
+def test_mkdocs_links_without_directory_urls(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "site",
+        {
+            "mkdocs.yml": "site_name: S\nuse_directory_urls: false\n",
+            "docs/guide/a.md": "[b](b.html) [t](../advanced/transports.html#asgi-transport)\n",
+            "docs/guide/b.md": "# B\n",
+            "docs/advanced/transports.md": TRANSPORTS,
+        },
+    )
+    source = load_markdown_tree(root)
+    assert _body(source, "guide/a") == (
+        f"[b]({REF}guide/b) [t]({REF}advanced/transports#line=3-5)\n"
+    )
+
+
+def test_mdbook_links_name_the_html_files(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "book",
+        {
+            "book.toml": '[book]\ntitle = "B"\n[output.html]\nsite-url = "/guide/"\n',
+            "src/SUMMARY.md": "- [Intro](intro.md)\n- [Theme](format/theme/README.md)\n",
+            "src/intro.md": (
+                "[theme](format/theme/index.html) [same](format/theme/) "
+                "[hl](format/theme/index.html#syntax_highlighting) [abs](/guide/intro.html)\n"
+            ),
+            "src/format/theme/README.md": "# Theme\n\n## Syntax_highlighting\n\nColours.\n",
+        },
+    )
+    source = load_markdown_tree(root)
+    assert _body(source, "intro") == (
+        f"[theme]({REF}format/theme/README) [same]({REF}format/theme/README) "
+        f"[hl]({REF}format/theme/README#line=3-5) [abs]({REF}intro)\n"
+    )
+    assert source.warnings == ()
+
+
+def test_hugo_refs_urls_slugs_and_aliases(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "hugo",
+        {
+            "hugo.toml": 'title = "H"\nbaseURL = "https://h.example/"\n',
+            "content/docs/_index.md": "---\ntitle: Docs\n---\nThe docs.\n",
+            "content/docs/Tasks/porridge.md": (
+                "---\ntitle: Porridge\nslug: oats\naliases: [/old/porridge/]\n---\n"
+                "# Porridge\n\n## Cooking\n\nStir.\n"
+            ),
+            "content/docs/bundle/index.md": "---\ntitle: Bundle\nurl: /special/place/\n---\nB.\n",
+            "content/docs/links.md": (
+                "---\ntitle: Links\n---\n"
+                '[ref]({{< ref "Tasks/porridge.md#cooking" >}}) '
+                '[relref]({{% relref "/docs/bundle" %}})\n'
+                "[url](/docs/tasks/oats/) [alias](/old/porridge/) [moved](/special/place/) "
+                "[section](/docs/) [relative](../tasks/oats/#cooking)\n"
+            ),
+        },
+    )
+    source = load_markdown_tree(root)
+    porridge = f"{REF}docs/Tasks/porridge"
+    assert _body(source, "docs/links") == (
+        f"[ref]({porridge}#line=3-5) [relref]({REF}docs/bundle/index)\n"
+        f"[url]({porridge}) [alias]({porridge}) [moved]({REF}docs/bundle/index) "
+        f"[section]({REF}docs/_index) [relative]({porridge}#line=3-5)\n"
+    )
+    assert source.warnings == ()
+
+
+def test_docusaurus_links_by_doc_url(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "website",
+        {
+            "docusaurus.config.js": (
+                "module.exports = { title: 'D', baseUrl: '/site/', presets: [['classic', "
+                "{ docs: { routeBasePath: 'docs' } }]] };\n"
+            ),
+            "docs/intro.md": "---\nslug: /\n---\n# Intro\n",
+            "docs/01-guides/01-first.md": "---\nid: start\n---\n# First\n",
+            "docs/01-guides/second.mdx": "---\nslug: two\n---\n# Second\n",
+            "docs/links.md": (
+                "[home](/site/docs/) [first](/docs/guides/start) [second](/docs/guides/two)\n"
+                "[file](01-guides/second.mdx) [gone](/docs/nothing)\n"
+            ),
+        },
+    )
+    source = load_markdown_tree(root)
+    assert _body(source, "links") == (
+        f"[home]({REF}intro) [first]({REF}01-guides/01-first) [second]({REF}01-guides/second)\n"
+        f"[file]({REF}01-guides/second) [gone](/docs/nothing)\n"
+    )
+    assert _warnings(source) == [("unresolved-link", "docs/links.md", 2)]
+
+
+def test_static_site_images_are_found_in_static(tmp_path: Path) -> None:
+    png = b"\x89PNG\r\n\x1a\n" + b"\x00\x00\x00\rIHDR" + b"\x00" * 17
+    root = write_tree(
+        tmp_path / "hugo",
+        {
+            "hugo.toml": 'title = "H"\n',
+            "content/page.md": "# Page\n\n![logo](/images/logo.png)\n",
+            "static/images/logo.png": png,
+        },
+    )
+    source = load_markdown_tree(root)
+    assert [a.path for a in source.assets] == ["assets/static/images/logo.png"]
+    assert _body(source, "page") == "# Page\n\n![logo](assets/static/images/logo.png)\n"
