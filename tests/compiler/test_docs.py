@@ -25,7 +25,8 @@ def _blocks(language: str) -> list[str]:
 
 @pytest.fixture
 def workdir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    shutil.copytree(ROOT / "examples" / "handbook", tmp_path / "examples" / "handbook")
+    for example in ("handbook", "kettle-docs"):
+        shutil.copytree(ROOT / "examples" / example, tmp_path / "examples" / example)
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("GEZEL_HOME", str(tmp_path / "home"))
     return tmp_path
@@ -38,7 +39,7 @@ def test_console_examples_run(workdir: Path, capsys: pytest.CaptureFixture[str])
         for line in block.splitlines()
         if line.startswith("$ gezel-knowledge ")
     ]
-    assert len(commands) == 6
+    assert len(commands) == 9
     for command in commands:
         argv = shlex.split(command)[1:]
         assert main(argv) == 0, command
@@ -49,12 +50,23 @@ def test_console_examples_run(workdir: Path, capsys: pytest.CaptureFixture[str])
     assert (workdir / "resigned.gezk").read_bytes() == (workdir / "signed.gezk").read_bytes()
     # The handbook is built with the default model; the signed rebuild takes every vector from
     # the cache the first build filled (in GEZEL_HOME).
-    first, second = re.findall(r"; (\d+) embedded, (\d+) cached", out)
+    first, second = re.findall(
+        r"built \S*(?:handbook|signed)\.gezk .*; (\d+) embedded, (\d+) cached", out
+    )
     assert first[0] == second[1] != "0"
     assert (first[1], second[0]) == ("0", "0")
     manifest = json.loads(entries(workdir / "handbook.gezk")["manifest.json"])
     assert manifest["embedding"]["id"] == "all-minilm-l6-v2-int8@1"
     assert (workdir / "home" / "cache" / "embeddings").is_dir()
+    # The MkDocs example builds as it is: its outline is its nav, its metadata its mkdocs.yml.
+    assert "built " in out
+    assert "kettle.gezk (kettle 2026.12.1): 5 documents" in out
+    assert "Kettle  [kettle]  1 documents\nGuide  [guide]  3 documents\n" in out
+    assert "Reference  [reference]  1 documents\n" in out
+    assert "wrote kettle-catalog.yaml (mkdocs, outline mkdocs)\n" in out
+    kettle = json.loads(entries(workdir / "kettle.gezk")["manifest.json"])
+    assert (kettle["publisher"]["id"], kettle["license"]["spdx"]) == ("gezel-examples", "CC-BY-4.0")
+    assert not (workdir / "examples" / "kettle-docs" / "catalog.yaml").exists()
 
 
 def test_python_example_prints_what_the_page_says(
