@@ -8,8 +8,10 @@ repository, is looked at.
 
 When catalog.yaml says nothing of the licence, a notice whose text is one of the common
 licences fills ``license`` (name, SPDX id, whether attribution is required). Recognition looks
-for each licence's own defining sentences, never for a bare name, so a file that only mentions
-a licence is not taken for it.
+for each licence's own defining sentences, never for a short name, so a file that only
+mentions "MIT" is not taken for the MIT licence; Creative Commons notices, which usually state
+their licence rather than quote it, are recognised by its full name ("Creative Commons
+Attribution 4.0 International").
 """
 
 from __future__ import annotations
