@@ -557,6 +557,16 @@ def _body_loader(page: _Page, rel: str, where: str) -> Callable[[LinkBase], str]
     return load
 
 
+def _is_page(readme: Path, meta: CatalogMetadata, tree: _Tree) -> bool:
+    """Whether the default README is a page of the outline (mdBook's Introduction, GitBook's
+    first page): a page of the book is a document, not the catalog's description, so the
+    catalog's README is then generated (catalog.yaml's ``readme`` is always used)."""
+    if meta.readme is not None:
+        return False
+    resolved = readme.resolve()
+    return any(page.file.resolve() == resolved for page in tree.pages.values())
+
+
 def load_markdown_tree(
     root: Path | str,
     *,
@@ -665,7 +675,7 @@ def load_markdown_tree(
             for path, file in sorted(tree.assets.items())
         ),
         warnings=meta.warnings + recognised.warnings + tuple(tree.warnings),
-        readme=readme if readme.is_file() else None,
+        readme=readme if readme.is_file() and not _is_page(readme, meta, tree) else None,
         license_notice=license_file,
         source_notices=notices,
     )

@@ -2,7 +2,9 @@
 its pages are, what its configuration says about the catalog, and how it makes URLs.
 
 A source folder is looked at in this order, the first match wins (or the generator
-catalog.yaml's ``outline`` names):
+catalog.yaml's ``outline`` names). A folder that is the content folder of a project configured
+one or two folders up (``docs/`` of an MkDocs site, ``src/`` of an mdBook, ``content/en`` of a
+Hugo site, ``docs/`` of a Docusaurus site) is that project's.
 
 =================  ====================================  ======================================
 Generator          Recognised by                         Pages (the content root)
@@ -57,6 +59,7 @@ UrlStyle = Literal["files", "directory", "html"]
 _FORGES = ("github.com", "gitlab.com", "codeberg.org", "bitbucket.org")
 _HUGO_CONFIG_NAMES = ("hugo", "config")
 _HUGO_CONFIG_SUFFIXES = (".toml", ".yaml", ".yml", ".json")
+_LEVELS_ABOVE = 2
 _DOCUSAURUS_CONFIGS = tuple(f"docusaurus.config.{s}" for s in ("js", "ts", "mjs", "cjs"))
 
 
@@ -99,6 +102,9 @@ def detect_site(root: Path, kind: str = "auto") -> Site | None:
     """The generator project at ``root`` (``kind``: ``auto`` or a generator to insist on);
     ``None`` for a plain folder tree, or when ``kind`` asks for a folder outline."""
     if kind == "auto":
+        above = _site_above(root)
+        if above is not None:
+            return above
         for generator in GENERATORS:
             site = _DETECTORS[generator](root, False)
             if site is not None:
@@ -113,6 +119,21 @@ def detect_site(root: Path, kind: str = "auto") -> Site | None:
             reason="missing-outline",
         )
     return site
+
+
+def _site_above(root: Path) -> Site | None:
+    """The project whose content folder ``root`` is, configured one or two folders up (a user
+    pointing at ``docs/`` of an MkDocs site, ``guide/src`` of an mdBook, ``content/en``)."""
+    resolved = root.resolve()
+    for parent in list(resolved.parents)[:_LEVELS_ABOVE]:
+        for generator in ("mdbook", "mkdocs", "docusaurus", "hugo"):
+            try:
+                site = _DETECTORS[generator](parent, False)
+            except SourceError:
+                continue  # a broken configuration above is not this source's business
+            if site is not None and site.content_root.resolve() == resolved:
+                return site
+    return None
 
 
 # ── reading configuration ────────────────────────────────────────────────────────────────────

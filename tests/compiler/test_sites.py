@@ -188,3 +188,32 @@ def test_asking_for_a_generator_that_is_not_there_is_refused(tmp_path: Path) -> 
         load_markdown_tree(root)
     assert err.value.reason == "missing-outline"
     assert "book.toml" in str(err.value)
+
+
+def test_a_content_folder_is_recognised_from_the_configuration_above_it(tmp_path: Path) -> None:
+    files, *_ = SITES["mkdocs"]
+    root = write_tree(tmp_path / "repo", files, catalog=None)
+    source = load_markdown_tree(root / "documentation")
+    assert (source.site, source.metadata.name) == ("mkdocs", "Widgets")
+    assert [d.id for d in source.documents] == ["index"]
+
+
+def test_a_books_introduction_is_a_document_not_the_catalog_readme(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "book",
+        {
+            "book.toml": '[book]\ntitle = "B"\n',
+            "src/SUMMARY.md": "[Introduction](README.md)\n\n- [A](a.md)\n",
+            "src/README.md": "# Introduction\n",
+            "src/a.md": "# A\n",
+            "LICENSE": "CC BY 4.0\n",
+        },
+        catalog=None,
+        notices=False,
+    )
+    # Pointed at the book, or at its src/ folder: the same book, the same documents.
+    for folder in (root, root / "src"):
+        source = load_markdown_tree(folder)
+        assert (source.site, source.outline) == ("mdbook", "mdbook")
+        assert [d.id for d in source.documents] == ["README", "a"]
+        assert source.readme is None
