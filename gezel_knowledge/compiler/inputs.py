@@ -31,7 +31,13 @@ from gezel_knowledge.compiler.readme import generated_readme
 from gezel_knowledge.compiler.source import CatalogSource
 from gezel_knowledge.compiler.topics import derive_topic_id
 
-__all__ = ["CheckedInputs", "check_inputs", "derived_metadata", "notice_files"]
+__all__ = [
+    "CheckedInputs",
+    "calendar_version",
+    "check_inputs",
+    "derived_metadata",
+    "notice_files",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,17 +73,15 @@ def derived_metadata(
     meta: CatalogMetadata, created_at: str | None, notice: Path | None
 ) -> CatalogMetadata:
     """``meta`` with the derivable fields it lacks filled in (see the module docstring)."""
-    changes: dict[str, object] = {}
-    if meta.id is None and meta.name:
-        changes["id"] = derive_topic_id(meta.name)
-    if meta.version is None and created_at is not None:
-        changes["version"] = calendar_version(created_at)
-    if meta.license is None and notice is not None and notice.is_file():
+    catalog_id = meta.id if meta.id is not None or not meta.name else derive_topic_id(meta.name)
+    version = meta.version
+    if version is None and created_at is not None:
+        version = calendar_version(created_at)
+    licence = meta.license
+    if licence is None and notice is not None and notice.is_file():
         text = read_notice(notice)
-        recognised = recognise_licence(text) if text is not None else None
-        if recognised is not None:
-            changes["license"] = recognised
-    return replace(meta, **changes) if changes else meta  # type: ignore[arg-type]
+        licence = recognise_licence(text) if text is not None else None
+    return replace(meta, id=catalog_id, version=version, license=licence)
 
 
 def check_inputs(

@@ -96,9 +96,13 @@ class LinkResolver:
         self.pages = set(pages)
         self.urls: dict[str, str] = {}
         self.page_urls: dict[str, str] = {}
+        self.folder_pages: set[str] = set()
+        """Pages published at their folder's URL (index pages), whose links resolve from it."""
         for rel in sorted(pages):
-            url = self._page_url(rel, pages[rel])
+            url, is_folder = self._page_url(rel, pages[rel])
             self.page_urls[rel] = url
+            if is_folder:
+                self.folder_pages.add(rel)
             self.urls.setdefault(self._key(url), rel)
         if generator == "hugo":
             for rel in sorted(pages):
@@ -122,8 +126,9 @@ class LinkResolver:
         path = path.strip("/")
         return path.lower() if self.style.lowercase else path
 
-    def _page_url(self, rel: str, front: Mapping[str, Any]) -> str:
-        """The URL path the generator publishes a page at (``a/b`` for ``/a/b/``)."""
+    def _page_url(self, rel: str, front: Mapping[str, Any]) -> tuple[str, bool]:
+        """The URL path the generator publishes a page at (``a/b`` for ``/a/b/``), and whether
+        that is its folder's URL (an index page)."""
         path = PurePosixPath(rel)
         folders = list(path.parent.parts)
         stem = path.stem
@@ -136,14 +141,15 @@ class LinkResolver:
             self.generator == "docusaurus" and bool(folders) and stem == folders[-1]
         )
         segments = folders if index else [*folders, stem]
+        url = _text(front, "url") if self.generator == "hugo" else None
+        if url is not None:
+            return url.strip("/"), index
         slug = _text(front, "slug") if self.generator in ("docusaurus", "hugo") else None
-        if self.generator == "hugo" and _text(front, "url"):
-            return (_text(front, "url") or "").strip("/")
         if slug and self.generator == "docusaurus":
             segments = slug.strip("/").split("/") if slug.startswith("/") else [*folders, slug]
         elif slug and segments:
             segments = [*segments[:-1], slug]
-        return "/".join(s for s in segments if s)
+        return "/".join(s for s in segments if s), index
 
     def _url_lookups(self, page_rel: str, target: str) -> Iterator[str]:
         """The keys a URL target may be found under, from the linking page's URL."""
@@ -155,9 +161,7 @@ class LinkResolver:
             yield self._key(path)
             return
         url = self.page_urls.get(page_rel, "")
-        stem = PurePosixPath(page_rel).stem.lower()
-        is_index = stem in _INDEX_STEMS or url == PurePosixPath(page_rel).parent.as_posix()
-        if self.style.urls == "directory" or is_index:
+        if self.style.urls == "directory" or page_rel in self.folder_pages:
             base = url.split("/") if url else []
         else:
             base = url.split("/")[:-1] if url else []
