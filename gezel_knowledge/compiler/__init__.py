@@ -16,6 +16,12 @@ from gezk._lazy import lazy_exports
 
 if TYPE_CHECKING:
     from gezel_knowledge.compiler.build import BuildResult, compile_catalog, load_source
+    from gezel_knowledge.compiler.catalog_init import (
+        CatalogDraft,
+        InitResult,
+        draft_catalog_yaml,
+        init_catalog,
+    )
     from gezel_knowledge.compiler.chunking import Chunk, chunk_markdown, embed_header, unit_counter
     from gezel_knowledge.compiler.document_list import load_document_list
     from gezel_knowledge.compiler.errors import (
@@ -52,12 +58,14 @@ if TYPE_CHECKING:
 _LAZY: dict[str, str] = {
     "BuildResult": "gezel_knowledge.compiler.build",
     "BuildWarning": "gezel_knowledge.compiler.errors",
+    "CatalogDraft": "gezel_knowledge.compiler.catalog_init",
     "CatalogIdentity": "gezel_knowledge.compiler.metadata",
     "CatalogMetadata": "gezel_knowledge.compiler.metadata",
     "CatalogSource": "gezel_knowledge.compiler.source",
     "Chunk": "gezel_knowledge.compiler.chunking",
     "ChunkingDoesNotFit": "gezel_knowledge.compiler.errors",
     "DocumentRowError": "gezel_knowledge.compiler.parquet_document_list",
+    "InitResult": "gezel_knowledge.compiler.catalog_init",
     "License": "gezk.manifest",
     "LinkBase": "gezel_knowledge.compiler.source",
     "MetadataError": "gezel_knowledge.compiler.metadata",
@@ -78,7 +86,9 @@ _LAZY: dict[str, str] = {
     "chunk_markdown": "gezel_knowledge.compiler.chunking",
     "compile_catalog": "gezel_knowledge.compiler.build",
     "default_cache_dir": "gezel_knowledge.compiler.vector_cache",
+    "draft_catalog_yaml": "gezel_knowledge.compiler.catalog_init",
     "embed_header": "gezel_knowledge.compiler.chunking",
+    "init_catalog": "gezel_knowledge.compiler.catalog_init",
     "load_catalog_yaml": "gezel_knowledge.compiler.metadata",
     "load_document_list": "gezel_knowledge.compiler.document_list",
     "load_markdown_tree": "gezel_knowledge.compiler.markdown_tree",
@@ -93,12 +103,14 @@ __getattr__, __dir__ = lazy_exports(__name__, _LAZY, globals())
 __all__ = [
     "BuildResult",
     "BuildWarning",
+    "CatalogDraft",
     "CatalogIdentity",
     "CatalogMetadata",
     "CatalogSource",
     "Chunk",
     "ChunkingDoesNotFit",
     "DocumentRowError",
+    "InitResult",
     "License",
     "LinkBase",
     "Location",
@@ -119,7 +131,9 @@ __all__ = [
     "chunk_markdown",
     "compile_catalog",
     "default_cache_dir",
+    "draft_catalog_yaml",
     "embed_header",
+    "init_catalog",
     "load_catalog_yaml",
     "load_document_list",
     "load_markdown_tree",
