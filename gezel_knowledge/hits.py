@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
+
+from gezel_knowledge import display
 
 __all__ = [
     "SOURCE_PRIORITY",
@@ -92,6 +94,20 @@ class SearchHit:
             if s.name == name:
                 return s
         return None
+
+    def __repr__(self) -> str:
+        return display.hit_repr(self)
+
+    def _repr_html_(self) -> str:
+        return display.hit_html(self)
+
+    def to_arrow(self) -> Any:
+        """This hit as a one-row ``pyarrow.Table`` (the ``notebook`` extra)."""
+        return display.hits_frame([self]).to_arrow()
+
+    def to_pandas(self) -> Any:
+        """This hit as a one-row ``pandas.DataFrame`` (the ``notebook`` extra)."""
+        return display.hits_frame([self]).to_pandas()
 
 
 def merge_hits(*sources: Iterable[SearchHit], limit: int | None = None) -> list[SearchHit]:

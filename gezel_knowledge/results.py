@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Literal, get_args
+from typing import Any, Literal, get_args
 
+from gezel_knowledge import display
 from gezel_knowledge.hits import Provenance, SearchHit, SourceKind
 
 __all__ = [
@@ -120,6 +121,21 @@ class SearchResult:
     def failures(self) -> tuple[SourceReport, ...]:
         """Sources that failed, were quarantined, or answered by keywords only."""
         return tuple(r for r in self.sources if r.status in ("failed", "quarantined", "degraded"))
+
+    def __repr__(self) -> str:
+        return display.result_repr(self)
+
+    def _repr_html_(self) -> str:
+        return display.result_html(self)
+
+    def to_arrow(self) -> Any:
+        """The hits as a ``pyarrow.Table``, one row each, best first (the ``notebook`` extra)."""
+        return display.hits_frame(self.hits).to_arrow()
+
+    def to_pandas(self) -> Any:
+        """The hits as a ``pandas.DataFrame``, one row each, best first (the ``notebook``
+        extra)."""
+        return display.hits_frame(self.hits).to_pandas()
 
     def _reports(self) -> Iterator[SourceReport]:
         for report in self.sources:

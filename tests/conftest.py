@@ -8,7 +8,11 @@ from typing import Any
 
 import pytest
 
+from gezel_knowledge.compiler import compile_catalog
+from gezel_knowledge.embedders import HashEmbedder
+
 DATA = Path(__file__).parent / "data"
+HANDBOOK = Path(__file__).resolve().parents[1] / "examples" / "handbook"
 
 
 def load_kit() -> dict[str, Any]:
@@ -32,3 +36,13 @@ def _isolated_gezel_home(
     monkeypatch.setenv("GEZEL_HOME", str(tmp_path_factory.mktemp("gezel-home")))
     # Shared placement is opt-in: no test inherits a machine's shared store.
     monkeypatch.delenv("GEZEL_SHARED_STORE", raising=False)
+
+
+@pytest.fixture(scope="session")
+def handbook_gezk(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """examples/handbook built with the hash embedder (one embedded shard)."""
+    out = tmp_path_factory.mktemp("handbook") / "handbook.gezk"
+    compile_catalog(
+        HANDBOOK, out, embedder=HashEmbedder(), created_at="2026-12-01T00:00:00Z", cache_dir=None
+    )
+    return out

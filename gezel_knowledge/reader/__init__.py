@@ -18,6 +18,7 @@ from gezel_knowledge.reader.models import (
     Passage,
     PassageKind,
     Stage1,
+    TopicListing,
     TopicSummary,
 )
 from gezel_knowledge.reader.open import open_extracted, read_manifest
@@ -48,6 +49,7 @@ __all__ = [
     "SearchResult",
     "ShardInfo",
     "Stage1",
+    "TopicListing",
     "TopicSummary",
     "candidate_count",
     "cosine_floor",

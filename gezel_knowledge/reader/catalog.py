@@ -5,11 +5,13 @@ A :class:`Catalog` owns read-only connections to the router and, lazily, to each
 :mod:`._documents`, the keyword lists in :mod:`._keyword`, the search pipeline and its hits in
 :mod:`._search`. It is safe to share between threads: every public method holds the handle's
 lock, so calls run one at a time (SQLite connections and the caches are not shared
-concurrently). Use one handle per thread for parallel queries.
+concurrently). Use one handle per thread for parallel queries. The ``a``-prefixed methods run
+the same work on a worker thread, so a caller's event loop never waits on SQLite or a scan.
 """
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 import threading
 from collections.abc import Sequence
@@ -19,6 +21,7 @@ from types import TracebackType
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from gezel_knowledge import display
 from gezel_knowledge.archive.limits import DEFAULT_LIMITS, ArchiveLimits
 from gezel_knowledge.embedders.base import Embedder
 from gezel_knowledge.errors import IntegrityFailure, InvalidInput, NotFound
@@ -37,7 +40,7 @@ from gezel_knowledge.reader.models import (
     NearbyPage,
     Passage,
     Stage1,
-    TopicSummary,
+    TopicListing,
 )
 from gezel_knowledge.reader.vectors import (
     DEFAULT_BIT_CACHE_BYTES,
@@ -102,6 +105,29 @@ class Catalog:
     ) -> None:
         self.close()
 
+    def __repr__(self) -> str:
+        documents = sum(s.document_count for s in self.shards)
+        chunks = sum(s.chunk_count for s in self.shards)
+        return (
+            f"<Catalog {self.publisher_id}/{self.id} {self.version}: {documents} documents, "
+            f"{chunks} passages in {len(self.shards)} shards, {self.profile.id}, at {self.root}>"
+        )
+
+    def _repr_html_(self) -> str:
+        facts: list[tuple[str, object]] = [
+            ("name", self.manifest.name),
+            ("citation prefix", f"knowledge://{self.publisher_id}/{self.id}/"),
+            ("version", self.version),
+            ("documents", sum(s.document_count for s in self.shards)),
+            ("passages", sum(s.chunk_count for s in self.shards)),
+            ("shards", len(self.shards)),
+            ("embedding profile", self.profile.id),
+            ("query embedder", "none: keyword search only" if self.embedder is None else "ready"),
+            ("archive sha256", self.archive_sha256),
+            ("files", self.root),
+        ]
+        return display.catalog_html(f"Catalog {self.publisher_id}/{self.id}", facts)
+
     # -- identity ----------------------------------------------------------------------------
 
     @property
@@ -160,10 +186,10 @@ class Catalog:
 
     # -- browsing and reading ----------------------------------------------------------------
 
-    def topics(self) -> list[TopicSummary]:
+    def topics(self) -> TopicListing:
         """Every topic in tree order with direct placements and distinct subtree documents."""
         with self._lock:
-            return browse.topics(self._store.router, self._store.schema)
+            return TopicListing(browse.topics(self._store.router, self._store.schema))
 
     def list_documents(
         self,
@@ -215,6 +241,10 @@ class Catalog:
         ``#chunk=<uid>``) to the whole body, a line slice or a chunk with its lines."""
         with self._lock:
             return _documents.read(self._store, reference, self._limits.max_body_bytes)
+
+    async def aread(self, reference: str | KnowledgeUri) -> Passage:
+        """:meth:`read` on a worker thread."""
+        return await asyncio.to_thread(self.read, reference)
 
     def nearby(self, query: RadiusQuery, *, limit: int = 50, offset: int = 0) -> NearbyPage:
         """Documents with a subject point within the radius: nearest first, then by id."""
@@ -300,6 +330,36 @@ class Catalog:
         )
         with self._lock:
             return search_catalog(self._store, self._vectors, request)
+
+    async def asearch(
+        self,
+        query: str,
+        *,
+        k: int = 10,
+        mode: SearchMode = "hybrid",
+        min_similarity: float | None = None,
+        fusion: FusionPreset | None = None,
+        query_vectors: QueryVectors | None = None,
+        near: RadiusQuery | None = None,
+        shard_budget: int = EXPLICIT_SHARD_BUDGET,
+        final_k: int = DEFAULT_FINAL_K,
+        stage1: Stage1 = "lut",
+    ) -> SearchResult:
+        """:meth:`search` on a worker thread: embedding the query, SQLite and the vector scans
+        stay off the caller's event loop. Concurrent calls take turns on this handle."""
+        return await asyncio.to_thread(
+            self.search,
+            query,
+            k=k,
+            mode=mode,
+            min_similarity=min_similarity,
+            fusion=fusion,
+            query_vectors=query_vectors,
+            near=near,
+            shard_budget=shard_budget,
+            final_k=final_k,
+            stage1=stage1,
+        )
 
     def search_with_vector(
         self,

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from gezel_knowledge import display
 from gezk.spatial import Location, RadiusQuery
 from gezk.toc import Topic, TopicPlacement
 
@@ -23,6 +24,7 @@ __all__ = [
     "Passage",
     "PassageKind",
     "Stage1",
+    "TopicListing",
     "TopicSummary",
 ]
 
@@ -40,6 +42,27 @@ class TopicSummary(Topic):
     depth: int
     direct_count: int
     subtree_count: int
+
+
+class TopicListing(tuple[TopicSummary, ...]):
+    """The table of contents in tree order, as ``Catalog.topics()`` returns it: a tuple of
+    topics that shows itself in a notebook and becomes a table."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return display.topics_repr(self)
+
+    def _repr_html_(self) -> str:
+        return display.topics_html(self)
+
+    def to_arrow(self) -> Any:
+        """One row per topic as a ``pyarrow.Table`` (the ``notebook`` extra)."""
+        return display.topics_frame(self).to_arrow()
+
+    def to_pandas(self) -> Any:
+        """One row per topic as a ``pandas.DataFrame`` (the ``notebook`` extra)."""
+        return display.topics_frame(self).to_pandas()
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +87,20 @@ class DocumentPage:
     limit: int
     topic_id: str | None = None
     descendants: bool = True
+
+    def __repr__(self) -> str:
+        return display.page_repr(self)
+
+    def _repr_html_(self) -> str:
+        return display.page_html(self)
+
+    def to_arrow(self) -> Any:
+        """One row per listed document as a ``pyarrow.Table`` (the ``notebook`` extra)."""
+        return display.page_frame(self).to_arrow()
+
+    def to_pandas(self) -> Any:
+        """One row per listed document as a ``pandas.DataFrame`` (the ``notebook`` extra)."""
+        return display.page_frame(self).to_pandas()
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,6 +145,12 @@ class Passage:
     chunk_uid: str | None = None
     heading_path: tuple[str, ...] = ()
 
+    def __repr__(self) -> str:
+        return display.passage_repr(self)
+
+    def _repr_html_(self) -> str:
+        return display.passage_html(self)
+
 
 @dataclass(frozen=True, slots=True)
 class NearbyResult:
@@ -128,3 +171,19 @@ class NearbyPage:
     offset: int
     limit: int
     query: RadiusQuery
+
+    def __repr__(self) -> str:
+        return display.nearby_repr(self)
+
+    def _repr_html_(self) -> str:
+        return display.nearby_html(self)
+
+    def to_arrow(self) -> Any:
+        """One row per document, nearest first, as a ``pyarrow.Table`` (the ``notebook``
+        extra)."""
+        return display.nearby_frame(self).to_arrow()
+
+    def to_pandas(self) -> Any:
+        """One row per document, nearest first, as a ``pandas.DataFrame`` (the ``notebook``
+        extra)."""
+        return display.nearby_frame(self).to_pandas()

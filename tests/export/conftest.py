@@ -1,4 +1,5 @@
-"""Catalogs for the Parquet companion tests: the handbook, and hand-built layouts."""
+"""Catalogs for the Parquet companion tests: hand-built layouts (the handbook is shared, in
+tests/conftest.py)."""
 
 from __future__ import annotations
 
@@ -6,22 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from gezel_knowledge.compiler import compile_catalog
-from gezel_knowledge.embedders import HashEmbedder
 from gezk.profiles import MULTILINGUAL_E5_SMALL_2
 from tests.reader.catalog_builder import CatalogBuild, sample_docs
-
-HANDBOOK = Path(__file__).resolve().parents[2] / "examples" / "handbook"
-
-
-@pytest.fixture(scope="session")
-def handbook_gezk(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """examples/handbook built with the hash embedder (one embedded shard)."""
-    out = tmp_path_factory.mktemp("handbook") / "handbook.gezk"
-    compile_catalog(
-        HANDBOOK, out, embedder=HashEmbedder(), created_at="2026-12-01T00:00:00Z", cache_dir=None
-    )
-    return out
 
 
 @pytest.fixture(scope="session")
