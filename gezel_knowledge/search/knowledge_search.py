@@ -32,6 +32,7 @@ part, the shards searched, its hits) and each catalog quarantined on the way.
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 import threading
 from collections.abc import Callable, Sequence
@@ -289,6 +290,39 @@ class KnowledgeSearch:
         reports = [_report(p, r, counts.get(p.mounted.key, 0)) for p, r in answered]
         return SearchResult(query, mode, hits, (*reports, *quarantined))
 
+    async def asearch(
+        self,
+        query: str,
+        *,
+        k: int = 10,
+        mode: SearchMode = "hybrid",
+        min_similarity: float | None = None,
+        fusion: FusionPreset | None = None,
+        query_vectors: QueryVectors | None = None,
+        catalogs: Sequence[str] | None = None,
+        near: RadiusQuery | None = None,
+        proactive: bool = False,
+        shard_budget: int | None = None,
+        final_k: int = DEFAULT_FINAL_K,
+    ) -> SearchResult:
+        """:meth:`search` on a worker thread, so the caller's event loop never waits on the
+        catalogs' SQLite work (seed: catalog work runs off the main loop). Concurrent calls are
+        safe; they take turns on the mounted catalogs."""
+        return await asyncio.to_thread(
+            self.search,
+            query,
+            k=k,
+            mode=mode,
+            min_similarity=min_similarity,
+            fusion=fusion,
+            query_vectors=query_vectors,
+            catalogs=catalogs,
+            near=near,
+            proactive=proactive,
+            shard_budget=shard_budget,
+            final_k=final_k,
+        )
+
     def _quarantine(self, m: _Mounted, exc: BaseException) -> SourceReport:
         reason, message = quarantine_error(exc)
         self.home.quarantine(m.key, m.sha256, reason, message)
@@ -384,6 +418,10 @@ class KnowledgeSearch:
             if m is not None:
                 return m.catalog.read(uri)
         return read_reference(self.home, uri)
+
+    async def aread(self, reference: str | KnowledgeUri) -> Passage:
+        """:meth:`read` on a worker thread."""
+        return await asyncio.to_thread(self.read, reference)
 
 
 def _route(
