@@ -36,6 +36,7 @@ from gezk.profiles import (
     EmbeddingProfile,
     ModelRef,
     TokenizerRef,
+    embedding_profile,
     same_vector_space,
     vector_space_key,
 )
@@ -97,18 +98,22 @@ def _is_hash_space(profile: EmbeddingProfile) -> bool:
 
 
 def load_embedder(
-    profile: EmbeddingProfile,
+    profile: EmbeddingProfile | str,
     *,
     model_dir: Path | str | None = None,
     threads: int | None = None,
     batch_size: int | None = None,
     max_batch_tokens: int | None = None,
 ) -> Embedder:
-    """A new embedder for ``profile``: files located now, loaded and verified on first use.
+    """A new embedder for ``profile`` (a profile or a registered profile id such as
+    ``"all-minilm-l6-v2-int8@1"``): files located now, loaded and verified on first use.
 
     Raises :class:`ModelUnavailable` (``model-missing``) when the files are nowhere to be found;
-    a digest mismatch surfaces on first use as ``digest-mismatch``.
+    a digest mismatch surfaces on first use as ``digest-mismatch``; an unknown id is
+    ``unknown-profile``.
     """
+    if isinstance(profile, str):
+        profile = embedding_profile(profile)
     if _is_hash_space(profile):
         return HashEmbedder(profile)
     files = locate_model_files(profile, model_dir)
