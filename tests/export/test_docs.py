@@ -21,8 +21,13 @@ PAGE = ROOT / "docs" / "integrations.md"
 
 
 def _blocks(language: str) -> list[str]:
+    """The page's ``language`` blocks in its Parquet section (other sections have their own
+    tests, in tests/integrations/test_docs.py)."""
     text = PAGE.read_text(encoding="utf-8")
-    return re.findall(rf"^```{language}\n(.*?)^```$", text, flags=re.MULTILINE | re.DOTALL)
+    start = text.index("\n## Parquet companion\n")
+    end = text.find("\n## ", start + 1)
+    section = text[start : end if end != -1 else len(text)]
+    return re.findall(rf"^```{language}\n(.*?)^```$", section, flags=re.MULTILINE | re.DOTALL)
 
 
 @pytest.fixture
