@@ -34,7 +34,11 @@ def register(subparsers: Any) -> None:
     )
     add_home_argument(parser)
     add_embedder_argument(parser)
-    parser.add_argument("--no-memory", action="store_true", help="serve no memory tools' data")
+    parser.add_argument(
+        "--no-memory",
+        action="store_true",
+        help="serve no memory (its tools answer that it is unavailable)",
+    )
     parser.add_argument(
         "--transport",
         choices=("stdio", "http"),

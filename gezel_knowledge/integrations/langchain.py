@@ -59,7 +59,7 @@ class GezelRetriever(BaseRetriever):
     """``hybrid``, ``vector`` or ``keyword``."""
     catalogs: list[str] | None = None
     """Only these installed catalogs (``publisher/catalog`` or unique ids)."""
-    home: str | None = None
+    home: Path | str | None = None
     """The Gezel home of installed catalogs (default ``$GEZEL_HOME`` or ``~/.gezel``)."""
     min_similarity: float | None = None
     """The cosine below which a vector neighbour is not evidence (default: the profile's)."""
@@ -76,7 +76,7 @@ class GezelRetriever(BaseRetriever):
         self._source = RetrievalSource(
             self.source,
             catalogs=self.catalogs,
-            home=None if self.home is None else Path(self.home),
+            home=self.home,
             embedder=self.embedder,
         )
 
