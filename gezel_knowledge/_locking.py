@@ -39,6 +39,7 @@ class LockTimeout(KnowledgeError):
     """Another process held the lock for longer than the caller was willing to wait."""
 
     default_reason = "lock-timeout"
+    category = "unavailable"
 
 
 def fcntl_available() -> bool:

@@ -17,8 +17,8 @@ from typing import Any
 import numpy as np
 
 from gezel_knowledge.conformance_fixture import check_fixture
-from gezel_knowledge.errors import InvalidInput, KnowledgeError
-from gezk.errors import GezkError, InvalidReference
+from gezel_knowledge.errors import InvalidInput
+from gezk.errors import GezkError, InvalidReference, ReasonedError
 from gezk.hashembed import hash_embed
 from gezk.ids import chunk_uid, content_hash
 from gezk.jcs import canonicalize
@@ -271,7 +271,7 @@ def _fixture_result(
             spatial=None if kit is None else kit.get("spatial"),
             signature=None if kit is None else kit.get("signature"),
         )
-    except (GezkError, KnowledgeError, KeyError, TypeError, ValueError) as exc:
+    except (ReasonedError, KeyError, TypeError, ValueError) as exc:
         return GroupResult(name, 1, (f"error: {type(exc).__name__}: {exc}",))
     if outcome is None:
         return skipped

@@ -19,10 +19,9 @@ from typing import Any
 from gezel_knowledge.archive import file_sha256
 from gezel_knowledge.archive.assets import asset_media_type
 from gezel_knowledge.embedders import HashEmbedder
-from gezel_knowledge.errors import KnowledgeError
 from gezel_knowledge.opening import open_catalog
 from gezel_knowledge.reader import Catalog
-from gezk.errors import GezkError, SignatureError
+from gezk.errors import ReasonedError, SignatureError
 from gezk.signing import TrustAnchors, verify_manifest
 from gezk.spatial import RadiusQuery
 
@@ -67,7 +66,7 @@ def check_fixture(
             catalog = open_catalog(
                 path, embedder=HashEmbedder(), cache_dir=Path(cache), expected_sha256=digest
             )
-        except (KnowledgeError, GezkError) as exc:
+        except ReasonedError as exc:
             c.expect(False, f"cannot open {entry['path']}: {exc} [{exc.reason}]")
             return c.checked, c.failures
         with catalog:

@@ -19,6 +19,7 @@ class MissingExtra(KnowledgeError):
     """An optional dependency is not installed; ``extra`` names what to install."""
 
     default_reason = "missing-extra"
+    category = "unavailable"
 
     def __init__(self, module: str, extra: str, purpose: str) -> None:
         super().__init__(

@@ -323,6 +323,8 @@ class EmbeddingProfile:
                 vector_encoding=_str(obj, "vectorEncoding"),
                 binary=BinaryQuantization(cast(BinaryMethod, _str(binary, "method")), center),
             )
+        except InvalidProfile:
+            raise  # already says which rule the profile breaks
         except (KeyError, TypeError, ValueError) as exc:
             raise InvalidProfile(f"malformed embedding profile: {exc}") from exc
         profile.check()

@@ -10,7 +10,7 @@ the JSON path, an unsupported generation or vector encoding is
 
 from __future__ import annotations
 
-from gezel_knowledge.errors import IntegrityFailure, Unsupported
+from gezel_knowledge.errors import IntegrityFailure, Unsupported, knowledge_error
 from gezk.errors import InvalidManifest, InvalidProfile, UnsupportedVersion
 from gezk.manifest import CatalogManifest
 
@@ -22,6 +22,6 @@ def parse_manifest_bytes(data: bytes) -> CatalogManifest:
     try:
         return CatalogManifest.parse(data, strict=False)
     except InvalidManifest as exc:
-        raise IntegrityFailure(exc.message, reason=exc.reason, subject=exc.subject) from exc
+        raise knowledge_error(exc, IntegrityFailure) from exc
     except (UnsupportedVersion, InvalidProfile) as exc:
-        raise Unsupported(exc.message, reason=exc.reason, subject=exc.subject) from exc
+        raise knowledge_error(exc, Unsupported) from exc

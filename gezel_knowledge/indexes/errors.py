@@ -11,13 +11,15 @@ class SqliteExtensionUnavailable(KnowledgeError):
     """No available SQLite binding can load the sqlite-vec extension (install one that can)."""
 
     default_reason = "sqlite-extension-unavailable"
+    category = "unavailable"
 
 
-class EmbedderDimensionMismatch(KnowledgeError):
+class EmbedderDimensionMismatch(KnowledgeError, ValueError):
     """The embedder's dimensions differ from the index's vector table and
     ``GEZEL_EMBED_DIM`` does not confirm the change."""
 
     default_reason = "embed-dimension-mismatch"
+    category = "input"
 
 
 class IndexSchemaUnsupported(Unsupported):

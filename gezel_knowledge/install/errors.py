@@ -16,12 +16,14 @@ class InsufficientSpace(KnowledgeError):
     """The disk holding the knowledge home has too little free space for the job: free some."""
 
     default_reason = "insufficient-space"
+    category = "unavailable"
 
 
 class DownloadFailed(KnowledgeError):
     """The archive could not be fetched (network, server status); a later call can resume."""
 
     default_reason = "download-failed"
+    category = "unavailable"
 
 
 class SharedPlacementUnavailable(KnowledgeError):
@@ -29,6 +31,7 @@ class SharedPlacementUnavailable(KnowledgeError):
     trust the registry, or install privately."""
 
     default_reason = "shared-store-unavailable"
+    category = "unavailable"
 
 
 class NetworkNotAllowed(KnowledgeError):
@@ -36,3 +39,4 @@ class NetworkNotAllowed(KnowledgeError):
     run the update as an explicit request."""
 
     default_reason = "network-not-allowed"
+    category = "unavailable"

@@ -43,7 +43,7 @@ from pathlib import Path
 from gezel_knowledge._atomic import remove_tree
 from gezel_knowledge._locking import FileLock
 from gezel_knowledge.archive.verify import ArchiveFile, ArchiveInfo
-from gezel_knowledge.errors import Cancelled, IntegrityFailure, KnowledgeError
+from gezel_knowledge.errors import Cancelled, IntegrityFailure
 from gezel_knowledge.install._time import utc_now
 from gezel_knowledge.install.cancel import CancelToken
 from gezel_knowledge.install.context import JobContext
@@ -78,7 +78,7 @@ from gezel_knowledge.install.space import check_free_space
 from gezel_knowledge.install.state import HomeState
 from gezel_knowledge.progress import ProgressSink
 from gezel_knowledge.validate import extract_verified
-from gezk.errors import GezkError
+from gezk.errors import ReasonedError
 from gezk.signing import TrustAnchors
 
 __all__ = ["run_install"]
@@ -202,7 +202,7 @@ def _install_url(
         installed = _install_archive(job, partial, src, place=place, fetched=result)
     except (Cancelled, InsufficientSpace, SharedPlacementUnavailable):
         raise  # the bytes are fine: keep them for the next attempt
-    except (KnowledgeError, GezkError):
+    except ReasonedError:
         # The download is complete, so this is about its content (wrong digest, a corrupt or
         # invalid catalog): resuming from these bytes could never succeed.
         _forget_partial(partial)

@@ -15,11 +15,11 @@ import sqlite3
 from pathlib import Path
 
 from gezel_knowledge.archive.paths import MANIFEST_PATH
-from gezel_knowledge.errors import IntegrityFailure, InvalidInput, KnowledgeError, NotFound
+from gezel_knowledge.errors import IntegrityFailure, InvalidInput, NotFound
 from gezel_knowledge.install.registry import InstalledCatalog, InstalledVersion, catalog_key
 from gezel_knowledge.install.state import HomeState
 from gezel_knowledge.reader import Catalog, Passage, open_extracted, read_manifest
-from gezk.errors import GezkError
+from gezk.errors import ReasonedError
 from gezk.uri import KnowledgeUri
 
 __all__ = ["MountFailed", "check_files", "mount", "quarantine_error", "read_reference", "recheck"]
@@ -52,7 +52,7 @@ def check_files(root: Path) -> None:
 
 def quarantine_error(exc: BaseException) -> tuple[str, str]:
     """The quarantine ``(reason, message)`` recorded for a failure."""
-    if isinstance(exc, KnowledgeError | GezkError):
+    if isinstance(exc, ReasonedError):
         return exc.reason, exc.message
     if isinstance(exc, sqlite3.Error):
         return "database-error", f"{type(exc).__name__}: {exc}"
@@ -94,7 +94,7 @@ def mount(home: HomeState, catalog: InstalledCatalog, *, allow_disabled: bool = 
         raise InvalidInput(f"{catalog.key} is disabled", reason="disabled", subject=catalog.key)
     try:
         return _open(home, version)
-    except (KnowledgeError, GezkError, sqlite3.Error, OSError) as exc:
+    except (ReasonedError, sqlite3.Error, OSError) as exc:
         reason, message = quarantine_error(exc)
         home.quarantine(catalog.key, version.archive_sha256, reason, message)
         raise MountFailed(
@@ -111,7 +111,7 @@ def recheck(home: HomeState, ref: str) -> InstalledCatalog:
         return catalog
     try:
         _open(home, version).close()
-    except (KnowledgeError, GezkError, sqlite3.Error, OSError) as exc:
+    except (ReasonedError, sqlite3.Error, OSError) as exc:
         reason, message = quarantine_error(exc)
         return home.quarantine(catalog.key, version.archive_sha256, reason, message)
     return home.clear_quarantine(catalog.key, version.archive_sha256)

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from gezel_knowledge._atomic import move_to_trash, publish_read_only
 from gezel_knowledge.archive.paths import MANIFEST_PATH
-from gezel_knowledge.errors import IntegrityFailure, KnowledgeError
+from gezel_knowledge.errors import IntegrityFailure
 from gezel_knowledge.install._time import utc_now
 from gezel_knowledge.install.context import JobContext
 from gezel_knowledge.install.download import DownloadResult
@@ -33,7 +33,7 @@ from gezel_knowledge.install.shared_store import SharedEntry
 from gezel_knowledge.install.source import InstallSource, check_release
 from gezel_knowledge.install.state import HomeState
 from gezel_knowledge.validate import ProvenanceVerdict, provenance_verdict
-from gezk.errors import GezkError
+from gezk.errors import ReasonedError
 
 __all__ = [
     "SharedCopyDamaged",
@@ -108,7 +108,7 @@ def adopt_shared(
             root = store.catalog_dir(digest)
             check_files(root)
             raw = json.loads((root / MANIFEST_PATH).read_bytes())
-        except (KnowledgeError, GezkError, OSError, ValueError) as exc:
+        except (ReasonedError, OSError, ValueError) as exc:
             raise SharedCopyDamaged(str(exc)) from exc
         check_release(src, entry.publisher_id, entry.catalog_id, entry.version)
         provenance = recorded_provenance(

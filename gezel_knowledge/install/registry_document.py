@@ -22,6 +22,7 @@ from gezel_knowledge.archive.verify import inspect_archive
 from gezel_knowledge.errors import InvalidInput, NotFound
 from gezel_knowledge.install.download import is_url
 from gezel_knowledge.install.errors import DownloadFailed
+from gezk.errors import InvalidIdentifier
 from gezk.ids import validate_catalog_id, validate_publisher_id, validate_version
 from gezk.schemas import validate_registry
 from gezk.signing import TrustAnchors, sign_manifest, verify_manifest
@@ -235,6 +236,8 @@ class RegistryDocument:
                         description=row.get("description"),
                     )
                 )
+            except InvalidIdentifier:
+                raise  # an identifier breaking its grammar says so itself
             except (KeyError, TypeError, ValueError) as exc:  # pragma: no cover - schema-checked
                 raise InvalidInput(
                     f"registry document {source}: catalogs[{index}] is malformed: {exc}",

@@ -14,12 +14,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from gezel_knowledge.embedders import EmbedderResolution, resolve_query_embedder
-from gezel_knowledge.errors import KnowledgeError
 from gezel_knowledge.install.mount import MountFailed, mount, recheck
 from gezel_knowledge.install.registry import InstalledCatalog
 from gezel_knowledge.install.state import HomeState
 from gezel_knowledge.reader import read_manifest
-from gezk.errors import GezkError
+from gezk.errors import ReasonedError
 from gezk.profiles import EmbeddingProfile
 
 __all__ = ["HomeStatus", "PartialDownload", "ProfileReadiness", "home_status"]
@@ -88,7 +87,7 @@ def home_status(
             continue
         try:
             profile = read_manifest(home.path_of(active)).embedding
-        except (KnowledgeError, GezkError, OSError):
+        except (ReasonedError, OSError):
             unreadable.append(catalog.key)
             continue
         profiles.setdefault(profile, []).append(catalog.key)

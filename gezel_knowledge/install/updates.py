@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from gezel_knowledge.errors import Cancelled, KnowledgeError
+from gezel_knowledge.errors import Cancelled
 from gezel_knowledge.install.download import is_url
 from gezel_knowledge.install.errors import NetworkNotAllowed
 from gezel_knowledge.install.job import run_install
@@ -33,7 +33,7 @@ from gezel_knowledge.install.registry_document import (
 )
 from gezel_knowledge.install.result import InstallResult
 from gezel_knowledge.install.state import HomeState
-from gezk.errors import GezkError
+from gezk.errors import GezkError, ReasonedError
 from gezk.signing import TrustAnchors
 
 if TYPE_CHECKING:
@@ -183,7 +183,7 @@ def _load(
         else:
             try:
                 document = load_registry_document(source, opener=home.opener)
-            except (KnowledgeError, GezkError) as exc:
+            except ReasonedError as exc:
                 problems.append(RegistryProblem(where, exc.reason, exc.message))
                 continue
         verified = False
@@ -308,7 +308,7 @@ def apply_updates(
             )
         except Cancelled:
             raise
-        except (KnowledgeError, GezkError) as exc:
+        except ReasonedError as exc:
             failed.append(UpdateFailure(update.catalog, update.coordinate, exc.reason, exc.message))
             continue
         applied.append(result)

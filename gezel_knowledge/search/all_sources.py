@@ -23,7 +23,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal, Protocol, get_args
 
-from gezel_knowledge.errors import InvalidInput, KnowledgeError
+from gezel_knowledge.errors import InvalidInput
 from gezel_knowledge.hits import SearchHit, SourceKind, merge_hits
 from gezel_knowledge.indexes import ContentIndex, MemoryIndex, sqlite_backend
 from gezel_knowledge.query import QueryVectors
@@ -36,7 +36,7 @@ from gezel_knowledge.results import (
 )
 from gezel_knowledge.search.knowledge_search import KnowledgeSearch
 from gezel_knowledge.searchable import Searchable
-from gezk.errors import GezkError
+from gezk.errors import ReasonedError
 
 __all__ = ["ALL_SOURCES", "SourceName", "search_all_sources"]
 
@@ -56,7 +56,7 @@ _KINDS: dict[SourceName, SourceKind] = {
     "catalogs": "catalog",
 }
 
-_FAILURES: tuple[type[BaseException], ...] = (KnowledgeError, GezkError, sqlite3.Error, OSError)
+_FAILURES: tuple[type[BaseException], ...] = (ReasonedError, sqlite3.Error, OSError)
 
 
 def _failures(source: Searchable) -> tuple[type[BaseException], ...]:
@@ -91,7 +91,7 @@ class _Task:
 
 
 def _failed(name: SourceName, exc: BaseException) -> SourceReport:
-    if isinstance(exc, KnowledgeError | GezkError):
+    if isinstance(exc, ReasonedError):
         reason, message = exc.reason, exc.message
     else:
         reason, message = type(exc).__name__, str(exc) or type(exc).__name__

@@ -10,8 +10,7 @@ from pathlib import Path
 
 from gezel_knowledge.archive.findings import Finding, Severity
 from gezel_knowledge.archive.limits import ArchiveLimits
-from gezel_knowledge.errors import KnowledgeError
-from gezk.errors import GezkError
+from gezk.errors import ReasonedError
 from gezk.manifest import CatalogManifest
 
 # A broken catalog can produce a finding per row; past this many per reason, count the rest.
@@ -53,7 +52,7 @@ class Context:
             check()
         except sqlite3.DatabaseError as exc:
             self.add("corrupt-database", f"{what}: {exc}", what)
-        except (KnowledgeError, GezkError) as exc:
+        except ReasonedError as exc:
             self.add(exc.reason, f"{what}: {exc}", exc.subject or what)
 
     def finish(self) -> list[Finding]:
