@@ -123,7 +123,7 @@ def reciprocal_rank_fusion(
     if weights is None:
         weights = [1.0] * len(ranked_lists)
     if len(weights) != len(ranked_lists):
-        raise ValueError("one weight per ranked list is required")
+        raise InvalidInput("one weight per ranked list is required", reason="invalid-argument")
     # A dict keeps keys in order of first appearance and sorted() is stable: equal scores stay
     # in that order without keeping it separately.
     scores: dict[K, float] = {}

@@ -45,12 +45,9 @@ _SHA256_HEX = re.compile(r"[0-9a-f]{64}")
 _MAX_DOCUMENT_ID = 256
 
 
-def _fail(kind: str, value: object, why: str) -> InvalidIdentifier:
-    return InvalidIdentifier(
-        f"invalid {kind.replace('-', ' ')} {value!r}: {why}",
-        reason=f"invalid-{kind}",
-        subject=str(value),
-    )
+def _fail(reason: str, value: object, why: str) -> InvalidIdentifier:
+    kind = reason.removeprefix("invalid-").replace("-", " ")
+    return InvalidIdentifier(f"invalid {kind} {value!r}: {why}", reason=reason, subject=str(value))
 
 
 def is_id(value: object) -> bool:
@@ -58,10 +55,10 @@ def is_id(value: object) -> bool:
     return isinstance(value, str) and ID_PATTERN.fullmatch(value) is not None
 
 
-def _validate_id(value: object, kind: str) -> str:
+def _validate_id(value: object, reason: str) -> str:
     if not is_id(value):
         raise _fail(
-            kind,
+            reason,
             value,
             "expected 1-64 characters of a-z, 0-9 and '-', starting and ending alphanumeric",
         )
@@ -71,17 +68,17 @@ def _validate_id(value: object, kind: str) -> str:
 
 def validate_publisher_id(value: object) -> str:
     """Return ``value`` if it is a valid publisher id."""
-    return _validate_id(value, "publisher-id")
+    return _validate_id(value, "invalid-publisher-id")
 
 
 def validate_catalog_id(value: object) -> str:
     """Return ``value`` if it is a valid catalog id."""
-    return _validate_id(value, "catalog-id")
+    return _validate_id(value, "invalid-catalog-id")
 
 
 def validate_topic_id(value: object) -> str:
     """Return ``value`` if it is a valid topic id."""
-    return _validate_id(value, "topic-id")
+    return _validate_id(value, "invalid-topic-id")
 
 
 def is_version(value: object) -> bool:
@@ -97,13 +94,13 @@ def validate_version(value: object) -> str:
     """Return ``value`` if it is a valid catalog version."""
     if not isinstance(value, str) or VERSION_PATTERN.fullmatch(value) is None:
         raise _fail(
-            "version",
+            "invalid-version",
             value,
             "expected 1-128 characters of A-Z, a-z, 0-9 and '._+-', starting and ending "
             "alphanumeric",
         )
     if _WINDOWS_DEVICE.match(value):
-        raise _fail("version", value, "a Windows reserved device name is not portable")
+        raise _fail("invalid-version", value, "a Windows reserved device name is not portable")
     return value
 
 
@@ -134,22 +131,22 @@ def is_document_id(value: object) -> bool:
     return _document_id_problem(value) is None
 
 
-def _validate_document_id_grammar(value: object, kind: str) -> str:
+def _validate_document_id_grammar(value: object, reason: str) -> str:
     problem = _document_id_problem(value)
     if problem is not None:
-        raise _fail(kind, value, problem)
+        raise _fail(reason, value, problem)
     assert isinstance(value, str)
     return value
 
 
 def validate_document_id(value: object) -> str:
     """Return ``value`` if it is a valid document id (1-256 NFC scalars, no controls, trimmed)."""
-    return _validate_document_id_grammar(value, "document-id")
+    return _validate_document_id_grammar(value, "invalid-document-id")
 
 
 def validate_location_id(value: object) -> str:
     """Return ``value`` if it is a valid location id (the document id grammar, section 5.2.2)."""
-    return _validate_document_id_grammar(value, "location-id")
+    return _validate_document_id_grammar(value, "invalid-location-id")
 
 
 def is_chunk_uid(value: object) -> bool:
@@ -160,7 +157,7 @@ def is_chunk_uid(value: object) -> bool:
 def validate_chunk_uid(value: object) -> str:
     """Return ``value`` if it is a valid chunk uid."""
     if not is_chunk_uid(value):
-        raise _fail("chunk-uid", value, "expected exactly 32 lowercase hex characters")
+        raise _fail("invalid-chunk-uid", value, "expected exactly 32 lowercase hex characters")
     assert isinstance(value, str)
     return value
 
@@ -173,7 +170,7 @@ def is_sha256_hex(value: object) -> bool:
 def validate_sha256_hex(value: object) -> str:
     """Return ``value`` if it is 64 lowercase hex characters."""
     if not isinstance(value, str) or not is_sha256_hex(value):
-        raise _fail("sha256", value, "expected 64 lowercase hex characters")
+        raise _fail("invalid-sha256", value, "expected 64 lowercase hex characters")
     return value
 
 
@@ -189,7 +186,7 @@ def chunk_uid(document_id: str, ordinal: int, text: str) -> str:
     first 16 bytes as lowercase hex.
     """
     if isinstance(ordinal, bool) or not isinstance(ordinal, int) or ordinal < 0:
-        raise _fail("chunk-ordinal", ordinal, "expected a non-negative integer")
+        raise _fail("invalid-chunk-ordinal", ordinal, "expected a non-negative integer")
     h = hashlib.sha256()
     h.update(document_id.encode("utf-8"))
     h.update(b"\x00")
@@ -205,7 +202,7 @@ _SORT_KEY_OFFSET = 2**31
 def sort_key_for_order(order: int) -> str:
     """The ten-digit sort key ``zero-padded(order + 2^31)`` for a signed 32-bit order."""
     if isinstance(order, bool) or not isinstance(order, int):
-        raise _fail("order", order, "expected an integer")
+        raise _fail("invalid-order", order, "expected an integer")
     if not -(2**31) <= order < 2**31:
-        raise _fail("order", order, "outside the signed 32-bit range")
+        raise _fail("invalid-order", order, "outside the signed 32-bit range")
     return f"{order + _SORT_KEY_OFFSET:010d}"

@@ -33,6 +33,7 @@ from typing import Literal
 
 from gezel_knowledge.compiler.blocks import LineIndex, headings, parse_blocks
 from gezel_knowledge.embedders.base import Tokenizer
+from gezel_knowledge.errors import InvalidInput
 from gezk.ids import chunk_uid, content_hash
 from gezk.profiles import ChunkingProfile
 
@@ -92,7 +93,11 @@ def unit_counter(profile: ChunkingProfile, tokenizer: Tokenizer | None) -> UnitC
     if profile.unit == "chars":
         return UnitCounter("chars")
     if tokenizer is None:
-        raise ValueError(f"chunking profile {profile.id} counts tokens but no tokenizer was given")
+        raise InvalidInput(
+            f"chunking profile {profile.id} counts tokens but no tokenizer was given",
+            reason="no-tokenizer",
+            subject=profile.id,
+        )
     return UnitCounter("tokens", tokenizer)
 
 

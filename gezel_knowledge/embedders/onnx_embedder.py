@@ -26,7 +26,7 @@ from gezel_knowledge.embedders.locate import ModelFiles
 from gezel_knowledge.embedders.pooling import l2_normalize, pool
 from gezel_knowledge.embedders.tokenizer import HuggingFaceTokenizer
 from gezel_knowledge.embedders.verify import read_verified
-from gezel_knowledge.errors import ModelUnavailable
+from gezel_knowledge.errors import InvalidInput, ModelUnavailable
 from gezk.profiles import EmbeddingProfile
 
 if TYPE_CHECKING:
@@ -118,9 +118,14 @@ class OnnxEmbedder:
         spin_wait: bool = SPIN_WAIT_DEFAULT,
     ) -> None:
         if batch_size < 1 or max_batch_tokens < 1:
-            raise ValueError("batch_size and max_batch_tokens must be positive")
+            raise InvalidInput(
+                "batch_size and max_batch_tokens must be positive", reason="invalid-argument"
+            )
         if threads is not None and threads < 1:
-            raise ValueError("threads must be positive (or None for every usable core)")
+            raise InvalidInput(
+                "threads must be positive (or None for every usable core)",
+                reason="invalid-argument",
+            )
         self._profile = profile
         self._files = files
         self._threads = threads if threads is not None else usable_cores()

@@ -12,12 +12,14 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 
+from gezel_knowledge.errors import InvalidInput
+
 __all__ = ["mrr_at_k", "ndcg_at_k", "percentile", "recall_at_k"]
 
 
 def _top(ranking: Sequence[str], k: int) -> list[str]:
     if k < 1:
-        raise ValueError(f"k must be positive, not {k}")
+        raise InvalidInput(f"k must be positive, not {k}", reason="invalid-argument")
     seen: set[str] = set()
     top: list[str] = []
     for doc in ranking:
@@ -59,7 +61,7 @@ def percentile(values: Sequence[float], q: float) -> float:
     if not values:
         return math.nan
     if not 0 <= q <= 100:
-        raise ValueError(f"percentile must be within 0-100, not {q}")
+        raise InvalidInput(f"percentile must be within 0-100, not {q}", reason="invalid-argument")
     ordered = sorted(values)
     position = (len(ordered) - 1) * q / 100
     low = math.floor(position)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from gezel_knowledge.errors import NotFound
 from gezel_knowledge.evaluate.baselines import DenseCheck
 
 __all__ = ["EvalReport", "Latency", "ModeReport", "RoutingReport", "Scores"]
@@ -86,4 +87,4 @@ class EvalReport:
         for r in self.results:
             if r.name == name:
                 return r
-        raise KeyError(name)
+        raise NotFound(f"the report has no result {name!r}", reason="mode-not-found", subject=name)

@@ -64,7 +64,9 @@ def score_rankings(
 ) -> Scores:
     """Mean nDCG@10, recall@10, recall@100 and MRR@10 of ``rankings`` (one per query)."""
     if len(rankings) != len(queries) or not queries:
-        raise ValueError("one ranking per query, and at least one query")
+        raise InvalidInput(
+            "one ranking per query, and at least one query", reason="invalid-argument"
+        )
     n = len(queries)
     grades = [qrels.get(q.id, {}) for q in queries]
     pairs = list(zip(rankings, grades, strict=True))

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import cast
 
+from gezel_knowledge.errors import InvalidInput
 from gezel_knowledge.reader import EXPLICIT_SHARD_BUDGET, Catalog
 from gezel_knowledge.results import SEARCH_MODES, SearchMode
 
@@ -41,7 +42,7 @@ def search_documents(
     ``every_shard`` scans every shard instead of routing within the explicit-search budget.
     """
     if mode not in MODES:
-        raise ValueError(f"unknown search mode {mode!r}")
+        raise InvalidInput(f"unknown search mode {mode!r}", reason="invalid-mode")
     budget = max(len(catalog.shards), ROUTING_BUDGET) if every_shard else ROUTING_BUDGET
     result = catalog.search(query, mode=cast(SearchMode, mode), k=k, shard_budget=budget)
     unavailable = result.semantic_unavailable if mode in SEMANTIC_MODES else None

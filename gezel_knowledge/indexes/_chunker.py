@@ -19,6 +19,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from gezel_knowledge.errors import InvalidInput
+
 __all__ = [
     "DEFAULT_MAX_CHARS",
     "DEFAULT_OVERLAP",
@@ -108,7 +110,9 @@ def chunk_text(
 ) -> list[WorkspaceChunk]:
     """Split ``text`` into workspace passages (see the module docstring for the contract)."""
     if max_chars <= 0 or not 0 <= overlap < max_chars:
-        raise ValueError("need max_chars > 0 and 0 <= overlap < max_chars")
+        raise InvalidInput(
+            "need max_chars > 0 and 0 <= overlap < max_chars", reason="invalid-argument"
+        )
     lines = text.splitlines(keepends=True)
     offsets = [0]
     for line in lines:
