@@ -74,12 +74,13 @@ from numpy.typing import NDArray  # noqa: E402
 
 from gezel_knowledge.embedders import HashEmbedder  # noqa: E402
 from gezel_knowledge.opening import open_catalog  # noqa: E402
-from gezel_knowledge.reader import Catalog, candidate_count  # noqa: E402
+from gezel_knowledge.reader import Catalog  # noqa: E402
 from gezel_knowledge.reader.vectors import (  # noqa: E402
     DEFAULT_BIT_CACHE_BYTES,
     KERNELS_ENV,
     BitCache,
     ShardHit,
+    candidate_count,
     compiled_kernels_available,
     load_sign_bits,
     search_shard,

@@ -11,249 +11,115 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from gezk._lazy import lazy_exports
+from gezk._lazy import lazy_face
 
 if TYPE_CHECKING:
-    from gezk.ddl import (
-        APPLICATION_ID,
-        PAGE_SIZE,
-        apply_pragmas,
-        check_database,
-        create_schema,
-        database_ddl,
-        read_meta,
-        router_ddl,
-        shard_ddl,
-        write_meta,
+    from gezk.errors import GezkError as GezkError
+    from gezk.errors import InvalidIdentifier as InvalidIdentifier
+    from gezk.errors import InvalidLocation as InvalidLocation
+    from gezk.errors import InvalidManifest as InvalidManifest
+    from gezk.errors import InvalidProfile as InvalidProfile
+    from gezk.errors import InvalidReference as InvalidReference
+    from gezk.errors import QuantizationError as QuantizationError
+    from gezk.errors import ReasonedError as ReasonedError
+    from gezk.errors import SchemaViolation as SchemaViolation
+    from gezk.errors import SignatureError as SignatureError
+    from gezk.errors import UnsupportedVersion as UnsupportedVersion
+    from gezk.ids import chunk_uid as chunk_uid
+    from gezk.ids import content_hash as content_hash
+    from gezk.ids import validate_catalog_id as validate_catalog_id
+    from gezk.ids import validate_chunk_uid as validate_chunk_uid
+    from gezk.ids import validate_document_id as validate_document_id
+    from gezk.ids import validate_location_id as validate_location_id
+    from gezk.ids import validate_publisher_id as validate_publisher_id
+    from gezk.ids import validate_topic_id as validate_topic_id
+    from gezk.ids import validate_version as validate_version
+    from gezk.jcs import canonicalize as canonicalize
+    from gezk.manifest import CatalogManifest as CatalogManifest
+    from gezk.profiles import ChunkingProfile as ChunkingProfile
+    from gezk.profiles import EmbeddingProfile as EmbeddingProfile
+    from gezk.profiles import chunking_profile as chunking_profile
+    from gezk.profiles import embedding_profile as embedding_profile
+    from gezk.profiles import same_vector_space as same_vector_space
+    from gezk.schemas import SchemaFinding as SchemaFinding
+    from gezk.signing import TrustAnchors as TrustAnchors
+    from gezk.signing import key_id as key_id
+    from gezk.signing import sign_manifest as sign_manifest
+    from gezk.signing import verify_manifest as verify_manifest
+    from gezk.spatial import Location as Location
+    from gezk.spatial import RadiusQuery as RadiusQuery
+    from gezk.spatial import SpatialSummary as SpatialSummary
+    from gezk.spatial import distance_meters as distance_meters
+    from gezk.toc import TocReference as TocReference
+    from gezk.toc import Topic as Topic
+    from gezk.toc import TopicPlacement as TopicPlacement
+    from gezk.uri import KnowledgeUri as KnowledgeUri
+    from gezk.versions import SUPPORTED as SUPPORTED
+    from gezk.versions import WRITTEN as WRITTEN
+    from gezk.versions import Generation as Generation
+    from gezk.versions import generation as generation
+else:
+    __getattr__, __dir__, __all__ = lazy_face(
+        __name__,
+        globals(),
+        {
+            "gezk.errors": (
+                "GezkError",
+                "InvalidIdentifier",
+                "InvalidLocation",
+                "InvalidManifest",
+                "InvalidProfile",
+                "InvalidReference",
+                "QuantizationError",
+                "ReasonedError",
+                "SchemaViolation",
+                "SignatureError",
+                "UnsupportedVersion",
+            ),
+            "gezk.ids": (
+                "chunk_uid",
+                "content_hash",
+                "validate_catalog_id",
+                "validate_chunk_uid",
+                "validate_document_id",
+                "validate_location_id",
+                "validate_publisher_id",
+                "validate_topic_id",
+                "validate_version",
+            ),
+            "gezk.jcs": ("canonicalize",),
+            "gezk.manifest": ("CatalogManifest",),
+            "gezk.profiles": (
+                "ChunkingProfile",
+                "EmbeddingProfile",
+                "chunking_profile",
+                "embedding_profile",
+                "same_vector_space",
+            ),
+            "gezk.schemas": ("SchemaFinding",),
+            "gezk.signing": (
+                "TrustAnchors",
+                "key_id",
+                "sign_manifest",
+                "verify_manifest",
+            ),
+            "gezk.spatial": (
+                "Location",
+                "RadiusQuery",
+                "SpatialSummary",
+                "distance_meters",
+            ),
+            "gezk.toc": (
+                "TocReference",
+                "Topic",
+                "TopicPlacement",
+            ),
+            "gezk.uri": ("KnowledgeUri",),
+            "gezk.versions": (
+                "SUPPORTED",
+                "WRITTEN",
+                "Generation",
+                "generation",
+            ),
+        },
     )
-    from gezk.errors import (
-        GezkError,
-        InvalidIdentifier,
-        InvalidLocation,
-        InvalidManifest,
-        InvalidProfile,
-        InvalidReference,
-        QuantizationError,
-        ReasonedError,
-        SchemaViolation,
-        SignatureError,
-        UnsupportedVersion,
-    )
-    from gezk.ids import (
-        chunk_uid,
-        content_hash,
-        sort_key_for_order,
-        validate_catalog_id,
-        validate_chunk_uid,
-        validate_document_id,
-        validate_location_id,
-        validate_publisher_id,
-        validate_topic_id,
-        validate_version,
-    )
-    from gezk.jcs import canonicalize
-    from gezk.manifest import CatalogManifest
-    from gezk.profiles import (
-        ChunkingProfile,
-        EmbeddingProfile,
-        chunking_profile,
-        embedding_profile,
-        same_vector_space,
-    )
-    from gezk.quantize import (
-        INT8_SCALE,
-        PackedBits,
-        QueryTables,
-        Shortlist,
-        dequantize_int8,
-        hamming_distances,
-        hamming_topk,
-        lut_scores,
-        lut_topk,
-        pack_sign_bits,
-        quantize_int8,
-        rerank_int8,
-        unpack_sign_bits,
-    )
-    from gezk.schemas import (
-        SchemaFinding,
-        load_schema,
-        manifest_errors,
-        validate_document,
-        validate_manifest,
-        validate_registry,
-        validate_source_notices,
-    )
-    from gezk.signing import TrustAnchors, key_id, sign_manifest, verify_manifest
-    from gezk.spatial import (
-        Bounds,
-        Location,
-        RadiusQuery,
-        SpatialSummary,
-        coverage,
-        distance_meters,
-    )
-    from gezk.toc import TocReference, Topic, TopicPlacement
-    from gezk.uri import KnowledgeUri
-    from gezk.versions import SUPPORTED, WRITTEN, Generation, generation
-
-_LAZY: dict[str, str] = {
-    "APPLICATION_ID": "gezk.ddl",
-    "PAGE_SIZE": "gezk.ddl",
-    "apply_pragmas": "gezk.ddl",
-    "check_database": "gezk.ddl",
-    "create_schema": "gezk.ddl",
-    "database_ddl": "gezk.ddl",
-    "read_meta": "gezk.ddl",
-    "router_ddl": "gezk.ddl",
-    "shard_ddl": "gezk.ddl",
-    "write_meta": "gezk.ddl",
-    "GezkError": "gezk.errors",
-    "InvalidIdentifier": "gezk.errors",
-    "InvalidLocation": "gezk.errors",
-    "InvalidManifest": "gezk.errors",
-    "InvalidProfile": "gezk.errors",
-    "InvalidReference": "gezk.errors",
-    "QuantizationError": "gezk.errors",
-    "ReasonedError": "gezk.errors",
-    "SchemaViolation": "gezk.errors",
-    "SignatureError": "gezk.errors",
-    "UnsupportedVersion": "gezk.errors",
-    "chunk_uid": "gezk.ids",
-    "content_hash": "gezk.ids",
-    "sort_key_for_order": "gezk.ids",
-    "validate_catalog_id": "gezk.ids",
-    "validate_chunk_uid": "gezk.ids",
-    "validate_document_id": "gezk.ids",
-    "validate_location_id": "gezk.ids",
-    "validate_publisher_id": "gezk.ids",
-    "validate_topic_id": "gezk.ids",
-    "validate_version": "gezk.ids",
-    "canonicalize": "gezk.jcs",
-    "CatalogManifest": "gezk.manifest",
-    "ChunkingProfile": "gezk.profiles",
-    "EmbeddingProfile": "gezk.profiles",
-    "chunking_profile": "gezk.profiles",
-    "embedding_profile": "gezk.profiles",
-    "same_vector_space": "gezk.profiles",
-    "INT8_SCALE": "gezk.quantize",
-    "PackedBits": "gezk.quantize",
-    "QueryTables": "gezk.quantize",
-    "Shortlist": "gezk.quantize",
-    "dequantize_int8": "gezk.quantize",
-    "hamming_distances": "gezk.quantize",
-    "hamming_topk": "gezk.quantize",
-    "lut_scores": "gezk.quantize",
-    "lut_topk": "gezk.quantize",
-    "pack_sign_bits": "gezk.quantize",
-    "quantize_int8": "gezk.quantize",
-    "rerank_int8": "gezk.quantize",
-    "unpack_sign_bits": "gezk.quantize",
-    "SchemaFinding": "gezk.schemas",
-    "load_schema": "gezk.schemas",
-    "manifest_errors": "gezk.schemas",
-    "validate_document": "gezk.schemas",
-    "validate_manifest": "gezk.schemas",
-    "validate_registry": "gezk.schemas",
-    "validate_source_notices": "gezk.schemas",
-    "TrustAnchors": "gezk.signing",
-    "key_id": "gezk.signing",
-    "sign_manifest": "gezk.signing",
-    "verify_manifest": "gezk.signing",
-    "Bounds": "gezk.spatial",
-    "Location": "gezk.spatial",
-    "RadiusQuery": "gezk.spatial",
-    "SpatialSummary": "gezk.spatial",
-    "coverage": "gezk.spatial",
-    "distance_meters": "gezk.spatial",
-    "TocReference": "gezk.toc",
-    "Topic": "gezk.toc",
-    "TopicPlacement": "gezk.toc",
-    "KnowledgeUri": "gezk.uri",
-    "Generation": "gezk.versions",
-    "SUPPORTED": "gezk.versions",
-    "WRITTEN": "gezk.versions",
-    "generation": "gezk.versions",
-}
-
-
-__getattr__, __dir__ = lazy_exports(__name__, _LAZY, globals())
-
-__all__ = [
-    "APPLICATION_ID",
-    "INT8_SCALE",
-    "PAGE_SIZE",
-    "SUPPORTED",
-    "WRITTEN",
-    "Bounds",
-    "CatalogManifest",
-    "ChunkingProfile",
-    "EmbeddingProfile",
-    "Generation",
-    "GezkError",
-    "InvalidIdentifier",
-    "InvalidLocation",
-    "InvalidManifest",
-    "InvalidProfile",
-    "InvalidReference",
-    "KnowledgeUri",
-    "Location",
-    "PackedBits",
-    "QuantizationError",
-    "QueryTables",
-    "RadiusQuery",
-    "ReasonedError",
-    "SchemaFinding",
-    "SchemaViolation",
-    "Shortlist",
-    "SignatureError",
-    "SpatialSummary",
-    "TocReference",
-    "Topic",
-    "TopicPlacement",
-    "TrustAnchors",
-    "UnsupportedVersion",
-    "apply_pragmas",
-    "canonicalize",
-    "check_database",
-    "chunk_uid",
-    "chunking_profile",
-    "content_hash",
-    "coverage",
-    "create_schema",
-    "database_ddl",
-    "dequantize_int8",
-    "distance_meters",
-    "embedding_profile",
-    "generation",
-    "hamming_distances",
-    "hamming_topk",
-    "key_id",
-    "load_schema",
-    "lut_scores",
-    "lut_topk",
-    "manifest_errors",
-    "pack_sign_bits",
-    "quantize_int8",
-    "read_meta",
-    "rerank_int8",
-    "router_ddl",
-    "same_vector_space",
-    "shard_ddl",
-    "sign_manifest",
-    "sort_key_for_order",
-    "unpack_sign_bits",
-    "validate_catalog_id",
-    "validate_chunk_uid",
-    "validate_document",
-    "validate_document_id",
-    "validate_location_id",
-    "validate_manifest",
-    "validate_publisher_id",
-    "validate_registry",
-    "validate_source_notices",
-    "validate_topic_id",
-    "validate_version",
-    "verify_manifest",
-    "write_meta",
-]

@@ -5,10 +5,10 @@ from pathlib import Path
 
 import pytest
 
-from gezel_knowledge.embedders import gezel_home as embedders_home
+from gezel_knowledge.embedders.locate import gezel_home as embedders_home
 from gezel_knowledge.errors import KnowledgeError, NotFound
 from gezel_knowledge.home import gezel_home
-from gezel_knowledge.install import gezel_home as install_home
+from gezel_knowledge.install.home import gezel_home as install_home
 from gezk.errors import GezkError, InvalidReference, ReasonedError
 
 

@@ -18,11 +18,11 @@ from gezel_knowledge.compiler import (
     Publisher,
     WarningsAsErrors,
     compile_catalog,
-    default_cache_dir,
     load_catalog_yaml,
     load_source,
 )
 from gezel_knowledge.compiler.signing import load_private_key
+from gezel_knowledge.compiler.vector_cache import default_cache_dir
 from gezel_knowledge.embedders import Embedder, default_embedder, load_embedder
 from gezel_knowledge.errors import InvalidInput
 from gezk.profiles import embedding_profile

@@ -24,11 +24,11 @@ from gezel_knowledge.evaluate import (
     DEFAULT_K,
     EvalReport,
     ModeReport,
-    default_eval_cache_dir,
     evaluate_beir,
     evaluate_catalog,
     load_judgements,
 )
+from gezel_knowledge.evaluate.corpus import default_eval_cache_dir
 from gezel_knowledge.evaluate.searching import MODES
 from gezk.profiles import embedding_profile
 

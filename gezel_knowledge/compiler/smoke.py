@@ -13,7 +13,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Sequence
 
-from gezel_knowledge.validate import SMOKE_TOP_N, smoke_query_hits
+from gezel_knowledge.validate.smoke import SMOKE_TOP_N, smoke_query_hits
 from gezk.manifest import SmokeQuery
 
 __all__ = ["SMOKE_TOP_N", "derive_smoke_queries", "smoke_query_passes"]

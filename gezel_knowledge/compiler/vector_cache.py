@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
-from gezel_knowledge.embedders import gezel_home
+from gezel_knowledge.home import gezel_home
 from gezk.jcs import canonicalize
 from gezk.profiles import EmbeddingProfile
 

@@ -12,120 +12,71 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from gezk._lazy import lazy_exports
+from gezk._lazy import lazy_face
 
 if TYPE_CHECKING:
-    from gezel_knowledge.embedders.base import (
-        Embedder,
-        HashEmbedder,
-        Tokenizer,
-        WhitespaceTokenizer,
-    )
-    from gezel_knowledge.embedders.locate import (
-        ENV_HOME,
-        ENV_MODELS,
-        ModelFile,
-        ModelFiles,
-        find_model_files,
-        gezel_home,
-        locate_model_files,
-        required_files,
-    )
-    from gezel_knowledge.embedders.onnx_embedder import OnnxEmbedder
+    from gezel_knowledge.embedders.base import Embedder as Embedder
+    from gezel_knowledge.embedders.base import HashEmbedder as HashEmbedder
+    from gezel_knowledge.embedders.base import Tokenizer as Tokenizer
+    from gezel_knowledge.embedders.locate import ModelFiles as ModelFiles
+    from gezel_knowledge.embedders.locate import locate_model_files as locate_model_files
+    from gezel_knowledge.embedders.onnx_embedder import OnnxEmbedder as OnnxEmbedder
+    from gezel_knowledge.embedders.packaged import ENTRY_POINT_GROUP as ENTRY_POINT_GROUP
+    from gezel_knowledge.embedders.packaged import ModelPackage as ModelPackage
     from gezel_knowledge.embedders.packaged import (
-        DEFAULT_MODEL_EXTRA,
-        ENTRY_POINT_GROUP,
-        ModelPackage,
-        installed_model_packages,
+        installed_model_packages as installed_model_packages,
     )
-    from gezel_knowledge.embedders.pooling import l2_normalize, pool
-    from gezel_knowledge.embedders.shared import (
-        DEFAULT_PROFILES,
-        EmbedderResolution,
-        SemanticOffReason,
-        clear_shared_embedders,
-        default_embedder,
-        load_embedder,
-        registered_space,
-        resolve_query_embedder,
-        shared_embedder,
+    from gezel_knowledge.embedders.shared import DEFAULT_PROFILES as DEFAULT_PROFILES
+    from gezel_knowledge.embedders.shared import EmbedderResolution as EmbedderResolution
+    from gezel_knowledge.embedders.shared import SemanticOffReason as SemanticOffReason
+    from gezel_knowledge.embedders.shared import clear_shared_embedders as clear_shared_embedders
+    from gezel_knowledge.embedders.shared import default_embedder as default_embedder
+    from gezel_knowledge.embedders.shared import load_embedder as load_embedder
+    from gezel_knowledge.embedders.shared import resolve_query_embedder as resolve_query_embedder
+    from gezel_knowledge.embedders.shared import shared_embedder as shared_embedder
+    from gezel_knowledge.embedders.stamp import EmbedderStamp as EmbedderStamp
+    from gezel_knowledge.embedders.stamp import embedder_stamp as embedder_stamp
+    from gezel_knowledge.embedders.status import ModelStatus as ModelStatus
+    from gezel_knowledge.embedders.status import model_status as model_status
+    from gezel_knowledge.embedders.status import models_report as models_report
+else:
+    __getattr__, __dir__, __all__ = lazy_face(
+        __name__,
+        globals(),
+        {
+            "gezel_knowledge.embedders.base": (
+                "Embedder",
+                "HashEmbedder",
+                "Tokenizer",
+            ),
+            "gezel_knowledge.embedders.locate": (
+                "ModelFiles",
+                "locate_model_files",
+            ),
+            "gezel_knowledge.embedders.onnx_embedder": ("OnnxEmbedder",),
+            "gezel_knowledge.embedders.packaged": (
+                "ENTRY_POINT_GROUP",
+                "ModelPackage",
+                "installed_model_packages",
+            ),
+            "gezel_knowledge.embedders.shared": (
+                "DEFAULT_PROFILES",
+                "EmbedderResolution",
+                "SemanticOffReason",
+                "clear_shared_embedders",
+                "default_embedder",
+                "load_embedder",
+                "resolve_query_embedder",
+                "shared_embedder",
+            ),
+            "gezel_knowledge.embedders.stamp": (
+                "EmbedderStamp",
+                "embedder_stamp",
+            ),
+            "gezel_knowledge.embedders.status": (
+                "ModelStatus",
+                "model_status",
+                "models_report",
+            ),
+        },
     )
-    from gezel_knowledge.embedders.stamp import EmbedderStamp, embedder_stamp
-    from gezel_knowledge.embedders.status import ModelStatus, model_status, models_report
-    from gezel_knowledge.embedders.tokenizer import HuggingFaceTokenizer
-
-_LAZY: dict[str, str] = {
-    "DEFAULT_MODEL_EXTRA": "gezel_knowledge.embedders.packaged",
-    "DEFAULT_PROFILES": "gezel_knowledge.embedders.shared",
-    "ENTRY_POINT_GROUP": "gezel_knowledge.embedders.packaged",
-    "ENV_HOME": "gezel_knowledge.embedders.locate",
-    "ENV_MODELS": "gezel_knowledge.embedders.locate",
-    "Embedder": "gezel_knowledge.embedders.base",
-    "EmbedderResolution": "gezel_knowledge.embedders.shared",
-    "EmbedderStamp": "gezel_knowledge.embedders.stamp",
-    "HashEmbedder": "gezel_knowledge.embedders.base",
-    "HuggingFaceTokenizer": "gezel_knowledge.embedders.tokenizer",
-    "ModelFile": "gezel_knowledge.embedders.locate",
-    "ModelFiles": "gezel_knowledge.embedders.locate",
-    "ModelPackage": "gezel_knowledge.embedders.packaged",
-    "ModelStatus": "gezel_knowledge.embedders.status",
-    "OnnxEmbedder": "gezel_knowledge.embedders.onnx_embedder",
-    "SemanticOffReason": "gezel_knowledge.embedders.shared",
-    "Tokenizer": "gezel_knowledge.embedders.base",
-    "WhitespaceTokenizer": "gezel_knowledge.embedders.base",
-    "clear_shared_embedders": "gezel_knowledge.embedders.shared",
-    "default_embedder": "gezel_knowledge.embedders.shared",
-    "embedder_stamp": "gezel_knowledge.embedders.stamp",
-    "find_model_files": "gezel_knowledge.embedders.locate",
-    "gezel_home": "gezel_knowledge.embedders.locate",
-    "installed_model_packages": "gezel_knowledge.embedders.packaged",
-    "l2_normalize": "gezel_knowledge.embedders.pooling",
-    "load_embedder": "gezel_knowledge.embedders.shared",
-    "locate_model_files": "gezel_knowledge.embedders.locate",
-    "model_status": "gezel_knowledge.embedders.status",
-    "models_report": "gezel_knowledge.embedders.status",
-    "pool": "gezel_knowledge.embedders.pooling",
-    "registered_space": "gezel_knowledge.embedders.shared",
-    "required_files": "gezel_knowledge.embedders.locate",
-    "resolve_query_embedder": "gezel_knowledge.embedders.shared",
-    "shared_embedder": "gezel_knowledge.embedders.shared",
-}
-
-__getattr__, __dir__ = lazy_exports(__name__, _LAZY, globals())
-
-__all__ = [
-    "DEFAULT_MODEL_EXTRA",
-    "DEFAULT_PROFILES",
-    "ENTRY_POINT_GROUP",
-    "ENV_HOME",
-    "ENV_MODELS",
-    "Embedder",
-    "EmbedderResolution",
-    "EmbedderStamp",
-    "HashEmbedder",
-    "HuggingFaceTokenizer",
-    "ModelFile",
-    "ModelFiles",
-    "ModelPackage",
-    "ModelStatus",
-    "OnnxEmbedder",
-    "SemanticOffReason",
-    "Tokenizer",
-    "WhitespaceTokenizer",
-    "clear_shared_embedders",
-    "default_embedder",
-    "embedder_stamp",
-    "find_model_files",
-    "gezel_home",
-    "installed_model_packages",
-    "l2_normalize",
-    "load_embedder",
-    "locate_model_files",
-    "model_status",
-    "models_report",
-    "pool",
-    "registered_space",
-    "required_files",
-    "resolve_query_embedder",
-    "shared_embedder",
-]

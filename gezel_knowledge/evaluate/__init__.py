@@ -11,100 +11,43 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from gezk._lazy import lazy_exports
+from gezk._lazy import lazy_face
 
 if TYPE_CHECKING:
-    from gezel_knowledge.evaluate.baselines import DenseCheck
-    from gezel_knowledge.evaluate.beir import (
-        BeirFolder,
-        CorpusDocument,
-        Judgements,
-        Query,
-        load_judgements,
-        locate_beir,
-        read_corpus,
-        read_qrels,
-        read_queries,
+    from gezel_knowledge.evaluate.baselines import DenseCheck as DenseCheck
+    from gezel_knowledge.evaluate.beir import Judgements as Judgements
+    from gezel_knowledge.evaluate.beir import Query as Query
+    from gezel_knowledge.evaluate.beir import load_judgements as load_judgements
+    from gezel_knowledge.evaluate.report import EvalReport as EvalReport
+    from gezel_knowledge.evaluate.report import Latency as Latency
+    from gezel_knowledge.evaluate.report import ModeReport as ModeReport
+    from gezel_knowledge.evaluate.report import RoutingReport as RoutingReport
+    from gezel_knowledge.evaluate.report import Scores as Scores
+    from gezel_knowledge.evaluate.run import DEFAULT_K as DEFAULT_K
+    from gezel_knowledge.evaluate.run import evaluate_beir as evaluate_beir
+    from gezel_knowledge.evaluate.run import evaluate_catalog as evaluate_catalog
+else:
+    __getattr__, __dir__, __all__ = lazy_face(
+        __name__,
+        globals(),
+        {
+            "gezel_knowledge.evaluate.baselines": ("DenseCheck",),
+            "gezel_knowledge.evaluate.beir": (
+                "Judgements",
+                "Query",
+                "load_judgements",
+            ),
+            "gezel_knowledge.evaluate.report": (
+                "EvalReport",
+                "Latency",
+                "ModeReport",
+                "RoutingReport",
+                "Scores",
+            ),
+            "gezel_knowledge.evaluate.run": (
+                "DEFAULT_K",
+                "evaluate_beir",
+                "evaluate_catalog",
+            ),
+        },
     )
-    from gezel_knowledge.evaluate.corpus import (
-        CorpusCatalog,
-        build_corpus_catalog,
-        catalog_document_id,
-        default_eval_cache_dir,
-    )
-    from gezel_knowledge.evaluate.metrics import mrr_at_k, ndcg_at_k, percentile, recall_at_k
-    from gezel_knowledge.evaluate.report import (
-        EvalReport,
-        Latency,
-        ModeReport,
-        RoutingReport,
-        Scores,
-    )
-    from gezel_knowledge.evaluate.run import (
-        DEFAULT_K,
-        evaluate_beir,
-        evaluate_catalog,
-        score_rankings,
-    )
-
-_LAZY: dict[str, str] = {
-    "DEFAULT_K": "gezel_knowledge.evaluate.run",
-    "BeirFolder": "gezel_knowledge.evaluate.beir",
-    "CorpusCatalog": "gezel_knowledge.evaluate.corpus",
-    "CorpusDocument": "gezel_knowledge.evaluate.beir",
-    "DenseCheck": "gezel_knowledge.evaluate.baselines",
-    "EvalReport": "gezel_knowledge.evaluate.report",
-    "Judgements": "gezel_knowledge.evaluate.beir",
-    "Latency": "gezel_knowledge.evaluate.report",
-    "ModeReport": "gezel_knowledge.evaluate.report",
-    "Query": "gezel_knowledge.evaluate.beir",
-    "RoutingReport": "gezel_knowledge.evaluate.report",
-    "Scores": "gezel_knowledge.evaluate.report",
-    "build_corpus_catalog": "gezel_knowledge.evaluate.corpus",
-    "catalog_document_id": "gezel_knowledge.evaluate.corpus",
-    "default_eval_cache_dir": "gezel_knowledge.evaluate.corpus",
-    "evaluate_beir": "gezel_knowledge.evaluate.run",
-    "evaluate_catalog": "gezel_knowledge.evaluate.run",
-    "load_judgements": "gezel_knowledge.evaluate.beir",
-    "locate_beir": "gezel_knowledge.evaluate.beir",
-    "mrr_at_k": "gezel_knowledge.evaluate.metrics",
-    "ndcg_at_k": "gezel_knowledge.evaluate.metrics",
-    "percentile": "gezel_knowledge.evaluate.metrics",
-    "read_corpus": "gezel_knowledge.evaluate.beir",
-    "read_qrels": "gezel_knowledge.evaluate.beir",
-    "read_queries": "gezel_knowledge.evaluate.beir",
-    "recall_at_k": "gezel_knowledge.evaluate.metrics",
-    "score_rankings": "gezel_knowledge.evaluate.run",
-}
-
-__getattr__, __dir__ = lazy_exports(__name__, _LAZY, globals())
-
-__all__ = [
-    "DEFAULT_K",
-    "BeirFolder",
-    "CorpusCatalog",
-    "CorpusDocument",
-    "DenseCheck",
-    "EvalReport",
-    "Judgements",
-    "Latency",
-    "ModeReport",
-    "Query",
-    "RoutingReport",
-    "Scores",
-    "build_corpus_catalog",
-    "catalog_document_id",
-    "default_eval_cache_dir",
-    "evaluate_beir",
-    "evaluate_catalog",
-    "load_judgements",
-    "locate_beir",
-    "mrr_at_k",
-    "ndcg_at_k",
-    "percentile",
-    "read_corpus",
-    "read_qrels",
-    "read_queries",
-    "recall_at_k",
-    "score_rankings",
-]

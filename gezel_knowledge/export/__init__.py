@@ -8,17 +8,21 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from gezk._lazy import lazy_exports
+from gezk._lazy import lazy_face
 
 if TYPE_CHECKING:
-    from gezel_knowledge.export.parquet import ExportedFile, ParquetExport, export_parquet
-
-_LAZY: dict[str, str] = {
-    "ExportedFile": "gezel_knowledge.export.parquet",
-    "ParquetExport": "gezel_knowledge.export.parquet",
-    "export_parquet": "gezel_knowledge.export.parquet",
-}
-
-__getattr__, __dir__ = lazy_exports(__name__, _LAZY, globals())
-
-__all__ = ["ExportedFile", "ParquetExport", "export_parquet"]
+    from gezel_knowledge.export.parquet import ExportedFile as ExportedFile
+    from gezel_knowledge.export.parquet import ParquetExport as ParquetExport
+    from gezel_knowledge.export.parquet import export_parquet as export_parquet
+else:
+    __getattr__, __dir__, __all__ = lazy_face(
+        __name__,
+        globals(),
+        {
+            "gezel_knowledge.export.parquet": (
+                "ExportedFile",
+                "ParquetExport",
+                "export_parquet",
+            ),
+        },
+    )

@@ -6,65 +6,73 @@ their search returns a :class:`~gezel_knowledge.results.SearchResult` whose hits
 catalog hits through :func:`~gezel_knowledge.hits.merge_hits`.
 """
 
-from gezel_knowledge.indexes._chunker import WORKSPACE_CHUNKER, WorkspaceChunk, chunk_text
-from gezel_knowledge.indexes._home import content_db_path, gezel_home, memory_db_path, memory_dir
-from gezel_knowledge.indexes._memory_format import MEMORY_KINDS, MemoryEntry, MemoryKind
-from gezel_knowledge.indexes._storage import SqliteBackend, connect, sqlite_backend
-from gezel_knowledge.indexes._symbols import Symbol
-from gezel_knowledge.indexes.content import (
-    ContentIndex,
-    ContentStatus,
-    EnrichmentReport,
-    ImageEmbedder,
-    IndexOptions,
-    IndexReport,
-    StructuralReport,
-    Summarizer,
-    index_workspace,
-    search_workspace,
-)
-from gezel_knowledge.indexes.errors import (
-    EmbedderDimensionMismatch,
-    IndexSchemaUnsupported,
-    SqliteExtensionUnavailable,
-)
-from gezel_knowledge.indexes.memory import (
-    STATUS_HALF_LIFE_DAYS,
-    MemoryIndex,
-    MemorySyncReport,
-    decay_weight,
-)
+from __future__ import annotations
 
-__all__ = [
-    "MEMORY_KINDS",
-    "STATUS_HALF_LIFE_DAYS",
-    "WORKSPACE_CHUNKER",
-    "ContentIndex",
-    "ContentStatus",
-    "EmbedderDimensionMismatch",
-    "EnrichmentReport",
-    "ImageEmbedder",
-    "IndexOptions",
-    "IndexReport",
-    "IndexSchemaUnsupported",
-    "MemoryEntry",
-    "MemoryIndex",
-    "MemoryKind",
-    "MemorySyncReport",
-    "SqliteBackend",
-    "SqliteExtensionUnavailable",
-    "StructuralReport",
-    "Summarizer",
-    "Symbol",
-    "WorkspaceChunk",
-    "chunk_text",
-    "connect",
-    "content_db_path",
-    "decay_weight",
-    "gezel_home",
-    "index_workspace",
-    "memory_db_path",
-    "memory_dir",
-    "search_workspace",
-    "sqlite_backend",
-]
+from typing import TYPE_CHECKING
+
+from gezk._lazy import lazy_face
+
+if TYPE_CHECKING:
+    from gezel_knowledge.indexes._memory_format import MEMORY_KINDS as MEMORY_KINDS
+    from gezel_knowledge.indexes._memory_format import MemoryEntry as MemoryEntry
+    from gezel_knowledge.indexes._memory_format import MemoryKind as MemoryKind
+    from gezel_knowledge.indexes._storage import SqliteBackend as SqliteBackend
+    from gezel_knowledge.indexes._storage import sqlite_backend as sqlite_backend
+    from gezel_knowledge.indexes.content import ContentIndex as ContentIndex
+    from gezel_knowledge.indexes.content import ContentStatus as ContentStatus
+    from gezel_knowledge.indexes.content import EnrichmentReport as EnrichmentReport
+    from gezel_knowledge.indexes.content import ImageEmbedder as ImageEmbedder
+    from gezel_knowledge.indexes.content import IndexOptions as IndexOptions
+    from gezel_knowledge.indexes.content import IndexReport as IndexReport
+    from gezel_knowledge.indexes.content import StructuralReport as StructuralReport
+    from gezel_knowledge.indexes.content import Summarizer as Summarizer
+    from gezel_knowledge.indexes.content import index_workspace as index_workspace
+    from gezel_knowledge.indexes.content import search_workspace as search_workspace
+    from gezel_knowledge.indexes.errors import (
+        EmbedderDimensionMismatch as EmbedderDimensionMismatch,
+    )
+    from gezel_knowledge.indexes.errors import IndexSchemaUnsupported as IndexSchemaUnsupported
+    from gezel_knowledge.indexes.errors import (
+        SqliteExtensionUnavailable as SqliteExtensionUnavailable,
+    )
+    from gezel_knowledge.indexes.memory import STATUS_HALF_LIFE_DAYS as STATUS_HALF_LIFE_DAYS
+    from gezel_knowledge.indexes.memory import MemoryIndex as MemoryIndex
+    from gezel_knowledge.indexes.memory import MemorySyncReport as MemorySyncReport
+else:
+    __getattr__, __dir__, __all__ = lazy_face(
+        __name__,
+        globals(),
+        {
+            "gezel_knowledge.indexes._memory_format": (
+                "MEMORY_KINDS",
+                "MemoryEntry",
+                "MemoryKind",
+            ),
+            "gezel_knowledge.indexes._storage": (
+                "SqliteBackend",
+                "sqlite_backend",
+            ),
+            "gezel_knowledge.indexes.content": (
+                "ContentIndex",
+                "ContentStatus",
+                "EnrichmentReport",
+                "ImageEmbedder",
+                "IndexOptions",
+                "IndexReport",
+                "StructuralReport",
+                "Summarizer",
+                "index_workspace",
+                "search_workspace",
+            ),
+            "gezel_knowledge.indexes.errors": (
+                "EmbedderDimensionMismatch",
+                "IndexSchemaUnsupported",
+                "SqliteExtensionUnavailable",
+            ),
+            "gezel_knowledge.indexes.memory": (
+                "STATUS_HALF_LIFE_DAYS",
+                "MemoryIndex",
+                "MemorySyncReport",
+            ),
+        },
+    )

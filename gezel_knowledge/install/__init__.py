@@ -1,8 +1,8 @@
 """Installed catalogs: the knowledge home, install jobs, the user registry and project policy.
 
-``KnowledgeHome`` is the entry point (``GEZEL_HOME`` or ``~/.gezel``); :func:`install` installs
-into the default home. :class:`~gezel_knowledge.search.KnowledgeSearch`, a layer above this one,
-searches the installed catalogs.
+``KnowledgeHome`` is the entry point (``GEZEL_HOME`` or ``~/.gezel``); :func:`install_catalog`
+installs into the default home. :class:`~gezel_knowledge.search.KnowledgeSearch`, a layer above
+this one, searches the installed catalogs.
 
 Names are imported on first use: searching or reading installed catalogs does not load the
 download, registry-document and update machinery an install needs.
@@ -12,158 +12,107 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from gezk._lazy import lazy_exports
+from gezk._lazy import lazy_face
 
 if TYPE_CHECKING:
-    from gezel_knowledge._locking import FileLock, LockTimeout
-    from gezel_knowledge.install.cancel import CancelToken
-    from gezel_knowledge.install.download import DownloadResult, download
+    from gezel_knowledge._locking import LockTimeout as LockTimeout
+    from gezel_knowledge.install.cancel import CancelToken as CancelToken
+    from gezel_knowledge.install.errors import DownloadFailed as DownloadFailed
+    from gezel_knowledge.install.errors import InsufficientSpace as InsufficientSpace
+    from gezel_knowledge.install.errors import NetworkNotAllowed as NetworkNotAllowed
     from gezel_knowledge.install.errors import (
-        DownloadFailed,
-        InsufficientSpace,
-        NetworkNotAllowed,
-        SharedPlacementUnavailable,
+        SharedPlacementUnavailable as SharedPlacementUnavailable,
     )
-    from gezel_knowledge.install.home import KnowledgeHome, gezel_home, install
-    from gezel_knowledge.install.mount import MountFailed
-    from gezel_knowledge.install.placement import PlacementRequest
-    from gezel_knowledge.install.policy import CatalogPolicy, PolicyMode, eligible_catalogs
-    from gezel_knowledge.install.registry import (
-        InstalledCatalog,
-        InstalledVersion,
-        Placement,
-        Quarantine,
-        RegistrySnapshot,
-        UserRegistry,
-    )
+    from gezel_knowledge.install.home import KnowledgeHome as KnowledgeHome
+    from gezel_knowledge.install.home import install_catalog as install_catalog
+    from gezel_knowledge.install.mount import MountFailed as MountFailed
+    from gezel_knowledge.install.placement import PlacementRequest as PlacementRequest
+    from gezel_knowledge.install.policy import CatalogPolicy as CatalogPolicy
+    from gezel_knowledge.install.policy import PolicyMode as PolicyMode
+    from gezel_knowledge.install.registry import InstalledCatalog as InstalledCatalog
+    from gezel_knowledge.install.registry import InstalledVersion as InstalledVersion
+    from gezel_knowledge.install.registry import Placement as Placement
+    from gezel_knowledge.install.registry import Quarantine as Quarantine
+    from gezel_knowledge.install.registry_document import CatalogCoordinate as CatalogCoordinate
+    from gezel_knowledge.install.registry_document import RegistryDocument as RegistryDocument
+    from gezel_knowledge.install.registry_document import RegistryRelease as RegistryRelease
     from gezel_knowledge.install.registry_document import (
-        CatalogCoordinate,
-        RegistryDocument,
-        RegistryRelease,
-        load_registry_document,
-        locate_release,
-        resolve_release,
+        load_registry_document as load_registry_document,
     )
-    from gezel_knowledge.install.result import InstallResult, InstallStatus
-    from gezel_knowledge.install.shared_store import (
-        ENV_SHARED_STORE,
-        ReclaimReport,
-        SharedEntry,
-        SharedReference,
-        SharedStore,
+    from gezel_knowledge.install.result import InstallResult as InstallResult
+    from gezel_knowledge.install.result import InstallStatus as InstallStatus
+    from gezel_knowledge.install.shared_store import ReclaimReport as ReclaimReport
+    from gezel_knowledge.install.shared_store import SharedEntry as SharedEntry
+    from gezel_knowledge.install.shared_store import SharedReference as SharedReference
+    from gezel_knowledge.install.shared_store import SharedStore as SharedStore
+    from gezel_knowledge.install.state import HomeState as HomeState
+    from gezel_knowledge.install.status import HomeStatus as HomeStatus
+    from gezel_knowledge.install.status import PartialDownload as PartialDownload
+    from gezel_knowledge.install.status import ProfileReadiness as ProfileReadiness
+    from gezel_knowledge.install.updates import AvailableUpdate as AvailableUpdate
+    from gezel_knowledge.install.updates import RegistryProblem as RegistryProblem
+    from gezel_knowledge.install.updates import UpdateCheck as UpdateCheck
+    from gezel_knowledge.install.updates import UpdateFailure as UpdateFailure
+    from gezel_knowledge.install.updates import UpdatePolicy as UpdatePolicy
+    from gezel_knowledge.install.updates import UpdateReport as UpdateReport
+else:
+    __getattr__, __dir__, __all__ = lazy_face(
+        __name__,
+        globals(),
+        {
+            "gezel_knowledge._locking": ("LockTimeout",),
+            "gezel_knowledge.install.cancel": ("CancelToken",),
+            "gezel_knowledge.install.errors": (
+                "DownloadFailed",
+                "InsufficientSpace",
+                "NetworkNotAllowed",
+                "SharedPlacementUnavailable",
+            ),
+            "gezel_knowledge.install.home": (
+                "KnowledgeHome",
+                "install_catalog",
+            ),
+            "gezel_knowledge.install.mount": ("MountFailed",),
+            "gezel_knowledge.install.placement": ("PlacementRequest",),
+            "gezel_knowledge.install.policy": (
+                "CatalogPolicy",
+                "PolicyMode",
+            ),
+            "gezel_knowledge.install.registry": (
+                "InstalledCatalog",
+                "InstalledVersion",
+                "Placement",
+                "Quarantine",
+            ),
+            "gezel_knowledge.install.registry_document": (
+                "CatalogCoordinate",
+                "RegistryDocument",
+                "RegistryRelease",
+                "load_registry_document",
+            ),
+            "gezel_knowledge.install.result": (
+                "InstallResult",
+                "InstallStatus",
+            ),
+            "gezel_knowledge.install.shared_store": (
+                "ReclaimReport",
+                "SharedEntry",
+                "SharedReference",
+                "SharedStore",
+            ),
+            "gezel_knowledge.install.state": ("HomeState",),
+            "gezel_knowledge.install.status": (
+                "HomeStatus",
+                "PartialDownload",
+                "ProfileReadiness",
+            ),
+            "gezel_knowledge.install.updates": (
+                "AvailableUpdate",
+                "RegistryProblem",
+                "UpdateCheck",
+                "UpdateFailure",
+                "UpdatePolicy",
+                "UpdateReport",
+            ),
+        },
     )
-    from gezel_knowledge.install.space import check_free_space, disk_free_space
-    from gezel_knowledge.install.state import HomeState
-    from gezel_knowledge.install.status import HomeStatus, PartialDownload, ProfileReadiness
-    from gezel_knowledge.install.updates import (
-        AvailableUpdate,
-        RegistryProblem,
-        UpdateCheck,
-        UpdateFailure,
-        UpdatePolicy,
-        UpdateReport,
-    )
-
-_LAZY: dict[str, str] = {
-    "CancelToken": "gezel_knowledge.install.cancel",
-    "DownloadResult": "gezel_knowledge.install.download",
-    "download": "gezel_knowledge.install.download",
-    "DownloadFailed": "gezel_knowledge.install.errors",
-    "InsufficientSpace": "gezel_knowledge.install.errors",
-    "NetworkNotAllowed": "gezel_knowledge.install.errors",
-    "SharedPlacementUnavailable": "gezel_knowledge.install.errors",
-    "KnowledgeHome": "gezel_knowledge.install.home",
-    "gezel_home": "gezel_knowledge.install.home",
-    "install": "gezel_knowledge.install.home",
-    "InstallResult": "gezel_knowledge.install.result",
-    "InstallStatus": "gezel_knowledge.install.result",
-    "PlacementRequest": "gezel_knowledge.install.placement",
-    "FileLock": "gezel_knowledge._locking",
-    "LockTimeout": "gezel_knowledge._locking",
-    "MountFailed": "gezel_knowledge.install.mount",
-    "CatalogPolicy": "gezel_knowledge.install.policy",
-    "PolicyMode": "gezel_knowledge.install.policy",
-    "eligible_catalogs": "gezel_knowledge.install.policy",
-    "InstalledCatalog": "gezel_knowledge.install.registry",
-    "InstalledVersion": "gezel_knowledge.install.registry",
-    "Placement": "gezel_knowledge.install.registry",
-    "Quarantine": "gezel_knowledge.install.registry",
-    "RegistrySnapshot": "gezel_knowledge.install.registry",
-    "UserRegistry": "gezel_knowledge.install.registry",
-    "CatalogCoordinate": "gezel_knowledge.install.registry_document",
-    "RegistryDocument": "gezel_knowledge.install.registry_document",
-    "RegistryRelease": "gezel_knowledge.install.registry_document",
-    "load_registry_document": "gezel_knowledge.install.registry_document",
-    "locate_release": "gezel_knowledge.install.registry_document",
-    "resolve_release": "gezel_knowledge.install.registry_document",
-    "ENV_SHARED_STORE": "gezel_knowledge.install.shared_store",
-    "ReclaimReport": "gezel_knowledge.install.shared_store",
-    "SharedEntry": "gezel_knowledge.install.shared_store",
-    "SharedReference": "gezel_knowledge.install.shared_store",
-    "SharedStore": "gezel_knowledge.install.shared_store",
-    "check_free_space": "gezel_knowledge.install.space",
-    "disk_free_space": "gezel_knowledge.install.space",
-    "HomeState": "gezel_knowledge.install.state",
-    "HomeStatus": "gezel_knowledge.install.status",
-    "PartialDownload": "gezel_knowledge.install.status",
-    "ProfileReadiness": "gezel_knowledge.install.status",
-    "AvailableUpdate": "gezel_knowledge.install.updates",
-    "RegistryProblem": "gezel_knowledge.install.updates",
-    "UpdateCheck": "gezel_knowledge.install.updates",
-    "UpdateFailure": "gezel_knowledge.install.updates",
-    "UpdatePolicy": "gezel_knowledge.install.updates",
-    "UpdateReport": "gezel_knowledge.install.updates",
-}
-
-__getattr__, __dir__ = lazy_exports(__name__, _LAZY, globals())
-
-__all__ = [
-    "ENV_SHARED_STORE",
-    "AvailableUpdate",
-    "CancelToken",
-    "CatalogCoordinate",
-    "CatalogPolicy",
-    "DownloadFailed",
-    "DownloadResult",
-    "FileLock",
-    "HomeState",
-    "HomeStatus",
-    "InstallResult",
-    "InstallStatus",
-    "InstalledCatalog",
-    "InstalledVersion",
-    "InsufficientSpace",
-    "KnowledgeHome",
-    "LockTimeout",
-    "MountFailed",
-    "NetworkNotAllowed",
-    "PartialDownload",
-    "Placement",
-    "PlacementRequest",
-    "PolicyMode",
-    "ProfileReadiness",
-    "Quarantine",
-    "ReclaimReport",
-    "RegistryDocument",
-    "RegistryProblem",
-    "RegistryRelease",
-    "RegistrySnapshot",
-    "SharedEntry",
-    "SharedPlacementUnavailable",
-    "SharedReference",
-    "SharedStore",
-    "UpdateCheck",
-    "UpdateFailure",
-    "UpdatePolicy",
-    "UpdateReport",
-    "UserRegistry",
-    "check_free_space",
-    "disk_free_space",
-    "download",
-    "eligible_catalogs",
-    "gezel_home",
-    "install",
-    "load_registry_document",
-    "locate_release",
-    "resolve_release",
-]

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
 
 from gezel_knowledge.embedders import EmbedderResolution
 from gezel_knowledge.home import gezel_home
@@ -40,7 +39,7 @@ from gezk.profiles import EmbeddingProfile
 from gezk.signing import TrustAnchors
 from gezk.uri import KnowledgeUri
 
-__all__ = ["KnowledgeHome", "gezel_home", "install"]
+__all__ = ["KnowledgeHome", "gezel_home", "install_catalog"]
 
 
 class KnowledgeHome(HomeState):
@@ -161,11 +160,29 @@ class KnowledgeHome(HomeState):
         return read_reference(self, reference)
 
 
-def install(
+def install_catalog(
     source: str | Path,
     expected_sha256: str | None = None,
     progress: ProgressSink | None = None,
-    **options: Any,
+    *,
+    home: str | Path | None = None,
+    cancel: CancelToken | None = None,
+    trust: TrustAnchors | None = None,
+    registries: Sequence[RegistryDocument] = (),
+    keep_previous: bool = False,
+    require_signature: bool = False,
+    placement: PlacementRequest = "auto",
 ) -> InstallResult:
-    """Install a catalog into the default home (see :meth:`KnowledgeHome.install`)."""
-    return KnowledgeHome().install(source, expected_sha256, progress, **options)
+    """Install a catalog into ``home`` (default: ``GEZEL_HOME`` or ``~/.gezel``); the arguments
+    are those of :meth:`KnowledgeHome.install`."""
+    return KnowledgeHome(home).install(
+        source,
+        expected_sha256,
+        progress,
+        cancel=cancel,
+        trust=trust,
+        registries=registries,
+        keep_previous=keep_previous,
+        require_signature=require_signature,
+        placement=placement,
+    )

@@ -9,49 +9,43 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from gezk._lazy import lazy_exports
+from gezk._lazy import lazy_face
 
 if TYPE_CHECKING:
-    from gezel_knowledge.search.all_sources import ALL_SOURCES, SourceName, search_all_sources
-    from gezel_knowledge.search.knowledge_search import EmbedderResolver, KnowledgeSearch
-    from gezel_knowledge.search.proactive import (
-        PROACTIVE_BUDGETS,
-        Depth,
-        Evidence,
-        ProactiveBudget,
-        ProactiveSelection,
-        estimate_tokens,
-        select_proactive,
+    from gezel_knowledge.search.all_sources import ALL_SOURCES as ALL_SOURCES
+    from gezel_knowledge.search.all_sources import SourceName as SourceName
+    from gezel_knowledge.search.all_sources import search_all_sources as search_all_sources
+    from gezel_knowledge.search.knowledge_search import EmbedderResolver as EmbedderResolver
+    from gezel_knowledge.search.knowledge_search import KnowledgeSearch as KnowledgeSearch
+    from gezel_knowledge.search.proactive import PROACTIVE_BUDGETS as PROACTIVE_BUDGETS
+    from gezel_knowledge.search.proactive import Depth as Depth
+    from gezel_knowledge.search.proactive import Evidence as Evidence
+    from gezel_knowledge.search.proactive import ProactiveBudget as ProactiveBudget
+    from gezel_knowledge.search.proactive import ProactiveSelection as ProactiveSelection
+    from gezel_knowledge.search.proactive import estimate_tokens as estimate_tokens
+    from gezel_knowledge.search.proactive import select_proactive as select_proactive
+else:
+    __getattr__, __dir__, __all__ = lazy_face(
+        __name__,
+        globals(),
+        {
+            "gezel_knowledge.search.all_sources": (
+                "ALL_SOURCES",
+                "SourceName",
+                "search_all_sources",
+            ),
+            "gezel_knowledge.search.knowledge_search": (
+                "EmbedderResolver",
+                "KnowledgeSearch",
+            ),
+            "gezel_knowledge.search.proactive": (
+                "PROACTIVE_BUDGETS",
+                "Depth",
+                "Evidence",
+                "ProactiveBudget",
+                "ProactiveSelection",
+                "estimate_tokens",
+                "select_proactive",
+            ),
+        },
     )
-
-_LAZY: dict[str, str] = {
-    "ALL_SOURCES": "gezel_knowledge.search.all_sources",
-    "SourceName": "gezel_knowledge.search.all_sources",
-    "search_all_sources": "gezel_knowledge.search.all_sources",
-    "EmbedderResolver": "gezel_knowledge.search.knowledge_search",
-    "KnowledgeSearch": "gezel_knowledge.search.knowledge_search",
-    "PROACTIVE_BUDGETS": "gezel_knowledge.search.proactive",
-    "Depth": "gezel_knowledge.search.proactive",
-    "Evidence": "gezel_knowledge.search.proactive",
-    "ProactiveBudget": "gezel_knowledge.search.proactive",
-    "ProactiveSelection": "gezel_knowledge.search.proactive",
-    "estimate_tokens": "gezel_knowledge.search.proactive",
-    "select_proactive": "gezel_knowledge.search.proactive",
-}
-
-__getattr__, __dir__ = lazy_exports(__name__, _LAZY, globals())
-
-__all__ = [
-    "ALL_SOURCES",
-    "PROACTIVE_BUDGETS",
-    "Depth",
-    "EmbedderResolver",
-    "Evidence",
-    "KnowledgeSearch",
-    "ProactiveBudget",
-    "ProactiveSelection",
-    "SourceName",
-    "estimate_tokens",
-    "search_all_sources",
-    "select_proactive",
-]

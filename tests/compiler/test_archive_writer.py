@@ -11,8 +11,9 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from gezel_knowledge.archive import scan_archive, write_archive
+from gezel_knowledge.archive import scan_archive
 from gezel_knowledge.archive.paths import entry_name_problem
+from gezel_knowledge.archive.writer import write_archive
 from gezel_knowledge.errors import InvalidInput
 
 

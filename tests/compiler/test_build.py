@@ -17,7 +17,7 @@ from numpy.typing import NDArray
 
 from gezel_knowledge.archive import inspect_archive
 from gezel_knowledge.compiler import BuildResult, SourceError
-from gezel_knowledge.embedders import WhitespaceTokenizer
+from gezel_knowledge.embedders.base import WhitespaceTokenizer
 from gezel_knowledge.errors import InvalidInput
 from gezel_knowledge.progress import ProgressEvent
 from gezel_knowledge.validate import validate_catalog

@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from gezel_knowledge.compiler import LinkBase, SourceError, load_markdown_tree
+from gezel_knowledge.compiler import LinkBase, SourceError
 from gezel_knowledge.compiler.links import find_links
+from gezel_knowledge.compiler.markdown_tree import load_markdown_tree
 from tests.compiler.trees import PNG, SVG, build, entries, write_tree
 
 LINKS = LinkBase("tester", "demo")

@@ -12,7 +12,8 @@ import pytest
 from tokenizers import Tokenizer as RawTokenizer
 
 from gezel_knowledge.cli import main
-from gezel_knowledge.compiler import ChunkingDoesNotFit, choose_chunking, window_budget
+from gezel_knowledge.compiler import ChunkingDoesNotFit
+from gezel_knowledge.compiler.window import choose_chunking, window_budget
 from gezel_knowledge.embedders import HashEmbedder, OnnxEmbedder, locate_model_files
 from gezk.errors import InvalidProfile
 from gezk.profiles import (

@@ -9,7 +9,7 @@ import pytest
 
 from gezel_knowledge.cli import main
 from gezel_knowledge.embedders import packaged as packaged_module
-from gezel_knowledge.embedders import required_files
+from gezel_knowledge.embedders.locate import required_files
 from gezk.profiles import ALL_MINILM_L6_V2_INT8_1, BGE_SMALL_EN_V15_1
 
 

@@ -14,9 +14,9 @@ from gezel_knowledge.embedders import (
     installed_model_packages,
     load_embedder,
     locate_model_files,
-    required_files,
 )
 from gezel_knowledge.embedders import packaged as packaged_module
+from gezel_knowledge.embedders.locate import required_files
 from gezel_knowledge.errors import ModelUnavailable
 from gezk.profiles import ALL_MINILM_L6_V2_INT8_1 as MINILM
 from gezk.profiles import BGE_SMALL_EN_V15_1 as BGE

@@ -10,8 +10,9 @@ import pytest
 from numpy.typing import NDArray
 from tokenizers import Tokenizer, models
 
-from gezel_knowledge.embedders import HuggingFaceTokenizer, OnnxEmbedder, load_embedder
+from gezel_knowledge.embedders import OnnxEmbedder, load_embedder
 from gezel_knowledge.embedders.onnx_embedder import plan_batches, usable_cores
+from gezel_knowledge.embedders.tokenizer import HuggingFaceTokenizer
 from gezel_knowledge.errors import ModelUnavailable
 from tests.embedders.embedder_fixtures import TINY_DIMS, TINY_VOCAB, TinyFactory, TinyModel
 

@@ -19,12 +19,12 @@ from gezel_knowledge.embedders import (
     default_embedder,
     load_embedder,
     locate_model_files,
-    required_files,
     resolve_query_embedder,
     shared_embedder,
 )
 from gezel_knowledge.embedders import packaged as packaged_module
 from gezel_knowledge.embedders import shared as shared_module
+from gezel_knowledge.embedders.locate import required_files
 from gezel_knowledge.errors import ModelUnavailable
 from gezk.hashembed import hash_embed
 from gezk.profiles import ALL_MINILM_L6_V2_INT8_1 as MINILM

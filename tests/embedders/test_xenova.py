@@ -11,12 +11,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from gezel_knowledge.embedders import (
-    OnnxEmbedder,
-    find_model_files,
-    load_embedder,
-    resolve_query_embedder,
-)
+from gezel_knowledge.embedders import OnnxEmbedder, load_embedder, resolve_query_embedder
+from gezel_knowledge.embedders.locate import find_model_files
 from gezk.profiles import (
     BGE_SMALL_EN_V15_1,
     MULTILINGUAL_E5_SMALL_1,

@@ -8,13 +8,8 @@ from pathlib import Path
 import pytest
 
 from gezel_knowledge.errors import InvalidInput, NotFound
-from gezel_knowledge.evaluate import (
-    load_judgements,
-    locate_beir,
-    read_corpus,
-    read_qrels,
-    read_queries,
-)
+from gezel_knowledge.evaluate import load_judgements
+from gezel_knowledge.evaluate.beir import locate_beir, read_corpus, read_qrels, read_queries
 
 
 def _jsonl(path: Path, rows: list[object]) -> Path:

@@ -10,8 +10,11 @@ import pytest
 from gezel_knowledge import open_catalog
 from gezel_knowledge.embedders import HashEmbedder
 from gezel_knowledge.errors import InvalidInput
-from gezel_knowledge.evaluate import build_corpus_catalog, catalog_document_id
-from gezel_knowledge.evaluate.corpus import write_document_list
+from gezel_knowledge.evaluate.corpus import (
+    build_corpus_catalog,
+    catalog_document_id,
+    write_document_list,
+)
 from tests.evaluate.conftest import LONG_ID
 
 

@@ -6,14 +6,9 @@ import math
 
 import pytest
 
-from gezel_knowledge.evaluate import (
-    Query,
-    mrr_at_k,
-    ndcg_at_k,
-    percentile,
-    recall_at_k,
-    score_rankings,
-)
+from gezel_knowledge.evaluate import Query
+from gezel_knowledge.evaluate.metrics import mrr_at_k, ndcg_at_k, percentile, recall_at_k
+from gezel_knowledge.evaluate.run import score_rankings
 
 # Three relevant documents (b, d, e); the ranking finds b at rank 2 and d at rank 4.
 RANKING = ["a", "b", "c", "d"]

@@ -13,15 +13,10 @@ from numpy.typing import NDArray
 from gezel_knowledge import open_catalog
 from gezel_knowledge.embedders import HashEmbedder
 from gezel_knowledge.errors import InvalidInput
-from gezel_knowledge.evaluate import (
-    EvalReport,
-    build_corpus_catalog,
-    evaluate_beir,
-    evaluate_catalog,
-    load_judgements,
-)
+from gezel_knowledge.evaluate import EvalReport, evaluate_beir, evaluate_catalog, load_judgements
 from gezel_knowledge.evaluate._rate import RateProgress, format_seconds
 from gezel_knowledge.evaluate.baselines import exact_dense_rankings
+from gezel_knowledge.evaluate.corpus import build_corpus_catalog
 from gezel_knowledge.progress import ProgressEvent
 from tests.evaluate.conftest import write_beir
 

@@ -11,7 +11,7 @@ import pytest
 from gezel_knowledge.cli import main
 from gezel_knowledge.export import export_parquet
 from gezel_knowledge.extras import MissingExtra
-from gezel_knowledge.install import install
+from gezel_knowledge.install import install_catalog
 
 
 def test_json_output_is_the_written_report(
@@ -43,7 +43,7 @@ def test_plain_output_counts_what_was_written(
 def test_an_installed_catalog_is_named_by_its_coordinate(
     handbook_gezk: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    install(handbook_gezk)
+    install_catalog(handbook_gezk)
     out = tmp_path / "installed"
     assert (
         main(["export-parquet", "gezel-knowledge/gezel-handbook", "--out", str(out), "--quiet"])

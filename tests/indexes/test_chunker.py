@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gezel_knowledge.indexes import chunk_text
+from gezel_knowledge.indexes._chunker import chunk_text
 
 
 def test_markdown_headings_start_passages_and_give_context() -> None:

@@ -19,10 +19,10 @@ from gezel_knowledge.indexes import (
     ContentIndex,
     EmbedderDimensionMismatch,
     IndexOptions,
-    content_db_path,
     index_workspace,
     search_workspace,
 )
+from gezel_knowledge.indexes._home import content_db_path
 from gezk.hashembed import hash_embed
 from tests.indexes.helpers import (
     CountingSummarizer,

@@ -15,13 +15,10 @@ from numpy.typing import NDArray
 
 from gezel_knowledge.embedders import HashEmbedder
 from gezel_knowledge.errors import InvalidInput, ModelUnavailable
-from gezel_knowledge.indexes import (
-    STATUS_HALF_LIFE_DAYS,
-    MemoryIndex,
-    decay_weight,
-    memory_db_path,
-)
+from gezel_knowledge.indexes import STATUS_HALF_LIFE_DAYS, MemoryIndex
+from gezel_knowledge.indexes._home import memory_db_path
 from gezel_knowledge.indexes._memory_format import parse_memory_file
+from gezel_knowledge.indexes.memory import decay_weight
 from tests.indexes.helpers import MeetingEmbedder, bump_mtime, hash_embedder
 
 TODAY = date(2026, 12, 2)

@@ -16,10 +16,10 @@ from typing import Any
 import pytest
 
 from gezel_knowledge._atomic import make_writable
+from gezel_knowledge._locking import FileLock
 from gezel_knowledge.cli import main
 from gezel_knowledge.errors import IntegrityFailure
 from gezel_knowledge.install import (
-    FileLock,
     KnowledgeHome,
     LockTimeout,
     SharedPlacementUnavailable,

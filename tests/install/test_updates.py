@@ -15,9 +15,9 @@ from gezel_knowledge.install import (
     NetworkNotAllowed,
     SharedStore,
     UpdatePolicy,
-    UserRegistry,
     load_registry_document,
 )
+from gezel_knowledge.install.registry import UserRegistry
 from gezel_knowledge.progress import ProgressEvent
 from gezk.signing import public_key_to_pem
 from tests.install.publisher import Publisher

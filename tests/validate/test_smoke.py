@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from gezel_knowledge.validate import SMOKE_TOP_N, smoke_query_hits
+from gezel_knowledge.validate.smoke import SMOKE_TOP_N, smoke_query_hits
 
 
 @pytest.fixture
