@@ -116,11 +116,10 @@ def _ms(milliseconds: float) -> str:
     return f"{milliseconds:.2f} ms"
 
 
-def run(args: argparse.Namespace, work: Path) -> dict[str, Any]:
-    """Build, install and measure in ``work``; return the figures."""
-    work.mkdir(parents=True, exist_ok=True)
-    home = KnowledgeHome(work / "home")
-    embedder: Embedder = HashEmbedder() if args.embedder == "hash" else default_embedder()
+def _build_and_install(
+    args: argparse.Namespace, work: Path, home: KnowledgeHome, embedder: Embedder
+) -> tuple[list[str], list[float], int]:
+    """Build and install the catalogs; return their queries, install times and chunk count."""
     queries: list[str] = []
     installs: list[float] = []
     chunks = 0
@@ -138,10 +137,13 @@ def run(args: argparse.Namespace, work: Path) -> dict[str, Any]:
         started = time.perf_counter()
         home.install(work / f"{cid}.gezk")
         installs.append(time.perf_counter() - started)
-    rng = random.Random(7)
-    rng.shuffle(queries)
-    queries = queries[: args.queries]
+    return queries, installs, chunks
 
+
+def _time_searches(
+    home: KnowledgeHome, queries: list[str]
+) -> tuple[list[float], list[float], list[list[tuple[str, str]]]]:
+    """First-search and warm-search times, and each query's vector-only top ten."""
     cold: list[float] = []
     for q in queries[:5]:
         clear_shared_embedders()
@@ -163,10 +165,14 @@ def run(args: argparse.Namespace, work: Path) -> dict[str, Any]:
             # Without a cosine floor: hash vectors of unrelated text sit below any floor.
             vec = search.search(q, k=10, mode="vector", min_similarity=-1.0)
             vector_hits.append([(h.source, h.document_id) for h in vec.hits])
+    return cold, warm, vector_hits
 
+
+def _time_cli(home: KnowledgeHome, queries: list[str]) -> list[float]:
+    """Wall time of one ``gezel-knowledge find`` process per query."""
     cli: list[float] = []
     env = {**os.environ, "GEZEL_HOME": str(home.root)}
-    for q in queries[: args.cli_runs]:
+    for q in queries:
         started = time.perf_counter()
         subprocess.run(
             [sys.executable, "-m", "gezel_knowledge", "find", q],
@@ -175,7 +181,16 @@ def run(args: argparse.Namespace, work: Path) -> dict[str, Any]:
             stdout=subprocess.DEVNULL,
         )
         cli.append(time.perf_counter() - started)
+    return cli
 
+
+def _numpy_reference(
+    home: KnowledgeHome,
+    embedder: Embedder,
+    queries: list[str],
+    vector_hits: list[list[tuple[str, str]]],
+) -> tuple[list[float], list[float]]:
+    """Exact int8 scan times over every installed chunk, and the vector search's recall@10."""
     mats: list[np.ndarray] = []
     owners: list[tuple[str, str]] = []
     for catalog in home.installed():
@@ -201,6 +216,21 @@ def run(args: argparse.Namespace, work: Path) -> dict[str, Any]:
             if len(exact) == 10:
                 break
         recalls.append(len(set(exact) & set(found)) / len(exact))
+    return ref_times, recalls
+
+
+def run(args: argparse.Namespace, work: Path) -> dict[str, Any]:
+    """Build, install and measure in ``work``; return the figures."""
+    work.mkdir(parents=True, exist_ok=True)
+    home = KnowledgeHome(work / "home")
+    embedder: Embedder = HashEmbedder() if args.embedder == "hash" else default_embedder()
+    queries, installs, chunks = _build_and_install(args, work, home, embedder)
+    rng = random.Random(7)
+    rng.shuffle(queries)
+    queries = queries[: args.queries]
+    cold, warm, vector_hits = _time_searches(home, queries)
+    cli = _time_cli(home, queries[: args.cli_runs])
+    ref_times, recalls = _numpy_reference(home, embedder, queries, vector_hits)
 
     def pct(values: list[float], p: float) -> float:
         return float(np.percentile(values, p))

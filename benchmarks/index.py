@@ -98,6 +98,63 @@ def _percentile(values: list[float], q: float) -> float:
     return float(np.percentile(np.asarray(values), q))
 
 
+def _queries(index: ContentIndex, symbols: list[str], n: int) -> list[str]:
+    """``n`` queries: a symbol, a passage's first words, or words from its middle, in turn."""
+    rng = random.Random(7)
+    rows = index._conn.execute("SELECT text FROM chunks ORDER BY random() LIMIT 200").fetchall()
+    texts = [str(r[0]) for r in rows]
+    query_set: list[str] = []
+    for i in range(n):
+        if i % 3 == 0:
+            query_set.append(rng.choice(symbols))
+        elif i % 3 == 1:
+            query_set.append(" ".join(rng.choice(texts).split()[:3]))
+        else:
+            query_set.append(" ".join(rng.choice(texts).split()[5:12]) or "kano")
+    return query_set
+
+
+def _time_searches(index: ContentIndex, query_set: list[str]) -> tuple[list[float], list[float]]:
+    """Milliseconds of each hybrid and each keyword search."""
+    hybrid: list[float] = []
+    keyword: list[float] = []
+    index.search(query_set[0])  # warm-up
+    for q in query_set:
+        start = time.perf_counter()
+        index.search(q)
+        hybrid.append((time.perf_counter() - start) * 1000)
+        start = time.perf_counter()
+        index.search(q, mode="keyword")
+        keyword.append((time.perf_counter() - start) * 1000)
+    return hybrid, keyword
+
+
+def _time_knn(
+    index: ContentIndex, embedder: HashEmbedder, query_set: list[str]
+) -> tuple[list[float], list[float], int]:
+    """Milliseconds of sqlite-vec's KNN and of a plain numpy scan, and how often the top ten
+    agree."""
+    table = vec_table(index._conn, "vec_text")
+    assert table is not None
+    pairs = index._conn.execute("SELECT rowid, embedding FROM vec_text ORDER BY rowid").fetchall()
+    ids = np.asarray([p[0] for p in pairs], dtype=np.int64)
+    matrix = np.frombuffer(b"".join(p[1] for p in pairs), dtype=np.float32).reshape(len(pairs), -1)
+    vec_ms: list[float] = []
+    numpy_ms: list[float] = []
+    agree = 0
+    for qv in embedder.embed_queries(query_set):
+        start = time.perf_counter()
+        got, _ = knn(index._conn, table, qv, 40)
+        vec_ms.append((time.perf_counter() - start) * 1000)
+        start = time.perf_counter()
+        scores = matrix @ qv
+        part = np.argpartition(-scores, 39)[:40]
+        best = ids[part[np.argsort(-scores[part], kind="stable")]]
+        numpy_ms.append((time.perf_counter() - start) * 1000)
+        agree += int(np.array_equal(np.sort(got[:10]), np.sort(best[:10])))
+    return vec_ms, numpy_ms, agree
+
+
 def run(files: int, queries: int, workdir: Path) -> dict[str, Any]:
     """Build, re-index and search; return the figures."""
     ws = workdir / "ws"
@@ -129,48 +186,10 @@ def run(files: int, queries: int, workdir: Path) -> dict[str, Any]:
     enrich_seconds = time.perf_counter() - start
     status = index.status()
 
-    rng = random.Random(7)
-    rows = index._conn.execute("SELECT text FROM chunks ORDER BY random() LIMIT 200").fetchall()
-    texts = [str(r[0]) for r in rows]
-    query_set: list[str] = []
-    for i in range(queries):
-        if i % 3 == 0:
-            query_set.append(rng.choice(symbols))
-        elif i % 3 == 1:
-            query_set.append(" ".join(rng.choice(texts).split()[:3]))
-        else:
-            query_set.append(" ".join(rng.choice(texts).split()[5:12]) or "kano")
-    hybrid: list[float] = []
-    keyword: list[float] = []
+    query_set = _queries(index, symbols, queries)
     index.embedder = embedder
-    index.search(query_set[0])  # warm-up
-    for q in query_set:
-        start = time.perf_counter()
-        index.search(q)
-        hybrid.append((time.perf_counter() - start) * 1000)
-        start = time.perf_counter()
-        index.search(q, mode="keyword")
-        keyword.append((time.perf_counter() - start) * 1000)
-
-    table = vec_table(index._conn, "vec_text")
-    assert table is not None
-    pairs = index._conn.execute("SELECT rowid, embedding FROM vec_text ORDER BY rowid").fetchall()
-    ids = np.asarray([p[0] for p in pairs], dtype=np.int64)
-    matrix = np.frombuffer(b"".join(p[1] for p in pairs), dtype=np.float32).reshape(len(pairs), -1)
-    vec_ms: list[float] = []
-    numpy_ms: list[float] = []
-    agree = 0
-    query_vectors = embedder.embed_queries(query_set)
-    for qv in query_vectors:
-        start = time.perf_counter()
-        got, _ = knn(index._conn, table, qv, 40)
-        vec_ms.append((time.perf_counter() - start) * 1000)
-        start = time.perf_counter()
-        scores = matrix @ qv
-        part = np.argpartition(-scores, 39)[:40]
-        best = ids[part[np.argsort(-scores[part], kind="stable")]]
-        numpy_ms.append((time.perf_counter() - start) * 1000)
-        agree += int(np.array_equal(np.sort(got[:10]), np.sort(best[:10])))
+    hybrid, keyword = _time_searches(index, query_set)
+    vec_ms, numpy_ms, agree = _time_knn(index, embedder, query_set)
     index.close()
     db_bytes = sum(p.stat().st_size for p in workdir.glob("content.db*"))
     return {
@@ -189,7 +208,7 @@ def run(files: int, queries: int, workdir: Path) -> dict[str, Any]:
         "search_keyword_p95_ms": round(_percentile(keyword, 95), 2),
         "vec0_knn_p95_ms": round(_percentile(vec_ms, 95), 2),
         "numpy_scan_p95_ms": round(_percentile(numpy_ms, 95), 2),
-        "knn_top10_agreement": round(agree / len(query_vectors), 3),
+        "knn_top10_agreement": round(agree / len(query_set), 3),
         "queries": queries,
     }
 

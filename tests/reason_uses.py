@@ -150,28 +150,32 @@ def _definitions(modules: list[tuple[str, ast.Module]]) -> _Definitions:
                 returned = _name(node.returns)
                 if returned is not None:
                     found.bases.setdefault(node.name, [returned])
-            if not isinstance(node, ast.ClassDef):
-                continue
-            found.bases[node.name] = [n for n in map(_name, node.bases) if n]
-            fields: list[str] = []
-            for item in node.body:
-                if isinstance(item, ast.FunctionDef):
-                    position = _reason_position(item.args, method=True)
-                    if position is not None:
-                        name = node.name if item.name == "__init__" else item.name
-                        found.anywhere[name].add(position)
-                elif isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name):
-                    if "ClassVar" not in ast.unparse(item.annotation):
-                        fields.append(item.target.id)
-                elif (
-                    isinstance(item, ast.Assign)
-                    and [_name(t) for t in item.targets] == ["category"]
-                    and isinstance(item.value, ast.Constant)
-                ):
-                    found.categories[node.name] = str(item.value.value)
-            if _is_dataclass(node) and "reason" in fields:
-                found.anywhere[node.name].add(fields.index("reason"))
+            elif isinstance(node, ast.ClassDef):
+                _add_class(found, node)
     return found
+
+
+def _add_class(found: _Definitions, node: ast.ClassDef) -> None:
+    """A class's bases and category, and where its methods or fields take a reason."""
+    found.bases[node.name] = [n for n in map(_name, node.bases) if n]
+    fields: list[str] = []
+    for item in node.body:
+        if isinstance(item, ast.FunctionDef):
+            position = _reason_position(item.args, method=True)
+            if position is not None:
+                name = node.name if item.name == "__init__" else item.name
+                found.anywhere[name].add(position)
+        elif isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name):
+            if "ClassVar" not in ast.unparse(item.annotation):
+                fields.append(item.target.id)
+        elif (
+            isinstance(item, ast.Assign)
+            and [_name(t) for t in item.targets] == ["category"]
+            and isinstance(item.value, ast.Constant)
+        ):
+            found.categories[node.name] = str(item.value.value)
+    if _is_dataclass(node) and "reason" in fields:
+        found.anywhere[node.name].add(fields.index("reason"))
 
 
 def _literals(node: ast.expr | None) -> list[str] | None:
@@ -198,75 +202,102 @@ def _is_reason(node: ast.expr) -> bool:
     return _name(node) == "reason"
 
 
-def _uses_in(path: str, tree: ast.Module, defs: _Definitions) -> Iterator[Use | Computed]:
-    def found(node: ast.expr | None, line: int, via: str, category: str | None = None):
+def _assigned(item: ast.stmt) -> list[str | None]:
+    if isinstance(item, ast.Assign):
+        return [_name(t) for t in item.targets]
+    if isinstance(item, ast.AnnAssign):
+        return [_name(item.target)]
+    return []
+
+
+@dataclass
+class _Collector:
+    """The reasons of one module, one kind of syntax node at a time."""
+
+    path: str
+    defs: _Definitions
+
+    def found(
+        self, node: ast.expr | None, line: int, via: str, category: str | None = None
+    ) -> Iterator[Use | Computed]:
         values = _literals(node)
         if values is None:
             assert node is not None
-            yield Computed(path, line, ast.unparse(node))
+            yield Computed(self.path, line, ast.unparse(node))
             return
         for value in values:
-            yield Use(value, path, line, via, category)
+            yield Use(value, self.path, line, via, category)
 
-    for node in ast.walk(tree):
+    def visit(self, node: ast.AST) -> Iterator[Use | Computed]:
         if isinstance(node, ast.Call):
-            callee = _name(node.func)
-            category = defs.category(callee)
-            for kw in node.keywords:
-                if kw.arg == "reason":
-                    yield from found(kw.value, node.lineno, f"{callee}(reason=...)", category)
-            positions, certain = defs.positions(path, node)
-            for position in positions:
-                if position >= len(node.args):
-                    continue
-                arg = node.args[position]
-                via = f"{callee}(...) argument {position + 1}"
-                if certain:
-                    yield from found(arg, node.lineno, via, category)
-                elif isinstance(arg, ast.Constant) and _REASON_LIKE.fullmatch(str(arg.value)):
-                    yield Use(str(arg.value), path, node.lineno, via, category)
+            yield from self.call(node)
         elif isinstance(node, ast.ClassDef):
-            for item in node.body:
-                targets = (
-                    [_name(t) for t in item.targets]
-                    if isinstance(item, ast.Assign)
-                    else [_name(item.target)]
-                    if isinstance(item, ast.AnnAssign)
-                    else []
-                )
-                if targets == ["default_reason"]:
-                    assert isinstance(item, ast.Assign | ast.AnnAssign)
-                    via = f"{node.name}.default_reason"
-                    yield from found(item.value, item.lineno, via, defs.category(node.name))
+            yield from self.default_reason(node)
         elif isinstance(node, ast.FunctionDef) and _returns_reason_pairs(node):
-            for inner in ast.walk(node):
-                if (
-                    isinstance(inner, ast.Return)
-                    and isinstance(inner.value, ast.Tuple)
-                    and len(inner.value.elts) == 2  # a (reason, message) pair
-                ):
-                    yield from found(inner.value.elts[0], inner.lineno, f"{node.name}() returns")
+            yield from self.pairs(node)
         elif isinstance(node, ast.Assign):
-            for target in node.targets:
-                if isinstance(target, ast.Name) and target.id == "reason":
-                    yield from found(node.value, node.lineno, "reason = ...")
-                elif isinstance(target, ast.Tuple) and isinstance(node.value, ast.Tuple):
-                    for i, elt in enumerate(target.elts):
-                        if _is_reason(elt) and i < len(node.value.elts):
-                            yield from found(node.value.elts[i], node.lineno, "reason, ... = ...")
-            alias = _name(node.targets[0])
-            value = node.value
-            if (
-                alias is not None
-                and alias.endswith("Reason")
-                and isinstance(value, ast.Subscript)
-                and _name(value.value) == "Literal"
-            ):
-                yield from found(value.slice, node.lineno, alias)
+            yield from self.assign(node)
         elif isinstance(node, ast.Compare) and _is_reason(node.left):
             for op, right in zip(node.ops, node.comparators, strict=True):
                 if isinstance(op, ast.Eq | ast.NotEq | ast.In | ast.NotIn):
-                    yield from found(right, node.lineno, "compared with a reason")
+                    yield from self.found(right, node.lineno, "compared with a reason")
+
+    def call(self, node: ast.Call) -> Iterator[Use | Computed]:
+        callee = _name(node.func)
+        category = self.defs.category(callee)
+        for kw in node.keywords:
+            if kw.arg == "reason":
+                yield from self.found(kw.value, node.lineno, f"{callee}(reason=...)", category)
+        positions, certain = self.defs.positions(self.path, node)
+        for position in positions:
+            if position >= len(node.args):
+                continue
+            arg = node.args[position]
+            via = f"{callee}(...) argument {position + 1}"
+            if certain:
+                yield from self.found(arg, node.lineno, via, category)
+            elif isinstance(arg, ast.Constant) and _REASON_LIKE.fullmatch(str(arg.value)):
+                yield Use(str(arg.value), self.path, node.lineno, via, category)
+
+    def default_reason(self, node: ast.ClassDef) -> Iterator[Use | Computed]:
+        for item in node.body:
+            if _assigned(item) == ["default_reason"]:
+                assert isinstance(item, ast.Assign | ast.AnnAssign)
+                via = f"{node.name}.default_reason"
+                yield from self.found(item.value, item.lineno, via, self.defs.category(node.name))
+
+    def pairs(self, node: ast.FunctionDef) -> Iterator[Use | Computed]:
+        for inner in ast.walk(node):
+            if (
+                isinstance(inner, ast.Return)
+                and isinstance(inner.value, ast.Tuple)
+                and len(inner.value.elts) == 2  # a (reason, message) pair
+            ):
+                yield from self.found(inner.value.elts[0], inner.lineno, f"{node.name}() returns")
+
+    def assign(self, node: ast.Assign) -> Iterator[Use | Computed]:
+        for target in node.targets:
+            if isinstance(target, ast.Name) and target.id == "reason":
+                yield from self.found(node.value, node.lineno, "reason = ...")
+            elif isinstance(target, ast.Tuple) and isinstance(node.value, ast.Tuple):
+                for i, elt in enumerate(target.elts):
+                    if _is_reason(elt) and i < len(node.value.elts):
+                        yield from self.found(node.value.elts[i], node.lineno, "reason, ... = ...")
+        alias = _name(node.targets[0])
+        value = node.value
+        if (
+            alias is not None
+            and alias.endswith("Reason")
+            and isinstance(value, ast.Subscript)
+            and _name(value.value) == "Literal"
+        ):
+            yield from self.found(value.slice, node.lineno, alias)
+
+
+def _uses_in(path: str, tree: ast.Module, defs: _Definitions) -> Iterator[Use | Computed]:
+    collector = _Collector(path, defs)
+    for node in ast.walk(tree):
+        yield from collector.visit(node)
 
 
 def reason_uses() -> tuple[list[Use], list[Computed]]:

@@ -459,6 +459,14 @@ def _document_rules(document: object) -> Iterator[_Located]:
 def _topic_rules(topics: list[Any]) -> Iterator[_Located]:
     first_index: dict[str, int] = {}
     parent_of: dict[str, str | None] = {}
+    yield from _unique_topic_ids(topics, first_index, parent_of)
+    yield from _topic_forest(first_index, parent_of)
+
+
+def _unique_topic_ids(
+    topics: list[Any], first_index: dict[str, int], parent_of: dict[str, str | None]
+) -> Iterator[_Located]:
+    """Refuse repeated topic ids; fill ``first_index`` and ``parent_of`` with the others."""
     for index, topic in enumerate(topics):
         if not isinstance(topic, dict) or not isinstance(topic.get("id"), str):
             continue
@@ -475,6 +483,11 @@ def _topic_rules(topics: list[Any]) -> Iterator[_Located]:
         parent = topic.get("parentId")
         parent_of[topic_id] = parent if isinstance(parent, str) else None
 
+
+def _topic_forest(
+    first_index: dict[str, int], parent_of: dict[str, str | None]
+) -> Iterator[_Located]:
+    """Parents are declared topics, form no cycle, and nest at most 16 deep."""
     for topic_id, parent in parent_of.items():
         if parent is not None and parent not in parent_of:
             yield _at(

@@ -126,6 +126,78 @@ def _paths_ok(topics: dict[str, Topic], path: Sequence[str]) -> None:
         assert topics[child].parent == parent, path
 
 
+@dataclass(frozen=True)
+class _Plan:
+    """Where each chunk goes and its vector, worked out once per :meth:`CatalogBuild.write`."""
+
+    shard_ids: list[int]
+    embedded: bool
+    chunks_by_shard: dict[int, list[Chunk]]
+    all_chunks: list[Chunk]
+    by_uid: dict[tuple[str, int], np.ndarray]
+    profile: EmbeddingProfile
+
+
+def _fill_shard(conn: sqlite3.Connection, plan: _Plan, s: int) -> None:
+    """Shard ``s``'s chunks, their sign bits and int8 codes, and its FTS index."""
+    rows = plan.chunks_by_shard[s]
+    vecs = (
+        np.stack([plan.by_uid[(c.document_id, c.ordinal)] for c in rows])
+        if rows
+        else np.zeros((0, plan.profile.dimensions), np.float32)
+    )
+    q, bits = _quantize(vecs, plan.profile.center_array())
+    for i, c in enumerate(rows, start=1):
+        conn.execute(
+            "INSERT INTO chunks VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+            (
+                i,
+                chunk_uid(c.document_id, c.ordinal, c.text),
+                c.document_id,
+                c.ordinal,
+                c.title,
+                json.dumps(c.heading_path, ensure_ascii=False),
+                " > ".join(c.heading_path),
+                c.line_start,
+                c.line_end,
+                len(c.text.split()),
+                content_hash(c.text),
+                c.text,
+            ),
+        )
+        conn.execute("INSERT INTO chunk_vectors_bit VALUES (?, ?)", (i, bits[i - 1].tobytes()))
+        conn.execute("INSERT INTO chunk_vectors_int8 VALUES (?, ?)", (i, q[i - 1].tobytes()))
+    conn.execute("INSERT INTO fts_chunks(fts_chunks) VALUES ('rebuild')")
+
+
+def _sealed(path: Path, role: str, schema: int, fill: Callable[[sqlite3.Connection], None]) -> None:
+    """A database of ``role`` filled by ``fill``, sealed into ``path`` with VACUUM INTO."""
+    work = path.with_suffix(".work")
+    conn = sqlite3.connect(work)
+    create_schema(conn, role, schema)  # type: ignore[arg-type]
+    fill(conn)
+    conn.commit()
+    if path.exists():
+        path.unlink()
+    seal(conn, str(path))
+    conn.close()
+    work.unlink()
+
+
+def _insert_location(conn: sqlite3.Connection, doc_id: str, loc: Location) -> None:
+    conn.execute(
+        "INSERT INTO document_locations VALUES (?,?,?,?,?,?)",
+        (
+            doc_id,
+            loc.id,
+            loc.latitude,
+            loc.longitude,
+            loc.role,
+            json.dumps(dict(loc.provenance)) if loc.provenance is not None else None,
+        ),
+    )
+
+
 @dataclass
 class CatalogBuild:
     """Inputs of a hand-built catalog; :meth:`write` produces an extracted catalog directory."""
@@ -150,11 +222,73 @@ class CatalogBuild:
         """Write the extracted catalog (databases, notices, manifest) under ``root``."""
         root.mkdir(parents=True, exist_ok=True)
         (root / "index").mkdir(exist_ok=True)
+        self._check_topic_paths()
+        plan = self._plan()
+        files = self._write_files(root)
+        common = {
+            "format_version": self.format_version,
+            "index_schema_version": self.schema,
+            "catalog_id": self.catalog_id,
+            "catalog_version": self.version,
+            "embedding_profile_id": plan.profile.id,
+            "chunking_profile_id": MARKDOWN_CHUNKS_2.id,
+        }
+        shard_rows, centroids = self._shard_rows(plan)
+        if not plan.embedded:
+            (root / "index" / "shards").mkdir(exist_ok=True)
+            for s in plan.shard_ids:
+                path = root / "index" / "shards" / f"{s:03d}.db"
+
+                def fill_one(conn: sqlite3.Connection, s: int = s) -> None:
+                    meta = {**common, "shard_id": s, "chunk_count": len(plan.chunks_by_shard[s])}
+                    write_meta(conn, meta)
+                    _fill_shard(conn, plan, s)
+
+                _sealed(path, "shard", self.schema, fill_one)
+                files[f"index/shards/{s:03d}.db"] = path
+
+        def fill_router(conn: sqlite3.Connection) -> None:
+            self._fill_router(conn, plan, common)
+            for row in shard_rows:
+                conn.execute(
+                    "INSERT INTO shards VALUES (?,?,?,?,?,?,?)",
+                    (
+                        row["id"],
+                        row["path"],
+                        row["chunks"],
+                        row["documents"],
+                        json.dumps(row["topics"]),
+                        row["centroids"],
+                        0 if plan.embedded else files[row["path"]].stat().st_size,
+                    ),
+                )
+            for s, c in sorted(centroids.items()):
+                conn.execute(
+                    "INSERT INTO route_centroids(shard_id, embedding, weight) VALUES (?,?,?)",
+                    (s, c.tobytes(), len(plan.chunks_by_shard[s])),
+                )
+            if plan.embedded:
+                _fill_shard(conn, plan, 0)
+
+        role = "router+shard" if plan.embedded else "router"
+        _sealed(root / "index" / "router.db", role, self.schema, fill_router)
+        files["index/router.db"] = root / "index" / "router.db"
+
+        manifest = self._manifest(files, shard_rows, plan.profile, centroids, plan.all_chunks)
+        if sign_with is not None:
+            manifest = sign_manifest(manifest, sign_with)
+        (root / "manifest.json").write_text(json.dumps(manifest, indent=1), encoding="utf-8")
+        return root
+
+    def _check_topic_paths(self) -> None:
         topics = {t.id: t for t in self.topics}
         for d in self.docs:
             _paths_ok(topics, d.topic_path)
             for path, _ in d.refs:
                 _paths_ok(topics, path)
+
+    def _plan(self) -> _Plan:
+        """The chunks of each shard in storage order, their vectors, and the profile."""
         shard_ids = sorted({d.shard for d in self.docs}) or [0]
         embedded = not self.external_shards and shard_ids == [0]
         chunks_by_shard: dict[int, list[Chunk]] = {s: [] for s in shard_ids}
@@ -164,7 +298,6 @@ class CatalogBuild:
             chunks_by_shard[s].sort(key=lambda c: (c.document_id.encode(), c.ordinal))
         all_chunks = [c for s in shard_ids for c in chunks_by_shard[s]]
         vectors = self.embed([c.embed_input for c in all_chunks]) if all_chunks else None
-        center = None
         profile = self.profile
         if profile.centered:
             center = vectors.mean(axis=0) if vectors is not None else np.zeros(profile.dimensions)
@@ -174,7 +307,10 @@ class CatalogBuild:
         if vectors is not None:
             for c, v in zip(all_chunks, vectors, strict=True):
                 by_uid[(c.document_id, c.ordinal)] = v
+        return _Plan(shard_ids, embedded, chunks_by_shard, all_chunks, by_uid, profile)
 
+    def _write_files(self, root: Path) -> dict[str, Path]:
+        """The README, the licence notice and the assets; their archive paths."""
         files: dict[str, Path] = {}
         (root / "README.md").write_text("# Demo catalog\n", encoding="utf-8")
         (root / "LICENSES").mkdir(exist_ok=True)
@@ -186,201 +322,93 @@ class CatalogBuild:
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(data)
             files[path] = target
+        return files
 
-        common = {
-            "format_version": self.format_version,
-            "index_schema_version": self.schema,
-            "catalog_id": self.catalog_id,
-            "catalog_version": self.version,
-            "embedding_profile_id": profile.id,
-            "chunking_profile_id": MARKDOWN_CHUNKS_2.id,
-        }
+    def _shard_rows(self, plan: _Plan) -> tuple[list[dict[str, Any]], dict[int, np.ndarray]]:
+        """The router's ``shards`` rows and each non-empty shard's centroid."""
         shard_rows: list[dict[str, Any]] = []
         centroids: dict[int, np.ndarray] = {}
-        for s in shard_ids:
-            rows = chunks_by_shard[s]
+        for s in plan.shard_ids:
+            rows = plan.chunks_by_shard[s]
             if rows:
-                mat = np.stack([by_uid[(c.document_id, c.ordinal)] for c in rows])
+                mat = np.stack([plan.by_uid[(c.document_id, c.ordinal)] for c in rows])
                 mean = mat.mean(axis=0)
                 centroids[s] = (mean / max(1e-12, float(np.linalg.norm(mean)))).astype("<f4")
             docs_in = [d for d in self.docs if d.shard == s]
             shard_rows.append(
                 {
                     "id": s,
-                    "path": "index/router.db" if embedded else f"index/shards/{s:03d}.db",
+                    "path": "index/router.db" if plan.embedded else f"index/shards/{s:03d}.db",
                     "chunks": len(rows),
                     "documents": len(docs_in),
                     "centroids": 1 if rows else 0,
                     "topics": sorted({d.topic_path[-1] for d in docs_in}),
                 }
             )
+        return shard_rows, centroids
 
-        def fill_shard(conn: sqlite3.Connection, s: int) -> None:
-            rows = chunks_by_shard[s]
-            vecs = (
-                np.stack([by_uid[(c.document_id, c.ordinal)] for c in rows])
-                if rows
-                else np.zeros((0, profile.dimensions), np.float32)
-            )
-            q, bits = _quantize(vecs, profile.center_array())
-            for i, c in enumerate(rows, start=1):
-                conn.execute(
-                    "INSERT INTO chunks VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
-                    (
-                        i,
-                        chunk_uid(c.document_id, c.ordinal, c.text),
-                        c.document_id,
-                        c.ordinal,
-                        c.title,
-                        json.dumps(c.heading_path, ensure_ascii=False),
-                        " > ".join(c.heading_path),
-                        c.line_start,
-                        c.line_end,
-                        len(c.text.split()),
-                        content_hash(c.text),
-                        c.text,
-                    ),
-                )
-                conn.execute(
-                    "INSERT INTO chunk_vectors_bit VALUES (?, ?)", (i, bits[i - 1].tobytes())
-                )
-                conn.execute(
-                    "INSERT INTO chunk_vectors_int8 VALUES (?, ?)", (i, q[i - 1].tobytes())
-                )
-            conn.execute("INSERT INTO fts_chunks(fts_chunks) VALUES ('rebuild')")
-
-        def sealed(path: Path, role: str, fill: Callable[[sqlite3.Connection], None]) -> None:
-            work = path.with_suffix(".work")
-            conn = sqlite3.connect(work)
-            create_schema(conn, role, self.schema)  # type: ignore[arg-type]
-            fill(conn)
-            conn.commit()
-            if path.exists():
-                path.unlink()
-            seal(conn, str(path))
-            conn.close()
-            work.unlink()
-
-        if not embedded:
-            (root / "index" / "shards").mkdir(exist_ok=True)
-            for s in shard_ids:
-                path = root / "index" / "shards" / f"{s:03d}.db"
-
-                def fill_one(conn: sqlite3.Connection, s: int = s) -> None:
-                    write_meta(
-                        conn, {**common, "shard_id": s, "chunk_count": len(chunks_by_shard[s])}
-                    )
-                    fill_shard(conn, s)
-
-                sealed(path, "shard", fill_one)
-                files[f"index/shards/{s:03d}.db"] = path
-
-        def fill_router(conn: sqlite3.Connection) -> None:
-            write_meta(
-                conn,
-                {
-                    **common,
-                    "shard_id": 0,
-                    "chunk_count": len(all_chunks) if embedded else 0,
-                    "embedding_profile_json": json.dumps(profile.to_json()),
-                    "chunking_profile_json": json.dumps(MARKDOWN_CHUNKS_2.to_json()),
-                    "created_at": "2026-01-01T00:00:00.000Z",
-                },
-            )
-            placements: list[tuple[str, str, int | None]] = []
-            for d in self.docs:
-                leaf = d.topic_path[0] if self.format_version == "0.5" else d.topic_path[-1]
-                placements.append((leaf, d.id, d.ordinal))
-                if self.schema >= 4:
-                    placements += [(p[-1], d.id, o) for p, o in d.refs]
-            for t in self.topics:
-                if self.schema >= 4:
-                    count = sum(1 for tid, _, _ in placements if tid == t.id)
-                else:
-                    count = sum(1 for tid, _, _ in placements if tid == t.id)
-                conn.execute(
-                    "INSERT INTO topics VALUES (?,?,?,?,?,?)",
-                    (t.id, t.parent, t.name, None, t.sort_key or t.id, count),
-                )
-            for d in self.docs:
-                body = d.body.encode("utf-8")
-                codec, blob = (
-                    ("br", brotli.compress(body, quality=5, mode=brotli.MODE_TEXT))
-                    if len(body) >= 512
-                    else ("none", body)
-                )
-                leaf = d.topic_path[0] if self.format_version == "0.5" else d.topic_path[-1]
-                n_chunks = len(chunk_document(d))
-                base = [d.id, d.title, d.id.lower().replace(" ", "-"), d.summary, "en", leaf]
-                tail = [d.shard, n_chunks, None, None, None, None]
-                if self.schema >= 3:
-                    meta = (
-                        json.dumps(d.meta, sort_keys=True, separators=(",", ":"))
-                        if d.meta is not None
-                        else None
-                    )
-                    values = [*base, d.ordinal, *tail, meta, codec, blob]
-                else:
-                    values = [*base, *tail, codec, blob]
-                conn.execute(
-                    f"INSERT INTO documents VALUES ({','.join('?' * len(values))})", values
-                )
-                for alias in d.aliases:
-                    conn.execute("INSERT INTO aliases VALUES (?, ?)", (alias, d.id))
-                conn.execute(
-                    "INSERT INTO fts_documents(title, summary, aliases, document_id) "
-                    "VALUES (?,?,?,?)",
-                    (d.title, d.summary or "", " ".join(d.aliases), d.id),
-                )
+    def _fill_router(self, conn: sqlite3.Connection, plan: _Plan, common: dict[str, Any]) -> None:
+        """Meta, topics, documents, placements and locations of the router."""
+        write_meta(
+            conn,
+            {
+                **common,
+                "shard_id": 0,
+                "chunk_count": len(plan.all_chunks) if plan.embedded else 0,
+                "embedding_profile_json": json.dumps(plan.profile.to_json()),
+                "chunking_profile_json": json.dumps(MARKDOWN_CHUNKS_2.to_json()),
+                "created_at": "2026-01-01T00:00:00.000Z",
+            },
+        )
+        placements: list[tuple[str, str, int | None]] = []
+        for d in self.docs:
+            leaf = d.topic_path[0] if self.format_version == "0.5" else d.topic_path[-1]
+            placements.append((leaf, d.id, d.ordinal))
             if self.schema >= 4:
-                for tid, did, o in placements:
-                    conn.execute("INSERT INTO topic_documents VALUES (?,?,?)", (tid, did, o))
-                for d in self.docs:
-                    for loc in d.locations:
-                        L = Location.from_json(loc)
-                        conn.execute(
-                            "INSERT INTO document_locations VALUES (?,?,?,?,?,?)",
-                            (
-                                d.id,
-                                L.id,
-                                L.latitude,
-                                L.longitude,
-                                L.role,
-                                json.dumps(dict(L.provenance))
-                                if L.provenance is not None
-                                else None,
-                            ),
-                        )
-            for row in shard_rows:
-                conn.execute(
-                    "INSERT INTO shards VALUES (?,?,?,?,?,?,?)",
-                    (
-                        row["id"],
-                        row["path"],
-                        row["chunks"],
-                        row["documents"],
-                        json.dumps(row["topics"]),
-                        row["centroids"],
-                        0 if embedded else files[row["path"]].stat().st_size,
-                    ),
-                )
-            for s, c in sorted(centroids.items()):
-                conn.execute(
-                    "INSERT INTO route_centroids(shard_id, embedding, weight) VALUES (?,?,?)",
-                    (s, c.tobytes(), len(chunks_by_shard[s])),
-                )
-            if embedded:
-                fill_shard(conn, 0)
+                placements += [(p[-1], d.id, o) for p, o in d.refs]
+        for t in self.topics:
+            count = sum(1 for tid, _, _ in placements if tid == t.id)
+            conn.execute(
+                "INSERT INTO topics VALUES (?,?,?,?,?,?)",
+                (t.id, t.parent, t.name, None, t.sort_key or t.id, count),
+            )
+        for d in self.docs:
+            self._insert_document(conn, d)
+        if self.schema >= 4:
+            for tid, did, o in placements:
+                conn.execute("INSERT INTO topic_documents VALUES (?,?,?)", (tid, did, o))
+            for d in self.docs:
+                for loc in d.locations:
+                    _insert_location(conn, d.id, Location.from_json(loc))
 
-        role = "router+shard" if embedded else "router"
-        sealed(root / "index" / "router.db", role, fill_router)
-        files["index/router.db"] = root / "index" / "router.db"
-
-        manifest = self._manifest(files, shard_rows, profile, centroids, all_chunks)
-        if sign_with is not None:
-            manifest = sign_manifest(manifest, sign_with)
-        (root / "manifest.json").write_text(json.dumps(manifest, indent=1), encoding="utf-8")
-        return root
+    def _insert_document(self, conn: sqlite3.Connection, d: Doc) -> None:
+        """A ``documents`` row of this generation, its aliases and its FTS row."""
+        body = d.body.encode("utf-8")
+        codec, blob = (
+            ("br", brotli.compress(body, quality=5, mode=brotli.MODE_TEXT))
+            if len(body) >= 512
+            else ("none", body)
+        )
+        leaf = d.topic_path[0] if self.format_version == "0.5" else d.topic_path[-1]
+        n_chunks = len(chunk_document(d))
+        base = [d.id, d.title, d.id.lower().replace(" ", "-"), d.summary, "en", leaf]
+        tail = [d.shard, n_chunks, None, None, None, None]
+        if self.schema >= 3:
+            meta = (
+                json.dumps(d.meta, sort_keys=True, separators=(",", ":"))
+                if d.meta is not None
+                else None
+            )
+            values = [*base, d.ordinal, *tail, meta, codec, blob]
+        else:
+            values = [*base, *tail, codec, blob]
+        conn.execute(f"INSERT INTO documents VALUES ({','.join('?' * len(values))})", values)
+        for alias in d.aliases:
+            conn.execute("INSERT INTO aliases VALUES (?, ?)", (alias, d.id))
+        conn.execute(
+            "INSERT INTO fts_documents(title, summary, aliases, document_id) VALUES (?,?,?,?)",
+            (d.title, d.summary or "", " ".join(d.aliases), d.id),
+        )
 
     def _manifest(
         self,
