@@ -61,6 +61,16 @@ def _declared(path: Path) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]
     return typed, table
 
 
+def test_every_lazy_face_uses_the_table_that_lists_names_once() -> None:
+    older = [
+        str(path.relative_to(ROOT))
+        for package in PACKAGES
+        for path in (ROOT / package).rglob("__init__.py")
+        if "lazy_exports(" in path.read_text(encoding="utf-8")
+    ]
+    assert older == [], "build these faces with gezk._lazy.lazy_face"
+
+
 def test_there_are_faces_to_check() -> None:
     names = [_module_name(path) for path in _faces()]
     assert "gezel_knowledge" in names
