@@ -6,10 +6,24 @@ from pathlib import Path
 import pytest
 
 from gezel_knowledge.embedders.locate import gezel_home as embedders_home
-from gezel_knowledge.errors import KnowledgeError, NotFound
+from gezel_knowledge.errors import (
+    IntegrityFailure,
+    InvalidInput,
+    KnowledgeError,
+    NotFound,
+    Unsupported,
+    knowledge_error,
+)
 from gezel_knowledge.home import gezel_home
 from gezel_knowledge.install.home import gezel_home as install_home
-from gezk.errors import GezkError, InvalidReference, ReasonedError
+from gezk.errors import (
+    GezkError,
+    InvalidManifest,
+    InvalidReference,
+    ReasonedError,
+    SignatureError,
+    UnsupportedVersion,
+)
 
 
 def test_home_comes_from_the_argument_then_the_environment_then_the_user(
@@ -39,3 +53,16 @@ def test_both_packages_errors_share_one_reasoned_root() -> None:
     assert not issubclass(KnowledgeError, GezkError)
     assert InvalidReference("bad  ref\n here").message == "bad ref here"
     assert NotFound("x").reason == "not-found"
+
+
+def test_knowledge_error_keeps_reason_and_subject_and_maps_by_category() -> None:
+    manifest = InvalidManifest("manifest $.id: bad", subject="$.id")
+    as_integrity = knowledge_error(manifest, IntegrityFailure)
+    assert type(as_integrity) is IntegrityFailure
+    assert (as_integrity.reason, as_integrity.subject) == ("invalid-manifest", "$.id")
+    assert as_integrity.message == "manifest $.id: bad"
+    assert type(knowledge_error(InvalidReference("bad ref"))) is InvalidInput
+    assert type(knowledge_error(UnsupportedVersion("0.9"))) is Unsupported
+    assert type(knowledge_error(SignatureError("altered"))) is IntegrityFailure
+    already = NotFound("gone", reason="document-not-found")
+    assert knowledge_error(already) is already
