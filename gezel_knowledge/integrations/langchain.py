@@ -68,9 +68,11 @@ class GezelRetriever(BaseRetriever):
 
     _source: RetrievalSource = PrivateAttr()
 
-    def model_post_init(self, context: Any, /) -> None:
+    def __init__(self, **data: Any) -> None:
         """Check the settings and open the source."""
-        super().model_post_init(context)
+        super().__init__(**data)
+        # After pydantic's own validation, not inside it (model_post_init): there an
+        # InvalidInput, being a ValueError, would come out as a pydantic ValidationError.
         check_k(self.k)
         check_mode(self.mode)
         self._source = RetrievalSource(

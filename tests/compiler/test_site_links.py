@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gezel_knowledge.compiler import CatalogSource, LinkBase, load_markdown_tree
+from gezel_knowledge.compiler import CatalogSource, LinkBase
+from gezel_knowledge.compiler.markdown_tree import load_markdown_tree
 from tests.compiler.trees import write_tree
 
 LINKS = LinkBase("tester", "demo")

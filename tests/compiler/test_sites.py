@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from gezel_knowledge.compiler import SourceError, load_markdown_tree
+from gezel_knowledge.compiler import SourceError
+from gezel_knowledge.compiler.markdown_tree import load_markdown_tree
 from gezel_knowledge.compiler.sites import detect_site
 from gezk.manifest import Publisher
 from tests.compiler.trees import write_tree

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from gezel_knowledge.embedders import HashEmbedder
-from gezel_knowledge.install import install
+from gezel_knowledge.install import install_catalog
 from gezel_knowledge.opening import open_catalog
 from gezel_knowledge.reader import Catalog
 
@@ -70,7 +70,7 @@ def no_network(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
 @pytest.fixture
 def installed_handbook(handbook_gezk: Path) -> str:
     """The handbook installed in this test's Gezel home; its coordinate."""
-    install(handbook_gezk)
+    install_catalog(handbook_gezk)
     return HANDBOOK_KEY
 
 

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from mcp import ClientSession, StdioServerParameters, stdio_client
 
-from gezel_knowledge.install import install
+from gezel_knowledge.install import install_catalog
 from gezel_knowledge.integrations.mcp import TOOL_NAMES
 from tests.integrations.conftest import HANDBOOK_KEY
 
@@ -115,7 +115,7 @@ def _matches(documented: str, answered: str) -> None:
 def test_the_configuration_snippet_starts_a_server_an_mcp_client_uses(
     handbook_gezk: Path, tmp_path: Path
 ) -> None:
-    install(handbook_gezk)
+    install_catalog(handbook_gezk)
     section = _section("An MCP server for agents")
     blocks = _blocks(section)
     config = json.loads(next(body for language, body in blocks if language == "json"))
