@@ -37,8 +37,11 @@ _F = TypeVar("_F", bound=Callable[..., Any])
 # Sub-histograms counted round-robin: consecutive rows often share a cost, and one table would
 # make each increment wait for the previous one (measured 2x slower selection at 200,000 rows).
 _LANES: Final = 4
-# The sampled selection looks at every 16th row (12,500 of a 200,000-row shard).
+# The sampled selection looks at every 16th row (12,500 of a 200,000-row shard) and buffers
+# at most 4 k + 4096 rows at or below the threshold the sample picked.
 _SAMPLE_STEP: Final = 16
+_BUFFER_PER_K: Final = 4
+_BUFFER_ROWS: Final = 4096
 _NO_MASK: Final = np.ones(1, dtype=np.bool_)
 
 
@@ -254,7 +257,7 @@ def _sampled_select(
     while threshold < max_cost and seen + histogram[threshold] < wanted:
         seen += histogram[threshold]
         threshold += 1
-    capacity = 4 * k + 4096
+    capacity = _BUFFER_PER_K * k + _BUFFER_ROWS
     rows = np.empty(capacity, dtype=np.int64)
     found = 0
     for i in range(n):
@@ -267,13 +270,18 @@ def _sampled_select(
     return _rank_by_cost(costs, rows, found, threshold)[:k]
 
 
+def _smallest_sampled_shard(k: int) -> int:
+    """The fewest rows for which :func:`_select` tries the sampled selection first."""
+    # Sampling pays off only when the shard is much larger than what it collects.
+    return _SAMPLE_STEP * (_BUFFER_PER_K * k + _BUFFER_ROWS)
+
+
 def _select(
     costs: NDArray[np.integer[Any]], max_cost: int, k: int, mask: NDArray[np.bool_] | None
 ) -> NDArray[np.int64]:
     masked = mask is not None
     flags = mask if mask is not None else _NO_MASK
-    # Sampling pays off only when the shard is much larger than what it collects.
-    if k > 0 and costs.shape[0] >= _SAMPLE_STEP * (4 * k + 4096):
+    if k > 0 and costs.shape[0] >= _smallest_sampled_shard(k):
         rows = _sampled_select(costs, max_cost, k, flags, masked)
         if rows.shape[0]:
             return rows

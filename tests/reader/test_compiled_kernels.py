@@ -3,7 +3,8 @@
 gezk.quantize is the reference; ``gezel_knowledge.reader._compiled`` must agree with it on
 every input the reader can hand it: random and duplicated rows (ties), all-zero bits and
 queries, fewer rows than candidates, any dimension, masks that keep all, some or none, and
-shards large enough for its sampled selection, including inputs built to defeat the sample.
+shards large enough for its sampled selection (a spy checks that the sample decided, or that
+it gave up and the exact histogram answered), including inputs built to defeat the sample.
 """
 
 from __future__ import annotations
@@ -107,8 +108,43 @@ def test_fewer_rows_than_candidates_returns_every_eligible_row() -> None:
     assert len(compiled.lut_topk(PackedBits.from_matrix(bits), tables, 1024, mask)) == 5
 
 
-# A shard large enough for the sampled selection (at least 8 * (4 k + 4096) rows for k = 64).
-_LARGE = 40_000
+# The largest k below; the shard is sized from the module's own threshold so that the sampled
+# selection runs for every k up to it (and the tests follow the threshold if it changes).
+_LARGEST_K = 700
+_LARGE = compiled._smallest_sampled_shard(_LARGEST_K)
+_STEP = compiled._SAMPLE_STEP
+
+
+class _SampleSpy:
+    """What the sampled selection did: decided (returned rows) or fell back to the histogram."""
+
+    def __init__(self) -> None:
+        self.decided = 0
+        self.fell_back = 0
+        self.histograms = 0
+
+
+@pytest.fixture
+def sample_spy(monkeypatch: pytest.MonkeyPatch) -> _SampleSpy:
+    spy = _SampleSpy()
+    sampled, histogram = compiled._sampled_select, compiled._histogram_select
+
+    def sampled_select(*args: Any) -> np.ndarray[Any, Any]:
+        rows: np.ndarray[Any, Any] = sampled(*args)
+        if rows.shape[0]:
+            spy.decided += 1
+        else:
+            spy.fell_back += 1
+        return rows
+
+    def histogram_select(*args: Any) -> np.ndarray[Any, Any]:
+        spy.histograms += 1
+        result: np.ndarray[Any, Any] = histogram(*args)
+        return result
+
+    monkeypatch.setattr(compiled, "_sampled_select", sampled_select)
+    monkeypatch.setattr(compiled, "_histogram_select", histogram_select)
+    return spy
 
 
 @pytest.fixture(scope="module")
@@ -117,25 +153,56 @@ def large_bits() -> Bits:
     return _rows(rng, _LARGE, 384, 0.05)
 
 
-@pytest.mark.parametrize("k", [1, 64, 700])
-def test_large_shards_agree(large_bits: Bits, k: int) -> None:
+def test_the_large_shard_is_just_large_enough_for_the_sampled_selection() -> None:
+    assert compiled._smallest_sampled_shard(_LARGEST_K) == _LARGE
+    assert compiled._smallest_sampled_shard(_LARGEST_K + 1) > _LARGE
+
+
+@pytest.mark.parametrize("k", [1, 64, _LARGEST_K])
+def test_large_shards_agree(large_bits: Bits, k: int, sample_spy: _SampleSpy) -> None:
     rng = np.random.default_rng(k)
     _both(large_bits, rng.standard_normal(384), k, None)
     _both(large_bits, rng.standard_normal(384), k, rng.random(_LARGE) < 0.7)
+    # Both scans, masked and not: the sample decided every time, no histogram was needed.
+    assert (sample_spy.decided, sample_spy.fell_back, sample_spy.histograms) == (4, 0, 0)
 
 
-def test_large_shard_with_one_row_repeated_ties_past_the_sample(large_bits: Bits) -> None:
+def test_large_shard_with_one_row_repeated_ties_past_the_sample(
+    large_bits: Bits, sample_spy: _SampleSpy
+) -> None:
     # Every row equal: the sampled threshold admits all rows, more than it buffers.
     bits = np.repeat(large_bits[:1], _LARGE, axis=0)
     _both(bits, np.random.default_rng(2).standard_normal(384), 64, None)
+    assert (sample_spy.decided, sample_spy.fell_back, sample_spy.histograms) == (0, 2, 2)
 
 
-def test_large_shard_masks_that_defeat_the_sample_still_agree(large_bits: Bits) -> None:
+# (mask, whether the sample can still decide): a sample of no eligible row admits every row,
+# more than it buffers; one of only eligible rows admits too few; a mask keeping 100 rows
+# (about 6 sampled) admits all of them, which is exact.
+_MASKS_AGAINST_THE_SAMPLE = [
+    ("sample-sees-no-eligible-row", False),
+    ("sample-sees-only-eligible-rows", False),
+    ("first-rows-only", True),
+    ("last-rows-only", True),
+]
+
+
+@pytest.mark.parametrize(("pattern", "sample_decides"), _MASKS_AGAINST_THE_SAMPLE)
+def test_large_shard_masks_that_defeat_the_sample_still_agree(
+    large_bits: Bits, sample_spy: _SampleSpy, pattern: str, sample_decides: bool
+) -> None:
     rng = np.random.default_rng(3)
     rows = np.arange(_LARGE)
-    # The sample reads every 8th row: it sees no eligible row, or only eligible rows.
-    for mask in (rows % 8 != 0, rows % 8 == 0, rows < 100, rows >= _LARGE - 100):
-        _both(large_bits, rng.standard_normal(384), 64, mask)
+    mask = {
+        "sample-sees-no-eligible-row": rows % _STEP != 0,
+        "sample-sees-only-eligible-rows": rows % _STEP == 0,
+        "first-rows-only": rows < 100,
+        "last-rows-only": rows >= _LARGE - 100,
+    }[pattern]
+    _both(large_bits, rng.standard_normal(384), 64, mask)
+    # Both scans went the same way: the sample decided, or it gave up and the histogram answered.
+    expected = (2, 0, 0) if sample_decides else (0, 2, 2)
+    assert (sample_spy.decided, sample_spy.fell_back, sample_spy.histograms) == expected
 
 
 def test_large_shard_with_a_cluster_of_near_duplicates(large_bits: Bits) -> None:
