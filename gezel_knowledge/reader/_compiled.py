@@ -319,13 +319,24 @@ def lut_topk(
 
 
 def warm_up() -> None:
-    """Compile (or load from numba's cache) the kernels for the operand types searches use."""
-    bits = PackedBits.from_matrix(np.zeros((2, 48), dtype=np.uint8))
-    weights = np.zeros(384)
-    weights[0] = 1.0
-    tables = QueryTables.build(weights)
-    for mask in (None, np.ones(2, dtype=np.bool_)):
-        lut_topk(bits, tables, 1, mask)
-        hamming_topk(bits, np.zeros(48, dtype=np.uint8), 1, mask)
-    costs = np.zeros(2, dtype=np.uint16)
-    _sampled_select(costs, 1, 1, _NO_MASK, False)
+    """Compile (or load from numba's cache) every kernel variant a search can call.
+
+    Costs are uint16 up to 65,535 and int32 beyond (a flat 768-d LUT query reaches 97,536), so
+    both are prepared here, masked and not, with both selections: a search never compiles.
+    """
+    narrow = np.zeros((2, 48), dtype=np.uint8)  # costs of at most 384 (hamming) or 127 (LUT)
+    one_hot = np.zeros(384)
+    one_hot[0] = 1.0
+    cases = (
+        (narrow, one_hot),
+        (np.zeros((2, 96), dtype=np.uint8), np.ones(768)),  # LUT costs up to 97,536
+        (np.zeros((2, 8200), dtype=np.uint8), None),  # hamming costs up to 65,600
+    )
+    for matrix, weights in cases:
+        bits = PackedBits.from_matrix(matrix)
+        for mask in (None, np.ones(2, dtype=np.bool_)):
+            if weights is not None:
+                lut_topk(bits, QueryTables.build(weights), 1, mask)
+            hamming_topk(bits, np.zeros(bits.bytes_per_row, dtype=np.uint8), 1, mask)
+    for dtype in (np.uint16, np.int32):
+        _sampled_select(np.zeros(2, dtype=dtype), 1, 1, _NO_MASK, False)

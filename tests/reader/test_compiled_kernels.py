@@ -10,6 +10,9 @@ it gave up and the exact histogram answered), including inputs built to defeat t
 from __future__ import annotations
 
 import ast
+import json
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -229,3 +232,58 @@ def test_the_compiled_module_imports_nothing_of_gezel_knowledge() -> None:
             imported.update(alias.name for alias in node.names)
     assert "gezk.quantize" in imported
     assert not {m for m in imported if m == "." or m.split(".")[0] == "gezel_knowledge"}
+
+
+# Run in a fresh interpreter: numba compiles a variant on the first call with new operand types,
+# so whether a search compiles shows only in a process where nothing else has searched yet.
+_SEARCHES_AFTER_WARM_UP = """
+import json
+import numpy as np
+from gezel_knowledge.reader import _compiled as c
+from gezk.quantize import PackedBits, QueryTables, pack_sign_bits
+
+kernels = {n: getattr(c, n) for n in ("_hamming_costs", "_lut_costs", "_histogram_select",
+                                      "_sampled_select")}
+c.warm_up()
+warm = {n: {str(s) for s in k.signatures} for n, k in kernels.items()}
+rng = np.random.default_rng(0)
+n = c._smallest_sampled_shard(1)
+bits = PackedBits.from_matrix(pack_sign_bits(rng.standard_normal((n, 768))))
+wide = PackedBits.from_matrix(pack_sign_bits(rng.standard_normal((3, 8200 * 8))))
+for weights in (rng.standard_normal(768), np.ones(768)):  # a flat query: costs up to 97,536
+    tables = QueryTables.build(weights)
+    assert (tables.max_cost > 0xFFFF) == (weights[0] == weights[1])
+    for mask in (None, rng.random(n) < 0.5):
+        c.lut_topk(bits, tables, 1, mask)  # the sampled selection
+        c.lut_topk(bits, tables, 4096, mask)  # the exact one
+        c.hamming_topk(bits, pack_sign_bits(weights), 1, mask)
+for mask in (None, np.ones(3, dtype=bool)):  # hamming costs up to 65,600
+    c.hamming_topk(wide, pack_sign_bits(rng.standard_normal(8200 * 8)), 1, mask)
+compiled_by_search = {
+    n: sorted({str(s) for s in k.signatures} - warm[n]) for n, k in kernels.items()
+}
+print(json.dumps({"warm": {n: sorted(v) for n, v in warm.items()}, "new": compiled_by_search}))
+"""
+
+
+def test_after_warm_up_no_search_compiles_a_kernel() -> None:
+    # A query whose costs exceed 65,535 (a flat 768-d LUT query: 97,536) runs int32 cost
+    # variants; compiling them on the search path took ~1.8 s CPU under the handle's lock.
+    done = subprocess.run(
+        [sys.executable, "-c", _SEARCHES_AFTER_WARM_UP],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=600,
+    )
+    report = json.loads(done.stdout.splitlines()[-1])
+    assert report["new"] == {
+        "_hamming_costs": [],
+        "_lut_costs": [],
+        "_histogram_select": [],
+        "_sampled_select": [],
+    }
+    for name, signatures in report["warm"].items():
+        # The only 1-d array of 16- or 32-bit integers a kernel takes is its costs.
+        for costs in ("Array(uint16, 1,", "Array(int32, 1,"):
+            assert any(costs in s for s in signatures), (name, costs)
