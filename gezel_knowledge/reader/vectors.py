@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import logging
 import os
 import sqlite3
 import threading
@@ -53,6 +54,7 @@ __all__ = [
     "KERNELS_ENV",
     "PROACTIVE_SHARD_BUDGET",
     "BitCache",
+    "KernelStatus",
     "ShardHit",
     "ShardVectors",
     "candidate_count",
@@ -76,6 +78,8 @@ DEFAULT_BIT_CACHE_BYTES = 256 * 1024 * 1024
 
 KERNELS_ENV: Final = "GEZEL_KNOWLEDGE_KERNELS"
 """Environment variable: ``numpy`` keeps stage 1 on gezk's numpy kernels even for hot shards."""
+
+_log = logging.getLogger("gezel_knowledge.reader")
 
 # From this many searches of a shard on, it is hot: compiled kernels, resident int8 rows.
 _HOT_AFTER_SEARCHES: Final = 2
@@ -127,7 +131,7 @@ class _Compiled:
 
     @classmethod
     def get(cls, *, wait: bool) -> _Kernels | None:
-        if os.environ.get(KERNELS_ENV, "").strip().lower() == "numpy":
+        if _kernels_disabled():
             return None
         with cls._lock:
             if cls._thread is None:
@@ -149,16 +153,57 @@ class _Compiled:
             module.warm_up()
         except Exception as exc:  # an optional accelerator: any failure leaves numpy in charge
             cls.error = exc
+            # Once per process (this runs once): the results stay the same, only slower.
+            _log.warning(
+                "compiled stage-1 kernels unavailable, hot shards keep the numpy kernels "
+                "(same results, slower): %s",
+                _one_line(exc),
+            )
             return
         cls.kernels = cast(_Kernels, module)
 
 
-def compiled_kernels_available() -> bool:
-    """Whether hot shards run the compiled kernels; prepares them now if not yet done.
+def _kernels_disabled() -> bool:
+    return os.environ.get(KERNELS_ENV, "").strip().lower() == "numpy"
 
-    False when numba is not installed (or failed), or when ``GEZEL_KNOWLEDGE_KERNELS=numpy``.
+
+def _one_line(exc: BaseException) -> str:
+    return " ".join(f"{type(exc).__name__}: {exc}".split())
+
+
+@dataclass(frozen=True, slots=True)
+class KernelStatus:
+    """Whether hot shards run the compiled stage-1 kernels; true when they do.
+
+    ``message`` says which kernels run and why; ``error`` is the exception that stopped the
+    compiled kernels from being prepared (numba missing or failing), if one did.
     """
-    return _Compiled.get(wait=True) is not None
+
+    available: bool
+    message: str
+    error: BaseException | None = None
+
+    def __bool__(self) -> bool:
+        return self.available
+
+    def __str__(self) -> str:
+        return self.message
+
+
+def compiled_kernels_available() -> KernelStatus:
+    """Whether hot shards run the compiled kernels (and why not); prepares them now if not
+    yet done.
+
+    False when numba is not installed or failed (``error`` says how; the failure is also
+    logged once as a warning), or when ``GEZEL_KNOWLEDGE_KERNELS=numpy``.
+    """
+    if _kernels_disabled():
+        return KernelStatus(False, f"{KERNELS_ENV}=numpy keeps stage 1 on the numpy kernels")
+    if _Compiled.get(wait=True) is not None:
+        return KernelStatus(True, "hot shards run the numba-compiled stage-1 kernels")
+    error = _Compiled.error
+    why = _one_line(error) if error is not None else "they could not be prepared"
+    return KernelStatus(False, f"hot shards run the numpy kernels: {why}", error)
 
 
 class ShardVectors(PackedBits):

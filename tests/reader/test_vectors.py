@@ -6,6 +6,7 @@ run the compiled kernels on resident rows. Whatever path runs, the hits must be 
 
 from __future__ import annotations
 
+import logging
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
@@ -151,6 +152,35 @@ def test_without_numba_hot_shards_keep_the_numpy_kernels(
     q = _queries(x, 1)[0]
     first = _search(conn, bits, q, "lut")
     assert [_search(conn, bits, q, "lut") for _ in range(2)] == [first, first]
+
+
+def test_a_kernel_failure_is_logged_once_and_reported_by_the_status(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    def broken(name: str) -> None:
+        raise RuntimeError(f"LLVM cannot compile {name}")
+
+    compiled = reader_vectors._Compiled
+    for attribute in ("_thread", "kernels", "error"):
+        monkeypatch.setattr(compiled, attribute, None)
+    monkeypatch.setattr(reader_vectors.importlib, "import_module", broken)
+    with caplog.at_level(logging.WARNING, logger="gezel_knowledge"):
+        statuses = [compiled_kernels_available() for _ in range(3)]
+    assert all(not s and not s.available for s in statuses)
+    assert isinstance(statuses[0].error, RuntimeError)
+    assert "LLVM cannot compile" in statuses[0].message
+    warnings = [r for r in caplog.records if r.levelno == logging.WARNING]
+    assert len(warnings) == 1
+    assert warnings[0].name.startswith("gezel_knowledge")
+    assert "RuntimeError: LLVM cannot compile" in warnings[0].getMessage()
+
+
+def test_the_status_says_the_kernels_were_turned_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(KERNELS_ENV, "numpy")
+    status = compiled_kernels_available()
+    assert not status
+    assert status.error is None
+    assert f"{KERNELS_ENV}=numpy" in status.message
 
 
 def test_int8_rows_stay_in_sqlite_when_the_budget_has_no_room(
