@@ -319,3 +319,32 @@ def test_a_wrong_width_int8_row_is_refused_when_rows_become_resident() -> None:
         bits.int8_rows(conn, np.array([1]), D, 0)
     assert info.value.reason == "vectors-misaligned"
     conn.close()
+
+
+def test_candidate_int8_rows_from_sqlite_come_back_in_the_callers_order() -> None:
+    conn, _, q8 = _shard(50, 10)
+    bits = load_sign_bits(conn, 0, 50, D)  # outside a handle: rows always come from SQLite
+    chunk_ids = np.array([17, 3, 50, 1, 29, 3], dtype=np.int64)
+    rows = bits.int8_rows(conn, chunk_ids, D, 0)
+    assert rows.dtype == np.int8
+    assert rows.tobytes() == q8[chunk_ids - 1].tobytes()
+    assert bits.int8_rows(conn, chunk_ids[:0], D, 0).shape == (0, D)
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        "DELETE FROM chunk_vectors_int8 WHERE chunk_id = 29",
+        "UPDATE chunk_vectors_int8 SET v = zeroblob(383) WHERE chunk_id = 29",
+        "UPDATE chunk_vectors_int8 SET v = zeroblob(385) WHERE chunk_id = 29",
+        f"UPDATE chunk_vectors_int8 SET v = '{'x' * D}' WHERE chunk_id = 29",
+    ],
+)
+def test_a_missing_or_malformed_candidate_int8_row_is_refused(damage: str) -> None:
+    conn, _, _ = _shard(50, 11)
+    bits = load_sign_bits(conn, 0, 50, D)
+    conn.execute(damage)
+    with pytest.raises(IntegrityFailure) as info:
+        bits.int8_rows(conn, np.array([17, 29, 3]), D, 0)
+    assert info.value.reason == "vectors-misaligned"
+    assert bits.int8_rows(conn, np.array([17, 3]), D, 0).shape == (2, D)
