@@ -5,18 +5,20 @@ supported generation (0.5, 0.6, 0.7); :meth:`CatalogManifest.to_json` gives the 
 back, members in the order of the spec's example and optional members exactly when present, so
 ``CatalogManifest.parse(m.to_json()) == m``.
 
-Parsing checks ``kind`` and the version pairing (:class:`~gezk.errors.UnsupportedVersion`), the
-profiles (:class:`~gezk.errors.InvalidProfile` with reason ``unsupported-encoding`` for a vector
-encoding this implementation lacks), and the type of every member the value holds, with the
-limits the archive checks trust: sizes and counts are non-negative integers, digests 64 hex
-digits. A strict parse (the default) then checks the bundled JSON Schema of the manifest's
-generation and the section 4 rules beside it (:func:`gezk.schemas.manifest_errors`). Any other
-problem raises :class:`~gezk.errors.InvalidManifest` (reason ``invalid-manifest``) whose
-``subject`` is the JSON path of the most relevant problem.
+Parsing checks ``kind``, the version pairing and the ``requires`` this implementation must meet
+(:class:`~gezk.errors.UnsupportedVersion`, see :meth:`Requirements.check`), the profiles
+(:class:`~gezk.errors.InvalidProfile` with reason ``unsupported-encoding`` for a vector encoding
+this implementation lacks), and the type of every member the value holds, with the limits the
+archive checks trust: sizes and counts are non-negative integers, digests 64 hex digits. A strict
+parse (the default) then checks the bundled JSON Schema of the manifest's generation and the
+section 4 rules beside it (:func:`gezk.schemas.manifest_errors`). Any other problem raises
+:class:`~gezk.errors.InvalidManifest` (reason ``invalid-manifest``) whose ``subject`` is the JSON
+path of the most relevant problem.
 
-A lenient parse (``strict=False``) stops before the schema: it is what a reader uses to open a
-catalog and a validator to report every finding (the validator checks the schema itself, over
-:attr:`CatalogManifest.raw`), and it spares them the JSON Schema machinery.
+A lenient parse (``strict=False``) stops before the schema, never before the requirements: it is
+what a reader uses to open a catalog and a validator to report every finding (the validator
+checks the schema itself, over :attr:`CatalogManifest.raw`), and it spares them the JSON Schema
+machinery.
 """
 
 from __future__ import annotations
@@ -27,13 +29,13 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Final
 
-from gezk.errors import InvalidManifest, InvalidProfile
+from gezk.errors import InvalidManifest, InvalidProfile, UnsupportedVersion
 from gezk.ids import is_sha256_hex
 from gezk.profiles import ChunkingProfile, EmbeddingProfile
 from gezk.schemas import SchemaFinding, manifest_errors
 from gezk.spatial import Bounds, SpatialSummary
 from gezk.toc import Topic
-from gezk.versions import Generation, generation
+from gezk.versions import SUPPORTED, Generation, generation
 
 __all__ = [
     "CATALOG_NOTICE_PATH",
@@ -188,6 +190,28 @@ class Requirements:
 
     format_version: str
     features: tuple[str, ...] | None = None
+
+    def check(self) -> None:
+        """Refuse requirements this implementation cannot meet (spec sections 1 and 4).
+
+        Raises :class:`~gezk.errors.UnsupportedVersion`: ``unsupported-format`` when
+        ``format_version`` is not a generation it reads, ``unsupported-feature`` when
+        ``features`` names any (0.5-0.7 define none).
+        """
+        readable = [g.format_version for g in SUPPORTED]
+        if self.format_version not in readable:
+            raise UnsupportedVersion(
+                f"the catalog requires a gezk {self.format_version} reader (this reader reads "
+                f"{', '.join(readable)})",
+                reason="unsupported-format",
+                subject="$.requires.formatVersion",
+            )
+        if self.features:
+            raise UnsupportedVersion(
+                f"the catalog requires features this reader lacks: {', '.join(self.features)}",
+                reason="unsupported-feature",
+                subject="$.requires.features",
+            )
 
     def to_json(self) -> dict[str, Any]:
         """The ``requires`` object."""
@@ -374,6 +398,8 @@ class CatalogManifest:
             raise _invalid("$.kind", f"must be {KIND!r}, got {obj.get('kind')!r}")
         gen = generation(obj.get("formatVersion"), obj.get("indexSchemaVersion"))
         manifest = _read(_Json(obj, "$"), gen)
+        # Every parse, strict or lenient: a reader MUST refuse what it does not implement.
+        manifest.requires.check()
         if strict:
             _refuse(manifest_errors(obj))
         # Read-only, like the value: the parsed JSON is what a signature was checked against.
