@@ -26,7 +26,6 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from types import MappingProxyType
 from typing import Any, Final
 
 from gezk.errors import InvalidManifest, InvalidProfile, UnsupportedVersion
@@ -308,7 +307,7 @@ class CatalogManifest:
     smoke_queries: tuple[SmokeQuery, ...] | None = None
     toolchain: Toolchain | None = None
     signature: Signature | None = None
-    _parsed: Mapping[str, Any] | None = field(default=None, init=False, repr=False, compare=False)
+    _source: bytes | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def format_version(self) -> str:
@@ -326,13 +325,18 @@ class CatalogManifest:
         return self.signature is not None
 
     @property
-    def raw(self) -> Mapping[str, Any]:
+    def raw(self) -> dict[str, Any]:
         """The JSON object this manifest was parsed from, exactly (a signature covers it).
 
-        Members no spec version declares survive only here. For a manifest built in memory it
-        is :meth:`to_json`.
+        Members no spec version declares survive only here. Each access decodes a new copy
+        from the manifest's JSON text, so changing it changes nothing the manifest holds, and
+        it shares no object with what was parsed. For a manifest built in memory it is
+        :meth:`to_json`.
         """
-        return self._parsed if self._parsed is not None else self.to_json()
+        if self._source is None:
+            return self.to_json()
+        decoded: dict[str, Any] = _decode(self._source)
+        return decoded
 
     def file(self, path: str) -> DeclaredFile | None:
         """The declared file at ``path``, if any."""
@@ -390,10 +394,16 @@ class CatalogManifest:
     @classmethod
     def parse(cls, data: bytes | Mapping[str, Any], *, strict: bool = True) -> CatalogManifest:
         """Parse manifest bytes (UTF-8 JSON) or a JSON object; see the module docstring."""
-        obj = _decode(data) if isinstance(data, bytes | bytearray) else data
-        if not isinstance(obj, Mapping):
+        if isinstance(data, bytes | bytearray):
+            source = bytes(data)
+        elif isinstance(data, Mapping):
+            # Read from a decoded copy, as from bytes: nothing parsed is the caller's object.
+            source = _encode(data)
+        else:
+            raise _invalid("$", f"must be a JSON object, got {type(data).__name__}")
+        obj = _decode(source)
+        if not isinstance(obj, dict):
             raise _invalid("$", f"must be a JSON object, got {type(obj).__name__}")
-        obj = dict(obj)
         if obj.get("kind") != KIND:
             raise _invalid("$.kind", f"must be {KIND!r}, got {obj.get('kind')!r}")
         gen = generation(obj.get("formatVersion"), obj.get("indexSchemaVersion"))
@@ -402,8 +412,8 @@ class CatalogManifest:
         manifest.requires.check()
         if strict:
             _refuse(manifest_errors(obj))
-        # Read-only, like the value: the parsed JSON is what a signature was checked against.
-        object.__setattr__(manifest, "_parsed", MappingProxyType(obj))
+        # The JSON text, not the objects parsed: raw hands out copies nobody else holds.
+        object.__setattr__(manifest, "_source", source)
         return manifest
 
 
@@ -438,6 +448,14 @@ def _decode(data: bytes | bytearray) -> Any:
         )
     except (UnicodeDecodeError, ValueError) as exc:
         raise InvalidManifest(f"manifest.json is not UTF-8 JSON: {exc}", subject="$") from exc
+
+
+def _encode(obj: Mapping[str, Any]) -> bytes:
+    """The JSON text of a manifest handed over as an object (refusing what JSON cannot hold)."""
+    try:
+        return json.dumps(obj, ensure_ascii=False, allow_nan=False).encode("utf-8")
+    except (TypeError, ValueError, RecursionError) as exc:
+        raise InvalidManifest(f"manifest is not a JSON value: {exc}", subject="$") from exc
 
 
 def _refuse(findings: list[SchemaFinding]) -> None:

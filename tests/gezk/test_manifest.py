@@ -215,6 +215,31 @@ def test_raw_keeps_what_the_model_does_not_type_so_signatures_verify() -> None:
     assert renamed == CatalogManifest.parse(renamed.to_json())
 
 
+@pytest.mark.parametrize("source", ["object", "bytes"])
+def test_raw_shares_nothing_with_the_caller_and_cannot_be_changed_through(source: str) -> None:
+    obj = fixture("0.7")
+    manifest = CatalogManifest.parse(obj if source == "object" else json.dumps(obj).encode())
+    # Changing what was parsed, or what raw handed out, changes nothing the manifest holds.
+    obj["publisher"]["id"] = "someone-else"
+    obj["files"].clear()
+    handed_out = manifest.raw
+    handed_out["embedding"]["dimensions"] = 7
+    handed_out["topics"].append({"id": "extra", "name": "Extra"})
+    del handed_out["router"]
+    assert manifest.raw == fixture("0.7")
+    assert manifest.to_json() == manifest.raw
+    assert manifest.publisher.id == "bendyline"
+
+
+@pytest.mark.parametrize("value", [{1, 2}, float("nan"), b"bytes", object()])
+def test_an_object_holding_a_value_json_cannot_is_refused(value: object) -> None:
+    obj = fixture("0.7")
+    obj["x-extension"] = {"value": value}
+    with pytest.raises(InvalidManifest) as info:
+        CatalogManifest.parse(obj, strict=False)
+    assert (info.value.reason, info.value.subject) == ("invalid-manifest", "$")
+
+
 # --- refusals ---------------------------------------------------------------------------------
 
 Edit = Callable[[dict[str, Any]], None]
