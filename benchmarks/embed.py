@@ -34,7 +34,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from gezel_knowledge.embedders import OnnxEmbedder, load_embedder
-from gezel_knowledge.embedders.onnx_embedder import usable_cores
+from gezel_knowledge.embedders.cores import usable_cores
 from gezk.profiles import ALL_MINILM_L6_V2_INT8_1, EmbeddingProfile, embedding_profile
 
 GOAL = 0.90

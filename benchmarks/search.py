@@ -549,7 +549,7 @@ def measure(
     report: dict[str, Any] = {
         "chunks": n,
         "candidates": k,
-        "compiled": compiled_kernels_available(),
+        "compiled": compiled_kernels_available().available,
         "faiss": faiss is not None,
         "hot_shard_ms": hot_ms,
         "paths": results,

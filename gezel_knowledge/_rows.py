@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any, Protocol
 
-__all__ = ["Row", "fetch_all", "fetch_one"]
+__all__ = ["Row", "fetch_all", "fetch_columns", "fetch_one"]
 
 Row = Mapping[str, Any]
 """One result row, by column name (the name SQLite reports: ``c.title`` is ``title``)."""
@@ -36,3 +36,12 @@ def fetch_one(conn: _Connection, sql: str, parameters: Any = ()) -> Row | None:
     cursor = conn.execute(sql, parameters)
     row = cursor.fetchone()
     return None if row is None else _named(cursor, [row])[0]
+
+
+def fetch_columns(conn: _Connection, sql: str, parameters: Any = ()) -> dict[str, tuple[Any, ...]]:
+    """Every row of ``sql`` as one tuple per column, by column name (no mapping per row)."""
+    cursor = conn.execute(sql, parameters)
+    rows = cursor.fetchall()
+    names = [column[0] for column in cursor.description]
+    columns = list(zip(*rows, strict=True)) if rows else [() for _ in names]
+    return dict(zip(names, columns, strict=True))

@@ -102,6 +102,7 @@ _INPUT: Final = {
     "invalid-source-notices": "the source notices file is not JSON or breaks its schema",
     "invalid-stage1": "an unknown stage-1 scan",
     "invalid-stamp": "an embedder stamp is malformed",
+    "invalid-threads": "GEZEL_KNOWLEDGE_THREADS is not a positive whole number",
     "invalid-title": "a document has an empty title",
     "invalid-toc-reference": "a document's tocReferences are malformed",
     "invalid-topic": "a topic has no name",
@@ -236,7 +237,6 @@ _UNSUPPORTED: Final = {
     "index-schema-unsupported": "an index database written by a newer version of this library",
     "registry-schema": "a user registry written by a newer version of this library",
     "unsupported": "well-formed, but something this implementation does not handle",
-    "unsupported-feature": "the catalog requires features this reader lacks",
     "vector-metric-unsupported": "a vector table with a distance metric other than cosine or l2",
     "vector-table-unsupported": "a vector table without a float[N] column",
 }

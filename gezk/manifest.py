@@ -5,18 +5,20 @@ supported generation (0.5, 0.6, 0.7); :meth:`CatalogManifest.to_json` gives the 
 back, members in the order of the spec's example and optional members exactly when present, so
 ``CatalogManifest.parse(m.to_json()) == m``.
 
-Parsing checks ``kind`` and the version pairing (:class:`~gezk.errors.UnsupportedVersion`), the
-profiles (:class:`~gezk.errors.InvalidProfile` with reason ``unsupported-encoding`` for a vector
-encoding this implementation lacks), and the type of every member the value holds, with the
-limits the archive checks trust: sizes and counts are non-negative integers, digests 64 hex
-digits. A strict parse (the default) then checks the bundled JSON Schema of the manifest's
-generation and the section 4 rules beside it (:func:`gezk.schemas.manifest_errors`). Any other
-problem raises :class:`~gezk.errors.InvalidManifest` (reason ``invalid-manifest``) whose
-``subject`` is the JSON path of the most relevant problem.
+Parsing checks ``kind``, the version pairing and the ``requires`` this implementation must meet
+(:class:`~gezk.errors.UnsupportedVersion`, see :meth:`Requirements.check`), the profiles
+(:class:`~gezk.errors.InvalidProfile` with reason ``unsupported-encoding`` for a vector encoding
+this implementation lacks), and the type of every member the value holds, with the limits the
+archive checks trust: sizes and counts are non-negative integers, digests 64 hex digits. A strict
+parse (the default) then checks the bundled JSON Schema of the manifest's generation and the
+section 4 rules beside it (:func:`gezk.schemas.manifest_errors`). Any other problem raises
+:class:`~gezk.errors.InvalidManifest` (reason ``invalid-manifest``) whose ``subject`` is the JSON
+path of the most relevant problem.
 
-A lenient parse (``strict=False``) stops before the schema: it is what a reader uses to open a
-catalog and a validator to report every finding (the validator checks the schema itself, over
-:attr:`CatalogManifest.raw`), and it spares them the JSON Schema machinery.
+A lenient parse (``strict=False``) stops before the schema, never before the requirements: it is
+what a reader uses to open a catalog and a validator to report every finding (the validator
+checks the schema itself, over :attr:`CatalogManifest.raw`), and it spares them the JSON Schema
+machinery.
 """
 
 from __future__ import annotations
@@ -24,16 +26,15 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from types import MappingProxyType
 from typing import Any, Final
 
-from gezk.errors import InvalidManifest, InvalidProfile
+from gezk.errors import InvalidManifest, InvalidProfile, UnsupportedVersion
 from gezk.ids import is_sha256_hex
 from gezk.profiles import ChunkingProfile, EmbeddingProfile
 from gezk.schemas import SchemaFinding, manifest_errors
 from gezk.spatial import Bounds, SpatialSummary
 from gezk.toc import Topic
-from gezk.versions import Generation, generation
+from gezk.versions import SUPPORTED, Generation, generation
 
 __all__ = [
     "CATALOG_NOTICE_PATH",
@@ -189,6 +190,28 @@ class Requirements:
     format_version: str
     features: tuple[str, ...] | None = None
 
+    def check(self) -> None:
+        """Refuse requirements this implementation cannot meet (spec sections 1 and 4).
+
+        Raises :class:`~gezk.errors.UnsupportedVersion`: ``unsupported-format`` when
+        ``format_version`` is not a generation it reads, ``unsupported-feature`` when
+        ``features`` names any (0.5-0.7 define none).
+        """
+        readable = [g.format_version for g in SUPPORTED]
+        if self.format_version not in readable:
+            raise UnsupportedVersion(
+                f"the catalog requires a gezk {self.format_version} reader (this reader reads "
+                f"{', '.join(readable)})",
+                reason="unsupported-format",
+                subject="$.requires.formatVersion",
+            )
+        if self.features:
+            raise UnsupportedVersion(
+                f"the catalog requires features this reader lacks: {', '.join(self.features)}",
+                reason="unsupported-feature",
+                subject="$.requires.features",
+            )
+
     def to_json(self) -> dict[str, Any]:
         """The ``requires`` object."""
         out: dict[str, Any] = {"formatVersion": self.format_version}
@@ -284,7 +307,7 @@ class CatalogManifest:
     smoke_queries: tuple[SmokeQuery, ...] | None = None
     toolchain: Toolchain | None = None
     signature: Signature | None = None
-    _parsed: Mapping[str, Any] | None = field(default=None, init=False, repr=False, compare=False)
+    _source: bytes | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def format_version(self) -> str:
@@ -302,13 +325,18 @@ class CatalogManifest:
         return self.signature is not None
 
     @property
-    def raw(self) -> Mapping[str, Any]:
+    def raw(self) -> dict[str, Any]:
         """The JSON object this manifest was parsed from, exactly (a signature covers it).
 
-        Members no spec version declares survive only here. For a manifest built in memory it
-        is :meth:`to_json`.
+        Members no spec version declares survive only here. Each access decodes a new copy
+        from the manifest's JSON text, so changing it changes nothing the manifest holds, and
+        it shares no object with what was parsed. For a manifest built in memory it is
+        :meth:`to_json`.
         """
-        return self._parsed if self._parsed is not None else self.to_json()
+        if self._source is None:
+            return self.to_json()
+        decoded: dict[str, Any] = _decode(self._source)
+        return decoded
 
     def file(self, path: str) -> DeclaredFile | None:
         """The declared file at ``path``, if any."""
@@ -366,18 +394,26 @@ class CatalogManifest:
     @classmethod
     def parse(cls, data: bytes | Mapping[str, Any], *, strict: bool = True) -> CatalogManifest:
         """Parse manifest bytes (UTF-8 JSON) or a JSON object; see the module docstring."""
-        obj = _decode(data) if isinstance(data, bytes | bytearray) else data
-        if not isinstance(obj, Mapping):
+        if isinstance(data, bytes | bytearray):
+            source = bytes(data)
+        elif isinstance(data, Mapping):
+            # Read from a decoded copy, as from bytes: nothing parsed is the caller's object.
+            source = _encode(data)
+        else:
+            raise _invalid("$", f"must be a JSON object, got {type(data).__name__}")
+        obj = _decode(source)
+        if not isinstance(obj, dict):
             raise _invalid("$", f"must be a JSON object, got {type(obj).__name__}")
-        obj = dict(obj)
         if obj.get("kind") != KIND:
             raise _invalid("$.kind", f"must be {KIND!r}, got {obj.get('kind')!r}")
         gen = generation(obj.get("formatVersion"), obj.get("indexSchemaVersion"))
         manifest = _read(_Json(obj, "$"), gen)
+        # Every parse, strict or lenient: a reader MUST refuse what it does not implement.
+        manifest.requires.check()
         if strict:
             _refuse(manifest_errors(obj))
-        # Read-only, like the value: the parsed JSON is what a signature was checked against.
-        object.__setattr__(manifest, "_parsed", MappingProxyType(obj))
+        # The JSON text, not the objects parsed: raw hands out copies nobody else holds.
+        object.__setattr__(manifest, "_source", source)
         return manifest
 
 
@@ -412,6 +448,14 @@ def _decode(data: bytes | bytearray) -> Any:
         )
     except (UnicodeDecodeError, ValueError) as exc:
         raise InvalidManifest(f"manifest.json is not UTF-8 JSON: {exc}", subject="$") from exc
+
+
+def _encode(obj: Mapping[str, Any]) -> bytes:
+    """The JSON text of a manifest handed over as an object (refusing what JSON cannot hold)."""
+    try:
+        return json.dumps(obj, ensure_ascii=False, allow_nan=False).encode("utf-8")
+    except (TypeError, ValueError, RecursionError) as exc:
+        raise InvalidManifest(f"manifest is not a JSON value: {exc}", subject="$") from exc
 
 
 def _refuse(findings: list[SchemaFinding]) -> None:

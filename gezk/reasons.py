@@ -94,6 +94,7 @@ _INTEGRITY: Final = {
 
 _UNSUPPORTED: Final = {
     "unsupported-encoding": "a vector encoding other than bit+int8",
+    "unsupported-feature": "the catalog requires features this reader lacks",
     "unsupported-format": "a format or index schema version this implementation does not read",
     "version-mismatch": "formatVersion is paired with the wrong indexSchemaVersion",
 }

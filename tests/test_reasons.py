@@ -65,8 +65,8 @@ def test_every_declared_reason_is_used(uses: dict[str, list[Use]]) -> None:
             if package in packages:
                 continue
             hint = (
-                f"only gezel_knowledge uses it: move it to {REGISTRY_FILE['gezel_knowledge']}"
-                if packages
+                f"only {other} uses it: move it to {REGISTRY_FILE[other]}"
+                if (other := next(iter(sorted(packages)), None))
                 else "no code uses it: remove it"
             )
             unused.append(f"{name!r} in {REGISTRY_FILE[package]}: {hint}")

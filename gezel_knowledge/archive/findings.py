@@ -19,7 +19,9 @@ __all__ = ["Finding", "Severity", "error_for"]
 Severity = Literal["error", "warning"]
 
 # Reasons that mean "well-formed but a generation this reader does not read".
-_UNSUPPORTED = frozenset({"unsupported-format", "version-mismatch", "unsupported-encoding"})
+_UNSUPPORTED = frozenset(
+    {"unsupported-format", "unsupported-feature", "version-mismatch", "unsupported-encoding"}
+)
 
 
 @dataclass(frozen=True, slots=True)

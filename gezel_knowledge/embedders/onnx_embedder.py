@@ -7,13 +7,15 @@ are truncated to ``maxTokens`` (special tokens included) and run in bounded sub-
 similar length, so temporary memory stays flat and little work is spent on padding; vectors come
 back in input order.
 
-By default the graph runs on every core this process may use, with onnxruntime's intra-op
-threads told not to spin while they wait (see :data:`SPIN_WAIT_DEFAULT`).
+By default the graph runs on every core this process may use (its affinity mask and cgroup CPU
+quota, at most ``GEZEL_KNOWLEDGE_THREADS``: :mod:`~gezel_knowledge.embedders.cores`), with
+onnxruntime's intra-op threads told not to spin while they wait (see :data:`SPIN_WAIT_DEFAULT`).
+A call that embeds one short text (a search query) runs on its own one-thread session instead
+(see :data:`SHORT_TEXT_TOKENS`); each session is created on first need.
 """
 
 from __future__ import annotations
 
-import os
 import threading
 from collections.abc import Sequence
 from pathlib import Path
@@ -22,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import NDArray
 
+from gezel_knowledge.embedders.cores import default_threads
 from gezel_knowledge.embedders.locate import ModelFiles
 from gezel_knowledge.embedders.pooling import l2_normalize, pool
 from gezel_knowledge.embedders.tokenizer import HuggingFaceTokenizer
@@ -35,10 +38,11 @@ if TYPE_CHECKING:
 __all__ = [
     "DEFAULT_BATCH_SIZE",
     "DEFAULT_MAX_BATCH_TOKENS",
+    "SHORT_TEXT_THREADS",
+    "SHORT_TEXT_TOKENS",
     "SPIN_WAIT_DEFAULT",
     "OnnxEmbedder",
     "plan_batches",
-    "usable_cores",
 ]
 
 DEFAULT_BATCH_SIZE = 32
@@ -53,20 +57,20 @@ thread burns the CPU time the other thread needs, which halved throughput per CP
 two threads in ``benchmarks/embed.py`` (docs/performance.md), for a few percent at most when
 the cores are idle."""
 
+SHORT_TEXT_TOKENS = 64
+"""A call embedding one text of at most this many tokens runs on :data:`SHORT_TEXT_THREADS`."""
+
+SHORT_TEXT_THREADS = 1
+"""Intra-op threads for one short text. Measured with the default model on two cores, one short
+query cost 10-25% less CPU on one thread than on two, in the same wall time, and 2-5x less than
+on more threads than cores (docs/performance.md): there is too little work to share."""
+
 _INPUTS = ("input_ids", "attention_mask", "token_type_ids")
 _INT_TYPES: dict[str, type[np.integer[Any]]] = {
     "tensor(int64)": np.int64,
     "tensor(int32)": np.int32,
 }
 _PREFERRED_OUTPUTS = ("last_hidden_state", "token_embeddings")
-
-
-def usable_cores() -> int:
-    """The number of CPU cores this process may run on (its affinity mask where there is one)."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except (AttributeError, OSError):  # no affinity masks on macOS and Windows
-        return max(1, os.cpu_count() or 1)
 
 
 def plan_batches(
@@ -128,14 +132,15 @@ class OnnxEmbedder:
             )
         self._profile = profile
         self._files = files
-        self._threads = threads if threads is not None else usable_cores()
+        self._threads = threads if threads is not None else default_threads()
         self._spin_wait = spin_wait
         self._batch_size = batch_size
         self._max_batch_tokens = max_batch_tokens
         self._lock = threading.Lock()
         self._tokenizer: HuggingFaceTokenizer | None = None
         self._tokenizer_digest: str | None = None
-        self._session: ort.InferenceSession | None = None
+        # One session per intra-op thread count: batches and one short text (at most two).
+        self._sessions: dict[int, ort.InferenceSession] = {}
         self._graph_digest: str | None = None
         self._feeds: tuple[tuple[str, type[np.integer[Any]]], ...] = ()
         self._output = ""
@@ -156,6 +161,11 @@ class OnnxEmbedder:
         return self._threads
 
     @property
+    def short_text_threads(self) -> int:
+        """Intra-op threads for a call embedding one short text (see :data:`SHORT_TEXT_TOKENS`)."""
+        return min(self._threads, SHORT_TEXT_THREADS)
+
+    @property
     def tokenizer(self) -> HuggingFaceTokenizer:
         """The profile's tokenizer (loaded and verified on first access)."""
         tokenizer = self._tokenizer
@@ -167,7 +177,7 @@ class OnnxEmbedder:
     @property
     def loaded(self) -> bool:
         """Whether the graph has been loaded."""
-        return self._session is not None
+        return bool(self._sessions)
 
     @property
     def graph_digest(self) -> str:
@@ -190,13 +200,24 @@ class OnnxEmbedder:
         return tuple(name for name, _ in self._feeds)
 
     def load(self) -> None:
-        """Load and verify the tokenizer and the graph now instead of on first use."""
-        if self._session is not None:
+        """Load and verify the tokenizer and the graph now instead of on first use.
+
+        The graph is loaded as the session one short text (a search query) runs on; a batch
+        loads its own session on first use.
+        """
+        if self._sessions:
             return
         with self._lock:
             self._load_tokenizer()
-            if self._session is None:
-                self._load_graph()
+            if not self._sessions:
+                self._load_graph(self.short_text_threads)
+
+    def _session(self, threads: int) -> ort.InferenceSession:
+        session = self._sessions.get(threads)
+        if session is None:
+            with self._lock:
+                session = self._sessions.get(threads) or self._load_graph(threads)
+        return session
 
     def embed_queries(self, texts: Sequence[str]) -> NDArray[np.float32]:
         """Unit vectors of ``queryInstruction + text`` for each text, in input order."""
@@ -221,7 +242,7 @@ class OnnxEmbedder:
         self._tokenizer = tokenizer
         return tokenizer
 
-    def _load_graph(self) -> None:
+    def _load_graph(self, threads: int) -> ort.InferenceSession:
         # Imported here, not at module level: catalog commands and readers that never embed
         # import this module through the package face and should not pay for onnxruntime.
         import onnxruntime as ort  # noqa: PLC0415
@@ -234,7 +255,7 @@ class OnnxEmbedder:
         options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
         options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
         options.inter_op_num_threads = 1
-        options.intra_op_num_threads = self._threads
+        options.intra_op_num_threads = threads
         options.add_session_config_entry(
             "session.intra_op.allow_spinning", "1" if self._spin_wait else "0"
         )
@@ -255,7 +276,8 @@ class OnnxEmbedder:
         outputs = [o.name for o in session.get_outputs()]
         self._output = next((n for n in _PREFERRED_OUTPUTS if n in outputs), outputs[0])
         self._graph_digest = digest
-        self._session = session
+        self._sessions[threads] = session
+        return session
 
     @staticmethod
     def _check_inputs(
@@ -284,12 +306,10 @@ class OnnxEmbedder:
         dims = self._profile.dimensions
         if not texts:
             return np.empty((0, dims), dtype=np.float32)
-        self.load()
-        session = self._session
-        tokenizer = self._tokenizer
-        assert session is not None
-        assert tokenizer is not None
+        tokenizer = self.tokenizer
         inputs = tokenizer.model_inputs([instruction + t for t in texts])
+        short = len(texts) == 1 and int(inputs.lengths[0]) <= SHORT_TEXT_TOKENS
+        session = self._session(self.short_text_threads if short else self._threads)
         out = np.empty((len(texts), dims), dtype=np.float32)
         for batch in plan_batches(inputs.lengths, self._batch_size, self._max_batch_tokens):
             ids, mask = _right_padded(

@@ -37,8 +37,11 @@ _F = TypeVar("_F", bound=Callable[..., Any])
 # Sub-histograms counted round-robin: consecutive rows often share a cost, and one table would
 # make each increment wait for the previous one (measured 2x slower selection at 200,000 rows).
 _LANES: Final = 4
-# The sampled selection looks at every 16th row (12,500 of a 200,000-row shard).
+# The sampled selection looks at every 16th row (12,500 of a 200,000-row shard) and buffers
+# at most 4 k + 4096 rows at or below the threshold the sample picked.
 _SAMPLE_STEP: Final = 16
+_BUFFER_PER_K: Final = 4
+_BUFFER_ROWS: Final = 4096
 _NO_MASK: Final = np.ones(1, dtype=np.bool_)
 
 
@@ -254,7 +257,7 @@ def _sampled_select(
     while threshold < max_cost and seen + histogram[threshold] < wanted:
         seen += histogram[threshold]
         threshold += 1
-    capacity = 4 * k + 4096
+    capacity = _BUFFER_PER_K * k + _BUFFER_ROWS
     rows = np.empty(capacity, dtype=np.int64)
     found = 0
     for i in range(n):
@@ -267,13 +270,18 @@ def _sampled_select(
     return _rank_by_cost(costs, rows, found, threshold)[:k]
 
 
+def _smallest_sampled_shard(k: int) -> int:
+    """The fewest rows for which :func:`_select` tries the sampled selection first."""
+    # Sampling pays off only when the shard is much larger than what it collects.
+    return _SAMPLE_STEP * (_BUFFER_PER_K * k + _BUFFER_ROWS)
+
+
 def _select(
     costs: NDArray[np.integer[Any]], max_cost: int, k: int, mask: NDArray[np.bool_] | None
 ) -> NDArray[np.int64]:
     masked = mask is not None
     flags = mask if mask is not None else _NO_MASK
-    # Sampling pays off only when the shard is much larger than what it collects.
-    if k > 0 and costs.shape[0] >= _SAMPLE_STEP * (4 * k + 4096):
+    if k > 0 and costs.shape[0] >= _smallest_sampled_shard(k):
         rows = _sampled_select(costs, max_cost, k, flags, masked)
         if rows.shape[0]:
             return rows
@@ -311,13 +319,24 @@ def lut_topk(
 
 
 def warm_up() -> None:
-    """Compile (or load from numba's cache) the kernels for the operand types searches use."""
-    bits = PackedBits.from_matrix(np.zeros((2, 48), dtype=np.uint8))
-    weights = np.zeros(384)
-    weights[0] = 1.0
-    tables = QueryTables.build(weights)
-    for mask in (None, np.ones(2, dtype=np.bool_)):
-        lut_topk(bits, tables, 1, mask)
-        hamming_topk(bits, np.zeros(48, dtype=np.uint8), 1, mask)
-    costs = np.zeros(2, dtype=np.uint16)
-    _sampled_select(costs, 1, 1, _NO_MASK, False)
+    """Compile (or load from numba's cache) every kernel variant a search can call.
+
+    Costs are uint16 up to 65,535 and int32 beyond (a flat 768-d LUT query reaches 97,536), so
+    both are prepared here, masked and not, with both selections: a search never compiles.
+    """
+    narrow = np.zeros((2, 48), dtype=np.uint8)  # costs of at most 384 (hamming) or 127 (LUT)
+    one_hot = np.zeros(384)
+    one_hot[0] = 1.0
+    cases = (
+        (narrow, one_hot),
+        (np.zeros((2, 96), dtype=np.uint8), np.ones(768)),  # LUT costs up to 97,536
+        (np.zeros((2, 8200), dtype=np.uint8), None),  # hamming costs up to 65,600
+    )
+    for matrix, weights in cases:
+        bits = PackedBits.from_matrix(matrix)
+        for mask in (None, np.ones(2, dtype=np.bool_)):
+            if weights is not None:
+                lut_topk(bits, QueryTables.build(weights), 1, mask)
+            hamming_topk(bits, np.zeros(bits.bytes_per_row, dtype=np.uint8), 1, mask)
+    for dtype in (np.uint16, np.int32):
+        _sampled_select(np.zeros(2, dtype=dtype), 1, 1, _NO_MASK, False)

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import logging
 import os
 import sqlite3
 import threading
@@ -35,6 +36,7 @@ from typing import Final, Protocol, cast
 import numpy as np
 from numpy.typing import NDArray
 
+from gezel_knowledge._rows import fetch_columns
 from gezel_knowledge.errors import IntegrityFailure
 from gezk.quantize import (
     PackedBits,
@@ -53,6 +55,7 @@ __all__ = [
     "KERNELS_ENV",
     "PROACTIVE_SHARD_BUDGET",
     "BitCache",
+    "KernelStatus",
     "ShardHit",
     "ShardVectors",
     "candidate_count",
@@ -76,6 +79,8 @@ DEFAULT_BIT_CACHE_BYTES = 256 * 1024 * 1024
 
 KERNELS_ENV: Final = "GEZEL_KNOWLEDGE_KERNELS"
 """Environment variable: ``numpy`` keeps stage 1 on gezk's numpy kernels even for hot shards."""
+
+_log = logging.getLogger("gezel_knowledge.reader")
 
 # From this many searches of a shard on, it is hot: compiled kernels, resident int8 rows.
 _HOT_AFTER_SEARCHES: Final = 2
@@ -127,7 +132,7 @@ class _Compiled:
 
     @classmethod
     def get(cls, *, wait: bool) -> _Kernels | None:
-        if os.environ.get(KERNELS_ENV, "").strip().lower() == "numpy":
+        if _kernels_disabled():
             return None
         with cls._lock:
             if cls._thread is None:
@@ -149,16 +154,57 @@ class _Compiled:
             module.warm_up()
         except Exception as exc:  # an optional accelerator: any failure leaves numpy in charge
             cls.error = exc
+            # Once per process (this runs once): the results stay the same, only slower.
+            _log.warning(
+                "compiled stage-1 kernels unavailable, hot shards keep the numpy kernels "
+                "(same results, slower): %s",
+                _one_line(exc),
+            )
             return
         cls.kernels = cast(_Kernels, module)
 
 
-def compiled_kernels_available() -> bool:
-    """Whether hot shards run the compiled kernels; prepares them now if not yet done.
+def _kernels_disabled() -> bool:
+    return os.environ.get(KERNELS_ENV, "").strip().lower() == "numpy"
 
-    False when numba is not installed (or failed), or when ``GEZEL_KNOWLEDGE_KERNELS=numpy``.
+
+def _one_line(exc: BaseException) -> str:
+    return " ".join(f"{type(exc).__name__}: {exc}".split())
+
+
+@dataclass(frozen=True, slots=True)
+class KernelStatus:
+    """Whether hot shards run the compiled stage-1 kernels; true when they do.
+
+    ``message`` says which kernels run and why; ``error`` is the exception that stopped the
+    compiled kernels from being prepared (numba missing or failing), if one did.
     """
-    return _Compiled.get(wait=True) is not None
+
+    available: bool
+    message: str
+    error: BaseException | None = None
+
+    def __bool__(self) -> bool:
+        return self.available
+
+    def __str__(self) -> str:
+        return self.message
+
+
+def compiled_kernels_available() -> KernelStatus:
+    """Whether hot shards run the compiled kernels (and why not); prepares them now if not
+    yet done.
+
+    False when numba is not installed or failed (``error`` says how; the failure is also
+    logged once as a warning), or when ``GEZEL_KNOWLEDGE_KERNELS=numpy``.
+    """
+    if _kernels_disabled():
+        return KernelStatus(False, f"{KERNELS_ENV}=numpy keeps stage 1 on the numpy kernels")
+    if _Compiled.get(wait=True) is not None:
+        return KernelStatus(True, "hot shards run the numba-compiled stage-1 kernels")
+    error = _Compiled.error
+    why = _one_line(error) if error is not None else "they could not be prepared"
+    return KernelStatus(False, f"hot shards run the numpy kernels: {why}", error)
 
 
 class ShardVectors(PackedBits):
@@ -316,26 +362,29 @@ def rank_shards(
 def _int8_rows(
     conn: sqlite3.Connection, chunk_ids: NDArray[np.int64], dimensions: int, shard_id: int
 ) -> NDArray[np.int8]:
-    ids = sorted(int(c) for c in chunk_ids)
-    rows = sorted(
-        conn.execute(
-            "SELECT v.chunk_id, v.v FROM json_each(?) j"
-            " JOIN chunk_vectors_int8 v ON v.chunk_id = j.value",
-            (json.dumps(ids),),
-        ).fetchall()
+    """The candidates' int8 rows read from SQLite, in ``chunk_ids`` order."""
+    wanted = np.unique(chunk_ids)  # ascending, each id once
+    # No ORDER BY: SQLite sorting 4,096 joined rows with their blobs costs more than numpy
+    # ordering their ids.
+    columns = fetch_columns(
+        conn,
+        "SELECT v.chunk_id AS chunk_id, v.v AS v FROM json_each(?) j"
+        " JOIN chunk_vectors_int8 v ON v.chunk_id = j.value"
+        " WHERE length(v.v) = ? AND typeof(v.v) = 'blob'",
+        (json.dumps(wanted.tolist()), dimensions),
     )
-    if [r[0] for r in rows] != ids or any(len(r[1]) != dimensions for r in rows):
+    found = np.array(columns["chunk_id"], dtype=np.int64)
+    order = np.argsort(found)
+    # Rows of the wrong width or type are left out by the query, so a gap betrays them too.
+    if not np.array_equal(found[order], wanted):
         raise IntegrityFailure(
             f"shard {shard_id} int8 vectors are missing or of the wrong width",
             reason="vectors-misaligned",
             subject=f"shard {shard_id}",
         )
-    matrix = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.int8).reshape(
-        len(ids), dimensions
-    )
-    # Rows back in the caller's order.
-    position = {c: i for i, c in enumerate(ids)}
-    return matrix[[position[int(c)] for c in chunk_ids]]
+    matrix = np.frombuffer(b"".join(columns["v"]), dtype=np.int8).reshape(len(found), dimensions)
+    # Rows back in the caller's order (and repeated where the caller repeats an id).
+    return matrix[order[np.searchsorted(wanted, chunk_ids)]]
 
 
 def _load_int8(

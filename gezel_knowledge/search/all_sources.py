@@ -99,12 +99,17 @@ def _failed(name: SourceName, exc: BaseException) -> SourceReport:
 
 
 def _catalogs_summary(result: SearchResult) -> tuple[SourceStatus, str | None, str | None]:
-    """The catalogs' status: degraded when some answered by keywords only or were quarantined."""
+    """The catalogs' status: degraded when some answered by keywords only, were quarantined, or
+    failed for this call."""
+    failed = [r for r in result.sources if r.status == "failed"]
     notes = [f"{c} searched by keywords only" for c in result.keyword_only]
     notes += [f"{key} was quarantined ({reason})" for key, reason in result.quarantined]
+    notes += [f"{r.source} failed ({r.reason}: {r.message})" for r in failed]
     if not notes:
         return "searched", None, None
-    reason = "keyword-only" if result.keyword_only else "quarantined"
+    reason: str | None = "keyword-only"
+    if not result.keyword_only:
+        reason = "quarantined" if result.quarantined else failed[0].reason
     return "degraded", reason, "; ".join(notes)
 
 

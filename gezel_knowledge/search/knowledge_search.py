@@ -5,7 +5,8 @@ For one question, :class:`KnowledgeSearch`:
 
 1. takes the eligible catalogs: installed, enabled, not quarantined, admitted by the policy
    (and by an optional catalog filter), and mounts them; a catalog that fails to mount or
-   reports corruption while searched is quarantined and the others carry on;
+   reports corruption while searched is quarantined and the others carry on (a transient SQLite
+   error while searched, such as an I/O error or an interrupt, fails it for this call only);
 2. groups them by vector space: catalogs whose profiles describe the same space (spec 6.1,
    :func:`gezk.profiles.same_vector_space`) and resolve to the same loaded, digest-verified
    query embedder form one group, and the query is embedded once per group. A catalog whose
@@ -122,6 +123,29 @@ _SEARCH_FAILURES = (IntegrityFailure, sqlite3.DatabaseError)
 
 def _quarantined(key: str, reason: str, message: str) -> SourceReport:
     return SourceReport(key, "catalog", "quarantined", reason=reason, message=message)
+
+
+def _failed(key: str, cause: BaseException) -> SourceReport:
+    reason, message = quarantine_error(cause)
+    return SourceReport(key, "catalog", "failed", reason=reason, message=message)
+
+
+def _transient(exc: BaseException) -> sqlite3.OperationalError | None:
+    """The SQLite ``OperationalError`` behind a search failure, if there is one.
+
+    SQLite raises it for what goes wrong around a database rather than in it (an I/O error, an
+    interrupt, a lock, no memory or disk): a failure of this call, not a damaged catalog, so it
+    never quarantines. Corruption is a ``DatabaseError`` of another kind, or an integrity
+    failure the reader found itself. A reader that types SQLite errors keeps them as the cause.
+    """
+    seen: set[int] = set()
+    cause: BaseException | None = exc
+    while cause is not None and id(cause) not in seen:
+        if isinstance(cause, sqlite3.OperationalError):
+            return cause
+        seen.add(id(cause))
+        cause = cause.__cause__
+    return None
 
 
 class KnowledgeSearch:
@@ -257,6 +281,7 @@ class KnowledgeSearch:
         # A query without words is text-free radius discovery: no vectors, nothing to fuse.
         has_words = fts_match_expression(query) is not None
         quarantined: list[SourceReport] = []
+        failed: list[SourceReport] = []
         with self._lock:
             mounted = self._refresh(catalogs, quarantined)
             semantic = mode != "keyword" and has_words
@@ -277,7 +302,11 @@ class KnowledgeSearch:
                         final_k=final_k,
                     )
                 except _SEARCH_FAILURES as exc:
-                    quarantined.append(self._quarantine(plan.mounted, exc))
+                    transient = _transient(exc)
+                    if transient is None:
+                        quarantined.append(self._quarantine(plan.mounted, exc))
+                    else:
+                        failed.append(_failed(plan.mounted.key, transient))
                     continue
                 answered.append((plan, result))
         if has_words:
@@ -288,7 +317,7 @@ class KnowledgeSearch:
         for hit in hits:
             counts[hit.source] = counts.get(hit.source, 0) + 1
         reports = [_report(p, r, counts.get(p.mounted.key, 0)) for p, r in answered]
-        return SearchResult(query, mode, hits, (*reports, *quarantined))
+        return SearchResult(query, mode, hits, (*reports, *failed, *quarantined))
 
     async def asearch(
         self,

@@ -4,34 +4,24 @@ from __future__ import annotations
 
 from gezel_knowledge.validate._context import Context
 from gezk.schemas import manifest_errors
-from gezk.versions import SUPPORTED
 
 __all__ = ["check_manifest"]
 
 
 def check_manifest(ctx: Context) -> None:
-    """Schema findings, requirements this reader cannot meet, and count reconciliation."""
+    """Schema findings, the requirements' version pairing, and count reconciliation."""
     m = ctx.manifest
     for problem in manifest_errors(dict(m.raw)):
         ctx.add("manifest-schema", problem.message, problem.path)
-    if m.requires.format_version not in {g.format_version for g in SUPPORTED}:
-        ctx.add(
-            "unsupported-format",
-            f"the catalog requires a gezk {m.requires.format_version} reader",
-            "$.requires.formatVersion",
-        )
-    elif m.requires.format_version != m.format_version:
+    # Requirements this reader cannot meet never get here: every manifest parse refuses them
+    # (Requirements.check) with the reason a validation reports, unsupported-format or
+    # unsupported-feature.
+    if m.requires.format_version != m.format_version:
         ctx.add(
             "invalid-manifest",
             f"requires.formatVersion {m.requires.format_version} differs from formatVersion "
             f"{m.format_version}",
             "$.requires.formatVersion",
-        )
-    if m.requires.features:
-        ctx.add(
-            "unsupported-feature",
-            f"the catalog requires features this reader lacks: {', '.join(m.requires.features)}",
-            "$.requires.features",
         )
     if m.counts.shards != len(m.router.shards):
         ctx.add(

@@ -261,6 +261,21 @@ def test_other_generations_are_refused_with_a_reason(
     assert isinstance(err, Unsupported)
 
 
+@pytest.mark.parametrize(
+    ("requires", "reason"),
+    [
+        ({"formatVersion": "0.9", "features": []}, "unsupported-format"),
+        ({"formatVersion": "0.7", "features": ["vector-pq"]}, "unsupported-feature"),
+    ],
+)
+def test_an_archive_requiring_what_the_reader_lacks_is_refused(
+    spec: ArchiveSpec, build: Build, requires: dict[str, object], reason: str
+) -> None:
+    spec.overrides = {"requires": requires}
+    err = refused(build(spec), reason)
+    assert isinstance(err, Unsupported)
+
+
 def test_unknown_vector_encoding_is_refused(spec: ArchiveSpec, build: Build) -> None:
     embedding = spec.manifest()["embedding"]
     embedding["vectorEncoding"] = "float32"

@@ -10,8 +10,9 @@ import pytest
 from numpy.typing import NDArray
 from tokenizers import Tokenizer, models
 
-from gezel_knowledge.embedders import OnnxEmbedder, load_embedder
-from gezel_knowledge.embedders.onnx_embedder import plan_batches, usable_cores
+from gezel_knowledge.embedders import OnnxEmbedder, cores, load_embedder
+from gezel_knowledge.embedders.cores import usable_cores
+from gezel_knowledge.embedders.onnx_embedder import SHORT_TEXT_TOKENS, plan_batches
 from gezel_knowledge.embedders.tokenizer import HuggingFaceTokenizer
 from gezel_knowledge.errors import ModelUnavailable
 from tests.embedders.embedder_fixtures import TINY_DIMS, TINY_VOCAB, TinyFactory, TinyModel
@@ -226,9 +227,58 @@ def test_runs_on_every_usable_core_by_default(
 ) -> None:
     model = tiny_model()
     monkeypatch.setattr(os, "sched_getaffinity", lambda _pid: {0, 3, 5}, raising=False)
+    monkeypatch.setattr(os, "process_cpu_count", lambda: 3, raising=False)
+    monkeypatch.setattr(cores, "cgroup_cpu_limit", lambda: None)
+    monkeypatch.delenv(cores.THREADS_ENV, raising=False)
     assert usable_cores() == 3
     embedder = _onnx(model)
     assert embedder.threads == 3
     assert _onnx(model, threads=1).threads == 1
     # The session really is created with those threads (and still embeds).
-    assert embedder.embed_passages(["alpha beta"]).shape == (1, TINY_DIMS)
+    assert embedder.embed_passages(["alpha beta", "gamma"]).shape == (2, TINY_DIMS)
+    assert _session_threads(embedder) == [3]
+
+
+def test_a_container_quota_and_the_thread_cap_lower_the_default(
+    tiny_model: TinyFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    model = tiny_model()
+    monkeypatch.setattr(os, "sched_getaffinity", lambda _pid: set(range(64)), raising=False)
+    monkeypatch.setattr(os, "process_cpu_count", lambda: 64, raising=False)
+    monkeypatch.delenv(cores.THREADS_ENV, raising=False)
+    monkeypatch.setattr(cores, "cgroup_cpu_limit", lambda: 2.0)  # docker --cpus=2
+    assert _onnx(model).threads == 2
+    monkeypatch.setenv(cores.THREADS_ENV, "1")
+    assert _onnx(model).threads == 1
+    assert _onnx(model, threads=4).threads == 4  # an explicit count is the caller's choice
+
+
+def _session_threads(embedder: OnnxEmbedder) -> list[int]:
+    """The intra-op threads of each onnxruntime session the embedder has created."""
+    return sorted(s.get_session_options().intra_op_num_threads for s in embedder._sessions.values())
+
+
+def test_one_short_text_runs_on_one_thread_and_batches_on_all(tiny_model: TinyFactory) -> None:
+    # Measured (docs/performance.md): one short query costs 10-25% less CPU on one intra-op
+    # thread than on two, in the same wall time; waking more threads costs 2-5x.
+    model = tiny_model(max_tokens=SHORT_TEXT_TOKENS + 8)
+    embedder = _onnx(model, threads=3)
+    assert embedder.short_text_threads == 1
+    embedder.load()  # what a query embedder is given: the session a query runs on
+    assert _session_threads(embedder) == [1]
+    query = embedder.embed_queries(["alpha beta"])
+    assert _session_threads(embedder) == [1]
+    both = embedder.embed_queries(["alpha beta", "gamma"])
+    assert _session_threads(embedder) == [1, 3]
+    np.testing.assert_allclose(query[0], both[0], atol=1e-6)
+    long_text = " ".join(["alpha"] * (SHORT_TEXT_TOKENS + 1))
+    fresh = _onnx(model, threads=3)
+    fresh.embed_passages([long_text])  # one text, but not a short one
+    assert _session_threads(fresh) == [3]
+    assert _session_threads(_loaded(_onnx(model, threads=1))) == [1]
+
+
+def _loaded(embedder: OnnxEmbedder) -> OnnxEmbedder:
+    embedder.load()
+    embedder.embed_passages(["alpha", "beta"])
+    return embedder

@@ -215,6 +215,31 @@ def test_raw_keeps_what_the_model_does_not_type_so_signatures_verify() -> None:
     assert renamed == CatalogManifest.parse(renamed.to_json())
 
 
+@pytest.mark.parametrize("source", ["object", "bytes"])
+def test_raw_shares_nothing_with_the_caller_and_cannot_be_changed_through(source: str) -> None:
+    obj = fixture("0.7")
+    manifest = CatalogManifest.parse(obj if source == "object" else json.dumps(obj).encode())
+    # Changing what was parsed, or what raw handed out, changes nothing the manifest holds.
+    obj["publisher"]["id"] = "someone-else"
+    obj["files"].clear()
+    handed_out = manifest.raw
+    handed_out["embedding"]["dimensions"] = 7
+    handed_out["topics"].append({"id": "extra", "name": "Extra"})
+    del handed_out["router"]
+    assert manifest.raw == fixture("0.7")
+    assert manifest.to_json() == manifest.raw
+    assert manifest.publisher.id == "bendyline"
+
+
+@pytest.mark.parametrize("value", [{1, 2}, float("nan"), b"bytes", object()])
+def test_an_object_holding_a_value_json_cannot_is_refused(value: object) -> None:
+    obj = fixture("0.7")
+    obj["x-extension"] = {"value": value}
+    with pytest.raises(InvalidManifest) as info:
+        CatalogManifest.parse(obj, strict=False)
+    assert (info.value.reason, info.value.subject) == ("invalid-manifest", "$")
+
+
 # --- refusals ---------------------------------------------------------------------------------
 
 Edit = Callable[[dict[str, Any]], None]
@@ -321,12 +346,50 @@ def test_an_unknown_vector_encoding_is_unsupported_not_malformed(version: str) -
         assert info.value.reason == "unsupported-encoding"
 
 
+# (edit, reason, JSON path): a catalog whose ``requires`` this reader cannot meet (spec sections
+# 1 and 4: a reader MUST refuse any other version; features MUST be empty in 0.5-0.7).
+_UNMET_REQUIREMENTS = [
+    (_set("requires", "features", value=["sparse"]), "unsupported-feature", "$.requires.features"),
+    (
+        _set("requires", "formatVersion", value="0.9"),
+        "unsupported-format",
+        "$.requires.formatVersion",
+    ),
+    (
+        _set("requires", "formatVersion", value="0.4"),
+        "unsupported-format",
+        "$.requires.formatVersion",
+    ),
+]
+
+
+@pytest.mark.parametrize("strict", [True, False])
+@pytest.mark.parametrize("version", VERSIONS)
+@pytest.mark.parametrize(("edit", "reason", "path"), _UNMET_REQUIREMENTS)
+def test_requirements_this_reader_cannot_meet_are_refused_by_every_parse(
+    version: str, edit: Edit, reason: str, path: str, strict: bool
+) -> None:
+    obj = _edited(version, edit)
+    for data in (obj, json.dumps(obj).encode()):
+        with pytest.raises(UnsupportedVersion) as info:
+            CatalogManifest.parse(data, strict=strict)
+        assert (info.value.reason, info.value.subject) == (reason, path)
+
+
+def test_met_requirements_are_read() -> None:
+    # An empty or absent features list, and any supported formatVersion the schema allows.
+    assert CatalogManifest.parse(fixture("0.7")).requires == Requirements("0.7", ())
+    absent = _edited("0.7", _delete("requires", "features"))
+    assert CatalogManifest.parse(absent).requires == Requirements("0.7", None)
+    obj = _edited("0.7", _set("requires", "formatVersion", value="0.6"))
+    assert CatalogManifest.parse(obj).requires == Requirements("0.6", ())
+
+
 # (version, edit, JSON path): the schema or a section 4 rule refuses it; a lenient parse reads it.
 _STRICT_ONLY = [
     *((v, _set("language", value="x"), "$.language") for v in VERSIONS),
     *((v, _set("id", value="Physics Notes"), "$.id") for v in VERSIONS),
     *((v, _set("topics", value=[]), "$.topics") for v in VERSIONS),
-    *((v, _set("requires", "features", value=["sparse"]), "$.requires.features") for v in VERSIONS),
     *(
         (v, _set("license", "noticePath", value="LICENSES/other.txt"), "$.license.noticePath")
         for v in VERSIONS

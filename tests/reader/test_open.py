@@ -12,7 +12,7 @@ import pytest
 
 from gezel_knowledge.archive import file_sha256
 from gezel_knowledge.archive import verify as archive_verify
-from gezel_knowledge.errors import IntegrityFailure, NotFound
+from gezel_knowledge.errors import IntegrityFailure, NotFound, Unsupported
 from gezel_knowledge.opening import default_cache_dir, open_catalog
 from tests.reader.catalog_builder import CatalogBuild, mutate_db, reseal, sample_docs
 
@@ -101,6 +101,25 @@ def test_router_meta_must_match_the_manifest_on_open(shared_catalog: Path, tmp_p
     with pytest.raises(IntegrityFailure) as info:
         open_catalog(root)
     assert info.value.reason == "meta-mismatch"
+
+
+@pytest.mark.parametrize(
+    ("requires", "reason"),
+    [
+        ({"formatVersion": "0.9", "features": []}, "unsupported-format"),
+        ({"formatVersion": "0.7", "features": ["vector-pq"]}, "unsupported-feature"),
+    ],
+)
+def test_a_catalog_whose_requirements_the_reader_lacks_is_refused(
+    shared_catalog: Path, tmp_path: Path, requires: dict[str, object], reason: str
+) -> None:
+    # Spec sections 1 and 4: requires is what a reader must implement to open the catalog.
+    root = tmp_path / "c"
+    shutil.copytree(shared_catalog, root)
+    reseal(root, manifest_edit=lambda m: m.update(requires=requires))
+    with pytest.raises(Unsupported) as info:
+        open_catalog(root)
+    assert info.value.reason == reason
 
 
 def test_shard_from_another_catalog_is_refused_when_first_used(tmp_path: Path) -> None:

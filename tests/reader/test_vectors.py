@@ -6,6 +6,7 @@ run the compiled kernels on resident rows. Whatever path runs, the hits must be 
 
 from __future__ import annotations
 
+import logging
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
@@ -153,6 +154,35 @@ def test_without_numba_hot_shards_keep_the_numpy_kernels(
     assert [_search(conn, bits, q, "lut") for _ in range(2)] == [first, first]
 
 
+def test_a_kernel_failure_is_logged_once_and_reported_by_the_status(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    def broken(name: str) -> None:
+        raise RuntimeError(f"LLVM cannot compile {name}")
+
+    compiled = reader_vectors._Compiled
+    for attribute in ("_thread", "kernels", "error"):
+        monkeypatch.setattr(compiled, attribute, None)
+    monkeypatch.setattr(reader_vectors.importlib, "import_module", broken)
+    with caplog.at_level(logging.WARNING, logger="gezel_knowledge"):
+        statuses = [compiled_kernels_available() for _ in range(3)]
+    assert all(not s and not s.available for s in statuses)
+    assert isinstance(statuses[0].error, RuntimeError)
+    assert "LLVM cannot compile" in statuses[0].message
+    warnings = [r for r in caplog.records if r.levelno == logging.WARNING]
+    assert len(warnings) == 1
+    assert warnings[0].name.startswith("gezel_knowledge")
+    assert "RuntimeError: LLVM cannot compile" in warnings[0].getMessage()
+
+
+def test_the_status_says_the_kernels_were_turned_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(KERNELS_ENV, "numpy")
+    status = compiled_kernels_available()
+    assert not status
+    assert status.error is None
+    assert f"{KERNELS_ENV}=numpy" in status.message
+
+
 def test_int8_rows_stay_in_sqlite_when_the_budget_has_no_room(
     shard: tuple[sqlite3.Connection, np.ndarray, np.ndarray],
 ) -> None:
@@ -289,3 +319,32 @@ def test_a_wrong_width_int8_row_is_refused_when_rows_become_resident() -> None:
         bits.int8_rows(conn, np.array([1]), D, 0)
     assert info.value.reason == "vectors-misaligned"
     conn.close()
+
+
+def test_candidate_int8_rows_from_sqlite_come_back_in_the_callers_order() -> None:
+    conn, _, q8 = _shard(50, 10)
+    bits = load_sign_bits(conn, 0, 50, D)  # outside a handle: rows always come from SQLite
+    chunk_ids = np.array([17, 3, 50, 1, 29, 3], dtype=np.int64)
+    rows = bits.int8_rows(conn, chunk_ids, D, 0)
+    assert rows.dtype == np.int8
+    assert rows.tobytes() == q8[chunk_ids - 1].tobytes()
+    assert bits.int8_rows(conn, chunk_ids[:0], D, 0).shape == (0, D)
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        "DELETE FROM chunk_vectors_int8 WHERE chunk_id = 29",
+        "UPDATE chunk_vectors_int8 SET v = zeroblob(383) WHERE chunk_id = 29",
+        "UPDATE chunk_vectors_int8 SET v = zeroblob(385) WHERE chunk_id = 29",
+        f"UPDATE chunk_vectors_int8 SET v = '{'x' * D}' WHERE chunk_id = 29",
+    ],
+)
+def test_a_missing_or_malformed_candidate_int8_row_is_refused(damage: str) -> None:
+    conn, _, _ = _shard(50, 11)
+    bits = load_sign_bits(conn, 0, 50, D)
+    conn.execute(damage)
+    with pytest.raises(IntegrityFailure) as info:
+        bits.int8_rows(conn, np.array([17, 29, 3]), D, 0)
+    assert info.value.reason == "vectors-misaligned"
+    assert bits.int8_rows(conn, np.array([17, 3]), D, 0).shape == (2, D)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import sqlite3
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import date
@@ -18,6 +19,7 @@ from gezel_knowledge.errors import InvalidInput, ModelUnavailable
 from gezel_knowledge.hits import SOURCE_PRIORITY
 from gezel_knowledge.indexes import ContentIndex, MemoryIndex, index_workspace
 from gezel_knowledge.install import KnowledgeHome
+from gezel_knowledge.reader import Catalog
 from gezel_knowledge.results import SearchResult
 from gezel_knowledge.search import KnowledgeSearch, search_all_sources
 from tests.reader.catalog_builder import CatalogBuild, Doc, pack, sample_docs
@@ -190,6 +192,28 @@ def test_a_failing_source_is_reported_and_the_others_answer(session: Session) ->
     assert workspace.hits > 0
     assert {h.source_kind for h in results.hits} == {"workspace", "catalog"}
     assert {f.source for f in results.failures} == {"library", "workspace"}
+
+
+def test_a_catalog_failing_for_one_call_degrades_the_catalogs_summary(
+    session: Session, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real = Catalog.search_with_vector
+
+    def interrupted(self: Catalog, *args: Any, **kwargs: Any) -> Any:
+        if self.id == "botany":
+            raise sqlite3.OperationalError("interrupted")
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(Catalog, "search_with_vector", interrupted)
+    results = search_all_sources(QUERY, catalogs=session.catalogs, sources=["catalogs"])
+    catalogs = results.source("catalogs")
+    assert catalogs is not None
+    assert (catalogs.status, catalogs.reason) == ("degraded", "database-error")
+    assert "botany failed" in str(catalogs.message)
+    botany = results.source("tester/botany")
+    assert botany is not None
+    assert botany.status == "failed"
+    assert {h.source for h in results.hits} == {"tester/garden"}
 
 
 def test_a_memory_embedder_that_fails_falls_back_to_keywords(session: Session) -> None:

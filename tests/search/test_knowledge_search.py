@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sqlite3
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -11,7 +12,9 @@ import numpy as np
 import pytest
 
 from gezel_knowledge.embedders import EmbedderResolution, HashEmbedder, resolve_query_embedder
+from gezel_knowledge.errors import IntegrityFailure
 from gezel_knowledge.install import CatalogPolicy, KnowledgeHome
+from gezel_knowledge.reader import Catalog
 from gezel_knowledge.search import KnowledgeSearch
 from gezk.profiles import TEST_HASH_EMBED_1, EmbeddingProfile, ModelRef
 from gezk.spatial import RadiusQuery
@@ -191,6 +194,51 @@ def test_a_corrupt_shard_is_quarantined_and_the_others_answer(
     record = home.catalog("sharded-a")
     assert record.quarantine is not None
     assert record.quarantine.reason == "corrupt-database"
+
+
+def _operational() -> BaseException:
+    return sqlite3.OperationalError("disk I/O error")
+
+
+def _operational_translated() -> BaseException:
+    # A reader that types SQLite errors at its face keeps the cause: still transient.
+    error = IntegrityFailure("beta: cannot be read", reason="corrupt-database", subject="beta")
+    error.__cause__ = sqlite3.OperationalError("interrupted")
+    return error
+
+
+@pytest.mark.parametrize("failure", [_operational, _operational_translated])
+def test_a_transient_database_error_fails_that_call_only(
+    archive_factory: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, failure: Any
+) -> None:
+    home = KnowledgeHome(tmp_path)
+    home.install(archive_factory("alpha"))
+    home.install(archive_factory("beta", n_docs=10))
+    real = Catalog.search_with_vector
+    pending = [failure()]
+
+    def flaky(self: Catalog, *args: Any, **kwargs: Any) -> Any:
+        if self.id == "beta" and pending:
+            raise pending.pop()
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(Catalog, "search_with_vector", flaky)
+    with KnowledgeSearch(home) as search:
+        first = search.search("lattice ember", k=20)
+        report = first.source("tester/beta")
+        assert report is not None
+        assert (report.status, report.reason) == ("failed", "database-error")
+        assert report.message is not None
+        assert "OperationalError" in report.message
+        assert first.quarantined == ()
+        assert {h.source for h in first.hits} == {"tester/alpha"}
+        again = search.search("lattice ember", k=20)
+    assert {c.source: c.status for c in again.sources} == {
+        "tester/alpha": "searched",
+        "tester/beta": "searched",
+    }
+    assert "tester/beta" in {h.source for h in again.hits}
+    assert home.catalog("beta").quarantine is None
 
 
 def test_a_newly_installed_version_is_picked_up_by_a_live_search(

@@ -320,6 +320,25 @@ def test_unsupported_generation_is_a_finding(fresh: Fresh) -> None:
     assert [f.reason for f in report.findings] == ["unsupported-format"]
 
 
+@pytest.mark.parametrize(
+    ("requires", "reason", "subject"),
+    [
+        ({"formatVersion": "0.9"}, "unsupported-format", "$.requires.formatVersion"),
+        ({"formatVersion": "0.7", "features": ["x"]}, "unsupported-feature", "$.requires.features"),
+    ],
+)
+def test_unmet_requirements_are_the_readers_own_refusal(
+    fresh: Fresh, requires: dict[str, object], reason: str, subject: str
+) -> None:
+    # The validator reports what every reader refuses, with the same reason: the catalog
+    # cannot be read any further, so it is the only finding.
+    root = fresh("embedded")
+    reseal(root, manifest_edit=lambda m: m.update(requires=requires))
+    report = validate_catalog(root)
+    assert [(f.reason, f.subject) for f in report.findings] == [(reason, subject)]
+    assert not report.ok
+
+
 def test_every_finding_is_reported_not_just_the_first(fresh: Fresh) -> None:
     root = fresh("embedded")
     mutate_db(
