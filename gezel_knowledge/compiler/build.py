@@ -34,6 +34,7 @@ import numpy as np
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from numpy.typing import NDArray
 
+from gezel_knowledge._files import check_output_file
 from gezel_knowledge._version import __version__
 from gezel_knowledge.archive.verify import file_sha256
 from gezel_knowledge.archive.writer import write_archive
@@ -280,6 +281,8 @@ def compile_catalog(
             "loaded (pass metadata= to override its fields)",
             reason="catalog-with-loaded-source",
         )
+    # Refused now, not after the whole build (a folder of that name, a file above it).
+    output = check_output_file(output, "the catalog")
     plan = _plan(
         source,
         embedder,
@@ -290,7 +293,6 @@ def compile_catalog(
     )
     if strict:
         refuse_warnings(plan.source.warnings)
-    output = Path(output).absolute()
     output.parent.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix=f".{output.name}.build-", dir=output.parent))
     cache = VectorCache(cache_dir, plan.profile)

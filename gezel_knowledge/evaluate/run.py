@@ -30,7 +30,11 @@ from gezel_knowledge.evaluate.baselines import (
     require_bm25s,
 )
 from gezel_knowledge.evaluate.beir import Judgements, Query, load_judgements, locate_beir
-from gezel_knowledge.evaluate.corpus import build_corpus_catalog, catalog_document_id
+from gezel_knowledge.evaluate.corpus import (
+    build_corpus_catalog,
+    catalog_document_id,
+    eval_cache_folder,
+)
 from gezel_knowledge.evaluate.metrics import mrr_at_k, ndcg_at_k, percentile, recall_at_k
 from gezel_knowledge.evaluate.report import (
     EvalReport,
@@ -288,6 +292,7 @@ def evaluate_beir(
         queries or located.queries, qrels or located.qrels, split=located.split
     )
     _check_options(modes, k, bm25=bm25)
+    eval_cache_folder(cache_dir)  # refused before a model loads or a corpus is read
     if embedder is None:
         embedder = default_embedder()
     sink = RateProgress(progress)

@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from gezel_knowledge._files import check_output_folder
 from gezel_knowledge._version import __version__
 from gezel_knowledge.archive.paths import ROUTER_PATH
 from gezel_knowledge.archive.verify import file_sha256
@@ -410,8 +411,7 @@ def _result(
 
 
 def _check_output(out: Path, *, overwrite: bool) -> None:
-    if out.exists() and not out.is_dir():
-        raise InvalidInput(f"{out} is not a folder", reason="not-a-folder", subject=str(out))
+    check_output_folder(out, "the Parquet export")
     if out.is_dir() and any(out.iterdir()) and not overwrite:
         raise InvalidInput(
             f"{out} is not empty; pass overwrite=True (--overwrite) to replace a previous export",
