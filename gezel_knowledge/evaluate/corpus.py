@@ -19,7 +19,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from gezel_knowledge._files import check_output_folder
+from gezel_knowledge._files import check_output_folder, open_input
 from gezel_knowledge._version import __version__
 from gezel_knowledge.compiler.build import DEFAULT_SHARD_MAX, DEFAULT_SHARD_TARGET, compile_catalog
 from gezel_knowledge.compiler.sharding import ShardFill
@@ -91,7 +91,7 @@ class CorpusCatalog:
 
 def _file_digest(path: Path) -> str:
     digest = hashlib.sha256()
-    with path.open("rb") as fh:
+    with open_input(path, "the corpus") as fh:
         for block in iter(lambda: fh.read(1 << 20), b""):
             digest.update(block)
     return digest.hexdigest()
