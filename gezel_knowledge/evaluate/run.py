@@ -21,7 +21,6 @@ from gezel_knowledge.compiler.sharding import ShardFill
 from gezel_knowledge.embedders import default_embedder
 from gezel_knowledge.embedders.base import Embedder
 from gezel_knowledge.errors import InvalidInput
-from gezel_knowledge.evaluate._rate import RateProgress
 from gezel_knowledge.evaluate.baselines import (
     DenseCheck,
     bm25_rankings,
@@ -50,7 +49,7 @@ from gezel_knowledge.evaluate.searching import (
     search_documents,
 )
 from gezel_knowledge.opening import open_catalog
-from gezel_knowledge.progress import ProgressEvent, ProgressSink, emit_safely
+from gezel_knowledge.progress import ProgressEvent, ProgressSink, emit_safely, metered
 from gezel_knowledge.reader import Catalog
 
 __all__ = ["DEFAULT_K", "evaluate_beir", "evaluate_catalog", "score_rankings"]
@@ -185,7 +184,7 @@ def evaluate_catalog(
     :func:`~gezel_knowledge.evaluate.corpus.catalog_document_id` maps them when building.
     """
     chosen = _check_options(modes, k, bm25=bm25)
-    sink = RateProgress(progress)
+    sink = metered(progress)  # stamps each step's rate and time left on its events
     mapped = _with_catalog_ids(judgements)
     documents = catalog_documents(catalog)
     held = {d for d, _ in documents}
@@ -244,7 +243,7 @@ def evaluate_catalog(
 
 
 def _exact_dense(
-    catalog: Catalog, mapped: Judgements, k: int, wanted: int, sink: ProgressSink
+    catalog: Catalog, mapped: Judgements, k: int, wanted: int, sink: ProgressSink | None
 ) -> tuple[ModeReport, DenseCheck | None]:
     embedder = catalog.embedder
     if embedder is None:
@@ -295,7 +294,6 @@ def evaluate_beir(
     eval_cache_folder(cache_dir)  # refused before a model loads or a corpus is read
     if embedder is None:
         embedder = default_embedder()
-    sink = RateProgress(progress)
     built = build_corpus_catalog(
         located.corpus,
         embedder=embedder,
@@ -303,7 +301,7 @@ def evaluate_beir(
         shard_target=shard_target,
         shard_fill=shard_fill,
         rebuild=rebuild,
-        progress=sink,
+        progress=progress,  # the build meters its own events
     )
     with open_catalog(built.path, embedder=embedder) as catalog:
         report = evaluate_catalog(

@@ -11,6 +11,7 @@ import pytest
 from numpy.typing import NDArray
 
 from gezel_knowledge import open_catalog
+from gezel_knowledge import progress as progress_module
 from gezel_knowledge.embedders import HashEmbedder
 from gezel_knowledge.errors import InvalidInput
 from gezel_knowledge.evaluate import (
@@ -20,9 +21,8 @@ from gezel_knowledge.evaluate import (
     evaluate_catalog,
     load_judgements,
 )
-from gezel_knowledge.evaluate._rate import RateProgress, format_seconds
 from gezel_knowledge.evaluate.baselines import exact_dense_rankings
-from gezel_knowledge.progress import ProgressEvent
+from gezel_knowledge.progress import ProgressEvent, ProgressMeter, ProgressSink
 from tests.evaluate.conftest import write_beir
 
 
@@ -209,23 +209,27 @@ def test_progress_reports_each_mode_to_the_end(beir_folder: Path, tmp_path: Path
     assert any(e.job == "build" for e in events)
 
 
-def test_rate_progress_adds_rate_and_time_left() -> None:
-    seen: list[ProgressEvent] = []
-    clock = iter([100.0, 102.0, 104.0])
-    rate = RateProgress(seen.append, clock=lambda: next(clock))
-    rate(ProgressEvent("eval", "hybrid", 0, 30, "queries"))
-    rate(ProgressEvent("eval", "hybrid", 10, 30, "queries", "warm"))
-    rate(ProgressEvent("eval", "hybrid", 30, 30, "queries"))
-    # 10 queries in 2 s: 5 a second, 20 left take 4 s; then 30 in 4 s, nothing left.
-    assert [e.message for e in seen] == [
-        "",
-        "warm; 5.0 queries/s, 4s left",
-        "7.5 queries/s, 0s left",
-    ]
+def test_eval_progress_carries_one_typed_rate_and_time_left(
+    beir_folder: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ticks = iter(range(1_000_000))
 
+    class Meter(ProgressMeter):  # a clock moving a second per reading: every step has a pace
+        def __init__(self, sink: ProgressSink | None) -> None:
+            super().__init__(sink, clock=lambda: float(next(ticks)))
 
-def test_format_seconds() -> None:
-    assert [format_seconds(s) for s in (4.4, 185, 3720)] == ["4s", "3m05s", "1h02m"]
+    monkeypatch.setattr(progress_module, "ProgressMeter", Meter)
+    events: list[ProgressEvent] = []
+    evaluate_beir(beir_folder, embedder=HashEmbedder(), cache_dir=tmp_path, progress=events.append)
+    queries = [e for e in events if e.job == "eval" and e.unit == "queries"]
+    assert queries
+    # The meter stamps the pace on the event; nothing writes a second pace into the message.
+    assert all(e.message == "" for e in events if e.job == "eval")
+    assert not any("/s" in e.message or " left" in e.message for e in events)
+    paced = [e for e in queries if e.rate is not None]
+    assert paced
+    assert all(e.eta_seconds is not None for e in paced)
+    assert all(e.eta_seconds == 0.0 for e in queries if e.done == e.total)
 
 
 def test_exact_dense_embeds_passages_the_cache_lacks(
