@@ -3,6 +3,7 @@ in ``conftest.py``)."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -142,6 +143,57 @@ def test_routed_and_every_shard_results_are_compared(beir_folder: Path, tmp_path
     assert vector.routing.overlap_at_10 == 1.0
     assert vector.routing.overlap_at_100 == 1.0
     assert report.result("keyword").routing is None  # keyword mode always scans every shard
+
+
+class _Designed(HashEmbedder):
+    """The hash profile with chosen vectors: every query is the axis e0; six decoy passages
+    lie at cosine 0.9 to it, the answer at 0.6 (above the 0.35 floor), another at 0."""
+
+    def _vector(self, text: str) -> NDArray[np.float32]:
+        v = np.zeros(self.profile.dimensions, dtype=np.float32)
+        if text.startswith("Decoy "):
+            v[0], v[int(text.split()[1])] = 0.9, np.sqrt(1 - 0.9**2)
+        elif text.startswith("Answer"):
+            v[0], v[7] = 0.6, 0.8
+        else:
+            v[8] = 1.0
+        return v
+
+    def embed_passages(self, texts: Sequence[str]) -> NDArray[np.float32]:
+        return np.stack([self._vector(t) for t in texts])
+
+    def embed_queries(self, texts: Sequence[str]) -> NDArray[np.float32]:
+        queries = np.zeros((len(texts), self.profile.dimensions), dtype=np.float32)
+        queries[:, 0] = 1.0
+        return queries
+
+
+def test_routing_that_loses_the_answer_scores_below_every_shard(tmp_path: Path) -> None:
+    # One passage per shard, so a shard's centroid is its passage: the six decoy shards
+    # (cosine 0.9) fill the budget of 6 and the answer's shard (0.6) is never scanned, while a
+    # scan of every shard finds the answer seventh.
+    documents = [(f"decoy-{i}", f"Decoy {i}", f"decoy passage number {i}") for i in range(1, 7)]
+    documents += [("answer", "Answer", "the passage asked about"), ("other", "Other", "unrelated")]
+    folder = write_beir(tmp_path / "b", qrels=[("q-answer", "answer", 1)])
+    with (folder / "corpus.jsonl").open("w", encoding="utf-8") as fh:
+        for doc_id, title, text in documents:
+            fh.write(json.dumps({"_id": doc_id, "title": title, "text": text}))
+            fh.write("\n")
+    (folder / "queries.jsonl").write_text(
+        json.dumps({"_id": "q-answer", "text": "which passage is the answer"}) + "\n"
+    )
+    report = evaluate_beir(
+        folder, embedder=_Designed(), cache_dir=tmp_path / "c", shard_target=1, modes=["vector"]
+    )
+    assert report.shards == 8
+    vector = report.result("vector")
+    assert vector.routing is not None
+    routed, every = vector.scores, vector.routing.every_shard
+    assert (routed.recall_at_10, routed.recall_at_100) == (0.0, 0.0)
+    assert (every.recall_at_10, every.recall_at_100) == (1.0, 1.0)
+    assert every.ndcg_at_10 > routed.ndcg_at_10
+    assert vector.routing.overlap_at_10 == pytest.approx(6 / 7)  # the decoys, not the answer
+    assert vector.routing.overlap_at_10 < 1
 
 
 def test_judged_documents_missing_from_the_catalog_are_counted(tmp_path: Path) -> None:
