@@ -42,7 +42,7 @@ from gezel_knowledge.compiler.chunking import (
     Chunk,
     UnitCounter,
     chunk_markdown,
-    embed_header,
+    embed_inputs,
     unit_counter,
 )
 from gezel_knowledge.compiler.databases import (
@@ -506,19 +506,9 @@ def _read_and_chunk(
 def _queue_embed_inputs(
     plan: _Plan, doc: ValidDocument, chunks: Sequence[Chunk], embedding: PassageEmbedding
 ) -> None:
-    """Queue ``context header + text`` of each chunk (one header per heading path)."""
-    headers: dict[tuple[str, ...], str] = {}
-    for chunk in chunks:
-        header = headers.get(chunk.heading_path)
-        if header is None:
-            header = embed_header(
-                doc.source.title,
-                chunk.heading_path,
-                plan.counter.count,
-                plan.chunking.context_header_max,
-            )
-            headers[chunk.heading_path] = header
-        embedding.add(header + chunk.text)
+    """Queue ``context header + text`` of each chunk."""
+    for text in embed_inputs(doc.source.title, chunks, plan.counter, plan.chunking):
+        embedding.add(text)
 
 
 # --- pass 2: shards ---------------------------------------------------------------------------

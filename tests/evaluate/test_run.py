@@ -4,6 +4,7 @@ in ``conftest.py``)."""
 from __future__ import annotations
 
 import json
+import sqlite3
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -14,7 +15,7 @@ from numpy.typing import NDArray
 from gezel_knowledge import open_catalog
 from gezel_knowledge import progress as progress_module
 from gezel_knowledge.embedders import HashEmbedder
-from gezel_knowledge.errors import InvalidInput
+from gezel_knowledge.errors import IntegrityFailure, InvalidInput
 from gezel_knowledge.evaluate import (
     EvalReport,
     build_corpus_catalog,
@@ -24,6 +25,7 @@ from gezel_knowledge.evaluate import (
 )
 from gezel_knowledge.evaluate.baselines import exact_dense_rankings
 from gezel_knowledge.progress import ProgressEvent, ProgressMeter, ProgressSink
+from tests.compiler.trees import extract
 from tests.evaluate.conftest import write_beir
 
 
@@ -107,6 +109,24 @@ def test_exact_dense_puts_an_exact_match_first(beir_folder: Path, tmp_path: Path
     assert rankings[0][0] == "roses"
     assert len(rankings[0]) == 3
     assert check.int8_mismatches == 0
+
+
+def test_exact_dense_reads_shards_through_the_readers_checks(
+    beir_folder: Path, tmp_path: Path
+) -> None:
+    built = build_corpus_catalog(
+        beir_folder / "corpus.jsonl", embedder=HashEmbedder(), cache_dir=tmp_path, shard_target=1
+    )
+    root = extract(built.path, tmp_path / "extracted")
+    judged = load_judgements(beir_folder / "queries.jsonl", beir_folder / "qrels" / "test.tsv")
+    with open_catalog(root) as catalog:
+        shard = root.joinpath(*catalog.shards[-1].path.split("/"))
+        conn = sqlite3.connect(shard)
+        conn.execute("PRAGMA application_id = 0")  # no longer a gezk catalog database
+        conn.close()
+        with pytest.raises(IntegrityFailure) as caught:
+            exact_dense_rankings(catalog, HashEmbedder(), judged.queries, 100)
+    assert (caught.value.reason, caught.value.subject) == ("not-a-catalog-database", str(shard))
 
 
 def test_latency_is_measured_for_modes_only(report: EvalReport) -> None:
