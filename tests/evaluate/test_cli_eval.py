@@ -122,6 +122,7 @@ def test_json_output_has_a_stable_shape(
                     "p95_ms": "number",
                     "cpu_p50_ms": "number",
                     "cpu_p95_ms": "number",
+                    "kernels": "str",
                 },
                 "routing": "NoneType",
                 "note": "NoneType",

@@ -7,6 +7,7 @@ import json
 import sqlite3
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -23,8 +24,12 @@ from gezel_knowledge.evaluate import (
     evaluate_catalog,
     load_judgements,
 )
+from gezel_knowledge.evaluate import run as run_module
 from gezel_knowledge.evaluate.baselines import exact_dense_rankings
+from gezel_knowledge.evaluate.searching import Retrieved, search_documents
 from gezel_knowledge.progress import ProgressEvent, ProgressMeter, ProgressSink
+from gezel_knowledge.reader import Catalog
+from gezel_knowledge.reader.vectors import KERNELS_ENV, compiled_kernels_available
 from tests.compiler.trees import extract
 from tests.evaluate.conftest import write_beir
 
@@ -137,6 +142,53 @@ def test_latency_is_measured_for_modes_only(report: EvalReport) -> None:
             assert 0 <= r.latency.cpu_p50_ms <= r.latency.cpu_p95_ms
         else:
             assert r.latency is None
+
+
+def test_timing_starts_once_every_shard_is_hot_and_the_kernels_are_ready(
+    beir_folder: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calls: list[str] = []
+
+    def search(catalog: Catalog, query: str, **kwargs: Any) -> Retrieved:
+        calls.append(f"{kwargs['mode']} {'every shard' if kwargs['every_shard'] else 'routed'}")
+        return search_documents(catalog, query, **kwargs)
+
+    def kernels() -> bool:
+        calls.append("wait for kernels")
+        return compiled_kernels_available()
+
+    monkeypatch.setattr(run_module, "search_documents", search)
+    monkeypatch.setattr(run_module, "compiled_kernels_available", kernels)
+    report = evaluate_beir(
+        beir_folder,
+        embedder=HashEmbedder(),
+        cache_dir=tmp_path,
+        modes=["vector", "keyword"],
+        shard_target=1,
+    )
+    # Two untimed searches of every shard (the second turns each one hot), then the wait for
+    # the compiled kernels, then the three timed questions; keyword search uses no kernels.
+    warm = ["vector every shard"] * 2 + ["wait for kernels"]
+    assert calls[:6] == [*warm, "vector routed", "vector routed", "vector routed"]
+    assert calls[6:9] == ["vector every shard"] * 3  # the every-shard comparison, also warm
+    assert calls[9:] == ["keyword every shard"] * 2 + ["keyword routed"] * 3
+    expected = "compiled" if compiled_kernels_available() else "numpy"
+    vector, keyword = report.result("vector"), report.result("keyword")
+    assert vector.latency is not None
+    assert keyword.latency is not None
+    assert (vector.latency.kernels, keyword.latency.kernels) == (expected, None)
+
+
+def test_kernels_say_numpy_when_the_compiled_ones_are_switched_off(
+    beir_folder: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(KERNELS_ENV, "numpy")
+    report = evaluate_beir(
+        beir_folder, embedder=HashEmbedder(), cache_dir=tmp_path, modes=["hybrid"]
+    )
+    latency = report.result("hybrid").latency
+    assert latency is not None
+    assert latency.kernels == "numpy"
 
 
 def test_one_shard_has_no_routing_comparison(report: EvalReport) -> None:
