@@ -189,7 +189,7 @@ def topic_documents_table(src: TableSource) -> CompanionTable:
 
 
 def document_locations_table(src: TableSource) -> CompanionTable:
-    """``document-locations.parquet`` (spec 5.2.2): every point, zero rows before 0.7."""
+    """``document_locations.parquet`` (spec 5.2.2): every point, zero rows before 0.7."""
     pa = src.pa
     schema = pa.schema(
         [
@@ -213,7 +213,7 @@ def document_locations_table(src: TableSource) -> CompanionTable:
         for columns in _fetch(src.router, sql):
             yield _batch(pa, schema, columns)
 
-    return CompanionTable("document_locations", "document-locations.parquet", schema, batches)
+    return CompanionTable("document_locations", "document_locations.parquet", schema, batches)
 
 
 # -- documents ---------------------------------------------------------------------------------
