@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from gezel_knowledge._files import read_input_bytes
 from gezel_knowledge.conformance_fixture import check_fixture
 from gezel_knowledge.errors import InvalidInput
 from gezk.errors import GezkError, InvalidReference, ReasonedError
@@ -66,24 +67,16 @@ def kit_file(path: Path) -> Path:
 def load_kit(path: Path | None = None) -> dict[str, Any]:
     """Load ``vectors.json`` from ``path`` (a file or a kit directory) or the bundled copy."""
     if path is None:
-        text = (
+        raw = (
             resources.files("gezel_knowledge")
             .joinpath("_data/conformance-vectors.json")
-            .read_text(encoding="utf-8")
+            .read_bytes()
         )
     else:
-        file = kit_file(path)
-        try:
-            text = file.read_text(encoding="utf-8")
-        except OSError as exc:
-            raise InvalidInput(
-                f"cannot read conformance vectors {file}: {exc.strerror}",
-                reason="kit-unreadable",
-                subject=str(file),
-            ) from None
+        raw = read_input_bytes(kit_file(path), "conformance vectors")
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
+        data = json.loads(raw)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise InvalidInput(
             f"conformance vectors are not JSON: {exc}", reason="kit-malformed"
         ) from None

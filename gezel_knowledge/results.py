@@ -10,7 +10,7 @@ parts.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
@@ -21,6 +21,7 @@ __all__ = [
     "SEARCH_MODES",
     "SearchMode",
     "SearchResult",
+    "Semantic",
     "SemanticState",
     "SourceReport",
     "SourceStatus",
@@ -41,6 +42,15 @@ SourceStatus = Literal["searched", "degraded", "failed", "quarantined", "unavail
 """``searched``: answered as asked; ``degraded``: answered by keywords only because semantic
 search was unavailable; ``failed``: raised, nothing from it; ``quarantined``: an installed catalog
 found damaged and set aside; ``unavailable``: not provided for this search."""
+
+
+@dataclass(frozen=True, slots=True)
+class Semantic:
+    """Whether vector search took part in a source, and why not when it did not."""
+
+    state: SemanticState
+    reason: str | None = None
+    message: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +81,37 @@ class SourceReport:
     """Documents inside the radius of a ``near`` search (catalogs)."""
     parts: tuple[SourceReport, ...] = ()
     """The reports of the sources this one is made of."""
+
+    @classmethod
+    def from_semantic(
+        cls,
+        source: str,
+        kind: SourceKind,
+        semantic: Semantic,
+        *,
+        signals: Sequence[str] = (),
+        hits: int = 0,
+        provenance: Provenance | None = None,
+        profile: str | None = None,
+        shards_searched: Sequence[int] = (),
+        eligible_documents: int | None = None,
+    ) -> SourceReport:
+        """A source that answered: ``searched``, or ``degraded`` (keywords alone) when semantic
+        search was asked for and unavailable, with the reason and message saying why."""
+        return cls(
+            source=source,
+            kind=kind,
+            status="degraded" if semantic.state == "unavailable" else "searched",
+            semantic=semantic.state,
+            signals=tuple(signals),
+            hits=hits,
+            reason=semantic.reason,
+            message=semantic.message,
+            provenance=provenance,
+            profile=profile,
+            shards_searched=tuple(shards_searched),
+            eligible_documents=eligible_documents,
+        )
 
     def walk(self) -> Iterator[SourceReport]:
         """This report, then its parts', depth first."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
+from gezel_knowledge._files import read_input_bytes
 from gezel_knowledge.errors import InvalidInput
 from gezk.errors import GezkError
 from gezk.signing import TrustAnchors
@@ -24,7 +25,7 @@ def _key_files(path: Path) -> list[Path]:
     if not files:
         raise InvalidInput(
             f"cannot read trust keys from {path}: the folder has no .pem files",
-            reason="unreadable-key",
+            reason="unreadable",
             subject=str(path),
         )
     return files
@@ -34,20 +35,13 @@ def load_trust_anchors(paths: Iterable[Path | str]) -> TrustAnchors:
     """Trust every Ed25519 public key in ``paths``: PEM files, or folders of ``*.pem`` files.
 
     Raises :class:`~gezel_knowledge.errors.InvalidInput` naming the file, with reason
-    ``unreadable-key`` (missing or unreadable; a folder without ``.pem`` files) or
+    ``unreadable`` (missing or unreadable; a folder without ``.pem`` files) or
     ``malformed-key`` (not a PEM Ed25519 public key, a private key included).
     """
     anchors = TrustAnchors()
     for given in paths:
         for file in _key_files(Path(given)):
-            try:
-                data = file.read_bytes()
-            except OSError as exc:
-                raise InvalidInput(
-                    f"cannot read trust key {file}: {exc.strerror or exc}",
-                    reason="unreadable-key",
-                    subject=str(file),
-                ) from None
+            data = read_input_bytes(file, "trust key")
             try:
                 anchors.add(data)
             except GezkError as exc:

@@ -36,17 +36,17 @@ def _refusal(paths: list[Path]) -> tuple[str, str | None, str]:
     return err.value.reason, err.value.subject, str(err.value)
 
 
-def test_a_missing_or_unreadable_key_is_unreadable_key(tmp_path: Path) -> None:
+def test_a_missing_or_unreadable_key_is_unreadable(tmp_path: Path) -> None:
     missing = tmp_path / "nope.pem"
     reason, subject, message = _refusal([missing])
-    assert (reason, subject) == ("unreadable-key", str(missing))
+    assert (reason, subject) == ("unreadable", str(missing))
     assert str(missing) in message
     (tmp_path / "file").write_text("x")
     inside_a_file = tmp_path / "file" / "k.pem"
-    assert _refusal([inside_a_file])[:2] == ("unreadable-key", str(inside_a_file))
+    assert _refusal([inside_a_file])[:2] == ("unreadable", str(inside_a_file))
     empty = tmp_path / "empty"
     empty.mkdir()
-    assert _refusal([empty])[:2] == ("unreadable-key", str(empty))
+    assert _refusal([empty])[:2] == ("unreadable", str(empty))
 
 
 def test_anything_but_an_ed25519_public_key_is_malformed_key(tmp_path: Path) -> None:

@@ -2,8 +2,8 @@
 
 Each subcommand lives in a module ``gezel_knowledge.cli.cmd_<name>`` that exposes
 ``register(subparsers)``; the parser it adds sets ``handler`` to a function taking the parsed
-arguments and returning an exit code. Typed errors become one ``error:`` line and exit code 1;
-usage errors exit with 2.
+arguments and returning an exit code. Typed errors, and operating-system errors (``os-error``),
+become one ``error:`` line and exit code 1; usage errors exit with 2.
 """
 
 from __future__ import annotations
@@ -80,4 +80,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except OSError as exc:  # a full disk, a refused write: the system's words, one line
+        what = exc.strerror or str(exc)
+        where = f": {exc.filename}" if exc.filename is not None else ""
+        print(f"gezel-knowledge: error: {what}{where} [os-error]", file=sys.stderr)
+        return 1
     return int(code)

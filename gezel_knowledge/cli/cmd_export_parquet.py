@@ -18,7 +18,7 @@ def register(subparsers: Any) -> None:
         help="write a catalog's documents, chunks and vectors as Parquet files",
         description="Write the Parquet companion of a catalog (spec section 14): per shard "
         "documents-NNN.parquet and chunks-NNN.parquet, plus topics.parquet, "
-        "topic_documents.parquet, document-locations.parquet and parquet-manifest.json. "
+        "topic_documents.parquet, document_locations.parquet and parquet-manifest.json. "
         "Needs the parquet extra: pip install 'gezel-knowledge[parquet]'.",
     )
     add_catalog_argument(parser)

@@ -34,6 +34,7 @@ import numpy as np
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from numpy.typing import NDArray
 
+from gezel_knowledge._files import check_output_file
 from gezel_knowledge._version import __version__
 from gezel_knowledge.archive.verify import file_sha256
 from gezel_knowledge.archive.writer import write_archive
@@ -41,7 +42,7 @@ from gezel_knowledge.compiler.chunking import (
     Chunk,
     UnitCounter,
     chunk_markdown,
-    embed_header,
+    embed_inputs,
     unit_counter,
 )
 from gezel_knowledge.compiler.databases import (
@@ -280,6 +281,8 @@ def compile_catalog(
             "loaded (pass metadata= to override its fields)",
             reason="catalog-with-loaded-source",
         )
+    # Refused now, not after the whole build (a folder of that name, a file above it).
+    output = check_output_file(output, "the catalog")
     plan = _plan(
         source,
         embedder,
@@ -290,7 +293,6 @@ def compile_catalog(
     )
     if strict:
         refuse_warnings(plan.source.warnings)
-    output = Path(output).absolute()
     output.parent.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix=f".{output.name}.build-", dir=output.parent))
     cache = VectorCache(cache_dir, plan.profile)
@@ -504,19 +506,9 @@ def _read_and_chunk(
 def _queue_embed_inputs(
     plan: _Plan, doc: ValidDocument, chunks: Sequence[Chunk], embedding: PassageEmbedding
 ) -> None:
-    """Queue ``context header + text`` of each chunk (one header per heading path)."""
-    headers: dict[tuple[str, ...], str] = {}
-    for chunk in chunks:
-        header = headers.get(chunk.heading_path)
-        if header is None:
-            header = embed_header(
-                doc.source.title,
-                chunk.heading_path,
-                plan.counter.count,
-                plan.chunking.context_header_max,
-            )
-            headers[chunk.heading_path] = header
-        embedding.add(header + chunk.text)
+    """Queue ``context header + text`` of each chunk."""
+    for text in embed_inputs(doc.source.title, chunks, plan.counter, plan.chunking):
+        embedding.add(text)
 
 
 # --- pass 2: shards ---------------------------------------------------------------------------

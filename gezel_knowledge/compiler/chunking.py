@@ -27,9 +27,9 @@ The differences from the reference that remain are listed in docs/build.md.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, Protocol
 
 from gezel_knowledge.compiler.blocks import LineIndex, headings, parse_blocks
 from gezel_knowledge.embedders.base import Tokenizer
@@ -37,7 +37,15 @@ from gezel_knowledge.errors import InvalidInput
 from gezk.ids import chunk_uid, content_hash
 from gezk.profiles import ChunkingProfile
 
-__all__ = ["Chunk", "UnitCounter", "chunk_markdown", "embed_header", "unit_counter"]
+__all__ = [
+    "Chunk",
+    "HeadedText",
+    "UnitCounter",
+    "chunk_markdown",
+    "embed_header",
+    "embed_inputs",
+    "unit_counter",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +123,35 @@ def embed_header(
     if count(header) > limit:
         return ""
     return header
+
+
+class HeadedText(Protocol):
+    """A passage as embed inputs need it: its heading path and its text (a :class:`Chunk`, or a
+    row read back from a shard)."""
+
+    @property
+    def heading_path(self) -> Sequence[str]: ...
+
+    @property
+    def text(self) -> str: ...
+
+
+def embed_inputs(
+    title: str, chunks: Iterable[HeadedText], counter: UnitCounter, chunking: ChunkingProfile
+) -> list[str]:
+    """The embed input of each passage of one document: its context header, then its text
+    (spec section 7.2 step 5), as the compiler embeds them and the exact-dense baseline
+    re-creates them."""
+    headers: dict[tuple[str, ...], str] = {}
+    inputs: list[str] = []
+    for chunk in chunks:
+        path = tuple(chunk.heading_path)
+        header = headers.get(path)
+        if header is None:  # passages of one section share a header: count it once
+            header = embed_header(title, path, counter.count, chunking.context_header_max)
+            headers[path] = header
+        inputs.append(header + chunk.text)
+    return inputs
 
 
 # The whitespace of ECMAScript's String.prototype.trim and of \s in its regular expressions.

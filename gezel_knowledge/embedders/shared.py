@@ -62,6 +62,7 @@ SemanticOffReason = Literal[
     "unknown-profile",
     "profile-mismatch",
     "model-missing",
+    "unreadable",
     "digest-mismatch",
     "unsupported-graph",
     "invalid-tokenizer",
@@ -70,6 +71,7 @@ SemanticOffReason = Literal[
 
 _REASONS: dict[str, SemanticOffReason] = {
     "model-missing": "model-missing",
+    "unreadable": "unreadable",
     "digest-mismatch": "digest-mismatch",
     "invalid-tokenizer": "invalid-tokenizer",
     "unsupported-graph": "unsupported-graph",

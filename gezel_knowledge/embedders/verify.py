@@ -12,6 +12,7 @@ import os
 import threading
 from pathlib import Path
 
+from gezel_knowledge._files import read_input_bytes
 from gezel_knowledge.embedders.locate import ModelFiles
 from gezel_knowledge.errors import ModelUnavailable
 from gezk.profiles import EmbeddingProfile
@@ -66,14 +67,7 @@ def pin_problems(profile: EmbeddingProfile, files: ModelFiles) -> list[str]:
 
 def read_verified(path: Path, expected: str | None, *, profile_id: str) -> tuple[bytes, str]:
     """The bytes of ``path`` and their digest; :class:`ModelUnavailable` if a pin disagrees."""
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise ModelUnavailable(
-            f"cannot read {path} for embedding profile {profile_id!r}: {exc.strerror or exc}",
-            reason="model-missing",
-            subject=str(path),
-        ) from exc
+    data = read_input_bytes(path, f"model file of {profile_id!r}", error=ModelUnavailable)
     actual = digest_of(data)
     if expected is not None and actual != expected:
         raise ModelUnavailable(

@@ -18,20 +18,22 @@ import json
 import sqlite3
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from pathlib import Path
+from itertools import groupby
 from types import ModuleType
 
 import numpy as np
 from numpy.typing import NDArray
 
-from gezel_knowledge.compiler.chunking import embed_header, unit_counter
+from gezel_knowledge._rows import fetch_all
+from gezel_knowledge.compiler.chunking import embed_inputs, unit_counter
 from gezel_knowledge.compiler.vector_cache import VectorCache, default_cache_dir, embed_input_key
 from gezel_knowledge.embedders.base import Embedder
 from gezel_knowledge.errors import IntegrityFailure
 from gezel_knowledge.evaluate.beir import Query
 from gezel_knowledge.extras import require_extra
 from gezel_knowledge.progress import ProgressEvent, ProgressSink, emit_safely
-from gezel_knowledge.reader import Catalog
+from gezel_knowledge.reader import Catalog, ShardInfo
+from gezel_knowledge.reader._sqlite import open_catalog_database
 from gezk.profiles import same_vector_space
 from gezk.quantize import quantize_int8
 
@@ -116,20 +118,27 @@ def _heading_path(raw: str) -> tuple[str, ...]:
     return tuple(str(v) for v in value) if isinstance(value, list) else ()
 
 
-def _open_read_only(path: Path) -> sqlite3.Connection:
-    return sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+def _shard_database(catalog: Catalog, shard: ShardInfo) -> sqlite3.Connection:
+    """A shard's database, opened and checked as the reader opens it."""
+    path = catalog.root.joinpath(*shard.path.split("/"))
+    return open_catalog_database(path, catalog.manifest.index_schema_version)
 
 
 def _passages(catalog: Catalog) -> Iterator[_PassageRow]:
     """Every passage of every shard (spec section 5.3 ``chunks``), in chunk id order."""
     for shard in catalog.shards:
-        conn = _open_read_only(catalog.root.joinpath(*shard.path.split("/")))
+        conn = _shard_database(catalog, shard)
         try:
-            for row in conn.execute(
-                "SELECT id, document_id, title, heading_path, text FROM chunks ORDER BY id"
+            for row in fetch_all(
+                conn, "SELECT id, document_id, title, heading_path, text FROM chunks ORDER BY id"
             ):
                 yield _PassageRow(
-                    shard.path, int(row[0]), str(row[1]), str(row[2]), _heading_path(row[3]), row[4]
+                    shard.path,
+                    int(row["id"]),
+                    str(row["document_id"]),
+                    str(row["title"]),
+                    _heading_path(row["heading_path"]),
+                    str(row["text"]),
                 )
         finally:
             conn.close()
@@ -140,32 +149,25 @@ def _stored_int8(catalog: Catalog, rows: Sequence[_PassageRow]) -> NDArray[np.in
     out = np.zeros((len(rows), dims), dtype=np.int8)
     position = {(r.shard_path, r.chunk_id): i for i, r in enumerate(rows)}
     for shard in catalog.shards:
-        conn = _open_read_only(catalog.root.joinpath(*shard.path.split("/")))
+        conn = _shard_database(catalog, shard)
         try:
-            for chunk_id, blob in conn.execute("SELECT chunk_id, v FROM chunk_vectors_int8"):
-                i = position.get((shard.path, int(chunk_id)))
+            for row in fetch_all(conn, "SELECT chunk_id, v FROM chunk_vectors_int8"):
+                i = position.get((shard.path, int(row["chunk_id"])))
                 if i is not None:
-                    out[i] = np.frombuffer(blob, dtype=np.int8)
+                    out[i] = np.frombuffer(row["v"], dtype=np.int8)
         finally:
             conn.close()
     return out
 
 
 def _embed_inputs(catalog: Catalog, embedder: Embedder, rows: Sequence[_PassageRow]) -> list[str]:
-    """Each passage's embed input (header + text) as the compiler formed it (spec 7.2 step 5)."""
+    """Each passage's embed input as the compiler formed it; ``rows`` grouped by document."""
     chunking = catalog.manifest.chunking
     counter = unit_counter(chunking, embedder.tokenizer)
-    headers: dict[tuple[str, tuple[str, ...]], str] = {}
     inputs: list[str] = []
-    for r in rows:
-        key = (r.title, r.heading_path)
-        header = headers.get(key)
-        if header is None:
-            header = embed_header(
-                r.title, r.heading_path, counter.count, chunking.context_header_max
-            )
-            headers[key] = header
-        inputs.append(header + r.text)
+    for _, passages in groupby(rows, key=lambda r: r.document_id):
+        group = list(passages)
+        inputs += embed_inputs(group[0].title, group, counter, chunking)
     return inputs
 
 

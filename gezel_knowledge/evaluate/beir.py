@@ -16,6 +16,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from gezel_knowledge._files import open_input, read_input_bytes
 from gezel_knowledge.errors import InvalidInput, NotFound
 
 __all__ = [
@@ -137,9 +138,9 @@ def locate_beir(folder: Path | str, split: str | None = None) -> BeirFolder:
     return BeirFolder(root, corpus, queries, splits[split], split)
 
 
-def _json_lines(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
+def _json_lines(path: Path, what: str) -> Iterator[tuple[int, dict[str, Any]]]:
     """``(line number, object)`` for each non-blank line of a JSON Lines file."""
-    with path.open("rb") as fh:
+    with open_input(path, what) as fh:
         for number, raw in enumerate(fh, start=1):
             if not raw.strip():
                 continue
@@ -181,7 +182,7 @@ def read_corpus(path: Path | str) -> Iterator[CorpusDocument]:
     """The documents of a ``corpus.jsonl``, in file order; a repeated ``_id`` is an error."""
     source = Path(path)
     seen: set[str] = set()
-    for number, obj in _json_lines(source):
+    for number, obj in _json_lines(source, "the corpus"):
         doc_id = _field(obj, "_id", source, number, required=True)
         if doc_id in seen:
             raise InvalidInput(
@@ -201,7 +202,7 @@ def read_queries(path: Path | str) -> dict[str, str]:
     """Query id -> text from a ``queries.jsonl``."""
     source = Path(path)
     queries: dict[str, str] = {}
-    for number, obj in _json_lines(source):
+    for number, obj in _json_lines(source, "the queries"):
         query_id = _field(obj, "_id", source, number, required=True)
         if query_id in queries:
             raise InvalidInput(
@@ -242,8 +243,9 @@ def read_qrels(path: Path | str) -> dict[str, dict[str, int]]:
     """Query id -> {document id: grade} from a qrels file (a header line is optional)."""
     source = Path(path)
     qrels: dict[str, dict[str, int]] = {}
+    raw = read_input_bytes(source, "the relevance judgements")
     try:
-        text = source.read_text(encoding="utf-8")
+        text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise InvalidInput(
             f"{source}: not UTF-8 text ({exc})", reason="eval-invalid-qrels", subject=str(source)

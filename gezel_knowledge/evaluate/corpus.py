@@ -19,6 +19,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from gezel_knowledge._files import check_output_folder, open_input
 from gezel_knowledge._version import __version__
 from gezel_knowledge.compiler.build import DEFAULT_SHARD_MAX, DEFAULT_SHARD_TARGET, compile_catalog
 from gezel_knowledge.compiler.sharding import ShardFill
@@ -37,6 +38,7 @@ __all__ = [
     "catalog_document_id",
     "corpus_cache_key",
     "default_eval_cache_dir",
+    "eval_cache_folder",
     "write_document_list",
 ]
 
@@ -63,6 +65,13 @@ def default_eval_cache_dir() -> Path:
     return gezel_home() / "cache" / "eval"
 
 
+def eval_cache_folder(cache_dir: Path | str | None) -> Path:
+    """The folder built catalogs are kept in (``cache_dir``, else the default), refused with
+    :class:`InvalidInput` now if it cannot be one."""
+    folder = Path(cache_dir) if cache_dir is not None else default_eval_cache_dir()
+    return check_output_folder(folder, "the evaluation cache")
+
+
 def catalog_document_id(corpus_id: str) -> str:
     """The document id a corpus id becomes: itself when valid, else ``beir-`` and a digest."""
     if is_document_id(corpus_id):
@@ -82,7 +91,7 @@ class CorpusCatalog:
 
 def _file_digest(path: Path) -> str:
     digest = hashlib.sha256()
-    with path.open("rb") as fh:
+    with open_input(path, "the corpus") as fh:
         for block in iter(lambda: fh.read(1 << 20), b""):
             digest.update(block)
     return digest.hexdigest()
@@ -160,8 +169,8 @@ def build_corpus_catalog(
     """
     target = shard_target or DEFAULT_SHARD_TARGET
     source = Path(corpus)
+    folder = eval_cache_folder(cache_dir)
     key = corpus_cache_key(source, embedder, shard_target=target, shard_fill=shard_fill)
-    folder = Path(cache_dir) if cache_dir is not None else default_eval_cache_dir()
     path = folder / f"{key[:32]}.gezk"
     if path.is_file() and not rebuild:
         return CorpusCatalog(path, key, True, -1)

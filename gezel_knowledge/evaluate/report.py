@@ -8,7 +8,10 @@ from typing import Literal
 from gezel_knowledge.errors import NotFound
 from gezel_knowledge.evaluate.baselines import DenseCheck
 
-__all__ = ["EvalReport", "Latency", "ModeReport", "RoutingReport", "Scores"]
+__all__ = ["EvalReport", "Kernels", "Latency", "ModeReport", "RoutingReport", "Scores"]
+
+Kernels = Literal["compiled", "numpy"]
+"""The stage-1 kernels hot shards ran: numba-compiled, or gezk's numpy reference."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,12 +26,15 @@ class Scores:
 
 @dataclass(frozen=True, slots=True)
 class Latency:
-    """Per-query time of one search call: wall clock and process CPU, in milliseconds."""
+    """Per-query time of one search call: wall clock and process CPU, in milliseconds, once
+    every shard is hot."""
 
     p50_ms: float
     p95_ms: float
     cpu_p50_ms: float
     cpu_p95_ms: float
+    kernels: Kernels | None = None
+    """The stage-1 kernels the timed searches ran; ``None`` when no vectors were searched."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -45,7 +45,8 @@ FETCH_ROWS = 1024
 """Rows read from SQLite per Arrow batch."""
 
 TableName = Literal["topics", "topic_documents", "document_locations", "documents", "chunks"]
-Row = Sequence[Any]
+Columns = dict[str, Sequence[Any]]
+"""A batch of rows as columns, by the names SQLite reports (``d.title`` is ``title``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,24 +79,23 @@ class TableSource:
     metadata: dict[str, str]
 
 
-def _fetch(conn: sqlite3.Connection, sql: str, params: Sequence[Any] = ()) -> Iterator[list[Row]]:
+def _fetch(conn: sqlite3.Connection, sql: str, params: Sequence[Any] = ()) -> Iterator[Columns]:
+    """The rows of ``sql``, :data:`FETCH_ROWS` at a time, as columns by name."""
     cursor = conn.execute(sql, params)
+    names = [column[0] for column in cursor.description]
     try:
         while rows := cursor.fetchmany(FETCH_ROWS):
-            yield rows
+            yield dict(zip(names, zip(*rows, strict=True), strict=True))
     finally:
         cursor.close()
 
 
-def _columns(rows: list[Row], width: int) -> list[tuple[Any, ...]]:
-    columns = list(zip(*rows, strict=True))
-    return columns if columns else [() for _ in range(width)]
-
-
-def _batch(pa: Any, schema: Any, columns: Sequence[Any], text_bytes: int = 0) -> Batch:
+def _batch(pa: Any, schema: Any, columns: Columns, text_bytes: int = 0) -> Batch:
+    """The schema's fields, in its order, from the columns of the same names."""
     arrays = [
         column if isinstance(column, pa.Array) else pa.array(column, type=field.type)
-        for column, field in zip(columns, schema, strict=True)
+        for field in schema
+        for column in (columns[field.name],)
     ]
     return Batch(pa.RecordBatch.from_arrays(arrays, schema=schema), text_bytes)
 
@@ -147,8 +147,8 @@ def topics_table(src: TableSource) -> CompanionTable:
     )
 
     def batches() -> Iterator[Batch]:
-        for rows in _fetch(src.router, sql):
-            yield _batch(pa, schema, _columns(rows, 6))
+        for columns in _fetch(src.router, sql):
+            yield _batch(pa, schema, columns)
 
     return CompanionTable("topics", "topics.parquet", schema, batches)
 
@@ -176,17 +176,20 @@ def topic_documents_table(src: TableSource) -> CompanionTable:
         )
     else:
         ordinal = "ordinal" if schema_version >= 3 else "NULL"
-        sql = f"SELECT topic_id, id, {ordinal} FROM documents ORDER BY topic_id, id"
+        sql = (
+            f"SELECT topic_id, id AS document_id, {ordinal} AS ordinal FROM documents"
+            " ORDER BY topic_id, id"
+        )
 
     def batches() -> Iterator[Batch]:
-        for rows in _fetch(src.router, sql):
-            yield _batch(pa, schema, _columns(rows, 3))
+        for columns in _fetch(src.router, sql):
+            yield _batch(pa, schema, columns)
 
     return CompanionTable("topic_documents", "topic_documents.parquet", schema, batches)
 
 
 def document_locations_table(src: TableSource) -> CompanionTable:
-    """``document-locations.parquet`` (spec 5.2.2): every point, zero rows before 0.7."""
+    """``document_locations.parquet`` (spec 5.2.2): every point, zero rows before 0.7."""
     pa = src.pa
     schema = pa.schema(
         [
@@ -207,10 +210,10 @@ def document_locations_table(src: TableSource) -> CompanionTable:
     def batches() -> Iterator[Batch]:
         if src.schema_version < 4:
             return
-        for rows in _fetch(src.router, sql):
-            yield _batch(pa, schema, _columns(rows, 6))
+        for columns in _fetch(src.router, sql):
+            yield _batch(pa, schema, columns)
 
-    return CompanionTable("document_locations", "document-locations.parquet", schema, batches)
+    return CompanionTable("document_locations", "document_locations.parquet", schema, batches)
 
 
 # -- documents ---------------------------------------------------------------------------------
@@ -247,9 +250,9 @@ def documents_table(
     # The aliases are grouped once and joined (SQLite indexes the grouped rows automatically);
     # the aliases table is keyed by alias, so a lookup per document would scan it each time.
     sql = f"""
-        SELECT d.id, d.title, d.slug, d.summary, d.language, d.topic_id, {ordinal}, d.shard_id,
-               d.chunk_count, d.source_url, d.source_revision, d.source_updated_at,
-               d.attribution_json, {meta}, a.aliases, d.body_codec, d.body_blob
+        SELECT d.id, d.title, d.slug, d.summary, d.language, d.topic_id, {ordinal} AS ordinal,
+               d.shard_id, d.chunk_count, d.source_url, d.source_revision, d.source_updated_at,
+               d.attribution_json, {meta} AS meta_json, a.aliases, d.body_codec, d.body_blob
           FROM documents d
           LEFT JOIN (SELECT document_id, json_group_array(alias) AS aliases
                        FROM aliases GROUP BY document_id) a ON a.document_id = d.id
@@ -257,27 +260,27 @@ def documents_table(
          ORDER BY d.id"""
     max_body = DEFAULT_LIMITS.max_body_bytes
 
-    def convert(rows: list[Row]) -> Batch:
-        cols = _columns(rows, 17)
-        ids = cols[0]
+    def convert(cols: Columns) -> Batch:
+        ids = cols["id"]
         markdown = [
             decode_body(doc, codec, blob, max_body)
-            for doc, codec, blob in zip(ids, cols[15], cols[16], strict=True)
+            for doc, codec, blob in zip(ids, cols["body_codec"], cols["body_blob"], strict=True)
         ]
-        columns = [
-            *cols[:6],
-            [paths.get(topic, (topic,)) for topic in cols[5]],
-            *cols[6:12],
-            [_canonical(v, "attribution_json", d) for v, d in zip(cols[12], ids, strict=True)],
-            [_canonical(v, "meta_json", d) for v, d in zip(cols[13], ids, strict=True)],
-            [sorted(json.loads(v)) if v is not None else [] for v in cols[14]],
-            markdown,
-        ]
+        attribution = zip(cols["attribution_json"], ids, strict=True)
+        meta = zip(cols["meta_json"], ids, strict=True)
+        columns: Columns = {
+            **cols,
+            "topic_path": [paths.get(topic, (topic,)) for topic in cols["topic_id"]],
+            "attribution": [_canonical(v, "attribution_json", d) for v, d in attribution],
+            "meta": [_canonical(v, "meta_json", d) for v, d in meta],
+            "aliases": [sorted(json.loads(v)) if v is not None else [] for v in cols["aliases"]],
+            "markdown": markdown,
+        }
         return _batch(pa, schema, columns, sum(len(m) for m in markdown))
 
     def batches() -> Iterator[Batch]:
-        for rows in _fetch(src.router, sql, (shard_id,)):
-            yield convert(rows)
+        for columns in _fetch(src.router, sql, (shard_id,)):
+            yield convert(columns)
 
     return CompanionTable(
         "documents", f"documents-{shard_id:03d}.parquet", schema, batches, shard_id, expected_rows
@@ -322,7 +325,7 @@ def chunks_table(
     sql = """
         SELECT c.id, c.chunk_uid, c.document_id, c.ordinal, c.title, c.heading_path,
                c.heading_text, c.line_start, c.line_end, c.token_count, c.content_hash, c.text,
-               q.v, b.v
+               q.v AS embedding, b.v AS embedding_bit
           FROM chunks c
           LEFT JOIN chunk_vectors_int8 q ON q.chunk_id = c.id
           LEFT JOIN chunk_vectors_bit b ON b.chunk_id = c.id
@@ -337,22 +340,20 @@ def chunks_table(
         flat = np.frombuffer(b"".join(int8), dtype=np.int8)
         return pa.FixedSizeListArray.from_arrays(pa.array(flat, type=pa.int8()), dimensions)
 
-    def convert(rows: list[Row]) -> Batch:
-        cols = _columns(rows, 14)
-        headings = [_heading_path(raw, uid) for raw, uid in zip(cols[5], cols[1], strict=True)]
-        columns = [
-            *cols[:5],
-            headings,
-            *cols[6:12],
-            [shard_id] * len(rows),
-            vectors(cols[1], cols[12], cols[13]),
-            cols[13],
-        ]
-        return _batch(pa, schema, columns, sum(len(t) for t in cols[11]))
+    def convert(cols: Columns) -> Batch:
+        uids = cols["chunk_uid"]
+        headings = zip(cols["heading_path"], uids, strict=True)
+        columns: Columns = {
+            **cols,
+            "heading_path": [_heading_path(raw, uid) for raw, uid in headings],
+            "shard_id": [shard_id] * len(uids),
+            "embedding": vectors(uids, cols["embedding"], cols["embedding_bit"]),
+        }
+        return _batch(pa, schema, columns, sum(len(t) for t in cols["text"]))
 
     def batches() -> Iterator[Batch]:
-        for rows in _fetch(shard, sql):
-            yield convert(rows)
+        for columns in _fetch(shard, sql):
+            yield convert(columns)
 
     return CompanionTable(
         "chunks", f"chunks-{shard_id:03d}.parquet", schema, batches, shard_id, expected_rows

@@ -6,7 +6,7 @@ would rather scan tables than open SQLite (DuckDB, Polars, pandas, ``datasets``)
 - ``documents-NNN.parquet`` and ``chunks-NNN.parquet`` per shard, ``topics.parquet``;
 - ``topic_documents.parquet``: every placement, so shared table-of-contents memberships survive
   (a document's ``topic_path`` alone names only its primary placement);
-- ``document-locations.parquet``: every point (zero rows for catalogs without any);
+- ``document_locations.parquet``: every point (zero rows for catalogs without any);
 - ``parquet-manifest.json``: what was exported, with each file's rows, size and SHA-256.
 
 Every file carries the catalog's identity and the vector rules (int8 scale, bit method,
@@ -18,8 +18,9 @@ the clock or the output path, so the same catalog exported with the same gezel-k
 pyarrow gives byte-identical files. pyarrow writes its own version as the files' ``created_by``
 and offers no way to set it; the report records it.
 
-The export is written to a temporary folder beside the output folder and moved into place
-when complete, so a failed export leaves nothing half-written.
+The export is written to a temporary folder beside the output folder and renamed into place
+when complete, so a failed export leaves nothing half-written; an overwrite renames the previous
+export aside first and removes it after, so the folder never holds a mix of the two.
 """
 
 from __future__ import annotations
@@ -30,11 +31,13 @@ import os
 import re
 import shutil
 import tempfile
+import uuid
 from collections.abc import Generator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from gezel_knowledge._files import check_output_folder
 from gezel_knowledge._version import __version__
 from gezel_knowledge.archive.paths import ROUTER_PATH
 from gezel_knowledge.archive.verify import file_sha256
@@ -99,9 +102,11 @@ _WRITER_OPTIONS: dict[str, Any] = {
     "use_content_defined_chunking": False,
 }
 
+# Earlier exports named the locations file document-locations.parquet; it is still recognised,
+# so overwriting such an export drops it.
 _COMPANION_FILE = re.compile(
     r"(?:documents|chunks)-\d{3,}\.parquet|topics\.parquet|topic_documents\.parquet"
-    r"|document-locations\.parquet"
+    r"|document[-_]locations\.parquet"
 )
 
 
@@ -180,8 +185,8 @@ def export_parquet(
     """Write the Parquet companion of ``catalog`` (an open catalog, a ``.gezk`` file or an
     extracted catalog directory) into ``out_dir``.
 
-    ``out_dir`` must be absent or empty unless ``overwrite`` is true; then the files of a
-    previous export there are replaced (and the ones this export does not write removed).
+    ``out_dir`` must be absent or empty unless ``overwrite`` is true; then a previous export
+    there is replaced as a whole (other files in the folder are kept).
     Needs the ``parquet`` extra (pyarrow).
     """
     pa = require_extra("pyarrow", "parquet", "the Parquet export")
@@ -410,30 +415,54 @@ def _result(
 
 
 def _check_output(out: Path, *, overwrite: bool) -> None:
-    if out.exists() and not out.is_dir():
-        raise InvalidInput(f"{out} is not a folder", reason="not-a-folder", subject=str(out))
+    check_output_folder(out, "the Parquet export")
     if out.is_dir() and any(out.iterdir()) and not overwrite:
         raise InvalidInput(
-            f"{out} is not empty; pass overwrite=True (--overwrite) to replace a previous export",
+            f"{out} is not empty: --overwrite replaces the export in it",
             reason="output-exists",
             subject=str(out),
         )
 
 
 def _publish(staging: Path, out: Path, names: list[str]) -> None:
-    """Move the finished export into ``out``: the whole folder when ``out`` is absent or empty,
-    else file by file with the report last, removing the previous export's other files."""
+    """Put the finished export at ``out`` with one rename, so ``out`` holds the old export or the
+    new one, never a mix. A previous export is renamed aside first and removed once the new one
+    is in place; files in ``out`` that no export wrote (a user's notes) are carried over."""
     if out.is_dir() and not any(out.iterdir()):
         out.rmdir()
     if not out.exists():
-        staging.rename(out)
+        os.rename(staging, out)
         return
-    previous = _previous_files(out)
-    for name in [*names, REPORT_NAME]:
-        os.replace(staging / name, out / name)
-    for stale in sorted(previous - set(names)):
-        (out / stale).unlink(missing_ok=True)
-    staging.rmdir()
+    exported = _previous_files(out) | set(names) | {REPORT_NAME}
+    for entry in sorted(out.iterdir()):
+        if entry.name not in exported:
+            _carry_over(entry, staging / entry.name)
+    previous = out.parent / f".{out.name}.{uuid.uuid4().hex[:12]}.previous"
+    os.rename(out, previous)
+    try:
+        os.rename(staging, out)
+    except BaseException:
+        os.rename(previous, out)
+        raise
+    shutil.rmtree(previous, ignore_errors=True)
+
+
+def _link_or_copy(src: str, dst: str) -> None:
+    """A hard link (no bytes copied, the file untouched), or a copy where links are refused."""
+    try:
+        os.link(src, dst)
+    except OSError:
+        shutil.copy2(src, dst)
+
+
+def _carry_over(entry: Path, target: Path) -> None:
+    """Put ``entry`` at ``target`` as well, leaving ``entry`` where it is until the swap."""
+    if entry.is_symlink():
+        os.symlink(os.readlink(entry), target)
+    elif entry.is_dir():
+        shutil.copytree(entry, target, symlinks=True, copy_function=_link_or_copy)
+    else:
+        _link_or_copy(str(entry), str(target))
 
 
 def _previous_files(out: Path) -> set[str]:

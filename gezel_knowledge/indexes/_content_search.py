@@ -18,15 +18,14 @@ import numpy as np
 
 from gezel_knowledge._rows import Row, fetch_all
 from gezel_knowledge.embedders.base import Embedder
-from gezel_knowledge.errors import KnowledgeError
 from gezel_knowledge.fusion import KEYWORD, VECTOR, FusionPreset, Ranked, fuse, relevance
 from gezel_knowledge.hits import SearchHit, Signal
 from gezel_knowledge.indexes._content_schema import HEADING_SEPARATOR
 from gezel_knowledge.indexes._content_types import ImageEmbedder
-from gezel_knowledge.indexes._storage import read_stamp, stamp_text
-from gezel_knowledge.indexes._vectors import knn, vec_table
+from gezel_knowledge.indexes._storage import read_stamp
+from gezel_knowledge.indexes._vectors import vector_list
 from gezel_knowledge.query import QueryVectors, fts_match_expression
-from gezel_knowledge.results import SearchMode, SearchResult, SemanticState, SourceReport
+from gezel_knowledge.results import SearchMode, SearchResult, Semantic, SourceReport
 
 __all__ = ["ContentQuery", "search_content"]
 
@@ -50,39 +49,6 @@ class ContentQuery:
     embedder: Embedder | None = None
     image_embedder: ImageEmbedder | None = None
     min_similarity: float | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class _Semantic:
-    state: SemanticState
-    reason: str | None = None
-    message: str | None = None
-
-
-def _vector_list(conn: sqlite3.Connection, q: ContentQuery, n: int) -> tuple[Lists, _Semantic]:
-    embedder = q.embedder
-    if embedder is None:
-        return {}, _Semantic("unavailable", "no-embedder", "no query embedder was given")
-    table = vec_table(conn, "vec_text")
-    stored = read_stamp(conn, "text")
-    if table is None or stored is None:
-        return {}, _Semantic("unavailable", "no-vectors", "the index has no text vectors yet")
-    if stored.stamp != stamp_text(embedder):
-        # Never compare across vector spaces.
-        message = f"the index's vectors come from another embedder than {embedder.profile.id}"
-        return {}, _Semantic("unavailable", "other-vector-space", message)
-    try:
-        query = q.vectors.of(embedder)
-    except KnowledgeError as exc:
-        return {}, _Semantic("unavailable", exc.reason, f"the query embedder failed: {exc}")
-    ids, sims = knn(conn, table, query, n)
-    if q.min_similarity is not None:
-        keep = sims >= q.min_similarity
-        ids, sims = ids[keep], sims[keep]
-    ranked: list[Ranked[int, None]] = [
-        Ranked(int(i), float(s)) for i, s in zip(ids, sims, strict=True)
-    ]
-    return {VECTOR: ranked}, _Semantic("used")
 
 
 def _image_list(
@@ -252,10 +218,20 @@ def search_content(conn: sqlite3.Connection, workspace: Path, q: ContentQuery) -
     """Run ``q`` against an open content index of ``workspace``."""
     n = max(4 * q.k, 40)
     lists: Lists = {}
-    semantic = _Semantic("off")
+    semantic = Semantic("off")
     if q.mode != "keyword":
-        found, semantic = _vector_list(conn, q, n)
-        lists.update(found)
+        found, semantic = vector_list(
+            conn,
+            "vec_text",
+            "text",
+            embedder=q.embedder,
+            vectors=q.vectors,
+            n=n,
+            min_similarity=q.min_similarity,
+            holder="the workspace index",
+        )
+        if semantic.state == "used":
+            lists[VECTOR] = found
     match = fts_match_expression(q.text)
     if q.mode != "vector" and match is not None:
         lists.update(_keyword_lists(conn, match, n))
@@ -265,14 +241,7 @@ def search_content(conn: sqlite3.Connection, workspace: Path, q: ContentQuery) -
     signals = {f.key: f.signals for f in fused}
     kept = _kept(conn, [f.key for f in fused], signals, q)
     hits = tuple(_hit(str(workspace), i, h) for i, h in enumerate(kept))
-    report = SourceReport(
-        source=str(workspace),
-        kind="workspace",
-        status="degraded" if semantic.state == "unavailable" else "searched",
-        semantic=semantic.state,
-        signals=tuple(lists),
-        hits=len(hits),
-        reason=semantic.reason,
-        message=semantic.message,
+    report = SourceReport.from_semantic(
+        str(workspace), "workspace", semantic, signals=tuple(lists), hits=len(hits)
     )
     return SearchResult(q.text, q.mode, hits, (report,))

@@ -14,14 +14,12 @@ from datetime import date
 
 from gezel_knowledge._rows import Row, fetch_all
 from gezel_knowledge.embedders.base import Embedder
-from gezel_knowledge.errors import KnowledgeError
 from gezel_knowledge.fusion import KEYWORD, VECTOR, Fused, FusionPreset, Ranked, fuse, relevance
 from gezel_knowledge.hits import SearchHit
 from gezel_knowledge.indexes._memory_format import DURABLE_KINDS
-from gezel_knowledge.indexes._storage import read_stamp, stamp_text
-from gezel_knowledge.indexes._vectors import knn, vec_table
+from gezel_knowledge.indexes._vectors import vector_list
 from gezel_knowledge.query import QueryVectors, fts_match_expression
-from gezel_knowledge.results import SearchMode, SearchResult, SemanticState, SourceReport
+from gezel_knowledge.results import SearchMode, SearchResult, Semantic, SourceReport
 
 __all__ = ["STATUS_HALF_LIFE_DAYS", "MemoryQuery", "decay_weight", "search_memory"]
 
@@ -80,37 +78,7 @@ class _Entry:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class _Semantic:
-    state: SemanticState
-    reason: str | None = None
-    message: str | None = None
-
-
 Lists = dict[str, list[Ranked[int, None]]]
-
-
-def _vector_list(conn: sqlite3.Connection, q: MemoryQuery, n: int) -> tuple[Lists, _Semantic]:
-    embedder = q.embedder
-    if embedder is None:
-        return {}, _Semantic("unavailable", "no-embedder", "no query embedder was given")
-    table = vec_table(conn, "vec_mem")
-    stored = read_stamp(conn, "memory")
-    if table is None or stored is None or stored.stamp != stamp_text(embedder):
-        # No vectors yet, or vectors of another space: never compare across spaces.
-        message = f"memory has no vectors of {embedder.profile.id} yet"
-        return {}, _Semantic("unavailable", "no-vectors", message)
-    try:
-        query = q.vectors.of(embedder)
-    except KnowledgeError as exc:
-        return {}, _Semantic("unavailable", exc.reason, f"the query embedder failed: {exc}")
-    ids, sims = knn(conn, table, query, n)
-    if q.min_similarity is not None:
-        keep = sims >= q.min_similarity
-        ids, sims = ids[keep], sims[keep]
-    return {VECTOR: [Ranked(int(i), float(s)) for i, s in zip(ids, sims, strict=True)]}, _Semantic(
-        "used"
-    )
 
 
 def _entries(conn: sqlite3.Connection, ids: list[int]) -> dict[int, _Entry]:
@@ -184,20 +152,23 @@ def search_memory(conn: sqlite3.Connection, folder: str, q: MemoryQuery) -> Sear
             (match, n),
         )
         lists[KEYWORD] = [Ranked(int(r["id"]), -float(r["score"])) for r in rows]
-    semantic = _Semantic("off")
+    semantic = Semantic("off")
     if q.mode != "keyword":
-        found, semantic = _vector_list(conn, q, n)
-        lists.update(found)
+        found, semantic = vector_list(
+            conn,
+            "vec_mem",
+            "memory",
+            embedder=q.embedder,
+            vectors=q.vectors,
+            n=n,
+            min_similarity=q.min_similarity,
+            holder="memory",
+        )
+        if semantic.state == "used":
+            lists[VECTOR] = found
     ranked = _ranked(conn, fuse(lists, q.fusion), q)
     hits = tuple(_hit(folder, i, *item) for i, item in enumerate(ranked))
-    report = SourceReport(
-        source=folder,
-        kind="memory",
-        status="degraded" if semantic.state == "unavailable" else "searched",
-        semantic=semantic.state,
-        signals=tuple(lists),
-        hits=len(hits),
-        reason=semantic.reason,
-        message=semantic.message,
+    report = SourceReport.from_semantic(
+        folder, "memory", semantic, signals=tuple(lists), hits=len(hits)
     )
     return SearchResult(q.text, q.mode, hits, (report,))

@@ -1,4 +1,5 @@
-"""sqlite-vec vector tables of the mutable indexes (seed, "Mutable vector search").
+"""sqlite-vec vector tables of the mutable indexes (seed, "Mutable vector search"), and the one
+vector list the content and memory indexes search them with.
 
 New tables declare ``distance_metric=cosine``, so similarity is ``1 - distance``. Tables written
 by older versions used sqlite-vec's default L2 metric; their distances are read by the table's
@@ -18,7 +19,12 @@ from typing import Any, Literal
 import numpy as np
 from numpy.typing import NDArray
 
-from gezel_knowledge.errors import Unsupported
+from gezel_knowledge.embedders.base import Embedder
+from gezel_knowledge.errors import KnowledgeError, Unsupported
+from gezel_knowledge.fusion import Ranked
+from gezel_knowledge.indexes._storage import read_stamp, stamp_text
+from gezel_knowledge.query import QueryVectors
+from gezel_knowledge.results import Semantic
 
 __all__ = [
     "VecTable",
@@ -28,6 +34,7 @@ __all__ = [
     "similarity_from_distance",
     "store_pending_vectors",
     "vec_table",
+    "vector_list",
 ]
 
 Metric = Literal["cosine", "l2"]
@@ -146,3 +153,41 @@ def knn(
         return np.empty(0, dtype=np.int64), np.empty(0, dtype=np.float64)
     data = np.asarray(rows, dtype=np.float64)
     return data[:, 0].astype(np.int64), similarity_from_distance(data[:, 1], table.metric)
+
+
+def vector_list(
+    conn: sqlite3.Connection,
+    table: str,
+    stamp_kind: str,
+    *,
+    embedder: Embedder | None,
+    vectors: QueryVectors,
+    n: int,
+    min_similarity: float | None,
+    holder: str,
+) -> tuple[list[Ranked[int, None]], Semantic]:
+    """The ``n`` nearest rows of vec0 ``table`` to the query, at or above ``min_similarity``,
+    with :class:`Semantic` ``used``; or no rows and why vector search was unavailable.
+
+    ``stamp_kind`` names the stamp of the vectors' space (``"text"``, ``"memory"``), and
+    ``holder`` what holds them in messages (``"the workspace index"``, ``"memory"``).
+    """
+    if embedder is None:
+        return [], Semantic("unavailable", "no-embedder", "no query embedder was given")
+    declared = vec_table(conn, table)
+    stored = read_stamp(conn, stamp_kind)
+    if declared is None or stored is None:
+        return [], Semantic("unavailable", "no-vectors", f"{holder} has no vectors yet")
+    if stored.stamp != stamp_text(embedder):
+        # Never compare across vector spaces.
+        message = f"{holder} holds vectors of another embedder than {embedder.profile.id}"
+        return [], Semantic("unavailable", "other-vector-space", message)
+    try:
+        query = vectors.of(embedder)
+    except KnowledgeError as exc:
+        return [], Semantic("unavailable", exc.reason, f"the query embedder failed: {exc}")
+    ids, sims = knn(conn, declared, query, n)
+    if min_similarity is not None:
+        keep = sims >= min_similarity
+        ids, sims = ids[keep], sims[keep]
+    return [Ranked(int(i), float(s)) for i, s in zip(ids, sims, strict=True)], Semantic("used")

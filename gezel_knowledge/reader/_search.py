@@ -34,22 +34,13 @@ from gezel_knowledge.results import (
     SEARCH_MODES,
     SearchMode,
     SearchResult,
-    SemanticState,
+    Semantic,
     SourceReport,
 )
 from gezk.profiles import EmbeddingProfile, same_vector_space
 from gezk.spatial import RadiusQuery
 
 __all__ = ["CatalogQuery", "Semantic", "embed_query", "search_catalog"]
-
-
-@dataclass(frozen=True, slots=True)
-class Semantic:
-    """Whether the query has a vector, and why not when it has none."""
-
-    state: SemanticState
-    reason: str | None = None
-    message: str | None = None
 
 
 def embed_query(

@@ -64,7 +64,7 @@ def test_unreadable_kit_is_a_one_line_error(
     assert main(["vectors", "--kit", str(tmp_path / "missing.json")]) == 1
     err = capsys.readouterr().err
     assert err.startswith("gezel-knowledge: error: cannot read conformance vectors")
-    assert "[kit-unreadable]" in err
+    assert "[unreadable]" in err
     assert len(err.strip().splitlines()) == 1
 
 

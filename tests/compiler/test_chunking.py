@@ -9,7 +9,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gezel_knowledge.compiler.blocks import LineIndex, normalize_body, parse_blocks
-from gezel_knowledge.compiler.chunking import chunk_markdown, embed_header, unit_counter
+from gezel_knowledge.compiler.chunking import (
+    chunk_markdown,
+    embed_header,
+    embed_inputs,
+    unit_counter,
+)
 from gezel_knowledge.embedders.base import WhitespaceTokenizer
 from gezk.ids import chunk_uid, content_hash
 from gezk.profiles import MARKDOWN_CHUNKS_2, ChunkingProfile
@@ -213,6 +218,33 @@ def test_context_header_and_its_truncation() -> None:
     assert embed_header("Title", ("A", "B"), WS.count, 3) == "Title\n"
     # ...and a title longer than the limit leaves no header at all.
     assert embed_header("A long title", ("A",), WS.count, 2) == ""
+
+
+@dataclasses.dataclass(frozen=True)
+class _Passage:
+    heading_path: tuple[str, ...]
+    text: str
+
+
+def test_embed_inputs_put_each_passages_context_header_before_its_text() -> None:
+    passages = [
+        _Passage((), "intro"),
+        _Passage(("A",), "first"),
+        _Passage(("A", "B"), "deep"),
+        _Passage(("A",), "second"),
+    ]
+    roomy = _profile(420, 0, header=64)
+    assert embed_inputs("Doc", passages, unit_counter(roomy, WS), roomy) == [
+        "Doc\nintro",
+        "Doc\nA\nfirst",
+        "Doc\nA > B\ndeep",
+        "Doc\nA\nsecond",
+    ]
+    # "Doc\nA > B\n" is four tokens: with room for three, that passage keeps the title alone.
+    tight = _profile(420, 0, header=3)
+    inputs = embed_inputs("Doc", passages, unit_counter(tight, WS), tight)
+    assert inputs[2] == "Doc\ndeep"
+    assert inputs[1] == "Doc\nA\nfirst"
 
 
 def test_chunking_is_deterministic() -> None:

@@ -25,6 +25,7 @@ from gezel_knowledge.embedders import (
 from gezel_knowledge.embedders import packaged as packaged_module
 from gezel_knowledge.embedders import shared as shared_module
 from gezel_knowledge.embedders.locate import required_files
+from gezel_knowledge.embedders.verify import read_verified
 from gezel_knowledge.errors import ModelUnavailable
 from gezk.hashembed import hash_embed
 from gezk.profiles import ALL_MINILM_L6_V2_INT8_1 as MINILM
@@ -220,3 +221,23 @@ def test_concurrent_first_use_loads_one_embedder_and_embeds_consistently() -> No
     assert len(embedders) == 1
     for _, vectors in outcomes[1:]:
         np.testing.assert_allclose(vectors, outcomes[0][1], atol=1e-6)
+
+
+def test_a_model_file_that_cannot_be_read_is_unavailable_and_unreadable(tmp_path: Path) -> None:
+    folder = tmp_path / "model.onnx"  # a folder where the graph file should be
+    folder.mkdir()
+    with pytest.raises(ModelUnavailable) as caught:
+        read_verified(folder, None, profile_id=MINILM.id)
+    assert (caught.value.reason, caught.value.subject) == ("unreadable", str(folder))
+    assert str(caught.value).startswith(f"cannot read model file of {MINILM.id!r} {folder}: ")
+
+
+def test_an_unreadable_model_file_leaves_semantic_search_off_saying_so(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def unreadable(*args: object, **kwargs: object) -> None:
+        raise ModelUnavailable("cannot read model.onnx", reason="unreadable")
+
+    monkeypatch.setattr(shared_module, "shared_embedder", unreadable)
+    result = resolve_query_embedder(MINILM)
+    assert (result.embedder, result.reason) == (None, "unreadable")

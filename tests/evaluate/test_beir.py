@@ -178,3 +178,21 @@ def test_judgements_without_any_relevant_document_are_refused(tmp_path: Path) ->
     with pytest.raises(InvalidInput) as caught:
         load_judgements(queries, qrels)
     assert caught.value.reason == "eval-no-judged-queries"
+
+
+@pytest.mark.parametrize("which", ["queries", "qrels", "corpus"])
+def test_an_input_that_cannot_be_read_is_unreadable(tmp_path: Path, which: str) -> None:
+    queries = _jsonl(tmp_path / "q.jsonl", [{"_id": "q1", "text": "a"}])
+    qrels = tmp_path / "qrels.tsv"
+    qrels.write_text("q1\td1\t1\n")
+    folder = tmp_path / "a-folder"  # a folder where a file should be
+    folder.mkdir()
+    read = {
+        "queries": lambda: load_judgements(folder, qrels),
+        "qrels": lambda: load_judgements(queries, folder),
+        "corpus": lambda: list(read_corpus(folder)),
+    }[which]
+    with pytest.raises(InvalidInput) as caught:
+        read()
+    assert (caught.value.reason, caught.value.subject) == ("unreadable", str(folder))
+    assert str(caught.value).startswith("cannot read ")

@@ -122,6 +122,7 @@ def test_json_output_has_a_stable_shape(
                     "p95_ms": "number",
                     "cpu_p50_ms": "number",
                     "cpu_p95_ms": "number",
+                    "kernels": "str",
                 },
                 "routing": "NoneType",
                 "note": "NoneType",
@@ -241,3 +242,17 @@ def test_bm25_without_bm25s_names_the_extra(
     assert "pip install 'gezel-knowledge[eval]'" in err
     assert "[missing-extra]" in err
     assert not list(tmp_path.glob("*.gezk"))  # refused before building anything
+
+
+def test_a_cache_folder_that_is_a_file_exits_1_before_building(
+    beir_folder: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    blocker = tmp_path / "cache"
+    blocker.write_text("mine")
+    code, out, err = _eval(
+        capsys, str(beir_folder), "--embedder", "test-hash-embed@1", "--cache-dir", str(blocker)
+    )
+    assert (code, out) == (1, "")
+    assert err.rstrip().endswith("[output-not-a-folder]")
+    assert len(err.splitlines()) == 1
+    assert blocker.read_text() == "mine"

@@ -3,16 +3,22 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
 
+import numpy as np
 import pytest
+from numpy.typing import NDArray
 
 from gezel_knowledge import open_catalog
+from gezel_knowledge.compiler.build import DEFAULT_SHARD_TARGET
 from gezel_knowledge.embedders import HashEmbedder
 from gezel_knowledge.errors import InvalidInput
+from gezel_knowledge.evaluate import evaluate_beir
 from gezel_knowledge.evaluate.corpus import (
     build_corpus_catalog,
     catalog_document_id,
+    corpus_cache_key,
     write_document_list,
 )
 from tests.evaluate.conftest import LONG_ID
@@ -103,3 +109,32 @@ def test_the_default_cache_is_under_the_gezel_home(
     monkeypatch.setenv("GEZEL_HOME", str(tmp_path / "home"))
     built = build_corpus_catalog(beir_folder / "corpus.jsonl", embedder=HashEmbedder())
     assert built.path.parent == tmp_path / "home" / "cache" / "eval"
+
+
+class _Counting(HashEmbedder):
+    """The hash embedder, counting the passages it is asked to embed."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.passages = 0
+
+    def embed_passages(self, texts: Sequence[str]) -> NDArray[np.float32]:
+        self.passages += len(texts)
+        return super().embed_passages(texts)
+
+
+def test_a_cached_catalog_name_taken_by_a_folder_is_refused_before_embedding(
+    beir_folder: Path, tmp_path: Path
+) -> None:
+    embedder = _Counting()
+    key = corpus_cache_key(
+        beir_folder / "corpus.jsonl",
+        embedder,
+        shard_target=DEFAULT_SHARD_TARGET,
+        shard_fill="semantic",
+    )
+    (tmp_path / f"{key[:32]}.gezk").mkdir()
+    with pytest.raises(InvalidInput) as caught:
+        evaluate_beir(beir_folder, embedder=embedder, cache_dir=tmp_path)
+    assert caught.value.reason == "output-is-directory"
+    assert embedder.passages == 0

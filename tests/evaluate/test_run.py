@@ -3,21 +3,29 @@ in ``conftest.py``)."""
 
 from __future__ import annotations
 
+import json
+import sqlite3
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 from numpy.typing import NDArray
 
 from gezel_knowledge import open_catalog
+from gezel_knowledge import progress as progress_module
 from gezel_knowledge.embedders import HashEmbedder
-from gezel_knowledge.errors import InvalidInput
+from gezel_knowledge.errors import IntegrityFailure, InvalidInput
 from gezel_knowledge.evaluate import EvalReport, evaluate_beir, evaluate_catalog, load_judgements
-from gezel_knowledge.evaluate._rate import RateProgress, format_seconds
+from gezel_knowledge.evaluate import run as run_module
 from gezel_knowledge.evaluate.baselines import exact_dense_rankings
 from gezel_knowledge.evaluate.corpus import build_corpus_catalog
-from gezel_knowledge.progress import ProgressEvent
+from gezel_knowledge.evaluate.searching import Retrieved, search_documents
+from gezel_knowledge.progress import ProgressEvent, ProgressMeter, ProgressSink
+from gezel_knowledge.reader import Catalog
+from gezel_knowledge.reader.vectors import KERNELS_ENV, compiled_kernels_available
+from tests.compiler.trees import extract
 from tests.evaluate.conftest import write_beir
 
 
@@ -103,6 +111,24 @@ def test_exact_dense_puts_an_exact_match_first(beir_folder: Path, tmp_path: Path
     assert check.int8_mismatches == 0
 
 
+def test_exact_dense_reads_shards_through_the_readers_checks(
+    beir_folder: Path, tmp_path: Path
+) -> None:
+    built = build_corpus_catalog(
+        beir_folder / "corpus.jsonl", embedder=HashEmbedder(), cache_dir=tmp_path, shard_target=1
+    )
+    root = extract(built.path, tmp_path / "extracted")
+    judged = load_judgements(beir_folder / "queries.jsonl", beir_folder / "qrels" / "test.tsv")
+    with open_catalog(root) as catalog:
+        shard = root.joinpath(*catalog.shards[-1].path.split("/"))
+        conn = sqlite3.connect(shard)
+        conn.execute("PRAGMA application_id = 0")  # no longer a gezk catalog database
+        conn.close()
+        with pytest.raises(IntegrityFailure) as caught:
+            exact_dense_rankings(catalog, HashEmbedder(), judged.queries, 100)
+    assert (caught.value.reason, caught.value.subject) == ("not-a-catalog-database", str(shard))
+
+
 def test_latency_is_measured_for_modes_only(report: EvalReport) -> None:
     for r in report.results:
         if r.kind == "mode":
@@ -111,6 +137,53 @@ def test_latency_is_measured_for_modes_only(report: EvalReport) -> None:
             assert 0 <= r.latency.cpu_p50_ms <= r.latency.cpu_p95_ms
         else:
             assert r.latency is None
+
+
+def test_timing_starts_once_every_shard_is_hot_and_the_kernels_are_ready(
+    beir_folder: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calls: list[str] = []
+
+    def search(catalog: Catalog, query: str, **kwargs: Any) -> Retrieved:
+        calls.append(f"{kwargs['mode']} {'every shard' if kwargs['every_shard'] else 'routed'}")
+        return search_documents(catalog, query, **kwargs)
+
+    def kernels() -> bool:
+        calls.append("wait for kernels")
+        return compiled_kernels_available()
+
+    monkeypatch.setattr(run_module, "search_documents", search)
+    monkeypatch.setattr(run_module, "compiled_kernels_available", kernels)
+    report = evaluate_beir(
+        beir_folder,
+        embedder=HashEmbedder(),
+        cache_dir=tmp_path,
+        modes=["vector", "keyword"],
+        shard_target=1,
+    )
+    # Two untimed searches of every shard (the second turns each one hot), then the wait for
+    # the compiled kernels, then the three timed questions; keyword search uses no kernels.
+    warm = ["vector every shard"] * 2 + ["wait for kernels"]
+    assert calls[:6] == [*warm, "vector routed", "vector routed", "vector routed"]
+    assert calls[6:9] == ["vector every shard"] * 3  # the every-shard comparison, also warm
+    assert calls[9:] == ["keyword every shard"] * 2 + ["keyword routed"] * 3
+    expected = "compiled" if compiled_kernels_available() else "numpy"
+    vector, keyword = report.result("vector"), report.result("keyword")
+    assert vector.latency is not None
+    assert keyword.latency is not None
+    assert (vector.latency.kernels, keyword.latency.kernels) == (expected, None)
+
+
+def test_kernels_say_numpy_when_the_compiled_ones_are_switched_off(
+    beir_folder: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(KERNELS_ENV, "numpy")
+    report = evaluate_beir(
+        beir_folder, embedder=HashEmbedder(), cache_dir=tmp_path, modes=["hybrid"]
+    )
+    latency = report.result("hybrid").latency
+    assert latency is not None
+    assert latency.kernels == "numpy"
 
 
 def test_one_shard_has_no_routing_comparison(report: EvalReport) -> None:
@@ -137,6 +210,57 @@ def test_routed_and_every_shard_results_are_compared(beir_folder: Path, tmp_path
     assert vector.routing.overlap_at_10 == 1.0
     assert vector.routing.overlap_at_100 == 1.0
     assert report.result("keyword").routing is None  # keyword mode always scans every shard
+
+
+class _Designed(HashEmbedder):
+    """The hash profile with chosen vectors: every query is the axis e0; six decoy passages
+    lie at cosine 0.9 to it, the answer at 0.6 (above the 0.35 floor), another at 0."""
+
+    def _vector(self, text: str) -> NDArray[np.float32]:
+        v = np.zeros(self.profile.dimensions, dtype=np.float32)
+        if text.startswith("Decoy "):
+            v[0], v[int(text.split()[1])] = 0.9, np.sqrt(1 - 0.9**2)
+        elif text.startswith("Answer"):
+            v[0], v[7] = 0.6, 0.8
+        else:
+            v[8] = 1.0
+        return v
+
+    def embed_passages(self, texts: Sequence[str]) -> NDArray[np.float32]:
+        return np.stack([self._vector(t) for t in texts])
+
+    def embed_queries(self, texts: Sequence[str]) -> NDArray[np.float32]:
+        queries = np.zeros((len(texts), self.profile.dimensions), dtype=np.float32)
+        queries[:, 0] = 1.0
+        return queries
+
+
+def test_routing_that_loses_the_answer_scores_below_every_shard(tmp_path: Path) -> None:
+    # One passage per shard, so a shard's centroid is its passage: the six decoy shards
+    # (cosine 0.9) fill the budget of 6 and the answer's shard (0.6) is never scanned, while a
+    # scan of every shard finds the answer seventh.
+    documents = [(f"decoy-{i}", f"Decoy {i}", f"decoy passage number {i}") for i in range(1, 7)]
+    documents += [("answer", "Answer", "the passage asked about"), ("other", "Other", "unrelated")]
+    folder = write_beir(tmp_path / "b", qrels=[("q-answer", "answer", 1)])
+    with (folder / "corpus.jsonl").open("w", encoding="utf-8") as fh:
+        for doc_id, title, text in documents:
+            fh.write(json.dumps({"_id": doc_id, "title": title, "text": text}))
+            fh.write("\n")
+    (folder / "queries.jsonl").write_text(
+        json.dumps({"_id": "q-answer", "text": "which passage is the answer"}) + "\n"
+    )
+    report = evaluate_beir(
+        folder, embedder=_Designed(), cache_dir=tmp_path / "c", shard_target=1, modes=["vector"]
+    )
+    assert report.shards == 8
+    vector = report.result("vector")
+    assert vector.routing is not None
+    routed, every = vector.scores, vector.routing.every_shard
+    assert (routed.recall_at_10, routed.recall_at_100) == (0.0, 0.0)
+    assert (every.recall_at_10, every.recall_at_100) == (1.0, 1.0)
+    assert every.ndcg_at_10 > routed.ndcg_at_10
+    assert vector.routing.overlap_at_10 == pytest.approx(6 / 7)  # the decoys, not the answer
+    assert vector.routing.overlap_at_10 < 1
 
 
 def test_judged_documents_missing_from_the_catalog_are_counted(tmp_path: Path) -> None:
@@ -204,23 +328,27 @@ def test_progress_reports_each_mode_to_the_end(beir_folder: Path, tmp_path: Path
     assert any(e.job == "build" for e in events)
 
 
-def test_rate_progress_adds_rate_and_time_left() -> None:
-    seen: list[ProgressEvent] = []
-    clock = iter([100.0, 102.0, 104.0])
-    rate = RateProgress(seen.append, clock=lambda: next(clock))
-    rate(ProgressEvent("eval", "hybrid", 0, 30, "queries"))
-    rate(ProgressEvent("eval", "hybrid", 10, 30, "queries", "warm"))
-    rate(ProgressEvent("eval", "hybrid", 30, 30, "queries"))
-    # 10 queries in 2 s: 5 a second, 20 left take 4 s; then 30 in 4 s, nothing left.
-    assert [e.message for e in seen] == [
-        "",
-        "warm; 5.0 queries/s, 4s left",
-        "7.5 queries/s, 0s left",
-    ]
+def test_eval_progress_carries_one_typed_rate_and_time_left(
+    beir_folder: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ticks = iter(range(1_000_000))
 
+    class Meter(ProgressMeter):  # a clock moving a second per reading: every step has a pace
+        def __init__(self, sink: ProgressSink | None) -> None:
+            super().__init__(sink, clock=lambda: float(next(ticks)))
 
-def test_format_seconds() -> None:
-    assert [format_seconds(s) for s in (4.4, 185, 3720)] == ["4s", "3m05s", "1h02m"]
+    monkeypatch.setattr(progress_module, "ProgressMeter", Meter)
+    events: list[ProgressEvent] = []
+    evaluate_beir(beir_folder, embedder=HashEmbedder(), cache_dir=tmp_path, progress=events.append)
+    queries = [e for e in events if e.job == "eval" and e.unit == "queries"]
+    assert queries
+    # The meter stamps the pace on the event; nothing writes a second pace into the message.
+    assert all(e.message == "" for e in events if e.job == "eval")
+    assert not any("/s" in e.message or " left" in e.message for e in events)
+    paced = [e for e in queries if e.rate is not None]
+    assert paced
+    assert all(e.eta_seconds is not None for e in paced)
+    assert all(e.eta_seconds == 0.0 for e in queries if e.done == e.total)
 
 
 def test_exact_dense_embeds_passages_the_cache_lacks(

@@ -3,8 +3,10 @@ catalog's own databases read with plain sqlite3."""
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
+import os
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,6 +20,7 @@ import pytest
 
 from gezel_knowledge.errors import IntegrityFailure, InvalidInput
 from gezel_knowledge.export import ParquetExport, export_parquet
+from gezel_knowledge.export import parquet as parquet_module
 from gezel_knowledge.opening import open_catalog
 from gezel_knowledge.progress import ProgressEvent
 from gezk.jcs import canonicalize
@@ -122,7 +125,7 @@ def test_report_lists_every_file_with_its_digest(handbook_export: ParquetExport)
     assert [e["path"] for e in report["files"]] == [
         "topics.parquet",
         "topic_documents.parquet",
-        "document-locations.parquet",
+        "document_locations.parquet",
         "documents-000.parquet",
         "chunks-000.parquet",
     ]
@@ -146,7 +149,7 @@ def test_duckdb_counts_equal_the_manifest(
     assert _duck(f"SELECT count(*) FROM '{d}/topics.parquet'") == [(len(manifest["topics"]),)]
     placements = _rows(root / "index/router.db", "SELECT count(*) FROM topic_documents")
     assert _duck(f"SELECT count(*) FROM '{d}/topic_documents.parquet'") == placements
-    assert _duck(f"SELECT count(*) FROM '{d}/document-locations.parquet'") == [
+    assert _duck(f"SELECT count(*) FROM '{d}/document_locations.parquet'") == [
         (manifest["spatial"]["locationCount"],)
     ]
 
@@ -332,7 +335,7 @@ def test_locations_are_exported_with_their_provenance(
         "SELECT document_id, location_id, latitude, longitude, role, provenance_json "
         "FROM document_locations ORDER BY document_id, location_id",
     )
-    exported = _duck(f"SELECT * FROM '{shared_export.directory}/document-locations.parquet'")
+    exported = _duck(f"SELECT * FROM '{shared_export.directory}/document_locations.parquet'")
     assert exported == stored
     assert len(exported) == 2
 
@@ -417,6 +420,66 @@ def test_overwrite_replaces_a_previous_export_and_drops_its_extra_files(
     assert names == sorted([*(f.path for f in result.files), "parquet-manifest.json", "notes.txt"])
     assert json.loads(result.report.read_text())["catalog"]["id"] == "gezel-handbook"
     assert not list(tmp_path.glob(".out.*"))
+
+
+def test_an_overwrite_drops_the_locations_file_of_an_earlier_export_by_its_old_name(
+    handbook_gezk: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "out"
+    export_parquet(handbook_gezk, out)
+    report = json.loads((out / "parquet-manifest.json").read_text())
+    for entry in report["files"]:
+        if entry["path"] == "document_locations.parquet":
+            entry["path"] = "document-locations.parquet"
+    (out / "document_locations.parquet").rename(out / "document-locations.parquet")
+    (out / "parquet-manifest.json").write_text(json.dumps(report))
+    export_parquet(handbook_gezk, out, overwrite=True)
+    assert not (out / "document-locations.parquet").exists()
+    assert (out / "document_locations.parquet").is_file()
+
+
+def test_the_refusal_names_the_cli_option(handbook_gezk: Path, tmp_path: Path) -> None:
+    (tmp_path / "out").mkdir()
+    (tmp_path / "out" / "notes.txt").write_text("mine")
+    with pytest.raises(InvalidInput) as caught:
+        export_parquet(handbook_gezk, tmp_path / "out")
+    assert "--overwrite" in str(caught.value)
+    assert "overwrite=True" not in str(caught.value)
+
+
+def _folder(root: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(root.iterdir())}
+
+
+def test_an_overwrite_that_fails_while_publishing_leaves_the_previous_export_whole(
+    handbook_gezk: Path,
+    sharded_catalog: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    out = tmp_path / "out"
+    export_parquet(sharded_catalog, out)
+    (out / "notes.txt").write_text("mine")
+    before = _folder(out)
+    moves = {"rename": os.rename, "replace": os.replace}
+
+    def failing(kind: str) -> Any:
+        def move(src: Any, dst: Any, *args: Any, **kwargs: Any) -> None:
+            # A crash as the new export goes in: the staging folder, or its largest file.
+            source = str(src)
+            if ".partial" in source and source.endswith((".partial", "chunks-000.parquet")):
+                raise OSError(errno.EIO, os.strerror(errno.EIO), source)
+            moves[kind](src, dst, *args, **kwargs)
+
+        return move
+
+    with monkeypatch.context() as patched:
+        patched.setattr(parquet_module.os, "rename", failing("rename"))
+        patched.setattr(parquet_module.os, "replace", failing("replace"))
+        with pytest.raises(OSError, match=os.strerror(errno.EIO)):
+            export_parquet(handbook_gezk, out, overwrite=True)
+    assert _folder(out) == before  # not a mix of the old and the new export
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
 
 
 def test_a_corrupt_catalog_fails_and_leaves_nothing(shared_catalog: Path, tmp_path: Path) -> None:

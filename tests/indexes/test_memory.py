@@ -167,6 +167,26 @@ def test_a_query_embedder_that_fails_leaves_keywords_to_answer_and_says_so(
         assert memory.embedder is embedder
 
 
+def test_vectors_of_another_space_are_reported_as_the_content_index_reports_them(
+    tmp_path: Path,
+) -> None:
+    with MemoryIndex(tmp_path, embedder=hash_embedder()) as memory:
+        memory.add("gamma delta", day=TODAY)
+        memory.embedder = hash_embedder(passage_instruction="passage: ")
+        result = memory.search("gamma delta")
+        assert result.hits[0].signal("vector") is None
+        report = result.sources[0]
+        assert (report.status, report.semantic, report.reason) == (
+            "degraded",
+            "unavailable",
+            "other-vector-space",
+        )
+    with MemoryIndex(tmp_path / "empty", embedder=None) as memory:
+        memory.add("gamma delta", day=TODAY)
+        memory.embedder = hash_embedder()  # an embedder now, but nothing was embedded yet
+        assert memory.search("gamma delta").sources[0].reason == "no-vectors"
+
+
 def test_hand_edits_and_deleted_days_are_picked_up(tmp_path: Path) -> None:
     with MemoryIndex(tmp_path) as memory:
         memory.add("the otter", day=TODAY)
