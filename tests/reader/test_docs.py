@@ -61,7 +61,7 @@ def test_page_examples_run_as_written(
 
 
 _REASON = re.compile(
-    r"(?:ctx\.add|scan\.add|scan\.fatal|Finding)\(\s*\"([a-z0-9-]+)\"|reason=\"([a-z0-9-]+)\"",
+    r"(?:ctx\.add|scan\.add|scan\.fatal|Finding|ZipProblem)\(\s*\"([a-z0-9-]+)\"|reason=\"([a-z0-9-]+)\"",
     re.DOTALL,
 )
 _NOT_REFUSALS = {
