@@ -21,12 +21,12 @@ catalog and a validator to report every finding (the validator checks the schema
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Final
 
+from gezk import untrusted_json
 from gezk.errors import InvalidManifest, InvalidProfile
 from gezk.ids import is_sha256_hex
 from gezk.profiles import ChunkingProfile, EmbeddingProfile
@@ -405,7 +405,8 @@ def _no_constant(name: str) -> Any:
 
 def _decode(data: bytes | bytearray) -> Any:
     try:
-        return json.loads(
+        # Bounded nesting: deep JSON is a ValueError here, never a RecursionError later.
+        return untrusted_json.loads(
             bytes(data).decode("utf-8"),
             object_pairs_hook=_no_duplicate_keys,
             parse_constant=_no_constant,

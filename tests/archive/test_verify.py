@@ -17,6 +17,7 @@ from gezel_knowledge.archive import (
     scan_archive,
 )
 from gezel_knowledge.errors import IntegrityFailure, InvalidInput, KnowledgeError, Unsupported
+from gezel_knowledge.validate import validate_archive
 from tests.archive.archive_builders import (
     PNG,
     SVG_OK,
@@ -422,3 +423,19 @@ def test_crc_mismatch_inside_manifest_is_corrupt(spec: ArchiveSpec, build: Build
     raw[at + 2] = ord("K")
     path.write_bytes(bytes(raw))
     refused(path, "corrupt-archive")
+
+
+@pytest.mark.parametrize("depth", [100_000, 200])
+def test_deeply_nested_manifest_is_invalid_not_a_recursion_error(
+    spec: ArchiveSpec, tmp_path: Path, depth: int
+) -> None:
+    # Before: RecursionError from json.loads (deep), or later from copying and schema checks.
+    entries = spec.entries()
+    body = entries[1].data.decode()
+    nested = "[" * depth + "]" * depth
+    entries[1].data = body.replace('"name": "Demo"', f'"name": "Demo", "x": {nested}').encode()
+    path = write_zip(tmp_path / "x.gezk", entries)
+    err = refused(path, "invalid-manifest")
+    assert "nested" in str(err)
+    report = validate_archive(path)
+    assert [f.reason for f in report.findings] == ["invalid-manifest"]
