@@ -34,6 +34,7 @@ from gezel_knowledge.errors import InvalidInput
 from gezel_knowledge.install.cancel import CancelToken
 from gezel_knowledge.install.errors import DownloadFailed
 from gezel_knowledge.progress import ProgressEvent, ProgressSink, emit_safely
+from gezk import untrusted_json
 
 __all__ = ["DownloadResult", "download", "is_url", "sidecar_path"]
 
@@ -75,7 +76,7 @@ class _Sidecar:
     @classmethod
     def load(cls, path: Path, url: str) -> _Sidecar | None:
         try:
-            obj = json.loads(path.read_text(encoding="utf-8"))
+            obj = untrusted_json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             return None
         if not isinstance(obj, dict) or obj.get("url") != url:

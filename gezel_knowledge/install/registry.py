@@ -19,6 +19,7 @@ from typing import Any, Literal
 from gezel_knowledge._atomic import write_atomic
 from gezel_knowledge._locking import FileLock
 from gezel_knowledge.errors import IntegrityFailure, InvalidInput, NotFound, Unsupported
+from gezk import untrusted_json
 
 __all__ = [
     "REGISTRY_KIND",
@@ -332,7 +333,7 @@ class UserRegistry:
         except FileNotFoundError:
             return RegistrySnapshot()
         try:
-            obj = json.loads(data)
+            obj = untrusted_json.loads(data)
         except ValueError as exc:
             raise IntegrityFailure(
                 f"registry {self.path} is not valid JSON: {exc}",
