@@ -365,6 +365,19 @@ def test_extract_refuses_a_non_empty_destination(
         (b"<svg><style>@import url(a.css);</style></svg>", "unsafe-svg"),
         (b"<svg><rect style=\"fill:url('http://e.com/p')\"/></svg>", "unsafe-svg"),
         (b'<svg><a href="data:text/html,hi">x</a></svg>', "unsafe-svg"),
+        # Processing instructions and external DTDs (issue 17 item 7: these passed as inert).
+        (b'<?xml-stylesheet href="http://evil.test/s.css"?><svg/>', "unsafe-svg"),
+        (
+            b'<?xml version="1.0"?>\n<?xml-stylesheet type="text/xsl" href="x.xsl"?><svg/>',
+            "unsafe-svg",
+        ),
+        (b"<svg><?php echo 1; ?></svg>", "unsafe-svg"),
+        (b'<!DOCTYPE svg SYSTEM "http://evil.test/x.dtd"><svg/>', "unsafe-svg"),
+        (
+            b'<!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" "http://evil.test/svg11.dtd"><svg/>',
+            "unsafe-svg",
+        ),
+        (b'<!DOCTYPE svg [<!ATTLIST image href CDATA "https://evil.test/">]><svg/>', "unsafe-svg"),
         (b"<html><svg></svg></html>", "asset-type-mismatch"),
         (b"\xff\xfe<svg></svg>", "asset-type-mismatch"),
     ],
@@ -389,6 +402,7 @@ def test_active_or_non_svg_content_is_refused_at_extraction(
         b'<svg><use href="#a"/><rect fill="url(#grad)"/></svg>',
         b'<svg><image href="data:image/png;base64,iVBORw0KGgo="/></svg>',
         b"<!-- c --><!DOCTYPE svg><svg viewBox='0 0 1 1'/>",
+        b'\xef\xbb\xbf<?xml version="1.0" encoding="UTF-8" standalone="no"?>\n<svg/>',
     ],
 )
 def test_inert_svgs_are_accepted(
