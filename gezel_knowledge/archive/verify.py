@@ -419,6 +419,10 @@ class ArchiveFile:
         """Close the file."""
         self._fh.close()
 
+    def stat(self) -> os.stat_result:
+        """The open file's status (of the bytes this object reads, whatever the path names now)."""
+        return os.fstat(self._fh.fileno())
+
     @property
     def sha256(self) -> str:
         """Hex SHA-256 of the whole file."""
