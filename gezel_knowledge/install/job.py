@@ -58,6 +58,7 @@ from gezel_knowledge.install.placement import (
 )
 from gezel_knowledge.install.publish import (
     SharedCopyDamaged,
+    VersionGone,
     activate_existing,
     adopt_shared,
     already_active,
@@ -274,7 +275,9 @@ def _install_checked(
     existing = home.snapshot().get(key)
     reuse = existing.version_by_digest(digest) if existing is not None else None
     if reuse is not None and reuse.quarantine is None and home.path_of(reuse).is_dir():
-        return activate_existing(job, key, digest, fetched)
+        # Looked up without the lock: activate_existing checks again under it.
+        with contextlib.suppress(VersionGone):
+            return activate_existing(job, key, digest, fetched)
 
     # Another process may have published these bytes while this one downloaded them.
     adopted, place = _adopt_or_fall_back(job, place, src, digest, fetched)
