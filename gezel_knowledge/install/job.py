@@ -48,7 +48,11 @@ from gezel_knowledge.install._time import utc_now
 from gezel_knowledge.install.cancel import CancelToken
 from gezel_knowledge.install.context import JobContext
 from gezel_knowledge.install.download import DownloadResult, download, sidecar_path
-from gezel_knowledge.install.errors import InsufficientSpace, SharedPlacementUnavailable
+from gezel_knowledge.install.errors import (
+    DownloadFailed,
+    InsufficientSpace,
+    SharedPlacementUnavailable,
+)
 from gezel_knowledge.install.placement import (
     PlacementChoice,
     PlacementRequest,
@@ -100,10 +104,13 @@ def run_install(
     require_signature: bool = False,
     placement: PlacementRequest = "auto",
     label: str | None = None,
+    max_download_bytes: int | None = None,
 ) -> InstallResult:
     """Run the install job (see the module docstring); used by :meth:`KnowledgeHome.install`.
 
     ``label`` replaces the source recorded in the registry (bundled installs use it).
+    ``max_download_bytes`` caps a download whose size no registry entry declares (default
+    :data:`~gezel_knowledge.install.download.DEFAULT_MAX_DOWNLOAD_BYTES`).
     """
     job = JobContext(
         home, progress, cancel or CancelToken(), trust, keep_previous, require_signature, placement
@@ -131,7 +138,7 @@ def run_install(
         home.downloads_dir.mkdir(parents=True, exist_ok=True)
         # One process at a time per partial file; a second installer waits, then resumes.
         with FileLock(home.downloads_dir / f"{key}.lock", timeout=None):
-            return _install_url(job, src, place, partial)
+            return _install_url(job, src, place, partial, max_download_bytes)
     path = Path(src.location)
     job.emit("space", message="checking free space")
     size = path.stat().st_size
@@ -165,6 +172,7 @@ def _install_url(
     src: InstallSource,
     place: PlacementChoice,
     partial: Path,
+    max_bytes: int | None,
 ) -> InstallResult:
     home = job.home
 
@@ -189,15 +197,30 @@ def _install_url(
         if remaining is not None:
             check_space(remaining, remaining + partial_size())
 
-    result = download(
-        src.location,
-        partial,
-        expected_size=src.archive_bytes,
-        cancel=job.cancel,
-        progress=job.progress,
-        before_write=before_write,
-        opener=home.opener,
-    )
+    def written(size: int) -> None:
+        # Checked as bytes arrive, so a body of unknown length cannot fill the disk: the bytes
+        # written are on disk already, and extracting them needs about as much again.
+        check_space(0, size)
+
+    try:
+        result = download(
+            src.location,
+            partial,
+            expected_size=src.archive_bytes,
+            cancel=job.cancel,
+            progress=job.progress,
+            before_write=before_write,
+            opener=home.opener,
+            max_bytes=max_bytes,
+            on_written=written,
+        )
+    except BaseException as exc:
+        # A refusal (a status, a size, a server that never delivers) cannot be resumed, and an
+        # empty partial holds nothing to resume: neither is left behind.
+        refused = isinstance(exc, DownloadFailed) and exc.reason != "download-failed"
+        if refused or partial_size() == 0:
+            _forget_partial(partial)
+        raise
     job.check()
     try:
         installed = _install_archive(job, partial, src, place=place, fetched=result)

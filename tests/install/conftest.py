@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import re
 import socket
 import threading
@@ -32,6 +33,10 @@ class ServedFile:
     requests: list[dict[str, str | None]] = field(default_factory=list)
     on_body: Any = None
     """Called with the number of body bytes sent so far (lets a test cancel mid-transfer)."""
+    max_requests: int | None = None
+    """After this many requests, answer 410 (so a client that never gives up still ends)."""
+    no_length: int | None = None
+    """Send no Content-Length: stream this many bytes of the payload repeated, then close."""
 
 
 _RANGE = re.compile(r"^bytes=(\d+)-$")
@@ -50,6 +55,11 @@ def _handler(served: ServedFile) -> type[BaseHTTPRequestHandler]:
                     "if-range": self.headers.get("If-Range"),
                 }
             )
+            if served.max_requests is not None and len(served.requests) > served.max_requests:
+                served.fail_status.append(410)
+            if served.no_length is not None and not served.fail_status:
+                self._stream_without_length(served.no_length)
+                return
             if served.fail_status:
                 self.send_response(served.fail_status.pop(0))
                 self.send_header("Content-Length", "0")
@@ -89,6 +99,21 @@ def _handler(served: ServedFile) -> type[BaseHTTPRequestHandler]:
                 self.connection.shutdown(socket.SHUT_RDWR)
                 self.close_connection = True
                 return
+            self._send(body)
+
+        def _stream_without_length(self, n: int) -> None:
+            self.send_response(200)
+            self.end_headers()
+            self.close_connection = True
+            sent = 0
+            block = served.payload or b"x"
+            with contextlib.suppress(OSError):
+                while sent < n:
+                    chunk = block[: n - sent]
+                    self.wfile.write(chunk)
+                    sent += len(chunk)
+
+        def _send(self, body: bytes) -> None:
             sent = 0
             step = 4096
             while sent < len(body):
