@@ -34,6 +34,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from gezel_knowledge._locking import FileLock, LockTimeout
 from gezel_knowledge._version import __version__
 from gezel_knowledge.archive.limits import DEFAULT_LIMITS
 from gezel_knowledge.errors import InvalidInput
@@ -48,6 +49,7 @@ __all__ = [
     "download",
     "is_url",
     "sidecar_path",
+    "sweep_partials",
 ]
 
 DEFAULT_MAX_DOWNLOAD_BYTES = DEFAULT_LIMITS.max_total_bytes + 64 * 1024 * 1024
@@ -129,6 +131,36 @@ class _Sidecar:
 
 class _Retry(Exception):
     """An attempt failed in a way a new request may fix."""
+
+
+def sweep_partials(folder: Path) -> list[str]:
+    """Remove what cannot be resumed: empty partials, partials without their sidecar and
+    sidecars without their partial; return the names removed.
+
+    Each key is examined under its download lock (``<key>.lock``, held by an install while it
+    downloads), taken without waiting: a download in progress is left alone. Lock files stay.
+    """
+    removed: list[str] = []
+    if not folder.is_dir():
+        return removed
+    keys = sorted(
+        {p.name.removesuffix(".partial") for p in folder.glob("*.partial")}
+        | {p.name.removesuffix(".meta.json") for p in folder.glob("*.meta.json")}
+    )
+    for key in keys:
+        partial = folder / f"{key}.partial"
+        sidecar = sidecar_path(partial)
+        try:
+            with FileLock(folder / f"{key}.lock", timeout=0.0):
+                if partial.exists() and sidecar.exists() and partial.stat().st_size > 0:
+                    continue  # resumable
+                for path in (partial, sidecar):
+                    if path.exists():
+                        path.unlink()
+                        removed.append(path.name)
+        except (LockTimeout, OSError):
+            continue
+    return removed
 
 
 def _size(path: Path) -> int:

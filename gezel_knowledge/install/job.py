@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import uuid
 from dataclasses import replace
 from pathlib import Path
 
@@ -80,6 +79,7 @@ from gezel_knowledge.install.source import (
     resolve_source,
 )
 from gezel_knowledge.install.space import check_free_space
+from gezel_knowledge.install.staging import staging_directory
 from gezel_knowledge.install.state import HomeState
 from gezel_knowledge.progress import ProgressSink
 from gezel_knowledge.validate import extract_verified
@@ -115,6 +115,31 @@ def run_install(
     job = JobContext(
         home, progress, cancel or CancelToken(), trust, keep_previous, require_signature, placement
     )
+    # What killed installs left: found under each item's own lock (see staging.py).
+    cleaned = home.clean_leftovers()
+    result = _run(
+        job,
+        source,
+        expected_sha256=expected_sha256,
+        registries=registries,
+        placement=placement,
+        label=label,
+        max_download_bytes=max_download_bytes,
+    )
+    return replace(result, cleaned=cleaned) if cleaned else result
+
+
+def _run(
+    job: JobContext,
+    source: str | Path,
+    *,
+    expected_sha256: str | None,
+    registries: tuple[RegistryDocument, ...],
+    placement: PlacementRequest,
+    label: str | None,
+    max_download_bytes: int | None,
+) -> InstallResult:
+    home, trust = job.home, job.trust
     expected = normalize_sha256(expected_sha256)
     check_placement_request(placement)
     job.emit("resolve", message=str(source))
@@ -333,10 +358,30 @@ def _extract_and_publish(
     )
     job.check()
     label = f"{manifest.id}-{digest[:16]}"
+    work = (src, target, place, fetched)
     if place.store is not None:
         staging_root = place.store.new_staging(label)
-    else:
-        staging_root = home.staging_dir / f"{label}-{uuid.uuid4().hex[:12]}"
+        try:
+            return _publish_from(job, opened, info, staging_root, work)
+        finally:
+            remove_tree(staging_root)
+    # Held by its lock while it exists, so a killed run's copy is found and removed later.
+    with staging_directory(home.staging_dir, label) as staging_root:
+        return _publish_from(job, opened, info, staging_root, work)
+
+
+def _publish_from(
+    job: JobContext,
+    opened: ArchiveFile,
+    info: ArchiveInfo,
+    staging_root: Path,
+    work: tuple[InstallSource, Path, PlacementChoice, DownloadResult | None],
+) -> InstallResult:
+    """Extract and validate into ``staging_root/catalog``, then publish and register."""
+    src, target, place, fetched = work
+    home = job.home
+    manifest, digest = info.manifest, info.sha256
+    extracted = sum(f.size_bytes for f in manifest.files) + len(info.manifest_bytes)
     staging = staging_root / "catalog"
 
     def extracted_now() -> None:
@@ -344,57 +389,52 @@ def _extract_and_publish(
         job.check()
         job.emit("validate", 0, 1, "steps", "deep validation")
 
-    try:
-        job.emit("extract", 0, extracted, message="extracting")
-        report = extract_verified(
-            opened,
-            staging,
-            expected_sha256=digest,
-            deep=True,
-            trust=job.trust,
-            label=src.label,
-            on_extracted=extracted_now,
-        )
-        job.emit("validate", 1, 1, "steps")
-        # The last point at which cancelling leaves nothing behind but the partial download.
-        job.check()
-        record = InstalledVersion(
-            version=manifest.version,
-            archive_sha256=digest,
-            path=home.relative(target)
-            if place.store is None
-            else str(place.store.catalog_dir(digest)),
-            archive_bytes=info.size_bytes,
-            extracted_bytes=extracted,
-            installed_at=utc_now(),
-            format_version=manifest.format_version,
-            embedding_profile=manifest.embedding.id,
-            name=manifest.name,
-            source=src.label,
-            provenance=recorded_provenance(report.provenance, src.label, job.require_signature),
-            placement=place.kind,
-            placement_reason=place.reason,
-            registry=src.registry,
-        )
-        if place.store is not None:
-            return publish_shared(
-                job,
-                place=place,
-                staged=staging_root,
-                record=record,
-                publisher_id=manifest.publisher.id,
-                catalog_id=manifest.id,
-                fetched=fetched,
-            )
-        return publish_private(
+    job.emit("extract", 0, extracted, message="extracting")
+    report = extract_verified(
+        opened,
+        staging,
+        expected_sha256=digest,
+        deep=True,
+        trust=job.trust,
+        label=src.label,
+        on_extracted=extracted_now,
+    )
+    job.emit("validate", 1, 1, "steps")
+    # The last point at which cancelling leaves nothing behind but the partial download.
+    job.check()
+    record = InstalledVersion(
+        version=manifest.version,
+        archive_sha256=digest,
+        path=home.relative(target) if place.store is None else str(place.store.catalog_dir(digest)),
+        archive_bytes=info.size_bytes,
+        extracted_bytes=extracted,
+        installed_at=utc_now(),
+        format_version=manifest.format_version,
+        embedding_profile=manifest.embedding.id,
+        name=manifest.name,
+        source=src.label,
+        provenance=recorded_provenance(report.provenance, src.label, job.require_signature),
+        placement=place.kind,
+        placement_reason=place.reason,
+        registry=src.registry,
+    )
+    if place.store is not None:
+        return publish_shared(
             job,
             place=place,
-            staging=staging,
-            target=target,
+            staged=staging_root,
             record=record,
             publisher_id=manifest.publisher.id,
             catalog_id=manifest.id,
             fetched=fetched,
         )
-    finally:
-        remove_tree(staging_root)
+    return publish_private(
+        job,
+        place=place,
+        staging=staging,
+        target=target,
+        record=record,
+        publisher_id=manifest.publisher.id,
+        catalog_id=manifest.id,
+        fetched=fetched,
+    )
