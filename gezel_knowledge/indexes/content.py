@@ -110,8 +110,9 @@ class ContentIndex:
         self.close()
 
     def _writer(self) -> FileLock:
-        # One writer at a time per index: a pass reads what is indexed, then writes what
-        # changed, so two interleaved passes would both insert the same new file.
+        # One structural pass at a time per index: a pass reads what is indexed, then writes
+        # what changed, so two interleaved passes would both insert the same new file.
+        # (Enrichment merges instead: it stores a vector only for a chunk still without one.)
         return FileLock(self.db_path.with_name(self.db_path.name + ".lock"), timeout=None)
 
     def update(self, *, progress: ProgressSink | None = None) -> StructuralReport:
