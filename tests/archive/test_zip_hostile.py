@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from gezel_knowledge.archive import extract_archive, inspect_archive, scan_archive
+from gezel_knowledge.archive import extract_archive, inspect_archive, scan_archive, write_archive
 from gezel_knowledge.errors import KnowledgeError
 from gezel_knowledge.validate import validate_archive
 from tests.archive.archive_builders import (
@@ -301,3 +301,17 @@ def test_hand_assembled_valid_archive_is_accepted(spec: ArchiveSpec, tmp_path: P
     assert json.loads(info.manifest_bytes)["id"] == "demo"
     extract_archive(path, tmp_path / "dest")
     assert (tmp_path / "dest" / "sources" / "notes.md").read_bytes() == b"# notes\n"
+
+
+@pytest.mark.parametrize("threshold", [40, 1000])
+def test_zip64_records_of_the_writer_are_read(
+    spec: ArchiveSpec, tmp_path: Path, threshold: int
+) -> None:
+    # A lowered threshold puts sizes, offsets and the end records in their ZIP64 forms.
+    entries = {e.name: e.data for e in spec.entries() if e.name != "mimetype"}
+    path = tmp_path / "x.gezk"
+    write_archive(path, entries, _zip64_threshold=threshold)
+    assert b"PK\x06\x06" in path.read_bytes()
+    assert inspect_archive(path).manifest.id == "demo"
+    extract_archive(path, tmp_path / "dest")
+    assert (tmp_path / "dest" / "README.md").read_bytes() == spec.files["README.md"]
