@@ -63,6 +63,7 @@ __all__ = [
     "CacheEntry",
     "CachePrune",
     "CatalogCache",
+    "Lease",
     "default_cache_dir",
     "parse_size",
 ]
@@ -156,7 +157,7 @@ class _Verdict:
         return error
 
 
-class _Lease:
+class Lease:
     """A shared lock on an entry's lease file, held while a catalog of it is open."""
 
     def __init__(self, path: Path) -> None:
@@ -173,9 +174,14 @@ class _Lease:
         self._handle = handle
 
     def release(self) -> None:
+        """Let the entry be pruned again (as far as this lease is concerned)."""
         handle, self._handle = self._handle, None
         if handle is not None:
             handle.close()
+
+    def attach(self, holder: object) -> None:
+        """Release when ``holder`` (a catalog handle) is garbage-collected."""
+        weakref.finalize(holder, self.release)
 
 
 class CatalogCache:
@@ -201,10 +207,10 @@ class CatalogCache:
         """Held while these bytes are extracted and validated (one process at a time)."""
         return FileLock(self._entries / f"{sha256}.lock", timeout=None)
 
-    def lease(self, sha256: str, holder: object) -> None:
-        """Hold the entry (against pruning) for as long as ``holder`` lives."""
-        lease = _Lease(self._entries / f"{sha256}.lease")
-        weakref.finalize(holder, lease.release)
+    def hold(self, sha256: str) -> Lease:
+        """Hold the entry against pruning until the lease is released (or attached to a handle
+        with :meth:`Lease.attach`)."""
+        return Lease(self._entries / f"{sha256}.lease")
 
     # -- verdicts ----------------------------------------------------------------------------
 

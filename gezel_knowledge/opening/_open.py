@@ -9,7 +9,7 @@ from gezel_knowledge.archive.limits import DEFAULT_LIMITS, ArchiveLimits
 from gezel_knowledge.archive.verify import ArchiveFile
 from gezel_knowledge.embedders.base import Embedder
 from gezel_knowledge.errors import IntegrityFailure, NotFound
-from gezel_knowledge.opening._cache import CatalogCache
+from gezel_knowledge.opening._cache import CatalogCache, Lease
 from gezel_knowledge.opening._digests import FileIdentity, remember_digest, remembered_digest
 from gezel_knowledge.reader import DEFAULT_BIT_CACHE_BYTES, Catalog, open_extracted
 
@@ -36,17 +36,32 @@ def _reuse(cache: CatalogCache, digest: str, limits: ArchiveLimits) -> bool:
     return verdict.status == "valid" and cache.files_intact(verdict)
 
 
+def _held(cache: CatalogCache, digest: str, limits: ArchiveLimits) -> Lease | None:
+    """A lease on a valid, intact entry of ``digest`` (taken before the entry is checked, so
+    no prune removes it in between), or ``None``."""
+    lease = cache.hold(digest)
+    try:
+        if _reuse(cache, digest, limits):
+            return lease
+    except BaseException:
+        lease.release()
+        raise
+    lease.release()
+    return None
+
+
 def _extracted(
     path: Path, cache: CatalogCache, expected: str | None, limits: ArchiveLimits
-) -> tuple[Path, str, bool]:
-    """The verified entry of the archive at ``path``: its directory, digest, and whether this
-    call extracted it."""
+) -> tuple[str, Lease, bool]:
+    """The verified entry of the archive at ``path``: its digest, a lease on it, and whether
+    this call extracted it."""
     digest = remembered_digest(cache.memo_dir, path, FileIdentity.of(os.stat(path)))
     if digest is not None:
         _check_expected(digest, expected, path)
-        if _reuse(cache, digest, limits):
+        lease = _held(cache, digest, limits)
+        if lease is not None:
             cache.touch(digest)
-            return cache.entry_dir(digest), digest, False
+            return digest, lease, False
     # One open file: the digest that names the entry is the digest of the bytes extracted.
     with ArchiveFile(path, limits=limits) as archive:
         before = FileIdentity.of(archive.stat())
@@ -54,13 +69,18 @@ def _extracted(
         if FileIdentity.of(archive.stat()) == before:
             remember_digest(cache.memo_dir, path, before, digest)
         _check_expected(digest, expected, path)
-        with cache.extraction_lock(digest):
-            # Another process may have published these bytes while this one waited.
-            published = not _reuse(cache, digest, limits)
-            if published:
-                cache.publish(archive, digest)
+        lease = cache.hold(digest)
+        try:
+            with cache.extraction_lock(digest):
+                # Another process may have published these bytes while this one waited.
+                published = not _reuse(cache, digest, limits)
+                if published:
+                    cache.publish(archive, digest)
+        except BaseException:
+            lease.release()
+            raise
     cache.touch(digest)
-    return cache.entry_dir(digest), digest, published
+    return digest, lease, published
 
 
 def open_catalog(
@@ -86,15 +106,19 @@ def open_catalog(
     if not p.is_file():
         raise NotFound(f"no catalog at {p}", reason="catalog-not-found", subject=str(p))
     cache = CatalogCache(cache_dir, budget_bytes=cache_budget_bytes)
-    root, digest, published = _extracted(p, cache, expected_sha256, limits)
-    catalog = open_extracted(
-        root,
-        embedder=embedder,
-        archive_sha256=digest,
-        bit_cache_bytes=bit_cache_bytes,
-        limits=limits,
-    )
-    cache.lease(digest, catalog)
+    digest, lease, published = _extracted(p, cache, expected_sha256, limits)
+    try:
+        catalog = open_extracted(
+            cache.entry_dir(digest),
+            embedder=embedder,
+            archive_sha256=digest,
+            bit_cache_bytes=bit_cache_bytes,
+            limits=limits,
+        )
+    except BaseException:
+        lease.release()
+        raise
+    lease.attach(catalog)
     if published:
         cache.prune_quietly(keep=(digest,))
     return catalog
