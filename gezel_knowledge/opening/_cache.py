@@ -307,7 +307,7 @@ class CatalogCache:
             sha256,
             {
                 "status": "valid",
-                "catalog": f"{manifest.publisher_id}/{manifest.id}@{manifest.version}",
+                "catalog": f"{manifest.publisher.id}/{manifest.id}@{manifest.version}",
                 "bytes": sum(size for _, size, _ in files),
                 "files": files,
             },

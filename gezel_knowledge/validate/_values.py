@@ -36,7 +36,7 @@ _BATCH = 1024
 
 def _databases(ctx: Context) -> Iterator[tuple[str, Path, sqlite3.Connection, DatabaseRole]]:
     """Every open catalog database once: its label, file, connection and role."""
-    paths = {s.id: s.path for s in ctx.manifest.shards}
+    paths = {s.id: s.path for s in ctx.manifest.router.shards}
     embedded = list(paths.values()) == [ROUTER_PATH]
     if ctx.router is not None:
         role: DatabaseRole = "router+shard" if embedded else "router"
