@@ -5,9 +5,10 @@ Nothing in an archive is trusted until it passes, in this order: the promised ar
 directory and every local header as :mod:`._zip` reads them (one interpretation, no gaps or
 overlaps; no directories, symlinks, special files, encryption or other ZIP features, unsafe or
 colliding names; sizes and compression ratios within the limits), the manifest (size, JSON,
-supported generation), and the reconciliation of entries with ``manifest.files``. :func:`extract_archive` then streams every declared file into a staging
-directory next to the destination, checking sizes as it goes, SHA-256 digests and asset
-contents afterwards, and renames the staging directory into place only when all of it holds.
+supported generation), and the reconciliation of entries with ``manifest.files``.
+:func:`extract_archive` then streams every declared file into a staging directory next to the
+destination, checking sizes as it goes, SHA-256 digests and asset contents afterwards, and
+renames the staging directory into place only when all of it holds.
 """
 
 from __future__ import annotations
