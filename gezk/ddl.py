@@ -34,10 +34,13 @@ __all__ = [
     "ROUTER_META_KEYS",
     "SHARD_META_KEYS",
     "DatabaseRole",
+    "DeclaredColumn",
+    "DeclaredTable",
     "apply_pragmas",
     "check_database",
     "create_schema",
     "database_ddl",
+    "declared_tables",
     "read_meta",
     "required_meta_keys",
     "router_ddl",
@@ -352,36 +355,48 @@ def read_meta(conn: sqlite3.Connection) -> dict[str, str]:
 
 
 @dataclass(frozen=True, slots=True)
-class _Table:
+class DeclaredColumn:
+    """One column as the DDL declares it (``type`` is ``""`` for FTS5 columns)."""
+
     name: str
-    columns: tuple[tuple[str, str], ...]  # (name, declared type); "" for FTS5 columns
-    fts5: bool = False
+    type: str
+    not_null: bool
+
+
+@dataclass(frozen=True, slots=True)
+class DeclaredTable:
+    """One table the DDL creates: its columns, whether it is FTS5, and its ``CREATE`` text."""
+
+    name: str
+    columns: tuple[DeclaredColumn, ...]
+    fts5: bool
+    sql: str
 
 
 _CREATE_TABLE = re.compile(r"CREATE (?:VIRTUAL )?TABLE (\w+)")
 
 
 @cache
-def _required_tables(role: DatabaseRole, schema_version: int) -> tuple[_Table, ...]:
+def declared_tables(role: DatabaseRole, schema_version: int) -> tuple[DeclaredTable, ...]:
     """The tables the DDL of ``role`` creates, with their columns as SQLite declares them.
 
-    Derived by running the DDL in a private in-memory database, so the layout check can never
+    Derived by running the DDL in a private in-memory database, so checks built on it can never
     drift from the DDL text; FTS5 shadow tables are not part of the layout.
     """
-    script = database_ddl(role, schema_version)
+    script = database_ddl(_checked_role(role), _checked_version(schema_version))
     scratch = sqlite3.connect(":memory:")
     try:
         scratch.executescript(script)
-        tables: list[_Table] = []
+        tables: list[DeclaredTable] = []
         for name in _CREATE_TABLE.findall(script):
             (sql,) = scratch.execute(
                 "SELECT sql FROM sqlite_master WHERE name = ?", (name,)
             ).fetchone()
             columns = tuple(
-                (str(row[1]), str(row[2]).upper())
+                DeclaredColumn(str(row[1]), str(row[2]).upper(), bool(row[3]))
                 for row in scratch.execute(f'PRAGMA table_info("{name}")')
             )
-            tables.append(_Table(name, columns, bool(_USING_FTS5.search(sql))))
+            tables.append(DeclaredTable(name, columns, bool(_USING_FTS5.search(sql)), str(sql)))
     finally:
         scratch.close()
     return tuple(tables)
@@ -421,7 +436,7 @@ def check_database(conn: sqlite3.Connection, role: DatabaseRole, schema_version:
             "SELECT name, type, sql FROM sqlite_master WHERE type IN ('table', 'view')"
         )
     }
-    for table in _required_tables(role, version):
+    for table in declared_tables(role, version):
         found = objects.get(table.name)
         if found is None or found[0] != "table":
             kind = "FTS5 virtual table" if table.fts5 else "table"
@@ -434,13 +449,13 @@ def check_database(conn: sqlite3.Connection, role: DatabaseRole, schema_version:
             str(row[1]): str(row[2]).upper()
             for row in conn.execute(f'PRAGMA table_info("{table.name}")')
         }
-        for column, column_type in table.columns:
-            if column not in declared:
-                problems.append(f"table {table.name} lacks column {column}")
-            elif column_type and declared[column] != column_type:
+        for column in table.columns:
+            if column.name not in declared:
+                problems.append(f"table {table.name} lacks column {column.name}")
+            elif column.type and declared[column.name] != column.type:
                 problems.append(
-                    f"column {table.name}.{column} is declared {declared[column] or 'untyped'}, "
-                    f"expected {column_type}"
+                    f"column {table.name}.{column.name} is declared "
+                    f"{declared[column.name] or 'untyped'}, expected {column.type}"
                 )
 
     meta_found = objects.get("meta")

@@ -28,6 +28,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from gezk import untrusted_json
 from gezk.errors import InvalidManifest, InvalidProfile, UnsupportedVersion
 from gezk.ids import is_sha256_hex
 from gezk.profiles import ChunkingProfile, EmbeddingProfile
@@ -441,7 +442,8 @@ def _no_constant(name: str) -> Any:
 
 def _decode(data: bytes | bytearray) -> Any:
     try:
-        return json.loads(
+        # Bounded nesting: deep JSON is a ValueError here, never a RecursionError later.
+        return untrusted_json.loads(
             bytes(data).decode("utf-8"),
             object_pairs_hook=_no_duplicate_keys,
             parse_constant=_no_constant,

@@ -7,9 +7,12 @@ an SVG must prove. Checks return an :class:`AssetProblem` (a stable ``reason`` a
 message) or ``None``, so each caller raises the error type that fits its role.
 
 The SVG check is deliberately stricter than a sanitiser: it never rewrites, it only accepts files
-that are plainly inert. An ``href`` or CSS ``url()`` may point inside the file (``#id``) or carry
-embedded raster data (``data:image/png|jpeg|gif|webp``); anything else, a relative path
-included, leaves the file and is refused, as the spec's wording requires.
+that are plainly inert. Beyond the spec's list it refuses processing instructions other than the
+XML declaration and any DOCTYPE that names an external DTD or declares anything, since a viewer
+may fetch a style sheet or a DTD, and DTD declarations can add attributes. An ``href`` or CSS
+``url()`` may point inside the file (``#id``) or carry embedded raster data
+(``data:image/png|jpeg|gif|webp``); anything else, a relative path included, leaves the file
+and is refused, as the spec's wording requires.
 """
 
 from __future__ import annotations
@@ -194,6 +197,10 @@ def _svg_root_offset(text: str) -> int | None:
 # Element names are matched with an optional namespace prefix (``<svg:script>``).
 _ACTIVE_ELEMENT = re.compile(r"<\s*(?:[\w.-]+:)?(script|foreignobject)\b", re.IGNORECASE)
 _ENTITY = re.compile(r"<!ENTITY", re.IGNORECASE)
+# The one processing instruction allowed: the XML declaration, first in the file.
+_XML_DECLARATION = re.compile(r"\ufeff?<\?xml[ \t\r\n][^?]*\?>")
+_DOCTYPE = re.compile(r"<!DOCTYPE\b([^>\[]*)(\[)?", re.IGNORECASE)
+_EXTERNAL_ID = re.compile(r"\b(?:SYSTEM|PUBLIC)\b", re.IGNORECASE)
 _TAG_START = re.compile(r"<([A-Za-z_][\w.:-]*)")
 _ATTRIBUTE = re.compile(r"\s*([^\s=/>\"']+)(?:\s*=\s*(\"[^\"]*\"|'[^']*'|[^\s\"'>]+))?")
 _STYLE_ELEMENT = re.compile(
@@ -262,6 +269,9 @@ def _active_content(text: str) -> str | None:
     """Entities, active elements, script or HTML references, unsafe ``<style>`` content."""
     if _ENTITY.search(text):
         return "an entity declaration"
+    why = _prolog_problem(text)
+    if why is not None:
+        return why
     element = _ACTIVE_ELEMENT.search(text)
     if element:
         return f"a <{element.group(1)}> element"
@@ -273,6 +283,23 @@ def _active_content(text: str) -> str | None:
         why = _css_problem(style.group(1))
         if why:
             return why
+    return None
+
+
+def _prolog_problem(text: str) -> str | None:
+    """Processing instructions (``<?xml-stylesheet href=...?>`` makes a viewer fetch and apply
+    a style sheet) and document type declarations that name an external DTD, or declare
+    anything (an ``ATTLIST`` default can give every element an ``href``)."""
+    declaration = _XML_DECLARATION.match(text)
+    rest = text[declaration.end() :] if declaration else text
+    if "<?" in rest:
+        start = rest.index("<?")
+        return f"a processing instruction ({rest[start : start + 40]!r})"
+    for doctype in _DOCTYPE.finditer(text):
+        if _EXTERNAL_ID.search(doctype.group(1)):
+            return "a DOCTYPE that references an external DTD"
+        if doctype.group(2):
+            return "a DOCTYPE with an internal subset"
     return None
 
 

@@ -16,6 +16,7 @@ from gezel_knowledge.archive.paths import (
     MANIFEST_PATH,
     MIMETYPE_PATH,
     ROUTER_PATH,
+    entry_name_key,
     entry_name_problem,
 )
 from gezk.manifest import CatalogManifest
@@ -58,11 +59,16 @@ def _declared_files(manifest: CatalogManifest, out: list[Finding]) -> dict[str, 
                 Finding("invalid-manifest", "mimetype and manifest.json are never declared", f.path)
             )
             continue
-        if f.path.casefold() in folded:
+        key = entry_name_key(f.path)
+        if key in folded:
             out.append(Finding("invalid-manifest", "file declared more than once", f.path))
             continue
-        folded.add(f.path.casefold())
+        folded.add(key)
         declared[f.path] = f.size_bytes
+    for path in declared:
+        parts = entry_name_key(path).split("/")
+        if any("/".join(parts[:depth]) in folded for depth in range(1, len(parts))):
+            out.append(Finding("invalid-manifest", "declared inside a declared file", path))
     return declared
 
 

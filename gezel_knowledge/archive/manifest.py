@@ -25,3 +25,8 @@ def parse_manifest_bytes(data: bytes) -> CatalogManifest:
         raise knowledge_error(exc, IntegrityFailure) from exc
     except (UnsupportedVersion, InvalidProfile) as exc:
         raise knowledge_error(exc, Unsupported) from exc
+    except (TypeError, AttributeError, KeyError, ValueError) as exc:
+        # A member of a shape no rule anticipated is still a malformed manifest.
+        raise IntegrityFailure(
+            f"manifest.json is malformed: {exc}", reason="invalid-manifest", subject="$"
+        ) from exc

@@ -2,15 +2,25 @@
 
 Names are UTF-8, forward-slashed and relative: no absolute paths, ``.``/``..`` or empty
 segments, backslashes, drive letters or control characters. A name that passes can be joined
-to an extraction directory without escaping it. Asset paths follow their own, narrower grammar
-(:mod:`gezel_knowledge.archive.assets`).
+to an extraction directory without escaping it. Two names that one file system would store as
+the same file (equal after Unicode normalisation and case folding, or after Windows drops a
+segment's trailing dots and spaces) have the same :func:`entry_name_key`. Asset paths follow
+their own, narrower grammar (:mod:`gezel_knowledge.archive.assets`).
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 
-__all__ = ["MANIFEST_PATH", "MIMETYPE", "MIMETYPE_PATH", "ROUTER_PATH", "entry_name_problem"]
+__all__ = [
+    "MANIFEST_PATH",
+    "MIMETYPE",
+    "MIMETYPE_PATH",
+    "ROUTER_PATH",
+    "entry_name_key",
+    "entry_name_problem",
+]
 
 MIMETYPE = b"application/vnd.gezk+zip"
 MIMETYPE_PATH = "mimetype"
@@ -41,3 +51,13 @@ def entry_name_problem(name: str) -> str | None:
     if any(_RESERVED.match(s) for s in segments):
         return "reserved device name in entry name"
     return None
+
+
+def entry_name_key(name: str) -> str:
+    """The file a name becomes on the least distinguishing file system a catalog may land on.
+
+    Case-insensitive (macOS, Windows), normalisation-insensitive (APFS, HFS+) and blind to a
+    segment's trailing dots and spaces (Windows): names with equal keys collide.
+    """
+    folded = unicodedata.normalize("NFC", unicodedata.normalize("NFC", name).casefold())
+    return "/".join(segment.rstrip(" .") for segment in folded.split("/"))

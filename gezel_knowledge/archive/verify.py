@@ -1,30 +1,39 @@
 """Verify an untrusted ``.gezk`` archive and extract it safely (spec sections 3.3, 3.4, 12).
 
 Nothing in an archive is trusted until it passes, in this order: the promised archive digest
-(when the caller has one), the stored ``mimetype`` magic at byte 38, the central directory and
-every local header (no directories, symlinks, special files, encryption, unsafe or
-case-insensitively duplicated names, overlapping entries; sizes and compression ratios within
-the limits), the manifest (size, JSON, supported generation), and the reconciliation of entries
-with ``manifest.files``. :func:`extract_archive` then streams every declared file into a staging
-directory next to the destination, checking sizes as it goes, SHA-256 digests and asset
-contents afterwards, and renames the staging directory into place only when all of it holds.
+(when the caller has one), the stored ``mimetype`` magic at byte 38, the end records, central
+directory and every local header as :mod:`._zip` reads them (one interpretation, no gaps or
+overlaps; no directories, symlinks, special files, encryption or other ZIP features, unsafe or
+colliding names; sizes and compression ratios within the limits), the manifest (size, JSON,
+supported generation), and the reconciliation of entries with ``manifest.files``.
+:func:`extract_archive` then streams every declared file into a staging directory next to the
+destination, checking sizes as it goes, SHA-256 digests and asset contents afterwards, and
+renames the staging directory into place only when all of it holds.
 """
 
 from __future__ import annotations
 
 import hashlib
-import itertools
 import os
 import shutil
 import stat
 import struct
 import tempfile
-import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
 
+from gezel_knowledge.archive import _zip
+from gezel_knowledge.archive._zip import (
+    CentralDirectory,
+    CentralEntry,
+    LocalEntry,
+    ZipProblem,
+    entry_blocks,
+    read_central_directory,
+    read_local_entry,
+)
 from gezel_knowledge.archive.assets import asset_problem
 from gezel_knowledge.archive.findings import Finding, error_for
 from gezel_knowledge.archive.layout import layout_findings
@@ -34,6 +43,7 @@ from gezel_knowledge.archive.paths import (
     MANIFEST_PATH,
     MIMETYPE,
     MIMETYPE_PATH,
+    entry_name_key,
     entry_name_problem,
 )
 from gezel_knowledge.errors import InvalidInput, KnowledgeError, NotFound
@@ -52,10 +62,24 @@ __all__ = [
 _BLOCK = 1024 * 1024
 _LOCAL_HEADER = struct.Struct("<4sHHHHHIIIHH")
 _LOCAL_SIGNATURE = b"PK\x03\x04"
-_UTF8_FLAG = 0x800
-_ENCRYPTED_FLAG = 0x1
-_DESCRIPTOR_FLAG = 0x8
-_ALLOWED_METHODS = (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED)
+_ALLOWED_METHODS = (_zip.STORED, _zip.DEFLATED)
+_ENCRYPTION_FLAGS = (
+    _zip.ENCRYPTED_FLAG | _zip.STRONG_ENCRYPTION_FLAG | _zip.ENCRYPTED_DIRECTORY_FLAG
+)
+# Findings after which entry data cannot be read as the directory describes it: the scan stops
+# before it opens the manifest (another reader would not see the same bytes).
+_UNREADABLE = frozenset(
+    {
+        "encrypted-entry",
+        "unsupported-compression",
+        "unsupported-zip-feature",
+        "local-header-mismatch",
+        "data-descriptor",
+        "overlapping-entries",
+        "unlisted-bytes",
+        "corrupt-archive",
+    }
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,7 +145,7 @@ def _check_magic(fh: BinaryIO, scan: _Scan) -> None:
     name = head[_LOCAL_HEADER.size : _LOCAL_HEADER.size + nlen]
     if name != MIMETYPE_PATH.encode() or nlen != len(MIMETYPE_PATH):
         raise scan.fatal("bad-mimetype", "the first entry is not 'mimetype'")
-    if method != zipfile.ZIP_STORED or flags & _ENCRYPTED_FLAG or xlen != 0:
+    if method != _zip.STORED or flags & _ENCRYPTION_FLAGS or xlen != 0:
         raise scan.fatal(
             "bad-mimetype", "the mimetype entry must be stored, unencrypted, without extras"
         )
@@ -131,98 +155,96 @@ def _check_magic(fh: BinaryIO, scan: _Scan) -> None:
         )
 
 
-def _entry_kind_problem(info: zipfile.ZipInfo) -> tuple[str, str] | None:
-    mode = info.external_attr >> 16
+def _entry_kind_problem(entry: CentralEntry) -> tuple[str, str] | None:
+    """Entries that are not plain readable files: directories, links, devices, encrypted or
+    otherwise unreadable data."""
+    mode = entry.external_attr >> 16
     kind = stat.S_IFMT(mode)
-    if info.filename.endswith("/") or kind == stat.S_IFDIR or info.external_attr & 0x10:
+    name = entry.label
+    if name.endswith("/") or kind == stat.S_IFDIR or entry.external_attr & 0x10:
         return ("directory-entry", "directory entries are not allowed")
     if kind == stat.S_IFLNK:
         return ("symlink-entry", "symbolic links are not allowed")
     if kind not in (0, stat.S_IFREG):
         return ("special-entry", "only regular files are allowed")
-    if info.flag_bits & _ENCRYPTED_FLAG:
+    if entry.flags & _ENCRYPTION_FLAGS:
         return ("encrypted-entry", "encrypted entries are not allowed")
+    if entry.flags & _zip.PATCHED_DATA_FLAG:
+        return ("unsupported-zip-feature", "patched data (flag bit 5) is not a plain file")
+    if entry.version_needed > _zip.MAX_VERSION_NEEDED:
+        version = f"{entry.version_needed // 10}.{entry.version_needed % 10}"
+        return ("unsupported-zip-feature", f"the entry needs ZIP version {version}")
+    if entry.method not in _ALLOWED_METHODS:
+        return ("unsupported-compression", f"compression method {entry.method}")
     return None
 
 
-def _check_local_header(fh: BinaryIO, info: zipfile.ZipInfo, scan: _Scan) -> int | None:
-    """Compare an entry's local header with the central directory; return its data end."""
-    fh.seek(info.header_offset)
-    raw = fh.read(_LOCAL_HEADER.size)
-    if len(raw) != _LOCAL_HEADER.size:
-        scan.add("local-header-mismatch", "local header is truncated", info.filename)
-        return None
-    sig, _ver, flags, method, _t, _d, _crc, _cs, _us, nlen, xlen = _LOCAL_HEADER.unpack(raw)
-    name = fh.read(nlen)
-    expected = info.orig_filename.encode("utf-8" if info.flag_bits & _UTF8_FLAG else "cp437")
-    if (
-        sig != _LOCAL_SIGNATURE
-        or name != expected
-        or method != info.compress_type
-        or (flags & _ENCRYPTED_FLAG) != (info.flag_bits & _ENCRYPTED_FLAG)
-    ):
-        scan.add(
-            "local-header-mismatch",
-            "local header disagrees with the central directory",
-            info.filename,
-        )
-        return None
-    end: int = info.header_offset + _LOCAL_HEADER.size + nlen + xlen + info.compress_size
-    if flags & _DESCRIPTOR_FLAG:
-        end += 12
-    return end
+@dataclass(slots=True)
+class _Located:
+    """Entries as the directory and their local headers agree on them, by name."""
+
+    entries: dict[str, tuple[CentralEntry, LocalEntry]] = field(default_factory=dict)
 
 
 def _check_entries(
-    fh: BinaryIO, zf: zipfile.ZipFile, limits: ArchiveLimits, scan: _Scan
-) -> list[ArchiveEntry]:
-    infos = zf.infolist()
-    if len(infos) > limits.max_entries:
-        raise scan.fatal(
-            "too-many-entries", f"{len(infos)} entries exceed the limit of {limits.max_entries}"
-        )
+    fh: BinaryIO, cd: CentralDirectory, limits: ArchiveLimits, scan: _Scan
+) -> tuple[list[ArchiveEntry], _Located]:
+    infos = cd.entries
     first = infos[0] if infos else None
     if (
         first is None
-        or first.filename != MIMETYPE_PATH
+        or first.name != MIMETYPE_PATH
         or first.header_offset != 0
-        or first.compress_type != zipfile.ZIP_STORED
+        or first.method != _zip.STORED
     ):
         raise scan.fatal("bad-mimetype", "the central directory does not start with mimetype")
 
     entries: list[ArchiveEntry] = []
+    located = _Located()
     seen: dict[str, str] = {}
     total = 0
     spans: list[tuple[int, int, str]] = []
     for info in infos:
-        if not _acceptable_entry(info, seen, scan):
+        local = _check_local(fh, info, cd.start, scan)
+        if local is not None:
+            spans.append((info.header_offset, local.end, info.label))
+        if info.name is None:
+            scan.add("invalid-entry-name", info.name_problem or "unreadable name", info.label)
+            continue
+        if not _acceptable_entry(info, info.name, seen, scan):
             continue
         _check_entry_sizes(info, limits, scan)
-        total += info.file_size
-        end = _check_local_header(fh, info, scan)
-        if end is not None:
-            spans.append((info.header_offset, end, info.filename))
+        total += info.size
+        if local is not None:
+            located.entries[info.name] = (info, local)
         entries.append(
             ArchiveEntry(
-                path=info.filename,
-                size_bytes=info.file_size,
-                compressed_bytes=info.compress_size,
-                stored=info.compress_type == zipfile.ZIP_STORED,
+                path=info.name,
+                size_bytes=info.size,
+                compressed_bytes=info.compressed_size,
+                stored=info.method == _zip.STORED,
             )
         )
     if total > limits.max_total_bytes:
         scan.add("archive-too-large", f"{total} uncompressed bytes exceed the total limit")
-    _check_spans(spans, zf.start_dir, scan)
-    return entries
+    _check_tree(seen, scan)
+    if len(spans) == len(infos):
+        # (An entry whose local header failed has no known extent to tile with.)
+        _check_spans(spans, cd.start, scan)
+    return entries, located
 
 
-def _acceptable_entry(info: zipfile.ZipInfo, seen: dict[str, str], scan: _Scan) -> bool:
-    """A safe, regular, unencrypted entry with a unique name and an allowed method; else the
-    entry is reported and left out. ``seen`` maps case-folded names to the first spelling."""
-    name = info.filename
-    if info.orig_filename != name:
-        scan.add("unsafe-path", "entry name contains a NUL or platform separator", name)
-        return False
+def _check_local(fh: BinaryIO, info: CentralEntry, limit: int, scan: _Scan) -> LocalEntry | None:
+    try:
+        return read_local_entry(fh, info, limit)
+    except ZipProblem as problem:
+        scan.add(problem.reason, problem.message, problem.subject)
+        return None
+
+
+def _acceptable_entry(info: CentralEntry, name: str, seen: dict[str, str], scan: _Scan) -> bool:
+    """A safe, regular, readable entry with a name no other entry collides with; else the entry
+    is reported and left out. ``seen`` maps collision keys to the first spelling."""
     kind = _entry_kind_problem(info)
     if kind:
         scan.add(kind[0], kind[1], name)
@@ -231,55 +253,90 @@ def _acceptable_entry(info: zipfile.ZipInfo, seen: dict[str, str], scan: _Scan) 
     if problem:
         scan.add("unsafe-path", problem, name)
         return False
-    folded = name.casefold()
-    if folded in seen:
-        scan.add("duplicate-entry", f"duplicates {seen[folded]!r} (case-insensitively)", name)
+    key = entry_name_key(name)
+    if key in seen:
+        scan.add(
+            "duplicate-entry",
+            f"collides with {seen[key]!r} (case, Unicode normalisation or trailing dots)",
+            name,
+        )
         return False
-    seen[folded] = name
-    if info.compress_type not in _ALLOWED_METHODS:
-        scan.add("unsupported-compression", f"compression method {info.compress_type}", name)
-        return False
+    seen[key] = name
     return True
 
 
-def _check_entry_sizes(info: zipfile.ZipInfo, limits: ArchiveLimits, scan: _Scan) -> None:
+def _check_tree(seen: dict[str, str], scan: _Scan) -> None:
+    """No entry is also a directory of another entry (``x`` beside ``x/y``)."""
+    for key, name in seen.items():
+        parts = key.split("/")
+        for depth in range(1, len(parts)):
+            prefix = "/".join(parts[:depth])
+            if prefix in seen:
+                scan.add(
+                    "duplicate-entry",
+                    f"is inside {seen[prefix]!r}, which is a file",
+                    name,
+                )
+                break
+
+
+def _check_entry_sizes(info: CentralEntry, limits: ArchiveLimits, scan: _Scan) -> None:
     """Size and compression-ratio limits; a stored entry's two sizes agree."""
-    name = info.filename
-    if info.file_size > limits.max_entry_bytes:
-        scan.add("entry-too-large", f"{info.file_size} bytes exceed the per-entry limit", name)
-    ratio = info.file_size / max(1, info.compress_size)
-    if info.file_size > 0 and ratio > limits.max_compression_ratio:
+    name = info.label
+    if info.size > limits.max_entry_bytes:
+        scan.add("entry-too-large", f"{info.size} bytes exceed the per-entry limit", name)
+    ratio = info.size / max(1, info.compressed_size)
+    if info.size > 0 and ratio > limits.max_compression_ratio:
         scan.add(
             "compression-ratio",
             f"expands {ratio:.0f}:1, beyond {limits.max_compression_ratio:.0f}:1",
             name,
         )
-    if info.compress_type == zipfile.ZIP_STORED and info.compress_size != info.file_size:
+    if info.method == _zip.STORED and info.compressed_size != info.size:
         scan.add("local-header-mismatch", "stored entry with differing sizes", name)
 
 
-def _check_spans(spans: list[tuple[int, int, str]], start_dir: int, scan: _Scan) -> None:
-    """Entry data never overlaps another entry's or the central directory."""
+def _check_spans(spans: list[tuple[int, int, str]], cd_start: int, scan: _Scan) -> None:
+    """Entries tile the file from byte 0 to the central directory: no overlap (a zip bomb
+    construction), no gap (where a streaming reader would find entries the directory hides)."""
     spans.sort()
-    for (_, end, name), (start, _, nxt) in itertools.pairwise(spans):
-        if start < end:
-            scan.add("overlapping-entries", f"entry data overlaps {nxt!r}", name)
-    if spans and spans[-1][1] > start_dir:
-        scan.add("overlapping-entries", "entry data overlaps the central directory", spans[-1][2])
+    cursor, previous = 0, None
+    for start, end, name in spans:
+        if start < cursor:
+            scan.add("overlapping-entries", f"entry data overlaps {previous!r}", name)
+        elif start > cursor:
+            scan.add("unlisted-bytes", f"{start - cursor} bytes before the entry", name)
+        cursor, previous = max(cursor, end), name
+    if cursor > cd_start:
+        scan.add("overlapping-entries", "entry data overlaps the central directory", previous)
+    elif spans and cursor < cd_start:
+        scan.add("unlisted-bytes", f"{cd_start - cursor} bytes before the central directory")
 
 
-def _read_manifest(zf: zipfile.ZipFile, limits: ArchiveLimits, scan: _Scan) -> bytes:
+def _read_entry(fh: BinaryIO, located: _Located, name: str, limit: int) -> bytes:
+    central, local = located.entries[name]
+    out = bytearray()
+    for block in entry_blocks(fh, central, local):
+        out += block
+        if len(out) > limit:
+            break
+    return bytes(out)
+
+
+def _read_manifest(
+    fh: BinaryIO, located: _Located, entries: list[ArchiveEntry], limits: ArchiveLimits, scan: _Scan
+) -> bytes:
+    declared = next((e for e in entries if e.path == MANIFEST_PATH), None)
+    if declared is None or MANIFEST_PATH not in located.entries:
+        raise scan.fatal("missing-manifest", "the archive has no manifest.json")
+    if declared.size_bytes > limits.max_manifest_bytes:
+        raise scan.fatal("manifest-too-large", f"{declared.size_bytes} bytes", MANIFEST_PATH)
     try:
-        info = zf.getinfo(MANIFEST_PATH)
-    except KeyError:
-        raise scan.fatal("missing-manifest", "the archive has no manifest.json") from None
-    if info.file_size > limits.max_manifest_bytes:
-        raise scan.fatal("manifest-too-large", f"{info.file_size} bytes", MANIFEST_PATH)
-    try:
-        with zf.open(info) as src:
-            data = src.read(limits.max_manifest_bytes + 1)
-    except (zipfile.BadZipFile, OSError, EOFError, ValueError) as exc:
-        raise scan.fatal("corrupt-archive", f"cannot read manifest.json: {exc}") from exc
+        data = _read_entry(fh, located, MANIFEST_PATH, limits.max_manifest_bytes)
+    except ZipProblem as problem:
+        raise scan.fatal(
+            problem.reason, f"cannot read manifest.json: {problem.message}", MANIFEST_PATH
+        ) from None
     if len(data) > limits.max_manifest_bytes:
         raise scan.fatal("manifest-too-large", "manifest.json exceeds the limit", MANIFEST_PATH)
     return data
@@ -287,25 +344,26 @@ def _read_manifest(zf: zipfile.ZipFile, limits: ArchiveLimits, scan: _Scan) -> b
 
 def _scan_structure(
     fh: BinaryIO, path: Path, digest: str, limits: ArchiveLimits, scan: _Scan
-) -> ArchiveInfo:
+) -> tuple[ArchiveInfo, _Located]:
     """Every check after the archive digest: magic, entries, manifest, layout."""
     size = os.fstat(fh.fileno()).st_size
     _check_magic(fh, scan)
-    fh.seek(0)
     try:
-        zf = zipfile.ZipFile(fh)
-    except (zipfile.BadZipFile, OSError, ValueError, EOFError) as exc:
-        raise scan.fatal("corrupt-archive", f"unreadable ZIP structure: {exc}", str(path)) from exc
-    with zf:
-        entries = _check_entries(fh, zf, limits, scan)
-        manifest_bytes = _read_manifest(zf, limits, scan)
+        cd = read_central_directory(fh, size, limits.max_entries)
+    except ZipProblem as problem:
+        raise scan.fatal(problem.reason, problem.message, problem.subject or str(path)) from None
+    entries, located = _check_entries(fh, cd, limits, scan)
+    if any(f.reason in _UNREADABLE for f in scan.findings):
+        # Nothing read after this could be trusted to be what another reader would read.
+        raise _Fatal()
+    manifest_bytes = _read_manifest(fh, located, entries, limits, scan)
     try:
         manifest = parse_manifest_bytes(manifest_bytes)
     except KnowledgeError as exc:
         raise scan.fatal(exc.reason, exc.message, exc.subject) from exc
     sizes = {e.path: e.size_bytes for e in entries}
     scan.findings.extend(layout_findings(manifest, sizes, limits))
-    return ArchiveInfo(
+    info = ArchiveInfo(
         path=path,
         sha256=digest,
         size_bytes=size,
@@ -313,6 +371,7 @@ def _scan_structure(
         entries=tuple(entries),
         manifest_bytes=manifest_bytes,
     )
+    return info, located
 
 
 def _open_archive(path: Path) -> BinaryIO:
@@ -349,6 +408,7 @@ class ArchiveFile:
         self._fh = _open_archive(self.path)
         self._sha256: str | None = None
         self._scanned: tuple[ArchiveInfo | None, list[Finding]] | None = None
+        self._located = _Located()
 
     def __enter__(self) -> ArchiveFile:
         return self
@@ -359,6 +419,10 @@ class ArchiveFile:
     def close(self) -> None:
         """Close the file."""
         self._fh.close()
+
+    def stat(self) -> os.stat_result:
+        """The open file's status (of the bytes this object reads, whatever the path names now)."""
+        return os.fstat(self._fh.fileno())
 
     @property
     def sha256(self) -> str:
@@ -383,8 +447,9 @@ class ArchiveFile:
             return None, [mismatch]
         if self._scanned is None:
             scan = _Scan()
+            info: ArchiveInfo | None = None
             try:
-                info: ArchiveInfo | None = _scan_structure(
+                info, self._located = _scan_structure(
                     self._fh, self.path, digest, self.limits, scan
                 )
             except _Fatal:
@@ -413,14 +478,13 @@ class ArchiveFile:
         dest = Path(dest_dir)
         _prepare_destination(dest)
         info, findings = self.scan(expected_sha256)
-        if info is None:
-            raise error_for(findings[-1])
         first = _first_error(findings)
         if first is not None:
             raise error_for(first)
+        assert info is not None
         staging = Path(tempfile.mkdtemp(prefix=f".{dest.name}.staging-", dir=dest.parent))
         try:
-            _extract_into(self._fh, info, staging)
+            _extract_into(self._fh, self._located, info, staging)
             if on_staged is not None:
                 on_staged(staging)
             if dest.exists():
@@ -459,17 +523,20 @@ def inspect_archive(
 
 
 def _copy_entry(
-    zf: zipfile.ZipFile,
+    fh: BinaryIO,
+    located: _Located,
     name: str,
     target: Path,
+    *,
     expected_size: int,
     keep_bytes: bool,
 ) -> tuple[str, int, bytes | None]:
     digest = hashlib.sha256()
     written = 0
     kept: list[bytes] | None = [] if keep_bytes else None
-    with zf.open(name) as src, open(target, "xb") as out:
-        while block := src.read(_BLOCK):
+    central, local = located.entries[name]
+    with open(target, "xb") as out:
+        for block in entry_blocks(fh, central, local):
             written += len(block)
             if written > expected_size:
                 raise error_for(
@@ -482,39 +549,42 @@ def _copy_entry(
     return digest.hexdigest(), written, b"".join(kept) if kept is not None else None
 
 
-def _extract_into(fh: BinaryIO, info: ArchiveInfo, staging: Path) -> None:
-    fh.seek(0)
-    with zipfile.ZipFile(fh) as zf:
-        (staging / MIMETYPE_PATH).write_bytes(MIMETYPE)
-        (staging / MANIFEST_PATH).write_bytes(info.manifest_bytes)
-        for declared in info.manifest.files:
-            target = staging.joinpath(*declared.path.split("/"))
-            target.parent.mkdir(parents=True, exist_ok=True)
-            is_asset = declared.path.startswith("assets/")
-            try:
-                digest, size, data = _copy_entry(
-                    zf, declared.path, target, declared.size_bytes, keep_bytes=is_asset
+def _extract_into(fh: BinaryIO, located: _Located, info: ArchiveInfo, staging: Path) -> None:
+    (staging / MIMETYPE_PATH).write_bytes(MIMETYPE)
+    (staging / MANIFEST_PATH).write_bytes(info.manifest_bytes)
+    for declared in info.manifest.files:
+        target = staging.joinpath(*declared.path.split("/"))
+        target.parent.mkdir(parents=True, exist_ok=True)
+        is_asset = declared.path.startswith("assets/")
+        try:
+            digest, size, data = _copy_entry(
+                fh,
+                located,
+                declared.path,
+                target,
+                expected_size=declared.size_bytes,
+                keep_bytes=is_asset,
+            )
+        except ZipProblem as problem:
+            raise error_for(
+                Finding(problem.reason, f"cannot read entry: {problem.message}", declared.path)
+            ) from None
+        if size != declared.size_bytes:
+            raise error_for(
+                Finding(
+                    "size-mismatch",
+                    f"{size} bytes, declared {declared.size_bytes}",
+                    declared.path,
                 )
-            except (zipfile.BadZipFile, EOFError, ValueError) as exc:
-                raise error_for(
-                    Finding("corrupt-archive", f"cannot read entry: {exc}", declared.path)
-                ) from exc
-            if size != declared.size_bytes:
-                raise error_for(
-                    Finding(
-                        "size-mismatch",
-                        f"{size} bytes, declared {declared.size_bytes}",
-                        declared.path,
-                    )
-                )
-            if digest != declared.sha256:
-                raise error_for(
-                    Finding("digest-mismatch", "SHA-256 differs from manifest.files", declared.path)
-                )
-            if data is not None:
-                problem = asset_problem(declared.path, data)
-                if problem is not None:
-                    raise error_for(Finding(problem.reason, problem.message, declared.path))
+            )
+        if digest != declared.sha256:
+            raise error_for(
+                Finding("digest-mismatch", "SHA-256 differs from manifest.files", declared.path)
+            )
+        if data is not None:
+            problem_ = asset_problem(declared.path, data)
+            if problem_ is not None:
+                raise error_for(Finding(problem_.reason, problem_.message, declared.path))
 
 
 def extract_archive(

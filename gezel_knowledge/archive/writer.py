@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
-from gezel_knowledge.archive.paths import MIMETYPE, entry_name_problem
+from gezel_knowledge.archive.paths import MIMETYPE, entry_name_key, entry_name_problem
 from gezel_knowledge.errors import InvalidInput
 
 __all__ = ["write_archive"]
@@ -209,14 +209,25 @@ def write_archive(
     folded: dict[str, str] = {}
     for path in entries:
         _check_entry_path(path)
-        key = path.casefold()
+        key = entry_name_key(path)
         if key in folded:
             raise InvalidInput(
-                f"archive entries {folded[key]!r} and {path!r} differ only in case",
+                f"archive entries {folded[key]!r} and {path!r} collide (case, Unicode "
+                "normalisation or trailing dots)",
                 reason="duplicate-archive-path",
                 subject=path,
             )
         folded[key] = path
+    for key, path in folded.items():
+        parts = key.split("/")
+        inside = ["/".join(parts[:depth]) for depth in range(1, len(parts))]
+        outer = next((folded[p] for p in inside if p in folded), None)
+        if outer is not None:
+            raise InvalidInput(
+                f"archive entry {path!r} would sit inside the file {outer!r}",
+                reason="duplicate-archive-path",
+                subject=path,
+            )
     if "mimetype" in folded:
         raise InvalidInput(
             "the 'mimetype' entry is written by the archive writer itself",

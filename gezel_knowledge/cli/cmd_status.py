@@ -18,7 +18,8 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--check",
         action="store_true",
-        help="mount every enabled catalog now (quarantining failures) and re-check quarantined",
+        help="mount every enabled catalog now (quarantining failures), re-check quarantined "
+        "ones, and remove what killed or refused installs left behind",
     )
     add_home_option(parser)
     parser.add_argument("--json", action="store_true", help="print JSON")
@@ -38,9 +39,12 @@ def run(args: argparse.Namespace) -> int:
                 "sharedStore": None
                 if status.shared_store is None
                 else {"path": status.shared_store, "problem": status.shared_store_problem},
+                "cleaned": status.cleaned,
             }
         )
         return 0
+    for name in status.cleaned:
+        print(f"removed leftover {name}")
     print(f"home: {status.home}")
     if status.shared_store is not None:
         note = "" if status.shared_store_problem is None else f" ({status.shared_store_problem})"

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from gezel_knowledge._locking import FileLock
 from gezel_knowledge._rows import fetch_all
 from gezel_knowledge.embedders.base import Embedder
 from gezel_knowledge.errors import InvalidInput, NotFound
@@ -108,10 +109,21 @@ class ContentIndex:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+    def _writer(self) -> FileLock:
+        # One structural pass at a time per index: a pass reads what is indexed, then writes
+        # what changed, so two interleaved passes would both insert the same new file.
+        # (Enrichment merges instead: it stores a vector only for a chunk still without one.)
+        return FileLock(self.db_path.with_name(self.db_path.name + ".lock"), timeout=None)
+
     def update(self, *, progress: ProgressSink | None = None) -> StructuralReport:
-        """Run the structural pass: bring files, chunks, symbols and imports up to date."""
+        """Run the structural pass: bring files, chunks, symbols and imports up to date.
+
+        Passes over one index run one at a time, across processes: a second waits for the first
+        and then finds only what changed since.
+        """
         progress = metered(progress)  # stamps each step's rate and time left on its events
-        return StructuralPass(self._conn, self.workspace, self.options, progress).run()
+        with self._writer():
+            return StructuralPass(self._conn, self.workspace, self.options, progress).run()
 
     def enrich(
         self,
@@ -123,7 +135,8 @@ class ContentIndex:
         progress: ProgressSink | None = None,
     ) -> EnrichmentReport:
         """Run the enrichment pass for whatever is not yet enriched; safe to interrupt and
-        call again (each batch commits on its own). The embedders default to the index's own."""
+        call again (each batch commits on its own). The embedders default to the index's own.
+        Concurrent enrichments of one index may embed at once; each vector is stored once."""
         progress = metered(progress)
         return Enrichment(self._conn, self.workspace, self.db_path, progress).run(
             embedder or self.embedder,

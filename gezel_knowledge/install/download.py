@@ -11,8 +11,13 @@ download restarts from zero, because appending a whole body to a prefix would co
 (the later digest check would catch it, but only after another full download).
 
 A connection that drops mid-body leaves the bytes received so far; the next attempt resumes.
-Consecutive attempts that make no progress are bounded. Cancellation is checked between
-blocks and leaves the partial for a later resume.
+Consecutive attempts that make no progress are bounded, and so is the whole transfer, whatever
+a server claims: at most ``max_requests`` requests and three times the file's size received in
+all (``download-abandoned``). The file itself may not grow beyond its expected size or, when
+that is unknown, ``max_bytes`` (default :data:`DEFAULT_MAX_DOWNLOAD_BYTES`), with or without a
+``Content-Length`` (``download-too-large``). ``on_written`` is told the partial's size every few
+MiB as bytes arrive (a free-space check). Cancellation is checked between blocks and leaves the
+partial for a later resume.
 """
 
 from __future__ import annotations
@@ -29,13 +34,31 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from gezel_knowledge._locking import FileLock, LockTimeout
 from gezel_knowledge._version import __version__
+from gezel_knowledge.archive.limits import DEFAULT_LIMITS
 from gezel_knowledge.errors import InvalidInput
 from gezel_knowledge.install.cancel import CancelToken
 from gezel_knowledge.install.errors import DownloadFailed
 from gezel_knowledge.progress import ProgressEvent, ProgressSink, emit_safely
+from gezk import untrusted_json
 
-__all__ = ["DownloadResult", "download", "is_url", "sidecar_path"]
+__all__ = [
+    "DEFAULT_MAX_DOWNLOAD_BYTES",
+    "DownloadResult",
+    "download",
+    "is_url",
+    "sidecar_path",
+    "sweep_partials",
+]
+
+DEFAULT_MAX_DOWNLOAD_BYTES = DEFAULT_LIMITS.max_total_bytes + 64 * 1024 * 1024
+"""The largest archive fetched when nothing declares its size: the reference limit on a
+catalog's uncompressed entries (32 GiB; entries are stored) plus room for the ZIP structures."""
+
+_RECEIVE_FACTOR = 3
+"""Bytes received over all attempts may reach this many times the file's size (restarts)."""
+_WRITTEN_EVERY = 4 * 1024 * 1024
 
 _RETRYABLE_STATUS = frozenset({408, 425, 429, 500, 502, 503, 504})
 _CONTENT_RANGE = re.compile(r"^\s*bytes\s+(\d+)-(\d+)/(\d+|\*)\s*$", re.IGNORECASE)
@@ -75,7 +98,7 @@ class _Sidecar:
     @classmethod
     def load(cls, path: Path, url: str) -> _Sidecar | None:
         try:
-            obj = json.loads(path.read_text(encoding="utf-8"))
+            obj = untrusted_json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             return None
         if not isinstance(obj, dict) or obj.get("url") != url:
@@ -110,6 +133,36 @@ class _Retry(Exception):
     """An attempt failed in a way a new request may fix."""
 
 
+def sweep_partials(folder: Path) -> list[str]:
+    """Remove what cannot be resumed: empty partials, partials without their sidecar and
+    sidecars without their partial; return the names removed.
+
+    Each key is examined under its download lock (``<key>.lock``, held by an install while it
+    downloads), taken without waiting: a download in progress is left alone. Lock files stay.
+    """
+    removed: list[str] = []
+    if not folder.is_dir():
+        return removed
+    keys = sorted(
+        {p.name.removesuffix(".partial") for p in folder.glob("*.partial")}
+        | {p.name.removesuffix(".meta.json") for p in folder.glob("*.meta.json")}
+    )
+    for key in keys:
+        partial = folder / f"{key}.partial"
+        sidecar = sidecar_path(partial)
+        try:
+            with FileLock(folder / f"{key}.lock", timeout=0.0):
+                if partial.exists() and sidecar.exists() and partial.stat().st_size > 0:
+                    continue  # resumable
+                for path in (partial, sidecar):
+                    if path.exists():
+                        path.unlink()
+                        removed.append(path.name)
+        except (LockTimeout, OSError):
+            continue
+    return removed
+
+
 def _size(path: Path) -> int:
     try:
         return path.stat().st_size
@@ -137,11 +190,16 @@ def download(
     sleep: Callable[[float], None] = time.sleep,
     block_size: int = 1 << 16,
     job: str = "install",
+    max_bytes: int | None = None,
+    max_requests: int = 16,
+    on_written: Callable[[int], None] | None = None,
 ) -> DownloadResult:
     """Download ``url`` into ``partial``, resuming what is there; return when it is complete.
 
     ``before_write(remaining)`` is called once the server has said how many bytes are coming
     (``None`` when it did not), before anything is written; it may raise to stop (a space check).
+    ``on_written(size)`` is called with the partial's size every few MiB as bytes arrive; it may
+    raise to stop too. The file may not exceed ``expected_size`` or else ``max_bytes``.
     """
     if not is_url(url):
         raise InvalidInput(f"not an http(s) URL: {url}", reason="invalid-url", subject=url)
@@ -152,6 +210,9 @@ def download(
         # No record of what these bytes are: they cannot be resumed safely.
         _truncate(partial)
         sidecar = _Sidecar(url=url)
+    limit = expected_size if expected_size is not None else max_bytes
+    if limit is None:
+        limit = DEFAULT_MAX_DOWNLOAD_BYTES
     transfer = _Transfer(
         url,
         partial,
@@ -165,6 +226,9 @@ def download(
         before_write,
         block_size,
         job,
+        limit,
+        on_written,
+        _Received(max(limit, block_size), expected_size is not None),
     )
     requests = 0
     restarted = False
@@ -173,6 +237,12 @@ def download(
     while True:
         if cancel is not None:
             cancel.check("download")
+        if requests >= max_requests:
+            raise DownloadFailed(
+                f"download of {url} abandoned after {requests} requests: {last_error}",
+                reason="download-abandoned",
+                subject=url,
+            )
         offset = _size(partial)
         total = expected_size if expected_size is not None else sidecar.total
         if total is not None and offset > total:
@@ -203,6 +273,25 @@ def download(
         )
 
 
+@dataclass(slots=True)
+class _Received:
+    """Bytes received over every attempt of one download, against a multiple of the file's
+    size: the size expected, else the first a server announced, else the cap."""
+
+    size: int
+    known: bool
+    total: int = 0
+
+    def learn(self, size: int) -> None:
+        """A server announced the file's size (only the first announcement counts)."""
+        if not self.known:
+            self.size, self.known = min(self.size, size), True
+
+    @property
+    def bound(self) -> int:
+        return _RECEIVE_FACTOR * self.size
+
+
 @dataclass(frozen=True, slots=True)
 class _Transfer:
     """What every attempt of one download shares."""
@@ -219,6 +308,10 @@ class _Transfer:
     before_write: Callable[[int | None], None] | None
     block_size: int
     job: str
+    limit: int
+    """The largest the file may be."""
+    on_written: Callable[[int], None] | None
+    received: _Received
 
     def emit(self, done: int, total: int | None) -> None:
         emit_safely(self.progress, ProgressEvent(self.job, "download", done, total, "bytes"))
@@ -244,6 +337,14 @@ def _attempt(t: _Transfer, offset: int) -> bool:
                 reason="size-mismatch",
                 subject=t.url,
             )
+        if total is not None and total > t.limit:
+            raise DownloadFailed(
+                f"{t.url} is {total} bytes, more than the {t.limit} allowed",
+                reason="download-too-large",
+                subject=t.url,
+            )
+        if total is not None:
+            t.received.learn(max(total, t.block_size))
         _remember_validators(t, response, mode, total)
         if t.before_write is not None:
             t.before_write(None if total is None else total - start)
@@ -325,6 +426,7 @@ def _stream(
 ) -> int:
     """Append (``ab``) or write (``wb``) the body to the partial file; return its new size."""
     t.emit(done, total)
+    reported = done
     with t.partial.open(mode) as out:
         try:
             while True:
@@ -334,13 +436,36 @@ def _stream(
                 block = response.read(t.block_size)
                 if not block:
                     break
+                _check_bounds(t, done + len(block), len(block))
                 out.write(block)
                 done += len(block)
                 t.emit(done, total)
+                if t.on_written is not None and done - reported >= _WRITTEN_EVERY:
+                    out.flush()
+                    reported = done
+                    t.on_written(done)
         except (OSError, http.client.HTTPException) as exc:
             out.flush()
             raise _Retry(f"connection lost after {done} bytes: {exc}") from None
     return done
+
+
+def _check_bounds(t: _Transfer, size: int, block: int) -> None:
+    """The file stays within its size limit and the transfer within its byte budget."""
+    if size > t.limit:
+        raise DownloadFailed(
+            f"{t.url} sends more than the {t.limit} bytes allowed",
+            reason="download-too-large",
+            subject=t.url,
+        )
+    t.received.total += block
+    if t.received.total > t.received.bound:
+        raise DownloadFailed(
+            f"download of {t.url} abandoned after receiving {t.received.total} bytes for a file "
+            f"of at most {t.limit}",
+            reason="download-abandoned",
+            subject=t.url,
+        )
 
 
 def _http_error(exc: urllib.error.HTTPError, partial: Path, offset: int) -> bool:

@@ -61,6 +61,7 @@ class KnowledgeHome(HomeState):
         keep_previous: bool = False,
         require_signature: bool = False,
         placement: PlacementRequest = "auto",
+        max_download_bytes: int | None = None,
     ) -> InstallResult:
         """Install a catalog from a ``.gezk`` path, an ``http(s)`` URL, or a registry coordinate.
 
@@ -69,7 +70,9 @@ class KnowledgeHome(HomeState):
         a signature that does not verify always fails, and ``require_signature`` also refuses
         unsigned catalogs and unknown keys. ``placement`` is ``auto`` (the shared store for a
         trusted coordinate when one is configured and writable, else private), ``private``,
-        or ``shared`` (fail rather than install privately).
+        or ``shared`` (fail rather than install privately). A download never exceeds the size
+        the registry entry declares or, when none does, ``max_download_bytes`` (default
+        :data:`~gezel_knowledge.install.download.DEFAULT_MAX_DOWNLOAD_BYTES`, 32 GiB + 64 MiB).
         """
         return run_install(
             self,
@@ -82,6 +85,7 @@ class KnowledgeHome(HomeState):
             keep_previous=keep_previous,
             require_signature=require_signature,
             placement=placement,
+            max_download_bytes=max_download_bytes,
         )
 
     def install_bundled(

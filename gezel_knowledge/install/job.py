@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import uuid
 from dataclasses import replace
 from pathlib import Path
 
@@ -48,7 +47,11 @@ from gezel_knowledge.install._time import utc_now
 from gezel_knowledge.install.cancel import CancelToken
 from gezel_knowledge.install.context import JobContext
 from gezel_knowledge.install.download import DownloadResult, download, sidecar_path
-from gezel_knowledge.install.errors import InsufficientSpace, SharedPlacementUnavailable
+from gezel_knowledge.install.errors import (
+    DownloadFailed,
+    InsufficientSpace,
+    SharedPlacementUnavailable,
+)
 from gezel_knowledge.install.placement import (
     PlacementChoice,
     PlacementRequest,
@@ -58,6 +61,7 @@ from gezel_knowledge.install.placement import (
 )
 from gezel_knowledge.install.publish import (
     SharedCopyDamaged,
+    VersionGone,
     activate_existing,
     adopt_shared,
     already_active,
@@ -75,6 +79,7 @@ from gezel_knowledge.install.source import (
     resolve_source,
 )
 from gezel_knowledge.install.space import check_free_space
+from gezel_knowledge.install.staging import staging_directory
 from gezel_knowledge.install.state import HomeState
 from gezel_knowledge.progress import ProgressSink
 from gezel_knowledge.validate import extract_verified
@@ -99,14 +104,42 @@ def run_install(
     require_signature: bool = False,
     placement: PlacementRequest = "auto",
     label: str | None = None,
+    max_download_bytes: int | None = None,
 ) -> InstallResult:
     """Run the install job (see the module docstring); used by :meth:`KnowledgeHome.install`.
 
     ``label`` replaces the source recorded in the registry (bundled installs use it).
+    ``max_download_bytes`` caps a download whose size no registry entry declares (default
+    :data:`~gezel_knowledge.install.download.DEFAULT_MAX_DOWNLOAD_BYTES`).
     """
     job = JobContext(
         home, progress, cancel or CancelToken(), trust, keep_previous, require_signature, placement
     )
+    # What killed installs left: found under each item's own lock (see staging.py).
+    cleaned = home.clean_leftovers()
+    result = _run(
+        job,
+        source,
+        expected_sha256=expected_sha256,
+        registries=registries,
+        placement=placement,
+        label=label,
+        max_download_bytes=max_download_bytes,
+    )
+    return replace(result, cleaned=cleaned) if cleaned else result
+
+
+def _run(
+    job: JobContext,
+    source: str | Path,
+    *,
+    expected_sha256: str | None,
+    registries: tuple[RegistryDocument, ...],
+    placement: PlacementRequest,
+    label: str | None,
+    max_download_bytes: int | None,
+) -> InstallResult:
+    home, trust = job.home, job.trust
     expected = normalize_sha256(expected_sha256)
     check_placement_request(placement)
     job.emit("resolve", message=str(source))
@@ -130,7 +163,7 @@ def run_install(
         home.downloads_dir.mkdir(parents=True, exist_ok=True)
         # One process at a time per partial file; a second installer waits, then resumes.
         with FileLock(home.downloads_dir / f"{key}.lock", timeout=None):
-            return _install_url(job, src, place, partial)
+            return _install_url(job, src, place, partial, max_download_bytes)
     path = Path(src.location)
     job.emit("space", message="checking free space")
     size = path.stat().st_size
@@ -164,6 +197,7 @@ def _install_url(
     src: InstallSource,
     place: PlacementChoice,
     partial: Path,
+    max_bytes: int | None,
 ) -> InstallResult:
     home = job.home
 
@@ -188,15 +222,30 @@ def _install_url(
         if remaining is not None:
             check_space(remaining, remaining + partial_size())
 
-    result = download(
-        src.location,
-        partial,
-        expected_size=src.archive_bytes,
-        cancel=job.cancel,
-        progress=job.progress,
-        before_write=before_write,
-        opener=home.opener,
-    )
+    def written(size: int) -> None:
+        # Checked as bytes arrive, so a body of unknown length cannot fill the disk: the bytes
+        # written are on disk already, and extracting them needs about as much again.
+        check_space(0, size)
+
+    try:
+        result = download(
+            src.location,
+            partial,
+            expected_size=src.archive_bytes,
+            cancel=job.cancel,
+            progress=job.progress,
+            before_write=before_write,
+            opener=home.opener,
+            max_bytes=max_bytes,
+            on_written=written,
+        )
+    except BaseException as exc:
+        # A refusal (a status, a size, a server that never delivers) cannot be resumed, and an
+        # empty partial holds nothing to resume: neither is left behind.
+        refused = isinstance(exc, DownloadFailed) and exc.reason != "download-failed"
+        if refused or partial_size() == 0:
+            _forget_partial(partial)
+        raise
     job.check()
     try:
         installed = _install_archive(job, partial, src, place=place, fetched=result)
@@ -274,7 +323,9 @@ def _install_checked(
     existing = home.snapshot().get(key)
     reuse = existing.version_by_digest(digest) if existing is not None else None
     if reuse is not None and reuse.quarantine is None and home.path_of(reuse).is_dir():
-        return activate_existing(job, key, digest, fetched)
+        # Looked up without the lock: activate_existing checks again under it.
+        with contextlib.suppress(VersionGone):
+            return activate_existing(job, key, digest, fetched)
 
     # Another process may have published these bytes while this one downloaded them.
     adopted, place = _adopt_or_fall_back(job, place, src, digest, fetched)
@@ -307,10 +358,30 @@ def _extract_and_publish(
     )
     job.check()
     label = f"{manifest.id}-{digest[:16]}"
+    work = (src, target, place, fetched)
     if place.store is not None:
         staging_root = place.store.new_staging(label)
-    else:
-        staging_root = home.staging_dir / f"{label}-{uuid.uuid4().hex[:12]}"
+        try:
+            return _publish_from(job, opened, info, staging_root, work)
+        finally:
+            remove_tree(staging_root)
+    # Held by its lock while it exists, so a killed run's copy is found and removed later.
+    with staging_directory(home.staging_dir, label) as staging_root:
+        return _publish_from(job, opened, info, staging_root, work)
+
+
+def _publish_from(
+    job: JobContext,
+    opened: ArchiveFile,
+    info: ArchiveInfo,
+    staging_root: Path,
+    work: tuple[InstallSource, Path, PlacementChoice, DownloadResult | None],
+) -> InstallResult:
+    """Extract and validate into ``staging_root/catalog``, then publish and register."""
+    src, target, place, fetched = work
+    home = job.home
+    manifest, digest = info.manifest, info.sha256
+    extracted = sum(f.size_bytes for f in manifest.files) + len(info.manifest_bytes)
     staging = staging_root / "catalog"
 
     def extracted_now() -> None:
@@ -318,57 +389,52 @@ def _extract_and_publish(
         job.check()
         job.emit("validate", 0, 1, "steps", "deep validation")
 
-    try:
-        job.emit("extract", 0, extracted, message="extracting")
-        report = extract_verified(
-            opened,
-            staging,
-            expected_sha256=digest,
-            deep=True,
-            trust=job.trust,
-            label=src.label,
-            on_extracted=extracted_now,
-        )
-        job.emit("validate", 1, 1, "steps")
-        # The last point at which cancelling leaves nothing behind but the partial download.
-        job.check()
-        record = InstalledVersion(
-            version=manifest.version,
-            archive_sha256=digest,
-            path=home.relative(target)
-            if place.store is None
-            else str(place.store.catalog_dir(digest)),
-            archive_bytes=info.size_bytes,
-            extracted_bytes=extracted,
-            installed_at=utc_now(),
-            format_version=manifest.format_version,
-            embedding_profile=manifest.embedding.id,
-            name=manifest.name,
-            source=src.label,
-            provenance=recorded_provenance(report.provenance, src.label, job.require_signature),
-            placement=place.kind,
-            placement_reason=place.reason,
-            registry=src.registry,
-        )
-        if place.store is not None:
-            return publish_shared(
-                job,
-                place=place,
-                staged=staging_root,
-                record=record,
-                publisher_id=manifest.publisher.id,
-                catalog_id=manifest.id,
-                fetched=fetched,
-            )
-        return publish_private(
+    job.emit("extract", 0, extracted, message="extracting")
+    report = extract_verified(
+        opened,
+        staging,
+        expected_sha256=digest,
+        deep=True,
+        trust=job.trust,
+        label=src.label,
+        on_extracted=extracted_now,
+    )
+    job.emit("validate", 1, 1, "steps")
+    # The last point at which cancelling leaves nothing behind but the partial download.
+    job.check()
+    record = InstalledVersion(
+        version=manifest.version,
+        archive_sha256=digest,
+        path=home.relative(target) if place.store is None else str(place.store.catalog_dir(digest)),
+        archive_bytes=info.size_bytes,
+        extracted_bytes=extracted,
+        installed_at=utc_now(),
+        format_version=manifest.format_version,
+        embedding_profile=manifest.embedding.id,
+        name=manifest.name,
+        source=src.label,
+        provenance=recorded_provenance(report.provenance, src.label, job.require_signature),
+        placement=place.kind,
+        placement_reason=place.reason,
+        registry=src.registry,
+    )
+    if place.store is not None:
+        return publish_shared(
             job,
             place=place,
-            staging=staging,
-            target=target,
+            staged=staging_root,
             record=record,
             publisher_id=manifest.publisher.id,
             catalog_id=manifest.id,
             fetched=fetched,
         )
-    finally:
-        remove_tree(staging_root)
+    return publish_private(
+        job,
+        place=place,
+        staging=staging,
+        target=target,
+        record=record,
+        publisher_id=manifest.publisher.id,
+        catalog_id=manifest.id,
+        fetched=fetched,
+    )

@@ -37,6 +37,7 @@ from gezk.errors import ReasonedError
 
 __all__ = [
     "SharedCopyDamaged",
+    "VersionGone",
     "activate_existing",
     "adopt_shared",
     "already_active",
@@ -296,15 +297,29 @@ def _register(
     return result, release
 
 
+class VersionGone(Exception):
+    """The installed copy to reactivate was removed or quarantined since it was looked up."""
+
+
 def activate_existing(
     job: JobContext, key: str, digest: str, fetched: DownloadResult | None
 ) -> InstallResult:
-    """Make an installed, intact version of these bytes the active one again."""
+    """Make an installed, intact version of these bytes the active one again.
+
+    The copy is looked up again under the registry lock (another process may have replaced it
+    since the caller's unlocked read); raises :class:`VersionGone`, changing nothing, when it is
+    no longer there, so the caller publishes the bytes afresh.
+    """
     home = job.home
     previous: list[InstalledVersion | None] = []
 
     def change(snap: RegistrySnapshot) -> RegistrySnapshot:
-        current = snap.find(key)
+        current = snap.get(key)
+        version = current.version_by_digest(digest) if current is not None else None
+        if current is None or version is None or version.quarantine is not None:
+            raise VersionGone(digest)
+        if not home.path_of(version).is_dir():
+            raise VersionGone(digest)
         previous.append(current.active)
         return snap.with_catalog(replace(current, active_sha256=digest))
 
@@ -312,7 +327,8 @@ def activate_existing(
     catalog = home.registry.update(change).find(key)
     job.emit("register", 1, 1, "steps")
     version = catalog.active
-    assert version is not None
+    if version is None:
+        raise VersionGone(digest)
     before = previous[-1]
     if before is not None and before.archive_sha256 == digest:
         return InstallResult("unchanged", catalog, version, home.path_of(version), None, fetched)

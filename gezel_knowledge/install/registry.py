@@ -19,6 +19,7 @@ from typing import Any, Literal
 from gezel_knowledge._atomic import write_atomic
 from gezel_knowledge._locking import FileLock
 from gezel_knowledge.errors import IntegrityFailure, InvalidInput, NotFound, Unsupported
+from gezk import untrusted_json
 
 __all__ = [
     "REGISTRY_KIND",
@@ -332,7 +333,7 @@ class UserRegistry:
         except FileNotFoundError:
             return RegistrySnapshot()
         try:
-            obj = json.loads(data)
+            obj = untrusted_json.loads(data)
         except ValueError as exc:
             raise IntegrityFailure(
                 f"registry {self.path} is not valid JSON: {exc}",
@@ -346,7 +347,19 @@ class UserRegistry:
         return FileLock(self.lock_path, timeout=self.lock_timeout, use_fcntl=self.use_fcntl)
 
     def write(self, snapshot: RegistrySnapshot) -> None:
-        """Replace the registry with ``snapshot`` (callers hold :meth:`lock`)."""
+        """Replace the registry with ``snapshot`` (callers hold :meth:`lock`).
+
+        Refuses a snapshot in which a catalog's active version is not one of its versions: the
+        registry never names a version that is not there.
+        """
+        for catalog in snapshot:
+            active = catalog.active_sha256
+            if active is not None and catalog.version_by_digest(active) is None:
+                raise IntegrityFailure(
+                    f"{catalog.key}: the active version {active[:16]} is not installed",
+                    reason="registry-invariant",
+                    subject=catalog.key,
+                )
         text = json.dumps(snapshot.to_json(), ensure_ascii=False, indent=2, sort_keys=False)
         write_atomic(self.path, (text + "\n").encode("utf-8"))
 

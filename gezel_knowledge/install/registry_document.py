@@ -22,6 +22,7 @@ from gezel_knowledge.archive.verify import inspect_archive
 from gezel_knowledge.errors import InvalidInput, NotFound
 from gezel_knowledge.install.download import is_url
 from gezel_knowledge.install.errors import DownloadFailed
+from gezk import untrusted_json
 from gezk.errors import InvalidIdentifier
 from gezk.ids import validate_catalog_id, validate_publisher_id, validate_version
 from gezk.schemas import validate_registry
@@ -199,15 +200,17 @@ class RegistryDocument:
     @classmethod
     def parse(cls, obj: Any, *, source: str = "<memory>") -> RegistryDocument:
         """Validate ``obj`` against the registry schema and read its releases."""
-        if isinstance(obj, bytes | str):
-            try:
-                obj = json.loads(obj)
-            except ValueError as exc:
-                raise InvalidInput(
-                    f"registry document {source} is not JSON: {exc}",
-                    reason="invalid-registry",
-                    subject=source,
-                ) from exc
+        try:
+            if isinstance(obj, bytes | str):
+                obj = untrusted_json.loads(obj)
+            else:
+                untrusted_json.check_depth(obj)
+        except ValueError as exc:
+            raise InvalidInput(
+                f"registry document {source} is not acceptable JSON: {exc}",
+                reason="invalid-registry",
+                subject=source,
+            ) from exc
         if not isinstance(obj, dict):
             raise InvalidInput(
                 f"registry document {source} is not a JSON object",

@@ -34,6 +34,9 @@ class InstallResult:
     ``shared-copy-damaged``); ``None`` when it is shared or nothing was installed."""
     placement_message: str | None = None
     """The same, as one human-readable line (names the store and the failure)."""
+    cleaned: tuple[str, ...] = ()
+    """Leftovers of killed or refused jobs this install removed first (relative to
+    ``knowledge/``: ``.staging/...``, ``.trash/...``, ``.downloads/...``)."""
 
     @property
     def key(self) -> str:

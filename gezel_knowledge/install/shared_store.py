@@ -42,6 +42,7 @@ from gezel_knowledge._locking import FileLock
 from gezel_knowledge.errors import IntegrityFailure, KnowledgeError, Unsupported
 from gezel_knowledge.install._time import utc_now
 from gezel_knowledge.install.registry import UserRegistry
+from gezk import untrusted_json
 from gezk.ids import is_sha256_hex
 
 __all__ = [
@@ -270,7 +271,7 @@ class SharedStore:
         """The published entry of this digest, if any."""
         path = self.entry_dir(sha256) / "entry.json"
         try:
-            obj = json.loads(path.read_bytes())
+            obj = untrusted_json.loads(path.read_bytes())
         except FileNotFoundError:
             return None
         except (OSError, ValueError) as exc:
@@ -371,7 +372,7 @@ class SharedStore:
         out: list[SharedReference] = []
         for path in sorted(folder.glob("*.json")):
             with contextlib.suppress(OSError, ValueError, KeyError, TypeError):
-                obj = json.loads(path.read_bytes())
+                obj = untrusted_json.loads(path.read_bytes())
                 out.append(
                     SharedReference(
                         archive_sha256=sha256,

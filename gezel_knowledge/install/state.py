@@ -8,7 +8,8 @@ The active Gezel home is ``GEZEL_HOME``, else ``~/.gezel``. Inside it::
       registry.json.lock             writers' lock
       <publisher>/<catalog>/<version>/<first 16 hex of the archive SHA-256>/
                                      one published, read-only extracted catalog
-      .staging/                      extractions in progress (never read by search)
+      .staging/                      extractions in progress (never read by search), each
+                                     beside the lock its job holds (see staging.py)
       .downloads/                    partial downloads kept for resume
       .trash/                        directories being deleted
 
@@ -35,6 +36,7 @@ from gezel_knowledge._atomic import move_to_trash, remove_tree
 from gezel_knowledge.errors import IntegrityFailure, InvalidInput, KnowledgeError
 from gezel_knowledge.home import gezel_home
 from gezel_knowledge.install._time import utc_now
+from gezel_knowledge.install.download import sweep_partials
 from gezel_knowledge.install.registry import (
     InstalledCatalog,
     InstalledVersion,
@@ -44,6 +46,7 @@ from gezel_knowledge.install.registry import (
 )
 from gezel_knowledge.install.shared_store import SharedStore, shared_store_from
 from gezel_knowledge.install.space import FreeSpaceProbe, disk_free_space
+from gezel_knowledge.install.staging import sweep_staging, sweep_trash
 from gezk.ids import is_sha256_hex, validate_catalog_id, validate_publisher_id, validate_version
 
 if TYPE_CHECKING:
@@ -220,6 +223,45 @@ class HomeState:
         return self.registry.update(change).find(key)
 
     # -- housekeeping -----------------------------------------------------------------------
+
+    def clean_leftovers(self) -> tuple[str, ...]:
+        """Remove what killed or refused jobs left in the knowledge home; return it.
+
+        Staging directories no running job holds, trash, and downloads that cannot be resumed
+        (see :mod:`~gezel_knowledge.install.staging` and
+        :func:`~gezel_knowledge.install.download.sweep_partials`), named relative to
+        ``knowledge/``.
+        """
+        staged = [f".staging/{name}" for name in sweep_staging(self.staging_dir)]
+        trash = [f".trash/{name}" for name in sweep_trash(self.trash_dir)]
+        orphans = self._discard_orphan_versions()
+        sweep_trash(self.trash_dir)  # the orphans just moved there, reported by their path
+        downloads = [f".downloads/{name}" for name in sweep_partials(self.downloads_dir)]
+        return (*staged, *trash, *orphans, *downloads)
+
+    def _discard_orphan_versions(self) -> list[str]:
+        """Move to the trash every ``<publisher>/<catalog>/<version>/<digest16>`` directory the
+        registry does not list: a publish killed between its rename and its registration (both
+        happen under the registry lock, which this holds, so no install is half-way now)."""
+        moved: list[str] = []
+        # Without a readable registry nothing is known to be an orphan: never guess.
+        if not self.registry.path.is_file():
+            return moved
+        with contextlib.suppress(KnowledgeError), self.registry.lock():
+            listed = {
+                self.path_of(v)
+                for c in self.registry.read()
+                for v in c.versions
+                if v.placement == "private"
+            }
+            for path in sorted(self.knowledge_dir.glob("[!.]*/[!.]*/[!.]*/[!.]*")):
+                if not path.is_dir() or path in listed:
+                    continue
+                with contextlib.suppress(OSError):
+                    move_to_trash(path, self.trash_dir)
+                    moved.append(self.relative(path).removeprefix("knowledge/"))
+                    self._prune_empty_parents(path.parent)
+        return moved
 
     def release(self, versions: Sequence[InstalledVersion]) -> None:
         """Let go of versions no longer registered: delete private files, drop shared refs."""

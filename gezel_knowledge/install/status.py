@@ -4,7 +4,9 @@ A successful keyword query proves the lexical path works, not that embeddings ar
 status reports both separately: each installed catalog with its state (enabled, disabled,
 quarantined and why), and for each embedding profile in use whether a verified query embedder
 is available, with the reason when not. ``check=True`` also mounts every enabled catalog
-(quarantining the ones that fail) and re-checks quarantined ones (clearing those that now open).
+(quarantining the ones that fail) and re-checks quarantined ones (clearing those that now open),
+and first removes what killed or refused jobs left (staging, trash, downloads that cannot be
+resumed), reporting each.
 """
 
 from __future__ import annotations
@@ -55,6 +57,8 @@ class HomeStatus:
     """The configured shared store, if any."""
     shared_store_problem: str | None = None
     """Why new installs cannot be placed in it now (they fall back to private)."""
+    cleaned: tuple[str, ...] = ()
+    """Leftovers of killed or refused jobs removed by ``check`` (relative to ``knowledge/``)."""
 
     @property
     def quarantined(self) -> tuple[InstalledCatalog, ...]:
@@ -70,6 +74,7 @@ def home_status(
 ) -> HomeStatus:
     """Collect the status of ``home`` (mounting everything first when ``check``)."""
     resolve = resolve_embedder or resolve_query_embedder
+    cleaned = home.clean_leftovers() if check else ()
     if check:
         for catalog in home.installed():
             if catalog.quarantine is not None:
@@ -130,4 +135,5 @@ def home_status(
         partials,
         None if store is None else str(store.root),
         None if store is None else store.problem(probe_write=False),
+        cleaned,
     )

@@ -6,11 +6,11 @@ serves every supported schema.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any
 
 from gezel_knowledge._rows import Row
+from gezk import untrusted_json
 
 __all__ = ["CHUNK_COLUMNS", "ChunkRow", "DocumentRow", "ShardInfo", "document_columns"]
 
@@ -31,7 +31,7 @@ def document_columns(schema: int) -> str:
 
 def _heading_path(raw: object) -> tuple[str, ...]:
     try:
-        value = json.loads(raw) if isinstance(raw, str) else None
+        value = untrusted_json.loads(raw) if isinstance(raw, str) else None
     except ValueError:
         return ()
     if not isinstance(value, list):

@@ -10,13 +10,13 @@ document in ``documents.topic_id``. Every descendant walk is depth-bounded so a 
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from typing import Any
 
 from gezel_knowledge._rows import Row, fetch_all, fetch_one
 from gezel_knowledge.errors import NotFound
 from gezel_knowledge.reader.models import DocumentPage, DocumentSummary, TopicSummary
+from gezk import untrusted_json
 from gezk.toc import TopicPlacement
 
 __all__ = ["WALK_DEPTH", "list_documents", "placements", "topic_path", "topics"]
@@ -202,7 +202,7 @@ def parse_json_object(raw: object) -> dict[str, Any] | None:
     if not isinstance(raw, str):
         return None
     try:
-        value = json.loads(raw)
+        value = untrusted_json.loads(raw)
     except ValueError:
         return None
     return value if isinstance(value, dict) else None

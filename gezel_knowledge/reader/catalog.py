@@ -14,7 +14,8 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from types import TracebackType
 
@@ -32,6 +33,7 @@ from gezel_knowledge.reader import _documents, browse
 from gezel_knowledge.reader._rows import ShardInfo
 from gezel_knowledge.reader._search import CatalogQuery, Semantic, embed_query, search_catalog
 from gezel_knowledge.reader._semantic import VectorSearch
+from gezel_knowledge.reader._sqlite import catalog_errors
 from gezel_knowledge.reader._store import CatalogStore
 from gezel_knowledge.reader.hybrid import RankedPassage
 from gezel_knowledge.reader.models import (
@@ -83,8 +85,15 @@ class Catalog:
         self.embedder = embedder
         self._limits = limits
         self._lock = threading.RLock()
-        self._store = CatalogStore(self.root, manifest, archive_sha256)
-        self._vectors = VectorSearch(self._store, manifest.embedding, bit_cache_bytes)
+        with catalog_errors(f"{manifest.publisher.id}/{manifest.id}"):
+            self._store = CatalogStore(self.root, manifest, archive_sha256)
+            self._vectors = VectorSearch(self._store, manifest.embedding, bit_cache_bytes)
+
+    @contextmanager
+    def _reading(self) -> Iterator[None]:
+        """Hold the handle's lock; what the catalog's contents make fail is a typed error."""
+        with self._lock, catalog_errors(self._store.name):
+            yield
 
     # -- lifecycle ---------------------------------------------------------------------------
 
@@ -188,7 +197,7 @@ class Catalog:
 
     def topics(self) -> TopicListing:
         """Every topic in tree order with direct placements and distinct subtree documents."""
-        with self._lock:
+        with self._reading():
             return TopicListing(browse.topics(self._store.router, self._store.schema))
 
     def list_documents(
@@ -202,7 +211,7 @@ class Catalog:
         """A page of documents: in a topic (with its subtree unless ``descendants=False``) or
         all of them; deduplicated before ordering and pagination (spec Appendix A)."""
         _check_page(limit, offset)
-        with self._lock:
+        with self._reading():
             return browse.list_documents(
                 self._store.router,
                 self._store.schema,
@@ -214,12 +223,12 @@ class Catalog:
 
     def document(self, document_id: str) -> Document:
         """A document's primary metadata, placements, locations and citation."""
-        with self._lock:
+        with self._reading():
             return _documents.document(self._store, document_id)
 
     def body(self, document_id: str) -> str:
         """The document's normalized Markdown body (decompression capped at 16 MiB)."""
-        with self._lock:
+        with self._reading():
             return _documents.body(self._store, document_id, self._limits.max_body_bytes)
 
     def asset(self, path: str) -> bytes:
@@ -239,7 +248,7 @@ class Catalog:
     def read(self, reference: str | KnowledgeUri) -> Passage:
         """Resolve a ``knowledge://`` reference or a document id (optionally ``#line=a-b`` or
         ``#chunk=<uid>``) to the whole body, a line slice or a chunk with its lines."""
-        with self._lock:
+        with self._reading():
             return _documents.read(self._store, reference, self._limits.max_body_bytes)
 
     async def aread(self, reference: str | KnowledgeUri) -> Passage:
@@ -249,19 +258,19 @@ class Catalog:
     def nearby(self, query: RadiusQuery, *, limit: int = 50, offset: int = 0) -> NearbyPage:
         """Documents with a subject point within the radius: nearest first, then by id."""
         _check_page(limit, offset)
-        with self._lock:
+        with self._reading():
             return _documents.nearby(self._store, query, limit, offset)
 
     # -- vectors -----------------------------------------------------------------------------
 
     def score_shards(self, query_vector: ArrayLike) -> list[tuple[int, float]]:
         """Each routable shard's best centroid cosine, best first (for cross-catalog routing)."""
-        with self._lock:
+        with self._reading():
             return self._vectors.score_shards(query_vector)
 
     def route(self, query_vector: ArrayLike, shard_budget: int) -> list[int]:
         """The shards a query scans within this catalog: all when they fit the budget."""
-        with self._lock:
+        with self._reading():
             return self._vectors.route(query_vector, shard_budget)
 
     def vector_passages(
@@ -275,7 +284,7 @@ class Catalog:
         eligible: Sequence[str] | None = None,
     ) -> list[RankedPassage]:
         """Two-stage semantic passages (best cosine first), before any cosine floor."""
-        with self._lock:
+        with self._reading():
             passages, _ = self._vectors.passages(
                 query_vector,
                 shards=shards,
@@ -328,7 +337,7 @@ class Catalog:
             stage1=stage1,
             min_similarity=min_similarity,
         )
-        with self._lock:
+        with self._reading():
             return search_catalog(self._store, self._vectors, request)
 
     async def asearch(
@@ -402,10 +411,10 @@ class Catalog:
             stage1=stage1,
             min_similarity=min_similarity,
         )
-        with self._lock:
+        with self._reading():
             return search_catalog(self._store, self._vectors, request)
 
     def _conn(self, shard: ShardInfo) -> sqlite3.Connection:
         # The shard's connection, for benchmarks that time the kernels on it directly.
-        with self._lock:
+        with self._reading():
             return self._store.connection(shard)

@@ -15,6 +15,7 @@ from gezk.manifest import CatalogManifest
 
 # A broken catalog can produce a finding per row; past this many per reason, count the rest.
 _PER_REASON = 20
+_VALUE_ERRORS = (ValueError, TypeError, AttributeError, LookupError, OverflowError)
 
 
 @dataclass
@@ -50,10 +51,14 @@ class Context:
         """Run a group of checks; a crash in one group becomes a finding, not an abort."""
         try:
             check()
-        except sqlite3.DatabaseError as exc:
+        except sqlite3.Error as exc:
             self.add("corrupt-database", f"{what}: {exc}", what)
         except ReasonedError as exc:
             self.add(exc.reason, f"{what}: {exc}", exc.subject or what)
+        except _VALUE_ERRORS as exc:
+            # SQLite stores whatever a writer gave it: a value of an unexpected type reaches a
+            # check (text where a count belongs, bytes where text does).
+            self.add("invalid-value", f"{what}: {type(exc).__name__}: {exc}", what)
 
     def finish(self) -> list[Finding]:
         """The findings, with a summary line for each reason that hit the cap."""

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from dataclasses import dataclass
 
@@ -12,6 +11,7 @@ from gezel_knowledge.archive.paths import ROUTER_PATH
 from gezel_knowledge.errors import KnowledgeError
 from gezel_knowledge.reader._sqlite import open_catalog_database
 from gezel_knowledge.validate._context import Context
+from gezk import untrusted_json
 from gezk.ddl import DatabaseRole, check_database, read_meta
 from gezk.errors import GezkError
 from gezk.manifest import ManifestShard
@@ -69,7 +69,7 @@ def check_router(ctx: Context) -> None:
         if raw is None:
             continue
         try:
-            echoed = parse(json.loads(raw))
+            echoed = parse(untrusted_json.loads(raw))
         except (ValueError, GezkError) as exc:
             ctx.add(
                 "meta-mismatch", f"router meta {key} is not a valid profile: {exc}", ROUTER_PATH
@@ -222,7 +222,7 @@ def _check_shard_row(
             subject,
         )
     try:
-        listed = json.loads(row.topic_ids_json)
+        listed = untrusted_json.loads(row.topic_ids_json)
     except (TypeError, ValueError):
         listed = None
     if not isinstance(listed, list) or not set(map(str, listed)) <= topic_ids:

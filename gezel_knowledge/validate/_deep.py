@@ -1,5 +1,6 @@
-"""Deep checks: SQLite integrity, chunk/vector alignment, self-neighbour probes, smoke queries,
-and every body decoded (seed "Installation, integrity, and updates").
+"""Deep checks: SQLite and FTS5 integrity, every served value of its declared type and UTF-8,
+chunk/vector alignment, self-neighbour probes, smoke queries, and every body decoded (seed
+"Installation, integrity, and updates").
 
 These read every row of a catalog, so they run only when asked for (``validate --deep``).
 """
@@ -8,7 +9,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import json
 import sqlite3
 import unicodedata
 
@@ -21,7 +21,9 @@ from gezel_knowledge.errors import KnowledgeError
 from gezel_knowledge.reader.body import body_lines, decode_body
 from gezel_knowledge.reader.vectors import load_sign_bits, search_shard
 from gezel_knowledge.validate._context import Context
+from gezel_knowledge.validate._values import check_values
 from gezel_knowledge.validate.smoke import SMOKE_TOP_N, smoke_query_hits
+from gezk import untrusted_json
 from gezk.ids import chunk_uid, content_hash, is_chunk_uid
 from gezk.quantize import PackedBits, unpack_sign_bits
 
@@ -119,7 +121,7 @@ def _check_heading(ctx: Context, heading: object, heading_text: object, where: s
     path: object = None
     if isinstance(heading, str | bytes):
         with contextlib.suppress(ValueError):
-            path = json.loads(heading)
+            path = untrusted_json.loads(heading)
     if not isinstance(path, list) or not all(isinstance(h, str) for h in path):
         ctx.add("invalid-heading-path", "heading_path must be a JSON array of strings", where)
     elif " > ".join(path) != heading_text:
@@ -246,6 +248,7 @@ def check_deep(ctx: Context) -> None:
     if ctx.router is None:
         return
     ctx.guard("integrity", lambda: _integrity(ctx))
+    check_values(ctx)
     lines: dict[str, int] = {}
 
     def bodies() -> None:
@@ -260,7 +263,10 @@ def check_deep(ctx: Context) -> None:
 
     ctx.guard("shards", counts)
     for sid, conn in sorted(ctx.shard_conns.items()):
-        count = int(chunk_counts.get(sid, 0))
+        count = chunk_counts.get(sid, 0)
         ctx.guard(f"shard {sid} chunks", functools.partial(_chunks, ctx, sid, conn, lines))
+        if not isinstance(count, int):
+            ctx.add("invalid-value", f"shards.chunk_count is {count!r}", f"shard {sid}")
+            continue
         ctx.guard(f"shard {sid} vectors", functools.partial(_vectors, ctx, sid, conn, count))
     ctx.guard("smoke queries", lambda: _smoke(ctx))

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import struct
 import zipfile
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -144,3 +146,114 @@ def set_flag_bits(path: Path, name: str, bits: int) -> None:
             raw[at + 8] |= bits & 0xFF
         at = raw.find(b"PK\x01\x02", at + 4)
     path.write_bytes(bytes(raw))
+
+
+@dataclass
+class RawEntry:
+    """One entry of a hand-assembled ZIP: every header field a hostile writer controls.
+
+    ``local_*`` fields, when set, put a different value in the local header than in the
+    central directory (the two must agree in a valid archive).
+    """
+
+    name: bytes
+    data: bytes
+    method: int = zipfile.ZIP_STORED
+    flags: int = 0
+    version_needed: int = 20
+    external_attr: int = 0o100644 << 16
+    extra: bytes = b""
+    descriptor: bytes | None = None
+    """Bytes written after the data (a data descriptor), when the writer uses one."""
+    local_name: bytes | None = None
+    local_crc: int | None = None
+    local_sizes: tuple[int, int] | None = None
+    local_flags: int | None = None
+    local_extra: bytes | None = None
+    gap_before: bytes = b""
+    """Bytes written before this entry's local header that no central record accounts for."""
+
+    def data_as_stored(self) -> bytes:
+        if self.method == zipfile.ZIP_DEFLATED:
+            packer = zlib.compressobj(6, zlib.DEFLATED, -15)
+            return packer.compress(self.data) + packer.flush()
+        return self.data
+
+
+def raw_entries(spec: ArchiveSpec, manifest: dict[str, Any] | None = None) -> list[RawEntry]:
+    """The valid catalog of ``spec`` as hand-assembled entries (names as UTF-8 bytes)."""
+    return [RawEntry(e.name.encode(), e.data) for e in spec.entries(manifest)]
+
+
+def write_raw_zip(
+    path: Path,
+    entries: list[RawEntry],
+    *,
+    eocd_count: int | None = None,
+    comment: bytes = b"",
+    trailing: bytes = b"",
+) -> Path:
+    """Assemble a ZIP byte by byte, independently of the production writer."""
+    out = bytearray()
+    central = bytearray()
+    for e in entries:
+        out += e.gap_before
+        stored = e.data_as_stored()
+        crc = zlib.crc32(e.data)
+        offset = len(out)
+        local_sizes = e.local_sizes if e.local_sizes is not None else (len(stored), len(e.data))
+        local_extra = e.extra if e.local_extra is None else e.local_extra
+        local_name = e.name if e.local_name is None else e.local_name
+        out += struct.pack(
+            "<4sHHHHHIIIHH",
+            b"PK\x03\x04",
+            e.version_needed,
+            e.flags if e.local_flags is None else e.local_flags,
+            e.method,
+            0,
+            (20 << 9) | (1 << 5) | 1,
+            crc if e.local_crc is None else e.local_crc,
+            local_sizes[0],
+            local_sizes[1],
+            len(local_name),
+            len(local_extra),
+        )
+        out += local_name + local_extra + stored
+        if e.descriptor is not None:
+            out += e.descriptor
+        central += struct.pack(
+            "<4sHHHHHHIIIHHHHHII",
+            b"PK\x01\x02",
+            (3 << 8) | 20,
+            e.version_needed,
+            e.flags,
+            e.method,
+            0,
+            (20 << 9) | (1 << 5) | 1,
+            crc,
+            len(stored),
+            len(e.data),
+            len(e.name),
+            len(e.extra),
+            0,
+            0,
+            0,
+            e.external_attr,
+            offset,
+        )
+        central += e.name + e.extra
+    count = len(entries) if eocd_count is None else eocd_count
+    cd_offset = len(out)
+    out += central
+    out += struct.pack(
+        "<4sHHHHIIH", b"PK\x05\x06", 0, 0, count, count, len(central), cd_offset, len(comment)
+    )
+    out += comment + trailing
+    path.write_bytes(bytes(out))
+    return path
+
+
+def descriptor_for(data: bytes, stored: bytes | None = None) -> bytes:
+    """A data descriptor (with its optional signature) for ``data``."""
+    stored = data if stored is None else stored
+    return struct.pack("<4sIII", b"PK\x07\x08", zlib.crc32(data), len(stored), len(data))

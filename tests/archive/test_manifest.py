@@ -50,6 +50,9 @@ def test_the_valid_manifest_parses_every_array() -> None:
         (lambda m: m["topics"].append(["guide"]), "$.topics[1]"),
         (lambda m: m["smokeQueries"].insert(0, "demo"), "$.smokeQueries[0]"),
         (lambda m: m["spatial"]["coverage"].append(None), "$.spatial.coverage[0]"),
+        # Found by the mutation property test: a TypeError before.
+        (lambda m: m.update(smokeQueries=True), "$.smokeQueries"),
+        (lambda m: m.update(smokeQueries={"query": "demo"}), "$.smokeQueries"),
     ],
 )
 def test_a_non_object_array_element_is_refused_by_its_path(

@@ -17,6 +17,7 @@ from gezel_knowledge.archive import (
     scan_archive,
 )
 from gezel_knowledge.errors import IntegrityFailure, InvalidInput, KnowledgeError, Unsupported
+from gezel_knowledge.validate import validate_archive
 from tests.archive.archive_builders import (
     PNG,
     SVG_OK,
@@ -379,6 +380,19 @@ def test_extract_refuses_a_non_empty_destination(
         (b"<svg><style>@import url(a.css);</style></svg>", "unsafe-svg"),
         (b"<svg><rect style=\"fill:url('http://e.com/p')\"/></svg>", "unsafe-svg"),
         (b'<svg><a href="data:text/html,hi">x</a></svg>', "unsafe-svg"),
+        # Processing instructions and external DTDs (issue 17 item 7: these passed as inert).
+        (b'<?xml-stylesheet href="http://evil.test/s.css"?><svg/>', "unsafe-svg"),
+        (
+            b'<?xml version="1.0"?>\n<?xml-stylesheet type="text/xsl" href="x.xsl"?><svg/>',
+            "unsafe-svg",
+        ),
+        (b"<svg><?php echo 1; ?></svg>", "unsafe-svg"),
+        (b'<!DOCTYPE svg SYSTEM "http://evil.test/x.dtd"><svg/>', "unsafe-svg"),
+        (
+            b'<!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" "http://evil.test/svg11.dtd"><svg/>',
+            "unsafe-svg",
+        ),
+        (b'<!DOCTYPE svg [<!ATTLIST image href CDATA "https://evil.test/">]><svg/>', "unsafe-svg"),
         (b"<html><svg></svg></html>", "asset-type-mismatch"),
         (b"\xff\xfe<svg></svg>", "asset-type-mismatch"),
     ],
@@ -403,6 +417,7 @@ def test_active_or_non_svg_content_is_refused_at_extraction(
         b'<svg><use href="#a"/><rect fill="url(#grad)"/></svg>',
         b'<svg><image href="data:image/png;base64,iVBORw0KGgo="/></svg>',
         b"<!-- c --><!DOCTYPE svg><svg viewBox='0 0 1 1'/>",
+        b'\xef\xbb\xbf<?xml version="1.0" encoding="UTF-8" standalone="no"?>\n<svg/>',
     ],
 )
 def test_inert_svgs_are_accepted(
@@ -437,3 +452,19 @@ def test_crc_mismatch_inside_manifest_is_corrupt(spec: ArchiveSpec, build: Build
     raw[at + 2] = ord("K")
     path.write_bytes(bytes(raw))
     refused(path, "corrupt-archive")
+
+
+@pytest.mark.parametrize("depth", [100_000, 200])
+def test_deeply_nested_manifest_is_invalid_not_a_recursion_error(
+    spec: ArchiveSpec, tmp_path: Path, depth: int
+) -> None:
+    # Before: RecursionError from json.loads (deep), or later from copying and schema checks.
+    entries = spec.entries()
+    body = entries[1].data.decode()
+    nested = "[" * depth + "]" * depth
+    entries[1].data = body.replace('"name": "Demo"', f'"name": "Demo", "x": {nested}').encode()
+    path = write_zip(tmp_path / "x.gezk", entries)
+    err = refused(path, "invalid-manifest")
+    assert "nested" in str(err)
+    report = validate_archive(path)
+    assert [f.reason for f in report.findings] == ["invalid-manifest"]

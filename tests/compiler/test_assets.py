@@ -82,7 +82,11 @@ def test_svg_after_bom_declaration_comment_and_doctype_is_recognised() -> None:
         b'<!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" "x.dtd">\n<svg width="1"></svg>'
     )
     assert sniff_image(data) == "svg"
-    assert svg_problem(data) is None
+    # Recognised as an SVG, but the DOCTYPE names an external DTD a viewer may fetch.
+    problem = svg_problem(data)
+    assert problem is not None
+    assert "external DTD" in problem.message
+    assert svg_problem(data.replace(b' PUBLIC "-//W3C//DTD SVG 1.1//EN" "x.dtd"', b"")) is None
 
 
 def test_magic_bytes_must_match_the_extension() -> None:
@@ -107,6 +111,10 @@ def test_size_limit() -> None:
         ('<svg onload="x()"></svg>', "event-handler"),
         ('<svg><rect ONCLICK="x()"/></svg>', "event-handler"),
         ('<!DOCTYPE svg [<!ENTITY x "y">]><svg>&x;</svg>', "entity"),
+        ('<?xml-stylesheet href="https://x.test/s.css"?><svg/>', "processing instruction"),
+        ("<svg><?php echo 1; ?></svg>", "processing instruction"),
+        ('<!DOCTYPE svg SYSTEM "x.dtd"><svg/>', "external DTD"),
+        ("<!DOCTYPE svg [<!ATTLIST a href CDATA 'x.svg'>]><svg/>", "internal subset"),
         ('<svg><a href="javascript:alert(1)">x</a></svg>', "javascript"),
         ('<svg><a href="jav&#x61;script:alert(1)">x</a></svg>', "javascript"),
         ('<svg><image href="https://evil.test/x.png"/></svg>', "leaves the file"),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import re
 import socket
 import threading
@@ -32,72 +33,108 @@ class ServedFile:
     requests: list[dict[str, str | None]] = field(default_factory=list)
     on_body: Any = None
     """Called with the number of body bytes sent so far (lets a test cancel mid-transfer)."""
+    max_requests: int | None = None
+    """After this many requests, answer 410 (so a client that never gives up still ends)."""
+    no_length: int | None = None
+    """Send no Content-Length: stream this many bytes of the payload repeated, then close."""
 
 
 _RANGE = re.compile(r"^bytes=(\d+)-$")
 
 
-def _handler(served: ServedFile) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
-        def log_message(self, format: str, *args: Any) -> None:  # quiet
+class _FileHandler(BaseHTTPRequestHandler):
+    """Serves one ``ServedFile``; a subclass per server names which."""
+
+    served: ServedFile
+
+    def log_message(self, format: str, *args: Any) -> None:  # quiet
+        return
+
+    def do_GET(self) -> None:
+        self.served.requests.append(
+            {
+                "path": self.path,
+                "range": self.headers.get("Range"),
+                "if-range": self.headers.get("If-Range"),
+            }
+        )
+        if (
+            self.served.max_requests is not None
+            and len(self.served.requests) > self.served.max_requests
+        ):
+            self.served.fail_status.append(410)
+        if self.served.no_length is not None and not self.served.fail_status:
+            self._stream_without_length(self.served.no_length)
             return
+        if self.served.fail_status:
+            self._empty(self.served.fail_status.pop(0))
+            return
+        payload = self.served.payload
+        total = len(payload)
+        status, start = self._status_and_start(total)
+        if status == 416:
+            self._empty(416, {"Content-Range": f"bytes */{total}"})
+            return
+        body = payload[start:]
+        self.send_response(status)
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("ETag", self.served.etag)
+        self.send_header("Accept-Ranges", "bytes")
+        if status == 206:
+            self.send_header("Content-Range", f"bytes {start}-{total - 1}/{total}")
+        self.end_headers()
+        if self.served.drops > 0:
+            self.served.drops -= 1
+            half = body[: len(body) // 2]
+            self.wfile.write(half)
+            self.wfile.flush()
+            self.connection.shutdown(socket.SHUT_RDWR)
+            self.close_connection = True
+            return
+        self._send(body)
 
-        def do_GET(self) -> None:
-            served.requests.append(
-                {
-                    "path": self.path,
-                    "range": self.headers.get("Range"),
-                    "if-range": self.headers.get("If-Range"),
-                }
-            )
-            if served.fail_status:
-                self.send_response(served.fail_status.pop(0))
-                self.send_header("Content-Length", "0")
-                self.end_headers()
-                return
-            payload = served.payload
-            total = len(payload)
-            start = 0
-            status = 200
-            requested = _RANGE.match(self.headers.get("Range") or "")
-            if_range = self.headers.get("If-Range")
-            if served.mode == "wrong-range" and requested:
-                status = 206
-                start = 0
-            elif served.mode == "range" and requested and (if_range in (None, served.etag)):
-                start = int(requested.group(1))
-                if start >= total:
-                    self.send_response(416)
-                    self.send_header("Content-Range", f"bytes */{total}")
-                    self.send_header("Content-Length", "0")
-                    self.end_headers()
-                    return
-                status = 206
-            body = payload[start:]
-            self.send_response(status)
-            self.send_header("Content-Length", str(len(body)))
-            self.send_header("ETag", served.etag)
-            self.send_header("Accept-Ranges", "bytes")
-            if status == 206:
-                self.send_header("Content-Range", f"bytes {start}-{total - 1}/{total}")
-            self.end_headers()
-            if served.drops > 0:
-                served.drops -= 1
-                half = body[: len(body) // 2]
-                self.wfile.write(half)
-                self.wfile.flush()
-                self.connection.shutdown(socket.SHUT_RDWR)
-                self.close_connection = True
-                return
-            sent = 0
-            step = 4096
-            while sent < len(body):
-                self.wfile.write(body[sent : sent + step])
-                sent += min(step, len(body) - sent)
-                if served.on_body is not None:
-                    served.on_body(sent)
+    def _empty(self, status: int, headers: dict[str, str] | None = None) -> None:
+        self.send_response(status)
+        for name, value in (headers or {}).items():
+            self.send_header(name, value)
+        self.send_header("Content-Length", "0")
+        self.end_headers()
 
-    return Handler
+    def _status_and_start(self, total: int) -> tuple[int, int]:
+        """200 from byte 0, 206 from the range asked for, or 416 past the end."""
+        requested = _RANGE.match(self.headers.get("Range") or "")
+        if_range = self.headers.get("If-Range")
+        if self.served.mode == "wrong-range" and requested:
+            return 206, 0
+        if self.served.mode == "range" and requested and (if_range in (None, self.served.etag)):
+            start = int(requested.group(1))
+            return (416, 0) if start >= total else (206, start)
+        return 200, 0
+
+    def _stream_without_length(self, n: int) -> None:
+        self.send_response(200)
+        self.end_headers()
+        self.close_connection = True
+        sent = 0
+        block = self.served.payload or b"x"
+        with contextlib.suppress(OSError):
+            while sent < n:
+                chunk = block[: n - sent]
+                self.wfile.write(chunk)
+                sent += len(chunk)
+
+    def _send(self, body: bytes) -> None:
+        sent = 0
+        step = 4096
+        while sent < len(body):
+            self.wfile.write(body[sent : sent + step])
+            sent += min(step, len(body) - sent)
+            if self.served.on_body is not None:
+                self.served.on_body(sent)
+
+
+def _handler(served: ServedFile) -> type[BaseHTTPRequestHandler]:
+    return type("Handler", (_FileHandler,), {"served": served})
 
 
 class _QuietServer(ThreadingHTTPServer):

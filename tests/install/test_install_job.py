@@ -330,8 +330,9 @@ def test_no_space_for_the_download_is_detected_from_the_response(
     home = KnowledgeHome(tmp_path, free_space=lambda _: 1000)
     with pytest.raises(InsufficientSpace):
         home.install(server.url)
-    partial = next(home.downloads_dir.glob("*.partial"))
-    assert partial.stat().st_size == 0
+    # Refused before any byte was written: an empty partial holds nothing to resume.
+    assert list(home.downloads_dir.glob("*.partial")) == []
+    assert list(home.downloads_dir.glob("*.meta.json")) == []
 
 
 def test_a_registry_coordinate_resolves_to_url_and_promised_digest(

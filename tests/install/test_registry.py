@@ -197,3 +197,12 @@ def test_fallback_lock_of_a_live_process_is_respected(tmp_path: Path) -> None:
     )
     with pytest.raises(LockTimeout):
         FileLock(tmp_path / "x.lock", timeout=0.1, use_fcntl=False).acquire()
+
+
+def test_deeply_nested_registry_file_is_corrupt_not_a_recursion_error(tmp_path: Path) -> None:
+    # Before: RecursionError from json.loads escaped UserRegistry.read.
+    path = tmp_path / "registry.json"
+    path.write_text('{"kind": "gezel-knowledge-installed", "catalogs": ' + "[" * 100_000)
+    with pytest.raises(IntegrityFailure) as err:
+        UserRegistry(path).read()
+    assert err.value.reason == "registry-corrupt"

@@ -221,3 +221,20 @@ def test_building_a_registry_inspects_each_archive_once(
     # Each inspection hashes the whole archive: the publisher name comes from the first one.
     assert sorted(seen) == sorted([a, b])
     assert doc.publisher_name == expected_name
+
+
+@pytest.mark.parametrize("depth", [100_000, 500])
+def test_deeply_nested_registry_document_is_invalid_not_a_recursion_error(
+    tmp_path: Path, depth: int
+) -> None:
+    # Before: RecursionError from json.loads (or from the schema check of a parsed document).
+    doc = _doc()
+    text = json.dumps(doc)[:-1] + ', "x": ' + "[" * depth + "]" * depth + "}"
+    with pytest.raises(InvalidInput) as err:
+        RegistryDocument.parse(text, source="deep.json")
+    assert err.value.reason == "invalid-registry"
+    path = tmp_path / "registry.json"
+    path.write_text(text)
+    with pytest.raises(InvalidInput) as loaded:
+        load_registry_document(path)
+    assert loaded.value.reason == "invalid-registry"

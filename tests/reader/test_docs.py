@@ -61,7 +61,8 @@ def test_page_examples_run_as_written(
 
 
 _REASON = re.compile(
-    r"(?:ctx\.add|scan\.add|scan\.fatal|Finding)\(\s*\"([a-z0-9-]+)\"|reason=\"([a-z0-9-]+)\"",
+    r"(?:ctx\.add|scan\.add|scan\.fatal|Finding|ZipProblem)\(\s*\"([a-z0-9-]+)\"|"
+    r"reason\s*=\s*\"([a-z0-9-]+)\"",
     re.DOTALL,
 )
 _NOT_REFUSALS = {
@@ -91,7 +92,7 @@ _NOT_REFUSALS = {
 def test_security_page_lists_every_refusal_reason() -> None:
     text = (DOCS / "security.md").read_text(encoding="utf-8")
     found: set[str] = set()
-    for package in ("archive", "validate", "reader"):
+    for package in ("archive", "validate", "reader", "opening", "install"):
         for source in (ROOT / "gezel_knowledge" / package).rglob("*.py"):
             if source.name == "writer.py":  # the compiler's archive writer
                 continue

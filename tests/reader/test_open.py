@@ -33,7 +33,8 @@ def test_gezk_file_is_verified_and_extracted_once_by_digest(
     with open_catalog(archive, cache_dir=cache, expected_sha256=digest) as c:
         assert c.root == cache / digest
     assert marker.stat().st_mtime_ns == before
-    assert sorted(p.name for p in cache.iterdir()) == [digest]
+    # Besides the entry only the cache's own records (dot-named) are there.
+    assert sorted(p.name for p in cache.iterdir() if not p.name.startswith(".")) == [digest]
 
 
 def test_opening_a_gezk_file_hashes_it_once(
@@ -64,7 +65,8 @@ def test_expected_digest_is_checked_before_extraction(
     with pytest.raises(IntegrityFailure) as info:
         open_catalog(archive, cache_dir=cache, expected_sha256="a" * 64)
     assert info.value.reason == "archive-digest-mismatch"
-    assert not cache.exists() or list(cache.iterdir()) == []
+    assert not cache.exists() or [p for p in cache.iterdir() if not p.name.startswith(".")] == []
+    assert not (cache / ".entries").exists()
 
 
 def test_a_structurally_broken_archive_is_never_published_to_the_cache(
@@ -82,7 +84,9 @@ def test_a_structurally_broken_archive_is_never_published_to_the_cache(
         open_catalog(archive, cache_dir=cache)
     assert info.value.reason == "topic-count-mismatch"
     assert [p for p in cache.iterdir() if not p.name.startswith(".")] == []
-    assert list(cache.iterdir()) == []
+    # Only the verdict is kept, so the same bytes are refused again without extraction.
+    records = [p for p in (cache / ".entries").iterdir() if p.suffix not in (".lock", ".lease")]
+    assert [p.suffix for p in records] == [".json"]
 
 
 def test_missing_path(tmp_path: Path) -> None:

@@ -1,0 +1,124 @@
+"""``open_catalog``: a directory as it is, or a ``.gezk`` through the extraction cache."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from gezel_knowledge.archive.limits import DEFAULT_LIMITS, ArchiveLimits
+from gezel_knowledge.archive.verify import ArchiveFile
+from gezel_knowledge.embedders.base import Embedder
+from gezel_knowledge.errors import IntegrityFailure, NotFound
+from gezel_knowledge.opening._cache import CatalogCache, Lease
+from gezel_knowledge.opening._digests import FileIdentity, remember_digest, remembered_digest
+from gezel_knowledge.reader import DEFAULT_BIT_CACHE_BYTES, Catalog, open_extracted
+
+__all__ = ["open_catalog"]
+
+
+def _check_expected(digest: str, expected: str | None, path: Path) -> None:
+    if expected is not None and digest != expected.lower():
+        raise IntegrityFailure(
+            f"archive SHA-256 is {digest}, expected {expected}",
+            reason="archive-digest-mismatch",
+            subject=str(path),
+        )
+
+
+def _reuse(cache: CatalogCache, digest: str, limits: ArchiveLimits) -> bool:
+    """Whether the cache holds a valid, intact extraction of ``digest`` (raises the recorded
+    refusal of bytes already refused)."""
+    verdict = cache.verdict(digest, limits)
+    if verdict is None:
+        return False
+    if verdict.status == "refused":
+        raise verdict.refusal()
+    return verdict.status == "valid" and cache.files_intact(verdict)
+
+
+def _held(cache: CatalogCache, digest: str, limits: ArchiveLimits) -> Lease | None:
+    """A lease on a valid, intact entry of ``digest`` (taken before the entry is checked, so
+    no prune removes it in between), or ``None``."""
+    lease = cache.hold(digest)
+    try:
+        if _reuse(cache, digest, limits):
+            return lease
+    except BaseException:
+        lease.release()
+        raise
+    lease.release()
+    return None
+
+
+def _extracted(
+    path: Path, cache: CatalogCache, expected: str | None, limits: ArchiveLimits
+) -> tuple[str, Lease, bool]:
+    """The verified entry of the archive at ``path``: its digest, a lease on it, and whether
+    this call extracted it."""
+    digest = remembered_digest(cache.memo_dir, path, FileIdentity.of(os.stat(path)))
+    if digest is not None:
+        _check_expected(digest, expected, path)
+        lease = _held(cache, digest, limits)
+        if lease is not None:
+            cache.touch(digest)
+            return digest, lease, False
+    # One open file: the digest that names the entry is the digest of the bytes extracted.
+    with ArchiveFile(path, limits=limits) as archive:
+        before = FileIdentity.of(archive.stat())
+        digest = archive.sha256
+        if FileIdentity.of(archive.stat()) == before:
+            remember_digest(cache.memo_dir, path, before, digest)
+        _check_expected(digest, expected, path)
+        lease = cache.hold(digest)
+        try:
+            with cache.extraction_lock(digest):
+                # Another process may have published these bytes while this one waited.
+                published = not _reuse(cache, digest, limits)
+                if published:
+                    cache.publish(archive, digest)
+        except BaseException:
+            lease.release()
+            raise
+    cache.touch(digest)
+    return digest, lease, published
+
+
+def open_catalog(
+    path: Path | str,
+    *,
+    embedder: Embedder | None = None,
+    cache_dir: Path | str | None = None,
+    expected_sha256: str | None = None,
+    bit_cache_bytes: int = DEFAULT_BIT_CACHE_BYTES,
+    limits: ArchiveLimits = DEFAULT_LIMITS,
+    cache_budget_bytes: int | None = None,
+) -> Catalog:
+    """Open a catalog: an extracted directory, or a ``.gezk`` verified and extracted to a cache.
+
+    A ``.gezk`` is deeply validated on its first extraction; later opens of the unchanged file
+    reuse the verdict without hashing or validating again (see :mod:`gezel_knowledge.opening`).
+    ``embedder`` must produce the catalog profile's vector space for semantic search; without
+    one, browsing and keyword search work and search results say why vectors were not used.
+    """
+    p = Path(path)
+    if p.is_dir():
+        return open_extracted(p, embedder=embedder, bit_cache_bytes=bit_cache_bytes, limits=limits)
+    if not p.is_file():
+        raise NotFound(f"no catalog at {p}", reason="catalog-not-found", subject=str(p))
+    cache = CatalogCache(cache_dir, budget_bytes=cache_budget_bytes)
+    digest, lease, published = _extracted(p, cache, expected_sha256, limits)
+    try:
+        catalog = open_extracted(
+            cache.entry_dir(digest),
+            embedder=embedder,
+            archive_sha256=digest,
+            bit_cache_bytes=bit_cache_bytes,
+            limits=limits,
+        )
+    except BaseException:
+        lease.release()
+        raise
+    lease.attach(catalog)
+    if published:
+        cache.prune_quietly(keep=(digest,))
+    return catalog
