@@ -8,7 +8,12 @@
 from __future__ import annotations
 
 from gezel_knowledge.reader.catalog import Catalog, ShardInfo
-from gezel_knowledge.reader.floors import COSINE_FLOORS, cosine_floor
+from gezel_knowledge.reader.floors import (
+    COSINE_FLOORS,
+    PROACTIVE_COSINE_FLOORS,
+    cosine_floor,
+    proactive_floor,
+)
 from gezel_knowledge.reader.models import (
     Document,
     DocumentPage,
@@ -36,6 +41,7 @@ __all__ = [
     "DEFAULT_BIT_CACHE_BYTES",
     "DEFAULT_FINAL_K",
     "EXPLICIT_SHARD_BUDGET",
+    "PROACTIVE_COSINE_FLOORS",
     "PROACTIVE_SHARD_BUDGET",
     "Catalog",
     "Document",
@@ -54,5 +60,6 @@ __all__ = [
     "candidate_count",
     "cosine_floor",
     "open_extracted",
+    "proactive_floor",
     "read_manifest",
 ]

@@ -156,6 +156,21 @@ class VectorSearch:
             out.append(RankedPassage(row, h.score))
         return out
 
+    def passage_cosine(self, query: NDArray[np.float32], row: ChunkRow) -> float:
+        """The stage-2 cosine of one passage against the unit query (its int8 row)."""
+        found = (
+            self._store.connection(self._store.shard(row.shard_id))
+            .execute("SELECT v FROM chunk_vectors_int8 WHERE chunk_id = ?", (row.chunk_id,))
+            .fetchone()
+        )
+        if found is None or not isinstance(found[0], bytes) or len(found[0]) != query.shape[0]:
+            raise IntegrityFailure(
+                f"shard {row.shard_id} has no int8 vector for chunk {row.chunk_id}",
+                reason="vectors-misaligned",
+            )
+        stored = np.frombuffer(found[0], dtype=np.int8).astype(np.float32) / np.float32(127)
+        return float(stored @ query)
+
     def passages(
         self,
         query_vector: ArrayLike,

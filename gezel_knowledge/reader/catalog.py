@@ -25,7 +25,7 @@ from gezel_knowledge import display
 from gezel_knowledge.archive.limits import DEFAULT_LIMITS, ArchiveLimits
 from gezel_knowledge.embedders.base import Embedder
 from gezel_knowledge.errors import IntegrityFailure, InvalidInput, NotFound
-from gezel_knowledge.fusion import GEZEL, FusionPreset
+from gezel_knowledge.fusion import DEFAULT_FUSION, FusionPreset
 from gezel_knowledge.hits import Provenance
 from gezel_knowledge.query import QueryVectors, query_vectors_for
 from gezel_knowledge.reader import _documents, browse
@@ -47,6 +47,7 @@ from gezel_knowledge.reader.vectors import (
     DEFAULT_FINAL_K,
     EXPLICIT_SHARD_BUDGET,
 )
+from gezel_knowledge.rerank import Reranker
 from gezel_knowledge.results import SearchMode, SearchResult
 from gezk.manifest import CatalogManifest
 from gezk.profiles import EmbeddingProfile
@@ -297,6 +298,7 @@ class Catalog:
         min_similarity: float | None = None,
         fusion: FusionPreset | None = None,
         query_vectors: QueryVectors | None = None,
+        reranker: Reranker | None = None,
         near: RadiusQuery | None = None,
         shard_budget: int = EXPLICIT_SHARD_BUDGET,
         final_k: int = DEFAULT_FINAL_K,
@@ -306,9 +308,10 @@ class Catalog:
 
         Without an embedder for the catalog's profile, keyword lists still run and the result's
         report says why vectors did not (:attr:`SearchResult.semantic_unavailable`).
-        ``min_similarity`` replaces the profile's measured cosine floor; ``fusion`` the ``gezel``
-        preset. ``near`` restricts every list to documents with a subject point in the radius
-        (text-free discovery when ``query`` has no words).
+        ``min_similarity`` replaces the profile's measured cosine floor; ``fusion`` the default
+        preset (:data:`~gezel_knowledge.fusion.DEFAULT_FUSION`); ``reranker`` reorders the best
+        fused hits (:mod:`gezel_knowledge.rerank`). ``near`` restricts every list to documents
+        with a subject point in the radius (text-free discovery when ``query`` has no words).
         """
         vector: NDArray[np.float32] | None = None
         semantic = Semantic("off")
@@ -321,12 +324,13 @@ class Catalog:
             semantic,
             mode,
             k,
-            fusion or GEZEL,
+            fusion or DEFAULT_FUSION,
             near=near,
             shard_budget=shard_budget,
             final_k=final_k,
             stage1=stage1,
             min_similarity=min_similarity,
+            reranker=reranker,
         )
         with self._lock:
             return search_catalog(self._store, self._vectors, request)
@@ -370,6 +374,7 @@ class Catalog:
         mode: SearchMode = "hybrid",
         min_similarity: float | None = None,
         fusion: FusionPreset | None = None,
+        reranker: Reranker | None = None,
         near: RadiusQuery | None = None,
         shards: Sequence[int] | None = None,
         shard_budget: int = EXPLICIT_SHARD_BUDGET,
@@ -394,13 +399,14 @@ class Catalog:
             semantic,
             mode,
             k,
-            fusion or GEZEL,
+            fusion or DEFAULT_FUSION,
             near=near,
             shards=shards,
             shard_budget=shard_budget,
             final_k=final_k,
             stage1=stage1,
             min_similarity=min_similarity,
+            reranker=reranker,
         )
         with self._lock:
             return search_catalog(self._store, self._vectors, request)
