@@ -12,11 +12,13 @@ the same work on a worker thread, so a caller's event loop never waits on SQLite
 from __future__ import annotations
 
 import asyncio
+import logging
 import sqlite3
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import TracebackType
+from typing import TYPE_CHECKING
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -54,7 +56,15 @@ from gezk.profiles import EmbeddingProfile
 from gezk.spatial import RadiusQuery
 from gezk.uri import KnowledgeUri
 
-__all__ = ["Catalog", "ShardInfo"]
+if TYPE_CHECKING:
+    from gezel_knowledge.embedders.shared import EmbedderResolution
+
+__all__ = ["Catalog", "EmbedderFinder", "ShardInfo"]
+
+EmbedderFinder = Callable[[EmbeddingProfile], "EmbedderResolution"]
+"""Finds the query embedder of a catalog's profile (``resolve_query_embedder``), or says why not."""
+
+_log = logging.getLogger(__name__)
 
 
 def _check_page(limit: int, offset: int) -> None:
@@ -67,6 +77,9 @@ class Catalog:
 
     It implements :class:`~gezel_knowledge.searchable.Searchable`. :attr:`embedder` is the query
     embedder of the catalog's vector space (``None``: keyword lists only, and results say why).
+    With ``find_embedder`` and no ``embedder``, the first search that needs vectors asks it for
+    one; when there is none, that search logs a warning (once per handle) and every result says
+    why semantic search is off.
     """
 
     def __init__(
@@ -78,10 +91,13 @@ class Catalog:
         archive_sha256: str | None = None,
         bit_cache_bytes: int = DEFAULT_BIT_CACHE_BYTES,
         limits: ArchiveLimits = DEFAULT_LIMITS,
+        find_embedder: EmbedderFinder | None = None,
     ) -> None:
         self.root = Path(root)
         self.manifest = manifest
         self.embedder = embedder
+        self._find_embedder = find_embedder
+        self._no_embedder: Semantic | None = None
         self._limits = limits
         self._lock = threading.RLock()
         self._store = CatalogStore(self.root, manifest, archive_sha256)
@@ -289,6 +305,24 @@ class Catalog:
 
     # -- search ------------------------------------------------------------------------------
 
+    def _query_embedder(self) -> tuple[Embedder | None, Semantic | None]:
+        """The query embedder, found on first use when the handle was given a finder; else
+        ``None`` and why."""
+        with self._lock:
+            if self.embedder is None and self._find_embedder is not None:
+                found = self._find_embedder(self.profile)
+                self._find_embedder = None
+                self.embedder = found.embedder
+                if found.embedder is None:
+                    message = found.message or f"no query embedder for {self.profile.id}"
+                    self._no_embedder = Semantic(
+                        "unavailable", found.reason or "no-embedder", message
+                    )
+                    _log.warning(
+                        "%s/%s: semantic search is off: %s", self.publisher_id, self.id, message
+                    )
+            return self.embedder, None if self.embedder is not None else self._no_embedder
+
     def search(
         self,
         query: str,
@@ -317,7 +351,10 @@ class Catalog:
         semantic = Semantic("off")
         if mode != "keyword" and query.strip():
             vectors = query_vectors_for(query, query_vectors)
-            vector, semantic = embed_query(self.embedder, self.profile, query, vectors)
+            embedder, missing = self._query_embedder()
+            vector, semantic = embed_query(embedder, self.profile, query, vectors)
+            if missing is not None:
+                semantic = missing
         request = CatalogQuery(
             query,
             vector,
