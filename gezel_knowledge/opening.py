@@ -8,12 +8,19 @@ directory, and nothing that fails validation is ever published to the cache.
 
 This sits above both the reader and validation: validation probes a catalog through the reader's
 own search and body primitives, and opening an archive needs validation.
+
+Unless told otherwise, a catalog opened here finds its own query embedder, as the command line
+does: on its first semantic search, through
+:func:`~gezel_knowledge.embedders.resolve_query_embedder` (the installed, digest-verified model
+of the catalog's embedding profile). Nothing is loaded for browsing or keyword search.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal
 
+from gezel_knowledge import embedders
 from gezel_knowledge.archive.limits import DEFAULT_LIMITS, ArchiveLimits
 from gezel_knowledge.archive.paths import MANIFEST_PATH
 from gezel_knowledge.archive.verify import ArchiveFile
@@ -22,6 +29,7 @@ from gezel_knowledge.errors import IntegrityFailure, InvalidInput, NotFound
 from gezel_knowledge.home import gezel_home
 from gezel_knowledge.reader import DEFAULT_BIT_CACHE_BYTES, Catalog, open_extracted
 from gezel_knowledge.validate.extract import extract_verified
+from gezk.profiles import EmbeddingProfile
 
 __all__ = ["default_cache_dir", "open_catalog"]
 
@@ -60,10 +68,14 @@ def _extracted(
     return target, digest
 
 
+def _find_embedder(profile: EmbeddingProfile) -> embedders.EmbedderResolution:
+    return embedders.resolve_query_embedder(profile)
+
+
 def open_catalog(
     path: Path | str,
     *,
-    embedder: Embedder | None = None,
+    embedder: Embedder | Literal["auto"] | None = "auto",
     cache_dir: Path | str | None = None,
     expected_sha256: str | None = None,
     bit_cache_bytes: int = DEFAULT_BIT_CACHE_BYTES,
@@ -71,8 +83,10 @@ def open_catalog(
 ) -> Catalog:
     """Open a catalog: an extracted directory, or a ``.gezk`` verified and extracted to a cache.
 
-    ``embedder`` must produce the catalog profile's vector space for semantic search; without
-    one, browsing and keyword search work and search results say why vectors were not used.
+    ``embedder``: ``"auto"`` finds the installed model of the catalog's embedding profile on
+    the first semantic search (when there is none, results say why and a warning is logged
+    once); an :class:`~gezel_knowledge.embedders.Embedder` of the catalog's vector space; or
+    ``None`` for browsing and keyword search only.
     """
     p = Path(path)
     digest: str | None = None
@@ -83,10 +97,12 @@ def open_catalog(
         root, digest = _extracted(p, cache, expected_sha256, limits)
     else:
         raise NotFound(f"no catalog at {p}", reason="catalog-not-found", subject=str(p))
+    auto = embedder == "auto"
     return open_extracted(
         root,
-        embedder=embedder,
+        embedder=None if isinstance(embedder, str) else embedder,
         archive_sha256=digest,
         bit_cache_bytes=bit_cache_bytes,
         limits=limits,
+        find_embedder=_find_embedder if auto else None,
     )
