@@ -65,6 +65,30 @@ def title_matches(
     return [RankedDocument(str(r["document_id"]), -float(r["score"])) for r in rows]
 
 
+TERM_COUNT_CACHE = 4096
+"""Term counts remembered per catalog handle: common words recur across questions."""
+
+
+def _term_count(store: CatalogStore, shard: ShardInfo, term: str, limit: int) -> int:
+    """Passages of ``shard`` holding ``term``, counted to ``limit + 1`` at most (remembered)."""
+    key = (shard.id, term)
+    count = store.term_counts.get(key)
+    if count is None:
+        # Counting stops one past the limit: a common term costs no more than a rare one.
+        (count,) = (
+            store.connection(shard)
+            .execute(
+                "SELECT COUNT(*) FROM (SELECT 1 FROM fts_chunks WHERE fts_chunks MATCH ? LIMIT ?)",
+                (terms_match_expression([term]), limit + 1),
+            )
+            .fetchone()
+        )
+        if len(store.term_counts) >= TERM_COUNT_CACHE:
+            store.term_counts.clear()
+        store.term_counts[key] = int(count)
+    return int(count)
+
+
 def passage_terms(store: CatalogStore, shard: ShardInfo, terms: Sequence[str]) -> list[str]:
     """The terms worth a passage search in this shard (see :data:`COMMON_TERM_FRACTION`).
 
@@ -75,15 +99,7 @@ def passage_terms(store: CatalogStore, shard: ShardInfo, terms: Sequence[str]) -
     if shard.chunk_count < COMMON_TERM_MIN_CHUNKS:
         return list(terms)
     limit = int(COMMON_TERM_FRACTION * shard.chunk_count)
-    frequency: dict[str, int] = {}
-    conn = store.connection(shard)
-    for term in terms:
-        # Counting stops one past the limit: a common term costs no more than a rare one.
-        (count,) = conn.execute(
-            "SELECT COUNT(*) FROM (SELECT 1 FROM fts_chunks WHERE fts_chunks MATCH ? LIMIT ?)",
-            (terms_match_expression([term]), limit + 1),
-        ).fetchone()
-        frequency[term] = int(count)
+    frequency = {term: _term_count(store, shard, term, limit) for term in terms}
     present = [t for t in terms if frequency[t] > 0]
     rare = [t for t in present if frequency[t] <= limit]
     return rare or present

@@ -210,16 +210,32 @@ class _Run:
                 self.searched = [s.id for s in shards]
         return lists
 
-    def _signals(self, fused: Fused[str, ChunkRow], passage: ChunkRow | None) -> tuple[Signal, ...]:
-        """The fused signals, marked ``keyword-only`` when vectors ran and did not support it."""
+    def marks(self, fused: Sequence[Fused[str, ChunkRow]]) -> dict[str, Signal]:
+        """``keyword-only`` marks of the fused documents that the vector list, which ran, did
+        not support: each with its passage's cosine (one int8 read per shard)."""
         q = self.q
-        if not q.wants_vectors or any(s.name == VECTOR for s in fused.signals):
-            return fused.signals
+        if not q.wants_vectors:
+            return {}
         assert q.vector is not None
-        cosine = 0.0 if passage is None else self.vectors.passage_cosine(q.vector, passage)
-        return (*fused.signals, Signal(KEYWORD_ONLY, 0, cosine))
+        unsupported = {
+            f.key: f.item or self.store.first_chunk(f.key)
+            for f in fused
+            if not any(s.name == VECTOR for s in f.signals)
+        }
+        rows = [row for row in unsupported.values() if row is not None]
+        cosines = self.vectors.passage_cosines(q.vector, rows)
+        return {
+            key: Signal(KEYWORD_ONLY, 0, cosines[(row.shard_id, row.chunk_id)] if row else 0.0)
+            for key, row in unsupported.items()
+        }
 
-    def hit(self, rank: int, fused: Fused[str, ChunkRow], place: Eligible | None) -> SearchHit:
+    def hit(
+        self,
+        rank: int,
+        fused: Fused[str, ChunkRow],
+        place: Eligible | None,
+        mark: Signal | None = None,
+    ) -> SearchHit:
         """The fused document as a hit: its best passage (else its first), cited."""
         store = self.store
         passage = fused.item or store.first_chunk(fused.key)
@@ -236,7 +252,7 @@ class _Run:
             line_start=passage.line_start if passage else None,
             line_end=passage.line_end if passage else None,
             chunk_uid=passage.chunk_uid if passage else None,
-            signals=self._signals(fused, passage),
+            signals=fused.signals if mark is None else (*fused.signals, mark),
             provenance=store.provenance,
             distance_meters=place.distance_meters if place else None,
             matched_location=place.location_id if place else None,
@@ -282,7 +298,8 @@ def search_catalog(store: CatalogStore, vectors: VectorSearch, q: CatalogQuery) 
     lists = run.lists(terms)
     fused = fuse_documents(lists, q.fusion)[: run.wanted]
     places = {e.document_id: e for e in run.eligible or []}
-    hits = [run.hit(i, f, places.get(f.key)) for i, f in enumerate(fused)]
+    marks = run.marks(fused)
+    hits = [run.hit(i, f, places.get(f.key), marks.get(f.key)) for i, f in enumerate(fused)]
     if q.reranker is not None:
         return run.result(rerank_hits(q.reranker, q.text, hits, q.k), list(lists))
     return run.result(hits, list(lists))
