@@ -139,10 +139,12 @@ def _best_cosines(catalog: Catalog, vector: NDArray[np.float32]) -> dict[str, fl
     return best
 
 
-def measure_beir(embedder: Embedder, folder: Path, split: str | None) -> dict[str, Any]:
+def measure_beir(
+    embedder: Embedder, folder: Path, split: str | None, *, cache_dir: Path | None = None
+) -> dict[str, Any]:
     """Relevant passages kept and off-topic questions let through, per floor, on a corpus."""
     beir = locate_beir(folder, split)
-    built = build_corpus_catalog(beir.corpus, embedder=embedder)
+    built = build_corpus_catalog(beir.corpus, embedder=embedder, cache_dir=cache_dir)
     judged = load_judgements(beir.queries, beir.qrels, split=beir.split)
     off_topic = json.loads(OFF_TOPIC.read_text(encoding="utf-8"))["questions"]
     with open_catalog(built.path, embedder=embedder) as catalog:
