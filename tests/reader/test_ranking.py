@@ -3,6 +3,7 @@ k, keyword-only marks, fusion presets and the reranking hook."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
@@ -160,3 +161,9 @@ def test_a_reranker_that_returns_the_wrong_scores_is_refused(catalog: Catalog) -
     with pytest.raises(InvalidInput) as caught:
         catalog.search("river", mode="keyword", k=3, reranker=Short())
     assert caught.value.reason == "invalid-rerank-scores"
+
+
+def test_asearch_passes_the_reranker_on(catalog: Catalog) -> None:
+    result = asyncio.run(catalog.asearch("river", mode="keyword", k=2, reranker=ReverseById()))
+    assert [h.signal("rerank") is not None for h in result.hits] == [True, True]
+    assert result.hits[0].document_id > result.hits[1].document_id
