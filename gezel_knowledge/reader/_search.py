@@ -14,6 +14,7 @@ each mode returns ``k`` documents whenever that many qualify.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -176,7 +177,9 @@ class _Run:
                 eligible=self.eligible_ids,
             )
             passages = found if floor is None else [p for p in found if p.score >= floor]
-            exhausted = len(passages) < len(found) or len(found) < depth
+            # Deeper helps only while some shard filled its list above the floor.
+            per_shard = Counter(p.row.shard_id for p in found)
+            exhausted = len(passages) < len(found) or max(per_shard.values(), default=0) < depth
             if exhausted or not _deeper(passages, depth, self.wanted):
                 return passages
             depth = min(MAX_LIST_DEPTH, 4 * depth)

@@ -167,3 +167,11 @@ def test_asearch_passes_the_reranker_on(catalog: Catalog) -> None:
     result = asyncio.run(catalog.asearch("river", mode="keyword", k=2, reranker=ReverseById()))
     assert [h.signal("rerank") is not None for h in result.hits] == [True, True]
     assert result.hits[0].document_id > result.hits[1].document_id
+
+
+@pytest.mark.parametrize("mode", SEARCH_MODES)
+def test_k_means_k_across_shards(sharded_catalog: Path, mode: SearchMode) -> None:
+    # 18 documents in three shards; "paragraph" is in every document's second passage.
+    with open_catalog(sharded_catalog, embedder=HashEmbedder()) as c:
+        hits = c.search("paragraph", mode=mode, k=18, min_similarity=-1.0).hits
+    assert len({h.document_id for h in hits}) == 18
