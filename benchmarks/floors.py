@@ -18,6 +18,13 @@ own text.
 The default profile measured is whatever ``default_embedder()`` provides (the packaged
 ``all-minilm-l6-v2-int8@1`` unless bge-small files are installed); ``--profile ID`` picks a
 registered profile whose files are available.
+
+``--beir FOLDER`` measures on a real corpus instead (a BEIR folder, built into a cached catalog
+as ``gezel-knowledge eval`` builds it): for each floor from 0.25 to 0.55, the share of judged
+relevant documents whose best passage (every shard scanned, through the reader's two stages)
+clears it, and the share of the everyday off-topic questions in
+``benchmarks/data/off_topic_questions.json`` whose best passage does. The explicit floor should
+keep nearly every relevant passage; the proactive floor should let no off-topic question through.
 """
 
 from __future__ import annotations
@@ -35,12 +42,19 @@ from numpy.typing import NDArray
 from gezel_knowledge.embedders import HashEmbedder, default_embedder, load_embedder
 from gezel_knowledge.embedders.base import Embedder
 from gezel_knowledge.errors import KnowledgeError
-from gezel_knowledge.reader.floors import COSINE_FLOORS
+from gezel_knowledge.evaluate import load_judgements
+from gezel_knowledge.evaluate.beir import locate_beir
+from gezel_knowledge.evaluate.corpus import build_corpus_catalog, catalog_document_id
+from gezel_knowledge.opening import open_catalog
+from gezel_knowledge.reader import Catalog
+from gezel_knowledge.reader.floors import COSINE_FLOORS, PROACTIVE_COSINE_FLOORS
 from gezk.hashembed import hash_embed
 from gezk.profiles import embedding_profile
 from gezk.quantize import quantize_int8, rerank_int8
 
 CORPUS = Path(__file__).parent / "data" / "floors_corpus.json"
+OFF_TOPIC = Path(__file__).parent / "data" / "off_topic_questions.json"
+BEIR_FLOORS = (0.25, 0.30, 0.35, 0.40, 0.45, 0.50, 0.55)
 
 
 def _scores(queries: NDArray[np.float32], passages: NDArray[np.float32]) -> NDArray[np.float32]:
@@ -113,6 +127,68 @@ def suggest(result: dict[str, Any]) -> dict[str, float]:
     }
 
 
+def _best_cosines(catalog: Catalog, vector: NDArray[np.float32]) -> dict[str, float]:
+    """Each document's best passage cosine among the query's deepest two-stage list."""
+    every = max(len(catalog.shards), 1)
+    best: dict[str, float] = {}
+    for p in catalog.vector_passages(vector, shard_budget=every, final_k=4096):
+        best.setdefault(p.row.document_id, p.score)
+    return best
+
+
+def measure_beir(
+    embedder: Embedder, folder: Path, split: str | None, *, cache_dir: Path | None = None
+) -> dict[str, Any]:
+    """Relevant passages kept and off-topic questions let through, per floor, on a corpus."""
+    beir = locate_beir(folder, split)
+    built = build_corpus_catalog(beir.corpus, embedder=embedder, cache_dir=cache_dir)
+    judged = load_judgements(beir.queries, beir.qrels, split=beir.split)
+    off_topic = json.loads(OFF_TOPIC.read_text(encoding="utf-8"))["questions"]
+    with open_catalog(built.path, embedder=embedder) as catalog:
+        relevant: list[float] = []
+        vectors = embedder.embed_queries([q.text for q in judged.queries])
+        for query, vector in zip(judged.queries, vectors, strict=True):
+            best = _best_cosines(catalog, vector)
+            wanted = sorted(catalog_document_id(d) for d in judged.relevant(query.id))
+            relevant += [best.get(d, -1.0) for d in wanted]
+        unrelated = [
+            max(_best_cosines(catalog, v).values(), default=-1.0)
+            for v in embedder.embed_queries(off_topic)
+        ]
+    rows = [
+        {
+            "floor": f,
+            "relevant_kept": float(np.mean([v >= f for v in relevant])),
+            "off_topic_with_a_hit": float(np.mean([v >= f for v in unrelated])),
+        }
+        for f in BEIR_FLOORS
+    ]
+    return {
+        "profile": embedder.profile.id,
+        "corpus": str(folder),
+        "relevant_documents": len(relevant),
+        "off_topic_questions": len(unrelated),
+        "off_topic_best": _summary(unrelated),
+        "floors": rows,
+        "current_floor": COSINE_FLOORS.get(embedder.profile.id),
+        "current_proactive_floor": PROACTIVE_COSINE_FLOORS.get(embedder.profile.id),
+    }
+
+
+def _print_beir(result: dict[str, Any]) -> None:
+    print(
+        f"{result['profile']} on {result['corpus']}: {result['relevant_documents']} judged "
+        f"relevant documents, {result['off_topic_questions']} off-topic questions (best cosine "
+        f"max {result['off_topic_best']['max']:.3f}); floors now {result['current_floor']} "
+        f"(explicit), {result['current_proactive_floor']} (proactive)"
+    )
+    print(f"{'floor':>6}{'relevant kept':>15}{'off-topic with a hit':>22}")
+    for row in result["floors"]:
+        print(
+            f"{row['floor']:>6.2f}{row['relevant_kept']:>15.3f}{row['off_topic_with_a_hit']:>22.3f}"
+        )
+
+
 def main(argv: list[str] | None = None) -> int:
     """Measure and print the table (or JSON)."""
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
@@ -124,8 +200,20 @@ def main(argv: list[str] | None = None) -> int:
         help="random passages for the hash profile (a full shard)",
     )
     parser.add_argument("--hash-queries", type=int, default=200)
+    parser.add_argument("--beir", type=Path, help="measure on this BEIR folder instead")
+    parser.add_argument("--split", help="the BEIR folder's qrels split")
     parser.add_argument("--json", action="store_true", help="print JSON")
     args = parser.parse_args(argv)
+    if args.beir is not None:
+        model = (
+            load_embedder(embedding_profile(args.profile)) if args.profile else default_embedder()
+        )
+        measured = measure_beir(model, args.beir, args.split)
+        if args.json:
+            print(json.dumps(measured, indent=2))
+        else:
+            _print_beir(measured)
+        return 0
     corpus = json.loads(CORPUS.read_text(encoding="utf-8"))
     results = []
     try:

@@ -39,6 +39,7 @@ __all__ = [
     "fts_match_expression",
     "query_terms",
     "query_vectors_for",
+    "terms_all_expression",
     "terms_match_expression",
 ]
 
@@ -111,6 +112,13 @@ def terms_match_expression(terms: Sequence[str]) -> str | None:
         return None
     # Terms hold only token characters and spaces, so no quote can occur inside one.
     return " OR ".join(f'"{t}"' for t in terms)
+
+
+def terms_all_expression(terms: Sequence[str]) -> str | None:
+    """An FTS5 ``MATCH`` expression requiring every one of ``terms``; ``None`` if empty."""
+    if not terms:
+        return None
+    return " AND ".join(f'"{t}"' for t in terms)
 
 
 def fts_match_expression(text: str) -> str | None:

@@ -96,6 +96,7 @@ _INPUT: Final = {
     "invalid-placement": "a placement other than auto, private or shared",
     "invalid-policy": "a project policy names its mode or catalogs wrongly",
     "invalid-registry": "a registry document, or the input to build one, is malformed",
+    "invalid-rerank-scores": "a reranker did not return one finite score per passage",
     "invalid-shard-fill": "a shard fill other than topic or semantic",
     "invalid-shard-size": "shard target and maximum do not satisfy 0 < target <= maximum",
     "invalid-size": "a size that is not bytes, or a number with K, M, G or T",

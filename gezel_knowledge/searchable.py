@@ -9,7 +9,8 @@ search across a session's sources) can hold any of them.
 
 A source owns its query embedder: it is given when the source is made (``embedder=``, or a
 resolver by embedding profile for the installed catalogs). Per call, ``query_vectors`` lets
-sources searched for one question share the query's embeddings.
+sources searched for one question share the query's embeddings, and an optional ``reranker``
+reorders the best fused hits.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Protocol, runtime_checkable
 
 from gezel_knowledge.fusion import FusionPreset
 from gezel_knowledge.query import QueryVectors
+from gezel_knowledge.rerank import Reranker
 from gezel_knowledge.results import SearchMode, SearchResult
 
 __all__ = ["Searchable"]
@@ -36,6 +38,7 @@ class Searchable(Protocol):
         min_similarity: float | None = None,
         fusion: FusionPreset | None = None,
         query_vectors: QueryVectors | None = None,
+        reranker: Reranker | None = None,
     ) -> SearchResult:
         """Up to ``k`` hits for ``query``, best first.
 
@@ -43,6 +46,7 @@ class Searchable(Protocol):
         ``min_similarity`` is the cosine below which a vector neighbour is not evidence
         (``None``: the source's default, a catalog profile's measured floor). ``fusion`` is the
         rank-fusion preset (``None``: the source's default). ``query_vectors`` shares the query's
-        embeddings with other sources searched for it.
+        embeddings with other sources searched for it. ``reranker`` reorders the best fused hits
+        (:mod:`gezel_knowledge.rerank`).
         """
         ...

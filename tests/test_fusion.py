@@ -7,6 +7,7 @@ import pytest
 
 from gezel_knowledge.errors import InvalidInput
 from gezel_knowledge.fusion import (
+    DEFAULT_FUSION,
     FUSION_PRESETS,
     GEZEL,
     KEYWORD,
@@ -101,7 +102,10 @@ def test_fuse_keeps_the_item_of_the_first_list_that_has_one() -> None:
 
 
 def test_presets_are_named_and_the_gezel_preset_is_the_seeds() -> None:
-    assert set(FUSION_PRESETS) == {"gezel", "rrf"}
+    assert set(FUSION_PRESETS) == {"gezel", "rrf", "rrf10"}
+    assert DEFAULT_FUSION is fusion_preset("rrf10")
+    assert DEFAULT_FUSION.k == 10
+    assert {DEFAULT_FUSION.weight(n) for n in (VECTOR, TITLE, KEYWORD)} == {1.0}
     gezel = fusion_preset("gezel")
     assert gezel is GEZEL
     assert (gezel.k, gezel.weight(VECTOR), gezel.weight(TITLE), gezel.weight(KEYWORD)) == (

@@ -15,12 +15,13 @@ from numpy.typing import NDArray
 from gezel_knowledge.embedders import EmbedderResolution, HashEmbedder
 from gezel_knowledge.errors import InvalidInput
 from gezel_knowledge.fusion import RRF, relevance
-from gezel_knowledge.hits import merge_hits
+from gezel_knowledge.hits import SearchHit, merge_hits
 from gezel_knowledge.indexes import ContentIndex, MemoryIndex
 from gezel_knowledge.install import KnowledgeHome
 from gezel_knowledge.opening import open_catalog
 from gezel_knowledge.query import QueryVectors
 from gezel_knowledge.reader import Catalog
+from gezel_knowledge.rerank import RERANK_DEPTH
 from gezel_knowledge.results import SEARCH_MODES, SearchMode, SearchResult
 from gezel_knowledge.search import KnowledgeSearch
 from gezel_knowledge.searchable import Searchable
@@ -124,7 +125,12 @@ def test_every_source_returns_one_result_shape(
         if mode == "vector":
             assert ran == {"vector"}
     for hit in result.hits:
-        assert {s.name for s in hit.signals} <= set(result.signals)
+        lists = {s.name for s in hit.signals if s.name != "keyword-only"}
+        assert lists <= set(result.signals)
+        # A hit is marked keyword-only exactly when vectors ran and did not find it.
+        if hit.signal("keyword-only") is not None:
+            assert mode == "hybrid"
+            assert "vector" not in lists
         assert hit.citation
         assert hit.untrusted
     if mode != "vector":
@@ -184,3 +190,27 @@ def test_a_source_without_an_embedder_says_why_semantic_search_was_off(
             assert result.hits  # the keyword lists still answer
     finally:
         catalog.embedder, workspace.embedder, memory.embedder = saved
+
+
+class ByCitation:
+    """A test reranker: the hit whose citation sorts last comes first."""
+
+    def score(self, query: str, hits: Sequence[SearchHit]) -> list[float]:
+        order = sorted(h.citation for h in hits)
+        return [float(order.index(h.citation)) for h in hits]
+
+
+@pytest.mark.parametrize("name", SOURCES)
+def test_every_source_applies_a_reranker_to_its_fused_hits(
+    sources: dict[str, Searchable], name: str
+) -> None:
+    # Every vector neighbour counts (hash vectors are unrelated), so each source has a pool.
+    pool = sources[name].search(QUERY, k=RERANK_DEPTH, min_similarity=-1.0)
+    # The workspace and memory fixtures hold one matching item each; the catalogs several.
+    assert len(pool.hits) >= (2 if name.startswith("catalog") else 1), name
+    result = sources[name].search(QUERY, k=2, min_similarity=-1.0, reranker=ByCitation())
+    expected = sorted((h.citation for h in pool.hits), reverse=True)[:2]
+    assert [h.citation for h in result.hits] == expected
+    ranks = list(range(len(expected)))
+    assert [h.rank for h in result.hits] == ranks
+    assert [s.rank - 1 for h in result.hits for s in h.signals if s.name == "rerank"] == ranks

@@ -51,6 +51,7 @@ from gezel_knowledge.indexes._symbols import Symbol
 from gezel_knowledge.indexes._vectors import vec_table
 from gezel_knowledge.progress import ProgressSink, metered
 from gezel_knowledge.query import QueryVectors, query_vectors_for
+from gezel_knowledge.rerank import Reranker, rerank_depth, rerank_result
 from gezel_knowledge.results import SearchMode, SearchResult
 
 __all__ = [
@@ -154,6 +155,7 @@ class ContentIndex:
         min_similarity: float | None = None,
         fusion: FusionPreset | None = None,
         query_vectors: QueryVectors | None = None,
+        reranker: Reranker | None = None,
         per_path: int = 3,
     ) -> SearchResult:
         """Hybrid search: vector neighbours (when :attr:`embedder` matches the index's stamp)
@@ -169,7 +171,7 @@ class ContentIndex:
         request = ContentQuery(
             text=query,
             vectors=query_vectors_for(query, query_vectors),
-            k=k,
+            k=rerank_depth(k, reranker),
             mode=mode,
             per_path=per_path,
             fusion=fusion or GEZEL,
@@ -177,7 +179,7 @@ class ContentIndex:
             image_embedder=self.image_embedder,
             min_similarity=min_similarity,
         )
-        return search_content(self._conn, self.workspace, request)
+        return rerank_result(reranker, search_content(self._conn, self.workspace, request), k)
 
     def status(self) -> ContentStatus:
         """Counts of what the index holds and which embedder its vectors came from."""

@@ -64,6 +64,7 @@ from gezel_knowledge.indexes._vectors import (
 )
 from gezel_knowledge.progress import ProgressEvent, ProgressSink, emit_safely
 from gezel_knowledge.query import QueryVectors, query_vectors_for
+from gezel_knowledge.rerank import Reranker, rerank_depth, rerank_result
 from gezel_knowledge.results import SearchMode, SearchResult
 
 __all__ = [
@@ -339,6 +340,7 @@ class MemoryIndex:
         min_similarity: float | None = None,
         fusion: FusionPreset | None = None,
         query_vectors: QueryVectors | None = None,
+        reranker: Reranker | None = None,
         scopes: Sequence[str] | None = None,
         kinds: Sequence[str] | None = None,
         automatic: bool = False,
@@ -357,7 +359,7 @@ class MemoryIndex:
         recall = MemoryQuery(
             text=query,
             vectors=query_vectors_for(query, query_vectors),
-            k=k,
+            k=rerank_depth(k, reranker),
             mode=mode,
             fusion=fusion or RRF,
             embedder=self.embedder,
@@ -366,7 +368,7 @@ class MemoryIndex:
             kinds=frozenset(validate_kind(kd) for kd in kinds) if kinds else None,
             today=(today or date.today()) if automatic else None,
         )
-        return search_memory(self._conn, str(self.folder), recall)
+        return rerank_result(reranker, search_memory(self._conn, str(self.folder), recall), k)
 
     def recall(
         self,

@@ -12,6 +12,11 @@ or a validation. The cache keeps to a byte budget by pruning the least recently 
 
 This sits above both the reader and validation: validation probes a catalog through the reader's
 own search and body primitives, and opening an archive needs validation.
+
+Unless told otherwise, a catalog opened here finds its own query embedder, as the command line
+does: on its first semantic search, through
+:func:`~gezel_knowledge.embedders.resolve_query_embedder` (the installed, digest-verified model
+of the catalog's embedding profile). Nothing is loaded for browsing or keyword search.
 """
 
 from __future__ import annotations

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Literal
 
+from gezel_knowledge import embedders
 from gezel_knowledge.archive.limits import DEFAULT_LIMITS, ArchiveLimits
 from gezel_knowledge.archive.verify import ArchiveFile
 from gezel_knowledge.embedders.base import Embedder
@@ -12,6 +14,7 @@ from gezel_knowledge.errors import IntegrityFailure, NotFound
 from gezel_knowledge.opening._cache import CatalogCache, Lease
 from gezel_knowledge.opening._digests import FileIdentity, remember_digest, remembered_digest
 from gezel_knowledge.reader import DEFAULT_BIT_CACHE_BYTES, Catalog, open_extracted
+from gezk.profiles import EmbeddingProfile
 
 __all__ = ["open_catalog"]
 
@@ -83,10 +86,14 @@ def _extracted(
     return digest, lease, published
 
 
+def _find_embedder(profile: EmbeddingProfile) -> embedders.EmbedderResolution:
+    return embedders.resolve_query_embedder(profile)
+
+
 def open_catalog(
     path: Path | str,
     *,
-    embedder: Embedder | None = None,
+    embedder: Embedder | Literal["auto"] | None = "auto",
     cache_dir: Path | str | None = None,
     expected_sha256: str | None = None,
     bit_cache_bytes: int = DEFAULT_BIT_CACHE_BYTES,
@@ -97,12 +104,22 @@ def open_catalog(
 
     A ``.gezk`` is deeply validated on its first extraction; later opens of the unchanged file
     reuse the verdict without hashing or validating again (see :mod:`gezel_knowledge.opening`).
-    ``embedder`` must produce the catalog profile's vector space for semantic search; without
-    one, browsing and keyword search work and search results say why vectors were not used.
+    ``embedder``: ``"auto"`` finds the installed model of the catalog's embedding profile on
+    the first semantic search (when there is none, results say why and a warning is logged
+    once); an :class:`~gezel_knowledge.embedders.Embedder` of the catalog's vector space; or
+    ``None`` for browsing and keyword search only.
     """
     p = Path(path)
+    given = None if isinstance(embedder, str) else embedder
+    find = _find_embedder if embedder == "auto" else None
     if p.is_dir():
-        return open_extracted(p, embedder=embedder, bit_cache_bytes=bit_cache_bytes, limits=limits)
+        return open_extracted(
+            p,
+            embedder=given,
+            bit_cache_bytes=bit_cache_bytes,
+            limits=limits,
+            find_embedder=find,
+        )
     if not p.is_file():
         raise NotFound(f"no catalog at {p}", reason="catalog-not-found", subject=str(p))
     cache = CatalogCache(cache_dir, budget_bytes=cache_budget_bytes)
@@ -110,10 +127,11 @@ def open_catalog(
     try:
         catalog = open_extracted(
             cache.entry_dir(digest),
-            embedder=embedder,
+            embedder=given,
             archive_sha256=digest,
             bit_cache_bytes=bit_cache_bytes,
             limits=limits,
+            find_embedder=find,
         )
     except BaseException:
         lease.release()

@@ -15,7 +15,9 @@ if TYPE_CHECKING:
     from gezel_knowledge.reader.catalog import Catalog as Catalog
     from gezel_knowledge.reader.catalog import ShardInfo as ShardInfo
     from gezel_knowledge.reader.floors import COSINE_FLOORS as COSINE_FLOORS
+    from gezel_knowledge.reader.floors import PROACTIVE_COSINE_FLOORS as PROACTIVE_COSINE_FLOORS
     from gezel_knowledge.reader.floors import cosine_floor as cosine_floor
+    from gezel_knowledge.reader.floors import proactive_floor as proactive_floor
     from gezel_knowledge.reader.models import Document as Document
     from gezel_knowledge.reader.models import DocumentPage as DocumentPage
     from gezel_knowledge.reader.models import DocumentSummary as DocumentSummary
@@ -43,7 +45,9 @@ else:
             ),
             "gezel_knowledge.reader.floors": (
                 "COSINE_FLOORS",
+                "PROACTIVE_COSINE_FLOORS",
                 "cosine_floor",
+                "proactive_floor",
             ),
             "gezel_knowledge.reader.models": (
                 "Document",

@@ -5,11 +5,16 @@
 then the vector list (two-stage passages above the cosine floor), the title list and the passage
 keyword list (over the routed shards when vectors routed, otherwise every shard), fused per
 document; each fused document becomes a :class:`~gezel_knowledge.hits.SearchHit` with its best
-passage, citation and provenance.
+passage, citation and provenance, and an optional reranker reorders the best of them.
+
+``k`` means k: every list is asked for enough passages to cover ``k`` documents (three passages
+a document, then once more as deep when documents with many matching passages used them up), so
+each mode returns ``k`` documents whenever that many qualify.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -18,11 +23,19 @@ from numpy.typing import NDArray
 
 from gezel_knowledge.embedders.base import Embedder
 from gezel_knowledge.errors import InvalidInput, KnowledgeError
-from gezel_knowledge.fusion import KEYWORD, TITLE, VECTOR, Fused, FusionPreset, relevance
-from gezel_knowledge.hits import SearchHit
-from gezel_knowledge.query import QueryVectors, query_terms, terms_match_expression
+from gezel_knowledge.fusion import (
+    KEYWORD,
+    KEYWORD_ONLY,
+    TITLE,
+    VECTOR,
+    Fused,
+    FusionPreset,
+    relevance,
+)
+from gezel_knowledge.hits import SearchHit, Signal
+from gezel_knowledge.query import QueryVectors, query_terms
 from gezel_knowledge.reader._keyword import keyword_passages, title_matches
-from gezel_knowledge.reader._rows import ChunkRow
+from gezel_knowledge.reader._rows import ChunkRow, ShardInfo
 from gezel_knowledge.reader._semantic import VectorSearch
 from gezel_knowledge.reader._store import CatalogStore
 from gezel_knowledge.reader.floors import cosine_floor
@@ -30,6 +43,7 @@ from gezel_knowledge.reader.hybrid import RankedDocument, RankedPassage, fuse_do
 from gezel_knowledge.reader.models import Stage1
 from gezel_knowledge.reader.spatial import Eligible, eligible_documents
 from gezel_knowledge.reader.vectors import DEFAULT_FINAL_K, EXPLICIT_SHARD_BUDGET
+from gezel_knowledge.rerank import Reranker, rerank_depth, rerank_hits
 from gezel_knowledge.results import (
     SEARCH_MODES,
     SearchMode,
@@ -84,6 +98,7 @@ class CatalogQuery:
     final_k: int = DEFAULT_FINAL_K
     stage1: Stage1 = "lut"
     min_similarity: float | None = None
+    reranker: Reranker | None = None
 
     def check(self) -> None:
         """Refuse an unknown mode or a non-positive limit."""
@@ -104,6 +119,18 @@ class CatalogQuery:
 
 Lists = dict[str, list[RankedPassage] | list[RankedDocument]]
 
+PASSAGES_PER_DOCUMENT = 3
+"""Passages asked of a list per document wanted: a document's passages often rank together."""
+
+MAX_LIST_DEPTH = 4096
+"""The deepest a passage list goes per shard (the stage-1 shortlist holds at most 4,096)."""
+
+
+def _deeper(passages: Sequence[RankedPassage], depth: int, k: int) -> bool:
+    """Whether a full list covers fewer than ``k`` documents and may go deeper: the documents
+    it found have many matching passages each."""
+    return depth < MAX_LIST_DEPTH and len({p.row.document_id for p in passages}) < k
+
 
 class _Run:
     """The state of one search while its lists are gathered."""
@@ -114,48 +141,95 @@ class _Run:
         self.q = q
         self.eligible: list[Eligible] | None = None
         self.searched: list[int] = []
+        # Documents to fuse: k, or the pool a reranker chooses from.
+        self.wanted = rerank_depth(q.k, q.reranker)
 
     @property
     def eligible_ids(self) -> list[str] | None:
         return None if self.eligible is None else [e.document_id for e in self.eligible]
 
-    def _vector_list(self) -> list[RankedPassage]:
+    def _floor(self) -> float | None:
+        q = self.q
+        if q.min_similarity is not None:
+            return q.min_similarity
+        return cosine_floor(self.vectors.profile)
+
+    def _vector_list(self, depth: int) -> list[RankedPassage]:
         q = self.q
         assert q.vector is not None
-        passages, self.searched = self.vectors.passages(
-            q.vector,
-            shards=q.shards,
-            shard_budget=q.shard_budget,
-            final_k=q.final_k,
-            stage1=q.stage1,
-            eligible=self.eligible_ids,
-        )
-        floor = (
-            q.min_similarity if q.min_similarity is not None else cosine_floor(self.vectors.profile)
-        )
-        return passages if floor is None else [p for p in passages if p.score >= floor]
+        floor = self._floor()
+        while True:
+            found, self.searched = self.vectors.passages(
+                q.vector,
+                shards=q.shards,
+                shard_budget=q.shard_budget,
+                final_k=depth,
+                stage1=q.stage1,
+                eligible=self.eligible_ids,
+            )
+            passages = found if floor is None else [p for p in found if p.score >= floor]
+            # Deeper helps only while some shard filled its list above the floor.
+            per_shard = Counter(p.row.shard_id for p in found)
+            exhausted = len(passages) < len(found) or max(per_shard.values(), default=0) < depth
+            if exhausted or not _deeper(passages, depth, self.wanted):
+                return passages
+            depth = min(MAX_LIST_DEPTH, 4 * depth)
 
-    def lists(self, terms: list[str], match: str | None) -> Lists:
+    def _keyword_list(
+        self, terms: list[str], shards: list[ShardInfo], depth: int
+    ) -> list[RankedPassage]:
+        while True:
+            passages = keyword_passages(self.store, terms, shards, depth, self.eligible_ids)
+            if len(passages) < depth or not _deeper(passages, depth, self.wanted):
+                return passages
+            depth = min(MAX_LIST_DEPTH, 4 * depth)
+
+    def lists(self, terms: list[str]) -> Lists:
         """The ranked lists the query's mode asks for."""
         q = self.q
-        depth = max(q.final_k, 3 * q.k)
+        depth = max(q.final_k, PASSAGES_PER_DOCUMENT * self.wanted)
         lists: Lists = {}
         if q.wants_vectors:
-            lists[VECTOR] = self._vector_list()
-        if q.mode != "vector" and match is not None:
+            lists[VECTOR] = self._vector_list(depth)
+        if q.mode != "vector" and terms:
             eligible = self.eligible_ids
-            lists[TITLE] = title_matches(self.store, match, depth, eligible)
+            lists[TITLE] = title_matches(self.store, terms, self.wanted, eligible)
             # Routed shards bound the passage search when vectors routed; otherwise all.
             routed = VECTOR in lists and eligible is None
             shards = (
                 [self.store.shard(s) for s in self.searched] if routed else list(self.store.shards)
             )
-            lists[KEYWORD] = keyword_passages(self.store, terms, shards, depth, eligible)
+            lists[KEYWORD] = self._keyword_list(terms, shards, depth)
             if not self.searched:
                 self.searched = [s.id for s in shards]
         return lists
 
-    def hit(self, rank: int, fused: Fused[str, ChunkRow], place: Eligible | None) -> SearchHit:
+    def marks(self, fused: Sequence[Fused[str, ChunkRow]]) -> dict[str, Signal]:
+        """``keyword-only`` marks of the fused documents that the vector list, which ran, did
+        not support: each with its passage's cosine (one int8 read per shard)."""
+        q = self.q
+        if not q.wants_vectors:
+            return {}
+        assert q.vector is not None
+        unsupported = {
+            f.key: f.item or self.store.first_chunk(f.key)
+            for f in fused
+            if not any(s.name == VECTOR for s in f.signals)
+        }
+        rows = [row for row in unsupported.values() if row is not None]
+        cosines = self.vectors.passage_cosines(q.vector, rows)
+        return {
+            key: Signal(KEYWORD_ONLY, 0, cosines[(row.shard_id, row.chunk_id)] if row else 0.0)
+            for key, row in unsupported.items()
+        }
+
+    def hit(
+        self,
+        rank: int,
+        fused: Fused[str, ChunkRow],
+        place: Eligible | None,
+        mark: Signal | None = None,
+    ) -> SearchHit:
         """The fused document as a hit: its best passage (else its first), cited."""
         store = self.store
         passage = fused.item or store.first_chunk(fused.key)
@@ -172,7 +246,7 @@ class _Run:
             line_start=passage.line_start if passage else None,
             line_end=passage.line_end if passage else None,
             chunk_uid=passage.chunk_uid if passage else None,
-            signals=fused.signals,
+            signals=fused.signals if mark is None else (*fused.signals, mark),
             provenance=store.provenance,
             distance_meters=place.distance_meters if place else None,
             matched_location=place.location_id if place else None,
@@ -203,11 +277,10 @@ def search_catalog(store: CatalogStore, vectors: VectorSearch, q: CatalogQuery) 
     """Run ``q`` against one catalog."""
     q.check()
     terms = query_terms(q.text)
-    match = terms_match_expression(terms)
     run = _Run(store, vectors, q)
     if q.near is not None:
         run.eligible = eligible_documents(store.router, store.schema, q.near)
-    if match is None and not q.wants_vectors:
+    if not terms and not q.wants_vectors:
         # Nothing to rank by: radius discovery when there is a radius, else nothing.
         found = run.eligible or []
         discovered = [
@@ -216,8 +289,11 @@ def search_catalog(store: CatalogStore, vectors: VectorSearch, q: CatalogQuery) 
         return run.result(discovered)
     if run.eligible is not None and not run.eligible:
         return run.result([])
-    lists = run.lists(terms, match)
-    fused = fuse_documents(lists, q.fusion)[: q.k]
+    lists = run.lists(terms)
+    fused = fuse_documents(lists, q.fusion)[: run.wanted]
     places = {e.document_id: e for e in run.eligible or []}
-    hits = [run.hit(i, f, places.get(f.key)) for i, f in enumerate(fused)]
+    marks = run.marks(fused)
+    hits = [run.hit(i, f, places.get(f.key), marks.get(f.key)) for i, f in enumerate(fused)]
+    if q.reranker is not None:
+        return run.result(rerank_hits(q.reranker, q.text, hits, q.k), list(lists))
     return run.result(hits, list(lists))

@@ -156,6 +156,41 @@ class VectorSearch:
             out.append(RankedPassage(row, h.score))
         return out
 
+    def passage_cosines(
+        self, query: NDArray[np.float32], rows: Sequence[ChunkRow]
+    ) -> dict[tuple[int, int], float]:
+        """The stage-2 cosines of some passages against the unit query, by (shard, chunk id);
+        one read of their int8 rows per shard."""
+        by_shard: dict[int, list[int]] = {}
+        for row in rows:
+            by_shard.setdefault(row.shard_id, []).append(row.chunk_id)
+        out: dict[tuple[int, int], float] = {}
+        for shard_id, chunk_ids in by_shard.items():
+            found = (
+                self._store.connection(self._store.shard(shard_id))
+                .execute(
+                    "SELECT chunk_id, v FROM chunk_vectors_int8"
+                    " WHERE chunk_id IN (SELECT value FROM json_each(?))",
+                    (json.dumps(chunk_ids),),
+                )
+                .fetchall()
+            )
+            if len(found) != len(set(chunk_ids)) or any(
+                not isinstance(v, bytes) or len(v) != query.shape[0] for _, v in found
+            ):
+                raise IntegrityFailure(
+                    f"shard {shard_id} lacks int8 vectors of some of its chunks",
+                    reason="vectors-misaligned",
+                )
+            matrix = np.frombuffer(b"".join(v for _, v in found), dtype=np.int8)
+            # Row by row in float64, so a passage's cosine does not depend on the batch it is in.
+            rows_f = matrix.reshape(len(found), -1).astype(np.float64) / 127.0
+            scores = (rows_f * query.astype(np.float64)).sum(axis=1)
+            out.update(
+                ((shard_id, int(c)), float(x)) for (c, _), x in zip(found, scores, strict=True)
+            )
+        return out
+
     def passages(
         self,
         query_vector: ArrayLike,

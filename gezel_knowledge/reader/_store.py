@@ -44,6 +44,8 @@ class CatalogStore:
         self.schema = manifest.index_schema_version
         self._router = open_catalog_database(root / ROUTER_PATH, self.schema)
         self._conns: dict[str, sqlite3.Connection] = {ROUTER_PATH: self._router}
+        # (shard id, term) -> passages holding it, counted up to a bound (see _keyword).
+        self.term_counts: dict[tuple[int, str], int] = {}
         try:
             self._check_router_meta()
             self.shards = self._load_shards()

@@ -12,12 +12,14 @@ the same work on a worker thread, so a caller's event loop never waits on SQLite
 from __future__ import annotations
 
 import asyncio
+import logging
 import sqlite3
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from types import TracebackType
+from typing import TYPE_CHECKING
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -26,7 +28,7 @@ from gezel_knowledge import display
 from gezel_knowledge.archive.limits import DEFAULT_LIMITS, ArchiveLimits
 from gezel_knowledge.embedders.base import Embedder
 from gezel_knowledge.errors import IntegrityFailure, InvalidInput, NotFound
-from gezel_knowledge.fusion import GEZEL, FusionPreset
+from gezel_knowledge.fusion import DEFAULT_FUSION, FusionPreset
 from gezel_knowledge.hits import Provenance
 from gezel_knowledge.query import QueryVectors, query_vectors_for
 from gezel_knowledge.reader import _documents, browse
@@ -49,13 +51,22 @@ from gezel_knowledge.reader.vectors import (
     DEFAULT_FINAL_K,
     EXPLICIT_SHARD_BUDGET,
 )
+from gezel_knowledge.rerank import Reranker
 from gezel_knowledge.results import SearchMode, SearchResult
 from gezk.manifest import CatalogManifest
 from gezk.profiles import EmbeddingProfile
 from gezk.spatial import RadiusQuery
 from gezk.uri import KnowledgeUri
 
-__all__ = ["Catalog", "ShardInfo"]
+if TYPE_CHECKING:
+    from gezel_knowledge.embedders.shared import EmbedderResolution
+
+__all__ = ["Catalog", "EmbedderFinder", "ShardInfo"]
+
+EmbedderFinder = Callable[[EmbeddingProfile], "EmbedderResolution"]
+"""Finds the query embedder of a catalog's profile (``resolve_query_embedder``), or says why not."""
+
+_log = logging.getLogger(__name__)
 
 
 def _check_page(limit: int, offset: int) -> None:
@@ -68,6 +79,9 @@ class Catalog:
 
     It implements :class:`~gezel_knowledge.searchable.Searchable`. :attr:`embedder` is the query
     embedder of the catalog's vector space (``None``: keyword lists only, and results say why).
+    With ``find_embedder`` and no ``embedder``, the first search that needs vectors asks it for
+    one; when there is none, that search logs a warning (once per handle) and every result says
+    why semantic search is off.
     """
 
     def __init__(
@@ -79,10 +93,13 @@ class Catalog:
         archive_sha256: str | None = None,
         bit_cache_bytes: int = DEFAULT_BIT_CACHE_BYTES,
         limits: ArchiveLimits = DEFAULT_LIMITS,
+        find_embedder: EmbedderFinder | None = None,
     ) -> None:
         self.root = Path(root)
         self.manifest = manifest
         self.embedder = embedder
+        self._find_embedder = find_embedder
+        self._no_embedder: Semantic | None = None
         self._limits = limits
         self._lock = threading.RLock()
         with catalog_errors(f"{manifest.publisher.id}/{manifest.id}"):
@@ -297,6 +314,24 @@ class Catalog:
 
     # -- search ------------------------------------------------------------------------------
 
+    def _query_embedder(self) -> tuple[Embedder | None, Semantic | None]:
+        """The query embedder, found on first use when the handle was given a finder; else
+        ``None`` and why."""
+        with self._lock:
+            if self.embedder is None and self._find_embedder is not None:
+                found = self._find_embedder(self.profile)
+                self._find_embedder = None
+                self.embedder = found.embedder
+                if found.embedder is None:
+                    message = found.message or f"no query embedder for {self.profile.id}"
+                    self._no_embedder = Semantic(
+                        "unavailable", found.reason or "no-embedder", message
+                    )
+                    _log.warning(
+                        "%s/%s: semantic search is off: %s", self.publisher_id, self.id, message
+                    )
+            return self.embedder, None if self.embedder is not None else self._no_embedder
+
     def search(
         self,
         query: str,
@@ -306,6 +341,7 @@ class Catalog:
         min_similarity: float | None = None,
         fusion: FusionPreset | None = None,
         query_vectors: QueryVectors | None = None,
+        reranker: Reranker | None = None,
         near: RadiusQuery | None = None,
         shard_budget: int = EXPLICIT_SHARD_BUDGET,
         final_k: int = DEFAULT_FINAL_K,
@@ -315,27 +351,32 @@ class Catalog:
 
         Without an embedder for the catalog's profile, keyword lists still run and the result's
         report says why vectors did not (:attr:`SearchResult.semantic_unavailable`).
-        ``min_similarity`` replaces the profile's measured cosine floor; ``fusion`` the ``gezel``
-        preset. ``near`` restricts every list to documents with a subject point in the radius
-        (text-free discovery when ``query`` has no words).
+        ``min_similarity`` replaces the profile's measured cosine floor; ``fusion`` the default
+        preset (:data:`~gezel_knowledge.fusion.DEFAULT_FUSION`); ``reranker`` reorders the best
+        fused hits (:mod:`gezel_knowledge.rerank`). ``near`` restricts every list to documents
+        with a subject point in the radius (text-free discovery when ``query`` has no words).
         """
         vector: NDArray[np.float32] | None = None
         semantic = Semantic("off")
         if mode != "keyword" and query.strip():
             vectors = query_vectors_for(query, query_vectors)
-            vector, semantic = embed_query(self.embedder, self.profile, query, vectors)
+            embedder, missing = self._query_embedder()
+            vector, semantic = embed_query(embedder, self.profile, query, vectors)
+            if missing is not None:
+                semantic = missing
         request = CatalogQuery(
             query,
             vector,
             semantic,
             mode,
             k,
-            fusion or GEZEL,
+            fusion or DEFAULT_FUSION,
             near=near,
             shard_budget=shard_budget,
             final_k=final_k,
             stage1=stage1,
             min_similarity=min_similarity,
+            reranker=reranker,
         )
         with self._reading():
             return search_catalog(self._store, self._vectors, request)
@@ -349,6 +390,7 @@ class Catalog:
         min_similarity: float | None = None,
         fusion: FusionPreset | None = None,
         query_vectors: QueryVectors | None = None,
+        reranker: Reranker | None = None,
         near: RadiusQuery | None = None,
         shard_budget: int = EXPLICIT_SHARD_BUDGET,
         final_k: int = DEFAULT_FINAL_K,
@@ -364,6 +406,7 @@ class Catalog:
             min_similarity=min_similarity,
             fusion=fusion,
             query_vectors=query_vectors,
+            reranker=reranker,
             near=near,
             shard_budget=shard_budget,
             final_k=final_k,
@@ -379,6 +422,7 @@ class Catalog:
         mode: SearchMode = "hybrid",
         min_similarity: float | None = None,
         fusion: FusionPreset | None = None,
+        reranker: Reranker | None = None,
         near: RadiusQuery | None = None,
         shards: Sequence[int] | None = None,
         shard_budget: int = EXPLICIT_SHARD_BUDGET,
@@ -403,13 +447,14 @@ class Catalog:
             semantic,
             mode,
             k,
-            fusion or GEZEL,
+            fusion or DEFAULT_FUSION,
             near=near,
             shards=shards,
             shard_budget=shard_budget,
             final_k=final_k,
             stage1=stage1,
             min_similarity=min_similarity,
+            reranker=reranker,
         )
         with self._reading():
             return search_catalog(self._store, self._vectors, request)

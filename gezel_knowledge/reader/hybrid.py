@@ -12,7 +12,16 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from gezel_knowledge.fusion import GEZEL, KEYWORD, TITLE, VECTOR, Fused, FusionPreset, Ranked, fuse
+from gezel_knowledge.fusion import (
+    DEFAULT_FUSION,
+    KEYWORD,
+    TITLE,
+    VECTOR,
+    Fused,
+    FusionPreset,
+    Ranked,
+    fuse,
+)
 from gezel_knowledge.reader._rows import ChunkRow
 
 __all__ = ["RankedDocument", "RankedPassage", "fuse_documents"]
@@ -49,7 +58,7 @@ def _by_document(
 
 def fuse_documents(
     lists: Mapping[str, Sequence[RankedPassage] | Sequence[RankedDocument]],
-    preset: FusionPreset = GEZEL,
+    preset: FusionPreset = DEFAULT_FUSION,
 ) -> list[Fused[str, ChunkRow]]:
     """Fuse the vector, title and keyword lists (each best first) into documents, best first.
 

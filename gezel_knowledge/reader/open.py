@@ -14,7 +14,7 @@ from gezel_knowledge.archive.manifest import parse_manifest_bytes
 from gezel_knowledge.archive.paths import MANIFEST_PATH
 from gezel_knowledge.embedders.base import Embedder
 from gezel_knowledge.errors import IntegrityFailure, NotFound
-from gezel_knowledge.reader.catalog import Catalog
+from gezel_knowledge.reader.catalog import Catalog, EmbedderFinder
 from gezel_knowledge.reader.vectors import DEFAULT_BIT_CACHE_BYTES
 from gezk.manifest import CatalogManifest
 
@@ -40,9 +40,11 @@ def open_extracted(
     archive_sha256: str | None = None,
     bit_cache_bytes: int = DEFAULT_BIT_CACHE_BYTES,
     limits: ArchiveLimits = DEFAULT_LIMITS,
+    find_embedder: EmbedderFinder | None = None,
 ) -> Catalog:
     """Open the catalog extracted at ``root`` (already verified); ``archive_sha256`` is the
-    digest of the archive it came from, when known."""
+    digest of the archive it came from, when known. ``find_embedder`` finds a query embedder on
+    the first semantic search when ``embedder`` is ``None``."""
     return Catalog(
         root,
         read_manifest(root, limits),
@@ -50,4 +52,5 @@ def open_extracted(
         archive_sha256=archive_sha256,
         bit_cache_bytes=bit_cache_bytes,
         limits=limits,
+        find_embedder=find_embedder,
     )

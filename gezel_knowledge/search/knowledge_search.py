@@ -19,8 +19,9 @@ For one question, :class:`KnowledgeSearch`:
    (or a 0.5/0.6 catalog, which has none) contributes nothing and is not an error;
 4. always runs keyword search (titles/summaries/aliases and passages) on every catalog;
 5. fuses per document as the reader does: three ranked lists, vector passages, title matches
-   and passage keyword matches, with :func:`~gezel_knowledge.fusion.fuse` (by default the
-   ``gezel`` preset: ``k = 60``, weights 1 / 1 / 0.5).
+   and passage keyword matches, with :func:`~gezel_knowledge.fusion.fuse` (by default
+   :data:`~gezel_knowledge.fusion.DEFAULT_FUSION`), then lets an optional
+   :class:`~gezel_knowledge.rerank.Reranker` reorder the best fused hits.
    Across catalogs, a vector list of one group is ordered by cosine (comparable within a
    space); lists that are not comparable across catalogs (BM25 from different corpora, cosines
    from different spaces) are merged by each catalog's own rank. With one catalog this is
@@ -46,8 +47,9 @@ from gezel_knowledge.embedders import EmbedderResolution, resolve_query_embedder
 from gezel_knowledge.embedders.base import Embedder
 from gezel_knowledge.errors import IntegrityFailure, KnowledgeError
 from gezel_knowledge.fusion import (
-    GEZEL,
+    DEFAULT_FUSION,
     KEYWORD,
+    KEYWORD_ONLY,
     TITLE,
     VECTOR,
     FusionPreset,
@@ -55,7 +57,7 @@ from gezel_knowledge.fusion import (
     fuse,
     relevance,
 )
-from gezel_knowledge.hits import SearchHit
+from gezel_knowledge.hits import SearchHit, Signal
 from gezel_knowledge.install.mount import MountFailed, mount, quarantine_error, read_reference
 from gezel_knowledge.install.policy import CatalogPolicy, eligible_catalogs
 from gezel_knowledge.install.registry import InstalledCatalog, catalog_key
@@ -67,8 +69,9 @@ from gezel_knowledge.reader import (
     PROACTIVE_SHARD_BUDGET,
     Catalog,
     Passage,
-    cosine_floor,
+    proactive_floor,
 )
+from gezel_knowledge.rerank import Reranker, rerank_depth, rerank_hits
 from gezel_knowledge.results import SearchMode, SearchResult, SemanticState, SourceReport
 from gezel_knowledge.search.proactive import (
     Depth,
@@ -260,6 +263,7 @@ class KnowledgeSearch:
         min_similarity: float | None = None,
         fusion: FusionPreset | None = None,
         query_vectors: QueryVectors | None = None,
+        reranker: Reranker | None = None,
         catalogs: Sequence[str] | None = None,
         near: RadiusQuery | None = None,
         proactive: bool = False,
@@ -270,13 +274,15 @@ class KnowledgeSearch:
 
         ``catalogs`` restricts the search to some installed catalogs (``publisher/catalog``
         or unique ids). ``proactive`` uses the smaller proactive shard budget.
-        ``min_similarity`` replaces each profile's measured cosine floor for vector passages.
-        The result has one report per catalog searched or quarantined.
+        ``min_similarity`` replaces each profile's measured cosine floor for vector passages;
+        ``reranker`` reorders the best fused hits across catalogs. The result has one report
+        per catalog searched or quarantined.
         """
         budget = shard_budget
         if budget is None:
             budget = PROACTIVE_SHARD_BUDGET if proactive else EXPLICIT_SHARD_BUDGET
-        preset = fusion or GEZEL
+        preset = fusion or DEFAULT_FUSION
+        wanted = rerank_depth(k, reranker)
         vectors = query_vectors_for(query, query_vectors)
         # A query without words is text-free radius discovery: no vectors, nothing to fuse.
         has_words = fts_match_expression(query) is not None
@@ -293,7 +299,7 @@ class KnowledgeSearch:
                         query,
                         plan.vector,
                         mode=mode,
-                        k=max(2 * k, 20),
+                        k=max(2 * wanted, 20),
                         min_similarity=min_similarity,
                         fusion=preset,
                         near=near,
@@ -310,7 +316,9 @@ class KnowledgeSearch:
                     continue
                 answered.append((plan, result))
         if has_words:
-            hits = _fuse([(p.group, p.mounted.key, r.hits) for p, r in answered], k, preset)
+            hits = _fuse([(p.group, p.mounted.key, r.hits) for p, r in answered], wanted, preset)
+            if reranker is not None:
+                hits = rerank_hits(reranker, query, hits, k)
         else:
             hits = _nearest([h for _, r in answered for h in r.hits], k)
         counts: dict[str, int] = {}
@@ -328,6 +336,7 @@ class KnowledgeSearch:
         min_similarity: float | None = None,
         fusion: FusionPreset | None = None,
         query_vectors: QueryVectors | None = None,
+        reranker: Reranker | None = None,
         catalogs: Sequence[str] | None = None,
         near: RadiusQuery | None = None,
         proactive: bool = False,
@@ -345,6 +354,7 @@ class KnowledgeSearch:
             min_similarity=min_similarity,
             fusion=fusion,
             query_vectors=query_vectors,
+            reranker=reranker,
             catalogs=catalogs,
             near=near,
             proactive=proactive,
@@ -413,21 +423,26 @@ class KnowledgeSearch:
     ) -> ProactiveSelection:
         """Catalog evidence for an unsolicited turn, within the depth's ceilings.
 
-        A hit qualifies when its vector passage cleared the measured cosine floor of its
-        profile, or when title and passage keyword search both found its document. A profile
-        without a measured floor contributes no vector-only evidence here.
+        Admission is stricter than explicit search (seed: "stricter admission rules for
+        unsolicited catalog excerpts"). Where semantic search ran for a catalog, a hit
+        qualifies only by a vector passage at or above its profile's proactive floor
+        (:func:`~gezel_knowledge.reader.proactive_floor`), so an off-topic question sharing a
+        few words with a catalog brings nothing. Where it could not run, a hit qualifies when
+        its title, summary and aliases hold every query term and a passage matched too.
         """
         results = self.search(query, k=10, catalogs=catalogs, proactive=True)
         floors: dict[str, float | None] = {}
         with self._lock:
             for key, m in self._mounted.items():
-                floors[key] = cosine_floor(m.catalog.profile)
+                floors[key] = proactive_floor(m.catalog.profile)
+        semantic = {r.source: r.semantic == "used" for r in results.sources}
 
         def qualifies(hit: SearchHit) -> bool:
-            names = {s.name for s in hit.signals}
-            if VECTOR in names and floors.get(hit.source) is not None:
-                return True
-            return TITLE in names and KEYWORD in names
+            vector = hit.signal(VECTOR)
+            if semantic.get(hit.source, False):
+                floor = floors.get(hit.source)
+                return vector is not None and floor is not None and vector.score >= floor
+            return hit.signal(TITLE) is not None and hit.signal(KEYWORD) is not None
 
         return select_proactive(
             results.hits,
@@ -525,7 +540,13 @@ def _fuse(
     }
     fused = fuse(lists, preset)[:k]
     return tuple(
-        replace(f.item, rank=rank, relevance=relevance(rank), signals=f.signals)
+        replace(f.item, rank=rank, relevance=relevance(rank), signals=_marked(f.signals, f.item))
         for rank, f in enumerate(fused)
         if f.item is not None
     )
+
+
+def _marked(signals: tuple[Signal, ...], hit: SearchHit) -> tuple[Signal, ...]:
+    """The fused signals, keeping the catalog's ``keyword-only`` mark."""
+    mark = hit.signal(KEYWORD_ONLY)
+    return signals if mark is None else (*signals, mark)

@@ -279,7 +279,7 @@ def test_a_catalog_without_its_query_embedder_says_why(beir_folder: Path, tmp_pa
         beir_folder / "corpus.jsonl", embedder=HashEmbedder(), cache_dir=tmp_path
     )
     judged = load_judgements(beir_folder / "queries.jsonl", beir_folder / "qrels" / "test.tsv")
-    with open_catalog(built.path) as catalog:
+    with open_catalog(built.path, embedder=None) as catalog:
         report = evaluate_catalog(catalog, judged, modes=["vector"], exact_dense=True)
     vector = report.result("vector")
     assert vector.scores.ndcg_at_10 == 0.0

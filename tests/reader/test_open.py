@@ -2,18 +2,22 @@
 
 from __future__ import annotations
 
+import logging
 import shutil
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import BinaryIO
 
 import brotli
 import pytest
 
+from gezel_knowledge import embedders
 from gezel_knowledge.archive import file_sha256
 from gezel_knowledge.archive import verify as archive_verify
 from gezel_knowledge.errors import IntegrityFailure, NotFound, Unsupported
 from gezel_knowledge.opening import default_cache_dir, open_catalog
+from gezk.profiles import TEST_HASH_EMBED_1, ModelRef
 from tests.reader.catalog_builder import CatalogBuild, mutate_db, reseal, sample_docs
 
 
@@ -165,3 +169,56 @@ def test_bodies_that_expand_beyond_the_cap_are_refused(
         )
     with open_catalog(root) as c:
         assert len(c.body("doc-0002")) == 16 * 1024 * 1024
+
+
+def test_open_catalog_finds_the_query_embedder_of_its_profile(shared_catalog: Path) -> None:
+    # The shared catalog is in the test-hash-embed@1 space, which needs no model files.
+    with open_catalog(shared_catalog) as c:
+        assert c.embedder is None  # nothing is loaded until a search needs vectors
+        result = c.search(sample_docs(12)[0][2].title)
+        assert result.sources[0].semantic == "used"
+        assert result.semantic_unavailable is None
+        assert c.embedder is not None
+        assert c.embedder.profile.id == "test-hash-embed@1"
+    with open_catalog(shared_catalog, embedder=None) as c:
+        assert c.search("lattice").sources[0].reason == "no-embedder"
+
+
+def test_browsing_and_keyword_search_do_not_look_for_a_model(
+    shared_catalog: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    asked: list[str] = []
+
+    def refuse(profile: object) -> object:
+        asked.append(str(profile))
+        raise AssertionError("no embedder is needed here")
+
+    monkeypatch.setattr(embedders, "resolve_query_embedder", refuse)
+    with open_catalog(shared_catalog) as c:
+        c.topics()
+        c.search("lattice", mode="keyword")
+    assert asked == []
+
+
+def test_without_its_model_a_catalog_says_why_and_warns_once(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    unknown = replace(TEST_HASH_EMBED_1, id="acme-embed@1", model=ModelRef("acme/embed", "r1"))
+    docs, topics = sample_docs(4)
+    root = CatalogBuild(docs, topics, profile=unknown).write(tmp_path / "catalog")
+    with caplog.at_level(logging.WARNING), open_catalog(root) as c:
+        first = c.search(docs[1].title)
+        second = c.search(docs[2].title, mode="vector")
+    for result in (first, second):
+        report = result.sources[0]
+        assert (report.status, report.semantic, report.reason) == (
+            "degraded",
+            "unavailable",
+            "unknown-profile",
+        )
+        assert result.semantic_unavailable is not None
+        assert "acme-embed@1" in result.semantic_unavailable
+    assert first.hits[0].document_id == docs[1].id
+    warnings = [r for r in caplog.records if r.levelno == logging.WARNING]
+    assert len(warnings) == 1
+    assert "semantic search is off" in warnings[0].getMessage()

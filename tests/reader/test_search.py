@@ -114,7 +114,7 @@ def test_unrelated_query_returns_no_vector_evidence(catalog: Catalog) -> None:
 
 
 def test_without_an_embedder_keyword_search_works_and_says_why(shared_catalog: Path) -> None:
-    with open_catalog(shared_catalog) as c:
+    with open_catalog(shared_catalog, embedder=None) as c:
         title = shared_toc_build().docs[2].title
         result = c.search(title)
         assert result.hits[0].document_id == "doc-0002"

@@ -255,16 +255,49 @@ def test_a_newly_installed_version_is_picked_up_by_a_live_search(
     assert all(h.provenance is not None and h.provenance.version == "2.0.0" for h in second.hits)
 
 
+#: The embed input of doc-0002's first passage: the hash embedder scores it 1.0 against itself.
+PASSAGE_TEXT = (
+    "meridian beacon 0002\nJasper harbor falcon cobalt meridian lumen vellum garnet jasper harbor"
+    " falcon cobalt meridian lumen."
+)
+
+
 def test_proactive_ceilings_apply_to_fused_hits(home: KnowledgeHome) -> None:
     with KnowledgeSearch(home) as search:
-        lean = search.proactive("lattice ember", depth="lean", token_budget=4000)
-        deep = search.proactive("lattice ember", depth="deep", token_budget=4000)
+        lean = search.proactive(PASSAGE_TEXT, depth="lean", token_budget=4000)
+        deep = search.proactive(PASSAGE_TEXT, depth="deep", token_budget=4000)
         nothing = search.proactive("zzzz qqqq", depth="deep", token_budget=4000)
     assert 0 < len(lean.evidence) <= 2
     assert all(e.text is None for e in lean.evidence)
     assert 0 < len(deep.evidence) <= 4
     assert deep.tokens_used <= 0.35 * 4000
     assert nothing.evidence == ()
+
+
+def test_proactive_admits_no_keyword_only_hits_where_vectors_ran(
+    archive_factory: Any, tmp_path: Path
+) -> None:
+    home = KnowledgeHome(tmp_path)
+    home.install(archive_factory("alpha"))
+    with KnowledgeSearch(home) as search:
+        # Words of several titles and passages, but no passage means this question.
+        asked = search.search("lattice ember copper", k=10)
+        unsolicited = search.proactive("lattice ember copper", depth="deep", token_budget=4000)
+        meant = search.proactive(PASSAGE_TEXT, depth="deep", token_budget=4000)
+    assert asked.hits
+    assert all(h.signal("keyword-only") is not None for h in asked.hits)
+    assert unsolicited.evidence == ()
+    assert [e.hit.document_id for e in meant.evidence][:1] == ["doc-0002"]
+
+
+def test_proactive_without_vectors_needs_every_term_in_a_title(home: KnowledgeHome) -> None:
+    only = ["gamma"]
+    with KnowledgeSearch(home) as search:
+        named = search.proactive("ember copper", depth="deep", token_budget=4000, catalogs=only)
+        loose = search.proactive("ember lattice", depth="deep", token_budget=4000, catalogs=only)
+    # gamma's profile has no embedder: keywords alone, held to the title rule.
+    assert [e.hit.document_id for e in named.evidence] == ["doc-0001"]
+    assert loose.evidence == ()
 
 
 def test_text_free_radius_discovery_merges_catalogs_by_distance(tmp_path: Path) -> None:

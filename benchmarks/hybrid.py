@@ -1,0 +1,355 @@
+"""Hybrid search against vector-only search on large catalogs (issue 13, goal 3: hybrid p95 at
+most 2x the vector-only p95 on 200,000- and 500,000-passage catalogs).
+
+Builds (once, cached under ``--workdir``) a catalog of ``--chunks`` passages in ``--shards``
+shards, written directly with ``gezk.ddl`` rather than through the compiler: passages of 120
+words drawn from a 20,000-word made-up vocabulary with Zipf frequencies (as in prose, a few words
+are in most passages and most words are rare), four passages a document, a three-word title,
+random unit vectors in the ``test-hash-embed@1`` space. Queries are eight words of a random
+passage, so each mixes common and rare words as a question does.
+
+Then, through the real reader, warm, one query at a time and alternating the two modes, it
+times ``Catalog.search(query, k=10)`` in ``vector`` and in ``hybrid`` mode (every cosine
+admitted, so both build ten hits) and prints the median and p95 wall and CPU milliseconds and
+the hybrid/vector ratio of the p95s, next to the goal. The keyword side alone (title and
+passage lists) is printed too.
+
+``python benchmarks/hybrid.py --chunks 20000`` is a quick smoke run; the goal's catalogs are
+``--chunks 200000 --shards 1`` and ``--chunks 500000 --shards 3`` (the defaults run both).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import platform
+import sqlite3
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import brotli
+import numpy as np
+from numpy.typing import NDArray
+
+from gezel_knowledge.embedders import HashEmbedder
+from gezel_knowledge.opening import open_catalog
+from gezel_knowledge.reader import Catalog
+from gezk.ddl import create_schema, seal, write_meta
+from gezk.ids import chunk_uid, content_hash
+from gezk.profiles import MARKDOWN_CHUNKS_2, TEST_HASH_EMBED_1
+from gezk.quantize import pack_sign_bits, quantize_int8
+
+GOAL = 2.0
+_WORDS = 120
+_VOCAB = 20_000
+_PER_DOC = 4
+_SYLLABLES = ["ka", "lo", "mi", "ne", "ru", "sa", "te", "vo", "zi", "ba", "do", "fe", "gu", "pi"]
+_BATCH = 50_000
+
+
+def _vocabulary() -> NDArray[np.str_]:
+    words = []
+    for i in range(_VOCAB):
+        word, n = "", i + 1
+        while n:
+            n, r = divmod(n, len(_SYLLABLES))
+            word += _SYLLABLES[r]
+        words.append(word)
+    return np.array(words)
+
+
+def _zipf(rng: np.random.Generator, shape: tuple[int, int]) -> NDArray[np.int64]:
+    weights = 1.0 / np.arange(1, _VOCAB + 1)
+    return rng.choice(_VOCAB, size=shape, p=weights / weights.sum())
+
+
+def _texts(rng: np.random.Generator, vocab: NDArray[np.str_], n: int, words: int) -> list[str]:
+    return [" ".join(row) for row in vocab[_zipf(rng, (n, words))]]
+
+
+def _unit_rows(rng: np.random.Generator, n: int, d: int) -> NDArray[np.float32]:
+    x = rng.standard_normal((n, d)).astype(np.float32)
+    return x / np.linalg.norm(x, axis=1, keepdims=True)
+
+
+def _fill_shard(
+    conn: sqlite3.Connection,
+    rng: np.random.Generator,
+    vocab: NDArray[np.str_],
+    first_doc: int,
+    n: int,
+) -> NDArray[np.float32]:
+    """Passages, vectors and FTS of one shard; returns its centroid."""
+    total = np.zeros(TEST_HASH_EMBED_1.dimensions, np.float64)
+    for start in range(0, n, _BATCH):
+        count = min(_BATCH, n - start)
+        texts = _texts(rng, vocab, count, _WORDS)
+        vectors = _unit_rows(rng, count, TEST_HASH_EMBED_1.dimensions)
+        total += vectors.sum(axis=0)
+        q8, bits = quantize_int8(vectors), pack_sign_bits(vectors)
+        rows = []
+        for i, text in enumerate(texts):
+            index = start + i
+            doc_id = f"doc-{first_doc + index // _PER_DOC:07d}"
+            ordinal = index % _PER_DOC
+            title = f"title {doc_id}"
+            rows.append(
+                (index + 1, chunk_uid(doc_id, ordinal, text), doc_id, ordinal, title, "[]", "",
+                 ordinal + 1, ordinal + 1, _WORDS, content_hash(text), text)
+            )  # fmt: skip
+        conn.executemany(f"INSERT INTO chunks VALUES ({','.join('?' * 12)})", rows)
+        conn.executemany(
+            "INSERT INTO chunk_vectors_bit VALUES (?, ?)",
+            [(start + i + 1, bits[i].tobytes()) for i in range(count)],
+        )
+        conn.executemany(
+            "INSERT INTO chunk_vectors_int8 VALUES (?, ?)",
+            [(start + i + 1, q8[i].tobytes()) for i in range(count)],
+        )
+    conn.execute("INSERT INTO fts_chunks(fts_chunks) VALUES ('rebuild')")
+    centroid = total / max(1e-12, float(np.linalg.norm(total)))
+    return centroid.astype("<f4")
+
+
+def _sealed(path: Path, role: str, fill: Callable[[sqlite3.Connection], Any]) -> Any:
+    work = path.with_suffix(".work")
+    work.unlink(missing_ok=True)
+    conn = sqlite3.connect(work)
+    create_schema(conn, role, 4)  # type: ignore[arg-type]
+    out = fill(conn)
+    conn.commit()
+    path.unlink(missing_ok=True)
+    seal(conn, str(path))
+    conn.close()
+    work.unlink()
+    return out
+
+
+def build(root: Path, n: int, shards: int) -> Path:
+    """Write the catalog: ``shards`` external shard databases, a router and a manifest."""
+    rng = np.random.default_rng(11)
+    vocab = _vocabulary()
+    (root / "index" / "shards").mkdir(parents=True, exist_ok=True)
+    common = {
+        "format_version": "0.7",
+        "index_schema_version": 4,
+        "catalog_id": "bench-hybrid",
+        "catalog_version": "1",
+        "embedding_profile_id": TEST_HASH_EMBED_1.id,
+        "chunking_profile_id": MARKDOWN_CHUNKS_2.id,
+    }
+    sizes = [n // shards + (1 if s < n % shards else 0) for s in range(shards)]
+    sizes = [size - size % _PER_DOC for size in sizes]
+    centroids: list[NDArray[np.float32]] = []
+    first_doc = 0
+    for s, size in enumerate(sizes):
+
+        def fill(
+            conn: sqlite3.Connection, s: int = s, size: int = size, first: int = first_doc
+        ) -> Any:
+            write_meta(conn, {**common, "shard_id": s, "chunk_count": size})
+            return _fill_shard(conn, rng, vocab, first, size)
+
+        centroids.append(_sealed(root / "index" / "shards" / f"{s:03d}.db", "shard", fill))
+        first_doc += size // _PER_DOC
+    titles = _texts(rng, vocab, first_doc, 3)
+
+    def fill_router(conn: sqlite3.Connection) -> None:
+        write_meta(
+            conn,
+            {
+                **common,
+                "shard_id": 0,
+                "chunk_count": 0,
+                "embedding_profile_json": json.dumps(TEST_HASH_EMBED_1.to_json()),
+                "chunking_profile_json": json.dumps(MARKDOWN_CHUNKS_2.to_json()),
+                "created_at": "2026-01-01T00:00:00.000Z",
+            },
+        )
+        conn.execute("INSERT INTO topics VALUES ('all', NULL, 'All', NULL, 'all', ?)", (first_doc,))
+        body = brotli.compress(b"A benchmark document.\n")
+        docs, shard_of, d = [], [], 0
+        for s, size in enumerate(sizes):
+            shard_of += [s] * (size // _PER_DOC)
+        for d, title in enumerate(titles):
+            doc_id = f"doc-{d:07d}"
+            docs.append((doc_id, title, doc_id, None, "en", "all", None, shard_of[d], _PER_DOC,
+                         None, None, None, None, None, "br", body))  # fmt: skip
+        conn.executemany(f"INSERT INTO documents VALUES ({','.join('?' * 16)})", docs)
+        conn.executemany(
+            "INSERT INTO topic_documents VALUES ('all', ?, NULL)", [(r[0],) for r in docs]
+        )
+        conn.executemany(
+            "INSERT INTO fts_documents(title, summary, aliases, document_id) VALUES (?, '', '', ?)",
+            [(r[1], r[0]) for r in docs],
+        )
+        conn.executemany(
+            "INSERT INTO route_centroids(shard_id, embedding, weight) VALUES (?, ?, ?)",
+            [(s, c.tobytes(), sizes[s]) for s, c in enumerate(centroids)],
+        )
+        for s, size in enumerate(sizes):
+            conn.execute(
+                "INSERT INTO shards VALUES (?, ?, ?, ?, '[\"all\"]', 1, 0)",
+                (s, f"index/shards/{s:03d}.db", size, size // _PER_DOC),
+            )
+
+    _sealed(root / "index" / "router.db", "router", fill_router)
+    _manifest(root, sizes, first_doc)
+    return root
+
+
+def _manifest(root: Path, sizes: list[int], documents: int) -> None:
+    (root / "README.md").write_text("# bench\n")
+    (root / "LICENSES").mkdir(exist_ok=True)
+    (root / "LICENSES" / "catalog.txt").write_text("CC0\n")
+    paths = ["LICENSES/catalog.txt", "README.md", "index/router.db"]
+    paths += [f"index/shards/{s:03d}.db" for s in range(len(sizes))]
+    files = []
+    for rel in paths:
+        digest = hashlib.sha256()
+        with (root / rel).open("rb") as fh:
+            for block in iter(lambda: fh.read(1 << 20), b""):
+                digest.update(block)
+        files.append(
+            {"path": rel, "sizeBytes": (root / rel).stat().st_size, "sha256": digest.hexdigest()}
+        )
+    shards = [
+        {"id": s, "path": f"index/shards/{s:03d}.db", "chunks": size, "documents": size // _PER_DOC,
+         "centroids": 1, "sha256": files[3 + s]["sha256"]}
+        for s, size in enumerate(sizes)
+    ]  # fmt: skip
+    manifest = {
+        "kind": "gezk-catalog",
+        "formatVersion": "0.7",
+        "indexSchemaVersion": 4,
+        "id": "bench-hybrid",
+        "version": "1",
+        "name": "bench-hybrid",
+        "language": "en",
+        "publisher": {"id": "bench", "name": "bench"},
+        "createdAt": "2026-01-01T00:00:00.000Z",
+        "license": {
+            "name": "CC0",
+            "noticePath": "LICENSES/catalog.txt",
+            "attributionRequired": False,
+        },
+        "embedding": TEST_HASH_EMBED_1.to_json(),
+        "chunking": MARKDOWN_CHUNKS_2.to_json(),
+        "topics": [{"id": "all", "name": "All", "sortKey": "all"}],
+        "router": {"shardTargetChunks": 200000, "totalCentroids": len(sizes), "shards": shards},
+        "counts": {"documents": documents, "chunks": sum(sizes), "shards": len(sizes), "assets": 0},
+        "files": files,
+        "spatial": {
+            "schema": "document-points@1",
+            "crs": "EPSG:4326",
+            "distanceModel": "sphere-6371000",
+            "locationCount": 0,
+            "locatedDocuments": 0,
+            "coverage": [],
+        },
+        "requires": {"formatVersion": "0.7", "features": []},
+    }
+    (root / "manifest.json").write_text(json.dumps(manifest))
+
+
+def _pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def _queries(catalog: Catalog, count: int) -> list[str]:
+    """Eight words of random passages (their words keep the corpus's frequencies)."""
+    rng = np.random.default_rng(5)
+    found = []
+    shard = catalog.shards[0]
+    conn = catalog._conn(shard)
+    for chunk_id in rng.integers(1, shard.chunk_count + 1, size=count):
+        (text,) = conn.execute("SELECT text FROM chunks WHERE id = ?", (int(chunk_id),)).fetchone()
+        words = text.split()
+        picks = rng.choice(len(words), size=8, replace=False)
+        found.append(" ".join(words[i] for i in sorted(picks)))
+    return found
+
+
+def measure(catalog: Catalog, queries: list[str]) -> dict[str, Any]:
+    """Per-query wall and CPU ms of vector, hybrid and keyword search, alternating modes."""
+    times: dict[str, tuple[list[float], list[float]]] = {
+        m: ([], []) for m in ("vector", "hybrid", "keyword")
+    }
+    for mode in times:  # warm: sign bits, connections, page cache
+        catalog.search(queries[0], mode=mode, k=10, min_similarity=-1.0)  # type: ignore[arg-type]
+    for query in queries:
+        for mode, (wall, cpu) in times.items():
+            w, c = time.perf_counter(), time.process_time()
+            catalog.search(query, mode=mode, k=10, min_similarity=-1.0)  # type: ignore[arg-type]
+            wall.append(1000 * (time.perf_counter() - w))
+            cpu.append(1000 * (time.process_time() - c))
+    out: dict[str, Any] = {}
+    for mode, (wall, cpu) in times.items():
+        out[mode] = {
+            "wall_p50": statistics.median(wall),
+            "wall_p95": _pct(wall, 0.95),
+            "cpu_p50": statistics.median(cpu),
+            "cpu_p95": _pct(cpu, 0.95),
+        }
+    out["ratio_wall_p95"] = out["hybrid"]["wall_p95"] / out["vector"]["wall_p95"]
+    out["ratio_cpu_p95"] = out["hybrid"]["cpu_p95"] / out["vector"]["cpu_p95"]
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Build (or reuse) each catalog, measure, print the table or JSON."""
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--chunks", type=int, action="append", help="passages (repeatable)")
+    parser.add_argument("--shards", type=int, action="append", help="shards, one per --chunks")
+    parser.add_argument("--queries", type=int, default=100)
+    parser.add_argument("--workdir", type=Path, default=Path("/tmp/gezel-bench-hybrid"))
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    sizes = args.chunks or [200_000, 500_000]
+    shard_counts = args.shards or ([1, 3] if not args.chunks else [1] * len(sizes))
+    if len(shard_counts) != len(sizes):
+        parser.error("give one --shards per --chunks")
+    report: dict[str, Any] = {
+        "machine": {"cores": os.cpu_count(), "python": platform.python_version()},
+        "load_before": [round(x, 2) for x in os.getloadavg()],
+        "runs": [],
+    }
+    for n, shards in zip(sizes, shard_counts, strict=True):
+        root = args.workdir / f"c{n}-s{shards}"
+        if not (root / "manifest.json").is_file():
+            started = time.perf_counter()
+            build(root, n, shards)
+            print(f"built {root} in {time.perf_counter() - started:.0f} s", file=sys.stderr)
+        with open_catalog(root, embedder=HashEmbedder()) as catalog:
+            figures = measure(catalog, _queries(catalog, args.queries))
+        report["runs"].append({"chunks": n, "shards": shards, **figures})
+    report["load_after"] = [round(x, 2) for x in os.getloadavg()]
+    if args.json:
+        print(json.dumps(report, indent=2))
+        return 0
+    print(f"load average before {report['load_before']}, after {report['load_after']}")
+    print(f"{'catalog':>18} {'mode':8} {'p50 ms':>8} {'p95 ms':>8} {'cpu p50':>8} {'cpu p95':>8}")
+    for run in report["runs"]:
+        name = f"{run['chunks']:,} / {run['shards']} sh"
+        for mode in ("vector", "hybrid", "keyword"):
+            f = run[mode]
+            print(
+                f"{name:>18} {mode:8} {f['wall_p50']:8.1f} {f['wall_p95']:8.1f}"
+                f" {f['cpu_p50']:8.1f} {f['cpu_p95']:8.1f}"
+            )
+        print(
+            f"{'':>18} hybrid/vector p95: wall {run['ratio_wall_p95']:.2f}x,"
+            f" cpu {run['ratio_cpu_p95']:.2f}x (goal <= {GOAL:.0f}x)"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,59 @@
+"""benchmarks/hybrid.py and benchmarks/floors.py --beir run end to end on small inputs."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from gezel_knowledge.embedders import HashEmbedder
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _load(name: str) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(
+        f"bench_{name}", ROOT / "benchmarks" / f"{name}.py"
+    )
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_hybrid_benchmark_times_both_modes_on_a_sharded_catalog(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bench = _load("hybrid")
+    argv = ["--chunks", "4000", "--shards", "2", "--queries", "5"]
+    assert bench.main([*argv, "--workdir", str(tmp_path), "--json"]) == 0
+    (run,) = json.loads(capsys.readouterr().out)["runs"]
+    assert (run["chunks"], run["shards"]) == (4000, 2)
+    for mode in ("vector", "hybrid", "keyword"):
+        assert run[mode]["wall_p95"] >= run[mode]["wall_p50"] > 0
+    assert run["ratio_cpu_p95"] == pytest.approx(
+        run["hybrid"]["cpu_p95"] / run["vector"]["cpu_p95"]
+    )
+    assert len(list((tmp_path / "c4000-s2" / "index" / "shards").glob("*.db"))) == 2
+
+
+def test_floors_on_a_corpus_count_relevant_and_off_topic_questions(tmp_path: Path) -> None:
+    bench = _load("floors")
+    folder = tmp_path / "beir"
+    (folder / "qrels").mkdir(parents=True)
+    docs = [{"_id": f"d{i}", "title": f"Doc {i}", "text": f"Text number {i}."} for i in range(5)]
+    (folder / "corpus.jsonl").write_text("".join(json.dumps(d) + "\n" for d in docs))
+    # The hash embedder scores a passage's own embed input 1.0: d1's question is its text.
+    (folder / "queries.jsonl").write_text(json.dumps({"_id": "q", "text": "Doc 1\nText number 1."}))
+    (folder / "qrels" / "test.tsv").write_text("query-id\tcorpus-id\tscore\nq\td1\t1\n")
+    result = bench.measure_beir(HashEmbedder(), folder, None, cache_dir=tmp_path / "cache")
+    assert result["relevant_documents"] == 1
+    assert result["off_topic_questions"] >= 50
+    by_floor = {row["floor"]: row for row in result["floors"]}
+    assert by_floor[0.35]["relevant_kept"] == 1.0
+    # Random hash vectors: no off-topic question reaches 0.35.
+    assert by_floor[0.35]["off_topic_with_a_hit"] == 0.0
