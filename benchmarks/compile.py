@@ -2,12 +2,13 @@
 
 Writes a deterministic synthetic document list (by default 10,000 documents of four sections,
 about 40,000 chunks of ``markdown-chunks@2``), then builds it with ``compile_catalog`` in a fresh
-child process per scale so each peak RSS is that build's alone. Prints documents/s, chunks/s,
-peak RSS, the vectors' share of it, and the share of wall time spent outside the embedder.
+child process per scale so each peak RSS (``ru_maxrss``) is that build's alone: the driver's,
+and with ``--jobs`` above 1 the largest worker process's. Prints documents/s, chunks/s, peak RSS,
+the float vectors' size for comparison, and the share of wall time spent outside the embedder.
 
-Two scales (default a quarter and the full corpus) show whether memory grows with the corpus
-beyond the vectors: bodies are streamed, so the difference in peak RSS between the scales
-should be about the difference in vector bytes (chunks x 384 x 4).
+Two scales (default a quarter and the full corpus) show whether memory grows with the corpus:
+documents, bodies, chunks and vectors are streamed through scratch files, so the peak should
+barely move between the scales (``rss_ratio``, largest over smallest peak).
 
 Reference, in the same run: the embedder alone (``hash_embed`` over the same embed inputs in
 one call, plain numpy) for the floor the compiler cannot beat.
@@ -102,10 +103,11 @@ def _child(args: argparse.Namespace) -> int:
     cpu_before = before.ru_utime + before.ru_stime
     started = time.perf_counter()
     result = compile_catalog(
-        source, out, embedder=HashEmbedder(), created_at="2026-12-01T00:00:00Z"
+        source, out, embedder=HashEmbedder(), created_at="2026-12-01T00:00:00Z", jobs=args.jobs
     )
     seconds = time.perf_counter() - started
     usage = resource.getrusage(resource.RUSAGE_SELF)
+    workers = resource.getrusage(resource.RUSAGE_CHILDREN)
     peak_kib = usage.ru_maxrss
     print(
         json.dumps(
@@ -116,6 +118,9 @@ def _child(args: argparse.Namespace) -> int:
                 "archive_bytes": result.size_bytes,
                 "seconds": seconds,
                 "cpu_seconds": usage.ru_utime + usage.ru_stime - cpu_before,
+                "worker_cpu_seconds": workers.ru_utime + workers.ru_stime,
+                "worker_peak_rss_bytes": workers.ru_maxrss * 1024,
+                "jobs": args.jobs,
                 "embed_seconds": result.embed_seconds,
                 "peak_rss_bytes": peak_kib * 1024,
                 "vector_bytes": result.chunks * 384 * 4,
@@ -152,6 +157,9 @@ def main(argv: list[str] | None = None) -> int:
         "--scales", default="0.25,1", help="comma-separated fractions of --documents to build"
     )
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument(
+        "--jobs", type=int, default=1, help="processes chunking and embedding (default 1)"
+    )
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -165,7 +173,7 @@ def main(argv: list[str] | None = None) -> int:
             n = max(1, round(args.documents * scale))
             source = write_corpus(Path(tmp) / f"n{n}", n, args.sections, args.words, args.seed)
             completed = subprocess.run(
-                [sys.executable, __file__, "--child", str(source)],
+                [sys.executable, __file__, "--child", str(source), "--jobs", str(args.jobs)],
                 check=True,
                 capture_output=True,
                 text=True,
@@ -179,7 +187,9 @@ def main(argv: list[str] | None = None) -> int:
     for run in runs:
         run["documents_per_second"] = run["documents"] / run["seconds"]
         run["chunks_per_second"] = run["chunks"] / run["seconds"]
-        run["chunks_per_cpu_second"] = run["chunks"] / run["cpu_seconds"]
+        run["chunks_per_cpu_second"] = run["chunks"] / (
+            run["cpu_seconds"] + run["worker_cpu_seconds"]
+        )
         run["outside_embedder_share"] = 1 - run["embed_seconds"] / run["seconds"]
     report = {
         "machine": f"{platform.processor() or platform.machine()}, {os.cpu_count()} CPUs",
@@ -192,6 +202,7 @@ def main(argv: list[str] | None = None) -> int:
         report["rss_growth_bytes"] = large["peak_rss_bytes"] - small["peak_rss_bytes"]
         report["vector_growth_bytes"] = large["vector_bytes"] - small["vector_bytes"]
         report["input_growth_bytes"] = large["input_bytes"] - small["input_bytes"]
+        report["rss_ratio"] = large["peak_rss_bytes"] / small["peak_rss_bytes"]
     if args.json:
         print(json.dumps(report, indent=2))
         return 0
@@ -200,8 +211,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     header = (
         f"{'docs':>7} {'chunks':>7} {'MiB in':>7} {'s':>6} {'CPU s':>6} {'docs/s':>7} "
-        f"{'chunks/s':>9} {'chunks/CPU s':>13} {'peak RSS MiB':>13} {'vectors MiB':>12} "
-        f"{'outside embed':>14}"
+        f"{'chunks/s':>9} {'chunks/CPU s':>13} {'peak RSS MiB':>13} {'worker MiB':>11} "
+        f"{'vectors MiB':>12} {'outside embed':>14}"
     )
     print(header)
     for run in runs:
@@ -210,7 +221,7 @@ def main(argv: list[str] | None = None) -> int:
             f"{run['seconds']:>6.1f} {run['cpu_seconds']:>6.1f} "
             f"{run['documents_per_second']:>7.0f} "
             f"{run['chunks_per_second']:>9.0f} {run['chunks_per_cpu_second']:>13.0f} "
-            f"{run['peak_rss_bytes'] / 2**20:>13.1f} "
+            f"{run['peak_rss_bytes'] / 2**20:>13.1f} {run['worker_peak_rss_bytes'] / 2**20:>11.1f} "
             f"{run['vector_bytes'] / 2**20:>12.1f} {run['outside_embedder_share']:>13.0%}"
         )
     print(
@@ -219,8 +230,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     if "rss_growth_bytes" in report:
         print(
-            f"peak RSS grew {report['rss_growth_bytes'] / 2**20:.1f} MiB from the smallest to the "
-            f"largest scale; vectors grew {report['vector_growth_bytes'] / 2**20:.1f} MiB, input "
+            f"peak RSS grew {report['rss_growth_bytes'] / 2**20:.1f} MiB "
+            f"({report['rss_ratio']:.2f}x) from the smallest to the largest scale; vectors grew "
+            f"{report['vector_growth_bytes'] / 2**20:.1f} MiB, input "
             f"{report['input_growth_bytes'] / 2**20:.1f} MiB"
         )
     return 0
