@@ -72,6 +72,7 @@ from gezel_knowledge.compiler.metadata import (
 )
 from gezel_knowledge.compiler.parquet_document_list import load_parquet_document_list
 from gezel_knowledge.compiler.passages import EmbedderRecipe, PassageWorker
+from gezel_knowledge.compiler.ray_executor import RayExecutor, RaySettings
 from gezel_knowledge.compiler.reading import ReadPass, list_documents
 from gezel_knowledge.compiler.sharding import (
     ShardFill,
@@ -204,6 +205,7 @@ class _Run:
     embedder: Embedder
     embed_batch: int
     jobs: int | None
+    ray: RaySettings | None
     sharding: _Sharding
     signing_key: Ed25519PrivateKey | None
     report: _Progress
@@ -254,6 +256,7 @@ def compile_catalog(
     chunking: ChunkingProfile | str | None = None,
     embed_batch: int = DEFAULT_EMBED_BATCH,
     jobs: int | None = None,
+    ray: str | bool | None = None,
     progress: ProgressSink | None = None,
     strict: bool = False,
 ) -> BuildResult:
@@ -271,15 +274,22 @@ def compile_catalog(
     raised as soon as one is known and before the archive is written.
     ``jobs`` is how many processes chunk and embed (default: every usable core; an embedder
     that cannot be rebuilt in another process always runs in this one); the archive is the same
-    for any number.
+    for any number. ``ray`` runs chunking and embedding on Ray instead (the ``ray`` extra):
+    ``True`` on ``RAY_ADDRESS`` or else a new local instance, a string on that Ray address;
+    ``jobs`` is then the number of embedding actors (default: one per CPU of the cluster). The
+    archive is the local build's, byte for byte.
     """
     if jobs is not None and jobs < 1:
         raise InvalidInput(f"jobs must be at least 1, not {jobs}", reason="invalid-jobs")
+    on_ray = None
+    if ray is not None and ray is not False:
+        on_ray = RaySettings(address=None if ray is True else str(ray), workers=jobs)
     run = _Run(
         time.perf_counter(),
         embedder,
         embed_batch,
         jobs,
+        on_ray,
         _sharding(shard_fill, shard_target, shard_max),
         signing_key,
         _Progress(progress),
@@ -324,7 +334,7 @@ def _build(plan: _Plan, run: _Run, output: Path, work: Path, cache: VectorCache)
         )
         vectors = PassageVectors(spill, staging, cache)
         total_chunks = _read_pass(
-            plan, run, staging, vectors, warnings=warnings, documents=documents
+            plan, run, staging, vectors, warnings=warnings, documents=documents, work=work
         )
         if run.strict:
             refuse_warnings(warnings)
@@ -448,6 +458,7 @@ def _read_pass(
     *,
     warnings: list[BuildWarning],
     documents: int,
+    work: Path,
 ) -> int:
     """Read, chunk and embed every listed document in processing order; the chunk count."""
     reading = ReadPass(
@@ -469,7 +480,8 @@ def _read_pass(
         )
 
     report(0, documents, 0)
-    total_chunks = reading.run(_executor(plan, run, staging, vectors.cache), report)
+    executor = _executor(plan, run, staging, vectors.cache, work)
+    total_chunks = reading.run(executor, report)
     run.report(
         "embed",
         total_chunks,
@@ -480,9 +492,25 @@ def _read_pass(
     return total_chunks
 
 
-def _executor(plan: _Plan, run: _Run, staging: Staging, cache: VectorCache) -> Executor:
-    """This process, or worker processes when more than one job may run and the embedder can
-    be rebuilt in them (by default only for an input large enough to pay for starting them)."""
+def _executor(plan: _Plan, run: _Run, staging: Staging, cache: VectorCache, work: Path) -> Executor:
+    """Ray when asked; else this process, or worker processes when more than one job may run
+    and the embedder can be rebuilt in them (by default only for an input large enough to pay
+    for starting them)."""
+    recipe = EmbedderRecipe.of(run.embedder)
+    if run.ray is not None:
+        if recipe is None:
+            raise InvalidInput(
+                f"{type(run.embedder).__name__} cannot be rebuilt on Ray workers; build on Ray "
+                "with a registered embedding profile (or test-hash-embed@1)",
+                reason="embedder-not-distributable",
+            )
+
+        def staged(documents: int, batches: int) -> None:
+            run.report("stage", documents, staging_total, "documents", f"{batches:,} batches")
+
+        staging_total = staging.listed_count()
+        setup = WorkerSetup(recipe, plan.chunking, run.embed_batch, cache.reader())
+        return RayExecutor(setup, run.ray, work, staged)
 
     def known(keys: Sequence[bytes]) -> set[bytes]:
         return set(staging.first_rows(keys)) | cache.known(keys)
@@ -493,7 +521,6 @@ def _executor(plan: _Plan, run: _Run, staging: Staging, cache: VectorCache) -> E
         )
     )
     jobs = run.jobs if run.jobs is not None else usable_cores()
-    recipe = EmbedderRecipe.of(run.embedder)
     if jobs == 1 or recipe is None:
         return inline
     pool = ProcessExecutor(
