@@ -17,6 +17,8 @@ one call, plain numpy) for the floor the compiler cannot beat.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import importlib
 import json
 import os
 import platform
@@ -24,6 +26,7 @@ import resource
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -31,7 +34,7 @@ from typing import Any
 import numpy as np
 
 from gezel_knowledge.compiler import compile_catalog
-from gezel_knowledge.embedders import HashEmbedder
+from gezel_knowledge.embedders import Embedder, HashEmbedder, default_embedder
 from gezk.hashembed import hash_embed
 
 CATALOG_YAML = """\
@@ -96,19 +99,77 @@ def write_corpus(folder: Path, documents: int, sections: int, words: int, seed: 
     return path
 
 
+class _ScratchMeter:
+    """The largest size the build's scratch folder reached, sampled twice a second."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.peak = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._sample, daemon=True)
+        self._thread.start()
+
+    def _sample(self) -> None:
+        while not self._stop.wait(0.5):
+            size = 0
+            for work in self.folder.glob(".out.gezk.build-*"):
+                for path in work.rglob("*"):
+                    with contextlib.suppress(OSError):
+                        size += path.stat().st_size if path.is_file() else 0
+            self.peak = max(self.peak, size)
+
+    def stop(self) -> int:
+        self._stop.set()
+        self._thread.join()
+        return self.peak
+
+
+def _ray_workers_peak() -> list[int]:
+    """Peak RSS (VmHWM) of this machine's Ray Data map workers, in bytes (Linux)."""
+    peaks = []
+    for proc in Path("/proc").iterdir():
+        try:
+            if b"MapWorker" not in (proc / "cmdline").read_bytes():
+                continue
+            for line in (proc / "status").read_text().splitlines():
+                if line.startswith("VmHWM:"):
+                    peaks.append(int(line.split()[1]) * 1024)
+        except OSError:
+            continue
+    return peaks
+
+
+def _embedder(name: str) -> Embedder:
+    return HashEmbedder() if name == "hash" else default_embedder()
+
+
 def _child(args: argparse.Namespace) -> int:
     source = Path(args.child)
     out = source.parent / "out.gezk"
+    ray = None
+    if args.ray:
+        ray = importlib.import_module("ray")
+        ray.init(num_cpus=os.cpu_count(), include_dashboard=False, log_to_driver=False)
+    embedder = _embedder(args.embedder)
     before = resource.getrusage(resource.RUSAGE_SELF)
     cpu_before = before.ru_utime + before.ru_stime
+    scratch = _ScratchMeter(source.parent)
     started = time.perf_counter()
     result = compile_catalog(
-        source, out, embedder=HashEmbedder(), created_at="2026-12-01T00:00:00Z", jobs=args.jobs
+        source,
+        out,
+        embedder=embedder,
+        created_at="2026-12-01T00:00:00Z",
+        jobs=args.jobs,
+        ray=True if args.ray else None,
+        cache_dir=None,
     )
     seconds = time.perf_counter() - started
     usage = resource.getrusage(resource.RUSAGE_SELF)
     workers = resource.getrusage(resource.RUSAGE_CHILDREN)
-    peak_kib = usage.ru_maxrss
+    actor_peaks = _ray_workers_peak() if ray is not None else []
+    if ray is not None:
+        ray.shutdown()
     print(
         json.dumps(
             {
@@ -116,13 +177,17 @@ def _child(args: argparse.Namespace) -> int:
                 "chunks": result.chunks,
                 "shards": result.shards,
                 "archive_bytes": result.size_bytes,
+                "sha256": result.sha256,
                 "seconds": seconds,
                 "cpu_seconds": usage.ru_utime + usage.ru_stime - cpu_before,
                 "worker_cpu_seconds": workers.ru_utime + workers.ru_stime,
-                "worker_peak_rss_bytes": workers.ru_maxrss * 1024,
+                "worker_peak_rss_bytes": max([workers.ru_maxrss * 1024, *actor_peaks]),
                 "jobs": args.jobs,
+                "ray": args.ray,
+                "embedder": args.embedder,
                 "embed_seconds": result.embed_seconds,
-                "peak_rss_bytes": peak_kib * 1024,
+                "peak_rss_bytes": usage.ru_maxrss * 1024,
+                "scratch_peak_bytes": scratch.stop(),
                 "vector_bytes": result.chunks * 384 * 4,
             }
         )
@@ -158,7 +223,19 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument(
-        "--jobs", type=int, default=1, help="processes chunking and embedding (default 1)"
+        "--jobs",
+        type=int,
+        default=1,
+        help="processes chunking and embedding (default 1); with --ray, actors",
+    )
+    parser.add_argument(
+        "--embedder",
+        choices=("hash", "default"),
+        default="hash",
+        help="test-hash-embed@1 (default) or the default model (default-model extra)",
+    )
+    parser.add_argument(
+        "--ray", action="store_true", help="build on a local Ray instance (the ray extra)"
     )
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     parser.add_argument("--child", help=argparse.SUPPRESS)
@@ -173,7 +250,17 @@ def main(argv: list[str] | None = None) -> int:
             n = max(1, round(args.documents * scale))
             source = write_corpus(Path(tmp) / f"n{n}", n, args.sections, args.words, args.seed)
             completed = subprocess.run(
-                [sys.executable, __file__, "--child", str(source), "--jobs", str(args.jobs)],
+                [
+                    sys.executable,
+                    __file__,
+                    "--child",
+                    str(source),
+                    "--jobs",
+                    str(args.jobs),
+                    "--embedder",
+                    args.embedder,
+                    *(["--ray"] if args.ray else []),
+                ],
                 check=True,
                 capture_output=True,
                 text=True,
@@ -190,6 +277,7 @@ def main(argv: list[str] | None = None) -> int:
         run["chunks_per_cpu_second"] = run["chunks"] / (
             run["cpu_seconds"] + run["worker_cpu_seconds"]
         )
+        run["chunks_per_second_per_worker"] = run["chunks_per_second"] / run["jobs"]
         run["outside_embedder_share"] = 1 - run["embed_seconds"] / run["seconds"]
     report = {
         "machine": f"{platform.processor() or platform.machine()}, {os.cpu_count()} CPUs",
@@ -206,13 +294,15 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps(report, indent=2))
         return 0
+    where = "on a local Ray instance" if args.ray else "locally"
     print(
-        f"compile_catalog with test-hash-embed@1 ({report['machine']}, Python {report['python']})"
+        f"compile_catalog with {args.embedder} embedder, {args.jobs} worker(s) {where} "
+        f"({report['machine']}, Python {report['python']})"
     )
     header = (
         f"{'docs':>7} {'chunks':>7} {'MiB in':>7} {'s':>6} {'CPU s':>6} {'docs/s':>7} "
         f"{'chunks/s':>9} {'chunks/CPU s':>13} {'peak RSS MiB':>13} {'worker MiB':>11} "
-        f"{'vectors MiB':>12} {'outside embed':>14}"
+        f"{'scratch MiB':>12} {'vectors MiB':>12} {'outside embed':>14}"
     )
     print(header)
     for run in runs:
@@ -222,6 +312,7 @@ def main(argv: list[str] | None = None) -> int:
             f"{run['documents_per_second']:>7.0f} "
             f"{run['chunks_per_second']:>9.0f} {run['chunks_per_cpu_second']:>13.0f} "
             f"{run['peak_rss_bytes'] / 2**20:>13.1f} {run['worker_peak_rss_bytes'] / 2**20:>11.1f} "
+            f"{run['scratch_peak_bytes'] / 2**20:>12.1f} "
             f"{run['vector_bytes'] / 2**20:>12.1f} {run['outside_embedder_share']:>13.0%}"
         )
     print(
