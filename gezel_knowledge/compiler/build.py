@@ -59,7 +59,6 @@ from gezel_knowledge.compiler.executors import (
     ProcessExecutor,
     SizedExecutor,
     WorkerSetup,
-    usable_cores,
 )
 from gezel_knowledge.compiler.inputs import check_inputs
 from gezel_knowledge.compiler.kmeans import centroid_sample_stride, route_centroids
@@ -88,6 +87,7 @@ from gezel_knowledge.compiler.validation import validate_topics
 from gezel_knowledge.compiler.vector_cache import VectorCache
 from gezel_knowledge.compiler.window import choose_chunking
 from gezel_knowledge.embedders.base import Embedder
+from gezel_knowledge.embedders.onnx_embedder import usable_cores
 from gezel_knowledge.errors import InvalidInput
 from gezel_knowledge.progress import ProgressEvent, ProgressMeter, ProgressSink
 from gezk import ddl

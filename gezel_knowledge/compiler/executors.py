@@ -41,7 +41,6 @@ __all__ = [
     "ProcessExecutor",
     "SizedExecutor",
     "WorkerSetup",
-    "usable_cores",
 ]
 
 IN_FLIGHT_PER_PROCESS = 2
@@ -50,14 +49,6 @@ IN_FLIGHT_PER_PROCESS = 2
 POOL_MIN_BATCHES = 4
 """Batches an input needs before :class:`SizedExecutor` starts worker processes (a smaller
 input is done before the processes would have loaded their model)."""
-
-
-def usable_cores() -> int:
-    """The CPU cores this process may run on (its affinity mask where there is one)."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except (AttributeError, OSError):  # no affinity masks on macOS and Windows
-        return max(1, os.cpu_count() or 1)
 
 
 class Executor(Protocol):

@@ -34,10 +34,11 @@ from typing import Any
 
 import numpy as np
 
-from gezel_knowledge.compiler.executors import WorkerFailed, usable_cores
+from gezel_knowledge.compiler.executors import WorkerFailed
 from gezel_knowledge.compiler.passage_process import WorkerSetup, read_frame, write_frame
 from gezel_knowledge.compiler.passages import DocumentText, PassageBatch, PassageWorker
 from gezel_knowledge.compiler.vector_cache import CacheReader
+from gezel_knowledge.embedders.onnx_embedder import usable_cores
 from gezel_knowledge.extras import require_extra
 from gezk.errors import ReasonedError
 
