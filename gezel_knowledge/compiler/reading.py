@@ -32,9 +32,9 @@ from gezk.toc import Topic
 
 __all__ = ["BATCH_CHARS", "BATCH_DOCUMENTS", "ReadPass", "list_documents"]
 
-BATCH_CHARS = 256 * 1024
+BATCH_CHARS = 64 * 1024
 """Body characters per batch of documents (a batch closes once it holds this many)."""
-BATCH_DOCUMENTS = 256
+BATCH_DOCUMENTS = 64
 """Documents per batch at most."""
 
 Report = Callable[[int, int, int], None]

@@ -51,8 +51,8 @@ def test_the_default_model_in_two_processes_gives_the_same_archive(
 def test_workers_skip_cached_inputs_and_an_interrupted_build_resumes(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    documents = list(golden_documents(1200))  # about 17 batches
-    source = write_golden_corpus(tmp_path / "src", 1200)
+    documents = list(golden_documents(400))  # about 23 batches
+    source = write_golden_corpus(tmp_path / "src", 400)
     # The last document in build order has a body over the (lowered) limit: the build stops
     # there, after every batch no longer in flight was embedded and cached.
     monkeypatch.setattr(reading, "MAX_BODY_BYTES", 100_000)
