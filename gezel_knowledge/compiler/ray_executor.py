@@ -120,7 +120,7 @@ class RayExecutor:
         context.enable_progress_bars = False
         logger = logging.getLogger("ray.data")
         level = logger.level
-        logger.setLevel(logging.WARNING)
+        logger.setLevel(logging.ERROR)
         try:
             dataset = (
                 # Items, not ray.data.range: range's read tasks want a CPU each, which the
@@ -147,7 +147,12 @@ class RayExecutor:
             for block in dataset.iter_batches(batch_size=None, batch_format="numpy"):
                 for payload in block["result"]:
                     # Written by this build's own actors, never read from elsewhere.
-                    yield pickle.loads(payload)
+                    status, value = pickle.loads(payload)
+                    if status == "error":
+                        raise value
+                    yield value
+        except ReasonedError:
+            raise
         except Exception as exc:
             raise _unwrapped(exc) from exc
         finally:
@@ -198,18 +203,36 @@ class _RayWorker:
     """A Ray Data actor: one :class:`PassageWorker`, its model loaded once, on the worker."""
 
     def __init__(self, setup: WorkerSetup) -> None:
-        self.worker: PassageWorker = setup.worker()
+        # A typed error (a model that is missing or does not match) goes back as the answer to
+        # every batch: raised, Ray would report only that the actor or its task failed, without
+        # the error's type and reason.
+        self.worker: PassageWorker | None = None
+        self.error: ReasonedError | None = None
+        try:
+            self.worker = setup.worker()
+        except ReasonedError as exc:
+            self.error = exc
 
     def __call__(self, rows: dict[str, Any]) -> dict[str, Any]:
-        documents = [
-            DocumentText(int(seq), str(doc_id), str(title), str(body))
-            for seq, doc_id, title, body in zip(
-                rows["seq"], rows["id"], rows["title"], rows["body"], strict=True
-            )
-        ]
-        result = self.worker(documents)
-        payload = pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL)
+        answer: tuple[str, object]
+        if self.worker is None:
+            answer = ("error", self.error)
+        else:
+            try:
+                answer = ("ok", self.worker(_documents(rows)))
+            except ReasonedError as exc:
+                answer = ("error", exc)
+        payload = pickle.dumps(answer, protocol=pickle.HIGHEST_PROTOCOL)
         return {"result": np.asarray([payload], dtype=object)}
+
+
+def _documents(rows: dict[str, Any]) -> list[DocumentText]:
+    return [
+        DocumentText(int(seq), str(doc_id), str(title), str(body))
+        for seq, doc_id, title, body in zip(
+            rows["seq"], rows["id"], rows["title"], rows["body"], strict=True
+        )
+    ]
 
 
 class _CacheLookup:

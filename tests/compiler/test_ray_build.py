@@ -2,18 +2,26 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 import ray
 
-from gezel_knowledge.cli import main
-from gezel_knowledge.errors import InvalidInput
+from gezel_knowledge.cli import cmd_build, main
+from gezel_knowledge.compiler import BuildResult
+from gezel_knowledge.compiler.passage_process import WorkerSetup
+from gezel_knowledge.compiler.passages import DocumentText, EmbedderRecipe
+from gezel_knowledge.compiler.ray_executor import RayExecutor, RaySettings
+from gezel_knowledge.errors import InvalidInput, ModelUnavailable
 from gezel_knowledge.progress import ProgressEvent
+from gezk.profiles import ALL_MINILM_L6_V2_INT8_1, MARKDOWN_CHUNKS_2
 from tests.compiler.golden_corpus import golden_documents, write_golden_corpus
 from tests.compiler.test_build import _TopicEmbedder
 from tests.compiler.test_golden_digests import GOLDEN, shrink_routing_sample
@@ -53,6 +61,9 @@ def test_a_build_on_a_new_local_ray_instance_is_the_local_build(
     assert [e.done for e in read] == sorted(e.done for e in read)
     assert (read[-1].done, read[-1].total) == (260, 260)
     assert f"{result.chunks:,} chunks" in read[-1].message
+    # Passages per second and the time left stream with the documents done.
+    assert read[-1].eta_seconds == 0.0
+    assert any(e.rate is not None and e.rate_unit == "passages" for e in read[1:])
 
 
 def test_an_embedder_ray_cannot_rebuild_is_refused(golden_source: Path, tmp_path: Path) -> None:
@@ -106,13 +117,55 @@ def test_ray_workers_skip_what_the_vector_cache_holds(golden_source: Path, tmp_p
     assert first.sha256 == second.sha256 == digest
 
 
-@pytest.mark.usefixtures("local_ray")
-def test_the_build_command_takes_ray(
-    golden_source: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+@pytest.mark.parametrize(
+    ("flags", "expected"),
+    [
+        (["--ray"], (True, None)),
+        (["--ray", "ray://head:10001", "--jobs", "16"], ("ray://head:10001", 16)),
+        (["--jobs", "3"], (None, 3)),
+    ],
+)
+def test_the_build_command_passes_ray_and_jobs(
+    flags: list[str],
+    expected: tuple[object, int | None],
+    golden_source: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    out = tmp_path / "cli.gezk"
-    args = ["build", str(golden_source), "-o", str(out), "--embedder", "test-hash-embed@1"]
-    args += ["--created-at", "2026-12-01T00:00:00Z", "--shard-target", "220"]
-    args += ["--shard-max", "400", "--no-cache", "--ray", "--json"]
-    assert main(args) == 0
-    assert json.loads(capsys.readouterr().out)["sha256"] == TOPIC_FILL[2]
+    seen: dict[str, Any] = {}
+
+    def compile_catalog(source: object, output: object, **kwargs: Any) -> BuildResult:
+        seen.update(kwargs)
+        raise InvalidInput("stop here", reason="test-stop")
+
+    monkeypatch.setattr(cmd_build, "compile_catalog", compile_catalog)
+    args = ["build", str(golden_source), "-o", str(tmp_path / "x.gezk")]
+    args += ["--embedder", "test-hash-embed@1", "--created-at", "2026-12-01T00:00:00Z"]
+    assert main([*args, *flags]) != 0
+    assert (seen["ray"], seen["jobs"]) == expected
+
+
+@pytest.mark.usefixtures("local_ray")
+def test_the_scale_page_example_prints_what_it_says(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    page = (Path(__file__).resolve().parents[2] / "docs" / "scale.md").read_text("utf-8")
+    (code,) = re.findall(r"^```python\n(.*?)^```$", page, flags=re.MULTILINE | re.DOTALL)
+    (expected,) = re.findall(r"^prints\n\n```text\n(.*?)^```$", page, re.MULTILINE | re.DOTALL)
+    monkeypatch.chdir(tmp_path)
+    exec(compile(code, "docs/scale.md", "exec"), {})
+    assert capsys.readouterr().out == expected
+
+
+@pytest.mark.usefixtures("local_ray")
+def test_a_worker_without_the_model_raises_the_typed_error(tmp_path: Path) -> None:
+    elsewhere = dataclasses.replace(
+        ALL_MINILM_L6_V2_INT8_1,
+        model=dataclasses.replace(ALL_MINILM_L6_V2_INT8_1.model, repo="nobody/no-such-model"),
+    )
+    setup = WorkerSetup(EmbedderRecipe("onnx", elsewhere), MARKDOWN_CHUNKS_2, 64, None)
+    executor = RayExecutor(setup, RaySettings(workers=2), tmp_path, lambda done, batches: None)
+    batch = [DocumentText(0, "a", "A", "Some text.\n")]
+    with pytest.raises(ModelUnavailable) as err:
+        list(executor.run([batch, batch, batch]))
+    assert err.value.reason == "model-missing"
