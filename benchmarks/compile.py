@@ -1,10 +1,13 @@
-"""Catalog compiler throughput and memory on a synthetic corpus with ``test-hash-embed@1``.
+"""Catalog compiler throughput and memory on a synthetic corpus (``test-hash-embed@1``, or the
+default model with ``--embedder default``), locally or on a local Ray instance (``--ray``).
 
 Writes a deterministic synthetic document list (by default 10,000 documents of four sections,
 about 40,000 chunks of ``markdown-chunks@2``), then builds it with ``compile_catalog`` in a fresh
-child process per scale so each peak RSS (``ru_maxrss``) is that build's alone: the driver's,
-and with ``--jobs`` above 1 the largest worker process's. Prints documents/s, chunks/s, peak RSS,
-the float vectors' size for comparison, and the share of wall time spent outside the embedder.
+child process per scale so each peak RSS is that build's alone (``VmHWM`` where Linux has it,
+since a child's ``ru_maxrss`` starts at its parent's high-water mark): the driver's, and with
+``--jobs`` above 1 or ``--ray`` the largest worker process's. Prints documents/s, chunks/s, peak
+RSS, the scratch folder's largest size, the float vectors' size for comparison, and the share of
+wall time spent outside the embedder.
 
 Two scales (default a quarter and the full corpus) show whether memory grows with the corpus:
 documents, bodies, chunks and vectors are streamed through scratch files, so the peak should
@@ -99,44 +102,58 @@ def write_corpus(folder: Path, documents: int, sections: int, words: int, seed: 
     return path
 
 
-class _ScratchMeter:
-    """The largest size the build's scratch folder reached, sampled twice a second."""
+def _vm_hwm(status: Path) -> int | None:
+    """``VmHWM`` (peak resident set of the process's own memory) from a ``/proc`` status file."""
+    with contextlib.suppress(OSError, ValueError):
+        for line in status.read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) * 1024
+    return None
+
+
+def _own_peak_rss() -> int:
+    """This process's peak RSS. ``ru_maxrss`` of a process started by ``subprocess`` begins at
+    its parent's high-water mark (Linux carries it across the exec), so ``VmHWM`` is read where
+    there is one."""
+    peak = _vm_hwm(Path("/proc/self/status"))
+    return peak if peak is not None else resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
+class _Meter:
+    """Sampled twice a second: the scratch folder's size, and the peak RSS of worker processes
+    (this process's children, and Ray Data map workers)."""
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
-        self.peak = 0
+        self.scratch = 0
+        self.workers: dict[int, int] = {}
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._sample, daemon=True)
         self._thread.start()
 
     def _sample(self) -> None:
+        me = str(os.getpid())
         while not self._stop.wait(0.5):
             size = 0
             for work in self.folder.glob(".out.gezk.build-*"):
                 for path in work.rglob("*"):
                     with contextlib.suppress(OSError):
                         size += path.stat().st_size if path.is_file() else 0
-            self.peak = max(self.peak, size)
+            self.scratch = max(self.scratch, size)
+            for proc in Path("/proc").glob("[0-9]*"):
+                with contextlib.suppress(OSError):
+                    stat = (proc / "stat").read_text().rsplit(")", 1)[1].split()
+                    if stat[1] != me and b"MapWorker" not in (proc / "cmdline").read_bytes():
+                        continue
+                    peak = _vm_hwm(proc / "status")
+                    if peak is not None:
+                        self.workers[int(proc.name)] = peak
 
-    def stop(self) -> int:
+    def stop(self) -> tuple[int, int]:
+        """The scratch folder's largest size and the largest worker's peak RSS."""
         self._stop.set()
         self._thread.join()
-        return self.peak
-
-
-def _ray_workers_peak() -> list[int]:
-    """Peak RSS (VmHWM) of this machine's Ray Data map workers, in bytes (Linux)."""
-    peaks = []
-    for proc in Path("/proc").iterdir():
-        try:
-            if b"MapWorker" not in (proc / "cmdline").read_bytes():
-                continue
-            for line in (proc / "status").read_text().splitlines():
-                if line.startswith("VmHWM:"):
-                    peaks.append(int(line.split()[1]) * 1024)
-        except OSError:
-            continue
-    return peaks
+        return self.scratch, max(self.workers.values(), default=0)
 
 
 def _embedder(name: str) -> Embedder:
@@ -153,7 +170,7 @@ def _child(args: argparse.Namespace) -> int:
     embedder = _embedder(args.embedder)
     before = resource.getrusage(resource.RUSAGE_SELF)
     cpu_before = before.ru_utime + before.ru_stime
-    scratch = _ScratchMeter(source.parent)
+    meter = _Meter(source.parent)
     started = time.perf_counter()
     result = compile_catalog(
         source,
@@ -167,7 +184,7 @@ def _child(args: argparse.Namespace) -> int:
     seconds = time.perf_counter() - started
     usage = resource.getrusage(resource.RUSAGE_SELF)
     workers = resource.getrusage(resource.RUSAGE_CHILDREN)
-    actor_peaks = _ray_workers_peak() if ray is not None else []
+    scratch, worker_peak = meter.stop()
     if ray is not None:
         ray.shutdown()
     print(
@@ -181,13 +198,13 @@ def _child(args: argparse.Namespace) -> int:
                 "seconds": seconds,
                 "cpu_seconds": usage.ru_utime + usage.ru_stime - cpu_before,
                 "worker_cpu_seconds": workers.ru_utime + workers.ru_stime,
-                "worker_peak_rss_bytes": max([workers.ru_maxrss * 1024, *actor_peaks]),
+                "worker_peak_rss_bytes": worker_peak,
                 "jobs": args.jobs,
                 "ray": args.ray,
                 "embedder": args.embedder,
                 "embed_seconds": result.embed_seconds,
-                "peak_rss_bytes": usage.ru_maxrss * 1024,
-                "scratch_peak_bytes": scratch.stop(),
+                "peak_rss_bytes": _own_peak_rss(),
+                "scratch_peak_bytes": scratch,
                 "vector_bytes": result.chunks * 384 * 4,
             }
         )
