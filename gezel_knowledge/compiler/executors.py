@@ -24,6 +24,7 @@ import threading
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Protocol
 
+from gezel_knowledge.compiler.errors import WorkerFailed
 from gezel_knowledge.compiler.passage_process import (
     COMMAND,
     WorkerSetup,
@@ -31,7 +32,6 @@ from gezel_knowledge.compiler.passage_process import (
     write_frame,
 )
 from gezel_knowledge.compiler.passages import DocumentText, PassageBatch, PassageWorker
-from gezel_knowledge.errors import KnowledgeError
 
 __all__ = [
     "IN_FLIGHT_PER_PROCESS",
@@ -79,12 +79,6 @@ class InlineExecutor:
         """Each batch's result, computed as it is asked for."""
         for batch in batches:
             yield self.worker(batch)
-
-
-class WorkerFailed(KnowledgeError):
-    """A worker process of a build ended without answering."""
-
-    default_reason = "worker-failed"
 
 
 _STOP = object()

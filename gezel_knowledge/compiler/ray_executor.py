@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from gezel_knowledge.compiler.executors import WorkerFailed
+from gezel_knowledge.compiler.errors import WorkerFailed
 from gezel_knowledge.compiler.passage_process import WorkerSetup, read_frame, write_frame
 from gezel_knowledge.compiler.passages import DocumentText, PassageBatch, PassageWorker
 from gezel_knowledge.compiler.vector_cache import CacheReader
