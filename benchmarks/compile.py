@@ -283,7 +283,8 @@ def main(argv: list[str] | None = None) -> int:
                 text=True,
                 env={**os.environ, "PYTHONHASHSEED": "0"},
             )
-            run = json.loads(completed.stdout)
+            # Ray's raylet may print to the child's stdout too: the report is the last line.
+            run = json.loads(completed.stdout.strip().splitlines()[-1])
             run["input_bytes"] = source.stat().st_size
             runs.append(run)
             if scale == 1.0 or not reference:

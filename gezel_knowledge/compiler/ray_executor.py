@@ -132,7 +132,10 @@ class RayExecutor:
                     _read_staged,
                     fn_args=(str(path), offsets),
                     batch_size=1,
+                    # No CPU of its own (the actors hold every CPU), and so one task at a time:
+                    # zero-CPU tasks are otherwise started without limit, a process each.
                     num_cpus=0,
+                    compute=data.TaskPoolStrategy(size=1),
                     label_selector={_NODE_ID_LABEL: here},  # where the staged file is
                 )
                 .map_batches(
