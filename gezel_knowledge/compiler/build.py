@@ -333,9 +333,7 @@ def _build(plan: _Plan, run: _Run, output: Path, work: Path, cache: VectorCache)
             staging, plan.source.documents, plan.topics, plan.identity.language
         )
         vectors = PassageVectors(spill, staging, cache)
-        total_chunks = _read_pass(
-            plan, run, staging, vectors, warnings=warnings, documents=documents, work=work
-        )
+        total_chunks = _read_pass(plan, run, staging, vectors, warnings=warnings, work=work)
         if run.strict:
             refuse_warnings(warnings)
         # Pass 2: the center of a template profile, and the shards.
@@ -457,7 +455,6 @@ def _read_pass(
     vectors: PassageVectors,
     *,
     warnings: list[BuildWarning],
-    documents: int,
     work: Path,
 ) -> int:
     """Read, chunk and embed every listed document in processing order; the chunk count."""
@@ -467,6 +464,7 @@ def _read_pass(
         staging,
         vectors,
         warnings,
+        batch_documents=run.embed_batch,
     )
 
     def report(done: int, total: int, chunks: int) -> None:
@@ -479,7 +477,6 @@ def _read_pass(
             embedded=vectors.embedded + vectors.cached,
         )
 
-    report(0, documents, 0)
     executor = _executor(plan, run, staging, vectors.cache, work)
     total_chunks = reading.run(executor, report)
     run.report(

@@ -30,12 +30,11 @@ from gezel_knowledge.compiler.staging import Staging
 from gezel_knowledge.compiler.validation import duplicate_document, validate_document
 from gezk.toc import Topic
 
-__all__ = ["BATCH_CHARS", "BATCH_DOCUMENTS", "ReadPass", "list_documents"]
+__all__ = ["BATCH_CHARS", "ReadPass", "list_documents"]
 
 BATCH_CHARS = 64 * 1024
-"""Body characters per batch of documents (a batch closes once it holds this many)."""
-BATCH_DOCUMENTS = 64
-"""Documents per batch at most."""
+"""Body characters per batch of documents (a batch closes once it holds this many, or as many
+documents as one embed call takes passages: every document gives at least one passage)."""
 
 Report = Callable[[int, int, int], None]
 """``(documents done, documents, chunks done)``: called after each batch is staged."""
@@ -72,6 +71,7 @@ class ReadPass:
     staging: Staging
     vectors: PassageVectors
     warnings: list[BuildWarning]
+    batch_documents: int
     chunks: int = 0
 
     def run(self, executor: Executor, report: Report) -> int:
@@ -107,7 +107,7 @@ class ReadPass:
             text = self._body(src)
             batch.append(DocumentText(seq, src.id, src.title, text))
             size += len(text)
-            if size >= BATCH_CHARS or len(batch) >= BATCH_DOCUMENTS:
+            if size >= BATCH_CHARS or len(batch) >= self.batch_documents:
                 yield batch
                 batch, size = [], 0
         if batch:
