@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import json
 from pathlib import Path
 
 import pytest
@@ -106,20 +105,21 @@ def test_results_come_back_in_order_from_every_process() -> None:
     assert [r.chunks for r in results] == [1] * 20
 
 
-def test_a_small_input_stays_in_this_process() -> None:
-    class Refusing:
-        workers = 2
+def test_the_default_starts_processes_only_for_a_large_enough_input() -> None:
+    used: list[str] = []
 
-        def run(self, batches: object) -> object:
-            raise AssertionError("a small input started worker processes")
+    class Recording:
+        def __init__(self, name: str) -> None:
+            self.name = name
+            self.workers = 1
 
-    inline_results = [json.dumps(i) for i in range(3)]
+        def run(self, batches: list[list[DocumentText]]) -> list[int]:
+            used.append(self.name)
+            return [len(b) for b in batches]
 
-    class Inline:
-        workers = 1
-
-        def run(self, batches: list[list[DocumentText]]) -> object:
-            return iter(inline_results[: len(list(batches))])
-
-    sized = SizedExecutor(Inline(), Refusing(), threshold=4)  # type: ignore[arg-type]
-    assert list(sized.run([[], [], []])) == inline_results
+    sized = SizedExecutor(Recording("inline"), Recording("pool"), threshold=4)  # type: ignore[arg-type]
+    small = [[DocumentText(i, f"d{i}", "T", "x\n")] for i in range(3)]
+    assert list(sized.run(small)) == [1, 1, 1]
+    large = [[DocumentText(i, f"d{i}", "T", "x\n")] for i in range(5)]
+    assert list(sized.run(iter(large))) == [1] * 5  # the held batches are not lost
+    assert used == ["inline", "pool"]
