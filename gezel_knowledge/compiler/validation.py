@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import unicodedata
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,7 +34,6 @@ __all__ = [
     "duplicate_document",
     "provenance_json",
     "validate_document",
-    "validate_documents",
     "validate_topics",
 ]
 
@@ -188,23 +187,6 @@ def _locations(doc: SourceDocument) -> tuple[Location, ...]:
                 )
         rows[location.id] = Location(location.id, lat, lon, location.role, location.provenance)
     return tuple(rows[k] for k in sorted(rows))
-
-
-def validate_documents(
-    documents: Iterable[SourceDocument], topics: Mapping[str, Topic], default_language: str
-) -> list[ValidDocument]:
-    """Validated documents in ``(topicPathKey, documentId)`` order, all held (a build validates
-    one document at a time and sorts them in its staging database instead)."""
-    seen: dict[str, SourceDocument] = {}
-
-    def unique(doc: SourceDocument) -> None:
-        other = seen.setdefault(doc.id, doc)
-        if other is not doc:
-            raise duplicate_document(doc, other.origin, other.origin_line)
-
-    out = [validate_document(doc, topics, default_language, unique=unique) for doc in documents]
-    out.sort(key=lambda d: (d.topic_path_key, d.source.id))
-    return out
 
 
 def duplicate_document(doc: SourceDocument, origin: str | None, line: int | None) -> SourceError:
