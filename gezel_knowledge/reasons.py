@@ -44,6 +44,7 @@ _INPUT: Final = {
     "duplicate-location-id": "a document repeats a location id",
     "duplicate-topic": "a topic is declared twice",
     "embed-dimension-mismatch": "the embedder's dimensions differ from the index's vectors",
+    "embedder-not-distributable": "Ray workers cannot rebuild this embedder (unregistered profile)",
     "embedder-shape": "the embedder returned vectors of the wrong shape",
     "embedder-values": "the embedder returned zero or non-finite vectors",
     "empty-memory": "a memory entry has no text",
@@ -62,6 +63,7 @@ _INPUT: Final = {
     "invalid-argument": "an argument is outside its range",
     "invalid-arguments": "a command was given the wrong number of arguments",
     "invalid-attribution": "a document's attribution does not map strings to strings",
+    "invalid-batch": "an embedding batch size below 1",
     "invalid-budget": "a token budget is negative",
     "invalid-catalog-yaml": "catalog.yaml has a missing or mistyped field",
     "invalid-column-type": "a Parquet document list column has a type no document field holds",
@@ -77,6 +79,7 @@ _INPUT: Final = {
     "invalid-encoding": "a source file is not UTF-8 text",
     "invalid-front-matter": "a Markdown file's front matter is unclosed, malformed or mistyped",
     "invalid-input": "the caller's input is unacceptable",
+    "invalid-jobs": "a number of build jobs below 1",
     "invalid-json": "a line or a value is not valid JSON",
     "invalid-json-value": "a document field cannot be written as JSON",
     "invalid-key": "a signing key file is not an Ed25519 private key",
@@ -241,6 +244,7 @@ _INTEGRITY: Final = {
     "unsupported-compression": "an archive entry compressed other than stored or deflate",
     "unsupported-zip-feature": "an archive entry uses a zip feature a plain file never needs",
     "unverified-provenance": "the catalog's signature was not verified by a trusted key",
+    "vector-cache-changed": "the vector cache lost a vector during the build (removed meanwhile?)",
     "vectors-misaligned": "vector rows do not line up with the chunk ids",
 }
 
@@ -294,6 +298,7 @@ _CANCELLED: Final = {
 
 _INTERNAL: Final = {
     "knowledge-error": "an unclassified failure of the product layer",
+    "worker-failed": "a build worker process or Ray actor ended without answering",
 }
 
 _WARNING: Final = {

@@ -30,6 +30,7 @@ __all__ = [
     "LocationRole",
     "RadiusQuery",
     "SpatialSummary",
+    "arc_coverage",
     "bounding_boxes",
     "coverage",
     "distance_meters",
@@ -257,20 +258,26 @@ def coverage(subject_points: Iterable[tuple[float, float]]) -> list[Bounds]:
     points = [(lat, normalize_longitude(lon)) for lat, lon in subject_points]
     if not points:
         return []
-    longitudes = sorted({lon for _, lon in points})
     south = float(min(lat for lat, _ in points))
     north = float(max(lat for lat, _ in points))
-    n = len(longitudes)
+    return arc_coverage(sorted({lon for _, lon in points}), south, north)
+
+
+def arc_coverage(longitudes: Iterable[float], south: float, north: float) -> list[Bounds]:
+    """:func:`coverage` from its parts: the subject points' unique normalised longitudes in
+    ascending order (read once, so they may stream from a database) and their latitude range."""
+    ascending = iter(longitudes)
+    first = next(ascending, None)
+    if first is None:
+        return []
     best_gap = -1.0
-    start = 0
-    for i, lon in enumerate(longitudes):
-        following = longitudes[i + 1] if i + 1 < n else longitudes[0] + 360.0
-        gap = following - lon
-        if gap > best_gap:
-            best_gap = gap
-            start = (i + 1) % n
-    west = longitudes[start]
-    east = longitudes[start - 1]
+    west = east = previous = first
+    for lon in ascending:
+        if lon - previous > best_gap:
+            best_gap, west, east = lon - previous, lon, previous
+        previous = lon
+    if first + 360.0 - previous > best_gap:  # the wrap gap, last in the scan
+        west, east = first, previous
     if west <= east:
         return [Bounds(west, south, east, north)]
     return [Bounds(west, south, 180.0, north), Bounds(-180.0, south, east, north)]

@@ -59,6 +59,20 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--shard-fill", choices=("topic", "semantic"), default="topic")
     parser.add_argument("--shard-target", type=int, default=200_000, metavar="CHUNKS")
     parser.add_argument("--shard-max", type=int, default=250_000, metavar="CHUNKS")
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        metavar="N",
+        help="processes that chunk and embed (default: every core); with --ray, Ray actors",
+    )
+    parser.add_argument(
+        "--ray",
+        nargs="?",
+        const=True,
+        metavar="ADDRESS",
+        help="chunk and embed on Ray (the ray extra): on ADDRESS, else RAY_ADDRESS, else a new "
+        "local instance; the archive is the local build's",
+    )
     cache = parser.add_mutually_exclusive_group()
     cache.add_argument("--cache", type=Path, metavar="DIR", help="vector cache folder")
     cache.add_argument("--no-cache", action="store_true", help="do not use a vector cache")
@@ -169,6 +183,8 @@ def run(args: argparse.Namespace) -> int:
             shard_max=args.shard_max,
             cache_dir=cache_dir,
             chunking=args.chunking,
+            jobs=args.jobs,
+            ray=args.ray,
             progress=progress,
             strict=args.strict,
         )

@@ -1,21 +1,24 @@
 """``compile_catalog``: sources to a deterministic, optionally signed ``.gezk`` 0.7 archive.
 
-The build runs in a scratch folder beside the output and in four passes:
+The build runs in a scratch folder beside the output, and its memory does not grow with the
+corpus: documents, bodies, chunks and vectors live in scratch files, never all in Python.
 
-1. **Read, chunk, embed** (documents in ``(topicPathKey, documentId)`` order, one at a time):
-   load and normalise the body, chunk it (``markdown-chunks@2``), encode it (brotli or none),
-   stage it; look every embed input up in the content-hash vector cache, embed the misses in
-   bounded batches, and append the unit vectors to a spill file. Bodies are never all in
-   memory; the vectors are (as a memory map).
+0. **List** (:mod:`~gezel_knowledge.compiler.reading`): validate the documents one at a time
+   into a staging database, which sorts them into ``(topicPathKey, documentId)`` order.
+1. **Read, chunk, embed**, in that order: load and normalise each body; chunk it
+   (``markdown-chunks@2``), encode it (brotli or none) and embed every chunk's input that the
+   content-hash vector cache does not hold, in this process or in worker processes
+   (``jobs``); stage bodies and chunks, and append one unit vector per chunk to a spill file.
 2. **Assign shards** by topic or semantic fill; compute the ``centered-sign`` center when the
    profile is a template.
-3. **Write** each shard (or the router's embedded shard), its vectors and centroids, then the
-   router; seal every database with ``VACUUM INTO``.
+3. **Write** each shard (or the router's embedded shard), its vectors and centroids (k-means
+   over a bounded, strided sample of the shard's vectors), then the router; seal every database
+   with ``VACUUM INTO``.
 4. **Verify and pack**: run the smoke queries against the sealed router, assemble and validate
    the manifest, sign it when a key is given, and write the archive (temp file, then rename).
 
-Nothing depends on the wall clock or on iteration order of unordered containers, so identical
-inputs give identical bytes.
+Nothing depends on the wall clock, on iteration order of unordered containers, or on how the
+embedding was split between processes, so identical inputs give identical bytes.
 """
 
 from __future__ import annotations
@@ -38,29 +41,28 @@ from gezel_knowledge._files import check_output_file
 from gezel_knowledge._version import __version__
 from gezel_knowledge.archive.verify import file_sha256
 from gezel_knowledge.archive.writer import write_archive
-from gezel_knowledge.compiler.chunking import (
-    Chunk,
-    UnitCounter,
-    chunk_markdown,
-    embed_inputs,
-    unit_counter,
-)
+from gezel_knowledge.compiler.chunking import UnitCounter, unit_counter
 from gezel_knowledge.compiler.databases import (
-    MAX_BODY_BYTES,
     SealedFile,
     ShardRow,
-    Staging,
     create_database,
-    encode_body,
     fill_router,
     fill_shard,
+    router_spatial_summary,
     seal,
 )
 from gezel_knowledge.compiler.document_list import load_document_list
-from gezel_knowledge.compiler.embedding import PassageEmbedding, passage_center, spilled_vectors
+from gezel_knowledge.compiler.embedding import PassageVectors, passage_center
 from gezel_knowledge.compiler.errors import BuildWarning, SourceError, refuse_warnings
+from gezel_knowledge.compiler.executors import (
+    Executor,
+    InlineExecutor,
+    ProcessExecutor,
+    SizedExecutor,
+    WorkerSetup,
+)
 from gezel_knowledge.compiler.inputs import check_inputs
-from gezel_knowledge.compiler.kmeans import route_centroids
+from gezel_knowledge.compiler.kmeans import centroid_sample_stride, route_centroids
 from gezel_knowledge.compiler.manifest import catalog_manifest, manifest_bytes
 from gezel_knowledge.compiler.markdown_tree import load_markdown_tree
 from gezel_knowledge.compiler.metadata import (
@@ -69,13 +71,24 @@ from gezel_knowledge.compiler.metadata import (
     CatalogMetadata,
 )
 from gezel_knowledge.compiler.parquet_document_list import load_parquet_document_list
-from gezel_knowledge.compiler.sharding import ShardFill, assign_shards, document_vectors
+from gezel_knowledge.compiler.passages import EmbedderRecipe, PassageWorker
+from gezel_knowledge.compiler.ray_executor import RayExecutor, RaySettings
+from gezel_knowledge.compiler.reading import ReadPass, list_documents
+from gezel_knowledge.compiler.sharding import (
+    ShardFill,
+    assign_shards,
+    check_document_size,
+    document_vectors,
+)
 from gezel_knowledge.compiler.smoke import derive_smoke_queries, smoke_query_passes
 from gezel_knowledge.compiler.source import CatalogSource, LinkBase
-from gezel_knowledge.compiler.validation import ValidDocument, validate_documents, validate_topics
+from gezel_knowledge.compiler.spill import VectorSpill
+from gezel_knowledge.compiler.staging import Staging
+from gezel_knowledge.compiler.validation import validate_topics
 from gezel_knowledge.compiler.vector_cache import VectorCache
 from gezel_knowledge.compiler.window import choose_chunking
 from gezel_knowledge.embedders.base import Embedder
+from gezel_knowledge.embedders.cores import usable_cores
 from gezel_knowledge.errors import InvalidInput
 from gezel_knowledge.progress import ProgressEvent, ProgressMeter, ProgressSink
 from gezk import ddl
@@ -94,7 +107,6 @@ from gezk.manifest import (
 from gezk.profiles import ChunkingProfile, EmbeddingProfile, chunking_profile
 from gezk.schemas import validate_manifest, validate_source_notices
 from gezk.signing import sign_manifest
-from gezk.spatial import SpatialSummary
 from gezk.toc import Topic
 from gezk.versions import WRITTEN
 
@@ -187,11 +199,14 @@ class _Sharding:
 
 @dataclass(frozen=True, slots=True)
 class _Run:
-    """How a build runs: when it started, the embedder and its batch, sharding, key, progress."""
+    """How a build runs: when it started, the embedder, its batch and workers, sharding, key,
+    progress."""
 
     started: float
     embedder: Embedder
     embed_batch: int
+    jobs: int | None
+    ray: RaySettings | None
     sharding: _Sharding
     signing_key: Ed25519PrivateKey | None
     report: _Progress
@@ -215,15 +230,6 @@ class _Plan:
     chunking: ChunkingProfile
     counter: UnitCounter
     topics: dict[str, Topic]
-    documents: list[ValidDocument]
-
-
-@dataclass(slots=True)
-class _Staged:
-    doc: ValidDocument
-    seq: int
-    first_row: int
-    chunk_count: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -250,6 +256,8 @@ def compile_catalog(
     cache_dir: Path | None = None,
     chunking: ChunkingProfile | str | None = None,
     embed_batch: int = DEFAULT_EMBED_BATCH,
+    jobs: int | None = None,
+    ray: str | bool | None = None,
     progress: ProgressSink | None = None,
     strict: bool = False,
 ) -> BuildResult:
@@ -265,11 +273,24 @@ def compile_catalog(
     window; a requested profile that does not fit raises :class:`ChunkingDoesNotFit`.
     ``strict`` turns warnings into an error (:class:`WarningsAsErrors`, listing them all),
     raised as soon as one is known and before the archive is written.
+    ``jobs`` is how many processes chunk and embed (default: every usable core; an embedder
+    that cannot be rebuilt in another process always runs in this one); the archive is the same
+    for any number. ``ray`` runs chunking and embedding on Ray instead (the ``ray`` extra):
+    ``True`` on ``RAY_ADDRESS`` or else a new local instance, a string on that Ray address;
+    ``jobs`` is then the number of embedding actors (default: one per CPU of the cluster). The
+    archive is the local build's, byte for byte.
     """
+    if jobs is not None and jobs < 1:
+        raise InvalidInput(f"jobs must be at least 1, not {jobs}", reason="invalid-jobs")
+    on_ray = None
+    if ray is not None and ray is not False:
+        on_ray = RaySettings(address=None if ray is True else str(ray), workers=jobs)
     run = _Run(
         time.perf_counter(),
         embedder,
         embed_batch,
+        jobs,
+        on_ray,
         _sharding(shard_fill, shard_target, shard_max),
         signing_key,
         _Progress(progress),
@@ -304,32 +325,34 @@ def compile_catalog(
 
 
 def _build(plan: _Plan, run: _Run, output: Path, work: Path, cache: VectorCache) -> BuildResult:
-    """The four passes of the module docstring, in ``work``; the archive goes to ``output``."""
-    # Pass 1: read, chunk, embed.
+    """The passes of the module docstring, in ``work``; the archive goes to ``output``."""
     warnings: list[BuildWarning] = list(plan.source.warnings)
     staging = Staging(work / "staging.db")
-    embedding = PassageEmbedding(
-        run.embedder, cache, work / "vectors.f32", run.embed_batch, plan.profile.dimensions
-    )
-    staged = _read_chunk_embed(plan, staging, embedding, warnings, run.report)
-    if run.strict:
-        refuse_warnings(warnings)
-    total_chunks = sum(s.chunk_count for s in staged)
-    vectors = spilled_vectors(work / "vectors.f32", total_chunks, plan.profile.dimensions)
-    # Pass 2: the center of a template profile, and the shards.
-    center = passage_center(vectors, plan.profile) if plan.profile.is_template else None
-    profile = plan.profile if center is None else plan.profile.with_center(center)
-    shard_of = _assign_shards(plan, staged, vectors, run.sharding)
-    staging.assign({s.seq: shard for s, shard in zip(staged, shard_of, strict=True)})
-    staging.close()
-    # Pass 3: the databases.
-    databases = _write_databases(
-        plan, work, profile=profile, vectors=vectors, center=center, shard_of=shard_of, run=run
-    )
-    del vectors
+    spill = VectorSpill(work / "vectors.f32", plan.profile.dimensions)
+    try:
+        # Passes 0 and 1: list, then read, chunk, embed.
+        documents = list_documents(
+            staging, plan.source.documents, plan.topics, plan.identity.language
+        )
+        vectors = PassageVectors(spill, staging, cache)
+        total_chunks = _read_pass(plan, run, staging, vectors, warnings=warnings, work=work)
+        if run.strict:
+            refuse_warnings(warnings)
+        # Pass 2: the center of a template profile, and the shards.
+        center = passage_center(spill, plan.profile) if plan.profile.is_template else None
+        profile = plan.profile if center is None else plan.profile.with_center(center)
+        shard_ids = _assign_shards(plan, staging, spill, run.sharding)
+        staging.close()
+        # Pass 3: the databases.
+        databases = _write_databases(
+            plan, work, shard_ids, profile=profile, vectors=spill, center=center, run=run
+        )
+    finally:
+        staging.close()
+        spill.close()
     # Pass 4: smoke queries, the manifest, the archive.
     entries = _entries(plan, databases.sealed)
-    manifest = _manifest(plan, entries, databases, profile=profile, run=run)
+    manifest = _manifest(plan, entries, databases, documents, profile=profile, run=run)
     entries["manifest.json"] = manifest_bytes(manifest.to_json())
     run.report("archive", 0, 1, "files")
     digest = write_archive(output, entries)
@@ -340,16 +363,16 @@ def _build(plan: _Plan, run: _Run, output: Path, work: Path, cache: VectorCache)
         size_bytes=output.stat().st_size,
         catalog_id=plan.identity.id,
         version=plan.identity.version,
-        documents=len(plan.documents),
+        documents=documents,
         chunks=total_chunks,
         shards=len(databases.shard_rows),
         assets=len(plan.source.assets),
-        embedded=embedding.embedded,
-        cached=embedding.cached,
+        embedded=vectors.embedded,
+        cached=vectors.cached,
         warnings=tuple(warnings),
         manifest=manifest,
         seconds=time.perf_counter() - run.started,
-        embed_seconds=embedding.seconds,
+        embed_seconds=vectors.seconds,
     )
 
 
@@ -399,7 +422,6 @@ def _plan(
         chunking=chosen,
         counter=unit_counter(chosen, embedder.tokenizer),
         topics=topics,
-        documents=validate_documents(src.documents, topics, checked.identity.language),
     )
 
 
@@ -428,110 +450,112 @@ def _check_chunking(profile: ChunkingProfile) -> None:
 # --- pass 1: read, chunk, embed ---------------------------------------------------------------
 
 
-def _read_chunk_embed(
+def _read_pass(
     plan: _Plan,
+    run: _Run,
     staging: Staging,
-    embedding: PassageEmbedding,
+    vectors: PassageVectors,
+    *,
     warnings: list[BuildWarning],
-    report: _Progress,
-) -> list[_Staged]:
-    """Stage every document's encoded body and chunks; queue every chunk's embed input."""
-    links = LinkBase(plan.identity.publisher.id, plan.identity.id)
-    staged: list[_Staged] = []
-    total_chunks = 0
-    for seq, doc in enumerate(plan.documents):
-        body, chunks = _read_and_chunk(doc, links, plan.chunking, plan.counter, warnings)
-        body_codec, body_blob = encode_body(body)
-        del body
-        first_row = embedding.added
-        staging.add(
-            seq, doc, body_codec=body_codec, body_blob=body_blob, chunks=chunks, first_row=first_row
-        )
-        _queue_embed_inputs(plan, doc, chunks, embedding)
-        staged.append(_Staged(doc, seq, first_row, len(chunks)))
-        total_chunks += len(chunks)
-        report(
+    work: Path,
+) -> int:
+    """Read, chunk and embed every listed document in processing order; the chunk count."""
+    reading = ReadPass(
+        plan.source.documents,
+        LinkBase(plan.identity.publisher.id, plan.identity.id),
+        staging,
+        vectors,
+        warnings,
+        batch_documents=run.embed_batch,
+    )
+
+    def report(done: int, total: int, chunks: int) -> None:
+        run.report(
             "read",
-            seq + 1,
-            len(plan.documents),
+            done,
+            total,
             "documents",
-            f"{total_chunks:,} chunks, {embedding.embedded:,} embedded, "
-            f"{embedding.cached:,} cached",
-            embedded=embedding.embedded + embedding.cached,
+            f"{chunks:,} chunks, {vectors.embedded:,} embedded, {vectors.cached:,} cached",
+            embedded=vectors.embedded + vectors.cached,
         )
-    embedding.close()
-    report(
+
+    executor = _executor(plan, run, staging, vectors.cache, work)
+    total_chunks = reading.run(executor, report)
+    run.report(
         "embed",
         total_chunks,
         total_chunks,
         "chunks",
-        f"{embedding.embedded:,} embedded, {embedding.cached:,} cached",
+        f"{vectors.embedded:,} embedded, {vectors.cached:,} cached",
     )
-    return staged
+    return total_chunks
 
 
-def _read_and_chunk(
-    doc: ValidDocument,
-    links: LinkBase,
-    chunking: ChunkingProfile,
-    counter: UnitCounter,
-    warnings: list[BuildWarning],
-) -> tuple[bytes, list[Chunk]]:
-    text = doc.source.load_body(links)
-    body = text.encode("utf-8")
-    size = len(body)
-    src = doc.source
-    if size > MAX_BODY_BYTES:
-        raise SourceError(
-            f"body is {size:,} bytes (limit {MAX_BODY_BYTES:,})",
-            reason="body-too-large",
-            document=src.id,
-            path=src.origin,
-            line=src.origin_line,
-        )
-    chunks = chunk_markdown(src.id, src.title, text, chunking, counter)
-    if not chunks:
-        warnings.append(
-            BuildWarning(
-                "empty-document",
-                "has no text to search (no passages)",
-                document=src.id,
-                path=src.origin,
-                line=src.origin_line,
+def _executor(plan: _Plan, run: _Run, staging: Staging, cache: VectorCache, work: Path) -> Executor:
+    """Ray when asked; else this process, or worker processes when more than one job may run
+    and the embedder can be rebuilt in them (by default only for an input large enough to pay
+    for starting them)."""
+    recipe = EmbedderRecipe.of(run.embedder)
+    if run.ray is not None:
+        if recipe is None:
+            raise InvalidInput(
+                f"{type(run.embedder).__name__} cannot be rebuilt on Ray workers; build on Ray "
+                "with a registered embedding profile (or test-hash-embed@1)",
+                reason="embedder-not-distributable",
             )
+
+        def staged(documents: int, batches: int) -> None:
+            run.report("stage", documents, staging_total, "documents", f"{batches:,} batches")
+
+        staging_total = staging.listed_count()
+        setup = WorkerSetup(recipe, plan.chunking, run.embed_batch, cache.reader())
+        return RayExecutor(setup, run.ray, work, staged)
+
+    def known(keys: Sequence[bytes]) -> set[bytes]:
+        return set(staging.first_rows(keys)) | cache.known(keys)
+
+    inline = InlineExecutor(
+        PassageWorker(
+            run.embedder, plan.chunking, plan.counter, embed_batch=run.embed_batch, known=known
         )
-    return body, chunks
-
-
-def _queue_embed_inputs(
-    plan: _Plan, doc: ValidDocument, chunks: Sequence[Chunk], embedding: PassageEmbedding
-) -> None:
-    """Queue ``context header + text`` of each chunk."""
-    for text in embed_inputs(doc.source.title, chunks, plan.counter, plan.chunking):
-        embedding.add(text)
+    )
+    jobs = run.jobs if run.jobs is not None else usable_cores()
+    if jobs == 1 or recipe is None:
+        return inline
+    pool = ProcessExecutor(
+        WorkerSetup(recipe, plan.chunking, run.embed_batch, cache.reader()), jobs
+    )
+    return pool if run.jobs is not None else SizedExecutor(inline, pool)
 
 
 # --- pass 2: shards ---------------------------------------------------------------------------
 
 
 def _assign_shards(
-    plan: _Plan, staged: Sequence[_Staged], vectors: NDArray[np.float32], sharding: _Sharding
+    plan: _Plan, staging: Staging, vectors: VectorSpill, sharding: _Sharding
 ) -> list[int]:
-    """The shard of each staged document, in staging order."""
-    doc_vectors = None
-    if sharding.fill == "semantic" and vectors.shape[0] > sharding.target:
-        doc_vectors = document_vectors(
-            vectors, [s.first_row for s in staged], [s.chunk_count for s in staged]
+    """Give every staged document its shard; the shard ids used."""
+    counts = staging.chunk_counts()
+    too_large = np.flatnonzero(counts > sharding.maximum)
+    if too_large.size:
+        check_document_size(
+            int(counts[too_large[0]]), sharding.maximum, staging.document_id(int(too_large[0]))
         )
-    return assign_shards(
-        [s.chunk_count for s in staged],
+    doc_vectors = None
+    if sharding.fill == "semantic" and int(counts.sum()) > sharding.target:
+        doc_vectors = document_vectors(
+            vectors, staging.spans(), counts.shape[0], vectors.dimensions
+        )
+    shards = assign_shards(
+        counts,
         fill=sharding.fill,
         target=sharding.target,
         maximum=sharding.maximum,
         catalog_id=plan.identity.id,
-        doc_ids=[s.doc.source.id for s in staged],
         vectors=doc_vectors,
     )
+    staging.assign(enumerate(shards.tolist()))
+    return sorted(set(shards.tolist()))
 
 
 # --- pass 3: databases ------------------------------------------------------------------------
@@ -540,16 +564,16 @@ def _assign_shards(
 def _write_databases(
     plan: _Plan,
     work: Path,
+    shard_ids: Sequence[int],
     *,
     profile: EmbeddingProfile,
-    vectors: NDArray[np.float32],
+    vectors: VectorSpill,
     center: NDArray[np.float32] | None,
-    shard_of: Sequence[int],
     run: _Run,
 ) -> _Databases:
     """Write and seal every shard, then the router (which may embed the only shard)."""
-    shard_ids = sorted(set(shard_of)) or [0]
-    total_chunks = int(vectors.shape[0])
+    shard_ids = list(shard_ids) or [0]
+    total_chunks = vectors.rows
     embedded_shard = len(shard_ids) == 1 and total_chunks <= run.sharding.target
     common = {
         "format_version": WRITTEN.format_version,
@@ -587,7 +611,7 @@ def _write_databases(
         held = {"shard_id": "-1", "chunk_count": "0"}
     ddl.write_meta(router_conn, {**_router_meta(plan, profile, common), **held})
     topics = list(plan.topics.values())
-    fill_router(router_conn, work / "staging.db", topics, plan.documents, shard_rows)
+    fill_router(router_conn, work / "staging.db", topics, shard_rows)
     sealed[ROUTER_PATH] = seal(router_conn, work / "out" / ROUTER_PATH)
     return _Databases(shard_rows, sealed, total_chunks)
 
@@ -609,7 +633,7 @@ def _write_shard(
     shard_id: int,
     *,
     router: sqlite3.Connection | None,
-    vectors: NDArray[np.float32],
+    vectors: VectorSpill,
     center: NDArray[np.float32] | None,
     common: dict[str, str],
     sealed: dict[str, SealedFile],
@@ -620,8 +644,19 @@ def _write_shard(
     else:
         conn = create_database(work / f"shard-{shard_id}.build.db", router=False, shard=True)
         path = f"index/shards/{shard_id:03d}.db"
-    content = fill_shard(conn, work / "staging.db", shard_id, vectors, center)
-    centroids, weights = route_centroids(vectors, content.rows, plan.identity.id, shard_id)
+    chunks = _shard_chunks(work / "staging.db", shard_id)
+    sample = VectorSpill(work / f"sample-{shard_id}.f32", vectors.dimensions)
+    try:
+        stride = centroid_sample_stride(chunks)
+        content = fill_shard(
+            conn, work / "staging.db", shard_id, vectors, center, sample=sample, stride=stride
+        )
+        centroids, weights = route_centroids(
+            sample, content.chunks, vectors.dimensions, plan.identity.id, shard_id
+        )
+    finally:
+        sample.close()
+        sample.path.unlink()
     size = 0
     if router is None:
         echoes = {**common, "shard_id": str(shard_id), "chunk_count": str(content.chunks)}
@@ -638,6 +673,17 @@ def _write_shard(
         weights,
         size,
     )
+
+
+def _shard_chunks(staging: Path, shard_id: int) -> int:
+    conn = sqlite3.connect(f"{staging.as_uri()}?mode=ro", uri=True)
+    try:
+        row = conn.execute(
+            "SELECT COALESCE(SUM(chunk_count), 0) FROM docs WHERE shard_id = ?", (shard_id,)
+        ).fetchone()
+        return int(row[0])
+    finally:
+        conn.close()
 
 
 # --- pass 4: manifest and archive -------------------------------------------------------------
@@ -665,13 +711,19 @@ def _manifest(
     plan: _Plan,
     entries: dict[str, Path | bytes],
     databases: _Databases,
+    documents: int,
     *,
     profile: EmbeddingProfile,
     run: _Run,
 ) -> CatalogManifest:
     """The manifest, checked against its schema and signed when a key is given."""
     sealed = databases.sealed
-    smoke = _smoke_queries(sealed[ROUTER_PATH].path, plan.metadata, plan.documents)
+    router = sqlite3.connect(f"{sealed[ROUTER_PATH].path.as_uri()}?mode=ro", uri=True)
+    try:
+        smoke = _smoke_queries(router, plan.metadata)
+        spatial = router_spatial_summary(router)
+    finally:
+        router.close()
     known = {path: (s.size, s.sha256) for path, s in sealed.items()}
     shards = tuple(
         ManifestShard(
@@ -693,7 +745,7 @@ def _manifest(
         topics=plan.topics.values(),
         router=Router(run.sharding.target, shards, sum(s.centroids for s in shards)),
         counts=ManifestCounts(
-            documents=len(plan.documents),
+            documents=documents,
             chunks=databases.chunks,
             shards=len(shards),
             assets=len(plan.source.assets),
@@ -702,9 +754,7 @@ def _manifest(
             _file_entry(path, entries[path], known.get(path))
             for path in sorted(entries, key=lambda p: p.encode("utf-8"))
         ],
-        spatial=SpatialSummary.of(
-            (d.source.id, location) for d in plan.documents for location in d.locations
-        ),
+        spatial=spatial,
         smoke_queries=smoke,
         toolchain=_toolchain(),
     )
@@ -715,23 +765,17 @@ def _manifest(
     return replace(manifest, signature=Signature(signature["keyId"], signature["value"]))
 
 
-def _smoke_queries(
-    router: Path, meta: CatalogMetadata, documents: Sequence[ValidDocument]
-) -> tuple[SmokeQuery, ...]:
-    conn = sqlite3.connect(f"{router.as_uri()}?mode=ro", uri=True)
-    try:
-        if meta.smoke_queries:
-            for query in meta.smoke_queries:
-                if not smoke_query_passes(conn, query):
-                    raise SourceError(
-                        f"smoke query {query.query!r} does not find "
-                        f"{list(query.expected_document_ids)} in its top ten",
-                        reason="smoke-query-failed",
-                    )
-            return meta.smoke_queries
-        return derive_smoke_queries(conn, [(d.source.id, d.source.title) for d in documents])
-    finally:
-        conn.close()
+def _smoke_queries(router: sqlite3.Connection, meta: CatalogMetadata) -> tuple[SmokeQuery, ...]:
+    if meta.smoke_queries:
+        for query in meta.smoke_queries:
+            if not smoke_query_passes(router, query):
+                raise SourceError(
+                    f"smoke query {query.query!r} does not find "
+                    f"{list(query.expected_document_ids)} in its top ten",
+                    reason="smoke-query-failed",
+                )
+        return meta.smoke_queries
+    return derive_smoke_queries(router)
 
 
 def _source_notices(path: Path) -> bytes:

@@ -1,18 +1,20 @@
 """Writing the router and shard databases (spec sections 5.1-5.3, 8.3, 10).
 
-A build first stages every document (body already encoded) and chunk in a scratch SQLite file,
-in processing order. Each final database is then created with the schema-4 DDL and pragmas,
-filled from the staging file in the order the format fixes (documents by id, chunk ids dense
-from 1 in ``(document_id, ordinal)`` order), its FTS5 tables rebuilt and optimised, and sealed
-with ``VACUUM INTO`` under ``journal_mode = DELETE`` so that no journal or WAL sidecar exists
-and the bytes depend only on the content. Bodies move from staging to the router inside SQLite;
-they never pass through Python a second time.
+A build first stages every document (body already encoded) and chunk in a scratch SQLite file
+(:mod:`~gezel_knowledge.compiler.staging`), in processing order. Each final database is then
+created with the schema-4 DDL and pragmas, filled from the staging file in the order the format
+fixes (documents by id, chunk ids dense from 1 in ``(document_id, ordinal)`` order), its FTS5
+tables rebuilt and optimised, and sealed with ``VACUUM INTO`` under ``journal_mode = DELETE``
+so that no journal or WAL sidecar exists and the bytes depend only on the content. Bodies,
+placements, locations and aliases move from staging to the router inside SQLite; they never
+pass through Python a second time. A shard's vectors are read from the build's spill file one
+document at a time and quantized in blocks of rows.
 """
 
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,10 +23,11 @@ import numpy as np
 from numpy.typing import NDArray
 
 from gezel_knowledge.archive.verify import file_sha256
-from gezel_knowledge.compiler.chunking import Chunk
-from gezel_knowledge.compiler.validation import ValidDocument, dumps_compact, provenance_json
+from gezel_knowledge.compiler.spill import VectorSpill
+from gezel_knowledge.compiler.validation import dumps_compact
 from gezk import ddl
 from gezk.quantize import pack_sign_bits, quantize_int8
+from gezk.spatial import SpatialSummary, arc_coverage
 from gezk.toc import Topic
 from gezk.versions import WRITTEN
 
@@ -34,11 +37,11 @@ __all__ = [
     "SealedFile",
     "ShardContent",
     "ShardRow",
-    "Staging",
     "create_database",
     "encode_body",
     "fill_router",
     "fill_shard",
+    "router_spatial_summary",
     "seal",
 ]
 
@@ -46,114 +49,12 @@ BODY_BROTLI_MIN_BYTES = 512
 _VECTOR_BLOCK = 1024
 MAX_BODY_BYTES = 16 * 1024 * 1024
 
-_STAGING_DDL = """
-CREATE TABLE docs(
-  seq INTEGER PRIMARY KEY,
-  id TEXT NOT NULL UNIQUE,
-  title TEXT NOT NULL, slug TEXT NOT NULL, summary TEXT, language TEXT NOT NULL,
-  topic_id TEXT NOT NULL, ordinal INTEGER, chunk_count INTEGER NOT NULL,
-  source_url TEXT, source_revision TEXT, source_updated_at TEXT,
-  attribution_json TEXT, meta_json TEXT,
-  body_codec TEXT NOT NULL, body_blob BLOB NOT NULL,
-  first_row INTEGER NOT NULL, shard_id INTEGER NOT NULL DEFAULT -1
-);
-CREATE TABLE chunks(
-  doc_seq INTEGER NOT NULL, ordinal INTEGER NOT NULL,
-  chunk_uid TEXT NOT NULL, heading_path TEXT NOT NULL, heading_text TEXT NOT NULL,
-  line_start INTEGER NOT NULL, line_end INTEGER NOT NULL, token_count INTEGER NOT NULL,
-  content_hash TEXT NOT NULL, text TEXT NOT NULL,
-  PRIMARY KEY (doc_seq, ordinal)
-);
-"""
-
 
 def encode_body(body: bytes) -> tuple[str, bytes]:
     """``("br", brotli quality 5 text mode)`` for bodies of 512 bytes or more, else ``"none"``."""
     if len(body) >= BODY_BROTLI_MIN_BYTES:
         return "br", brotli.compress(body, mode=brotli.MODE_TEXT, quality=5)
     return "none", body
-
-
-class Staging:
-    """The scratch database documents and chunks are collected in during a build."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self.conn = sqlite3.connect(path, isolation_level=None)
-        self.conn.execute("PRAGMA journal_mode = OFF")
-        self.conn.execute("PRAGMA synchronous = OFF")
-        self.conn.executescript(_STAGING_DDL)
-        self.conn.execute("BEGIN")
-
-    def add(
-        self,
-        seq: int,
-        doc: ValidDocument,
-        *,
-        body_codec: str,
-        body_blob: bytes,
-        chunks: Sequence[Chunk],
-        first_row: int,
-    ) -> None:
-        """Stage one document and its chunks."""
-        src = doc.source
-        self.conn.execute(
-            "INSERT INTO docs(seq, id, title, slug, summary, language, topic_id, ordinal, "
-            "chunk_count, source_url, source_revision, source_updated_at, attribution_json, "
-            "meta_json, body_codec, body_blob, first_row) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                seq,
-                src.id,
-                src.title,
-                doc.slug,
-                src.summary,
-                doc.language,
-                src.topic_path[-1],
-                src.ordinal,
-                len(chunks),
-                src.source_url,
-                src.source_revision,
-                src.source_updated_at,
-                doc.attribution_json,
-                doc.meta_json,
-                body_codec,
-                body_blob,
-                first_row,
-            ),
-        )
-        self.conn.executemany(
-            "INSERT INTO chunks(doc_seq, ordinal, chunk_uid, heading_path, heading_text, "
-            "line_start, line_end, token_count, content_hash, text) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [
-                (
-                    seq,
-                    c.ordinal,
-                    c.chunk_uid,
-                    dumps_compact(list(c.heading_path)),
-                    c.heading_text,
-                    c.line_start,
-                    c.line_end,
-                    c.token_count,
-                    c.content_hash,
-                    c.text,
-                )
-                for c in chunks
-            ],
-        )
-
-    def assign(self, shard_of: Mapping[int, int]) -> None:
-        """Record each staged document's shard (by sequence number)."""
-        self.conn.executemany(
-            "UPDATE docs SET shard_id = ? WHERE seq = ?", [(s, q) for q, s in shard_of.items()]
-        )
-        self.conn.execute("COMMIT")
-        self.conn.execute("CREATE INDEX docs_shard ON docs(shard_id, id)")
-
-    def close(self) -> None:
-        """Close the staging database."""
-        self.conn.close()
 
 
 def create_database(path: Path, *, router: bool, shard: bool) -> sqlite3.Connection:
@@ -168,24 +69,81 @@ def create_database(path: Path, *, router: bool, shard: bool) -> sqlite3.Connect
 
 @dataclass(frozen=True, slots=True)
 class ShardContent:
-    """What a filled shard holds: counts, leaf topics, and its chunk vectors in id order."""
+    """What a filled shard holds: counts and leaf topics."""
 
     shard_id: int
     chunks: int
     documents: int
     topic_ids: tuple[str, ...]
-    rows: NDArray[np.int64]
-    """Row indices into the build's vector array, in chunk id order."""
+
+
+class _Quantizer:
+    """Collects a shard's vectors in chunk id order and writes them in blocks of rows."""
+
+    def __init__(
+        self,
+        conn: sqlite3.Connection,
+        center: NDArray[np.float32] | None,
+        sample: VectorSpill | None,
+        stride: int,
+    ) -> None:
+        self.conn = conn
+        self.center = center
+        self.sample = sample
+        self.stride = stride
+        self.pending: list[NDArray[np.float32]] = []
+        self.pending_rows = 0
+        self.written = 0
+
+    def add(self, rows: NDArray[np.float32]) -> None:
+        for start in range(0, rows.shape[0], _VECTOR_BLOCK):
+            part = rows[start : start + _VECTOR_BLOCK]
+            self.pending.append(part)
+            self.pending_rows += part.shape[0]
+            if self.pending_rows >= _VECTOR_BLOCK:
+                self.flush()
+
+    def flush(self) -> None:
+        if not self.pending:
+            return
+        block = np.ascontiguousarray(np.concatenate(self.pending), dtype=np.float32)
+        self.pending, self.pending_rows = [], 0
+        # The encoders work in float64 and row by row, so a block of rows bounds their
+        # temporaries whatever the shard's size, and any split gives the same bytes.
+        int8 = quantize_int8(block)
+        bits = pack_sign_bits(block, self.center)
+        first = self.written
+        ids = range(first + 1, first + 1 + block.shape[0])
+        self.conn.executemany(
+            "INSERT INTO chunk_vectors_int8(chunk_id, v) VALUES (?, ?)",
+            zip(ids, (row.tobytes() for row in int8), strict=True),
+        )
+        self.conn.executemany(
+            "INSERT INTO chunk_vectors_bit(chunk_id, v) VALUES (?, ?)",
+            zip(ids, (row.tobytes() for row in bits), strict=True),
+        )
+        if self.sample is not None:
+            # Every stride-th chunk of the shard, counting from its first.
+            offset = (-first) % self.stride
+            self.sample.append(block[offset :: self.stride])
+        self.written += block.shape[0]
 
 
 def fill_shard(
     conn: sqlite3.Connection,
     staging: Path,
     shard_id: int,
-    vectors: NDArray[np.float32],
+    vectors: VectorSpill,
     center: NDArray[np.float32] | None,
+    *,
+    sample: VectorSpill | None = None,
+    stride: int = 1,
 ) -> ShardContent:
-    """Copy a shard's chunks from staging, write its vectors, rebuild ``fts_chunks``."""
+    """Copy a shard's chunks from staging, write its vectors, rebuild ``fts_chunks``.
+
+    The vectors are read from the spill file one document at a time, in chunk id order; every
+    ``stride``-th of them (from the first) is also appended to ``sample``.
+    """
     conn.execute("ATTACH DATABASE ? AS staging", (str(staging),))
     conn.execute("BEGIN")
     conn.execute(
@@ -198,40 +156,28 @@ def fill_shard(
         "WHERE d.shard_id = ? ORDER BY d.id, c.ordinal",
         (shard_id,),
     )
+    quantizer = _Quantizer(conn, center, sample, stride)
+    documents = 0
+    topic_ids: set[str] = set()
     spans = conn.execute(
         "SELECT first_row, chunk_count, topic_id FROM staging.docs WHERE shard_id = ? ORDER BY id",
         (shard_id,),
-    ).fetchall()
-    rows = (
-        np.concatenate([np.arange(f, f + n, dtype=np.int64) for f, n, _ in spans])
-        if spans
-        else np.zeros(0, np.int64)
     )
-    # Quantize in blocks: the encoders work in float64, so a whole shard at once would need
-    # several times the shard's vectors in temporaries.
-    for start in range(0, rows.size, _VECTOR_BLOCK):
-        block = np.ascontiguousarray(vectors[rows[start : start + _VECTOR_BLOCK]], dtype=np.float32)
-        int8 = quantize_int8(block)
-        bits = pack_sign_bits(block, center)
-        ids = range(start + 1, start + 1 + block.shape[0])
-        conn.executemany(
-            "INSERT INTO chunk_vectors_int8(chunk_id, v) VALUES (?, ?)",
-            zip(ids, (row.tobytes() for row in int8), strict=True),
-        )
-        conn.executemany(
-            "INSERT INTO chunk_vectors_bit(chunk_id, v) VALUES (?, ?)",
-            zip(ids, (row.tobytes() for row in bits), strict=True),
-        )
+    for first_row, count, topic_id in spans:
+        documents += 1
+        topic_ids.add(topic_id)
+        for start in range(0, count, _VECTOR_BLOCK):
+            quantizer.add(vectors.read(first_row + start, min(_VECTOR_BLOCK, count - start)))
+    quantizer.flush()
     conn.execute("INSERT INTO fts_chunks(fts_chunks) VALUES ('rebuild')")
     conn.execute("INSERT INTO fts_chunks(fts_chunks) VALUES ('optimize')")
     conn.execute("COMMIT")
     conn.execute("DETACH DATABASE staging")
     return ShardContent(
         shard_id=shard_id,
-        chunks=int(rows.size),
-        documents=len(spans),
-        topic_ids=tuple(sorted({t for _, _, t in spans})),
-        rows=rows,
+        chunks=quantizer.written,
+        documents=documents,
+        topic_ids=tuple(sorted(topic_ids)),
     )
 
 
@@ -253,25 +199,20 @@ def fill_router(
     conn: sqlite3.Connection,
     staging: Path,
     topics: Sequence[Topic],
-    documents: Sequence[ValidDocument],
     shards: Sequence[ShardRow],
 ) -> None:
     """Write topics, documents (bodies copied inside SQLite), placements, locations, aliases,
-    ``fts_documents``, shards and route centroids."""
-    by_id = sorted(documents, key=lambda d: d.source.id)
-    placements: dict[str, int] = {}
-    rows: list[tuple[str, str, int | None]] = []
-    for doc in by_id:
-        for placement in doc.placements:
-            rows.append((placement.topic_id, doc.source.id, placement.ordinal))
-            placements[placement.topic_id] = placements.get(placement.topic_id, 0) + 1
+    ``fts_documents``, shards and route centroids, every table from the staging database."""
     conn.execute("ATTACH DATABASE ? AS staging", (str(staging),))
     conn.execute("BEGIN")
+    placed = dict(
+        conn.execute("SELECT topic_id, COUNT(*) FROM staging.placements GROUP BY topic_id")
+    )
     conn.executemany(
         "INSERT INTO topics(id, parent_id, name, description, sort_key, document_count) "
         "VALUES (?, ?, ?, ?, ?, ?)",
         [
-            (t.id, t.parent_id, t.name, t.description, t.sort_key, placements.get(t.id, 0))
+            (t.id, t.parent_id, t.name, t.description, t.sort_key, placed.get(t.id, 0))
             for t in sorted(topics, key=lambda t: t.id)
         ],
     )
@@ -283,32 +224,32 @@ def fill_router(
         "source_url, source_revision, source_updated_at, attribution_json, meta_json, "
         "body_codec, body_blob FROM staging.docs ORDER BY id"
     )
-    rows.sort(key=lambda r: (r[0], r[1]))
-    conn.executemany(
-        "INSERT INTO topic_documents(topic_id, document_id, ordinal) VALUES (?, ?, ?)", rows
+    conn.execute(
+        "INSERT INTO topic_documents(topic_id, document_id, ordinal) "
+        "SELECT topic_id, document_id, ordinal FROM staging.placements "
+        "ORDER BY topic_id, document_id"
     )
-    conn.executemany(
+    conn.execute(
         "INSERT INTO document_locations(document_id, location_id, latitude, longitude, role, "
-        "provenance_json) VALUES (?, ?, ?, ?, ?, ?)",
-        [
-            (d.source.id, loc.id, loc.latitude, loc.longitude, loc.role, provenance_json(loc))
-            for d in by_id
-            for loc in d.locations
-        ],
+        "provenance_json) SELECT document_id, location_id, latitude, longitude, role, "
+        "provenance_json FROM staging.locations ORDER BY document_id, location_id"
     )
-    conn.executemany(
-        "INSERT INTO aliases(alias, document_id) VALUES (?, ?)",
-        sorted({(alias, d.source.id) for d in by_id for alias in d.aliases}),
+    conn.execute(
+        "INSERT INTO aliases(alias, document_id) SELECT DISTINCT alias, document_id "
+        "FROM staging.aliases ORDER BY alias, document_id"
     )
-    conn.executemany(
+    conn.execute(
         "INSERT INTO fts_documents(rowid, title, summary, aliases, document_id) "
-        "VALUES (?, ?, ?, ?, ?)",
-        [
-            (i + 1, d.source.title, d.source.summary or "", " ".join(d.aliases), d.source.id)
-            for i, d in enumerate(by_id)
-        ],
+        "SELECT ROW_NUMBER() OVER (ORDER BY id), title, COALESCE(summary, ''), aliases_text, id "
+        "FROM staging.docs ORDER BY id"
     )
     conn.execute("INSERT INTO fts_documents(fts_documents) VALUES ('optimize')")
+    _fill_shards(conn, shards)
+    conn.execute("COMMIT")
+    conn.execute("DETACH DATABASE staging")
+
+
+def _fill_shards(conn: sqlite3.Connection, shards: Sequence[ShardRow]) -> None:
     next_centroid = 1
     for shard in sorted(shards, key=lambda s: s.shard_id):
         conn.execute(
@@ -335,8 +276,26 @@ def fill_router(
                 ),
             )
             next_centroid += 1
-    conn.execute("COMMIT")
-    conn.execute("DETACH DATABASE staging")
+
+
+def router_spatial_summary(router: sqlite3.Connection) -> SpatialSummary:
+    """The manifest ``spatial`` summary of a router's ``document_locations`` (the subject
+    points' longitudes streamed in order, not held)."""
+    count, located = router.execute(
+        "SELECT COUNT(*), COUNT(DISTINCT document_id) FROM document_locations"
+    ).fetchone()
+    south, north = router.execute(
+        "SELECT MIN(latitude), MAX(latitude) FROM document_locations WHERE role = 'subject'"
+    ).fetchone()
+    longitudes = (
+        float(lon)
+        for (lon,) in router.execute(
+            "SELECT DISTINCT longitude FROM document_locations WHERE role = 'subject' "
+            "ORDER BY longitude"
+        )
+    )
+    bounds = () if south is None else tuple(arc_coverage(longitudes, south, north))
+    return SpatialSummary(location_count=count, located_documents=located, coverage=bounds)
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,17 +9,20 @@ optional ``slug``, ``summary``, ``language``, ``ordinal``, ``tocReferences``, ``
 made from its id. Bodies may reference images as ``assets/...``; they are read from the assets
 folder (by default the ``assets`` folder beside the list).
 
-The file is read once here to validate every line and learn the documents' metadata (bodies are
-not kept), and each body is read again, by byte offset, when the build reaches it.
+The file is read once here to validate every line and learn the topics and assets it uses;
+what is kept is where each line starts (:class:`ListedDocuments`, 16 bytes a document), and a
+document is parsed again from its line whenever it is asked for, its body when the build reaches
+it. So a list of millions of documents loads in flat memory.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from array import array
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, overload
 
 from gezel_knowledge.archive.assets import asset_problem, asset_references, catalog_assets_problem
 from gezel_knowledge.compiler.blocks import normalize_body
@@ -42,7 +45,7 @@ from gezel_knowledge.compiler.source import (
 from gezel_knowledge.compiler.topics import topic_sort_key
 from gezk.toc import Topic
 
-__all__ = ["load_document_list"]
+__all__ = ["ListedDocuments", "load_document_list"]
 
 _KNOWN_FIELDS = {
     "id",
@@ -122,15 +125,82 @@ def _parse_line(raw: bytes, where: str, number: int) -> dict[str, Any]:
     return obj
 
 
-def _loader(path: Path, where: str, spot: _Line) -> Callable[[LinkBase], str]:
-    def load(links: LinkBase) -> str:
-        del links  # bodies of a document list are already normalised compiler input
-        with path.open("rb") as fh:
-            fh.seek(spot.offset)
-            raw = fh.readline()
-        return normalize_body(_body_of(_parse_line(raw, where, spot.number), where, spot.number))
+class ListedDocuments(Sequence[SourceDocument]):
+    """The documents of a JSON Lines list, each parsed from its line when asked for.
 
-    return load
+    ``row_origin`` names documents ``"<row_origin> row <n>"`` instead of by file and line (a
+    list staged from another file); ``keep`` is held as long as the documents are (the folder
+    a staged list lives in).
+    """
+
+    def __init__(
+        self,
+        path: Path,
+        offsets: array[int],
+        numbers: array[int],
+        *,
+        row_origin: str | None = None,
+        keep: object = None,
+    ) -> None:
+        self._path = path
+        self._where = path.name
+        self._offsets = offsets
+        self._numbers = numbers
+        self._row_origin = row_origin
+        self._keep = keep
+        self._last: tuple[int, dict[str, Any]] | None = None
+
+    def as_rows(self, origin: str, keep: object) -> ListedDocuments:
+        """These documents named ``"<origin> row <n>"`` (line ``n`` of this list is row ``n``
+        of ``origin``), keeping ``keep`` alive as long as they are."""
+        return ListedDocuments(
+            self._path, self._offsets, self._numbers, row_origin=origin, keep=keep
+        )
+
+    def __len__(self) -> int:
+        return len(self._offsets)
+
+    @overload
+    def __getitem__(self, index: int) -> SourceDocument: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[SourceDocument]: ...
+
+    def __getitem__(self, index: int | slice) -> SourceDocument | Sequence[SourceDocument]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        spot = _Line(self._offsets[index], self._numbers[index])
+        return self._document(spot, self._parsed(spot))
+
+    def __iter__(self) -> Iterator[SourceDocument]:
+        with self._path.open("rb") as fh:
+            for offset, number in zip(self._offsets, self._numbers, strict=True):
+                fh.seek(offset)
+                spot = _Line(offset, number)
+                yield self._document(spot, _parse_line(fh.readline(), self._where, number))
+
+    def _parsed(self, spot: _Line) -> dict[str, Any]:
+        # A build asks for a document and then for its body: parse the line once for both.
+        if self._last is not None and self._last[0] == spot.offset:
+            return self._last[1]
+        with self._path.open("rb") as fh:
+            fh.seek(spot.offset)
+            obj = _parse_line(fh.readline(), self._where, spot.number)
+        self._last = (spot.offset, obj)
+        return obj
+
+    def _body(self, spot: _Line) -> str:
+        return normalize_body(_body_of(self._parsed(spot), self._where, spot.number))
+
+    def _document(self, spot: _Line, obj: dict[str, Any]) -> SourceDocument:
+        def load(links: LinkBase) -> str:
+            del links  # bodies of a document list are already normalised compiler input
+            return self._body(spot)
+
+        doc = _document(self._where, spot, obj, load)
+        if self._row_origin is None:
+            return doc
+        return replace(doc, origin=f"{self._row_origin} row {spot.number}", origin_line=None)
 
 
 def load_document_list(
@@ -150,8 +220,9 @@ def load_document_list(
     meta = source_metadata(root / "catalog.yaml", catalog).merged(metadata)
     assets_root = (assets_dir or root).resolve()
 
-    documents: list[SourceDocument] = []
+    offsets, numbers = array("q"), array("q")
     referenced: dict[str, tuple[str, int]] = {}
+    topics = _TopicCollector(meta)
     offset = 0
     with path.open("rb") as fh:
         for number, raw in enumerate(fh, start=1):
@@ -159,8 +230,13 @@ def load_document_list(
             offset += len(raw)
             if not raw.strip():
                 continue
-            document = _document(path, where, spot, _parse_line(raw, where, number), referenced)
-            documents.append(document)
+            obj = _parse_line(raw, where, number)
+            document = _document(where, spot, obj, _no_body)
+            for target in asset_references(_body_of(obj, where, number)):
+                referenced.setdefault(target, (document.id, number))
+            topics.add(document)
+            offsets.append(spot.offset)
+            numbers.append(number)
     assets = _assets(referenced, assets_root, where)
 
     readme, license_file = notice_files(meta, root)
@@ -169,8 +245,8 @@ def load_document_list(
         kind="document-list",
         outline="document-list",
         metadata=meta,
-        topics=_declared_topics(meta, documents),
-        documents=tuple(documents),
+        topics=topics.topics(),
+        documents=ListedDocuments(path, offsets, numbers),
         assets=tuple(assets),
         warnings=meta.warnings,
         readme=readme if readme.is_file() else None,
@@ -179,14 +255,14 @@ def load_document_list(
     )
 
 
+def _no_body(links: LinkBase) -> str:
+    raise AssertionError("a document read while loading the list has no body loader")
+
+
 def _document(
-    path: Path,
-    where: str,
-    spot: _Line,
-    obj: dict[str, Any],
-    referenced: dict[str, tuple[str, int]],
+    where: str, spot: _Line, obj: dict[str, Any], load_body: Callable[[LinkBase], str]
 ) -> SourceDocument:
-    """One line's document; the assets its body references are noted in ``referenced``."""
+    """One line's document (its body is read by ``load_body``)."""
     number = spot.number
     unknown = sorted(set(obj) - _KNOWN_FIELDS)
     if unknown:
@@ -207,8 +283,7 @@ def _document(
             path=where,
             line=number,
         )
-    for target in asset_references(_body_of(obj, where, number)):
-        referenced.setdefault(target, (doc_id, number))
+    _body_of(obj, where, number)  # a line without a body is refused when the list is read
     ordinal = obj.get("ordinal")
     if ordinal is not None and (isinstance(ordinal, bool) or not isinstance(ordinal, int)):
         raise SourceError(
@@ -223,7 +298,7 @@ def _document(
         id=doc_id,
         title=title,
         topic_path=tuple(topic_path),
-        load_body=_loader(path, where, spot),
+        load_body=load_body,
         slug=_string(obj, "slug", where, number) or document_slug(title),
         summary=_string(obj, "summary", where, number),
         language=_string(obj, "language", where, number),
@@ -276,35 +351,42 @@ def _assets(
     return assets
 
 
-def _declared_topics(meta: CatalogMetadata, documents: list[SourceDocument]) -> tuple[Topic, ...]:
+class _TopicCollector:
     """catalog.yaml topics, plus any topic a document path uses without declaring it."""
-    topics: dict[str, Topic] = {}
-    for declared in meta.topics or ():
-        if declared.id in topics:
-            raise SourceError(
-                f"topic {declared.id!r} is declared twice",
-                reason="duplicate-topic",
-                path="catalog.yaml",
+
+    def __init__(self, meta: CatalogMetadata) -> None:
+        self._topics: dict[str, Topic] = {}
+        for declared in meta.topics or ():
+            if declared.id in self._topics:
+                raise SourceError(
+                    f"topic {declared.id!r} is declared twice",
+                    reason="duplicate-topic",
+                    path="catalog.yaml",
+                )
+            self._topics[declared.id] = Topic(
+                id=declared.id,
+                name=declared.name or declared.id,
+                sort_key=topic_sort_key(declared.order, declared.name or declared.id),
+                parent_id=declared.parent_id,
+                description=declared.description,
             )
-        topics[declared.id] = Topic(
-            id=declared.id,
-            name=declared.name or declared.id,
-            sort_key=topic_sort_key(declared.order, declared.name or declared.id),
-            parent_id=declared.parent_id,
-            description=declared.description,
-        )
-    for doc in documents:
+
+    def add(self, doc: SourceDocument) -> None:
+        """Declare the undeclared topics of ``doc``'s paths."""
         for path in (doc.topic_path, *(r.topic_path for r in doc.toc_references)):
             parent: str | None = None
             for topic_id in path:
-                if topic_id not in topics:
+                if topic_id not in self._topics:
                     name = topic_id.replace("-", " ")
                     name = name[:1].upper() + name[1:]
-                    topics[topic_id] = Topic(
+                    self._topics[topic_id] = Topic(
                         id=topic_id,
                         name=name,
                         sort_key=topic_sort_key(None, name),
                         parent_id=parent,
                     )
                 parent = topic_id
-    return tuple(topics.values())
+
+    def topics(self) -> tuple[Topic, ...]:
+        """Every topic, declared ones first."""
+        return tuple(self._topics.values())

@@ -1,123 +1,120 @@
-"""Embedding a build's passages: batches, the content-hash vector cache, the spill file.
+"""The driver's side of embedding: one vector per passage, in processing order, on disk.
 
-Embed inputs are queued in processing order; each full batch is looked up in the cache, its
-misses embedded in one call, and the unit vectors appended to a little-endian float32 spill file
-that the later passes map into memory (spec sections 6 and 10). A ``centered-sign`` profile's
-center is the normalised mean of those vectors (section 6.2).
+Workers (:mod:`~gezel_knowledge.compiler.passages`) return batches of chunked documents with the
+vectors they computed. :class:`PassageVectors` takes the batches in processing order and gives
+every chunk exactly one vector: the one an earlier chunk of this build with the same embed input
+already has, else the persistent cache's, else the worker's. So an input repeated anywhere in a
+build gets one vector whichever process embedded which copy, and the archive does not depend on
+how the work was split (spec sections 6 and 10). The vectors are appended to the build's spill
+file (:class:`~gezel_knowledge.compiler.spill.VectorSpill`); new ones go to the persistent
+cache as they arrive, so an interrupted build resumes from where it stopped.
+
+A ``centered-sign`` profile's center is the normalised mean of those vectors (section 6.2).
 """
 
 from __future__ import annotations
-
-import time
-from pathlib import Path
-from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
 from gezel_knowledge.compiler.errors import SourceError
-from gezel_knowledge.compiler.vector_cache import VectorCache, embed_input_key
-from gezel_knowledge.embedders.base import Embedder
-from gezel_knowledge.errors import InvalidInput
+from gezel_knowledge.compiler.passages import PassageBatch
+from gezel_knowledge.compiler.spill import VectorSpill
+from gezel_knowledge.compiler.staging import Staging
+from gezel_knowledge.compiler.vector_cache import VectorCache
+from gezel_knowledge.errors import IntegrityFailure
 from gezk.profiles import EmbeddingProfile
 
-__all__ = ["PassageEmbedding", "passage_center", "spilled_vectors", "unit_rows"]
+__all__ = ["CENTER_BLOCK", "PassageVectors", "passage_center"]
+
+CENTER_BLOCK = 65_536
+"""Rows per partial sum of the center (the partial sums are added in order)."""
+_READ_BLOCK = 4_096
 
 
-class PassageEmbedding:
-    """Batches embed inputs, consults the cache, writes unit vectors to the spill file."""
+class PassageVectors:
+    """Resolves each batch's chunk vectors in order and appends them to the spill file."""
 
-    def __init__(
-        self, embedder: Embedder, cache: VectorCache, spill: Path, batch: int, dimensions: int
-    ) -> None:
-        self.embedder = embedder
+    def __init__(self, spill: VectorSpill, staging: Staging, cache: VectorCache) -> None:
+        self.spill = spill
+        self.staging = staging
         self.cache = cache
-        self.spill = spill.open("wb")
-        self.batch = batch
-        self.dimensions = dimensions
-        self.pending: list[tuple[bytes, str]] = []
-        self.added = 0
-        """Embed inputs queued so far: the spill row of the next one."""
         self.embedded = 0
-        """Passages embedded by the embedder."""
+        """Vectors computed by an embedder in this build."""
         self.cached = 0
-        """Passages whose vectors came from the cache (or repeated an input of this build)."""
+        """Passages whose vectors came from the cache or repeated an input of this build."""
         self.seconds = 0.0
-        """Time spent inside the embedder."""
+        """Time spent inside embedders (summed over processes)."""
 
-    def add(self, text: str) -> None:
-        """Queue ``header + text``; the embedder prefixes the passage instruction itself."""
-        key = embed_input_key(self.embedder.profile.passage_instruction + text)
-        self.pending.append((key, text))
-        self.added += 1
-        if len(self.pending) >= self.batch:
-            self.flush()
+    @property
+    def rows(self) -> int:
+        """Vectors written so far: the spill row of the next passage."""
+        return self.spill.rows
 
-    def flush(self) -> None:
-        """Resolve every queued input to a vector and append them to the spill file."""
-        if not self.pending:
+    def take(self, batch: PassageBatch) -> None:
+        """Append the vectors of ``batch``'s chunks, in order."""
+        self.seconds += batch.seconds
+        keys = batch.keys
+        if not keys:
             return
-        keys = [k for k, _ in self.pending]
-        found = self.cache.get_many(keys)
-        missing: dict[bytes, str] = {}
-        for key, text in self.pending:
-            if key not in found and key not in missing:
-                missing[key] = text
-        if missing:
-            started = time.perf_counter()
-            raw = self.embedder.embed_passages(list(missing.values()))
-            self.seconds += time.perf_counter() - started
-            vectors = unit_rows(raw, len(missing), self.dimensions)
-            fresh = dict(zip(missing, vectors, strict=True))
-            self.cache.put_many(fresh.items())
-            found.update(fresh)
-            self.embedded += len(missing)
-        self.cached += len(self.pending) - len(missing)
-        block = np.stack([found[k] for k in keys]).astype("<f4")
-        self.spill.write(block.tobytes())
-        self.pending.clear()
-
-    def close(self) -> None:
-        """Flush and close the spill file."""
-        self.flush()
-        self.spill.close()
-
-
-def unit_rows(raw: Any, n: int, dimensions: int) -> NDArray[np.float32]:
-    """The embedder's output as ``n`` unit float32 rows; refuse a wrong shape or value."""
-    vectors = np.asarray(raw, dtype=np.float64)
-    if vectors.shape != (n, dimensions):
-        raise InvalidInput(
-            f"the embedder returned vectors of shape {vectors.shape}, expected ({n}, {dimensions})",
-            reason="embedder-shape",
-        )
-    if not np.isfinite(vectors).all():
-        raise InvalidInput("the embedder returned non-finite values", reason="embedder-values")
-    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
-    if (norms == 0).any():
-        raise InvalidInput("the embedder returned a zero vector", reason="embedder-values")
-    out: NDArray[np.float32] = (vectors / norms).astype(np.float32)
-    return out
+        earlier = self.staging.first_rows(keys)
+        stored = self.cache.get_many([k for k in keys if k not in earlier])
+        computed = {
+            keys[p]: row for p, row in zip(batch.embedded.tolist(), batch.vectors, strict=True)
+        }
+        base = self.spill.rows
+        block = np.empty((len(keys), self.spill.dimensions), dtype=np.float32)
+        first: dict[bytes, int] = {}
+        fresh: dict[bytes, NDArray[np.float32]] = {}
+        for i, key in enumerate(keys):
+            if key in earlier:
+                block[i] = self.spill.read(earlier[key], 1)[0]
+            elif key in first:
+                block[i] = block[first[key] - base]
+            elif key in stored:
+                block[i] = stored[key]
+            elif key in computed:
+                block[i] = fresh[key] = computed[key]
+            else:
+                raise IntegrityFailure(
+                    "the vector cache no longer holds a vector a worker found in it; "
+                    "was the cache removed during the build?",
+                    reason="vector-cache-changed",
+                )
+            first.setdefault(key, base + i)
+        self.embedded += len(fresh)
+        self.cached += len(keys) - len(fresh)
+        self.spill.append(block)
+        self.staging.note_rows((k, row) for k, row in first.items() if k not in earlier)
+        self.cache.put_many(fresh.items())
 
 
-def spilled_vectors(spill: Path, rows: int, dimensions: int) -> NDArray[np.float32]:
-    """The spill file mapped as a ``(rows, dimensions)`` float32 array (no file for no rows)."""
-    if not rows:
-        return np.zeros((0, dimensions), dtype=np.float32)
-    return np.memmap(spill, dtype="<f4", mode="r", shape=(rows, dimensions))
+def passage_center(spill: VectorSpill, profile: EmbeddingProfile) -> NDArray[np.float32]:
+    """The normalised mean of the catalog's passage vectors, as float32.
 
-
-def passage_center(vectors: NDArray[np.float32], profile: EmbeddingProfile) -> NDArray[np.float32]:
-    """The normalised mean of the catalog's passage vectors, as float32."""
-    if vectors.shape[0] == 0:
+    Sums run in float64, row after row, in blocks of :data:`CENTER_BLOCK` rows added in order;
+    each block is read a few thousand rows at a time and its running sum carried into the next
+    read, which gives the very bits one sum over the whole block gives.
+    """
+    if spill.rows == 0:
         raise SourceError(
             f"profile {profile.id} needs passage vectors to compute its center; "
             "the catalog has none",
             reason="no-passages",
         )
-    total = np.zeros(vectors.shape[1], dtype=np.float64)
-    for start in range(0, vectors.shape[0], 65_536):
-        total += vectors[start : start + 65_536].astype(np.float64).sum(axis=0)
+    total = np.zeros(spill.dimensions, dtype=np.float64)
+    for start in spill.blocks(CENTER_BLOCK):
+        stop = min(start + CENTER_BLOCK, spill.rows)
+        partial: NDArray[np.float64] | None = None
+        for first in range(start, stop, _READ_BLOCK):
+            rows = spill.read(first, min(_READ_BLOCK, stop - first)).astype(np.float64)
+            if partial is not None:
+                # numpy sums axis 0 of a C-ordered array row after row: prepending the running
+                # sum continues the same sequence of additions.
+                rows = np.vstack([partial[None, :], rows])
+            partial = rows.sum(axis=0)
+        assert partial is not None
+        total += partial
     norm = np.linalg.norm(total)
     if norm == 0:
         raise SourceError(

@@ -6,13 +6,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from gezel_knowledge.errors import InvalidInput
+from gezel_knowledge.errors import InvalidInput, KnowledgeError
 
 __all__ = [
     "BuildWarning",
     "ChunkingDoesNotFit",
     "SourceError",
     "WarningsAsErrors",
+    "WorkerFailed",
     "display_path",
     "refuse_warnings",
 ]
@@ -52,6 +53,13 @@ class SourceError(InvalidInput):
         self.document = document
         self.path = path
         self.line = line
+
+
+class WorkerFailed(KnowledgeError):
+    """A process or Ray actor chunking and embedding for a build ended without answering."""
+
+    default_reason = "worker-failed"
+    category = "internal"
 
 
 class ChunkingDoesNotFit(InvalidInput):

@@ -24,6 +24,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import math
+from typing import Protocol
 
 import numpy as np
 from numpy.typing import NDArray
@@ -33,9 +34,12 @@ __all__ = [
     "CENTROID_MAX",
     "CENTROID_SAMPLE_MAX",
     "KMEANS_MAX_ITERATIONS",
+    "ArrayRows",
+    "RowSource",
     "UniformSource",
     "balanced_assignment",
     "centroid_count",
+    "centroid_sample_stride",
     "centroid_seed",
     "route_centroids",
     "shard_fill_seed",
@@ -79,31 +83,56 @@ def centroid_count(chunks: int) -> int:
     return max(1, min(CENTROID_MAX, math.ceil(chunks / CENTROID_CHUNKS_PER)))
 
 
+class RowSource(Protocol):
+    """Float32 rows read by position: an array in memory, or a spill file on disk."""
+
+    @property
+    def rows(self) -> int:
+        """How many rows there are."""
+        ...
+
+    def read(self, first: int, count: int) -> NDArray[np.float32]:
+        """Rows ``first .. first + count - 1``."""
+        ...
+
+
+class ArrayRows:
+    """The rows of an array in memory, as a :class:`RowSource`."""
+
+    def __init__(self, vectors: NDArray[np.float32]) -> None:
+        self.vectors = vectors
+
+    @property
+    def rows(self) -> int:
+        """How many rows there are."""
+        return int(self.vectors.shape[0])
+
+    def read(self, first: int, count: int) -> NDArray[np.float32]:
+        """Rows ``first .. first + count - 1`` (a view)."""
+        return np.asarray(self.vectors[first : first + count], dtype=np.float32)
+
+
 class _Rows:
-    """Selected rows of a (possibly memory-mapped) matrix, read a block at a time.
+    """The rows of a :class:`RowSource`, read a block at a time.
 
     k-means works through these instead of a copy of its sample, so its memory stays bounded by
     one block whatever the shard's size.
     """
 
-    def __init__(self, vectors: NDArray[np.float32], rows: NDArray[np.int64] | None) -> None:
-        # A plain ndarray view of a memory map: indexing it skips np.memmap's subclass overhead.
-        self.vectors = np.asarray(vectors)
-        self.rows = rows
-        self.n = vectors.shape[0] if rows is None else rows.shape[0]
+    def __init__(self, source: RowSource, dimensions: int) -> None:
+        self.source = source
+        self.n = source.rows
+        self.dimensions = dimensions
 
     def block(self, start: int) -> NDArray[np.float32]:
-        stop = min(start + _BLOCK, self.n)
-        if self.rows is None:
-            return np.asarray(self.vectors[start:stop], dtype=np.float32)
-        return np.ascontiguousarray(self.vectors[self.rows[start:stop]], dtype=np.float32)
+        return self.source.read(start, min(_BLOCK, self.n - start))
 
     def starts(self) -> range:
         return range(0, self.n, _BLOCK)
 
     def row(self, i: int) -> NDArray[np.float32]:
-        index = i if self.rows is None else int(self.rows[i])
-        return np.asarray(self.vectors[index], dtype=np.float32)
+        row: NDArray[np.float32] = self.source.read(i, 1)[0]
+        return row
 
     def dots(self, vector: NDArray[np.float32]) -> NDArray[np.float64]:
         """Every row's dot product with ``vector``."""
@@ -124,7 +153,7 @@ class _Rows:
         c32 = centres.astype(np.float32)
         k = centres.shape[0]
         labels = np.empty(self.n, dtype=np.int64)
-        sums = np.zeros((k, self.vectors.shape[1]), dtype=np.float64)
+        sums = np.zeros((k, self.dimensions), dtype=np.float64)
         mass = np.zeros(k, dtype=np.float64)
         for start in self.starts():
             block = self.block(start)
@@ -170,30 +199,34 @@ def _normalise_rows(x: NDArray[np.float64]) -> NDArray[np.float64]:
     return out
 
 
+def centroid_sample_stride(chunks: int) -> int:
+    """Every how many chunks of a shard (in chunk id order) the routing sample takes one:
+    ``ceil(chunks / 65536)``, so the sample never exceeds 65,536 vectors."""
+    return max(1, math.ceil(chunks / CENTROID_SAMPLE_MAX))
+
+
 def route_centroids(
-    vectors: NDArray[np.float32], rows: NDArray[np.int64], catalog_id: str, shard_id: int
+    sample: RowSource, chunks: int, dimensions: int, catalog_id: str, shard_id: int
 ) -> tuple[NDArray[np.float32], NDArray[np.int64]]:
     """A shard's routing centroids (unit float32 rows) and the sampled chunks assigned to each.
 
-    ``rows`` are the shard's rows of ``vectors`` in chunk id order; every ``ceil(n / 65536)``-th
-    is sampled.
+    ``sample`` holds every :func:`centroid_sample_stride`-th of the shard's ``chunks`` vectors
+    in chunk id order, and is read a block at a time.
     """
-    n = rows.shape[0]
-    if n == 0:
-        return np.zeros((0, vectors.shape[1]), np.float32), np.zeros(0, np.int64)
-    stride = math.ceil(n / CENTROID_SAMPLE_MAX)
-    sample = _Rows(vectors, rows[::stride])
-    k = min(centroid_count(n), sample.n)
+    if chunks == 0 or sample.rows == 0:
+        return np.zeros((0, dimensions), np.float32), np.zeros(0, np.int64)
+    points = _Rows(sample, dimensions)
+    k = min(centroid_count(chunks), points.n)
     source = UniformSource(centroid_seed(catalog_id, shard_id))
-    centres = np.stack([sample.row(i) for i in _kmeans_plus_plus(sample, k, source)]).astype(
+    centres = np.stack([points.row(i) for i in _kmeans_plus_plus(points, k, source)]).astype(
         np.float64
     )
-    labels, sums, mass = sample.assign(centres)
+    labels, sums, mass = points.assign(centres)
     for _ in range(KMEANS_MAX_ITERATIONS):
         filled = mass > 0
         centres[filled] = _normalise_rows(sums[filled])
         previous = labels
-        labels, sums, mass = sample.assign(centres)
+        labels, sums, mass = points.assign(centres)
         if np.array_equal(labels, previous):
             break  # another update would reproduce these centres
     weights = np.bincount(labels, minlength=centres.shape[0]).astype(np.int64)
@@ -217,7 +250,7 @@ def balanced_assignment(
     n = vectors.shape[0]
     groups = max(1, min(groups, n))
     source = UniformSource(seed)
-    points = _Rows(vectors, None)
+    points = _Rows(ArrayRows(vectors), vectors.shape[1])
     seeds = _kmeans_plus_plus(points, groups, source)
     centres = vectors[seeds].astype(np.float64)
     if centres.shape[0] < groups:

@@ -211,7 +211,7 @@ def parse_locations(value: Any, where: str, line: int | None) -> tuple[Location,
     """``locations`` input (a list of ``{id, latitude, longitude, role, provenance}``).
 
     Only the shape is checked here; ids, coordinates and roles are checked with the document
-    they belong to (:func:`~gezel_knowledge.compiler.validation.validate_documents`)."""
+    they belong to (:func:`~gezel_knowledge.compiler.validation.validate_document`)."""
     if value is None:
         return ()
     if not isinstance(value, list):

@@ -22,12 +22,12 @@ from __future__ import annotations
 
 import json
 import tempfile
-from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, replace
+from collections.abc import Iterator, Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from gezel_knowledge.compiler.document_list import load_document_list
+from gezel_knowledge.compiler.document_list import ListedDocuments, load_document_list
 from gezel_knowledge.compiler.errors import SourceError
 from gezel_knowledge.compiler.inputs import notice_files
 from gezel_knowledge.compiler.metadata import (
@@ -36,7 +36,7 @@ from gezel_knowledge.compiler.metadata import (
     TopicDeclaration,
     source_metadata,
 )
-from gezel_knowledge.compiler.source import CatalogSource, LinkBase
+from gezel_knowledge.compiler.source import CatalogSource
 from gezel_knowledge.compiler.topics import derive_topic_id
 from gezel_knowledge.extras import require_extra
 
@@ -113,33 +113,15 @@ def load_parquet_document_list(
         staging.cleanup()
         raise
     readme, license_file = notice_files(source.metadata, root)
-    documents = tuple(
-        replace(
-            doc,
-            load_body=_SpilledBody(doc.load_body, staging),
-            origin=f"{path.name} row {doc.origin_line}",
-            origin_line=None,
-        )
-        for doc in source.documents
-    )
+    assert isinstance(source.documents, ListedDocuments)
     return replace(
         source,
         root=root,
-        documents=documents,
+        # The staged rows are deleted when the last document referring to them goes.
+        documents=source.documents.as_rows(path.name, staging),
         readme=readme if readme.is_file() else None,
         license_notice=license_file,
     )
-
-
-@dataclass(frozen=True, slots=True)
-class _SpilledBody:
-    """A body loader that keeps the staged rows alive as long as a document refers to them."""
-
-    load: Callable[[LinkBase], str]
-    staging: tempfile.TemporaryDirectory[str]
-
-    def __call__(self, links: LinkBase) -> str:
-        return self.load(links)
 
 
 def _root_topic(meta: CatalogMetadata) -> TopicDeclaration:

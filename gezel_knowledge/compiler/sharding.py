@@ -15,63 +15,65 @@ A document's chunks never split across shards, and no shard may exceed ``shard_m
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable
 from typing import Literal
 
 import numpy as np
 from numpy.typing import NDArray
 
 from gezel_knowledge.compiler.errors import SourceError
-from gezel_knowledge.compiler.kmeans import balanced_assignment, shard_fill_seed
+from gezel_knowledge.compiler.kmeans import RowSource, balanced_assignment, shard_fill_seed
 
-__all__ = ["ShardFill", "assign_shards", "document_vectors"]
+__all__ = ["ShardFill", "assign_shards", "check_document_size", "document_vectors"]
 
 ShardFill = Literal["topic", "semantic"]
 
 
+def check_document_size(count: int, maximum: int, document_id: str) -> None:
+    """Refuse a document with more chunks than a shard may hold."""
+    if count > maximum:
+        raise SourceError(
+            f"has {count:,} chunks, more than a shard may hold ({maximum:,})",
+            reason="document-too-large",
+            document=document_id,
+        )
+
+
 def document_vectors(
-    vectors: NDArray[np.float32], first_rows: Sequence[int], counts: Sequence[int]
+    vectors: RowSource, spans: Iterable[tuple[int, int]], documents: int, dimensions: int
 ) -> NDArray[np.float32]:
-    """Unit mean vectors of documents whose chunk rows are ``[first, first + count)``."""
-    out = np.zeros((len(counts), vectors.shape[1]), dtype=np.float32)
-    for i, (first, count) in enumerate(zip(first_rows, counts, strict=True)):
+    """Unit mean vectors of ``documents`` documents whose chunk rows are ``[first, first +
+    count)``, read one document at a time."""
+    out = np.zeros((documents, dimensions), dtype=np.float32)
+    for i, (first, count) in enumerate(spans):
         if count:
-            mean = vectors[first : first + count].astype(np.float64).sum(axis=0)
+            mean = vectors.read(first, count).astype(np.float64).sum(axis=0)
             norm = np.linalg.norm(mean)
             out[i] = (mean / norm if norm > 0 else mean).astype(np.float32)
     return out
 
 
 def assign_shards(
-    counts: Sequence[int],
+    counts: NDArray[np.int64],
     *,
     fill: ShardFill,
     target: int,
     maximum: int,
     catalog_id: str,
-    doc_ids: Sequence[str],
     vectors: NDArray[np.float32] | None = None,
-) -> list[int]:
-    """The shard id of each document (documents in ``(topicPathKey, documentId)`` order)."""
-    total = sum(counts)
-    for count, doc_id in zip(counts, doc_ids, strict=True):
-        if count > maximum:
-            raise SourceError(
-                f"has {count:,} chunks, more than a shard may hold ({maximum:,})",
-                reason="document-too-large",
-                document=doc_id,
-            )
+) -> NDArray[np.int64]:
+    """The shard id of each document (documents in ``(topicPathKey, documentId)`` order, each of
+    at most ``maximum`` chunks)."""
+    total = int(counts.sum())
     if total <= target:
-        return [0] * len(counts)
+        return np.zeros(counts.shape[0], dtype=np.int64)
     if fill == "topic":
         return _topic_fill(counts, target)
     if vectors is None:
         raise ValueError("semantic fill needs document vectors")
     shards = _semantic_fill(counts, target, maximum, catalog_id, vectors)
-    loads: dict[int, int] = {}
-    for shard, count in zip(shards, counts, strict=True):
-        loads[shard] = loads.get(shard, 0) + count
-    for shard, load in loads.items():
+    loads = np.bincount(shards, weights=counts, minlength=int(shards.max()) + 1)
+    for shard, load in enumerate(loads.astype(np.int64).tolist()):
         if load > maximum:
             raise SourceError(
                 f"semantic fill put {load:,} chunks in shard {shard} (maximum {maximum:,}); "
@@ -81,49 +83,46 @@ def assign_shards(
     return shards
 
 
-def _topic_fill(counts: Sequence[int], target: int) -> list[int]:
+def _topic_fill(counts: NDArray[np.int64], target: int) -> NDArray[np.int64]:
     """Fill shards greedily in document order, starting a new one before the target is passed."""
-    shards: list[int] = []
+    shards = np.empty(counts.shape[0], dtype=np.int64)
     current, filled = 0, 0
-    for count in counts:
+    for i, count in enumerate(counts.tolist()):
         if filled > 0 and filled + count > target:
             current, filled = current + 1, 0
-        shards.append(current)
+        shards[i] = current
         filled += count
     return shards
 
 
 def _semantic_fill(
-    counts: Sequence[int],
+    counts: NDArray[np.int64],
     target: int,
     maximum: int,
     catalog_id: str,
     vectors: NDArray[np.float32],
-) -> list[int]:
+) -> NDArray[np.int64]:
     """Balanced k-means groups, numbered by their first document in order."""
-    total = sum(counts)
+    total = int(counts.sum())
     groups = math.ceil(total / target)
     capacity = min(maximum, math.ceil(total / groups * 1.02))
-    with_chunks = [i for i, c in enumerate(counts) if c > 0]
+    with_chunks = np.flatnonzero(counts > 0)
     labels = balanced_assignment(
         np.ascontiguousarray(vectors[with_chunks]),
-        np.asarray([counts[i] for i in with_chunks], dtype=np.int64),
+        counts[with_chunks].astype(np.int64),
         groups,
         capacity,
         shard_fill_seed(catalog_id),
     )
-    raw = [-1] * len(counts)
-    for row, label in zip(with_chunks, labels, strict=True):
-        raw[row] = int(label)
+    raw = np.full(counts.shape[0], -1, dtype=np.int64)
+    raw[with_chunks] = labels
     numbering: dict[int, int] = {}
-    shards = []
+    shards = np.empty(counts.shape[0], dtype=np.int64)
     previous = 0
-    for label in raw:
-        if label < 0:
-            shards.append(previous)  # a document without chunks follows its predecessor
-            continue
-        if label not in numbering:
-            numbering[label] = len(numbering)
-        previous = numbering[label]
-        shards.append(previous)
+    for i, label in enumerate(raw.tolist()):
+        if label >= 0:
+            if label not in numbering:
+                numbering[label] = len(numbering)
+            previous = numbering[label]
+        shards[i] = previous  # a document without chunks follows its predecessor
     return shards

@@ -11,12 +11,14 @@ only those that pass are kept.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Iterator
 
 from gezel_knowledge.validate.smoke import SMOKE_TOP_N, smoke_query_hits
 from gezk.manifest import SmokeQuery
 
 __all__ = ["SMOKE_TOP_N", "derive_smoke_queries", "smoke_query_passes"]
+
+_PAGE = 256
 
 
 def smoke_query_passes(router: sqlite3.Connection, query: SmokeQuery) -> bool:
@@ -25,18 +27,15 @@ def smoke_query_passes(router: sqlite3.Connection, query: SmokeQuery) -> bool:
     return all(doc_id in top for doc_id in query.expected_document_ids)
 
 
-def derive_smoke_queries(
-    router: sqlite3.Connection, documents: Sequence[tuple[str, str]], want: int = 3
-) -> tuple[SmokeQuery, ...]:
-    """Up to ``want`` title queries, from documents spread evenly over ``(id, title)`` pairs."""
-    ordered = sorted(documents)
+def derive_smoke_queries(router: sqlite3.Connection, want: int = 3) -> tuple[SmokeQuery, ...]:
+    """Up to ``want`` title queries, from documents spread evenly over the router's documents
+    in id order (read a page at a time from the sealed router, never all at once)."""
+    total = int(router.execute("SELECT COUNT(*) FROM documents").fetchone()[0])
     found: list[SmokeQuery] = []
     used: set[str] = set()
-    if not ordered:
-        return ()
     for slot in range(want):
-        start = slot * len(ordered) // want
-        for doc_id, title in ordered[start:] + ordered[:start]:
+        start = slot * total // want
+        for doc_id, title in _documents_from(router, start, total):
             if doc_id in used:
                 continue
             candidate = SmokeQuery(title, (doc_id,))
@@ -44,6 +43,19 @@ def derive_smoke_queries(
             if smoke_query_passes(router, candidate):
                 found.append(candidate)
                 break
-        if len(used) == len(ordered):
+        if len(used) == total:
             break
     return tuple(found)
+
+
+def _documents_from(
+    router: sqlite3.Connection, start: int, total: int
+) -> Iterator[tuple[str, str]]:
+    """``(id, title)`` in id order from the ``start``-th document, wrapping round to the first."""
+    for offset in (start, 0):
+        limit = total - start if offset == start else start
+        cursor = router.execute(
+            "SELECT id, title FROM documents ORDER BY id LIMIT ? OFFSET ?", (limit, offset)
+        )
+        while page := cursor.fetchmany(_PAGE):
+            yield from page

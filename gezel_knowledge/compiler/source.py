@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -82,7 +82,8 @@ class CatalogSource:
     outline: str
     metadata: CatalogMetadata
     topics: tuple[Topic, ...]
-    documents: tuple[SourceDocument, ...]
+    documents: Sequence[SourceDocument]
+    """A tuple, or for a document list a sequence that parses each document when asked for."""
     assets: tuple[SourceAsset, ...] = ()
     warnings: tuple[BuildWarning, ...] = ()
     readme: Path | None = None

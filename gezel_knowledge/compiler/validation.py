@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import unicodedata
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,8 +31,9 @@ __all__ = [
     "MAX_PROVENANCE_BYTES",
     "ValidDocument",
     "dumps_compact",
+    "duplicate_document",
     "provenance_json",
-    "validate_documents",
+    "validate_document",
     "validate_topics",
 ]
 
@@ -188,81 +189,86 @@ def _locations(doc: SourceDocument) -> tuple[Location, ...]:
     return tuple(rows[k] for k in sorted(rows))
 
 
-def validate_documents(
-    documents: Sequence[SourceDocument], topics: Mapping[str, Topic], default_language: str
-) -> list[ValidDocument]:
-    """Validated documents in ``(topicPathKey, documentId)`` order."""
-    seen: dict[str, SourceDocument] = {}
-    out: list[ValidDocument] = []
-    for doc in documents:
-        try:
-            validate_document_id(doc.id)
-        except InvalidIdentifier as exc:
-            raise _error(doc, exc.message, "invalid-document-id") from None
-        if doc.id in seen:
-            other = seen[doc.id]
-            line = f":{other.origin_line}" if other.origin_line else ""
-            where = f" (also in {other.origin}{line})"
+def duplicate_document(doc: SourceDocument, origin: str | None, line: int | None) -> SourceError:
+    """The error for ``doc`` repeating the id of a document from ``origin`` (and ``line``)."""
+    where = f" (also in {origin}{f':{line}' if line else ''})" if origin else ""
+    return _error(doc, f"duplicate document id{where}", "duplicate-document-id")
+
+
+def validate_document(
+    doc: SourceDocument,
+    topics: Mapping[str, Topic],
+    default_language: str,
+    *,
+    unique: Callable[[SourceDocument], None],
+) -> ValidDocument:
+    """One document checked: its id, then ``unique(doc)`` (which raises for an id seen before),
+    then title, placements, ordinals, meta, attribution, aliases, language and locations."""
+    try:
+        validate_document_id(doc.id)
+    except InvalidIdentifier as exc:
+        raise _error(doc, exc.message, "invalid-document-id") from None
+    unique(doc)
+    if not doc.title.strip():
+        raise _error(doc, "has an empty title", "invalid-title")
+    _check_path(doc, doc.topic_path, topics, "topicPath")
+    _check_ordinal(doc, doc.ordinal, "ordinal")
+    placements = _placements(doc, topics)
+    meta_json = _meta_json(doc)
+    attribution_json = _attribution_json(doc)
+    aliases = sorted({unicodedata.normalize("NFC", a.strip()) for a in doc.aliases if a.strip()})
+    language = doc.language or default_language
+    if len(language) < 2:
+        raise _error(doc, f"language {language!r} is not a language tag", "invalid-language")
+    return ValidDocument(
+        source=doc,
+        topic_path_key="/".join(doc.topic_path),
+        slug=doc.slug or document_slug(doc.title),
+        language=language,
+        aliases=tuple(aliases),
+        attribution_json=attribution_json,
+        meta_json=meta_json,
+        locations=_locations(doc),
+        placements=placements,
+    )
+
+
+def _placements(doc: SourceDocument, topics: Mapping[str, Topic]) -> tuple[TopicPlacement, ...]:
+    leaves = {doc.topic_path[-1]}
+    placements = [TopicPlacement(doc.topic_path[-1], doc.ordinal, primary=True)]
+    for reference in sorted(
+        doc.toc_references, key=lambda r: (r.topic_path, r.ordinal is None, r.ordinal or 0)
+    ):
+        _check_path(doc, reference.topic_path, topics, "tocReference topicPath")
+        _check_ordinal(doc, reference.ordinal, "tocReference ordinal")
+        leaf = reference.topic_path[-1]
+        if leaf in leaves:
             raise _error(
-                doc,
-                f"duplicate document id{where if other.origin else ''}",
-                "duplicate-document-id",
+                doc, f"is placed under topic {leaf!r} more than once", "repeated-placement"
             )
-        seen[doc.id] = doc
-        if not doc.title.strip():
-            raise _error(doc, "has an empty title", "invalid-title")
-        _check_path(doc, doc.topic_path, topics, "topicPath")
-        _check_ordinal(doc, doc.ordinal, "ordinal")
-        leaves = {doc.topic_path[-1]}
-        placements = [TopicPlacement(doc.topic_path[-1], doc.ordinal, primary=True)]
-        for reference in sorted(
-            doc.toc_references, key=lambda r: (r.topic_path, r.ordinal is None, r.ordinal or 0)
-        ):
-            _check_path(doc, reference.topic_path, topics, "tocReference topicPath")
-            _check_ordinal(doc, reference.ordinal, "tocReference ordinal")
-            leaf = reference.topic_path[-1]
-            if leaf in leaves:
-                raise _error(
-                    doc, f"is placed under topic {leaf!r} more than once", "repeated-placement"
-                )
-            leaves.add(leaf)
-            placements.append(TopicPlacement(leaf, reference.ordinal))
-        meta_json = None
-        if doc.meta is not None:
-            reserved = sorted(k for k in doc.meta if str(k).startswith("gezk."))
-            if reserved:
-                raise _error(doc, f"meta uses reserved keys {reserved}", "reserved-meta-key")
-            meta_json = _json_object(doc, doc.meta, "meta")
-            if len(meta_json.encode("utf-8")) > MAX_META_BYTES:
-                raise _error(doc, f"meta exceeds {MAX_META_BYTES} bytes", "meta-too-large")
-        attribution_json = None
-        if doc.attribution is not None:
-            if not all(
-                isinstance(k, str) and isinstance(v, str) for k, v in doc.attribution.items()
-            ):
-                raise _error(doc, "attribution must map strings to strings", "invalid-attribution")
-            attribution_json = _json_object(doc, doc.attribution, "attribution")
-        aliases = sorted(
-            {unicodedata.normalize("NFC", a.strip()) for a in doc.aliases if a.strip()}
-        )
-        language = doc.language or default_language
-        if len(language) < 2:
-            raise _error(doc, f"language {language!r} is not a language tag", "invalid-language")
-        out.append(
-            ValidDocument(
-                source=doc,
-                topic_path_key="/".join(doc.topic_path),
-                slug=doc.slug or document_slug(doc.title),
-                language=language,
-                aliases=tuple(aliases),
-                attribution_json=attribution_json,
-                meta_json=meta_json,
-                locations=_locations(doc),
-                placements=tuple(placements),
-            )
-        )
-    out.sort(key=lambda d: (d.topic_path_key, d.source.id))
-    return out
+        leaves.add(leaf)
+        placements.append(TopicPlacement(leaf, reference.ordinal))
+    return tuple(placements)
+
+
+def _meta_json(doc: SourceDocument) -> str | None:
+    if doc.meta is None:
+        return None
+    reserved = sorted(k for k in doc.meta if str(k).startswith("gezk."))
+    if reserved:
+        raise _error(doc, f"meta uses reserved keys {reserved}", "reserved-meta-key")
+    meta_json = _json_object(doc, doc.meta, "meta")
+    if len(meta_json.encode("utf-8")) > MAX_META_BYTES:
+        raise _error(doc, f"meta exceeds {MAX_META_BYTES} bytes", "meta-too-large")
+    return meta_json
+
+
+def _attribution_json(doc: SourceDocument) -> str | None:
+    if doc.attribution is None:
+        return None
+    if not all(isinstance(k, str) and isinstance(v, str) for k, v in doc.attribution.items()):
+        raise _error(doc, "attribution must map strings to strings", "invalid-attribution")
+    return _json_object(doc, doc.attribution, "attribution")
 
 
 def dumps_compact(value: Any) -> str:

@@ -21,8 +21,16 @@ from gezel_knowledge.home import gezel_home
 from gezk.jcs import canonicalize
 from gezk.profiles import EmbeddingProfile
 
-__all__ = ["VectorCache", "default_cache_dir", "embed_input_key", "vector_space_digest"]
+__all__ = [
+    "CacheReader",
+    "VectorCache",
+    "default_cache_dir",
+    "embed_input_key",
+    "vector_space_digest",
+]
 
+_FILE = "vectors.sqlite"
+_IN_BATCH = 500
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS vectors(
   space TEXT NOT NULL,
@@ -62,10 +70,11 @@ class VectorCache:
     def __init__(self, folder: Path | None, profile: EmbeddingProfile) -> None:
         self._space = vector_space_digest(profile)
         self._dimensions = profile.dimensions
+        self._folder = folder
         self._conn: sqlite3.Connection | None = None
         if folder is not None:
             folder.mkdir(parents=True, exist_ok=True)
-            conn = sqlite3.connect(folder / "vectors.sqlite", timeout=30.0)
+            conn = sqlite3.connect(folder / _FILE, timeout=30.0)
             conn.execute("PRAGMA journal_mode = WAL")
             conn.execute("PRAGMA synchronous = NORMAL")
             conn.executescript(_SCHEMA)
@@ -76,14 +85,31 @@ class VectorCache:
         """Whether vectors persist across builds."""
         return self._conn is not None
 
+    @property
+    def folder(self) -> Path | None:
+        """The cache folder (``None`` without one)."""
+        return self._folder
+
+    def reader(self) -> CacheReader | None:
+        """A read-only view for workers in other processes (``None`` without a folder)."""
+        if self._folder is None:
+            return None
+        return CacheReader(self._folder, self._space, self._dimensions)
+
+    def known(self, keys: Sequence[bytes]) -> set[bytes]:
+        """The keys among ``keys`` the cache holds a vector for."""
+        if self._conn is None:
+            return set()
+        return _known(self._conn, self._space, self._dimensions, keys)
+
     def get_many(self, keys: Sequence[bytes]) -> dict[bytes, NDArray[np.float32]]:
         """The cached vectors among ``keys``."""
         if self._conn is None or not keys:
             return {}
         found: dict[bytes, NDArray[np.float32]] = {}
         unique = list(dict.fromkeys(keys))
-        for start in range(0, len(unique), 500):
-            batch = unique[start : start + 500]
+        for start in range(0, len(unique), _IN_BATCH):
+            batch = unique[start : start + _IN_BATCH]
             marks = ",".join("?" * len(batch))
             rows = self._conn.execute(
                 "SELECT input_sha256, vector FROM vectors "
@@ -113,3 +139,47 @@ class VectorCache:
         if self._conn is not None:
             self._conn.close()
             self._conn = None
+
+
+def _known(
+    conn: sqlite3.Connection, space: str, dimensions: int, keys: Sequence[bytes]
+) -> set[bytes]:
+    found: set[bytes] = set()
+    unique = list(dict.fromkeys(keys))
+    for start in range(0, len(unique), _IN_BATCH):
+        batch = unique[start : start + _IN_BATCH]
+        marks = ",".join("?" * len(batch))
+        rows = conn.execute(
+            "SELECT input_sha256 FROM vectors WHERE space = ? AND length(vector) = ? "
+            f"AND input_sha256 IN ({marks})",
+            [space, dimensions * 4, *batch],
+        )
+        found.update(bytes(key) for (key,) in rows)
+    return found
+
+
+class CacheReader:
+    """Which embed inputs a cache folder holds, through a read-only connection opened on first
+    use; pickled without it, so a worker process or a Ray actor opens its own."""
+
+    def __init__(self, folder: Path, space: str, dimensions: int) -> None:
+        self.folder = folder
+        self.space = space
+        self.dimensions = dimensions
+        self._conn: sqlite3.Connection | None = None
+
+    def __call__(self, keys: Sequence[bytes]) -> set[bytes]:
+        """The keys among ``keys`` the cache holds a vector for (none if it has no file yet)."""
+        if self._conn is None:
+            path = self.folder / _FILE
+            if not path.is_file():
+                return set()
+            self._conn = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True, timeout=30.0)
+        return _known(self._conn, self.space, self.dimensions, keys)
+
+    def __getstate__(self) -> tuple[Path, str, int]:
+        return (self.folder, self.space, self.dimensions)
+
+    def __setstate__(self, state: tuple[Path, str, int]) -> None:
+        self.folder, self.space, self.dimensions = state
+        self._conn = None

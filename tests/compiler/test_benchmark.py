@@ -25,3 +25,6 @@ def test_compile_benchmark_small_run(capsys: pytest.CaptureFixture[str]) -> None
     assert large["vector_bytes"] == large["chunks"] * 384 * 4
     assert 0 < large["outside_embedder_share"] < 1
     assert report["reference_hash_embed"]["inputs"] > 0
+    assert report["rss_ratio"] == large["peak_rss_bytes"] / small["peak_rss_bytes"] > 0
+    assert large["scratch_peak_bytes"] >= 0
+    assert large["jobs"] == 1
