@@ -6,6 +6,7 @@ import argparse
 from collections.abc import Callable
 from typing import Any
 
+from gezel_knowledge.cli._commands import add_command
 from gezel_knowledge.cli._output import print_json
 from gezel_knowledge.install.registry import InstalledCatalog
 from gezel_knowledge.install.state import HomeState
@@ -31,12 +32,14 @@ def add_home_option(parser: argparse.ArgumentParser) -> None:
 
 
 def add_catalog_command(
-    subparsers: Any, name: str, help: str, handler: Callable[[argparse.Namespace], int]
+    subparsers: Any, name: str, handler: Callable[[argparse.Namespace], int]
 ) -> None:
     """Add a subcommand acting on one installed ``CATALOG``, with ``--home`` and ``--json``."""
-    parser = subparsers.add_parser(name, help=help)
+    parser = add_command(subparsers, name)
     parser.add_argument(
-        "catalog", metavar="CATALOG", help="publisher/catalog or a unique catalog id"
+        "catalog",
+        metavar="CATALOG",
+        help="publisher/catalog[@version] or a unique catalog id",
     )
     add_home_option(parser)
     parser.add_argument("--json", action="store_true", help="print JSON")

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from gezel_knowledge.cli._commands import add_command
 from gezel_knowledge.cli._output import TerminalProgress, print_json
 from gezel_knowledge.compiler import (
     BuildResult,
@@ -30,9 +31,9 @@ from gezk.profiles import embedding_profile
 
 def register(subparsers: Any) -> None:
     """Add the ``build`` subcommand."""
-    parser = subparsers.add_parser(
+    parser = add_command(
+        subparsers,
         "build",
-        help="compile a Markdown tree or a .jsonl/.parquet document list into a .gezk catalog",
         description="Compile a folder of Markdown (with catalog.yaml, README.md and a licence "
         "notice) or a JSON Lines or Parquet document list into a deterministic .gezk catalog.",
     )

@@ -7,15 +7,16 @@ from pathlib import Path
 from typing import Any
 
 from gezel_knowledge.cli._catalog import add_catalog_argument, open_catalog_argument
+from gezel_knowledge.cli._commands import add_command
 from gezel_knowledge.cli._output import TerminalProgress, print_json
 from gezel_knowledge.export import export_parquet
 
 
 def register(subparsers: Any) -> None:
     """Add the ``export-parquet`` subcommand."""
-    parser = subparsers.add_parser(
+    parser = add_command(
+        subparsers,
         "export-parquet",
-        help="write a catalog's documents, chunks and vectors as Parquet files",
         description="Write the Parquet companion of a catalog (spec section 14): per shard "
         "documents-NNN.parquet and chunks-NNN.parquet, plus topics.parquet, "
         "topic_documents.parquet, document-locations.parquet and parquet-manifest.json. "

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from gezel_knowledge.cli._commands import add_command
 from gezel_knowledge.cli._installed import add_home_option, state_from
 from gezel_knowledge.cli._output import excerpt, note, print_json
 from gezel_knowledge.cli._query import add_query_arguments, query_and_near
@@ -19,7 +20,7 @@ from gezel_knowledge.search import KnowledgeSearch
 
 def register(subparsers: Any) -> None:
     """Add the ``find`` subcommand."""
-    parser = subparsers.add_parser("find", help="search across the installed, enabled catalogs")
+    parser = add_command(subparsers, "find")
     add_query_arguments(parser)
     parser.add_argument("-k", type=int, default=10, metavar="N", help="number of results (10)")
     parser.add_argument("--mode", choices=SEARCH_MODES, default="hybrid", help="ranked lists")

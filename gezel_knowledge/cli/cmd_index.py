@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from gezel_knowledge.cli._commands import add_command
 from gezel_knowledge.cli._index_args import (
     add_embedder_argument,
     add_home_argument,
@@ -17,9 +18,9 @@ from gezel_knowledge.indexes import index_workspace
 
 def register(subparsers: Any) -> None:
     """Add the ``index`` subcommand."""
-    parser = subparsers.add_parser(
+    parser = add_command(
+        subparsers,
         "index",
-        help="index a workspace folder for search",
         description="Run the structural pass over PATH (files, symbols, headings, chunks; no "
         "model needed) and then the enrichment pass (text embeddings) when an embedder is "
         "available. Unchanged files are not processed again. The index lives under the Gezel "

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from gezel_knowledge.cli._commands import add_command
 from gezel_knowledge.cli._index_args import (
     add_embedder_argument,
     add_home_argument,
@@ -20,9 +21,9 @@ from gezel_knowledge.results import SEARCH_MODES
 
 def register(subparsers: Any) -> None:
     """Add the ``index-search`` subcommand."""
-    parser = subparsers.add_parser(
+    parser = add_command(
+        subparsers,
         "index-search",
-        help="search the content index of a workspace",
         description="Hybrid search of a workspace indexed with 'gezel-knowledge index': vector "
         "neighbours plus keyword matches over symbols, names, summaries and passages, fused by "
         "rank.",

@@ -12,6 +12,7 @@ from typing import Any
 
 from gezel_knowledge.archive import inspect_archive
 from gezel_knowledge.cli._catalog import add_catalog_argument
+from gezel_knowledge.cli._commands import add_command
 from gezel_knowledge.cli._output import print_json
 from gezel_knowledge.errors import NotFound
 from gezel_knowledge.reader import read_manifest
@@ -20,9 +21,7 @@ from gezk.manifest import CatalogManifest
 
 def register(subparsers: Any) -> None:
     """Add the ``inspect`` subcommand."""
-    parser = subparsers.add_parser(
-        "inspect", help="show a catalog's identity, counts, profiles and files"
-    )
+    parser = add_command(subparsers, "inspect")
     add_catalog_argument(parser)
     parser.add_argument("--expected-sha256", metavar="HEX", help="the archive digest promised")
     parser.add_argument("--json", action="store_true", help="print JSON")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from gezel_knowledge.cli._commands import add_command
 from gezel_knowledge.cli._installed import add_home_option, catalog_row
 from gezel_knowledge.cli._output import TerminalProgress, note, print_json
 from gezel_knowledge.cli._trust import add_trust_option, trust_from
@@ -17,10 +18,7 @@ _FALLBACKS = ("shared-store-unavailable", "shared-copy-damaged")
 
 def register(subparsers: Any) -> None:
     """Add the ``install`` subcommand."""
-    parser = subparsers.add_parser(
-        "install",
-        help="install a catalog from a .gezk file, an http(s) URL or publisher/catalog[@version]",
-    )
+    parser = add_command(subparsers, "install")
     parser.add_argument(
         "source", metavar="SRC", help="a .gezk path, an http(s) URL, or publisher/catalog[@version]"
     )

@@ -6,15 +6,16 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from gezel_knowledge.cli._commands import add_command
 from gezel_knowledge.cli._output import print_json
 from gezel_knowledge.compiler.signing import generate_key_files
 
 
 def register(subparsers: Any) -> None:
     """Add the ``keygen`` subcommand."""
-    parser = subparsers.add_parser(
+    parser = add_command(
+        subparsers,
         "keygen",
-        help="create an Ed25519 key pair for signing catalogs",
         description="Write a new Ed25519 private key (PEM, readable by you only) and its public "
         "key, and print the key id readers use as a trust anchor.",
     )

@@ -9,15 +9,14 @@ import argparse
 from typing import Any
 
 from gezel_knowledge.cli._catalog import add_catalog_argument, open_catalog_argument
+from gezel_knowledge.cli._commands import add_command
 from gezel_knowledge.cli._installed import print_installed
 from gezel_knowledge.cli._output import print_json, to_jsonable
 
 
 def register(subparsers: Any) -> None:
     """Add the ``list`` subcommand."""
-    parser = subparsers.add_parser(
-        "list", help="list a catalog's documents, or the installed catalogs"
-    )
+    parser = add_command(subparsers, "list")
     add_catalog_argument(parser, optional=True)
     parser.add_argument("--topic", metavar="TOPIC", help="only this topic and its subtopics")
     parser.add_argument(

@@ -6,6 +6,7 @@ import argparse
 from datetime import date
 from typing import Any
 
+from gezel_knowledge.cli._commands import add_command
 from gezel_knowledge.cli._index_args import (
     add_embedder_argument,
     add_home_argument,
@@ -20,9 +21,9 @@ from gezel_knowledge.results import SEARCH_MODES
 
 def register(subparsers: Any) -> None:
     """Add the ``memory`` subcommand group."""
-    parser = subparsers.add_parser(
+    parser = add_command(
+        subparsers,
         "memory",
-        help="add to, search and rebuild memory",
         description="Memory lives in daily Markdown files under <home>/memory/; the index "
         "beside them can always be rebuilt from those files.",
     )

@@ -5,15 +5,16 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from gezel_knowledge.cli._commands import add_command
 from gezel_knowledge.cli._output import print_json
 from gezel_knowledge.embedders import models_report
 
 
 def register(subparsers: Any) -> None:
     """Add the ``models`` subcommand."""
-    parser = subparsers.add_parser(
+    parser = add_command(
+        subparsers,
         "models",
-        help="list embedding profiles and whether their model files are available",
         description="List the registered embedding profiles, where each one's model files "
         "were found (explicit directory, GEZEL_MODELS, GEZEL_HOME/models or an installed "
         "model package) and, when they were not, what is missing.",

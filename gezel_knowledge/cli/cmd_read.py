@@ -11,6 +11,7 @@ import argparse
 from typing import Any
 
 from gezel_knowledge.cli._catalog import open_catalog_argument
+from gezel_knowledge.cli._commands import add_command
 from gezel_knowledge.cli._output import print_json
 from gezel_knowledge.errors import InvalidInput
 from gezel_knowledge.install.mount import read_reference
@@ -19,7 +20,7 @@ from gezel_knowledge.install.state import HomeState
 
 def register(subparsers: Any) -> None:
     """Add the ``read`` subcommand."""
-    parser = subparsers.add_parser("read", help="print a document, line range or passage")
+    parser = add_command(subparsers, "read")
     parser.add_argument(
         "args",
         metavar="[CATALOG] REFERENCE",

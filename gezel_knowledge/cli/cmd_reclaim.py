@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from gezel_knowledge.cli._commands import add_command
 from gezel_knowledge.cli._output import print_json
 from gezel_knowledge.errors import InvalidInput
 from gezel_knowledge.install.shared_store import shared_store_from
@@ -12,10 +13,7 @@ from gezel_knowledge.install.shared_store import shared_store_from
 
 def register(subparsers: Any) -> None:
     """Add the ``reclaim`` subcommand."""
-    parser = subparsers.add_parser(
-        "reclaim",
-        help="delete shared-store catalogs that no Gezel home references any more",
-    )
+    parser = add_command(subparsers, "reclaim")
     parser.add_argument(
         "--store", metavar="DIR", help="the shared store (default: $GEZEL_SHARED_STORE)"
     )

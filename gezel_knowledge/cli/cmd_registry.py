@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from gezel_knowledge._atomic import write_atomic
+from gezel_knowledge.cli._commands import add_command
 from gezel_knowledge.cli._output import print_json
 from gezel_knowledge.compiler.signing import load_private_key
 from gezel_knowledge.install.registry_document import build_registry
@@ -19,10 +20,7 @@ from gezel_knowledge.install.registry_document import build_registry
 
 def register(subparsers: Any) -> None:
     """Add the ``registry`` subcommand."""
-    parser = subparsers.add_parser(
-        "registry",
-        help="write a publisher registry document listing built .gezk archives",
-    )
+    parser = add_command(subparsers, "registry")
     parser.add_argument("output", type=Path, metavar="OUT.json", help="the document to write")
     parser.add_argument("archives", type=Path, nargs="+", metavar="ARCHIVE.gezk")
     parser.add_argument(

@@ -11,12 +11,7 @@ from gezel_knowledge.cli._output import print_json
 
 def register(subparsers: Any) -> None:
     """Add the ``remove`` subcommand."""
-    add_catalog_command(
-        subparsers,
-        "remove",
-        "remove an installed catalog (your reference and its private files)",
-        run,
-    )
+    add_catalog_command(subparsers, "remove", run)
 
 
 def run(args: argparse.Namespace) -> int:

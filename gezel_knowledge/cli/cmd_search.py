@@ -10,6 +10,7 @@ import argparse
 from typing import Any
 
 from gezel_knowledge.cli._catalog import add_catalog_argument, open_catalog_argument
+from gezel_knowledge.cli._commands import add_command
 from gezel_knowledge.cli._output import excerpt, note, print_json
 from gezel_knowledge.cli._query import add_query_arguments, query_and_near
 from gezel_knowledge.embedders import resolve_query_embedder
@@ -19,7 +20,7 @@ from gezel_knowledge.results import SEARCH_MODES
 
 def register(subparsers: Any) -> None:
     """Add the ``search`` subcommand."""
-    parser = subparsers.add_parser("search", help="search a catalog (hybrid, vector, keyword)")
+    parser = add_command(subparsers, "search")
     add_catalog_argument(parser)
     parser.add_argument("--mode", choices=SEARCH_MODES, default="hybrid")
     add_query_arguments(parser)

@@ -6,15 +6,16 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from gezel_knowledge.cli._commands import add_command
 from gezel_knowledge.cli._output import print_json
 from gezel_knowledge.compiler.signing import load_private_key, sign_catalog
 
 
 def register(subparsers: Any) -> None:
     """Add the ``sign`` subcommand."""
-    parser = subparsers.add_parser(
+    parser = add_command(
+        subparsers,
         "sign",
-        help="sign a built catalog's manifest with an Ed25519 key",
         description="Verify a .gezk archive, sign its manifest (replacing any signature) and "
         "write it back; every other entry keeps its bytes.",
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from gezel_knowledge.cli._commands import add_command
 from gezel_knowledge.cli._installed import add_home_option, catalog_line, catalog_row, state_from
 from gezel_knowledge.cli._output import print_json
 from gezel_knowledge.install.status import home_status
@@ -12,9 +13,7 @@ from gezel_knowledge.install.status import home_status
 
 def register(subparsers: Any) -> None:
     """Add the ``status`` subcommand."""
-    parser = subparsers.add_parser(
-        "status", help="installed catalogs, quarantined ones and why, and embedding readiness"
-    )
+    parser = add_command(subparsers, "status")
     parser.add_argument(
         "--check",
         action="store_true",

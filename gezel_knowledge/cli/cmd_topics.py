@@ -6,12 +6,13 @@ import argparse
 from typing import Any
 
 from gezel_knowledge.cli._catalog import add_catalog_argument, open_catalog_argument
+from gezel_knowledge.cli._commands import add_command
 from gezel_knowledge.cli._output import print_json
 
 
 def register(subparsers: Any) -> None:
     """Add the ``topics`` subcommand."""
-    parser = subparsers.add_parser("topics", help="show a catalog's table of contents")
+    parser = add_command(subparsers, "topics")
     add_catalog_argument(parser)
     parser.add_argument("--json", action="store_true", help="print JSON")
     parser.set_defaults(handler=run)

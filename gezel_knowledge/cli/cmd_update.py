@@ -6,6 +6,7 @@ import argparse
 import sys
 from typing import Any
 
+from gezel_knowledge.cli._commands import add_command
 from gezel_knowledge.cli._installed import add_home_option
 from gezel_knowledge.cli._output import TerminalProgress, note, print_json
 from gezel_knowledge.cli._trust import add_trust_option, trust_from
@@ -15,9 +16,9 @@ from gezel_knowledge.install.updates import UpdateCheck, UpdatePolicy
 
 def register(subparsers: Any) -> None:
     """Add the ``update`` subcommand."""
-    parser = subparsers.add_parser(
+    parser = add_command(
+        subparsers,
         "update",
-        help="install newer releases of installed catalogs from registry documents",
         description="Compare the installed catalogs with publisher registry documents (default: "
         "the ones they were installed through) and install newer releases, keeping each "
         "catalog's enabled setting. Running this command is your own request to download.",

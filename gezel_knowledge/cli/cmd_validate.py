@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from gezel_knowledge.cli._catalog import add_catalog_argument
+from gezel_knowledge.cli._commands import add_command
 from gezel_knowledge.cli._output import print_json
 from gezel_knowledge.cli._trust import add_trust_option, trust_from
 from gezel_knowledge.validate import ValidationReport, validate_archive, validate_catalog
@@ -21,7 +22,7 @@ UNVERIFIED = 3
 
 def register(subparsers: Any) -> None:
     """Add the ``validate`` subcommand."""
-    parser = subparsers.add_parser("validate", help="check a catalog and report every finding")
+    parser = add_command(subparsers, "validate")
     add_catalog_argument(parser)
     parser.add_argument(
         "--deep",

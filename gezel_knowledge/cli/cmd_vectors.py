@@ -6,15 +6,16 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from gezel_knowledge.cli._commands import add_command
 from gezel_knowledge.cli._output import print_json, to_jsonable
 from gezel_knowledge.conformance import check_vectors, kit_file, load_kit
 
 
 def register(subparsers: Any) -> None:
     """Add the ``vectors`` subcommand."""
-    parser = subparsers.add_parser(
+    parser = add_command(
+        subparsers,
         "vectors",
-        help="re-check the gezk conformance vectors",
         description="Re-check every vector group of a gezk conformance kit and print one line "
         "per group. Without --kit the bundled copy of the 0.7 kit's vectors.json is used.",
     )

@@ -6,13 +6,14 @@ import argparse
 from typing import Any
 
 from gezel_knowledge._version import __version__
+from gezel_knowledge.cli._commands import add_command
 from gezel_knowledge.cli._output import print_json
 from gezk.versions import SUPPORTED, WRITTEN
 
 
 def register(subparsers: Any) -> None:
     """Add the ``version`` subcommand."""
-    parser = subparsers.add_parser("version", help="print the library and format versions")
+    parser = add_command(subparsers, "version")
     parser.add_argument("--json", action="store_true", help="print JSON")
     parser.set_defaults(handler=run)
 
