@@ -24,7 +24,7 @@ from numpy.typing import ArrayLike, NDArray
 from gezel_knowledge import display
 from gezel_knowledge.archive.limits import DEFAULT_LIMITS, ArchiveLimits
 from gezel_knowledge.embedders.base import Embedder
-from gezel_knowledge.errors import IntegrityFailure, InvalidInput, NotFound
+from gezel_knowledge.errors import IntegrityFailure, InvalidInput, ModelUnavailable, NotFound
 from gezel_knowledge.fusion import GEZEL, FusionPreset
 from gezel_knowledge.hits import Provenance
 from gezel_knowledge.query import QueryVectors, query_vectors_for
@@ -304,8 +304,10 @@ class Catalog:
     ) -> SearchResult:
         """Search the catalog: ``hybrid`` (default), ``vector`` or ``keyword``.
 
-        Without an embedder for the catalog's profile, keyword lists still run and the result's
-        report says why vectors did not (:attr:`SearchResult.semantic_unavailable`).
+        Without an embedder for the catalog's profile, hybrid search runs the keyword lists and
+        the result's report says why vectors did not (:attr:`SearchResult.semantic_unavailable`);
+        ``vector`` mode raises :class:`ModelUnavailable` instead of answering with nothing. A
+        query with neither text nor ``near`` raises :class:`InvalidInput` (``empty-query``).
         ``min_similarity`` replaces the profile's measured cosine floor; ``fusion`` the ``gezel``
         preset. ``near`` restricts every list to documents with a subject point in the radius
         (text-free discovery when ``query`` has no words).
@@ -315,6 +317,13 @@ class Catalog:
         if mode != "keyword" and query.strip():
             vectors = query_vectors_for(query, query_vectors)
             vector, semantic = embed_query(self.embedder, self.profile, query, vectors)
+            if mode == "vector" and vector is None:
+                # Vector mode has nothing else to answer with: an empty result would hide why.
+                raise ModelUnavailable(
+                    f"vector search is unavailable: {semantic.message}",
+                    reason="vector-search-unavailable",
+                    subject=self.profile.id,
+                )
         request = CatalogQuery(
             query,
             vector,

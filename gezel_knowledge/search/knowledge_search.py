@@ -43,7 +43,7 @@ from numpy.typing import NDArray
 
 from gezel_knowledge.embedders import EmbedderResolution, resolve_query_embedder
 from gezel_knowledge.embedders.base import Embedder
-from gezel_knowledge.errors import IntegrityFailure, KnowledgeError
+from gezel_knowledge.errors import IntegrityFailure, InvalidInput, KnowledgeError, ModelUnavailable
 from gezel_knowledge.fusion import (
     GEZEL,
     KEYWORD,
@@ -249,9 +249,22 @@ class KnowledgeSearch:
         ``min_similarity`` replaces each profile's measured cosine floor for vector passages.
         The result has one report per catalog searched or quarantined.
         """
+        if not query.strip() and near is None:
+            raise InvalidInput(
+                "the search query is empty: give words to look for, a radius (near), or both",
+                reason="empty-query",
+            )
+        if k < 1:
+            raise InvalidInput(f"k must be positive (got {k})", reason="invalid-limit")
         budget = shard_budget
         if budget is None:
             budget = PROACTIVE_SHARD_BUDGET if proactive else EXPLICIT_SHARD_BUDGET
+        if budget < 1:
+            raise InvalidInput(
+                f"the shard budget must be at least 1 (got {budget}): no shard could be searched",
+                reason="invalid-limit",
+                subject=str(budget),
+            )
         preset = fusion or GEZEL
         vectors = query_vectors_for(query, query_vectors)
         # A query without words is text-free radius discovery: no vectors, nothing to fuse.
@@ -261,6 +274,12 @@ class KnowledgeSearch:
             mounted = self._refresh(catalogs, quarantined)
             semantic = mode != "keyword" and has_words
             plans = self._plan(vectors, mounted, budget, near, semantic=semantic)
+            if mode == "vector" and semantic and plans and all(p.vector is None for p in plans):
+                # Vector mode has nothing else to answer with: an empty result would hide why.
+                raise ModelUnavailable(
+                    f"vector search is unavailable: {plans[0].message or plans[0].reason}",
+                    reason="vector-search-unavailable",
+                )
             answered: list[tuple[_Plan, SearchResult]] = []
             for plan in plans:
                 try:

@@ -74,6 +74,7 @@ _NOT_REFUSALS = {
     "destination-exists",
     "dimension-mismatch",
     "document-not-found",
+    "empty-query",
     "invalid-limit",
     "invalid-mode",
     "invalid-page",
@@ -84,6 +85,7 @@ _NOT_REFUSALS = {
     "other-catalog",
     "topic-not-found",
     "unknown-shard",
+    "vector-search-unavailable",
     "invalid-shard-path",
 }
 
