@@ -23,15 +23,15 @@ def test_index_then_search(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     report = _json(capsys)
     assert isinstance(report, dict)
     assert sorted(report["structure"]["processed"]) == ["a.py", "b.md"]
-    assert report["enrichment"]["chunks_embedded"] == 2
+    assert report["enrichment"]["chunksEmbedded"] == 2
 
     assert main(["index-search", str(ws), "frobnicate", *home, "--json"]) == 0
     result = _json(capsys)
     assert isinstance(result, dict)
     assert result["sources"][0]["semantic"] == "used"
     hits = result["hits"]
-    assert hits[0]["document_id"] == "a.py"
-    assert hits[0]["source_kind"] == "workspace"
+    assert hits[0]["documentId"] == "a.py"
+    assert hits[0]["sourceKind"] == "workspace"
     assert {s["name"] for s in hits[0]["signals"]} >= {"symbol", "keyword"}
 
     assert main(["index", str(ws), *home]) == 0

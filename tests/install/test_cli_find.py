@@ -42,7 +42,7 @@ def test_find_over_three_installed_catalogs(
     assert {h["source"] for h in view["hits"]} == {"tester/alpha", "tester/beta", "tester/gamma"}
     keyword_only = [s["source"] for s in view["sources"] if s["semantic"] == "unavailable"]
     assert keyword_only == ["tester/gamma"]
-    assert all(h["provenance"]["archive_sha256"] for h in view["hits"])
+    assert all(h["provenance"]["archiveSha256"] for h in view["hits"])
     assert "tester/gamma: keyword search only" in err
     code, out, _ = _run(capsys, "find", "lattice ember", "-k", "3")
     lines = out.splitlines()

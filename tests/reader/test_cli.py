@@ -146,7 +146,7 @@ def test_search_hybrid_keyword_and_near(
     code, out, err = run(capsys, "search", str(archive), "lattice", "lumen", "0000", "--json")
     assert code == 0
     result = json.loads(out)
-    assert result["hits"][0]["document_id"] == "doc-0000"
+    assert result["hits"][0]["documentId"] == "doc-0000"
     assert result["hits"][0]["citation"].startswith("knowledge://tester/demo/doc-0000#chunk=")
     assert err == ""  # the hash profile's embedder is always available
     code, out, _ = run(

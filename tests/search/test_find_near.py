@@ -120,7 +120,7 @@ def test_find_near_on_the_command_line(
     base = ["find", "--home", str(home.root), "--near", "47.6062,-122.3321,5000"]
     assert main([*base, "--json"]) == 0
     hits = json.loads(capsys.readouterr().out)["hits"]
-    assert [(h["source"], h["document_id"]) for h in hits] == [
+    assert [(h["source"], h["documentId"]) for h in hits] == [
         ("tester/south", "doc-0000"),
         ("tester/south", "doc-0001"),
         ("tester/north", "doc-0001"),
