@@ -21,6 +21,7 @@ from gezel_knowledge.indexes._memory_format import DURABLE_KINDS
 from gezel_knowledge.indexes._storage import read_stamp, stamp_text
 from gezel_knowledge.indexes._vectors import knn, vec_table
 from gezel_knowledge.query import QueryVectors, fts_match_expression
+from gezel_knowledge.reader.floors import cosine_floor
 from gezel_knowledge.results import SearchMode, SearchResult, SemanticState, SourceReport
 
 __all__ = ["STATUS_HALF_LIFE_DAYS", "MemoryQuery", "decay_weight", "search_memory"]
@@ -105,8 +106,11 @@ def _vector_list(conn: sqlite3.Connection, q: MemoryQuery, n: int) -> tuple[List
     except KnowledgeError as exc:
         return {}, _Semantic("unavailable", exc.reason, f"the query embedder failed: {exc}")
     ids, sims = knn(conn, table, query, n)
-    if q.min_similarity is not None:
-        keep = sims >= q.min_similarity
+    # The nearest entry is near even when unrelated: the profile's measured floor cuts the
+    # neighbours that are no evidence, unless the caller chose a floor.
+    floor = q.min_similarity if q.min_similarity is not None else cosine_floor(embedder.profile)
+    if floor is not None:
+        keep = sims >= floor
         ids, sims = ids[keep], sims[keep]
     return {VECTOR: [Ranked(int(i), float(s)) for i, s in zip(ids, sims, strict=True)]}, _Semantic(
         "used"
