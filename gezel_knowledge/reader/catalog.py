@@ -33,6 +33,7 @@ from gezel_knowledge.reader._rows import ShardInfo
 from gezel_knowledge.reader._search import CatalogQuery, Semantic, embed_query, search_catalog
 from gezel_knowledge.reader._semantic import VectorSearch
 from gezel_knowledge.reader._store import CatalogStore
+from gezel_knowledge.reader.browse import ListingOrder
 from gezel_knowledge.reader.hybrid import RankedPassage
 from gezel_knowledge.reader.models import (
     Document,
@@ -198,9 +199,14 @@ class Catalog:
         descendants: bool = True,
         limit: int = 50,
         offset: int = 0,
+        order: ListingOrder = "spec",
     ) -> DocumentPage:
         """A page of documents: in a topic (with its subtree unless ``descendants=False``) or
-        all of them; deduplicated before ordering and pagination (spec Appendix A)."""
+        all of them; deduplicated before ordering and pagination (spec Appendix A).
+
+        ``order="spec"`` lists by ordinal across topics as the spec prescribes (section 5.2);
+        ``order="toc"`` in table-of-contents order: topics depth first, each topic's documents
+        by ordinal before its subtopics."""
         _check_page(limit, offset)
         with self._lock:
             return browse.list_documents(
@@ -210,6 +216,7 @@ class Catalog:
                 descendants=descendants,
                 limit=min(limit, 10_000),
                 offset=offset,
+                order=order,
             )
 
     def document(self, document_id: str) -> Document:
