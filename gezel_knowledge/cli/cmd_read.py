@@ -12,7 +12,7 @@ from typing import Any
 
 from gezel_knowledge.cli._catalog import open_catalog_argument
 from gezel_knowledge.cli._commands import add_command
-from gezel_knowledge.cli._output import print_json
+from gezel_knowledge.cli._output import emit
 from gezel_knowledge.errors import InvalidInput
 from gezel_knowledge.install.mount import read_reference
 from gezel_knowledge.install.state import HomeState
@@ -42,8 +42,5 @@ def run(args: argparse.Namespace) -> int:
     else:
         with open_catalog_argument(catalog_arg) as catalog:
             passage = catalog.read(reference)
-    if args.json:
-        print_json(passage)
-        return 0
-    print(passage.text, end="" if passage.text.endswith("\n") else "\n")
+    emit(passage, as_json=args.json, text=lambda p: p.text.splitlines())
     return 0

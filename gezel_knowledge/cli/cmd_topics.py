@@ -7,7 +7,8 @@ from typing import Any
 
 from gezel_knowledge.cli._catalog import add_catalog_argument, open_catalog_argument
 from gezel_knowledge.cli._commands import add_command
-from gezel_knowledge.cli._output import print_json
+from gezel_knowledge.cli._output import emit, plural
+from gezel_knowledge.reader.models import Topic
 
 
 def register(subparsers: Any) -> None:
@@ -22,12 +23,10 @@ def run(args: argparse.Namespace) -> int:
     """Print the topic tree: direct placements and distinct documents in each subtree."""
     with open_catalog_argument(args.catalog) as catalog:
         topics = catalog.topics()
-    if args.json:
-        print_json(topics)
-        return 0
-    for t in topics:
-        print(
-            f"{'  ' * t.depth}{t.name}  [{t.id}]  {t.subtree_count} documents"
-            + (f" ({t.direct_count} here)" if t.direct_count != t.subtree_count else "")
-        )
+    emit(topics, as_json=args.json, text=lambda ts: (_line(t) for t in ts))
     return 0
+
+
+def _line(t: Topic) -> str:
+    here = f" ({t.direct_count} here)" if t.direct_count != t.subtree_count else ""
+    return f"{'  ' * t.depth}{t.name}  [{t.id}]  {plural(t.subtree_count, 'document')}{here}"

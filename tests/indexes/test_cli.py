@@ -37,7 +37,9 @@ def test_index_then_search(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     assert main(["index", str(ws), *home]) == 0
     assert "0 indexed, 2 unchanged" in capsys.readouterr().out
     assert main(["index-search", str(ws), "frobnicate", *home, "--embedder", "none"]) == 0
-    assert capsys.readouterr().out.startswith(" 1. a.py#line=1-2")
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "1. a.py  (a.py, lines 1-2)"
+    assert out[1].startswith("   matched: keywords #1")
 
 
 def test_search_without_index_is_a_one_line_error(

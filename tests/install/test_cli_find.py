@@ -47,7 +47,9 @@ def test_find_over_three_installed_catalogs(
     code, out, _ = _run(capsys, "find", "lattice ember", "-k", "3")
     lines = out.splitlines()
     assert lines[0].startswith("1. ")
-    assert lines[1].strip().startswith("knowledge://tester/")
+    # Which lists found the hit and at what rank, a preview, then the citation to read.
+    assert lines[1].startswith("   matched: ")
+    assert lines[3].strip().startswith("knowledge://tester/")
 
 
 def test_find_respects_disable_and_catalog_filter(
@@ -79,7 +81,7 @@ def test_list_without_a_catalog_lists_installed_ones(
     # An installed catalog can be named where a catalog path is expected.
     code, out, _ = _run(capsys, "list", "beta", "--limit", "2")
     assert code == 0
-    assert out.strip().endswith("(1-2 of 10)")
+    assert out.strip().endswith("(1-2 of 10 documents)")
 
 
 def test_read_resolves_a_citation_through_the_installed_catalogs(

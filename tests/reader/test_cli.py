@@ -107,7 +107,7 @@ def test_list_pages_and_lists_installed_catalogs_without_one(
     assert view["documents"][0]["id"] == "doc-0000"
     assert view["documents"][0]["citation"] == "knowledge://tester/demo/doc-0000"
     code, out, _ = run(capsys, "list", str(shared_catalog), "--limit", "2")
-    assert out.strip().endswith("(1-2 of 12)")
+    assert out.strip().endswith("(1-2 of 12 documents)")
     monkeypatch.setenv("GEZEL_HOME", str(tmp_path))
     code, out, _ = run(capsys, "list")
     assert code == 0
@@ -160,10 +160,10 @@ def test_search_hybrid_keyword_and_near(
         "47.6062,-122.3321,50000",
     )
     assert code == 0
-    assert "0 m (seattle)" in out
+    assert "0 m from seattle" in out
     assert "doc-0001" in out
     code, out, _ = run(capsys, "search", str(shared_catalog), "--near", "0,-180,1000")
-    assert "[doc-0002]" in out
+    assert "(doc-0002, " in out
     code, _, err = run(capsys, "search", str(shared_catalog), "--near", "north,1,2")
     assert code == 1
     assert "[invalid-near]" in err
@@ -181,4 +181,10 @@ def test_search_without_a_model_says_why(
     code, out, err = run(capsys, "search", str(root), docs[1].title)
     assert code == 0
     assert docs[1].id in out
-    assert "semantic search unavailable" in err
+    assert "keyword search only" in err
+    # Vector mode has nothing else to answer with: an error that says why, not "no results".
+    code, out, err = run(capsys, "search", str(root), docs[1].title, "--mode", "vector")
+    assert code == 1
+    assert out == ""
+    assert "[vector-search-unavailable]" in err
+    assert "bge-small-en-v1.5@1" in err

@@ -77,6 +77,7 @@ _NOT_REFUSALS = {
     "empty-query",
     "invalid-limit",
     "invalid-mode",
+    "invalid-order",
     "invalid-page",
     "invalid-reference",
     "invalid-stage1",

@@ -128,7 +128,7 @@ def test_find_near_on_the_command_line(
     assert main(base) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("1. ")
-    assert lines[0].endswith(" m")
+    assert lines[0].endswith(" m from south-0)")
     assert main([*base, "lattice", "orchard"]) == 0
     assert "tester/plain" not in capsys.readouterr().out
     assert main(["find", "--home", str(home.root), "--near", "95,0,10"]) == 1
