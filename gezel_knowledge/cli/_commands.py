@@ -27,6 +27,7 @@ COMMANDS: dict[str, str] = {
     "search": "search one catalog (hybrid, vector, keyword)",
     "read": "print a document, line range or passage",
     "export-parquet": "write a catalog's documents, chunks and vectors as Parquet files",
+    "eval": "measure search quality on judged questions (BEIR folder or catalog)",
     # The installed catalogs.
     "install": "install a catalog from a .gezk file, an http(s) URL or publisher/catalog[@version]",
     "find": "search across the installed, enabled catalogs",

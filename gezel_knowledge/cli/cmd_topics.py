@@ -8,7 +8,7 @@ from typing import Any
 from gezel_knowledge.cli._catalog import add_catalog_argument, open_catalog_argument
 from gezel_knowledge.cli._commands import add_command
 from gezel_knowledge.cli._output import emit, plural
-from gezel_knowledge.reader.models import Topic
+from gezel_knowledge.reader.models import TopicSummary
 
 
 def register(subparsers: Any) -> None:
@@ -27,6 +27,6 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _line(t: Topic) -> str:
+def _line(t: TopicSummary) -> str:
     here = f" ({t.direct_count} here)" if t.direct_count != t.subtree_count else ""
     return f"{'  ' * t.depth}{t.name}  [{t.id}]  {plural(t.subtree_count, 'document')}{here}"
