@@ -15,11 +15,12 @@ from pathlib import Path
 from gezel_knowledge.embedders.base import Embedder
 from gezel_knowledge.errors import InvalidInput, NotFound
 from gezel_knowledge.install.mount import mount
+from gezel_knowledge.install.registry import InstalledCatalog
 from gezel_knowledge.install.state import HomeState
 from gezel_knowledge.opening import open_catalog
 from gezel_knowledge.reader import Catalog
 
-__all__ = ["add_catalog_argument", "open_catalog_argument"]
+__all__ = ["add_catalog_argument", "catalog_path_argument", "open_catalog_argument"]
 
 
 def add_catalog_argument(parser: argparse.ArgumentParser, *, optional: bool = False) -> None:
@@ -28,8 +29,38 @@ def add_catalog_argument(parser: argparse.ArgumentParser, *, optional: bool = Fa
         "catalog",
         metavar="CATALOG",
         nargs="?" if optional else None,
-        help="a .gezk file, an extracted catalog directory or an installed catalog",
+        help="a .gezk file, an extracted catalog directory, or an installed catalog as "
+        "publisher/catalog[@version] or a unique catalog id",
     )
+
+
+def _installed(value: str) -> tuple[HomeState, InstalledCatalog]:
+    home = HomeState()
+    try:
+        return home, home.catalog(value)
+    except NotFound as exc:
+        if exc.reason == "version-not-installed":
+            raise
+        raise NotFound(
+            f"{value} is not a .gezk file, a catalog directory or an installed catalog "
+            "(publisher/catalog[@version] or a unique id)",
+            reason="catalog-not-found",
+            subject=value,
+        ) from None
+
+
+def catalog_path_argument(value: str) -> Path:
+    """The file or directory a command-line argument names: the path itself when it exists,
+    else the active version's directory of the installed catalog it names."""
+    path = Path(value)
+    if path.exists():
+        return path
+    home, installed = _installed(value)
+    if installed.active is None:
+        raise NotFound(
+            f"{installed.key} has no active version", reason="not-installed", subject=value
+        )
+    return home.path_of(installed.active)
 
 
 def open_catalog_argument(value: str | None, *, embedder: Embedder | None = None) -> Catalog:
@@ -41,16 +72,8 @@ def open_catalog_argument(value: str | None, *, embedder: Embedder | None = None
         )
     path = Path(value)
     if not path.exists():
-        # Not a path: an installed catalog by publisher/catalog or a unique catalog id.
-        home = HomeState()
-        try:
-            installed = home.catalog(value)
-        except NotFound:
-            raise NotFound(
-                f"{value} is not a .gezk file, a catalog directory or an installed catalog",
-                reason="catalog-not-found",
-                subject=value,
-            ) from None
+        # Not a path: an installed catalog by publisher/catalog[@version] or a unique id.
+        home, installed = _installed(value)
         catalog = mount(home, installed, allow_disabled=True)
         catalog.embedder = embedder
         return catalog

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from gezel_knowledge.archive.findings import Finding, Severity
 from gezel_knowledge.validate._deep import PROBE_SAMPLE
-from gezel_knowledge.validate.catalog import validate_archive, validate_catalog
+from gezel_knowledge.validate.catalog import validate_archive, validate_catalog, validate_path
 from gezel_knowledge.validate.extract import extract_verified
 from gezel_knowledge.validate.provenance import provenance_verdict
 from gezel_knowledge.validate.report import ProvenanceStatus, ProvenanceVerdict, ValidationReport
@@ -24,4 +24,5 @@ __all__ = [
     "smoke_query_hits",
     "validate_archive",
     "validate_catalog",
+    "validate_path",
 ]

@@ -122,3 +122,59 @@ def test_status_says_why_a_profile_has_no_embedder(
     assert readiness["acme-embed@1"]["ready"] is False
     assert readiness["acme-embed@1"]["reason"] == "unknown-profile"
     assert readiness["test-hash-embed@1"]["catalogs"] == ["tester/alpha", "tester/beta"]
+
+
+@pytest.mark.parametrize("ref", ["tester/alpha@1.0.0", "alpha@1.0.0", "tester/alpha", "alpha"])
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["search", "{ref}", "lattice"],
+        ["list", "{ref}"],
+        ["topics", "{ref}"],
+        ["inspect", "{ref}"],
+        ["validate", "{ref}"],
+        ["export-parquet", "{ref}", "--out", "{out}"],
+        ["find", "lattice", "--catalog", "{ref}"],
+        ["disable", "{ref}"],
+        ["enable", "{ref}"],
+    ],
+)
+def test_every_command_naming_an_installed_catalog_takes_the_coordinate_list_prints(
+    three: KnowledgeHome,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    command: list[str],
+    ref: str,
+) -> None:
+    # Issue 16 item 4: `list` prints tester/alpha@1.0.0; every command accepts it.
+    code, out, _ = _run(capsys, "list")
+    assert "tester/alpha@1.0.0" in out
+    argv = [a.format(ref=ref, out=tmp_path / "parquet") for a in command]
+    code, _, err = _run(capsys, *argv)
+    assert (code, err) == (0, "")
+
+
+@pytest.mark.parametrize("command", [["search", "{ref}", "lattice"], ["enable", "{ref}"]])
+def test_a_version_that_is_not_installed_is_named_in_the_error(
+    three: KnowledgeHome, capsys: pytest.CaptureFixture[str], command: list[str]
+) -> None:
+    code, _, err = _run(capsys, *[a.format(ref="tester/alpha@9.9") for a in command])
+    assert code == 1
+    assert "tester/alpha@9.9 is not installed (version 1.0.0 is active)" in err
+    assert "[version-not-installed]" in err
+
+
+def test_an_ambiguous_bare_id_lists_the_candidates(
+    archive_factory: Any,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setenv("GEZEL_HOME", str(tmp_path))
+    home = KnowledgeHome()
+    home.install(archive_factory("demo", publisher_id="one"))
+    home.install(archive_factory("demo", publisher_id="two"))
+    code, _, err = _run(capsys, "search", "demo", "lattice")
+    assert code == 1
+    assert "catalog id demo is ambiguous; name one of: one/demo, two/demo" in err
+    assert "[ambiguous-catalog]" in err

@@ -28,14 +28,39 @@ def test_inspect_archive_and_directory(
     code, out, _ = run(capsys, "inspect", str(archive), "--json")
     assert code == 0
     view = json.loads(out)
-    assert view["catalog"] == "tester/demo"
-    assert view["counts"]["documents"] == 12
-    assert len(view["archive"]["sha256"]) == 64
-    assert view["provenance"] == "unsigned"
+    assert view["ok"] is True
+    assert view["findings"] == []
+    # The manifest as the spec defines it, verbatim.
+    manifest = json.loads((shared_catalog / "manifest.json").read_text(encoding="utf-8"))
+    assert view["manifest"] == manifest
+    assert len(view["archiveSha256"]) == 64
+    assert view["provenance"]["status"] == "unsigned"
     code, out, _ = run(capsys, "inspect", str(shared_catalog))
     assert code == 0
     assert "tester/demo@1.0.0" in out
     assert "test-hash-embed@1" in out
+    assert "12 documents" in out
+    assert out.splitlines()[-1] == "  checks        valid (structural checks)"
+
+
+def test_inspect_of_a_damaged_archive_says_so_and_exits_1(
+    capsys: pytest.CaptureFixture[str], shared_catalog: Path, packed: Callable[[Path], Path]
+) -> None:
+    # Issue 16 item 2: two flipped bytes inside an entry; inspect used to print a normal
+    # summary and exit 0.
+    archive = packed(shared_catalog)
+    data = bytearray(archive.read_bytes())
+    middle = len(data) // 2
+    data[middle] ^= 0xFF
+    data[middle + 1] ^= 0xFF
+    archive.write_bytes(bytes(data))
+    code, out, _ = run(capsys, "inspect", str(archive))
+    assert code == 1
+    assert "INVALID (1 error)" in out
+    assert any(line.startswith("error: ") for line in out.splitlines())
+    code, out, _ = run(capsys, "inspect", str(archive), "--json")
+    assert code == 1
+    assert json.loads(out)["ok"] is False
 
 
 def test_validate_exit_status_and_provenance(
