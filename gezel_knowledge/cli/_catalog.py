@@ -34,8 +34,8 @@ def add_catalog_argument(parser: argparse.ArgumentParser, *, optional: bool = Fa
     )
 
 
-def _installed(value: str) -> tuple[HomeState, InstalledCatalog]:
-    home = HomeState()
+def _installed(value: str, home_dir: str | None) -> tuple[HomeState, InstalledCatalog]:
+    home = HomeState(home_dir)
     try:
         return home, home.catalog(value)
     except NotFound as exc:
@@ -49,22 +49,24 @@ def _installed(value: str) -> tuple[HomeState, InstalledCatalog]:
         ) from None
 
 
-def catalog_path_argument(value: str) -> Path:
+def catalog_path_argument(value: str, *, home: str | None = None) -> Path:
     """The file or directory a command-line argument names: the path itself when it exists,
     else the active version's directory of the installed catalog it names."""
     path = Path(value)
     if path.exists():
         return path
-    home, installed = _installed(value)
+    state, installed = _installed(value, home)
     if installed.active is None:
         raise NotFound(
             f"{installed.key} has no active version", reason="not-installed", subject=value
         )
-    return home.path_of(installed.active)
+    return state.path_of(installed.active)
 
 
-def open_catalog_argument(value: str | None, *, embedder: Embedder | None = None) -> Catalog:
-    """Open the catalog a command-line argument names."""
+def open_catalog_argument(
+    value: str | None, *, embedder: Embedder | None = None, home: str | None = None
+) -> Catalog:
+    """Open the catalog a command-line argument names (an installed one from ``home``)."""
     if value is None:
         raise InvalidInput(
             "name a catalog: a .gezk file or an extracted catalog directory",
@@ -73,8 +75,8 @@ def open_catalog_argument(value: str | None, *, embedder: Embedder | None = None
     path = Path(value)
     if not path.exists():
         # Not a path: an installed catalog by publisher/catalog[@version] or a unique id.
-        home, installed = _installed(value)
-        catalog = mount(home, installed, allow_disabled=True)
+        state, installed = _installed(value, home)
+        catalog = mount(state, installed, allow_disabled=True)
         catalog.embedder = embedder
         return catalog
     return open_catalog(path, embedder=embedder)

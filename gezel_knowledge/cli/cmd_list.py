@@ -14,7 +14,7 @@ from typing import Any
 
 from gezel_knowledge.cli._catalog import add_catalog_argument, open_catalog_argument
 from gezel_knowledge.cli._commands import add_command
-from gezel_knowledge.cli._installed import print_installed
+from gezel_knowledge.cli._installed import add_home_option, print_installed, state_from
 from gezel_knowledge.cli._output import emit, plural, to_jsonable
 from gezel_knowledge.reader.browse import LISTING_ORDERS, ListingOrder
 from gezel_knowledge.reader.models import DocumentPage
@@ -39,6 +39,7 @@ def register(subparsers: Any) -> None:
         help="toc: table-of-contents order (default); spec: by ordinal across topics, as the "
         "gezk specification lists",
     )
+    add_home_option(parser)
     parser.add_argument("--json", action="store_true", help="print JSON")
     parser.set_defaults(handler=run)
 
@@ -46,8 +47,8 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """Print one page of the listing (or the installed catalogs when none is named)."""
     if args.catalog is None:
-        return print_installed(as_json=args.json)
-    with open_catalog_argument(args.catalog) as catalog:
+        return print_installed(as_json=args.json, home=state_from(args))
+    with open_catalog_argument(args.catalog, home=args.home) as catalog:
         page = catalog.list_documents(
             args.topic,
             descendants=not args.direct,
