@@ -43,6 +43,7 @@ if TYPE_CHECKING:
         DocumentRowError,
         load_parquet_document_list,
     )
+    from gezel_knowledge.compiler.request import MetadataOverrides, build_catalog
     from gezel_knowledge.compiler.source import (
         CatalogSource,
         LinkBase,
@@ -70,6 +71,7 @@ _LAZY: dict[str, str] = {
     "LinkBase": "gezel_knowledge.compiler.source",
     "MetadataError": "gezel_knowledge.compiler.metadata",
     "MetadataProblem": "gezel_knowledge.compiler.metadata",
+    "MetadataOverrides": "gezel_knowledge.compiler.request",
     "Location": "gezk.spatial",
     "Publisher": "gezk.manifest",
     "SmokeQuery": "gezk.manifest",
@@ -83,6 +85,7 @@ _LAZY: dict[str, str] = {
     "WarningsAsErrors": "gezel_knowledge.compiler.errors",
     "WindowBudget": "gezel_knowledge.compiler.window",
     "choose_chunking": "gezel_knowledge.compiler.window",
+    "build_catalog": "gezel_knowledge.compiler.request",
     "chunk_markdown": "gezel_knowledge.compiler.chunking",
     "compile_catalog": "gezel_knowledge.compiler.build",
     "default_cache_dir": "gezel_knowledge.compiler.vector_cache",
@@ -116,6 +119,7 @@ __all__ = [
     "Location",
     "MetadataError",
     "MetadataProblem",
+    "MetadataOverrides",
     "Publisher",
     "SmokeQuery",
     "SourceAsset",
@@ -127,6 +131,7 @@ __all__ = [
     "TopicDeclaration",
     "WarningsAsErrors",
     "WindowBudget",
+    "build_catalog",
     "choose_chunking",
     "chunk_markdown",
     "compile_catalog",
