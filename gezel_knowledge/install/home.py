@@ -102,13 +102,15 @@ class KnowledgeHome(HomeState):
         *,
         policy: UpdatePolicy,
         trust: TrustAnchors | None = None,
+        catalogs: Sequence[str] | None = None,
     ) -> UpdateCheck:
-        """Newer releases of the installed catalogs in registry documents; downloads nothing.
+        """Newer releases of the installed catalogs (or of ``catalogs``) in registry
+        documents; downloads nothing.
 
         ``registries`` defaults to the documents the catalogs were installed through; a URL is
         fetched only when ``policy`` allows network use.
         """
-        return check_updates(self, registries, policy=policy, trust=trust)
+        return check_updates(self, registries, policy=policy, trust=trust, catalogs=catalogs)
 
     def apply_updates(
         self,
