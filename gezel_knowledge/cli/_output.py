@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TextIO, TypeVar
 
 from gezel_knowledge.progress import ProgressEvent
+from gezk.errors import ReasonedError
 
 __all__ = [
     "TerminalProgress",
@@ -42,8 +43,8 @@ def camel_case(name: str) -> str:
 
 def to_jsonable(value: Any) -> Any:
     """Convert a value into JSON values: ``to_json()`` documents as they are, dataclasses with
-    camelCase field names, mappings (read-only views too) with their keys as they are, tuples,
-    sets and paths."""
+    camelCase field names, typed errors (warnings) as their reason, message and subject, mappings
+    (read-only views too) with their keys as they are, tuples, sets and paths."""
     to_json = getattr(value, "to_json", None)
     if callable(to_json) and not isinstance(value, type):
         return to_jsonable(to_json())
@@ -52,6 +53,8 @@ def to_jsonable(value: Any) -> Any:
             camel_case(f.name): to_jsonable(getattr(value, f.name))
             for f in dataclasses.fields(value)
         }
+    if isinstance(value, ReasonedError):
+        return {"reason": value.reason, "message": value.message, "subject": value.subject}
     if isinstance(value, Mapping):
         return {str(k): to_jsonable(v) for k, v in value.items()}
     if isinstance(value, list | tuple | set | frozenset):

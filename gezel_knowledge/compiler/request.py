@@ -19,6 +19,7 @@ from gezel_knowledge.compiler.build import (
     DEFAULT_SHARD_TARGET,
     BuildResult,
     compile_catalog,
+    load_source,
 )
 from gezel_knowledge.compiler.metadata import CatalogFile, CatalogMetadata, source_metadata
 from gezel_knowledge.compiler.sharding import ShardFill
@@ -137,6 +138,7 @@ def build_catalog(
     shard_target: int = DEFAULT_SHARD_TARGET,
     shard_max: int = DEFAULT_SHARD_MAX,
     progress: ProgressSink | None = None,
+    strict: bool = False,
 ) -> BuildResult:
     """Build ``source`` into ``output`` as the ``build`` command does.
 
@@ -145,17 +147,18 @@ def build_catalog(
     :func:`default_embedder`). ``createdAt`` is ``created_at``, else catalog.yaml's, else
     ``clock()`` when a clock is given (the build stays deterministic without one).
     ``signing_key_file`` is an Ed25519 private key in PEM. ``cache_dir`` holds the vector cache
-    (none when ``None``).
+    (none when ``None``). ``strict`` turns warnings into :class:`WarningsAsErrors`.
     """
-    metadata = source_metadata(own_catalog_yaml(source), catalog)
-    if overrides is not None:
-        metadata = overrides.apply(metadata)
+    # catalog.yaml is read once, here: the overrides are merged into it and the loader is
+    # handed the result, on which it layers what it derives from the source itself.
+    base = source_metadata(own_catalog_yaml(source), catalog)
+    loaded = load_source(source, catalog=overrides.apply(base) if overrides else base)
+    metadata = loaded.metadata
     stamp = created_at or metadata.created_at or (clock() if clock is not None else None)
     return compile_catalog(
-        source,
+        loaded,
         output,
         embedder=_embedder(embedder, metadata.embedder),
-        catalog=metadata,
         created_at=stamp,
         signing_key=load_private_key(signing_key_file) if signing_key_file else None,
         shard_fill=shard_fill,
@@ -164,4 +167,5 @@ def build_catalog(
         cache_dir=cache_dir,
         chunking=chunking,
         progress=progress,
+        strict=strict,
     )
