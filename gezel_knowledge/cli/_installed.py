@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from gezel_knowledge.cli._commands import add_command
-from gezel_knowledge.cli._output import print_json
+from gezel_knowledge.cli._output import emit
 from gezel_knowledge.install.registry import InstalledCatalog
 from gezel_knowledge.install.state import HomeState
 
@@ -88,21 +88,16 @@ def catalog_line(catalog: InstalledCatalog) -> str:
 
 def print_catalog(catalog: InstalledCatalog, *, as_json: bool) -> int:
     """Print one installed catalog's state (row or line); return the exit code."""
-    if as_json:
-        print_json(catalog_row(catalog))
-    else:
-        print(catalog_line(catalog))
+    emit(catalog_row(catalog), as_json=as_json, text=lambda _: [catalog_line(catalog)])
     return 0
 
 
 def print_installed(*, as_json: bool, home: HomeState | None = None) -> int:
     """Print the installed catalogs (``list`` without a catalog); return the exit code."""
     catalogs = (home or HomeState()).installed()
-    if as_json:
-        print_json([catalog_row(c) for c in catalogs])
-        return 0
-    if not catalogs:
-        print("no catalogs installed")
-    for catalog in catalogs:
-        print(catalog_line(catalog))
+    emit(
+        [catalog_row(c) for c in catalogs],
+        as_json=as_json,
+        text=lambda _: [catalog_line(c) for c in catalogs] or ["no catalogs installed"],
+    )
     return 0
