@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from gezel_knowledge.install.placement import PlacementRequest
     from gezel_knowledge.install.policy import CatalogPolicy, PolicyMode, eligible_catalogs
     from gezel_knowledge.install.registry import (
+        AmbiguousCatalog,
         InstalledCatalog,
         InstalledVersion,
         Placement,
@@ -65,6 +66,7 @@ if TYPE_CHECKING:
     )
 
 _LAZY: dict[str, str] = {
+    "AmbiguousCatalog": "gezel_knowledge.install.registry",
     "CancelToken": "gezel_knowledge.install.cancel",
     "DownloadResult": "gezel_knowledge.install.download",
     "download": "gezel_knowledge.install.download",
@@ -119,6 +121,7 @@ __getattr__, __dir__ = lazy_exports(__name__, _LAZY, globals())
 
 __all__ = [
     "ENV_SHARED_STORE",
+    "AmbiguousCatalog",
     "AvailableUpdate",
     "CancelToken",
     "CatalogCoordinate",

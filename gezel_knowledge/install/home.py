@@ -16,7 +16,7 @@ from typing import Any
 
 from gezel_knowledge.embedders import EmbedderResolution
 from gezel_knowledge.home import gezel_home
-from gezel_knowledge.install.bundled import install_bundled
+from gezel_knowledge.install.bundled import install_bundled, install_handbook
 from gezel_knowledge.install.cancel import CancelToken
 from gezel_knowledge.install.job import run_install
 from gezel_knowledge.install.mount import mount, read_reference, recheck
@@ -95,6 +95,16 @@ class KnowledgeHome(HomeState):
         """Install or refresh a catalog bundled with the application (the built-in Handboek):
         same bytes are a no-op, changed bytes replace it keeping the enabled setting."""
         return install_bundled(self, archive, progress=progress, cancel=cancel)
+
+    def install_handbook(
+        self,
+        *,
+        progress: ProgressSink | None = None,
+        cancel: CancelToken | None = None,
+    ) -> InstallResult | None:
+        """Install or refresh this package's bundled Handboek (``None`` when left out with
+        ``GEZEL_HANDBOOK=off``); the command line does this on first use."""
+        return install_handbook(self, progress=progress, cancel=cancel)
 
     def check_updates(
         self,
