@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from gezel_knowledge.cli._installed import with_handbook
 from gezel_knowledge.embedders.base import Embedder
 from gezel_knowledge.errors import InvalidInput, NotFound
 from gezel_knowledge.install.mount import mount
@@ -35,7 +36,7 @@ def add_catalog_argument(parser: argparse.ArgumentParser, *, optional: bool = Fa
 
 
 def _installed(value: str, home_dir: str | None) -> tuple[HomeState, InstalledCatalog]:
-    home = HomeState(home_dir)
+    home = with_handbook(HomeState(home_dir))
     try:
         return home, home.catalog(value)
     except NotFound as exc:

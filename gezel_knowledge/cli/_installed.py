@@ -7,9 +7,11 @@ from collections.abc import Callable
 from typing import Any
 
 from gezel_knowledge.cli._commands import add_command
-from gezel_knowledge.cli._output import emit
+from gezel_knowledge.cli._output import emit, note
+from gezel_knowledge.install.bundled import install_handbook
 from gezel_knowledge.install.registry import InstalledCatalog
 from gezel_knowledge.install.state import HomeState
+from gezk.errors import ReasonedError
 
 __all__ = [
     "add_catalog_command",
@@ -46,10 +48,28 @@ def add_catalog_command(
     parser.set_defaults(handler=handler)
 
 
-def state_from(args: argparse.Namespace) -> HomeState:
-    """The knowledge home the arguments name, for commands that do not install: its state
-    (registry, layout, mounting) without the install machinery ``KnowledgeHome`` loads."""
-    return HomeState(getattr(args, "home", None))
+def state_from(args: argparse.Namespace, *, handbook: bool = False) -> HomeState:
+    """The knowledge home the arguments name: its state (registry, layout, mounting); with
+    ``handbook``, the bundled Handboek installed or refreshed in it first."""
+    state = HomeState(getattr(args, "home", None))
+    return with_handbook(state) if handbook else state
+
+
+def with_handbook(state: HomeState) -> HomeState:
+    """``state`` after installing or refreshing the bundled Handboek (a no-op when installed;
+    a failure is a note, never the command's failure)."""
+    try:
+        result = install_handbook(state)
+    except (ReasonedError, OSError) as exc:
+        note(f"the bundled Handboek could not be installed: {exc}")
+        return state
+    if result is not None and result.status == "installed":
+        note(
+            f"installed the bundled Handboek, {result.key}@{result.version.version}: the "
+            f"library's own documentation ('gezel-knowledge disable {result.catalog.catalog_id}'"
+            " hides it)"
+        )
+    return state
 
 
 def catalog_row(catalog: InstalledCatalog) -> dict[str, Any]:

@@ -59,7 +59,7 @@ def _notes(results: SearchResult) -> None:
 def run(args: argparse.Namespace) -> int:
     """Search and print fused hits with citations."""
     query, near = query_and_near(args)
-    with KnowledgeSearch(state_from(args)) as search:
+    with KnowledgeSearch(state_from(args, handbook=True)) as search:
         results = search.search(query, k=args.k, mode=args.mode, catalogs=args.catalog, near=near)
     hint = "Read one in full: gezel-knowledge read CITATION"
     emit(results, as_json=args.json, text=lambda r: result_lines(r, show_source=True, hint=hint))

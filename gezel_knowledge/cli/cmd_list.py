@@ -47,7 +47,7 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """Print one page of the listing (or the installed catalogs when none is named)."""
     if args.catalog is None:
-        return print_installed(as_json=args.json, home=state_from(args))
+        return print_installed(as_json=args.json, home=state_from(args, handbook=True))
     with open_catalog_argument(args.catalog, home=args.home) as catalog:
         page = catalog.list_documents(
             args.topic,

@@ -12,6 +12,7 @@ from typing import Any
 
 from gezel_knowledge.cli._catalog import open_catalog_argument
 from gezel_knowledge.cli._commands import add_command
+from gezel_knowledge.cli._installed import with_handbook
 from gezel_knowledge.cli._output import emit
 from gezel_knowledge.errors import InvalidInput
 from gezel_knowledge.install.mount import read_reference
@@ -38,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
     catalog_arg = args.args[0] if len(args.args) == 2 else None
     reference = args.args[-1]
     if catalog_arg is None and reference.startswith("knowledge://"):
-        passage = read_reference(HomeState(), reference)
+        passage = read_reference(with_handbook(HomeState()), reference)
     else:
         with open_catalog_argument(catalog_arg) as catalog:
             passage = catalog.read(reference)

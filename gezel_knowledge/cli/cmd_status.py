@@ -27,7 +27,7 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Print the status; exit 0 even when something is quarantined (that is information)."""
-    status = home_status(state_from(args), check=args.check)
+    status = home_status(state_from(args, handbook=True), check=args.check)
     view = {
         "home": status.home,
         "catalogs": [catalog_row(c) for c in status.catalogs],
