@@ -16,6 +16,7 @@ from gezk._lazy import lazy_exports
 
 if TYPE_CHECKING:
     from gezel_knowledge._locking import FileLock, LockTimeout
+    from gezel_knowledge.install.bundled import install_handbook
     from gezel_knowledge.install.cancel import CancelToken
     from gezel_knowledge.install.download import DownloadResult, download
     from gezel_knowledge.install.errors import (
@@ -25,7 +26,7 @@ if TYPE_CHECKING:
         SharedPlacementUnavailable,
     )
     from gezel_knowledge.install.home import KnowledgeHome, gezel_home, install
-    from gezel_knowledge.install.mount import MountFailed
+    from gezel_knowledge.install.mount import MountFailed, mount_catalog
     from gezel_knowledge.install.placement import PlacementRequest
     from gezel_knowledge.install.policy import CatalogPolicy, PolicyMode, eligible_catalogs
     from gezel_knowledge.install.registry import (
@@ -83,6 +84,8 @@ _LAZY: dict[str, str] = {
     "FileLock": "gezel_knowledge._locking",
     "LockTimeout": "gezel_knowledge._locking",
     "MountFailed": "gezel_knowledge.install.mount",
+    "mount_catalog": "gezel_knowledge.install.mount",
+    "install_handbook": "gezel_knowledge.install.bundled",
     "CatalogPolicy": "gezel_knowledge.install.policy",
     "PolicyMode": "gezel_knowledge.install.policy",
     "eligible_catalogs": "gezel_knowledge.install.policy",
@@ -166,7 +169,9 @@ __all__ = [
     "eligible_catalogs",
     "gezel_home",
     "install",
+    "install_handbook",
     "load_registry_document",
     "locate_release",
+    "mount_catalog",
     "resolve_release",
 ]
