@@ -11,15 +11,17 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+import gezel_knowledge.install as installing
 from gezel_knowledge.cli._installed import with_handbook
 from gezel_knowledge.embedders.base import Embedder
 from gezel_knowledge.errors import InvalidInput, NotFound
-from gezel_knowledge.install.mount import mount
-from gezel_knowledge.install.registry import InstalledCatalog
-from gezel_knowledge.install.state import HomeState
 from gezel_knowledge.opening import open_catalog
 from gezel_knowledge.reader import Catalog
+
+if TYPE_CHECKING:
+    from gezel_knowledge.install import HomeState, InstalledCatalog
 
 __all__ = ["add_catalog_argument", "catalog_path_argument", "open_catalog_argument"]
 
@@ -36,7 +38,8 @@ def add_catalog_argument(parser: argparse.ArgumentParser, *, optional: bool = Fa
 
 
 def _installed(value: str, home_dir: str | None) -> tuple[HomeState, InstalledCatalog]:
-    home = with_handbook(HomeState(home_dir))
+    # Through the install face: a path argument never loads the install machinery.
+    home = with_handbook(installing.HomeState(home_dir))
     try:
         return home, home.catalog(value)
     except NotFound as exc:
@@ -77,7 +80,7 @@ def open_catalog_argument(
     if not path.exists():
         # Not a path: an installed catalog by publisher/catalog[@version] or a unique id.
         state, installed = _installed(value, home)
-        catalog = mount(state, installed, allow_disabled=True)
+        catalog = installing.mount_catalog(state, installed, allow_disabled=True)
         catalog.embedder = embedder
         return catalog
     return open_catalog(path, embedder=embedder)

@@ -1,17 +1,22 @@
-"""Shared pieces of the installed-catalog commands: the ``--home`` option and row formatting."""
+"""Shared pieces of the installed-catalog commands: the ``--home`` option and row formatting.
+
+The install machinery is reached through the package face of :mod:`gezel_knowledge.install`,
+which imports a module on first use: a ``search`` of a ``.gezk`` path never loads it.
+"""
 
 from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+import gezel_knowledge.install as installing
 from gezel_knowledge.cli._commands import add_command
 from gezel_knowledge.cli._output import emit, note
-from gezel_knowledge.install.bundled import install_handbook
-from gezel_knowledge.install.registry import InstalledCatalog
-from gezel_knowledge.install.state import HomeState
 from gezk.errors import ReasonedError
+
+if TYPE_CHECKING:
+    from gezel_knowledge.install import HomeState, InstalledCatalog
 
 __all__ = [
     "add_catalog_command",
@@ -51,7 +56,7 @@ def add_catalog_command(
 def state_from(args: argparse.Namespace, *, handbook: bool = False) -> HomeState:
     """The knowledge home the arguments name: its state (registry, layout, mounting); with
     ``handbook``, the bundled Handboek installed or refreshed in it first."""
-    state = HomeState(getattr(args, "home", None))
+    state = installing.HomeState(getattr(args, "home", None))
     return with_handbook(state) if handbook else state
 
 
@@ -59,7 +64,7 @@ def with_handbook(state: HomeState) -> HomeState:
     """``state`` after installing or refreshing the bundled Handboek (a no-op when installed;
     a failure is a note, never the command's failure)."""
     try:
-        result = install_handbook(state)
+        result = installing.install_handbook(state)
     except (ReasonedError, OSError) as exc:
         note(f"the bundled Handboek could not be installed: {exc}")
         return state
@@ -114,7 +119,7 @@ def print_catalog(catalog: InstalledCatalog, *, as_json: bool) -> int:
 
 def print_installed(*, as_json: bool, home: HomeState | None = None) -> int:
     """Print the installed catalogs (``list`` without a catalog); return the exit code."""
-    catalogs = (home or HomeState()).installed()
+    catalogs = (home or installing.HomeState()).installed()
     emit(
         [catalog_row(c) for c in catalogs],
         as_json=as_json,

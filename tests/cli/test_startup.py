@@ -76,3 +76,9 @@ def test_a_command_help_is_complete_while_others_stay_listed(
         main(["search", "--help"])
     out = capsys.readouterr().out
     assert "--shards" in out
+
+
+def test_a_search_command_does_not_load_the_install_machinery_for_a_path() -> None:
+    # Installed-catalog names go through the install package face, loaded on first use.
+    loaded = _modules_after("import gezel_knowledge.cli.cmd_search")
+    assert sorted(m for m in loaded if m.startswith("gezel_knowledge.install.")) == []
