@@ -15,7 +15,7 @@ from gezel_knowledge.fusion import KEYWORD, TITLE, VECTOR
 from gezel_knowledge.hits import SearchHit, Signal
 from gezel_knowledge.results import SearchResult
 
-__all__ = ["RELEVANCE_HELP", "hit_lines", "result_lines", "signal_text"]
+__all__ = ["LEGEND", "RELEVANCE_HELP", "hit_lines", "result_lines", "signal_text"]
 
 RELEVANCE_HELP = (
     "Each hit says which ranked lists found it and its rank in each: 'meaning' (passages close "
@@ -58,6 +58,21 @@ def _place(hit: SearchHit, *, show_source: bool) -> str:
     return ", ".join(parts)
 
 
+LEGEND = (
+    "'matched' says how each result was found: by meaning (cosine similarity, 1 = the same "
+    "meaning), by title, by keywords; #1 is the best of that list."
+)
+
+
+def _preview(hit: SearchHit, width: int) -> str:
+    # A passage starts with its own heading, which the block's first line already shows.
+    text = excerpt(hit.text, 100_000)
+    heading = (hit.heading_path or (hit.title,))[-1]
+    if heading and text.startswith(heading + " "):
+        text = text[len(heading) + 1 :]
+    return excerpt(text, width)
+
+
 def hit_lines(hit: SearchHit, *, show_source: bool = False, width: int = 200) -> Iterator[str]:
     """The block of one hit."""
     title = (
@@ -67,22 +82,32 @@ def hit_lines(hit: SearchHit, *, show_source: bool = False, width: int = 200) ->
     if hit.signals:
         yield "   matched: " + ", ".join(signal_text(s) for s in hit.signals)
     if hit.text:
-        yield f"   {excerpt(hit.text, width)}"
+        yield f"   {_preview(hit, width)}"
     yield f"   {hit.citation}"
 
 
 def result_lines(
-    result: SearchResult, *, show_source: bool = False, hint: str | None = None
+    result: SearchResult,
+    *,
+    show_source: bool = False,
+    header: str | None = None,
+    read: str | None = None,
 ) -> Iterator[str]:
-    """Every hit's block, blank lines between them; ``no results`` when there are none, and
-    ``hint`` (how to open a result) after them."""
+    """Every hit's block, blank lines between them, after ``header``; ``no results`` when there
+    are none. After them: the count, what "matched" means, and (with ``read``, the command that
+    opens a citation) how to read the first result in full."""
     hits: Sequence[SearchHit] = result.hits
     if not hits:
         yield f"no results for {result.query!r}" if result.query.strip() else "no results"
         return
+    if header:
+        yield header
+        yield ""
     for i, hit in enumerate(hits):
         if i:
             yield ""
         yield from hit_lines(hit, show_source=show_source)
     yield ""
-    yield f"{plural(len(hits), 'result')}." + (f" {hint}" if hint else "")
+    yield f"{plural(len(hits), 'result')}. {LEGEND}"
+    if read:
+        yield f"Read the first in full: {read} '{hits[0].citation}'"

@@ -48,6 +48,10 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(handler=run)
 
 
+_READ = "gezel-knowledge read"
+"""The command that opens a citation of an installed catalog."""
+
+
 def _notes(results: SearchResult) -> None:
     for report in results.sources:
         if report.semantic == "unavailable":
@@ -61,7 +65,15 @@ def run(args: argparse.Namespace) -> int:
     query, near = query_and_near(args)
     with KnowledgeSearch(state_from(args, handbook=True)) as search:
         results = search.search(query, k=args.k, mode=args.mode, catalogs=args.catalog, near=near)
-    hint = "Read one in full: gezel-knowledge read CITATION"
-    emit(results, as_json=args.json, text=lambda r: result_lines(r, show_source=True, hint=hint))
+    header = (
+        f"Results for {query!r} in the installed catalogs, best first:" if query.strip() else None
+    )
+    emit(
+        results,
+        as_json=args.json,
+        text=lambda r: result_lines(
+            r, show_source=True, header=header, read="gezel-knowledge read"
+        ),
+    )
     _notes(results)
     return 0

@@ -97,6 +97,7 @@ def run(args: argparse.Namespace) -> int:
         )
     if result.semantic_unavailable is not None and args.mode != "keyword":
         note(f"keyword search only: {off or result.semantic_unavailable}")
-    hint = f"Read one in full: gezel-knowledge read {args.catalog} CITATION"
-    emit(result, as_json=args.json, text=lambda r: result_lines(r, hint=hint))
+    header = f"Results for {query!r} in {args.catalog}, best first:" if query.strip() else None
+    read = f"gezel-knowledge read {args.catalog}"
+    emit(result, as_json=args.json, text=lambda r: result_lines(r, header=header, read=read))
     return 0

@@ -46,10 +46,15 @@ def test_find_over_three_installed_catalogs(
     assert "tester/gamma: keyword search only" in err
     code, out, _ = _run(capsys, "find", "lattice ember", "-k", "3")
     lines = out.splitlines()
-    assert lines[0].startswith("1. ")
+    assert lines[0] == "Results for 'lattice ember' in the installed catalogs, best first:"
+    assert lines[2].startswith("1. ")
     # Which lists found the hit and at what rank, a preview, then the citation to read.
-    assert lines[1].startswith("   matched: ")
-    assert lines[3].strip().startswith("knowledge://tester/")
+    assert lines[3].startswith("   matched: ")
+    assert lines[5].strip().startswith("knowledge://tester/")
+    # The count, what "matched" means, and the command that opens the first result.
+    assert lines[-2].startswith("3 results. 'matched' says how each result was found")
+    first = lines[5].strip()
+    assert lines[-1] == f"Read the first in full: gezel-knowledge read '{first}'"
 
 
 def test_find_respects_disable_and_catalog_filter(
