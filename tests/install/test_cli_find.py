@@ -183,3 +183,12 @@ def test_an_ambiguous_bare_id_lists_the_candidates(
     assert code == 1
     assert "catalog id demo is ambiguous; name one of: one/demo, two/demo" in err
     assert "[ambiguous-catalog]" in err
+
+
+def test_find_takes_limit(three: KnowledgeHome, capsys: pytest.CaptureFixture[str]) -> None:
+    # Issue 16 item 8: find had -k but no --limit, and no line ranges.
+    code, out, _ = _run(capsys, "find", "lattice ember", "--limit", "2", "--json")
+    assert code == 0
+    hits = json.loads(out)["hits"]
+    assert len(hits) == 2
+    assert all(h["lineStart"] is not None and h["relevance"] > 0 for h in hits)

@@ -213,3 +213,24 @@ def test_search_without_a_model_says_why(
     assert out == ""
     assert "[vector-search-unavailable]" in err
     assert "bge-small-en-v1.5@1" in err
+
+
+def test_silent_empties_are_errors_on_the_command_line(
+    capsys: pytest.CaptureFixture[str], shared_catalog: Path
+) -> None:
+    # Issue 16 item 7: `--shards 0` printed "no results" and exited 0.
+    code, out, err = run(capsys, "search", str(shared_catalog), "lattice", "--shards", "0")
+    assert (code, out) == (1, "")
+    assert "[invalid-limit]" in err
+
+
+def test_search_limit_and_the_output_block(
+    capsys: pytest.CaptureFixture[str], shared_catalog: Path
+) -> None:
+    code, out, _ = run(capsys, "search", str(shared_catalog), "lattice", "--limit", "2")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0] == f"Results for 'lattice' in {shared_catalog}, best first:"
+    assert [line[:3] for line in lines if line[:1].isdigit() and ". " in line[:4]] == ["1. ", "2. "]
+    assert "matched: " in out
+    assert "(doc-0000, line 3)" in lines[2]  # where the passage is
