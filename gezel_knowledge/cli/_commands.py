@@ -15,6 +15,7 @@ __all__ = ["COMMANDS", "add_command"]
 
 COMMANDS: dict[str, str] = {
     # Build and publish.
+    "init": "write a commented catalog.yaml for a source folder, to finish by hand",
     "build": "compile a Markdown tree or a .jsonl/.parquet document list into a .gezk catalog",
     "keygen": "create an Ed25519 key pair for signing catalogs",
     "sign": "sign a built catalog's manifest with an Ed25519 key",
@@ -31,6 +32,7 @@ COMMANDS: dict[str, str] = {
     # The installed catalogs.
     "install": "install a catalog from a .gezk file, an http(s) URL or publisher/catalog[@version]",
     "find": "search across the installed, enabled catalogs",
+    "mcp": "serve catalogs and memory to an agent over MCP",
     "update": "install newer releases of installed catalogs from registry documents",
     "status": "installed catalogs, quarantined ones and why, and embedding readiness",
     "enable": "search an installed catalog again",

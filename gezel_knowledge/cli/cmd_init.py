@@ -6,15 +6,16 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from gezel_knowledge.cli._commands import add_command
 from gezel_knowledge.cli._output import print_json
 from gezel_knowledge.compiler.catalog_init import init_catalog
 
 
 def register(subparsers: Any) -> None:
     """Add the ``init`` subcommand."""
-    parser = subparsers.add_parser(
+    parser = add_command(
+        subparsers,
         "init",
-        help="write a commented catalog.yaml for a source folder, to finish by hand",
         description="Detect what SRC is (its documentation generator, outline, title, licence "
         "notice) and write a commented catalog.yaml holding every field a build needs: what "
         "was detected filled in, the rest marked FILL IN.",
