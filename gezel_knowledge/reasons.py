@@ -272,6 +272,7 @@ _NOT_FOUND: Final = {
     "other-catalog": "a reference cites another catalog than the one it was asked of",
     "source-not-found": "not a file, an http(s) URL or a publisher/catalog[@version]",
     "topic-not-found": "the catalog has no such topic",
+    "version-not-installed": "the catalog is installed, but not at the version asked for",
 }
 
 _UNAVAILABLE: Final = {
@@ -290,6 +291,7 @@ _UNAVAILABLE: Final = {
     "shared-store-unavailable": "the shared store is not configured, writable or trusted",
     "sqlite-extension-unavailable": "no SQLite binding at hand can load sqlite-vec",
     "unsupported-graph": "the model's ONNX graph does not have the inputs this library feeds",
+    "vector-search-unavailable": "vector mode was asked for without the catalog's model",
 }
 
 _CANCELLED: Final = {

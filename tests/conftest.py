@@ -36,6 +36,9 @@ def _isolated_gezel_home(
     monkeypatch.setenv("GEZEL_HOME", str(tmp_path_factory.mktemp("gezel-home")))
     # Shared placement is opt-in: no test inherits a machine's shared store.
     monkeypatch.delenv("GEZEL_SHARED_STORE", raising=False)
+    # The bundled Handboek is installed on first use; tests that count catalogs or hits leave
+    # it out, and tests/install/test_handbook.py puts it back.
+    monkeypatch.setenv("GEZEL_HANDBOOK", "off")
 
 
 @pytest.fixture(scope="session")

@@ -4,6 +4,10 @@ Each subcommand lives in a module ``gezel_knowledge.cli.cmd_<name>`` that expose
 ``register(subparsers)``; the parser it adds sets ``handler`` to a function taking the parsed
 arguments and returning an exit code. Typed errors, and operating-system errors (``os-error``),
 become one ``error:`` line and exit code 1; usage errors exit with 2.
+
+Start-up stays quick: ``--help`` and ``--version`` import no command module (the summaries come
+from :data:`~gezel_knowledge.cli._commands.COMMANDS`), and running a command imports only its
+own module.
 """
 
 from __future__ import annotations
@@ -14,38 +18,49 @@ import pkgutil
 import sys
 from collections.abc import Sequence
 
+from gezel_knowledge._version import __version__
+from gezel_knowledge.cli._commands import COMMANDS
 from gezk.errors import ReasonedError
 
 __all__ = ["build_parser", "main"]
 
 
 def _command_modules() -> dict[str, str]:
-    """Subcommand name -> module name, for every ``cmd_*`` module (``cmd_index_search`` is
-    ``index-search``)."""
+    """Subcommand name -> module name, in ``--help`` order: the table's commands first, then
+    any ``cmd_*`` module the table does not list (``cmd_index_search`` is ``index-search``)."""
     package = importlib.import_module(__name__)
-    return {
+    found = {
         m.name[4:].replace("_", "-"): m.name
         for m in sorted(pkgutil.iter_modules(package.__path__), key=lambda m: m.name)
         if m.name.startswith("cmd_")
     }
+    ordered = {name: found[name] for name in COMMANDS if name in found}
+    return {**ordered, **found}
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
-    """The argument parser with every registered subcommand, or just the one named ``only``.
+    """The argument parser: every subcommand complete, or only the one named ``only``.
 
-    Registering one subcommand imports only its module, which keeps start-up quick: ``find``
-    need not import the compiler, nor ``build`` the install manager.
+    With ``only`` the other subcommands are listed by their summaries without importing their
+    modules, so ``find`` need not import the compiler, nor ``--help`` anything at all. A name
+    that is no command (``--help``) gives the listing alone.
     """
     parser = argparse.ArgumentParser(
         prog="gezel-knowledge",
         description="Build, verify, install, browse, search and cite .gezk knowledge catalogs.",
+        epilog="Run 'gezel-knowledge COMMAND --help' for a command's options. Every command "
+        "prints JSON with --json.",
+    )
+    parser.add_argument(
+        "-V", "--version", action="version", version=f"gezel-knowledge {__version__}"
     )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    modules = _command_modules()
-    names = [only] if only in modules else list(modules)
-    for name in names:
-        module = importlib.import_module(f"{__name__}.{modules[name]}")
-        module.register(subparsers)
+    for name, module_name in _command_modules().items():
+        if only is None or name == only or name not in COMMANDS:
+            module = importlib.import_module(f"{__name__}.{module_name}")
+            module.register(subparsers)
+        else:
+            subparsers.add_parser(name, help=COMMANDS[name], add_help=False)
     for command in subparsers.choices.values():
         if "--verbose" not in command._option_string_actions:
             command.add_argument(
@@ -59,7 +74,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; return the process exit code."""
     arguments = list(sys.argv[1:] if argv is None else argv)
-    parser = build_parser(arguments[0] if arguments else None)
+    parser = build_parser(arguments[0] if arguments else "")
     args = parser.parse_args(arguments)
     handler = getattr(args, "handler", None)
     if handler is None:

@@ -11,15 +11,19 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+import gezel_knowledge.install as installing
+from gezel_knowledge.cli._installed import with_handbook
 from gezel_knowledge.embedders.base import Embedder
 from gezel_knowledge.errors import InvalidInput, NotFound
-from gezel_knowledge.install.mount import mount
-from gezel_knowledge.install.state import HomeState
 from gezel_knowledge.opening import open_catalog
 from gezel_knowledge.reader import Catalog
 
-__all__ = ["add_catalog_argument", "open_catalog_argument"]
+if TYPE_CHECKING:
+    from gezel_knowledge.install import HomeState, InstalledCatalog
+
+__all__ = ["add_catalog_argument", "catalog_path_argument", "open_catalog_argument"]
 
 
 def add_catalog_argument(parser: argparse.ArgumentParser, *, optional: bool = False) -> None:
@@ -28,12 +32,45 @@ def add_catalog_argument(parser: argparse.ArgumentParser, *, optional: bool = Fa
         "catalog",
         metavar="CATALOG",
         nargs="?" if optional else None,
-        help="a .gezk file, an extracted catalog directory or an installed catalog",
+        help="a .gezk file, an extracted catalog directory, or an installed catalog as "
+        "publisher/catalog[@version] or a unique catalog id",
     )
 
 
-def open_catalog_argument(value: str | None, *, embedder: Embedder | None = None) -> Catalog:
-    """Open the catalog a command-line argument names."""
+def _installed(value: str, home_dir: str | None) -> tuple[HomeState, InstalledCatalog]:
+    # Through the install face: a path argument never loads the install machinery.
+    home = with_handbook(installing.HomeState(home_dir))
+    try:
+        return home, home.catalog(value)
+    except NotFound as exc:
+        if exc.reason == "version-not-installed":
+            raise
+        raise NotFound(
+            f"{value} is not a .gezk file, a catalog directory or an installed catalog "
+            "(publisher/catalog[@version] or a unique id)",
+            reason="catalog-not-found",
+            subject=value,
+        ) from None
+
+
+def catalog_path_argument(value: str, *, home: str | None = None) -> Path:
+    """The file or directory a command-line argument names: the path itself when it exists,
+    else the active version's directory of the installed catalog it names."""
+    path = Path(value)
+    if path.exists():
+        return path
+    state, installed = _installed(value, home)
+    if installed.active is None:
+        raise NotFound(
+            f"{installed.key} has no active version", reason="not-installed", subject=value
+        )
+    return state.path_of(installed.active)
+
+
+def open_catalog_argument(
+    value: str | None, *, embedder: Embedder | None = None, home: str | None = None
+) -> Catalog:
+    """Open the catalog a command-line argument names (an installed one from ``home``)."""
     if value is None:
         raise InvalidInput(
             "name a catalog: a .gezk file or an extracted catalog directory",
@@ -41,17 +78,9 @@ def open_catalog_argument(value: str | None, *, embedder: Embedder | None = None
         )
     path = Path(value)
     if not path.exists():
-        # Not a path: an installed catalog by publisher/catalog or a unique catalog id.
-        home = HomeState()
-        try:
-            installed = home.catalog(value)
-        except NotFound:
-            raise NotFound(
-                f"{value} is not a .gezk file, a catalog directory or an installed catalog",
-                reason="catalog-not-found",
-                subject=value,
-            ) from None
-        catalog = mount(home, installed, allow_disabled=True)
+        # Not a path: an installed catalog by publisher/catalog[@version] or a unique id.
+        state, installed = _installed(value, home)
+        catalog = installing.mount_catalog(state, installed, allow_disabled=True)
         catalog.embedder = embedder
         return catalog
     return open_catalog(path, embedder=embedder)

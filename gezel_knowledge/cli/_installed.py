@@ -1,14 +1,22 @@
-"""Shared pieces of the installed-catalog commands: the ``--home`` option and row formatting."""
+"""Shared pieces of the installed-catalog commands: the ``--home`` option and row formatting.
+
+The install machinery is reached through the package face of :mod:`gezel_knowledge.install`,
+which imports a module on first use: a ``search`` of a ``.gezk`` path never loads it.
+"""
 
 from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from gezel_knowledge.cli._output import print_json
-from gezel_knowledge.install.registry import InstalledCatalog
-from gezel_knowledge.install.state import HomeState
+import gezel_knowledge.install as installing
+from gezel_knowledge.cli._commands import add_command
+from gezel_knowledge.cli._output import emit, note
+from gezk.errors import ReasonedError
+
+if TYPE_CHECKING:
+    from gezel_knowledge.install import HomeState, InstalledCatalog
 
 __all__ = [
     "add_catalog_command",
@@ -31,22 +39,42 @@ def add_home_option(parser: argparse.ArgumentParser) -> None:
 
 
 def add_catalog_command(
-    subparsers: Any, name: str, help: str, handler: Callable[[argparse.Namespace], int]
+    subparsers: Any, name: str, handler: Callable[[argparse.Namespace], int]
 ) -> None:
     """Add a subcommand acting on one installed ``CATALOG``, with ``--home`` and ``--json``."""
-    parser = subparsers.add_parser(name, help=help)
+    parser = add_command(subparsers, name)
     parser.add_argument(
-        "catalog", metavar="CATALOG", help="publisher/catalog or a unique catalog id"
+        "catalog",
+        metavar="CATALOG",
+        help="publisher/catalog[@version] or a unique catalog id",
     )
     add_home_option(parser)
     parser.add_argument("--json", action="store_true", help="print JSON")
     parser.set_defaults(handler=handler)
 
 
-def state_from(args: argparse.Namespace) -> HomeState:
-    """The knowledge home the arguments name, for commands that do not install: its state
-    (registry, layout, mounting) without the install machinery ``KnowledgeHome`` loads."""
-    return HomeState(getattr(args, "home", None))
+def state_from(args: argparse.Namespace, *, handbook: bool = False) -> HomeState:
+    """The knowledge home the arguments name: its state (registry, layout, mounting); with
+    ``handbook``, the bundled Handboek installed or refreshed in it first."""
+    state = installing.HomeState(getattr(args, "home", None))
+    return with_handbook(state) if handbook else state
+
+
+def with_handbook(state: HomeState) -> HomeState:
+    """``state`` after installing or refreshing the bundled Handboek (a no-op when installed;
+    a failure is a note, never the command's failure)."""
+    try:
+        result = installing.install_handbook(state)
+    except (ReasonedError, OSError) as exc:
+        note(f"the bundled Handboek could not be installed: {exc}")
+        return state
+    if result is not None and result.status == "installed":
+        note(
+            f"installed the bundled Handboek, {result.key}@{result.version.version}: the "
+            f"library's own documentation ('gezel-knowledge disable {result.catalog.catalog_id}'"
+            " hides it)"
+        )
+    return state
 
 
 def catalog_row(catalog: InstalledCatalog) -> dict[str, Any]:
@@ -85,21 +113,16 @@ def catalog_line(catalog: InstalledCatalog) -> str:
 
 def print_catalog(catalog: InstalledCatalog, *, as_json: bool) -> int:
     """Print one installed catalog's state (row or line); return the exit code."""
-    if as_json:
-        print_json(catalog_row(catalog))
-    else:
-        print(catalog_line(catalog))
+    emit(catalog_row(catalog), as_json=as_json, text=lambda _: [catalog_line(catalog)])
     return 0
 
 
 def print_installed(*, as_json: bool, home: HomeState | None = None) -> int:
     """Print the installed catalogs (``list`` without a catalog); return the exit code."""
-    catalogs = (home or HomeState()).installed()
-    if as_json:
-        print_json([catalog_row(c) for c in catalogs])
-        return 0
-    if not catalogs:
-        print("no catalogs installed")
-    for catalog in catalogs:
-        print(catalog_line(catalog))
+    catalogs = (home or installing.HomeState()).installed()
+    emit(
+        [catalog_row(c) for c in catalogs],
+        as_json=as_json,
+        text=lambda _: [catalog_line(c) for c in catalogs] or ["no catalogs installed"],
+    )
     return 0

@@ -1,4 +1,11 @@
-"""Shared output helpers: JSON everywhere, plain lines otherwise, and a terminal progress bar."""
+"""The one output path of every command: JSON in one casing, plain lines otherwise, notes and
+warnings on stderr, and a terminal progress bar.
+
+``--json`` output is camelCase throughout, like the JSON documents the spec defines
+(``manifest.json``, registry documents): a value's dataclass fields are renamed
+(``line_start`` -> ``lineStart``), mapping keys are kept as they are, and a value with its own
+document form (``to_json()``, such as a parsed manifest) is printed as that document, verbatim.
+"""
 
 from __future__ import annotations
 
@@ -7,18 +14,47 @@ import json
 import re
 import sys
 import time
-from collections.abc import Mapping
-from typing import Any, TextIO
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, TextIO, TypeVar
 
 from gezel_knowledge.progress import ProgressEvent
+from gezk.errors import ReasonedError
 
-__all__ = ["TerminalProgress", "excerpt", "note", "print_json", "to_jsonable"]
+__all__ = [
+    "TerminalProgress",
+    "camel_case",
+    "emit",
+    "excerpt",
+    "note",
+    "plural",
+    "print_json",
+    "to_jsonable",
+    "warn",
+]
+
+T = TypeVar("T")
+
+
+def camel_case(name: str) -> str:
+    """``line_start`` -> ``lineStart``; a name without underscores is returned as it is."""
+    head, *rest = name.split("_")
+    return head + "".join(part[:1].upper() + part[1:] for part in rest)
 
 
 def to_jsonable(value: Any) -> Any:
-    """Convert dataclasses, mappings (read-only views too), tuples and paths into JSON values."""
+    """Convert a value into JSON values: ``to_json()`` documents as they are, dataclasses with
+    camelCase field names, typed errors (warnings) as their reason, message and subject, mappings
+    (read-only views too) with their keys as they are, tuples, sets and paths."""
+    to_json = getattr(value, "to_json", None)
+    if callable(to_json) and not isinstance(value, type):
+        return to_jsonable(to_json())
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: to_jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        return {
+            camel_case(f.name): to_jsonable(getattr(value, f.name))
+            for f in dataclasses.fields(value)
+        }
+    if isinstance(value, ReasonedError):
+        return {"reason": value.reason, "message": value.message, "subject": value.subject}
     if isinstance(value, Mapping):
         return {str(k): to_jsonable(v) for k, v in value.items()}
     if isinstance(value, list | tuple | set | frozenset):
@@ -38,6 +74,11 @@ def excerpt(text: str, width: int = 240) -> str:
     return flat if len(flat) <= width else flat[: width - 1].rstrip() + "…"
 
 
+def plural(count: int, word: str, many: str | None = None) -> str:
+    """``1 shard``, ``2 shards``, ``1,024 entries`` (``many`` for irregular plurals)."""
+    return f"{count:,} {word if count == 1 else (many or word + 's')}"
+
+
 def print_json(value: Any, stream: TextIO | None = None) -> None:
     """Print ``value`` as indented JSON followed by a newline."""
     out = stream or sys.stdout
@@ -45,9 +86,25 @@ def print_json(value: Any, stream: TextIO | None = None) -> None:
     out.write("\n")
 
 
+def emit(value: T, *, as_json: bool, text: Callable[[T], Iterable[str]]) -> None:
+    """Print what a command's API call returned: the value as JSON with ``--json``, else the
+    lines ``text`` makes of it."""
+    if as_json:
+        print_json(value)
+        return
+    for line in text(value):
+        print(line)
+
+
 def note(message: str) -> None:
     """A one-line remark on stderr that does not change the exit code."""
     print(f"gezel-knowledge: note: {message}", file=sys.stderr)
+
+
+def warn(message: str) -> None:
+    """A one-line warning on stderr: something the user should act on; the exit code is the
+    command's to decide."""
+    print(f"gezel-knowledge: warning: {message}", file=sys.stderr)
 
 
 class TerminalProgress:

@@ -4,35 +4,27 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
-import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from gezel_knowledge.cli._output import TerminalProgress, print_json
+from gezel_knowledge.cli._commands import add_command
+from gezel_knowledge.cli._output import TerminalProgress, emit, plural, warn
 from gezel_knowledge.compiler import (
     BuildResult,
     BuildWarning,
-    CatalogMetadata,
-    License,
-    Publisher,
+    MetadataOverrides,
     WarningsAsErrors,
-    compile_catalog,
-    load_catalog_yaml,
-    load_source,
+    build_catalog,
 )
-from gezel_knowledge.compiler.signing import load_private_key
 from gezel_knowledge.compiler.vector_cache import default_cache_dir
-from gezel_knowledge.embedders import Embedder, default_embedder, load_embedder
-from gezel_knowledge.errors import InvalidInput
-from gezk.profiles import embedding_profile
 
 
 def register(subparsers: Any) -> None:
     """Add the ``build`` subcommand."""
-    parser = subparsers.add_parser(
+    parser = add_command(
+        subparsers,
         "build",
-        help="compile a Markdown tree or a .jsonl/.parquet document list into a .gezk catalog",
         description="Compile a folder of Markdown (with catalog.yaml, README.md and a licence "
         "notice) or a JSON Lines or Parquet document list into a deterministic .gezk catalog.",
     )
@@ -98,148 +90,71 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(handler=run)
 
 
-def _overrides(args: argparse.Namespace, base: CatalogMetadata) -> CatalogMetadata:
-    publisher = base.publisher
-    if args.publisher_id or args.publisher_name or args.publisher_url:
-        if publisher is None and not (args.publisher_id and args.publisher_name):
-            raise InvalidInput(
-                "give both --publisher-id and --publisher-name", reason="missing-metadata"
-            )
-        publisher = Publisher(
-            id=args.publisher_id or (publisher.id if publisher else ""),
-            name=args.publisher_name or (publisher.name if publisher else ""),
-            url=args.publisher_url or (publisher.url if publisher else None),
-        )
-    license_ = base.license
-    if (
-        args.license_name
-        or args.license_spdx
-        or args.license_file
-        or args.attribution_required is not None
-    ):
-        if license_ is None and not args.license_name:
-            raise InvalidInput("give --license-name", reason="missing-metadata")
-        license_ = License(
-            name=args.license_name or (license_.name if license_ else ""),
-            attribution_required=(
-                args.attribution_required
-                if args.attribution_required is not None
-                else (license_.attribution_required if license_ else False)
-            ),
-            spdx=args.license_spdx or (license_.spdx if license_ else None),
-        )
-    return base.merged(
-        CatalogMetadata(
-            id=args.catalog_id,
-            version=args.catalog_version,
-            name=args.name,
-            description=args.description,
-            language=args.language,
-            publisher=publisher,
-            license=license_,
-            license_file=args.license_file,
-            readme=args.readme,
-        )
-    )
-
-
-def _embedder(profile_id: str | None) -> Embedder:
-    if profile_id is None:
-        return default_embedder()
-    return load_embedder(embedding_profile(profile_id))
-
-
 def _now() -> str:
     return dt.datetime.now(dt.UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 def run(args: argparse.Namespace) -> int:
     """Build the catalog and print where it went."""
-    beside = (
-        args.source / "catalog.yaml"
-        if args.source.is_dir()
-        else args.source.parent / "catalog.yaml"
+    overrides = MetadataOverrides(
+        id=args.catalog_id,
+        version=args.catalog_version,
+        name=args.name,
+        description=args.description,
+        language=args.language,
+        publisher_id=args.publisher_id,
+        publisher_name=args.publisher_name,
+        publisher_url=args.publisher_url,
+        license_name=args.license_name,
+        license_spdx=args.license_spdx,
+        license_file=args.license_file,
+        attribution_required=args.attribution_required,
+        readme=args.readme,
     )
-    # --catalog FILE replaces SRC's catalog.yaml. Either is read once, here: the flags are
-    # merged into it, and the loader is handed the result instead of reading a file itself.
-    config = args.catalog or (beside if beside.is_file() else None)
-    base = load_catalog_yaml(config) if config else CatalogMetadata()
-    source = load_source(args.source, catalog=_overrides(args, base))
-    metadata = source.metadata
-    created_at = args.created_at or metadata.created_at or _now()
-    embedder = _embedder(args.embedder or metadata.embedder)
-    key = load_private_key(args.sign) if args.sign else None
-    cache_dir = None if args.no_cache else (args.cache or default_cache_dir())
     progress = TerminalProgress(quiet=args.quiet or args.json)
     try:
-        result = compile_catalog(
-            source,
+        result = build_catalog(
+            args.source,
             args.output,
-            embedder=embedder,
-            created_at=created_at,
-            signing_key=key,
+            catalog=args.catalog,
+            overrides=overrides,
+            embedder=args.embedder,
+            created_at=args.created_at,
+            clock=_now,
+            signing_key_file=args.sign,
+            cache_dir=None if args.no_cache else (args.cache or default_cache_dir()),
+            chunking=args.chunking,
             shard_fill=args.shard_fill,
             shard_target=args.shard_target,
             shard_max=args.shard_max,
-            cache_dir=cache_dir,
-            chunking=args.chunking,
             jobs=args.jobs,
             ray=args.ray,
             progress=progress,
             strict=args.strict,
         )
     except WarningsAsErrors as exc:
-        _print_warnings(exc.warnings)
+        _warn(exc.warnings)
         raise
     finally:
         progress.close()
-    _print(result, as_json=args.json)
+    if not args.json:
+        _warn(result.warnings)
+    emit(result, as_json=args.json, text=_lines)
     return 0
 
 
-def _print(result: BuildResult, *, as_json: bool) -> None:
-    if as_json:
-        print_json(
-            {
-                "path": str(result.path),
-                "sha256": result.sha256,
-                "sizeBytes": result.size_bytes,
-                "catalogId": result.catalog_id,
-                "version": result.version,
-                "documents": result.documents,
-                "chunks": result.chunks,
-                "chunking": result.manifest.chunking.id,
-                "shards": result.shards,
-                "assets": result.assets,
-                "embedded": result.embedded,
-                "cached": result.cached,
-                "signed": result.manifest.signed,
-                "warnings": [_warning_json(w) for w in result.warnings],
-            }
-        )
-        return
-    _print_warnings(result.warnings)
-    signed = ", signed" if result.manifest.signed else ""
-    print(
-        f"built {result.path} ({result.catalog_id} {result.version}{signed}): "
-        f"{result.documents:,} documents, {result.chunks:,} chunks, {result.shards} shard"
-        f"{'s' if result.shards != 1 else ''}, {result.assets} assets; "
-        f"{result.embedded:,} embedded, {result.cached:,} cached; {len(result.warnings):,} warning"
-        f"{'s' if len(result.warnings) != 1 else ''}"
-    )
-    print(f"sha256 {result.sha256}")
-
-
-def _warning_json(warning: BuildWarning) -> dict[str, object]:
-    return {
-        "reason": warning.reason,
-        "message": str(warning),
-        "path": warning.path,
-        "line": warning.line,
-        "document": warning.document,
-    }
-
-
-def _print_warnings(warnings: Sequence[BuildWarning]) -> None:
+def _warn(warnings: Sequence[BuildWarning]) -> None:
     for warning in warnings:
-        print(f"gezel-knowledge: warning: {warning} [{warning.reason}]", file=sys.stderr)
+        warn(f"{warning} [{warning.reason}]")
+
+
+def _lines(result: BuildResult) -> Iterator[str]:
+    signed = ", signed" if result.manifest.signed else ""
+    yield (
+        f"built {result.path} ({result.catalog_id} {result.version}{signed}): "
+        f"{plural(result.documents, 'document')}, {plural(result.chunks, 'chunk')}, "
+        f"{plural(result.shards, 'shard')}, {plural(result.assets, 'asset')}; "
+        f"{result.embedded:,} embedded, {result.cached:,} cached; "
+        f"{plural(len(result.warnings), 'warning')}"
+    )
+    yield f"sha256 {result.sha256}"

@@ -5,17 +5,17 @@ from __future__ import annotations
 
 import argparse
 import datetime
+from collections.abc import Iterator, Sequence
 from typing import Any
 
-from gezel_knowledge.cli._output import print_json
-from gezel_knowledge.opening import BUDGET_ENV, CatalogCache, parse_size
+from gezel_knowledge.cli._commands import add_command
+from gezel_knowledge.cli._output import emit, plural
+from gezel_knowledge.opening import BUDGET_ENV, CacheEntry, CachePrune, CatalogCache, parse_size
 
 
 def register(subparsers: Any) -> None:
     """Add the ``cache`` subcommand with ``list`` (the default) and ``prune``."""
-    parser = subparsers.add_parser(
-        "cache", help="list or prune the extraction cache of .gezk files opened by path"
-    )
+    parser = add_command(subparsers, "cache")
     actions = parser.add_subparsers(dest="action", metavar="ACTION")
     listing = actions.add_parser("list", help="every cached catalog, least recently used first")
     prune = actions.add_parser(
@@ -52,26 +52,32 @@ def run(args: argparse.Namespace) -> int:
     cache = CatalogCache(args.cache_dir)
     if args.action == "prune":
         report = cache.prune(budget_bytes=args.budget, everything=args.all)
-        if args.json:
-            print_json(report)
-            return 0
-        for name in report.leftovers:
-            print(f"removed leftover {name}")
-        for entry in report.removed:
-            print(f"removed {entry.catalog} ({entry.sha256[:16]}, {entry.bytes} bytes)")
-        print(
-            f"freed {report.freed_bytes} bytes; {report.kept_bytes} bytes kept "
-            f"(budget {cache.budget_bytes if args.budget is None else args.budget})"
-        )
+        budget = cache.budget_bytes if args.budget is None else args.budget
+        emit(report, as_json=args.json, text=lambda r: _pruned(r, budget))
         return 0
     entries = cache.entries()
-    if args.json:
-        listing = {"cache": str(cache.root), "budget_bytes": cache.budget_bytes}
-        print_json({**listing, "entries": entries})
-        return 0
+    listing = {"cache": str(cache.root), "budgetBytes": cache.budget_bytes, "entries": entries}
+    emit(listing, as_json=args.json, text=lambda _: _listed(cache, entries))
+    return 0
+
+
+def _pruned(report: CachePrune, budget: int) -> Iterator[str]:
+    for name in report.leftovers:
+        yield f"removed leftover {name}"
+    for entry in report.removed:
+        yield f"removed {entry.catalog} ({entry.sha256[:16]}, {plural(entry.bytes, 'byte')})"
+    yield (
+        f"freed {plural(report.freed_bytes, 'byte')}; {plural(report.kept_bytes, 'byte')} kept "
+        f"(budget {budget:,})"
+    )
+
+
+def _listed(cache: CatalogCache, entries: Sequence[CacheEntry]) -> Iterator[str]:
     total = sum(e.bytes for e in entries)
-    print(f"cache: {cache.root} ({total} of {cache.budget_bytes} bytes)")
+    yield f"cache: {cache.root} ({total:,} of {cache.budget_bytes:,} bytes)"
     for e in reversed(entries):
         held = ", open" if e.in_use else ""
-        print(f"  {e.catalog}  {e.sha256[:16]}  {e.bytes} bytes  used {_when(e.last_used)}{held}")
-    return 0
+        yield (
+            f"  {e.catalog}  {e.sha256[:16]}  {plural(e.bytes, 'byte')}  "
+            f"used {_when(e.last_used)}{held}"
+        )

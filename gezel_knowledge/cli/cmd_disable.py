@@ -10,9 +10,7 @@ from gezel_knowledge.cli._installed import add_catalog_command, print_catalog, s
 
 def register(subparsers: Any) -> None:
     """Add the ``disable`` subcommand."""
-    add_catalog_command(
-        subparsers, "disable", "stop searching an installed catalog (it stays installed)", run
-    )
+    add_catalog_command(subparsers, "disable", run)
 
 
 def run(args: argparse.Namespace) -> int:

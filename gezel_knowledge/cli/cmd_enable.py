@@ -10,7 +10,7 @@ from gezel_knowledge.cli._installed import add_catalog_command, print_catalog, s
 
 def register(subparsers: Any) -> None:
     """Add the ``enable`` subcommand."""
-    add_catalog_command(subparsers, "enable", "search an installed catalog again", run)
+    add_catalog_command(subparsers, "enable", run)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from gezel_knowledge.cli._catalog import open_catalog_argument
+from gezel_knowledge.cli._commands import add_command
 from gezel_knowledge.cli._output import TerminalProgress, note, print_json
 from gezel_knowledge.embedders import (
     Embedder,
@@ -35,9 +36,9 @@ from gezk.profiles import embedding_profile
 
 def register(subparsers: Any) -> None:
     """Add the ``eval`` subcommand."""
-    parser = subparsers.add_parser(
+    parser = add_command(
+        subparsers,
         "eval",
-        help="measure search quality on judged questions (BEIR folder or catalog)",
         description=(
             "Run judged questions through every search mode and print nDCG@10, recall@10, "
             "recall@100, MRR@10 and query latency. SOURCE is a BEIR folder (its corpus is "

@@ -3,19 +3,21 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from gezel_knowledge.cli._catalog import add_catalog_argument, open_catalog_argument
-from gezel_knowledge.cli._output import TerminalProgress, print_json
-from gezel_knowledge.export import export_parquet
+from gezel_knowledge.cli._commands import add_command
+from gezel_knowledge.cli._output import TerminalProgress, emit, plural
+from gezel_knowledge.export import ParquetExport, export_parquet
 
 
 def register(subparsers: Any) -> None:
     """Add the ``export-parquet`` subcommand."""
-    parser = subparsers.add_parser(
+    parser = add_command(
+        subparsers,
         "export-parquet",
-        help="write a catalog's documents, chunks and vectors as Parquet files",
         description="Write the Parquet companion of a catalog (spec section 14): per shard "
         "documents-NNN.parquet and chunks-NNN.parquet, plus topics.parquet, "
         "topic_documents.parquet, document_locations.parquet and parquet-manifest.json. "
@@ -40,15 +42,18 @@ def run(args: argparse.Namespace) -> int:
     finally:
         progress.close()
         catalog.close()
-    if args.json:
-        print_json(result.to_json())
-        return 0
-    print(
-        f"exported {result.publisher_id}/{result.catalog_id} {result.version} to "
-        f"{result.directory}: {result.rows('documents'):,} documents, "
-        f"{result.rows('chunks'):,} chunks, {result.rows('topics'):,} topics, "
-        f"{result.rows('topic_documents'):,} placements, "
-        f"{result.rows('document_locations'):,} locations in {len(result.files)} files"
-    )
-    print(f"report: {result.report}")
+    # --json is parquet-manifest.json, a document the export defines, emitted verbatim.
+    emit(result, as_json=args.json, text=_lines)
     return 0
+
+
+def _lines(result: ParquetExport) -> Iterator[str]:
+    yield (
+        f"exported {result.publisher_id}/{result.catalog_id} {result.version} to "
+        f"{result.directory}: {plural(result.rows('documents'), 'document')}, "
+        f"{plural(result.rows('chunks'), 'chunk')}, {plural(result.rows('topics'), 'topic')}, "
+        f"{plural(result.rows('topic_documents'), 'placement')}, "
+        f"{plural(result.rows('document_locations'), 'location')} in "
+        f"{plural(len(result.files), 'file')}"
+    )
+    yield f"report: {result.report}"

@@ -10,8 +10,10 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from gezel_knowledge.cli._commands import add_command
+from gezel_knowledge.cli._hits import RELEVANCE_HELP, result_lines
 from gezel_knowledge.cli._installed import add_home_option, state_from
-from gezel_knowledge.cli._output import excerpt, note, print_json
+from gezel_knowledge.cli._output import emit, note
 from gezel_knowledge.cli._query import add_query_arguments, query_and_near
 from gezel_knowledge.results import SEARCH_MODES, SearchResult
 from gezel_knowledge.search import KnowledgeSearch
@@ -19,10 +21,22 @@ from gezel_knowledge.search import KnowledgeSearch
 
 def register(subparsers: Any) -> None:
     """Add the ``find`` subcommand."""
-    parser = subparsers.add_parser("find", help="search across the installed, enabled catalogs")
+    parser = add_command(
+        subparsers,
+        "find",
+        description="Search every installed, enabled catalog, the bundled Handboek included, "
+        "and fuse the results. " + RELEVANCE_HELP,
+    )
     add_query_arguments(parser)
-    parser.add_argument("-k", type=int, default=10, metavar="N", help="number of results (10)")
-    parser.add_argument("--mode", choices=SEARCH_MODES, default="hybrid", help="ranked lists")
+    parser.add_argument(
+        "-k", "--limit", type=int, default=10, metavar="N", dest="k", help="hits to return (10)"
+    )
+    parser.add_argument(
+        "--mode",
+        choices=SEARCH_MODES,
+        default="hybrid",
+        help="hybrid: meaning and keywords (default); vector: meaning only; keyword: words only",
+    )
     parser.add_argument(
         "--catalog",
         action="append",
@@ -34,21 +48,8 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(handler=run)
 
 
-def _distance(meters: float) -> str:
-    return f"{meters:,.0f} m" if meters < 1000 else f"{meters / 1000:,.1f} km"
-
-
-def _print(results: SearchResult) -> None:
-    if not results.hits:
-        print("no results")
-    for hit in results.hits:
-        prov = hit.provenance
-        where = f"{hit.source}@{prov.version}" if prov is not None else hit.source
-        distance = "" if hit.distance_meters is None else f"  {_distance(hit.distance_meters)}"
-        print(f"{hit.rank + 1}. {hit.title}  [{where}]{distance}")
-        print(f"   {hit.citation}")
-        if hit.text:
-            print(f"   {excerpt(hit.text, 160)}")
+_READ = "gezel-knowledge read"
+"""The command that opens a citation of an installed catalog."""
 
 
 def _notes(results: SearchResult) -> None:
@@ -62,11 +63,17 @@ def _notes(results: SearchResult) -> None:
 def run(args: argparse.Namespace) -> int:
     """Search and print fused hits with citations."""
     query, near = query_and_near(args)
-    with KnowledgeSearch(state_from(args)) as search:
+    with KnowledgeSearch(state_from(args, handbook=True)) as search:
         results = search.search(query, k=args.k, mode=args.mode, catalogs=args.catalog, near=near)
-    if args.json:
-        print_json(results)
-    else:
-        _print(results)
+    header = (
+        f"Results for {query!r} in the installed catalogs, best first:" if query.strip() else None
+    )
+    emit(
+        results,
+        as_json=args.json,
+        text=lambda r: result_lines(
+            r, show_source=True, header=header, read="gezel-knowledge read"
+        ),
+    )
     _notes(results)
     return 0

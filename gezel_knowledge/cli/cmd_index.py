@@ -3,23 +3,25 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from gezel_knowledge.cli._commands import add_command
 from gezel_knowledge.cli._index_args import (
     add_embedder_argument,
     add_home_argument,
     resolve_embedder,
 )
-from gezel_knowledge.cli._output import TerminalProgress, print_json
-from gezel_knowledge.indexes import index_workspace
+from gezel_knowledge.cli._output import TerminalProgress, emit, plural
+from gezel_knowledge.indexes import IndexReport, index_workspace
 
 
 def register(subparsers: Any) -> None:
     """Add the ``index`` subcommand."""
-    parser = subparsers.add_parser(
+    parser = add_command(
+        subparsers,
         "index",
-        help="index a workspace folder for search",
         description="Run the structural pass over PATH (files, symbols, headings, chunks; no "
         "model needed) and then the enrichment pass (text embeddings) when an embedder is "
         "available. Unchanged files are not processed again. The index lives under the Gezel "
@@ -44,17 +46,19 @@ def run(args: argparse.Namespace) -> int:
         )
     finally:
         progress.close()
-    if args.json:
-        print_json(report)
-        return 0
+    emit(report, as_json=args.json, text=_lines)
+    return 0
+
+
+def _lines(report: IndexReport) -> Iterator[str]:
     s = report.structure
-    print(
-        f"{s.files_seen} files: {len(s.processed)} indexed, {s.unchanged + len(s.touched)} "
-        f"unchanged, {len(s.removed)} removed, {len(s.skipped)} skipped ({s.seconds:.2f} s)"
+    yield (
+        f"{plural(s.files_seen, 'file')}: {len(s.processed):,} indexed, "
+        f"{s.unchanged + len(s.touched):,} unchanged, {len(s.removed):,} removed, "
+        f"{len(s.skipped):,} skipped ({s.seconds:.2f} s)"
     )
     if report.enrichment is not None:
         e = report.enrichment
         reset = " (embedder changed: vectors regenerated)" if e.vectors_reset else ""
-        print(f"{e.chunks_embedded} chunks embedded{reset} ({e.seconds:.2f} s)")
-    print(f"index: {report.database}")
-    return 0
+        yield f"{plural(e.chunks_embedded, 'chunk')} embedded{reset} ({e.seconds:.2f} s)"
+    yield f"index: {report.database}"

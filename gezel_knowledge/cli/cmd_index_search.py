@@ -3,33 +3,35 @@
 from __future__ import annotations
 
 import argparse
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from gezel_knowledge.cli._commands import add_command
+from gezel_knowledge.cli._hits import RELEVANCE_HELP, result_lines
 from gezel_knowledge.cli._index_args import (
     add_embedder_argument,
     add_home_argument,
     resolve_embedder,
 )
-from gezel_knowledge.cli._output import print_json
-from gezel_knowledge.hits import SearchHit
+from gezel_knowledge.cli._output import emit
 from gezel_knowledge.indexes import search_workspace
 from gezel_knowledge.results import SEARCH_MODES
 
 
 def register(subparsers: Any) -> None:
     """Add the ``index-search`` subcommand."""
-    parser = subparsers.add_parser(
+    parser = add_command(
+        subparsers,
         "index-search",
-        help="search the content index of a workspace",
         description="Hybrid search of a workspace indexed with 'gezel-knowledge index': vector "
         "neighbours plus keyword matches over symbols, names, summaries and passages, fused by "
-        "rank.",
+        "rank. " + RELEVANCE_HELP,
     )
     parser.add_argument("path", type=Path, help="the workspace folder")
     parser.add_argument("query", help="what to look for")
-    parser.add_argument("-k", type=int, default=10, help="number of results (default 10)")
+    parser.add_argument(
+        "-k", "--limit", type=int, default=10, metavar="N", dest="k", help="hits to return (10)"
+    )
     parser.add_argument("--mode", choices=SEARCH_MODES, default="hybrid", help="ranked lists")
     parser.add_argument(
         "--per-path", type=int, default=3, help="at most this many results per file (default 3)"
@@ -60,20 +62,5 @@ def run(args: argparse.Namespace) -> int:
         db_path=args.db,
         home=args.home,
     )
-    if args.json:
-        print_json(result)
-    else:
-        print_hits(result.hits)
+    emit(result, as_json=args.json, text=result_lines)
     return 0
-
-
-def print_hits(hits: Sequence[SearchHit]) -> None:
-    """One header line per hit (rank, citation, matching lists) and its first lines of text."""
-    if not hits:
-        print("no results")
-    for hit in hits:
-        lists = ", ".join(s.name for s in hit.signals)
-        heading = f"  [{' > '.join(hit.heading_path)}]" if hit.heading_path else ""
-        print(f"{hit.rank + 1:>2}. {hit.citation}{heading}  ({lists})")
-        for line in [ln for ln in hit.text.splitlines() if ln.strip()][:3]:
-            print(f"      {line[:100]}")

@@ -6,15 +6,16 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from gezel_knowledge.cli._output import print_json
+from gezel_knowledge.cli._commands import add_command
+from gezel_knowledge.cli._output import emit
 from gezel_knowledge.compiler.catalog_init import init_catalog
 
 
 def register(subparsers: Any) -> None:
     """Add the ``init`` subcommand."""
-    parser = subparsers.add_parser(
+    parser = add_command(
+        subparsers,
         "init",
-        help="write a commented catalog.yaml for a source folder, to finish by hand",
         description="Detect what SRC is (its documentation generator, outline, title, licence "
         "notice) and write a commented catalog.yaml holding every field a build needs: what "
         "was detected filled in, the rest marked FILL IN.",
@@ -36,21 +37,18 @@ def run(args: argparse.Namespace) -> int:
     """Write the catalog.yaml and say what is left to fill in."""
     result = init_catalog(args.source, output=args.output, force=args.force)
     draft = result.draft
-    if args.json:
-        print_json(
-            {
-                "path": str(result.path),
-                "generator": draft.generator,
-                "outline": draft.outline,
-                "contentRoot": draft.content_root,
-                "licenseFile": draft.license_file,
-                "readme": draft.readme,
-                "missing": list(draft.missing),
-            }
-        )
-        return 0
+    view = {
+        "path": str(result.path),
+        "generator": draft.generator,
+        "outline": draft.outline,
+        "contentRoot": draft.content_root,
+        "licenseFile": draft.license_file,
+        "readme": draft.readme,
+        "missing": list(draft.missing),
+    }
     found = draft.generator or "a folder of Markdown"
-    print(f"wrote {result.path} ({found}, outline {draft.outline})")
+    lines = [f"wrote {result.path} ({found}, outline {draft.outline})"]
     if draft.missing:
-        print(f"fill in: {', '.join(draft.missing)}")
+        lines.append(f"fill in: {', '.join(draft.missing)}")
+    emit(view, as_json=args.json, text=lambda _: lines)
     return 0

@@ -1,27 +1,33 @@
-"""``gezel-knowledge inspect CATALOG``: identity, counts, profiles and files, without trusting.
+"""``gezel-knowledge inspect CATALOG``: identity, counts and profiles, after the structural checks.
 
-For a ``.gezk`` file every archive check runs (nothing is extracted); a signature is shown as
+The structural checks run first (for a ``.gezk`` every archive check, the file digests and the
+database checks of ``validate`` without ``--deep``): a damaged catalog is reported with its
+findings and exit status 1 instead of a summary that looks healthy. A signature is shown as
 present, never as verified: use ``validate --trust`` for a provenance verdict.
 """
 
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
+from collections.abc import Iterator
 from typing import Any
 
-from gezel_knowledge.archive import inspect_archive
-from gezel_knowledge.cli._catalog import add_catalog_argument
-from gezel_knowledge.cli._output import print_json
-from gezel_knowledge.errors import NotFound
-from gezel_knowledge.reader import read_manifest
+from gezel_knowledge.cli._catalog import add_catalog_argument, catalog_path_argument
+from gezel_knowledge.cli._commands import add_command
+from gezel_knowledge.cli._output import emit, plural
+from gezel_knowledge.cli._reports import finding_lines, report_view, verdict
+from gezel_knowledge.validate import ValidationReport, validate_path
 from gezk.manifest import CatalogManifest
 
 
 def register(subparsers: Any) -> None:
     """Add the ``inspect`` subcommand."""
-    parser = subparsers.add_parser(
-        "inspect", help="show a catalog's identity, counts, profiles and files"
+    parser = add_command(
+        subparsers,
+        "inspect",
+        description="Run the structural checks (not --deep) and show the catalog's identity, "
+        "counts, profiles and files. Exit status 1 when a check fails. --json prints the "
+        "report with the catalog's manifest.json verbatim.",
     )
     add_catalog_argument(parser)
     parser.add_argument("--expected-sha256", metavar="HEX", help="the archive digest promised")
@@ -29,95 +35,50 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(handler=run)
 
 
-def summary(manifest: CatalogManifest) -> dict[str, Any]:
-    """The inspect view of a manifest."""
-    m = manifest
-    return {
-        "catalog": f"{m.publisher.id}/{m.id}",
-        "version": m.version,
-        "name": m.name,
-        "description": m.description,
-        "language": m.language,
-        "publisher": {"id": m.publisher.id, "name": m.publisher.name, "url": m.publisher.url},
-        "formatVersion": m.format_version,
-        "indexSchemaVersion": m.index_schema_version,
-        "createdAt": m.created_at,
-        "license": {
-            "name": m.license.name,
-            "spdx": m.license.spdx,
-            "attributionRequired": m.license.attribution_required,
-        },
-        "embeddingProfile": m.embedding.id,
-        "stage1Bits": m.embedding.binary.method,
-        "chunkingProfile": m.chunking.id,
-        "counts": {
-            "documents": m.counts.documents,
-            "chunks": m.counts.chunks,
-            "shards": m.counts.shards,
-            "assets": m.counts.assets or 0,
-            "topics": len(m.topics),
-        },
-        "shards": [
-            {"id": s.id, "path": s.path, "chunks": s.chunks, "documents": s.documents}
-            for s in m.router.shards
-        ],
-        "spatial": None
-        if m.spatial is None
-        else {
-            "locations": m.spatial.location_count,
-            "locatedDocuments": m.spatial.located_documents,
-            "coverage": [[b.west, b.south, b.east, b.north] for b in m.spatial.coverage],
-        },
-        "signature": None if m.signature is None else {"keyId": m.signature.key_id},
-        "provenance": "signed, not verified (validate --trust KEYS)" if m.signed else "unsigned",
-        "toolchain": None if m.toolchain is None else f"{m.toolchain.name} {m.toolchain.version}",
-        "files": [{"path": f.path, "sizeBytes": f.size_bytes} for f in m.files],
-    }
-
-
 def run(args: argparse.Namespace) -> int:
-    """Inspect the catalog and print the summary."""
-    path = Path(args.catalog)
-    view: dict[str, Any]
-    if path.is_file():
-        info = inspect_archive(path, args.expected_sha256)
-        view = {
-            **summary(info.manifest),
-            "archive": {"sha256": info.sha256, "sizeBytes": info.size_bytes},
-        }
-    elif path.is_dir():
-        view = summary(read_manifest(path))
+    """Check the catalog structurally and print its summary; exit 1 when a check failed."""
+    report = validate_path(
+        catalog_path_argument(args.catalog), expected_sha256=args.expected_sha256
+    )
+    emit(report_view(report), as_json=args.json, text=lambda _: _lines(report))
+    return 0 if report.ok else 1
+
+
+def _lines(report: ValidationReport) -> Iterator[str]:
+    m = report.manifest
+    if m is not None:
+        yield from _summary(m)
+    if report.archive_sha256 is not None:
+        yield f"  archive       sha256 {report.archive_sha256}"
+    yield from finding_lines(report)
+    yield f"{'' if m is None else '  checks        '}{verdict(report)}"
+
+
+def _summary(m: CatalogManifest) -> Iterator[str]:
+    counts = m.counts
+    yield f"{m.publisher.id}/{m.id}@{m.version}  {m.name}"
+    yield (
+        f"  format        gezk {m.format_version} (index schema {m.index_schema_version}), "
+        f"created {m.created_at}"
+    )
+    yield f"  license       {m.license.name}"
+    yield f"  embedding     {m.embedding.id} ({m.embedding.binary.method} stage-1 bits)"
+    yield f"  chunking      {m.chunking.id}"
+    yield (
+        f"  counts        {plural(counts.documents, 'document')}, "
+        f"{plural(counts.chunks, 'chunk')}, {plural(counts.shards, 'shard')}, "
+        f"{plural(counts.assets or 0, 'asset')}, {plural(len(m.topics), 'topic')}"
+    )
+    if m.spatial is not None:
+        yield (
+            f"  locations     {plural(m.spatial.location_count, 'point')} on "
+            f"{plural(m.spatial.located_documents, 'document')}"
+        )
+    if m.signature is None:
+        yield "  provenance    unsigned"
     else:
-        raise NotFound(f"no catalog at {path}", reason="catalog-not-found", subject=str(path))
-    if args.json:
-        print_json(view)
-        return 0
-    counts = view["counts"]
-    print(f"{view['catalog']}@{view['version']}  {view['name']}")
-    print(
-        f"  format        gezk {view['formatVersion']} (index schema "
-        f"{view['indexSchemaVersion']}), created {view['createdAt']}"
-    )
-    print(f"  license       {view['license']['name']}")
-    print(f"  embedding     {view['embeddingProfile']} ({view['stage1Bits']} stage-1 bits)")
-    print(f"  chunking      {view['chunkingProfile']}")
-    print(
-        f"  counts        {counts['documents']} documents, {counts['chunks']} chunks, "
-        f"{counts['shards']} shards, {counts['assets']} assets, {counts['topics']} topics"
-    )
-    if view["spatial"] is not None:
-        print(
-            f"  locations     {view['spatial']['locations']} points on "
-            f"{view['spatial']['locatedDocuments']} documents"
+        yield (
+            f"  provenance    signed, not verified (validate --trust KEYS) "
+            f"(key {m.signature.key_id})"
         )
-    print(
-        f"  provenance    {view['provenance']}"
-        + (f" (key {view['signature']['keyId']})" if view["signature"] else "")
-    )
-    if "archive" in view:
-        print(
-            f"  archive       sha256 {view['archive']['sha256']}, "
-            f"{view['archive']['sizeBytes']} bytes"
-        )
-    print(f"  files         {len(view['files'])} declared")
-    return 0
+    yield f"  files         {len(m.files):,} declared"

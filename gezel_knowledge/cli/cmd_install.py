@@ -5,11 +5,13 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from gezel_knowledge.cli._commands import add_command
 from gezel_knowledge.cli._installed import add_home_option, catalog_row
-from gezel_knowledge.cli._output import TerminalProgress, note, print_json
+from gezel_knowledge.cli._output import TerminalProgress, emit, note, warn
 from gezel_knowledge.cli._trust import add_trust_option, trust_from
 from gezel_knowledge.install.home import KnowledgeHome
 from gezel_knowledge.install.registry_document import load_registry_document
+from gezel_knowledge.install.result import InstallResult
 
 _FALLBACKS = ("shared-store-unavailable", "shared-copy-damaged")
 """Placement reasons that mean a configured shared store could not be used."""
@@ -17,10 +19,7 @@ _FALLBACKS = ("shared-store-unavailable", "shared-copy-damaged")
 
 def register(subparsers: Any) -> None:
     """Add the ``install`` subcommand."""
-    parser = subparsers.add_parser(
-        "install",
-        help="install a catalog from a .gezk file, an http(s) URL or publisher/catalog[@version]",
-    )
+    parser = add_command(subparsers, "install")
     parser.add_argument(
         "source", metavar="SRC", help="a .gezk path, an http(s) URL, or publisher/catalog[@version]"
     )
@@ -38,7 +37,9 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--require-signature",
         action="store_true",
-        help="refuse a catalog whose manifest is not signed by a --trust key",
+        help="refuse a catalog whose manifest is not signed by a --trust key (without it, "
+        "reinstalling a version from an unsigned archive over a signed one warns that the "
+        "signature is gone)",
     )
     parser.add_argument(
         "--keep-previous",
@@ -76,25 +77,34 @@ def run(args: argparse.Namespace) -> int:
         )
     finally:
         progress.close()
-    if args.json:
-        row = catalog_row(result.catalog)
-        row["status"] = result.status
-        row["previousVersion"] = None if result.previous is None else result.previous.version
-        row["placementMessage"] = result.placement_message
-        print_json(row)
-        return 0
+    row = catalog_row(result.catalog)
+    row["status"] = result.status
+    row["previousVersion"] = None if result.previous is None else result.previous.version
+    row["placementMessage"] = result.placement_message
+    row["signatureDropped"] = result.signature_dropped
+    emit(row, as_json=args.json, text=lambda _: [_line(result)])
+    if result.signature_dropped and result.previous is not None:
+        warn(
+            f"{result.key}@{result.version.version} was signed ({result.previous.provenance}); "
+            "the unsigned archive installed over it has no signature. Pass --require-signature "
+            "--trust KEY to refuse unsigned archives."
+        )
+    if result.placement_reason in _FALLBACKS:
+        note(str(result.placement_message))
+    return 0
+
+
+def _line(result: InstallResult) -> str:
     v = result.version
     what = {
         "installed": "installed",
         "unchanged": "already installed",
         "activated": "activated",
+        "kept": "kept",
     }[result.status]
     line = f"{what} {result.key}@{v.version} (sha256 {v.archive_sha256[:16]}) at {result.path}"
     if v.placement == "shared":
         line += " (shared)"
     if result.previous is not None:
         line += f"; replaced {result.previous.version}"
-    print(line)
-    if result.placement_reason in _FALLBACKS:
-        note(str(result.placement_message))
-    return 0
+    return line

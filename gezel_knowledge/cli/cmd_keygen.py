@@ -6,15 +6,16 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from gezel_knowledge.cli._output import print_json
+from gezel_knowledge.cli._commands import add_command
+from gezel_knowledge.cli._output import emit
 from gezel_knowledge.compiler.signing import generate_key_files
 
 
 def register(subparsers: Any) -> None:
     """Add the ``keygen`` subcommand."""
-    parser = subparsers.add_parser(
+    parser = add_command(
+        subparsers,
         "keygen",
-        help="create an Ed25519 key pair for signing catalogs",
         description="Write a new Ed25519 private key (PEM, readable by you only) and its public "
         "key, and print the key id readers use as a trust anchor.",
     )
@@ -30,15 +31,9 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """Write the key pair and print its key id."""
     pair = generate_key_files(args.private_key, args.public, force=args.force)
-    if args.json:
-        print_json(
-            {
-                "privateKey": str(pair.private_key),
-                "publicKey": str(pair.public_key),
-                "keyId": pair.key_id,
-            }
-        )
-    else:
-        print(f"wrote {pair.private_key} and {pair.public_key}")
-        print(f"keyId {pair.key_id}")
+    emit(
+        pair,
+        as_json=args.json,
+        text=lambda p: [f"wrote {p.private_key} and {p.public_key}", f"keyId {p.key_id}"],
+    )
     return 0

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from gezel_knowledge.cli._commands import add_command
 from gezel_knowledge.cli._index_args import (
     add_embedder_argument,
     add_home_argument,
@@ -18,9 +19,9 @@ from gezel_knowledge.integrations.tools import open_tools
 
 def register(subparsers: Any) -> None:
     """Add the ``mcp`` subcommand."""
-    parser = subparsers.add_parser(
+    parser = add_command(
+        subparsers,
         "mcp",
-        help="serve catalogs and memory to an agent over MCP",
         description="Serve the installed catalogs (or the --catalog ones) and memory as MCP "
         "tools: search, read_document, knowledge_nearby, search_memory, save_memory and "
         "list_memories. Needs the mcp extra: pip install 'gezel-knowledge[mcp]'.",

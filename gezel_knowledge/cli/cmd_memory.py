@@ -6,13 +6,14 @@ import argparse
 from datetime import date
 from typing import Any
 
+from gezel_knowledge.cli._commands import add_command
+from gezel_knowledge.cli._hits import RELEVANCE_HELP, result_lines
 from gezel_knowledge.cli._index_args import (
     add_embedder_argument,
     add_home_argument,
     resolve_embedder,
 )
-from gezel_knowledge.cli._output import print_json
-from gezel_knowledge.cli.cmd_index_search import print_hits
+from gezel_knowledge.cli._output import emit, plural
 from gezel_knowledge.errors import InvalidInput
 from gezel_knowledge.indexes import MEMORY_KINDS, MemoryIndex
 from gezel_knowledge.results import SEARCH_MODES
@@ -20,9 +21,9 @@ from gezel_knowledge.results import SEARCH_MODES
 
 def register(subparsers: Any) -> None:
     """Add the ``memory`` subcommand group."""
-    parser = subparsers.add_parser(
+    parser = add_command(
+        subparsers,
         "memory",
-        help="add to, search and rebuild memory",
         description="Memory lives in daily Markdown files under <home>/memory/; the index "
         "beside them can always be rebuilt from those files.",
     )
@@ -38,9 +39,23 @@ def register(subparsers: Any) -> None:
     _common(add)
     add.set_defaults(handler=run_add)
 
-    search = actions.add_parser("search", help="recall memory entries")
+    search = actions.add_parser(
+        "search",
+        help="recall memory entries",
+        description="Recall memory entries by keywords and meaning. Entries whose meaning is "
+        "further from the query than the model's measured cosine floor are left out, so an "
+        "unrelated question recalls nothing. " + RELEVANCE_HELP,
+    )
     search.add_argument("query", help="what to recall")
-    search.add_argument("-k", type=int, default=10, help="number of results (default 10)")
+    search.add_argument(
+        "-k", "--limit", type=int, default=10, metavar="N", dest="k", help="hits to return (10)"
+    )
+    search.add_argument(
+        "--min-similarity",
+        type=float,
+        metavar="C",
+        help="replace the model's cosine floor for meaning matches (-1 keeps every entry)",
+    )
     search.add_argument("--mode", choices=SEARCH_MODES, default="hybrid", help="ranked lists")
     search.add_argument("--scope", action="append", help="only this scope (repeatable)")
     search.add_argument("--kind", action="append", choices=MEMORY_KINDS, help="only this kind")
@@ -76,10 +91,11 @@ def run_add(args: argparse.Namespace) -> int:
     with _open(args) as memory:
         entry = memory.add(args.text, kind=args.kind, scope=args.scope, day=day)
         path = memory.folder / f"{entry.date}.md"
-    if args.json:
-        print_json({"file": str(path), "entry": entry})
-    else:
-        print(f"remembered in {path}#line={entry.line_start}-{entry.line_end}")
+    emit(
+        {"file": str(path), "entry": entry},
+        as_json=args.json,
+        text=lambda _: [f"remembered in {path}#line={entry.line_start}-{entry.line_end}"],
+    )
     return 0
 
 
@@ -94,11 +110,9 @@ def run_search(args: argparse.Namespace) -> int:
             scopes=args.scope,
             kinds=args.kind,
             automatic=args.automatic,
+            min_similarity=args.min_similarity,
         )
-    if args.json:
-        print_json(result)
-    else:
-        print_hits(result.hits)
+    emit(result, as_json=args.json, text=result_lines)
     return 0
 
 
@@ -106,11 +120,12 @@ def run_rebuild(args: argparse.Namespace) -> int:
     """Rebuild and print the counts."""
     with _open(args) as memory:
         report = memory.rebuild()
-    if args.json:
-        print_json(report)
-    else:
-        print(
-            f"{report.entries} entries from {report.files_seen} files "
-            f"({report.entries_embedded} embedded, {report.seconds:.2f} s)"
-        )
+    emit(
+        report,
+        as_json=args.json,
+        text=lambda r: [
+            f"{plural(r.entries, 'entry', 'entries')} from {plural(r.files_seen, 'file')} "
+            f"({r.entries_embedded:,} embedded, {r.seconds:.2f} s)"
+        ],
+    )
     return 0

@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Iterator, Sequence
 from typing import Any
 
-from gezel_knowledge.cli._output import print_json
+from gezel_knowledge.cli._commands import add_command
+from gezel_knowledge.cli._output import emit, warn
 from gezel_knowledge.embedders import models_report
+from gezel_knowledge.embedders.status import ModelStatus
 
 
 def register(subparsers: Any) -> None:
     """Add the ``models`` subcommand."""
-    parser = subparsers.add_parser(
+    parser = add_command(
+        subparsers,
         "models",
-        help="list embedding profiles and whether their model files are available",
         description="List the registered embedding profiles, where each one's model files "
         "were found (explicit directory, GEZEL_MODELS, GEZEL_HOME/models or an installed "
         "model package) and, when they were not, what is missing.",
@@ -28,19 +31,25 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """Print one line per profile (or JSON)."""
     statuses, problems = models_report(verify=args.verify)
-    if args.json:
-        print_json({"profiles": statuses, "packageProblems": problems})
-        return 0
+    emit(
+        {"profiles": statuses, "packageProblems": problems},
+        as_json=args.json,
+        text=lambda _: _lines(statuses, verbose=args.verbose),
+    )
+    if not args.json:
+        for problem in problems:
+            warn(problem)
+    return 0
+
+
+def _lines(statuses: Sequence[ModelStatus], *, verbose: bool) -> Iterator[str]:
     width = max(len(s.profile_id) for s in statuses)
     for status in statuses:
         if status.available:
             state = "verified" if status.verified else "available"
             where = f"{status.source} {status.origin}"
-            print(f"{status.profile_id:<{width}}  {state:<13} {where}")
+            yield f"{status.profile_id:<{width}}  {state:<13} {where}"
         else:
-            print(f"{status.profile_id:<{width}}  {status.reason:<13} {status.message}")
-            if args.verbose and status.details:
-                print(f"{'':<{width}}  {'':<13} {status.details}")
-    for problem in problems:
-        print(f"warning: {problem}")
-    return 0
+            yield f"{status.profile_id:<{width}}  {status.reason:<13} {status.message}"
+            if verbose and status.details:
+                yield f"{'':<{width}}  {'':<13} {status.details}"

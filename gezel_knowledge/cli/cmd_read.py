@@ -11,7 +11,9 @@ import argparse
 from typing import Any
 
 from gezel_knowledge.cli._catalog import open_catalog_argument
-from gezel_knowledge.cli._output import print_json
+from gezel_knowledge.cli._commands import add_command
+from gezel_knowledge.cli._installed import with_handbook
+from gezel_knowledge.cli._output import emit
 from gezel_knowledge.errors import InvalidInput
 from gezel_knowledge.install.mount import read_reference
 from gezel_knowledge.install.state import HomeState
@@ -19,7 +21,7 @@ from gezel_knowledge.install.state import HomeState
 
 def register(subparsers: Any) -> None:
     """Add the ``read`` subcommand."""
-    parser = subparsers.add_parser("read", help="print a document, line range or passage")
+    parser = add_command(subparsers, "read")
     parser.add_argument(
         "args",
         metavar="[CATALOG] REFERENCE",
@@ -37,12 +39,9 @@ def run(args: argparse.Namespace) -> int:
     catalog_arg = args.args[0] if len(args.args) == 2 else None
     reference = args.args[-1]
     if catalog_arg is None and reference.startswith("knowledge://"):
-        passage = read_reference(HomeState(), reference)
+        passage = read_reference(with_handbook(HomeState()), reference)
     else:
         with open_catalog_argument(catalog_arg) as catalog:
             passage = catalog.read(reference)
-    if args.json:
-        print_json(passage)
-        return 0
-    print(passage.text, end="" if passage.text.endswith("\n") else "\n")
+    emit(passage, as_json=args.json, text=lambda p: p.text.splitlines())
     return 0

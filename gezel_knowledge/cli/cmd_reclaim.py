@@ -3,19 +3,18 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Iterator
 from typing import Any
 
-from gezel_knowledge.cli._output import print_json
+from gezel_knowledge.cli._commands import add_command
+from gezel_knowledge.cli._output import emit, plural
 from gezel_knowledge.errors import InvalidInput
-from gezel_knowledge.install.shared_store import shared_store_from
+from gezel_knowledge.install.shared_store import ReclaimReport, shared_store_from
 
 
 def register(subparsers: Any) -> None:
     """Add the ``reclaim`` subcommand."""
-    parser = subparsers.add_parser(
-        "reclaim",
-        help="delete shared-store catalogs that no Gezel home references any more",
-    )
+    parser = add_command(subparsers, "reclaim")
     parser.add_argument(
         "--store", metavar="DIR", help="the shared store (default: $GEZEL_SHARED_STORE)"
     )
@@ -37,13 +36,14 @@ def run(args: argparse.Namespace) -> int:
             reason="no-shared-store",
         )
     report = store.reclaim(check_homes=not args.keep_unchecked)
-    if args.json:
-        print_json(report)
-        return 0
-    for ref in report.dropped_references:
-        print(f"dropped stale reference of {ref.home} to {ref.catalog}@{ref.version}")
-    print(
-        f"reclaimed {len(report.reclaimed)} catalog(s), {report.bytes_freed} bytes; "
-        f"{len(report.kept)} still referenced"
-    )
+    emit(report, as_json=args.json, text=_lines)
     return 0
+
+
+def _lines(report: ReclaimReport) -> Iterator[str]:
+    for ref in report.dropped_references:
+        yield f"dropped stale reference of {ref.home} to {ref.catalog}@{ref.version}"
+    yield (
+        f"reclaimed {plural(len(report.reclaimed), 'catalog')}, "
+        f"{plural(report.bytes_freed, 'byte')}; {len(report.kept):,} still referenced"
+    )

@@ -12,17 +12,15 @@ from pathlib import Path
 from typing import Any
 
 from gezel_knowledge._atomic import write_atomic
-from gezel_knowledge.cli._output import print_json
+from gezel_knowledge.cli._commands import add_command
+from gezel_knowledge.cli._output import emit, plural
 from gezel_knowledge.compiler.signing import load_private_key
 from gezel_knowledge.install.registry_document import build_registry
 
 
 def register(subparsers: Any) -> None:
     """Add the ``registry`` subcommand."""
-    parser = subparsers.add_parser(
-        "registry",
-        help="write a publisher registry document listing built .gezk archives",
-    )
+    parser = add_command(subparsers, "registry")
     parser.add_argument("output", type=Path, metavar="OUT.json", help="the document to write")
     parser.add_argument("archives", type=Path, nargs="+", metavar="ARCHIVE.gezk")
     parser.add_argument(
@@ -54,11 +52,13 @@ def run(args: argparse.Namespace) -> int:
         publisher_name=args.publisher_name,
     )
     write_atomic(args.output, document.to_bytes())
-    if args.json:
-        print_json({"path": str(args.output), "releases": document.releases})
-        return 0
     signed = " (signed)" if document.signed else ""
-    print(f"wrote {args.output}{signed}: {len(document.releases)} release(s)")
-    for r in document.releases:
-        print(f"  {r.coordinate}  {r.content_digest[:16]}  {r.url}")
+    emit(
+        {"path": str(args.output), "releases": document.releases},
+        as_json=args.json,
+        text=lambda _: [
+            f"wrote {args.output}{signed}: {plural(len(document.releases), 'release')}",
+            *(f"  {r.coordinate}  {r.content_digest[:16]}  {r.url}" for r in document.releases),
+        ],
+    )
     return 0

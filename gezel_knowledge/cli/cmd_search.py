@@ -10,18 +10,32 @@ import argparse
 from typing import Any
 
 from gezel_knowledge.cli._catalog import add_catalog_argument, open_catalog_argument
-from gezel_knowledge.cli._output import excerpt, note, print_json
+from gezel_knowledge.cli._commands import add_command
+from gezel_knowledge.cli._hits import RELEVANCE_HELP, result_lines
+from gezel_knowledge.cli._output import emit, note
 from gezel_knowledge.cli._query import add_query_arguments, query_and_near
 from gezel_knowledge.embedders import resolve_query_embedder
+from gezel_knowledge.errors import ModelUnavailable
 from gezel_knowledge.reader import DEFAULT_FINAL_K, EXPLICIT_SHARD_BUDGET
 from gezel_knowledge.results import SEARCH_MODES
 
 
 def register(subparsers: Any) -> None:
     """Add the ``search`` subcommand."""
-    parser = subparsers.add_parser("search", help="search a catalog (hybrid, vector, keyword)")
+    parser = add_command(
+        subparsers,
+        "search",
+        description="Search one catalog: a .gezk file, an extracted catalog directory or an "
+        "installed catalog. " + RELEVANCE_HELP,
+    )
     add_catalog_argument(parser)
-    parser.add_argument("--mode", choices=SEARCH_MODES, default="hybrid")
+    parser.add_argument(
+        "--mode",
+        choices=SEARCH_MODES,
+        default="hybrid",
+        help="hybrid: meaning and keywords (default); vector: meaning only (needs the model); "
+        "keyword: words only",
+    )
     add_query_arguments(parser)
     parser.add_argument(
         "-k", "--limit", type=int, default=10, metavar="N", dest="k", help="hits to return (10)"
@@ -31,7 +45,7 @@ def register(subparsers: Any) -> None:
         type=int,
         default=EXPLICIT_SHARD_BUDGET,
         metavar="S",
-        help=f"shard budget for vector routing ({EXPLICIT_SHARD_BUDGET})",
+        help=f"how many shards vector routing may scan, at least 1 ({EXPLICIT_SHARD_BUDGET})",
     )
     parser.add_argument(
         "--final-k",
@@ -67,6 +81,10 @@ def run(args: argparse.Namespace) -> int:
         if args.mode != "keyword" and query.strip():
             resolution = resolve_query_embedder(catalog.profile, model_dir=args.model_dir)
             catalog.embedder, off = resolution.embedder, resolution.message
+            if args.mode == "vector" and catalog.embedder is None:
+                raise ModelUnavailable(
+                    f"vector search is unavailable: {off}", reason="vector-search-unavailable"
+                )
         result = catalog.search(
             query,
             mode=args.mode,
@@ -78,28 +96,8 @@ def run(args: argparse.Namespace) -> int:
             min_similarity=args.min_similarity,
         )
     if result.semantic_unavailable is not None and args.mode != "keyword":
-        note(f"semantic search unavailable: {off or result.semantic_unavailable}")
-    if args.json:
-        print_json(result)
-        return 0
-    if not result.hits:
-        print("no results")
-        return 0
-    for hit in result.hits:
-        where = " > ".join(hit.heading_path)
-        lines = f"lines {hit.line_start}-{hit.line_end}" if hit.line_start else ""
-        distance = (
-            f"  {hit.distance_meters:,.0f} m ({hit.matched_location})"
-            if hit.distance_meters is not None
-            else ""
-        )
-        print(f"{hit.rank + 1}. {hit.title}  [{hit.document_id}]  {hit.relevance:.2f}{distance}")
-        if where or lines:
-            print(f"   {where}{'  ' if where and lines else ''}{lines}")
-        print(f"   {hit.citation}")
-        if hit.text:
-            print(f"   {excerpt(hit.text)}")
-        signals = ", ".join(f"{s.name}#{s.rank} {s.score:.3f}" for s in hit.signals)
-        if signals:
-            print(f"   ({signals})")
+        note(f"keyword search only: {off or result.semantic_unavailable}")
+    header = f"Results for {query!r} in {args.catalog}, best first:" if query.strip() else None
+    read = f"gezel-knowledge read {args.catalog}"
+    emit(result, as_json=args.json, text=lambda r: result_lines(r, header=header, read=read))
     return 0

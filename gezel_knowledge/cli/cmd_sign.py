@@ -6,15 +6,16 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from gezel_knowledge.cli._output import print_json
+from gezel_knowledge.cli._commands import add_command
+from gezel_knowledge.cli._output import emit
 from gezel_knowledge.compiler.signing import load_private_key, sign_catalog
 
 
 def register(subparsers: Any) -> None:
     """Add the ``sign`` subcommand."""
-    parser = subparsers.add_parser(
+    parser = add_command(
+        subparsers,
         "sign",
-        help="sign a built catalog's manifest with an Ed25519 key",
         description="Verify a .gezk archive, sign its manifest (replacing any signature) and "
         "write it back; every other entry keeps its bytes.",
     )
@@ -30,9 +31,9 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """Sign and print the new digest."""
     result = sign_catalog(args.catalog, load_private_key(args.key), args.output)
-    if args.json:
-        print_json({"path": str(result.path), "sha256": result.sha256, "keyId": result.key_id})
-    else:
-        print(f"signed {result.path} with key {result.key_id}")
-        print(f"sha256 {result.sha256}")
+    emit(
+        result,
+        as_json=args.json,
+        text=lambda r: [f"signed {r.path} with key {r.key_id}", f"sha256 {r.sha256}"],
+    )
     return 0

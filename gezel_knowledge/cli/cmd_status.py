@@ -3,18 +3,18 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Iterator
 from typing import Any
 
+from gezel_knowledge.cli._commands import add_command
 from gezel_knowledge.cli._installed import add_home_option, catalog_line, catalog_row, state_from
-from gezel_knowledge.cli._output import print_json
-from gezel_knowledge.install.status import home_status
+from gezel_knowledge.cli._output import emit, plural
+from gezel_knowledge.install.status import HomeStatus, home_status
 
 
 def register(subparsers: Any) -> None:
     """Add the ``status`` subcommand."""
-    parser = subparsers.add_parser(
-        "status", help="installed catalogs, quarantined ones and why, and embedding readiness"
-    )
+    parser = add_command(subparsers, "status")
     parser.add_argument(
         "--check",
         action="store_true",
@@ -28,38 +28,40 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Print the status; exit 0 even when something is quarantined (that is information)."""
-    status = home_status(state_from(args), check=args.check)
-    if args.json:
-        print_json(
-            {
-                "home": status.home,
-                "catalogs": [catalog_row(c) for c in status.catalogs],
-                "embedding": status.embedding,
-                "partialDownloads": status.partial_downloads,
-                "sharedStore": None
-                if status.shared_store is None
-                else {"path": status.shared_store, "problem": status.shared_store_problem},
-                "cleaned": status.cleaned,
-            }
-        )
-        return 0
+    status = home_status(state_from(args, handbook=True), check=args.check)
+    view = {
+        "home": status.home,
+        "catalogs": [catalog_row(c) for c in status.catalogs],
+        "embedding": status.embedding,
+        "partialDownloads": status.partial_downloads,
+        "sharedStore": None
+        if status.shared_store is None
+        else {"path": status.shared_store, "problem": status.shared_store_problem},
+        "cleaned": status.cleaned,
+    }
+    emit(view, as_json=args.json, text=lambda _: _lines(status))
+    return 0
+
+
+def _lines(status: HomeStatus) -> Iterator[str]:
     for name in status.cleaned:
-        print(f"removed leftover {name}")
-    print(f"home: {status.home}")
+        yield f"removed leftover {name}"
+    yield f"home: {status.home}"
     if status.shared_store is not None:
-        note = "" if status.shared_store_problem is None else f" ({status.shared_store_problem})"
-        print(f"shared store: {status.shared_store}{note}")
-    print(f"catalogs: {len(status.catalogs)} installed, {len(status.quarantined)} quarantined")
+        problem = "" if status.shared_store_problem is None else f" ({status.shared_store_problem})"
+        yield f"shared store: {status.shared_store}{problem}"
+    yield (f"catalogs: {len(status.catalogs):,} installed, {len(status.quarantined):,} quarantined")
     for catalog in status.catalogs:
-        print(f"  {catalog_line(catalog)}")
+        yield f"  {catalog_line(catalog)}"
         if catalog.quarantine is not None:
-            print(f"    {catalog.quarantine.message} (since {catalog.quarantine.at})")
-    print("embedding:")
+            yield f"    {catalog.quarantine.message} (since {catalog.quarantine.at})"
+    yield "embedding:"
     if not status.embedding:
-        print("  (no catalogs to embed for)")
+        yield "  (no catalogs to embed for)"
     for r in status.embedding:
         state = "ready" if r.ready else f"unavailable ({r.reason}): {r.message}"
-        print(f"  {r.profile}: {state}  [{', '.join(r.catalogs)}]")
+        yield f"  {r.profile}: {state}  [{', '.join(r.catalogs)}]"
     for p in status.partial_downloads:
-        print(f"partial download: {p.name} ({p.bytes} bytes, resumes on the next install)")
-    return 0
+        yield (
+            f"partial download: {p.name} ({plural(p.bytes, 'byte')}, resumes on the next install)"
+        )

@@ -6,12 +6,14 @@ import argparse
 from typing import Any
 
 from gezel_knowledge.cli._catalog import add_catalog_argument, open_catalog_argument
-from gezel_knowledge.cli._output import print_json
+from gezel_knowledge.cli._commands import add_command
+from gezel_knowledge.cli._output import emit, plural
+from gezel_knowledge.reader.models import TopicSummary
 
 
 def register(subparsers: Any) -> None:
     """Add the ``topics`` subcommand."""
-    parser = subparsers.add_parser("topics", help="show a catalog's table of contents")
+    parser = add_command(subparsers, "topics")
     add_catalog_argument(parser)
     parser.add_argument("--json", action="store_true", help="print JSON")
     parser.set_defaults(handler=run)
@@ -21,12 +23,10 @@ def run(args: argparse.Namespace) -> int:
     """Print the topic tree: direct placements and distinct documents in each subtree."""
     with open_catalog_argument(args.catalog) as catalog:
         topics = catalog.topics()
-    if args.json:
-        print_json(topics)
-        return 0
-    for t in topics:
-        print(
-            f"{'  ' * t.depth}{t.name}  [{t.id}]  {t.subtree_count} documents"
-            + (f" ({t.direct_count} here)" if t.direct_count != t.subtree_count else "")
-        )
+    emit(topics, as_json=args.json, text=lambda ts: (_line(t) for t in ts))
     return 0
+
+
+def _line(t: TopicSummary) -> str:
+    here = f" ({t.direct_count} here)" if t.direct_count != t.subtree_count else ""
+    return f"{'  ' * t.depth}{t.name}  [{t.id}]  {plural(t.subtree_count, 'document')}{here}"

@@ -3,21 +3,22 @@
 from __future__ import annotations
 
 import argparse
-import sys
+from collections.abc import Iterator
 from typing import Any
 
+from gezel_knowledge.cli._commands import add_command
 from gezel_knowledge.cli._installed import add_home_option
-from gezel_knowledge.cli._output import TerminalProgress, note, print_json
+from gezel_knowledge.cli._output import TerminalProgress, emit, note, warn
 from gezel_knowledge.cli._trust import add_trust_option, trust_from
 from gezel_knowledge.install.home import KnowledgeHome
-from gezel_knowledge.install.updates import UpdateCheck, UpdatePolicy
+from gezel_knowledge.install.updates import UpdateCheck, UpdatePolicy, UpdateReport
 
 
 def register(subparsers: Any) -> None:
     """Add the ``update`` subcommand."""
-    parser = subparsers.add_parser(
+    parser = add_command(
+        subparsers,
         "update",
-        help="install newer releases of installed catalogs from registry documents",
         description="Compare the installed catalogs with publisher registry documents (default: "
         "the ones they were installed through) and install newer releases, keeping each "
         "catalog's enabled setting. Running this command is your own request to download.",
@@ -55,30 +56,8 @@ def run(args: argparse.Namespace) -> int:
     policy = UpdatePolicy() if args.offline else UpdatePolicy.explicit()
     trust = trust_from(args)
     if args.check:
-        check = home.check_updates(args.registry, policy=policy, trust=trust)
-        if args.catalog:
-            keys = {home.catalog(ref).key for ref in args.catalog}
-            check = UpdateCheck(
-                tuple(u for u in check.updates if u.catalog in keys),
-                check.current,
-                check.unlisted,
-                check.problems,
-                check.documents,
-            )
-        if args.json:
-            print_json(
-                {
-                    "updates": check.updates,
-                    "current": check.current,
-                    "unlisted": check.unlisted,
-                    "problems": check.problems,
-                }
-            )
-            return 0
-        if not check.updates:
-            print("no updates available")
-        for u in check.updates:
-            print(f"{u.catalog} {u.current_version} -> {u.release.version}  ({u.registry})")
+        check = home.check_updates(args.registry, policy=policy, trust=trust, catalogs=args.catalog)
+        emit(_check_view(check), as_json=args.json, text=lambda _: _check_lines(check))
         _notes(check)
         return 0
     progress = TerminalProgress(quiet=args.quiet or args.json)
@@ -88,30 +67,49 @@ def run(args: argparse.Namespace) -> int:
         )
     finally:
         progress.close()
-    if args.json:
-        print_json(
-            {
-                "applied": [
-                    {
-                        "catalog": r.key,
-                        "version": r.version.version,
-                        "previousVersion": None if r.previous is None else r.previous.version,
-                        "archiveSha256": r.version.archive_sha256,
-                        "placement": r.placement,
-                    }
-                    for r in report.applied
-                ],
-                "failed": report.failed,
-                "problems": report.check.problems,
-            }
-        )
-    else:
-        if not report.applied and not report.failed:
-            print("no updates available")
-        for r in report.applied:
-            before = "" if r.previous is None else f"{r.previous.version} -> "
-            print(f"updated {r.key} {before}{r.version.version}")
-        for f in report.failed:
-            print(f"gezel-knowledge: {f.coordinate} failed: {f.message}", file=sys.stderr)
-        _notes(report.check)
+    emit(_report_view(report), as_json=args.json, text=lambda _: _report_lines(report))
+    for f in report.failed:
+        warn(f"{f.coordinate} failed: {f.message}")
+    _notes(report.check)
     return 1 if report.failed else 0
+
+
+def _check_view(check: UpdateCheck) -> dict[str, Any]:
+    return {
+        "updates": check.updates,
+        "current": check.current,
+        "unlisted": check.unlisted,
+        "problems": check.problems,
+    }
+
+
+def _check_lines(check: UpdateCheck) -> Iterator[str]:
+    if not check.updates:
+        yield "no updates available"
+    for u in check.updates:
+        yield f"{u.catalog} {u.current_version} -> {u.release.version}  ({u.registry})"
+
+
+def _report_view(report: UpdateReport) -> dict[str, Any]:
+    return {
+        "applied": [
+            {
+                "catalog": r.key,
+                "version": r.version.version,
+                "previousVersion": None if r.previous is None else r.previous.version,
+                "archiveSha256": r.version.archive_sha256,
+                "placement": r.placement,
+            }
+            for r in report.applied
+        ],
+        "failed": report.failed,
+        "problems": report.check.problems,
+    }
+
+
+def _report_lines(report: UpdateReport) -> Iterator[str]:
+    if not report.applied and not report.failed:
+        yield "no updates available"
+    for r in report.applied:
+        before = "" if r.previous is None else f"{r.previous.version} -> "
+        yield f"updated {r.key} {before}{r.version.version}"

@@ -33,6 +33,8 @@ if TYPE_CHECKING:
     from gezel_knowledge.compiler.metadata import TopicDeclaration as TopicDeclaration
     from gezel_knowledge.compiler.metadata import load_catalog_yaml as load_catalog_yaml
     from gezel_knowledge.compiler.parquet_document_list import DocumentRowError as DocumentRowError
+    from gezel_knowledge.compiler.request import MetadataOverrides as MetadataOverrides
+    from gezel_knowledge.compiler.request import build_catalog as build_catalog
     from gezel_knowledge.compiler.source import CatalogSource as CatalogSource
     from gezel_knowledge.compiler.source import LinkBase as LinkBase
     from gezel_knowledge.compiler.source import SourceAsset as SourceAsset
@@ -75,6 +77,10 @@ else:
                 "load_catalog_yaml",
             ),
             "gezel_knowledge.compiler.parquet_document_list": ("DocumentRowError",),
+            "gezel_knowledge.compiler.request": (
+                "MetadataOverrides",
+                "build_catalog",
+            ),
             "gezel_knowledge.compiler.source": (
                 "CatalogSource",
                 "LinkBase",

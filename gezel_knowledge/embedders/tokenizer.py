@@ -8,6 +8,7 @@ truncation or padding the file itself configures is ignored; the profile decides
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 
 import numpy as np
@@ -33,6 +34,17 @@ class ModelInputs:
         )
 
 
+def _parse(definition: str, name: str) -> _HFTokenizer:
+    try:
+        return _HFTokenizer.from_str(definition)
+    except Exception as exc:  # the Rust side raises a bare Exception for any parse error
+        raise ModelUnavailable(
+            f"{name} is not a usable tokenizer definition: {exc}",
+            reason="invalid-tokenizer",
+            subject=name,
+        ) from exc
+
+
 class HuggingFaceTokenizer:
     """Counts and locates tokens of a ``tokenizer.json`` definition, special tokens excluded."""
 
@@ -42,27 +54,34 @@ class HuggingFaceTokenizer:
     def __init__(
         self, definition: str, *, max_tokens: int = 512, name: str = "tokenizer.json"
     ) -> None:
-        try:
-            plain = _HFTokenizer.from_str(definition)
-            model = _HFTokenizer.from_str(definition)
-        except Exception as exc:  # the Rust side raises a bare Exception for any parse error
-            raise ModelUnavailable(
-                f"{name} is not a usable tokenizer definition: {exc}",
-                reason="invalid-tokenizer",
-                subject=name,
-            ) from exc
+        model = _parse(definition, name)
         # Read before padding is switched off below: the definition's own padding names it.
         self.pad_id = _pad_id(model)
-        plain.no_truncation()
-        plain.no_padding()
         model.no_padding()
         # Fixed here, never per call: the Rust tokenizer is shared by threads and mutating it
         # while another thread encodes would fail.
         model.enable_truncation(max_length=max_tokens)
-        self._plain = plain
         self._model = model
+        self._definition = definition
+        # The untruncated copy that counts and locates tokens is parsed on first use: a query
+        # embedder never needs it, and parsing costs as much as the model side's (~40 ms).
+        self._plain_copy: _HFTokenizer | None = None
+        self._plain_lock = threading.Lock()
         self._name = name
         self.max_tokens = max_tokens
+
+    @property
+    def _plain(self) -> _HFTokenizer:
+        plain = self._plain_copy
+        if plain is None:
+            with self._plain_lock:
+                plain = self._plain_copy
+                if plain is None:
+                    plain = _parse(self._definition, self._name)
+                    plain.no_truncation()
+                    plain.no_padding()
+                    self._plain_copy = plain
+        return plain
 
     @classmethod
     def from_bytes(

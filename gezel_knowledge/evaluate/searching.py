@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import cast
 
-from gezel_knowledge.errors import InvalidInput
+from gezel_knowledge.errors import InvalidInput, ModelUnavailable
 from gezel_knowledge.reader import EXPLICIT_SHARD_BUDGET, Catalog
 from gezel_knowledge.results import SEARCH_MODES, SearchMode
 
@@ -44,6 +44,11 @@ def search_documents(
     if mode not in MODES:
         raise InvalidInput(f"unknown search mode {mode!r}", reason="invalid-mode")
     budget = max(len(catalog.shards), ROUTING_BUDGET) if every_shard else ROUTING_BUDGET
-    result = catalog.search(query, mode=cast(SearchMode, mode), k=k, shard_budget=budget)
+    try:
+        result = catalog.search(query, mode=cast(SearchMode, mode), k=k, shard_budget=budget)
+    except ModelUnavailable as exc:
+        # Vector mode without the catalog's query embedder: a judged miss with its reason,
+        # as hybrid mode's keyword-only fallback is.
+        return Retrieved((), exc.message)
     unavailable = result.semantic_unavailable if mode in SEMANTIC_MODES else None
     return Retrieved(tuple(hit.document_id for hit in result.hits), unavailable)

@@ -20,12 +20,14 @@ if TYPE_CHECKING:
     from gezel_knowledge.indexes._storage import sqlite_backend as sqlite_backend
     from gezel_knowledge.indexes.content import ContentIndex as ContentIndex
     from gezel_knowledge.indexes.content import ContentStatus as ContentStatus
+    from gezel_knowledge.indexes.content import Describer as Describer
     from gezel_knowledge.indexes.content import EnrichmentReport as EnrichmentReport
     from gezel_knowledge.indexes.content import ImageEmbedder as ImageEmbedder
     from gezel_knowledge.indexes.content import IndexOptions as IndexOptions
     from gezel_knowledge.indexes.content import IndexReport as IndexReport
     from gezel_knowledge.indexes.content import StructuralReport as StructuralReport
     from gezel_knowledge.indexes.content import Summarizer as Summarizer
+    from gezel_knowledge.indexes.content import Transcriber as Transcriber
     from gezel_knowledge.indexes.content import index_workspace as index_workspace
     from gezel_knowledge.indexes.content import search_workspace as search_workspace
     from gezel_knowledge.indexes.errors import (
@@ -55,12 +57,14 @@ else:
             "gezel_knowledge.indexes.content": (
                 "ContentIndex",
                 "ContentStatus",
+                "Describer",
                 "EnrichmentReport",
                 "ImageEmbedder",
                 "IndexOptions",
                 "IndexReport",
                 "StructuralReport",
                 "Summarizer",
+                "Transcriber",
                 "index_workspace",
                 "search_workspace",
             ),
@@ -70,9 +74,9 @@ else:
                 "SqliteExtensionUnavailable",
             ),
             "gezel_knowledge.indexes.memory": (
-                "STATUS_HALF_LIFE_DAYS",
                 "MemoryIndex",
                 "MemorySyncReport",
+                "STATUS_HALF_LIFE_DAYS",
             ),
         },
     )

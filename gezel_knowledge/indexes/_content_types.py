@@ -14,12 +14,14 @@ from gezel_knowledge.indexes._chunker import DEFAULT_MAX_CHARS, DEFAULT_OVERLAP
 
 __all__ = [
     "ContentStatus",
+    "Describer",
     "EnrichmentReport",
     "ImageEmbedder",
     "IndexOptions",
     "IndexReport",
     "StructuralReport",
     "Summarizer",
+    "Transcriber",
 ]
 
 
@@ -28,6 +30,27 @@ class Summarizer(Protocol):
 
     def __call__(self, path: str, text: str) -> str:
         """A summary of ``text``, the searchable text of workspace file ``path``."""
+        ...
+
+
+class Transcriber(Protocol):
+    """Turns an audio file into text for the enrichment pass (a speech-to-text model).
+
+    The transcript becomes the file's searchable summary: keyword search finds the recording by
+    what is said in it, and the hit shows the transcript."""
+
+    def __call__(self, path: str, audio: bytes) -> str:
+        """The transcript of ``audio``, the bytes of workspace file ``path``."""
+        ...
+
+
+class Describer(Protocol):
+    """Describes an image in words for the enrichment pass (a captioning or vision model).
+
+    The description becomes the file's searchable summary, as a transcript does for audio."""
+
+    def __call__(self, path: str, image: bytes) -> str:
+        """A description of ``image``, the bytes of workspace file ``path``."""
         ...
 
 
@@ -55,7 +78,7 @@ class IndexOptions:
     max_text_bytes: int = 2 * 1024 * 1024
     """Code, Markdown and text files larger than this are skipped as oversized."""
     max_binary_bytes: int = 32 * 1024 * 1024
-    """Documents and images larger than this are skipped as oversized."""
+    """Documents, images and audio files larger than this are skipped as oversized."""
     chunk_chars: int = DEFAULT_MAX_CHARS
     chunk_overlap: int = DEFAULT_OVERLAP
     extra_ignores: tuple[str, ...] = ()
@@ -85,6 +108,8 @@ class EnrichmentReport:
     chunks_embedded: int = 0
     files_summarized: int = 0
     images_embedded: int = 0
+    audio_transcribed: int = 0
+    images_described: int = 0
     vectors_reset: bool = False
     seconds: float = 0.0
 

@@ -26,7 +26,7 @@ __all__ = [
     "looks_binary",
 ]
 
-FileClass = Literal["code", "markdown", "text", "document", "image", "other"]
+FileClass = Literal["code", "markdown", "text", "document", "image", "audio", "other"]
 
 DEFAULT_IGNORES: tuple[str, ...] = (
     ".git/",
@@ -123,10 +123,11 @@ _DOCUMENT = frozenset(
 _IMAGE = frozenset(
     {".png", ".jpg", ".jpeg", ".gif", ".webp", ".bmp", ".tif", ".tiff", ".heic", ".avif"}
 )
+_AUDIO = frozenset({".mp3", ".wav", ".flac", ".ogg", ".oga", ".opus", ".m4a", ".aac", ".weba"})
 _KNOWN_BINARY = frozenset(
     {".zip", ".gz", ".tgz", ".bz2", ".xz", ".7z", ".tar", ".jar", ".whl", ".exe", ".dll"}
     | {".so", ".dylib", ".o", ".a", ".class", ".pyc", ".db", ".sqlite", ".gezk", ".bin"}
-    | {".mp3", ".mp4", ".wav", ".mov", ".avi", ".mkv", ".flac", ".ogg", ".woff", ".woff2"}
+    | {".mp4", ".mov", ".avi", ".mkv", ".woff", ".woff2"}
     | {".ttf", ".otf", ".eot", ".ico", ".onnx", ".npy", ".parquet"}
 )
 
@@ -153,6 +154,8 @@ def classify(path: str) -> tuple[FileClass, str | None]:
         return "document", ext[1:]
     if ext in _IMAGE:
         return "image", ext[1:]
+    if ext in _AUDIO:
+        return "audio", ext[1:]
     if ext in _KNOWN_BINARY:
         return "other", None
     return "text", None

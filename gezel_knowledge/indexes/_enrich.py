@@ -20,7 +20,13 @@ from gezel_knowledge._rows import fetch_all
 from gezel_knowledge.embedders.base import Embedder
 from gezel_knowledge.errors import InvalidInput
 from gezel_knowledge.indexes._content_schema import HEADING_SEPARATOR
-from gezel_knowledge.indexes._content_types import EnrichmentReport, ImageEmbedder, Summarizer
+from gezel_knowledge.indexes._content_types import (
+    Describer,
+    EnrichmentReport,
+    ImageEmbedder,
+    Summarizer,
+    Transcriber,
+)
 from gezel_knowledge.indexes._storage import (
     StoredStamp,
     read_stamp,
@@ -80,18 +86,25 @@ class Enrichment:
         summarizer: Summarizer | None,
         image_embedder: ImageEmbedder | None,
         batch_size: int,
+        *,
+        transcriber: Transcriber | None = None,
+        describer: Describer | None = None,
     ) -> EnrichmentReport:
-        """Embed, summarize and embed images, whichever was given."""
+        """Embed, summarize, transcribe, describe and embed images, whichever was given."""
         started = time.perf_counter()
         embedded, reset = (0, False)
         if embedder is not None:
             embedded, reset = self._embed_text(embedder, batch_size)
         summarized = self._summarize(summarizer) if summarizer is not None else 0
+        transcribed = 0 if transcriber is None else self._describe("audio", transcriber)
+        described = 0 if describer is None else self._describe("image", describer)
         images = 0 if image_embedder is None else self._embed_images(image_embedder, batch_size)
         return EnrichmentReport(
             chunks_embedded=embedded,
             files_summarized=summarized,
             images_embedded=images,
+            audio_transcribed=transcribed,
+            images_described=described,
             vectors_reset=reset,
             seconds=time.perf_counter() - started,
         )
@@ -215,6 +228,39 @@ class Enrichment:
                 )
             done += 1
             self._emit("summarize", done, len(rows), "files")
+        return done
+
+    # -- transcripts and descriptions ----------------------------------------------------------
+
+    def _describe(self, kind: str, provider: Transcriber | Describer) -> int:
+        """Give every ``kind`` file whose content changed since its last text (audio: a
+        transcript, image: a description) that text as its searchable summary."""
+        conn = self._conn
+        rows = fetch_all(
+            conn,
+            "SELECT id, path, content_hash FROM files WHERE kind = ? "
+            "AND (summary_hash IS NULL OR summary_hash != content_hash) ORDER BY path",
+            (kind,),
+        )
+        step = "transcribe" if kind == "audio" else "describe"
+        done = 0
+        for r in rows:
+            try:
+                data = (self._workspace / str(r["path"])).read_bytes()
+            except OSError:
+                continue
+            digest = str(r["content_hash"])
+            if sha256_hex(data) != digest:  # changed since the structural pass: next time
+                continue
+            text = " ".join(provider(str(r["path"]), data).split())
+            with transaction(conn):
+                conn.execute(
+                    "UPDATE files SET summary = ?, summary_hash = ? "
+                    "WHERE id = ? AND content_hash = ?",
+                    (text, digest, r["id"], digest),
+                )
+            done += 1
+            self._emit(step, done, len(rows), "files")
         return done
 
     # -- images ------------------------------------------------------------------------------

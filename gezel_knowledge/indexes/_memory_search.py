@@ -19,6 +19,7 @@ from gezel_knowledge.hits import SearchHit
 from gezel_knowledge.indexes._memory_format import DURABLE_KINDS
 from gezel_knowledge.indexes._vectors import vector_list
 from gezel_knowledge.query import QueryVectors, fts_match_expression
+from gezel_knowledge.reader.floors import cosine_floor
 from gezel_knowledge.results import SearchMode, SearchResult, Semantic, SourceReport
 
 __all__ = ["STATUS_HALF_LIFE_DAYS", "MemoryQuery", "decay_weight", "search_memory"]
@@ -117,6 +118,14 @@ def _ranked(
     return [(entry, f, weight) for _, _, entry, f, weight in scored[: q.k]]
 
 
+def _floor(q: MemoryQuery) -> float | None:
+    """The caller's floor, else the profile's measured one: the nearest entry is near even when
+    unrelated, and neighbours under the floor are no evidence."""
+    if q.min_similarity is not None or q.embedder is None:
+        return q.min_similarity
+    return cosine_floor(q.embedder.profile)
+
+
 def _hit(
     folder: str, position: int, entry: _Entry, fused: Fused[int, None], weight: float
 ) -> SearchHit:
@@ -161,7 +170,7 @@ def search_memory(conn: sqlite3.Connection, folder: str, q: MemoryQuery) -> Sear
             embedder=q.embedder,
             vectors=q.vectors,
             n=n,
-            min_similarity=q.min_similarity,
+            min_similarity=_floor(q),
             holder="memory",
         )
         if semantic.state == "used":

@@ -37,7 +37,7 @@ from gezel_knowledge.progress import ProgressEvent, ProgressSink, emit_safely
 __all__ = ["StructuralPass", "sha256_hex"]
 
 _EXTRACTOR_VERSION = 1  # bump when symbol/heading/document extraction changes its output
-_BINARY_CLASSES: frozenset[str] = frozenset({"document", "image"})
+_BINARY_CLASSES: frozenset[str] = frozenset({"document", "image", "audio"})
 
 
 def sha256_hex(data: bytes) -> str:
@@ -234,7 +234,8 @@ class StructuralPass:
         """Searchable structure of one file; ``None`` when it turns out to be binary."""
         name = found.path.rsplit("/", 1)[-1]
         o = self._options
-        if kind == "image":
+        if kind in ("image", "audio"):
+            # Found by name now; the enrichment pass adds a description or transcript.
             return _Extracted(kind, language, name)
         if kind == "document":
             converted = document_text(language or "", data)

@@ -30,12 +30,14 @@ from gezel_knowledge.indexes._content_schema import CONTENT_SCHEMA, CONTENT_SCHE
 from gezel_knowledge.indexes._content_search import ContentQuery, search_content
 from gezel_knowledge.indexes._content_types import (
     ContentStatus,
+    Describer,
     EnrichmentReport,
     ImageEmbedder,
     IndexOptions,
     IndexReport,
     StructuralReport,
     Summarizer,
+    Transcriber,
 )
 from gezel_knowledge.indexes._enrich import Enrichment
 from gezel_knowledge.indexes._home import content_db_path
@@ -58,12 +60,14 @@ __all__ = [
     "CONTENT_SCHEMA_VERSION",
     "ContentIndex",
     "ContentStatus",
+    "Describer",
     "EnrichmentReport",
     "ImageEmbedder",
     "IndexOptions",
     "IndexReport",
     "StructuralReport",
     "Summarizer",
+    "Transcriber",
     "index_workspace",
     "search_workspace",
 ]
@@ -132,18 +136,26 @@ class ContentIndex:
         *,
         summarizer: Summarizer | None = None,
         image_embedder: ImageEmbedder | None = None,
+        transcriber: Transcriber | None = None,
+        describer: Describer | None = None,
         batch_size: int = 32,
         progress: ProgressSink | None = None,
     ) -> EnrichmentReport:
         """Run the enrichment pass for whatever is not yet enriched; safe to interrupt and
         call again (each batch commits on its own). The embedders default to the index's own.
-        Concurrent enrichments of one index may embed at once; each vector is stored once."""
+        Concurrent enrichments of one index may embed at once; each vector is stored once.
+
+        ``transcriber`` turns audio files and ``describer`` images into text that becomes the
+        file's searchable summary (keyword search finds the file by it); each runs once per
+        file content."""
         progress = metered(progress)
         return Enrichment(self._conn, self.workspace, self.db_path, progress).run(
             embedder or self.embedder,
             summarizer,
             image_embedder or self.image_embedder,
             batch_size,
+            transcriber=transcriber,
+            describer=describer,
         )
 
     def search(
@@ -245,13 +257,15 @@ def index_workspace(
     embedder: Embedder | None = None,
     summarizer: Summarizer | None = None,
     image_embedder: ImageEmbedder | None = None,
+    transcriber: Transcriber | None = None,
+    describer: Describer | None = None,
     db_path: Path | str | None = None,
     home: Path | str | None = None,
     options: IndexOptions | None = None,
     progress: ProgressSink | None = None,
 ) -> IndexReport:
-    """Run the structural pass over ``workspace`` and, when given an embedder, summarizer or
-    image embedder, the enrichment pass."""
+    """Run the structural pass over ``workspace`` and, when given an embedder, summarizer,
+    image embedder, transcriber or describer, the enrichment pass."""
     with ContentIndex(
         workspace,
         embedder=embedder,
@@ -262,8 +276,14 @@ def index_workspace(
     ) as index:
         structure = index.update(progress=progress)
         enrichment = None
-        if embedder is not None or summarizer is not None or image_embedder is not None:
-            enrichment = index.enrich(summarizer=summarizer, progress=progress)
+        providers = (embedder, summarizer, image_embedder, transcriber, describer)
+        if any(p is not None for p in providers):
+            enrichment = index.enrich(
+                summarizer=summarizer,
+                transcriber=transcriber,
+                describer=describer,
+                progress=progress,
+            )
         return IndexReport(
             workspace=str(index.workspace),
             database=str(index.db_path),

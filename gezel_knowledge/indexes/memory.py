@@ -348,6 +348,10 @@ class MemoryIndex:
     ) -> SearchResult:
         """Hybrid keyword + vector recall; with ``automatic`` status notes decay with age.
 
+        Vector neighbours below the embedding profile's measured cosine floor are dropped (an
+        unrelated entry is still somebody's nearest neighbour); ``min_similarity`` replaces the
+        floor (``-1`` keeps every neighbour).
+
         Keyword and vector lists are fused with the ``rrf`` preset unless ``fusion`` says
         otherwise. When the embedder cannot embed the query, keywords answer alone and the
         result says why. ``query_vectors`` shares the query's embedding with other sources.

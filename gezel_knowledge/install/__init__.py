@@ -16,6 +16,7 @@ from gezk._lazy import lazy_face
 
 if TYPE_CHECKING:
     from gezel_knowledge._locking import LockTimeout as LockTimeout
+    from gezel_knowledge.install.bundled import install_handbook as install_handbook
     from gezel_knowledge.install.cancel import CancelToken as CancelToken
     from gezel_knowledge.install.errors import DownloadFailed as DownloadFailed
     from gezel_knowledge.install.errors import InsufficientSpace as InsufficientSpace
@@ -26,9 +27,11 @@ if TYPE_CHECKING:
     from gezel_knowledge.install.home import KnowledgeHome as KnowledgeHome
     from gezel_knowledge.install.home import install_catalog as install_catalog
     from gezel_knowledge.install.mount import MountFailed as MountFailed
+    from gezel_knowledge.install.mount import mount_catalog as mount_catalog
     from gezel_knowledge.install.placement import PlacementRequest as PlacementRequest
     from gezel_knowledge.install.policy import CatalogPolicy as CatalogPolicy
     from gezel_knowledge.install.policy import PolicyMode as PolicyMode
+    from gezel_knowledge.install.registry import AmbiguousCatalog as AmbiguousCatalog
     from gezel_knowledge.install.registry import InstalledCatalog as InstalledCatalog
     from gezel_knowledge.install.registry import InstalledVersion as InstalledVersion
     from gezel_knowledge.install.registry import Placement as Placement
@@ -61,6 +64,7 @@ else:
         globals(),
         {
             "gezel_knowledge._locking": ("LockTimeout",),
+            "gezel_knowledge.install.bundled": ("install_handbook",),
             "gezel_knowledge.install.cancel": ("CancelToken",),
             "gezel_knowledge.install.errors": (
                 "DownloadFailed",
@@ -72,13 +76,17 @@ else:
                 "KnowledgeHome",
                 "install_catalog",
             ),
-            "gezel_knowledge.install.mount": ("MountFailed",),
+            "gezel_knowledge.install.mount": (
+                "MountFailed",
+                "mount_catalog",
+            ),
             "gezel_knowledge.install.placement": ("PlacementRequest",),
             "gezel_knowledge.install.policy": (
                 "CatalogPolicy",
                 "PolicyMode",
             ),
             "gezel_knowledge.install.registry": (
+                "AmbiguousCatalog",
                 "InstalledCatalog",
                 "InstalledVersion",
                 "Placement",

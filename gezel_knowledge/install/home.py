@@ -15,7 +15,7 @@ from pathlib import Path
 
 from gezel_knowledge.embedders import EmbedderResolution
 from gezel_knowledge.home import gezel_home
-from gezel_knowledge.install.bundled import install_bundled
+from gezel_knowledge.install.bundled import install_bundled, install_handbook
 from gezel_knowledge.install.cancel import CancelToken
 from gezel_knowledge.install.job import run_install
 from gezel_knowledge.install.mount import mount, read_reference, recheck
@@ -99,19 +99,31 @@ class KnowledgeHome(HomeState):
         same bytes are a no-op, changed bytes replace it keeping the enabled setting."""
         return install_bundled(self, archive, progress=progress, cancel=cancel)
 
+    def install_handbook(
+        self,
+        *,
+        progress: ProgressSink | None = None,
+        cancel: CancelToken | None = None,
+    ) -> InstallResult | None:
+        """Install or refresh this package's bundled Handboek (``None`` when left out with
+        ``GEZEL_HANDBOOK=off``); the command line does this on first use."""
+        return install_handbook(self, progress=progress, cancel=cancel)
+
     def check_updates(
         self,
         registries: Sequence[RegistrySource] | None = None,
         *,
         policy: UpdatePolicy,
         trust: TrustAnchors | None = None,
+        catalogs: Sequence[str] | None = None,
     ) -> UpdateCheck:
-        """Newer releases of the installed catalogs in registry documents; downloads nothing.
+        """Newer releases of the installed catalogs (or of ``catalogs``) in registry
+        documents; downloads nothing.
 
         ``registries`` defaults to the documents the catalogs were installed through; a URL is
         fetched only when ``policy`` allows network use.
         """
-        return check_updates(self, registries, policy=policy, trust=trust)
+        return check_updates(self, registries, policy=policy, trust=trust, catalogs=catalogs)
 
     def apply_updates(
         self,

@@ -22,7 +22,15 @@ from gezel_knowledge.reader import Catalog, Passage, open_extracted, read_manife
 from gezk.errors import ReasonedError
 from gezk.uri import KnowledgeUri
 
-__all__ = ["MountFailed", "check_files", "mount", "quarantine_error", "read_reference", "recheck"]
+__all__ = [
+    "MountFailed",
+    "check_files",
+    "mount",
+    "mount_catalog",
+    "quarantine_error",
+    "read_reference",
+    "recheck",
+]
 
 
 class MountFailed(IntegrityFailure):
@@ -101,6 +109,14 @@ def mount(home: HomeState, catalog: InstalledCatalog, *, allow_disabled: bool = 
             f"{catalog.key}@{version.version} failed to mount and was quarantined: {message}",
             subject=catalog.key,
         ) from exc
+
+
+def mount_catalog(
+    home: HomeState, catalog: InstalledCatalog, *, allow_disabled: bool = False
+) -> Catalog:
+    """:func:`mount` under the name the package face exports (there, ``mount`` is this
+    module)."""
+    return mount(home, catalog, allow_disabled=allow_disabled)
 
 
 def recheck(home: HomeState, ref: str) -> InstalledCatalog:

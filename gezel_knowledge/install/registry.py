@@ -24,6 +24,7 @@ from gezk import untrusted_json
 __all__ = [
     "REGISTRY_KIND",
     "REGISTRY_SCHEMA",
+    "AmbiguousCatalog",
     "InstalledCatalog",
     "InstalledVersion",
     "Placement",
@@ -62,6 +63,20 @@ class Quarantine:
     def from_json(cls, obj: Mapping[str, Any]) -> Quarantine:
         """Parse the registry JSON form."""
         return cls(reason=str(obj["reason"]), message=str(obj["message"]), at=str(obj["at"]))
+
+
+class AmbiguousCatalog(InvalidInput):
+    """A bare catalog id names several installed catalogs: name one as publisher/catalog.
+
+    :attr:`candidates` lists their ``publisher/catalog`` keys."""
+
+    default_reason = "ambiguous-catalog"
+
+    def __init__(self, ref: str, candidates: tuple[str, ...]) -> None:
+        super().__init__(
+            f"catalog id {ref} is ambiguous; name one of: {', '.join(candidates)}", subject=ref
+        )
+        self.candidates = candidates
 
 
 @dataclass(frozen=True, slots=True)
@@ -249,24 +264,36 @@ class RegistrySnapshot:
         return self.catalogs.get(key)
 
     def find(self, ref: str) -> InstalledCatalog:
-        """The catalog named ``publisher/catalog``, or by bare catalog id when that is unique."""
-        if "/" in ref:
-            found = self.catalogs.get(ref)
+        """The catalog named ``publisher/catalog[@version]``, or by bare catalog id (also with
+        ``@version``) when that is unique; a version must be the active one."""
+        name, at, version = ref.partition("@")
+        if "/" in name:
+            found = self.catalogs.get(name)
             if found is None:
                 raise NotFound(
-                    f"catalog {ref} is not installed", reason="not-installed", subject=ref
+                    f"catalog {name} is not installed", reason="not-installed", subject=ref
                 )
-            return found
-        matches = [c for c in self if c.catalog_id == ref]
+        else:
+            found = self._by_id(name, ref)
+        if at:
+            active = found.active
+            if active is None or active.version != version:
+                now = "no active version" if active is None else f"version {active.version} is"
+                raise NotFound(
+                    f"{found.key}@{version} is not installed ({now} active)",
+                    reason="version-not-installed",
+                    subject=ref,
+                )
+        return found
+
+    def _by_id(self, catalog_id: str, ref: str) -> InstalledCatalog:
+        matches = [c for c in self if c.catalog_id == catalog_id]
         if not matches:
-            raise NotFound(f"catalog {ref} is not installed", reason="not-installed", subject=ref)
-        if len(matches) > 1:
-            names = ", ".join(c.key for c in matches)
-            raise InvalidInput(
-                f"catalog id {ref} is ambiguous; name one of: {names}",
-                reason="ambiguous-catalog",
-                subject=ref,
+            raise NotFound(
+                f"catalog {catalog_id} is not installed", reason="not-installed", subject=ref
             )
+        if len(matches) > 1:
+            raise AmbiguousCatalog(ref, tuple(sorted(c.key for c in matches)))
         return matches[0]
 
     def with_catalog(self, catalog: InstalledCatalog) -> RegistrySnapshot:

@@ -44,6 +44,18 @@ class InstallResult:
         return self.catalog.key
 
     @property
+    def signature_dropped(self) -> bool:
+        """Whether this install replaced a signed copy of the same version with unsigned bytes
+        (a reinstall from an unsigned archive loses the publisher's signature)."""
+        previous = self.previous
+        return (
+            previous is not None
+            and previous.version == self.version.version
+            and previous.provenance != "unsigned"
+            and self.version.provenance == "unsigned"
+        )
+
+    @property
     def placement(self) -> Placement:
         """Where the active bytes live: ``private`` or ``shared``."""
         return self.version.placement

@@ -204,14 +204,20 @@ def check_updates(
     *,
     policy: UpdatePolicy,
     trust: TrustAnchors | None = None,
+    catalogs: Sequence[str] | None = None,
 ) -> UpdateCheck:
-    """Compare the installed catalogs with ``registries`` (default: the registry documents
-    they were installed through); download nothing.
+    """Compare the installed catalogs (or those ``catalogs`` names, as ``publisher/catalog``
+    or unique ids) with ``registries`` (default: the registry documents they were installed
+    through); download nothing.
 
     With ``trust``, a registry whose signature does not verify is not consulted (it appears
     in :attr:`UpdateCheck.problems`).
     """
     installed = home.installed()
+    if catalogs is not None:
+        snapshot = home.snapshot()
+        wanted = {snapshot.find(ref).key for ref in catalogs}
+        installed = [c for c in installed if c.key in wanted]
     sources = _recorded(installed) if registries is None else list(registries)
     loaded, problems = _load(home, sources, policy, trust)
     updates: list[AvailableUpdate] = []
@@ -274,13 +280,8 @@ def apply_updates(
     reported; cancellation stops the run. A version the user had placed privately on request
     stays private.
     """
-    check = check_updates(home, registries, policy=policy, trust=trust)
-    if catalogs is None:
-        wanted = None
-    else:
-        snapshot = home.snapshot()
-        wanted = {snapshot.find(ref).key for ref in catalogs}
-    due = [u for u in check.updates if wanted is None or u.catalog in wanted]
+    check = check_updates(home, registries, policy=policy, trust=trust, catalogs=catalogs)
+    due = list(check.updates)
     if due and not policy.may_use_network:
         names = ", ".join(f"{u.catalog} {u.release.version}" for u in due)
         raise NetworkNotAllowed(

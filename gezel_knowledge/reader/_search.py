@@ -101,11 +101,24 @@ class CatalogQuery:
     reranker: Reranker | None = None
 
     def check(self) -> None:
-        """Refuse an unknown mode or a non-positive limit."""
+        """Refuse an unknown mode, a query with neither text nor radius, and a limit that
+        could only ever give an empty result."""
         if self.mode not in SEARCH_MODES:
             raise InvalidInput(f"unknown search mode {self.mode!r}", reason="invalid-mode")
-        if self.k < 1 or self.final_k < 1 or self.shard_budget < 0:
+        if not self.text.strip() and self.near is None:
+            raise InvalidInput(
+                "the search query is empty: give words to look for, a radius (near), or both",
+                reason="empty-query",
+            )
+        if self.k < 1 or self.final_k < 1:
             raise InvalidInput("k and final_k must be positive", reason="invalid-limit")
+        if self.shard_budget < 1 and self.shards is None:
+            raise InvalidInput(
+                f"the shard budget must be at least 1 (got {self.shard_budget}): no shard "
+                "could be searched",
+                reason="invalid-limit",
+                subject=str(self.shard_budget),
+            )
 
     @property
     def wants_vectors(self) -> bool:

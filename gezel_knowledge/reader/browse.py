@@ -6,23 +6,43 @@ scope is listed once, at its first placement by ``(ordinal IS NULL), ordinal, so
 topic_id``, before ordering and pagination. Schemas 2 and 3 (0.5, 0.6) have one placement per
 document in ``documents.topic_id``. Every descendant walk is depth-bounded so a hostile
 ``parent_id`` cycle terminates (validation refuses such catalogs).
+
+Listings come in two orders. ``spec`` is the specification's (section 5.2): documents by their
+chosen placement's ordinal, then slug, across every topic in scope, so ``#0`` of each topic comes
+first. ``toc`` is table-of-contents order, as a reader of the book sees it: topics depth first
+(siblings by ``sort_key, id``), each topic's own documents by ordinal before its subtopics, and a
+document placed several times listed once, at its first place in that walk.
 """
 
 from __future__ import annotations
 
+import json
 import sqlite3
-from typing import Any
+from typing import Any, Literal, get_args
 
 from gezel_knowledge._rows import Row, fetch_all, fetch_one
-from gezel_knowledge.errors import NotFound
+from gezel_knowledge.errors import InvalidInput, NotFound
 from gezel_knowledge.reader.models import DocumentPage, DocumentSummary, TopicSummary
 from gezk import untrusted_json
 from gezk.toc import TopicPlacement
 
-__all__ = ["WALK_DEPTH", "list_documents", "placements", "topic_path", "topics"]
+__all__ = [
+    "LISTING_ORDERS",
+    "WALK_DEPTH",
+    "ListingOrder",
+    "list_documents",
+    "placements",
+    "topic_path",
+    "topics",
+]
 
 WALK_DEPTH = 32
 """Bound of every recursive topic walk (twice the deepest valid tree)."""
+
+ListingOrder = Literal["spec", "toc"]
+"""``spec``: by ordinal across topics (spec 5.2); ``toc``: table-of-contents order."""
+
+LISTING_ORDERS: tuple[ListingOrder, ...] = get_args(ListingOrder)
 
 
 def _placement_source(schema: int) -> str:
@@ -130,6 +150,58 @@ def _require_topic(conn: sqlite3.Connection, topic_id: str) -> None:
         )
 
 
+def _scope(schema: int, topic_id: str | None, descendants: bool) -> str:
+    """``sub`` (the topics in scope) and ``scoped`` (their placements) as SQL CTEs; the
+    statement's first parameter is the scope's topic when there is one."""
+    if topic_id is None:
+        sub = "sub(id, depth) AS (SELECT id, 0 FROM topics)"
+        where = ""
+    else:
+        recursive = (
+            f"UNION ALL SELECT t.id, sub.depth + 1 FROM topics t JOIN sub ON t.parent_id = sub.id"
+            f" WHERE sub.depth < {WALK_DEPTH}"
+            if descendants
+            else ""
+        )
+        sub = f"sub(id, depth) AS (SELECT ?, 0 {recursive})"
+        where = "WHERE p.topic_id IN (SELECT id FROM sub)"
+    return f"""
+        WITH RECURSIVE {sub},
+        position(topic_id, position) AS (SELECT key, value FROM json_each(?)),
+        scoped AS (
+          SELECT p.document_id, p.topic_id, p.ordinal, t.sort_key,
+                 COALESCE(pos.position, 2147483647) AS position
+          FROM ({_placement_source(schema)}) p JOIN topics t ON t.id = p.topic_id
+          LEFT JOIN position pos ON pos.topic_id = p.topic_id
+          {where}
+        )"""
+
+
+_ORDERS: dict[ListingOrder, tuple[str, str]] = {
+    # (how a document's placement is chosen, how the chosen documents are ordered)
+    "spec": (
+        "(ordinal IS NULL), ordinal, sort_key, topic_id",
+        "(p.ordinal IS NULL), p.ordinal, d.slug, d.id",
+    ),
+    "toc": (
+        "position, (ordinal IS NULL), ordinal, topic_id",
+        "p.position, (p.ordinal IS NULL), p.ordinal, d.slug, d.id",
+    ),
+}
+
+
+def _unscoped_spec_rows(conn: sqlite3.Connection, schema: int, limit: int, offset: int) -> Any:
+    # Spec 5.2: unscoped listings report primary metadata, ordered by the primary ordinal.
+    order = "(d.ordinal IS NULL), d.ordinal, d.slug, d.id" if schema >= 3 else "d.slug, d.id"
+    ordinal = "d.ordinal" if schema >= 3 else "NULL"
+    return fetch_all(
+        conn,
+        f"SELECT d.id, d.title, d.slug, d.topic_id, {ordinal} AS ordinal,"
+        f" d.summary AS summary FROM documents d ORDER BY {order} LIMIT ? OFFSET ?",
+        (limit, offset),
+    )
+
+
 def list_documents(
     conn: sqlite3.Connection,
     schema: int,
@@ -138,50 +210,42 @@ def list_documents(
     descendants: bool,
     limit: int,
     offset: int,
+    order: ListingOrder = "spec",
 ) -> DocumentPage:
-    """One page of documents, scoped to a topic (and its subtree) or unscoped."""
-    summary_col = "d.summary"
-    if topic_id is None:
-        order = "(d.ordinal IS NULL), d.ordinal, d.slug, d.id" if schema >= 3 else "d.slug, d.id"
-        ordinal = "d.ordinal" if schema >= 3 else "NULL"
-        (total,) = conn.execute("SELECT COUNT(*) FROM documents").fetchone()
-        rows = fetch_all(
-            conn,
-            f"SELECT d.id, d.title, d.slug, d.topic_id, {ordinal} AS ordinal,"
-            f" {summary_col} AS summary FROM documents d ORDER BY {order} LIMIT ? OFFSET ?",
-            (limit, offset),
+    """One page of documents, scoped to a topic (and its subtree) or unscoped, in ``order``."""
+    if order not in _ORDERS:
+        raise InvalidInput(
+            f"unknown listing order {order!r}; orders are {', '.join(LISTING_ORDERS)}",
+            reason="invalid-order",
+            subject=str(order),
         )
-    else:
+    if topic_id is not None:
         _require_topic(conn, topic_id)
-        recursive = (
-            f"UNION ALL SELECT t.id, sub.depth + 1 FROM topics t JOIN sub ON t.parent_id = sub.id"
-            f" WHERE sub.depth < {WALK_DEPTH}"
-            if descendants
-            else ""
-        )
-        scope = f"""
-            WITH RECURSIVE sub(id, depth) AS (SELECT ?, 0 {recursive}),
-            scoped AS (
-              SELECT p.document_id, p.topic_id, p.ordinal, t.sort_key
-              FROM ({_placement_source(schema)}) p JOIN topics t ON t.id = p.topic_id
-              WHERE p.topic_id IN (SELECT id FROM sub)
-            ),
-            ranked AS (
-              SELECT *, ROW_NUMBER() OVER (PARTITION BY document_id
-                ORDER BY (ordinal IS NULL), ordinal, sort_key, topic_id) AS placement_rank
-              FROM scoped
-            )"""
+    if topic_id is None and order == "spec":
+        (total,) = conn.execute("SELECT COUNT(*) FROM documents").fetchone()
+        rows = _unscoped_spec_rows(conn, schema, limit, offset)
+    else:
+        tree = topics(conn, schema) if order == "toc" else []
+        positions = json.dumps({t.id: i for i, t in enumerate(tree)})
+        scope = _scope(schema, topic_id, descendants)
+        head = () if topic_id is None else (topic_id,)
+        choose, ordering = _ORDERS[order]
         (total,) = conn.execute(
-            scope + " SELECT COUNT(DISTINCT document_id) FROM scoped", (topic_id,)
+            scope + " SELECT COUNT(DISTINCT document_id) FROM scoped", (*head, positions)
         ).fetchone()
         rows = fetch_all(
             conn,
             scope
-            + f"""
-            SELECT d.id, d.title, d.slug, p.topic_id, p.ordinal, {summary_col} AS summary
+            + f""",
+            ranked AS (
+              SELECT *, ROW_NUMBER() OVER (PARTITION BY document_id ORDER BY {choose})
+                AS placement_rank
+              FROM scoped
+            )
+            SELECT d.id, d.title, d.slug, p.topic_id, p.ordinal, d.summary AS summary
             FROM documents d JOIN ranked p ON p.document_id = d.id AND p.placement_rank = 1
-            ORDER BY (p.ordinal IS NULL), p.ordinal, d.slug, d.id LIMIT ? OFFSET ?""",
-            (topic_id, limit, offset),
+            ORDER BY {ordering} LIMIT ? OFFSET ?""",
+            (*head, positions, limit, offset),
         )
     docs = tuple(
         DocumentSummary(

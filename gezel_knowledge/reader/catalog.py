@@ -27,7 +27,7 @@ from numpy.typing import ArrayLike, NDArray
 from gezel_knowledge import display
 from gezel_knowledge.archive.limits import DEFAULT_LIMITS, ArchiveLimits
 from gezel_knowledge.embedders.base import Embedder
-from gezel_knowledge.errors import IntegrityFailure, InvalidInput, NotFound
+from gezel_knowledge.errors import IntegrityFailure, InvalidInput, ModelUnavailable, NotFound
 from gezel_knowledge.fusion import DEFAULT_FUSION, FusionPreset
 from gezel_knowledge.hits import Provenance
 from gezel_knowledge.query import QueryVectors, query_vectors_for
@@ -37,6 +37,7 @@ from gezel_knowledge.reader._search import CatalogQuery, Semantic, embed_query, 
 from gezel_knowledge.reader._semantic import VectorSearch
 from gezel_knowledge.reader._sqlite import catalog_errors
 from gezel_knowledge.reader._store import CatalogStore
+from gezel_knowledge.reader.browse import ListingOrder
 from gezel_knowledge.reader.hybrid import RankedPassage
 from gezel_knowledge.reader.models import (
     Document,
@@ -224,9 +225,14 @@ class Catalog:
         descendants: bool = True,
         limit: int = 50,
         offset: int = 0,
+        order: ListingOrder = "spec",
     ) -> DocumentPage:
         """A page of documents: in a topic (with its subtree unless ``descendants=False``) or
-        all of them; deduplicated before ordering and pagination (spec Appendix A)."""
+        all of them; deduplicated before ordering and pagination (spec Appendix A).
+
+        ``order="spec"`` lists by ordinal across topics as the spec prescribes (section 5.2);
+        ``order="toc"`` in table-of-contents order: topics depth first, each topic's documents
+        by ordinal before its subtopics."""
         _check_page(limit, offset)
         with self._reading():
             return browse.list_documents(
@@ -236,6 +242,7 @@ class Catalog:
                 descendants=descendants,
                 limit=min(limit, 10_000),
                 offset=offset,
+                order=order,
             )
 
     def document(self, document_id: str) -> Document:
@@ -349,8 +356,10 @@ class Catalog:
     ) -> SearchResult:
         """Search the catalog: ``hybrid`` (default), ``vector`` or ``keyword``.
 
-        Without an embedder for the catalog's profile, keyword lists still run and the result's
-        report says why vectors did not (:attr:`SearchResult.semantic_unavailable`).
+        Without an embedder for the catalog's profile, hybrid search runs the keyword lists and
+        the result's report says why vectors did not (:attr:`SearchResult.semantic_unavailable`);
+        ``vector`` mode raises :class:`ModelUnavailable` instead of answering with nothing. A
+        query with neither text nor ``near`` raises :class:`InvalidInput` (``empty-query``).
         ``min_similarity`` replaces the profile's measured cosine floor; ``fusion`` the default
         preset (:data:`~gezel_knowledge.fusion.DEFAULT_FUSION`); ``reranker`` reorders the best
         fused hits (:mod:`gezel_knowledge.rerank`). ``near`` restricts every list to documents
@@ -364,6 +373,13 @@ class Catalog:
             vector, semantic = embed_query(embedder, self.profile, query, vectors)
             if missing is not None:
                 semantic = missing
+            if mode == "vector" and vector is None:
+                # Vector mode has nothing else to answer with: an empty result would hide why.
+                raise ModelUnavailable(
+                    f"vector search is unavailable: {semantic.message}",
+                    reason="vector-search-unavailable",
+                    subject=self.profile.id,
+                )
         request = CatalogQuery(
             query,
             vector,

@@ -45,7 +45,7 @@ from numpy.typing import NDArray
 
 from gezel_knowledge.embedders import EmbedderResolution, resolve_query_embedder
 from gezel_knowledge.embedders.base import Embedder
-from gezel_knowledge.errors import IntegrityFailure, KnowledgeError
+from gezel_knowledge.errors import IntegrityFailure, InvalidInput, KnowledgeError, ModelUnavailable
 from gezel_knowledge.fusion import (
     DEFAULT_FUSION,
     KEYWORD,
@@ -278,9 +278,7 @@ class KnowledgeSearch:
         ``reranker`` reorders the best fused hits across catalogs. The result has one report
         per catalog searched or quarantined.
         """
-        budget = shard_budget
-        if budget is None:
-            budget = PROACTIVE_SHARD_BUDGET if proactive else EXPLICIT_SHARD_BUDGET
+        budget = _checked_budget(query, k, near, shard_budget, proactive=proactive)
         preset = fusion or DEFAULT_FUSION
         wanted = rerank_depth(k, reranker)
         vectors = query_vectors_for(query, query_vectors)
@@ -292,6 +290,12 @@ class KnowledgeSearch:
             mounted = self._refresh(catalogs, quarantined)
             semantic = mode != "keyword" and has_words
             plans = self._plan(vectors, mounted, budget, near, semantic=semantic)
+            if mode == "vector" and semantic and plans and all(p.vector is None for p in plans):
+                # Vector mode has nothing else to answer with: an empty result would hide why.
+                raise ModelUnavailable(
+                    f"vector search is unavailable: {plans[0].message or plans[0].reason}",
+                    reason="vector-search-unavailable",
+                )
             answered: list[tuple[_Plan, SearchResult]] = []
             for plan in plans:
                 try:
@@ -511,6 +515,29 @@ def _report(plan: _Plan, result: SearchResult, hits: int) -> SourceReport:
         message=plan.message,
         hits=hits,
     )
+
+
+def _checked_budget(
+    query: str, k: int, near: RadiusQuery | None, shard_budget: int | None, *, proactive: bool
+) -> int:
+    """The shard budget of a search, after refusing a search that could find nothing."""
+    if not query.strip() and near is None:
+        raise InvalidInput(
+            "the search query is empty: give words to look for, a radius (near), or both",
+            reason="empty-query",
+        )
+    if k < 1:
+        raise InvalidInput(f"k must be positive (got {k})", reason="invalid-limit")
+    budget = shard_budget
+    if budget is None:
+        budget = PROACTIVE_SHARD_BUDGET if proactive else EXPLICIT_SHARD_BUDGET
+    if budget < 1:
+        raise InvalidInput(
+            f"the shard budget must be at least 1 (got {budget}): no shard could be searched",
+            reason="invalid-limit",
+            subject=str(budget),
+        )
+    return budget
 
 
 def _fuse(

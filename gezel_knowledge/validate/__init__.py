@@ -12,6 +12,7 @@ if TYPE_CHECKING:
     from gezel_knowledge.archive.findings import Severity as Severity
     from gezel_knowledge.validate.catalog import validate_archive as validate_archive
     from gezel_knowledge.validate.catalog import validate_catalog as validate_catalog
+    from gezel_knowledge.validate.catalog import validate_path as validate_path
     from gezel_knowledge.validate.extract import extract_verified as extract_verified
     from gezel_knowledge.validate.provenance import provenance_verdict as provenance_verdict
     from gezel_knowledge.validate.report import ProvenanceStatus as ProvenanceStatus
@@ -29,6 +30,7 @@ else:
             "gezel_knowledge.validate.catalog": (
                 "validate_archive",
                 "validate_catalog",
+                "validate_path",
             ),
             "gezel_knowledge.validate.extract": ("extract_verified",),
             "gezel_knowledge.validate.provenance": ("provenance_verdict",),

@@ -37,7 +37,7 @@ from gezel_knowledge.validate.provenance import provenance_verdict
 from gezel_knowledge.validate.report import ProvenanceVerdict, ValidationReport
 from gezk.manifest import CatalogManifest
 
-__all__ = ["validate_archive", "validate_catalog"]
+__all__ = ["validate_archive", "validate_catalog", "validate_path"]
 
 Trust = Mapping[str, Ed25519PublicKey]
 
@@ -190,3 +190,23 @@ def validate_archive(
         archive_sha256=info.sha256,
         checks=("archive", *report.checks),
     )
+
+
+def validate_path(
+    path: Path | str,
+    *,
+    deep: bool = False,
+    trust: Trust | None = None,
+    expected_sha256: str | None = None,
+    limits: ArchiveLimits = DEFAULT_LIMITS,
+) -> ValidationReport:
+    """Validate what ``path`` holds: a ``.gezk`` file (:func:`validate_archive`) or an extracted
+    catalog directory (:func:`validate_catalog`; ``expected_sha256`` applies to files only)."""
+    p = Path(path)
+    if p.is_file():
+        return validate_archive(
+            p, deep=deep, trust=trust, expected_sha256=expected_sha256, limits=limits
+        )
+    if not p.exists():
+        raise NotFound(f"no catalog at {p}", reason="catalog-not-found", subject=str(p))
+    return validate_catalog(p, deep=deep, trust=trust, limits=limits)

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from gezel_knowledge.cli import main
-from gezel_knowledge.cli._output import excerpt, print_json
+from gezel_knowledge.cli._output import excerpt, plural, print_json
 from gezel_knowledge.conformance import load_kit as bundled
 from tests.conftest import load_kit
 
@@ -156,3 +156,27 @@ def test_a_search_without_words_or_near_is_refused(
     assert main([*command, "  "]) == 1
     err = capsys.readouterr().err
     assert err == "gezel-knowledge: error: give a query, --near, or both [empty-query]\n"
+
+
+@pytest.mark.parametrize(
+    ("count", "expected"),
+    [(0, "0 shards"), (1, "1 shard"), (2, "2 shards"), (1_024, "1,024 shards")],
+)
+def test_counts_agree_with_their_nouns(count: int, expected: str) -> None:
+    # Issue 16 item 10: "1 shards", "INVALID (1 errors)".
+    assert plural(count, "shard") == expected
+    assert plural(count, "entry", "entries").endswith("entry" if count == 1 else "entries")
+
+
+@pytest.mark.parametrize("command", ["search", "find", "index-search", "memory"])
+def test_search_help_says_what_the_ranks_and_relevance_mean(
+    command: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Issue 16 item 5.
+    argv = [command, "search", "--help"] if command == "memory" else [command, "--help"]
+    with pytest.raises(SystemExit):
+        main(argv)
+    text = " ".join(capsys.readouterr().out.split())
+    assert "relevance in --json, 11/(11+position)" in text
+    assert "not the probability" in text
+    assert "cosine similarity" in text

@@ -35,7 +35,8 @@ def test_build_json_output_and_default_cache(
     assert report["path"] == str(out)
     # "# Gamma" alone is a chunk too: a heading line belongs to its section's text.
     assert (report["documents"], report["chunks"], report["embedded"]) == (2, 2, 2)
-    assert report["signed"] is False
+    assert "signature" not in report["manifest"]  # the manifest.json it wrote, verbatim
+    assert report["manifest"]["counts"]["documents"] == 2
     assert (home / "cache" / "embeddings" / "vectors.sqlite").is_file()
     # The second build takes its vector from the cache and gives the same bytes.
     assert main([*args, "--created-at", "2026-12-01", "--json"]) == 0

@@ -61,8 +61,8 @@ def test_console_examples_run(workdir: Path, capsys: pytest.CaptureFixture[str])
     # The MkDocs example builds as it is: its outline is its nav, its metadata its mkdocs.yml.
     assert "built " in out
     assert "kettle.gezk (kettle 2026.12.1): 5 documents" in out
-    assert "Kettle  [kettle]  1 documents\nGuide  [guide]  3 documents\n" in out
-    assert "Reference  [reference]  1 documents\n" in out
+    assert "Kettle  [kettle]  1 document\nGuide  [guide]  3 documents\n" in out
+    assert "Reference  [reference]  1 document\n" in out
     assert "wrote kettle-catalog.yaml (mkdocs, outline mkdocs)\n" in out
     kettle = json.loads(entries(workdir / "kettle.gezk")["manifest.json"])
     assert (kettle["publisher"]["id"], kettle["license"]["spdx"]) == ("gezel-examples", "CC-BY-4.0")

@@ -14,8 +14,8 @@ import pyarrow.parquet as pq
 import pytest
 import ray
 
-from gezel_knowledge.cli import cmd_build, main
-from gezel_knowledge.compiler import BuildResult
+from gezel_knowledge.cli import main
+from gezel_knowledge.compiler import BuildResult, request
 from gezel_knowledge.compiler.passage_process import WorkerSetup
 from gezel_knowledge.compiler.passages import DocumentText, EmbedderRecipe
 from gezel_knowledge.compiler.ray_executor import RayExecutor, RaySettings
@@ -139,7 +139,7 @@ def test_the_build_command_passes_ray_and_jobs(
         seen.update(kwargs)
         raise InvalidInput("stop here", reason="test-stop")
 
-    monkeypatch.setattr(cmd_build, "compile_catalog", compile_catalog)
+    monkeypatch.setattr(request, "compile_catalog", compile_catalog)  # under build_catalog
     args = ["build", str(golden_source), "-o", str(tmp_path / "x.gezk")]
     args += ["--embedder", "test-hash-embed@1", "--created-at", "2026-12-01T00:00:00Z"]
     assert main([*args, *flags]) != 0

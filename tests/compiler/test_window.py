@@ -149,7 +149,7 @@ def test_cli_chunking_option(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     args += ["--created-at", "2026-12-01"]
     assert main([*args, "-o", str(tmp_path / "a.gezk"), "--chunking", "markdown-chunks-256@2"]) == 0
     report = json.loads(capsys.readouterr().out)
-    assert report["chunking"] == "markdown-chunks-256@2"
+    assert report["manifest"]["chunking"]["id"] == "markdown-chunks-256@2"
     assert main([*args, "-o", str(tmp_path / "b.gezk"), "--chunking", "no-such@1"]) == 1
     err = capsys.readouterr().err
     assert "unknown chunking profile 'no-such@1'" in err

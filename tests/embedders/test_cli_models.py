@@ -45,7 +45,7 @@ def test_models_verify_json_reports_digest_mismatches(
     monkeypatch.setenv("GEZEL_MODELS", str(root))
     assert main(["models", "--verify", "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
-    by_id = {p["profile_id"]: p for p in report["profiles"]}
+    by_id = {p["profileId"]: p for p in report["profiles"]}
     bge = by_id["bge-small-en-v1.5@1"]
     assert bge["available"] is False
     assert bge["source"] == "GEZEL_MODELS"

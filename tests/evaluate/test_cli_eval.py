@@ -76,10 +76,10 @@ def _shape(value: Any) -> Any:
 
 
 SCORES = {
-    "ndcg_at_10": "number",
-    "recall_at_10": "number",
-    "recall_at_100": "number",
-    "mrr_at_10": "number",
+    "ndcgAt10": "number",
+    "recallAt10": "number",
+    "recallAt100": "number",
+    "mrrAt10": "number",
 }
 
 
@@ -106,22 +106,22 @@ def test_json_output_has_a_stable_shape(
         "documents": "number",
         "passages": "number",
         "shards": "number",
-        "shard_budget": "number",
+        "shardBudget": "number",
         "queries": "number",
         "k": "number",
-        "judged_missing": "number",
+        "judgedMissing": "number",
         "results": [
             {
                 "name": "str",
                 "kind": "str",
                 "scores": SCORES,
-                "mean_documents": "number",
-                "short_queries": "number",
+                "meanDocuments": "number",
+                "shortQueries": "number",
                 "latency": {
-                    "p50_ms": "number",
-                    "p95_ms": "number",
-                    "cpu_p50_ms": "number",
-                    "cpu_p95_ms": "number",
+                    "p50Ms": "number",
+                    "p95Ms": "number",
+                    "cpuP50Ms": "number",
+                    "cpuP95Ms": "number",
                     "kernels": "str",
                 },
                 "routing": "NoneType",
@@ -129,17 +129,17 @@ def test_json_output_has_a_stable_shape(
             }
         ],
         "split": "str",
-        "catalog_path": "str",
+        "catalogPath": "str",
         "cached": "bool",
-        "dense_check": {
+        "denseCheck": {
             "passages": "number",
-            "from_cache": "number",
+            "fromCache": "number",
             "embedded": "number",
-            "int8_mismatches": "number",
+            "int8Mismatches": "number",
         },
     }
     assert [r["name"] for r in data["results"]] == ["hybrid", "exact-dense"]
-    assert data["results"][0]["scores"]["ndcg_at_10"] == 1.0
+    assert data["results"][0]["scores"]["ndcgAt10"] == 1.0
 
 
 def test_an_existing_catalog_with_queries_and_qrels(
@@ -151,7 +151,7 @@ def test_an_existing_catalog_with_queries_and_qrels(
     first = json.loads(out)
     code, out, _ = _eval(
         capsys,
-        first["catalog_path"],
+        first["catalogPath"],
         "--queries",
         str(beir_folder / "queries.jsonl"),
         "--qrels",

@@ -70,6 +70,29 @@ class CountingSummarizer:
         return f"summary of {path.rsplit('/', 1)[-1]}: zebracorn {len(text)} characters"
 
 
+class ScriptedTranscriber:
+    """A stand-in speech-to-text model: the transcript is the text the audio bytes carry after a
+    ``SPEECH:`` marker (so a test controls what is "said"); records every call."""
+
+    def __init__(self) -> None:
+        self.calls: list[str] = []
+
+    def __call__(self, path: str, audio: bytes) -> str:
+        self.calls.append(path)
+        return audio.split(b"SPEECH:", 1)[-1].decode("utf-8", "replace")
+
+
+class ScriptedDescriber:
+    """A stand-in captioning model: the description is the image's ``CAPTION:`` text."""
+
+    def __init__(self) -> None:
+        self.calls: list[str] = []
+
+    def __call__(self, path: str, image: bytes) -> str:
+        self.calls.append(path)
+        return image.split(b"CAPTION:", 1)[-1].decode("utf-8", "replace")
+
+
 class LabelImageEmbedder:
     """A stand-in image model: an image's vector is the hash vector of its bytes' label."""
 

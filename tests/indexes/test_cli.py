@@ -23,21 +23,23 @@ def test_index_then_search(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     report = _json(capsys)
     assert isinstance(report, dict)
     assert sorted(report["structure"]["processed"]) == ["a.py", "b.md"]
-    assert report["enrichment"]["chunks_embedded"] == 2
+    assert report["enrichment"]["chunksEmbedded"] == 2
 
     assert main(["index-search", str(ws), "frobnicate", *home, "--json"]) == 0
     result = _json(capsys)
     assert isinstance(result, dict)
     assert result["sources"][0]["semantic"] == "used"
     hits = result["hits"]
-    assert hits[0]["document_id"] == "a.py"
-    assert hits[0]["source_kind"] == "workspace"
+    assert hits[0]["documentId"] == "a.py"
+    assert hits[0]["sourceKind"] == "workspace"
     assert {s["name"] for s in hits[0]["signals"]} >= {"symbol", "keyword"}
 
     assert main(["index", str(ws), *home]) == 0
     assert "0 indexed, 2 unchanged" in capsys.readouterr().out
     assert main(["index-search", str(ws), "frobnicate", *home, "--embedder", "none"]) == 0
-    assert capsys.readouterr().out.startswith(" 1. a.py#line=1-2")
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "1. a.py  (a.py, lines 1-2)"
+    assert out[1].startswith("   matched: keywords #1")
 
 
 def test_search_without_index_is_a_one_line_error(

@@ -136,6 +136,21 @@ def test_vector_recall_uses_vec_mem_and_a_new_embedder_rebuilds_it(tmp_path: Pat
         assert memory.search("alpha beta").hits[0].signal("vector") is not None
 
 
+def test_unrelated_entries_below_the_profiles_cosine_floor_are_not_recalled(
+    tmp_path: Path,
+) -> None:
+    # Every entry is somebody's nearest neighbour; only those above the measured floor of the
+    # embedder's profile (0.35 for test-hash-embed@1) are evidence.
+    with MemoryIndex(tmp_path, embedder=hash_embedder()) as memory:
+        memory.add("alpha beta", day=TODAY)
+        memory.add("gamma delta", day=TODAY)
+        memory.add("epsilon zeta", day=TODAY)
+        assert memory.search("quarterly tax filing deadline").hits == ()
+        assert [h.text for h in memory.search("gamma delta").hits] == ["gamma delta"]
+        everything = memory.search("quarterly tax filing deadline", min_similarity=-1.0).hits
+        assert len(everything) == 3
+
+
 class _NoQueries(HashEmbedder):
     """Embeds passages, but its query model fails to load."""
 

@@ -42,12 +42,19 @@ def test_find_over_three_installed_catalogs(
     assert {h["source"] for h in view["hits"]} == {"tester/alpha", "tester/beta", "tester/gamma"}
     keyword_only = [s["source"] for s in view["sources"] if s["semantic"] == "unavailable"]
     assert keyword_only == ["tester/gamma"]
-    assert all(h["provenance"]["archive_sha256"] for h in view["hits"])
+    assert all(h["provenance"]["archiveSha256"] for h in view["hits"])
     assert "tester/gamma: keyword search only" in err
     code, out, _ = _run(capsys, "find", "lattice ember", "-k", "3")
     lines = out.splitlines()
-    assert lines[0].startswith("1. ")
-    assert lines[1].strip().startswith("knowledge://tester/")
+    assert lines[0] == "Results for 'lattice ember' in the installed catalogs, best first:"
+    assert lines[2].startswith("1. ")
+    # Which lists found the hit and at what rank, a preview, then the citation to read.
+    assert lines[3].startswith("   matched: ")
+    assert lines[5].strip().startswith("knowledge://tester/")
+    # The count, what "matched" means, and the command that opens the first result.
+    assert lines[-2].startswith("3 results. 'matched' says how each result was found")
+    first = lines[5].strip()
+    assert lines[-1] == f"Read the first in full: gezel-knowledge read '{first}'"
 
 
 def test_find_respects_disable_and_catalog_filter(
@@ -79,7 +86,7 @@ def test_list_without_a_catalog_lists_installed_ones(
     # An installed catalog can be named where a catalog path is expected.
     code, out, _ = _run(capsys, "list", "beta", "--limit", "2")
     assert code == 0
-    assert out.strip().endswith("(1-2 of 10)")
+    assert out.strip().endswith("(1-2 of 10 documents)")
 
 
 def test_read_resolves_a_citation_through_the_installed_catalogs(
@@ -120,3 +127,68 @@ def test_status_says_why_a_profile_has_no_embedder(
     assert readiness["acme-embed@1"]["ready"] is False
     assert readiness["acme-embed@1"]["reason"] == "unknown-profile"
     assert readiness["test-hash-embed@1"]["catalogs"] == ["tester/alpha", "tester/beta"]
+
+
+@pytest.mark.parametrize("ref", ["tester/alpha@1.0.0", "alpha@1.0.0", "tester/alpha", "alpha"])
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["search", "{ref}", "lattice"],
+        ["list", "{ref}"],
+        ["topics", "{ref}"],
+        ["inspect", "{ref}"],
+        ["validate", "{ref}"],
+        ["export-parquet", "{ref}", "--out", "{out}"],
+        ["find", "lattice", "--catalog", "{ref}"],
+        ["disable", "{ref}"],
+        ["enable", "{ref}"],
+    ],
+)
+def test_every_command_naming_an_installed_catalog_takes_the_coordinate_list_prints(
+    three: KnowledgeHome,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    command: list[str],
+    ref: str,
+) -> None:
+    # Issue 16 item 4: `list` prints tester/alpha@1.0.0; every command accepts it.
+    code, out, _ = _run(capsys, "list")
+    assert "tester/alpha@1.0.0" in out
+    argv = [a.format(ref=ref, out=tmp_path / "parquet") for a in command]
+    code, _, err = _run(capsys, *argv)
+    assert (code, err) == (0, "")
+
+
+@pytest.mark.parametrize("command", [["search", "{ref}", "lattice"], ["enable", "{ref}"]])
+def test_a_version_that_is_not_installed_is_named_in_the_error(
+    three: KnowledgeHome, capsys: pytest.CaptureFixture[str], command: list[str]
+) -> None:
+    code, _, err = _run(capsys, *[a.format(ref="tester/alpha@9.9") for a in command])
+    assert code == 1
+    assert "tester/alpha@9.9 is not installed (version 1.0.0 is active)" in err
+    assert "[version-not-installed]" in err
+
+
+def test_an_ambiguous_bare_id_lists_the_candidates(
+    archive_factory: Any,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setenv("GEZEL_HOME", str(tmp_path))
+    home = KnowledgeHome()
+    home.install(archive_factory("demo", publisher_id="one"))
+    home.install(archive_factory("demo", publisher_id="two"))
+    code, _, err = _run(capsys, "search", "demo", "lattice")
+    assert code == 1
+    assert "catalog id demo is ambiguous; name one of: one/demo, two/demo" in err
+    assert "[ambiguous-catalog]" in err
+
+
+def test_find_takes_limit(three: KnowledgeHome, capsys: pytest.CaptureFixture[str]) -> None:
+    # Issue 16 item 8: find had -k but no --limit, and no line ranges.
+    code, out, _ = _run(capsys, "find", "lattice ember", "--limit", "2", "--json")
+    assert code == 0
+    hits = json.loads(out)["hits"]
+    assert len(hits) == 2
+    assert all(h["lineStart"] is not None and h["relevance"] > 0 for h in hits)

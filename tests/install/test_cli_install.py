@@ -60,3 +60,45 @@ def test_progress_bar_renders_install_steps() -> None:
     bar(ProgressEvent("install", "download", 512, 1024, "bytes"))
     bar.close()
     assert "install: download [############" in stream.getvalue()
+
+
+def test_an_unsigned_reinstall_over_a_signed_version_says_the_signature_is_gone(
+    archive_factory: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Issue 16 item 9: same version, signed bytes first, then unsigned bytes.
+    key = generate_private_key()
+    pem = tmp_path / "publisher.pem"
+    pem.write_bytes(public_key_to_pem(key.public_key()))
+    signed, unsigned = archive_factory(sign_with=key), archive_factory()
+    home = ["--home", str(tmp_path / "home")]
+    assert main(["install", str(signed), "--trust", str(pem), *home]) == 0
+    capsys.readouterr()
+
+    # Refused where a signature is required: the signed copy stays active.
+    code = main(["install", str(unsigned), "--require-signature", "--trust", str(pem), *home])
+    assert code == 1
+    assert "[unverified-provenance]" in capsys.readouterr().err
+    assert main(["list", "--json", *home]) == 0
+    (row,) = json.loads(capsys.readouterr().out)
+    assert row["provenance"].startswith("verified:")
+
+    # Otherwise installed, with a warning and the fact in --json.
+    assert main(["install", str(unsigned), *home]) == 0
+    out, err = capsys.readouterr()
+    assert out.startswith("installed tester/demo@1.0.0")
+    assert err.startswith("gezel-knowledge: warning: tester/demo@1.0.0 was signed (verified:")
+    assert "no signature" in err
+    assert main(["install", str(signed), "--trust", str(pem), "--json", *home]) == 0
+    assert json.loads(capsys.readouterr().out)["signatureDropped"] is False
+    assert main(["install", str(unsigned), "--json", *home]) == 0
+    assert json.loads(capsys.readouterr().out)["signatureDropped"] is True
+
+
+def test_a_signed_reinstall_and_a_new_version_do_not_warn(
+    archive_factory: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    key = generate_private_key()
+    home = ["--home", str(tmp_path / "home")]
+    assert main(["install", str(archive_factory(sign_with=key)), *home]) == 0
+    assert main(["install", str(archive_factory(version="1.1.0")), *home]) == 0
+    assert capsys.readouterr().err == ""

@@ -15,6 +15,7 @@ import pytest
 from gezel_knowledge._locking import FileLock, LockTimeout, fcntl_available
 from gezel_knowledge.errors import IntegrityFailure, InvalidInput, NotFound, Unsupported
 from gezel_knowledge.install.registry import (
+    AmbiguousCatalog,
     InstalledCatalog,
     InstalledVersion,
     Quarantine,
@@ -74,6 +75,9 @@ def test_bare_catalog_id_must_be_unambiguous() -> None:
     with pytest.raises(InvalidInput) as info:
         snap.find("cat")
     assert info.value.reason == "ambiguous-catalog"
+    assert isinstance(info.value, AmbiguousCatalog)
+    assert info.value.candidates == ("one/cat", "two/cat")
+    assert "one/cat, two/cat" in str(info.value)
     assert snap.find("two/cat").publisher_id == "two"
     with pytest.raises(NotFound) as missing:
         snap.find("three/cat")
@@ -206,3 +210,21 @@ def test_deeply_nested_registry_file_is_corrupt_not_a_recursion_error(tmp_path: 
     with pytest.raises(IntegrityFailure) as err:
         UserRegistry(path).read()
     assert err.value.reason == "registry-corrupt"
+
+
+@pytest.mark.parametrize("ref", ["pub/cat", "pub/cat@2.0", "cat", "cat@2.0"])
+def test_a_catalog_is_found_by_the_coordinate_list_prints(ref: str) -> None:
+    # Issue 16 item 4: `list` prints publisher/catalog@version; every command accepts it.
+    catalog = InstalledCatalog("pub", "cat", active_sha256="a" * 64, versions=(_version("2.0"),))
+    assert RegistrySnapshot().with_catalog(catalog).find(ref) == catalog
+
+
+@pytest.mark.parametrize("ref", ["pub/cat@1.0", "cat@1.0", "cat@"])
+def test_a_version_that_is_not_the_active_one_is_not_found(ref: str) -> None:
+    catalog = InstalledCatalog(
+        "pub", "cat", active_sha256="a" * 64, versions=(_version("2.0"), _version("1.0", "b"))
+    )
+    with pytest.raises(NotFound) as missing:
+        RegistrySnapshot().with_catalog(catalog).find(ref)
+    assert missing.value.reason == "version-not-installed"
+    assert "version 2.0 is active" in str(missing.value)

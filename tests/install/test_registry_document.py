@@ -198,7 +198,7 @@ def test_a_registry_built_from_archives_lists_their_digests_and_verifies(
         ["registry", str(out), str(a), "--base-url", "https://example.org", "--key", str(pem)]
     )
     assert code == 0
-    assert "(signed): 1 release(s)" in capsys.readouterr().out
+    assert "(signed): 1 release\n" in capsys.readouterr().out
     written = load_registry_document(out)
     assert written.verify(anchors)
     assert written.releases[0].url == f"https://example.org/{a.name}"

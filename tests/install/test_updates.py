@@ -198,3 +198,17 @@ def test_cli_update_check_then_apply(
     ]
     assert main([*base]) == 0
     assert "no updates available" in capsys.readouterr().out
+
+
+def test_a_check_can_be_limited_to_some_catalogs(
+    publisher: Publisher, home: KnowledgeHome, archive_factory: Any, tmp_path: Path
+) -> None:
+    # Issue 10 point 5: the API filters what the CLI used to filter after the fact.
+    home.install(archive_factory("other"))
+    _publish_v2(publisher, archive_factory, tmp_path)
+    only_demo = home.check_updates(policy=OFFLINE, catalogs=["tester/demo@1.0.0"])
+    assert [u.catalog for u in only_demo.updates] == ["tester/demo"]
+    assert "tester/other" not in (*only_demo.current, *only_demo.unlisted)
+    only_other = home.check_updates(policy=OFFLINE, catalogs=["other"])
+    assert only_other.updates == ()
+    assert "tester/demo" not in (*only_other.current, *only_other.unlisted)

@@ -293,6 +293,8 @@ def test_the_cache_command_lists_and_prunes(
     assert main(["cache", "list", "--cache-dir", str(cache), "--json"]) == 0
     listed = json.loads(capsys.readouterr().out)
     assert [e["sha256"] for e in listed["entries"]] == [digest]
+    assert listed["budgetBytes"] > 0  # camelCase JSON
+    assert "lastUsed" in listed["entries"][0]
     assert main(["cache", "--cache-dir", str(cache)]) == 0
     assert "tester/demo@1.0.0" in capsys.readouterr().out
     assert main(["cache", "prune", "--cache-dir", str(cache), "--budget", "1G"]) == 0
@@ -302,4 +304,5 @@ def test_the_cache_command_lists_and_prunes(
     assert main(["cache", "prune", "--all", "--cache-dir", str(cache), "--json"]) == 0
     pruned = json.loads(capsys.readouterr().out)
     assert [e["sha256"] for e in pruned["removed"]] == [digest]
+    assert pruned["freedBytes"] == pruned["removed"][0]["bytes"]
     assert _published(cache) == []

@@ -137,3 +137,52 @@ def test_legacy_rollups(legacy_catalogs: dict[str, Path], version: str) -> None:
             ordered = [d.ordinal for d in page.documents if d.ordinal is not None]
             assert ordered == sorted(ordered)
             assert ordered
+
+
+def _toc_properties(catalog: Catalog, page_ids: list[tuple[str, str, int | None]]) -> None:
+    position = {t.id: i for i, t in enumerate(catalog.topics())}
+    keys = [(position[topic], ordinal is None, ordinal or 0) for _, topic, ordinal in page_ids]
+    assert keys == sorted(keys)
+    assert len({doc for doc, _, _ in page_ids}) == len(page_ids)
+
+
+@pytest.mark.parametrize("scope", [None, "craft", "nature"])
+def test_toc_order_walks_topics_depth_first_then_ordinals(
+    catalog: Catalog, scope: str | None
+) -> None:
+    # Issue 16 item 3: a topic's documents by ordinal, then its subtopics, depth first; not
+    # every topic's #0 first.
+    page = catalog.list_documents(scope, limit=100, order="toc")
+    rows = [(d.id, d.topic_id, d.ordinal) for d in page.documents]
+    _toc_properties(catalog, rows)
+    assert page.total == len(rows) == catalog.list_documents(scope, limit=100).total
+    spec = [d.id for d in catalog.list_documents(scope, limit=100).documents]
+    assert sorted(spec) == sorted(r[0] for r in rows)
+
+
+def test_toc_order_lists_a_shared_document_at_its_first_place_in_the_walk(
+    catalog: Catalog,
+) -> None:
+    # doc-0000 is placed at craft (12), metals (2) and nature (-5): the walk meets craft first.
+    rows = {d.id: d for d in catalog.list_documents(limit=100, order="toc").documents}
+    assert (rows["doc-0000"].topic_id, rows["doc-0000"].ordinal) == ("craft", 12)
+    topics_seen = [d.topic_id for d in catalog.list_documents(limit=100, order="toc").documents]
+    assert topics_seen.index("nature") > max(
+        i for i, t in enumerate(topics_seen) if t in ("craft", "metals", "wood")
+    )
+
+
+def test_toc_order_pages_without_repeats(catalog: Catalog) -> None:
+    whole = [d.id for d in catalog.list_documents(limit=100, order="toc").documents]
+    paged = [
+        d.id
+        for offset in range(0, 12, 5)
+        for d in catalog.list_documents(limit=5, offset=offset, order="toc").documents
+    ]
+    assert paged == whole
+
+
+def test_an_unknown_listing_order_is_refused(catalog: Catalog) -> None:
+    with pytest.raises(InvalidInput) as refused:
+        catalog.list_documents(order="alphabetical")  # type: ignore[arg-type]
+    assert refused.value.reason == "invalid-order"

@@ -28,14 +28,39 @@ def test_inspect_archive_and_directory(
     code, out, _ = run(capsys, "inspect", str(archive), "--json")
     assert code == 0
     view = json.loads(out)
-    assert view["catalog"] == "tester/demo"
-    assert view["counts"]["documents"] == 12
-    assert len(view["archive"]["sha256"]) == 64
-    assert view["provenance"] == "unsigned"
+    assert view["ok"] is True
+    assert view["findings"] == []
+    # The manifest as the spec defines it, verbatim.
+    manifest = json.loads((shared_catalog / "manifest.json").read_text(encoding="utf-8"))
+    assert view["manifest"] == manifest
+    assert len(view["archiveSha256"]) == 64
+    assert view["provenance"]["status"] == "unsigned"
     code, out, _ = run(capsys, "inspect", str(shared_catalog))
     assert code == 0
     assert "tester/demo@1.0.0" in out
     assert "test-hash-embed@1" in out
+    assert "12 documents" in out
+    assert out.splitlines()[-1] == "  checks        valid (structural checks)"
+
+
+def test_inspect_of_a_damaged_archive_says_so_and_exits_1(
+    capsys: pytest.CaptureFixture[str], shared_catalog: Path, packed: Callable[[Path], Path]
+) -> None:
+    # Issue 16 item 2: two flipped bytes inside an entry; inspect used to print a normal
+    # summary and exit 0.
+    archive = packed(shared_catalog)
+    data = bytearray(archive.read_bytes())
+    middle = len(data) // 2
+    data[middle] ^= 0xFF
+    data[middle + 1] ^= 0xFF
+    archive.write_bytes(bytes(data))
+    code, out, _ = run(capsys, "inspect", str(archive))
+    assert code == 1
+    assert "INVALID (1 error)" in out
+    assert any(line.startswith("error: ") for line in out.splitlines())
+    code, out, _ = run(capsys, "inspect", str(archive), "--json")
+    assert code == 1
+    assert json.loads(out)["ok"] is False
 
 
 def test_validate_exit_status_and_provenance(
@@ -107,7 +132,7 @@ def test_list_pages_and_lists_installed_catalogs_without_one(
     assert view["documents"][0]["id"] == "doc-0000"
     assert view["documents"][0]["citation"] == "knowledge://tester/demo/doc-0000"
     code, out, _ = run(capsys, "list", str(shared_catalog), "--limit", "2")
-    assert out.strip().endswith("(1-2 of 12)")
+    assert out.strip().endswith("(1-2 of 12 documents)")
     monkeypatch.setenv("GEZEL_HOME", str(tmp_path))
     code, out, _ = run(capsys, "list")
     assert code == 0
@@ -146,7 +171,7 @@ def test_search_hybrid_keyword_and_near(
     code, out, err = run(capsys, "search", str(archive), "lattice", "lumen", "0000", "--json")
     assert code == 0
     result = json.loads(out)
-    assert result["hits"][0]["document_id"] == "doc-0000"
+    assert result["hits"][0]["documentId"] == "doc-0000"
     assert result["hits"][0]["citation"].startswith("knowledge://tester/demo/doc-0000#chunk=")
     assert err == ""  # the hash profile's embedder is always available
     code, out, _ = run(
@@ -160,10 +185,10 @@ def test_search_hybrid_keyword_and_near(
         "47.6062,-122.3321,50000",
     )
     assert code == 0
-    assert "0 m (seattle)" in out
+    assert "0 m from seattle" in out
     assert "doc-0001" in out
     code, out, _ = run(capsys, "search", str(shared_catalog), "--near", "0,-180,1000")
-    assert "[doc-0002]" in out
+    assert "(doc-0002, " in out
     code, _, err = run(capsys, "search", str(shared_catalog), "--near", "north,1,2")
     assert code == 1
     assert "[invalid-near]" in err
@@ -181,4 +206,31 @@ def test_search_without_a_model_says_why(
     code, out, err = run(capsys, "search", str(root), docs[1].title)
     assert code == 0
     assert docs[1].id in out
-    assert "semantic search unavailable" in err
+    assert "keyword search only" in err
+    # Vector mode has nothing else to answer with: an error that says why, not "no results".
+    code, out, err = run(capsys, "search", str(root), docs[1].title, "--mode", "vector")
+    assert code == 1
+    assert out == ""
+    assert "[vector-search-unavailable]" in err
+    assert "bge-small-en-v1.5@1" in err
+
+
+def test_silent_empties_are_errors_on_the_command_line(
+    capsys: pytest.CaptureFixture[str], shared_catalog: Path
+) -> None:
+    # Issue 16 item 7: `--shards 0` printed "no results" and exited 0.
+    code, out, err = run(capsys, "search", str(shared_catalog), "lattice", "--shards", "0")
+    assert (code, out) == (1, "")
+    assert "[invalid-limit]" in err
+
+
+def test_search_limit_and_the_output_block(
+    capsys: pytest.CaptureFixture[str], shared_catalog: Path
+) -> None:
+    code, out, _ = run(capsys, "search", str(shared_catalog), "lattice", "--limit", "2")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0] == f"Results for 'lattice' in {shared_catalog}, best first:"
+    assert [line[:3] for line in lines if line[:1].isdigit() and ". " in line[:4]] == ["1. ", "2. "]
+    assert "matched: " in out
+    assert "(doc-0000, line 3)" in lines[2]  # where the passage is

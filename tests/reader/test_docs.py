@@ -75,8 +75,10 @@ _NOT_REFUSALS = {
     "destination-exists",
     "dimension-mismatch",
     "document-not-found",
+    "empty-query",
     "invalid-limit",
     "invalid-mode",
+    "invalid-order",
     "invalid-page",
     "invalid-reference",
     "invalid-stage1",
@@ -85,6 +87,7 @@ _NOT_REFUSALS = {
     "other-catalog",
     "topic-not-found",
     "unknown-shard",
+    "vector-search-unavailable",
     "invalid-shard-path",
 }
 

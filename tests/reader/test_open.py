@@ -15,7 +15,7 @@ import pytest
 from gezel_knowledge import embedders
 from gezel_knowledge.archive import file_sha256
 from gezel_knowledge.archive import verify as archive_verify
-from gezel_knowledge.errors import IntegrityFailure, NotFound, Unsupported
+from gezel_knowledge.errors import IntegrityFailure, ModelUnavailable, NotFound, Unsupported
 from gezel_knowledge.opening import default_cache_dir, open_catalog
 from gezk.profiles import TEST_HASH_EMBED_1, ModelRef
 from tests.reader.catalog_builder import CatalogBuild, mutate_db, reseal, sample_docs
@@ -208,7 +208,11 @@ def test_without_its_model_a_catalog_says_why_and_warns_once(
     root = CatalogBuild(docs, topics, profile=unknown).write(tmp_path / "catalog")
     with caplog.at_level(logging.WARNING), open_catalog(root) as c:
         first = c.search(docs[1].title)
-        second = c.search(docs[2].title, mode="vector")
+        second = c.search(docs[2].title)
+        with pytest.raises(ModelUnavailable) as vector_only:
+            c.search(docs[2].title, mode="vector")  # nothing else to answer with
+    assert vector_only.value.reason == "vector-search-unavailable"
+    assert "acme-embed@1" in str(vector_only.value)
     for result in (first, second):
         report = result.sources[0]
         assert (report.status, report.semantic, report.reason) == (

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from gezel_knowledge.embedders import HashEmbedder
-from gezel_knowledge.errors import InvalidInput
+from gezel_knowledge.errors import InvalidInput, ModelUnavailable
 from gezel_knowledge.opening import open_catalog
 from gezel_knowledge.reader import Catalog, _keyword, _semantic
 from gezel_knowledge.reader.vectors import candidate_count, rank_shards
@@ -69,8 +69,6 @@ def test_alias_matches_document_search(catalog: Catalog) -> None:
         "^ember",
         "(((",
         "-meridian +drift",
-        "",
-        "   ",
         "\x00\x1f",
         "🙂🙂",
         "{lattice}",
@@ -120,9 +118,26 @@ def test_without_an_embedder_keyword_search_works_and_says_why(shared_catalog: P
         assert result.hits[0].document_id == "doc-0002"
         assert result.semantic_unavailable is not None
         assert "test-hash-embed@1" in result.semantic_unavailable
-        vector_only = c.search(title, mode="vector")
-        assert vector_only.hits == ()
-        assert vector_only.semantic_unavailable
+        # Vector mode has nothing else to answer with: it says why instead of returning nothing.
+        with pytest.raises(ModelUnavailable) as refused:
+            c.search(title, mode="vector")
+        assert refused.value.reason == "vector-search-unavailable"
+        assert "test-hash-embed@1" in str(refused.value)
+
+
+@pytest.mark.parametrize("text", ["", "   ", "\n\t"])
+def test_a_search_with_no_text_and_no_radius_is_refused(catalog: Catalog, text: str) -> None:
+    for mode in ("hybrid", "keyword", "vector"):
+        with pytest.raises(InvalidInput) as refused:
+            catalog.search(text, mode=mode)  # type: ignore[arg-type]
+        assert refused.value.reason == "empty-query"
+
+
+@pytest.mark.parametrize("budget", [0, -1])
+def test_a_shard_budget_below_one_is_refused(catalog: Catalog, budget: int) -> None:
+    with pytest.raises(InvalidInput) as refused:
+        catalog.search("lattice", shard_budget=budget)
+    assert refused.value.reason == "invalid-limit"
 
 
 def test_embedder_of_another_space_is_not_used(shared_catalog: Path) -> None:

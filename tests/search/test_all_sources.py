@@ -254,5 +254,11 @@ def test_the_query_is_embedded_once_per_embedder_across_indexes(session: Session
     # Three content indexes share one query vector; both memory scopes share another.
     assert content.queries == [QUERY]
     assert memory.queries == [QUERY]
-    for kind in ("workspace", "library", "memory"):
+    for kind in ("workspace", "library"):
         assert any(h.signal("vector") for h in results.hits if h.source_kind == kind), kind
+    # Memory's vector list ran too; its hash neighbours of this query fall below the profile's
+    # cosine floor, so they are not evidence (issue 16 item 8).
+    for name in ("project-memory", "gezel-memory"):
+        report = results.source(name)
+        assert report is not None
+        assert report.semantic == "used", name

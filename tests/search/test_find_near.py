@@ -120,7 +120,7 @@ def test_find_near_on_the_command_line(
     base = ["find", "--home", str(home.root), "--near", "47.6062,-122.3321,5000"]
     assert main([*base, "--json"]) == 0
     hits = json.loads(capsys.readouterr().out)["hits"]
-    assert [(h["source"], h["document_id"]) for h in hits] == [
+    assert [(h["source"], h["documentId"]) for h in hits] == [
         ("tester/south", "doc-0000"),
         ("tester/south", "doc-0001"),
         ("tester/north", "doc-0001"),
@@ -128,7 +128,7 @@ def test_find_near_on_the_command_line(
     assert main(base) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("1. ")
-    assert lines[0].endswith(" m")
+    assert lines[0].endswith(" m from south-0)")
     assert main([*base, "lattice", "orchard"]) == 0
     assert "tester/plain" not in capsys.readouterr().out
     assert main(["find", "--home", str(home.root), "--near", "95,0,10"]) == 1
