@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 
 from gezel_knowledge.cli._output import excerpt, plural
-from gezel_knowledge.fusion import KEYWORD, TITLE, VECTOR
+from gezel_knowledge.fusion import KEYWORD, KEYWORD_ONLY, TITLE, VECTOR
 from gezel_knowledge.hits import SearchHit, Signal
 from gezel_knowledge.results import SearchResult
 
@@ -31,7 +31,10 @@ _LABELS = {VECTOR: "meaning", TITLE: "title", KEYWORD: "keywords"}
 
 def signal_text(signal: Signal) -> str:
     """``meaning #1 (cosine 0.66)``, ``keywords #3``: a list's name and the hit's rank there;
-    only a cosine is shown as a score (BM25 values mean nothing to a reader)."""
+    only a cosine is shown as a score (BM25 values mean nothing to a reader). The
+    ``keyword-only`` mark is no list: it says no passage close in meaning supported the hit."""
+    if signal.name == KEYWORD_ONLY:
+        return f"words only (cosine {signal.score:.2f}, below the floor)"
     text = f"{_LABELS.get(signal.name, signal.name)} #{signal.rank}"
     if signal.name == VECTOR:
         text += f" (cosine {signal.score:.2f})"
@@ -60,7 +63,8 @@ def _place(hit: SearchHit, *, show_source: bool) -> str:
 
 LEGEND = (
     "'matched' says how each result was found: by meaning (cosine similarity, 1 = the same "
-    "meaning), by title, by keywords; #1 is the best of that list."
+    "meaning), by title, by keywords; #1 is the best of that list; 'words only' means the "
+    "question's words matched but nothing close in meaning did."
 )
 
 
