@@ -1,4 +1,4 @@
-"""Markdown structure the compiler needs: lines, blocks, ATX headings, fenced code, anchors.
+"""Markdown structure the compiler needs: lines, blocks, ATX headings, fenced code.
 
 Not a Markdown renderer: just enough of CommonMark's block rules to split a normalised body into
 blocks with line spans (spec section 7.2 step 2) and to know which lines are code, so that a
@@ -20,12 +20,10 @@ __all__ = [
     "Block",
     "Heading",
     "LineIndex",
-    "anchor_slug",
     "code_line_mask",
     "headings",
     "normalize_body",
     "parse_blocks",
-    "section_ranges",
 ]
 
 BlockKind = Literal["heading", "fence", "text"]
@@ -202,46 +200,3 @@ def code_line_mask(blocks: Sequence[Block], line_count: int) -> list[bool]:
             for n in range(block.line_start, block.line_end + 1):
                 mask[n - 1] = True
     return mask
-
-
-_INLINE_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
-_MARKUP = re.compile(r"[`*_~]|<[^>]+>")
-_NOT_SLUG = re.compile(r"[^\w\- ]")
-
-
-def anchor_slug(text: str) -> str:
-    """The GitHub-style anchor of a heading: lowercase, punctuation dropped, spaces to ``-``."""
-    plain = _INLINE_LINK.sub(r"\1", text)
-    plain = _MARKUP.sub("", plain)
-    plain = unicodedata.normalize("NFC", plain).lower().strip()
-    plain = _NOT_SLUG.sub("", plain)
-    return plain.replace(" ", "-")
-
-
-def section_ranges(blocks: Sequence[Block], line_count: int) -> dict[str, tuple[int, int]]:
-    """Anchor -> inclusive line range of that heading's section (subsections included).
-
-    A section runs from its heading to the last non-blank line before the next heading of the
-    same or a higher level. Anchors follow GitHub's rules (duplicates get ``-1``, ``-2``...);
-    an explicit ``{#id}`` on the heading is an anchor too.
-    """
-    found: dict[str, tuple[int, int]] = {}
-    seen: dict[str, int] = {}
-    heads = [(i, b) for i, b in enumerate(blocks) if b.heading is not None]
-    for i, block in heads:
-        heading = block.heading
-        assert heading is not None
-        last_line = block.line_end
-        for j in range(i + 1, len(blocks)):
-            other = blocks[j].heading
-            if other is not None and other.depth <= heading.depth:
-                break
-            last_line = blocks[j].line_end
-        base = anchor_slug(heading.text)
-        n = seen.get(base, 0)
-        slug = base if n == 0 else f"{base}-{n}"
-        seen[base] = n + 1
-        found.setdefault(slug, (heading.line, min(last_line, line_count)))
-        if heading.explicit_id:
-            found.setdefault(heading.explicit_id, (heading.line, min(last_line, line_count)))
-    return found
