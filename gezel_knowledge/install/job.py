@@ -36,11 +36,13 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import json
 from dataclasses import replace
 from pathlib import Path
 
 from gezel_knowledge._atomic import remove_tree
 from gezel_knowledge._locking import FileLock
+from gezel_knowledge.archive.paths import MANIFEST_PATH
 from gezel_knowledge.archive.verify import ArchiveFile, ArchiveInfo
 from gezel_knowledge.errors import Cancelled, IntegrityFailure
 from gezel_knowledge.install._time import utc_now
@@ -82,7 +84,7 @@ from gezel_knowledge.install.space import check_free_space
 from gezel_knowledge.install.staging import staging_directory
 from gezel_knowledge.install.state import HomeState
 from gezel_knowledge.progress import ProgressSink
-from gezel_knowledge.validate import extract_verified
+from gezel_knowledge.validate import extract_verified, provenance_verdict
 from gezk.errors import ReasonedError
 from gezk.signing import TrustAnchors
 
@@ -152,6 +154,7 @@ def _run(
     if src.expected_sha256 is not None:
         early = already_active(home.snapshot(), src.expected_sha256, home)
         if early is not None:
+            _check_required_signature(job, src, (early.path / MANIFEST_PATH).read_bytes())
             job.emit("register", 1, 1, "steps", "already installed")
             return early
         adopted, place = _adopt_or_fall_back(job, place, src, src.expected_sha256, None)
@@ -323,6 +326,7 @@ def _install_checked(
     existing = home.snapshot().get(key)
     reuse = existing.version_by_digest(digest) if existing is not None else None
     if reuse is not None and reuse.quarantine is None and home.path_of(reuse).is_dir():
+        _check_required_signature(job, src, info.manifest_bytes)
         # Looked up without the lock: activate_existing checks again under it.
         with contextlib.suppress(VersionGone):
             return activate_existing(job, key, digest, fetched)
@@ -332,6 +336,13 @@ def _install_checked(
     if adopted is not None:
         return adopted
     return _extract_and_publish(job, opened, info, src, target, place=place, fetched=fetched)
+
+
+def _check_required_signature(job: JobContext, src: InstallSource, manifest: bytes) -> None:
+    """With ``require_signature``, refuse bytes installed already whose manifest no trusted key
+    signs: reusing an installed copy skips deep validation, never the signature demand."""
+    if job.require_signature:
+        recorded_provenance(provenance_verdict(json.loads(manifest), job.trust), src.label, True)
 
 
 def _extract_and_publish(

@@ -264,6 +264,32 @@ def test_signed_catalog_records_verified_provenance(archive_factory: Any, tmp_pa
     assert info.value.reason == "unverified-provenance"
 
 
+def test_require_signature_refuses_bytes_that_are_installed_already(
+    archive_factory: Any, tmp_path: Path
+) -> None:
+    # Reinstalling the active bytes is a no-op, but never one that skips the signature demand:
+    # an unsigned (or otherwise signed) copy must not pass because it is installed already.
+    key, other = generate_private_key(), generate_private_key()
+    plain = archive_factory(catalog_id="plain")
+    signed = archive_factory(catalog_id="signed", sign_with=key)
+    home = KnowledgeHome(tmp_path)
+    home.install(plain)
+    home.install(signed)
+    anchors = TrustAnchors([key.public_key()])
+    strangers = TrustAnchors([other.public_key()])
+    attempts = [
+        (plain, anchors, None),
+        (plain, anchors, _sha(plain)),  # a promised digest takes the early path
+        (signed, strangers, None),
+        (signed, strangers, _sha(signed)),
+    ]
+    for archive, trust, digest in attempts:
+        with pytest.raises(IntegrityFailure) as info:
+            home.install(archive, digest, trust=trust, require_signature=True)
+        assert info.value.reason == "unverified-provenance"
+    assert home.install(signed, trust=anchors, require_signature=True).status == "unchanged"
+
+
 # -- over http ---------------------------------------------------------------------------------
 
 
