@@ -2,9 +2,9 @@
 
 Vector passages, document title/summary/alias matches and chunk keyword matches are each turned
 into a ranking of documents (a document's rank is where its first, best item appears) and fused
-by :func:`gezel_knowledge.fusion.fuse` (by default the ``gezel`` preset: ``k = 60``, weights
-1 / 1 / 0.5). A fused document keeps its best passage: the best vector passage when it has one,
-else its best keyword passage.
+by :func:`gezel_knowledge.fusion.fuse` (by default :data:`~gezel_knowledge.fusion.DEFAULT_FUSION`,
+``rrf10``: ``k = 10``, every list weighing 1). A fused document keeps its best passage: the
+best vector passage when it has one, else its best keyword passage.
 """
 
 from __future__ import annotations

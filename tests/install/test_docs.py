@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from gezel_knowledge.cli import main
+from gezel_knowledge.fusion import DEFAULT_FUSION
 
 PAGE = Path(__file__).resolve().parents[2] / "docs" / "install.md"
 _BLOCK = re.compile(r"^```(python|console)\n(.*?)^```$", re.MULTILINE | re.DOTALL)
@@ -67,3 +68,11 @@ def test_install_page_runs_as_written(
         os.environ.clear()
         os.environ.update(saved)
     assert commands >= 12
+
+
+def test_the_page_names_the_fusion_find_uses() -> None:
+    # find fuses with the catalogs' default preset; the page once kept the seed's k = 60 after
+    # the default moved (a merge seam).
+    text = " ".join(PAGE.read_text(encoding="utf-8").split())
+    assert f"`{DEFAULT_FUSION.name}` preset: `k = {DEFAULT_FUSION.k}`" in text
+    assert "1 / 1 / 0.5" not in text
