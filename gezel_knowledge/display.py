@@ -306,7 +306,11 @@ def _cited(text: str, citation: str) -> str:
 
 
 def _signals_text(signals: Sequence[SignalView]) -> list[str]:
-    return [f"{s.name} #{s.rank} ({s.score:.3g})" for s in signals]
+    # Rank 0 is a mark such as keyword-only, not a place in a ranked list (those start at 1).
+    return [
+        f"{s.name} ({s.score:.3g})" if s.rank == 0 else f"{s.name} #{s.rank} ({s.score:.3g})"
+        for s in signals
+    ]
 
 
 def _heading(path: Sequence[str]) -> str:

@@ -171,6 +171,25 @@ def test_a_result_becomes_an_arrow_table_one_typed_row_per_hit(handbook: Catalog
     assert empty.schema == table.schema
 
 
+def test_a_mark_that_is_no_ranked_list_shows_no_rank() -> None:
+    # keyword-only is a mark (rank 0), not a place in a list: no "#0" in a notebook's tables.
+    hit = SearchHit(
+        "catalog",
+        "p/c",
+        "doc",
+        "Title",
+        "text",
+        "knowledge://p/c/doc",
+        0,
+        1.0,
+        signals=(Signal("keyword", 2, 7.5), Signal("keyword-only", 0, 0.0612)),
+    )
+    for html in (hit._repr_html_(), SearchResult("q", "hybrid", (hit,))._repr_html_()):
+        assert "keyword #2 (7.5)" in html
+        assert "keyword-only (0.0612)" in html
+        assert "#0" not in html
+
+
 def test_a_result_becomes_a_pandas_frame_with_nullable_columns() -> None:
     hits = (
         SearchHit(

@@ -19,7 +19,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from gezel_knowledge.errors import InvalidInput
-from gezel_knowledge.hits import Provenance, SearchHit
+from gezel_knowledge.fusion import KEYWORD_ONLY
+from gezel_knowledge.hits import Provenance, SearchHit, Signal
 from gezel_knowledge.indexes import MemoryEntry
 from gezel_knowledge.reader import Passage
 from gezel_knowledge.results import SearchResult, SourceReport
@@ -111,9 +112,16 @@ def _catalog_origin(prov: Provenance) -> str:
     return f"catalog {prov.publisher_id}/{prov.catalog_id} version {prov.version}{digest}"
 
 
+def _signal(signal: Signal) -> str:
+    # keyword-only is a mark, not a ranked list: it carries the cosine that fell below the floor.
+    if signal.name == KEYWORD_ONLY:
+        return f"{signal.name} (cosine {signal.score:.2f}, below the floor)"
+    return f"{signal.name} #{signal.rank}"
+
+
 def _hit_head(number: int, hit: SearchHit) -> list[str]:
     title = hit.title + (f" › {' › '.join(hit.heading_path)}" if hit.heading_path else "")
-    signals = ", ".join(f"{s.name} #{s.rank}" for s in hit.signals)
+    signals = ", ".join(_signal(s) for s in hit.signals)
     ranking = f"relevance {hit.relevance:.3f} (rank-based, not a probability)"
     lines = [
         "",

@@ -11,9 +11,12 @@ from pathlib import Path
 import pytest
 
 from gezel_knowledge.errors import KnowledgeError
-from gezel_knowledge.integrations.evidence import MIN_MAX_TOKENS
+from gezel_knowledge.fusion import KEYWORD, KEYWORD_ONLY
+from gezel_knowledge.hits import SearchHit, Signal
+from gezel_knowledge.integrations.evidence import MIN_MAX_TOKENS, Budget, render_result
 from gezel_knowledge.integrations.tools import KnowledgeTools, Radius, open_tools
 from gezel_knowledge.reader import Catalog
+from gezel_knowledge.results import SearchResult
 from gezel_knowledge.search import estimate_tokens
 from gezk.errors import ReasonedError
 from tests.integrations.conftest import HANDBOOK_KEY
@@ -229,3 +232,22 @@ def test_explicit_catalogs_carry_their_own_provenance(handbook_gezk: Path, place
     text = tools.read_document(only.hits[0].citation)
     assert "version 2026.12.1, archive sha256 " in text
     tools.close()
+
+
+def test_a_keyword_only_mark_reads_as_a_mark_not_a_rank_in_the_evidence() -> None:
+    # The keyword-only signal is a mark (rank 0) with the cosine that fell below the floor; the
+    # frame an agent reads says so instead of listing it as "keyword-only #0".
+    hit = SearchHit(
+        "catalog",
+        "p/c",
+        "doc",
+        "Doc",
+        "text",
+        "knowledge://p/c/doc",
+        0,
+        1.0,
+        signals=(Signal(KEYWORD, 2, 7.5), Signal(KEYWORD_ONLY, 0, 0.0612)),
+    )
+    text = render_result(SearchResult("doc", "hybrid", (hit,)), Budget())
+    assert "; keyword #2, keyword-only (cosine 0.06, below the floor)\n" in text
+    assert "#0" not in text
