@@ -88,6 +88,13 @@ class SearchHit:
         """Relevance weighted by the source-kind priority, for merging sources."""
         return self.relevance * SOURCE_PRIORITY[self.source_kind]
 
+    @property
+    def section_path(self) -> tuple[str, ...]:
+        """The heading path below the title: a workspace passage's path starts at its file's top
+        heading, which is also its title; a catalog passage's path starts below the title."""
+        path = self.heading_path
+        return path[1:] if path and path[0] == self.title else path
+
     def signal(self, name: str) -> Signal | None:
         """The named ranked list's signal, if this hit appeared in it."""
         for s in self.signals:

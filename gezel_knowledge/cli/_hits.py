@@ -80,7 +80,7 @@ def _preview(hit: SearchHit, width: int) -> str:
 def hit_lines(hit: SearchHit, *, show_source: bool = False, width: int = 200) -> Iterator[str]:
     """The block of one hit."""
     title = (
-        " > ".join((hit.title, *hit.heading_path)) if hit.title else " > ".join(hit.heading_path)
+        " > ".join((hit.title, *hit.section_path)) if hit.title else " > ".join(hit.heading_path)
     )
     yield f"{hit.rank + 1}. {title or hit.citation}  ({_place(hit, show_source=show_source)})"
     if hit.signals:

@@ -120,7 +120,7 @@ def _signal(signal: Signal) -> str:
 
 
 def _hit_head(number: int, hit: SearchHit) -> list[str]:
-    title = hit.title + (f" › {' › '.join(hit.heading_path)}" if hit.heading_path else "")
+    title = hit.title + (f" › {' › '.join(hit.section_path)}" if hit.section_path else "")
     signals = ", ".join(_signal(s) for s in hit.signals)
     ranking = f"relevance {hit.relevance:.3f} (rank-based, not a probability)"
     lines = [

@@ -251,3 +251,20 @@ def test_a_keyword_only_mark_reads_as_a_mark_not_a_rank_in_the_evidence() -> Non
     text = render_result(SearchResult("doc", "hybrid", (hit,)), Budget())
     assert "; keyword #2, keyword-only (cosine 0.06, below the floor)\n" in text
     assert "#0" not in text
+
+
+def test_a_workspace_heading_path_does_not_repeat_the_title_in_the_evidence() -> None:
+    # A workspace passage's heading path starts at its file's top heading, the hit's title.
+    hit = SearchHit(
+        "workspace",
+        "/ws",
+        "setup.md",
+        "Setup",
+        "text",
+        "setup.md#line=5-7",
+        0,
+        1.0,
+        heading_path=("Setup", "Troubleshooting"),
+    )
+    text = render_result(SearchResult("q", "hybrid", (hit,)), Budget())
+    assert "\n[1] Setup › Troubleshooting\n" in text
