@@ -61,7 +61,6 @@ _INPUT: Final = {
     "invalid-aliases": "a document's aliases are not a list of strings",
     "invalid-archive-path": "an archive entry path is refused by the entry-name rule",
     "invalid-argument": "an argument is outside its range",
-    "invalid-arguments": "a command was given the wrong number of arguments",
     "invalid-attribution": "a document's attribution does not map strings to strings",
     "invalid-batch": "an embedding batch size below 1",
     "invalid-budget": "a token budget is negative",

@@ -14,7 +14,6 @@ from gezel_knowledge.cli._catalog import open_catalog_argument
 from gezel_knowledge.cli._commands import add_command
 from gezel_knowledge.cli._installed import with_handbook
 from gezel_knowledge.cli._output import emit
-from gezel_knowledge.errors import InvalidInput
 from gezel_knowledge.install.mount import read_reference
 from gezel_knowledge.install.state import HomeState
 
@@ -23,10 +22,14 @@ def register(subparsers: Any) -> None:
     """Add the ``read`` subcommand."""
     parser = add_command(subparsers, "read")
     parser.add_argument(
-        "args",
-        metavar="[CATALOG] REFERENCE",
-        nargs="+",
-        help="a .gezk file or catalog directory, then a knowledge:// URI or a document id",
+        "catalog",
+        metavar="CATALOG",
+        nargs="?",
+        help="a .gezk file, an extracted catalog directory or an installed catalog (without "
+        "it, a knowledge:// URI resolves through the installed catalogs)",
+    )
+    parser.add_argument(
+        "reference", metavar="REFERENCE", help="a knowledge:// URI or a document id"
     )
     parser.add_argument("--json", action="store_true", help="print JSON")
     parser.set_defaults(handler=run)
@@ -34,10 +37,7 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Resolve the reference and print its text (untrusted evidence, printed verbatim)."""
-    if len(args.args) > 2:
-        raise InvalidInput("read takes a catalog and one reference", reason="invalid-arguments")
-    catalog_arg = args.args[0] if len(args.args) == 2 else None
-    reference = args.args[-1]
+    catalog_arg, reference = args.catalog, args.reference
     if catalog_arg is None and reference.startswith("knowledge://"):
         passage = read_reference(with_handbook(HomeState()), reference)
     else:

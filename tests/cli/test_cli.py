@@ -180,3 +180,15 @@ def test_search_help_says_what_the_ranks_and_relevance_mean(
     assert "relevance in --json, 11/(11+position)" in text
     assert "not the probability" in text
     assert "cosine similarity" in text
+
+
+def test_read_usage_shows_one_reference(capsys: pytest.CaptureFixture[str]) -> None:
+    # read takes an optional catalog and one reference; its usage once suggested a list of them.
+    with pytest.raises(SystemExit):
+        main(["read", "--help"])
+    usage = " ".join(capsys.readouterr().out.split("\n\n")[0].split())
+    assert usage.endswith("[CATALOG] REFERENCE"), usage
+    with pytest.raises(SystemExit) as caught:
+        main(["read", "a.gezk", "first", "second"])
+    assert caught.value.code == 2
+    assert "unrecognized arguments: second" in capsys.readouterr().err
