@@ -8,6 +8,7 @@ from typing import Literal
 
 from gezel_knowledge import embedders
 from gezel_knowledge.archive.limits import DEFAULT_LIMITS, ArchiveLimits
+from gezel_knowledge.archive.paths import MANIFEST_PATH
 from gezel_knowledge.archive.verify import ArchiveFile
 from gezel_knowledge.embedders.base import Embedder
 from gezel_knowledge.errors import IntegrityFailure, NotFound
@@ -113,6 +114,12 @@ def open_catalog(
     given = None if isinstance(embedder, str) else embedder
     find = _find_embedder if embedder == "auto" else None
     if p.is_dir():
+        if not (p / MANIFEST_PATH).is_file():
+            raise NotFound(
+                f"{p} is not an extracted catalog (no manifest.json)",
+                reason="catalog-not-found",
+                subject=str(p),
+            )
         return open_extracted(
             p,
             embedder=given,

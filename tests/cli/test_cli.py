@@ -192,3 +192,18 @@ def test_read_usage_shows_one_reference(capsys: pytest.CaptureFixture[str]) -> N
         main(["read", "a.gezk", "first", "second"])
     assert caught.value.code == 2
     assert "unrecognized arguments: second" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("command", ["inspect", "validate", "topics", "list", "search", "read"])
+def test_a_folder_that_is_no_catalog_is_one_error_for_every_command(
+    command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A folder without manifest.json is no catalog, whichever command is given it: one message
+    # and one reason (the reading commands once said 'missing-manifest', an archive's finding).
+    args = {"search": ["words"], "read": ["doc"]}.get(command, [])
+    assert main([command, str(tmp_path), *args]) == 1
+    err = capsys.readouterr().err
+    assert err == (
+        f"gezel-knowledge: error: {tmp_path} is not an extracted catalog (no manifest.json) "
+        "[catalog-not-found]\n"
+    )
