@@ -62,13 +62,23 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         else:
             subparsers.add_parser(name, help=COMMANDS[name], add_help=False)
     for command in subparsers.choices.values():
-        if "--verbose" not in command._option_string_actions:
-            command.add_argument(
-                "--verbose",
-                action="store_true",
-                help="say more when something fails (model files, digests, places looked in)",
-            )
+        _add_verbose(command, default=False)
+        for action in command._actions:
+            if isinstance(action, argparse._SubParsersAction):  # memory's and cache's actions
+                for sub in action.choices.values():
+                    # Suppressed: an action's default must not undo the command's --verbose.
+                    _add_verbose(sub, default=argparse.SUPPRESS)
     return parser
+
+
+def _add_verbose(parser: argparse.ArgumentParser, *, default: object) -> None:
+    if "--verbose" not in parser._option_string_actions:
+        parser.add_argument(
+            "--verbose",
+            action="store_true",
+            default=default,
+            help="say more when something fails (model files, digests, places looked in)",
+        )
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from gezel_knowledge.cli import main
+from gezel_knowledge.cli import build_parser, main
 from gezel_knowledge.cli._output import excerpt, plural, print_json
 from gezel_knowledge.conformance import load_kit as bundled
 from tests.conftest import load_kit
@@ -207,3 +207,23 @@ def test_a_folder_that_is_no_catalog_is_one_error_for_every_command(
         f"gezel-knowledge: error: {tmp_path} is not an extracted catalog (no manifest.json) "
         "[catalog-not-found]\n"
     )
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["memory", "search", "q"],
+        ["memory", "add", "note"],
+        ["memory", "rebuild"],
+        ["cache", "list"],
+        ["cache", "prune"],
+        ["index", "."],
+    ],
+)
+def test_verbose_is_taken_after_a_subcommand_action_too(argv: list[str]) -> None:
+    # Every command takes --verbose after its arguments; memory's and cache's actions once
+    # refused it there ("unrecognized arguments").
+    parser = build_parser(argv[0])
+    assert parser.parse_args([*argv, "--verbose"]).verbose is True
+    assert parser.parse_args([argv[0], "--verbose", *argv[1:]]).verbose is True
+    assert parser.parse_args(argv).verbose is False
