@@ -12,6 +12,7 @@ import pytest
 from gezel_knowledge.cli import main
 from gezel_knowledge.embedders import load_embedder
 from gezel_knowledge.errors import ModelUnavailable
+from gezel_knowledge.fusion import DEFAULT_FUSION, KEYWORD, TITLE, VECTOR
 from gezel_knowledge.install import KnowledgeHome
 from gezel_knowledge.install.bundled import HANDBOOK_ENV, bundled_handbook
 from gezk.profiles import embedding_profile
@@ -99,3 +100,11 @@ def test_the_handbook_is_package_data(handbook_on: None) -> None:
     shipped = bundled_handbook()
     assert shipped is not None
     assert shipped.resolve() == SHIPPED.resolve()
+
+
+def test_the_handbook_describes_the_default_fusion() -> None:
+    # The handbook answers "how are results ranked" out of the box: it must name the constant
+    # catalog search fuses with now (the quality merge moved it from 60 to rrf10's 10).
+    page = (EXAMPLES / "format" / "search" / "hybrid-ranking.md").read_text(encoding="utf-8")
+    assert f"`1 / ({DEFAULT_FUSION.k} + rank)`" in page
+    assert all(DEFAULT_FUSION.weight(name) == 1 for name in (VECTOR, TITLE, KEYWORD))
