@@ -73,7 +73,8 @@ def open_catalog_argument(
     """Open the catalog a command-line argument names (an installed one from ``home``)."""
     if value is None:
         raise InvalidInput(
-            "name a catalog: a .gezk file or an extracted catalog directory",
+            "name a catalog: a .gezk file, an extracted catalog directory, or an installed "
+            "catalog (publisher/catalog[@version] or a unique id)",
             reason="catalog-required",
         )
     path = Path(value)

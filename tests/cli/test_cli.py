@@ -227,3 +227,13 @@ def test_verbose_is_taken_after_a_subcommand_action_too(argv: list[str]) -> None
     assert parser.parse_args([*argv, "--verbose"]).verbose is True
     assert parser.parse_args([argv[0], "--verbose", *argv[1:]]).verbose is True
     assert parser.parse_args(argv).verbose is False
+
+
+def test_read_without_a_catalog_names_every_kind_of_catalog(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # A document id needs a catalog; the message names the installed ones as well as paths.
+    assert main(["read", "welcome"]) == 1
+    err = capsys.readouterr().err
+    assert "or an installed catalog (publisher/catalog[@version] or a unique id)" in err
+    assert err.rstrip().endswith("[catalog-required]")
