@@ -8,7 +8,8 @@ the radius (spec 5.2.2); without a query it lists them across catalogs, nearest 
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from gezel_knowledge.cli._commands import add_command
 from gezel_knowledge.cli._hits import RELEVANCE_HELP, result_lines
@@ -17,6 +18,9 @@ from gezel_knowledge.cli._output import emit, note
 from gezel_knowledge.cli._query import add_query_arguments, query_and_near
 from gezel_knowledge.results import SEARCH_MODES, SearchResult
 from gezel_knowledge.search import KnowledgeSearch
+
+if TYPE_CHECKING:
+    from gezel_knowledge.install import HomeState
 
 
 def register(subparsers: Any) -> None:
@@ -63,7 +67,8 @@ def _notes(results: SearchResult) -> None:
 def run(args: argparse.Namespace) -> int:
     """Search and print fused hits with citations."""
     query, near = query_and_near(args)
-    with KnowledgeSearch(state_from(args, handbook=True)) as search:
+    state = state_from(args, handbook=True)
+    with KnowledgeSearch(state) as search:
         results = search.search(query, k=args.k, mode=args.mode, catalogs=args.catalog, near=near)
     header = (
         f"Results for {query!r} in the installed catalogs, best first:" if query.strip() else None
@@ -76,4 +81,18 @@ def run(args: argparse.Namespace) -> int:
         ),
     )
     _notes(results)
+    _disabled_notes(state, args.catalog or ())
     return 0
+
+
+def _disabled_notes(state: HomeState, named: Sequence[str]) -> None:
+    # A catalog named with --catalog but disabled is left out like any disabled one; say so,
+    # or an explicit request reads as "nothing matched".
+    snapshot = state.snapshot()
+    for ref in named:
+        catalog = snapshot.find(ref)
+        if not catalog.enabled:
+            note(
+                f"{catalog.key} is disabled: 'gezel-knowledge enable {catalog.key}' searches it "
+                "again"
+            )

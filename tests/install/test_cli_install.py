@@ -102,3 +102,24 @@ def test_a_signed_reinstall_and_a_new_version_do_not_warn(
     assert main(["install", str(archive_factory(sign_with=key)), *home]) == 0
     assert main(["install", str(archive_factory(version="1.1.0")), *home]) == 0
     assert capsys.readouterr().err == ""
+
+
+def test_find_says_when_a_catalog_it_was_told_to_search_is_disabled(
+    archive_factory: Any,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # "find --catalog X" of a disabled X printed "no results" and nothing else.
+    monkeypatch.setenv("GEZEL_HANDBOOK", "0")
+    home = str(tmp_path)
+    assert main(["install", str(archive_factory()), "--home", home, "--quiet"]) == 0
+    assert main(["disable", "demo", "--home", home]) == 0
+    capsys.readouterr()
+    assert main(["find", "anything", "--catalog", "demo", "--home", home]) == 0
+    err = capsys.readouterr().err
+    assert "tester/demo is disabled: 'gezel-knowledge enable tester/demo' searches it again" in err
+    assert main(["enable", "demo", "--home", home]) == 0
+    capsys.readouterr()
+    assert main(["find", "anything", "--catalog", "demo", "--home", home]) == 0
+    assert "disabled" not in capsys.readouterr().err
