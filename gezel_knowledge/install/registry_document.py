@@ -18,10 +18,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from gezel_knowledge.archive.verify import inspect_archive
-from gezel_knowledge.errors import InvalidInput, NotFound
+from gezel_knowledge.errors import IntegrityFailure, InvalidInput, NotFound
 from gezel_knowledge.install.download import is_url
 from gezel_knowledge.install.errors import DownloadFailed
+from gezel_knowledge.validate.catalog import validate_archive
 from gezk import untrusted_json
 from gezk.errors import InvalidIdentifier
 from gezk.ids import validate_catalog_id, validate_publisher_id, validate_version
@@ -136,11 +136,21 @@ class RegistryRelease:
 
 
 def _inspect_release(archive: Path | str, url: str) -> tuple[RegistryRelease, CatalogManifest]:
-    """:meth:`RegistryRelease.for_archive` and the archive's manifest, from one inspection."""
+    """:meth:`RegistryRelease.for_archive` and the archive's manifest, from one validation.
+
+    Every entry is read and checked (a registry must never promise damaged bytes, and the
+    archive structure alone does not show a flipped byte inside an entry)."""
     if not is_url(url):
         raise InvalidInput(f"a release URL must be http(s): {url!r}", subject=url)
-    info = inspect_archive(archive)
-    m = info.manifest
+    report = validate_archive(archive)
+    if report.errors or report.manifest is None or report.archive_sha256 is None:
+        first = report.errors[0] if report.errors else None
+        raise IntegrityFailure(
+            f"{archive} cannot be listed: {first or 'its manifest cannot be read'}",
+            reason=first.reason if first else "invalid-manifest",
+            subject=str(archive),
+        )
+    m = report.manifest
     release = RegistryRelease(
         publisher_id=m.publisher.id,
         catalog_id=m.id,
@@ -148,8 +158,8 @@ def _inspect_release(archive: Path | str, url: str) -> tuple[RegistryRelease, Ca
         name=m.name,
         language=m.language,
         documents=m.counts.documents,
-        archive_bytes=info.size_bytes,
-        content_digest=info.sha256,
+        archive_bytes=Path(archive).stat().st_size,
+        content_digest=report.archive_sha256,
         url=url,
         license_name=m.license.name,
         attribution_required=m.license.attribution_required,

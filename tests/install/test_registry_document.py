@@ -204,21 +204,21 @@ def test_a_registry_built_from_archives_lists_their_digests_and_verifies(
     assert written.releases[0].url == f"https://example.org/{a.name}"
 
 
-def test_building_a_registry_inspects_each_archive_once(
+def test_building_a_registry_validates_each_archive_once(
     archive_factory: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     a, b = archive_factory("alpha"), archive_factory("alpha", version="2.0.0", n_docs=9)
     expected_name = verify.inspect_archive(a).manifest.publisher.name
-    real = verify.inspect_archive
+    real = registry_document.validate_archive
     seen: list[Path] = []
 
     def counting(path: Path | str, *args: Any, **kwargs: Any) -> Any:
         seen.append(Path(path))
         return real(path, *args, **kwargs)
 
-    monkeypatch.setattr(registry_document, "inspect_archive", counting)
+    monkeypatch.setattr(registry_document, "validate_archive", counting)
     doc = build_registry([a, b], "https://example.org/dl", generated_at="2026-01-01T00:00:00Z")
-    # Each inspection hashes the whole archive: the publisher name comes from the first one.
+    # Each validation reads the whole archive: the publisher name comes from the first one.
     assert sorted(seen) == sorted([a, b])
     assert doc.publisher_name == expected_name
 
@@ -238,3 +238,21 @@ def test_deeply_nested_registry_document_is_invalid_not_a_recursion_error(
     with pytest.raises(InvalidInput) as loaded:
         load_registry_document(path)
     assert loaded.value.reason == "invalid-registry"
+
+
+def test_a_damaged_archive_is_never_listed(
+    archive_factory: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Before: `registry` only inspected the archive's structure, so a byte flipped inside an
+    # entry was listed (with the damaged bytes' digest) and the command exited 0.
+    damaged = tmp_path / "alpha.gezk"
+    data = bytearray(archive_factory("alpha").read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    damaged.write_bytes(bytes(data))
+    out = tmp_path / "registry.json"
+    code = main(["registry", str(out), str(damaged), "--base-url", "https://example.org"])
+    err = capsys.readouterr().err
+    assert code == 1
+    assert not out.exists()
+    assert "cannot be listed" in err
+    assert err.count("\n") == 1
