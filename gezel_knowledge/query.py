@@ -23,6 +23,7 @@ embedder, so several sources searched for one question embed it once per model.
 
 from __future__ import annotations
 
+import math
 import unicodedata
 from collections.abc import Sequence
 
@@ -36,6 +37,7 @@ __all__ = [
     "MAX_QUERY_TERMS",
     "STOPWORDS",
     "QueryVectors",
+    "check_min_similarity",
     "fts_match_expression",
     "query_terms",
     "query_vectors_for",
@@ -158,3 +160,14 @@ def query_vectors_for(query: str, given: QueryVectors | None) -> QueryVectors:
             reason="query-mismatch",
         )
     return given
+
+
+def check_min_similarity(value: float | None) -> None:
+    """Refuse a cosine floor outside ``[-1, 1]``: above 1 nothing could ever qualify, and a
+    silent empty result would hide the mistake (``None`` keeps the source's own floor)."""
+    if value is not None and not (math.isfinite(value) and -1.0 <= value <= 1.0):
+        raise InvalidInput(
+            f"min_similarity is a cosine from -1 to 1, got {value!r}",
+            reason="invalid-similarity",
+            subject=str(value),
+        )

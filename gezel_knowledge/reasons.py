@@ -101,6 +101,7 @@ _INPUT: Final = {
     "invalid-rerank-scores": "a reranker did not return one finite score per passage",
     "invalid-shard-fill": "a shard fill other than topic or semantic",
     "invalid-shard-size": "shard target and maximum do not satisfy 0 < target <= maximum",
+    "invalid-similarity": "a cosine floor (min_similarity) outside -1 to 1",
     "invalid-size": "a size that is not bytes, or a number with K, M, G or T",
     "invalid-source": "compiler input that cannot be built",
     "invalid-source-notices": "the source notices file is not JSON or breaks its schema",

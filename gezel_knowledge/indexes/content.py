@@ -52,7 +52,7 @@ from gezel_knowledge.indexes._structure import StructuralPass
 from gezel_knowledge.indexes._symbols import Symbol
 from gezel_knowledge.indexes._vectors import vec_table
 from gezel_knowledge.progress import ProgressSink, metered
-from gezel_knowledge.query import QueryVectors, query_vectors_for
+from gezel_knowledge.query import QueryVectors, check_min_similarity, query_vectors_for
 from gezel_knowledge.rerank import Reranker, rerank_depth, rerank_result
 from gezel_knowledge.results import SearchMode, SearchResult
 
@@ -180,6 +180,7 @@ class ContentIndex:
             raise InvalidInput("the search query is empty", reason="empty-query")
         if k <= 0 or per_path <= 0:
             raise InvalidInput("k and per_path must be positive", reason="invalid-limit")
+        check_min_similarity(min_similarity)
         request = ContentQuery(
             text=query,
             vectors=query_vectors_for(query, query_vectors),

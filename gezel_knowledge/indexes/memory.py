@@ -63,7 +63,7 @@ from gezel_knowledge.indexes._vectors import (
     vec_table,
 )
 from gezel_knowledge.progress import ProgressEvent, ProgressSink, emit_safely
-from gezel_knowledge.query import QueryVectors, query_vectors_for
+from gezel_knowledge.query import QueryVectors, check_min_similarity, query_vectors_for
 from gezel_knowledge.rerank import Reranker, rerank_depth, rerank_result
 from gezel_knowledge.results import SearchMode, SearchResult
 
@@ -360,6 +360,7 @@ class MemoryIndex:
             raise InvalidInput("the search query is empty", reason="empty-query")
         if k <= 0:
             raise InvalidInput("k must be positive", reason="invalid-limit")
+        check_min_similarity(min_similarity)
         recall = MemoryQuery(
             text=query,
             vectors=query_vectors_for(query, query_vectors),

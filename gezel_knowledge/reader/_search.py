@@ -33,7 +33,7 @@ from gezel_knowledge.fusion import (
     relevance,
 )
 from gezel_knowledge.hits import SearchHit, Signal
-from gezel_knowledge.query import QueryVectors, query_terms
+from gezel_knowledge.query import QueryVectors, check_min_similarity, query_terms
 from gezel_knowledge.reader._keyword import keyword_passages, title_matches
 from gezel_knowledge.reader._rows import ChunkRow, ShardInfo
 from gezel_knowledge.reader._semantic import VectorSearch
@@ -112,6 +112,7 @@ class CatalogQuery:
             )
         if self.k < 1 or self.final_k < 1:
             raise InvalidInput("k and final_k must be positive", reason="invalid-limit")
+        check_min_similarity(self.min_similarity)
         if self.shard_budget < 1 and self.shards is None:
             raise InvalidInput(
                 f"the shard budget must be at least 1 (got {self.shard_budget}): no shard "

@@ -62,7 +62,12 @@ from gezel_knowledge.install.mount import MountFailed, mount, quarantine_error, 
 from gezel_knowledge.install.policy import CatalogPolicy, eligible_catalogs
 from gezel_knowledge.install.registry import InstalledCatalog, catalog_key
 from gezel_knowledge.install.state import HomeState
-from gezel_knowledge.query import QueryVectors, fts_match_expression, query_vectors_for
+from gezel_knowledge.query import (
+    QueryVectors,
+    check_min_similarity,
+    fts_match_expression,
+    query_vectors_for,
+)
 from gezel_knowledge.reader import (
     DEFAULT_FINAL_K,
     EXPLICIT_SHARD_BUDGET,
@@ -278,7 +283,7 @@ class KnowledgeSearch:
         ``reranker`` reorders the best fused hits across catalogs. The result has one report
         per catalog searched or quarantined.
         """
-        budget = _checked_budget(query, k, near, shard_budget, proactive=proactive)
+        budget = _checked_budget(query, k, near, shard_budget, min_similarity, proactive=proactive)
         preset = fusion or DEFAULT_FUSION
         wanted = rerank_depth(k, reranker)
         vectors = query_vectors_for(query, query_vectors)
@@ -518,7 +523,13 @@ def _report(plan: _Plan, result: SearchResult, hits: int) -> SourceReport:
 
 
 def _checked_budget(
-    query: str, k: int, near: RadiusQuery | None, shard_budget: int | None, *, proactive: bool
+    query: str,
+    k: int,
+    near: RadiusQuery | None,
+    shard_budget: int | None,
+    min_similarity: float | None,
+    *,
+    proactive: bool,
 ) -> int:
     """The shard budget of a search, after refusing a search that could find nothing."""
     if not query.strip() and near is None:
@@ -528,6 +539,7 @@ def _checked_budget(
         )
     if k < 1:
         raise InvalidInput(f"k must be positive (got {k})", reason="invalid-limit")
+    check_min_similarity(min_similarity)
     budget = shard_budget
     if budget is None:
         budget = PROACTIVE_SHARD_BUDGET if proactive else EXPLICIT_SHARD_BUDGET
