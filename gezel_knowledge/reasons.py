@@ -57,7 +57,6 @@ _INPUT: Final = {
     "eval-no-judged-queries": "the judgements find no query relevant to any document",
     "eval-unknown-query": "the judgements name queries that the query file lacks",
     "exists": "the output file exists (force replaces it)",
-    "file-exists": "the file to write exists (force replaces it)",
     "invalid-aliases": "a document's aliases are not a list of strings",
     "invalid-archive-path": "an archive entry path is refused by the entry-name rule",
     "invalid-argument": "an argument is outside its range",

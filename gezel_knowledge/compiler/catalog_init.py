@@ -219,7 +219,7 @@ def init_catalog(
     path = Path(output) if output is not None else root / "catalog.yaml"
     if path.exists() and not force:
         raise SourceError(
-            "already exists; pass --force to replace it", reason="file-exists", path=str(path)
+            "already exists; pass --force to replace it", reason="exists", path=str(path)
         )
     draft = draft_catalog_yaml(root, path.parent)
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -100,7 +100,7 @@ def test_init_refuses_to_overwrite_unless_forced(tmp_path: Path) -> None:
     root = write_tree(tmp_path / "site", MKDOCS, catalog="name: Mine\n")
     with pytest.raises(SourceError) as err:
         init_catalog(root)
-    assert err.value.reason == "file-exists"
+    assert err.value.reason == "exists"
     assert (root / "catalog.yaml").read_text() == "name: Mine\n"
     init_catalog(root, force=True)
     assert (root / "catalog.yaml").read_text() == draft_catalog_yaml(root).text
