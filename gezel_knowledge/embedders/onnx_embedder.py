@@ -10,8 +10,11 @@ back in input order.
 By default the graph runs on every core this process may use (its affinity mask and cgroup CPU
 quota, at most ``GEZEL_KNOWLEDGE_THREADS``: :mod:`~gezel_knowledge.embedders.cores`), with
 onnxruntime's intra-op threads told not to spin while they wait (see :data:`SPIN_WAIT_DEFAULT`).
-A call that embeds one short text (a search query) runs on its own one-thread session instead
-(see :data:`SHORT_TEXT_TOKENS`); each session is created on first need.
+A call that embeds one short text runs on its own one-thread session instead (see
+:data:`SHORT_TEXT_TOKENS`); each session is created on first need. One short search query runs
+on a one-thread session of its own whose weight dequantisation numpy has folded
+(:mod:`~gezel_knowledge.embedders.folding`): the same weights, so the same vectors, for about
+half the cost of creating the session; passages (what builds and indexes embed) never run on it.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from gezel_knowledge.embedders.cores import default_threads
+from gezel_knowledge.embedders.folding import fold_weight_casts
 from gezel_knowledge.embedders.locate import ModelFiles
 from gezel_knowledge.embedders.pooling import l2_normalize, pool
 from gezel_knowledge.embedders.tokenizer import HuggingFaceTokenizer
@@ -139,8 +143,11 @@ class OnnxEmbedder:
         self._lock = threading.Lock()
         self._tokenizer: HuggingFaceTokenizer | None = None
         self._tokenizer_digest: str | None = None
-        # One session per intra-op thread count: batches and one short text (at most two).
-        self._sessions: dict[int, ort.InferenceSession] = {}
+        # One session per (intra-op threads, weights folded here): batches, one short passage,
+        # one short query (at most three).
+        self._sessions: dict[tuple[int, bool], ort.InferenceSession] = {}
+        # The folded weights a session reads in place; they must live as long as it does.
+        self._external: dict[tuple[int, bool], list[ort.OrtValue]] = {}
         self._graph_digest: str | None = None
         self._feeds: tuple[tuple[str, type[np.integer[Any]]], ...] = ()
         self._output = ""
@@ -199,33 +206,38 @@ class OnnxEmbedder:
         self.load()
         return tuple(name for name, _ in self._feeds)
 
-    def load(self) -> None:
+    def load(self, *, queries: bool = False) -> None:
         """Load and verify the tokenizer and the graph now instead of on first use.
 
-        The graph is loaded as the session one short text (a search query) runs on; a batch
-        loads its own session on first use.
+        The graph is loaded as the session one short passage runs on, or with ``queries=True``
+        the session one short search query runs on; others are loaded on first use.
         """
-        if self._sessions:
+        key = self._key(short=True, queries=queries)
+        if key in self._sessions:
             return
         with self._lock:
             self._load_tokenizer()
-            if not self._sessions:
-                self._load_graph(self.short_text_threads)
+            if key not in self._sessions:
+                self._load_graph(key)
 
-    def _session(self, threads: int) -> ort.InferenceSession:
-        session = self._sessions.get(threads)
+    def _key(self, *, short: bool, queries: bool) -> tuple[int, bool]:
+        # Only a short query gets folded weights: passages keep the session builds always used.
+        return (self.short_text_threads, queries) if short else (self._threads, False)
+
+    def _session(self, key: tuple[int, bool]) -> ort.InferenceSession:
+        session = self._sessions.get(key)
         if session is None:
             with self._lock:
-                session = self._sessions.get(threads) or self._load_graph(threads)
+                session = self._sessions.get(key) or self._load_graph(key)
         return session
 
     def embed_queries(self, texts: Sequence[str]) -> NDArray[np.float32]:
         """Unit vectors of ``queryInstruction + text`` for each text, in input order."""
-        return self._embed(texts, self._profile.query_instruction)
+        return self._embed(texts, self._profile.query_instruction, queries=True)
 
     def embed_passages(self, texts: Sequence[str]) -> NDArray[np.float32]:
         """Unit vectors of ``passageInstruction + text`` for each text, in input order."""
-        return self._embed(texts, self._profile.passage_instruction)
+        return self._embed(texts, self._profile.passage_instruction, queries=False)
 
     def _load_tokenizer(self) -> HuggingFaceTokenizer:
         if self._tokenizer is not None:
@@ -242,15 +254,42 @@ class OnnxEmbedder:
         self._tokenizer = tokenizer
         return tokenizer
 
-    def _load_graph(self, threads: int) -> ort.InferenceSession:
+    def _load_graph(self, key: tuple[int, bool]) -> ort.InferenceSession:
+        path = self._files.graph
+        data, digest = read_verified(
+            path, self._profile.model.onnx_digest, profile_id=self._profile.id
+        )
+        threads, fold = key
+        folded = fold_weight_casts(data) if fold else None
+        session: ort.InferenceSession | None = None
+        if folded is not None:
+            external = self._external.setdefault(key, [])
+            try:
+                session = self._create_session(folded.model, threads, folded.weights, external)
+            except ModelUnavailable:  # a graph the folding misread: let onnxruntime fold it
+                external.clear()
+        if session is None:
+            session = self._create_session(data, threads, {}, [])
+        del data
+        self._feeds = self._check_inputs(session, path)
+        outputs = [o.name for o in session.get_outputs()]
+        self._output = next((n for n in _PREFERRED_OUTPUTS if n in outputs), outputs[0])
+        self._graph_digest = digest
+        self._sessions[key] = session
+        return session
+
+    def _create_session(
+        self,
+        model: bytes,
+        threads: int,
+        weights: dict[str, NDArray[np.float32]],
+        external: list[ort.OrtValue],
+    ) -> ort.InferenceSession:
         # Imported here, not at module level: catalog commands and readers that never embed
         # import this module through the package face and should not pay for onnxruntime.
         import onnxruntime as ort  # noqa: PLC0415
 
         path = self._files.graph
-        data, digest = read_verified(
-            path, self._profile.model.onnx_digest, profile_id=self._profile.id
-        )
         options = ort.SessionOptions()
         options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
         options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
@@ -260,10 +299,13 @@ class OnnxEmbedder:
             "session.intra_op.allow_spinning", "1" if self._spin_wait else "0"
         )
         options.log_severity_level = 3
+        if weights:
+            external.extend(ort.OrtValue.ortvalue_from_numpy(w) for w in weights.values())
+            options.add_external_initializers(list(weights), external)
         try:
             # The verified bytes themselves are loaded, so the file cannot change in between.
-            session = ort.InferenceSession(
-                data, sess_options=options, providers=["CPUExecutionProvider"]
+            return ort.InferenceSession(
+                model, sess_options=options, providers=["CPUExecutionProvider"]
             )
         except Exception as exc:  # onnxruntime raises its own untyped exceptions
             raise ModelUnavailable(
@@ -271,13 +313,6 @@ class OnnxEmbedder:
                 reason="unsupported-graph",
                 subject=str(path),
             ) from exc
-        del data
-        self._feeds = self._check_inputs(session, path)
-        outputs = [o.name for o in session.get_outputs()]
-        self._output = next((n for n in _PREFERRED_OUTPUTS if n in outputs), outputs[0])
-        self._graph_digest = digest
-        self._sessions[threads] = session
-        return session
 
     @staticmethod
     def _check_inputs(
@@ -300,7 +335,9 @@ class OnnxEmbedder:
             )
         return tuple(feeds)
 
-    def _embed(self, texts: Sequence[str], instruction: str) -> NDArray[np.float32]:
+    def _embed(
+        self, texts: Sequence[str], instruction: str, *, queries: bool
+    ) -> NDArray[np.float32]:
         if isinstance(texts, str):
             raise TypeError("embed a sequence of texts, not a single string")
         dims = self._profile.dimensions
@@ -309,7 +346,7 @@ class OnnxEmbedder:
         tokenizer = self.tokenizer
         inputs = tokenizer.model_inputs([instruction + t for t in texts])
         short = len(texts) == 1 and int(inputs.lengths[0]) <= SHORT_TEXT_TOKENS
-        session = self._session(self.short_text_threads if short else self._threads)
+        session = self._session(self._key(short=short, queries=queries))
         out = np.empty((len(texts), dims), dtype=np.float32)
         for batch in plan_batches(inputs.lengths, self._batch_size, self._max_batch_tokens):
             ids, mask = _right_padded(

@@ -218,7 +218,7 @@ def resolve_query_embedder(
     try:
         embedder = shared_embedder(effective, model_dir=model_dir)
         if isinstance(embedder, OnnxEmbedder):
-            embedder.load()
+            embedder.load(queries=True)
     except ModelUnavailable as exc:
         if embedder is not None:
             # Do not let one bad set of files (say, a tampered explicit directory) poison the

@@ -264,7 +264,7 @@ def test_one_short_text_runs_on_one_thread_and_batches_on_all(tiny_model: TinyFa
     model = tiny_model(max_tokens=SHORT_TEXT_TOKENS + 8)
     embedder = _onnx(model, threads=3)
     assert embedder.short_text_threads == 1
-    embedder.load()  # what a query embedder is given: the session a query runs on
+    embedder.load(queries=True)  # what a query embedder is given: the session a query runs on
     assert _session_threads(embedder) == [1]
     query = embedder.embed_queries(["alpha beta"])
     assert _session_threads(embedder) == [1]
