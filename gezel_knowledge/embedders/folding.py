@@ -24,6 +24,7 @@ import math
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
@@ -35,7 +36,8 @@ _VARINT, _FIXED64, _BYTES, _FIXED32 = 0, 1, 2, 5
 _MODEL_GRAPH = 7
 _GRAPH_NODE, _GRAPH_INITIALIZER, _GRAPH_INPUT, _GRAPH_OUTPUT = 1, 5, 11, 12
 _NODE_INPUT, _NODE_OUTPUT, _NODE_OP_TYPE, _NODE_ATTRIBUTE, _NODE_DOMAIN = 1, 2, 4, 5, 7
-_ATTR_NAME, _ATTR_I, _ATTR_G, _ATTR_GRAPHS = 1, 3, 6, 11
+_ATTR_NAME, _ATTR_I, _ATTR_G, _ATTR_GRAPHS, _ATTR_TYPE = 1, 3, 6, 11, 20
+_ATTR_TYPE_INT = 2
 _VALUE_INFO_NAME = 1
 _TENSOR_DIMS, _TENSOR_DATA_TYPE, _TENSOR_SEGMENT, _TENSOR_NAME, _TENSOR_RAW = 1, 2, 3, 8, 9
 _TENSOR_EXTERNAL_DATA, _TENSOR_DATA_LOCATION = 13, 14
@@ -59,16 +61,17 @@ class FoldedGraph:
     weights: dict[str, NDArray[np.float32]]
 
 
-@dataclass(frozen=True, slots=True)
-class _Field:
+class _Field(NamedTuple):  # a tuple: a graph has thousands of fields, parsed on every load
     number: int
     wire: int
     start: int  # the field's first byte (its tag)
     end: int  # one past its last byte
-    value: int = 0  # a varint's value, or a length-delimited payload's first byte
+    value: int  # a varint's value, or a length-delimited payload's first byte
 
 
 def _varint(buf: bytes, pos: int) -> tuple[int, int]:
+    if pos < len(buf) and buf[pos] < 0x80:  # one byte: most tags and lengths
+        return buf[pos], pos + 1
     result = shift = 0
     while True:
         if pos >= len(buf) or shift > 63:
@@ -231,27 +234,69 @@ def _graph(buf: bytes, span: _Field) -> _Graph:
 class _Fold:
     cast: _Node
     mul: _Node
-    weight: NDArray[np.float32]
+    weight: NDArray[np.float32] | None  # None: a table dequantised row by row after its Gather
+    gather: _Node | None = None
+    table: tuple[str, str] = ("", "")  # the table's int8 and scale initializers, when gathered
 
 
 def _folds(buf: bytes, graph: _Graph) -> list[_Fold]:
     uses = Counter(name for node in graph.nodes for name in node.inputs)
     consumers = {name: node for node in graph.nodes for name in node.inputs}
+    names = {*uses, *graph.tensors, *(o for node in graph.nodes for o in node.outputs)}
     folds: list[_Fold] = []
     for cast in graph.nodes:
         mul = consumers.get(cast.outputs[0]) if len(cast.outputs) == 1 else None
         if mul is None or uses[cast.outputs[0]] != 1 or cast.outputs[0] in graph.boundary:
             continue
-        weight = _folded_weight(buf, graph, cast, mul)
-        if weight is not None:
-            folds.append(_Fold(cast, mul, weight))
+        operands = _operands(buf, graph, cast, mul)
+        if operands is None:
+            continue
+        q, s = operands
+        gather = consumers.get(mul.outputs[0]) if uses[mul.outputs[0]] == 1 else None
+        if gather is not None and _row_gather(gather, mul, q, s, names):
+            # A Gather reads a few rows of the table (a vocabulary of embeddings): gather the
+            # int8 rows and their scales, then dequantise only those, instead of the whole table.
+            table = (cast.inputs[0], next(n for n in mul.inputs if n != cast.outputs[0]))
+            folds.append(_Fold(cast, mul, None, gather, table))
+            continue
+        weight = np.empty(np.broadcast_shapes(q.shape, s.shape), dtype=np.float32)
+        # int8/uint8 -> float32 is exact, and each product is one correctly rounded float32
+        # multiply: the values onnxruntime's own folding computes.
+        np.multiply(q, s, out=weight, dtype=np.float32)
+        folds.append(_Fold(cast, mul, weight))
     return folds
 
 
-def _folded_weight(
+def _row_gather(
+    gather: _Node, mul: _Node, q: NDArray[np.generic], s: NDArray[np.generic], names: set[str]
+) -> bool:
+    """Whether ``gather`` takes axis-0 rows of a 2-D table whose scale is one per row."""
+    return (
+        gather.op_type == "Gather"
+        and gather.domain in _DEFAULT_DOMAINS
+        and len(gather.inputs) == 2  # data and indices
+        and gather.inputs[0] == mul.outputs[0]
+        and gather.inputs[1] != mul.outputs[0]
+        and set(gather.attributes) <= {"axis"}
+        and gather.attributes.get("axis", 0) == 0
+        and len(gather.outputs) == 1
+        and q.ndim == 2
+        and s.shape == (q.shape[0], 1)
+        and not {_gathered_name(gather, part) for part in _GATHERED_PARTS} & names
+    )
+
+
+_GATHERED_PARTS = ("q", "float", "scale")
+
+
+def _gathered_name(gather: _Node, part: str) -> str:
+    return f"{gather.outputs[0]}/gezel-gathered-{part}"
+
+
+def _operands(
     buf: bytes, graph: _Graph, cast: _Node, mul: _Node
-) -> NDArray[np.float32] | None:
-    """``Mul(Cast(q, to=FLOAT), scale)`` of two plain initializers, as onnxruntime computes it."""
+) -> tuple[NDArray[np.generic], NDArray[np.generic]] | None:
+    """The int8 and scale arrays of ``Mul(Cast(q, to=FLOAT), scale)`` of plain initializers."""
     if (
         cast.op_type != "Cast"
         or mul.op_type != "Mul"
@@ -277,13 +322,10 @@ def _folded_weight(
     if q is None or s is None:
         return None
     try:
-        shape = np.broadcast_shapes(q.shape, s.shape)
+        np.broadcast_shapes(q.shape, s.shape)
     except ValueError:
         return None
-    weight = np.empty(shape, dtype=np.float32)
-    # int8/uint8 -> float32 is exact, and each product is one correctly rounded float32 multiply.
-    np.multiply(q, s, out=weight, dtype=np.float32)
-    return weight
+    return q, s
 
 
 def _bytes_field(number: int, payload: bytes) -> bytes:
@@ -320,25 +362,79 @@ def _external_tensor(name: str, shape: tuple[int, ...]) -> bytes:
     return _bytes_field(_GRAPH_INITIALIZER, message)
 
 
-def _rewritten(buf: bytes, graph: _Graph, folds: list[_Fold]) -> bytes:
-    dropped_nodes = {id(n) for fold in folds for n in (fold.cast, fold.mul)}
-    remaining = Counter(
-        name for node in graph.nodes if id(node) not in dropped_nodes for name in node.inputs
+def _node_field(op_type: str, inputs: list[str], output: str, attribute: tuple[str, int]) -> bytes:
+    name, value = attribute
+    attr = (
+        _bytes_field(_ATTR_NAME, name.encode("utf-8"))
+        + _varint_field(_ATTR_I, value)
+        + _varint_field(_ATTR_TYPE, _ATTR_TYPE_INT)
     )
+    message = b"".join(
+        [
+            *(_bytes_field(_NODE_INPUT, n.encode("utf-8")) for n in inputs),
+            _bytes_field(_NODE_OUTPUT, output.encode("utf-8")),
+            _bytes_field(_NODE_OP_TYPE, op_type.encode("utf-8")),
+            _bytes_field(_NODE_ATTRIBUTE, attr),
+        ]
+    )
+    return _bytes_field(_GRAPH_NODE, message)
+
+
+def _gathered_rows(fold: _Fold) -> bytes:
+    """``Mul(Cast(Gather(q, ids)), Gather(scale, ids))``: the rows the Gather read, the same
+    values element by element."""
+    assert fold.gather is not None
+    q, scale = fold.table
+    ids = fold.gather.inputs[1]
+    part = {p: _gathered_name(fold.gather, p) for p in _GATHERED_PARTS}
+    return b"".join(
+        [
+            _node_field("Gather", [q, ids], part["q"], ("axis", 0)),
+            _node_field("Cast", [part["q"]], part["float"], ("to", _FLOAT)),
+            _node_field("Gather", [scale, ids], part["scale"], ("axis", 0)),
+            _mul_field(part["float"], part["scale"], fold.gather.outputs[0]),
+        ]
+    )
+
+
+def _mul_field(a: str, b: str, output: str) -> bytes:
+    message = b"".join(
+        [
+            _bytes_field(_NODE_INPUT, a.encode("utf-8")),
+            _bytes_field(_NODE_INPUT, b.encode("utf-8")),
+            _bytes_field(_NODE_OUTPUT, output.encode("utf-8")),
+            _bytes_field(_NODE_OP_TYPE, b"Mul"),
+        ]
+    )
+    return _bytes_field(_GRAPH_NODE, message)
+
+
+def _rewritten(buf: bytes, graph: _Graph, folds: list[_Fold]) -> list[bytes | memoryview]:
+    replaced: dict[int, bytes] = {}  # a field's first byte -> what stands in its place
+    for fold in folds:
+        replaced[fold.cast.span.start] = replaced[fold.mul.span.start] = b""
+        if fold.gather is not None:
+            replaced[fold.gather.span.start] = _gathered_rows(fold)
+    dropped = {id(node) for node in graph.nodes if node.span.start in replaced}
+    remaining = Counter(
+        name for node in graph.nodes if id(node) not in dropped for name in node.inputs
+    )
+    remaining.update(name for fold in folds for name in fold.table)
     operands = {name for fold in folds for name in (*fold.cast.inputs, *fold.mul.inputs)}
-    dropped_spans = {node.span.start for node in graph.nodes if id(node) in dropped_nodes}
-    dropped_spans.update(
-        graph.tensors[name].span.start
+    replaced.update(
+        (graph.tensors[name].span.start, b"")
         for name in operands
         if name in graph.tensors and not remaining[name]
     )
-    kept = [
-        buf[f.start : f.end]
+    view = memoryview(buf)  # slices of a view copy nothing until the one join
+    kept: list[bytes | memoryview] = [
+        replaced.get(f.start, view[f.start : f.end])
         for f in _fields(buf, graph.span.value, graph.span.end)
-        if f.start not in dropped_spans
     ]
-    added = [_external_tensor(f.mul.outputs[0], f.weight.shape) for f in folds]
-    return b"".join(kept + added)
+    added = [
+        _external_tensor(f.mul.outputs[0], f.weight.shape) for f in folds if f.weight is not None
+    ]
+    return kept + added
 
 
 def fold_weight_casts(model: bytes) -> FoldedGraph | None:
@@ -358,5 +454,8 @@ def fold_weight_casts(model: bytes) -> FoldedGraph | None:
     except _Malformed:
         return None
     start, end = graphs[0].start, graphs[0].end
-    rewritten = model[:start] + _bytes_field(_MODEL_GRAPH, body) + model[end:]
-    return FoldedGraph(rewritten, {f.mul.outputs[0]: f.weight for f in folds})
+    view = memoryview(model)
+    head = _varint_bytes(_MODEL_GRAPH << 3 | _BYTES) + _varint_bytes(sum(len(b) for b in body))
+    rewritten = b"".join([view[:start], head, *body, view[end:]])
+    weights = {f.mul.outputs[0]: f.weight for f in folds if f.weight is not None}
+    return FoldedGraph(rewritten, weights)
