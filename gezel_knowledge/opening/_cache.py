@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
+import gezel_knowledge.validate as validating
 from gezel_knowledge._atomic import move_to_trash, remove_tree, write_atomic
 from gezel_knowledge._locking import FileLock, LockTimeout, fcntl_available
 from gezel_knowledge._version import __version__
@@ -48,7 +49,6 @@ from gezel_knowledge.archive.verify import ArchiveFile
 from gezel_knowledge.errors import IntegrityFailure, InvalidInput, Unsupported
 from gezel_knowledge.home import gezel_home
 from gezel_knowledge.opening._digests import forget_stale_digests
-from gezel_knowledge.validate.extract import extract_verified
 from gezk import untrusted_json
 from gezk.ids import is_sha256_hex
 
@@ -286,7 +286,9 @@ class CatalogCache:
             # A stale or damaged extraction (or one from before verdicts were kept).
             self._discard(target)
         try:
-            report = extract_verified(archive, target, deep=True)
+            # Through the validate face: opening an already extracted catalog never loads the
+            # validators (and their cryptography, SQLite and schema modules).
+            report = validating.extract_verified(archive, target, deep=True)
         except (IntegrityFailure, Unsupported) as exc:
             self._write(
                 sha256,
