@@ -18,9 +18,9 @@ Children run as an installed package runs: with bytecode caching on (``PYTHONDON
 removed from their environment, caches under a private ``PYTHONPYCACHEPREFIX``), each command
 run once to fill the caches before the rounds; pip compiles an installed wheel's modules when it
 installs them, and numpy and onnxruntime, the references, are such wheels. One more row, without
-a goal, is the search with bytecode caching off (``PYTHONDONTWRITEBYTECODE=1``, as some
-environments, this project's CI machines among them, set it), where every run compiles the
-package's modules from source.
+a goal, is the search under the caller's own bytecode settings: where ``PYTHONDONTWRITEBYTECODE=1``
+is set (as on the machines this project is developed on) and no cache sits beside the sources,
+every run compiles the package's modules from source.
 """
 
 from __future__ import annotations
@@ -62,7 +62,8 @@ class Command:
     """One measured command line and what its environment adds to the benchmark's."""
 
     argv: list[str]
-    env: dict[str, str] = field(default_factory=dict)
+    env: dict[str, str | None] = field(default_factory=dict)
+    """Variables to set, or with ``None`` to remove."""
 
 
 def child_cpu(argv: list[str], env: dict[str, str]) -> float:
@@ -90,7 +91,19 @@ def build_catalog(work: Path, env: dict[str, str]) -> Path:
     return out
 
 
-SEARCH_UNCACHED = "search, no bytecode cache"
+SEARCH_UNCACHED = "search, caller's bytecode settings"
+_BYTECODE_SETTINGS = ("PYTHONDONTWRITEBYTECODE", "PYTHONPYCACHEPREFIX")
+
+
+def _callers_bytecode_settings() -> dict[str, str | None]:
+    return {name: os.environ.get(name) for name in _BYTECODE_SETTINGS}
+
+
+def _environment(base: dict[str, str], changes: dict[str, str | None]) -> dict[str, str]:
+    env = {**base, **{k: v for k, v in changes.items() if v is not None}}
+    for name in [k for k, v in changes.items() if v is None]:
+        env.pop(name, None)
+    return env
 
 
 def commands(catalog: Path) -> dict[str, Command]:
@@ -105,7 +118,10 @@ def commands(catalog: Path) -> dict[str, Command]:
         "gezel-knowledge --help": Command([*cli, "--help"]),
         "gezel-knowledge version": Command([*cli, "version"]),
         "gezel-knowledge search": Command(search),
-        SEARCH_UNCACHED: Command(search, {"PYTHONDONTWRITEBYTECODE": "1"}),
+        # The caller's own bytecode settings: with PYTHONDONTWRITEBYTECODE=1 and no cache
+        # beside the sources, the package compiles from source while the standard library,
+        # numpy and onnxruntime still load their compiled bytecode.
+        SEARCH_UNCACHED: Command(search, _callers_bytecode_settings()),
     }
 
 
@@ -121,14 +137,14 @@ def measure(catalog: Path, runs: int, env: dict[str, str]) -> list[Row]:
     """Median child CPU of every command over ``runs`` interleaved rounds."""
     argvs = commands(catalog)
     for command in argvs.values():  # warm: the verified extraction and the bytecode are cached
-        child_cpu(command.argv, {**env, **command.env})
+        child_cpu(command.argv, _environment(env, command.env))
     samples: dict[str, list[float]] = {name: [] for name in argvs}
     names = list(argvs)
     for run in range(runs):
         # Rotate the order each round so no command always follows the same one.
         for name in names[run % len(names) :] + names[: run % len(names)]:
             command = argvs[name]
-            samples[name].append(child_cpu(command.argv, {**env, **command.env}))
+            samples[name].append(child_cpu(command.argv, _environment(env, command.env)))
     medians = {name: statistics.median(values) for name, values in samples.items()}
     rows: list[Row] = []
     for name, value in medians.items():

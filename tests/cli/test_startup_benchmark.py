@@ -34,7 +34,7 @@ def test_startup_benchmark_small_run(
     assert rows["gezel-knowledge --help"]["goal"] == 1.5
     assert rows["gezel-knowledge search"]["reference"] == "python -c 'import numpy, onnxruntime'"
     assert all(r["cpu_s"] > 0 for r in result["rows"])
-    uncached = rows["search, no bytecode cache"]
+    uncached = rows["search, caller's bytecode settings"]
     assert (uncached["goal"], uncached["met"]) == (None, None)
     assert uncached["reference"] == "python -c 'import numpy, onnxruntime'"
     capsys.readouterr()
