@@ -14,6 +14,7 @@ from typing import Any, BinaryIO
 
 import pytest
 
+import gezel_knowledge.validate as validating
 from gezel_knowledge._locking import FileLock
 from gezel_knowledge.archive import file_sha256
 from gezel_knowledge.archive import verify as archive_verify
@@ -44,13 +45,14 @@ def hashes(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 def validations(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """How many times an archive is extracted and validated."""
     counted: list[int] = []
-    real = cache_module.extract_verified
+    real = validating.extract_verified
 
     def counting(*args: Any, **kwargs: Any) -> Any:
         counted.append(1)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(cache_module, "extract_verified", counting)
+    # The cache reaches the extraction through the validate face, loaded on first use.
+    monkeypatch.setattr(validating, "extract_verified", counting)
     return counted
 
 
