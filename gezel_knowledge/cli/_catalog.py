@@ -53,11 +53,27 @@ def _installed(value: str, home_dir: str | None) -> tuple[HomeState, InstalledCa
         ) from None
 
 
+def _installed_instead(path: Path, value: str, home: str | None) -> bool:
+    """Whether ``value`` names an installed catalog rather than the path: it does when no such
+    path exists, and when the path is a folder that is no catalog but an installed catalog of
+    that name exists (a folder ``docs`` in the working directory must not hide ``pub/docs``)."""
+    if not path.exists():
+        return True
+    if not path.is_dir() or (path / "manifest.json").exists():
+        return False
+    try:
+        _installed(value, home)
+    except NotFound:
+        return False  # the folder it is: opening it says why it is not a catalog
+    return True
+
+
 def catalog_path_argument(value: str, *, home: str | None = None) -> Path:
-    """The file or directory a command-line argument names: the path itself when it exists,
-    else the active version's directory of the installed catalog it names."""
+    """The file or directory a command-line argument names: the path itself when it exists
+    (and is a catalog, if a folder), else the active version's directory of the installed
+    catalog it names."""
     path = Path(value)
-    if path.exists():
+    if not _installed_instead(path, value, home):
         return path
     state, installed = _installed(value, home)
     if installed.active is None:
@@ -78,8 +94,8 @@ def open_catalog_argument(
             reason="catalog-required",
         )
     path = Path(value)
-    if not path.exists():
-        # Not a path: an installed catalog by publisher/catalog[@version] or a unique id.
+    if _installed_instead(path, value, home):
+        # An installed catalog by publisher/catalog[@version] or a unique id.
         state, installed = _installed(value, home)
         catalog = installing.mount_catalog(state, installed, allow_disabled=True)
         catalog.embedder = embedder

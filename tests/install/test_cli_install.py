@@ -123,3 +123,27 @@ def test_find_says_when_a_catalog_it_was_told_to_search_is_disabled(
     capsys.readouterr()
     assert main(["find", "anything", "--catalog", "demo", "--home", home]) == 0
     assert "disabled" not in capsys.readouterr().err
+
+
+def test_a_folder_that_is_no_catalog_does_not_hide_the_installed_catalog_of_its_name(
+    archive_factory: Any,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # Before: `topics demo` in a working directory holding a folder `demo` opened the folder
+    # and failed, although tester/demo was installed.
+    home = str(tmp_path / "home")
+    assert main(["install", str(archive_factory()), "--home", home]) == 0
+    work = tmp_path / "work"
+    (work / "demo").mkdir(parents=True)
+    monkeypatch.chdir(work)
+    monkeypatch.setenv("GEZEL_HOME", home)
+    capsys.readouterr()
+    assert main(["topics", "demo"]) == 0
+    assert main(["inspect", "demo"]) == 0
+    assert "tester/demo" in capsys.readouterr().out
+    # A folder of another name is still what the argument means, and says why it is no catalog.
+    (work / "other").mkdir()
+    assert main(["topics", "other"]) == 1
+    assert "[catalog-not-found]" in capsys.readouterr().err
