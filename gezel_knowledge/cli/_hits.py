@@ -15,7 +15,7 @@ from gezel_knowledge.fusion import KEYWORD, KEYWORD_ONLY, TITLE, VECTOR
 from gezel_knowledge.hits import SearchHit, Signal
 from gezel_knowledge.results import SearchResult
 
-__all__ = ["LEGEND", "RELEVANCE_HELP", "hit_lines", "result_lines", "signal_text"]
+__all__ = ["LEGEND", "RELEVANCE_HELP", "WORDS_ONLY", "hit_lines", "result_lines", "signal_text"]
 
 RELEVANCE_HELP = (
     "Each hit says which ranked lists found it and its rank in each: 'meaning' (passages close "
@@ -53,8 +53,8 @@ def _place(hit: SearchHit, *, show_source: bool) -> str:
     if hit.line_start is not None:
         end = hit.line_end if hit.line_end is not None else hit.line_start
         parts.append(f"lines {hit.line_start}-{end}" if end != hit.line_start else f"line {end}")
-    if hit.date is not None:
-        parts.append(hit.date)
+    if hit.date is not None and hit.date not in (hit.title + hit.document_id):
+        parts.append(hit.date)  # a memory day file already says its date in its name
     if hit.distance_meters is not None:
         where = f" from {hit.matched_location}" if hit.matched_location else ""
         parts.append(f"{_distance(hit.distance_meters)}{where}")
@@ -63,9 +63,17 @@ def _place(hit: SearchHit, *, show_source: bool) -> str:
 
 LEGEND = (
     "'matched' says how each result was found: by meaning (cosine similarity, 1 = the same "
-    "meaning), by title, by keywords; #1 is the best of that list; 'words only' means the "
-    "question's words matched but nothing close in meaning did."
+    "meaning), by title, by keywords; #1 is the best of that list."
 )
+
+
+WORDS_ONLY = "'words only' means the question's words matched but nothing close in meaning did."
+"""Added to the legend when a hit carries the ``keyword-only`` mark."""
+
+
+def _legend(hits: Sequence[SearchHit]) -> str:
+    marked = any(s.name == KEYWORD_ONLY for hit in hits for s in hit.signals)
+    return f"{LEGEND} {WORDS_ONLY}" if marked else LEGEND
 
 
 def _preview(hit: SearchHit, width: int) -> str:
@@ -112,6 +120,6 @@ def result_lines(
             yield ""
         yield from hit_lines(hit, show_source=show_source)
     yield ""
-    yield f"{plural(len(hits), 'result')}. {LEGEND}"
+    yield f"{plural(len(hits), 'result')}. {_legend(hits)}"
     if read:
         yield f"Read the first in full: {read} '{hits[0].citation}'"

@@ -6,9 +6,10 @@ from dataclasses import replace
 
 import pytest
 
-from gezel_knowledge.cli._hits import LEGEND, hit_lines, signal_text
+from gezel_knowledge.cli._hits import LEGEND, WORDS_ONLY, hit_lines, result_lines, signal_text
 from gezel_knowledge.fusion import KEYWORD, KEYWORD_ONLY, TITLE, VECTOR
 from gezel_knowledge.hits import SearchHit, Signal
+from gezel_knowledge.results import SearchResult
 
 
 @pytest.mark.parametrize(
@@ -27,8 +28,32 @@ def test_each_signal_reads_as_the_legend_explains(signal: Signal, text: str) -> 
 
 
 def test_the_legend_names_every_label_it_prints() -> None:
-    for label in ("meaning", "title", "keywords", "words only"):
-        assert f"by {label}" in LEGEND or f"'{label}'" in LEGEND
+    for label in ("meaning", "title", "keywords"):
+        assert f"by {label}" in LEGEND
+    assert "'words only'" in WORDS_ONLY
+
+
+def _result(*signals: Signal) -> SearchResult:
+    hit = SearchHit(
+        source_kind="catalog",
+        source="s",
+        document_id="d",
+        title="T",
+        text="text",
+        citation="knowledge://p/c/d",
+        rank=0,
+        relevance=1.0,
+        signals=signals,
+    )
+    return SearchResult("q", "hybrid", (hit,), ())
+
+
+def test_words_only_is_explained_only_when_a_hit_carries_the_mark() -> None:
+    marked = list(result_lines(_result(Signal(KEYWORD, 1, -2.0), Signal(KEYWORD_ONLY, 0, 0.1))))
+    plain = list(result_lines(_result(Signal(KEYWORD, 1, -2.0))))
+    assert WORDS_ONLY in marked[-1]
+    assert WORDS_ONLY not in plain[-1]
+    assert LEGEND in plain[-1]
 
 
 def test_a_heading_path_that_starts_with_the_title_does_not_repeat_it() -> None:
@@ -61,3 +86,22 @@ def test_a_heading_path_that_starts_with_the_title_does_not_repeat_it() -> None:
         assert first.split("  (")[0].endswith(". Setup > Troubleshooting"), first
     lone = replace(workspace, heading_path=("Setup",))
     assert next(hit_lines(lone)).startswith("1. Setup  (")
+
+
+def test_a_date_already_in_the_name_is_not_printed_again() -> None:
+    day = SearchHit(
+        source_kind="memory",
+        source="memory",
+        document_id="2026-12-03.md",
+        title="2026-12-03 fact (project)",
+        text="the build server is ci-2",
+        citation="memory:2026-12-03.md#L3",
+        rank=0,
+        relevance=1.0,
+        line_start=3,
+        date="2026-12-03",
+    )
+    first = next(hit_lines(day))
+    assert first.count("2026-12-03") == 2  # the title and the file name, not a third time
+    dated = replace(day, document_id="notes.md", title="fact (project)")
+    assert next(hit_lines(dated)).endswith("(notes.md, line 3, 2026-12-03)")
