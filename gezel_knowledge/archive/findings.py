@@ -41,4 +41,8 @@ class Finding:
 def error_for(finding: Finding) -> KnowledgeError:
     """The typed exception that reports ``finding`` to a caller who cannot continue."""
     cls = Unsupported if finding.reason in _UNSUPPORTED else IntegrityFailure
-    return cls(finding.message, reason=finding.reason, subject=finding.subject)
+    # The one-line error must say what failed (which entry, which file), as a finding does.
+    subject = finding.subject
+    named = not subject or subject in finding.message
+    message = finding.message if named else f"{subject}: {finding.message}"
+    return cls(message, reason=finding.reason, subject=subject)

@@ -308,3 +308,23 @@ def test_the_cache_command_lists_and_prunes(
     assert [e["sha256"] for e in pruned["removed"]] == [digest]
     assert pruned["freedBytes"] == pruned["removed"][0]["bytes"]
     assert _published(cache) == []
+
+
+def test_a_damaged_entry_is_named_in_the_error_and_in_its_remembered_refusal(
+    make_archive: MakeArchive, tmp_path: Path
+) -> None:
+    # Before: "cannot read entry: the entry fails its CRC check", without saying which entry.
+    archive = make_archive("crc")
+    data = bytearray(archive.read_bytes())
+    start = data.find(b"SQLite format 3\x00")  # the first database entry's bytes
+    data[start + 200] ^= 0xFF
+    archive.write_bytes(bytes(data))
+    messages = []
+    for _ in range(2):  # the second refusal comes from the recorded verdict
+        with pytest.raises(IntegrityFailure) as err:
+            open_catalog(archive, cache_dir=tmp_path / "cache")
+        messages.append(str(err.value))
+    assert err.value.reason in {"corrupt-archive", "digest-mismatch"}
+    assert messages[0] == messages[1]
+    assert messages[0].startswith("index/")
+    assert messages[0].count("index/") == 1
