@@ -108,8 +108,9 @@ def run(args: argparse.Namespace) -> int:
     """Evaluate and print a table per mode (or JSON)."""
     beir = _is_beir(args.source)
     if not beir and (args.queries is None or args.qrels is None):
+        where = "no such file or folder" if not Path(args.source).exists() else "no corpus.jsonl"
         args.parser.error(
-            "a catalog needs --queries and --qrels (or give a BEIR folder with corpus.jsonl)"
+            f"{args.source} is not a BEIR folder ({where}); a catalog needs --queries and --qrels"
         )
     progress = TerminalProgress(quiet=args.quiet or args.json)
     try:

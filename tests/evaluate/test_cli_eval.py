@@ -170,7 +170,9 @@ def test_a_catalog_without_judgements_is_a_usage_error(
     with pytest.raises(SystemExit) as caught:
         main(["eval", str(tmp_path / "some.gezk")])
     assert caught.value.code == 2
-    assert "--queries and --qrels" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "--queries and --qrels" in err
+    assert "is not a BEIR folder (no such file or folder)" in err
 
 
 def test_malformed_judgements_exit_1_with_the_reason(
