@@ -16,6 +16,7 @@ OR-ed over titles it ranked documents by whichever single query word their short
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -98,25 +99,29 @@ def passage_terms(store: CatalogStore, shard: ShardInfo, terms: Sequence[str]) -
     """
     if shard.chunk_count < COMMON_TERM_MIN_CHUNKS:
         return list(terms)
-    limit = int(COMMON_TERM_FRACTION * shard.chunk_count)
+    limit = _count_limit(shard)
     frequency = {term: _term_count(store, shard, term, limit) for term in terms}
     present = [t for t in terms if frequency[t] > 0]
     rare = [t for t in present if frequency[t] <= limit]
     return rare or present
 
 
+def _eligible_filter(eligible: Sequence[str] | None) -> tuple[str, list[Any]]:
+    """The ``WHERE`` tail limiting FTS rows to eligible documents, and its parameters."""
+    if eligible is None:
+        return "", []
+    # External-content FTS: the filter reads chunks, so join inside the subquery.
+    where = (
+        " AND rowid IN (SELECT id FROM chunks WHERE document_id IN"
+        " (SELECT value FROM json_each(?)))"
+    )
+    return where, [json.dumps(list(eligible))]
+
+
 def _shard_passages(
     store: CatalogStore, shard: ShardInfo, match: str, limit: int, eligible: Sequence[str] | None
 ) -> list[RankedPassage]:
-    where = ""
-    params: list[Any] = [match]
-    if eligible is not None:
-        # External-content FTS: the filter reads chunks, so join inside the subquery.
-        where = (
-            " AND rowid IN (SELECT id FROM chunks WHERE document_id IN"
-            " (SELECT value FROM json_each(?)))"
-        )
-        params.append(json.dumps(list(eligible)))
+    where, extra = _eligible_filter(eligible)
     # Rank inside FTS first and join the few winners: joining every match to chunks before
     # sorting costs more than the ranking itself. Title, headings and text weigh the same:
     # title weight 2 scored 0.002 nDCG@10 lower on SciFact and 0.003 higher on the second
@@ -126,6 +131,78 @@ def _shard_passages(
         f"SELECT {_JOINED_CHUNK_COLUMNS}, r.score FROM (SELECT rowid AS id,"
         " bm25(fts_chunks, 1.0, 1.0, 1.0) AS score"
         f" FROM fts_chunks WHERE fts_chunks MATCH ?{where} ORDER BY score LIMIT ?) r"
+        " JOIN chunks c ON c.id = r.id ORDER BY r.score, c.id",
+        [match, *extra, limit],
+    )
+    return [RankedPassage(ChunkRow.from_row(shard.id, r), -float(r["score"])) for r in rows]
+
+
+def _idf(rows: int, hits: int) -> float:
+    """BM25's inverse document frequency as FTS5 computes it, never below a small positive."""
+    idf = math.log((rows - hits + 0.5) / (hits + 0.5))
+    return idf if idf > 0 else 1e-6
+
+
+def _count_limit(shard: ShardInfo) -> int:
+    """Where a shard's term counts stop: exact in a small shard, just past common in a large one."""
+    if shard.chunk_count < COMMON_TERM_MIN_CHUNKS:
+        return shard.chunk_count
+    return int(COMMON_TERM_FRACTION * shard.chunk_count)
+
+
+def idf_weights(
+    store: CatalogStore, shards: Sequence[ShardInfo], terms: Sequence[Sequence[str]]
+) -> list[dict[str, float]]:
+    """Per shard, each of its ``terms`` held there: IDF over all ``shards`` / IDF in the shard.
+
+    Multiplying a term's BM25 part by its weight turns a shard's score into the score the
+    passage would get if the shards were one table (the average passage length stays the
+    shard's own). A term common in a large shard is counted there only to just past
+    :data:`COMMON_TERM_FRACTION`; its IDF is near zero either way.
+    """
+    every = list(dict.fromkeys(t for ts in terms for t in ts))
+    counts = {(s.id, t): _term_count(store, s, t, _count_limit(s)) for s in shards for t in every}
+    rows = sum(s.chunk_count for s in shards)
+    overall = {t: _idf(rows, sum(counts[(s.id, t)] for s in shards)) for t in every}
+    return [
+        {
+            t: overall[t] / _idf(s.chunk_count, counts[(s.id, t)])
+            for t in ts
+            if counts[(s.id, t)] > 0
+        }
+        for s, ts in zip(shards, terms, strict=True)
+    ]
+
+
+def _weighted_passages(
+    store: CatalogStore,
+    shard: ShardInfo,
+    weights: dict[str, float],
+    limit: int,
+    eligible: Sequence[str] | None,
+) -> list[RankedPassage]:
+    """The shard's best passages by BM25 with each term's part scaled by its weight.
+
+    FTS5's ``bm25()`` sums one part per phrase of the query with no per-phrase weight, so each
+    term is matched on its own and the weighted parts are summed per passage, all inside SQLite.
+    """
+    if not weights:
+        return []
+    where, extra = _eligible_filter(eligible)
+    # Each arm is kept a subquery of its own (LIMIT -1): flattened into the union,
+    # bm25() loses the FTS5 cursor it reads.
+    arm = (
+        "SELECT * FROM (SELECT rowid AS id, ? * bm25(fts_chunks, 1.0, 1.0, 1.0) AS part"
+        f" FROM fts_chunks WHERE fts_chunks MATCH ?{where} LIMIT -1)"
+    )
+    params: list[Any] = []
+    for term, weight in weights.items():
+        params += [weight, terms_match_expression([term]), *extra]
+    union = " UNION ALL ".join([arm] * len(weights))
+    rows = fetch_all(
+        store.connection(shard),
+        f"SELECT {_JOINED_CHUNK_COLUMNS}, r.score FROM (SELECT id, SUM(part) AS score"
+        f" FROM ({union}) GROUP BY id ORDER BY score, id LIMIT ?) r"
         " JOIN chunks c ON c.id = r.id ORDER BY r.score, c.id",
         [*params, limit],
     )
@@ -139,11 +216,22 @@ def keyword_passages(
     limit: int,
     eligible: Sequence[str] | None,
 ) -> list[RankedPassage]:
-    """Passages matching ``terms`` across ``shards``, best BM25 first, at most ``limit``."""
+    """Passages matching ``terms`` across ``shards``, best BM25 first, at most ``limit``.
+
+    Each shard's FTS5 computes IDF from its own passages, so the same words score differently
+    in different shards (shards filled by topic concentrate a topic's words). With several
+    shards, each term's part is rescaled to the IDF of all the shards searched together
+    (:func:`idf_weights`), so their lists merge as one table's would; one shard ranks alone.
+    """
     found: list[RankedPassage] = []
-    for shard in shards:
-        match = terms_match_expression(passage_terms(store, shard, terms))
+    if len(shards) == 1:
+        match = terms_match_expression(passage_terms(store, shards[0], terms))
         if match is not None:
-            found += _shard_passages(store, shard, match, limit, eligible)
+            found = _shard_passages(store, shards[0], match, limit, eligible)
+    elif shards:
+        searched = [passage_terms(store, shard, terms) for shard in shards]
+        weights = idf_weights(store, shards, searched)
+        for shard, weight in zip(shards, weights, strict=True):
+            found += _weighted_passages(store, shard, weight, limit, eligible)
     found.sort(key=lambda p: (-p.score, p.row.shard_id, p.row.chunk_id))
     return found[:limit]
