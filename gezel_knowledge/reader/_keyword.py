@@ -29,6 +29,7 @@ from gezel_knowledge.reader.hybrid import RankedDocument, RankedPassage
 __all__ = [
     "COMMON_TERM_FRACTION",
     "COMMON_TERM_MIN_CHUNKS",
+    "idf_weights",
     "keyword_passages",
     "passage_terms",
     "title_matches",
