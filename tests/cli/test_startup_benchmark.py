@@ -3,16 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import importlib.util
-import sys
 from pathlib import Path
 
 import pytest
 
 from gezel_knowledge.cli import main
+from tests.benchmark_modules import load_benchmark
 from tests.compiler.trees import write_tree
-
-BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "startup.py"
 
 
 def test_startup_benchmark_small_run(
@@ -22,12 +19,7 @@ def test_startup_benchmark_small_run(
     catalog = tmp_path / "small.gezk"
     argv = ["build", str(source), "-o", str(catalog), "--embedder", "test-hash-embed@1"]
     assert main([*argv, "--created-at", "2026-12-01", "--quiet"]) == 0
-    spec = importlib.util.spec_from_file_location("bench_startup", BENCH)
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    monkeypatch.setitem(sys.modules, spec.name, module)  # its dataclasses look themselves up
-    spec.loader.exec_module(module)
+    module = load_benchmark("startup", monkeypatch)
     result = module.run(argparse.Namespace(runs=1, catalog=str(catalog)))
     rows = {r["name"]: r for r in result["rows"]}
     assert rows["gezel-knowledge search"]["goal"] == 3.0

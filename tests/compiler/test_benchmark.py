@@ -2,21 +2,15 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
-from pathlib import Path
 
 import pytest
 
-BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "compile.py"
+from tests.benchmark_modules import load_benchmark
 
 
 def test_compile_benchmark_small_run(capsys: pytest.CaptureFixture[str]) -> None:
-    spec = importlib.util.spec_from_file_location("bench_compile", BENCH)
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = load_benchmark("compile")
     assert module.main(["--documents", "40", "--sections", "2", "--scales", "0.5,1", "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     small, large = report["runs"]

@@ -2,16 +2,12 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
-from pathlib import Path
 
 import pytest
 
 from gezel_knowledge.compiler import kmeans
-
-BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "routing.py"
+from tests.benchmark_modules import load_benchmark
 
 
 def test_routing_benchmark_small_run(
@@ -19,12 +15,7 @@ def test_routing_benchmark_small_run(
 ) -> None:
     # The benchmark scales the routing centroids; keep the module's constant for other tests.
     monkeypatch.setattr(kmeans, "CENTROID_CHUNKS_PER", kmeans.CENTROID_CHUNKS_PER)
-    spec = importlib.util.spec_from_file_location("bench_routing", BENCH)
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    monkeypatch.setitem(sys.modules, spec.name, module)  # its dataclasses look themselves up
-    spec.loader.exec_module(module)
+    module = load_benchmark("routing", monkeypatch)
     args = ["--clusters", "8", "--documents", "12", "--sections", "2", "--queries", "3"]
     assert module.main([*args, "--shard-target", "24", "--budgets", "1,2", "--json"]) == 0
     report = json.loads(capsys.readouterr().out)

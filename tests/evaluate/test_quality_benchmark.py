@@ -2,29 +2,18 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def _load() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_quality", ROOT / "benchmarks/quality.py")
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+from tests.benchmark_modules import load_benchmark
 
 
 def test_quality_benchmark_reports_modes_and_baselines(
     beir_folder: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    bench = _load()
+    bench = load_benchmark("quality")
     argv = ["--folder", str(beir_folder), "--embedder", "test-hash-embed@1"]
     argv += ["--cache-dir", str(tmp_path), "--json"]
     assert bench.main(argv) == 0
@@ -39,7 +28,7 @@ def test_quality_benchmark_reports_modes_and_baselines(
 def test_quality_benchmark_prints_the_table_and_the_load(
     beir_folder: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    bench = _load()
+    bench = load_benchmark("quality")
     argv = ["--folder", str(beir_folder), "--embedder", "test-hash-embed@1"]
     assert bench.main([*argv, "--cache-dir", str(tmp_path), "--no-baselines"]) == 0
     out = capsys.readouterr().out
@@ -51,5 +40,5 @@ def test_quality_benchmark_prints_the_table_and_the_load(
 def test_quality_benchmark_without_the_folder_says_where_to_point_it(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert _load().main(["--folder", str(tmp_path)]) == 2
+    assert load_benchmark("quality").main(["--folder", str(tmp_path)]) == 2
     assert "--folder" in capsys.readouterr().err

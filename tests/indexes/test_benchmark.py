@@ -3,18 +3,13 @@ no-change re-index reads nothing again."""
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
-BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "index.py"
+from tests.benchmark_modules import load_benchmark
 
 
 def test_index_benchmark_small_run(tmp_path: Path) -> None:
-    spec = importlib.util.spec_from_file_location("bench_index", BENCH)
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = load_benchmark("index")
     result = module.run(60, 9, tmp_path)
     assert result["files"] == 60
     assert result["chunks"] > 60

@@ -3,21 +3,16 @@
 from __future__ import annotations
 
 import argparse
-import importlib.util
 from pathlib import Path
 
 import pytest
 
-BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "find.py"
+from tests.benchmark_modules import load_benchmark
 
 
 def test_find_benchmark_small_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("GEZEL_HOME", str(tmp_path / "gezel-home"))
-    spec = importlib.util.spec_from_file_location("bench_find", BENCH)
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = load_benchmark("find")
     args = argparse.Namespace(
         catalogs=3, docs=30, queries=4, embedder="hash", keep=None, cli_runs=1
     )

@@ -2,21 +2,16 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 
 import pytest
 
-BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "open.py"
+from tests.benchmark_modules import load_benchmark
 
 
 def test_open_benchmark_small_run(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    spec = importlib.util.spec_from_file_location("bench_open", BENCH)
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = load_benchmark("open")
     argv = ["--docs", "20", "--size-mib", "2", "--reopens", "3", "--json", "--work", str(tmp_path)]
     assert module.main(argv) == 0
     figures = json.loads(capsys.readouterr().out)

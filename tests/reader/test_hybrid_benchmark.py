@@ -2,33 +2,19 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
 from gezel_knowledge.embedders import HashEmbedder
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def _load(name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(
-        f"bench_{name}", ROOT / "benchmarks" / f"{name}.py"
-    )
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+from tests.benchmark_modules import load_benchmark
 
 
 def test_hybrid_benchmark_times_both_modes_on_a_sharded_catalog(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    bench = _load("hybrid")
+    bench = load_benchmark("hybrid")
     argv = ["--chunks", "4000", "--shards", "2", "--queries", "5"]
     assert bench.main([*argv, "--workdir", str(tmp_path), "--json"]) == 0
     (run,) = json.loads(capsys.readouterr().out)["runs"]
@@ -42,7 +28,7 @@ def test_hybrid_benchmark_times_both_modes_on_a_sharded_catalog(
 
 
 def test_floors_on_a_corpus_count_relevant_and_off_topic_questions(tmp_path: Path) -> None:
-    bench = _load("floors")
+    bench = load_benchmark("floors")
     folder = tmp_path / "beir"
     (folder / "qrels").mkdir(parents=True)
     docs = [{"_id": f"d{i}", "title": f"Doc {i}", "text": f"Text number {i}."} for i in range(5)]

@@ -2,31 +2,18 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def _load(name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(
-        f"bench_{name}", ROOT / "benchmarks" / f"{name}.py"
-    )
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+from tests.benchmark_modules import load_benchmark
 
 
 def test_search_benchmark_reports_every_figure(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    bench = _load("search")
+    bench = load_benchmark("search")
     argv = ["--chunks", "3000", "--queries", "4", "--workdir", str(tmp_path), "--json"]
     argv += ["--faiss-k", "1024", "2048"]
     assert bench.main(argv) == 0
@@ -69,7 +56,7 @@ def test_search_benchmark_reports_every_figure(
 def test_search_benchmark_says_when_faiss_is_absent(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    bench = _load("search")
+    bench = load_benchmark("search")
     monkeypatch.setattr(bench, "_faiss", lambda: None)
     argv = ["--chunks", "2000", "--queries", "2", "--kind", "random", "--workdir", str(tmp_path)]
     assert bench.main(argv) == 0
@@ -81,7 +68,7 @@ def test_search_benchmark_says_when_faiss_is_absent(
 
 
 def test_floors_benchmark_backs_the_configured_floors(capsys: pytest.CaptureFixture[str]) -> None:
-    bench = _load("floors")
+    bench = load_benchmark("floors")
     assert bench.main(["--hash-rows", "5000", "--hash-queries", "20", "--json"]) == 0
     for r in json.loads(capsys.readouterr().out):
         assert r["current_floor"] is not None, r["profile"]
