@@ -21,7 +21,6 @@ passage lists) is printed too.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import os
 import platform
@@ -44,6 +43,11 @@ from gezk.ddl import create_schema, seal, write_meta
 from gezk.ids import chunk_uid, content_hash
 from gezk.profiles import MARKDOWN_CHUNKS_2, TEST_HASH_EMBED_1
 from gezk.quantize import pack_sign_bits, quantize_int8
+
+# The shared catalog files sit beside this file: importable however this file was loaded.
+if str(Path(__file__).resolve().parent) not in sys.path:
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _catalog_files import ShardFile, percentile, write_manifest
 
 GOAL = 2.0
 _WORDS = 120
@@ -200,67 +204,12 @@ def build(root: Path, n: int, shards: int) -> Path:
             )
 
     _sealed(root / "index" / "router.db", "router", fill_router)
-    _manifest(root, sizes, first_doc)
-    return root
-
-
-def _manifest(root: Path, sizes: list[int], documents: int) -> None:
-    (root / "README.md").write_text("# bench\n")
-    (root / "LICENSES").mkdir(exist_ok=True)
-    (root / "LICENSES" / "catalog.txt").write_text("CC0\n")
-    paths = ["LICENSES/catalog.txt", "README.md", "index/router.db"]
-    paths += [f"index/shards/{s:03d}.db" for s in range(len(sizes))]
-    files = []
-    for rel in paths:
-        digest = hashlib.sha256()
-        with (root / rel).open("rb") as fh:
-            for block in iter(lambda: fh.read(1 << 20), b""):
-                digest.update(block)
-        files.append(
-            {"path": rel, "sizeBytes": (root / rel).stat().st_size, "sha256": digest.hexdigest()}
-        )
-    shards = [
-        {"id": s, "path": f"index/shards/{s:03d}.db", "chunks": size, "documents": size // _PER_DOC,
-         "centroids": 1, "sha256": files[3 + s]["sha256"]}
+    shard_files = [
+        ShardFile(f"index/shards/{s:03d}.db", size, size // _PER_DOC, 1)
         for s, size in enumerate(sizes)
-    ]  # fmt: skip
-    manifest = {
-        "kind": "gezk-catalog",
-        "formatVersion": "0.7",
-        "indexSchemaVersion": 4,
-        "id": "bench-hybrid",
-        "version": "1",
-        "name": "bench-hybrid",
-        "language": "en",
-        "publisher": {"id": "bench", "name": "bench"},
-        "createdAt": "2026-01-01T00:00:00.000Z",
-        "license": {
-            "name": "CC0",
-            "noticePath": "LICENSES/catalog.txt",
-            "attributionRequired": False,
-        },
-        "embedding": TEST_HASH_EMBED_1.to_json(),
-        "chunking": MARKDOWN_CHUNKS_2.to_json(),
-        "topics": [{"id": "all", "name": "All", "sortKey": "all"}],
-        "router": {"shardTargetChunks": 200000, "totalCentroids": len(sizes), "shards": shards},
-        "counts": {"documents": documents, "chunks": sum(sizes), "shards": len(sizes), "assets": 0},
-        "files": files,
-        "spatial": {
-            "schema": "document-points@1",
-            "crs": "EPSG:4326",
-            "distanceModel": "sphere-6371000",
-            "locationCount": 0,
-            "locatedDocuments": 0,
-            "coverage": [],
-        },
-        "requires": {"formatVersion": "0.7", "features": []},
-    }
-    (root / "manifest.json").write_text(json.dumps(manifest))
-
-
-def _pct(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+    ]
+    write_manifest(root, "bench-hybrid", shard_files, first_doc)
+    return root
 
 
 def _queries(catalog: Catalog, count: int) -> list[str]:
@@ -294,9 +243,9 @@ def measure(catalog: Catalog, queries: list[str]) -> dict[str, Any]:
     for mode, (wall, cpu) in times.items():
         out[mode] = {
             "wall_p50": statistics.median(wall),
-            "wall_p95": _pct(wall, 0.95),
+            "wall_p95": percentile(wall, 0.95),
             "cpu_p50": statistics.median(cpu),
-            "cpu_p95": _pct(cpu, 0.95),
+            "cpu_p95": percentile(cpu, 0.95),
         }
     out["ratio_wall_p95"] = out["hybrid"]["wall_p95"] / out["vector"]["wall_p95"]
     out["ratio_cpu_p95"] = out["hybrid"]["cpu_p95"] / out["vector"]["cpu_p95"]

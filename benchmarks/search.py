@@ -57,7 +57,6 @@ for _var in (
     os.environ[_var] = "1"
 
 import argparse  # noqa: E402
-import hashlib  # noqa: E402
 import json  # noqa: E402
 import platform  # noqa: E402
 import sqlite3  # noqa: E402
@@ -97,6 +96,11 @@ from gezk.quantize import (  # noqa: E402
     quantize_int8,
     rerank_int8,
 )
+
+# The shared catalog files sit beside this file: importable however this file was loaded.
+if str(Path(__file__).resolve().parent) not in sys.path:
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _catalog_files import ShardFile, percentile, write_manifest  # noqa: E402
 
 Floats = NDArray[np.float32]
 
@@ -250,71 +254,8 @@ def build(root: Path, kind: str, n: int, cluster_size: int, spread: float) -> Pa
     conn.close()
     work.unlink()
     np.save(root / "vectors.npy", vectors)
-    _manifest(root, n, n_docs, k)
+    write_manifest(root, "bench", [ShardFile("index/router.db", n, n_docs, k)], n_docs)
     return root
-
-
-def _manifest(root: Path, n: int, n_docs: int, k: int) -> None:
-    (root / "README.md").write_text("# bench\n")
-    (root / "LICENSES").mkdir(exist_ok=True)
-    (root / "LICENSES" / "catalog.txt").write_text("CC0\n")
-    files = []
-    for rel in ("LICENSES/catalog.txt", "README.md", "index/router.db"):
-        data = (root / rel).read_bytes()
-        files.append(
-            {"path": rel, "sizeBytes": len(data), "sha256": hashlib.sha256(data).hexdigest()}
-        )
-    router_sha = files[2]["sha256"]
-    manifest = {
-        "kind": "gezk-catalog",
-        "formatVersion": "0.7",
-        "indexSchemaVersion": 4,
-        "id": "bench",
-        "version": "1",
-        "name": "bench",
-        "language": "en",
-        "publisher": {"id": "bench", "name": "bench"},
-        "createdAt": "2026-01-01T00:00:00.000Z",
-        "license": {
-            "name": "CC0",
-            "noticePath": "LICENSES/catalog.txt",
-            "attributionRequired": False,
-        },
-        "embedding": TEST_HASH_EMBED_1.to_json(),
-        "chunking": MARKDOWN_CHUNKS_2.to_json(),
-        "topics": [{"id": "all", "name": "All", "sortKey": "all"}],
-        "router": {
-            "shardTargetChunks": 200000,
-            "totalCentroids": k,
-            "shards": [
-                {
-                    "id": 0,
-                    "path": "index/router.db",
-                    "chunks": n,
-                    "documents": n_docs,
-                    "centroids": k,
-                    "sha256": router_sha,
-                }
-            ],
-        },
-        "counts": {"documents": n_docs, "chunks": n, "shards": 1, "assets": 0},
-        "files": files,
-        "spatial": {
-            "schema": "document-points@1",
-            "crs": "EPSG:4326",
-            "distanceModel": "sphere-6371000",
-            "locationCount": 0,
-            "locatedDocuments": 0,
-            "coverage": [],
-        },
-        "requires": {"formatVersion": "0.7", "features": []},
-    }
-    (root / "manifest.json").write_text(json.dumps(manifest))
-
-
-def _pct(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
 FINAL_K = 24
@@ -449,9 +390,9 @@ def _hybrid(catalog: Catalog, queries: Floats, texts: list[str]) -> dict[str, fl
         cpu.append((time.thread_time_ns() - c) / 1e6)
     return {
         "hybrid_ms_p50": statistics.median(wall),
-        "hybrid_ms_p95": _pct(wall, 0.95),
+        "hybrid_ms_p95": percentile(wall, 0.95),
         "hybrid_cpu_ms_p50": statistics.median(cpu),
-        "hybrid_cpu_ms_p95": _pct(cpu, 0.95),
+        "hybrid_cpu_ms_p95": percentile(cpu, 0.95),
     }
 
 
