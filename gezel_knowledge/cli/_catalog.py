@@ -53,19 +53,21 @@ def _installed(value: str, home_dir: str | None) -> tuple[HomeState, InstalledCa
         ) from None
 
 
-def _installed_instead(path: Path, value: str, home: str | None) -> bool:
-    """Whether ``value`` names an installed catalog rather than the path: it does when no such
-    path exists, and when the path is a folder that is no catalog but an installed catalog of
-    that name exists (a folder ``docs`` in the working directory must not hide ``pub/docs``)."""
+def _installed_instead(
+    path: Path, value: str, home: str | None
+) -> tuple[HomeState, InstalledCatalog] | None:
+    """The installed catalog ``value`` names rather than the path, or ``None`` for the path: it
+    names one when no such path exists (else ``catalog-not-found``), and when the path is a
+    folder that is no catalog but an installed catalog of that name exists (a folder ``docs``
+    in the working directory must not hide ``pub/docs``)."""
     if not path.exists():
-        return True
+        return _installed(value, home)
     if not path.is_dir() or (path / "manifest.json").exists():
-        return False
+        return None
     try:
-        _installed(value, home)
+        return _installed(value, home)
     except NotFound:
-        return False  # the folder it is: opening it says why it is not a catalog
-    return True
+        return None  # the folder it is: opening it says why it is not a catalog
 
 
 def catalog_path_argument(value: str, *, home: str | None = None) -> Path:
@@ -73,9 +75,10 @@ def catalog_path_argument(value: str, *, home: str | None = None) -> Path:
     (and is a catalog, if a folder), else the active version's directory of the installed
     catalog it names."""
     path = Path(value)
-    if not _installed_instead(path, value, home):
+    found = _installed_instead(path, value, home)
+    if found is None:
         return path
-    state, installed = _installed(value, home)
+    state, installed = found
     if installed.active is None:
         raise NotFound(
             f"{installed.key} has no active version", reason="not-installed", subject=value
@@ -94,9 +97,10 @@ def open_catalog_argument(
             reason="catalog-required",
         )
     path = Path(value)
-    if _installed_instead(path, value, home):
+    found = _installed_instead(path, value, home)
+    if found is not None:
         # An installed catalog by publisher/catalog[@version] or a unique id.
-        state, installed = _installed(value, home)
+        state, installed = found
         catalog = installing.mount_catalog(state, installed, allow_disabled=True)
         catalog.embedder = embedder
         return catalog
