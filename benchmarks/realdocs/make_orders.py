@@ -416,7 +416,16 @@ def hugo(site: Path, content: str) -> list[str]:
             lines = candidates[0].read_text().split() if candidates else []
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    return [f"{content}/{html.unescape(line)}" for line in lines]
+    out: list[str] = []
+    for line in map(html.unescape, lines):
+        page = site / content / line
+        outside = site.parent / Path(line).name
+        # A module mount can bring a file from outside the content folder (the repository's
+        # README.md mounted at content/project/repo/README.md): that file is the page.
+        out.append(
+            _rel(site, outside) if not page.exists() and outside.exists() else f"{content}/{line}"
+        )
+    return out
 
 
 MAKERS: dict[str, Callable[[Path], list[str]]] = {
@@ -433,28 +442,27 @@ MAKERS: dict[str, Callable[[Path], list[str]]] = {
 
 def main(argv: list[str]) -> int:
     """Write the order file of each named tree (all of them without names)."""
-    sys.path.insert(0, str(HERE.parent))
-    from realdocs import load_trees
-
     status = 0
-    for tree in load_trees():
-        if argv and tree.name not in argv:
+    trees = tomllib.loads((HERE / "trees.toml").read_text(encoding="utf-8"))["tree"]
+    for tree in trees:
+        if argv and tree["name"] not in argv:
             continue
-        root = TREES / f"{tree.name}@{tree.commit[:12]}"
-        site = (root / tree.subfolder).resolve()
+        root = TREES / f"{tree['name']}@{tree['commit'][:12]}"
+        site = (root / tree["subfolder"]).resolve()
         try:
-            if tree.generator == "hugo":
-                pages = hugo(site, tree.content)
+            if tree["generator"] == "hugo":
+                pages = hugo(site, tree["content"])
             else:
-                pages = MAKERS[tree.generator](site)
+                pages = MAKERS[tree["generator"]](site)
         except Exception as exc:  # report it and go on with the next tree
-            print(f"{tree.name}: {type(exc).__name__}: {exc}", file=sys.stderr)
+            print(f"{tree['name']}: {type(exc).__name__}: {exc}", file=sys.stderr)
             status = 1
             continue
         pages = list(dict.fromkeys(pages))
-        header = f"# {tree.name}: {tree.order}\n"
-        (HERE / "orders" / f"{tree.name}.txt").write_text(header + "".join(f"{p}\n" for p in pages))
-        print(f"{tree.name}: {len(pages)} pages")
+        header = f"# {tree['name']}: {tree['order']}\n"
+        body = "".join(f"{p}\n" for p in pages)
+        (HERE / "orders" / f"{tree['name']}.txt").write_text(header + body)
+        print(f"{tree['name']}: {len(pages)} pages")
     return status
 
 
