@@ -322,10 +322,34 @@ class Build:
     report: dict[str, Any] = field(default_factory=dict)
 
 
-def build(site: Path, output: Path, embedder: str | None) -> Build:
+METADATA_REASONS = r"\[(missing|invalid)-metadata\]$"
+
+
+def metadata_flags(tree: Tree, site: Path, error: str) -> tuple[str, ...]:
+    """Flags that supply the metadata a failed build asked for (``--metadata-flags``)."""
+    owner = tree.repository.split("/")[0]
+    flags = ["--catalog-id", tree.name, "--name", tree.name, "--language", "en"]
+    flags += [
+        "--publisher-id",
+        re.sub(r"[^a-z0-9-]", "-", owner.lower()),
+        "--publisher-name",
+        owner,
+    ]
+    if "licen" in error:
+        root = next(p for p in (site, *site.parents) if (p / ".realdocs-checkout").is_file())
+        notices = sorted(
+            p for p in root.iterdir() if p.name.upper().startswith(("LICEN", "COPYING"))
+        )
+        if notices:
+            flags += ["--license-file", str(notices[0])]
+        flags += ["--license-name", tree.licence]
+    return tuple(flags)
+
+
+def build(site: Path, output: Path, embedder: str | None, flags: tuple[str, ...] = ()) -> Build:
     """``gezel-knowledge build SITE`` in a child process, timed (wall and children's CPU)."""
     command = [sys.executable, "-m", "gezel_knowledge.cli", "build", str(site)]
-    command += ["-o", str(output), "--json", "--quiet", "--created-at", CREATED_AT]
+    command += ["-o", str(output), "--json", "--quiet", "--created-at", CREATED_AT, *flags]
     if embedder:
         command += ["--embedder", embedder]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -483,8 +507,10 @@ def classify(warnings: list[dict[str, Any]], verdicts: list[Verdict]) -> dict[st
     genuine = false = 0
     unreviewed: list[dict[str, Any]] = []
     classes: dict[str, int] = {}
+    listed: list[dict[str, Any]] = []
     for w in warnings:
         verdict = next((v for v in verdicts if v.covers(w)), None)
+        listed.append({**w, "verdict": None if verdict is None else verdict.genuine})
         if verdict is None:
             unreviewed.append(w)
             continue
@@ -501,6 +527,7 @@ def classify(warnings: list[dict[str, Any]], verdicts: list[Verdict]) -> dict[st
         "unreviewed": len(unreviewed),
         "false_classes": classes,
         "unreviewed_examples": unreviewed[:5],
+        "warning_list": listed,
     }
 
 
@@ -538,6 +565,7 @@ def measure(
     embedder: str | None,
     as_zip: bool,
     search: bool,
+    fill_metadata: bool = False,
 ) -> dict[str, Any]:
     """Check out, build, read back and score one tree."""
     row: dict[str, Any] = {"name": tree.name, "generator": tree.generator}
@@ -549,6 +577,14 @@ def measure(
     output = out_dir / f"{tree.name}.gezk"
     b = build(site, output, embedder)
     row.update(builds=b.ok, error=b.error, wall=round(b.wall, 2), cpu=round(b.cpu, 2))
+    if not b.ok and fill_metadata and re.search(METADATA_REASONS, b.error or ""):
+        # Measured anyway, with the metadata it asked for, so that warnings, order and search
+        # are known; the tree still counts as not building.
+        flags = metadata_flags(tree, site, b.error)
+        b = build(site, output, embedder, flags)
+        row["measured_with"] = list(flags)
+        if b.ok:
+            row.update(wall=round(b.wall, 2), cpu=round(b.cpu, 2))
     if not b.ok:
         return row
     row["documents"] = b.report.get("documents")
@@ -668,6 +704,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--embedder", metavar="PROFILE", help="profile (default model)")
     parser.add_argument("--zip", action="store_true", help="check out without .git, as a ZIP")
     parser.add_argument("--no-search", action="store_true", help="skip the questions")
+    parser.add_argument(
+        "--metadata-flags",
+        action="store_true",
+        help="when a build stops for missing metadata only, measure it again with flags that "
+        "supply it (the tree still counts as not building)",
+    )
     parser.add_argument("--checkout-only", action="store_true", help="check the trees out only")
     parser.add_argument("--json", action="store_true", help="print JSON")
     args = parser.parse_args(argv)
@@ -709,6 +751,7 @@ def main(argv: list[str] | None = None) -> int:
                     embedder=args.embedder,
                     as_zip=args.zip,
                     search=not args.no_search,
+                    fill_metadata=args.metadata_flags,
                 )
             )
     after = _machine()
