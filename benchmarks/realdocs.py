@@ -105,9 +105,16 @@ class Verdict:
     reason: str | None = None
     path: str | None = None
     message: str | None = None
+    source: str | None = None
 
     def covers(self, warning: dict[str, Any]) -> bool:
-        """Whether this verdict applies to one warning of the build's JSON."""
+        """Whether this verdict applies to one warning of the build's JSON (``source`` is
+        matched against the line the warning names, as ``classify`` reads it)."""
+        if (
+            self.source is not None
+            and re.search(self.source, warning.get("source_line", "")) is None
+        ):
+            return False
         if self.reason is not None and warning.get("reason") != self.reason:
             return False
         if self.path is not None and not fnmatch.fnmatchcase(
@@ -200,12 +207,13 @@ def load_verdicts(name: str) -> list[Verdict]:
     out: list[Verdict] = []
     for i, v in enumerate(raw.get("verdict", [])):
         where = f"{path.name} verdict {i + 1}"
-        if set(v) - {"genuine", "why", "reason", "path", "message"}:
+        if set(v) - {"genuine", "why", "reason", "path", "message", "source"}:
             raise ListError(f"{where}: unknown keys")
         if not isinstance(v.get("genuine"), bool):
             raise ListError(f"{where}: 'genuine' must be true or false")
-        if v.get("message") is not None:
-            re.compile(v["message"])
+        for key in ("message", "source"):
+            if v.get(key) is not None:
+                re.compile(v[key])
         out.append(
             Verdict(
                 genuine=v["genuine"],
@@ -213,6 +221,7 @@ def load_verdicts(name: str) -> list[Verdict]:
                 reason=v.get("reason"),
                 path=v.get("path"),
                 message=v.get("message"),
+                source=v.get("source"),
             )
         )
     return out
@@ -502,8 +511,24 @@ def compare_order(ours: list[str], reference: list[str]) -> dict[str, Any]:
     }
 
 
-def classify(warnings: list[dict[str, Any]], verdicts: list[Verdict]) -> dict[str, Any]:
+def source_line(site: Path, warning: dict[str, Any]) -> str:
+    """The line of the site's file that a warning names ("" when it names none)."""
+    path, line = warning.get("path"), warning.get("line")
+    if not path or not line:
+        return ""
+    try:
+        lines = (site / path).read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return ""
+    return lines[line - 1] if 0 < line <= len(lines) else ""
+
+
+def classify(
+    warnings: list[dict[str, Any]], verdicts: list[Verdict], site: Path | None = None
+) -> dict[str, Any]:
     """Genuine, false and unreviewed warnings by the first verdict that covers each."""
+    if site is not None:
+        warnings = [{**w, "source_line": source_line(site, w)} for w in warnings]
     genuine = false = 0
     unreviewed: list[dict[str, Any]] = []
     classes: dict[str, int] = {}
@@ -595,7 +620,7 @@ def measure(
     }
     row["catalog"]["publisher"] = (manifest.get("publisher") or {}).get("id")
     row["catalog"]["license"] = (manifest.get("license") or {}).get("spdx")
-    row.update(classify(list(b.report.get("warnings", [])), load_verdicts(tree.name)))
+    row.update(classify(list(b.report.get("warnings", [])), load_verdicts(tree.name), site))
     catalog = open_catalog(output) if search else open_catalog(output, embedder=None)
     try:
         ids = catalog_order(catalog)

@@ -50,7 +50,7 @@ def test_verdict_files_name_listed_trees(realdocs: ModuleType) -> None:
     for path in (BENCHMARKS / "realdocs" / "verdicts").glob("*.toml"):
         assert path.stem in names
         for verdict in realdocs.load_verdicts(path.stem):
-            assert verdict.reason or verdict.path or verdict.message, path.name
+            assert verdict.reason or verdict.path or verdict.message or verdict.source, path.name
 
 
 def test_malformed_lists_are_refused(realdocs: ModuleType, tmp_path: Path) -> None:
