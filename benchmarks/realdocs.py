@@ -648,8 +648,10 @@ def _machine() -> dict[str, Any]:
     }
 
 
-def _library() -> dict[str, Any]:
+def _library(label: str | None = None) -> dict[str, Any]:
     where = Path(gezel_knowledge.__file__).resolve().parents[1]
+    if label:
+        return {"path": str(where), "commit": label}
     try:
         commit = subprocess.run(
             ["git", "-C", str(where), "log", "-1", "--format=%h %s"],
@@ -736,6 +738,7 @@ def main(argv: list[str] | None = None) -> int:
         "supply it (the tree still counts as not building)",
     )
     parser.add_argument("--checkout-only", action="store_true", help="check the trees out only")
+    parser.add_argument("--label", help="name of the library measured (default: its git commit)")
     parser.add_argument("--json", action="store_true", help="print JSON")
     args = parser.parse_args(argv)
     trees = load_trees()
@@ -781,7 +784,7 @@ def main(argv: list[str] | None = None) -> int:
             )
     after = _machine()
     result = {
-        "library": _library(),
+        "library": _library(args.label),
         "machine_before": before,
         "machine_after": after,
         "summary": summary(rows),
