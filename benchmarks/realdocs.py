@@ -496,7 +496,10 @@ def compare_order(ours: list[str], reference: list[str]) -> dict[str, Any]:
     pairs = concordant + discordant
     tau = (concordant - discordant) / pairs if pairs else 1.0
     out_of_place = n - _lcs(a, b)
-    missing = [p for p in first_ref if p not in common]
+    # Pages in formats no catalog reads (reStructuredText, AsciiDoc, R Markdown) are counted
+    # apart: the generator shows them, the catalog cannot.
+    unreadable = [p for p in first_ref if p not in common and not p.endswith(PAGE_SUFFIXES)]
+    missing = [p for p in first_ref if p not in common and p.endswith(PAGE_SUFFIXES)]
     extra = [p for p in first_ours if p not in common]
     first_wrong = next((p for p, q in zip(a, b, strict=True) if p != q), None)
     return {
@@ -505,6 +508,7 @@ def compare_order(ours: list[str], reference: list[str]) -> dict[str, Any]:
         "out_of_place": out_of_place,
         "kendall_tau": round(tau, 4),
         "missing": missing,
+        "unreadable": unreadable,
         "extra": extra,
         "identical": out_of_place == 0 and not missing and not extra,
         "first_difference": first_wrong,

@@ -142,7 +142,7 @@ def jupyter_book(site: Path) -> list[str]:
     from sphinx_external_toc.parsing import parse_toc_yaml
 
     site_map = parse_toc_yaml(site / "_toc.yml")
-    files = sorted(p for p in site.rglob("*") if p.suffix in (".md", ".ipynb", ".rst"))
+    files = sorted(p for p in site.rglob("*") if p.suffix in (".md", ".ipynb", ".rst", ".Rmd"))
     names = {_rel(site, p).rsplit(".", 1)[0]: _rel(site, p) for p in files}
     out: list[str] = []
 
@@ -458,7 +458,11 @@ def main(argv: list[str]) -> int:
             print(f"{tree['name']}: {type(exc).__name__}: {exc}", file=sys.stderr)
             status = 1
             continue
-        pages = list(dict.fromkeys(pages))
+        gone = [p for p in pages if not (site / p).is_file()]
+        if gone:
+            # The generator shows an entry without a file as an error, not as a page.
+            print(f"{tree['name']}: no such file, left out: {gone}", file=sys.stderr)
+        pages = [p for p in dict.fromkeys(pages) if p not in gone]
         header = f"# {tree['name']}: {tree['order']}\n"
         body = "".join(f"{p}\n" for p in pages)
         (HERE / "orders" / f"{tree['name']}.txt").write_text(header + body)

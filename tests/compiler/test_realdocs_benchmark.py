@@ -68,14 +68,23 @@ def test_malformed_lists_are_refused(realdocs: ModuleType, tmp_path: Path) -> No
 
 def test_order_comparison_counts_pages_to_move(realdocs: ModuleType) -> None:
     same = realdocs.compare_order(["a", "b", "c"], ["a", "b", "c"])
-    assert same["identical"] and same["out_of_place"] == 0 and same["kendall_tau"] == 1.0
+    assert same["identical"]
+    assert same["out_of_place"] == 0
+    assert same["kendall_tau"] == 1.0
     # Sections' own pages listed before their subsections: one page out of place.
     moved = realdocs.compare_order(["a", "c", "d", "b"], ["a", "b", "c", "d"])
-    assert moved["out_of_place"] == 1 and not moved["identical"]
+    assert moved["out_of_place"] == 1
+    assert not moved["identical"]
     assert moved["first_difference"] == "c"
     assert moved["kendall_tau"] == pytest.approx(1 / 3, abs=1e-4)
-    gaps = realdocs.compare_order(["a", "x", "a"], ["a", "b"])
-    assert gaps["missing"] == ["b"] and gaps["extra"] == ["x"] and not gaps["identical"]
+    gaps = realdocs.compare_order(["a.md", "x.md", "a.md"], ["a.md", "b.md", "c.rst"])
+    assert gaps["missing"] == ["b.md"]
+    assert gaps["extra"] == ["x.md"]
+    assert not gaps["identical"]
+    assert gaps["unreadable"] == ["c.rst"]
+    rst = realdocs.compare_order(["a.md"], ["a.md", "api.rst"])
+    assert rst["identical"]
+    assert rst["unreadable"] == ["api.rst"]
 
 
 def test_warnings_are_classified_by_the_first_covering_verdict(realdocs: ModuleType) -> None:
@@ -119,4 +128,5 @@ def test_help_runs() -> None:
         check=False,
     )
     assert done.returncode == 0, done.stderr
-    assert "--only" in done.stdout and "PYTHONPATH" in done.stdout
+    assert "--only" in done.stdout
+    assert "PYTHONPATH" in done.stdout
