@@ -337,13 +337,17 @@ METADATA_REASONS = r"\[(missing|invalid)-metadata\]$"
 def metadata_flags(tree: Tree, site: Path, error: str) -> tuple[str, ...]:
     """Flags that supply the metadata a failed build asked for (``--metadata-flags``)."""
     owner = tree.repository.split("/")[0]
-    flags = ["--catalog-id", tree.name, "--name", tree.name, "--language", "en"]
-    flags += [
-        "--publisher-id",
-        re.sub(r"[^a-z0-9-]", "-", owner.lower()),
-        "--publisher-name",
-        owner,
-    ]
+    flags: list[str] = []
+    # Only what the error names as missing: whatever the site states is kept.
+    if "id is missing" in error:
+        flags += ["--catalog-id", tree.name]
+    if "name is missing" in error:
+        flags += ["--name", tree.name]
+    if "language is missing" in error:
+        flags += ["--language", "en"]
+    if "publisher is missing" in error:
+        publisher = re.sub(r"[^a-z0-9-]", "-", owner.lower())
+        flags += ["--publisher-id", publisher, "--publisher-name", owner]
     if "licen" in error:
         root = next(p for p in (site, *site.parents) if (p / ".realdocs-checkout").is_file())
         notices = sorted(
@@ -527,6 +531,16 @@ def source_line(site: Path, warning: dict[str, Any]) -> str:
     return lines[line - 1] if 0 < line <= len(lines) else ""
 
 
+def title_report(titles: list[str]) -> dict[str, Any]:
+    """Titles that keep Markdown markup (code spans, emphasis, links) and titles used twice."""
+    markup = [t for t in titles if re.search(r"`|\*\*|\]\(|(^|\s)_\w|<\w", t)]
+    seen: dict[str, int] = {}
+    for t in titles:
+        seen[t] = seen.get(t, 0) + 1
+    repeated = sorted(t for t, n in seen.items() if n > 1)
+    return {"markup": len(markup), "repeated": repeated, "markup_examples": markup[:5]}
+
+
 def classify(
     warnings: list[dict[str, Any]], verdicts: list[Verdict], site: Path | None = None
 ) -> dict[str, Any]:
@@ -634,6 +648,7 @@ def measure(
             row["order"] = compare_order([pages[i] for i in ids], load_order(tree.name))
         row["catalog_order"] = [pages[i] for i in ids]
         row["unmapped"] = sorted(i for i, p in pages.items() if p.startswith("?"))
+        row["titles"] = title_report([catalog.document(i).title for i in pages])
         if search and (DATA / "questions" / f"{tree.name}.toml").is_file():
             row["search"] = search_score(catalog, pages, load_questions(tree.name))
     finally:
