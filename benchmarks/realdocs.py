@@ -694,9 +694,22 @@ def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
         for r in searched
         if r["search"]["first"] >= GOALS["first"] and r["search"]["top3"] >= GOALS["top3"]
     ]
+    measured = [r for r in rows if "documents" in r]
     return {
         "trees": len(rows),
         "build": len(built),
+        "measured": len(measured),
+        "measured_no_false_warnings": sum(
+            1 for r in measured if r.get("false", 0) == 0 and r.get("unreviewed", 0) == 0
+        ),
+        "measured_order_identical": sum(1 for r in measured if r.get("order", {}).get("identical")),
+        "measured_search_goal_met": sum(
+            1
+            for r in measured
+            if "search" in r
+            and r["search"]["first"] >= GOALS["first"]
+            and r["search"]["top3"] >= GOALS["top3"]
+        ),
         "no_false_warnings": len(false_free),
         "order_identical": len(identical),
         "search_goal_met": len(good_search),
@@ -720,23 +733,47 @@ def print_table(rows: list[dict[str, Any]]) -> None:
     print(head)
     print("-" * len(head))
     for r in rows:
-        if not r.get("builds"):
-            print(f"{r['name']:<29} {'no':<6} {r.get('error', '')}")
+        if "documents" not in r:
+            print(f"{r['name']:<29} {'no':<6} (see below)")
             continue
         o = r.get("order", {})
         s = r.get("search", {})
         order = "same" if o.get("identical") else f"{o.get('out_of_place')}/{o.get('common')}"
+        builds = "yes" if r.get("builds") else "no*"
         print(
-            f"{r['name']:<29} {'yes':<6} {r['documents']:>4} {r['warnings']:>5} "
+            f"{r['name']:<29} {builds:<6} {r['documents']:>4} {r['warnings']:>5} "
             f"{r['genuine']:>4} {r['false']:>5} {r['unreviewed']:>5} {order:>10} "
             f"{o.get('kendall_tau', 0):>6.3f} {len(o.get('missing', [])):>4} "
             f"{len(o.get('extra', [])):>4} {r['wall']:>6.1f} {r['cpu']:>6.1f} "
             f"{s.get('first', float('nan')):>5.2f} {s.get('top3', float('nan')):>5.2f}"
         )
+    failed = [r for r in rows if not r.get("builds")]
+    if failed:
+        print("\nno: the build stops (no*: measured again with --metadata-flags):")
+        for r in failed:
+            print(f"  {r['name']}: {r.get('error')}")
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Measure the listed trees and print the table (or JSON)."""
+def rescore(result: dict[str, Any], trees_dir: Path) -> dict[str, Any]:
+    """A saved ``--json`` result scored again with today's orders and verdicts (no build)."""
+    trees = {t.name: t for t in load_trees()}
+    for row in result["trees"]:
+        tree = trees.get(row["name"])
+        if tree is None or "warning_list" not in row:
+            continue
+        site = (trees_dir / f"{tree.name}@{tree.commit[:12]}" / tree.subfolder).resolve()
+        warnings = [
+            {k: v for k, v in w.items() if k not in ("verdict", "source_line")}
+            for w in row["warning_list"]
+        ]
+        row.update(classify(warnings, load_verdicts(tree.name), site))
+        if "catalog_order" in row:
+            row["order"] = compare_order(row["catalog_order"], load_order(tree.name))
+    result["summary"] = summary(result["trees"])
+    return result
+
+
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         description=(__doc__ or "").splitlines()[0],
         epilog="PYTHONPATH=DIR measures the library in DIR (the build runs as a child process "
@@ -758,8 +795,19 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--checkout-only", action="store_true", help="check the trees out only")
     parser.add_argument("--label", help="name of the library measured (default: its git commit)")
+    parser.add_argument(
+        "--rescore",
+        type=Path,
+        metavar="RESULT.json",
+        help="score a saved --json result again with today's orders and verdicts (no build)",
+    )
     parser.add_argument("--json", action="store_true", help="print JSON")
-    args = parser.parse_args(argv)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Measure the listed trees and print the table (or JSON)."""
+    args = _parser().parse_args(argv)
     trees = load_trees()
     if args.only:
         unknown = set(args.only) - {t.name for t in trees}
@@ -771,6 +819,13 @@ def main(argv: list[str] | None = None) -> int:
         trees = [t for t in trees if t.generator in args.generator]
     mirror = args.mirror or Path(os.environ.get("GEZEL_REALDOCS_MIRROR", DEFAULT_MIRROR))
     trees_dir = args.trees or Path(os.environ.get("GEZEL_REALDOCS_TREES", DEFAULT_TREES))
+    if args.rescore is not None:
+        result = rescore(json.loads(args.rescore.read_text(encoding="utf-8")), trees_dir)
+        if args.json:
+            print(json.dumps(result, indent=2))
+        else:
+            print_report(result)
+        return 0
     trees_dir.mkdir(parents=True, exist_ok=True)
     if args.checkout_only:
         status = 0
@@ -812,8 +867,15 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps(result, indent=2))
         return 0
-    print_table(rows)
+    print_report(result)
+    return 0
+
+
+def print_report(result: dict[str, Any]) -> None:
+    """The table, the goals and the machine."""
+    print_table(result["trees"])
     s = result["summary"]
+    before, after = result["machine_before"], result["machine_after"]
     print()
     print(
         f"{s['build']}/{s['trees']} build; no false warning on {s['no_false_warnings']} "
@@ -821,11 +883,15 @@ def main(argv: list[str] | None = None) -> int:
         f"search goal met on {s['search_goal_met']}/{s['searched']}"
     )
     print(
+        f"built or measured with --metadata-flags: {s['measured']}; of those, no false warning "
+        f"on {s['measured_no_false_warnings']}, order identical on "
+        f"{s['measured_order_identical']}, search goal met on {s['measured_search_goal_met']}"
+    )
+    print(
         f"library {result['library']['path']} ({result['library']['commit']}); machine "
         f"{before['cores']} cores, load average {before['load_average']} before, "
         f"{after['load_average']} after"
     )
-    return 0
 
 
 if __name__ == "__main__":
