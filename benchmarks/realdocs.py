@@ -331,7 +331,7 @@ class Build:
     report: dict[str, Any] = field(default_factory=dict)
 
 
-METADATA_REASONS = r"\[(missing|invalid)-metadata\]$"
+METADATA_REASONS = r"\[(missing|invalid)-metadata\]$|licence notice is missing"
 
 
 def metadata_flags(tree: Tree, site: Path, error: str) -> tuple[str, ...]:
