@@ -432,6 +432,10 @@ def _lines(text: str) -> set[str]:
     }
 
 
+def _page_key(path: str) -> str:
+    return "/".join(re.sub(r"^\d+[-_.]", "", part) for part in path.lower().split("/"))
+
+
 class PageMap:
     """Document ids of one catalog to page paths relative to the site root."""
 
@@ -441,6 +445,12 @@ class PageMap:
         base = (site / content).resolve()
         self.pages = sorted(p for p in base.rglob("*") if p.suffix in PAGE_SUFFIXES and p.is_file())
         self._lines: dict[Path, set[str]] | None = None
+        # Ids as generators derive them: number prefixes dropped (Docusaurus), any case.
+        keys: dict[str, list[Path]] = {}
+        for page in self.pages:
+            key = _page_key(page.relative_to(base).with_suffix("").as_posix())
+            keys.setdefault(key, []).append(page)
+        self._keys = {k: v[0] for k, v in keys.items() if len(v) == 1}
 
     def _relative(self, page: Path) -> str:
         return posixpath.normpath(os.path.relpath(page, self.site)).replace(os.sep, "/")
@@ -453,6 +463,9 @@ class PageMap:
                 page = base / f"{candidate}{suffix}"
                 if page.is_file():
                     return self._relative(page)
+        for key in (_page_key(document_id), _page_key(f"{document_id}/index")):
+            if key in self._keys:
+                return self._relative(self._keys[key])
         if self._lines is None:
             self._lines = {
                 p: _lines(p.read_text(encoding="utf-8", errors="replace")) for p in self.pages

@@ -111,6 +111,11 @@ def test_documents_map_to_pages_by_id_else_by_content(realdocs: ModuleType, tmp_
     pages = realdocs.PageMap(site, "docs")
     assert pages.path("guide", "# Guide\n") == "docs/guide/index.md"
     assert pages.path("setup", body) == "docs/02-setup.md"
+    (site / "docs" / "insert").mkdir()
+    (site / "docs" / "insert" / "0010-single-row.mdx").write_text(body)
+    assert realdocs.PageMap(site, "docs").path("Insert/single-row", body) == (
+        "docs/insert/0010-single-row.mdx"
+    )
     assert pages.path("nowhere", "nothing alike at all in this body text here") == "?nowhere"
 
 
