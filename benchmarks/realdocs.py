@@ -457,12 +457,16 @@ class PageMap:
 
     def path(self, document_id: str, body: str) -> str:
         """The page a document was built from."""
-        base = self.site / self.content
-        for candidate in (document_id, *(f"{document_id}/{n}" for n in ("index", "README"))):
-            for suffix in PAGE_SUFFIXES:
-                page = base / f"{candidate}{suffix}"
-                if page.is_file():
-                    return self._relative(page)
+        base = (self.site / self.content).resolve()
+        # Ids relative to the content folder, else to a folder above it up to the site root
+        # (an id that kept the language folder: en/docs/page for content/en/docs/page.md).
+        roots = [base, *(p for p in base.parents if p.is_relative_to(self.site.resolve()))]
+        for root in roots:
+            for candidate in (document_id, *(f"{document_id}/{n}" for n in ("index", "README"))):
+                for suffix in PAGE_SUFFIXES:
+                    page = root / f"{candidate}{suffix}"
+                    if page.is_file():
+                        return self._relative(page)
         for key in (_page_key(document_id), _page_key(f"{document_id}/index")):
             if key in self._keys:
                 return self._relative(self._keys[key])
