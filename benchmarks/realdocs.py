@@ -106,6 +106,7 @@ class Verdict:
     path: str | None = None
     message: str | None = None
     source: str | None = None
+    expect: int | None = None
 
     def covers(self, warning: dict[str, Any]) -> bool:
         """Whether this verdict applies to one warning of the build's JSON (``source`` is
@@ -207,7 +208,7 @@ def load_verdicts(name: str) -> list[Verdict]:
     out: list[Verdict] = []
     for i, v in enumerate(raw.get("verdict", [])):
         where = f"{path.name} verdict {i + 1}"
-        if set(v) - {"genuine", "why", "reason", "path", "message", "source"}:
+        if set(v) - {"genuine", "why", "reason", "path", "message", "source", "expect"}:
             raise ListError(f"{where}: unknown keys")
         if not isinstance(v.get("genuine"), bool):
             raise ListError(f"{where}: 'genuine' must be true or false")
@@ -222,6 +223,7 @@ def load_verdicts(name: str) -> list[Verdict]:
                 path=v.get("path"),
                 message=v.get("message"),
                 source=v.get("source"),
+                expect=v.get("expect"),
             )
         )
     return out
@@ -568,8 +570,11 @@ def classify(
     unreviewed: list[dict[str, Any]] = []
     classes: dict[str, int] = {}
     listed: list[dict[str, Any]] = []
+    matched: dict[int, int] = {}
     for w in warnings:
         verdict = next((v for v in verdicts if v.covers(w)), None)
+        if verdict is not None:
+            matched[id(verdict)] = matched.get(id(verdict), 0) + 1
         listed.append({**w, "verdict": None if verdict is None else verdict.genuine})
         if verdict is None:
             unreviewed.append(w)
@@ -588,6 +593,12 @@ def classify(
         "false_classes": classes,
         "unreviewed_examples": unreviewed[:5],
         "warning_list": listed,
+        # Genuine problems the generator reports that the build no longer warns about.
+        "missed": sum(
+            max(0, v.expect - matched.get(id(v), 0))
+            for v in verdicts
+            if v.genuine and v.expect is not None
+        ),
     }
 
 
@@ -744,8 +755,8 @@ def print_table(rows: list[dict[str, Any]]) -> None:
     """One line per tree."""
     head = (
         f"{'tree':<29} {'builds':<6} {'docs':>4} {'warn':>5} {'genu':>4} {'false':>5} "
-        f"{'unrev':>5} {'order':>10} {'tau':>6} {'miss':>4} {'xtra':>4} {'wall':>6} {'cpu':>6} "
-        f"{'first':>5} {'top3':>5}"
+        f"{'unrev':>5} {'lost':>4} {'order':>10} {'tau':>6} {'miss':>4} {'xtra':>4} "
+        f"{'wall':>6} {'cpu':>6} {'first':>5} {'top3':>5}"
     )
     print(head)
     print("-" * len(head))
@@ -759,7 +770,8 @@ def print_table(rows: list[dict[str, Any]]) -> None:
         builds = "yes" if r.get("builds") else "no*"
         print(
             f"{r['name']:<29} {builds:<6} {r['documents']:>4} {r['warnings']:>5} "
-            f"{r['genuine']:>4} {r['false']:>5} {r['unreviewed']:>5} {order:>10} "
+            f"{r['genuine']:>4} {r['false']:>5} {r['unreviewed']:>5} {r.get('missed', 0):>4} "
+            f"{order:>10} "
             f"{o.get('kendall_tau', 0):>6.3f} {len(o.get('missing', [])):>4} "
             f"{len(o.get('extra', [])):>4} {r['wall']:>6.1f} {r['cpu']:>6.1f} "
             f"{s.get('first', float('nan')):>5.2f} {s.get('top3', float('nan')):>5.2f}"

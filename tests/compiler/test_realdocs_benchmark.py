@@ -89,7 +89,7 @@ def test_order_comparison_counts_pages_to_move(realdocs: ModuleType) -> None:
 
 def test_warnings_are_classified_by_the_first_covering_verdict(realdocs: ModuleType) -> None:
     verdicts = [
-        realdocs.Verdict(genuine=True, why="page really missing", message="old-page"),
+        realdocs.Verdict(genuine=True, why="page really missing", message="old-page", expect=2),
         realdocs.Verdict(genuine=False, why="MyST label", reason="unresolved-link"),
     ]
     warnings = [
@@ -100,6 +100,8 @@ def test_warnings_are_classified_by_the_first_covering_verdict(realdocs: ModuleT
     got = realdocs.classify(warnings, verdicts)
     assert (got["genuine"], got["false"], got["unreviewed"]) == (1, 1, 1)
     assert got["false_classes"] == {"MyST label": 1}
+    # The generator reports the old page twice; the build warned once.
+    assert got["missed"] == 1
 
 
 def test_documents_map_to_pages_by_id_else_by_content(realdocs: ModuleType, tmp_path: Path) -> None:
