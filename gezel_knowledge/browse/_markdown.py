@@ -39,7 +39,8 @@ _ATTRIBUTES["img"] = {"src", "alt", "title", "width", "height", "id"}
 _ATTRIBUTES["code"] = {"class", "data-lines", "data-hl", "id"}
 _SCHEMES = frozenset({"http", "https", "mailto", "knowledge", "data"})
 # Raw HTML must not carry the attributes the renderer uses to mark blocks.
-_FORGED = re.compile(r"\b(data-lines|data-hl|id)(\s*=)", re.IGNORECASE)
+_TAG = re.compile(r"<[A-Za-z][^>]*>?")
+_FORGED = re.compile(r"(?<=[\s/\"'])(data-lines|data-hl|id)(?=[\s=/>]|$)", re.IGNORECASE)
 _LINES = re.compile(r"^[0-9]{1,9}-[0-9]{1,9}$")
 _LANGUAGE = re.compile(r"^language-[A-Za-z0-9_+#.-]{1,40}$")
 _RASTER_DATA = re.compile(r"^data:image/(png|jpeg|gif|webp);base64,[A-Za-z0-9+/=\s]*$")
@@ -107,11 +108,10 @@ def _mark_blocks(
     seen: dict[str, int] = {}
     for i, token in enumerate(tokens):
         if token.type in ("html_block", "html_inline"):
-            token.content = _FORGED.sub(r"data-x-\1\2", token.content)
-        if token.children:
-            for child in token.children:
-                if child.type == "html_inline":
-                    child.content = _FORGED.sub(r"data-x-\1\2", child.content)
+            token.content = _unforged(token.content)
+        for child in token.children or ():
+            if child.type == "html_inline":
+                child.content = _unforged(child.content)
         if token.map is None or token.nesting == -1:
             continue
         start, end = token.map[0] + 1, max(token.map[0] + 1, min(token.map[1], lines))
@@ -124,6 +124,11 @@ def _mark_blocks(
             token.attrSet("id", anchor)
             headings.append((int(token.tag[1]), start, title, anchor))
     return headings
+
+
+def _unforged(raw: str) -> str:
+    """Raw HTML with the renderer's own attributes renamed in its tags (text is untouched)."""
+    return _TAG.sub(lambda tag: _FORGED.sub(r"data-x-\1", tag.group(0)), raw)
 
 
 def _text(inline: Token) -> str:
