@@ -60,6 +60,12 @@ def _toggle(browser: Browser, enabled: bool) -> Callable[[Request], Awaitable[Re
     return endpoint
 
 
+async def _favicon(request: Request) -> Response:
+    """The icon a browser asks for by itself on a page without one (a plain-text refusal)."""
+    icon = (files("gezel_knowledge.browse") / "static" / "favicon.svg").read_bytes()
+    return Response(icon, media_type="image/svg+xml")
+
+
 def _routes(browser: Browser) -> list[BaseRoute]:
     def page(path: str, handler: Handler) -> Route:
         return Route(path, _page_route(browser, handler), methods=["GET", "HEAD"])
@@ -83,6 +89,7 @@ def _routes(browser: Browser) -> list[BaseRoute]:
         page(catalog + "/assets/{path:path}", asset_response),
         Route(catalog + "/enable", _toggle(browser, True), methods=["POST"]),
         Route(catalog + "/disable", _toggle(browser, False), methods=["POST"]),
+        Route("/favicon.ico", _favicon),
         Mount("/static", app=static, name="static"),
     ]
 

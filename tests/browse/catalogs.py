@@ -80,8 +80,8 @@ def build_hostile(out: Path) -> Path:
     (src / "images").mkdir(parents=True)
     (src / "catalog.yaml").write_text(
         "id: hostile\nversion: '1.0'\n"
-        f"name: \"Hostile {HOSTILE_TITLE}\"\nlanguage: nl\n"
-        "publisher: {id: mallory, name: \"<b onmouseover=alert(1)>Mallory</b>\"}\n"
+        f'name: "Hostile {HOSTILE_TITLE}"\nlanguage: nl\n'
+        'publisher: {id: mallory, name: "<b onmouseover=alert(1)>Mallory</b>"}\n'
         "license: {name: CC0 1.0, spdx: CC0-1.0, attributionRequired: false}\n"
         "description: \"<img src=x onerror=alert('description')>\"\n",
         encoding="utf-8",

@@ -164,9 +164,10 @@ def test_cite_opens_a_reference_at_its_passage(named: TestClient) -> None:
     data = _json(named, f"/cite.json?ref={quote(ref)}")
     assert data["passage"]["kind"] == "lines" and data["url"] == target
     whole = f"knowledge://{HANDBOOK_KEY}/building/signing"
-    assert named.get(f"/cite?ref={quote(whole)}", follow_redirects=False).headers[
-        "location"
-    ] == f"{HB}/d/building/signing"
+    assert (
+        named.get(f"/cite?ref={quote(whole)}", follow_redirects=False).headers["location"]
+        == f"{HB}/d/building/signing"
+    )
 
 
 @pytest.mark.parametrize(
