@@ -3,6 +3,7 @@ guard (:mod:`._security`)."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Awaitable, Callable
 from importlib.resources import files
 
@@ -95,10 +96,17 @@ def _routes(browser: Browser) -> list[BaseRoute]:
 
 
 def create_app(
-    library: Library, settings: GuardSettings, *, memory_embedder: Embedder | None = None
+    library: Library,
+    settings: GuardSettings,
+    *,
+    memory_embedder: Embedder | None = None,
+    warm: bool = False,
 ) -> Guard:
-    """The browser for ``library``, guarded by ``settings`` (host, port, token)."""
+    """The browser for ``library``, guarded by ``settings`` (host, port, token); with ``warm``,
+    a background thread reads the catalogs' outlines at once (see :meth:`Browser.warm`)."""
     renderer = Renderer(settings, memory=library.has_memory())
     browser = Browser(library, renderer, settings, memory_embedder)
+    if warm:
+        threading.Thread(target=browser.warm, name="browse-warm", daemon=True).start()
     app = Starlette(routes=_routes(browser))
     return Guard(app, settings)

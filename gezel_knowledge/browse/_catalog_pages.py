@@ -19,7 +19,7 @@ from starlette.responses import Response
 from gezel_knowledge.archive.assets import asset_media_type, asset_path_problem, asset_problem
 from gezel_knowledge.browse._context import Browser, catalog_key
 from gezel_knowledge.browse._markdown import LinkMap, render_body
-from gezel_knowledge.browse._outline import PAGE, neighbours, own_documents
+from gezel_knowledge.browse._outline import PAGE, neighbours
 from gezel_knowledge.browse._respond import Page, dumps
 from gezel_knowledge.browse._snippets import marked_snippet
 from gezel_knowledge.browse._urls import (
@@ -143,7 +143,8 @@ def topic_page(browser: Browser, request: Request) -> Page:
     if topic is None:
         raise NotFound(f"no topic {topic_id!r} in {key}", reason="topic-not-found")
     offset = _int(request, "offset", 0)
-    documents, total = own_documents(catalog, topic_id, offset=offset, limit=PAGE)
+    ordered, _ = outline.own_order(catalog, topic_id)
+    documents, total = ordered[offset : offset + PAGE], len(ordered)
     children = outline.children.get(topic_id, ())
     data = {
         "catalog": {"key": key, "name": catalog.manifest.name, "url": catalog_url(key)},

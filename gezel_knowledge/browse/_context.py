@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+import logging
 import threading
 from dataclasses import dataclass, field
-from typing import Any
 
 from starlette.requests import Request
 
@@ -16,6 +16,8 @@ from gezel_knowledge.embedders.base import Embedder
 from gezel_knowledge.reader import Catalog
 
 __all__ = ["Browser", "catalog_key"]
+
+_log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -40,9 +42,18 @@ class Browser:
             self._outlines[id(catalog)] = (catalog, outline)
         return outline
 
-    def common(self) -> dict[str, Any]:
-        """Values every template may use."""
-        return {"served": [c.key for c in self.library.cards()]}
+    def warm(self) -> None:
+        """Read every served catalog's outline and each topic's document order now, so no page
+        pays for it later (run on a background thread when the server starts)."""
+        for card in self.library.cards():
+            try:
+                catalog = self.library.catalog(card.key)
+                outline = self.outline(catalog)
+                for topic in outline.topics:
+                    if topic.direct_count:
+                        outline.own_order(catalog, topic.id)
+            except Exception:  # a catalog that fails here fails again, with its reason, on its page
+                _log.debug("warming %s failed", card.key, exc_info=True)
 
 
 def catalog_key(request: Request) -> str:

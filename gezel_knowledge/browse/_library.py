@@ -143,6 +143,12 @@ class Library:
                 cards.append(card)
         return cards
 
+    def keys(self) -> list[str]:
+        """``publisher/catalog`` of every catalog served (installed ones with a version)."""
+        if self._set is not None:
+            return sorted(self._set.keys)
+        return sorted(c.key for c in self.state.installed() if c.active is not None)
+
     def card(self, key: str) -> CatalogCard:
         """The card of one served catalog (``publisher/catalog``)."""
         if self._set is not None:

@@ -3,14 +3,16 @@ previous and next document in outline order.
 
 Outline order is the table-of-contents walk ``list --order toc`` prints (spec 5.2): topics depth
 first with siblings by ``sort_key``, each topic's own documents by ordinal before its subtopics.
-The topic listing is read once per catalog handle and kept; a document's neighbours cost one
-listing of its topic's own documents, plus one of an adjacent topic at a topic's edge, so a page
-never walks the whole catalog.
+The topic listing is read once per catalog handle and kept, and so is the order of each topic's
+own documents once a document of that topic is shown: the first page of a topic of 50,000
+documents lists them (one query), every later page finds its neighbours by a dictionary lookup.
+A page never walks the whole catalog.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import threading
+from dataclasses import dataclass, field
 
 from gezel_knowledge.reader import Catalog, DocumentSummary, TopicSummary
 
@@ -28,6 +30,23 @@ class Outline:
     by_id: dict[str, TopicSummary]
     children: dict[str | None, tuple[TopicSummary, ...]]
     position: dict[str, int]
+    _orders: dict[str, tuple[list[DocumentSummary], dict[str, int]]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
+    _lock: threading.Lock = field(default_factory=threading.Lock, compare=False, repr=False)
+
+    def own_order(
+        self, catalog: Catalog, topic_id: str
+    ) -> tuple[list[DocumentSummary], dict[str, int]]:
+        """A topic's own documents in outline order and each one's position (kept)."""
+        with self._lock:
+            found = self._orders.get(topic_id)
+        if found is None:
+            documents = _all_own(catalog, topic_id)
+            found = (documents, {d.id: i for i, d in enumerate(documents)})
+            with self._lock:
+                self._orders[topic_id] = found
+        return found
 
     @classmethod
     def of(cls, catalog: Catalog) -> Outline:
@@ -84,15 +103,9 @@ def _edge(catalog: Catalog, outline: Outline, start: int, step: int) -> Document
     while 0 <= i < len(outline.topics):
         topic = outline.topics[i]
         if topic.direct_count:
-            if step > 0:
-                docs, _ = own_documents(catalog, topic.id, limit=1)
-                if docs:
-                    return docs[0]
-            else:
-                docs, total = own_documents(catalog, topic.id, limit=1)
-                if total:
-                    last, _ = own_documents(catalog, topic.id, offset=total - 1, limit=1)
-                    return last[0] if last else None
+            documents, _ = outline.own_order(catalog, topic.id)
+            if documents:
+                return documents[0] if step > 0 else documents[-1]
         i += step
     return None
 
@@ -101,12 +114,11 @@ def neighbours(
     catalog: Catalog, outline: Outline, document_id: str, topic_id: str
 ) -> tuple[DocumentSummary | None, DocumentSummary | None]:
     """The documents before and after ``document_id`` (placed at ``topic_id``) in the outline."""
-    siblings = _all_own(catalog, topic_id)
-    ids = [d.id for d in siblings]
+    siblings, where = outline.own_order(catalog, topic_id)
     at = outline.position.get(topic_id)
-    if document_id not in ids or at is None:
+    i = where.get(document_id)
+    if i is None or at is None:
         return None, None
-    i = ids.index(document_id)
     previous = siblings[i - 1] if i > 0 else _edge(catalog, outline, at - 1, -1)
     following = siblings[i + 1] if i + 1 < len(siblings) else _edge(catalog, outline, at + 1, 1)
     return previous, following

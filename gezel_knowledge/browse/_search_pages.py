@@ -85,7 +85,7 @@ def search_page(browser: Browser, request: Request) -> Page:
     mode = _mode(params.get("mode", "hybrid"))
     catalog = params.get("catalog", "").strip()
     page = min(max(_page(params.get("page")), 1), MAX_PAGES)
-    cards = browser.library.cards()
+    served = browser.library.keys()
     data: dict[str, Any] = {
         "query": query,
         "mode": mode,
@@ -95,9 +95,9 @@ def search_page(browser: Browser, request: Request) -> Page:
         "sources": [],
         "more": False,
         "note": None,
-        "catalogs": [c.key for c in cards],
+        "catalogs": served,
     }
-    if query and cards:
+    if query and served:
         result = browser.library.search(
             query, mode=mode, k=page * PER_PAGE, catalog=catalog or None
         )
@@ -112,7 +112,7 @@ def search_page(browser: Browser, request: Request) -> Page:
         "modes": MODES,
         "next_url": search_url(query, mode=mode, catalog=catalog, page=page + 1),
         "previous_url": search_url(query, mode=mode, catalog=catalog, page=page - 1),
-        "nothing_served": not cards,
+        "nothing_served": not served,
     }
     title = f"Search: {query}" if query else "Search"
     return Page("search.html", title, data, extra)

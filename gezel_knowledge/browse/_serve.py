@@ -73,7 +73,7 @@ class BrowseServer:
         self.host = host
         self.port = int(self._socket.getsockname()[1])
         self.settings = GuardSettings(host, self.port, token)
-        app = create_app(library, self.settings, memory_embedder=memory_embedder)
+        app = create_app(library, self.settings, memory_embedder=memory_embedder, warm=True)
         config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off")
         self._server = uvicorn.Server(config)
         self._thread: threading.Thread | None = None

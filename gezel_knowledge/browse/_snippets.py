@@ -7,6 +7,7 @@ text with ``<mark>`` around each term, never the passage's own markup.
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 
@@ -24,7 +25,9 @@ def plain_text(text: str) -> str:
     return " ".join(flat.split())
 
 
+@functools.lru_cache(maxsize=64)
 def _pattern(query: str) -> re.Pattern[str] | None:
+    """One pattern per query (a page marks ten snippets with it)."""
     terms = sorted({t for term in query_terms(query) for t in term.split()}, key=len, reverse=True)
     if not terms:
         return None
