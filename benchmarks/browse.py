@@ -2,8 +2,9 @@
 
 Builds (once, cached under ``--workdir``, the same catalog ``benchmarks/hybrid.py`` builds) a
 catalog of ``--chunks`` passages in one shard (200,000 by default: 50,000 documents of four
-passages, all in one topic, the worst case for an outline), opens it once, and calls the browser's ASGI application in this process (no socket and no HTTP
-client: the figures are the server's own work, routing, guard, page and template).
+passages, all in one topic, the worst case for an outline), opens it once, and calls the
+browser's ASGI application in this process (no socket and no HTTP client: the figures are the
+server's own work, routing, guard, page and template).
 
 Measured warm (every page kind requested once first), in one process, interleaved:
 
@@ -39,6 +40,7 @@ from typing import Any
 from urllib.parse import quote, unquote, urlencode
 
 import numpy as np
+
 from gezel_knowledge.browse import GuardSettings, Library, create_app
 from gezel_knowledge.embedders import HashEmbedder
 from gezel_knowledge.opening import open_catalog
@@ -52,7 +54,8 @@ def _hybrid_module() -> Any:
     """``benchmarks/hybrid.py``, whose catalog this benchmark reuses."""
     path = Path(__file__).with_name("hybrid.py")
     spec = importlib.util.spec_from_file_location("bench_hybrid_for_browse", path)
-    assert spec is not None and spec.loader is not None
+    assert spec is not None
+    assert spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module
     spec.loader.exec_module(module)
@@ -135,7 +138,7 @@ def measure(catalog: Catalog, queries: int, pages: int) -> dict[str, Any]:
     return out
 
 
-def _measure_pages(
+def _measure_pages(  # noqa: PLR0917
     client: _Server,
     catalog: Catalog,
     key: str,
@@ -165,7 +168,7 @@ def _measure_pages(
     times: dict[str, list[float]] = {kind: [] for kind in kinds}
     for i in range(pages):
         for kind, make in kinds.items():
-            times[kind].append(_cpu_ms(lambda make=make: _get(client, make(i))))  # type: ignore[misc]
+            times[kind].append(_cpu_ms(lambda make=make, i=i: _get(client, make(i))))  # type: ignore[misc]
     texts = _queries(catalog, queries, rng)
     catalog.search(texts[0], k=10)
     _get(client, "/search?" + urlencode({"q": texts[0], "catalog": key}))

@@ -202,7 +202,8 @@ def test_search_and_click_a_hit_landing_on_the_highlighted_passage(
     highlighted.wait_for()
     assert highlighted.is_visible()
     box = highlighted.bounding_box()
-    assert box is not None and 0 <= box["y"] < VIEWPORT["height"]
+    assert box is not None
+    assert 0 <= box["y"] < VIEWPORT["height"]
 
 
 def test_copy_a_citation_and_open_it_through_cite(session: Session, page: Any) -> None:

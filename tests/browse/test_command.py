@@ -38,7 +38,8 @@ def test_browse_help_works_without_the_extra(
         main(["browse", "--help"])
     assert exited.value.code == 0
     out = capsys.readouterr().out
-    assert "--no-open" in out and "--port" in out
+    assert "--no-open" in out
+    assert "--port" in out
 
 
 def test_browse_without_the_extra_is_one_error_line(

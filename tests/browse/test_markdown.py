@@ -12,7 +12,10 @@ LINKS = LinkMap(cite=cite_url, asset=lambda path: f"/c/p/c/{path}")
 
 
 def test_blocks_carry_their_line_ranges_and_headings_their_sections() -> None:
-    body = "# Title\n\nFirst paragraph.\n\n## Part\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n```py\nx = 1\n```\n"
+    body = (
+        "# Title\n\nFirst paragraph.\n\n## Part\n\n"
+        "| a | b |\n|---|---|\n| 1 | 2 |\n\n```py\nx = 1\n```\n"
+    )
     rendered = render_body(body, LINKS)
     assert '<h1 data-lines="1-1" id="u-title">Title</h1>' in rendered.html
     assert '<p data-lines="3-3">First paragraph.</p>' in rendered.html
@@ -60,7 +63,8 @@ def test_a_highlighted_range_marks_the_blocks_it_touches() -> None:
 def test_active_or_leaking_content_is_removed(markdown: str, absent: str) -> None:
     html = render_body(f"Before.\n\n{markdown}\n\nAfter.\n", LINKS).html
     assert absent not in html
-    assert "Before." in html and "After." in html
+    assert "Before." in html
+    assert "After." in html
 
 
 def test_urls_are_mapped_to_the_browser_or_kept_when_external() -> None:

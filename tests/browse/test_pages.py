@@ -36,13 +36,17 @@ def test_library_lists_every_catalog_with_its_facts(named: TestClient) -> None:
     assert set(cards) == {HANDBOOK_KEY, HOSTILE_KEY}
     handbook = cards[HANDBOOK_KEY]
     assert handbook["name"] == "Gezel knowledge handbook"
-    assert handbook["documents"] > 5 and handbook["passages"] >= handbook["documents"]
-    assert handbook["signature"] == "unsigned" and "not signed" in handbook["trust"]
-    assert handbook["enabled"] is True and handbook["installed"] is False
+    assert handbook["documents"] > 5
+    assert handbook["passages"] >= handbook["documents"]
+    assert handbook["signature"] == "unsigned"
+    assert "not signed" in handbook["trust"]
+    assert handbook["enabled"] is True
+    assert handbook["installed"] is False
     assert "Getting started" in handbook["tags"]
     assert cards[HOSTILE_KEY]["language"] == "nl"
     html = _html(named, "/")
-    assert "Gezel knowledge handbook" in html and f'data-key="{HANDBOOK_KEY}"' in html
+    assert "Gezel knowledge handbook" in html
+    assert f'data-key="{HANDBOOK_KEY}"' in html
 
 
 @pytest.mark.parametrize(
@@ -73,7 +77,9 @@ def test_catalog_page_has_readme_licence_outline_facts_and_provenance(named: Tes
     assert data["provenance"]["archiveSha256"]
     assert data["citationPrefix"] == f"knowledge://{HANDBOOK_KEY}/"
     html = _html(named, HB)
-    assert 'class="readme prose"' in html and "Outline" in html and "Provenance" in html
+    assert 'class="readme prose"' in html
+    assert "Outline" in html
+    assert "Provenance" in html
 
 
 def test_topic_page_lists_subtopics_and_documents_in_outline_order(named: TestClient) -> None:
@@ -81,30 +87,37 @@ def test_topic_page_lists_subtopics_and_documents_in_outline_order(named: TestCl
     building = next(t for t in outline if t["id"] == "building")
     data = _json(named, building["url"] + "?format=json")
     assert data["topic"]["name"] == building["name"]
-    assert data["documents"] and data["total"] == len(data["documents"])
+    assert data["documents"]
+    assert data["total"] == len(data["documents"])
     assert all(d["url"].startswith(f"{HB}/d/") for d in data["documents"])
     nested = next(t for t in outline if t["hasChildren"])
     children = _json(named, nested["url"] + "?format=json")["children"]
-    assert children and children[0]["url"].startswith(f"{HB}/t/")
+    assert children
+    assert children[0]["url"].startswith(f"{HB}/t/")
     assert "Documents" in _html(named, building["url"])
 
 
 def test_document_page_has_body_breadcrumbs_neighbours_and_citations(named: TestClient) -> None:
     url = f"{HB}/d/building/markdown-trees"
     data = _json(named, url + "?format=json")
-    assert data["document"]["title"] and data["document"]["id"] == "building/markdown-trees"
+    assert data["document"]["title"]
+    assert data["document"]["id"] == "building/markdown-trees"
     assert data["document"]["citation"] == f"knowledge://{HANDBOOK_KEY}/building/markdown-trees"
     assert [b["id"] for b in data["breadcrumbs"]] == ["building"]
-    assert data["previous"] is not None and data["next"] is not None
+    assert data["previous"] is not None
+    assert data["next"] is not None
     # Previous and next are each other's neighbours.
     back = _json(named, data["next"]["url"] + "?format=json")
     assert back["previous"]["id"] == "building/markdown-trees"
-    assert data["sections"] and data["sections"][0]["citation"].startswith(
+    assert data["sections"]
+    assert data["sections"][0]["citation"].startswith(
         f"knowledge://{HANDBOOK_KEY}/building/markdown-trees#line="
     )
     assert '<img src="/c/gezel-knowledge/gezel-handbook/assets/' in data["html"]
     html = _html(named, url)
-    assert 'rel="next"' in html and 'data-copy="knowledge://' in html and 'data-lines="1-' in html
+    assert 'rel="next"' in html
+    assert 'data-copy="knowledge://' in html
+    assert 'data-lines="1-' in html
 
 
 def test_a_highlighted_range_marks_its_blocks(named: TestClient) -> None:
@@ -117,7 +130,8 @@ def test_a_highlighted_range_marks_its_blocks(named: TestClient) -> None:
 def test_nearby_page_and_twin(named: TestClient) -> None:
     data = _json(named, f"{HB}/nearby/building/signing?format=json")
     assert data["document"]["id"] == "building/signing"
-    assert isinstance(data["nearby"], list) and data["unavailable"] is None
+    assert isinstance(data["nearby"], list)
+    assert data["unavailable"] is None
     assert all(h["url"].startswith(f"{HB}/d/") for h in data["nearby"])
     assert "Near" in _html(named, f"{HB}/nearby/building/signing")
 
@@ -129,10 +143,12 @@ def test_search_finds_hits_with_snippets_citations_and_how_found(named: TestClie
     assert hit["title"] == "Signing catalogs"
     assert "<mark>" in hit["snippet"]
     assert hit["citation"].startswith(f"knowledge://{HANDBOOK_KEY}/building/signing")
-    assert hit["foundBy"] and hit["foundBy"][0].startswith("keywords #")
+    assert hit["foundBy"]
+    assert hit["foundBy"][0].startswith("keywords #")
     assert hit["url"].startswith(f"{HB}/d/building/signing?hl=")
     html = _html(named, "/search?q=sign+catalog+manifest")
-    assert "Found by" in html and "<mark>" in html
+    assert "Found by" in html
+    assert "<mark>" in html
 
 
 def test_search_of_one_catalog_in_each_mode_and_paging(named: TestClient) -> None:
@@ -140,7 +156,8 @@ def test_search_of_one_catalog_in_each_mode_and_paging(named: TestClient) -> Non
         data = _json(named, f"/search.json?q=catalog&mode={mode}&catalog={HANDBOOK_KEY}")
         assert {h["source"] for h in data["hits"]} <= {HANDBOOK_KEY}
     first = _json(named, f"/search.json?q=catalog&mode=keyword&catalog={HANDBOOK_KEY}")
-    assert first["more"] is True and len(first["hits"]) == 10
+    assert first["more"] is True
+    assert len(first["hits"]) == 10
     second = _json(named, f"/search.json?q=catalog&mode=keyword&catalog={HANDBOOK_KEY}&page=2")
     assert second["hits"][0]["position"] == 11
     assert {h["citation"] for h in first["hits"]}.isdisjoint(h["citation"] for h in second["hits"])
@@ -150,7 +167,8 @@ def test_search_empty_states_say_what_to_do(named: TestClient) -> None:
     assert "Type a question" in _html(named, "/search")
     assert "Nothing found" in _html(named, "/search?q=xylophonequartz&mode=keyword")
     refused = named.get("/search.json?q=x&mode=nonsense")
-    assert refused.status_code == 400 and refused.json()["error"]["reason"] == "invalid-mode"
+    assert refused.status_code == 400
+    assert refused.json()["error"]["reason"] == "invalid-mode"
 
 
 def test_cite_opens_a_reference_at_its_passage(named: TestClient) -> None:
@@ -162,7 +180,8 @@ def test_cite_opens_a_reference_at_its_passage(named: TestClient) -> None:
     target = named.get(f"/cite?ref={quote(ref)}", follow_redirects=False).headers["location"]
     assert target == f"{HB}/d/building/signing?hl=3-4#u-hl"
     data = _json(named, f"/cite.json?ref={quote(ref)}")
-    assert data["passage"]["kind"] == "lines" and data["url"] == target
+    assert data["passage"]["kind"] == "lines"
+    assert data["url"] == target
     whole = f"knowledge://{HANDBOOK_KEY}/building/signing"
     assert (
         named.get(f"/cite?ref={quote(whole)}", follow_redirects=False).headers["location"]
@@ -190,13 +209,16 @@ def test_cite_refuses_what_does_not_resolve(
 
 def test_memory_page_lists_and_searches_read_only(named: TestClient) -> None:
     data = _json(named, "/memory.json")
-    assert data["exists"] is True and len(data["days"]) == 1
+    assert data["exists"] is True
+    assert len(data["days"]) == 1
     texts = [e["text"] for day in data["entries"] for e in day["entries"]]
     assert "Use only the fine whetstone for sharpening knives." in texts
     found = _json(named, "/memory.json?q=whetstone")
-    assert found["hits"] and "whetstone" in found["hits"][0]["snippet"]
+    assert found["hits"]
+    assert "whetstone" in found["hits"][0]["snippet"]
     html = _html(named, "/memory")
-    assert "&lt;script&gt;" in html and "<script>window.pwned" not in html
+    assert "&lt;script&gt;" in html
+    assert "<script>window.pwned" not in html
     assert 'href="/memory"' in _html(named, "/")
 
 
@@ -214,10 +236,12 @@ def test_installed_library_shows_enabled_state_and_searches_enabled_catalogs(
 ) -> None:
     client, _ = installed
     cards = {c["key"]: c for c in _json(client, "/library.json")["catalogs"]}
-    assert cards[HANDBOOK_KEY]["installed"] is True and cards[HANDBOOK_KEY]["enabled"] is True
+    assert cards[HANDBOOK_KEY]["installed"] is True
+    assert cards[HANDBOOK_KEY]["enabled"] is True
     assert cards[HANDBOOK_KEY]["sizeBytes"] > 0
     hits = _json(client, "/search.json?q=signing+catalogs&mode=keyword")["hits"]
-    assert hits and hits[0]["source"] == HANDBOOK_KEY
+    assert hits
+    assert hits[0]["source"] == HANDBOOK_KEY
     assert 'action="/c/gezel-knowledge/gezel-handbook/disable"' in _html(client, "/")
 
 

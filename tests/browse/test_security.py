@@ -93,7 +93,8 @@ def test_an_inert_image_asset_is_served_with_its_type_and_a_sandbox(named: TestC
     assert "default-src 'none'" in response.headers["content-security-policy"]
     assert response.headers["x-content-type-options"] == "nosniff"
     png = named.get(f"{HB}/assets/building/images/shards.png")
-    assert png.status_code == 200 and png.headers["content-type"] == "image/png"
+    assert png.status_code == 200
+    assert png.headers["content-type"] == "image/png"
     assert png.content.startswith(b"\x89PNG")
 
 
@@ -186,7 +187,8 @@ def test_enable_and_disable_need_a_post_with_the_csrf_token(
     response = client.post(
         f"{HB}/enable?format=json", headers={"x-csrf-token": token, "origin": BASE}
     )
-    assert response.status_code == 200 and response.json()["enabled"] is True
+    assert response.status_code == 200
+    assert response.json()["enabled"] is True
     assert state.catalog(HANDBOOK_KEY).enabled is True
     assert f'name="csrf" value="{token}"' in client.get("/").text
 
@@ -222,7 +224,8 @@ def test_the_command_refuses_a_non_loopback_bind_without_a_token(
 ) -> None:
     assert main(["browse", "--host", "0.0.0.0", "--no-open", "--port", "0"]) == 1
     err = capsys.readouterr().err
-    assert "[token-required]" in err and "--token" in err
+    assert "[token-required]" in err
+    assert "--token" in err
 
 
 def test_with_a_token_every_request_must_carry_it(installed_home: Path) -> None:
@@ -236,7 +239,8 @@ def test_with_a_token_every_request_must_carry_it(installed_home: Path) -> None:
         assert opened.status_code == 303
         assert opened.headers["location"] == "/search?q=x"
         cookie = opened.headers["set-cookie"]
-        assert "HttpOnly" in cookie and "SameSite=Strict" in cookie
+        assert "HttpOnly" in cookie
+        assert "SameSite=Strict" in cookie
         assert client.get("/").status_code == 200  # the cookie now
         client.cookies.clear()
         assert client.get("/").status_code == 401
