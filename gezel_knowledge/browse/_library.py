@@ -10,6 +10,7 @@ through ``read``. Handles are opened once and kept, so a page costs the queries 
 
 from __future__ import annotations
 
+import sqlite3
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -24,6 +25,7 @@ from gezel_knowledge.reader import Catalog, Passage
 from gezel_knowledge.results import SearchMode, SearchResult
 from gezel_knowledge.search import KnowledgeSearch
 from gezel_knowledge.validate import provenance_verdict
+from gezk.errors import ReasonedError
 from gezk.signing import TrustAnchors
 from gezk.uri import KnowledgeUri
 
@@ -175,7 +177,7 @@ class Library:
             catalog = self.catalog(installed.key)
         except NotFound:
             return None
-        except (OSError, InvalidInput) as exc:  # a broken install is listed, not fatal
+        except (ReasonedError, OSError, sqlite3.Error) as exc:  # listed, with why, not fatal
             quarantine = quarantine or installing.Quarantine("mount-failed", str(exc), "")
             catalog = None
         signature = version.provenance.split(":", 1)[0]

@@ -86,13 +86,15 @@ def run(args: argparse.Namespace) -> int:
     if not opened:
         state_from(args, handbook=True)
     library = browsing.Library(opened, home=args.home, trust=trust)
-    server = browsing.BrowseServer(
-        library,
-        host=args.host,
-        port=args.port,
-        token=token,
-        memory_embedder=resolve_embedder(args.embedder, quiet=True),
-    )
+    # The memory page's query embedder, loaded only when there is a memory index to search.
+    memory_embedder = resolve_embedder(args.embedder, quiet=True) if library.has_memory() else None
+    try:
+        server = browsing.BrowseServer(
+            library, host=args.host, port=args.port, token=token, memory_embedder=memory_embedder
+        )
+    except BaseException:
+        library.close()
+        raise
 
     def ready(url: str) -> None:
         note(f"serving {len(library.cards())} catalog(s) at {url} (Ctrl-C stops)")

@@ -3,8 +3,14 @@ without it, and the JSON twins' casing shared with the CLI."""
 
 from __future__ import annotations
 
+import json
+import os
+import re
+import signal
 import subprocess
 import sys
+from pathlib import Path
+from urllib.request import urlopen
 
 import pytest
 
@@ -60,3 +66,27 @@ def test_a_catalog_that_is_not_there_is_refused_before_serving(
 ) -> None:
     assert main(["browse", "no-such-catalog.gezk", "--no-open", "--port", "0"]) == 1
     assert "[catalog-not-found]" in capsys.readouterr().err
+
+
+def test_the_command_serves_the_named_catalogs_on_loopback(
+    handbook_gezk: Path, tmp_path: Path
+) -> None:
+    env = {**os.environ, "GEZEL_HOME": str(tmp_path / "home"), "GEZEL_HANDBOOK": "off"}
+    command = [sys.executable, "-m", "gezel_knowledge", "browse", str(handbook_gezk)]
+    with subprocess.Popen(
+        [*command, "--port", "0", "--no-open", "--embedder", "none"],
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    ) as process:
+        try:
+            assert process.stderr is not None
+            line = process.stderr.readline()
+            found = re.search(r"serving 1 catalog\(s\) at (http://127\.0\.0\.1:\d+/) ", line)
+            assert found is not None, line
+            with urlopen(found.group(1) + "library.json") as response:
+                library = json.load(response)
+            assert [c["key"] for c in library["catalogs"]] == ["gezel-knowledge/gezel-handbook"]
+        finally:
+            process.send_signal(signal.SIGINT)
+            process.wait(timeout=20)
