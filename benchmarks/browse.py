@@ -15,6 +15,9 @@ Measured warm (every page kind requested once first), in one process, interleave
   documents), Document (a different random document each time: body, outline breadcrumbs,
   previous and next among 50,000 siblings, citations), the Document's JSON twin, and ``/cite``;
   the goal is every page under 100 ms;
+- **body**: rendering and sanitising one long Markdown body (``--body-kib``, 32 KiB of headings,
+  paragraphs with links, lists, tables and code), the part of a Document page that grows with
+  the document (the benchmark catalog's own bodies are one line);
 - **search**: for each query, ``Catalog.search(query, k=10)`` (the library's own search) and
   the browser's ``/search?q=...`` of the same catalog (that search, then snippets and the page),
   alternately; the goal is the browser's median at most 1.2x the library's.
@@ -42,6 +45,7 @@ from urllib.parse import quote, unquote, urlencode
 import numpy as np
 
 from gezel_knowledge.browse import GuardSettings, Library, create_app
+from gezel_knowledge.browse._markdown import LinkMap, render_body
 from gezel_knowledge.embedders import HashEmbedder
 from gezel_knowledge.opening import open_catalog
 from gezel_knowledge.reader import Catalog
@@ -125,6 +129,30 @@ def _queries(catalog: Catalog, count: int, rng: np.random.Generator) -> list[str
     return out
 
 
+def long_body(kib: int) -> str:
+    """Markdown of about ``kib`` KiB: sections of prose with links, a list, a table and code."""
+    parts: list[str] = []
+    n = 0
+    while sum(len(p) for p in parts) < kib * 1024:
+        n += 1
+        parts.append(
+            f"## Section {n}\n\nSome prose about part {n}, with a [link](knowledge://p/c/d{n}) "
+            "and `code`, long enough to wrap over a few lines of the page as real text does "
+            "when it explains something in detail.\n\n- one\n- two\n- three\n\n"
+            "| a | b |\n|---|---|\n| 1 | 2 |\n\n```python\nprint('hello')\n```\n"
+        )
+    return "# A long document\n\n" + "\n".join(parts)
+
+
+def measure_body(kib: int, repeats: int) -> dict[str, float]:
+    """CPU ms of rendering and sanitising a ``kib`` KiB body."""
+    body = long_body(kib)
+    links = LinkMap(cite=lambda ref: "/cite", asset=lambda path: "/" + path)
+    render_body(body, links)
+    times = [_cpu_ms(lambda: render_body(body, links)) for _ in range(repeats)]
+    return {"kib": kib, "cpu_p50": statistics.median(times), "cpu_max": max(times)}
+
+
 def measure(catalog: Catalog, queries: int, pages: int) -> dict[str, Any]:
     """Page CPU times and the search ratio on an open catalog."""
     rng = np.random.default_rng(3)
@@ -203,6 +231,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--chunks", type=int, default=200_000, help="passages (one shard)")
     parser.add_argument("--pages", type=int, default=40, help="requests per page kind")
     parser.add_argument("--queries", type=int, default=40, help="search queries")
+    parser.add_argument("--body-kib", type=int, default=32, help="the long body's size")
     parser.add_argument("--workdir", type=Path, default=Path("/tmp/gezel-bench-hybrid"))
     parser.add_argument("--json", action="store_true", help="print JSON")
     args = parser.parse_args(argv)
@@ -218,6 +247,7 @@ def main(argv: list[str] | None = None) -> int:
     }
     with open_catalog(root, embedder=HashEmbedder()) as catalog:
         report.update(measure(catalog, args.queries, args.pages))
+    report["body"] = measure_body(args.body_kib, max(5, args.pages // 4))
     report["load_after"] = [round(x, 2) for x in os.getloadavg()]
     if args.json:
         print(json.dumps(report, indent=2))
@@ -229,6 +259,8 @@ def main(argv: list[str] | None = None) -> int:
     for kind, f in report["pages"].items():
         verdict = "met" if f["cpu_max"] < PAGE_GOAL_MS else "NOT met"
         print(f"{kind:14} {f['cpu_p50']:11.1f} {f['cpu_max']:11.1f}  {verdict}")
+    b = report["body"]
+    print(f"render a {b['kib']} KiB body: cpu p50 {b['cpu_p50']:.1f} ms, max {b['cpu_max']:.1f} ms")
     s = report["search"]
     verdict = "met" if s["ratio_p50"] <= SEARCH_GOAL else "NOT met"
     print(

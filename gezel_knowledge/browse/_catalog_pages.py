@@ -185,7 +185,7 @@ def document_page(browser: Browser, request: Request) -> Page:
     document_id = request.path_params["document"]
     document = catalog.document(document_id)
     highlight = _lines(request.query_params.get("hl"))
-    rendered = render_body(catalog.body(document_id), links_for(key), highlight=highlight)
+    rendered = browser.rendered(catalog, document_id, highlight)
     outline = browser.outline(catalog)
     previous, following = neighbours(catalog, outline, document_id, document.topic_id)
     sections = [

@@ -22,6 +22,8 @@ def test_browse_benchmark_times_pages_and_search(
                                     "cite"}  # fmt: skip
     for figures in report["pages"].values():
         assert figures["cpu_max"] >= figures["cpu_p50"] >= 0
+    assert report["body"]["kib"] == 32
+    assert report["body"]["cpu_p50"] > 0
     search = report["search"]
     assert search["ratio_p50"] == pytest.approx(
         search["browser_cpu_p50"] / search["library_cpu_p50"]
