@@ -6,7 +6,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from gezel_knowledge.compiler import compile_catalog
+from gezel_knowledge.compiler import BuildOptions, compile_catalog
 from gezel_knowledge.embedders import HashEmbedder
 from gezel_knowledge.indexes import MemoryIndex
 
@@ -68,9 +68,10 @@ SCRIPTED_SVG = (
 def build_handbook(out: Path) -> Path:
     """examples/handbook as a .gezk with the test embedder."""
     path = out / "handbook.gezk"
-    compile_catalog(
-        HANDBOOK, path, embedder=HashEmbedder(), created_at="2026-12-01T00:00:00Z", cache_dir=None
+    options = BuildOptions(
+        embedder=HashEmbedder(), created_at="2026-12-01T00:00:00Z", cache_dir=None
     )
+    compile_catalog(HANDBOOK, path, options)
     return path
 
 
@@ -98,7 +99,9 @@ def build_hostile(out: Path) -> Path:
     (src / "plain.md").write_text("# Plain page\n\nNothing to see here.\n", encoding="utf-8")
     (src / "images" / "logo.svg").write_text(INERT_SVG, encoding="utf-8")
     path = out / "hostile.gezk"
-    compile_catalog(src, path, embedder=HashEmbedder(), created_at="2026-12-01T00:00:00Z")
+    compile_catalog(
+        src, path, BuildOptions(embedder=HashEmbedder(), created_at="2026-12-01T00:00:00Z")
+    )
     return path
 
 
