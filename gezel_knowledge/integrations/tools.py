@@ -1,9 +1,9 @@
 """What the agent tools do, as plain methods returning text for a model.
 
 Gezel gives its model ``search``, ``read_document``, ``knowledge_nearby`` and memory tools;
-:class:`KnowledgeTools` implements them over catalogs (the installed ones, a
-:class:`~gezel_knowledge.search.KnowledgeSearch`, or a
-:class:`~gezel_knowledge.integrations.catalog_set.CatalogSet` of catalogs named by path) and a
+:class:`KnowledgeTools` implements them over catalogs (a
+:class:`~gezel_knowledge.search.KnowledgeSearch` of the installed ones, or of catalogs named by
+path, searched the same way) and a
 :class:`~gezel_knowledge.indexes.MemoryIndex`. :mod:`gezel_knowledge.integrations.mcp` serves
 them over MCP; they need no MCP library and are tested as they are.
 
@@ -22,15 +22,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import date
 from pathlib import Path
-from typing import Protocol
 
-from gezel_knowledge.embedders import resolve_query_embedder
 from gezel_knowledge.embedders.base import Embedder
 from gezel_knowledge.errors import InvalidInput
 from gezel_knowledge.hits import Provenance, SourceKind, merge_hits
 from gezel_knowledge.indexes import MEMORY_KINDS, MemoryEntry, MemoryIndex
 from gezel_knowledge.install.state import HomeState
-from gezel_knowledge.integrations.catalog_set import CatalogSet
 from gezel_knowledge.integrations.evidence import (
     DEFAULT_MAX_TOKENS,
     Budget,
@@ -38,40 +35,16 @@ from gezel_knowledge.integrations.evidence import (
     render_passage,
     render_result,
 )
-from gezel_knowledge.opening import open_catalog
 from gezel_knowledge.reader import Catalog, Passage
 from gezel_knowledge.results import SearchMode, SearchResult, SourceReport
 from gezel_knowledge.search import ALL_SOURCES, KnowledgeSearch, SourceName, search_all_sources
+from gezel_knowledge.search.named import open_named, resolve_catalog
 from gezk.spatial import RadiusQuery
 from gezk.uri import KnowledgeUri
 
-__all__ = ["CatalogSource", "KnowledgeTools", "Radius", "open_tools"]
+__all__ = ["KnowledgeTools", "Radius", "open_tools"]
 
 _DAY_FILE = re.compile(r"^\d{4}-\d{2}-\d{2}\.md$")
-
-
-class CatalogSource(Protocol):
-    """Catalogs searched and read together: the installed ones, or a :class:`CatalogSet`."""
-
-    def search(
-        self,
-        query: str,
-        *,
-        k: int = 10,
-        mode: SearchMode = "hybrid",
-        catalogs: Sequence[str] | None = None,
-        near: RadiusQuery | None = None,
-    ) -> SearchResult:
-        """Hits for ``query`` from the chosen catalogs, best first."""
-        ...
-
-    def read(self, reference: str | KnowledgeUri) -> Passage:
-        """Resolve a ``knowledge://`` reference."""
-        ...
-
-    def close(self) -> None:
-        """Release the catalogs."""
-        ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,7 +73,7 @@ class KnowledgeTools:
 
     def __init__(
         self,
-        catalogs: CatalogSource,
+        catalogs: KnowledgeSearch,
         memory: MemoryIndex | None = None,
         *,
         max_tokens: int = DEFAULT_MAX_TOKENS,
@@ -213,17 +186,7 @@ class KnowledgeTools:
 
     def _origin(self, uri: str) -> Provenance | None:
         ref = KnowledgeUri.parse(uri)
-        key = f"{ref.publisher_id}/{ref.catalog_id}"
-        if isinstance(self.catalogs, CatalogSet):
-            return self.catalogs.provenance(key)
-        if isinstance(self.catalogs, KnowledgeSearch):
-            installed = self.catalogs.home.catalog(key)
-            active = installed.active
-            if active is not None:
-                return Provenance(
-                    ref.publisher_id, ref.catalog_id, active.version, active.archive_sha256
-                )
-        return None
+        return self.catalogs.provenance(f"{ref.publisher_id}/{ref.catalog_id}")
 
     # -- memory ------------------------------------------------------------------------------
 
@@ -313,16 +276,16 @@ def open_tools(
     memory_embedder: Embedder | None = None,
     max_tokens: int = DEFAULT_MAX_TOKENS,
 ) -> KnowledgeTools:
-    """The tools over the installed catalogs of the Gezel home, or over the catalogs at
-    ``catalog_paths`` (each with its profile's shared query embedder), and the home's memory."""
-    catalogs: CatalogSource
+    """The tools over the installed catalogs of the Gezel home, or over the catalogs named by
+    ``catalog_paths`` (each opened with its profile's shared query embedder and searched as
+    installed catalogs are), and the home's memory."""
+    catalogs: KnowledgeSearch
     if catalog_paths:
         opened: list[Catalog] = []
         try:
             for path in catalog_paths:
-                opened.append(open_catalog(Path(path)))
-                opened[-1].embedder = resolve_query_embedder(opened[-1].profile).embedder
-            catalogs = CatalogSet(opened)
+                opened.append(open_named(resolve_catalog(path, home=home), embedder="auto"))
+            catalogs = KnowledgeSearch.over(opened)
         except BaseException:
             for catalog in opened:
                 catalog.close()

@@ -342,6 +342,16 @@ class Catalog:
                     )
             return self.embedder, None if self.embedder is not None else self._no_embedder
 
+    def query_embedder(self) -> tuple[Embedder | None, str | None, str | None]:
+        """``(embedder, reason, message)``: the query embedder this handle was opened with (or
+        found for its profile), or ``None`` and why semantic search is off."""
+        embedder, missing = self._query_embedder()
+        if embedder is not None:
+            return embedder, None, None
+        if missing is not None:
+            return None, missing.reason, missing.message
+        return None, "no-embedder", f"no query embedder for {self.profile.id} was supplied"
+
     def search(
         self,
         query: str,

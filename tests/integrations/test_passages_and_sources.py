@@ -94,7 +94,8 @@ def test_a_path_is_verified_opened_with_its_embedder_and_closed(handbook_gezk: P
     source = RetrievalSource(handbook_gezk)
     catalog = source.catalog
     assert catalog is not None
-    assert catalog.embedder is not None  # the hash profile's shared embedder
+    # Given when it was opened: the hash profile's shared embedder, found on first use.
+    assert catalog.query_embedder()[0] is not None
     result = source.search(QUERY, k=2)
     assert result.sources[0].semantic == "used"
     assert source.read(result.hits[0].citation).text == result.hits[0].text
