@@ -16,6 +16,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from gezel_knowledge.errors import InvalidInput
 from gezel_knowledge.extras import MissingExtra
 from gezel_knowledge.integrations.passages import RetrievedPassage, retrieved_passages
 from gezel_knowledge.integrations.sources import RetrievalSource, check_k, check_mode
@@ -28,7 +29,7 @@ try:
     )
     from langchain_core.documents import Document
     from langchain_core.retrievers import BaseRetriever
-    from pydantic import ConfigDict, PrivateAttr
+    from pydantic import ConfigDict, Field, PrivateAttr
 except ImportError as exc:  # pragma: no cover - exercised by the missing-extra test
     raise MissingExtra("langchain_core", "langchain", "the LangChain retriever") from exc
 
@@ -43,8 +44,9 @@ def to_document(passage: RetrievedPassage) -> Document:
 class GezelRetriever(BaseRetriever):
     """Retrieve cited passages from a catalog, a path, an installed catalog or all of them.
 
-    ``GezelRetriever(source=..., k=10, mode="hybrid", catalogs=None)``; see
-    :mod:`gezel_knowledge.integrations.sources` for what ``source`` may be. Call
+    ``GezelRetriever(source, k=10, mode="hybrid", catalogs=None)``; see
+    :mod:`gezel_knowledge.integrations.sources` for what ``source`` may be (also as the first
+    positional argument). ``invoke(query, k=N)`` returns ``N`` documents for that call. Call
     :meth:`close` (or use it as a context manager) to close what it opened.
     """
 
@@ -54,7 +56,7 @@ class GezelRetriever(BaseRetriever):
     """A ``Catalog``, a ``KnowledgeSearch``, a catalog path, an installed catalog, or ``None``
     for every installed catalog."""
     k: int = 10
-    """How many passages to return."""
+    """How many passages to return (LangChain's name; ``invoke(query, k=N)`` per call)."""
     mode: SearchMode = "hybrid"
     """``hybrid``, ``vector`` or ``keyword``."""
     catalogs: list[str] | None = None
@@ -65,53 +67,86 @@ class GezelRetriever(BaseRetriever):
     """The cosine below which a vector neighbour is not evidence (default: the profile's)."""
     embedder: Any = None
     """The query embedder for a catalog opened by path (default: its profile's shared one)."""
+    opened: Any = Field(default=None, exclude=True, repr=False)
+    """The opened source, shared with the copies LangChain makes of a retriever (a
+    ``configurable_fields`` call, say) whose source settings are the same."""
 
-    _source: RetrievalSource = PrivateAttr()
-
-    def __init__(self, **data: Any) -> None:
-        """Check the settings and open the source."""
+    def __init__(self, source: Any = None, /, **data: Any) -> None:
+        """Check the settings and open the source (or share an opened one)."""
+        if source is not None:
+            if data.get("source") is not None:
+                raise InvalidInput(
+                    "source is given twice (positionally and by name)", reason="invalid-source"
+                )
+            data["source"] = source
+        # Ours before pydantic's, so a bad k or mode is the same typed error as in the other
+        # retrievers, and k=True is refused instead of coerced to 1.
+        check_k(data.get("k", 10))
+        check_mode(data.get("mode", "hybrid"))
         super().__init__(**data)
-        # After pydantic's own validation, not inside it (model_post_init): there an
-        # InvalidInput, being a ValueError, would come out as a pydantic ValidationError.
-        check_k(self.k)
-        check_mode(self.mode)
-        self._source = RetrievalSource(
-            self.source,
-            catalogs=self.catalogs,
-            home=self.home,
-            embedder=self.embedder,
-        )
+        shared = self.opened
+        if not (
+            isinstance(shared, RetrievalSource)
+            and shared.serves(self.source, self.catalogs, self.home, self.embedder)
+        ):
+            self.opened = RetrievalSource(
+                self.source, catalogs=self.catalogs, home=self.home, embedder=self.embedder
+            )
+            self._owner = True
+
+    _owner: bool = PrivateAttr(default=False)
 
     @property
     def retrieval_source(self) -> RetrievalSource:
         """What this retriever searches."""
-        return self._source
+        opened: RetrievalSource = self.opened
+        return opened
 
-    def search(self, query: str) -> SearchResult:
+    def search(self, query: str, *, k: int | None = None) -> SearchResult:
         """The whole search result behind a retrieval (reports, signals and all)."""
-        return self._source.search(
-            query, k=self.k, mode=self.mode, min_similarity=self.min_similarity
+        return self.retrieval_source.search(
+            query,
+            k=self.k if k is None else check_k(k),
+            mode=self.mode,
+            min_similarity=self.min_similarity,
         )
 
     def _get_relevant_documents(
-        self, query: str, *, run_manager: CallbackManagerForRetrieverRun
+        self, query: str, *, run_manager: CallbackManagerForRetrieverRun, **kwargs: Any
     ) -> list[Document]:
-        return [to_document(p) for p in retrieved_passages(self.search(query).hits)]
+        return [to_document(p) for p in retrieved_passages(self.search(query, k=_k(kwargs)).hits)]
 
     async def _aget_relevant_documents(
-        self, query: str, *, run_manager: AsyncCallbackManagerForRetrieverRun
+        self, query: str, *, run_manager: AsyncCallbackManagerForRetrieverRun, **kwargs: Any
     ) -> list[Document]:
-        result = await self._source.asearch(
-            query, k=self.k, mode=self.mode, min_similarity=self.min_similarity
+        k = _k(kwargs)
+        result = await self.retrieval_source.asearch(
+            query,
+            k=self.k if k is None else k,
+            mode=self.mode,
+            min_similarity=self.min_similarity,
         )
         return [to_document(p) for p in retrieved_passages(result.hits)]
 
     def close(self) -> None:
-        """Close the catalogs this retriever opened itself."""
-        self._source.close()
+        """Close the catalogs this retriever opened itself (its copies share and leave them)."""
+        if self._owner:
+            self.retrieval_source.close()
 
     def __enter__(self) -> GezelRetriever:
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _k(kwargs: dict[str, Any]) -> int | None:
+    """The per-call ``k`` of ``invoke(query, k=N)``; any other keyword is refused."""
+    unknown = sorted(set(kwargs) - {"k"})
+    if unknown:
+        raise InvalidInput(
+            f"unknown retrieval argument(s) {', '.join(unknown)}; a call takes k",
+            reason="invalid-argument",
+        )
+    k = kwargs.get("k")
+    return None if k is None else check_k(k)

@@ -20,7 +20,7 @@ def test_retrieve_returns_nodes_identified_by_citation(
     handbook_gezk: Path, handbook: Catalog
 ) -> None:
     expected = handbook.search(QUERY, k=3).hits
-    with GezelRetriever(handbook_gezk, k=3) as retriever:
+    with GezelRetriever(handbook_gezk, similarity_top_k=3) as retriever:
         assert isinstance(retriever, BaseRetriever)
         nodes = retriever.retrieve(QUERY)
         again = asyncio.run(retriever.aretrieve(QUERY))
@@ -32,7 +32,7 @@ def test_retrieve_returns_nodes_identified_by_citation(
 
 
 def test_a_model_sees_the_title_and_citation_but_not_the_signals(handbook: Catalog) -> None:
-    node = GezelRetriever(handbook, k=1).retrieve(QUERY)[0].node
+    node = GezelRetriever(handbook, similarity_top_k=1).retrieve(QUERY)[0].node
     shown = node.get_content(metadata_mode=MetadataMode.LLM)
     assert f"citation: {node.node_id}" in shown
     assert f"title: {node.metadata['title']}" in shown
@@ -42,7 +42,7 @@ def test_a_model_sees_the_title_and_citation_but_not_the_signals(handbook: Catal
 
 
 def test_the_retriever_evaluator_scores_citations(handbook: Catalog) -> None:
-    retriever = GezelRetriever(handbook, k=3)
+    retriever = GezelRetriever(handbook, similarity_top_k=3)
     found = [n.node.node_id for n in retriever.retrieve(QUERY)]
     evaluator = RetrieverEvaluator.from_metric_names(["hit_rate", "mrr"], retriever=retriever)
     first = evaluator.evaluate(query=QUERY, expected_ids=[found[0]])
@@ -57,7 +57,7 @@ def test_the_retriever_evaluator_scores_citations(handbook: Catalog) -> None:
 
 
 def test_it_searches_installed_catalogs(installed_handbook: str, handbook: Catalog) -> None:
-    with GezelRetriever(installed_handbook, k=2, mode="keyword") as retriever:
+    with GezelRetriever(installed_handbook, similarity_top_k=2, mode="keyword") as retriever:
         nodes = retriever.retrieve("install")
     assert [n.node.node_id for n in nodes] == [
         h.citation for h in handbook.search("install", k=2, mode="keyword").hits
