@@ -68,12 +68,14 @@ def test_a_search_result_renders_as_a_table_of_its_hits(handbook: Catalog) -> No
     rows = _cells(html)
     assert len(rows) == len(result.hits)
     for hit, row in zip(result.hits, rows, strict=True):
-        number, title, heading, relevance, signals, excerpt = row
+        number, title, heading, score, relevance, signals, excerpt = row
         assert number == str(hit.rank + 1)
         assert title.startswith(hit.title)
         assert "gezel-knowledge/gezel-handbook 2026.12.1" in title
         assert heading == " › ".join(hit.heading_path)
         assert relevance == f"{hit.relevance:.3f}"
+        assert hit.score is not None
+        assert score == f"{hit.score:.3f}"
         assert [s.split(" ")[0] for s in signals.split("<br>")] == [s.name for s in hit.signals]
         assert excerpt.endswith(f"<code>{hit.citation}</code>")
     assert "untrusted" in html
@@ -118,7 +120,8 @@ def test_reprs_say_what_each_value_is(handbook: Catalog, handbook_gezk: Path) ->
         "gezel-knowledge/gezel-handbook>"
     )
     hit = result.hits[0]
-    assert repr(hit) == f"<SearchHit #1 {hit.title!r} {hit.relevance:.3f} {hit.citation}>"
+    assert hit.score is not None
+    assert repr(hit) == f"<SearchHit #1 {hit.title!r} score {hit.score:.3f} {hit.citation}>"
     passage = handbook.read(hit.citation)
     assert repr(passage) == (
         f"<Passage passage, lines {passage.line_start}-{passage.line_end} of "
@@ -158,6 +161,7 @@ def test_a_result_becomes_an_arrow_table_one_typed_row_per_hit(handbook: Catalog
     assert table.num_rows == len(result.hits)
     assert table.column("citation").to_pylist() == [h.citation for h in result.hits]
     assert table.column("relevance").to_pylist() == [h.relevance for h in result.hits]
+    assert table.column("score").to_pylist() == [h.score for h in result.hits]
     assert table.column("heading_path").to_pylist() == [list(h.heading_path) for h in result.hits]
     assert table.column("signals").to_pylist() == [
         [{"name": s.name, "rank": s.rank, "score": s.score} for s in h.signals] for h in result.hits

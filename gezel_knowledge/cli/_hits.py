@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 
 from gezel_knowledge.cli._output import excerpt, plural
+from gezel_knowledge.display import score_text
 from gezel_knowledge.fusion import KEYWORD, KEYWORD_ONLY, TITLE, VECTOR
 from gezel_knowledge.hits import SearchHit, Signal
 from gezel_knowledge.results import SearchResult
@@ -21,8 +22,10 @@ RELEVANCE_HELP = (
     "Each hit says which ranked lists found it and its rank in each: 'meaning' (passages close "
     "to the question, with their cosine similarity, -1 to 1, higher is closer), 'title' "
     "(document titles, summaries and aliases) and 'keywords' (passages sharing the query's "
-    "words). Hits are ordered by fusing those ranks; the relevance in --json, "
-    "11/(11+position), describes that position, not the probability that a passage is right."
+    "words). Hits are ordered by fusing those ranks. Each hit's score is the cosine of its "
+    "passage to the question (a cutoff can act on it; '-' where no cosine was measured, as in "
+    "keyword mode); the relevance in --json, 11/(11+position), describes the position only, "
+    "not the probability that a passage is right."
 )
 """What the ranking and relevance mean, for the search commands' ``--help``."""
 
@@ -62,8 +65,9 @@ def _place(hit: SearchHit, *, show_source: bool) -> str:
 
 
 LEGEND = (
-    "'matched' says how each result was found: by meaning (cosine similarity, 1 = the same "
-    "meaning), by title, by keywords; #1 is the best of that list."
+    "'score' is the cosine similarity of the passage to the question (1 = the same meaning; "
+    "'-': not measured), which a cutoff can act on. 'matched' says how each result was found: "
+    "by meaning, by title, by keywords; #1 is the best of that list."
 )
 
 
@@ -91,8 +95,11 @@ def hit_lines(hit: SearchHit, *, show_source: bool = False, width: int = 200) ->
         " > ".join((hit.title, *hit.section_path)) if hit.title else " > ".join(hit.heading_path)
     )
     yield f"{hit.rank + 1}. {title or hit.citation}  ({_place(hit, show_source=show_source)})"
+    score = f"   score {score_text(hit.score)}"
     if hit.signals:
-        yield "   matched: " + ", ".join(signal_text(s) for s in hit.signals)
+        yield f"{score}; matched: " + ", ".join(signal_text(s) for s in hit.signals)
+    else:
+        yield score
     if hit.text:
         yield f"   {_preview(hit, width)}"
     yield f"   {hit.citation}"

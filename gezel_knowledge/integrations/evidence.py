@@ -122,7 +122,8 @@ def _signal(signal: Signal) -> str:
 def _hit_head(number: int, hit: SearchHit) -> list[str]:
     title = hit.title + (f" › {' › '.join(hit.section_path)}" if hit.section_path else "")
     signals = ", ".join(_signal(s) for s in hit.signals)
-    ranking = f"relevance {hit.relevance:.3f} (rank-based, not a probability)"
+    score = "no cosine measured" if hit.score is None else f"cosine {hit.score:.3f} to the query"
+    ranking = f"score: {score}; relevance {hit.relevance:.3f} (rank-based)"
     lines = [
         "",
         f"[{number}] {title}",

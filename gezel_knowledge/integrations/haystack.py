@@ -4,7 +4,7 @@
 ``query`` and an optional ``top_k``; output ``documents``), serialisable with ``to_dict`` /
 ``from_dict`` so pipelines holding it save and load as YAML. A hit becomes a Haystack
 ``Document`` whose ``id`` is its ``knowledge://`` citation, ``content`` the passage, ``score``
-the rank-based relevance (not a probability) and ``meta``
+the cosine of the passage to the query (``None`` where none was measured) and ``meta``
 :mod:`gezel_knowledge.integrations.passages`' mapping. ``run_async`` searches on a worker
 thread.
 

@@ -3,8 +3,9 @@
 :class:`GezelRetriever` is a ``langchain_core`` ``BaseRetriever``, so ``invoke``/``ainvoke``,
 ``batch`` and every chain that takes a retriever work with it. A hit becomes a ``Document``
 whose ``id`` is its ``knowledge://`` citation, whose ``page_content`` is the passage and whose
-``metadata`` is :mod:`gezel_knowledge.integrations.passages`' mapping (the relevance is
-``metadata["relevance"]``: rank-based, not a probability). Asynchronous retrieval runs the
+``metadata`` is :mod:`gezel_knowledge.integrations.passages`' mapping (``metadata["score"]``
+is the cosine of the passage to the query, ``metadata["relevance"]`` the rank-based position).
+Asynchronous retrieval runs the
 search on a worker thread.
 
 LangChain sends nothing anywhere unless LangSmith tracing is turned on

@@ -4,8 +4,10 @@
 :class:`GezelRetriever` is a ``llama_index.core`` ``BaseRetriever``: ``retrieve``/``aretrieve``,
 query engines, and the evaluation module work with it. A hit becomes a ``NodeWithScore`` whose
 node id is the hit's ``knowledge://`` citation, so ``RetrieverEvaluator`` scores retrievals
-against expected citations; its text is the passage, its score the rank-based relevance (not a
-probability), its metadata :mod:`gezel_knowledge.integrations.passages`' mapping. Only the
+against expected citations; its text is the passage, its score the cosine of the passage to the
+query, which ``SimilarityPostprocessor(similarity_cutoff=...)`` can act on (``None``, dropped by a
+cutoff, where no cosine was measured; the rank-based relevance stays in the metadata), its
+metadata :mod:`gezel_knowledge.integrations.passages`' mapping. Only the
 title, heading path and citation are shown to a model or an embedder with the text; the other
 metadata stays out of prompts. Asynchronous retrieval runs the search on a worker thread.
 

@@ -33,7 +33,8 @@ def test_a_pipeline_run_returns_documents_identified_by_citation(
     documents = pipeline.run({"retriever": {"query": QUERY}})["retriever"]["documents"]
     assert all(isinstance(d, Document) for d in documents)
     assert [d.id for d in documents] == [h.citation for h in expected]
-    assert [d.score for d in documents] == [h.relevance for h in expected]
+    assert [d.score for d in documents] == [h.score for h in expected]
+    assert [d.meta["relevance"] for d in documents] == [h.relevance for h in expected]
     assert [d.content for d in documents] == [h.text for h in expected]
     assert documents[0].meta["untrusted"] is True
     assert documents[0].meta["archive_sha256"] == handbook.archive_sha256

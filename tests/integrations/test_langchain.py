@@ -9,8 +9,7 @@ from typing import Any
 import pytest
 from langchain_core.documents import Document
 from langchain_core.retrievers import BaseRetriever
-from langchain_core.runnables import RunnableLambda
-from langchain_core.runnables import ConfigurableField
+from langchain_core.runnables import ConfigurableField, RunnableLambda
 from langchain_tests.integration_tests import RetrieversIntegrationTests
 
 from gezel_knowledge.errors import KnowledgeError
