@@ -58,12 +58,19 @@ def check_k(k: object, name: str = "k") -> int:
     return k
 
 
-def check_query(query: object) -> str:
-    """``query`` when it is a string, else ``invalid-query``."""
+def check_query(query: object, name: str = "the query", reason: str = "invalid-query") -> str:
+    """``query`` when it is a string of valid Unicode, else ``invalid-query`` (or ``reason``)
+    saying why, without echoing what cannot be printed."""
     if not isinstance(query, str):
+        raise InvalidInput(f"{name} must be a string, not {type(query).__name__}", reason=reason)
+    try:
+        query.encode("utf-8")
+    except UnicodeEncodeError as exc:
         raise InvalidInput(
-            f"the query must be a string, not {type(query).__name__}", reason="invalid-query"
-        )
+            f"{name} must be valid Unicode: it holds the lone surrogate "
+            f"{query[exc.start].encode('unicode_escape').decode()} at {exc.start}",
+            reason=reason,
+        ) from None
     return query
 
 

@@ -26,7 +26,7 @@ from pathlib import Path
 from gezel_knowledge.embedders.base import Embedder
 from gezel_knowledge.errors import InvalidInput
 from gezel_knowledge.hits import Provenance, SourceKind, merge_hits
-from gezel_knowledge.indexes import MEMORY_KINDS, MemoryEntry, MemoryIndex
+from gezel_knowledge.indexes import MEMORY_KINDS, MemoryEntry, MemoryIndex, check_memory_text
 from gezel_knowledge.install.state import HomeState
 from gezel_knowledge.integrations.evidence import (
     DEFAULT_MAX_TOKENS,
@@ -35,6 +35,7 @@ from gezel_knowledge.integrations.evidence import (
     render_passage,
     render_result,
 )
+from gezel_knowledge.integrations.sources import check_query
 from gezel_knowledge.reader import Catalog, Passage
 from gezel_knowledge.results import SearchMode, SearchResult, SourceReport
 from gezel_knowledge.search import ALL_SOURCES, KnowledgeSearch, SourceName, search_all_sources
@@ -117,8 +118,9 @@ class KnowledgeTools:
         Without ``sources``, the served ones (:attr:`served_sources`); a named source this
         server does not have (a workspace, the library) is reported unavailable.
         """
+        query = check_query(query)
         k = _check_results(max_results)
-        wanted = self.served_sources if sources is None else _sources(sources)
+        wanted = self.served_sources if sources is None else self._sources(sources)
         near = None if radius is None else radius.query()
         if not query.strip() and near is None:
             raise InvalidInput("the search query is empty", reason="empty-query")
@@ -152,10 +154,44 @@ class KnowledgeTools:
         max_tokens: int | None = None,
     ) -> str:
         """Search the catalogs and memory (or ``sources``), optionally within a radius."""
+        budget = self._budget(max_tokens)
         result = self.search_result(
             query, sources=sources, catalogs=catalogs, max_results=max_results, radius=radius
         )
-        return render_result(result, self._budget(max_tokens))
+        wanted = self.served_sources if sources is None else self._sources(sources)
+        return render_result(result, budget, empty=self._why_empty(wanted))
+
+    def _why_empty(self, wanted: Sequence[str]) -> str | None:
+        """Why a search found nothing when it is because nothing is there to search."""
+        if "catalogs" not in wanted or self.catalogs.listing():
+            return None
+        none = "No catalogs are installed, so no catalog was searched"
+        if self.memory is not None and len(wanted) > 1:
+            none += " (memory was, and has nothing on this)"
+        return none + ". " + _INSTALL_HINT
+
+    def list_catalogs(self) -> str:
+        """The catalogs a search covers, one line each (or that there are none)."""
+        served = self.catalogs.listing()
+        if not served:
+            return "No catalogs are installed. " + _INSTALL_HINT
+        lines = [f"{len(served)} catalog(s) searched by this server:"]
+        for c in served:
+            digest = f", archive sha256 {c.archive_sha256}" if c.archive_sha256 else ""
+            lines.append(f"- {c.key} version {c.version}: {c.name} ({c.profile}{digest})")
+        return self.budget.within(lines)
+
+    def _sources(self, sources: Sequence[str]) -> tuple[SourceName, ...]:
+        """``sources`` in order, each one this server serves; else ``invalid-source``."""
+        served = self.served_sources
+        unknown = sorted(set(sources) - set(served))
+        if unknown:
+            raise InvalidInput(
+                f"unknown source(s) {', '.join(unknown)}; this server serves {', '.join(served)}",
+                reason="invalid-source",
+                subject=unknown[0],
+            )
+        return tuple(name for name in served if name in sources)
 
     def knowledge_nearby(
         self,
@@ -168,21 +204,24 @@ class KnowledgeTools:
         max_tokens: int | None = None,
     ) -> str:
         """Catalog documents about places within the radius, nearest first."""
+        budget = self._budget(max_tokens)
         near = Radius(latitude, longitude, radius_meters).query()
         found = self.catalogs.search(
             "", k=_check_results(max_results), mode="keyword", catalogs=catalogs, near=near
         )
         subject = f" near ({near.latitude}, {near.longitude}) within {near.radius_meters:g} m"
-        return render_result(found, self._budget(max_tokens), subject=subject)
+        return render_result(found, budget, subject=subject, empty=self._why_empty(["catalogs"]))
 
     def read_passage(self, uri: str) -> Passage:
         """The passage, lines or document a ``knowledge://`` reference names."""
+        uri = check_query(uri, "the uri", "invalid-reference")
         return self.catalogs.read(KnowledgeUri.parse(uri))
 
     def read_document(self, uri: str, *, max_tokens: int | None = None) -> str:
         """Read a ``knowledge://`` reference (``#line=a-b`` or ``#chunk=<uid>``)."""
+        budget = self._budget(max_tokens)
         passage = self.read_passage(uri)
-        return render_passage(passage, self._budget(max_tokens), provenance=self._origin(uri))
+        return render_passage(passage, budget, provenance=self._origin(uri))
 
     def _origin(self, uri: str) -> Provenance | None:
         ref = KnowledgeUri.parse(uri)
@@ -205,16 +244,18 @@ class KnowledgeTools:
         max_tokens: int | None = None,
     ) -> str:
         """Recall memory notes (facts, decisions, preferences, status) about ``query``."""
+        query = check_query(query)
+        budget = self._budget(max_tokens)
         memory = self._memory()
         with self._memory_lock:
             memory.sync()
             result = memory.search(query, k=_check_results(max_results), scopes=scopes, kinds=kinds)
-        return render_result(result, self._budget(max_tokens))
+        return render_result(result, budget)
 
     def save_memory(self, text: str, *, kind: str = "fact", scope: str = "project") -> str:
-        """Append a note to today's memory file; say where it went."""
-        if not text.strip():
-            raise InvalidInput("there is nothing to remember", reason="empty-memory")
+        """Append a note to today's memory file; say where it went. The note reads back
+        exactly as given (at most 64 KiB of UTF-8)."""
+        check_memory_text(text)
         memory = self._memory()
         with self._memory_lock:
             entry = memory.add(text, kind=kind, scope=scope)
@@ -296,17 +337,10 @@ def open_tools(
     return KnowledgeTools(catalogs, index, max_tokens=max_tokens)
 
 
-def _sources(sources: Sequence[str] | None) -> tuple[SourceName, ...]:
-    if sources is None:
-        return ALL_SOURCES
-    unknown = sorted(set(sources) - set(ALL_SOURCES))
-    if unknown:
-        raise InvalidInput(
-            f"unknown source(s) {', '.join(unknown)}; sources are {', '.join(ALL_SOURCES)}",
-            reason="invalid-source",
-            subject=unknown[0],
-        )
-    return tuple(name for name in ALL_SOURCES if name in sources)
+_INSTALL_HINT = (
+    "The user can add one with 'gezel-knowledge install CATALOG.gezk' (or serve files with "
+    "'gezel-knowledge mcp --catalog PATH')."
+)
 
 
 _KINDS: dict[str, SourceKind] = {"library": "library", "workspace": "workspace"}

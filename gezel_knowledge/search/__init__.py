@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from gezel_knowledge.search.all_sources import search_all_sources as search_all_sources
     from gezel_knowledge.search.knowledge_search import EmbedderResolver as EmbedderResolver
     from gezel_knowledge.search.knowledge_search import KnowledgeSearch as KnowledgeSearch
+    from gezel_knowledge.search.knowledge_search import ServedCatalog as ServedCatalog
     from gezel_knowledge.search.named import NamedCatalog as NamedCatalog
     from gezel_knowledge.search.named import open_named as open_named
     from gezel_knowledge.search.named import pick_catalog as pick_catalog
@@ -41,6 +42,7 @@ else:
             "gezel_knowledge.search.knowledge_search": (
                 "EmbedderResolver",
                 "KnowledgeSearch",
+                "ServedCatalog",
             ),
             "gezel_knowledge.search.named": (
                 "NamedCatalog",

@@ -95,10 +95,21 @@ from gezk.profiles import EmbeddingProfile, same_vector_space
 from gezk.spatial import RadiusQuery
 from gezk.uri import KnowledgeUri
 
-__all__ = ["EmbedderResolver", "KnowledgeSearch"]
+__all__ = ["EmbedderResolver", "KnowledgeSearch", "ServedCatalog"]
 
 EmbedderResolver = Callable[[EmbeddingProfile], EmbedderResolution]
 """Finds the query embedder of a profile (default: the shared, digest-verified embedders)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ServedCatalog:
+    """A catalog a search covers: its coordinate, version, name, digest and profile."""
+
+    key: str
+    version: str
+    name: str
+    archive_sha256: str | None
+    profile: str
 
 
 @dataclass(slots=True)
@@ -233,6 +244,35 @@ class KnowledgeSearch:
         self.close()
 
     # -- catalogs ----------------------------------------------------------------------------
+
+    def listing(self) -> tuple[ServedCatalog, ...]:
+        """The catalogs a search without a filter covers now, by coordinate: the caller's
+        (:meth:`over`), or the installed, enabled, unquarantined ones the policy admits."""
+        if self._fixed is not None:
+            return tuple(
+                ServedCatalog(
+                    m.key,
+                    m.catalog.version,
+                    m.catalog.manifest.name,
+                    m.catalog.archive_sha256,
+                    m.catalog.profile.id,
+                )
+                for m in self._fixed
+            )
+        served: list[ServedCatalog] = []
+        for installed in eligible_catalogs(self.home.snapshot(), self.policy):
+            active = installed.active
+            if active is not None:
+                served.append(
+                    ServedCatalog(
+                        installed.key,
+                        active.version,
+                        active.name,
+                        active.archive_sha256,
+                        active.embedding_profile,
+                    )
+                )
+        return tuple(served)
 
     def provenance(self, key: str) -> Provenance | None:
         """The exact version and archive digest of the catalog ``publisher/catalog``, when it is
