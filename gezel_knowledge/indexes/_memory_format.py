@@ -104,18 +104,18 @@ def validate_scope(scope: str) -> str:
 
 def check_memory_text(text: object) -> str:
     """``text`` if it can be saved: a string of valid Unicode with some non-space, at most
-    :data:`MAX_MEMORY_BYTES` of UTF-8; else ``empty-memory``, ``invalid-text`` or
+    :data:`MAX_MEMORY_BYTES` of UTF-8; else ``empty-memory``, ``invalid-unicode`` or
     ``memory-too-large``."""
     if not isinstance(text, str):
         raise InvalidInput(
-            f"a memory note is text, not {type(text).__name__}", reason="invalid-text"
+            f"a memory note is text, not {type(text).__name__}", reason="invalid-unicode"
         )
     try:
         size = len(text.encode("utf-8"))
     except UnicodeEncodeError as exc:
         raise InvalidInput(
             f"a memory note must be valid Unicode (it holds {text[exc.start]!r} at {exc.start})",
-            reason="invalid-text",
+            reason="invalid-unicode",
         ) from None
     if size > MAX_MEMORY_BYTES:
         raise InvalidInput(

@@ -4,7 +4,7 @@
 **stdio.** The MCP library drops a request it cannot take (a string holding a lone surrogate
 such as ``"\\ud800"``, which JSON allows and UTF-8 does not) and the client waits forever. Here
 each line from the client is checked first: a request holding such a string gets a JSON-RPC
-error (``-32602``, reason ``invalid-text``) on the wire and never reaches a tool; a notification
+error (``-32602``, reason ``invalid-unicode``) on the wire and never reaches a tool; a notification
 is dropped. While serving, file descriptor 1 points at stderr, so a stray ``print`` cannot
 corrupt the wire.
 
@@ -82,8 +82,8 @@ def unicode_refusal(line: str) -> str | None:
     error = {
         "code": _INVALID_PARAMS,
         "message": f"the request holds text that is not valid Unicode (a lone surrogate, {bad}); "
-        "send UTF-8 text [invalid-text]",
-        "data": {"reason": "invalid-text"},
+        "send UTF-8 text [invalid-unicode]",
+        "data": {"reason": "invalid-unicode"},
     }
     return json.dumps({"jsonrpc": "2.0", "id": request_id, "error": error})
 

@@ -32,7 +32,14 @@ from gezel_knowledge.results import SEARCH_MODES, SearchMode, SearchResult
 from gezel_knowledge.search import KnowledgeSearch
 from gezel_knowledge.search.named import NamedCatalog, open_named, resolve_catalog
 
-__all__ = ["RetrievalSource", "SourceSpec", "check_k", "check_mode", "check_query"]
+__all__ = [
+    "RetrievalSource",
+    "SourceSpec",
+    "check_k",
+    "check_mode",
+    "check_query",
+    "text_problem",
+]
 
 SourceSpec: TypeAlias = Catalog | KnowledgeSearch | str | os.PathLike[str] | None
 """What a retriever can be given as its ``source``."""
@@ -58,19 +65,25 @@ def check_k(k: object, name: str = "k") -> int:
     return k
 
 
-def check_query(query: object, name: str = "the query", reason: str = "invalid-query") -> str:
-    """``query`` when it is a string of valid Unicode, else ``invalid-query`` (or ``reason``)
-    saying why, without echoing what cannot be printed."""
-    if not isinstance(query, str):
-        raise InvalidInput(f"{name} must be a string, not {type(query).__name__}", reason=reason)
+def text_problem(value: object, name: str) -> str | None:
+    """Why ``value`` is no string of valid Unicode (without echoing what cannot be printed),
+    or ``None`` when it is one."""
+    if not isinstance(value, str):
+        return f"{name} must be a string, not {type(value).__name__}"
     try:
-        query.encode("utf-8")
+        value.encode("utf-8")
     except UnicodeEncodeError as exc:
-        raise InvalidInput(
-            f"{name} must be valid Unicode: it holds the lone surrogate "
-            f"{query[exc.start].encode('unicode_escape').decode()} at {exc.start}",
-            reason=reason,
-        ) from None
+        escaped = value[exc.start].encode("unicode_escape").decode()
+        return f"{name} must be valid Unicode: it holds the lone surrogate {escaped} at {exc.start}"
+    return None
+
+
+def check_query(query: object) -> str:
+    """``query`` when it is a string of valid Unicode, else ``invalid-query``."""
+    problem = text_problem(query, "the query")
+    if problem is not None:
+        raise InvalidInput(problem, reason="invalid-query")
+    assert isinstance(query, str)
     return query
 
 

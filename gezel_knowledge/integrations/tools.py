@@ -35,7 +35,7 @@ from gezel_knowledge.integrations.evidence import (
     render_passage,
     render_result,
 )
-from gezel_knowledge.integrations.sources import check_query
+from gezel_knowledge.integrations.sources import check_query, text_problem
 from gezel_knowledge.reader import Catalog, Passage
 from gezel_knowledge.results import SearchMode, SearchResult, SourceReport
 from gezel_knowledge.search import ALL_SOURCES, KnowledgeSearch, SourceName, search_all_sources
@@ -214,7 +214,9 @@ class KnowledgeTools:
 
     def read_passage(self, uri: str) -> Passage:
         """The passage, lines or document a ``knowledge://`` reference names."""
-        uri = check_query(uri, "the uri", "invalid-reference")
+        problem = text_problem(uri, "the uri")
+        if problem is not None:
+            raise InvalidInput(problem, reason="invalid-reference")
         return self.catalogs.read(KnowledgeUri.parse(uri))
 
     def read_document(self, uri: str, *, max_tokens: int | None = None) -> str:

@@ -115,5 +115,5 @@ def test_a_note_over_the_size_bound_is_refused_and_nothing_is_written(tmp_path: 
 def test_a_note_that_is_no_valid_unicode_is_refused(tmp_path: Path) -> None:
     with MemoryIndex(tmp_path) as memory, pytest.raises(InvalidInput) as refused:
         memory.add("lone \ud800 surrogate", day=TODAY)
-    assert refused.value.reason == "invalid-text"
+    assert refused.value.reason == "invalid-unicode"
     assert not (tmp_path / "memory" / "2026-12-02.md").exists()

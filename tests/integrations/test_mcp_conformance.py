@@ -283,8 +283,8 @@ def _check_surrogates(server: subprocess.Popen[str]) -> None:
         answer = _answer(server)
         assert answer["id"] == number
         assert answer["error"]["code"] == -32602
-        assert answer["error"]["data"]["reason"] == "invalid-text"
-        assert "[invalid-text]" in answer["error"]["message"]
+        assert answer["error"]["data"]["reason"] == "invalid-unicode"
+        assert "[invalid-unicode]" in answer["error"]["message"]
     _send(
         server,
         '{"jsonrpc": "2.0", "method": "notifications/cancelled", '
