@@ -10,11 +10,12 @@ import pytest
 from langchain_core.documents import Document
 from langchain_core.retrievers import BaseRetriever
 from langchain_core.runnables import ConfigurableField, RunnableLambda
+from langchain_core.tools import create_retriever_tool
 from langchain_tests.integration_tests import RetrieversIntegrationTests
 
 from gezel_knowledge.errors import KnowledgeError
 from gezel_knowledge.integrations import sources
-from gezel_knowledge.integrations.langchain import GezelRetriever
+from gezel_knowledge.integrations.langchain import GezelRetriever, create_cited_retriever_tool
 from gezel_knowledge.reader import Catalog
 
 QUERY = "how do I sign a catalog"
@@ -155,3 +156,17 @@ class TestLangChainStandardRetriever(RetrieversIntegrationTests):
     @property
     def retriever_query_example(self) -> str:
         return QUERY
+
+
+def test_a_retriever_tool_keeps_the_citations(handbook: Catalog) -> None:
+    retriever = GezelRetriever(handbook, k=2)
+    expected = retriever.invoke(QUERY)
+    plain = create_retriever_tool(retriever, "search", "search the handbook")
+    # LangChain's own default prompt shows the model only page_content: no citation to cite.
+    assert "knowledge://" not in plain.invoke({"query": QUERY})
+    cited = create_cited_retriever_tool(retriever)
+    answer = cited.invoke({"query": QUERY})
+    for document in expected:
+        assert f"[{document.id}] {document.metadata['title']}" in answer
+        assert document.page_content in answer
+    assert asyncio.run(cited.ainvoke({"query": QUERY})) == answer
