@@ -16,9 +16,13 @@ import html
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from gezel_knowledge.extras import require_extra
+
+if TYPE_CHECKING:
+    import pandas
+    import pyarrow
 
 __all__ = [
     "Column",
@@ -536,7 +540,7 @@ class Frame:
 
     columns: tuple[Column, ...]
 
-    def to_arrow(self) -> Any:
+    def to_arrow(self) -> pyarrow.Table:
         """A ``pyarrow.Table`` with one typed column each (needs the ``notebook`` extra)."""
         pa = require_extra("pyarrow", "notebook", "to_arrow()")
         signal = pa.struct([("name", pa.string()), ("rank", pa.int64()), ("score", pa.float64())])
@@ -551,7 +555,7 @@ class Frame:
         schema = pa.schema([(c.name, types[c.type]) for c in self.columns])
         return pa.table({c.name: list(c.values) for c in self.columns}, schema=schema)
 
-    def to_pandas(self) -> Any:
+    def to_pandas(self) -> pandas.DataFrame:
         """A ``pandas.DataFrame`` with nullable dtypes (needs the ``notebook`` extra)."""
         pd = require_extra("pandas", "notebook", "to_pandas()")
         dtypes = {"string": "string", "int": "Int64", "float": "Float64", "bool": "boolean"}

@@ -10,9 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 from gezel_knowledge import display
+
+if TYPE_CHECKING:
+    import pandas
+    import pyarrow
 
 __all__ = [
     "COSINE_SIGNALS",
@@ -124,11 +128,11 @@ class SearchHit:
     def _repr_html_(self) -> str:
         return display.hit_html(self)
 
-    def to_arrow(self) -> Any:
+    def to_arrow(self) -> pyarrow.Table:
         """This hit as a one-row ``pyarrow.Table`` (the ``notebook`` extra)."""
         return display.hits_frame([self]).to_arrow()
 
-    def to_pandas(self) -> Any:
+    def to_pandas(self) -> pandas.DataFrame:
         """This hit as a one-row ``pandas.DataFrame`` (the ``notebook`` extra)."""
         return display.hits_frame([self]).to_pandas()
 

@@ -3,6 +3,7 @@ are, escape what catalogs supplied, and become Arrow tables and pandas frames.""
 
 from __future__ import annotations
 
+import inspect
 import re
 import sys
 from collections.abc import Iterator
@@ -15,7 +16,7 @@ from gezel_knowledge.embedders import HashEmbedder
 from gezel_knowledge.extras import MissingExtra
 from gezel_knowledge.hits import Provenance, SearchHit, Signal
 from gezel_knowledge.opening import open_catalog
-from gezel_knowledge.reader import Catalog, TopicListing
+from gezel_knowledge.reader import Catalog, DocumentPage, NearbyPage, TopicListing
 from gezel_knowledge.results import SearchResult, SourceReport
 from gezk.spatial import RadiusQuery
 from tests.reader.catalog_builder import CatalogBuild, sample_docs
@@ -257,3 +258,24 @@ def test_tables_without_the_extra_name_it(
     with pytest.raises(MissingExtra) as pandas:
         handbook.topics().to_pandas()
     assert "gezel-knowledge[notebook]" in str(pandas.value)
+
+
+def test_a_catalog_that_finds_its_embedder_does_not_claim_keyword_search_only(
+    handbook_gezk: Path,
+) -> None:
+    # Issue 25 item 11: the display said "keyword search only" until a search loaded the model.
+    with open_catalog(handbook_gezk) as catalog:
+        before = catalog._repr_html_()
+        assert "keyword search only" not in before
+        assert "test-hash-embed@1&#x27;s, loaded on the first semantic search" in before
+        catalog.search("signing", k=1)
+        assert "<td>ready</td>" in catalog._repr_html_()
+    with open_catalog(handbook_gezk, embedder=None) as keywords:
+        assert "none: keyword search only" in keywords._repr_html_()
+
+
+def test_tables_are_typed_as_arrow_tables_and_data_frames() -> None:
+    # Issue 25 item 11: to_pandas() and to_arrow() were typed Any.
+    for kind in (SearchResult, SearchHit, TopicListing, DocumentPage, NearbyPage):
+        assert inspect.signature(kind.to_arrow).return_annotation == "pyarrow.Table"
+        assert inspect.signature(kind.to_pandas).return_annotation == "pandas.DataFrame"
