@@ -16,7 +16,15 @@ from gezel_knowledge.fusion import KEYWORD, KEYWORD_ONLY, TITLE, VECTOR
 from gezel_knowledge.hits import SearchHit, Signal
 from gezel_knowledge.results import SearchResult
 
-__all__ = ["LEGEND", "RELEVANCE_HELP", "WORDS_ONLY", "hit_lines", "result_lines", "signal_text"]
+__all__ = [
+    "LEGEND",
+    "RELEVANCE_HELP",
+    "WORDS_ONLY",
+    "hit_lines",
+    "result_lines",
+    "signal_text",
+    "vector_floor_note",
+]
 
 RELEVANCE_HELP = (
     "Each hit says which ranked lists found it and its rank in each: 'meaning' (passages close "
@@ -111,13 +119,17 @@ def result_lines(
     show_source: bool = False,
     header: str | None = None,
     read: str | None = None,
+    why_empty: str | None = None,
 ) -> Iterator[str]:
     """Every hit's block, blank lines between them, after ``header``; ``no results`` when there
     are none. After them: the count, what "matched" means, and (with ``read``, the command that
-    opens a citation) how to read the first result in full."""
+    opens a citation) how to read the first result in full. ``why_empty`` follows "no results"
+    when the command knows why there are none."""
     hits: Sequence[SearchHit] = result.hits
     if not hits:
         yield f"no results for {result.query!r}" if result.query.strip() else "no results"
+        if why_empty:
+            yield why_empty
         return
     if header:
         yield header
@@ -130,3 +142,20 @@ def result_lines(
     yield f"{plural(len(hits), 'result')}. {_legend(hits)}"
     if read:
         yield f"Read the first in full: {read} '{hits[0].citation}'"
+
+
+def vector_floor_note(
+    result: SearchResult, floor: float | None, *, can_lower: bool = True
+) -> str | None:
+    """Why a vector search that ran found nothing: every passage fell below the cosine floor
+    (``can_lower``: the command takes ``--min-similarity``)."""
+    if result.hits or result.mode != "vector":
+        return None
+    if not any(r.semantic == "used" for r in result.sources):
+        return None
+    level = "the profile's cosine floor" if floor is None else f"the cosine floor, {floor:.2f}"
+    lower = "--min-similarity C lowers it; " if can_lower else ""
+    return (
+        f"No passage is close enough in meaning: vector mode keeps only passages at or above "
+        f"{level}. {lower}--mode hybrid adds keyword matches."
+    )

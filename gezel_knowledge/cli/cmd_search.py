@@ -11,10 +11,10 @@ from typing import Any
 
 from gezel_knowledge.cli._catalog import add_catalog_argument, open_catalog_argument
 from gezel_knowledge.cli._commands import add_command
-from gezel_knowledge.cli._hits import RELEVANCE_HELP, result_lines
+from gezel_knowledge.cli._hits import RELEVANCE_HELP, result_lines, vector_floor_note
 from gezel_knowledge.cli._output import emit, note
 from gezel_knowledge.cli._query import add_query_arguments, query_and_near
-from gezel_knowledge.reader import DEFAULT_FINAL_K, EXPLICIT_SHARD_BUDGET
+from gezel_knowledge.reader import DEFAULT_FINAL_K, EXPLICIT_SHARD_BUDGET, cosine_floor
 from gezel_knowledge.results import SEARCH_MODES
 
 
@@ -80,6 +80,9 @@ def run(args: argparse.Namespace) -> int:
     with open_catalog_argument(
         args.catalog, embedder="auto" if semantic else None, model_dir=args.model_dir
     ) as catalog:
+        floor = args.min_similarity
+        if floor is None:
+            floor = cosine_floor(catalog.profile)
         result = catalog.search(
             query,
             mode=args.mode,
@@ -94,5 +97,10 @@ def run(args: argparse.Namespace) -> int:
         note(f"keyword search only: {result.semantic_unavailable}")
     header = f"Results for {query!r} in {args.catalog}, best first:" if query.strip() else None
     read = f"gezel-knowledge read {args.catalog}"
-    emit(result, as_json=args.json, text=lambda r: result_lines(r, header=header, read=read))
+    empty = vector_floor_note(result, floor)
+    emit(
+        result,
+        as_json=args.json,
+        text=lambda r: result_lines(r, header=header, read=read, why_empty=empty),
+    )
     return 0
