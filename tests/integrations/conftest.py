@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from gezel_knowledge.compiler import compile_catalog
+from gezel_knowledge.compiler import BuildOptions, compile_catalog
 from gezel_knowledge.embedders import HashEmbedder, load_embedder
 from gezel_knowledge.install import install_catalog
 from gezel_knowledge.opening import open_catalog
@@ -75,7 +75,9 @@ def handbook_minilm_gezk(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """examples/handbook built with the packaged default model (real cosines, ~3 s)."""
     out = tmp_path_factory.mktemp("handbook-minilm") / "handbook.gezk"
     embedder = load_embedder(ALL_MINILM_L6_V2_INT8_1)
-    compile_catalog(HANDBOOK, out, embedder=embedder, created_at="2026-12-01T00:00:00Z")
+    compile_catalog(
+        HANDBOOK, out, BuildOptions(embedder=embedder, created_at="2026-12-01T00:00:00Z")
+    )
     return out
 
 

@@ -13,7 +13,7 @@ import mcp
 import pytest
 
 from gezel_knowledge.cli import main
-from gezel_knowledge.compiler import compile_catalog
+from gezel_knowledge.compiler import BuildOptions, compile_catalog
 from gezel_knowledge.embedders import HashEmbedder
 from gezel_knowledge.install import install_catalog
 from gezel_knowledge.integrations.haystack import GezelRetriever as HaystackRetriever
@@ -35,13 +35,8 @@ K = 8
 def kettle_gezk(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A second catalog in the handbook's vector space (examples/kettle-docs, hash embedder)."""
     out = tmp_path_factory.mktemp("kettle") / "kettle.gezk"
-    compile_catalog(
-        ROOT / "examples" / "kettle-docs",
-        out,
-        embedder=HashEmbedder(),
-        created_at="2026-12-01T00:00:00Z",
-        cache_dir=None,
-    )
+    options = BuildOptions(embedder=HashEmbedder(), created_at="2026-12-01T00:00:00Z")
+    compile_catalog(ROOT / "examples" / "kettle-docs", out, options)
     return out
 
 
