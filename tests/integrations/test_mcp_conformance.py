@@ -393,6 +393,14 @@ def test_http_needs_the_bearer_token_it_printed(http_server: _HttpServer) -> Non
             await client.initialize()
             listed = await client.list_tools()
             assert sorted(t.name for t in listed.tools) == sorted(TOOL_NAMES)
+            for name, arguments in VALID.items():
+                answered = await client.call_tool(name, arguments)
+                assert not answered.is_error, (name, answered.content)
+                _text(answered)
+            for name, arguments, says in INVALID:
+                refused = await client.call_tool(name, arguments)
+                assert refused.is_error, (name, arguments)
+                assert says in _text(refused)
             found = await client.call_tool("search", {"query": QUERY, "maxResults": 1})
             assert not found.is_error
             return _text(found)
