@@ -17,12 +17,18 @@ from pathlib import Path
 
 from gezel_knowledge._atomic import write_atomic
 from gezel_knowledge.compiler.errors import SourceError, display_path
-from gezel_knowledge.compiler.licences import find_licence_file, read_notice, recognise_licence
-from gezel_knowledge.compiler.metadata import CatalogMetadata
-from gezel_knowledge.compiler.outlines import recognise_outline
-from gezel_knowledge.compiler.readme import GENERATOR_NAMES
-from gezel_knowledge.compiler.sites import detect_site
-from gezel_knowledge.compiler.topics import derive_topic_id
+from gezel_knowledge.compiler.generators.registry import (
+    generator_named,
+    recognise_outline,
+    source_site,
+)
+from gezel_knowledge.compiler.metadata.catalog_yaml import CatalogMetadata
+from gezel_knowledge.compiler.metadata.licences import (
+    find_licence_file,
+    read_notice,
+    recognise_licence,
+)
+from gezel_knowledge.compiler.text.names import derive_topic_id
 from gezk.manifest import License
 
 __all__ = ["CatalogDraft", "InitResult", "draft_catalog_yaml", "init_catalog"]
@@ -48,6 +54,8 @@ class CatalogDraft:
     missing: tuple[str, ...]
     """The fields left for the author to fill in."""
     text: str
+    build_command: str = ""
+    """The build the file suggests, run from the folder the file is in."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,15 +83,18 @@ def _commented(line: str, comment: str) -> str:
     return f"{'# ' + line:<40} # {comment}"
 
 
-def draft_catalog_yaml(source: Path | str, beside: Path | None = None) -> CatalogDraft:
+def draft_catalog_yaml(
+    source: Path | str, beside: Path | None = None, *, file_name: str = "catalog.yaml"
+) -> CatalogDraft:
     """Detect what a source folder is and draft its catalog.yaml (nothing is written); file
-    names in it are relative to ``beside``, the folder the file will be in (the source's)."""
+    names in it, and the build it suggests, are relative to ``beside``, the folder the file
+    will be in (the source's), and ``file_name`` is its name there."""
     root = Path(source).resolve()
     if not root.is_dir():
         raise SourceError("is not a folder", reason="not-a-folder", path=str(source))
-    site = detect_site(root)
+    site = source_site(root)
     recognised = recognise_outline(root, site, reserved={(root / "catalog.yaml").resolve()})
-    meta = site.metadata if site is not None else CatalogMetadata()
+    meta = site.metadata
     notice = find_licence_file(root)
     text = read_notice(notice) if notice is not None else None
     licence = recognise_licence(text) if text is not None else None
@@ -111,7 +122,7 @@ def draft_catalog_yaml(source: Path | str, beside: Path | None = None) -> Catalo
     licence_file = Path(os.path.relpath(notice, folder)).as_posix() if notice else None
     draft = CatalogDraft(
         source=root,
-        generator=site.generator if site is not None else None,
+        generator=site.generator_name,
         outline=recognised.outline.kind,
         content_root=content,
         metadata=CatalogMetadata(
@@ -128,12 +139,22 @@ def draft_catalog_yaml(source: Path | str, beside: Path | None = None) -> Catalo
         readme=(root / "README.md").is_file(),
         missing=tuple(missing),
         text="",
+        build_command=_build_command(root, folder, file_name, catalog_id or "catalog"),
     )
     return _with_text(draft, licence)
 
 
+def _build_command(root: Path, folder: Path, file_name: str, name: str) -> str:
+    """The build of this source with this file, as typed in the file's folder: the source
+    folder's own catalog.yaml is found without --catalog."""
+    source = Path(os.path.relpath(root, folder)).as_posix()
+    named = "" if folder == root and file_name == "catalog.yaml" else f" --catalog {file_name}"
+    return f"gezel-knowledge build {source}{named} -o {name}.gezk"
+
+
 def _header(draft: CatalogDraft, licence: License | None) -> list[str]:
-    kind = GENERATOR_NAMES.get(draft.generator or "", "a folder of Markdown")
+    generator = generator_named(draft.generator or "")
+    kind = (generator.described_as if generator else None) or "a folder of Markdown"
     pages = "this folder" if draft.content_root == "." else f"{draft.content_root}/"
     found = f"{kind}; pages in {pages}, outline: {draft.outline}"
     if draft.license_file is None:
@@ -148,7 +169,6 @@ def _header(draft: CatalogDraft, licence: License | None) -> list[str]:
         if draft.missing
         else "Check the fields below, then run:"
     )
-    name = draft.metadata.id or "catalog"
     return [
         "# catalog.yaml: what `gezel-knowledge build` needs to know about this catalog.",
         "# Written by `gezel-knowledge init` from what it found in this folder:",
@@ -156,7 +176,7 @@ def _header(draft: CatalogDraft, licence: License | None) -> list[str]:
         f"#   licence notice: {notice}",
         f"#   README:         {readme}",
         f"# {todo}",
-        f"#   gezel-knowledge build . -o {name}.gezk",
+        f"#   {draft.build_command}   (in the folder this file is in)",
         "# Fields left out take the build's defaults: version is the build date (YYYY.M.D).",
         "",
     ]
@@ -221,7 +241,7 @@ def init_catalog(
         raise SourceError(
             "already exists; pass --force to replace it", reason="exists", path=str(path)
         )
-    draft = draft_catalog_yaml(root, path.parent)
+    draft = draft_catalog_yaml(root, path.parent, file_name=path.name)
     path.parent.mkdir(parents=True, exist_ok=True)
     write_atomic(path, draft.text.encode("utf-8"))
     return InitResult(path, draft)
