@@ -1,0 +1,474 @@
+"""Write ``orders/<name>.txt``: each tree's navigation order as its own generator gives it.
+
+Not run by the benchmark, which reads the stored files. Run it with a Python that has the
+generators installed in a scratch environment outside the project (they are no dependency of
+it): ``mkdocs mkdocs-material sphinx myst-parser myst-nb sphinx-design 'jupyter-book<2'``, and
+with ``hugo`` (Debian's) and ``node`` on the PATH:
+
+    /path/to/scratch/bin/python benchmarks/realdocs/make_orders.py [NAME ...]
+
+The trees must have been checked out (``benchmarks/realdocs.py --checkout-only``). Where the
+definition file is the whole rule (mdBook and GitBook ``SUMMARY.md``, DocFX ``toc.yml``, a
+``myst.yml`` toc, ``sidebars.json``) it is read by that rule; MkDocs, Sphinx and Jupyter Book 1
+orders come from the tools themselves, Hugo's from ``hugo`` rendering a layout that walks the
+site in its default page order, and a ``sidebars.js``/``.ts`` is evaluated by ``node``.
+"""
+
+# The generators are imported where they are used: each tree needs only its own.
+# ruff: noqa: PLC0415
+
+from __future__ import annotations
+
+import fnmatch
+import html
+import json
+import os
+import posixpath
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import tomllib
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+HERE = Path(__file__).resolve().parent
+TREES = HERE.parents[2] / "realdocs-trees"
+LINK = re.compile(r"\[(?:[^\]\\]|\\.)*\]\(([^)\s]*)\)")
+
+
+def _rel(site: Path, page: Path) -> str:
+    return posixpath.normpath(os.path.relpath(page, site)).replace(os.sep, "/")
+
+
+def summary_links(site: Path, summary: Path) -> list[str]:
+    """Page links of an mdBook or GitBook SUMMARY.md in file order (drafts and URLs left out)."""
+    out: list[str] = []
+    in_code = False
+    for line in summary.read_text(encoding="utf-8").splitlines():
+        if line.lstrip().startswith("```"):
+            in_code = not in_code
+        if in_code:
+            continue
+        for link in LINK.findall(line):
+            target = link.split("#", 1)[0]
+            if target and "://" not in target:
+                out.append(_rel(site, summary.parent / target))
+    return out
+
+
+def mdbook(site: Path) -> list[str]:
+    """mdBook: every chapter of SUMMARY.md in file order (prefix, numbered, suffix)."""
+    book = tomllib.loads((site / "book.toml").read_text(encoding="utf-8"))
+    src = site / book.get("book", {}).get("src", "src")
+    return summary_links(site, src / "SUMMARY.md")
+
+
+def gitbook(site: Path) -> list[str]:
+    """GitBook: the readme first, then SUMMARY.md in file order."""
+    config: dict[str, Any] = {}
+    if (site / ".gitbook.yaml").is_file():
+        config = yaml.safe_load((site / ".gitbook.yaml").read_text(encoding="utf-8")) or {}
+    root = site / str(config.get("root", "."))
+    structure = config.get("structure") or {}
+    summary = root / structure.get("summary", "SUMMARY.md")
+    readme = _rel(site, root / structure.get("readme", "README.md"))
+    pages = summary_links(site, summary)
+    return list(dict.fromkeys([readme, *pages])) if readme not in pages else pages
+
+
+def docfx(site: Path) -> list[str]:
+    """DocFX: toc.yml items depth first; a folder or toc.yml href expands that toc."""
+    out: list[str] = []
+
+    def toc(path: Path) -> None:
+        items = yaml.safe_load(path.read_text(encoding="utf-8")) or []
+        if isinstance(items, dict):
+            items = items.get("items", [])
+        walk(items, path.parent)
+
+    def walk(items: list[dict[str, Any]], base: Path) -> None:
+        for item in items:
+            href = str(item.get("href") or "")
+            topic = item.get("topicHref")
+            if topic:
+                out.append(_rel(site, base / topic))
+            nested: Path | None = None
+            if href and "://" not in href:
+                target = base / href.removeprefix("~/")
+                if href.endswith("/") or target.is_dir():
+                    nested = target / "toc.yml"
+                elif target.name.lower() in ("toc.yml", "toc.md"):
+                    nested = target
+                elif target.suffix == ".md":
+                    out.append(_rel(site, target))
+            if nested is not None and nested.is_file():
+                toc(nested)
+            walk(item.get("items") or [], base)
+
+    toc(site / "toc.yml")
+    return out
+
+
+def myst(site: Path) -> list[str]:
+    """mystmd: project.toc entries in file order, children depth first, patterns sorted."""
+    config = yaml.safe_load((site / "myst.yml").read_text(encoding="utf-8"))
+    out: list[str] = []
+
+    def walk(entries: list[dict[str, Any]]) -> None:
+        for e in entries:
+            if "file" in e:
+                out.append(_rel(site, site / e["file"]))
+            if "pattern" in e:
+                hits = sorted(
+                    p
+                    for p in site.rglob("*")
+                    if p.suffix in (".md", ".ipynb")
+                    and fnmatch.fnmatch(_rel(site, p), e["pattern"])
+                )
+                out.extend(_rel(site, p) for p in hits)
+            walk(e.get("children") or [])
+
+    walk(config["project"]["toc"])
+    return out
+
+
+def jupyter_book(site: Path) -> list[str]:
+    """Jupyter Book 1: _toc.yml parsed by sphinx-external-toc, root then subtrees depth first."""
+    from sphinx_external_toc.parsing import parse_toc_yaml
+
+    site_map = parse_toc_yaml(site / "_toc.yml")
+    files = sorted(p for p in site.rglob("*") if p.suffix in (".md", ".ipynb", ".rst", ".Rmd"))
+    names = {_rel(site, p).rsplit(".", 1)[0]: _rel(site, p) for p in files}
+    out: list[str] = []
+
+    def visit(docname: str) -> None:
+        out.append(names.get(docname, docname))
+        doc = site_map[docname]
+        for subtree in doc.subtrees:
+            for item in subtree.items:
+                if hasattr(item, "pattern"):
+                    hits = sorted(n for n in names if fnmatch.fnmatch(n, item.pattern))
+                    for name in hits:
+                        if name not in out and name in site_map:
+                            visit(name)
+                        elif name not in site_map:
+                            out.append(names[name])
+                elif isinstance(item, str):
+                    visit(item)
+
+    visit(site_map.root.docname)
+    return out
+
+
+def sphinx(site: Path) -> list[str]:
+    """Sphinx: build (dummy builder) and walk the environment's toctrees from the root."""
+    import pickle
+
+    work = Path(tempfile.mkdtemp(prefix="realdocs-sphinx-"))
+    try:
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "sphinx",
+                "-b",
+                "dummy",
+                "-q",
+                "-D",
+                "nb_execution_mode=off",
+                "-d",
+                str(work / "d"),
+                str(site),
+                str(work / "o"),
+            ],
+            check=False,
+            cwd=site,
+        )
+        with (work / "d" / "environment.pickle").open("rb") as fh:
+            env = pickle.load(fh)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    out: list[str] = []
+
+    def visit(doc: str) -> None:
+        if doc in out:
+            return
+        out.append(doc)
+        for child in env.toctree_includes.get(doc, []):
+            visit(child)
+
+    visit(env.config.root_doc)
+    return [_rel(site, Path(env.doc2path(d))) for d in out]
+
+
+def mkdocs(site: Path) -> list[str]:
+    """MkDocs: the navigation `mkdocs build` makes, plugins' on_files/on_nav applied."""
+    from mkdocs.config import load_config
+    from mkdocs.structure.files import get_files
+    from mkdocs.structure.nav import get_navigation
+
+    cwd = os.getcwd()
+    os.chdir(site)
+    try:
+        config = load_config(str(site / "mkdocs.yml"))
+        try:
+            config = config.plugins.on_config(config)
+            files = config.plugins.on_files(get_files(config), config=config)
+            nav = get_navigation(files, config)
+            nav = config.plugins.on_nav(nav, config=config, files=files)
+        except Exception as exc:  # a plugin of another version than the site's
+            # mkdocstrings and the like fail on options of their other versions; they do not
+            # change the navigation, so it is made without plugin hooks then.
+            print(f"{site.name}: plugins left out ({exc})", file=sys.stderr)
+            files = get_files(config)
+            nav = get_navigation(files, config)
+        docs = Path(config.docs_dir)
+        return [_rel(site, docs / p.file.src_uri) for p in nav.pages]
+    finally:
+        os.chdir(cwd)
+
+
+def _doc_ids(docs: Path) -> dict[str, Path]:
+    """Docusaurus doc ids: folder + front matter id (else the name without number prefix)."""
+    ids: dict[str, Path] = {}
+    for page in sorted(docs.rglob("*")):
+        if page.suffix not in (".md", ".mdx") or any(
+            part.startswith("_") for part in page.relative_to(docs).parts
+        ):
+            continue
+        front = _front_matter(page)
+        folder = "/".join(
+            re.sub(r"^\d+[-_.]", "", part) for part in page.relative_to(docs).parent.parts
+        )
+        name = str(front.get("id") or re.sub(r"^\d+[-_.]", "", page.stem))
+        ids[f"{folder}/{name}" if folder else name] = page
+    return ids
+
+
+def _front_matter(page: Path) -> dict[str, Any]:
+    text = page.read_text(encoding="utf-8")
+    if not text.startswith("---"):
+        return {}
+    end = text.find("\n---", 3)
+    try:
+        data = yaml.safe_load(text[3:end]) if end > 0 else {}
+    except yaml.YAMLError:
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _autogenerated(docs: Path, folder: Path) -> list[Path]:
+    """Docusaurus's autogenerated sidebar for one folder, as its documented rules order it."""
+    entries: list[tuple[float, str, list[Path]]] = []
+    for child in sorted(folder.iterdir(), key=lambda p: p.name):
+        if child.name.startswith("_"):
+            continue
+        prefix = re.match(r"^(\d+)[-_.]", child.name)
+        if child.is_dir():
+            category: dict[str, Any] = {}
+            for meta in ("_category_.json", "_category_.yml", "_category_.yaml"):
+                if (child / meta).is_file():
+                    category = yaml.safe_load((child / meta).read_text(encoding="utf-8")) or {}
+            position = category.get("position", int(prefix.group(1)) if prefix else None)
+            inner = _autogenerated(docs, child)
+            index = [
+                p
+                for p in inner
+                if p.parent == child and p.stem.lower() in ("index", "readme", child.name.lower())
+            ]
+            pages = index[:1] + [p for p in inner if p not in index[:1]]
+            entries.append((float("inf") if position is None else position, child.name, pages))
+        elif child.suffix in (".md", ".mdx"):
+            front = _front_matter(child)
+            if front.get("draft"):
+                continue
+            position = front.get("sidebar_position", int(prefix.group(1)) if prefix else None)
+            entries.append((float("inf") if position is None else position, child.name, [child]))
+    entries.sort(key=lambda e: e[0])
+    return [p for _, _, pages in entries for p in pages]
+
+
+def docusaurus(site: Path) -> list[str]:
+    """Docusaurus: the sidebar file (JSON read, JS/TS evaluated by node), walked depth first."""
+    config = next(site.glob("docusaurus.config.*"))
+    text = config.read_text(encoding="utf-8")
+    path = re.search(r"docs:\s*\{.{0,800}?\bpath:\s*['\"]([^'\"]+)['\"]", text, re.S)
+    docs = (site / (path.group(1) if path else "docs")).resolve()
+    sidebar_file = next(
+        site / n for n in ("sidebars.json", "sidebars.js", "sidebars.ts") if (site / n).is_file()
+    )
+    if sidebar_file.suffix == ".json":
+        sidebars = json.loads(sidebar_file.read_text(encoding="utf-8"))
+    else:
+        source = sidebar_file.read_text(encoding="utf-8")
+        source = re.sub(r"^import type .*$", "", source, flags=re.M)
+        source = re.sub(r":\s*SidebarsConfig", "", source)
+        source = source.replace("export default sidebars", "module.exports = sidebars")
+        with tempfile.NamedTemporaryFile("w", suffix=".cjs", delete=False) as fh:
+            fh.write(source)
+        try:
+            result = subprocess.run(
+                ["node", "-e", f"console.log(JSON.stringify(require({fh.name!r})))"],
+                capture_output=True,
+                text=True,
+                check=True,
+            )
+        finally:
+            os.unlink(fh.name)
+        sidebars = json.loads(result.stdout)
+    ids = _doc_ids(docs)
+    out: list[Path] = []
+
+    def item(entry: Any) -> None:
+        if isinstance(entry, str):
+            out.append(ids[entry])
+        elif isinstance(entry, list):
+            for e in entry:
+                item(e)
+        elif isinstance(entry, dict) and "type" not in entry:
+            for value in entry.values():  # the older {"Label": [ids]} shape
+                item(value)
+        elif entry.get("type") == "doc":
+            out.append(ids[entry["id"]])
+        elif entry.get("type") == "category":
+            link = entry.get("link") or {}
+            if link.get("type") == "doc":
+                out.append(ids[link["id"]])
+            item(entry.get("items", []))
+        elif entry.get("type") == "autogenerated":
+            out.extend(_autogenerated(docs, docs / entry.get("dirName", ".")))
+
+    item(next(iter(sidebars.values())))
+    return [_rel(site, p) for p in out]
+
+
+SHORTCODE = re.compile(r"\{\{[<%]\s*(/?)\s*([\w./-]+)")
+HUGO_LAYOUT = """{{- define "walk" -}}
+{{- range .Pages -}}
+{{- with .File }}{{ .Path }}
+{{ end -}}
+{{- if .IsSection }}{{ template "walk" . }}{{ end -}}
+{{- end -}}
+{{- end -}}
+{{- with .Site.Home.File }}{{ .Path }}
+{{ end -}}
+{{- template "walk" .Site.Home -}}
+"""
+
+
+def hugo(site: Path, content: str) -> list[str]:
+    """Hugo: a home layout that walks sections and pages in Hugo's default order."""
+    work = Path(tempfile.mkdtemp(prefix="realdocs-hugo-"))
+    try:
+        copy = work / "site"
+        shutil.copytree(site.parent, work / "repo", symlinks=True)
+        copy = work / "repo" / site.name
+        layouts = work / "layouts"
+        (layouts / "_default").mkdir(parents=True)
+        (layouts / "index.html").write_text(HUGO_LAYOUT)
+        for kind in ("single", "list"):
+            (layouts / "_default" / f"{kind}.html").write_text("")
+        # The theme is left out (its modules need the network); its shortcodes render nothing.
+        (layouts / "shortcodes").mkdir()
+        used: dict[str, bool] = {}
+        for page in site.rglob("*.md"):
+            for close, name in SHORTCODE.findall(page.read_text("utf-8", errors="replace")):
+                used[name] = used.get(name, False) or bool(close)
+        for name, paired in used.items():
+            target = layouts / "shortcodes" / f"{name}.html"
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text("{{- $_ := .Inner -}}" if paired else "")
+        override = work / "override.toml"
+        override.write_text(
+            'enableGitInfo = false\n[outputs]\nhome = ["HTML"]\nsection = ["HTML"]\n'
+            'page = ["HTML"]\n'
+        )
+        shutil.rmtree(copy / "layouts", ignore_errors=True)
+        (copy / "layouts").symlink_to(layouts)
+        for config in [*copy.glob("*.yaml"), *copy.glob("config/_default/*.yaml")]:
+            data = yaml.safe_load(config.read_text(encoding="utf-8"))
+            if isinstance(data, dict) and config.stem in ("hugo", "config"):
+                # No git history in the checkout, and the theme's output formats are absent.
+                data["enableGitInfo"] = False
+                data.pop("outputs", None)
+                config.write_text(yaml.safe_dump(data), encoding="utf-8")
+        cmd = ["hugo", "-v", "-d", str(work / "public"), "--disableKinds", "taxonomy,term"]
+        configs = ("hugo.toml", "hugo.yaml", "config.toml", "config.yaml")
+        first = next((copy / n for n in configs if (copy / n).is_file()), None)
+        cmd += ["--config", f"{first},{override}" if first is not None else str(override)]
+        for _ in range(4):
+            done = subprocess.run(cmd, cwd=copy, capture_output=True, text=True, check=False)
+            missing = re.search(r'module "([^"]+)" not found', done.stderr)
+            if done.returncode == 0 or missing is None:
+                break
+            # The theme's own layouts are not wanted: an empty theme of that name will do.
+            (copy / "themes" / missing.group(1)).mkdir(parents=True, exist_ok=True)
+        if done.returncode != 0:
+            raise RuntimeError(" | ".join((done.stderr + done.stdout).splitlines()[-6:]))
+        lines = (work / "public" / "index.html").read_text().split()
+        if not lines:
+            candidates = list((work / "public").rglob("index.html"))
+            lines = candidates[0].read_text().split() if candidates else []
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    out: list[str] = []
+    for line in map(html.unescape, lines):
+        page = site / content / line
+        outside = site.parent / Path(line).name
+        # A module mount can bring a file from outside the content folder (the repository's
+        # README.md mounted at content/project/repo/README.md): that file is the page.
+        out.append(
+            _rel(site, outside) if not page.exists() and outside.exists() else f"{content}/{line}"
+        )
+    return out
+
+
+MAKERS: dict[str, Callable[[Path], list[str]]] = {
+    "mdbook": mdbook,
+    "gitbook": gitbook,
+    "docfx": docfx,
+    "myst": myst,
+    "jupyter-book": jupyter_book,
+    "sphinx": sphinx,
+    "mkdocs": mkdocs,
+    "docusaurus": docusaurus,
+}
+
+
+def main(argv: list[str]) -> int:
+    """Write the order file of each named tree (all of them without names)."""
+    status = 0
+    trees = tomllib.loads((HERE / "trees.toml").read_text(encoding="utf-8"))["tree"]
+    for tree in trees:
+        if argv and tree["name"] not in argv:
+            continue
+        root = TREES / f"{tree['name']}@{tree['commit'][:12]}"
+        site = (root / tree["subfolder"]).resolve()
+        try:
+            if tree["generator"] == "hugo":
+                pages = hugo(site, tree["content"])
+            else:
+                pages = MAKERS[tree["generator"]](site)
+        except Exception as exc:  # report it and go on with the next tree
+            print(f"{tree['name']}: {type(exc).__name__}: {exc}", file=sys.stderr)
+            status = 1
+            continue
+        gone = [p for p in pages if not (site / p).is_file()]
+        if gone:
+            # The generator shows an entry without a file as an error, not as a page.
+            print(f"{tree['name']}: no such file, left out: {gone}", file=sys.stderr)
+        pages = [p for p in dict.fromkeys(pages) if p not in gone]
+        header = f"# {tree['name']}: {tree['order']}\n"
+        body = "".join(f"{p}\n" for p in pages)
+        (HERE / "orders" / f"{tree['name']}.txt").write_text(header + body)
+        print(f"{tree['name']}: {len(pages)} pages")
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,139 @@
+"""benchmarks/realdocs: the list of trees, questions, orders and verdicts are well-formed, and
+the script's pieces that need no tree (order comparison, verdicts, page mapping) behave."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from tests.benchmark_modules import BENCHMARKS, load_benchmark
+
+
+@pytest.fixture
+def realdocs(monkeypatch: pytest.MonkeyPatch) -> ModuleType:
+    return load_benchmark("realdocs", monkeypatch)
+
+
+def test_the_corpus_covers_every_generator(realdocs: ModuleType) -> None:
+    trees = realdocs.load_trees()
+    assert len(trees) >= 24
+    per = Counter(t.generator for t in trees)
+    for generator in ("mkdocs", "mdbook", "docusaurus", "hugo", "gitbook", "docfx", "sphinx"):
+        assert per[generator] >= 3, generator
+    assert per["jupyter-book"] >= 1
+    assert per["myst"] >= 2
+    assert {t.theme for t in trees if t.generator == "mkdocs"} >= {"material", "mkdocs"}
+    assert all(t.licence and t.order for t in trees)
+
+
+def test_every_tree_has_questions_an_order_and_answers_in_it(realdocs: ModuleType) -> None:
+    for tree in realdocs.load_trees():
+        questions = realdocs.load_questions(tree.name)
+        order = realdocs.load_order(tree.name)
+        assert len(questions) >= 8, tree.name
+        assert len(order) == len(set(order)), f"{tree.name}: a page repeats in its order"
+        texts = [q.text for q in questions]
+        assert len(texts) == len(set(texts)), f"{tree.name}: a question repeats"
+        for q in questions:
+            for answer in q.answers:
+                assert answer in order, f"{tree.name}: {answer} is not a page of the site"
+        realdocs.load_verdicts(tree.name)
+
+
+def test_verdict_files_name_listed_trees(realdocs: ModuleType) -> None:
+    names = {t.name for t in realdocs.load_trees()}
+    for path in (BENCHMARKS / "realdocs" / "verdicts").glob("*.toml"):
+        assert path.stem in names
+        for verdict in realdocs.load_verdicts(path.stem):
+            assert verdict.reason or verdict.path or verdict.message or verdict.source, path.name
+
+
+def test_malformed_lists_are_refused(realdocs: ModuleType, tmp_path: Path) -> None:
+    bad = tmp_path / "trees.toml"
+    bad.write_text(
+        '[[tree]]\nname = "x"\nrepository = "a/b"\ncommit = "abc"\nsubfolder = "."\n'
+        'generator = "mkdocs"\nlicence = "MIT"\ncontent = "docs"\norder = "nav"\n'
+    )
+    with pytest.raises(realdocs.ListError, match="40 hex digits"):
+        realdocs.load_trees(bad)
+    bad.write_text(bad.read_text().replace('"abc"', '"' + "a" * 40 + '"') + 'colour = "red"\n')
+    with pytest.raises(realdocs.ListError, match="unknown keys"):
+        realdocs.load_trees(bad)
+
+
+def test_order_comparison_counts_pages_to_move(realdocs: ModuleType) -> None:
+    same = realdocs.compare_order(["a", "b", "c"], ["a", "b", "c"])
+    assert same["identical"]
+    assert same["out_of_place"] == 0
+    assert same["kendall_tau"] == 1.0
+    # Sections' own pages listed before their subsections: one page out of place.
+    moved = realdocs.compare_order(["a", "c", "d", "b"], ["a", "b", "c", "d"])
+    assert moved["out_of_place"] == 1
+    assert not moved["identical"]
+    assert moved["first_difference"] == "c"
+    assert moved["kendall_tau"] == pytest.approx(1 / 3, abs=1e-4)
+    gaps = realdocs.compare_order(["a.md", "x.md", "a.md"], ["a.md", "b.md", "c.rst"])
+    assert gaps["missing"] == ["b.md"]
+    assert gaps["extra"] == ["x.md"]
+    assert not gaps["identical"]
+    assert gaps["unreadable"] == ["c.rst"]
+    rst = realdocs.compare_order(["a.md"], ["a.md", "api.rst"])
+    assert rst["identical"]
+    assert rst["unreadable"] == ["api.rst"]
+
+
+def test_warnings_are_classified_by_the_first_covering_verdict(realdocs: ModuleType) -> None:
+    verdicts = [
+        realdocs.Verdict(genuine=True, why="page really missing", message="old-page", expect=2),
+        realdocs.Verdict(genuine=False, why="MyST label", reason="unresolved-link"),
+    ]
+    warnings = [
+        {"reason": "unresolved-link", "path": "a.md", "message": "link to old-page.md"},
+        {"reason": "unresolved-link", "path": "b.md", "message": "link to (label)"},
+        {"reason": "draft-chapter", "path": "SUMMARY.md", "message": "draft"},
+    ]
+    got = realdocs.classify(warnings, verdicts)
+    assert (got["genuine"], got["false"], got["unreviewed"]) == (1, 1, 1)
+    assert got["false_classes"] == {"MyST label": 1}
+    # The generator reports the old page twice; the build warned once.
+    assert got["missed"] == 1
+
+
+def test_documents_map_to_pages_by_id_else_by_content(realdocs: ModuleType, tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    (site / "docs" / "guide").mkdir(parents=True)
+    (site / "docs" / "guide" / "index.md").write_text("# Guide\n")
+    body = "A sentence long enough to be matched against its page.\nAnother line of the page.\n"
+    (site / "docs" / "02-setup.md").write_text("---\nid: setup\n---\n" + body)
+    pages = realdocs.PageMap(site, "docs")
+    assert pages.path("guide", "# Guide\n") == "docs/guide/index.md"
+    assert pages.path("setup", body) == "docs/02-setup.md"
+    (site / "docs" / "insert").mkdir()
+    (site / "docs" / "insert" / "0010-single-row.mdx").write_text(body)
+    assert realdocs.PageMap(site, "docs").path("Insert/single-row", body) == (
+        "docs/insert/0010-single-row.mdx"
+    )
+    assert pages.path("nowhere", "nothing alike at all in this body text here") == "?nowhere"
+
+
+def test_a_missing_snapshot_names_the_fetch_to_run(realdocs: ModuleType, tmp_path: Path) -> None:
+    tree = realdocs.load_trees()[0]
+    with pytest.raises(realdocs.Unavailable, match=f"source github:{tree.repository}"):
+        realdocs.checkout(tree, tmp_path / "mirror", tmp_path / "trees")
+
+
+def test_help_runs() -> None:
+    done = subprocess.run(
+        [sys.executable, str(BENCHMARKS / "realdocs.py"), "--help"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "--only" in done.stdout
+    assert "PYTHONPATH" in done.stdout
