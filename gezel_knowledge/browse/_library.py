@@ -19,7 +19,7 @@ from pathlib import Path
 import gezel_knowledge.install as installing
 from gezel_knowledge.embedders import resolve_query_embedder
 from gezel_knowledge.errors import InvalidInput, NotFound
-from gezel_knowledge.indexes._home import memory_db_path, memory_dir
+from gezel_knowledge.indexes import memory_db_path, memory_dir
 from gezel_knowledge.integrations.catalog_set import CatalogSet
 from gezel_knowledge.reader import Catalog, Passage
 from gezel_knowledge.results import SearchMode, SearchResult

@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING
 from gezk._lazy import lazy_face
 
 if TYPE_CHECKING:
+    from gezel_knowledge.indexes._home import memory_db_path as memory_db_path
+    from gezel_knowledge.indexes._home import memory_dir as memory_dir
     from gezel_knowledge.indexes._memory_format import MEMORY_KINDS as MEMORY_KINDS
     from gezel_knowledge.indexes._memory_format import MemoryEntry as MemoryEntry
     from gezel_knowledge.indexes._memory_format import MemoryKind as MemoryKind
@@ -45,6 +47,7 @@ else:
         __name__,
         globals(),
         {
+            "gezel_knowledge.indexes._home": ("memory_db_path", "memory_dir"),
             "gezel_knowledge.indexes._memory_format": (
                 "MEMORY_KINDS",
                 "MemoryEntry",

@@ -200,6 +200,11 @@ class TopicOrder:
     # -- the order, references merged in --------------------------------------------------------
 
     @property
+    def references(self) -> frozenset[str]:
+        """The ids of the documents placed here by reference (filed under another topic)."""
+        return frozenset(p.document.id for p in self._references)
+
+    @property
     def total(self) -> int:
         """How many documents are placed at the topic itself."""
         return self._filed + len(self._references)

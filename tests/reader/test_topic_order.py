@@ -92,6 +92,11 @@ def test_pages_neighbours_and_ends_follow_the_listing(
         assert following == (expected[i + 1] if i + 1 < len(expected) else None)
     assert order.first() == (expected[0] if expected else None)
     assert order.last() == (expected[-1] if expected else None)
+    assert order.references == {
+        f"doc-{i:02d}"
+        for i, (here, _, _, ref) in enumerate(docs)
+        if not here and ref and schema >= 4
+    }
     placed = {d.id for d in expected}
     for i in range(len(docs)):
         if f"doc-{i:02d}" not in placed:
