@@ -36,15 +36,15 @@ _STATUS_TITLES = {
     503: "Not available",
 }
 _NEXT_STEPS = {
-    "not-installed": "Only the catalogs listed in the Library are served here. Install the "
-    "catalog (gezel-knowledge install CATALOG.gezk), or start the browser with it named "
-    "(gezel-knowledge browse CATALOG.gezk).",
+    "not-installed": "Only the catalogs listed in the Library are served here. Install the catalog "
+    "(<code>gezel-knowledge install CATALOG.gezk</code>), or start the browser with it named "
+    "(<code>gezel-knowledge browse CATALOG.gezk</code>).",
     "document-not-found": "The catalog has no document with that id: the citation may come from "
     "another version of it. Search the catalog for the passage instead.",
     "chunk-not-found": "The document has no passage with that id: the citation may come from "
-    "another version of the catalog. Open the document and search it for the passage.",
-    "invalid-reference": "A citation looks like knowledge://PUBLISHER/CATALOG/DOCUMENT, "
-    "optionally followed by #line=A-B or #chunk=ID.",
+    "another version of the catalog. Open the document and look for the passage there.",
+    "invalid-reference": "A citation looks like <code>knowledge://PUBLISHER/CATALOG/DOCUMENT"
+    "</code>, optionally followed by <code>#line=A-B</code> or <code>#chunk=ID</code>.",
     "topic-not-found": "The catalog's outline lists the topics it has.",
     "not-found": "Start from the Library, or search every catalog.",
     "asset-not-found": "Images are served only from the catalog's own declared assets.",
@@ -121,7 +121,8 @@ class Renderer:
             "status": status,
         }
         title = _STATUS_TITLES.get(status, "Something went wrong")
-        extra = {"next_step": _NEXT_STEPS.get(exc.reason)}
+        step = _NEXT_STEPS.get(exc.reason)
+        extra = {"next_step": None if step is None else Markup(step)}  # our own text, not catalog's
         return self.respond(request, Page("error.html", title, data, extra, status=status))
 
 

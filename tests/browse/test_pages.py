@@ -280,7 +280,7 @@ def test_unknown_pages_are_404_with_their_reason(named: TestClient) -> None:
         (f"{HB}/d/no-such-doc", 404, "document-not-found", "another version"),
         (f"{HB}/t/no-such-topic", 404, "topic-not-found", "outline"),
         ("/cite?ref=knowledge%3A%2F%2Fnobody%2Fnothing%2Fdoc", 404, "not-installed", "install"),
-        ("/cite?ref=not-a-reference", 400, "invalid-reference", "#line=A-B"),
+        ("/cite?ref=not-a-reference", 400, "invalid-reference", "<code>#line=A-B</code>"),
         (f"{HB}/d/building/signing?hl=x", 400, "invalid-page", None),
         (f"{HB}/assets/nothing.png", 404, "asset-not-found", "declared assets"),
         (f"{HB}/disable", 405, "invalid-input", None),

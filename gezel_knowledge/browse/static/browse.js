@@ -163,9 +163,8 @@ document.addEventListener("DOMContentLoaded", function () {
   if (nearby) { loadNearby(nearby); }
   const filter = document.getElementById("library-filter");
   if (filter) { wireLibraryFilter(filter); }
-  // A highlighted passage opens at #hl (without script the browser scrolls there); centre it.
+  // A link to a highlighted passage ends in #hl, where the browser scrolls by itself (the style
+  // sheet leaves room above it); without that fragment, bring the passage into view here.
   const highlighted = document.querySelector("#body [data-hl]");
-  if (highlighted && (!window.location.hash || window.location.hash === "#hl")) {
-    highlighted.scrollIntoView({ block: "center" });
-  }
+  if (highlighted && !window.location.hash) { highlighted.scrollIntoView({ block: "center" }); }
 });
