@@ -151,6 +151,14 @@ class Library:
             return sorted(self._set.keys)
         return sorted(c.key for c in self.state.installed() if c.active is not None)
 
+    def disabled_keys(self) -> list[str]:
+        """Installed catalogs that search leaves out because they are disabled."""
+        if self._set is not None:
+            return []
+        return sorted(
+            c.key for c in self.state.installed() if c.active is not None and not c.enabled
+        )
+
     def card(self, key: str) -> CatalogCard:
         """The card of one served catalog (``publisher/catalog``)."""
         if self._set is not None:

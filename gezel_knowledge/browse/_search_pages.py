@@ -96,6 +96,7 @@ def search_page(browser: Browser, request: Request) -> Page:
         "more": False,
         "note": None,
         "catalogs": served,
+        "disabled": [] if catalog else browser.library.disabled_keys(),
     }
     if query and served:
         result = browser.library.search(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from urllib.parse import quote
 
 import pytest
@@ -9,6 +10,7 @@ from starlette.testclient import TestClient
 
 import gezel_knowledge.browse._catalog_pages as catalog_pages
 from gezel_knowledge.browse import GuardSettings, Library
+from gezel_knowledge.install import KnowledgeHome
 from tests.browse.catalogs import HANDBOOK_KEY, HOSTILE_KEY
 
 HB = f"/c/{HANDBOOK_KEY}"
@@ -376,3 +378,25 @@ def test_previous_and_next_walk_the_whole_outline_in_order(named: TestClient) ->
         "reference"
     )
     assert _json(named, f"{HB}/d/{quote(listed[0])}?format=json")["previous"] is None
+
+
+def test_search_says_when_disabled_catalogs_are_left_out(
+    installed: tuple[TestClient, GuardSettings], installed_home: Path
+) -> None:
+    client, _ = installed
+    state = KnowledgeHome(installed_home)
+    try:
+        state.set_enabled(HOSTILE_KEY, False)
+        page = _html(client, "/search?q=xylophonequartz&mode=keyword")
+        assert f"1 disabled catalog ({HOSTILE_KEY}) is not searched" in page
+        assert _json(client, "/search.json?q=x&mode=keyword")["disabled"] == [HOSTILE_KEY]
+        state.set_enabled(HANDBOOK_KEY, False)
+        page = _html(client, "/search?q=signing&mode=keyword")
+        assert 'id="all-disabled"' in page
+        assert "Enable one in the" in page
+        one = _json(client, f"/search.json?q=signing&mode=keyword&catalog={HANDBOOK_KEY}")
+        assert one["hits"]  # one catalog chosen is searched, enabled or not
+        assert one["disabled"] == []
+    finally:
+        state.set_enabled(HOSTILE_KEY, True)
+        state.set_enabled(HANDBOOK_KEY, True)
