@@ -16,8 +16,14 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import Response
 
-from gezel_knowledge.archive.assets import asset_media_type, asset_path_problem, asset_problem
+from gezel_knowledge.archive.assets import (
+    MAX_ASSET_BYTES,
+    asset_media_type,
+    asset_path_problem,
+    asset_problem,
+)
 from gezel_knowledge.browse._context import Browser, catalog_key
+from gezel_knowledge.browse._entries import declared_bytes
 from gezel_knowledge.browse._markdown import LinkMap, render_body
 from gezel_knowledge.browse._outline import PAGE, Outline, neighbours
 from gezel_knowledge.browse._respond import Page, dumps
@@ -54,11 +60,8 @@ def links_for(key: str) -> LinkMap:
 
 def _declared_text(catalog: Catalog, path: str) -> str | None:
     """A text file the manifest declares (README, licence, notices), else ``None``."""
-    declared = catalog.manifest.file(path)
-    if declared is None or declared.size_bytes > _MAX_TEXT_FILE:
-        return None
-    data = catalog.root.joinpath(*path.split("/")).read_bytes()
-    return data.decode("utf-8", "replace")
+    data = declared_bytes(catalog, path, _MAX_TEXT_FILE)
+    return None if data is None else data.decode("utf-8", "replace")
 
 
 def _topic_row(key: str, topic: TopicSummary, has_children: bool) -> dict[str, Any]:
@@ -312,11 +315,19 @@ def asset_response(browser: Browser, request: Request) -> Response:
     if problem is not None:
         raise NotFound(problem.message, reason="asset-not-found", subject=path)
     catalog = browser.library.catalog(key)
-    data = catalog.asset(path)
-    problem = asset_problem(path, data)
+    if catalog.manifest.file(path) is None:
+        raise NotFound(f"no asset {path!r} in this catalog", reason="asset-not-found", subject=path)
+    data = declared_bytes(catalog, path, MAX_ASSET_BYTES)
+    problem = None if data is None else asset_problem(path, data)
     media_type = asset_media_type(path)
-    if problem is not None or media_type is None:
-        why = problem.message if problem is not None else "no media type"
+    if data is None or problem is not None or media_type is None:
+        why = (
+            "the file is not the one the catalog's manifest declares"
+            if data is None
+            else problem.message
+            if problem is not None
+            else "no media type"
+        )
         return Response(f"refused: {why}", status_code=415, media_type="text/plain")
     headers = {
         "content-security-policy": ASSET_POLICY,

@@ -3,6 +3,8 @@ every way of running script or making a request leave the origin."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 import shutil
 from pathlib import Path
 
@@ -139,16 +141,26 @@ def long_body() -> str:
 
 
 def tamper_svg(extracted: Path, out: Path) -> Path:
-    """A copy of an extracted hostile catalog whose SVG asset now carries script (same size,
-    so only the browser's own checks stand between it and the page)."""
+    """A copy of an extracted hostile catalog whose SVG asset now carries script, its manifest
+    edited to match (same size, the new digest), so only the browser's own asset checks stand
+    between it and the page."""
     copy = out / "hostile-tampered"
     shutil.copytree(extracted, copy)
+    manifest_path = copy / "manifest.json"
+    manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
     for svg in (copy / "assets").rglob("*.svg"):
         svg.chmod(0o644)
         size = svg.stat().st_size
         data = SCRIPTED_SVG.encode()
         assert len(data) <= size, "the inert SVG must be larger than the scripted one"
-        svg.write_bytes(data[:-6] + b" " * (size - len(data)) + data[-6:])
+        scripted = data[:-6] + b" " * (size - len(data)) + data[-6:]
+        svg.write_bytes(scripted)
+        path = svg.relative_to(copy).as_posix()
+        for entry in manifest["files"]:
+            if entry["path"] == path:
+                entry["sha256"] = hashlib.sha256(scripted).hexdigest()
+    manifest_path.chmod(0o644)
+    manifest_path.write_text(json.dumps(manifest), encoding="utf-8")
     return copy
 
 

@@ -3,7 +3,10 @@ Origin, CSRF, the token of a non-loopback bind."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -15,8 +18,9 @@ from gezel_knowledge.browse._security import CONTENT_SECURITY_POLICY
 from gezel_knowledge.cli import main
 from gezel_knowledge.errors import InvalidInput
 from gezel_knowledge.install import KnowledgeHome
+from gezel_knowledge.opening import open_catalog
 from tests.browse.catalogs import BIDI_NAME, HANDBOOK_KEY, HOSTILE_KEY, HOSTILE_SOURCE_URL
-from tests.browse.conftest import BASE, PORT
+from tests.browse.conftest import BASE, PORT, Catalogs
 
 HB = f"/c/{HANDBOOK_KEY}"
 HO = f"/c/{HOSTILE_KEY}"
@@ -124,11 +128,24 @@ def test_a_scripted_svg_asset_is_refused(named: TestClient) -> None:
         f"{HB}/d/%2e%2e/%2e%2e/README",
         "/static/..%2f_app.py",
         "/static/%2e%2e/_app.py",
+        "/static/..%5c_app.py",
+        "/static/browse.js%00",
+        f"{HB}/assets/..%5cmanifest.json",
+        f"{HB}/assets/building%5c..%5c..%5cmanifest.json",
+        f"{HB}/assets/%252e%252e/manifest.json",
+        f"{HB}/assets/building/images/shards.png%00.svg",
+        f"{HB}/assets/%00.png",
+        f"{HB}/d/%00",
+        f"{HB}/d/..%5c..%5cetc%5cpasswd",
+        f"{HB}/t/..%2f..",
+        "/c/..%2f..%2f/x",
+        "/memory?day=..%2F..%2Fetc%2Fpasswd",
     ],
 )
 def test_paths_resolve_only_to_archive_entries(named: TestClient, path: str) -> None:
     response = named.get(path)
-    assert response.status_code in (404, 400), (path, response.status_code)
+    assert response.status_code in (404, 400) or path.startswith("/memory"), path
+    assert response.status_code < 500, path
     for leaked in (b"root:", b"SQLite format", b'"formatVersion"', b"def create_app"):
         assert leaked not in response.content
 
@@ -371,3 +388,50 @@ def test_a_guessable_token_is_refused(token: str) -> None:
     assert refused.value.reason == "token-required"
     assert "16" in refused.value.message
     check_bind("0.0.0.0", "a-token-of-16-ch")
+
+
+def _declare(manifest: dict, path: str, data: bytes) -> None:  # type: ignore[type-arg]
+    files = [f for f in manifest["files"] if f["path"] != path]
+    digest = hashlib.sha256(data).hexdigest()
+    manifest["files"] = [*files, {"path": path, "sha256": digest, "sizeBytes": len(data)}]
+
+
+def test_declared_files_resolve_only_inside_the_catalog_folder(
+    catalogs: Catalogs, tmp_path: Path
+) -> None:
+    """A catalog folder whose manifest and files point outside it shows none of what is there,
+    even when the manifest gives the outside files' exact sizes and digests."""
+    secret = b"SECRET: the contents of a file outside the catalog\n"
+    (tmp_path / "secret.txt").write_bytes(secret)
+    with open_catalog(catalogs.handbook, cache_dir=catalogs.out / "cache") as opened:
+        folder = shutil.copytree(opened.root, tmp_path / "catalog")
+    png = (folder / "assets" / "building" / "images" / "shards.png").read_bytes()
+    (tmp_path / "outside.png").write_bytes(png)
+    manifest_path = folder / "manifest.json"
+    manifest_path.chmod(0o644)
+    manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+    manifest["license"]["noticePath"] = "../secret.txt"
+    _declare(manifest, "../secret.txt", secret)
+    readme = folder / "README.md"
+    readme.chmod(0o644)
+    readme.unlink()
+    readme.symlink_to(tmp_path / "secret.txt")
+    _declare(manifest, "README.md", secret)
+    image = folder / "assets" / "building" / "images" / "shards.png"
+    image.chmod(0o644)
+    image.unlink()
+    image.symlink_to(tmp_path / "outside.png")
+    manifest_path.write_text(json.dumps(manifest), encoding="utf-8")
+    library = Library([open_catalog(folder)])
+    with TestClient(create_app(library, GuardSettings("127.0.0.1", PORT)), base_url=BASE) as c:
+        page = c.get(HB)
+        assert page.status_code == 200
+        assert b"SECRET" not in page.content
+        data = c.get(f"{HB}?format=json").json()
+        assert data["licenseText"] is None
+        assert b"SECRET" not in c.get(f"{HB}?format=json").content
+        refused = c.get(f"{HB}/assets/building/images/shards.png")
+        assert refused.status_code == 415
+        assert b"not the one the catalog's manifest declares" in refused.content
+        assert c.get(f"{HB}/assets/building/images/missing.png").status_code == 404
+    library.close()
