@@ -26,7 +26,7 @@ from gezel_knowledge._jsonable import to_jsonable
 from gezel_knowledge.browse._security import GuardSettings
 from gezk.errors import ReasonedError
 
-__all__ = ["Page", "Renderer", "isolate_bidi", "wants_json"]
+__all__ = ["Page", "Renderer", "form_value", "isolate_bidi", "wants_json"]
 
 _BIDI_CONTROLS = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 _STATUS_TITLES = {
@@ -69,6 +69,13 @@ def isolate_bidi(value: Any) -> Any:
     if isinstance(value, str) and not isinstance(value, Markup) and _BIDI_CONTROLS.search(value):
         return f"\u2068{value}\u2069"
     return value
+
+
+def form_value(request: Request, name: str) -> str:
+    """A query parameter as the user meant it: stripped, and without the isolation marks
+    :func:`isolate_bidi` put around a value the page printed (a tag in a filter's options)."""
+    value = request.query_params.get(name, "")
+    return value.replace("\u2068", "").replace("\u2069", "").strip()
 
 
 def wants_json(request: Request) -> bool:

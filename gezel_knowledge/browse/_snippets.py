@@ -45,6 +45,8 @@ def _unmarked(match: re.Match[str]) -> str:
 def _fold(text: str) -> str:
     """``text`` with each character's diacritics removed and lowercased, one character for one
     (so positions in the folded text are positions in ``text``)."""
+    if text.isascii():
+        return text.lower()
     return "".join(_base(c) for c in text)
 
 

@@ -88,9 +88,9 @@ class Session:
         page.on("pageerror", lambda e: self.events.errors.append(str(e)))
         return page
 
-    def shot(self, page: Any, name: str) -> None:
+    def shot(self, page: Any, name: str, *, docs: bool = True) -> None:
         page.screenshot(path=str(self.shots / f"{name}.png"))
-        if os.environ.get("GEZEL_UPDATE_DOCS_SCREENSHOTS") == "1":
+        if docs and os.environ.get("GEZEL_UPDATE_DOCS_SCREENSHOTS") == "1":
             DOCS.mkdir(parents=True, exist_ok=True)
             page.screenshot(path=str(DOCS / f"{name}.png"))
 
@@ -307,7 +307,7 @@ def test_a_citation_opens_at_its_passage_far_down_a_long_page(session: Session, 
     assert "the passage to open" in highlighted.inner_text()
     assert page.evaluate("() => window.scrollY") > 2 * VIEWPORT["height"]
     assert _in_view(page, "#body [data-hl]")
-    session.shot(page, "long-cite")
+    session.shot(page, "long-cite", docs=False)
 
 
 def test_every_page_reads_and_navigates_without_javascript(session: Session) -> None:

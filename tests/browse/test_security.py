@@ -7,6 +7,7 @@ import hashlib
 import json
 import re
 import shutil
+from html import unescape
 from pathlib import Path
 
 import pytest
@@ -435,3 +436,12 @@ def test_declared_files_resolve_only_inside_the_catalog_folder(
         assert b"not the one the catalog's manifest declares" in refused.content
         assert c.get(f"{HB}/assets/building/images/missing.png").status_code == 404
     library.close()
+
+
+def test_a_filter_chosen_from_an_isolated_option_still_matches(named: TestClient) -> None:
+    html = named.get("/").text
+    options = re.findall(r'<option value="([^"]*)"', html)
+    hostile = next(o for o in options if BIDI_NAME in o)
+    assert hostile.endswith("\u2069")  # the page isolated the tag it printed
+    found = named.get("/library.json", params={"tag": unescape(hostile)}).json()
+    assert [c["key"] for c in found["catalogs"]] == [HOSTILE_KEY]
