@@ -180,13 +180,34 @@ class TopicOrder:
         return out
 
     def _filed_page(self, conn: sqlite3.Connection, offset: int, limit: int) -> list[_Placed]:
-        if offset < self._with_ordinal:
-            out = self._rows(conn, _WITH_ORDINAL[0], (), _WITH_ORDINAL[1], limit, offset)
-            return out + self._rows(
-                conn, _WITHOUT_ORDINAL[0], (), _WITHOUT_ORDINAL[1], limit - len(out)
-            )
-        offset -= self._with_ordinal
-        return self._rows(conn, _WITHOUT_ORDINAL[0], (), _WITHOUT_ORDINAL[1], limit, offset)
+        """``limit`` filed documents from position ``offset``. Stepping over ``offset`` rows to
+        reach them would read each one from the table (the order's last key, the id, is not in
+        the index); instead the index alone finds the (ordinal, slug) at that position, a count
+        says how many documents of that pair come before it, and the page is read from there."""
+        if offset <= 0 or limit <= 0:
+            return self._filed_after(conn, None, limit)
+        with_ordinal = offset < self._with_ordinal
+        position = offset if with_ordinal else offset - self._with_ordinal
+        run = _WITH_ORDINAL[0] if with_ordinal else _WITHOUT_ORDINAL[0]
+        found = conn.execute(
+            f"SELECT {self._ordinal} AS ordinal, slug FROM documents WHERE topic_id = ? AND"
+            f" {self._where(run)} ORDER BY {self._where('ordinal')}, slug LIMIT 1 OFFSET ?",
+            (self.topic_id, position),
+        ).fetchone()
+        if found is None:
+            return []
+        ordinal, slug = found
+        params: tuple[Any, ...]
+        if with_ordinal:
+            earlier = self._count(conn, "ordinal IS NOT NULL AND (ordinal, slug) < (?, ?)", found)
+            same, params = "ordinal = ? AND slug = ?", (ordinal, slug)
+        else:
+            earlier = self._count(conn, "ordinal IS NULL AND slug < ?", (slug,))
+            same, params = "ordinal IS NULL AND slug = ?", (slug,)
+        out = self._rows(conn, same, params, "id", limit, position - earlier)
+        if out and len(out) < limit:
+            out += self._filed_after(conn, out[-1].key, limit - len(out))
+        return out
 
     def _filed_before_count(self, conn: sqlite3.Connection, key: Key) -> int:
         """How many filed documents come before ``key``."""
