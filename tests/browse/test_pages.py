@@ -135,6 +135,7 @@ def test_document_page_has_body_breadcrumbs_neighbours_and_citations(named: Test
     assert 'rel="next"' in html
     assert 'data-copy="knowledge://' in html
     assert 'data-lines="1-' in html
+    assert '<article class="body prose" id="body" lang="en"' in html
 
 
 def test_a_highlighted_range_marks_its_blocks(named: TestClient) -> None:
