@@ -38,6 +38,7 @@ __all__ = [
     "CONTENT_SECURITY_POLICY",
     "MIN_TOKEN_LENGTH",
     "SECURITY_HEADERS",
+    "TOKEN_CHARACTERS",
     "Guard",
     "GuardSettings",
     "is_loopback",
@@ -72,6 +73,10 @@ TOKEN_COOKIE = "gezel_browse_token"
 """The token cookie's name, followed by ``_`` and the port (browsers share cookies across the
 ports of a host, so two servers on one host must not overwrite each other's)."""
 MIN_TOKEN_LENGTH = 16
+TOKEN_CHARACTERS = frozenset(
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~+/="
+)
+"""What a token may hold: safe in a URL's query, a cookie and an ``Authorization`` header."""
 _LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
 _SAFE_METHODS = ("GET", "HEAD")
 
@@ -156,6 +161,12 @@ class Guard:
         self._hosts = settings.allowed_hosts()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket":
+            # No page uses one, and a WebSocket handshake is not bound by the same-origin
+            # policy: refuse every one before any route sees it.
+            await receive()
+            await send({"type": "websocket.close", "code": 1008})
+            return
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return

@@ -17,7 +17,12 @@ import uvicorn
 
 from gezel_knowledge.browse._app import create_app
 from gezel_knowledge.browse._library import Library
-from gezel_knowledge.browse._security import MIN_TOKEN_LENGTH, GuardSettings, is_loopback
+from gezel_knowledge.browse._security import (
+    MIN_TOKEN_LENGTH,
+    TOKEN_CHARACTERS,
+    GuardSettings,
+    is_loopback,
+)
 from gezel_knowledge.embedders.base import Embedder
 from gezel_knowledge.errors import InvalidInput
 
@@ -28,8 +33,9 @@ DEFAULT_PORT = 8766
 
 
 def check_bind(host: str, token: str | None) -> None:
-    """Refuse a non-loopback bind without a token, or with one too easy to guess: fewer than
-    16 characters, or anything but printable ASCII (``token-required``)."""
+    """Refuse a non-loopback bind without a token, or with one too easy to guess or that a
+    cookie cannot carry: fewer than 16 characters, or any but letters, digits and ``-._~+/=``
+    (``token-required``)."""
     if not token:
         if is_loopback(host):
             return
@@ -39,10 +45,11 @@ def check_bind(host: str, token: str | None) -> None:
             reason="token-required",
             subject=host,
         )
-    if len(token) < MIN_TOKEN_LENGTH or not all("!" <= c <= "~" for c in token):
+    if len(token) < MIN_TOKEN_LENGTH or not set(token) <= TOKEN_CHARACTERS:
         raise InvalidInput(
-            f"the access token must be at least {MIN_TOKEN_LENGTH} printable ASCII characters "
-            "without spaces, so that it cannot be guessed (--token auto makes one)",
+            f"the access token must be at least {MIN_TOKEN_LENGTH} letters, digits or -._~+/= "
+            "characters, so that it cannot be guessed and a cookie can carry it (--token auto "
+            "makes one)",
             reason="token-required",
             subject=host,
         )

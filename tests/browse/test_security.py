@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from markupsafe import escape
 from starlette.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 
 from gezel_knowledge.browse import BrowseServer, GuardSettings, Library, check_bind, create_app
 from gezel_knowledge.browse._security import CONTENT_SECURITY_POLICY
@@ -381,7 +382,15 @@ def test_a_token_never_breaks_the_server_and_never_redirects_away(installed_home
 
 
 @pytest.mark.parametrize(
-    "token", ["short", "x" * 15, "spaces in the token", "t\u00f6ken-with-umlaut-1234"]
+    "token",
+    [
+        "short",
+        "x" * 15,
+        "spaces in the token",
+        "t\u00f6ken-with-umlaut-1234",
+        "semicolon;ends-the-cookie",
+        'quote"in-the-token-value',
+    ],
 )
 def test_a_guessable_token_is_refused(token: str) -> None:
     with pytest.raises(InvalidInput) as refused:
@@ -389,6 +398,13 @@ def test_a_guessable_token_is_refused(token: str) -> None:
     assert refused.value.reason == "token-required"
     assert "16" in refused.value.message
     check_bind("0.0.0.0", "a-token-of-16-ch")
+    check_bind("0.0.0.0", "TYLAaBCb7_2gvz7QM5UsmMFRXVz9ydrV")  # what --token auto makes
+
+
+def test_websockets_are_refused(named: TestClient) -> None:
+    with pytest.raises(WebSocketDisconnect) as closed, named.websocket_connect("/") as socket:
+        socket.receive_text()
+    assert closed.value.code == 1008
 
 
 def _declare(manifest: dict, path: str, data: bytes) -> None:  # type: ignore[type-arg]
