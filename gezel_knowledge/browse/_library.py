@@ -3,9 +3,10 @@
 A :class:`Library` answers the pages' questions through the library's own public functions:
 the installed catalogs through :class:`~gezel_knowledge.search.KnowledgeSearch` (the same
 search ``find`` runs) and the registry; catalogs named by path through
-:class:`~gezel_knowledge.integrations.catalog_set.CatalogSet` (the same search ``mcp --catalog``
-runs); one catalog through its own :meth:`~gezel_knowledge.reader.Catalog.search`; citations
-through ``read``. Handles are opened once and kept, so a page costs the queries it makes.
+:meth:`KnowledgeSearch.over <gezel_knowledge.search.KnowledgeSearch.over>` (the same search
+``mcp --catalog`` runs, ranked as if they were installed); one catalog through its own
+:meth:`~gezel_knowledge.reader.Catalog.search`; citations through ``read``. Handles are opened
+once and kept, so a page costs the queries it makes.
 """
 
 from __future__ import annotations
@@ -17,10 +18,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 import gezel_knowledge.install as installing
-from gezel_knowledge.embedders import resolve_query_embedder
 from gezel_knowledge.errors import InvalidInput, NotFound
 from gezel_knowledge.indexes import memory_db_path, memory_dir
-from gezel_knowledge.integrations.catalog_set import CatalogSet
 from gezel_knowledge.reader import Catalog, Passage
 from gezel_knowledge.results import SearchMode, SearchResult
 from gezel_knowledge.search import KnowledgeSearch
@@ -120,14 +119,12 @@ class Library:
         self.named = bool(catalogs)
         self._trust = trust
         self._handles: dict[str, tuple[str | None, Catalog]] = {}
-        self._set: CatalogSet | None = None
+        self._set: KnowledgeSearch | None = None
         self._search: KnowledgeSearch | None = None
         self.state = installing.HomeState(home)
         if catalogs:
-            self._set = CatalogSet(catalogs)
+            self._set = KnowledgeSearch.over(catalogs)
             for catalog in catalogs:
-                if catalog.embedder is None:
-                    catalog.embedder = resolve_query_embedder(catalog.profile).embedder
                 self._handles[f"{catalog.publisher_id}/{catalog.id}"] = (None, catalog)
         else:
             self._search = KnowledgeSearch(self.state)
@@ -137,7 +134,7 @@ class Library:
     def cards(self) -> list[CatalogCard]:
         """Every catalog served, in a stable order (publisher, then catalog id)."""
         if self._set is not None:
-            return [self._named_card(key) for key in sorted(self._set.keys)]
+            return [self._named_card(key) for key in sorted(self._set.served)]
         cards: list[CatalogCard] = []
         for installed in sorted(self.state.installed(), key=lambda c: c.key):
             card = self._installed_card(installed)
@@ -148,7 +145,7 @@ class Library:
     def keys(self) -> list[str]:
         """``publisher/catalog`` of every catalog served (installed ones with a version)."""
         if self._set is not None:
-            return sorted(self._set.keys)
+            return sorted(self._set.served)
         return sorted(c.key for c in self.state.installed() if c.active is not None)
 
     def disabled_keys(self) -> list[str]:
@@ -162,7 +159,7 @@ class Library:
     def card(self, key: str) -> CatalogCard:
         """The card of one served catalog (``publisher/catalog``)."""
         if self._set is not None:
-            if key not in self._set.keys:
+            if key not in self._set.served:
                 raise self._not_served(key)
             return self._named_card(key)
         card = self._installed_card(self._installed(key))
@@ -243,8 +240,9 @@ class Library:
                 return held[1]
             if held is not None:
                 held[1].close()
-            catalog = installing.mount_catalog(self.state, installed, allow_disabled=True)
-            catalog.embedder = resolve_query_embedder(catalog.profile).embedder
+            catalog = installing.mount_catalog(
+                self.state, installed, allow_disabled=True, embedder="auto"
+            )
             self._handles[installed.key] = (active.archive_sha256, catalog)
             return catalog
 

@@ -1,9 +1,10 @@
 """The Search page, ``/cite`` (a ``knowledge://`` reference opened at its passage) and the
 Memory page.
 
-Search is the library's own: every served catalog through ``KnowledgeSearch`` (installed) or a
-``CatalogSet`` (named by path), one catalog through its own ``search``. A page of results is
-the first ``page * 10`` hits of that search, the last ten shown; nothing is re-ranked here.
+Search is the library's own: every served catalog through ``KnowledgeSearch`` (installed, or
+``KnowledgeSearch.over`` for catalogs named by path), one catalog through its own ``search``. A
+page of results is the first ``page * 10`` hits of that search, the last ten shown; nothing is
+re-ranked here.
 """
 
 from __future__ import annotations

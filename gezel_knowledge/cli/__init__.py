@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import logging
 import pkgutil
 import sys
 from collections.abc import Sequence
@@ -90,6 +91,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if handler is None:
         parser.print_help(sys.stderr)
         return 2
+    # The commands say what the library logs (semantic search off...) as notes of their own.
+    logging.getLogger("gezel_knowledge").addHandler(logging.NullHandler())
     try:
         code = handler(args)
     except ReasonedError as exc:

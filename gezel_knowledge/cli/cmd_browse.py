@@ -78,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
     opened: list[Catalog] = []
     try:
         for value in args.catalogs:
-            opened.append(open_catalog_argument(value, home=args.home))
+            opened.append(open_catalog_argument(value, embedder="auto", home=args.home))
     except BaseException:
         for catalog in opened:
             catalog.close()

@@ -44,8 +44,8 @@ def named_library(catalogs: Catalogs) -> Library:
     home = catalogs.out / "named-home"
     if not home.exists():
         write_memory(home)
-    handbook = open_catalog(catalogs.handbook, cache_dir=catalogs.out / "cache")
-    hostile = open_catalog(catalogs.tampered)
+    handbook = open_catalog(catalogs.handbook, embedder="auto", cache_dir=catalogs.out / "cache")
+    hostile = open_catalog(catalogs.tampered, embedder="auto")
     return Library([handbook, hostile], home=home)
 
 
