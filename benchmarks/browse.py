@@ -6,18 +6,22 @@ passages, all in one topic, the worst case for an outline), opens it once, and c
 browser's ASGI application in this process (no socket and no HTTP client: the figures are the
 server's own work, routing, guard, page and template).
 
-Measured warm (every page kind requested once first), in one process, interleaved:
+Measured in one process, interleaved:
 
-- **first document page**: the first page of a topic reads that topic's document order (kept
-  afterwards; a served catalog's outline is read this way on a background thread when the
-  server starts, so users meet the warm figures);
-- **pages**: the CPU time of one request for the Library, Catalog, Topic (first page of 50,000
-  documents), Document (a different random document each time: body, outline breadcrumbs,
-  previous and next among 50,000 siblings, citations), the Document's JSON twin, and ``/cite``;
-  the goal is every page under 100 ms;
+- **cold**: the first Document page and the first Topic page of a server that has read nothing
+  yet (its outline, its topic's order, its templates), each on a fresh application;
+- **topic order**: one topic's documents as the browser reads them
+  (:meth:`Catalog.topic_order`: a page, a document's previous and next) against the whole-topic
+  listing ``list_documents(topic, descendants=False, order="toc")`` ranks for every page;
+- **pages** (warm: every page kind requested once first): the CPU time of one request for the
+  Library, Catalog, Topic (the first and the last page of 50,000 documents), Document (a
+  different random document each time: body, outline breadcrumbs, previous and next among 50,000
+  siblings, citations), the Document with a highlighted passage, the Document's JSON twin, and
+  ``/cite``; the goal is every page under 100 ms;
 - **body**: rendering and sanitising one long Markdown body (``--body-kib``, 32 KiB of headings,
   paragraphs with links, lists, tables and code), the part of a Document page that grows with
-  the document (the benchmark catalog's own bodies are one line);
+  the document (the benchmark catalog's own bodies are one line), its parsing alone, and marking
+  a highlight on the kept rendering (what a second citation of the same document costs);
 - **search**: for each query, ``Catalog.search(query, k=10)`` (the library's own search) and
   the browser's ``/search?q=...`` of the same catalog (that search, then snippets and the page),
   alternately; the goal is the browser's median at most 1.2x the library's.
@@ -45,7 +49,7 @@ from urllib.parse import quote, unquote, urlencode
 import numpy as np
 
 from gezel_knowledge.browse import GuardSettings, Library, create_app
-from gezel_knowledge.browse._markdown import LinkMap, render_body
+from gezel_knowledge.browse._markdown import _MD, LinkMap, highlight_lines, render_body
 from gezel_knowledge.embedders import HashEmbedder
 from gezel_knowledge.opening import open_catalog
 from gezel_knowledge.reader import Catalog
@@ -145,12 +149,53 @@ def long_body(kib: int) -> str:
 
 
 def measure_body(kib: int, repeats: int) -> dict[str, float]:
-    """CPU ms of rendering and sanitising a ``kib`` KiB body."""
+    """CPU ms of rendering and sanitising a ``kib`` KiB body, of parsing it alone, and of marking
+    a highlight on the rendering."""
     body = long_body(kib)
     links = LinkMap(cite=lambda ref: "/cite", asset=lambda path: "/" + path)
-    render_body(body, links)
+    rendered = render_body(body, links)
+    lines = body.count("\n")
     times = [_cpu_ms(lambda: render_body(body, links)) for _ in range(repeats)]
-    return {"kib": kib, "cpu_p50": statistics.median(times), "cpu_max": max(times)}
+    parse = [_cpu_ms(lambda: _MD.parse(body)) for _ in range(repeats)]
+    marks = [
+        _cpu_ms(lambda: highlight_lines(rendered, (lines // 2, lines // 2 + 8)))
+        for _ in range(repeats)
+    ]
+    return {
+        "kib": kib,
+        "cpu_p50": statistics.median(times),
+        "cpu_max": max(times),
+        "parse_cpu_p50": statistics.median(parse),
+        "highlight_cpu_p50": statistics.median(marks),
+    }
+
+
+def measure_topic_order(catalog: Catalog, topic: str, repeats: int) -> dict[str, float]:
+    """CPU ms of a topic's first page and of a document's neighbours through
+    ``Catalog.topic_order``, against the whole-topic ``list_documents`` page."""
+    order = catalog.topic_order(topic)
+    total = order.total
+    middle = order.page(total // 2, 1).documents[0].id
+    opened = [_cpu_ms(lambda: catalog.topic_order(topic)) for _ in range(repeats)]
+    first = [_cpu_ms(lambda: order.page(0, 200)) for _ in range(repeats)]
+    last = [_cpu_ms(lambda: order.page(max(total - 200, 0), 200)) for _ in range(repeats)]
+    around = [_cpu_ms(lambda: order.neighbours(middle)) for _ in range(repeats)]
+    listing = [
+        _cpu_ms(
+            lambda: catalog.list_documents(
+                topic, descendants=False, limit=200, offset=0, order="toc"
+            )
+        )
+        for _ in range(max(3, repeats // 4))
+    ]
+    return {
+        "documents": total,
+        "open_cpu_p50": statistics.median(opened),
+        "first_page_cpu_p50": statistics.median(first),
+        "last_page_cpu_p50": statistics.median(last),
+        "neighbours_cpu_p50": statistics.median(around),
+        "listing_page_cpu_p50": statistics.median(listing),
+    }
 
 
 def measure(catalog: Catalog, queries: int, pages: int) -> dict[str, Any]:
@@ -158,9 +203,16 @@ def measure(catalog: Catalog, queries: int, pages: int) -> dict[str, Any]:
     rng = np.random.default_rng(3)
     key = f"{catalog.publisher_id}/{catalog.id}"
     library = Library([catalog])
+    first_id = quote(catalog.list_documents(limit=1).documents[0].id)
+    cold: dict[str, float] = {}
+    for kind, url in (("document", f"/c/{key}/d/{first_id}"), ("topic", f"/c/{key}/t/all")):
+        fresh = _Server(create_app(library, GuardSettings("127.0.0.1", 8766)))
+        cold[kind] = _cpu_ms(lambda url=url, fresh=fresh: _get(fresh, url))  # type: ignore[misc]
+        fresh.close()
     app = create_app(library, GuardSettings("127.0.0.1", 8766))
     client = _Server(app)
     out = _measure_pages(client, catalog, key, queries, pages, rng)
+    out["cold_cpu"] = cold
     client.close()
     library.close()
     return out
@@ -175,9 +227,6 @@ def _measure_pages(  # noqa: PLR0917
     rng: np.random.Generator,
 ) -> dict[str, Any]:
     """The measurements of :func:`measure`, through one client."""
-    first = time.process_time()
-    _get(client, f"/c/{key}/d/{quote(catalog.list_documents(limit=1).documents[0].id)}")
-    first_document = 1000 * (time.process_time() - first)
     total = catalog.list_documents(limit=1).total
     ids = [
         catalog.list_documents(limit=1, offset=int(i)).documents[0].id
@@ -187,7 +236,9 @@ def _measure_pages(  # noqa: PLR0917
         "library": lambda _: "/",
         "catalog": lambda _: f"/c/{key}",
         "topic": lambda _: f"/c/{key}/t/all",
+        "topic, last page": lambda _: f"/c/{key}/t/all?offset={max(total - 200, 0)}",
         "document": lambda i: f"/c/{key}/d/{quote(ids[i])}",
+        "document ?hl": lambda i: f"/c/{key}/d/{quote(ids[i])}?hl=1-1",
         "document json": lambda i: f"/c/{key}/d/{quote(ids[i])}?format=json",
         "cite": lambda i: "/cite?" + urlencode({"ref": f"knowledge://{key}/{ids[i]}#line=1"}),
     }
@@ -212,7 +263,6 @@ def _measure_pages(  # noqa: PLR0917
         url = "/search?" + urlencode({"q": text, "catalog": key})
         browser.append(_cpu_ms(lambda url=url: _get(client, url)))  # type: ignore[misc]
     return {
-        "first_document_cpu": first_document,
         "pages": {
             kind: {"cpu_p50": statistics.median(v), "cpu_max": max(v)} for kind, v in times.items()
         },
@@ -246,7 +296,8 @@ def main(argv: list[str] | None = None) -> int:
         "load_before": [round(x, 2) for x in os.getloadavg()],
     }
     with open_catalog(root, embedder=HashEmbedder()) as catalog:
-        report.update(measure(catalog, args.queries, args.pages))
+        report["topic_order"] = measure_topic_order(catalog, "all", max(8, args.pages // 2))
+        report.update(measure(catalog, args.queries, args.pages))  # closes the catalog
     report["body"] = measure_body(args.body_kib, max(5, args.pages // 4))
     report["load_after"] = [round(x, 2) for x in os.getloadavg()]
     if args.json:
@@ -254,13 +305,26 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     print(f"{args.chunks:,} passages; load average before {report['load_before']}, "
           f"after {report['load_after']}")  # fmt: skip
-    print(f"first document page (its topic's order read): {report['first_document_cpu']:.1f} ms")
-    print(f"{'page':14} {'cpu p50 ms':>11} {'cpu max ms':>11}  goal < {PAGE_GOAL_MS:.0f} ms")
+    c = report["cold_cpu"]
+    print(f"cold server: first document page {c['document']:.1f} ms, first topic page "
+          f"{c['topic']:.1f} ms (cpu)")  # fmt: skip
+    t = report["topic_order"]
+    print(
+        f"topic order ({t['documents']:,} documents, cpu p50): open {t['open_cpu_p50']:.2f} ms, "
+        f"first page {t['first_page_cpu_p50']:.2f} ms, last page {t['last_page_cpu_p50']:.2f} ms, "
+        f"neighbours {t['neighbours_cpu_p50']:.2f} ms; whole-topic listing page "
+        f"{t['listing_page_cpu_p50']:.1f} ms"
+    )
+    print(f"{'page':18} {'cpu p50 ms':>11} {'cpu max ms':>11}  goal < {PAGE_GOAL_MS:.0f} ms")
     for kind, f in report["pages"].items():
         verdict = "met" if f["cpu_max"] < PAGE_GOAL_MS else "NOT met"
-        print(f"{kind:14} {f['cpu_p50']:11.1f} {f['cpu_max']:11.1f}  {verdict}")
+        print(f"{kind:18} {f['cpu_p50']:11.1f} {f['cpu_max']:11.1f}  {verdict}")
     b = report["body"]
-    print(f"render a {b['kib']} KiB body: cpu p50 {b['cpu_p50']:.1f} ms, max {b['cpu_max']:.1f} ms")
+    print(
+        f"render a {b['kib']} KiB body: cpu p50 {b['cpu_p50']:.1f} ms (parsing "
+        f"{b['parse_cpu_p50']:.1f} ms), max {b['cpu_max']:.1f} ms; a highlight on the kept "
+        f"rendering {b['highlight_cpu_p50']:.2f} ms"
+    )
     s = report["search"]
     verdict = "met" if s["ratio_p50"] <= SEARCH_GOAL else "NOT met"
     print(

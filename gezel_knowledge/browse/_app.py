@@ -3,12 +3,14 @@ guard (:mod:`._security`)."""
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Awaitable, Callable
 from importlib.resources import files
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
@@ -28,23 +30,37 @@ from gezel_knowledge.browse._respond import Page, Renderer
 from gezel_knowledge.browse._search_pages import cite_response, memory_page, search_page
 from gezel_knowledge.browse._security import Guard, GuardSettings
 from gezel_knowledge.embedders.base import Embedder
+from gezel_knowledge.errors import InvalidInput, KnowledgeError, NotFound
 from gezk.errors import ReasonedError
 
 __all__ = ["create_app"]
 
 Handler = Callable[[Browser, Request], "Page | Response"]
 _STATUS = {"input": 400, "not-found": 404, "unavailable": 503}
+_log = logging.getLogger(__name__)
+
+
+def _failure(browser: Browser, request: Request, exc: Exception) -> Response:
+    """The error page of anything a page raised: a typed error with its status, anything else
+    as a 500 whose details go to the log, not to the page."""
+    if isinstance(exc, ReasonedError):
+        return browser.renderer.error(request, exc, _STATUS.get(exc.category, 500))
+    _log.error("%s %s failed", request.method, request.url.path, exc_info=exc)
+    unexpected = KnowledgeError(
+        "the browser failed to answer this request (the server's log says why)",
+        reason="knowledge-error",
+    )
+    return browser.renderer.error(request, unexpected, 500)
 
 
 def _page_route(browser: Browser, handler: Handler) -> Callable[[Request], Awaitable[Response]]:
     async def endpoint(request: Request) -> Response:
         try:
             answer = await run_in_threadpool(handler, browser, request)
-        except ReasonedError as exc:
-            status = _STATUS.get(getattr(exc, "category", ""), 500)
-            return browser.renderer.error(request, exc, status)
-        if isinstance(answer, Page):
-            return browser.renderer.respond(request, answer)
+            if isinstance(answer, Page):
+                return browser.renderer.respond(request, answer)
+        except Exception as exc:  # every failure is a page with its status, never a traceback
+            return _failure(browser, request, exc)
         return answer
 
     return endpoint
@@ -54,11 +70,28 @@ def _toggle(browser: Browser, enabled: bool) -> Callable[[Request], Awaitable[Re
     async def endpoint(request: Request) -> Response:
         try:
             return await set_enabled(browser, request, enabled)
-        except ReasonedError as exc:
-            status = _STATUS.get(getattr(exc, "category", ""), 500)
-            return browser.renderer.error(request, exc, status)
+        except Exception as exc:
+            return _failure(browser, request, exc)
 
     return endpoint
+
+
+def _http_error(browser: Browser) -> Callable[[Request, Exception], Awaitable[Response]]:
+    """Starlette's own refusals (no such route, wrong method) as error pages with JSON twins."""
+
+    async def handler(request: Request, exc: Exception) -> Response:
+        status = exc.status_code if isinstance(exc, HTTPException) else 500
+        error: ReasonedError
+        if status == 405:
+            error = InvalidInput(
+                f"{request.url.path} does not answer {request.method} requests",
+                reason="invalid-input",
+            )
+        else:
+            error = NotFound(f"there is no page at {request.url.path}", reason="not-found")
+        return browser.renderer.error(request, error, status)
+
+    return handler
 
 
 async def _favicon(request: Request) -> Response:
@@ -108,5 +141,6 @@ def create_app(
     browser = Browser(library, renderer, settings, memory_embedder)
     if warm:
         threading.Thread(target=browser.warm, name="browse-warm", daemon=True).start()
-    app = Starlette(routes=_routes(browser))
+    handler = _http_error(browser)
+    app = Starlette(routes=_routes(browser), exception_handlers={404: handler, 405: handler})
     return Guard(app, settings)

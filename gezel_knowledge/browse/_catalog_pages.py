@@ -16,10 +16,16 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import Response
 
-from gezel_knowledge.archive.assets import asset_media_type, asset_path_problem, asset_problem
+from gezel_knowledge.archive.assets import (
+    MAX_ASSET_BYTES,
+    asset_media_type,
+    asset_path_problem,
+    asset_problem,
+)
 from gezel_knowledge.browse._context import Browser, catalog_key
+from gezel_knowledge.browse._entries import declared_bytes
 from gezel_knowledge.browse._markdown import LinkMap, render_body
-from gezel_knowledge.browse._outline import PAGE, neighbours
+from gezel_knowledge.browse._outline import PAGE, Outline, neighbours
 from gezel_knowledge.browse._respond import Page, dumps
 from gezel_knowledge.browse._snippets import marked_snippet
 from gezel_knowledge.browse._urls import (
@@ -54,11 +60,8 @@ def links_for(key: str) -> LinkMap:
 
 def _declared_text(catalog: Catalog, path: str) -> str | None:
     """A text file the manifest declares (README, licence, notices), else ``None``."""
-    declared = catalog.manifest.file(path)
-    if declared is None or declared.size_bytes > _MAX_TEXT_FILE:
-        return None
-    data = catalog.root.joinpath(*path.split("/")).read_bytes()
-    return data.decode("utf-8", "replace")
+    data = declared_bytes(catalog, path, _MAX_TEXT_FILE)
+    return None if data is None else data.decode("utf-8", "replace")
 
 
 def _topic_row(key: str, topic: TopicSummary, has_children: bool) -> dict[str, Any]:
@@ -73,8 +76,19 @@ def _topic_row(key: str, topic: TopicSummary, has_children: bool) -> dict[str, A
     }
 
 
-def _document_row(key: str, doc: DocumentSummary) -> dict[str, Any]:
-    return {"id": doc.id, "title": doc.title, "url": document_url(key, doc.id)}
+def _document_row(key: str, doc: DocumentSummary, by_reference: bool = False) -> dict[str, Any]:
+    """A listed document; one placed by reference links to its page in that topic's context."""
+    url = document_url(key, doc.id, topic=doc.topic_id if by_reference else None)
+    return {"id": doc.id, "title": doc.title, "topicId": doc.topic_id, "url": url}
+
+
+def _neighbour_row(
+    browser: Browser, catalog: Catalog, key: str, doc: DocumentSummary | None
+) -> dict[str, Any] | None:
+    if doc is None:
+        return None
+    order = browser.outline(catalog).order(catalog, doc.topic_id)
+    return _document_row(key, doc, doc.id in order.references)
 
 
 def catalog_page(browser: Browser, request: Request) -> Page:
@@ -90,9 +104,15 @@ def catalog_page(browser: Browser, request: Request) -> Page:
         attribution = None if notices is None else dumps(json.loads(notices))
     except ValueError:
         attribution = notices
+    roots = outline.roots()
+    topics_from = _int(request, "topics", 0)
+    shown = roots[topics_from : topics_from + PAGE]
     data = {
         "catalog": card,
-        "outline": [_topic_row(key, t, t.id in outline.children) for t in outline.roots()],
+        "outline": [_topic_row(key, t, t.id in outline.children) for t in shown],
+        "outlineOffset": topics_from,
+        "outlineTotal": len(roots),
+        "moreTopics": _more(topics_from, len(roots)),
         "topicCount": len(outline.topics),
         "license": manifest.license,
         "licenseText": _declared_text(catalog, manifest.license.notice_path),
@@ -143,20 +163,33 @@ def topic_page(browser: Browser, request: Request) -> Page:
     if topic is None:
         raise NotFound(f"no topic {topic_id!r} in {key}", reason="topic-not-found")
     offset = _int(request, "offset", 0)
-    ordered, _ = outline.own_order(catalog, topic_id)
-    documents, total = ordered[offset : offset + PAGE], len(ordered)
+    topics_from = _int(request, "topics", 0)
+    order = outline.order(catalog, topic_id)
+    page = order.page(offset, PAGE)
+    references = order.references
     children = outline.children.get(topic_id, ())
     data = {
         "catalog": {"key": key, "name": catalog.manifest.name, "url": catalog_url(key)},
         "topic": _topic_row(key, topic, bool(children)),
         "path": [_topic_row(key, t, True) for t in outline.path(topic_id)[:-1]],
-        "children": [_topic_row(key, t, t.id in outline.children) for t in children],
-        "documents": [_document_row(key, d) for d in documents],
+        "documents": [_document_row(key, d, d.id in references) for d in page.documents],
         "offset": offset,
-        "total": total,
-        "next": offset + PAGE if offset + PAGE < total else None,
+        "total": page.total,
+        "next": _more(offset, page.total),
+        "children": [
+            _topic_row(key, t, t.id in outline.children)
+            for t in children[topics_from : topics_from + PAGE]
+        ],
+        "childrenOffset": topics_from,
+        "childrenTotal": len(children),
+        "moreTopics": _more(topics_from, len(children)),
     }
     return Page("topic.html", topic.name, data)
+
+
+def _more(offset: int, total: int) -> int | None:
+    """The offset of the next page after the one at ``offset``, or ``None`` on the last."""
+    return offset + PAGE if offset + PAGE < total else None
 
 
 def _int(request: Request, name: str, default: int) -> int:
@@ -187,7 +220,8 @@ def document_page(browser: Browser, request: Request) -> Page:
     highlight = _lines(request.query_params.get("hl"))
     rendered = browser.rendered(catalog, document_id, highlight)
     outline = browser.outline(catalog)
-    previous, following = neighbours(catalog, outline, document_id, document.topic_id)
+    topic_id = _reading_topic(catalog, outline, document_id, document.topic_id, request)
+    previous, following = neighbours(catalog, outline, document_id, topic_id)
     sections = [
         {
             **asdict(s),
@@ -198,15 +232,36 @@ def document_page(browser: Browser, request: Request) -> Page:
     data = {
         "catalog": {"key": key, "name": catalog.manifest.name, "url": catalog_url(key)},
         "document": document,
-        "breadcrumbs": [_topic_row(key, t, True) for t in outline.path(document.topic_id)],
-        "previous": None if previous is None else _document_row(key, previous),
-        "next": None if following is None else _document_row(key, following),
+        "topicId": topic_id,
+        "breadcrumbs": [_topic_row(key, t, True) for t in outline.path(topic_id)],
+        "previous": _neighbour_row(browser, catalog, key, previous),
+        "next": _neighbour_row(browser, catalog, key, following),
         "sections": sections,
         "highlight": highlight,
         "html": rendered.html,
         "nearbyUrl": nearby_url(key, document_id),
     }
-    return Page("document.html", document.title, data)
+    extra = {"source_link": web_link(document.source_url)}
+    return Page("document.html", document.title, data, extra)
+
+
+def web_link(url: str | None) -> str | None:
+    """``url`` when it is an ``http(s)`` address a page may link to, else ``None`` (a catalog's
+    ``javascript:`` or ``data:`` source URL is shown as text, never as a link)."""
+    if url is None or not url.lower().startswith(("http://", "https://")):
+        return None
+    return url
+
+
+def _reading_topic(
+    catalog: Catalog, outline: Outline, document_id: str, primary: str, request: Request
+) -> str:
+    """The topic a document is read in: ``?in=TOPIC`` when it is placed there by reference (the
+    outline reached it there), else its primary topic."""
+    wanted = request.query_params.get("in")
+    if wanted is None or wanted == primary or wanted not in outline.by_id:
+        return primary
+    return wanted if document_id in outline.order(catalog, wanted).references else primary
 
 
 def nearby_page(browser: Browser, request: Request) -> Page:
@@ -260,11 +315,19 @@ def asset_response(browser: Browser, request: Request) -> Response:
     if problem is not None:
         raise NotFound(problem.message, reason="asset-not-found", subject=path)
     catalog = browser.library.catalog(key)
-    data = catalog.asset(path)
-    problem = asset_problem(path, data)
+    if catalog.manifest.file(path) is None:
+        raise NotFound(f"no asset {path!r} in this catalog", reason="asset-not-found", subject=path)
+    data = declared_bytes(catalog, path, MAX_ASSET_BYTES)
+    problem = None if data is None else asset_problem(path, data)
     media_type = asset_media_type(path)
-    if problem is not None or media_type is None:
-        why = problem.message if problem is not None else "no media type"
+    if data is None or problem is not None or media_type is None:
+        why = (
+            "the file is not the one the catalog's manifest declares"
+            if data is None
+            else problem.message
+            if problem is not None
+            else "no media type"
+        )
         return Response(f"refused: {why}", status_code=415, media_type="text/plain")
     headers = {
         "content-security-policy": ASSET_POLICY,

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from starlette.requests import Request
 
 from gezel_knowledge.browse._library import Library
-from gezel_knowledge.browse._markdown import LinkMap, RenderedBody, render_body
+from gezel_knowledge.browse._markdown import LinkMap, RenderedBody, highlight_lines, render_body
 from gezel_knowledge.browse._outline import Outline
 from gezel_knowledge.browse._respond import Renderer
 from gezel_knowledge.browse._security import GuardSettings
@@ -37,8 +37,8 @@ class Browser:
     settings: GuardSettings
     memory_embedder: Embedder | None = None
     _outlines: dict[int, tuple[Catalog, Outline]] = field(default_factory=dict)
-    _bodies: OrderedDict[tuple[int, str, tuple[int, int] | None], tuple[Catalog, RenderedBody]] = (
-        field(default_factory=OrderedDict)
+    _bodies: OrderedDict[tuple[int, str], tuple[Catalog, RenderedBody]] = field(
+        default_factory=OrderedDict
     )
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -56,32 +56,32 @@ class Browser:
     def rendered(
         self, catalog: Catalog, document_id: str, highlight: tuple[int, int] | None
     ) -> RenderedBody:
-        """A document's body as sanitised HTML; the last bodies shown are kept (Markdown
-        parsing is most of a long document's page)."""
-        key = (id(catalog), document_id, highlight)
+        """A document's body as sanitised HTML, ``highlight`` marked; the last bodies shown are
+        kept (Markdown parsing is most of a long document's page, and every highlight of a
+        document is marked on the one rendering)."""
+        key = (id(catalog), document_id)
         with self._lock:
             held = self._bodies.get(key)
             if held is not None and held[0] is catalog:
                 self._bodies.move_to_end(key)
-                return held[1]
-        links = LinkMap(cite=cite_url, asset=lambda path: asset_url(_key(catalog), path))
-        body = render_body(catalog.body(document_id), links, highlight=highlight)
-        with self._lock:
-            self._bodies[key] = (catalog, body)
-            while len(self._bodies) > _KEPT_BODIES:
-                self._bodies.popitem(last=False)
-        return body
+                body = held[1]
+            else:
+                body = None
+        if body is None:
+            links = LinkMap(cite=cite_url, asset=lambda path: asset_url(_key(catalog), path))
+            body = render_body(catalog.body(document_id), links)
+            with self._lock:
+                self._bodies[key] = (catalog, body)
+                while len(self._bodies) > _KEPT_BODIES:
+                    self._bodies.popitem(last=False)
+        return body if highlight is None else highlight_lines(body, highlight)
 
     def warm(self) -> None:
-        """Read every served catalog's outline and each topic's document order now, so no page
-        pays for it later (run on a background thread when the server starts)."""
+        """Read every served catalog's outline now, so no page pays for it later (run on a
+        background thread when the server starts)."""
         for card in self.library.cards():
             try:
-                catalog = self.library.catalog(card.key)
-                outline = self.outline(catalog)
-                for topic in outline.topics:
-                    if topic.direct_count:
-                        outline.own_order(catalog, topic.id)
+                self.outline(self.library.catalog(card.key))
             except Exception:  # a catalog that fails here fails again, with its reason, on its page
                 _log.debug("warming %s failed", card.key, exc_info=True)
 

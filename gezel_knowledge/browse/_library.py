@@ -19,7 +19,7 @@ from pathlib import Path
 
 import gezel_knowledge.install as installing
 from gezel_knowledge.errors import InvalidInput, NotFound
-from gezel_knowledge.indexes._home import memory_db_path, memory_dir
+from gezel_knowledge.indexes import memory_db_path, memory_dir
 from gezel_knowledge.reader import Catalog, Passage
 from gezel_knowledge.results import SearchMode, SearchResult
 from gezel_knowledge.search import KnowledgeSearch
@@ -147,6 +147,14 @@ class Library:
         if self._set is not None:
             return sorted(self._set.served)
         return sorted(c.key for c in self.state.installed() if c.active is not None)
+
+    def disabled_keys(self) -> list[str]:
+        """Installed catalogs that search leaves out because they are disabled."""
+        if self._set is not None:
+            return []
+        return sorted(
+            c.key for c in self.state.installed() if c.active is not None and not c.enabled
+        )
 
     def card(self, key: str) -> CatalogCard:
         """The card of one served catalog (``publisher/catalog``)."""

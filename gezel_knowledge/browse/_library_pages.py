@@ -11,7 +11,7 @@ from starlette.responses import JSONResponse, PlainTextResponse, RedirectRespons
 
 from gezel_knowledge._jsonable import to_jsonable
 from gezel_knowledge.browse._context import Browser, catalog_key
-from gezel_knowledge.browse._respond import Page, wants_json
+from gezel_knowledge.browse._respond import Page, form_value, wants_json
 from gezel_knowledge.browse._urls import catalog_url
 
 __all__ = ["library_page", "set_enabled"]
@@ -19,9 +19,9 @@ __all__ = ["library_page", "set_enabled"]
 
 def library_page(browser: Browser, request: Request) -> Page:
     """Every served catalog with its facts; the filters narrow the list."""
-    text = request.query_params.get("q", "").strip()
-    language = request.query_params.get("language", "").strip()
-    tag = request.query_params.get("tag", "").strip()
+    text = form_value(request, "q")
+    language = form_value(request, "language")
+    tag = form_value(request, "tag")
     cards = browser.library.cards()
     shown = [c for c in cards if c.matches(text, language, tag)]
     data = {

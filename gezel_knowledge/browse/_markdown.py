@@ -5,19 +5,23 @@ A catalog's Markdown is hostile until proven otherwise. It is rendered by markdo
 (ammonia), which keeps a fixed set of tags and attributes and drops scripts, event handlers,
 styles, forms, frames and every URL scheme but ``http``, ``https``, ``mailto`` and
 ``knowledge``. Every surviving URL is then mapped by :class:`LinkMap`: ``knowledge://``
-references open through ``/cite``, ``assets/...`` images through the catalog's asset route,
+references open through ``/cite``, valid ``assets/...`` paths through the catalog's asset route,
 external images are dropped (no request leaves the origin), ``data:`` URLs are kept only for
 raster images. Every ``id`` the body carries is prefixed with ``u-``, so catalog text can never
 name (clobber) an element of the page around it.
 
 Each block carries ``data-lines="a-b"``, its 1-based line range in the normalized body (the
-range ``#line=a-b`` citations use), so a selection can be cited; blocks inside a highlighted
-range carry ``data-hl``. Raw HTML in the body cannot forge either attribute.
+range ``#line=a-b`` citations use), so a selection can be cited. The renderer signs the marks it
+sets with a random value of this rendering, and the sanitiser keeps only signed ones: raw HTML
+in the body cannot forge a line range, a heading anchor or a highlight, however it is spelled.
+:func:`highlight_lines` marks the blocks of a line range afterwards (``data-hl``, the first with
+``id="hl"``, the target of every highlighted link), so one rendering serves every highlight.
 """
 
 from __future__ import annotations
 
 import re
+import secrets
 import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -27,27 +31,42 @@ import nh3
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
-__all__ = ["LinkMap", "RenderedBody", "Section", "render_body"]
+from gezel_knowledge.archive.assets import asset_path_problem
+
+__all__ = [
+    "HIGHLIGHT_ANCHOR",
+    "LinkMap",
+    "RenderedBody",
+    "Section",
+    "highlight_lines",
+    "render_body",
+]
+
+HIGHLIGHT_ANCHOR = "hl"
+"""The ``id`` of the first highlighted block (outside the ``u-`` namespace of catalog ids)."""
 
 _TAGS = frozenset(nh3.ALLOWED_TAGS - {"area", "map"})
-_BLOCK_ATTRIBUTES = {"data-lines", "data-hl", "id"}
+_BLOCK_ATTRIBUTES = {"data-lines", "id"}
 _ATTRIBUTES: dict[str, set[str]] = {
     tag: set(nh3.ALLOWED_ATTRIBUTES.get(tag, set())) | _BLOCK_ATTRIBUTES for tag in _TAGS
 }
 _ATTRIBUTES["a"] = {"href", "hreflang", "title", "id"}
 _ATTRIBUTES["img"] = {"src", "alt", "title", "width", "height", "id"}
-_ATTRIBUTES["code"] = {"class", "data-lines", "data-hl", "id"}
+_ATTRIBUTES["code"] = {"class", "data-lines", "id"}
 _SCHEMES = frozenset({"http", "https", "mailto", "knowledge", "data"})
-# Raw HTML must not carry the attributes the renderer uses to mark blocks.
-_TAG = re.compile(r"<[A-Za-z][^>]*>?")
-_FORGED = re.compile(r"(?<=[\s/\"'])(data-lines|data-hl|id)(?=[\s=/>]|$)", re.IGNORECASE)
 _LINES = re.compile(r"^[0-9]{1,9}-[0-9]{1,9}$")
 _LANGUAGE = re.compile(r"^language-[A-Za-z0-9_+#.-]{1,40}$")
 _RASTER_DATA = re.compile(r"^data:image/(png|jpeg|gif|webp);base64,[A-Za-z0-9+/=\s]*$")
-_MARKED = frozenset(
-    {"paragraph_open", "heading_open", "fence", "code_block", "table_open", "html_block", "hr"}
+# After sanitising, only the renderer's own marks are left, each the first attribute of its tag.
+# Its other attributes are the renderer's too (a heading's id, a code block's language class),
+# so the start tag ends at the first ">".
+_MARK = re.compile(r'<([a-z][a-z0-9]*) data-lines="([0-9]{1,9})-([0-9]{1,9})"[^>]*>')
+_OVERLAPPING = frozenset(
+    {"p", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "code", "table", "div", "hr"}
 )
-_CONTAINED = frozenset({"list_item_open", "blockquote_open"})
+"""Blocks highlighted when they touch the range (paragraphs, headings, code, tables, raw HTML)."""
+_CONTAINED = frozenset({"li", "blockquote"})
+"""Containers highlighted only when the range holds them whole."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,54 +111,32 @@ _MD = MarkdownIt("commonmark", {"html": True}).enable("table")
 
 def _html_block(renderer: Any, tokens: Sequence[Token], idx: int, options: Any, env: Any) -> str:
     token = tokens[idx]
-    lines = token.attrGet("data-lines")
-    mark = " data-hl" if token.attrGet("data-hl") is not None else ""
-    return f'<div data-lines="{lines}"{mark}>{token.content}</div>\n'
+    return f'<div data-lines="{token.attrGet("data-lines")}">{token.content}</div>\n'
 
 
 _MD.add_render_rule("html_block", _html_block)
 
 
-def _mark_blocks(
-    tokens: Sequence[Token], lines: int, highlight: tuple[int, int] | None
-) -> list[tuple[int, int, str, str]]:
-    """Give every block its line range (and ``data-hl``); return the headings found."""
+def _mark_blocks(tokens: Sequence[Token], lines: int, seal: str) -> list[tuple[int, int, str, str]]:
+    """Give every block its line range (signed with ``seal``); return the headings found."""
     headings: list[tuple[int, int, str, str]] = []
     seen: dict[str, int] = {}
     for i, token in enumerate(tokens):
-        if token.type in ("html_block", "html_inline"):
-            token.content = _unforged(token.content)
-        for child in token.children or ():
-            if child.type == "html_inline":
-                child.content = _unforged(child.content)
-        if token.map is None or token.nesting == -1:
+        if token.map is None or token.nesting == -1 or token.type == "inline":
             continue
         start, end = token.map[0] + 1, max(token.map[0] + 1, min(token.map[1], lines))
-        token.attrSet("data-lines", f"{start}-{end}")
-        if highlight is not None and _highlighted(token.type, start, end, highlight):
-            token.attrSet("data-hl", "")
+        token.attrSet("data-lines", f"{seal}{start}-{end}")
         if token.type == "heading_open":
             title = _text(tokens[i + 1]) if i + 1 < len(tokens) else ""
             anchor = _slug(title, seen)
-            token.attrSet("id", anchor)
+            token.attrSet("id", seal + anchor)
             headings.append((int(token.tag[1]), start, title, anchor))
     return headings
-
-
-def _unforged(raw: str) -> str:
-    """Raw HTML with the renderer's own attributes renamed in its tags (text is untouched)."""
-    return _TAG.sub(lambda tag: _FORGED.sub(r"data-x-\1", tag.group(0)), raw)
 
 
 def _text(inline: Token) -> str:
     """The words of a heading, without its markup or raw HTML."""
     return "".join(c.content for c in inline.children or () if c.type in ("text", "code_inline"))
-
-
-def _highlighted(kind: str, start: int, end: int, span: tuple[int, int]) -> bool:
-    if kind in _CONTAINED:
-        return span[0] <= start and end <= span[1]
-    return kind in _MARKED and start <= span[1] and span[0] <= end
 
 
 def _sections(headings: Sequence[tuple[int, int, str, str]], lines: int) -> tuple[Section, ...]:
@@ -154,12 +151,13 @@ def _sections(headings: Sequence[tuple[int, int, str, str]], lines: int) -> tupl
     return tuple(out)
 
 
-def _url_filter(links: LinkMap) -> Callable[[str, str, str], str | None]:
+def _attribute_filter(links: LinkMap, seal: str) -> Callable[[str, str, str], str | None]:
     def keep(tag: str, attribute: str, value: str) -> str | None:
         if attribute == "id":
-            return "u-" + value
+            return "u-" + value.removeprefix(seal)  # the renderer's heading or a catalog id
         if attribute == "data-lines":
-            return value if _LINES.match(value) else None
+            lines = value.removeprefix(seal)
+            return lines if lines != value and _LINES.match(lines) else None  # signed only
         if attribute == "class":
             kept = [c for c in value.split() if tag == "code" and _LANGUAGE.match(c)]
             return " ".join(kept) or None
@@ -172,23 +170,32 @@ def _url_filter(links: LinkMap) -> Callable[[str, str, str], str | None]:
     return keep
 
 
+def _asset(value: str) -> str | None:
+    """``value`` as a valid archive asset path (``assets/...``), else ``None``: no ``..``, no
+    empty or dot segment, nothing that would resolve anywhere but an asset."""
+    path = value.removeprefix("./")
+    return path if asset_path_problem(path) is None else None
+
+
 def _href(value: str, links: LinkMap) -> str | None:
     if value.startswith("knowledge://"):
         return links.cite(value)
     if value.startswith("#"):
-        return "#u-" + value[1:]
+        return "#u-" + value[1:] if len(value) > 1 else None
     if value.lower().startswith(("http://", "https://", "mailto:")):
         return value
-    if value.startswith(("assets/", "./assets/")):
-        return links.asset(value.removeprefix("./"))
-    if ":" in value.split("/", 1)[0] or value.startswith("//"):
-        return None  # data: and any other scheme; protocol-relative URLs leave the origin
-    return None  # a relative link the compiler could not resolve names nothing served here
+    asset = _asset(value)
+    if asset is not None:
+        return links.asset(asset)
+    # data: and every other scheme, protocol-relative URLs (they leave the origin), and relative
+    # links the compiler could not resolve (they name nothing served here).
+    return None
 
 
 def _src(value: str, links: LinkMap) -> str | None:
-    if value.startswith("assets/"):
-        return links.asset(value)
+    asset = _asset(value)
+    if asset is not None:
+        return links.asset(asset)
     if _RASTER_DATA.match(value):
         return value
     return None  # an image elsewhere would be a request leaving the origin
@@ -197,19 +204,47 @@ def _src(value: str, links: LinkMap) -> str | None:
 def render_body(
     body: str, links: LinkMap, *, highlight: tuple[int, int] | None = None
 ) -> RenderedBody:
-    """Render a normalized Markdown body to sanitised HTML with line-marked blocks."""
+    """Render a normalized Markdown body to sanitised HTML with line-marked blocks (and, with
+    ``highlight``, that line range marked as :func:`highlight_lines` marks it)."""
+    seal = f"m{secrets.token_hex(8)}:"
     tokens = _MD.parse(body)
     lines = body.count("\n") + (0 if body.endswith("\n") else 1)
-    headings = _mark_blocks(tokens, max(lines, 1), highlight)
+    headings = _mark_blocks(tokens, max(lines, 1), seal)
     raw = _MD.renderer.render(tokens, _MD.options, {})
     html = nh3.clean(
         raw,
         tags=set(_TAGS),
         clean_content_tags={"script", "style", "template", "iframe", "object", "noscript"},
         attributes=_ATTRIBUTES,
-        attribute_filter=_url_filter(links),
+        attribute_filter=_attribute_filter(links, seal),
         url_schemes=set(_SCHEMES),
         link_rel="noopener noreferrer nofollow",
         strip_comments=True,
     )
-    return RenderedBody(html, _sections(headings, max(lines, 1)))
+    rendered = RenderedBody(html, _sections(headings, max(lines, 1)))
+    return rendered if highlight is None else highlight_lines(rendered, highlight)
+
+
+def _touched(tag: str, start: int, end: int, span: tuple[int, int]) -> bool:
+    if tag in _CONTAINED:
+        return span[0] <= start and end <= span[1]
+    return tag in _OVERLAPPING and start <= span[1] and span[0] <= end
+
+
+def highlight_lines(rendered: RenderedBody, span: tuple[int, int]) -> RenderedBody:
+    """The body with the blocks of lines ``span`` marked ``data-hl``; an empty element with
+    ``id="hl"`` opens the first (inside it, so a heading keeps its own anchor)."""
+    anchored = False
+
+    def mark(match: re.Match[str]) -> str:
+        nonlocal anchored
+        tag, start, end = match.group(1), int(match.group(2)), int(match.group(3))
+        if not _touched(tag, start, end, span):
+            return match.group(0)
+        opened = f'{match.group(0)[:-1]} data-hl="">'
+        if anchored:
+            return opened
+        anchored = True
+        return f'{opened}<span id="{HIGHLIGHT_ANCHOR}"></span>'
+
+    return RenderedBody(_MARK.sub(mark, rendered.html), rendered.sections)

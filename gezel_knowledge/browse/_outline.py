@@ -3,10 +3,11 @@ previous and next document in outline order.
 
 Outline order is the table-of-contents walk ``list --order toc`` prints (spec 5.2): topics depth
 first with siblings by ``sort_key``, each topic's own documents by ordinal before its subtopics.
-The topic listing is read once per catalog handle and kept, and so is the order of each topic's
-own documents once a document of that topic is shown: the first page of a topic of 50,000
-documents lists them (one query), every later page finds its neighbours by a dictionary lookup.
-A page never walks the whole catalog.
+The topic listing is read once per catalog handle and kept. A topic's own documents come from
+:meth:`Catalog.topic_order <gezel_knowledge.reader.Catalog.topic_order>`, which reads them a
+page or a neighbour at a time from the catalog's indexes: a page lists what it shows, and a
+document's previous and next are two index seeks, however large its topic. A page never walks a
+whole topic, nor the whole catalog.
 """
 
 from __future__ import annotations
@@ -14,12 +15,12 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass, field
 
-from gezel_knowledge.reader import Catalog, DocumentSummary, TopicSummary
+from gezel_knowledge.reader import Catalog, DocumentSummary, TopicOrder, TopicSummary
 
-__all__ = ["PAGE", "Outline"]
+__all__ = ["PAGE", "Outline", "neighbours"]
 
 PAGE = 200
-"""Documents listed per topic request (the outline pages through larger topics)."""
+"""Entries listed per page of a topic (its documents, its subtopics, the outline's top level)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,20 +31,15 @@ class Outline:
     by_id: dict[str, TopicSummary]
     children: dict[str | None, tuple[TopicSummary, ...]]
     position: dict[str, int]
-    _orders: dict[str, tuple[list[DocumentSummary], dict[str, int]]] = field(
-        default_factory=dict, compare=False, repr=False
-    )
+    _orders: dict[str, TopicOrder] = field(default_factory=dict, compare=False, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, compare=False, repr=False)
 
-    def own_order(
-        self, catalog: Catalog, topic_id: str
-    ) -> tuple[list[DocumentSummary], dict[str, int]]:
-        """A topic's own documents in outline order and each one's position (kept)."""
+    def order(self, catalog: Catalog, topic_id: str) -> TopicOrder:
+        """The order of a topic's own documents (opened once: a few index counts)."""
         with self._lock:
             found = self._orders.get(topic_id)
         if found is None:
-            documents = _all_own(catalog, topic_id)
-            found = (documents, {d.id: i for i, d in enumerate(documents)})
+            found = catalog.topic_order(topic_id)
             with self._lock:
                 self._orders[topic_id] = found
         return found
@@ -76,36 +72,16 @@ class Outline:
         return out[::-1]
 
 
-def own_documents(
-    catalog: Catalog, topic_id: str, *, offset: int = 0, limit: int = PAGE
-) -> tuple[tuple[DocumentSummary, ...], int]:
-    """One page of the documents placed at the topic itself, in outline order, and their total."""
-    page = catalog.list_documents(
-        topic_id, descendants=False, limit=limit, offset=offset, order="toc"
-    )
-    return page.documents, page.total
-
-
-def _all_own(catalog: Catalog, topic_id: str) -> list[DocumentSummary]:
-    found: list[DocumentSummary] = []
-    offset = 0
-    while True:
-        page, total = own_documents(catalog, topic_id, offset=offset, limit=10_000)
-        found.extend(page)
-        offset += len(page)
-        if not page or offset >= total:
-            return found
-
-
 def _edge(catalog: Catalog, outline: Outline, start: int, step: int) -> DocumentSummary | None:
     """The first (``step`` 1) or last (``step`` -1) document of the nearest topic with any."""
     i = start
     while 0 <= i < len(outline.topics):
         topic = outline.topics[i]
         if topic.direct_count:
-            documents, _ = outline.own_order(catalog, topic.id)
-            if documents:
-                return documents[0] if step > 0 else documents[-1]
+            order = outline.order(catalog, topic.id)
+            found = order.first() if step > 0 else order.last()
+            if found is not None:
+                return found
         i += step
     return None
 
@@ -114,11 +90,12 @@ def neighbours(
     catalog: Catalog, outline: Outline, document_id: str, topic_id: str
 ) -> tuple[DocumentSummary | None, DocumentSummary | None]:
     """The documents before and after ``document_id`` (placed at ``topic_id``) in the outline."""
-    siblings, where = outline.own_order(catalog, topic_id)
     at = outline.position.get(topic_id)
-    i = where.get(document_id)
-    if i is None or at is None:
+    if at is None:
         return None, None
-    previous = siblings[i - 1] if i > 0 else _edge(catalog, outline, at - 1, -1)
-    following = siblings[i + 1] if i + 1 < len(siblings) else _edge(catalog, outline, at + 1, 1)
+    previous, following = outline.order(catalog, topic_id).neighbours(document_id)
+    if previous is None:
+        previous = _edge(catalog, outline, at - 1, -1)
+    if following is None:
+        following = _edge(catalog, outline, at + 1, 1)
     return previous, following

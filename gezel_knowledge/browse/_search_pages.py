@@ -16,7 +16,7 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
 from gezel_knowledge.browse._context import Browser
-from gezel_knowledge.browse._respond import Page, wants_json
+from gezel_knowledge.browse._respond import Page, form_value, wants_json
 from gezel_knowledge.browse._snippets import marked_snippet
 from gezel_knowledge.browse._urls import document_url, search_url
 from gezel_knowledge.errors import InvalidInput
@@ -82,9 +82,9 @@ def _mode(value: str) -> SearchMode:
 def search_page(browser: Browser, request: Request) -> Page:
     """A query's hits, a page at a time; without a query, what to type and where."""
     params = request.query_params
-    query = params.get("q", "").strip()
+    query = form_value(request, "q")
     mode = _mode(params.get("mode", "hybrid"))
-    catalog = params.get("catalog", "").strip()
+    catalog = form_value(request, "catalog")
     page = min(max(_page(params.get("page")), 1), MAX_PAGES)
     served = browser.library.keys()
     data: dict[str, Any] = {
@@ -97,6 +97,7 @@ def search_page(browser: Browser, request: Request) -> Page:
         "more": False,
         "note": None,
         "catalogs": served,
+        "disabled": [] if catalog else browser.library.disabled_keys(),
     }
     if query and served:
         result = browser.library.search(

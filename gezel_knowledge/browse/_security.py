@@ -6,14 +6,17 @@ page the user's browser opens. So, for every request (a pure ASGI middleware, be
 - **Host**: on a loopback bind, only ``127.0.0.1``, ``localhost`` and ``[::1]`` at the served
   port are answered (a DNS-rebinding page has its own host name in ``Host``: 421).
 - **Origin**: a request that states an ``Origin`` (every POST and every script's fetch) must
-  come from the served origin itself (403); a cross-site ``Sec-Fetch-Site`` is refused for
-  anything but a top-level GET navigation (following a link to a citation is fine).
+  come from the served origin itself (403); the opaque origin ``null`` (a sandboxed frame, a
+  ``data:`` or ``file:`` page) may not change anything; a cross-site ``Sec-Fetch-Site`` is
+  refused for anything but a top-level GET navigation (following a link to a citation is fine).
 - **Token**: on a non-loopback bind every request needs the token, once as ``?token=`` (which
-  sets an ``HttpOnly``, ``SameSite=Strict`` cookie and redirects to the same URL without it),
-  then from the cookie or an ``Authorization: Bearer`` header (401).
+  sets an ``HttpOnly``, ``SameSite=Strict`` cookie named after the port and redirects to the
+  same path without it, never to another host), then from the cookie or an
+  ``Authorization: Bearer`` header (401). Tokens are compared as bytes in constant time.
 - **Headers**: a strict Content-Security-Policy (``default-src 'self'``, no inline script or
-  style, no framing, forms only to this origin), ``nosniff``, no referrer, same-origin opener
-  and resource policies. Asset routes set their own, stricter policy (``sandbox``).
+  style, no framing, forms only to this origin), ``nosniff``, a referrer only within this
+  origin (so the pages' own POSTs state their origin), same-origin opener and resource
+  policies. Asset routes set their own, stricter policy (``sandbox``).
 
 State-changing requests are POSTs carrying a CSRF token (:func:`csrf_token`, an HMAC of the
 server's secret) in a form field or the ``X-CSRF-Token`` header; :func:`check_csrf` verifies it.
@@ -29,11 +32,13 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass, field
 from http.cookies import SimpleCookie
 from typing import Any
-from urllib.parse import parse_qsl, urlencode
+from urllib.parse import parse_qsl, quote, urlencode
 
 __all__ = [
     "CONTENT_SECURITY_POLICY",
+    "MIN_TOKEN_LENGTH",
     "SECURITY_HEADERS",
+    "TOKEN_CHARACTERS",
     "Guard",
     "GuardSettings",
     "is_loopback",
@@ -55,7 +60,7 @@ CONTENT_SECURITY_POLICY = (
 
 SECURITY_HEADERS: tuple[tuple[str, str], ...] = (
     ("x-content-type-options", "nosniff"),
-    ("referrer-policy", "no-referrer"),
+    ("referrer-policy", "same-origin"),
     ("x-frame-options", "DENY"),
     ("cross-origin-opener-policy", "same-origin"),
     ("cross-origin-resource-policy", "same-origin"),
@@ -65,7 +70,15 @@ SECURITY_HEADERS: tuple[tuple[str, str], ...] = (
 """Sent with every response, besides the Content-Security-Policy."""
 
 TOKEN_COOKIE = "gezel_browse_token"
+"""The token cookie's name, followed by ``_`` and the port (browsers share cookies across the
+ports of a host, so two servers on one host must not overwrite each other's)."""
+MIN_TOKEN_LENGTH = 16
+TOKEN_CHARACTERS = frozenset(
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~+/="
+)
+"""What a token may hold: safe in a URL's query, a cookie and an ``Authorization`` header."""
 _LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
+_SAFE_METHODS = ("GET", "HEAD")
 
 
 def is_loopback(host: str) -> bool:
@@ -84,8 +97,13 @@ class GuardSettings:
 
     host: str
     port: int
-    token: str | None = None
-    secret: bytes = field(default_factory=lambda: secrets.token_bytes(32))
+    token: str | None = field(default=None, repr=False)
+    secret: bytes = field(default_factory=lambda: secrets.token_bytes(32), repr=False)
+
+    @property
+    def token_cookie(self) -> str:
+        """The name of this server's token cookie."""
+        return f"{TOKEN_COOKIE}_{self.port}"
 
     @property
     def loopback(self) -> bool:
@@ -103,7 +121,15 @@ class GuardSettings:
 
     def check_csrf(self, value: str | None) -> bool:
         """Whether ``value`` is this server's CSRF token."""
-        return value is not None and hmac.compare_digest(value, self.csrf_token())
+        return _same(value, self.csrf_token())
+
+
+def _same(given: str | None, expected: str) -> bool:
+    """Constant-time equality of a secret and what a request gave (any characters: compared as
+    UTF-8 bytes, since ``compare_digest`` refuses non-ASCII strings)."""
+    if given is None:
+        return False
+    return hmac.compare_digest(given.encode("utf-8", "replace"), expected.encode("utf-8"))
 
 
 def _header(scope: Scope, name: bytes) -> str | None:
@@ -135,6 +161,12 @@ class Guard:
         self._hosts = settings.allowed_hosts()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket":
+            # No page uses one, and a WebSocket handshake is not bound by the same-origin
+            # policy: refuse every one before any route sees it.
+            await receive()
+            await send({"type": "websocket.close", "code": 1008})
+            return
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
@@ -163,9 +195,11 @@ class Guard:
         if self.settings.loopback and (host is None or host.lower() not in self._hosts):
             return 421, "This server answers only on its own loopback address.", []
         origin = _header(scope, b"origin")
+        method = scope.get("method", "GET")
+        if origin == "null" and method not in _SAFE_METHODS:
+            return 403, "Requests from an opaque origin cannot change anything.", []
         if origin is not None and origin != "null" and not self._own_origin(origin, host):
             return 403, "Cross-origin requests are refused.", []
-        method = scope.get("method", "GET")
         site = _header(scope, b"sec-fetch-site")
         navigate = _header(scope, b"sec-fetch-mode") == "navigate"
         if site == "cross-site" and not (method == "GET" and navigate):
@@ -186,18 +220,27 @@ class Guard:
         assert token is not None
         query = parse_qsl(bytes(scope.get("query_string", b"")).decode("latin-1"))
         given = dict(query).get("token")
-        if given is not None and hmac.compare_digest(given, token):
+        if _same(given, token):
             rest = urlencode([(k, v) for k, v in query if k != "token"])
-            location = scope.get("path", "/") + (f"?{rest}" if rest else "")
-            cookie = f"{TOKEN_COOKIE}={token}; HttpOnly; SameSite=Strict; Path=/"
+            location = _same_origin_path(scope) + (f"?{rest}" if rest else "")
+            name = self.settings.token_cookie
+            cookie = f"{name}={token}; HttpOnly; SameSite=Strict; Path=/"
             return 303, "", [(b"location", location.encode()), (b"set-cookie", cookie.encode())]
         bearer = _header(scope, b"authorization")
-        candidates = [_cookie(scope, TOKEN_COOKIE)]
+        candidates = [_cookie(scope, self.settings.token_cookie)]
         if bearer is not None and bearer.startswith("Bearer "):
             candidates.append(bearer[7:])
-        if any(c is not None and hmac.compare_digest(c, token) for c in candidates):
+        if any(_same(c, token) for c in candidates):
             return None
         return 401, "This server needs its access token: open the URL it printed.", []
+
+
+def _same_origin_path(scope: Scope) -> str:
+    """The request's path as it was sent (still percent-encoded), with one leading slash: a
+    path such as ``//evil.example`` would otherwise be a redirect to another host."""
+    raw = scope.get("raw_path")
+    path = bytes(raw).decode("latin-1") if raw else quote(scope.get("path", "/"))
+    return "/" + path.lstrip("/\\")
 
 
 async def _plain(send: Send, status: int, text: str, extra: list[tuple[bytes, bytes]]) -> None:

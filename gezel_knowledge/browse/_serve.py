@@ -11,12 +11,18 @@ import socket
 import threading
 import webbrowser
 from collections.abc import Callable
+from urllib.parse import quote
 
 import uvicorn
 
 from gezel_knowledge.browse._app import create_app
 from gezel_knowledge.browse._library import Library
-from gezel_knowledge.browse._security import GuardSettings, is_loopback
+from gezel_knowledge.browse._security import (
+    MIN_TOKEN_LENGTH,
+    TOKEN_CHARACTERS,
+    GuardSettings,
+    is_loopback,
+)
 from gezel_knowledge.embedders.base import Embedder
 from gezel_knowledge.errors import InvalidInput
 
@@ -27,11 +33,23 @@ DEFAULT_PORT = 8766
 
 
 def check_bind(host: str, token: str | None) -> None:
-    """Refuse a non-loopback bind without a token (``token-required``)."""
-    if not is_loopback(host) and not token:
+    """Refuse a non-loopback bind without a token, or with one too easy to guess or that a
+    cookie cannot carry: fewer than 16 characters, or any but letters, digits and ``-._~+/=``
+    (``token-required``)."""
+    if not token:
+        if is_loopback(host):
+            return
         raise InvalidInput(
             f"serving on {host} makes the catalogs reachable from other computers: give a "
-            "token that every request must carry (--token)",
+            "token that every request must carry (--token SECRET, or --token auto)",
+            reason="token-required",
+            subject=host,
+        )
+    if len(token) < MIN_TOKEN_LENGTH or not set(token) <= TOKEN_CHARACTERS:
+        raise InvalidInput(
+            f"the access token must be at least {MIN_TOKEN_LENGTH} letters, digits or -._~+/= "
+            "characters, so that it cannot be guessed and a cookie can carry it (--token auto "
+            "makes one)",
             reason="token-required",
             subject=host,
         )
@@ -72,7 +90,7 @@ class BrowseServer:
         self._socket = _bind(host, port)
         self.host = host
         self.port = int(self._socket.getsockname()[1])
-        self.settings = GuardSettings(host, self.port, token)
+        self.settings = GuardSettings(host, self.port, token or None)
         app = create_app(library, self.settings, memory_embedder=memory_embedder, warm=True)
         config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off")
         self._server = uvicorn.Server(config)
@@ -83,8 +101,9 @@ class BrowseServer:
         """The address to open (with the token, when there is one)."""
         shown = "127.0.0.1" if self.host in ("0.0.0.0", "::") else self.host
         shown = f"[{shown}]" if ":" in shown else shown
-        token = f"/?token={self.settings.token}" if self.settings.token else "/"
-        return f"http://{shown}:{self.port}{token}"
+        token = self.settings.token
+        query = f"/?token={quote(token, safe='')}" if token else "/"
+        return f"http://{shown}:{self.port}{query}"
 
     def serve_forever(
         self, *, open_browser: bool = False, ready: Callable[[str], None] | None = None

@@ -33,12 +33,18 @@ def topic_url(key: str, topic_id: str) -> str:
     return f"{catalog_url(key)}/t/{quote(topic_id, safe='')}"
 
 
-def document_url(key: str, document_id: str, lines: tuple[int, int] | None = None) -> str:
-    """The Document page; with ``lines``, that range highlighted and scrolled to."""
+def document_url(
+    key: str, document_id: str, lines: tuple[int, int] | None = None, *, topic: str | None = None
+) -> str:
+    """The Document page; with ``lines``, that range highlighted and scrolled to; with
+    ``topic``, read where it is placed by reference there (its breadcrumbs, previous and next)."""
     url = f"{catalog_url(key)}/d/{_segments(document_id)}"
-    if lines is None:
-        return url
-    return f"{url}?hl={lines[0]}-{lines[1]}#u-hl"
+    query = [] if topic is None else [f"in={quote(topic, safe='')}"]
+    if lines is not None:
+        query.append(f"hl={lines[0]}-{lines[1]}")
+    if query:
+        url += "?" + "&".join(query)
+    return url if lines is None else url + "#hl"
 
 
 def nearby_url(key: str, document_id: str) -> str:

@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING
 from gezk._lazy import lazy_face
 
 if TYPE_CHECKING:
+    from gezel_knowledge.indexes._home import memory_db_path as memory_db_path
+    from gezel_knowledge.indexes._home import memory_dir as memory_dir
     from gezel_knowledge.indexes._memory_format import MAX_MEMORY_BYTES as MAX_MEMORY_BYTES
     from gezel_knowledge.indexes._memory_format import MEMORY_KINDS as MEMORY_KINDS
     from gezel_knowledge.indexes._memory_format import MemoryEntry as MemoryEntry
@@ -47,6 +49,7 @@ else:
         __name__,
         globals(),
         {
+            "gezel_knowledge.indexes._home": ("memory_db_path", "memory_dir"),
             "gezel_knowledge.indexes._memory_format": (
                 "MAX_MEMORY_BYTES",
                 "MEMORY_KINDS",

@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from gezel_knowledge.reader.models import TopicSummary as TopicSummary
     from gezel_knowledge.reader.open import open_extracted as open_extracted
     from gezel_knowledge.reader.open import read_manifest as read_manifest
+    from gezel_knowledge.reader.toc_order import TopicOrder as TopicOrder
     from gezel_knowledge.reader.vectors import DEFAULT_BIT_CACHE_BYTES as DEFAULT_BIT_CACHE_BYTES
     from gezel_knowledge.reader.vectors import DEFAULT_FINAL_K as DEFAULT_FINAL_K
     from gezel_knowledge.reader.vectors import EXPLICIT_SHARD_BUDGET as EXPLICIT_SHARD_BUDGET
@@ -65,6 +66,7 @@ else:
                 "open_extracted",
                 "read_manifest",
             ),
+            "gezel_knowledge.reader.toc_order": ("TopicOrder",),
             "gezel_knowledge.reader.vectors": (
                 "DEFAULT_BIT_CACHE_BYTES",
                 "DEFAULT_FINAL_K",

@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from types import TracebackType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -46,6 +46,7 @@ from gezel_knowledge.reader.models import (
     Stage1,
     TopicListing,
 )
+from gezel_knowledge.reader.toc_order import TopicOrder
 from gezel_knowledge.reader.vectors import (
     DEFAULT_BIT_CACHE_BYTES,
     DEFAULT_FINAL_K,
@@ -253,6 +254,17 @@ class Catalog:
                 offset=offset,
                 order=order,
             )
+
+    def topic_order(self, topic_id: str) -> TopicOrder:
+        """The documents placed at ``topic_id`` itself in table-of-contents order, served a page
+        or a neighbour at a time from the indexes (what ``list_documents(topic_id,
+        descendants=False, order="toc")`` lists, without ranking the whole topic per page)."""
+        with self._reading():
+            return TopicOrder(self._read_router, self._store.schema, topic_id)
+
+    def _read_router(self, work: Callable[[sqlite3.Connection], Any]) -> Any:
+        with self._reading():
+            return work(self._store.router)
 
     def document(self, document_id: str) -> Document:
         """A document's primary metadata, placements, locations and citation."""

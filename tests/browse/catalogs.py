@@ -3,6 +3,8 @@ every way of running script or making a request leave the origin."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 import shutil
 from pathlib import Path
 
@@ -16,6 +18,12 @@ HOSTILE_KEY = "mallory/hostile"
 
 # Every attempt sets window.pwned and opens a dialog; the tests assert neither happens.
 HOSTILE_TITLE = "</title><script>window.pwned=1;alert('title')</script>"
+BIDI_NAME = "\u202egnp.exe"
+"""A right-to-left override left open in the catalog's name."""
+HOSTILE_SOURCE_URL = "javascript:window.pwned=1;alert('source')"
+LONG_KEY_DOCUMENT = "long"
+LONG_TARGET_LINE = 301
+"""The line of the long document's paragraph that tests open a citation at."""
 HOSTILE_BODY = """# Hostile page
 
 <script>window.pwned=1;alert('script')</script>
@@ -50,6 +58,18 @@ HOSTILE_BODY = """# Hostile page
 
 <p id="selection-cite" data-lines="1-1" data-hl>forged ids and marks</p>
 
+<p title="a>b" data-hl data-lines="1-1" id="hl">forged behind a quoted bracket</p>
+
+![up](assets/../manifest.json) <img src="assets/images/../../../../enable" alt="climb">
+
+<a href="#hl">to the forged anchor</a> <a href="https://example.org/" ping="http://evil.example/ping">ping</a>
+
+<img srcset="http://evil.example/set.png 1x" alt="srcset"> <video src="http://evil.example/v.mp4" poster="http://evil.example/p.png"></video>
+
+<svg><style>@import "http://evil.example/svg.css";</style><image href="http://evil.example/i.png"/></svg>
+
+<table background="http://evil.example/bg.png"><tr><td>cell</td></tr></table>
+
 ![logo](images/logo.svg)
 
 Searchable words: zanzibar quokka marmalade.
@@ -81,7 +101,7 @@ def build_hostile(out: Path) -> Path:
     (src / "images").mkdir(parents=True)
     (src / "catalog.yaml").write_text(
         "id: hostile\nversion: '1.0'\n"
-        f'name: "Hostile {HOSTILE_TITLE}"\nlanguage: nl\n'
+        f'name: "Hostile {HOSTILE_TITLE} {BIDI_NAME}"\nlanguage: nl\n'
         'publisher: {id: mallory, name: "<b onmouseover=alert(1)>Mallory</b>"}\n'
         "license: {name: CC0 1.0, spdx: CC0-1.0, attributionRequired: false}\n"
         "description: \"<img src=x onerror=alert('description')>\"\n",
@@ -94,8 +114,10 @@ def build_hostile(out: Path) -> Path:
     )
     (src / "LICENSE").write_text("CC0 <script>alert('licence')</script>\n", encoding="utf-8")
     (src / "evil.md").write_text(
-        f'---\ntitle: "{HOSTILE_TITLE}"\n---\n{HOSTILE_BODY}', encoding="utf-8"
+        f'---\ntitle: "{HOSTILE_TITLE}"\nsourceUrl: "{HOSTILE_SOURCE_URL}"\n---\n{HOSTILE_BODY}',
+        encoding="utf-8",
     )
+    (src / f"{LONG_KEY_DOCUMENT}.md").write_text(long_body(), encoding="utf-8")
     (src / "plain.md").write_text("# Plain page\n\nNothing to see here.\n", encoding="utf-8")
     (src / "images" / "logo.svg").write_text(INERT_SVG, encoding="utf-8")
     path = out / "hostile.gezk"
@@ -105,17 +127,40 @@ def build_hostile(out: Path) -> Path:
     return path
 
 
+def long_body() -> str:
+    """A document far longer than a window: 190 paragraphs, the one at ``LONG_TARGET_LINE``
+    naming a word found nowhere else."""
+    lines = ["# A long page", ""]
+    for n in range(1, 191):
+        words = "the passage to open" if 2 * n + 1 == LONG_TARGET_LINE else "filler text"
+        lines += [f"Paragraph {n}: {words}, long enough to fill a line of the page.", ""]
+    assert lines[LONG_TARGET_LINE - 1].endswith(
+        "the passage to open, long enough to fill a line of the page."
+    )
+    return "\n".join(lines)
+
+
 def tamper_svg(extracted: Path, out: Path) -> Path:
-    """A copy of an extracted hostile catalog whose SVG asset now carries script (same size,
-    so only the browser's own checks stand between it and the page)."""
+    """A copy of an extracted hostile catalog whose SVG asset now carries script, its manifest
+    edited to match (same size, the new digest), so only the browser's own asset checks stand
+    between it and the page."""
     copy = out / "hostile-tampered"
     shutil.copytree(extracted, copy)
+    manifest_path = copy / "manifest.json"
+    manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
     for svg in (copy / "assets").rglob("*.svg"):
         svg.chmod(0o644)
         size = svg.stat().st_size
         data = SCRIPTED_SVG.encode()
         assert len(data) <= size, "the inert SVG must be larger than the scripted one"
-        svg.write_bytes(data[:-6] + b" " * (size - len(data)) + data[-6:])
+        scripted = data[:-6] + b" " * (size - len(data)) + data[-6:]
+        svg.write_bytes(scripted)
+        path = svg.relative_to(copy).as_posix()
+        for entry in manifest["files"]:
+            if entry["path"] == path:
+                entry["sha256"] = hashlib.sha256(scripted).hexdigest()
+    manifest_path.chmod(0o644)
+    manifest_path.write_text(json.dumps(manifest), encoding="utf-8")
     return copy
 
 

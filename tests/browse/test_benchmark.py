@@ -18,12 +18,20 @@ def test_browse_benchmark_times_pages_and_search(
     assert bench.main([*argv, "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["chunks"] == 2000
-    assert set(report["pages"]) == {"library", "catalog", "topic", "document", "document json",
-                                    "cite"}  # fmt: skip
+    assert set(report["pages"]) == {
+        "library", "catalog", "topic", "topic, last page", "document", "document ?hl",
+        "document json", "cite",
+    }  # fmt: skip
+    assert set(report["cold_cpu"]) == {"document", "topic"}
+    order = report["topic_order"]
+    assert order["documents"] == 2000 // 4
+    for name in ("open", "first_page", "last_page", "neighbours", "listing_page"):
+        assert order[f"{name}_cpu_p50"] >= 0
     for figures in report["pages"].values():
         assert figures["cpu_max"] >= figures["cpu_p50"] >= 0
     assert report["body"]["kib"] == 32
     assert report["body"]["cpu_p50"] > 0
+    assert 0 < report["body"]["parse_cpu_p50"] <= report["body"]["cpu_max"]
     search = report["search"]
     assert search["ratio_p50"] == pytest.approx(
         search["browser_cpu_p50"] / search["library_cpu_p50"]

@@ -22,8 +22,9 @@ from urllib.parse import quote
 
 import pytest
 
-from gezel_knowledge.browse import BrowseServer
-from tests.browse.catalogs import HANDBOOK_KEY, HOSTILE_KEY
+from gezel_knowledge.browse import BrowseServer, Library
+from gezel_knowledge.install import KnowledgeHome
+from tests.browse.catalogs import HANDBOOK_KEY, HOSTILE_KEY, LONG_KEY_DOCUMENT, LONG_TARGET_LINE
 from tests.browse.conftest import Catalogs, named_library
 
 CHROMIUM = Path(os.environ.get("GEZEL_CHROMIUM", "/usr/bin/chromium"))
@@ -75,6 +76,7 @@ class Session:
     base: str
     events: Events
     shots: Path
+    browser: Any
 
     def page(self) -> Any:
         page = self.context.new_page()
@@ -86,9 +88,9 @@ class Session:
         page.on("pageerror", lambda e: self.events.errors.append(str(e)))
         return page
 
-    def shot(self, page: Any, name: str) -> None:
+    def shot(self, page: Any, name: str, *, docs: bool = True) -> None:
         page.screenshot(path=str(self.shots / f"{name}.png"))
-        if os.environ.get("GEZEL_UPDATE_DOCS_SCREENSHOTS") == "1":
+        if docs and os.environ.get("GEZEL_UPDATE_DOCS_SCREENSHOTS") == "1":
             DOCS.mkdir(parents=True, exist_ok=True)
             page.screenshot(path=str(DOCS / f"{name}.png"))
 
@@ -118,7 +120,7 @@ def session(catalogs: Catalogs, tmp_path_factory: pytest.TempPathFactory) -> Ite
         context.set_default_timeout(10_000)
         context.on("request", lambda r: events.requests.append(r.url))
         try:
-            yield Session(context, base, events, shots)
+            yield Session(context, base, events, shots, browser)
         finally:
             context.close()
             browser.close()
@@ -289,3 +291,141 @@ def test_a_hostile_catalog_runs_no_script_and_sends_nothing_away(
     assert page.evaluate("() => window.pwned === undefined")
     assert session.events.foreign() == []
     assert any("/assets/images/logo.svg" in u for u in session.events.requests)
+
+
+def _in_view(page: Any, selector: str) -> bool:
+    box = page.locator(selector).first.bounding_box()
+    return box is not None and 0 <= box["y"] < VIEWPORT["height"]
+
+
+def test_a_citation_opens_at_its_passage_far_down_a_long_page(session: Session, page: Any) -> None:
+    ref = f"knowledge://{HOSTILE_KEY}/{LONG_KEY_DOCUMENT}#line={LONG_TARGET_LINE}"
+    page.goto("/cite?ref=" + quote(ref, safe=""))
+    page.wait_for_url(re.compile(rf"/d/{LONG_KEY_DOCUMENT}\?hl={LONG_TARGET_LINE}-"))
+    highlighted = page.locator("#body [data-hl]")
+    assert highlighted.count() == 1
+    assert "the passage to open" in highlighted.inner_text()
+    assert page.evaluate("() => window.scrollY") > 2 * VIEWPORT["height"]
+    assert _in_view(page, "#body [data-hl]")
+    session.shot(page, "long-cite", docs=False)
+
+
+def test_every_page_reads_and_navigates_without_javascript(session: Session) -> None:
+    context = session.browser.new_context(
+        viewport=VIEWPORT, base_url=session.base, java_script_enabled=False
+    )
+    requests: list[str] = []
+    context.on("request", lambda r: requests.append(r.url))
+    page = context.new_page()
+    try:
+        page.goto("/")
+        page.click(f'#catalogs > li[data-key="{HANDBOOK_KEY}"] h2 a')
+        page.wait_for_url(f"**/c/{HANDBOOK_KEY}")
+        topic = page.locator("#outline > li > details", has_text="Inside a catalog")
+        topic.locator("summary").click()  # a details element opens without script
+        topic.locator("a.open-topic").click()
+        page.wait_for_url("**/t/inside")
+        assert page.locator("#topic-documents li").count() == 3
+        page.locator("#topic-documents a", has_text="Databases").click()
+        page.wait_for_url("**/d/format/databases")
+        page.locator("nav.pager a[rel=next]").first.click()
+        page.wait_for_url("**/d/format/vectors")
+        page.locator("#nearby a").click()  # the Nearby page is a page of its own
+        page.wait_for_url("**/nearby/format/vectors")
+        page.goto("/search?q=signing+key+manifest&mode=keyword")
+        page.locator("#hits a.hit-link").first.click()
+        page.wait_for_url(re.compile(r"/d/.+\?hl=\d+-\d+#hl"))
+        ref = f"knowledge://{HOSTILE_KEY}/{LONG_KEY_DOCUMENT}#line={LONG_TARGET_LINE}"
+        page.goto("/cite?ref=" + quote(ref, safe=""))
+        page.wait_for_url(re.compile(r"#hl$"))
+        assert _in_view(page, "#hl")  # the browser scrolled to the passage by itself
+        assert page.locator("#body [data-hl]").inner_text().startswith("Paragraph 150")
+    finally:
+        context.close()
+    assert [u for u in requests if not u.startswith(session.base + "/")] == []
+
+
+def test_errors_say_what_went_wrong_and_what_to_do(session: Session, page: Any) -> None:
+    session.events.allowed.append("status of 404 (Not Found)")
+    response = page.goto("/cite?ref=" + quote("knowledge://nobody/nothing/page", safe=""))
+    assert response.status == 404
+    assert page.locator("main > h1").inner_text() == "Not found"
+    assert "nobody/nothing" in page.locator("#error-message").inner_text()
+    assert "gezel-knowledge install" in page.locator("#next-step").inner_text()
+    session.shot(page, "error")
+    response = page.goto("/no/such/page")
+    assert response.status == 404
+    assert "there is no page at /no/such/page" in page.locator("#error-message").inner_text()
+
+
+@pytest.fixture(scope="module")
+def installed_base(installed_home: Path) -> Iterator[str]:
+    """A second server, over a home with the handbook and the hostile catalog installed."""
+    server = BrowseServer(Library(home=installed_home), port=0).start()
+    try:
+        yield f"http://127.0.0.1:{server.port}"
+    finally:
+        server.stop()
+
+
+def test_disable_and_enable_from_the_page_and_not_from_another_site(
+    session: Session, installed_base: str, installed_home: Path, tmp_path: Path
+) -> None:
+    context = session.browser.new_context(viewport=VIEWPORT)
+    page = context.new_page()
+    dialogs: list[str] = []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    state = KnowledgeHome(installed_home)
+    card = f'#catalogs > li[data-key="{HANDBOOK_KEY}"]'
+    try:
+        page.goto(installed_base + "/")
+        page.click(f"{card} form.toggle button")
+        page.wait_for_load_state()
+        assert state.catalog(HANDBOOK_KEY).enabled is False
+        assert "Disabled" in page.locator(f"{card} .state").inner_text()
+        # Another site's page that posts the form (with a stolen-looking token) changes nothing.
+        token = page.locator("body").get_attribute("data-csrf")
+        attacker = _attacker_site(tmp_path, f"{installed_base}/c/{HANDBOOK_KEY}/enable", token)
+        try:
+            page.goto(attacker.url)
+            page.wait_for_load_state("networkidle")
+        finally:
+            attacker.stop()
+        assert state.catalog(HANDBOOK_KEY).enabled is False
+        page.goto(installed_base + "/")
+        page.click(f"{card} form.toggle button")
+        page.wait_for_load_state()
+        assert state.catalog(HANDBOOK_KEY).enabled is True
+    finally:
+        context.close()
+    assert dialogs == []
+
+
+@dataclass
+class _Site:
+    url: str
+    server: Any
+    thread: Any
+
+    def stop(self) -> None:
+        self.server.shutdown()
+        self.thread.join(timeout=10)
+        self.server.server_close()
+
+
+def _attacker_site(folder: Path, action: str, token: str) -> _Site:
+    """A page on another origin (localhost, another port) that submits a form to ``action``."""
+    import functools  # noqa: PLC0415
+    import http.server  # noqa: PLC0415
+    import threading  # noqa: PLC0415
+
+    (folder / "index.html").write_text(
+        f'<form id="f" method="post" action="{action}"><input name="csrf" value="{token}"></form>'
+        "<script>document.getElementById('f').submit()</script>",
+        encoding="utf-8",
+    )
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(folder))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    return _Site(f"http://localhost:{server.server_address[1]}/index.html", server, thread)

@@ -34,7 +34,7 @@ def test_the_python_example_prints_what_the_page_says(
 def test_every_screenshot_shown_is_in_the_repository_and_small() -> None:
     shown = re.findall(r"!\[[^\]]*\]\((browse/[^)]+\.png)\)", PAGE.read_text(encoding="utf-8"))
     assert {Path(p).stem for p in shown} == {
-        "library", "catalog", "document", "search", "cite", "memory", "hostile"
+        "library", "catalog", "document", "search", "cite", "memory", "hostile", "error"
     }  # fmt: skip
     browser_tests = (ROOT / "tests" / "browse" / "test_browser.py").read_text(encoding="utf-8")
     for path in shown:

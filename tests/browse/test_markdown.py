@@ -3,6 +3,9 @@ every URL mapped or dropped, nothing active kept."""
 
 from __future__ import annotations
 
+import re
+from html.parser import HTMLParser
+
 import pytest
 
 from gezel_knowledge.browse._markdown import LinkMap, render_body
@@ -31,8 +34,9 @@ def test_blocks_carry_their_line_ranges_and_headings_their_sections() -> None:
 def test_a_highlighted_range_marks_the_blocks_it_touches() -> None:
     body = "One.\n\nTwo.\n\nThree.\n"
     html = render_body(body, LINKS, highlight=(3, 3)).html
-    assert '<p data-lines="3-3" data-hl="">Two.</p>' in html
+    assert '<p data-lines="3-3" data-hl=""><span id="hl"></span>Two.</p>' in html
     assert html.count("data-hl") == 1
+    assert html.count('id="hl"') == 1
 
 
 @pytest.mark.parametrize(
@@ -85,3 +89,87 @@ def test_urls_are_mapped_to_the_browser_or_kept_when_external() -> None:
 def test_raw_html_words_are_not_renamed() -> None:
     html = render_body("<p>the id of a data-lines thing</p>\n", LINKS).html
     assert "the id of a data-lines thing" in html
+
+
+class _Elements(HTMLParser):
+    """Every start tag of a fragment with its attributes, as a browser would parse them."""
+
+    def __init__(self, html: str) -> None:
+        super().__init__()
+        self.found: list[tuple[str, dict[str, str | None]]] = []
+        self.feed(html)
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.found.append((tag, dict(attrs)))
+
+
+def _marked(html: str, attribute: str) -> list[tuple[str, str | None]]:
+    return [(tag, a[attribute]) for tag, a in _Elements(html).found if attribute in a]
+
+
+@pytest.mark.parametrize(
+    "markdown",
+    [
+        '<p title="a>b" data-hl data-lines="1-1">forged</p>',
+        "<p title='a>b' data-hl data-lines=\"1-1\">forged</p>",
+        '<p title=a>b data-hl data-lines="1-1">forged</p>',
+        '<div><p data-lines="1-1" data-hl id="hl">forged</p></div>',
+        '<p DATA-HL DATA-LINES="1-1">forged</p>',
+        '<p data-lines="1-1" data-lines="2-2" data-hl="data-hl">forged</p>',
+        "<span data-hl>forged</span> inline",
+    ],
+)
+def test_raw_html_cannot_forge_line_marks_or_highlights(markdown: str) -> None:
+    body = f"Before.\n\n{markdown}\n\nAfter.\n"
+    html = render_body(body, LINKS).html
+    assert _marked(html, "data-hl") == []
+    assert ("p", "1-1") in _marked(html, "data-lines")  # "Before.", marked by the renderer
+    assert [lines for _, lines in _marked(html, "data-lines")] == ["1-1", "3-3", "5-5"]
+    marked = render_body(body, LINKS, highlight=(5, 5)).html
+    assert _marked(marked, "data-hl") == [("p", "")]
+    assert [(tag, a["id"]) for tag, a in _Elements(marked).found if a.get("id") == "hl"] == [
+        ("span", "hl")
+    ]
+    assert '<p data-lines="5-5" data-hl=""><span id="hl"></span>After.</p>' in marked
+
+
+def test_the_highlight_anchor_cannot_be_claimed_by_catalog_text() -> None:
+    body = 'Before.\n\n<p title="x>y" id="hl">claims the anchor</p>\n\nTarget.\n'
+    html = render_body(body, LINKS, highlight=(5, 5)).html
+    assert html.count('id="hl"') == 1
+    assert 'id="u-hl"' in html  # the catalog's id, in the catalog's namespace
+    assert html.index('id="hl"') > html.index("claims the anchor")
+
+
+def test_highlights_touch_blocks_and_only_whole_containers() -> None:
+    body = "# Title\n\n- one\n- two\n\n> quoted\n\n```\ncode\n```\n\n| a |\n|---|\n| 1 |\n"
+    rendered = render_body(body, LINKS)
+    whole = render_body(body, LINKS, highlight=(1, 15)).html
+    assert whole.count('id="hl"') == 1
+    assert whole.index('id="hl"') < whole.index("Title")
+    for tag in ("h1", "li", "blockquote", "code", "table"):
+        assert f"<{tag} data-lines=" in rendered.html
+        assert re.search(rf'<{tag} data-lines="[0-9-]+"[^>]* data-hl=""', whole), tag
+    assert "<ul data-lines" in whole
+    assert not re.search(r'<ul data-lines="[0-9-]+" data-hl', whole)
+    part = render_body(body, LINKS, highlight=(3, 3)).html  # the first item, not the list
+    assert re.search(r'<li data-lines="3-3" data-hl=""><span id="hl"></span>one', part)
+    assert '<blockquote data-lines="6-6">' in part
+
+
+@pytest.mark.parametrize(
+    "markdown",
+    [
+        "![up](assets/../manifest.json)",
+        '<img src="assets/images/../../../../enable">',
+        '<img src="./assets/./a.png">',
+        '<img src="assets//a.png">',
+        '<img src="assets/.hidden.png">',
+        '<a href="assets/../index/router.db">db</a>',
+        '<img src="assets\\..\\manifest.json">',
+    ],
+)
+def test_only_valid_asset_paths_become_asset_urls(markdown: str) -> None:
+    html = render_body(f"{markdown}\n", LINKS).html
+    assert "/c/p/c/" not in html
+    assert ".." not in html

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from urllib.parse import quote
 
 import pytest
 from starlette.testclient import TestClient
 
-from gezel_knowledge.browse import GuardSettings
+import gezel_knowledge.browse._catalog_pages as catalog_pages
+from gezel_knowledge.browse import GuardSettings, Library
+from gezel_knowledge.install import KnowledgeHome
 from tests.browse.catalogs import HANDBOOK_KEY, HOSTILE_KEY
 
 HB = f"/c/{HANDBOOK_KEY}"
@@ -20,6 +23,20 @@ def _json(client: TestClient, url: str) -> dict:  # type: ignore[type-arg]
     data = response.json()
     assert isinstance(data, dict)
     return data
+
+
+class _Listed:
+    def __init__(self, row: dict) -> None:  # type: ignore[type-arg]
+        self.id = row["id"]
+
+
+def _topic_documents(client: TestClient, url: str) -> list[_Listed]:
+    """A topic's documents then its subtopics' (outline order), through the Topic pages."""
+    page = _json(client, url + "?format=json")
+    out = [_Listed(d) for d in page["documents"]]
+    for child in page["children"]:
+        out += _topic_documents(client, child["url"])
+    return out
 
 
 def _html(client: TestClient, url: str) -> str:
@@ -118,6 +135,7 @@ def test_document_page_has_body_breadcrumbs_neighbours_and_citations(named: Test
     assert 'rel="next"' in html
     assert 'data-copy="knowledge://' in html
     assert 'data-lines="1-' in html
+    assert '<article class="body prose" id="body" lang="en"' in html
 
 
 def test_a_highlighted_range_marks_its_blocks(named: TestClient) -> None:
@@ -178,7 +196,7 @@ def test_cite_opens_a_reference_at_its_passage(named: TestClient) -> None:
     assert response.headers["location"] == hit["url"]
     ref = f"knowledge://{HANDBOOK_KEY}/building/signing#line=3-4"
     target = named.get(f"/cite?ref={quote(ref)}", follow_redirects=False).headers["location"]
-    assert target == f"{HB}/d/building/signing?hl=3-4#u-hl"
+    assert target == f"{HB}/d/building/signing?hl=3-4#hl"
     data = _json(named, f"/cite.json?ref={quote(ref)}")
     assert data["passage"]["kind"] == "lines"
     assert data["url"] == target
@@ -255,3 +273,131 @@ def test_unknown_pages_are_404_with_their_reason(named: TestClient) -> None:
         assert response.status_code == 404
         assert response.json()["error"]["reason"] == reason
     assert named.get(f"{HB}/d/no-such-doc").headers["content-type"].startswith("text/html")
+
+
+@pytest.mark.parametrize(
+    ("url", "status", "reason", "hint"),
+    [
+        ("/no-such-page", 404, "not-found", "Start from the Library"),
+        ("/c/nobody/nothing", 404, "not-installed", "gezel-knowledge install"),
+        (f"{HB}/d/no-such-doc", 404, "document-not-found", "another version"),
+        (f"{HB}/t/no-such-topic", 404, "topic-not-found", "outline"),
+        ("/cite?ref=knowledge%3A%2F%2Fnobody%2Fnothing%2Fdoc", 404, "not-installed", "install"),
+        ("/cite?ref=not-a-reference", 400, "invalid-reference", "<code>#line=A-B</code>"),
+        (f"{HB}/d/building/signing?hl=x", 400, "invalid-page", None),
+        (f"{HB}/assets/nothing.png", 404, "asset-not-found", "declared assets"),
+        (f"{HB}/disable", 405, "invalid-input", None),
+    ],
+)
+def test_errors_are_pages_with_their_status_reason_and_next_step(
+    named: TestClient, url: str, status: int, reason: str, hint: str | None
+) -> None:
+    page = named.get(url)
+    assert page.status_code == status
+    assert page.headers["content-type"] == "text/html; charset=utf-8"
+    assert f"Reason: <code>{reason}</code>" in page.text
+    assert '<p class="error" id="error-message">' in page.text
+    if hint is not None:
+        assert hint in page.text
+    twin = named.get(url + ("&" if "?" in url else "?") + "format=json")
+    assert twin.status_code == status
+    assert twin.headers["content-type"] == "application/json"
+    assert twin.json()["error"]["reason"] == reason
+    assert twin.json()["status"] == status
+
+
+def test_an_unexpected_failure_is_a_500_page_without_a_traceback(
+    named: TestClient, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    def broken(*_: object, **__: object) -> object:
+        raise RuntimeError("secret internals")
+
+    monkeypatch.setattr(Library, "cards", broken)
+    page = named.get("/")
+    assert page.status_code == 500
+    assert "text/html" in page.headers["content-type"]
+    assert "Something went wrong" in page.text
+    assert "secret internals" not in page.text
+    assert "Traceback" not in page.text
+    twin = named.get("/library.json")
+    assert twin.status_code == 500
+    assert twin.json()["error"]["reason"] == "knowledge-error"
+    assert "secret internals" in caplog.text  # the log keeps what the page leaves out
+
+
+def test_topic_pages_list_documents_before_subtopics_a_page_at_a_time(
+    named: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    inside = _json(named, f"{HB}/t/inside?format=json")
+    assert [d["id"] for d in inside["documents"]] == [
+        "format/archive",
+        "format/databases",
+        "format/vectors",
+    ]
+    assert [t["id"] for t in inside["children"]] == ["search"]
+    html = _html(named, f"{HB}/t/inside")
+    assert html.index('id="topic-documents"') < html.index('id="topic-children"')
+    monkeypatch.setattr(catalog_pages, "PAGE", 2)
+    first = _json(named, f"{HB}/t/inside?format=json")
+    assert [d["id"] for d in first["documents"]] == ["format/archive", "format/databases"]
+    assert (first["next"], first["total"]) == (2, 3)
+    second = _json(named, f"{HB}/t/inside?offset=2&format=json")
+    assert [d["id"] for d in second["documents"]] == ["format/vectors"]
+    assert second["next"] is None
+    assert "Later documents" in _html(named, f"{HB}/t/inside")
+    assert "Earlier documents" in _html(named, f"{HB}/t/inside?offset=2")
+    catalog = _json(named, f"{HB}?format=json")
+    assert [t["id"] for t in catalog["outline"]] == ["handbook", "getting-started"]
+    assert (catalog["moreTopics"], catalog["outlineTotal"]) == (2, 5)
+    rest = _json(named, f"{HB}?topics=4&format=json")
+    assert [t["id"] for t in rest["outline"]] == ["reference"]
+    assert "Later topics" in _html(named, HB)
+
+
+def test_previous_and_next_walk_the_whole_outline_in_order(named: TestClient) -> None:
+    listed = [
+        d.id
+        for topic in _json(named, f"{HB}?format=json")["outline"]
+        for d in _topic_documents(named, topic["url"])
+    ]
+    walked = []
+    url: str | None = f"{HB}/d/{quote(listed[0])}"
+    while url is not None:
+        page = _json(named, url + ("&" if "?" in url else "?") + "format=json")
+        walked.append(page["document"]["id"])
+        url = page["next"]["url"] if page["next"] else None
+    assert walked == listed
+    # The glossary is filed under Reference and placed under Getting started by reference: it
+    # is met twice, and read in Getting started the first time.
+    assert walked.count("reference/glossary") == 2
+    inside = _json(named, f"{HB}/d/reference/glossary?in=getting-started&format=json")
+    assert inside["topicId"] == "getting-started"
+    assert [b["id"] for b in inside["breadcrumbs"]] == ["getting-started"]
+    assert inside["next"] is not None
+    assert _json(named, f"{HB}/d/reference/glossary?format=json")["topicId"] == "reference"
+    assert _json(named, f"{HB}/d/reference/glossary?in=building&format=json")["topicId"] == (
+        "reference"
+    )
+    assert _json(named, f"{HB}/d/{quote(listed[0])}?format=json")["previous"] is None
+
+
+def test_search_says_when_disabled_catalogs_are_left_out(
+    installed: tuple[TestClient, GuardSettings], installed_home: Path
+) -> None:
+    client, _ = installed
+    state = KnowledgeHome(installed_home)
+    try:
+        state.set_enabled(HOSTILE_KEY, False)
+        page = _html(client, "/search?q=xylophonequartz&mode=keyword")
+        assert f"1 disabled catalog ({HOSTILE_KEY}) is not searched" in page
+        assert _json(client, "/search.json?q=x&mode=keyword")["disabled"] == [HOSTILE_KEY]
+        state.set_enabled(HANDBOOK_KEY, False)
+        page = _html(client, "/search?q=signing&mode=keyword")
+        assert 'id="all-disabled"' in page
+        assert "Enable one in the" in page
+        one = _json(client, f"/search.json?q=signing&mode=keyword&catalog={HANDBOOK_KEY}")
+        assert one["hits"]  # one catalog chosen is searched, enabled or not
+        assert one["disabled"] == []
+    finally:
+        state.set_enabled(HOSTILE_KEY, True)
+        state.set_enabled(HANDBOOK_KEY, True)

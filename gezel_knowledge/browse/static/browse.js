@@ -50,17 +50,25 @@ function topicNode(topic) {
 function fillTopic(details, data) {
   const box = details.querySelector(".children");
   box.textContent = "";
+  // Outline order: a topic's own documents, then its subtopics; a page of each at most.
   const list = element("ul", null, { class: "tree" });
-  data.children.forEach(function (topic) { list.appendChild(topicNode(topic)); });
   data.documents.forEach(function (doc) {
     const item = element("li", null, { class: "doc" });
     item.appendChild(element("a", doc.title, { href: doc.url }));
     list.appendChild(item);
   });
-  box.appendChild(list);
   if (data.next !== null) {
-    box.appendChild(element("a", "More documents in " + data.topic.name, { href: data.topic.url + "?offset=" + data.next, class: "more" }));
+    const more = element("li", null, { class: "more" });
+    more.appendChild(element("a", "Later documents of " + data.topic.name + " (" + data.total.toLocaleString() + " in all) →", { href: data.topic.url + "?offset=" + data.next }));
+    list.appendChild(more);
   }
+  data.children.forEach(function (topic) { list.appendChild(topicNode(topic)); });
+  if (data.moreTopics !== null) {
+    const more = element("li", null, { class: "more" });
+    more.appendChild(element("a", "Later topics of " + data.topic.name + " (" + data.childrenTotal.toLocaleString() + " in all) →", { href: data.topic.url + "?topics=" + data.moreTopics }));
+    list.appendChild(more);
+  }
+  box.appendChild(list);
 }
 
 function wireOutline(details) {
@@ -155,6 +163,8 @@ document.addEventListener("DOMContentLoaded", function () {
   if (nearby) { loadNearby(nearby); }
   const filter = document.getElementById("library-filter");
   if (filter) { wireLibraryFilter(filter); }
+  // A link to a highlighted passage ends in #hl, where the browser scrolls by itself (the style
+  // sheet leaves room above it); without that fragment, bring the passage into view here.
   const highlighted = document.querySelector("#body [data-hl]");
   if (highlighted && !window.location.hash) { highlighted.scrollIntoView({ block: "center" }); }
 });
