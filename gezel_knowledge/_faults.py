@@ -15,6 +15,9 @@ wraps the places that write (atomic file replacement, the indexes' databases, th
 ``storage-error``         any other I/O error, or a database SQLite cannot read
 ========================  =========================================================
 
+Where a caller handles ``OSError`` itself, :func:`naming` only gives an ``OSError`` raised without
+a file name the path it happened to, so the one line the command line prints names it.
+
 SQLite errors are recognised by the ``sqlite_errorcode`` both bindings (``sqlite3`` and
 ``pysqlite3``) set, so this module imports neither. Whatever the fault, a transaction that did
 not commit is rolled back by SQLite, and atomic writes leave the previous file in place.
@@ -31,7 +34,7 @@ from typing import Final
 
 from gezel_knowledge.errors import StorageUnavailable
 
-__all__ = ["fault_error", "storage_faults"]
+__all__ = ["fault_error", "naming", "storage_faults"]
 
 _SPACE: Final = frozenset({errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC)})
 _READ_ONLY: Final = frozenset({errno.EROFS, errno.EACCES, errno.EPERM})
@@ -123,3 +126,15 @@ def storage_faults(path: Path | str, action: str) -> Iterator[None]:
         if error is None:
             raise
         raise error from exc
+
+
+@contextlib.contextmanager
+def naming(path: Path | str) -> Iterator[None]:
+    """Give an ``OSError`` raised inside the block without a file name (``ENOSPC`` from a
+    ``write``) the file name ``path``; its class and ``errno`` stay as they were."""
+    try:
+        yield
+    except OSError as exc:
+        if exc.filename is not None or exc.errno is None:
+            raise
+        raise type(exc)(exc.errno, exc.strerror or str(exc), str(path)) from exc

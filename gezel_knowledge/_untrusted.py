@@ -93,11 +93,11 @@ def _unicode_problem(value: str) -> str | None:
         value.encode("utf-8")
     except UnicodeEncodeError as exc:
         char = ord(value[exc.start])
+        where = f"a lone surrogate U+{char:04X} at character {exc.start}"
         if 0xDC80 <= char <= 0xDCFF:
-            # An argument the operating system gave as bytes that are not UTF-8 (Python keeps
-            # each such byte as one of these surrogates).
-            return f"the byte 0x{char - 0xDC00:02X}, which is not UTF-8, at character {exc.start}"
-        return f"a lone surrogate U+{char:04X} at character {exc.start}"
+            # How Python keeps a byte that is not UTF-8 in an argument or a file name.
+            return f"{where} (the byte 0x{char - 0xDC00:02X} of an argument that is not UTF-8?)"
+        return where
     return None
 
 

@@ -8,6 +8,7 @@ An entry is a Markdown list item tagged with its kind and scope::
     - (status, gezel:boekwachter) The nightly rebuild fails on the ddl branch.
       An indented line continues the entry above.
 
+Every indented line under a list item belongs to it, one that starts with ``#`` included.
 ``kind`` is ``fact``, ``decision``, ``preference`` or ``status``; ``scope`` is ``project``,
 ``project:<name>`` or ``gezel:<name>`` (names: letters, digits, ``.``, ``_``, ``-``). The
 entry's date is the file's date. Headings and blank lines separate entries and are not entries
@@ -121,6 +122,13 @@ def parse_memory_file(day: date, text: str) -> list[MemoryEntry]:
 
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.rstrip()
+        if current is not None and not current.paragraph and line[:1] in (" ", "\t"):
+            # An indented line continues the list item above, even one that reads like a
+            # heading: format_entry indents a note's "# ..." line, and it must read back as
+            # the same entry (in Markdown too it is inside the item).
+            current.lines.append(line.strip())
+            current.end = number
+            continue
         if not line.strip() or _HEADING.match(line):
             close()
             continue

@@ -25,6 +25,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from gezel_knowledge._rows import fetch_all
+from gezel_knowledge._untrusted import read_bounded
+from gezel_knowledge.errors import InvalidInput
 from gezel_knowledge.indexes._chunker import (
     WORKSPACE_CHUNKER,
     WorkspaceChunk,
@@ -227,12 +229,11 @@ class StructuralPass:
         if found.size > limit:
             return "oversized"
         try:
-            with open(self._workspace / found.path, "rb") as fh:
-                data = fh.read(limit + 1)
-        except OSError:
-            return "unreadable"
-        if len(data) > limit:
-            return "oversized"
+            # Opened without blocking and checked on the descriptor: a file replaced by a FIFO
+            # since the walk is refused, not waited on.
+            data = read_bounded(self._workspace / found.path, "workspace file", limit=limit)
+        except InvalidInput as exc:
+            return "oversized" if exc.reason == "input-too-large" else "unreadable"
         digest = sha256_hex(data)
         if row is not None and row.content_hash == digest:
             return None
