@@ -6,9 +6,9 @@ to an extraction directory without escaping it. Names are also portable: every s
 created as a file on Windows, macOS and Linux alike, so no Windows device name (``con``,
 ``nul.txt``, ``com1``, ``conin$``...), no character Windows forbids (``< > : " | ? *``) and no
 segment ending in a dot or a space (Windows would silently drop it, and two entries would become
-one file). The writer and the reader apply the same rule. Two names that one file system would store as
-the same file (equal after Unicode normalisation and case folding, or after Windows drops a
-segment's trailing dots and spaces) have the same :func:`entry_name_key`. Asset paths follow
+one file). The writer and the reader apply the same rule. Two names that one file system would
+store as the same file (equal after Unicode normalisation and case folding, or after Windows
+drops a segment's trailing dots and spaces) have the same :func:`entry_name_key`. Asset paths follow
 their own, narrower grammar (:mod:`gezel_knowledge.archive.assets`).
 """
 
