@@ -36,7 +36,7 @@ from typing import Any
 
 import numpy as np
 
-from gezel_knowledge.compiler import compile_catalog
+from gezel_knowledge.compiler import BuildOptions, compile_catalog
 from gezel_knowledge.embedders import Embedder, HashEmbedder, default_embedder
 from gezk.hashembed import hash_embed
 
@@ -175,11 +175,12 @@ def _child(args: argparse.Namespace) -> int:
     result = compile_catalog(
         source,
         out,
-        embedder=embedder,
-        created_at="2026-12-01T00:00:00Z",
-        jobs=args.jobs,
-        ray=True if args.ray else None,
-        cache_dir=None,
+        BuildOptions(
+            embedder=embedder,
+            created_at="2026-12-01T00:00:00Z",
+            jobs=args.jobs,
+            ray=True if args.ray else None,
+        ),
     )
     seconds = time.perf_counter() - started
     usage = resource.getrusage(resource.RUSAGE_SELF)

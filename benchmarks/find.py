@@ -35,7 +35,7 @@ from typing import Any
 
 import numpy as np
 
-from gezel_knowledge.compiler import compile_catalog
+from gezel_knowledge.compiler import BuildOptions, compile_catalog
 from gezel_knowledge.embedders import (
     Embedder,
     HashEmbedder,
@@ -130,8 +130,7 @@ def _build_and_install(
         built = compile_catalog(
             src / "documents.jsonl",
             work / f"{cid}.gezk",
-            embedder=embedder,
-            created_at="2026-12-01T00:00:00Z",
+            BuildOptions(embedder=embedder, created_at="2026-12-01T00:00:00Z"),
         )
         chunks += built.chunks
         started = time.perf_counter()

@@ -34,7 +34,7 @@ from typing import Any
 
 from gezel_knowledge.archive import extract_archive, file_sha256
 from gezel_knowledge.archive.writer import write_archive
-from gezel_knowledge.compiler import compile_catalog
+from gezel_knowledge.compiler import BuildOptions, compile_catalog
 from gezel_knowledge.embedders import HashEmbedder
 from gezel_knowledge.opening import open_catalog
 from gezel_knowledge.reader import open_extracted
@@ -122,7 +122,9 @@ def run(args: argparse.Namespace, work: Path) -> dict[str, Any]:
     """Build the archive in ``work`` and measure; return the figures."""
     source = write_source(work / "src", args.docs)
     base = work / "base.gezk"
-    compile_catalog(source, base, embedder=HashEmbedder(), created_at="2026-12-01T00:00:00Z")
+    compile_catalog(
+        source, base, BuildOptions(embedder=HashEmbedder(), created_at="2026-12-01T00:00:00Z")
+    )
     archive = padded(base, args.size_mib, work)
     cache = work / "cache"
 

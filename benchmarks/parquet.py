@@ -32,7 +32,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from gezel_knowledge.compiler import compile_catalog, load_source
+from gezel_knowledge.compiler import BuildOptions, compile_catalog, load_source
 from gezel_knowledge.embedders import HashEmbedder
 from gezel_knowledge.export import export_parquet
 from gezel_knowledge.opening import open_catalog
@@ -134,9 +134,7 @@ def _child(step: str, folder: Path) -> int:
         built = compile_catalog(
             folder / "docs.jsonl",
             catalog,
-            embedder=HashEmbedder(),
-            created_at="2026-12-01T00:00:00Z",
-            cache_dir=None,
+            BuildOptions(embedder=HashEmbedder(), created_at="2026-12-01T00:00:00Z"),
         )
         with open_catalog(catalog):  # verify and extract once, outside the measured steps
             pass

@@ -43,7 +43,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from gezel_knowledge.compiler import compile_catalog, kmeans
+from gezel_knowledge.compiler import BuildOptions, compile_catalog
+from gezel_knowledge.compiler.passes import kmeans
 from gezel_knowledge.embedders import Tokenizer
 from gezel_knowledge.embedders.base import WhitespaceTokenizer
 from gezel_knowledge.evaluate import Judgements, Query, evaluate_catalog
@@ -188,12 +189,14 @@ def measure(corpus: Corpus, fill: str, args: argparse.Namespace, work: Path) -> 
     result = compile_catalog(
         corpus.source,
         out,
-        embedder=embedder,
-        created_at="2026-12-01T00:00:00Z",
-        shard_fill=fill,  # type: ignore[arg-type]
-        shard_target=args.shard_target,
-        shard_max=args.shard_target * 2,
-        jobs=1,
+        BuildOptions(
+            embedder=embedder,
+            created_at="2026-12-01T00:00:00Z",
+            shard_fill=fill,  # type: ignore[arg-type]
+            shard_target=args.shard_target,
+            shard_max=args.shard_target * 2,
+            jobs=1,
+        ),
     )
     build_seconds = time.perf_counter() - started
     catalog = open_catalog(out, embedder=embedder)

@@ -13,6 +13,7 @@ from gezk._lazy import lazy_face
 if TYPE_CHECKING:
     from gezel_knowledge._version import __version__ as __version__
     from gezel_knowledge.archive import inspect_archive as inspect_archive
+    from gezel_knowledge.compiler import BuildOptions as BuildOptions
     from gezel_knowledge.compiler import BuildResult as BuildResult
     from gezel_knowledge.compiler import CatalogMetadata as CatalogMetadata
     from gezel_knowledge.compiler import compile_catalog as compile_catalog
@@ -56,6 +57,7 @@ else:
             "gezel_knowledge._version": ("__version__",),
             "gezel_knowledge.archive": ("inspect_archive",),
             "gezel_knowledge.compiler": (
+                "BuildOptions",
                 "BuildResult",
                 "CatalogMetadata",
                 "compile_catalog",

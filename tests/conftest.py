@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from gezel_knowledge.compiler import compile_catalog
+from gezel_knowledge.compiler import BuildOptions, compile_catalog
 from gezel_knowledge.embedders import HashEmbedder
 
 DATA = Path(__file__).parent / "data"
@@ -46,6 +46,6 @@ def handbook_gezk(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """examples/handbook built with the hash embedder (one embedded shard)."""
     out = tmp_path_factory.mktemp("handbook") / "handbook.gezk"
     compile_catalog(
-        HANDBOOK, out, embedder=HashEmbedder(), created_at="2026-12-01T00:00:00Z", cache_dir=None
+        HANDBOOK, out, BuildOptions(embedder=HashEmbedder(), created_at="2026-12-01T00:00:00Z")
     )
     return out

@@ -12,7 +12,7 @@ import pytest
 from numpy.typing import NDArray
 
 from gezel_knowledge.cli._output import TerminalProgress
-from gezel_knowledge.compiler import compile_catalog
+from gezel_knowledge.compiler import BuildOptions, compile_catalog
 from gezel_knowledge.embedders import HashEmbedder, Tokenizer
 from gezel_knowledge.indexes import ContentIndex
 from gezel_knowledge.progress import ProgressEvent, ProgressMeter, metered
@@ -179,9 +179,9 @@ def test_a_build_reports_passages_per_second_and_time_left(tmp_path: Path) -> No
     compile_catalog(
         source,
         tmp_path / "out.gezk",
-        embedder=_SlowEmbedder(0.12),
-        created_at="2026-12-01T00:00:00Z",
-        embed_batch=1,
+        BuildOptions(
+            embedder=_SlowEmbedder(0.12), created_at="2026-12-01T00:00:00Z", embed_batch=1
+        ),
         progress=events.append,
     )
     reads = [e for e in events if e.step == "read"]

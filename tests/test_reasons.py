@@ -21,7 +21,7 @@ REGISTRY = {"gezk": formats.REASONS, "gezel_knowledge": product.REASONS}
 ERROR_MODULES = (
     "gezel_knowledge._locking",
     "gezel_knowledge.compiler.errors",
-    "gezel_knowledge.compiler.parquet_document_list",
+    "gezel_knowledge.compiler.sources.parquet_document_list",
     "gezel_knowledge.errors",
     "gezel_knowledge.extras",
     "gezel_knowledge.indexes.errors",

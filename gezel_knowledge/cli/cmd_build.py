@@ -11,13 +11,17 @@ from typing import Any
 from gezel_knowledge.cli._commands import add_command
 from gezel_knowledge.cli._output import TerminalProgress, emit, plural, warn
 from gezel_knowledge.compiler import (
+    DEFAULT_SHARD_MAX,
+    DEFAULT_SHARD_TARGET,
+    SHARD_FILLS,
+    BuildOptions,
     BuildResult,
     BuildWarning,
     MetadataOverrides,
     WarningsAsErrors,
-    build_catalog,
+    compile_catalog,
+    default_cache_dir,
 )
-from gezel_knowledge.compiler.vector_cache import default_cache_dir
 
 
 def register(subparsers: Any) -> None:
@@ -48,9 +52,9 @@ def register(subparsers: Any) -> None:
         "--created-at", metavar="ISO", help="createdAt (default: catalog.yaml, else now)"
     )
     parser.add_argument("--sign", type=Path, metavar="KEY.pem", help="sign with this Ed25519 key")
-    parser.add_argument("--shard-fill", choices=("topic", "semantic"), default="topic")
-    parser.add_argument("--shard-target", type=int, default=200_000, metavar="CHUNKS")
-    parser.add_argument("--shard-max", type=int, default=250_000, metavar="CHUNKS")
+    parser.add_argument("--shard-fill", choices=SHARD_FILLS, default="topic")
+    parser.add_argument("--shard-target", type=int, default=DEFAULT_SHARD_TARGET, metavar="CHUNKS")
+    parser.add_argument("--shard-max", type=int, default=DEFAULT_SHARD_MAX, metavar="CHUNKS")
     parser.add_argument(
         "--jobs",
         type=int,
@@ -94,44 +98,46 @@ def _now() -> str:
     return dt.datetime.now(dt.UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
+def options(args: argparse.Namespace) -> BuildOptions:
+    """The build the command line asks for, as the options the Python API takes."""
+    return BuildOptions(
+        embedder=args.embedder,
+        catalog=args.catalog,
+        metadata=MetadataOverrides(
+            id=args.catalog_id,
+            version=args.catalog_version,
+            name=args.name,
+            description=args.description,
+            language=args.language,
+            publisher_id=args.publisher_id,
+            publisher_name=args.publisher_name,
+            publisher_url=args.publisher_url,
+            license_name=args.license_name,
+            license_spdx=args.license_spdx,
+            license_file=args.license_file,
+            attribution_required=args.attribution_required,
+            readme=args.readme,
+        ),
+        created_at=args.created_at,
+        clock=_now,
+        signing_key=args.sign,
+        cache_dir=None if args.no_cache else (args.cache or default_cache_dir()),
+        chunking=args.chunking,
+        shard_fill=args.shard_fill,
+        shard_target=args.shard_target,
+        shard_max=args.shard_max,
+        jobs=args.jobs,
+        ray=args.ray,
+        strict=args.strict,
+    )
+
+
 def run(args: argparse.Namespace) -> int:
     """Build the catalog and print where it went."""
-    overrides = MetadataOverrides(
-        id=args.catalog_id,
-        version=args.catalog_version,
-        name=args.name,
-        description=args.description,
-        language=args.language,
-        publisher_id=args.publisher_id,
-        publisher_name=args.publisher_name,
-        publisher_url=args.publisher_url,
-        license_name=args.license_name,
-        license_spdx=args.license_spdx,
-        license_file=args.license_file,
-        attribution_required=args.attribution_required,
-        readme=args.readme,
-    )
+    build = options(args)
     progress = TerminalProgress(quiet=args.quiet or args.json)
     try:
-        result = build_catalog(
-            args.source,
-            args.output,
-            catalog=args.catalog,
-            overrides=overrides,
-            embedder=args.embedder,
-            created_at=args.created_at,
-            clock=_now,
-            signing_key_file=args.sign,
-            cache_dir=None if args.no_cache else (args.cache or default_cache_dir()),
-            chunking=args.chunking,
-            shard_fill=args.shard_fill,
-            shard_target=args.shard_target,
-            shard_max=args.shard_max,
-            jobs=args.jobs,
-            ray=args.ray,
-            progress=progress,
-            strict=args.strict,
-        )
+        result = compile_catalog(args.source, args.output, build, progress=progress)
     except WarningsAsErrors as exc:
         _warn(exc.warnings)
         raise

@@ -8,7 +8,7 @@ from typing import Any
 
 from gezel_knowledge.cli._commands import add_command
 from gezel_knowledge.cli._output import emit
-from gezel_knowledge.compiler.signing import generate_key_files
+from gezel_knowledge.compiler import generate_key_files
 
 
 def register(subparsers: Any) -> None:

@@ -14,7 +14,7 @@ from typing import Any
 from gezel_knowledge._atomic import write_atomic
 from gezel_knowledge.cli._commands import add_command
 from gezel_knowledge.cli._output import emit, plural
-from gezel_knowledge.compiler.signing import load_private_key
+from gezel_knowledge.compiler import load_private_key
 from gezel_knowledge.install.registry_document import build_registry
 
 

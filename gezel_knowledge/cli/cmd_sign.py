@@ -8,7 +8,7 @@ from typing import Any
 
 from gezel_knowledge.cli._commands import add_command
 from gezel_knowledge.cli._output import emit
-from gezel_knowledge.compiler.signing import load_private_key, sign_catalog
+from gezel_knowledge.compiler import load_private_key, sign_catalog
 
 
 def register(subparsers: Any) -> None:

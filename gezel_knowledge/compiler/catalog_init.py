@@ -17,12 +17,18 @@ from pathlib import Path
 
 from gezel_knowledge._atomic import write_atomic
 from gezel_knowledge.compiler.errors import SourceError, display_path
-from gezel_knowledge.compiler.licences import find_licence_file, read_notice, recognise_licence
-from gezel_knowledge.compiler.metadata import CatalogMetadata
-from gezel_knowledge.compiler.outlines import recognise_outline
-from gezel_knowledge.compiler.readme import GENERATOR_NAMES
-from gezel_knowledge.compiler.sites import detect_site
-from gezel_knowledge.compiler.topics import derive_topic_id
+from gezel_knowledge.compiler.generators.registry import (
+    generator_named,
+    recognise_outline,
+    source_site,
+)
+from gezel_knowledge.compiler.metadata.catalog_yaml import CatalogMetadata
+from gezel_knowledge.compiler.metadata.licences import (
+    find_licence_file,
+    read_notice,
+    recognise_licence,
+)
+from gezel_knowledge.compiler.text.names import derive_topic_id
 from gezk.manifest import License
 
 __all__ = ["CatalogDraft", "InitResult", "draft_catalog_yaml", "init_catalog"]
@@ -81,9 +87,9 @@ def draft_catalog_yaml(source: Path | str, beside: Path | None = None) -> Catalo
     root = Path(source).resolve()
     if not root.is_dir():
         raise SourceError("is not a folder", reason="not-a-folder", path=str(source))
-    site = detect_site(root)
+    site = source_site(root)
     recognised = recognise_outline(root, site, reserved={(root / "catalog.yaml").resolve()})
-    meta = site.metadata if site is not None else CatalogMetadata()
+    meta = site.metadata
     notice = find_licence_file(root)
     text = read_notice(notice) if notice is not None else None
     licence = recognise_licence(text) if text is not None else None
@@ -111,7 +117,7 @@ def draft_catalog_yaml(source: Path | str, beside: Path | None = None) -> Catalo
     licence_file = Path(os.path.relpath(notice, folder)).as_posix() if notice else None
     draft = CatalogDraft(
         source=root,
-        generator=site.generator if site is not None else None,
+        generator=site.generator_name,
         outline=recognised.outline.kind,
         content_root=content,
         metadata=CatalogMetadata(
@@ -133,7 +139,8 @@ def draft_catalog_yaml(source: Path | str, beside: Path | None = None) -> Catalo
 
 
 def _header(draft: CatalogDraft, licence: License | None) -> list[str]:
-    kind = GENERATOR_NAMES.get(draft.generator or "", "a folder of Markdown")
+    generator = generator_named(draft.generator or "")
+    kind = (generator.described_as if generator else None) or "a folder of Markdown"
     pages = "this folder" if draft.content_root == "." else f"{draft.content_root}/"
     found = f"{kind}; pages in {pages}, outline: {draft.outline}"
     if draft.license_file is None:

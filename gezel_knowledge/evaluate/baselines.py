@@ -25,8 +25,12 @@ import numpy as np
 from numpy.typing import NDArray
 
 from gezel_knowledge._rows import fetch_all
-from gezel_knowledge.compiler.chunking import embed_inputs, unit_counter
-from gezel_knowledge.compiler.vector_cache import VectorCache, default_cache_dir, embed_input_key
+from gezel_knowledge.compiler.passes.chunking import embed_inputs, unit_counter
+from gezel_knowledge.compiler.passes.vector_cache import (
+    VectorCache,
+    default_cache_dir,
+    embed_input_key,
+)
 from gezel_knowledge.embedders.base import Embedder
 from gezel_knowledge.errors import IntegrityFailure
 from gezel_knowledge.evaluate.beir import Query

@@ -21,9 +21,14 @@ from pathlib import Path
 
 from gezel_knowledge._files import check_output_folder, open_input
 from gezel_knowledge._version import __version__
-from gezel_knowledge.compiler.build import DEFAULT_SHARD_MAX, DEFAULT_SHARD_TARGET, compile_catalog
-from gezel_knowledge.compiler.sharding import ShardFill
-from gezel_knowledge.compiler.vector_cache import default_cache_dir
+from gezel_knowledge.compiler import (
+    DEFAULT_SHARD_MAX,
+    DEFAULT_SHARD_TARGET,
+    BuildOptions,
+    ShardFill,
+    compile_catalog,
+    default_cache_dir,
+)
 from gezel_knowledge.embedders.base import Embedder
 from gezel_knowledge.errors import InvalidInput
 from gezel_knowledge.evaluate.beir import read_corpus
@@ -181,12 +186,14 @@ def build_corpus_catalog(
         compile_catalog(
             work / "documents.jsonl",
             path,
-            embedder=embedder,
-            created_at=_CREATED_AT,
-            shard_fill=shard_fill,
-            shard_target=target,
-            shard_max=max(target, DEFAULT_SHARD_MAX),
-            cache_dir=default_cache_dir(),
+            BuildOptions(
+                embedder=embedder,
+                created_at=_CREATED_AT,
+                shard_fill=shard_fill,
+                shard_target=target,
+                shard_max=max(target, DEFAULT_SHARD_MAX),
+                cache_dir=default_cache_dir(),
+            ),
             progress=progress,
         )
     finally:

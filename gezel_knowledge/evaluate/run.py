@@ -17,7 +17,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Literal
 
-from gezel_knowledge.compiler.sharding import ShardFill
+from gezel_knowledge.compiler import ShardFill
 from gezel_knowledge.embedders import default_embedder
 from gezel_knowledge.embedders.base import Embedder
 from gezel_knowledge.errors import InvalidInput

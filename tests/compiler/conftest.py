@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from numpy.typing import NDArray
 
-from gezel_knowledge.compiler import BuildResult, compile_catalog
+from gezel_knowledge.compiler import BuildOptions, BuildResult, compile_catalog
 from gezel_knowledge.embedders import Embedder, OnnxEmbedder, Tokenizer, load_embedder
 from gezk.profiles import ALL_MINILM_L6_V2_INT8_1, EmbeddingProfile
 
@@ -61,5 +61,7 @@ def handbook_minilm(minilm: OnnxEmbedder, tmp_path_factory: pytest.TempPathFacto
     """One real-model build of the handbook, shared by the tests that need it (~2 s)."""
     recorder = RecordingEmbedder(minilm)
     out = tmp_path_factory.mktemp("handbook-minilm") / "handbook.gezk"
-    result = compile_catalog(HANDBOOK, out, embedder=recorder, created_at="2026-12-01T00:00:00Z")
+    result = compile_catalog(
+        HANDBOOK, out, BuildOptions(embedder=recorder, created_at="2026-12-01T00:00:00Z")
+    )
     return ModelBuild(result, tuple(recorder.passages))

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from gezel_knowledge.compiler.anchors import SlugStyle, heading_text, page_anchors, slugify
-from gezel_knowledge.compiler.blocks import LineIndex, parse_blocks
+from gezel_knowledge.compiler.text.anchors import SlugStyle, heading_text, page_anchors, slugify
+from gezel_knowledge.compiler.text.blocks import LineIndex, parse_blocks
 
 
 def _anchors(body: str, style: SlugStyle) -> dict[str, tuple[int, int]]:

@@ -8,13 +8,13 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gezel_knowledge.compiler.blocks import LineIndex, normalize_body, parse_blocks
-from gezel_knowledge.compiler.chunking import (
+from gezel_knowledge.compiler.passes.chunking import (
     chunk_markdown,
     embed_header,
     embed_inputs,
     unit_counter,
 )
+from gezel_knowledge.compiler.text.blocks import LineIndex, normalize_body, parse_blocks
 from gezel_knowledge.embedders.base import WhitespaceTokenizer
 from gezk.ids import chunk_uid, content_hash
 from gezk.profiles import MARKDOWN_CHUNKS_2, ChunkingProfile

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from gezel_knowledge.compiler import LinkBase, SourceError
-from gezel_knowledge.compiler.document_list import load_document_list
+from gezel_knowledge.compiler.sources.document_list import load_document_list
 from gezel_knowledge.validate import validate_catalog
 from tests.compiler.trees import CATALOG_YAML, PNG, build, entries, extract, write_jsonl, write_tree
 

@@ -10,7 +10,7 @@ import brotli
 import pytest
 
 from gezel_knowledge.compiler import load_catalog_yaml
-from gezel_knowledge.compiler.markdown_tree import load_markdown_tree
+from gezel_knowledge.compiler.sources.markdown_tree import load_markdown_tree
 from gezel_knowledge.embedders import OnnxEmbedder
 from gezel_knowledge.opening import open_catalog
 from gezel_knowledge.validate import validate_catalog

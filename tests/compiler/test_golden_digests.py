@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from gezel_knowledge.compiler import kmeans
+from gezel_knowledge.compiler.passes import kmeans
 from gezel_knowledge.embedders import HashEmbedder
 from gezk.profiles import MULTILINGUAL_E5_SMALL_2
 from tests.compiler.golden_corpus import (

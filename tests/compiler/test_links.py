@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from gezel_knowledge.compiler import LinkBase, SourceError
-from gezel_knowledge.compiler.links import find_links
-from gezel_knowledge.compiler.markdown_tree import load_markdown_tree
+from gezel_knowledge.compiler.sources.markdown_tree import load_markdown_tree
+from gezel_knowledge.compiler.text.links import find_links
 from tests.compiler.trees import PNG, SVG, build, entries, write_tree
 
 LINKS = LinkBase("tester", "demo")

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from gezel_knowledge.compiler import MetadataError, SourceError, load_catalog_yaml
-from gezel_knowledge.compiler.licences import find_licence_file, recognise_licence
+from gezel_knowledge.compiler.metadata.licences import find_licence_file, recognise_licence
 from tests.compiler.trees import CATALOG_YAML, build, entries, write_tree
 
 MIT_LIKE = (

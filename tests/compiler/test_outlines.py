@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from gezel_knowledge.compiler import CatalogSource, LinkBase, SourceError
-from gezel_knowledge.compiler.markdown_tree import load_markdown_tree
-from gezel_knowledge.compiler.topics import derive_topic_id
+from gezel_knowledge.compiler.sources.markdown_tree import load_markdown_tree
+from gezel_knowledge.compiler.text.names import derive_topic_id
 from gezk.ids import sort_key_for_order
 from tests.compiler.trees import write_tree
 

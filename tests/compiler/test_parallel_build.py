@@ -7,10 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from gezel_knowledge.compiler import SourceError, reading
-from gezel_knowledge.compiler.executors import ProcessExecutor, SizedExecutor
-from gezel_knowledge.compiler.passage_process import WorkerSetup
-from gezel_knowledge.compiler.passages import DocumentText, EmbedderRecipe
+from gezel_knowledge.compiler import SourceError
+from gezel_knowledge.compiler.passes import reading
+from gezel_knowledge.compiler.passes.executors import ProcessExecutor, SizedExecutor
+from gezel_knowledge.compiler.passes.passage_process import WorkerSetup
+from gezel_knowledge.compiler.passes.passages import DocumentText, EmbedderRecipe
 from gezel_knowledge.embedders import HashEmbedder, OnnxEmbedder
 from gezel_knowledge.errors import InvalidInput, ModelUnavailable
 from gezk.profiles import ALL_MINILM_L6_V2_INT8_1, MARKDOWN_CHUNKS_2

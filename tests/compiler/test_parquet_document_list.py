@@ -15,7 +15,7 @@ import pytest
 
 from gezel_knowledge.cli import main
 from gezel_knowledge.compiler import SourceError, load_source
-from gezel_knowledge.compiler.parquet_document_list import (
+from gezel_knowledge.compiler.sources.parquet_document_list import (
     DocumentRowError,
     _Transcoder,
     load_parquet_document_list,

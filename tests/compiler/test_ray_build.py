@@ -14,11 +14,11 @@ import pyarrow.parquet as pq
 import pytest
 import ray
 
-from gezel_knowledge.cli import main
-from gezel_knowledge.compiler import BuildResult, request
-from gezel_knowledge.compiler.passage_process import WorkerSetup
-from gezel_knowledge.compiler.passages import DocumentText, EmbedderRecipe
-from gezel_knowledge.compiler.ray_executor import RayExecutor, RaySettings
+from gezel_knowledge.cli import cmd_build, main
+from gezel_knowledge.compiler import BuildOptions, BuildResult
+from gezel_knowledge.compiler.passes.passage_process import WorkerSetup
+from gezel_knowledge.compiler.passes.passages import DocumentText, EmbedderRecipe
+from gezel_knowledge.compiler.passes.ray_executor import RayExecutor, RaySettings
 from gezel_knowledge.errors import InvalidInput, ModelUnavailable
 from gezel_knowledge.progress import ProgressEvent
 from gezk.profiles import ALL_MINILM_L6_V2_INT8_1, MARKDOWN_CHUNKS_2
@@ -135,11 +135,13 @@ def test_the_build_command_passes_ray_and_jobs(
 ) -> None:
     seen: dict[str, Any] = {}
 
-    def compile_catalog(source: object, output: object, **kwargs: Any) -> BuildResult:
-        seen.update(kwargs)
+    def compile_catalog(
+        source: object, output: object, options: BuildOptions, **kwargs: Any
+    ) -> BuildResult:
+        seen.update(ray=options.ray, jobs=options.jobs)
         raise InvalidInput("stop here", reason="test-stop")
 
-    monkeypatch.setattr(request, "compile_catalog", compile_catalog)  # under build_catalog
+    monkeypatch.setattr(cmd_build, "compile_catalog", compile_catalog)
     args = ["build", str(golden_source), "-o", str(tmp_path / "x.gezk")]
     args += ["--embedder", "test-hash-embed@1", "--created-at", "2026-12-01T00:00:00Z"]
     assert main([*args, *flags]) != 0

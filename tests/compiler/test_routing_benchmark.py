@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from gezel_knowledge.compiler import kmeans
+from gezel_knowledge.compiler.passes import kmeans
 from tests.benchmark_modules import load_benchmark
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from gezel_knowledge.compiler import CatalogSource, LinkBase
-from gezel_knowledge.compiler.markdown_tree import load_markdown_tree
+from gezel_knowledge.compiler.sources.markdown_tree import load_markdown_tree
 from tests.compiler.trees import write_tree
 
 LINKS = LinkBase("tester", "demo")

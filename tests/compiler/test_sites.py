@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from gezel_knowledge.compiler import SourceError
-from gezel_knowledge.compiler.markdown_tree import load_markdown_tree
-from gezel_knowledge.compiler.sites import detect_site
+from gezel_knowledge.compiler.generators.registry import detect_site
+from gezel_knowledge.compiler.sources.markdown_tree import load_markdown_tree
 from gezk.manifest import Publisher
 from tests.compiler.trees import write_tree
 
@@ -125,7 +125,7 @@ def test_each_generator_is_recognised_with_its_metadata(tmp_path: Path, generato
     root = write_tree(tmp_path / generator, files, catalog=None)
     site = detect_site(root)
     assert site is not None
-    assert site.generator == generator
+    assert site.generator.name == generator
     assert site.content_root == (root / content if content != "." else root)
     meta = site.metadata
     assert (meta.name, meta.description, meta.language) == (name, description, language)

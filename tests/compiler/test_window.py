@@ -13,7 +13,7 @@ from tokenizers import Tokenizer as RawTokenizer
 
 from gezel_knowledge.cli import main
 from gezel_knowledge.compiler import ChunkingDoesNotFit
-from gezel_knowledge.compiler.window import choose_chunking, window_budget
+from gezel_knowledge.compiler.passes.window import choose_chunking, window_budget
 from gezel_knowledge.embedders import HashEmbedder, OnnxEmbedder, locate_model_files
 from gezk.errors import InvalidProfile
 from gezk.profiles import (

@@ -8,7 +8,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from gezel_knowledge.compiler import BuildResult, compile_catalog
+from gezel_knowledge.compiler import BuildOptions, BuildResult, compile_catalog
 from gezel_knowledge.embedders import HashEmbedder
 
 CATALOG_YAML = """\
@@ -64,10 +64,12 @@ def write_jsonl(path: Path, documents: Iterable[Mapping[str, Any]]) -> Path:
 
 
 def build(source: Path, out: Path, **kwargs: Any) -> BuildResult:
-    """Compile with the hash embedder and a fixed createdAt unless told otherwise."""
+    """Compile with the hash embedder and a fixed createdAt unless told otherwise (``kwargs``:
+    :class:`BuildOptions` fields, and ``progress``)."""
     kwargs.setdefault("embedder", HashEmbedder())
     kwargs.setdefault("created_at", CREATED_AT)
-    return compile_catalog(source, out, **kwargs)
+    progress = kwargs.pop("progress", None)
+    return compile_catalog(source, out, BuildOptions(**kwargs), progress=progress)
 
 
 def entries(archive: Path) -> dict[str, bytes]:

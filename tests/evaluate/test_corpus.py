@@ -11,7 +11,7 @@ import pytest
 from numpy.typing import NDArray
 
 from gezel_knowledge import open_catalog
-from gezel_knowledge.compiler.build import DEFAULT_SHARD_TARGET
+from gezel_knowledge.compiler import DEFAULT_SHARD_TARGET
 from gezel_knowledge.embedders import HashEmbedder
 from gezel_knowledge.errors import InvalidInput
 from gezel_knowledge.evaluate import evaluate_beir

@@ -1,0 +1,169 @@
+"""``SUMMARY.md`` outlines: mdBook's and GitBook's.
+
+Both are Markdown lists of links, read line by line:
+
+- a level-1 heading on the file's first line is its title (``# Summary``) and is skipped;
+  every other heading is a part title, a topic holding the list items that follow it (mdBook writes
+  ``# Part``, GitBook ``## Part``);
+- list items nest by indentation; an item with nested items is a section (a topic) whose own
+  link, when it has one, is its first page;
+- a link on a line of its own, outside any list, is a prefix chapter (before the first list)
+  or a suffix chapter (after it): a page of the root topic, as mdBook shows it, outside every
+  part;
+- a draft chapter (``[Title]()``, a link to no file) is left out with a warning; its nested
+  items, if any, still form a section;
+- separators (``---``) are ignored.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from gezel_knowledge.compiler.generators._context import Context
+from gezel_knowledge.compiler.generators.outline import Outline, OutlinePage, OutlineSection
+from gezel_knowledge.compiler.text.data import read_text_file
+
+__all__ = ["summary_outline"]
+
+_LIST_ITEM = re.compile(r"(\s*)[*+-]\s+(.*)\Z")
+_LINK = re.compile(r"\[(.*)\]\(\s*<?([^)>]*?)>?\s*\)")
+_HEADING = re.compile(r" {0,3}(#{1,6})\s+(.*?)\s*#*\s*\Z")
+_SEPARATOR = re.compile(r" {0,3}([-*_])(?:\s*\1){2,}\s*\Z")
+
+
+@dataclass(slots=True)
+class _Item:
+    label: str
+    page: OutlinePage | None
+    line: int
+    children: list[_Item] = field(default_factory=list)
+    linked: bool = False
+    """Whether it has a link (to a page, a URL, a missing file or no file: a draft)."""
+
+
+@dataclass(slots=True)
+class _Part:
+    """Items under one part title (or before any, when ``name`` is empty)."""
+
+    name: str
+    line: int
+    items: list[_Item] = field(default_factory=list)
+
+
+class _Summary:
+    """One SUMMARY.md read into parts of nested items, and the root's own chapters."""
+
+    def __init__(self, ctx: Context, summary: Path) -> None:
+        self.ctx = ctx
+        self.summary = summary
+        self.where = ctx.display(summary)
+        self.parts: list[_Part] = [_Part("", 0)]
+        self.prefix: list[_Item] = []
+        self.suffix: list[_Item] = []
+
+    def link(self, content: str, number: int) -> _Item:
+        """A list item's or a chapter line's text as an item (its page, if it names one)."""
+        match = _LINK.search(content)
+        if match is None:
+            return _Item(content, None, number)
+        label = match.group(1).strip()
+        target = match.group(2).strip()
+        if not target:
+            self.ctx.warn(
+                "draft-chapter",
+                f"draft chapter {label!r} has no file yet; left out",
+                self.where,
+                number,
+            )
+            return _Item(label, None, number, linked=True)
+        path = self.ctx.page(self.summary.parent, target, origin=self.summary, line=number)
+        page = None if path is None else OutlinePage(path, label or None, None, self.where, number)
+        return _Item(label, page, number, linked=True)
+
+    def read(self) -> None:
+        text = read_text_file(self.summary, where=self.where).replace("\r\n", "\n")
+        stack: list[tuple[int, _Item]] = []
+        first_content = True
+        listed = False
+        for number, line in enumerate(text.split("\n"), start=1):
+            if not line.strip():
+                continue
+            heading = _HEADING.match(line)
+            if heading:
+                if not (first_content and heading.group(1) == "#"):
+                    self.parts.append(_Part(heading.group(2), number))
+                    stack = []
+                first_content = False
+                continue
+            first_content = False
+            if _SEPARATOR.match(line):
+                continue
+            item = _LIST_ITEM.match(line)
+            if item is None:
+                if _LINK.search(line):
+                    # A chapter outside any list: a prefix or suffix chapter.
+                    (self.suffix if listed else self.prefix).append(self.link(line.strip(), number))
+                    stack = []
+                continue
+            listed = True
+            indent = len(item.group(1).expandtabs(4))
+            node = self.link(item.group(2).strip(), number)
+            while stack and stack[-1][0] >= indent:
+                stack.pop()
+            (stack[-1][1].children if stack else self.parts[-1].items).append(node)
+            stack.append((indent, node))
+
+    def sections(self, items: list[_Item], into: OutlineSection) -> None:
+        """Items into ``into``: an item with children is a section led by its own page."""
+        for item in items:
+            position = len(into.children)
+            item.children = [c for c in item.children if _has_pages(c)]
+            if item.children:
+                section = OutlineSection(
+                    name=item.label or (item.page.path if item.page else "Untitled"),
+                    key=f"{self.where}:{item.line}",
+                    order=position,
+                )
+                if item.page is not None:
+                    item.page.order = 0
+                    section.children.append(item.page)
+                self.sections(item.children, section)
+                into.children.append(section)
+            elif item.page is not None:
+                item.page.order = position
+                into.children.append(item.page)
+            elif not item.linked:
+                self.ctx.warn(
+                    "empty-outline-entry",
+                    f"outline entry {item.label!r} has no page and no children",
+                    self.where,
+                    item.line,
+                )
+
+    def outline(self, kind: str) -> Outline:
+        root = OutlineSection(name="", key=self.where)
+        self.sections(self.prefix, root)
+        self.sections(self.parts[0].items, root)
+        for part in self.parts[1:]:
+            section = OutlineSection(
+                name=part.name, key=f"{self.where}:{part.line}", order=len(root.children)
+            )
+            self.sections(part.items, section)
+            root.children.append(section)
+        self.sections(self.suffix, root)
+        return Outline(kind, root, self.where)
+
+
+def _has_pages(item: _Item) -> bool:
+    """Whether an item, or one nested in it, is a page (drafts and missing files are not)."""
+    return item.page is not None or any(_has_pages(c) for c in item.children)
+
+
+def summary_outline(ctx: Context, summary: Path, kind: str) -> Outline:
+    """The outline a ``SUMMARY.md`` describes (``kind``: ``mdbook`` or ``gitbook``)."""
+    ctx.reserved.add(summary.resolve())
+    found = _Summary(ctx, summary)
+    found.read()
+    return found.outline(kind)

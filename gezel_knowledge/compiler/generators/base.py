@@ -1,0 +1,146 @@
+"""The one interface every documentation generator implements, and the site it finds.
+
+A :class:`Generator` knows one generator's rules: how its project is recognised and where its
+configuration and pages are (:meth:`~Generator.detect`, giving a :class:`Site`), what that
+configuration says about the catalog (:attr:`Site.metadata`), the navigation it shows, in its
+order (:meth:`~Generator.outline`), the URL it publishes each page at and the other names a
+page answers to (:meth:`~Generator.page_url`, :meth:`~Generator.url_aliases`), the link
+targets only it understands (:meth:`~Generator.link_target`) and how headings become anchors
+(:attr:`LinkStyle.slug`). The defaults are a plain folder's rules, so a generator states only where
+it differs. Adding a generator is one module with one subclass, listed in :mod:`.registry`.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+from typing import Any, ClassVar, Literal
+
+from gezel_knowledge.compiler.errors import BuildWarning
+from gezel_knowledge.compiler.generators._context import MARKDOWN_SUFFIXES, Context
+from gezel_knowledge.compiler.generators.outline import Outline
+from gezel_knowledge.compiler.metadata.catalog_yaml import CatalogMetadata
+from gezel_knowledge.compiler.text.anchors import SlugStyle
+from gezel_knowledge.compiler.text.data import YamlNode
+
+__all__ = [
+    "INDEX_STEMS",
+    "Generator",
+    "LinkStyle",
+    "LinkTarget",
+    "PageUrl",
+    "Site",
+    "UrlStyle",
+]
+
+UrlStyle = Literal["files", "directory", "html"]
+INDEX_STEMS = ("index", "readme", "_index")
+"""File stems that stand for their folder."""
+
+
+@dataclass(frozen=True, slots=True)
+class LinkStyle:
+    """How a generator turns pages into URLs, so links written as URLs find their pages."""
+
+    urls: UrlStyle = "files"
+    """``files``: links name source files only; ``directory``: a page ``a/b.md`` is published
+    as ``a/b/`` (relative links resolve from there); ``html``: as ``a/b.html``."""
+    slug: SlugStyle = "github"
+    lowercase: bool = False
+    """Whether URLs are lowercased (Hugo)."""
+    prefixes: tuple[str, ...] = ()
+    """URL path prefixes of the site (``/mdBook/``, a ``baseUrl``), stripped from root-relative
+    links."""
+    static_roots: tuple[Path, ...] = ()
+    """Folders served at the site root (Hugo and Docusaurus ``static/``), for images."""
+
+
+@dataclass(frozen=True, slots=True)
+class Site:
+    """A documentation generator's project found in a source folder."""
+
+    generator: Generator
+    config: Path | None
+    content_root: Path
+    metadata: CatalogMetadata
+    links: LinkStyle
+    outline_file: Path | None = None
+    """The outline the generator reads (SUMMARY.md, mkdocs.yml, _toc.yml, toc.yml)."""
+    nav: YamlNode | None = None
+    """The navigation the configuration holds (MkDocs' ``nav``), when it holds one."""
+    warnings: tuple[BuildWarning, ...] = field(default=())
+
+    @property
+    def generator_name(self) -> str | None:
+        """The generator's name, ``None`` for a plain folder tree."""
+        return None if self.generator.plain else self.generator.name
+
+
+@dataclass(frozen=True, slots=True)
+class PageUrl:
+    """Where a generator publishes a page: its URL path (``a/b`` for ``/a/b/``), and whether
+    that is its folder's URL (an index page, whose relative links resolve from the folder)."""
+
+    path: str
+    folder: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class LinkTarget:
+    """A link target written in a generator's own syntax, as the file path it names."""
+
+    path: str
+    file_first: bool = True
+    """Resolve as a file relative to the page, then to the content folder (Hugo's ``ref``)."""
+
+
+class Generator(ABC):
+    """One documentation generator's rules (see the module docstring)."""
+
+    name: str
+    """The generator's name: catalog.yaml's ``outline`` value and ``CatalogSource.site``."""
+    described_as: ClassVar[str | None]
+    """How the generated README names a source written for it (``an MkDocs site``)."""
+    marker: ClassVar[str]
+    """What recognises a project, for messages (``mkdocs.yml``)."""
+    page_suffixes: ClassVar[tuple[str, ...]] = MARKDOWN_SUFFIXES
+    """The file suffixes that are pages."""
+    found_from_content: ClassVar[bool] = False
+    """Whether a source folder that is this generator's content folder, configured one or two
+    folders up, is built as that project (``docs/`` of an MkDocs site)."""
+    plain: ClassVar[bool] = False
+    """Whether this is no generator at all: a plain folder tree."""
+    outline_required: ClassVar[str | None] = None
+    """What must exist when catalog.yaml insists on this outline (``mkdocs.yml with nav``), for
+    generators whose navigation is a file; ``None`` when the folders may stand in for it."""
+
+    @abstractmethod
+    def detect(self, root: Path, *, forced: bool) -> Site | None:
+        """The project at ``root``, or ``None``; ``forced`` when catalog.yaml names this
+        generator (a missing part is then an error rather than no match)."""
+
+    @abstractmethod
+    def outline(self, site: Site, ctx: Context) -> Outline | None:
+        """The navigation the generator shows, in its order; ``None`` when the folder tree
+        stands in for it (:mod:`.folders`)."""
+
+    def page_url(self, rel: str, front: Mapping[str, Any]) -> PageUrl:
+        """The URL path a page is published at (a generator whose links are files only never
+        asks). The default: the path without its suffix, an index page at its folder."""
+        path = PurePosixPath(rel)
+        folders = list(path.parent.parts)
+        index = path.stem.lower() in INDEX_STEMS
+        segments = folders if index else [*folders, path.stem]
+        return PageUrl("/".join(s for s in segments if s), index)
+
+    def url_aliases(self, rel: str, front: Mapping[str, Any]) -> tuple[str, ...]:
+        """Other URLs a page answers to (Hugo's ``aliases``)."""
+        del rel, front
+        return ()
+
+    def link_target(self, raw: str) -> LinkTarget | None:
+        """A target in the generator's own syntax (Hugo's ``{{< ref >}}``), or ``None``."""
+        del raw
+        return None

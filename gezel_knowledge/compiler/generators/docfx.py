@@ -1,0 +1,180 @@
+"""DocFX: ``docfx.json`` or ``toc.yml``; pages in the project's folder.
+
+Navigation: ``toc.yml``: ``name``/``href``/``topicHref``/``items``, and the ``toc.yml`` files
+it includes (an ``href`` to a folder, or to another ``toc.yml``). An ``href`` may start with
+``~/``, the DocFX project's folder. An include that does not exist (a folder whose ``toc.yml``
+DocFX generates, such as an API reference) is left out with a warning.
+
+Metadata: ``build.globalMetadata`` ``_appName`` (or ``_appTitle``), ``_description``,
+``_lang``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from urllib.parse import unquote
+
+from gezel_knowledge.compiler.errors import SourceError
+from gezel_knowledge.compiler.generators import _config as config
+from gezel_knowledge.compiler.generators._context import (
+    SCHEME,
+    Context,
+    mappings,
+    normalise,
+    text,
+)
+from gezel_knowledge.compiler.generators.base import Generator, LinkStyle, Site
+from gezel_knowledge.compiler.generators.outline import Outline, OutlinePage, OutlineSection
+from gezel_knowledge.compiler.text.data import YamlNode, load_yaml_nodes, read_text_file
+
+__all__ = ["DocFx"]
+
+_TOC_NAMES = ("toc.yml", "toc.yaml")
+
+
+class DocFx(Generator):
+    """DocFX."""
+
+    name = "docfx"
+    described_as = "a DocFX site"
+    marker = "toc.yml or docfx.json"
+    outline_required = "outline file"
+
+    def detect(self, root: Path, *, forced: bool) -> Site | None:
+        file = root / "docfx.json"
+        toc = next((root / n for n in _TOC_NAMES if (root / n).is_file()), None)
+        if not file.is_file() and toc is None:
+            return None
+        data = config.read_data(file, root) if file.is_file() else {}
+        meta = config.mapping(config.get(data, "build", "globalMetadata"))
+        return Site(
+            self,
+            file if file.is_file() else None,
+            root,
+            config.site_metadata(
+                meta.get("_appName") or meta.get("_appTitle"),
+                meta.get("_description"),
+                meta.get("_lang"),
+            ),
+            LinkStyle(),
+            outline_file=toc,
+        )
+
+    def outline(self, site: Site, ctx: Context) -> Outline | None:
+        if site.outline_file is None:
+            return None
+        return _DocFx(ctx, site.outline_file, set()).outline()
+
+
+def _project_relative(href: str) -> str:
+    """``~/a/b.md`` (relative to the DocFX project) as a content-root path ``/a/b.md``."""
+    return "/" + href[2:] if href.startswith("~/") else href
+
+
+class _DocFx:
+    """A DocFX ``toc.yml`` and the ``toc.yml`` files it includes (``seen`` refuses a cycle)."""
+
+    def __init__(self, ctx: Context, toc: Path, seen: set[Path]) -> None:
+        self.ctx = ctx
+        self.toc = toc
+        self.seen = seen
+        self.where = ctx.display(toc)
+        seen.add(toc.resolve())
+
+    def outline(self) -> Outline:
+        data = load_yaml_nodes(read_text_file(self.toc, where=self.where), path=self.where)
+        root = OutlineSection(name="", key=self.where)
+        items = data.value.get("items") if isinstance(data.value, dict) else data
+        if items is None or not isinstance(items.value, list):
+            raise SourceError(
+                "toc.yml must be a list of items", reason="invalid-outline", path=self.where, line=1
+            )
+        self.walk(items, root)
+        return Outline("docfx", root, self.where)
+
+    def fail(self, message: str, reason: str, line: int) -> SourceError:
+        return SourceError(message, reason=reason, path=self.where, line=line)
+
+    def nested_toc(self, href: str, line: int) -> Path | bool:
+        """The ``toc.yml`` an ``href`` includes (a folder's, or one named); ``True`` for an
+        include that is not there (warned), ``False`` for an href that is no include."""
+        path_text = _project_relative(unquote(href.split("#", 1)[0]))
+        candidate = normalise(self.toc.parent, path_text, self.ctx.content_root)
+        if candidate is None:
+            raise self.fail(f"toc entry {href!r} leaves the content folder", "unsafe-path", line)
+        if href.endswith("/") or candidate.is_dir():
+            found = next((candidate / n for n in _TOC_NAMES if (candidate / n).is_file()), None)
+            if found is None:
+                self.ctx.warn(
+                    "missing-outline-page",
+                    f"toc entry {href!r} names a folder without toc.yml; left out",
+                    self.where,
+                    line,
+                )
+                return True
+            return found
+        if candidate.name.lower() in _TOC_NAMES:
+            if not candidate.is_file():
+                self.ctx.warn(
+                    "missing-outline-page",
+                    f"outline names a missing file {href!r}; left out",
+                    self.where,
+                    line,
+                )
+                return True
+            return candidate
+        return False
+
+    def page(self, href: str, line: int) -> str | None:
+        return self.ctx.page(self.toc.parent, _project_relative(href), origin=self.toc, line=line)
+
+    def walk(self, node: YamlNode, into: OutlineSection) -> None:
+        """Items: a page, or a section when it has items or includes a ``toc.yml``."""
+        for item, fields in mappings(node, "items", "toc item", self.where):
+            name = text(fields, "name") or ""
+            href = text(fields, "href")
+            child_toc: Path | bool = False
+            if href and not SCHEME.match(href):
+                child_toc = self.nested_toc(href, fields["href"].line)
+            if child_toc is True and "items" not in fields and "topicHref" not in fields:
+                continue
+            if child_toc is not False or "items" in fields:
+                into.children.append(self.section(item.line, fields, child_toc, len(into.children)))
+            elif href and child_toc is False:
+                line = fields["href"].line
+                path = self.page(href, line)
+                if path is not None:
+                    into.children.append(
+                        OutlinePage(path, name or None, len(into.children), self.where, line)
+                    )
+
+    def section(
+        self, line: int, fields: dict[str, YamlNode], child_toc: Path | bool, position: int
+    ) -> OutlineSection:
+        """An item with items or an included ``toc.yml``, led by its own page if it names one."""
+        name = text(fields, "name") or ""
+        section = OutlineSection(
+            name=name or "Untitled", key=f"{self.where}:{line}", order=position
+        )
+        href = text(fields, "href")
+        page_target = text(fields, "topicHref") or (href if child_toc is False else None)
+        if page_target:
+            page_line = (fields.get("topicHref") or fields["href"]).line
+            path = self.page(page_target, page_line)
+            if path is not None:
+                section.children.append(OutlinePage(path, name or None, 0, self.where, page_line))
+        if "items" in fields:
+            self.walk(fields["items"], section)
+        if isinstance(child_toc, Path):
+            self.include(child_toc, line, section)
+        return section
+
+    def include(self, child_toc: Path, line: int, section: OutlineSection) -> None:
+        """Append an included ``toc.yml``'s entries to ``section``, refusing a cycle."""
+        if child_toc.resolve() in self.seen:
+            raise self.fail(
+                f"toc {self.ctx.display(child_toc)} includes itself", "outline-cycle", line
+            )
+        for child in _DocFx(self.ctx, child_toc, self.seen).outline().root.children:
+            child.order = len(section.children)
+            section.children.append(child)

@@ -1,0 +1,67 @@
+"""mdBook: ``book.toml``, pages in ``[book] src`` (``src``).
+
+Navigation: ``src/SUMMARY.md`` (:mod:`._summary`): prefix and suffix chapters are pages of the
+root topic, part titles (``# User guide``) are topics, nested chapters are topics led by their
+own page, draft chapters (``[Draft]()``) are left out with a warning. Without a SUMMARY.md, the
+folders (with a warning: mdBook would write one).
+
+Metadata: ``[book]`` ``title``, ``description``, ``language``, ``authors``;
+``[output.html]`` ``git-repository-url`` and ``site-url``. Links: ``chapter.html`` names
+``chapter.md``; anchors by mdBook's slugs.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from gezel_knowledge.compiler.generators import _config as config
+from gezel_knowledge.compiler.generators._context import Context
+from gezel_knowledge.compiler.generators._summary import summary_outline
+from gezel_knowledge.compiler.generators.base import Generator, LinkStyle, Site
+from gezel_knowledge.compiler.generators.outline import Outline
+
+__all__ = ["MdBook"]
+
+
+class MdBook(Generator):
+    """mdBook."""
+
+    name = "mdbook"
+    described_as = "an mdBook book"
+    marker = "book.toml"
+    found_from_content = True
+
+    def detect(self, root: Path, *, forced: bool) -> Site | None:
+        file = root / "book.toml"
+        if not file.is_file():
+            return None
+        data = config.read_data(file, root)
+        book = config.mapping(data.get("book"))
+        html = config.mapping(config.get(data, "output", "html"))
+        content = config.folder(root, config.string(book.get("src")), "src")
+        repository = html.get("git-repository-url")
+        summary = content / "SUMMARY.md"
+        return Site(
+            self,
+            file,
+            content,
+            config.site_metadata(
+                book.get("title"),
+                book.get("description"),
+                book.get("language"),
+                config.absolute_url(html.get("site-url"), repository),
+                config.publisher(repository, book.get("authors")),
+            ),
+            LinkStyle("html", "mdbook", prefixes=config.url_path(html.get("site-url"))),
+            outline_file=summary if summary.is_file() else None,
+        )
+
+    def outline(self, site: Site, ctx: Context) -> Outline | None:
+        if site.outline_file is None:
+            ctx.warn(
+                "missing-outline",
+                "the book has no SUMMARY.md; its folders are the outline",
+                ctx.display(ctx.content_root),
+            )
+            return None
+        return summary_outline(ctx, site.outline_file, self.name)

@@ -1,0 +1,689 @@
+"""The Markdown tree adapter: a folder of Markdown files to a :class:`CatalogSource`.
+
+- The generator the tree was written for (MkDocs, mdBook, Hugo...,
+  :mod:`gezel_knowledge.compiler.generators`) says where the pages are, fills the catalog
+  metadata catalog.yaml leaves out, and decides how links and heading anchors are read.
+- Document id: the path relative to the content root (the generator's source folder) without
+  its extension (NFC).
+- Title: front matter ``title``, else the first H1, else the outline's label, else the file name.
+- Front matter may give ``title``, ``summary`` (or ``description``), ``aliases``, ``ordinal``
+  (Hugo trees also ``weight``), ``locations``, ``tocReferences``, ``sourceUrl``,
+  ``sourceRevision``, ``sourceUpdatedAt``, ``attribution``, ``meta`` and ``language``.
+- The table of contents comes from the outline the generator reads
+  (:mod:`gezel_knowledge.compiler.generators.registry`).
+- Links to other pages, found by the generator's rules (:mod:`~.site_links`), become
+  ``knowledge://publisher/catalog/document`` references, with ``#line=a-b`` when they name a
+  heading (``a-b`` being that heading's section in the normalised body, found by the
+  generator's slug rules);
+  links to images, and images, are copied to ``assets/`` and point there. A link that names no
+  page, a missing heading, a missing image or a file that is not a catalog document is kept as
+  written with a warning naming the file and line.
+
+The tree is read twice: once here, to learn every document's id, title, headings and links (the
+bodies are not kept), and once per document during the build, when its body is rewritten.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path, PurePosixPath
+from typing import Any, cast
+from urllib.parse import unquote
+
+from gezel_knowledge.archive.assets import (
+    ASSET_MEDIA_TYPES,
+    asset_problem,
+    catalog_assets_problem,
+)
+from gezel_knowledge.compiler.errors import BuildWarning, SourceError, display_path
+from gezel_knowledge.compiler.generators.base import Site
+from gezel_knowledge.compiler.generators.registry import (
+    OUTLINE_KINDS,
+    recognise_outline,
+    source_site,
+)
+from gezel_knowledge.compiler.metadata.catalog_yaml import (
+    CatalogFile,
+    CatalogMetadata,
+    MetadataProblem,
+    source_metadata,
+)
+from gezel_knowledge.compiler.metadata.overrides import MetadataInput, apply_metadata
+from gezel_knowledge.compiler.sources.inputs import notice_files
+from gezel_knowledge.compiler.sources.site_links import LinkResolver, normalise_path
+from gezel_knowledge.compiler.sources.source import (
+    CatalogSource,
+    LinkBase,
+    SourceAsset,
+    SourceDocument,
+)
+from gezel_knowledge.compiler.sources.toc import outline_pages, table_of_contents
+from gezel_knowledge.compiler.text.anchors import page_anchors
+from gezel_knowledge.compiler.text.blocks import (
+    Block,
+    LineIndex,
+    headings,
+    normalize_body,
+    parse_blocks,
+)
+from gezel_knowledge.compiler.text.data import load_json, read_text_file
+from gezel_knowledge.compiler.text.frontmatter import split_front_matter
+from gezel_knowledge.compiler.text.links import LinkRef, find_links, rewrite_links
+from gezel_knowledge.compiler.text.names import derive_topic_id, document_slug
+from gezk.ids import is_id
+from gezk.spatial import Location, LocationRole
+from gezk.toc import TocReference
+from gezk.uri import KnowledgeUri
+
+__all__ = [
+    "load_markdown_tree",
+    "parse_aliases",
+    "parse_attribution",
+    "parse_locations",
+    "parse_toc_references",
+]
+
+_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:|//")
+
+_Action = tuple[str, str, tuple[int, int] | None]
+
+
+@dataclass(slots=True)
+class _Page:
+    rel: str
+    file: Path
+    doc_id: str
+    title: str
+    front: dict[str, Any]
+    body_line: int
+    body_sha256: str
+    anchors: dict[str, tuple[int, int]]
+    links: list[LinkRef]
+    plan: dict[int, _Action] = field(default_factory=dict)
+    """link start offset -> ("doc", id, range), ("asset", archive path, None) or ("text",
+    replacement, None)."""
+
+
+def _notebook_markdown(text: str, where: str) -> str:
+    """A Jupyter notebook as Markdown: Markdown cells verbatim, code cells fenced."""
+    data = load_json(text, path=where, reason="invalid-notebook")
+    if not isinstance(data, dict) or not isinstance(data.get("cells"), list):
+        raise SourceError(
+            "is not a valid notebook: no cells", reason="invalid-notebook", path=where
+        )
+    metadata = data.get("metadata")
+    kernel = metadata.get("kernelspec") if isinstance(metadata, dict) else None
+    language = str(kernel.get("language") or "python") if isinstance(kernel, dict) else "python"
+    parts: list[str] = []
+    for cell in data["cells"]:
+        if not isinstance(cell, dict):
+            continue
+        source = cell.get("source", "")
+        text_ = "".join(source) if isinstance(source, list) else str(source)
+        if not text_.strip():
+            continue
+        if cell.get("cell_type") == "markdown":
+            parts.append(text_.strip("\n"))
+        elif cell.get("cell_type") == "code":
+            fence = "```"
+            while fence in text_:
+                fence += "`"
+            parts.append(f"{fence}{language}\n{text_.strip(chr(10))}\n{fence}")
+    return "\n\n".join(parts) + "\n"
+
+
+def _doc_id(rel: str, where: str) -> str:
+    path = PurePosixPath(rel)
+    stem = path.with_suffix("").as_posix()
+    doc_id = unicodedata.normalize("NFC", stem)
+    if not doc_id or doc_id != doc_id.strip() or len(doc_id) > 256:
+        raise SourceError(
+            f"file name gives an invalid document id {doc_id!r}",
+            reason="invalid-document-id",
+            path=where,
+        )
+    return doc_id
+
+
+def _first_h1(blocks: list[Block]) -> str | None:
+    return next((h.text for h in headings(blocks) if h.depth == 1 and h.text), None)
+
+
+def _load_page_text(file: Path, rel: str, where: str) -> tuple[dict[str, Any], str, int]:
+    text = read_text_file(file, where=where)
+    if file.suffix.lower() == ".ipynb":
+        return {}, _notebook_markdown(text, where), 1
+    front = split_front_matter(text, path=where)
+    return front.data, front.body, front.body_line
+
+
+def _fm_str(front: Mapping[str, Any], key: str, where: str) -> str | None:
+    value = front.get(key)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, str | int | float):
+        raise SourceError(
+            f"front matter {key} must be a string",
+            reason="invalid-front-matter",
+            path=where,
+            line=1,
+        )
+    return str(value)
+
+
+def _fm_int(front: Mapping[str, Any], key: str, where: str) -> int | None:
+    value = front.get(key)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise SourceError(
+            f"front matter {key} must be an integer",
+            reason="invalid-front-matter",
+            path=where,
+            line=1,
+        )
+    return value
+
+
+def _fm_mapping(front: Mapping[str, Any], key: str, where: str) -> Mapping[str, Any] | None:
+    value = front.get(key)
+    if value is None:
+        return None
+    if not isinstance(value, Mapping):
+        raise SourceError(
+            f"front matter {key} must be a mapping",
+            reason="invalid-front-matter",
+            path=where,
+            line=1,
+        )
+    return value
+
+
+def parse_locations(value: Any, where: str, line: int | None) -> tuple[Location, ...]:
+    """``locations`` input (a list of ``{id, latitude, longitude, role, provenance}``).
+
+    Only the shape is checked here; ids, coordinates and roles are checked with the document
+    they belong to (:func:`~gezel_knowledge.compiler.sources.validation.validate_document`)."""
+    if value is None:
+        return ()
+    if not isinstance(value, list):
+        raise SourceError(
+            "locations must be a list", reason="invalid-location", path=where, line=line
+        )
+    out = []
+    for item in value:
+        if not isinstance(item, Mapping):
+            raise SourceError(
+                "each location must be a mapping", reason="invalid-location", path=where, line=line
+            )
+        unknown = set(item) - {"id", "latitude", "longitude", "role", "provenance"}
+        if unknown:
+            raise SourceError(
+                f"location has unknown fields {sorted(unknown)}",
+                reason="invalid-location",
+                path=where,
+                line=line,
+            )
+        lat, lon = item.get("latitude"), item.get("longitude")
+        for name, number in (("latitude", lat), ("longitude", lon)):
+            if isinstance(number, bool) or not isinstance(number, int | float):
+                raise SourceError(
+                    f"location {item.get('id')!r}: {name} must be a number",
+                    reason="invalid-coordinate",
+                    path=where,
+                    line=line,
+                )
+        provenance = item.get("provenance")
+        if provenance is not None and not isinstance(provenance, Mapping):
+            raise SourceError(
+                f"location {item.get('id')!r}: provenance must be a mapping",
+                reason="invalid-location",
+                path=where,
+                line=line,
+            )
+        out.append(
+            Location(
+                id=str(item.get("id")),
+                latitude=float(lat),  # type: ignore[arg-type]
+                longitude=float(lon),  # type: ignore[arg-type]
+                role=cast(LocationRole, str(item.get("role"))),
+                provenance=provenance,
+            )
+        )
+    return tuple(out)
+
+
+def parse_toc_references(value: Any, where: str, line: int | None) -> tuple[TocReference, ...]:
+    """``tocReferences`` input (a list of ``{topicPath: [...], ordinal}``)."""
+    if value is None:
+        return ()
+    if not isinstance(value, list):
+        raise SourceError(
+            "tocReferences must be a list", reason="invalid-toc-reference", path=where, line=line
+        )
+    out = []
+    for item in value:
+        path = item.get("topicPath") if isinstance(item, Mapping) else None
+        ordinal = item.get("ordinal") if isinstance(item, Mapping) else None
+        if (
+            not isinstance(path, list)
+            or not path
+            or not all(isinstance(p, str) for p in path)
+            or (ordinal is not None and (isinstance(ordinal, bool) or not isinstance(ordinal, int)))
+            or (isinstance(item, Mapping) and set(item) - {"topicPath", "ordinal"})
+        ):
+            raise SourceError(
+                "each tocReference needs a non-empty topicPath list of topic ids and an optional "
+                "integer ordinal",
+                reason="invalid-toc-reference",
+                path=where,
+                line=line,
+            )
+        out.append(TocReference(tuple(path), ordinal))
+    return tuple(out)
+
+
+def parse_aliases(value: Any, where: str, line: int | None) -> tuple[str, ...]:
+    """``aliases`` input: a string or a list of strings."""
+    if value is None:
+        return ()
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list) or not all(isinstance(a, str) for a in value):
+        raise SourceError(
+            "aliases must be a list of strings", reason="invalid-aliases", path=where, line=line
+        )
+    return tuple(value)
+
+
+def parse_attribution(value: Any, where: str, line: int | None) -> Mapping[str, str] | None:
+    """``attribution`` input: a mapping of strings to strings."""
+    if value is None:
+        return None
+    if not isinstance(value, Mapping) or not all(
+        isinstance(k, str) and isinstance(v, str) for k, v in value.items()
+    ):
+        raise SourceError(
+            "attribution must map strings to strings",
+            reason="invalid-attribution",
+            path=where,
+            line=line,
+        )
+    return dict(value)
+
+
+def _asset_archive_path(rel: str) -> str:
+    segments = []
+    for segment in rel.split("/"):
+        clean = re.sub(r"[^A-Za-z0-9._-]", "-", segment)
+        if clean.startswith("."):
+            clean = "_" + clean[1:]
+        segments.append(clean)
+    path = "/".join(segments)
+    return path if path.startswith("assets/") else f"assets/{path}"
+
+
+class _Tree:
+    def __init__(self, source_root: Path, content_root: Path, site: Site) -> None:
+        self.source_root = source_root
+        self.content_root = content_root
+        self.site = site
+        self.style = site.links
+        self.pages: dict[str, _Page] = {}
+        self.by_id: dict[str, _Page] = {}
+        self.assets: dict[str, Path] = {}
+        self.asset_files: dict[Path, str] = {}
+        self.folded_assets: dict[str, str] = {}
+        self.warnings: list[BuildWarning] = []
+        self.resolver: LinkResolver | None = None
+
+    def display(self, path: Path) -> str:
+        return display_path(path, self.source_root)
+
+    def warn(self, reason: str, message: str, where: str, line: int) -> None:
+        self.warnings.append(BuildWarning(reason, message, path=where, line=line))
+
+    def scan(self, rel: str, label: str | None) -> _Page:
+        file = self.content_root / rel
+        where = self.display(file)
+        resolved = file.resolve()
+        if not resolved.is_relative_to(self.source_root):
+            raise SourceError(
+                "resolves outside the source folder", reason="unsafe-path", path=where
+            )
+        front, raw_body, body_line = _load_page_text(file, rel, where)
+        body = normalize_body(raw_body)
+        index = LineIndex(body)
+        blocks = parse_blocks(body, index)
+        title = (
+            _fm_str(front, "title", where) or _first_h1(blocks) or label or PurePosixPath(rel).stem
+        )
+        doc_id = _doc_id(rel, where)
+        page = _Page(
+            rel=rel,
+            file=file,
+            doc_id=doc_id,
+            title=unicodedata.normalize("NFC", title.strip()) or PurePosixPath(rel).stem,
+            front=front,
+            body_line=body_line,
+            body_sha256=hashlib.sha256(body.encode("utf-8")).hexdigest(),
+            anchors=page_anchors(blocks, index, body, self.style.slug),
+            links=find_links(body, index, blocks),
+        )
+        other = self.by_id.get(doc_id)
+        if other is not None:
+            raise SourceError(
+                f"document id {doc_id!r} is also the id of {self.display(other.file)}",
+                reason="duplicate-document-id",
+                path=where,
+            )
+        self.pages[rel] = page
+        self.by_id[doc_id] = page
+        return page
+
+    def resolve_links(self, page: _Page) -> None:
+        """Decide what each link of ``page`` becomes (see the module docstring)."""
+        if self.resolver is None:
+            fronts = {rel: p.front for rel, p in self.pages.items()}
+            self.resolver = LinkResolver(self.style, fronts, self.site.generator)
+        where = self.display(page.file)
+        for link in page.links:
+            line = link.line + page.body_line - 1
+            raw = link.target.strip()
+            if not raw or _SCHEME.match(raw):
+                continue
+            ref = self.site.generator.link_target(raw)
+            path_part, _, fragment = (ref.path if ref is not None else raw).partition("#")
+            path_part = path_part.split("?", 1)[0]
+            if not path_part:
+                if fragment:
+                    self._plan_doc(page, page, fragment, link, where=where, line=line)
+                continue
+            decoded = unquote(path_part)
+            suffix = PurePosixPath(decoded).suffix.lower().lstrip(".")
+            if ref is None and (link.image or suffix in ASSET_MEDIA_TYPES):
+                self._plan_asset(page, link, decoded, where, line)
+                continue
+            rel = self.resolver.resolve(page.rel, decoded, ref=ref is not None)
+            if rel is not None:
+                self._plan_doc(page, self.pages[rel], fragment, link, where=where, line=line)
+            else:
+                missing = self._on_disk(page, decoded) is None
+                reason = "unresolved-link" if missing else "link-not-rewritten"
+                why = "names no page of the tree" if missing else "is not a page of the catalog"
+                self._keep(page, link, where, line, reason=reason, why=why)
+
+    def _on_disk(self, page: _Page, decoded: str) -> Path | None:
+        """The file a target names relative to the page (or to the content folder, for a
+        root-relative target), when it exists inside the source folder."""
+        base = [] if decoded.startswith("/") else list(PurePosixPath(page.rel).parent.parts)
+        above = self.content_root.relative_to(self.source_root).parts
+        rel = normalise_path([*above, *base, *decoded.lstrip("/").split("/")])
+        if rel is None:
+            return None
+        candidate = self.source_root / rel
+        return candidate if candidate.exists() else None
+
+    def _keep(
+        self, page: _Page, link: LinkRef, where: str, line: int, *, reason: str, why: str
+    ) -> None:
+        """Keep a link as written, with a warning. A kept target that would read as a
+        reference to a shipped asset (``assets/...``) gets a ``./`` so it does not."""
+        self.warn(reason, f"link {link.target!r} {why}; kept as written", where, line)
+        if link.target.startswith("assets/"):
+            page.plan[link.start] = ("text", "./" + link.target, None)
+
+    def _plan_doc(
+        self, page: _Page, doc: _Page, fragment: str, link: LinkRef, *, where: str, line: int
+    ) -> None:
+        span: tuple[int, int] | None = None
+        if fragment:
+            span = doc.anchors.get(unquote(fragment)) or doc.anchors.get(unquote(fragment).lower())
+            if span is None:
+                self.warn(
+                    "missing-anchor",
+                    f"link {link.target!r}: {doc.doc_id!r} has no heading #{fragment}; "
+                    "linking to the document",
+                    where,
+                    line,
+                )
+        page.plan[link.start] = ("doc", doc.doc_id, span)
+
+    def _asset_candidates(self, page: _Page, decoded: str) -> list[Path]:
+        """Where an image may be: beside the page, or for a root-relative path in the
+        content folder and the site's static folders."""
+        if decoded.startswith("/"):
+            rel = decoded.lstrip("/")
+            roots = (self.content_root, *self.style.static_roots)
+            return [root / rel for root in roots]
+        return [self.content_root / PurePosixPath(page.rel).parent / decoded]
+
+    def _plan_asset(self, page: _Page, link: LinkRef, decoded: str, where: str, line: int) -> None:
+        candidates = self._asset_candidates(page, decoded)
+        candidate = next((c for c in candidates if c.is_file()), None)
+        if candidate is None:
+            self._keep(page, link, where, line, reason="missing-image", why="names a missing file")
+            return
+        resolved = candidate.resolve()
+        if not resolved.is_relative_to(self.source_root):
+            raise SourceError(
+                f"image {link.target!r} is outside the source folder",
+                reason="unsafe-asset",
+                path=where,
+                line=line,
+            )
+        archive = self.asset_files.get(resolved)
+        if archive is None:
+            archive = self._ship(resolved, link, where, line)
+        page.plan[link.start] = ("asset", archive, None)
+
+    def _ship(self, resolved: Path, link: LinkRef, where: str, line: int) -> str:
+        """Check an image and give it its archive path."""
+        try:
+            rel = resolved.relative_to(self.content_root.resolve()).as_posix()
+        except ValueError:
+            rel = resolved.relative_to(self.source_root).as_posix()
+        archive = _asset_archive_path(rel)
+        # Archive names must differ beyond case (section 3.3), so collisions are found on
+        # the case-folded path.
+        shipped = self.folded_assets.get(archive.casefold())
+        previous = self.assets[shipped] if shipped is not None else None
+        if previous is not None and previous != resolved:
+            raise SourceError(
+                f"images {self.display(previous)} and {self.display(resolved)} would both "
+                f"ship as {shipped}",
+                reason="asset-path-collision",
+                path=where,
+                line=line,
+            )
+        data = resolved.read_bytes()
+        problem = asset_problem(archive, data)
+        if problem is not None:
+            raise SourceError(
+                f"image {link.target!r}: {problem.message}",
+                reason=problem.reason,
+                path=where,
+                line=line,
+            )
+        self.assets[archive] = resolved
+        self.asset_files[resolved] = archive
+        self.folded_assets[archive.casefold()] = archive
+        return archive
+
+
+def _body_loader(page: _Page, rel: str, where: str) -> Callable[[LinkBase], str]:
+    file = page.file
+    expected = page.body_sha256
+    plan = dict(page.plan)
+
+    def load(links: LinkBase) -> str:
+        _, raw_body, _ = _load_page_text(file, rel, where)
+        body = normalize_body(raw_body)
+        if hashlib.sha256(body.encode("utf-8")).hexdigest() != expected:
+            raise SourceError(
+                "changed while the catalog was being built", reason="source-changed", path=where
+            )
+        if not plan:
+            return body
+        refs = find_links(body)
+        replacements: dict[int, str] = {}
+        for ref in refs:
+            action = plan.get(ref.start)
+            if action is None:
+                continue
+            kind, value, span = action
+            if kind in ("asset", "text"):
+                replacements[ref.start] = value
+            else:
+                uri = KnowledgeUri(
+                    links.publisher_id,
+                    links.catalog_id,
+                    value,
+                    line_start=span[0] if span else None,
+                    line_end=span[1] if span else None,
+                )
+                replacements[ref.start] = str(uri)
+        return rewrite_links(body, refs, replacements)
+
+    return load
+
+
+def _is_page(readme: Path, meta: CatalogMetadata, tree: _Tree) -> bool:
+    """Whether the default README is a page of the outline (mdBook's Introduction, GitBook's
+    first page): a page of the book is a document, not the catalog's description, so the
+    catalog's README is then generated (catalog.yaml's ``readme`` is always used)."""
+    if meta.readme is not None:
+        return False
+    resolved = readme.resolve()
+    return any(page.file.resolve() == resolved for page in tree.pages.values())
+
+
+def _checked_outline(meta: CatalogMetadata, where: str) -> CatalogMetadata:
+    """``meta``, or with an outline no generator has recorded as a problem (and ``auto``)."""
+    if meta.outline is None or meta.outline in OUTLINE_KINDS:
+        return meta
+    problem = MetadataProblem(
+        "outline",
+        f"outline must be one of {', '.join(OUTLINE_KINDS)}, not {meta.outline!r}",
+        path=where,
+    )
+    return replace(meta, outline=None, problems=(*meta.problems, problem))
+
+
+def load_markdown_tree(
+    root: Path | str,
+    *,
+    metadata: MetadataInput | None = None,
+    catalog: CatalogFile | None = None,
+) -> CatalogSource:
+    """Read a Markdown tree (and its ``catalog.yaml``, or ``catalog`` instead of it) into a
+    :class:`CatalogSource`; ``metadata`` overrides field by field."""
+    source_root = Path(root).resolve()
+    if not source_root.is_dir():
+        raise SourceError("is not a folder", reason="not-a-folder", path=str(root))
+    config = source_root / "catalog.yaml"
+    own = _checked_outline(
+        apply_metadata(source_metadata(config, catalog), metadata),
+        str(Path(catalog) if isinstance(catalog, Path | str) else config),
+    )
+    kind = own.outline or "auto"
+    site = source_site(source_root, kind)
+    meta = site.metadata.merged(own)
+    readme, license_file = notice_files(meta, source_root)
+    notices = meta.source_notices
+    named = Path(catalog) if isinstance(catalog, (Path, str)) else None
+    reserved = {
+        p.resolve() for p in (readme, license_file, notices, config, named) if p is not None
+    }
+    recognised = recognise_outline(
+        source_root,
+        site,
+        forced=kind != "auto",
+        exclude=meta.exclude or (),
+        reserved=reserved,
+    )
+    declaration = meta.root_topic or recognised.outline.root_declaration
+    root_name = (
+        (declaration.name if declaration and declaration.name else None) or meta.name or "Overview"
+    )
+    # An invalid catalog id is reported with the other metadata problems when the build
+    # checks them; the root topic takes an id it can use meanwhile.
+    root_id = (
+        (declaration.id if declaration and declaration.id else None)
+        or (meta.id if is_id(meta.id) else None)
+        or derive_topic_id(root_name)
+    )
+    labels = outline_pages(recognised.outline)
+    tree = _Tree(source_root, recognised.content_root, site)
+    for rel in sorted(labels):
+        tree.scan(rel, labels[rel])
+    toc = table_of_contents(
+        recognised.outline,
+        root_id=root_id,
+        root_name=root_name,
+        root_description=declaration.description if declaration else None,
+        root_order=declaration.order if declaration else None,
+        page_titles={rel: page.title for rel, page in tree.pages.items()},
+    )
+    for rel in sorted(tree.pages):
+        tree.resolve_links(tree.pages[rel])
+    problem = catalog_assets_problem(p.stat().st_size for p in tree.assets.values())
+    if problem is not None:
+        raise SourceError(problem.message, reason=problem.reason, path=tree.display(source_root))
+
+    documents: list[SourceDocument] = []
+    for rel in sorted(tree.pages):
+        page = tree.pages[rel]
+        where = tree.display(page.file)
+        front = page.front
+        placement = toc.primary[rel]
+        # A generator's own position (Hugo's weight) is the placement's ordinal already.
+        ordinal = _fm_int(front, "ordinal", where)
+        if ordinal is None:
+            ordinal = placement.ordinal
+        summary = _fm_str(front, "summary", where) or _fm_str(front, "description", where)
+        meta_value = _fm_mapping(front, "meta", where)
+        documents.append(
+            SourceDocument(
+                id=page.doc_id,
+                title=page.title,
+                topic_path=placement.topic_path,
+                load_body=_body_loader(page, rel, where),
+                slug=document_slug(page.title),
+                summary=summary,
+                language=_fm_str(front, "language", where),
+                ordinal=ordinal,
+                toc_references=toc.references.get(rel, ())
+                + parse_toc_references(front.get("tocReferences"), where, 1),
+                aliases=parse_aliases(front.get("aliases"), where, 1),
+                source_url=_fm_str(front, "sourceUrl", where),
+                source_revision=_fm_str(front, "sourceRevision", where),
+                source_updated_at=_fm_str(front, "sourceUpdatedAt", where),
+                attribution=parse_attribution(front.get("attribution"), where, 1),
+                meta=dict(meta_value) if meta_value is not None else None,
+                locations=parse_locations(front.get("locations"), where, 1),
+                origin=where,
+                origin_line=None,
+            )
+        )
+    return CatalogSource(
+        root=source_root,
+        kind="markdown-tree",
+        outline=recognised.outline.kind,
+        site=site.generator_name,
+        metadata=meta,
+        topics=toc.topics,
+        documents=tuple(documents),
+        assets=tuple(
+            SourceAsset(path, file, file.stat().st_size)
+            for path, file in sorted(tree.assets.items())
+        ),
+        warnings=meta.warnings + recognised.warnings + tuple(tree.warnings),
+        readme=readme if readme.is_file() and not _is_page(readme, meta, tree) else None,
+        license_notice=license_file,
+        source_notices=notices,
+    )

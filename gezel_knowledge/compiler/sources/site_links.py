@@ -1,0 +1,174 @@
+"""Which page a link names, by the rules of the generator that publishes the tree.
+
+Two kinds of rule, tried in the generator's order:
+
+- **files**: the target is a source file, relative to the linking page's folder (or to the
+  content folder when it starts with ``/``, or DocFX's ``~/``): ``page.md``; ``page`` (any page
+  suffix added); ``page.html`` (mdBook and every static export name a page by its HTML file;
+  ``index.html`` names its folder's ``README.md`` or ``index.md``); ``folder/`` (its
+  ``index.md``, ``README.md`` or ``_index.md``).
+- **URLs**: the target is a URL of the published site, relative to the linking page's own URL
+  or to the site root (a site path prefix such as mdBook's ``site-url`` or Docusaurus'
+  ``baseUrl`` and ``routeBasePath`` is allowed). Each page's URL is computed as its generator
+  makes it: MkDocs ``a/b.md`` is ``a/b/`` (``use_directory_urls``) or ``a/b.html``; Hugo pages
+  and bundles are ``a/b/``, lowercased, moved by ``slug`` and ``url`` front matter and also found
+  by their ``aliases``; Docusaurus drops number prefixes (``01-intro``), honours ``id`` and
+  ``slug`` front matter and publishes a folder's ``index``/``README``/same-named page at the
+  folder.
+
+A link naming a page file (``.md``, ``.ipynb``, ``.mdx``) is always resolved by the file rules;
+any other link by the URL rules first for generators whose links are URLs (MkDocs, Hugo,
+Docusaurus, mdBook), then by the file rules. Hugo's ``ref``/``relref`` shortcodes
+(``{{< ref "page.md" >}}``) name a file relative to the page, else to the content folder.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from pathlib import PurePosixPath
+from typing import Any
+
+from gezel_knowledge.compiler.generators.base import Generator, LinkStyle
+
+__all__ = ["INDEX_NAMES", "LinkResolver", "normalise_path"]
+
+PAGE_SUFFIXES = (".md", ".markdown", ".mdx", ".ipynb")
+INDEX_NAMES = (
+    "index.md",
+    "README.md",
+    "_index.md",
+    "index.markdown",
+    "readme.md",
+    "index.mdx",
+    "README.mdx",
+)
+"""The pages that stand for their folder, in the order they are looked for."""
+
+_INDEX_STEMS = ("index", "readme", "_index")
+_NUMBER_PREFIX = re.compile(r"\d+\s*[-_.]+\s*(?=[^-_.\s])")
+_HUGO_REF = re.compile(
+    r"\{\{[<%]\s*(?:rel)?ref\s+(?:path\s*=\s*)?(?:\"([^\"]*)\"|'([^']*)'|(\S+?))\s*[^{}]*?[>%]\}\}"
+)
+
+
+def normalise_path(parts: Iterator[str] | list[str]) -> str | None:
+    """Path segments with ``.`` and ``..`` applied, joined by ``/``; ``None`` above the root."""
+    out: list[str] = []
+    for part in parts:
+        if part in ("", "."):
+            continue
+        if part == "..":
+            if not out:
+                return None
+            out.pop()
+        else:
+            out.append(part)
+    return "/".join(out)
+
+
+class LinkResolver:
+    """Finds the page a link target names, among ``pages`` (content-relative path -> front
+    matter), with a generator's :class:`~gezel_knowledge.compiler.generators.base.LinkStyle`."""
+
+    def __init__(
+        self, style: LinkStyle, pages: Mapping[str, Mapping[str, Any]], generator: Generator
+    ) -> None:
+        self.style = style
+        self.generator = generator
+        self.pages = set(pages)
+        self.urls: dict[str, str] = {}
+        self.page_urls: dict[str, str] = {}
+        self.folder_pages: set[str] = set()
+        """Pages published at their folder's URL (index pages), whose links resolve from it."""
+        for rel in sorted(pages):
+            url = generator.page_url(rel, pages[rel])
+            self.page_urls[rel] = url.path
+            if url.folder:
+                self.folder_pages.add(rel)
+            self.urls.setdefault(self._key(url.path), rel)
+        for rel in sorted(pages):
+            for alias in generator.url_aliases(rel, pages[rel]):
+                self.urls.setdefault(self._key(alias), rel)
+
+    # ── URLs ──────────────────────────────────────────────────────────────────────────────
+
+    def _key(self, url: str) -> str:
+        """A URL path as a lookup key: no leading or trailing ``/``, no ``index.html`` or
+        ``.html``, lowercased where the generator lowercases."""
+        path = url.split("#", 1)[0].split("?", 1)[0].strip("/")
+        for ending in ("index.html", "index.htm"):
+            if path == ending or path.endswith("/" + ending):
+                path = path[: -len(ending)]
+        for ending in (".html", ".htm"):
+            if path.endswith(ending):
+                path = path[: -len(ending)]
+        path = path.strip("/")
+        return path.lower() if self.style.lowercase else path
+
+    def _url_lookups(self, page_rel: str, target: str) -> Iterator[str]:
+        """The keys a URL target may be found under, from the linking page's URL."""
+        if target.startswith("/"):
+            path = target.lstrip("/")
+            for prefix in self.style.prefixes:
+                if path.startswith(prefix) or path + "/" == prefix:
+                    yield self._key(path[len(prefix) :])
+            yield self._key(path)
+            return
+        url = self.page_urls.get(page_rel, "")
+        if self.style.urls == "directory" or page_rel in self.folder_pages:
+            base = url.split("/") if url else []
+        else:
+            base = url.split("/")[:-1] if url else []
+        joined = normalise_path([*base, *target.split("/")])
+        if joined is not None:
+            yield self._key(joined)
+
+    # ── files ─────────────────────────────────────────────────────────────────────────────
+
+    @staticmethod
+    def file_candidates(base: list[str], target: str) -> list[str]:
+        """The content-relative page paths a file target may name, most likely first."""
+        rooted = target.startswith(("/", "~/"))
+        joined = normalise_path(
+            target.removeprefix("~").split("/") if rooted else [*base, *target.split("/")]
+        )
+        if joined is None:
+            return []
+        out = [joined] if joined else []
+        suffix = PurePosixPath(joined).suffix.lower()
+        if suffix in (".html", ".htm"):
+            stem = joined[: -len(suffix)]
+            if PurePosixPath(stem).name == "index":
+                folder = str(PurePosixPath(stem).parent)
+                folder = "" if folder == "." else folder
+                out += [f"{folder}/{n}" if folder else n for n in INDEX_NAMES]
+            out += [stem + s for s in PAGE_SUFFIXES]
+        elif suffix not in PAGE_SUFFIXES and joined:
+            out += [joined + s for s in PAGE_SUFFIXES]
+        out += [f"{joined}/{n}" if joined else n for n in INDEX_NAMES]
+        return out
+
+    def _by_files(self, page_rel: str, target: str) -> str | None:
+        base = list(PurePosixPath(page_rel).parent.parts)
+        return next((c for c in self.file_candidates(base, target) if c in self.pages), None)
+
+    def _by_urls(self, page_rel: str, target: str) -> str | None:
+        if self.style.urls == "files":
+            return None
+        return next(
+            (self.urls[k] for k in self._url_lookups(page_rel, target) if k in self.urls), None
+        )
+
+    def resolve(self, page_rel: str, target: str, *, ref: bool = False) -> str | None:
+        """The page a link's decoded, fragment-free target names, or ``None``; ``ref`` when
+        the target came from a Hugo ``ref``/``relref`` shortcode."""
+        if ref:
+            return (
+                self._by_files(page_rel, target)
+                or self._by_files("", "/" + target.lstrip("/"))
+                or self._by_urls(page_rel, target)
+            )
+        if PurePosixPath(target).suffix.lower() in PAGE_SUFFIXES:
+            return self._by_files(page_rel, target)
+        return self._by_urls(page_rel, target) or self._by_files(page_rel, target)

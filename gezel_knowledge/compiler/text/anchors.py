@@ -1,0 +1,180 @@
+"""Heading anchors as documentation generators make them, and the lines each one names.
+
+A link to ``page.md#some-heading`` is rewritten to the page's ``knowledge://`` reference with
+``#line=a-b``, the heading's section in the stored body, so the anchor has to be found the way
+the generator that publishes the page would find it:
+
+- ``github``: GitHub, Hugo (goldmark's default), Docusaurus, DocFX, GitBook, Jupyter Book
+  (MyST): the heading's text lowercased, punctuation other than ``-`` and ``_`` removed, each
+  space turned into ``-``; repeats get ``-1``, ``-2``...
+- ``python-markdown``: MkDocs (Python-Markdown's ``toc`` extension): the text folded to ASCII,
+  characters other than letters, digits, ``_``, ``-`` and spaces removed, runs of ``-`` and
+  spaces turned into one ``-``, lowercased; repeats get ``_1``, ``_2``...
+- ``mdbook``: mdBook: letters, digits, ``_`` and ``-`` kept (ASCII letters lowercased), each
+  whitespace character turned into ``-``, everything else removed; repeats get ``-1``, ``-2``...
+
+The text is the heading as rendered: link and emphasis markup removed, code spans kept
+verbatim, images and HTML tags dropped, backslash escapes resolved. Besides the generator's own
+slugs, a page answers to explicit ids (``{#id}``, ``{: #id .class}``), HTML anchors
+(``<a id="x">`` or ``<a name="x">`` on or just above a heading), MyST targets (``(label)=`` just
+above a heading) and, as a fallback for links written against another renderer's preview, the
+slugs of the other two styles.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import unicodedata
+from collections.abc import Sequence
+from typing import Literal
+
+from gezel_knowledge.compiler.text.blocks import Block, LineIndex
+
+__all__ = ["SLUG_STYLES", "SlugStyle", "heading_text", "page_anchors", "slugify"]
+
+SlugStyle = Literal["github", "python-markdown", "mdbook"]
+SLUG_STYLES: tuple[SlugStyle, ...] = ("github", "python-markdown", "mdbook")
+
+_IMAGE = re.compile(r"!\[(?:[^\[\]\\]|\\.)*\]\([^)]*\)")
+_LINK = re.compile(r"\[((?:[^\[\]\\]|\\.)*)\](?:\([^)]*\)|\[[^\]]*\])")
+_CODE = re.compile(r"(`+)(.+?)\1")
+_TAG = re.compile(r"</?[A-Za-z][^>]*>")
+_EMPHASIS = re.compile(r"(?<!\\)(?:\*+|~~|(?<![^\W_])_+|_+(?![^\W_]))")
+_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
+_ATTRIBUTES = re.compile(r"[ \t]*\{:?[ \t]*([^{}]*)\}[ \t]*\Z")
+_ATTRIBUTE_ID = re.compile(r"(?:^|\s)#([\w:.-]+)")
+_HTML_ANCHOR = re.compile(r"<a\s[^>]*?\b(?:id|name)\s*=\s*[\"']([^\"']+)[\"'][^>]*>", re.I)
+_MYST_TARGET = re.compile(r" {0,3}\(([^()\s]+)\)=[ \t]*\Z")
+_PY_MARKDOWN_STRIP = re.compile(r"[^\w\s-]")
+_PY_MARKDOWN_JOIN = re.compile(r"[-\s]+")
+_GITHUB_STRIP = re.compile(r"[^\w\- ]")
+
+
+def _without_markup(text: str) -> str:
+    """Inline markup removed from text that holds no code span."""
+    text = _IMAGE.sub("", text)
+    text = _LINK.sub(r"\1", text)
+    text = _TAG.sub("", text)
+    text = _EMPHASIS.sub("", text)
+    return html.unescape(_ESCAPE.sub(r"\1", text))
+
+
+def heading_text(text: str) -> str:
+    """A heading's text as a renderer shows it (see the module docstring)."""
+    pieces: list[str] = []
+    cursor = 0
+    for match in _CODE.finditer(text):
+        pieces.append(_without_markup(text[cursor : match.start()]))
+        pieces.append(match.group(2).strip(" ") or match.group(2))
+        cursor = match.end()
+    pieces.append(_without_markup(text[cursor:]))
+    return unicodedata.normalize("NFC", "".join(pieces)).strip()
+
+
+def slugify(text: str, style: SlugStyle) -> str:
+    """The anchor a heading with this rendered text gets in ``style`` (before de-duplication)."""
+    if style == "python-markdown":
+        folded = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
+        value = _PY_MARKDOWN_STRIP.sub("", folded).strip().lower()
+        return _PY_MARKDOWN_JOIN.sub("-", value)
+    if style == "mdbook":
+        out = []
+        for ch in text:
+            if ch.isalnum() or ch in "_-":
+                out.append(ch.lower() if ch.isascii() else ch)
+            elif ch.isspace():
+                out.append("-")
+        return "".join(out)
+    return _GITHUB_STRIP.sub("", text.lower()).replace(" ", "-")
+
+
+def _repeat(slug: str, n: int, style: SlugStyle) -> str:
+    if n == 0:
+        return slug
+    return f"{slug}_{n}" if style == "python-markdown" else f"{slug}-{n}"
+
+
+def _split_attributes(text: str) -> tuple[str, list[str]]:
+    """A heading's text without a trailing attribute list, and the ids that list gives."""
+    match = _ATTRIBUTES.search(text)
+    if match is None or "#" not in match.group(1):
+        return text, []
+    return text[: match.start()], _ATTRIBUTE_ID.findall(match.group(1))
+
+
+def _sections(blocks: Sequence[Block], line_count: int) -> list[tuple[Block, tuple[int, int]]]:
+    """Each heading block and its section: the heading through the last line before the next
+    heading of the same or a higher level."""
+    found = []
+    for i, block in enumerate(blocks):
+        heading = block.heading
+        if heading is None:
+            continue
+        last_line = block.line_end
+        for later in blocks[i + 1 :]:
+            other = later.heading
+            if other is not None and other.depth <= heading.depth:
+                break
+            last_line = later.line_end
+        found.append((block, (heading.line, min(last_line, line_count))))
+    return found
+
+
+def _is_anchor_only(line: str) -> bool:
+    """Whether a line holds nothing but MyST targets or empty HTML anchors."""
+    rest = _HTML_ANCHOR.sub("", line).replace("</a>", "").replace("</A>", "")
+    return bool(_MYST_TARGET.match(line)) or (rest.strip() == "" and rest != line)
+
+
+def _line_targets(
+    blocks: Sequence[Block], body: str, spans: dict[int, tuple[int, int]]
+) -> list[tuple[str, tuple[int, int]]]:
+    """MyST ``(label)=`` targets and HTML ``<a id>`` anchors outside headings, with the lines
+    they name: the heading right below them (its section), else their own block."""
+    found: list[tuple[str, tuple[int, int]]] = []
+    for i, block in enumerate(blocks):
+        if block.kind != "text":
+            continue
+        lines = body[block.start : block.end].split("\n")
+        labels = [m.group(1) for m in (_MYST_TARGET.match(line) for line in lines) if m]
+        labels += [a for line in lines for a in _HTML_ANCHOR.findall(line)]
+        if not labels:
+            continue
+        span = (block.line_start, block.line_end)
+        after = blocks[i + 1] if i + 1 < len(blocks) else None
+        if all(_is_anchor_only(line) for line in lines) and after is not None:
+            span = spans.get(after.line_start, span)
+        found.extend((label, span) for label in labels)
+    return found
+
+
+def page_anchors(
+    blocks: Sequence[Block], index: LineIndex, body: str, style: SlugStyle = "github"
+) -> dict[str, tuple[int, int]]:
+    """Anchor -> inclusive line range of what it names, ``style``'s slugs first (see the module
+    docstring for the rest)."""
+    sections = _sections(blocks, index.count)
+    spans = {block.line_start: span for block, span in sections}
+    found: dict[str, tuple[int, int]] = {}
+    texts = []
+    for block, span in sections:
+        heading = block.heading
+        assert heading is not None
+        text, ids = _split_attributes(heading.text)
+        if heading.explicit_id:
+            ids.insert(0, heading.explicit_id)
+        ids += _HTML_ANCHOR.findall(text)
+        for anchor in ids:
+            found.setdefault(anchor, span)
+        texts.append((heading_text(text), span))
+    for label, span in _line_targets(blocks, body, spans):
+        found.setdefault(label, span)
+    for each in (style, *(s for s in SLUG_STYLES if s != style)):
+        seen: dict[str, int] = {}
+        for text, span in texts:
+            base = slugify(text, each)
+            n = seen.get(base, 0)
+            seen[base] = n + 1
+            found.setdefault(_repeat(base, n, each), span)
+    return found

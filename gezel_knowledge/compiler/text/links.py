@@ -1,0 +1,125 @@
+"""Finding and rewriting link targets in Markdown bodies.
+
+Covers inline links and images (``[text](target "title")``, ``![alt](target)``, and Hugo's
+``[text]({{< ref "page.md" >}})``), reference definitions (``[label]: target``) and HTML
+``<img src="...">``. Targets inside fenced code
+blocks and inline code spans are left alone. Only the target is replaced; the link text, the
+title and the line structure of the body stay as they were, so line numbers computed before a
+rewrite still hold after it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from gezel_knowledge.compiler.text.blocks import Block, LineIndex, code_line_mask, parse_blocks
+
+__all__ = ["LinkRef", "find_links", "rewrite_links"]
+
+# Destination: <...>, a Hugo ref/relref shortcode, or a run without spaces, allowing one level
+# of balanced parentheses.
+_INLINE = re.compile(
+    r"(!?)\[(?:[^\[\]\\]|\\.|\[[^\[\]]*\])*\]"
+    r"\(\s*(<[^<>\n]*>|\{\{[<%]\s*(?:rel)?ref\s[^{}\n]*?[>%]\}\}"
+    r"|[^\s()<>]*(?:\([^\s()]*\)[^\s()<>]*)*)"
+    r"(?:\s+(?:\"[^\"]*\"|'[^']*'|\([^()]*\)))?\s*\)"
+)
+_DEFINITION = re.compile(r" {0,3}\[(?:[^\]\\]|\\.)+\]:[ \t]*(<[^<>\n]*>|\S+)")
+_IMG_SRC = re.compile(r"<img\b[^>]*?\bsrc\s*=\s*(?:\"([^\"]*)\"|'([^']*)')", re.IGNORECASE)
+_BACKTICKS = re.compile(r"`+")
+
+
+@dataclass(frozen=True, slots=True)
+class LinkRef:
+    """One link target in a body: its character span, raw text, line, and whether an image."""
+
+    start: int
+    end: int
+    target: str
+    line: int
+    image: bool
+
+
+def _mask_code_spans(line: str) -> str:
+    """``line`` with the content of inline code spans replaced by spaces (same length)."""
+    out = list(line)
+    pos = 0
+    while True:
+        opening = _BACKTICKS.search(line, pos)
+        if opening is None:
+            break
+        run = opening.group(0)
+        closing = None
+        probe = opening.end()
+        while True:
+            candidate = _BACKTICKS.search(line, probe)
+            if candidate is None:
+                break
+            if candidate.group(0) == run:
+                closing = candidate
+                break
+            probe = candidate.end()
+        if closing is None:
+            pos = opening.end()
+            continue
+        for i in range(opening.start(), closing.end()):
+            out[i] = " "
+        pos = closing.end()
+    return "".join(out)
+
+
+def find_links(
+    body: str, index: LineIndex | None = None, blocks: Sequence[Block] | None = None
+) -> list[LinkRef]:
+    """Every link target of a normalised body outside code, in order (``blocks``: the body's
+    :func:`parse_blocks`, when the caller has them already)."""
+    index = index or LineIndex(body)
+    if blocks is None:
+        blocks = parse_blocks(body, index)
+    code = code_line_mask(blocks, index.count)
+    refs: list[LinkRef] = []
+    for number in range(1, index.count + 1):
+        if code[number - 1]:
+            continue
+        start, end = index.span(number)
+        line = body[start:end]
+        if "[" not in line and "<img" not in line.lower():
+            continue
+        masked = _mask_code_spans(line)
+        for match in _INLINE.finditer(masked):
+            s, e = match.span(2)
+            refs.append(_ref(line, start, s, e, number, image=match.group(1) == "!"))
+        definition = _DEFINITION.match(masked)
+        if definition:
+            s, e = definition.span(1)
+            refs.append(_ref(line, start, s, e, number, image=False))
+        for match in _IMG_SRC.finditer(masked):
+            group = 1 if match.group(1) is not None else 2
+            s, e = match.span(group)
+            refs.append(LinkRef(start + s, start + e, line[s:e], number, image=True))
+    refs.sort(key=lambda r: r.start)
+    return refs
+
+
+def _ref(line: str, line_start: int, s: int, e: int, number: int, *, image: bool) -> LinkRef:
+    text = line[s:e]
+    if text.startswith("<") and text.endswith(">"):
+        return LinkRef(line_start + s + 1, line_start + e - 1, text[1:-1], number, image)
+    return LinkRef(line_start + s, line_start + e, text, number, image)
+
+
+def rewrite_links(body: str, links: Sequence[LinkRef], replacements: Mapping[int, str]) -> str:
+    """Replace the targets of ``links`` whose start offset is in ``replacements``."""
+    pieces: list[str] = []
+    cursor = 0
+    for link in links:
+        new = replacements.get(link.start)
+        if new is None:
+            continue
+        pieces.append(body[cursor : link.start])
+        pieces.append(new)
+        cursor = link.end
+    pieces.append(body[cursor:])
+    return "".join(pieces)

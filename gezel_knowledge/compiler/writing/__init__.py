@@ -1,0 +1,1 @@
+"""Writing: the router and shard databases, the manifest, smoke queries, signing."""
