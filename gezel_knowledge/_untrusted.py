@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import stat
 import tomllib
 from collections.abc import Iterator
@@ -342,9 +343,28 @@ def load_json(
     return check_nesting(value, what, max_depth=max_depth, line=line)
 
 
+# A dotted key of more than MAX_NESTING parts (``[k.k.k...]``, ``k.k.k... = 1``): tomllib builds
+# a key by adding one part at a time to a tuple, so such a key costs the square of its length
+# (half a million parts: minutes). Found first, where a key can start (a line, a table header,
+# an inline table's "{" or ","), reading at most MAX_NESTING parts from each such place.
+_KEY_PART = r"""(?:[A-Za-z0-9_-]+|"[^"\n\\]*"|'[^'\n]*')"""
+_KEY_START = r"(?:^[ \t]*\[{0,2}|[{,])[ \t]*"
+_LONG_DOTTED_KEY = re.compile(
+    rf"{_KEY_START}(?:{_KEY_PART}[ \t]*\.[ \t]*){{{MAX_NESTING}}}{_KEY_PART}", re.MULTILINE
+)
+
+
 def load_toml(text: str, what: str, *, max_depth: int = MAX_NESTING) -> dict[str, Any]:
     """A TOML document under the policy (nesting, number length, valid Unicode strings)."""
     check_text(text, what)
+    long_key = _LONG_DOTTED_KEY.search(text)
+    if long_key is not None:
+        line = text.count("\n", 0, long_key.start()) + 1
+        raise StructuredInputError(
+            f"{what} has a dotted key of more than {max_depth} parts on line {line}",
+            reason="too-deep",
+            line=line,
+        )
     try:
         value = tomllib.loads(text, parse_float=_parse_float)
     except tomllib.TOMLDecodeError as exc:

@@ -45,6 +45,15 @@ class TolerantLoader(yaml.SafeLoader):
     """A safe loader that reads unknown tags as plain scalars, lists or mappings."""
 
 
+# libyaml's parser when PyYAML was built with it (its wheels are): about twenty times faster
+# than the pure-Python one on a large file, with the same safe constructors and events.
+_Base: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class _FastTolerantLoader(_Base):  # type: ignore[valid-type,misc]
+    """:class:`TolerantLoader` over libyaml's parser, where there is one."""
+
+
 def _plain(loader: yaml.SafeLoader, tag_suffix: str, node: yaml.Node) -> Any:
     del tag_suffix
     if isinstance(node, yaml.ScalarNode):
@@ -57,6 +66,7 @@ def _plain(loader: yaml.SafeLoader, tag_suffix: str, node: yaml.Node) -> Any:
 
 
 TolerantLoader.add_multi_constructor("", _plain)
+_FastTolerantLoader.add_multi_constructor("", _plain)
 
 
 def _line(mark: Any) -> int | None:
@@ -66,6 +76,12 @@ def _line(mark: Any) -> int | None:
 def _syntax_error(exc: yaml.YAMLError, what: str) -> StructuredInputError:
     mark = getattr(exc, "problem_mark", None)
     problem = str(getattr(exc, "problem", None) or exc)
+    if "depth" in problem:
+        # libyaml refuses nesting beyond its own limit while reading ahead, before the event
+        # walk sees the level past ours: the same refusal.
+        return StructuredInputError(
+            f"{what} nests deeper than {MAX_NESTING} levels", reason="too-deep", line=_line(mark)
+        )
     return StructuredInputError(
         f"{what} is not valid YAML: {problem}", reason="invalid-yaml", line=_line(mark)
     )
@@ -80,7 +96,7 @@ def _check_events(text: str, what: str) -> None:
     """Nesting and number length, from the event stream (iterative, before composing)."""
     depth = 0
     resolver = TolerantLoader("")
-    for event in yaml.parse(text, Loader=TolerantLoader):
+    for event in yaml.parse(text, Loader=_FastTolerantLoader):
         if isinstance(event, yaml.CollectionStartEvent):
             depth += 1
             if depth > MAX_NESTING:
@@ -160,9 +176,9 @@ def compose_yaml(text: str, what: str) -> yaml.Node | None:
     check_text(text, what)
     try:
         _check_events(text, what)
-        loader = TolerantLoader(text)
+        loader = _FastTolerantLoader(text)
         try:
-            root = loader.get_single_node()
+            root: yaml.Node | None = loader.get_single_node()
         finally:
             loader.dispose()
     except yaml.YAMLError as exc:
@@ -191,7 +207,7 @@ def load_yaml(text: str, what: str) -> Any:
     root = compose_yaml(text, what)
     if root is None:
         return None
-    loader = TolerantLoader("")
+    loader = _FastTolerantLoader("")
     try:
         try:
             value = loader.construct_document(root)
