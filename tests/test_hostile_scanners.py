@@ -79,7 +79,7 @@ def test_asset_references_are_linear(unit: str) -> None:
     )
 
 
-IGNORE_FAMILIES = {
+IGNORE_FAMILIES: dict[str, Callable[[int], str]] = {
     "stars": lambda i: "*a" * 40 + f"*b{i}",
     "double stars": lambda i: "/" + "**/" * 40 + f"x{i}",
     "mixed": lambda i: "a/**/b*c*d/**/e*f*g/**/" * 4 + str(i),

@@ -36,6 +36,7 @@ from pathlib import Path
 import numpy as np
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+from gezel_knowledge._faults import storage_faults
 from gezel_knowledge._files import check_output_file
 from gezel_knowledge._version import __version__
 from gezel_knowledge.archive.writer import write_archive
@@ -240,13 +241,19 @@ def compile_catalog(
     if options.strict:
         refuse_warnings(plan.source.warnings)
     output.parent.mkdir(parents=True, exist_ok=True)
-    work = Path(tempfile.mkdtemp(prefix=f".{output.name}.build-", dir=output.parent))
     cache = VectorCache(options.cache_dir, plan.profile)
+    work: Path | None = None
     try:
-        return _build(plan, run, output, work, cache)
+        # Made inside the try: an interruption (SIGINT, SIGTERM through the CLI) at any point
+        # after it exists still removes it. A full disk or a read-only folder while the staging
+        # database, the vectors or the archive are written is a typed error naming the output.
+        with storage_faults(output, "build the catalog"):
+            work = Path(tempfile.mkdtemp(prefix=f".{output.name}.build-", dir=output.parent))
+            return _build(plan, run, output, work, cache)
     finally:
         cache.close()
-        shutil.rmtree(work, ignore_errors=True)
+        if work is not None:
+            shutil.rmtree(work, ignore_errors=True)
 
 
 def _embedder(embedder: Embedder | str | None, declared: str | None) -> Embedder:
