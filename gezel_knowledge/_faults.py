@@ -60,13 +60,14 @@ def _writable_folder(path: Path) -> bool:
 
 
 def _os_reason(exc: OSError) -> str | None:
+    reason: str | None = None
     if exc.errno in _SPACE:
-        return "insufficient-space"
-    if exc.errno in _READ_ONLY:
-        return "read-only"
-    if exc.errno == errno.EIO:
-        return "storage-error"
-    return None
+        reason = "insufficient-space"
+    elif exc.errno in _READ_ONLY:
+        reason = "read-only"
+    elif exc.errno == errno.EIO:
+        reason = "storage-error"
+    return reason
 
 
 def _sqlite_reason(exc: BaseException, path: Path) -> str | None:
@@ -74,17 +75,18 @@ def _sqlite_reason(exc: BaseException, path: Path) -> str | None:
     if not isinstance(code, int):
         return None
     primary = code & 0xFF
+    reason: str | None = None
     if primary == _SQLITE_FULL:
-        return "insufficient-space"
-    if primary in (_SQLITE_READONLY, _SQLITE_PERM):
-        return "read-only"
-    if primary == _SQLITE_CANTOPEN:
-        return "storage-error" if _writable_folder(path.parent) else "read-only"
-    if primary in (_SQLITE_BUSY, _SQLITE_LOCKED):
-        return "lock-timeout"
-    if primary in (_SQLITE_IOERR, _SQLITE_CORRUPT, _SQLITE_NOTADB):
-        return "storage-error"
-    return None
+        reason = "insufficient-space"
+    elif primary in (_SQLITE_READONLY, _SQLITE_PERM):
+        reason = "read-only"
+    elif primary == _SQLITE_CANTOPEN:
+        reason = "storage-error" if _writable_folder(path.parent) else "read-only"
+    elif primary in (_SQLITE_BUSY, _SQLITE_LOCKED):
+        reason = "lock-timeout"
+    elif primary in (_SQLITE_IOERR, _SQLITE_CORRUPT, _SQLITE_NOTADB):
+        reason = "storage-error"
+    return reason
 
 
 _WHAT: Final = {
