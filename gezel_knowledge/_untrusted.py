@@ -71,7 +71,8 @@ _CHUNK: Final = 1 << 20
 
 
 class StructuredInputError(InvalidInput):
-    """Input refused by the policy or unparseable; ``line`` is 1-based when known."""
+    """Input refused by the policy or unparseable; ``line`` is 1-based when known, and
+    ``problem`` is a parser's own words for a document that does not parse."""
 
     def __init__(
         self,
@@ -80,9 +81,11 @@ class StructuredInputError(InvalidInput):
         reason: str | None = None,
         subject: str | None = None,
         line: int | None = None,
+        problem: str | None = None,
     ) -> None:
         super().__init__(message, reason=reason, subject=subject)
         self.line: int | None = line
+        self.problem: str = problem or self.message
 
 
 # -- text --------------------------------------------------------------------------------------
@@ -238,15 +241,18 @@ def open_regular(
     return os.fdopen(fd, "rb")
 
 
-def iter_lines(fh: BinaryIO, what: str, *, max_line_bytes: int) -> Iterator[tuple[int, bytes]]:
-    """``(1-based line number, bytes without the line end)`` of each line of ``fh``; a line
-    longer than ``max_line_bytes`` is refused (``input-too-large``) without being held whole."""
+def iter_lines(fh: BinaryIO, what: str, *, max_line_bytes: int) -> Iterator[tuple[int, int, bytes]]:
+    """``(1-based line number, offset of the line, bytes without the line end)`` of each line of
+    ``fh``; a line longer than ``max_line_bytes`` is refused (``input-too-large``) without being
+    held whole."""
     number = 0
+    offset = fh.tell()
     while True:
         raw = fh.readline(max_line_bytes + 2)
         if not raw:
             return
         number += 1
+        start, offset = offset, offset + len(raw)
         line = raw.rstrip(b"\r\n")
         if len(line) > max_line_bytes:
             raise StructuredInputError(
@@ -254,7 +260,7 @@ def iter_lines(fh: BinaryIO, what: str, *, max_line_bytes: int) -> Iterator[tupl
                 reason="input-too-large",
                 line=number,
             )
-        yield number, line
+        yield number, start, line
 
 
 # -- structured values -------------------------------------------------------------------------
@@ -339,6 +345,7 @@ def load_json(
             f"{what} is not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})",
             reason="invalid-json",
             line=line if line is not None else exc.lineno,
+            problem=str(exc),
         ) from None
     return check_nesting(value, what, max_depth=max_depth, line=line)
 
@@ -369,7 +376,7 @@ def load_toml(text: str, what: str, *, max_depth: int = MAX_NESTING) -> dict[str
         value = tomllib.loads(text, parse_float=_parse_float)
     except tomllib.TOMLDecodeError as exc:
         raise StructuredInputError(
-            f"{what} is not valid TOML: {exc}", reason="invalid-toml"
+            f"{what} is not valid TOML: {exc}", reason="invalid-toml", problem=str(exc)
         ) from None
     except RecursionError:
         raise _too_deep(what, max_depth, None) from None

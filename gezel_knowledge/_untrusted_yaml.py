@@ -33,7 +33,7 @@ from gezel_knowledge._untrusted import (
     check_text,
 )
 
-__all__ = ["MAX_YAML_VALUES", "TolerantLoader", "compose_yaml", "load_yaml"]
+__all__ = ["MAX_YAML_VALUES", "TolerantLoader", "compose_yaml", "jsonable", "load_yaml"]
 
 MAX_YAML_VALUES: Final = 500_000
 """Scalars, lists and mappings a YAML document may hold once its aliases are expanded."""
@@ -83,13 +83,32 @@ def _syntax_error(exc: yaml.YAMLError, what: str) -> StructuredInputError:
             f"{what} nests deeper than {MAX_NESTING} levels", reason="too-deep", line=_line(mark)
         )
     return StructuredInputError(
-        f"{what} is not valid YAML: {problem}", reason="invalid-yaml", line=_line(mark)
+        f"{what} is not valid YAML: {problem}",
+        reason="invalid-yaml",
+        line=_line(mark),
+        problem=problem,
     )
 
 
 def _resolve(loader: TolerantLoader, value: str) -> str:
     """The tag a plain scalar resolves to (``tag:yaml.org,2002:int`` for ``12``)."""
     return str(loader.resolve(yaml.ScalarNode, value, (True, False)))  # type: ignore[no-untyped-call]
+
+
+_EXPLAIN_BYTES: Final = 1024 * 1024
+
+
+def _explained(exc: yaml.YAMLError, text: str, what: str) -> StructuredInputError:
+    """The refusal of a YAML text libyaml could not read, in PyYAML's words where the text is
+    small enough to read again with it (its messages say what it expected and what it found;
+    libyaml's only what it did not find)."""
+    if len(text) <= _EXPLAIN_BYTES:
+        try:
+            for _ in yaml.parse(text, Loader=TolerantLoader):
+                pass
+        except yaml.YAMLError as pure:
+            return _syntax_error(pure, what)
+    return _syntax_error(exc, what)
 
 
 def _check_events(text: str, what: str) -> None:
@@ -182,20 +201,20 @@ def compose_yaml(text: str, what: str) -> yaml.Node | None:
         finally:
             loader.dispose()
     except yaml.YAMLError as exc:
-        raise _syntax_error(exc, what) from None
+        raise _explained(exc, text, what) from None
     if root is not None:
         _check_graph(root, what)
     return root
 
 
-def _jsonable(value: Any) -> Any:
+def jsonable(value: Any) -> Any:
     """A plain JSON-compatible copy: dates become ISO 8601 strings, bytes text."""
     if isinstance(value, dt.datetime | dt.date | dt.time):
         return value.isoformat()
     if isinstance(value, dict):
-        return {str(k): _jsonable(v) for k, v in value.items()}
+        return {str(k): jsonable(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
-        return [_jsonable(v) for v in value]
+        return [jsonable(v) for v in value]
     if isinstance(value, bytes):
         return value.decode("utf-8", "replace")
     return value
@@ -222,4 +241,4 @@ def load_yaml(text: str, what: str) -> Any:
             ) from None
     finally:
         loader.dispose()
-    return check_nesting(_jsonable(value), what)
+    return check_nesting(jsonable(value), what)

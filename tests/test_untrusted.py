@@ -96,7 +96,7 @@ def test_a_key_over_64_kib_is_refused(tmp_path: Path) -> None:
 def test_a_line_longer_than_the_limit_is_refused_without_reading_it_whole() -> None:
     stream = io.BytesIO(b"short\n" + b"x" * 1000 + b"\nafter\n")
     lines = iter_lines(stream, "docs.jsonl", max_line_bytes=100)
-    assert next(lines) == (1, b"short")
+    assert next(lines) == (1, 0, b"short")
     with pytest.raises(StructuredInputError) as err:
         next(lines)
     assert (err.value.reason, err.value.line) == ("input-too-large", 2)
