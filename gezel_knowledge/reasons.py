@@ -150,6 +150,7 @@ _INPUT: Final = {
     "smoke-query-failed": "a smoke query does not find its expected documents in its top ten",
     "source-changed": "a source file changed while it was read or archived",
     "strict-warnings": "a strict build met warnings: the error holds every one",
+    "symlink-loop": "a symbolic link in a source leads back to itself (x.md -> y.md -> x.md)",
     "too-deep": "a YAML, TOML, JSON or outline value nests deeper than its limit",
     "too-many-locations": "a document has more locations than a document may have",
     "topic-cycle": "topics' parents form a cycle",

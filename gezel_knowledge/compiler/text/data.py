@@ -46,6 +46,7 @@ __all__ = [
     "read_data_file",
     "read_lines",
     "read_text_file",
+    "resolved_path",
 ]
 
 MAX_TEXT_FILE_BYTES: Final = 16 * 1024 * 1024
@@ -168,6 +169,17 @@ def load_json(
         raise _source_error(exc, path, reason=reason, prefix="invalid JSON", line=line) from None
 
 
+def resolved_path(path: Path, *, where: str) -> Path:
+    """``path`` with every symbolic link resolved; a loop of links (``x.md -> y.md -> x.md``)
+    is a :class:`SourceError` (``symlink-loop``), not the ``RuntimeError`` pathlib raises."""
+    try:
+        return path.resolve()
+    except (RuntimeError, OSError) as exc:
+        raise SourceError(
+            f"is a loop of symbolic links ({exc})", reason="symlink-loop", path=where
+        ) from None
+
+
 def _read_bytes(path: Path, *, where: str, limit: int) -> bytes:
     try:
         return _untrusted.read_bounded(path, "the file", limit=limit)
@@ -178,9 +190,11 @@ def _read_bytes(path: Path, *, where: str, limit: int) -> bytes:
 
 
 def read_text_file(path: Path, *, where: str, limit: int = MAX_TEXT_FILE_BYTES) -> str:
-    """A file's text as UTF-8 (``where``: how messages name it): a regular file of at most
-    ``limit`` bytes, its size checked before it is read."""
+    """A file's text as UTF-8 (``where``: how messages name it; one leading byte-order mark
+    dropped): a regular file of at most ``limit`` bytes, its size checked before it is read."""
     data = _read_bytes(path, where=where, limit=limit)
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]  # a UTF-8 byte-order mark (docfx.json, _config.yml written on Windows)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
