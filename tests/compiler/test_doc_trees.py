@@ -127,7 +127,12 @@ def test_an_unmodified_mdbook_guide_builds_with_default_flags(
     # file from outside itself on its own).
     assert main(["build", str(guide), "-o", str(out), *HASH]) == 1
     assert "is outside the source folder" in capsys.readouterr().err
-    licence = ["--license-file", str(tmp_path / "repo" / "LICENSE")]
+    licence = [
+        "--license-file",
+        str(tmp_path / "repo" / "LICENSE"),
+        "--license-name",
+        "MIT License",
+    ]
     assert main(["build", str(guide), "-o", str(out), *HASH, *licence, "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert (report["catalogId"], report["documents"]) == ("kettle-guide", 6)
