@@ -138,6 +138,14 @@ def load_source(
             return load_document_list(source, metadata=metadata, catalog=catalog)
         if source.is_file() and source.suffix.lower() == ".parquet":
             return load_parquet_document_list(source, metadata=metadata, catalog=catalog)
+    except RecursionError:
+        # An outline nested beyond what reading it can follow (DocFX toc.yml files including
+        # each other hundreds deep, folders inside folders): refused, never a traceback.
+        raise SourceError(
+            "the source's outline or folders nest too deep to read",
+            reason="too-deep",
+            path=str(source),
+        ) from None
     except RuntimeError as exc:
         # pathlib's word for a loop of symbolic links, from any resolve() of the source's paths
         # (an outline, a configuration, a page): the source's fault, not a crash.
