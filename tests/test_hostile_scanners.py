@@ -20,6 +20,10 @@ import pytest
 from gezel_knowledge._untrusted import StructuredInputError, load_json, load_toml
 from gezel_knowledge._untrusted_yaml import load_yaml
 from gezel_knowledge.archive.assets import asset_references, svg_problem
+from gezel_knowledge.compiler.generators._summary import _find_link, _heading
+from gezel_knowledge.compiler.text.anchors import SLUG_STYLES, heading_text, page_anchors
+from gezel_knowledge.compiler.text.blocks import LineIndex, normalize_body, parse_blocks
+from gezel_knowledge.compiler.text.links import find_links
 from gezel_knowledge.indexes._chunker import chunk_text
 from gezel_knowledge.indexes._convert import DocumentTooLarge, document_text
 from gezel_knowledge.indexes._ignore import IgnoreRules
@@ -237,3 +241,52 @@ def test_query_and_identifier_words_are_linear(unit: str) -> None:
         split_identifier_words(text)
 
     assert_linear_time(scan, len(text), seconds_per_mb=20, what=repr(unit))
+
+
+# -- the compiler's scanners over pages, headings and outlines ---------------------------------
+
+BODY_FAMILIES = [
+    "<img ",
+    "<a ",
+    "](",
+    "[a](",
+    "\\[",
+    "![a](",
+    "`` ` ",
+    "```",
+    "{#",
+    "# " + " " * 60 + "x\n",
+    "# # \n",
+    "# [a](b) `c` <a id='x'> *d*\n",
+    "<a id='x'>",
+    "(a)=\n",
+    "{{< ref ",
+]
+
+
+@pytest.mark.parametrize("unit", BODY_FAMILIES)
+def test_page_scanners_are_linear(unit: str) -> None:
+    # Blocks, links, anchors in every slug style, and the heading text of one long heading.
+    body = _repeat(unit)
+
+    def scan() -> None:
+        text = normalize_body(body)
+        index = LineIndex(text)
+        blocks = parse_blocks(text, index)
+        find_links(text, index, blocks)
+        for style in SLUG_STYLES:
+            page_anchors(blocks, index, text, style)
+        heading_text(body[: MB // 4])
+
+    assert_linear_time(scan, len(body), seconds_per_mb=40, what=f"page of {unit!r}")
+
+
+@pytest.mark.parametrize("unit", ["](", "[a](", "](<", "# ", "#\t", "- [a](", ">", " "])
+def test_summary_lines_are_read_in_linear_time(unit: str) -> None:
+    line = _repeat(unit, head="[")
+
+    def scan() -> None:
+        _find_link(line)
+        _heading(line)
+
+    assert_linear_time(scan, len(line), seconds_per_mb=20, what=f"SUMMARY.md of {unit!r}")
