@@ -46,7 +46,7 @@ from gezel_knowledge.compiler.sources.source import (
 )
 from gezel_knowledge.compiler.sources.toc import topic_sort_key
 from gezel_knowledge.compiler.text.blocks import normalize_body
-from gezel_knowledge.compiler.text.data import load_json, read_lines
+from gezel_knowledge.compiler.text.data import load_json, read_asset_bytes, read_lines
 from gezel_knowledge.compiler.text.names import document_slug
 from gezk.toc import Topic
 
@@ -339,7 +339,7 @@ def _assets(
                 path=where,
                 line=number,
             )
-        problem = asset_problem(target, file.read_bytes())
+        problem = asset_problem(target, read_asset_bytes(file, where=target))
         if problem is not None:
             raise SourceError(problem.message, reason=problem.reason, path=where, line=number)
         assets.append(SourceAsset(target, file, file.stat().st_size))

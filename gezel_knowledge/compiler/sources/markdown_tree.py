@@ -70,7 +70,12 @@ from gezel_knowledge.compiler.text.blocks import (
     normalize_body,
     parse_blocks,
 )
-from gezel_knowledge.compiler.text.data import load_json, read_text_file, resolved_path
+from gezel_knowledge.compiler.text.data import (
+    load_json,
+    read_asset_bytes,
+    read_text_file,
+    resolved_path,
+)
 from gezel_knowledge.compiler.text.frontmatter import split_front_matter
 from gezel_knowledge.compiler.text.links import LinkRef, find_links, rewrite_links
 from gezel_knowledge.compiler.text.names import derive_topic_id, document_slug
@@ -500,7 +505,7 @@ class _Tree:
                 path=where,
                 line=line,
             )
-        data = resolved.read_bytes()
+        data = read_asset_bytes(resolved, where=self.display(resolved))
         problem = asset_problem(archive, data)
         if problem is not None:
             raise SourceError(

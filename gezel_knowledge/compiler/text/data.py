@@ -29,6 +29,7 @@ import yaml
 from gezel_knowledge import _untrusted, _untrusted_yaml
 from gezel_knowledge._untrusted import SYNTAX_REASONS, StructuredInputError
 from gezel_knowledge._untrusted_yaml import jsonable
+from gezel_knowledge.archive.assets import MAX_ASSET_BYTES
 from gezel_knowledge.compiler.errors import SourceError
 from gezel_knowledge.errors import InvalidInput
 
@@ -43,7 +44,9 @@ __all__ = [
     "load_yaml_nodes",
     "parse_toml",
     "parse_yaml",
+    "read_asset_bytes",
     "read_data_file",
+    "read_file_bytes",
     "read_lines",
     "read_text_file",
     "resolved_path",
@@ -187,6 +190,27 @@ def _read_bytes(path: Path, *, where: str, limit: int) -> bytes:
         # The path is named as messages name it, not as the file system does.
         message = exc.message.replace(f"the file {path}", "it")
         raise SourceError(message, reason=exc.reason, path=where) from None
+
+
+def read_file_bytes(path: Path, *, where: str, limit: int = MAX_TEXT_FILE_BYTES) -> bytes:
+    """A file's bytes (``where``: how messages name it): a regular file of at most ``limit``
+    bytes, its size checked before it is read."""
+    return _read_bytes(path, where=where, limit=limit)
+
+
+def read_asset_bytes(path: Path, *, where: str) -> bytes:
+    """An image's bytes, refused as ``asset-too-large`` past the per-asset limit before they
+    are read."""
+    try:
+        return _read_bytes(path, where=where, limit=MAX_ASSET_BYTES)
+    except SourceError as exc:
+        if exc.reason != "input-too-large":
+            raise
+        raise SourceError(
+            f"is larger than {MAX_ASSET_BYTES:,} bytes, the limit for an asset",
+            reason="asset-too-large",
+            path=where,
+        ) from None
 
 
 def read_text_file(path: Path, *, where: str, limit: int = MAX_TEXT_FILE_BYTES) -> str:
