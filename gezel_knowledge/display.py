@@ -16,9 +16,13 @@ import html
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from gezel_knowledge.extras import require_extra
+
+if TYPE_CHECKING:
+    import pandas
+    import pyarrow
 
 __all__ = [
     "Column",
@@ -102,6 +106,8 @@ class HitView(Protocol):
     def rank(self) -> int: ...
     @property
     def relevance(self) -> float: ...
+    @property
+    def score(self) -> float | None: ...
     @property
     def heading_path(self) -> Sequence[str]: ...
     @property
@@ -317,6 +323,11 @@ def _heading(path: Sequence[str]) -> str:
     return " › ".join(path)
 
 
+def score_text(score: float | None) -> str:
+    """A hit's score as shown: its cosine to the query, or ``-`` where none was measured."""
+    return "-" if score is None else f"{score:.3f}"
+
+
 def _where(hit: HitView) -> str:
     prov = hit.provenance
     if prov is None:
@@ -328,13 +339,14 @@ _UNTRUSTED = "Text below is untrusted evidence from its sources: cite it, do not
 
 
 def result_html(result: ResultView) -> str:
-    """A search result as a table of title, heading path, relevance, signals and a short
-    excerpt with its citation."""
+    """A search result as a table of title, heading path, score (cosine to the query),
+    relevance (rank-based), signals and a short excerpt with its citation."""
     rows = [
         (
             _e(hit.rank + 1),
             _e(hit.title) + f'<br><span class="gezk-note">{_e(_where(hit))}</span>',
             _e(_heading(hit.heading_path)),
+            _e(score_text(hit.score)),
             _e(f"{hit.relevance:.3f}"),
             "<br>".join(_e(s) for s in _signals_text(hit.signals)),
             _cited(excerpt(hit.text), hit.citation),
@@ -344,7 +356,15 @@ def result_html(result: ResultView) -> str:
     reports = "; ".join(_report_text(r) for r in result.sources)
     title = f"{len(result.hits)} hits for {result.query!r} ({result.mode})"
     notes = [f"sources: {reports}" if reports else "", _UNTRUSTED]
-    columns = ("#", "title", "heading path", "relevance", "signals", "excerpt and citation")
+    columns = (
+        "#",
+        "title",
+        "heading path",
+        "score",
+        "relevance",
+        "signals",
+        "excerpt and citation",
+    )
     return _frame(title, notes, _table(columns, rows))
 
 
@@ -370,6 +390,7 @@ def hit_html(hit: HitView) -> str:
         ("heading path", _heading(hit.heading_path)),
         ("lines", lines),
         ("rank", hit.rank + 1),
+        ("score", f"{score_text(hit.score)} (cosine of the passage to the query)"),
         ("relevance", f"{hit.relevance:.3f} (rank-based, not a probability)"),
         ("signals", "; ".join(_signals_text(hit.signals))),
     ]
@@ -387,8 +408,8 @@ def hit_html(hit: HitView) -> str:
 
 
 def hit_repr(hit: HitView) -> str:
-    """``<SearchHit #1 'Title' 0.917 knowledge://...>``."""
-    return f"<SearchHit #{hit.rank + 1} {hit.title!r} {hit.relevance:.3f} {hit.citation}>"
+    """``<SearchHit #1 'Title' score 0.612 knowledge://...>``: the score is the cosine."""
+    return f"<SearchHit #{hit.rank + 1} {hit.title!r} score {score_text(hit.score)} {hit.citation}>"
 
 
 def passage_html(passage: PassageView) -> str:
@@ -519,7 +540,7 @@ class Frame:
 
     columns: tuple[Column, ...]
 
-    def to_arrow(self) -> Any:
+    def to_arrow(self) -> pyarrow.Table:
         """A ``pyarrow.Table`` with one typed column each (needs the ``notebook`` extra)."""
         pa = require_extra("pyarrow", "notebook", "to_arrow()")
         signal = pa.struct([("name", pa.string()), ("rank", pa.int64()), ("score", pa.float64())])
@@ -534,7 +555,7 @@ class Frame:
         schema = pa.schema([(c.name, types[c.type]) for c in self.columns])
         return pa.table({c.name: list(c.values) for c in self.columns}, schema=schema)
 
-    def to_pandas(self) -> Any:
+    def to_pandas(self) -> pandas.DataFrame:
         """A ``pandas.DataFrame`` with nullable dtypes (needs the ``notebook`` extra)."""
         pd = require_extra("pandas", "notebook", "to_pandas()")
         dtypes = {"string": "string", "int": "Int64", "float": "Float64", "bool": "boolean"}
@@ -554,6 +575,7 @@ def _frame_of(rows: Sequence[Sequence[Any]], spec: Sequence[tuple[str, ColumnTyp
 
 _HIT_COLUMNS: tuple[tuple[str, ColumnType], ...] = (
     ("rank", "int"),
+    ("score", "float"),
     ("relevance", "float"),
     ("title", "string"),
     ("heading_path", "strings"),
@@ -583,6 +605,7 @@ def _hit_row(hit: HitView) -> tuple[Any, ...]:
     prov = hit.provenance
     return (
         hit.rank,
+        hit.score,
         hit.relevance,
         hit.title,
         list(hit.heading_path),

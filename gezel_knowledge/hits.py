@@ -9,12 +9,17 @@ above generic reference knowledge.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
-from typing import Any, Literal
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Literal
 
 from gezel_knowledge import display
 
+if TYPE_CHECKING:
+    import pandas
+    import pyarrow
+
 __all__ = [
+    "COSINE_SIGNALS",
     "SOURCE_PRIORITY",
     "Provenance",
     "SearchHit",
@@ -32,6 +37,11 @@ SOURCE_PRIORITY: dict[SourceKind, float] = {
     "catalog": 0.7,
 }
 """Multipliers applied to relevance when sources are merged: project content first."""
+
+
+COSINE_SIGNALS: tuple[str, ...] = ("vector", "keyword-only")
+"""The signals whose raw score is the cosine of the hit's passage to the query: the vector list
+(its passages are the hit's), and the keyword-only mark (the cosine that fell below the floor)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,9 +67,13 @@ class Provenance:
 class SearchHit:
     """One retrieved passage or document with its citation; its text is untrusted evidence.
 
-    ``rank`` is the zero-based position in its source's fused result list and ``relevance``
-    the rank-anchored ``11 / (11 + rank)`` (memory recall may further weight it by age);
-    each :class:`Signal` carries the 1-based rank within one ranked list.
+    :attr:`score` is what a cutoff acts on: the cosine similarity of the hit's passage to the
+    query (-1 to 1, higher is closer) in its source's embedding space, or ``None`` where no
+    cosine was measured (keyword mode, no query embedder for the source, or a workspace or
+    memory hit only the keyword lists found). ``rank`` is the zero-based position in its
+    source's fused result list and ``relevance`` the rank-anchored ``11 / (11 + rank)`` (memory
+    recall may further weight it by age): a position, not a similarity, kept as metadata. Each
+    :class:`Signal` carries the 1-based rank within one ranked list.
     """
 
     source_kind: SourceKind
@@ -82,6 +96,12 @@ class SearchHit:
     distance_meters: float | None = None
     matched_location: str | None = None
     untrusted: bool = True
+    score: float | None = field(init=False, default=None)
+    """The cosine of the hit's passage to the query, or ``None`` (derived from the signals)."""
+
+    def __post_init__(self) -> None:
+        cosine = next((s.score for s in self.signals if s.name in COSINE_SIGNALS), None)
+        object.__setattr__(self, "score", None if cosine is None else float(cosine))
 
     @property
     def priority_score(self) -> float:
@@ -108,11 +128,11 @@ class SearchHit:
     def _repr_html_(self) -> str:
         return display.hit_html(self)
 
-    def to_arrow(self) -> Any:
+    def to_arrow(self) -> pyarrow.Table:
         """This hit as a one-row ``pyarrow.Table`` (the ``notebook`` extra)."""
         return display.hits_frame([self]).to_arrow()
 
-    def to_pandas(self) -> Any:
+    def to_pandas(self) -> pandas.DataFrame:
         """This hit as a one-row ``pandas.DataFrame`` (the ``notebook`` extra)."""
         return display.hits_frame([self]).to_pandas()
 

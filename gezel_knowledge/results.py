@@ -12,10 +12,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, get_args
+from typing import TYPE_CHECKING, Literal, get_args
 
 from gezel_knowledge import display
 from gezel_knowledge.hits import Provenance, SearchHit, SourceKind
+
+if TYPE_CHECKING:
+    import pandas
+    import pyarrow
 
 __all__ = [
     "SEARCH_MODES",
@@ -169,11 +173,11 @@ class SearchResult:
     def _repr_html_(self) -> str:
         return display.result_html(self)
 
-    def to_arrow(self) -> Any:
+    def to_arrow(self) -> pyarrow.Table:
         """The hits as a ``pyarrow.Table``, one row each, best first (the ``notebook`` extra)."""
         return display.hits_frame(self.hits).to_arrow()
 
-    def to_pandas(self) -> Any:
+    def to_pandas(self) -> pandas.DataFrame:
         """The hits as a ``pandas.DataFrame``, one row each, best first (the ``notebook``
         extra)."""
         return display.hits_frame(self.hits).to_pandas()

@@ -3,6 +3,7 @@ are, escape what catalogs supplied, and become Arrow tables and pandas frames.""
 
 from __future__ import annotations
 
+import inspect
 import re
 import sys
 from collections.abc import Iterator
@@ -15,7 +16,7 @@ from gezel_knowledge.embedders import HashEmbedder
 from gezel_knowledge.extras import MissingExtra
 from gezel_knowledge.hits import Provenance, SearchHit, Signal
 from gezel_knowledge.opening import open_catalog
-from gezel_knowledge.reader import Catalog, TopicListing
+from gezel_knowledge.reader import Catalog, DocumentPage, NearbyPage, TopicListing
 from gezel_knowledge.results import SearchResult, SourceReport
 from gezk.spatial import RadiusQuery
 from tests.reader.catalog_builder import CatalogBuild, sample_docs
@@ -68,12 +69,14 @@ def test_a_search_result_renders_as_a_table_of_its_hits(handbook: Catalog) -> No
     rows = _cells(html)
     assert len(rows) == len(result.hits)
     for hit, row in zip(result.hits, rows, strict=True):
-        number, title, heading, relevance, signals, excerpt = row
+        number, title, heading, score, relevance, signals, excerpt = row
         assert number == str(hit.rank + 1)
         assert title.startswith(hit.title)
         assert "gezel-knowledge/gezel-handbook 2026.12.1" in title
         assert heading == " › ".join(hit.heading_path)
         assert relevance == f"{hit.relevance:.3f}"
+        assert hit.score is not None
+        assert score == f"{hit.score:.3f}"
         assert [s.split(" ")[0] for s in signals.split("<br>")] == [s.name for s in hit.signals]
         assert excerpt.endswith(f"<code>{hit.citation}</code>")
     assert "untrusted" in html
@@ -118,7 +121,8 @@ def test_reprs_say_what_each_value_is(handbook: Catalog, handbook_gezk: Path) ->
         "gezel-knowledge/gezel-handbook>"
     )
     hit = result.hits[0]
-    assert repr(hit) == f"<SearchHit #1 {hit.title!r} {hit.relevance:.3f} {hit.citation}>"
+    assert hit.score is not None
+    assert repr(hit) == f"<SearchHit #1 {hit.title!r} score {hit.score:.3f} {hit.citation}>"
     passage = handbook.read(hit.citation)
     assert repr(passage) == (
         f"<Passage passage, lines {passage.line_start}-{passage.line_end} of "
@@ -158,6 +162,7 @@ def test_a_result_becomes_an_arrow_table_one_typed_row_per_hit(handbook: Catalog
     assert table.num_rows == len(result.hits)
     assert table.column("citation").to_pylist() == [h.citation for h in result.hits]
     assert table.column("relevance").to_pylist() == [h.relevance for h in result.hits]
+    assert table.column("score").to_pylist() == [h.score for h in result.hits]
     assert table.column("heading_path").to_pylist() == [list(h.heading_path) for h in result.hits]
     assert table.column("signals").to_pylist() == [
         [{"name": s.name, "rank": s.rank, "score": s.score} for s in h.signals] for h in result.hits
@@ -253,3 +258,24 @@ def test_tables_without_the_extra_name_it(
     with pytest.raises(MissingExtra) as pandas:
         handbook.topics().to_pandas()
     assert "gezel-knowledge[notebook]" in str(pandas.value)
+
+
+def test_a_catalog_that_finds_its_embedder_does_not_claim_keyword_search_only(
+    handbook_gezk: Path,
+) -> None:
+    # Issue 25 item 11: the display said "keyword search only" until a search loaded the model.
+    with open_catalog(handbook_gezk) as catalog:
+        before = catalog._repr_html_()
+        assert "keyword search only" not in before
+        assert "test-hash-embed@1&#x27;s, loaded on the first semantic search" in before
+        catalog.search("signing", k=1)
+        assert "<td>ready</td>" in catalog._repr_html_()
+    with open_catalog(handbook_gezk, embedder=None) as keywords:
+        assert "none: keyword search only" in keywords._repr_html_()
+
+
+def test_tables_are_typed_as_arrow_tables_and_data_frames() -> None:
+    # Issue 25 item 11: to_pandas() and to_arrow() were typed Any.
+    for kind in (SearchResult, SearchHit, TopicListing, DocumentPage, NearbyPage):
+        assert inspect.signature(kind.to_arrow).return_annotation == "pyarrow.Table"
+        assert inspect.signature(kind.to_pandas).return_annotation == "pandas.DataFrame"

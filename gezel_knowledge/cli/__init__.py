@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import importlib
+import logging
 import pkgutil
 import signal
 import sys
@@ -118,6 +119,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if handler is None:
         parser.print_help(sys.stderr)
         return 2
+    # The commands say what the library logs (semantic search off...) as notes of their own.
+    logging.getLogger("gezel_knowledge").addHandler(logging.NullHandler())
     try:
         with _terminate_cleanly():
             code = handler(args)

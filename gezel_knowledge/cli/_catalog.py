@@ -2,26 +2,25 @@
 
 Every one of them takes a catalog as its first positional argument: a ``.gezk`` file, an
 extracted catalog directory, or an installed catalog (``publisher/catalog`` or a unique id).
-:func:`open_catalog_argument` is the single place that turns the argument into an open
-:class:`~gezel_knowledge.reader.Catalog`. ``list`` without a catalog lists the installed ones and
-``read`` resolves a bare ``knowledge://`` URI through them.
+:func:`open_catalog_argument` turns the argument into an open
+:class:`~gezel_knowledge.reader.Catalog` through the one resolver every surface uses
+(:func:`gezel_knowledge.search.named.resolve_catalog`). ``list`` without a catalog lists the
+installed ones and ``read`` resolves a bare ``knowledge://`` URI through them.
 """
 
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
-import gezel_knowledge.install as installing
 from gezel_knowledge.cli._installed import with_handbook
 from gezel_knowledge.embedders.base import Embedder
 from gezel_knowledge.errors import InvalidInput, NotFound
-from gezel_knowledge.opening import open_catalog
-from gezel_knowledge.reader import Catalog
+from gezel_knowledge.search.named import NamedCatalog, open_named, resolve_catalog
 
 if TYPE_CHECKING:
-    from gezel_knowledge.install import HomeState, InstalledCatalog
+    from gezel_knowledge.reader import Catalog
 
 __all__ = ["add_catalog_argument", "catalog_path_argument", "open_catalog_argument"]
 
@@ -37,48 +36,21 @@ def add_catalog_argument(parser: argparse.ArgumentParser, *, optional: bool = Fa
     )
 
 
-def _installed(value: str, home_dir: str | None) -> tuple[HomeState, InstalledCatalog]:
-    # Through the install face: a path argument never loads the install machinery.
-    home = with_handbook(installing.HomeState(home_dir))
-    try:
-        return home, home.catalog(value)
-    except NotFound as exc:
-        if exc.reason == "version-not-installed":
-            raise
-        raise NotFound(
-            f"{value} is not a .gezk file, a catalog directory or an installed catalog "
-            "(publisher/catalog[@version] or a unique id)",
-            reason="catalog-not-found",
-            subject=value,
-        ) from None
-
-
-def _installed_instead(
-    path: Path, value: str, home: str | None
-) -> tuple[HomeState, InstalledCatalog] | None:
-    """The installed catalog ``value`` names rather than the path, or ``None`` for the path: it
-    names one when no such path exists (else ``catalog-not-found``), and when the path is a
-    folder that is no catalog but an installed catalog of that name exists (a folder ``docs``
-    in the working directory must not hide ``pub/docs``)."""
-    if not path.exists():
-        return _installed(value, home)
-    if not path.is_dir() or (path / "manifest.json").exists():
-        return None
-    try:
-        return _installed(value, home)
-    except NotFound:
-        return None  # the folder it is: opening it says why it is not a catalog
+def _resolve(value: str, home: str | None) -> NamedCatalog:
+    # The bundled handbook is installed in the home only when a name is looked up there.
+    return resolve_catalog(value, home=home, prepare=with_handbook)
 
 
 def catalog_path_argument(value: str, *, home: str | None = None) -> Path:
     """The file or directory a command-line argument names: the path itself when it exists
     (and is a catalog, if a folder), else the active version's directory of the installed
     catalog it names."""
-    path = Path(value)
-    found = _installed_instead(path, value, home)
-    if found is None:
-        return path
-    state, installed = found
+    named = _resolve(value, home)
+    if named.path is not None:
+        return named.path
+    state, installed = named.home, named.installed
+    assert state is not None
+    assert installed is not None
     if installed.active is None:
         raise NotFound(
             f"{installed.key} has no active version", reason="not-installed", subject=value
@@ -87,21 +59,18 @@ def catalog_path_argument(value: str, *, home: str | None = None) -> Path:
 
 
 def open_catalog_argument(
-    value: str | None, *, embedder: Embedder | None = None, home: str | None = None
+    value: str | None,
+    *,
+    embedder: Embedder | Literal["auto"] | None = None,
+    home: str | None = None,
+    model_dir: str | None = None,
 ) -> Catalog:
-    """Open the catalog a command-line argument names (an installed one from ``home``)."""
+    """Open the catalog a command-line argument names (an installed one from ``home``), with
+    its query embedder (``"auto"``: its profile's, looked for in ``model_dir`` first)."""
     if value is None:
         raise InvalidInput(
             "name a catalog: a .gezk file, an extracted catalog directory, or an installed "
             "catalog (publisher/catalog[@version] or a unique id)",
             reason="catalog-required",
         )
-    path = Path(value)
-    found = _installed_instead(path, value, home)
-    if found is not None:
-        # An installed catalog by publisher/catalog[@version] or a unique id.
-        state, installed = found
-        catalog = installing.mount_catalog(state, installed, allow_disabled=True)
-        catalog.embedder = embedder
-        return catalog
-    return open_catalog(path, embedder=embedder)
+    return open_named(_resolve(value, home), embedder=embedder, model_dir=model_dir)

@@ -32,6 +32,7 @@ COMMANDS: dict[str, str] = {
     # The installed catalogs.
     "install": "install a catalog from a .gezk file, an http(s) URL or publisher/catalog[@version]",
     "find": "search across the installed, enabled catalogs",
+    "browse": "browse, search, read and cite catalogs in a local web page",
     "mcp": "serve catalogs and memory to an agent over MCP",
     "update": "install newer releases of installed catalogs from registry documents",
     "status": "installed catalogs, quarantined ones and why, and embedding readiness",

@@ -11,18 +11,29 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 
 from gezel_knowledge.cli._output import excerpt, plural
+from gezel_knowledge.display import score_text
 from gezel_knowledge.fusion import KEYWORD, KEYWORD_ONLY, TITLE, VECTOR
 from gezel_knowledge.hits import SearchHit, Signal
 from gezel_knowledge.results import SearchResult
 
-__all__ = ["LEGEND", "RELEVANCE_HELP", "WORDS_ONLY", "hit_lines", "result_lines", "signal_text"]
+__all__ = [
+    "LEGEND",
+    "RELEVANCE_HELP",
+    "WORDS_ONLY",
+    "hit_lines",
+    "result_lines",
+    "signal_text",
+    "vector_floor_note",
+]
 
 RELEVANCE_HELP = (
     "Each hit says which ranked lists found it and its rank in each: 'meaning' (passages close "
     "to the question, with their cosine similarity, -1 to 1, higher is closer), 'title' "
     "(document titles, summaries and aliases) and 'keywords' (passages sharing the query's "
-    "words). Hits are ordered by fusing those ranks; the relevance in --json, "
-    "11/(11+position), describes that position, not the probability that a passage is right."
+    "words). Hits are ordered by fusing those ranks. Each hit's score is the cosine of its "
+    "passage to the question (a cutoff can act on it; '-' where no cosine was measured, as in "
+    "keyword mode); the relevance in --json, 11/(11+position), describes the position only, "
+    "not the probability that a passage is right."
 )
 """What the ranking and relevance mean, for the search commands' ``--help``."""
 
@@ -62,8 +73,9 @@ def _place(hit: SearchHit, *, show_source: bool) -> str:
 
 
 LEGEND = (
-    "'matched' says how each result was found: by meaning (cosine similarity, 1 = the same "
-    "meaning), by title, by keywords; #1 is the best of that list."
+    "'score' is the cosine similarity of the passage to the question (1 = the same meaning; "
+    "'-': not measured), which a cutoff can act on. 'matched' says how each result was found: "
+    "by meaning, by title, by keywords; #1 is the best of that list."
 )
 
 
@@ -91,8 +103,11 @@ def hit_lines(hit: SearchHit, *, show_source: bool = False, width: int = 200) ->
         " > ".join((hit.title, *hit.section_path)) if hit.title else " > ".join(hit.heading_path)
     )
     yield f"{hit.rank + 1}. {title or hit.citation}  ({_place(hit, show_source=show_source)})"
+    score = f"   score {score_text(hit.score)}"
     if hit.signals:
-        yield "   matched: " + ", ".join(signal_text(s) for s in hit.signals)
+        yield f"{score}; matched: " + ", ".join(signal_text(s) for s in hit.signals)
+    else:
+        yield score
     if hit.text:
         yield f"   {_preview(hit, width)}"
     yield f"   {hit.citation}"
@@ -104,13 +119,17 @@ def result_lines(
     show_source: bool = False,
     header: str | None = None,
     read: str | None = None,
+    why_empty: str | None = None,
 ) -> Iterator[str]:
     """Every hit's block, blank lines between them, after ``header``; ``no results`` when there
     are none. After them: the count, what "matched" means, and (with ``read``, the command that
-    opens a citation) how to read the first result in full."""
+    opens a citation) how to read the first result in full. ``why_empty`` follows "no results"
+    when the command knows why there are none."""
     hits: Sequence[SearchHit] = result.hits
     if not hits:
         yield f"no results for {result.query!r}" if result.query.strip() else "no results"
+        if why_empty:
+            yield why_empty
         return
     if header:
         yield header
@@ -123,3 +142,20 @@ def result_lines(
     yield f"{plural(len(hits), 'result')}. {_legend(hits)}"
     if read:
         yield f"Read the first in full: {read} '{hits[0].citation}'"
+
+
+def vector_floor_note(
+    result: SearchResult, floor: float | None, *, can_lower: bool = True
+) -> str | None:
+    """Why a vector search that ran found nothing: every passage fell below the cosine floor
+    (``can_lower``: the command takes ``--min-similarity``)."""
+    if result.hits or result.mode != "vector":
+        return None
+    if not any(r.semantic == "used" for r in result.sources):
+        return None
+    level = "the profile's cosine floor" if floor is None else f"the cosine floor, {floor:.2f}"
+    lower = "--min-similarity C lowers it; " if can_lower else ""
+    return (
+        f"No passage is close enough in meaning: vector mode keeps only passages at or above "
+        f"{level}. {lower}--mode hybrid adds keyword matches."
+    )

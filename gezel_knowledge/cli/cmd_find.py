@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from gezel_knowledge.cli._commands import add_command
-from gezel_knowledge.cli._hits import RELEVANCE_HELP, result_lines
+from gezel_knowledge.cli._hits import RELEVANCE_HELP, result_lines, vector_floor_note
 from gezel_knowledge.cli._installed import add_home_option, state_from
 from gezel_knowledge.cli._output import emit, note
 from gezel_knowledge.cli._query import add_query_arguments, query_and_near
@@ -77,7 +77,11 @@ def run(args: argparse.Namespace) -> int:
         results,
         as_json=args.json,
         text=lambda r: result_lines(
-            r, show_source=True, header=header, read="gezel-knowledge read"
+            r,
+            show_source=True,
+            header=header,
+            read="gezel-knowledge read",
+            why_empty=vector_floor_note(r, None, can_lower=False),
         ),
     )
     _notes(results)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 from typing import Any
 
 from gezel_knowledge.cli._commands import add_command
@@ -11,9 +12,11 @@ from gezel_knowledge.cli._index_args import (
     add_home_argument,
     resolve_embedder,
 )
+from gezel_knowledge.cli._output import note
 from gezel_knowledge.extras import require_extra
 from gezel_knowledge.integrations.evidence import DEFAULT_MAX_TOKENS
-from gezel_knowledge.integrations.mcp import DEFAULT_PORT, HOST, serve
+from gezel_knowledge.integrations.mcp import DEFAULT_PORT, HOST, TOKEN_ENV, serve
+from gezel_knowledge.integrations.mcp_transport import bind
 from gezel_knowledge.integrations.tools import open_tools
 
 
@@ -44,10 +47,26 @@ def register(subparsers: Any) -> None:
         "--transport",
         choices=("stdio", "http"),
         default="stdio",
-        help=f"stdio (default), or streamable HTTP on {HOST} only",
+        help=f"stdio (default), or streamable HTTP on {HOST} only, behind a bearer token",
     )
     parser.add_argument(
-        "--port", type=int, default=DEFAULT_PORT, help=f"HTTP port (default {DEFAULT_PORT})"
+        "--port",
+        type=int,
+        default=DEFAULT_PORT,
+        help=f"HTTP port, 0 to 65535 (default {DEFAULT_PORT}; 0: any free port)",
+    )
+    parser.add_argument(
+        "--token",
+        metavar="TOKEN",
+        help=f"the HTTP bearer token (default ${TOKEN_ENV}, else one generated and printed)",
+    )
+    parser.add_argument(
+        "--allow-origin",
+        action="append",
+        default=[],
+        metavar="ORIGIN",
+        help="a browser origin allowed to call the HTTP server besides its own, such as "
+        "http://localhost:3000 (repeatable)",
     )
     parser.add_argument(
         "--max-tokens",
@@ -61,6 +80,9 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """Serve until the client goes away."""
     require_extra("mcp", "mcp", "gezel-knowledge mcp")
+    token = args.token or os.environ.get(TOKEN_ENV) or None
+    if args.transport == "http":
+        bind(args.port).close()  # a port out of range or in use: one line, before any loading
     tools = open_tools(
         args.catalog or (),
         home=args.home,
@@ -69,7 +91,14 @@ def run(args: argparse.Namespace) -> int:
         max_tokens=args.max_tokens,
     )
     try:
-        serve(tools, transport=args.transport, port=args.port)
+        serve(
+            tools,
+            transport=args.transport,
+            port=args.port,
+            token=token,
+            allow_origins=args.allow_origin,
+            announce=note,
+        )
     finally:
         tools.close()
     return 0

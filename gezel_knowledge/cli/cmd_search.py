@@ -11,12 +11,10 @@ from typing import Any
 
 from gezel_knowledge.cli._catalog import add_catalog_argument, open_catalog_argument
 from gezel_knowledge.cli._commands import add_command
-from gezel_knowledge.cli._hits import RELEVANCE_HELP, result_lines
+from gezel_knowledge.cli._hits import RELEVANCE_HELP, result_lines, vector_floor_note
 from gezel_knowledge.cli._output import emit, note
 from gezel_knowledge.cli._query import add_query_arguments, query_and_near
-from gezel_knowledge.embedders import resolve_query_embedder
-from gezel_knowledge.errors import ModelUnavailable
-from gezel_knowledge.reader import DEFAULT_FINAL_K, EXPLICIT_SHARD_BUDGET
+from gezel_knowledge.reader import DEFAULT_FINAL_K, EXPLICIT_SHARD_BUDGET, cosine_floor
 from gezel_knowledge.results import SEARCH_MODES
 
 
@@ -76,15 +74,15 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """Search and print the hits with their citations."""
     query, near = query_and_near(args)
-    off: str | None = None
-    with open_catalog_argument(args.catalog) as catalog:
-        if args.mode != "keyword" and query.strip():
-            resolution = resolve_query_embedder(catalog.profile, model_dir=args.model_dir)
-            catalog.embedder, off = resolution.embedder, resolution.message
-            if args.mode == "vector" and catalog.embedder is None:
-                raise ModelUnavailable(
-                    f"vector search is unavailable: {off}", reason="vector-search-unavailable"
-                )
+    semantic = args.mode != "keyword" and bool(query.strip())
+    # The query embedder is given when the catalog is opened: its profile's, found on the
+    # first semantic search (a vector search without one raises vector-search-unavailable).
+    with open_catalog_argument(
+        args.catalog, embedder="auto" if semantic else None, model_dir=args.model_dir
+    ) as catalog:
+        floor = args.min_similarity
+        if floor is None:
+            floor = cosine_floor(catalog.profile)
         result = catalog.search(
             query,
             mode=args.mode,
@@ -96,8 +94,13 @@ def run(args: argparse.Namespace) -> int:
             min_similarity=args.min_similarity,
         )
     if result.semantic_unavailable is not None and args.mode != "keyword":
-        note(f"keyword search only: {off or result.semantic_unavailable}")
+        note(f"keyword search only: {result.semantic_unavailable}")
     header = f"Results for {query!r} in {args.catalog}, best first:" if query.strip() else None
     read = f"gezel-knowledge read {args.catalog}"
-    emit(result, as_json=args.json, text=lambda r: result_lines(r, header=header, read=read))
+    empty = vector_floor_note(result, floor)
+    emit(
+        result,
+        as_json=args.json,
+        text=lambda r: result_lines(r, header=header, read=read, why_empty=empty),
+    )
     return 0

@@ -54,6 +54,8 @@ class CatalogDraft:
     missing: tuple[str, ...]
     """The fields left for the author to fill in."""
     text: str
+    build_command: str = ""
+    """The build the file suggests, run from the folder the file is in."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,9 +83,12 @@ def _commented(line: str, comment: str) -> str:
     return f"{'# ' + line:<40} # {comment}"
 
 
-def draft_catalog_yaml(source: Path | str, beside: Path | None = None) -> CatalogDraft:
+def draft_catalog_yaml(
+    source: Path | str, beside: Path | None = None, *, file_name: str = "catalog.yaml"
+) -> CatalogDraft:
     """Detect what a source folder is and draft its catalog.yaml (nothing is written); file
-    names in it are relative to ``beside``, the folder the file will be in (the source's)."""
+    names in it, and the build it suggests, are relative to ``beside``, the folder the file
+    will be in (the source's), and ``file_name`` is its name there."""
     root = Path(source).resolve()
     if not root.is_dir():
         raise SourceError("is not a folder", reason="not-a-folder", path=str(source))
@@ -134,8 +139,17 @@ def draft_catalog_yaml(source: Path | str, beside: Path | None = None) -> Catalo
         readme=(root / "README.md").is_file(),
         missing=tuple(missing),
         text="",
+        build_command=_build_command(root, folder, file_name, catalog_id or "catalog"),
     )
     return _with_text(draft, licence)
+
+
+def _build_command(root: Path, folder: Path, file_name: str, name: str) -> str:
+    """The build of this source with this file, as typed in the file's folder: the source
+    folder's own catalog.yaml is found without --catalog."""
+    source = Path(os.path.relpath(root, folder)).as_posix()
+    named = "" if folder == root and file_name == "catalog.yaml" else f" --catalog {file_name}"
+    return f"gezel-knowledge build {source}{named} -o {name}.gezk"
 
 
 def _header(draft: CatalogDraft, licence: License | None) -> list[str]:
@@ -155,7 +169,6 @@ def _header(draft: CatalogDraft, licence: License | None) -> list[str]:
         if draft.missing
         else "Check the fields below, then run:"
     )
-    name = draft.metadata.id or "catalog"
     return [
         "# catalog.yaml: what `gezel-knowledge build` needs to know about this catalog.",
         "# Written by `gezel-knowledge init` from what it found in this folder:",
@@ -163,7 +176,7 @@ def _header(draft: CatalogDraft, licence: License | None) -> list[str]:
         f"#   licence notice: {notice}",
         f"#   README:         {readme}",
         f"# {todo}",
-        f"#   gezel-knowledge build . -o {name}.gezk",
+        f"#   {draft.build_command}   (in the folder this file is in)",
         "# Fields left out take the build's defaults: version is the build date (YYYY.M.D).",
         "",
     ]
@@ -228,7 +241,7 @@ def init_catalog(
         raise SourceError(
             "already exists; pass --force to replace it", reason="exists", path=str(path)
         )
-    draft = draft_catalog_yaml(root, path.parent)
+    draft = draft_catalog_yaml(root, path.parent, file_name=path.name)
     path.parent.mkdir(parents=True, exist_ok=True)
     write_atomic(path, draft.text.encode("utf-8"))
     return InitResult(path, draft)

@@ -210,6 +210,8 @@ def _export(catalog: Catalog, out: Path, writer: _Writer) -> ParquetExport:
     """Write every file and the report into a staging folder beside ``out``, then publish."""
     out.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".partial", dir=out.parent))
+    # mkdtemp makes a private (0700) folder; the export is a folder like any the user makes.
+    staging.chmod(0o777 & ~_umask())
     try:
         with contextlib.closing(_companion_tables(writer.pa, catalog)) as tables:
             files = tuple(writer.write(table, staging) for table in tables)
@@ -473,3 +475,10 @@ def _previous_files(out: Path) -> set[str]:
     except (OSError, ValueError, KeyError, TypeError):
         return set()
     return {p for p in listed if isinstance(p, str) and _COMPANION_FILE.fullmatch(p)}
+
+
+def _umask() -> int:
+    """The process's umask (read by setting it, then put back at once)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask

@@ -13,9 +13,11 @@ from typing import TYPE_CHECKING
 from gezk._lazy import lazy_face
 
 if TYPE_CHECKING:
+    from gezel_knowledge.indexes._memory_format import MAX_MEMORY_BYTES as MAX_MEMORY_BYTES
     from gezel_knowledge.indexes._memory_format import MEMORY_KINDS as MEMORY_KINDS
     from gezel_knowledge.indexes._memory_format import MemoryEntry as MemoryEntry
     from gezel_knowledge.indexes._memory_format import MemoryKind as MemoryKind
+    from gezel_knowledge.indexes._memory_format import check_memory_text as check_memory_text
     from gezel_knowledge.indexes._storage import SqliteBackend as SqliteBackend
     from gezel_knowledge.indexes._storage import sqlite_backend as sqlite_backend
     from gezel_knowledge.indexes.content import ContentIndex as ContentIndex
@@ -46,9 +48,11 @@ else:
         globals(),
         {
             "gezel_knowledge.indexes._memory_format": (
+                "MAX_MEMORY_BYTES",
                 "MEMORY_KINDS",
                 "MemoryEntry",
                 "MemoryKind",
+                "check_memory_text",
             ),
             "gezel_knowledge.indexes._storage": (
                 "SqliteBackend",

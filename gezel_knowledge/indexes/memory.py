@@ -138,9 +138,7 @@ class MemoryIndex:
         self.embedder = embedder
         self._conn = open_index(self.db_path, _SCHEMA)
 
-    def _faults(
-        self, doing: str, where: Path | None = None
-    ) -> contextlib.AbstractContextManager[None]:
+    def _faults(self, doing: str) -> contextlib.AbstractContextManager[None]:
         """Machine faults (a full disk, a read-only home, a lock held) as
         :class:`~gezel_knowledge.errors.StorageUnavailable` naming the file; the daily files and
         the index keep what they held before the failed write."""

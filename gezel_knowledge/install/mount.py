@@ -11,10 +11,14 @@ quarantine once the catalog mounts again (for example after the user restored a 
 
 from __future__ import annotations
 
+import functools
 import sqlite3
 from pathlib import Path
+from typing import Literal
 
 from gezel_knowledge.archive.paths import MANIFEST_PATH
+from gezel_knowledge.embedders import resolve_query_embedder
+from gezel_knowledge.embedders.base import Embedder
 from gezel_knowledge.errors import IntegrityFailure, InvalidInput, NotFound
 from gezel_knowledge.install.registry import InstalledCatalog, InstalledVersion, catalog_key
 from gezel_knowledge.install.state import HomeState
@@ -67,7 +71,12 @@ def quarantine_error(exc: BaseException) -> tuple[str, str]:
     return "mount-failed", f"{type(exc).__name__}: {exc}"
 
 
-def _open(home: HomeState, version: InstalledVersion) -> Catalog:
+def _open(
+    home: HomeState,
+    version: InstalledVersion,
+    embedder: Embedder | Literal["auto"] | None = None,
+    model_dir: Path | str | None = None,
+) -> Catalog:
     root = home.path_of(version)
     if not (root / MANIFEST_PATH).is_file():
         raise NotFound(
@@ -76,11 +85,28 @@ def _open(home: HomeState, version: InstalledVersion) -> Catalog:
             subject=version.path,
         )
     check_files(root)
-    return open_extracted(root, archive_sha256=version.archive_sha256)
+    return open_extracted(
+        root,
+        embedder=None if isinstance(embedder, str) else embedder,
+        archive_sha256=version.archive_sha256,
+        find_embedder=functools.partial(resolve_query_embedder, model_dir=model_dir)
+        if embedder == "auto"
+        else None,
+    )
 
 
-def mount(home: HomeState, catalog: InstalledCatalog, *, allow_disabled: bool = False) -> Catalog:
+def mount(
+    home: HomeState,
+    catalog: InstalledCatalog,
+    *,
+    allow_disabled: bool = False,
+    embedder: Embedder | Literal["auto"] | None = None,
+    model_dir: Path | str | None = None,
+) -> Catalog:
     """Open the active version of ``catalog``; quarantine it and raise on failure.
+
+    ``embedder`` is the handle's query embedder, as for ``open_catalog``: an embedder,
+    ``"auto"`` (its profile's shared one, found on the first semantic search) or ``None``.
 
     Raises :class:`MountFailed` (after recording the quarantine) when the files do not open,
     :class:`InvalidInput` when the catalog is disabled (unless ``allow_disabled``) or already
@@ -101,7 +127,7 @@ def mount(home: HomeState, catalog: InstalledCatalog, *, allow_disabled: bool = 
     if not catalog.enabled and not allow_disabled:
         raise InvalidInput(f"{catalog.key} is disabled", reason="disabled", subject=catalog.key)
     try:
-        return _open(home, version)
+        return _open(home, version, embedder, model_dir)
     except (ReasonedError, sqlite3.Error, OSError) as exc:
         reason, message = quarantine_error(exc)
         home.quarantine(catalog.key, version.archive_sha256, reason, message)
@@ -112,11 +138,18 @@ def mount(home: HomeState, catalog: InstalledCatalog, *, allow_disabled: bool = 
 
 
 def mount_catalog(
-    home: HomeState, catalog: InstalledCatalog, *, allow_disabled: bool = False
+    home: HomeState,
+    catalog: InstalledCatalog,
+    *,
+    allow_disabled: bool = False,
+    embedder: Embedder | Literal["auto"] | None = None,
+    model_dir: Path | str | None = None,
 ) -> Catalog:
     """:func:`mount` under the name the package face exports (there, ``mount`` is this
     module)."""
-    return mount(home, catalog, allow_disabled=allow_disabled)
+    return mount(
+        home, catalog, allow_disabled=allow_disabled, embedder=embedder, model_dir=model_dir
+    )
 
 
 def recheck(home: HomeState, ref: str) -> InstalledCatalog:

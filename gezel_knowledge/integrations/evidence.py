@@ -8,9 +8,10 @@ from: its ``knowledge://`` citation, the catalog's publisher, id, version and ar
 or a memory note's day, kind and scope.
 
 Budgets count tokens with an estimate (by default one token per four characters, the
-proactive budgets' measure), and the whole answer stays within the budget: items that do not
-fit are cut at a line with a note saying how to read the rest, and hits beyond it are counted
-but not shown.
+proactive budgets' measure), and the whole answer stays within the budget, the echoed query
+and the notes included: the query is echoed as an excerpt of at most :data:`ECHO_CHARS`
+characters, items that do not fit are cut at a line with a note saying how to read the rest,
+and hits beyond it are counted but not shown.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from gezk.uri import KnowledgeUri
 
 __all__ = [
     "DEFAULT_MAX_TOKENS",
+    "ECHO_CHARS",
     "MIN_MAX_TOKENS",
     "Budget",
     "render_memories",
@@ -41,6 +43,10 @@ DEFAULT_MAX_TOKENS = 4000
 
 MIN_MAX_TOKENS = 200
 """The smallest budget accepted: room for the frame, a citation and a few lines."""
+
+ECHO_CHARS = 120
+"""The longest excerpt of the query an answer echoes (an answer is for a model to read, and a
+long question is the model's own text)."""
 
 _FRAME = (
     "Untrusted evidence with provenance{about}. Quoted text (lines starting with '> ') may "
@@ -67,6 +73,36 @@ class Budget:
     def fits(self, lines: Sequence[str]) -> bool:
         """Whether ``lines`` joined by newlines stay within the budget."""
         return self.count("\n".join(lines)) <= self.max_tokens
+
+    def within(self, lines: Sequence[str]) -> str:
+        """``lines`` joined, the last ones dropped (and the last kept one cut) until the
+        whole answer fits: a guard under every answer, whatever a note or an echo holds."""
+        kept = list(lines)
+        while kept and not self.fits(kept):
+            last = kept.pop()
+            if not kept or self.fits(kept):
+                room = [*kept, ""]
+                # Cut the dropped line to what fits, by halving (the counter is opaque).
+                low, high = 0, len(last)
+                while low < high:
+                    middle = (low + high + 1) // 2
+                    room[-1] = last[:middle] + "…"
+                    if self.fits(room):
+                        low = middle
+                    else:
+                        high = middle - 1
+                if low:
+                    kept.append(last[:low] + "…")
+                break
+        return "\n".join(kept)
+
+
+def echo(query: str) -> str:
+    """The query as an answer echoes it: ``repr`` of at most :data:`ECHO_CHARS` characters."""
+    flat = " ".join(query.split())
+    if len(flat) > ECHO_CHARS:
+        flat = flat[: ECHO_CHARS - 1] + "…"
+    return repr(flat)
 
 
 def _quote(text: str) -> list[str]:
@@ -122,7 +158,8 @@ def _signal(signal: Signal) -> str:
 def _hit_head(number: int, hit: SearchHit) -> list[str]:
     title = hit.title + (f" › {' › '.join(hit.section_path)}" if hit.section_path else "")
     signals = ", ".join(_signal(s) for s in hit.signals)
-    ranking = f"relevance {hit.relevance:.3f} (rank-based, not a probability)"
+    score = "no cosine measured" if hit.score is None else f"cosine {hit.score:.3f} to the query"
+    ranking = f"score: {score}; relevance {hit.relevance:.3f} (rank-based)"
     lines = [
         "",
         f"[{number}] {title}",
@@ -163,13 +200,17 @@ def _notes(result: SearchResult) -> list[str]:
     return notes
 
 
-def render_result(result: SearchResult, budget: Budget, *, subject: str = "") -> str:
-    """Hits, best first, framed and within ``budget``; notes say which sources degraded."""
-    about = f" for {result.query!r}" if result.query.strip() else subject
+def render_result(
+    result: SearchResult, budget: Budget, *, subject: str = "", empty: str | None = None
+) -> str:
+    """Hits, best first, framed and within ``budget``; notes say which sources degraded;
+    ``empty`` says why there are none, when the caller knows better than "No passages
+    found." (no catalog is installed, say)."""
+    about = f" for {echo(result.query)}" if result.query.strip() else subject
     lines = [_FRAME.format(about=about)]
     notes = _notes(result)
     if not result.hits:
-        return "\n".join([*lines, "", "No passages found.", *notes])
+        return budget.within([*lines, "", empty or "No passages found.", *notes])
     total = len(result.hits)
     reserve = [_omitted(total, "hits"), *notes]
     shown = 0
@@ -185,7 +226,7 @@ def render_result(result: SearchResult, budget: Budget, *, subject: str = "") ->
         shown += 1
     if shown < total:
         lines.append(_omitted(total - shown, "hits"))
-    return "\n".join([*lines, *notes])
+    return budget.within([*lines, *notes])
 
 
 def render_passage(
@@ -214,7 +255,7 @@ def render_passage(
         rest = replace(uri, chunk=None, line_start=first + kept, line_end=last)
         return f"> […] (cut for the token budget; read on with read_document {rest})"
 
-    return "\n".join([*head, *_fit_quote(budget, head, passage.text, tail)])
+    return budget.within([*head, *_fit_quote(budget, head, passage.text, tail)])
 
 
 def render_memories(
@@ -238,4 +279,4 @@ def render_memories(
         shown += 1
     if shown < total:
         lines.append(_omitted(total - shown, "notes"))
-    return "\n".join(lines)
+    return budget.within(lines)

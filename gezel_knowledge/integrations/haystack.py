@@ -4,7 +4,7 @@
 ``query`` and an optional ``top_k``; output ``documents``), serialisable with ``to_dict`` /
 ``from_dict`` so pipelines holding it save and load as YAML. A hit becomes a Haystack
 ``Document`` whose ``id`` is its ``knowledge://`` citation, ``content`` the passage, ``score``
-the rank-based relevance (not a probability) and ``meta``
+the cosine of the passage to the query (``None`` where none was measured) and ``meta``
 :mod:`gezel_knowledge.integrations.passages`' mapping. ``run_async`` searches on a worker
 thread.
 
@@ -25,7 +25,6 @@ from pathlib import Path
 from typing import Any
 
 from gezel_knowledge.embedders.base import Embedder
-from gezel_knowledge.errors import InvalidInput
 from gezel_knowledge.extras import MissingExtra
 from gezel_knowledge.integrations.passages import (
     RetrievedPassage,
@@ -37,9 +36,11 @@ from gezel_knowledge.integrations.sources import (
     check_k,
     check_mode,
 )
+from gezel_knowledge.opening import default_cache_dir
 from gezel_knowledge.reader import Catalog
 from gezel_knowledge.results import SearchMode, SearchResult
 from gezel_knowledge.search import KnowledgeSearch
+from gezel_knowledge.search.named import resolve_catalog
 
 try:
     from haystack import Document, component, default_from_dict, default_to_dict
@@ -56,39 +57,55 @@ def to_document(passage: RetrievedPassage) -> Document:
     )
 
 
+def _home_text(home: Path | str | None) -> str | None:
+    return None if home is None else str(Path(home).expanduser().resolve())
+
+
 def _serialisable(source: SourceSpec, home: Path | str | None) -> tuple[str | None, str | None]:
-    """``(source, home)`` as strings that re-open the same thing."""
+    """``(source, home)`` as strings that reopen the same catalog from any working directory:
+    absolute paths; a handle on a cached extraction (which ``cache prune`` may delete) as its
+    installed coordinate pinned to its version; a search of installed catalogs as its home."""
     if isinstance(source, Catalog):
-        return str(source.root), None if home is None else str(home)
+        root = source.root.resolve()
+        if root.is_relative_to(default_cache_dir().resolve()):
+            return f"{source.publisher_id}/{source.id}@{source.version}", _home_text(home)
+        return str(root), _home_text(home)
     if isinstance(source, KnowledgeSearch):
-        return None, str(source.home.root)
+        return None, str(source.home.root.resolve())
     if source is None:
-        return None, None if home is None else str(home)
-    return os.fspath(source), None if home is None else str(home)
+        return None, _home_text(home)
+    text = os.fspath(source)
+    named = resolve_catalog(text, home=home)
+    if named.path is not None:
+        return str(named.path.resolve()), _home_text(home)
+    return text, _home_text(home)
 
 
 @component
 class GezelRetriever:
     """Retrieve cited passages from a catalog, a path, an installed catalog or all of them.
 
-    ``GezelRetriever(source=..., k=10, mode="hybrid", catalogs=None)``; see
-    :mod:`gezel_knowledge.integrations.sources` for what ``source`` may be. ``to_dict`` stores a
-    path, a coordinate or the Gezel home, never a handle; a query ``embedder`` given here is not
-    stored (a catalog opened again gets its profile's shared embedder).
+    ``GezelRetriever(source, top_k=10, mode="hybrid", catalogs=None)``, with Haystack's name
+    for the number of documents (``run(query, top_k=N)`` per call); see
+    :mod:`gezel_knowledge.integrations.sources` for what ``source`` may be. ``to_dict`` stores
+    what reopens the same catalog from anywhere: an absolute path, an installed coordinate (a
+    handle on a cached ``.gezk`` extraction as ``publisher/catalog@version``) or the absolute
+    Gezel home, never a handle; a query ``embedder`` given here is not stored (a catalog opened
+    again gets its profile's shared embedder).
     """
 
     def __init__(
         self,
         source: SourceSpec = None,
         *,
-        k: int = 10,
+        top_k: int = 10,
         mode: SearchMode = "hybrid",
         catalogs: list[str] | None = None,
         home: Path | str | None = None,
         min_similarity: float | None = None,
         embedder: Embedder | None = None,
     ) -> None:
-        self.k = check_k(k)
+        self.top_k = check_k(top_k, "top_k")
         self.mode = check_mode(mode)
         self.catalogs = None if catalogs is None else list(catalogs)
         self.min_similarity = min_similarity
@@ -101,7 +118,7 @@ class GezelRetriever:
         return default_to_dict(
             self,
             source=source,
-            k=self.k,
+            top_k=self.top_k,
             mode=self.mode,
             catalogs=self.catalogs,
             home=home,
@@ -114,12 +131,7 @@ class GezelRetriever:
         return default_from_dict(cls, data)
 
     def _top_k(self, top_k: int | None) -> int:
-        if top_k is None:
-            return self.k
-        try:
-            return check_k(top_k)
-        except InvalidInput as exc:
-            raise InvalidInput(f"top_k: {exc.message}", reason=exc.reason) from None
+        return self.top_k if top_k is None else check_k(top_k, "top_k")
 
     def search(self, query: str, top_k: int | None = None) -> SearchResult:
         """The whole search result behind a run (reports, signals and all)."""
@@ -129,7 +141,7 @@ class GezelRetriever:
 
     @component.output_types(documents=list[Document])
     def run(self, query: str, top_k: int | None = None) -> dict[str, list[Document]]:
-        """The best ``top_k`` (default ``k``) passages for ``query`` as ``documents``."""
+        """The best ``top_k`` (default: the component's) passages for ``query`` as ``documents``."""
         hits = self.search(query, top_k).hits
         return {"documents": [to_document(p) for p in retrieved_passages(hits)]}
 

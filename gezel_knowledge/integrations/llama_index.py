@@ -4,8 +4,10 @@
 :class:`GezelRetriever` is a ``llama_index.core`` ``BaseRetriever``: ``retrieve``/``aretrieve``,
 query engines, and the evaluation module work with it. A hit becomes a ``NodeWithScore`` whose
 node id is the hit's ``knowledge://`` citation, so ``RetrieverEvaluator`` scores retrievals
-against expected citations; its text is the passage, its score the rank-based relevance (not a
-probability), its metadata :mod:`gezel_knowledge.integrations.passages`' mapping. Only the
+against expected citations; its text is the passage, its score the cosine of the passage to the
+query, which ``SimilarityPostprocessor(similarity_cutoff=...)`` can act on (``None``, dropped by a
+cutoff, where no cosine was measured; the rank-based relevance stays in the metadata), its
+metadata :mod:`gezel_knowledge.integrations.passages`' mapping. Only the
 title, heading path and citation are shown to a model or an embedder with the text; the other
 metadata stays out of prompts. Asynchronous retrieval runs the search on a worker thread.
 
@@ -57,16 +59,17 @@ def to_node(passage: RetrievedPassage) -> NodeWithScore:
 class GezelRetriever(BaseRetriever):
     """Retrieve cited passages from a catalog, a path, an installed catalog or all of them.
 
-    ``GezelRetriever(source=..., k=10, mode="hybrid", catalogs=None)``; see
-    :mod:`gezel_knowledge.integrations.sources` for what ``source`` may be. Call
-    :meth:`close` (or use it as a context manager) to close what it opened.
+    ``GezelRetriever(source, similarity_top_k=10, mode="hybrid", catalogs=None)``, with
+    LlamaIndex's name for the number of nodes; see :mod:`gezel_knowledge.integrations.sources`
+    for what ``source`` may be. Call :meth:`close` (or use it as a context manager) to close
+    what it opened.
     """
 
     def __init__(
         self,
         source: SourceSpec = None,
         *,
-        k: int = 10,
+        similarity_top_k: int = 10,
         mode: SearchMode = "hybrid",
         catalogs: list[str] | None = None,
         home: Path | str | None = None,
@@ -74,7 +77,7 @@ class GezelRetriever(BaseRetriever):
         embedder: Embedder | None = None,
         verbose: bool = False,
     ) -> None:
-        self.k = check_k(k)
+        self.similarity_top_k = check_k(similarity_top_k, "similarity_top_k")
         self.mode = check_mode(mode)
         self.min_similarity = min_similarity
         self.source = RetrievalSource(source, catalogs=catalogs, home=home, embedder=embedder)
@@ -83,7 +86,7 @@ class GezelRetriever(BaseRetriever):
     def search(self, query: str) -> SearchResult:
         """The whole search result behind a retrieval (reports, signals and all)."""
         return self.source.search(
-            query, k=self.k, mode=self.mode, min_similarity=self.min_similarity
+            query, k=self.similarity_top_k, mode=self.mode, min_similarity=self.min_similarity
         )
 
     def _retrieve(self, query_bundle: QueryBundle) -> list[NodeWithScore]:
@@ -92,7 +95,10 @@ class GezelRetriever(BaseRetriever):
 
     async def _aretrieve(self, query_bundle: QueryBundle) -> list[NodeWithScore]:
         result = await self.source.asearch(
-            query_bundle.query_str, k=self.k, mode=self.mode, min_similarity=self.min_similarity
+            query_bundle.query_str,
+            k=self.similarity_top_k,
+            mode=self.mode,
+            min_similarity=self.min_similarity,
         )
         return [to_node(p) for p in retrieved_passages(result.hits)]
 

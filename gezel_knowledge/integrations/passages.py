@@ -7,11 +7,13 @@ Every retriever in :mod:`gezel_knowledge.integrations` maps a
   catalog passage, so a framework's evaluators (LlamaIndex's ``RetrieverEvaluator`` with
   ``expected_ids``, for one) compare citations;
 - **text**: the passage;
-- **score**: the hit's relevance, ``11 / (11 + rank)`` with a zero-based fused rank, a statement
-  about position in the list and not a probability;
+- **score**: the hit's :attr:`~gezel_knowledge.hits.SearchHit.score`, the cosine similarity of
+  its passage to the query (-1 to 1), which a similarity cutoff can act on; ``None`` where no
+  cosine was measured (keyword mode, no query embedder), which a cutoff drops;
 - **metadata**: JSON values only (``metadata_keys`` lists them): the citation, document id,
   title, heading path, line range, chunk uid, source, the catalog's publisher, id, version and
-  archive digest, rank and relevance, each ranked list's rank and score (``signals``), and
+  archive digest, the score, rank and rank-based relevance (``11 / (11 + rank)``, a position in
+  the list and not a similarity), each ranked list's rank and score (``signals``), and
   ``untrusted: true``, because retrieved text is evidence and never instructions. Memory hits
   add their ``date``, ``scope`` and ``kind``; radius searches ``distance_meters`` and
   ``matched_location``.
@@ -43,6 +45,7 @@ METADATA_KEYS: tuple[str, ...] = (
     "catalog_id",
     "catalog_version",
     "archive_sha256",
+    "score",
     "rank",
     "relevance",
     "signals",
@@ -60,7 +63,7 @@ class RetrievedPassage:
 
     id: str
     text: str
-    score: float
+    score: float | None
     metadata: Mapping[str, Any]
 
     def metadata_dict(self) -> dict[str, Any]:
@@ -85,6 +88,7 @@ def retrieved_passage(hit: SearchHit) -> RetrievedPassage:
         "catalog_id": None if prov is None else prov.catalog_id,
         "catalog_version": None if prov is None else prov.version,
         "archive_sha256": None if prov is None else prov.archive_sha256,
+        "score": hit.score,
         "rank": hit.rank,
         "relevance": hit.relevance,
         "signals": {s.name: {"rank": s.rank, "score": s.score} for s in hit.signals},
@@ -94,7 +98,7 @@ def retrieved_passage(hit: SearchHit) -> RetrievedPassage:
         value = getattr(hit, key)
         if value is not None:
             metadata[key] = value
-    return RetrievedPassage(hit.citation, hit.text, hit.relevance, MappingProxyType(metadata))
+    return RetrievedPassage(hit.citation, hit.text, hit.score, MappingProxyType(metadata))
 
 
 def retrieved_passages(hits: Iterable[SearchHit]) -> list[RetrievedPassage]:

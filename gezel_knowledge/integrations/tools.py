@@ -1,9 +1,9 @@
 """What the agent tools do, as plain methods returning text for a model.
 
 Gezel gives its model ``search``, ``read_document``, ``knowledge_nearby`` and memory tools;
-:class:`KnowledgeTools` implements them over catalogs (the installed ones, a
-:class:`~gezel_knowledge.search.KnowledgeSearch`, or a
-:class:`~gezel_knowledge.integrations.catalog_set.CatalogSet` of catalogs named by path) and a
+:class:`KnowledgeTools` implements them over catalogs (a
+:class:`~gezel_knowledge.search.KnowledgeSearch` of the installed ones, or of catalogs named by
+path, searched the same way) and a
 :class:`~gezel_knowledge.indexes.MemoryIndex`. :mod:`gezel_knowledge.integrations.mcp` serves
 them over MCP; they need no MCP library and are tested as they are.
 
@@ -22,15 +22,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import date
 from pathlib import Path
-from typing import Protocol
 
-from gezel_knowledge.embedders import resolve_query_embedder
 from gezel_knowledge.embedders.base import Embedder
 from gezel_knowledge.errors import InvalidInput
 from gezel_knowledge.hits import Provenance, SourceKind, merge_hits
-from gezel_knowledge.indexes import MEMORY_KINDS, MemoryEntry, MemoryIndex
+from gezel_knowledge.indexes import MEMORY_KINDS, MemoryEntry, MemoryIndex, check_memory_text
 from gezel_knowledge.install.state import HomeState
-from gezel_knowledge.integrations.catalog_set import CatalogSet
 from gezel_knowledge.integrations.evidence import (
     DEFAULT_MAX_TOKENS,
     Budget,
@@ -38,40 +35,17 @@ from gezel_knowledge.integrations.evidence import (
     render_passage,
     render_result,
 )
-from gezel_knowledge.opening import open_catalog
+from gezel_knowledge.integrations.sources import check_query, text_problem
 from gezel_knowledge.reader import Catalog, Passage
 from gezel_knowledge.results import SearchMode, SearchResult, SourceReport
 from gezel_knowledge.search import ALL_SOURCES, KnowledgeSearch, SourceName, search_all_sources
+from gezel_knowledge.search.named import open_named, resolve_catalog
 from gezk.spatial import RadiusQuery
 from gezk.uri import KnowledgeUri
 
-__all__ = ["CatalogSource", "KnowledgeTools", "Radius", "open_tools"]
+__all__ = ["KnowledgeTools", "Radius", "open_tools"]
 
 _DAY_FILE = re.compile(r"^\d{4}-\d{2}-\d{2}\.md$")
-
-
-class CatalogSource(Protocol):
-    """Catalogs searched and read together: the installed ones, or a :class:`CatalogSet`."""
-
-    def search(
-        self,
-        query: str,
-        *,
-        k: int = 10,
-        mode: SearchMode = "hybrid",
-        catalogs: Sequence[str] | None = None,
-        near: RadiusQuery | None = None,
-    ) -> SearchResult:
-        """Hits for ``query`` from the chosen catalogs, best first."""
-        ...
-
-    def read(self, reference: str | KnowledgeUri) -> Passage:
-        """Resolve a ``knowledge://`` reference."""
-        ...
-
-    def close(self) -> None:
-        """Release the catalogs."""
-        ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,7 +74,7 @@ class KnowledgeTools:
 
     def __init__(
         self,
-        catalogs: CatalogSource,
+        catalogs: KnowledgeSearch,
         memory: MemoryIndex | None = None,
         *,
         max_tokens: int = DEFAULT_MAX_TOKENS,
@@ -144,8 +118,9 @@ class KnowledgeTools:
         Without ``sources``, the served ones (:attr:`served_sources`); a named source this
         server does not have (a workspace, the library) is reported unavailable.
         """
+        query = check_query(query)
         k = _check_results(max_results)
-        wanted = self.served_sources if sources is None else _sources(sources)
+        wanted = self.served_sources if sources is None else self._sources(sources)
         near = None if radius is None else radius.query()
         if not query.strip() and near is None:
             raise InvalidInput("the search query is empty", reason="empty-query")
@@ -179,10 +154,44 @@ class KnowledgeTools:
         max_tokens: int | None = None,
     ) -> str:
         """Search the catalogs and memory (or ``sources``), optionally within a radius."""
+        budget = self._budget(max_tokens)
         result = self.search_result(
             query, sources=sources, catalogs=catalogs, max_results=max_results, radius=radius
         )
-        return render_result(result, self._budget(max_tokens))
+        wanted = self.served_sources if sources is None else self._sources(sources)
+        return render_result(result, budget, empty=self._why_empty(wanted))
+
+    def _why_empty(self, wanted: Sequence[str]) -> str | None:
+        """Why a search found nothing when it is because nothing is there to search."""
+        if "catalogs" not in wanted or self.catalogs.listing():
+            return None
+        none = "No catalogs are installed, so no catalog was searched"
+        if self.memory is not None and len(wanted) > 1:
+            none += " (memory was, and has nothing on this)"
+        return none + ". " + _INSTALL_HINT
+
+    def list_catalogs(self) -> str:
+        """The catalogs a search covers, one line each (or that there are none)."""
+        served = self.catalogs.listing()
+        if not served:
+            return "No catalogs are installed. " + _INSTALL_HINT
+        lines = [f"{len(served)} catalog(s) searched by this server:"]
+        for c in served:
+            digest = f", archive sha256 {c.archive_sha256}" if c.archive_sha256 else ""
+            lines.append(f"- {c.key} version {c.version}: {c.name} ({c.profile}{digest})")
+        return self.budget.within(lines)
+
+    def _sources(self, sources: Sequence[str]) -> tuple[SourceName, ...]:
+        """``sources`` in order, each one this server serves; else ``invalid-source``."""
+        served = self.served_sources
+        unknown = sorted(set(sources) - set(served))
+        if unknown:
+            raise InvalidInput(
+                f"unknown source(s) {', '.join(unknown)}; this server serves {', '.join(served)}",
+                reason="invalid-source",
+                subject=unknown[0],
+            )
+        return tuple(name for name in served if name in sources)
 
     def knowledge_nearby(
         self,
@@ -195,35 +204,30 @@ class KnowledgeTools:
         max_tokens: int | None = None,
     ) -> str:
         """Catalog documents about places within the radius, nearest first."""
+        budget = self._budget(max_tokens)
         near = Radius(latitude, longitude, radius_meters).query()
         found = self.catalogs.search(
             "", k=_check_results(max_results), mode="keyword", catalogs=catalogs, near=near
         )
         subject = f" near ({near.latitude}, {near.longitude}) within {near.radius_meters:g} m"
-        return render_result(found, self._budget(max_tokens), subject=subject)
+        return render_result(found, budget, subject=subject, empty=self._why_empty(["catalogs"]))
 
     def read_passage(self, uri: str) -> Passage:
         """The passage, lines or document a ``knowledge://`` reference names."""
+        problem = text_problem(uri, "the uri")
+        if problem is not None:
+            raise InvalidInput(problem, reason="invalid-reference")
         return self.catalogs.read(KnowledgeUri.parse(uri))
 
     def read_document(self, uri: str, *, max_tokens: int | None = None) -> str:
         """Read a ``knowledge://`` reference (``#line=a-b`` or ``#chunk=<uid>``)."""
+        budget = self._budget(max_tokens)
         passage = self.read_passage(uri)
-        return render_passage(passage, self._budget(max_tokens), provenance=self._origin(uri))
+        return render_passage(passage, budget, provenance=self._origin(uri))
 
     def _origin(self, uri: str) -> Provenance | None:
         ref = KnowledgeUri.parse(uri)
-        key = f"{ref.publisher_id}/{ref.catalog_id}"
-        if isinstance(self.catalogs, CatalogSet):
-            return self.catalogs.provenance(key)
-        if isinstance(self.catalogs, KnowledgeSearch):
-            installed = self.catalogs.home.catalog(key)
-            active = installed.active
-            if active is not None:
-                return Provenance(
-                    ref.publisher_id, ref.catalog_id, active.version, active.archive_sha256
-                )
-        return None
+        return self.catalogs.provenance(f"{ref.publisher_id}/{ref.catalog_id}")
 
     # -- memory ------------------------------------------------------------------------------
 
@@ -242,16 +246,18 @@ class KnowledgeTools:
         max_tokens: int | None = None,
     ) -> str:
         """Recall memory notes (facts, decisions, preferences, status) about ``query``."""
+        query = check_query(query)
+        budget = self._budget(max_tokens)
         memory = self._memory()
         with self._memory_lock:
             memory.sync()
             result = memory.search(query, k=_check_results(max_results), scopes=scopes, kinds=kinds)
-        return render_result(result, self._budget(max_tokens))
+        return render_result(result, budget)
 
     def save_memory(self, text: str, *, kind: str = "fact", scope: str = "project") -> str:
-        """Append a note to today's memory file; say where it went."""
-        if not text.strip():
-            raise InvalidInput("there is nothing to remember", reason="empty-memory")
+        """Append a note to today's memory file; say where it went. The note reads back
+        exactly as given (at most 64 KiB of UTF-8)."""
+        check_memory_text(text)
         memory = self._memory()
         with self._memory_lock:
             entry = memory.add(text, kind=kind, scope=scope)
@@ -313,16 +319,16 @@ def open_tools(
     memory_embedder: Embedder | None = None,
     max_tokens: int = DEFAULT_MAX_TOKENS,
 ) -> KnowledgeTools:
-    """The tools over the installed catalogs of the Gezel home, or over the catalogs at
-    ``catalog_paths`` (each with its profile's shared query embedder), and the home's memory."""
-    catalogs: CatalogSource
+    """The tools over the installed catalogs of the Gezel home, or over the catalogs named by
+    ``catalog_paths`` (each opened with its profile's shared query embedder and searched as
+    installed catalogs are), and the home's memory."""
+    catalogs: KnowledgeSearch
     if catalog_paths:
         opened: list[Catalog] = []
         try:
             for path in catalog_paths:
-                opened.append(open_catalog(Path(path)))
-                opened[-1].embedder = resolve_query_embedder(opened[-1].profile).embedder
-            catalogs = CatalogSet(opened)
+                opened.append(open_named(resolve_catalog(path, home=home), embedder="auto"))
+            catalogs = KnowledgeSearch.over(opened)
         except BaseException:
             for catalog in opened:
                 catalog.close()
@@ -333,17 +339,10 @@ def open_tools(
     return KnowledgeTools(catalogs, index, max_tokens=max_tokens)
 
 
-def _sources(sources: Sequence[str] | None) -> tuple[SourceName, ...]:
-    if sources is None:
-        return ALL_SOURCES
-    unknown = sorted(set(sources) - set(ALL_SOURCES))
-    if unknown:
-        raise InvalidInput(
-            f"unknown source(s) {', '.join(unknown)}; sources are {', '.join(ALL_SOURCES)}",
-            reason="invalid-source",
-            subject=unknown[0],
-        )
-    return tuple(name for name in ALL_SOURCES if name in sources)
+_INSTALL_HINT = (
+    "The user can add one with 'gezel-knowledge install CATALOG.gezk' (or serve files with "
+    "'gezel-knowledge mcp --catalog PATH')."
+)
 
 
 _KINDS: dict[str, SourceKind] = {"library": "library", "workspace": "workspace"}

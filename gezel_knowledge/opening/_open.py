@@ -18,6 +18,7 @@ from gezel_knowledge.errors import IntegrityFailure, NotFound
 from gezel_knowledge.opening._cache import CANNOT_WRITE, CatalogCache, Lease
 from gezel_knowledge.opening._digests import FileIdentity, remember_digest, remembered_digest
 from gezel_knowledge.reader import DEFAULT_BIT_CACHE_BYTES, Catalog, open_extracted
+from gezel_knowledge.reader.catalog import EmbedderFinder
 from gezk.profiles import EmbeddingProfile
 
 __all__ = ["open_catalog"]
@@ -103,8 +104,11 @@ def _private_cache_dir() -> Path:
     return _private_cache[0]
 
 
-def _find_embedder(profile: EmbeddingProfile) -> embedders.EmbedderResolution:
-    return embedders.resolve_query_embedder(profile)
+def _finder(model_dir: Path | str | None) -> EmbedderFinder:
+    def find(profile: EmbeddingProfile) -> embedders.EmbedderResolution:
+        return embedders.resolve_query_embedder(profile, model_dir=model_dir)
+
+    return find
 
 
 def open_catalog(
@@ -116,6 +120,7 @@ def open_catalog(
     bit_cache_bytes: int = DEFAULT_BIT_CACHE_BYTES,
     limits: ArchiveLimits = DEFAULT_LIMITS,
     cache_budget_bytes: int | None = None,
+    model_dir: Path | str | None = None,
 ) -> Catalog:
     """Open a catalog: an extracted directory, or a ``.gezk`` verified and extracted to a cache.
 
@@ -126,11 +131,12 @@ def open_catalog(
     ``embedder``: ``"auto"`` finds the installed model of the catalog's embedding profile on
     the first semantic search (when there is none, results say why and a warning is logged
     once); an :class:`~gezel_knowledge.embedders.Embedder` of the catalog's vector space; or
-    ``None`` for browsing and keyword search only.
+    ``None`` for browsing and keyword search only. ``model_dir`` is where ``"auto"`` looks for
+    the model files first.
     """
     p = Path(path)
     given = None if isinstance(embedder, str) else embedder
-    find = _find_embedder if embedder == "auto" else None
+    find = _finder(model_dir) if embedder == "auto" else None
     if p.is_dir():
         if not (p / MANIFEST_PATH).is_file():
             raise NotFound(

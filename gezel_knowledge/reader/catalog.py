@@ -148,11 +148,21 @@ class Catalog:
             ("passages", sum(s.chunk_count for s in self.shards)),
             ("shards", len(self.shards)),
             ("embedding profile", self.profile.id),
-            ("query embedder", "none: keyword search only" if self.embedder is None else "ready"),
+            ("query embedder", self._embedder_state()),
             ("archive sha256", self.archive_sha256),
             ("files", self.root),
         ]
         return display.catalog_html(f"Catalog {self.publisher_id}/{self.id}", facts)
+
+    def _embedder_state(self) -> str:
+        """What the notebook display says of the query embedder, without loading it."""
+        if self.embedder is not None:
+            return "ready"
+        if self._find_embedder is not None:
+            return f"{self.profile.id}'s, loaded on the first semantic search"
+        if self._no_embedder is not None:
+            return f"none: keyword search only ({self._no_embedder.message})"
+        return "none: keyword search only"
 
     # -- identity ----------------------------------------------------------------------------
 
@@ -341,6 +351,16 @@ class Catalog:
                         "%s/%s: semantic search is off: %s", self.publisher_id, self.id, message
                     )
             return self.embedder, None if self.embedder is not None else self._no_embedder
+
+    def query_embedder(self) -> tuple[Embedder | None, str | None, str | None]:
+        """``(embedder, reason, message)``: the query embedder this handle was opened with (or
+        found for its profile), or ``None`` and why semantic search is off."""
+        embedder, missing = self._query_embedder()
+        if embedder is not None:
+            return embedder, None, None
+        if missing is not None:
+            return None, missing.reason, missing.message
+        return None, "no-embedder", f"no query embedder for {self.profile.id} was supplied"
 
     def search(
         self,

@@ -9,11 +9,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from gezel_knowledge import display
 from gezk.spatial import Location, RadiusQuery
 from gezk.toc import Topic, TopicPlacement
+
+if TYPE_CHECKING:
+    import pandas
+    import pyarrow
 
 __all__ = [
     "Document",
@@ -56,11 +60,11 @@ class TopicListing(tuple[TopicSummary, ...]):
     def _repr_html_(self) -> str:
         return display.topics_html(self)
 
-    def to_arrow(self) -> Any:
+    def to_arrow(self) -> pyarrow.Table:
         """One row per topic as a ``pyarrow.Table`` (the ``notebook`` extra)."""
         return display.topics_frame(self).to_arrow()
 
-    def to_pandas(self) -> Any:
+    def to_pandas(self) -> pandas.DataFrame:
         """One row per topic as a ``pandas.DataFrame`` (the ``notebook`` extra)."""
         return display.topics_frame(self).to_pandas()
 
@@ -94,11 +98,11 @@ class DocumentPage:
     def _repr_html_(self) -> str:
         return display.page_html(self)
 
-    def to_arrow(self) -> Any:
+    def to_arrow(self) -> pyarrow.Table:
         """One row per listed document as a ``pyarrow.Table`` (the ``notebook`` extra)."""
         return display.page_frame(self).to_arrow()
 
-    def to_pandas(self) -> Any:
+    def to_pandas(self) -> pandas.DataFrame:
         """One row per listed document as a ``pandas.DataFrame`` (the ``notebook`` extra)."""
         return display.page_frame(self).to_pandas()
 
@@ -178,12 +182,12 @@ class NearbyPage:
     def _repr_html_(self) -> str:
         return display.nearby_html(self)
 
-    def to_arrow(self) -> Any:
+    def to_arrow(self) -> pyarrow.Table:
         """One row per document, nearest first, as a ``pyarrow.Table`` (the ``notebook``
         extra)."""
         return display.nearby_frame(self).to_arrow()
 
-    def to_pandas(self) -> Any:
+    def to_pandas(self) -> pandas.DataFrame:
         """One row per document, nearest first, as a ``pandas.DataFrame`` (the ``notebook``
         extra)."""
         return display.nearby_frame(self).to_pandas()

@@ -17,6 +17,11 @@ if TYPE_CHECKING:
     from gezel_knowledge.search.all_sources import search_all_sources as search_all_sources
     from gezel_knowledge.search.knowledge_search import EmbedderResolver as EmbedderResolver
     from gezel_knowledge.search.knowledge_search import KnowledgeSearch as KnowledgeSearch
+    from gezel_knowledge.search.knowledge_search import ServedCatalog as ServedCatalog
+    from gezel_knowledge.search.named import NamedCatalog as NamedCatalog
+    from gezel_knowledge.search.named import open_named as open_named
+    from gezel_knowledge.search.named import pick_catalog as pick_catalog
+    from gezel_knowledge.search.named import resolve_catalog as resolve_catalog
     from gezel_knowledge.search.proactive import PROACTIVE_BUDGETS as PROACTIVE_BUDGETS
     from gezel_knowledge.search.proactive import Depth as Depth
     from gezel_knowledge.search.proactive import Evidence as Evidence
@@ -37,6 +42,13 @@ else:
             "gezel_knowledge.search.knowledge_search": (
                 "EmbedderResolver",
                 "KnowledgeSearch",
+                "ServedCatalog",
+            ),
+            "gezel_knowledge.search.named": (
+                "NamedCatalog",
+                "open_named",
+                "pick_catalog",
+                "resolve_catalog",
             ),
             "gezel_knowledge.search.proactive": (
                 "PROACTIVE_BUDGETS",

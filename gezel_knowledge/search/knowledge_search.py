@@ -46,7 +46,13 @@ from numpy.typing import NDArray
 from gezel_knowledge._untrusted import check_text
 from gezel_knowledge.embedders import EmbedderResolution, resolve_query_embedder
 from gezel_knowledge.embedders.base import Embedder
-from gezel_knowledge.errors import IntegrityFailure, InvalidInput, KnowledgeError, ModelUnavailable
+from gezel_knowledge.errors import (
+    IntegrityFailure,
+    InvalidInput,
+    KnowledgeError,
+    ModelUnavailable,
+    NotFound,
+)
 from gezel_knowledge.fusion import (
     DEFAULT_FUSION,
     KEYWORD,
@@ -58,7 +64,7 @@ from gezel_knowledge.fusion import (
     fuse,
     relevance,
 )
-from gezel_knowledge.hits import SearchHit, Signal
+from gezel_knowledge.hits import Provenance, SearchHit, Signal
 from gezel_knowledge.install.mount import MountFailed, mount, quarantine_error, read_reference
 from gezel_knowledge.install.policy import CatalogPolicy, eligible_catalogs
 from gezel_knowledge.install.registry import InstalledCatalog, catalog_key
@@ -79,6 +85,7 @@ from gezel_knowledge.reader import (
 )
 from gezel_knowledge.rerank import Reranker, rerank_depth, rerank_hits
 from gezel_knowledge.results import SearchMode, SearchResult, SemanticState, SourceReport
+from gezel_knowledge.search.named import pick_catalog
 from gezel_knowledge.search.proactive import (
     Depth,
     ProactiveSelection,
@@ -89,24 +96,34 @@ from gezk.profiles import EmbeddingProfile, same_vector_space
 from gezk.spatial import RadiusQuery
 from gezk.uri import KnowledgeUri
 
-__all__ = ["EmbedderResolver", "KnowledgeSearch"]
+__all__ = ["EmbedderResolver", "KnowledgeSearch", "ServedCatalog"]
 
 EmbedderResolver = Callable[[EmbeddingProfile], EmbedderResolution]
 """Finds the query embedder of a profile (default: the shared, digest-verified embedders)."""
 
 
+@dataclass(frozen=True, slots=True)
+class ServedCatalog:
+    """A catalog a search covers: its coordinate, version, name, digest and profile."""
+
+    key: str
+    version: str
+    name: str
+    archive_sha256: str | None
+    profile: str
+
+
 @dataclass(slots=True)
 class _Mounted:
-    installed: InstalledCatalog
+    key: str
+    sha256: str
     catalog: Catalog
+    installed: InstalledCatalog | None = None
+    """The registry entry; ``None`` for a catalog the caller opened (by path)."""
 
-    @property
-    def key(self) -> str:
-        return self.installed.key
-
-    @property
-    def sha256(self) -> str:
-        return self.installed.active_sha256 or ""
+    @classmethod
+    def of(cls, installed: InstalledCatalog, catalog: Catalog) -> _Mounted:
+        return cls(installed.key, installed.active_sha256 or "", catalog, installed)
 
 
 @dataclass(slots=True)
@@ -158,7 +175,12 @@ def _transient(exc: BaseException) -> sqlite3.OperationalError | None:
 
 
 class KnowledgeSearch:
-    """Search the installed catalogs a policy admits; reuse mounted handles across queries."""
+    """Search the installed catalogs a policy admits; reuse mounted handles across queries.
+
+    :meth:`over` makes the same search over catalogs the caller opened (by path): they are
+    grouped, routed and fused exactly as installed catalogs are, so the same catalogs give the
+    same ranking however they were named.
+    """
 
     def __init__(
         self,
@@ -172,16 +194,49 @@ class KnowledgeSearch:
         self._resolve = resolve_embedder or resolve_query_embedder
         self._resolutions: dict[EmbeddingProfile, EmbedderResolution] = {}
         self._mounted: dict[str, _Mounted] = {}
+        self._fixed: tuple[_Mounted, ...] | None = None
+        self._owns_fixed = False
         self._lock = threading.RLock()
+
+    @classmethod
+    def over(cls, catalogs: Sequence[Catalog], *, close: bool = True) -> KnowledgeSearch:
+        """A search over catalogs opened by the caller, each with the query embedder it was
+        opened with (``open_catalog(..., embedder=...)``; ``"auto"`` finds its profile's shared
+        one). ``close``: :meth:`close` closes them too. Nothing of the Gezel home is read."""
+        search = cls()
+        fixed: dict[str, _Mounted] = {}
+        for catalog in catalogs:
+            key = catalog_key(catalog.publisher_id, catalog.id)
+            if key in fixed:
+                raise InvalidInput(
+                    f"catalog {key} is named twice", reason="duplicate-catalog", subject=key
+                )
+            fixed[key] = _Mounted(key, catalog.archive_sha256 or "", catalog)
+        search._fixed = tuple(fixed.values())
+        search._owns_fixed = close
+        return search
+
+    @property
+    def served(self) -> tuple[str, ...]:
+        """``publisher/catalog`` of the catalogs opened by the caller (:meth:`over`); empty for
+        a search of the installed catalogs."""
+        return () if self._fixed is None else tuple(m.key for m in self._fixed)
+
+    def catalogs_served(self) -> tuple[Catalog, ...]:
+        """The catalogs opened by the caller (:meth:`over`); empty for installed catalogs."""
+        return () if self._fixed is None else tuple(m.catalog for m in self._fixed)
 
     # -- lifecycle ---------------------------------------------------------------------------
 
     def close(self) -> None:
-        """Close every mounted catalog."""
+        """Close every mounted catalog (and the caller's, when :meth:`over` was told so)."""
         with self._lock:
             for m in self._mounted.values():
                 m.catalog.close()
             self._mounted.clear()
+            if self._fixed is not None and self._owns_fixed:
+                for m in self._fixed:
+                    m.catalog.close()
 
     def __enter__(self) -> KnowledgeSearch:
         return self
@@ -191,10 +246,66 @@ class KnowledgeSearch:
 
     # -- catalogs ----------------------------------------------------------------------------
 
+    def listing(self) -> tuple[ServedCatalog, ...]:
+        """The catalogs a search without a filter covers now, by coordinate: the caller's
+        (:meth:`over`), or the installed, enabled, unquarantined ones the policy admits."""
+        if self._fixed is not None:
+            return tuple(
+                ServedCatalog(
+                    m.key,
+                    m.catalog.version,
+                    m.catalog.manifest.name,
+                    m.catalog.archive_sha256,
+                    m.catalog.profile.id,
+                )
+                for m in self._fixed
+            )
+        served: list[ServedCatalog] = []
+        for installed in eligible_catalogs(self.home.snapshot(), self.policy):
+            active = installed.active
+            if active is not None:
+                served.append(
+                    ServedCatalog(
+                        installed.key,
+                        active.version,
+                        active.name,
+                        active.archive_sha256,
+                        active.embedding_profile,
+                    )
+                )
+        return tuple(served)
+
+    def provenance(self, key: str) -> Provenance | None:
+        """The exact version and archive digest of the catalog ``publisher/catalog``, when it is
+        served here."""
+        if self._fixed is not None:
+            found = next((m for m in self._fixed if m.key == key), None)
+            return None if found is None else found.catalog.provenance()
+        try:
+            active = self.home.catalog(key).active
+        except NotFound:
+            return None
+        if active is None:
+            return None
+        publisher, _, catalog = key.partition("/")
+        return Provenance(publisher, catalog, active.version, active.archive_sha256)
+
+    def _chosen_fixed(
+        self, fixed: Sequence[_Mounted], only: Sequence[str] | None
+    ) -> list[_Mounted]:
+        if only is None:
+            return list(fixed)
+        wanted: set[str] = set()
+        for ref in only:
+            wanted.add(pick_catalog(ref, [m.catalog for m in fixed]))
+        return [m for m in fixed if m.key in wanted]
+
     def _refresh(
         self, only: Sequence[str] | None, quarantined: list[SourceReport]
     ) -> list[_Mounted]:
         """Mount what is eligible now; drop handles of catalogs that no longer are."""
+        if self._fixed is not None:
+            return self._chosen_fixed(self._fixed, only)
         snapshot = self.home.snapshot()
         eligible = eligible_catalogs(snapshot, self.policy)
         if only is not None:
@@ -220,7 +331,7 @@ class KnowledgeSearch:
                 reason, message = quarantine_error(exc.__cause__ or exc)
                 quarantined.append(_quarantined(installed.key, reason, message))
                 continue
-            fresh = _Mounted(installed, catalog)
+            fresh = _Mounted.of(installed, catalog)
             self._mounted[installed.key] = fresh
             out.append(fresh)
         return out
@@ -232,6 +343,19 @@ class KnowledgeSearch:
             self._resolutions[profile] = found
         return found
 
+    def _embedder(self, m: _Mounted) -> tuple[Embedder | None, str | None, str | None]:
+        """The query embedder of a catalog: the one a caller's catalog was opened with, else the
+        shared one of its profile; or ``None`` and why."""
+        if m.installed is None:
+            return m.catalog.query_embedder()
+        resolution = self._resolution(m.catalog.profile)
+        if resolution.embedder is not None:
+            return resolution.embedder, None, None
+        message = resolution.message or (
+            f"no query embedder for {m.catalog.profile.id} ({resolution.reason})"
+        )
+        return None, resolution.reason, message
+
     def _groups(
         self, mounted: Sequence[_Mounted]
     ) -> tuple[list[_Group], dict[str, tuple[str | None, str]]]:
@@ -241,14 +365,9 @@ class KnowledgeSearch:
         unavailable: dict[str, tuple[str | None, str]] = {}
         for m in mounted:
             profile = m.catalog.profile
-            resolution = self._resolution(profile)
-            embedder = resolution.embedder
+            embedder, reason, message = self._embedder(m)
             if embedder is None:
-                unavailable[m.key] = (
-                    resolution.reason,
-                    resolution.message
-                    or f"no query embedder for {profile.id} ({resolution.reason})",
-                )
+                unavailable[m.key] = (reason, message or f"no query embedder for {profile.id}")
                 continue
             for group in groups:
                 if group.embedder is embedder and same_vector_space(group.profile, profile):
@@ -373,6 +492,9 @@ class KnowledgeSearch:
         )
 
     def _quarantine(self, m: _Mounted, exc: BaseException) -> SourceReport:
+        if m.installed is None:
+            # A catalog the caller opened is not the home's to quarantine: it failed this call.
+            return _failed(m.key, exc)
         reason, message = quarantine_error(exc)
         self.home.quarantine(m.key, m.sha256, reason, message)
         m.catalog.close()
@@ -443,8 +565,8 @@ class KnowledgeSearch:
         results = self.search(query, k=10, catalogs=catalogs, proactive=True)
         floors: dict[str, float | None] = {}
         with self._lock:
-            for key, m in self._mounted.items():
-                floors[key] = proactive_floor(m.catalog.profile)
+            for m in self._fixed if self._fixed is not None else self._mounted.values():
+                floors[m.key] = proactive_floor(m.catalog.profile)
         semantic = {r.source: r.semantic == "used" for r in results.sources}
 
         def qualifies(hit: SearchHit) -> bool:
@@ -469,8 +591,18 @@ class KnowledgeSearch:
         if isinstance(reference, str):
             check_text(reference, "the reference")
         uri = reference if isinstance(reference, KnowledgeUri) else KnowledgeUri.parse(reference)
+        key = catalog_key(uri.publisher_id, uri.catalog_id)
+        if self._fixed is not None:
+            found = next((m for m in self._fixed if m.key == key), None)
+            if found is None:
+                raise NotFound(
+                    f"catalog {key} is not served here (served: {', '.join(self.served)})",
+                    reason="catalog-not-found",
+                    subject=key,
+                )
+            return found.catalog.read(uri)
         with self._lock:
-            m = self._mounted.get(catalog_key(uri.publisher_id, uri.catalog_id))
+            m = self._mounted.get(key)
             if m is not None:
                 return m.catalog.read(uri)
         return read_reference(self.home, uri)

@@ -179,6 +179,7 @@ def test_search_help_says_what_the_ranks_and_relevance_mean(
     text = " ".join(capsys.readouterr().out.split())
     assert "relevance in --json, 11/(11+position)" in text
     assert "not the probability" in text
+    assert "score is the cosine of its passage to the question" in text
     assert "cosine similarity" in text
 
 

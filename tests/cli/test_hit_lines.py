@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
+from gezel_knowledge.cli import main
 from gezel_knowledge.cli._hits import LEGEND, WORDS_ONLY, hit_lines, result_lines, signal_text
 from gezel_knowledge.fusion import KEYWORD, KEYWORD_ONLY, TITLE, VECTOR
 from gezel_knowledge.hits import SearchHit, Signal
@@ -105,3 +107,36 @@ def test_a_date_already_in_the_name_is_not_printed_again() -> None:
     assert first.count("2026-12-03") == 2  # the title and the file name, not a third time
     dated = replace(day, document_id="notes.md", title="fact (project)")
     assert next(hit_lines(dated)).endswith("(notes.md, line 3, 2026-12-03)")
+
+
+def test_a_vector_search_the_floor_empties_says_why(
+    handbook_gezk: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Issue 25 item 12: "no results" alone, though vectors ran and every cosine was too low.
+    query = ["qzxv", "blorptang", "vrumm"]
+    assert main(["search", str(handbook_gezk), *query, "--mode", "vector"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out == [
+        "no results for 'qzxv blorptang vrumm'",
+        "No passage is close enough in meaning: vector mode keeps only passages at or above "
+        "the cosine floor, 0.35. --min-similarity C lowers it; --mode hybrid adds keyword "
+        "matches.",
+    ]
+    assert (
+        main(["search", str(handbook_gezk), *query, "--mode", "vector", "--min-similarity", "-1"])
+        == 0
+    )
+    assert "1. " in capsys.readouterr().out
+
+
+def test_read_of_a_passage_says_what_it_is(
+    handbook_gezk: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Issue 25 item 12: a passage was printed with no title or line range.
+    reference = "building/signing#line=1-3"
+    assert main(["read", str(handbook_gezk), reference]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "Signing catalogs  (lines 1-3 of building/signing)"
+    assert lines[1] == ("knowledge://gezel-knowledge/gezel-handbook/building/signing#line=1-3")
+    assert lines[2] == ""
+    assert lines[3] == "# Signing catalogs"

@@ -122,3 +122,28 @@ def test_init_cli_writes_beside_or_elsewhere(
     capsys.readouterr()
     assert main(["init", str(root), "-o", str(elsewhere)]) == 1
     assert "already exists; pass --force" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("where", ["site/catalog.yaml", "out/widgets.yaml"])
+def test_the_build_the_file_suggests_runs_where_the_file_is(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    where: str,
+) -> None:
+    # Issue 25 item 12: the file written elsewhere suggested 'build .', which built nothing.
+    monkeypatch.setenv("GEZEL_HOME", str(tmp_path / "home"))
+    root = write_tree(tmp_path / "site", MKDOCS, catalog=None)
+    written = tmp_path / where
+    assert main(["init", str(root), "-o", str(written)]) == 0
+    text = written.read_text(encoding="utf-8")
+    suggested = next(
+        line.removeprefix("#   ").split("   (")[0]
+        for line in text.splitlines()
+        if line.startswith("#   gezel-knowledge build ")
+    )
+    monkeypatch.chdir(written.parent)
+    args = suggested.split()[1:]
+    assert main([*args, "--embedder", "test-hash-embed@1", "--no-cache", "--quiet"]) == 0
+    assert (written.parent / "widgets.gezk").is_file()
+    capsys.readouterr()

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import stat
 import sys
 from pathlib import Path
 
@@ -85,3 +87,15 @@ def test_without_pyarrow_the_error_names_the_extra(
     assert "[missing-extra]" in err
     assert not (tmp_path / "a").exists()
     assert not (tmp_path / "b").exists()
+
+
+def test_the_export_folder_has_the_users_permissions_not_0700(
+    handbook_gezk: Path, tmp_path: Path
+) -> None:
+    # Issue 25 item 11: the folder was the temporary folder's, private to its owner.
+    previous = os.umask(0o022)
+    try:
+        export_parquet(handbook_gezk, tmp_path / "shared")
+    finally:
+        os.umask(previous)
+    assert stat.S_IMODE((tmp_path / "shared").stat().st_mode) == 0o755

@@ -39,7 +39,7 @@ def test_index_then_search(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     assert main(["index-search", str(ws), "frobnicate", *home, "--embedder", "none"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0] == "1. a.py  (a.py, lines 1-2)"
-    assert out[1].startswith("   matched: keywords #1")
+    assert out[1].startswith("   score -; matched: keywords #1")  # keywords only: no cosine
 
 
 def test_search_without_index_is_a_one_line_error(

@@ -32,8 +32,7 @@ def test_add_appends_a_tagged_entry_to_the_days_file(tmp_path: Path) -> None:
     assert path.read_text() == (
         "# 2026-12-02\n\n"
         "- (decision, project) We ship on Fridays.\n"
-        "- (status, gezel:boekwachter) Line one\n"
-        "  line two\n"
+        '- (status, gezel:boekwachter) "Line one\\n\\nline two"\n'  # a blank line: exact
     )
     assert (first.date, first.kind, first.scope, first.line_start) == (
         "2026-12-02",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -48,11 +49,12 @@ def test_find_over_three_installed_catalogs(
     lines = out.splitlines()
     assert lines[0] == "Results for 'lattice ember' in the installed catalogs, best first:"
     assert lines[2].startswith("1. ")
-    # Which lists found the hit and at what rank, a preview, then the citation to read.
-    assert lines[3].startswith("   matched: ")
+    # The score, which lists found the hit and at what rank, a preview, then the citation.
+    assert re.match(r"   score (-|-?\d\.\d{3}); matched: ", lines[3])
     assert lines[5].strip().startswith("knowledge://tester/")
     # The count, what "matched" means, and the command that opens the first result.
-    assert lines[-2].startswith("3 results. 'matched' says how each result was found")
+    assert lines[-2].startswith("3 results. 'score' is the cosine similarity of the passage")
+    assert "'matched' says how each result was found" in lines[-2]
     first = lines[5].strip()
     assert lines[-1] == f"Read the first in full: gezel-knowledge read '{first}'"
 
@@ -96,7 +98,10 @@ def test_read_resolves_a_citation_through_the_installed_catalogs(
     hit = json.loads(out)["hits"][0]
     code, out, _ = _run(capsys, "read", hit["citation"])
     assert code == 0
-    assert out.strip() == hit["text"].strip()
+    head, citation, blank, *text = out.splitlines()
+    assert head.startswith(f"{hit['title']}  (line")  # what the passage is, then its citation
+    assert (citation, blank) == (hit["citation"], "")
+    assert "\n".join(text).strip() == hit["text"].strip()
 
 
 def test_status_reports_readiness_and_quarantine(

@@ -61,7 +61,10 @@ def test_find_answers_questions_about_the_library_out_of_the_box(
     assert main(["find", "shard routing", "--json"]) == 0
     assert "installed the bundled Handboek" not in capsys.readouterr().err
     assert main(["read", "knowledge://gezel-knowledge/gezel-handbook/welcome#line=1"]) == 0
-    assert capsys.readouterr().out == "# Welcome\n"
+    assert capsys.readouterr().out == (
+        "Welcome  (line 1 of welcome)\n"
+        "knowledge://gezel-knowledge/gezel-handbook/welcome#line=1\n\n# Welcome\n"
+    )
 
 
 def test_an_upgrade_replaces_changed_bytes_and_keeps_the_enabled_setting(

@@ -11,10 +11,13 @@ from typing import Any
 
 import pytest
 
-from gezel_knowledge.embedders import HashEmbedder
+from gezel_knowledge.compiler import BuildOptions, compile_catalog
+from gezel_knowledge.embedders import HashEmbedder, load_embedder
 from gezel_knowledge.install import install_catalog
 from gezel_knowledge.opening import open_catalog
 from gezel_knowledge.reader import Catalog
+from gezk.profiles import ALL_MINILM_L6_V2_INT8_1
+from tests.conftest import HANDBOOK
 
 # Haystack decides on telemetry when first imported; no test may be the one that sends it.
 os.environ["HAYSTACK_TELEMETRY_ENABLED"] = "False"
@@ -65,6 +68,17 @@ def no_network(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
     monkeypatch.setattr(socket, "getaddrinfo", guarded_getaddrinfo)
     yield attempts
     assert attempts == [], f"the test tried to reach {attempts}"
+
+
+@pytest.fixture(scope="session")
+def handbook_minilm_gezk(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """examples/handbook built with the packaged default model (real cosines, ~3 s)."""
+    out = tmp_path_factory.mktemp("handbook-minilm") / "handbook.gezk"
+    embedder = load_embedder(ALL_MINILM_L6_V2_INT8_1)
+    compile_catalog(
+        HANDBOOK, out, BuildOptions(embedder=embedder, created_at="2026-12-01T00:00:00Z")
+    )
+    return out
 
 
 @pytest.fixture

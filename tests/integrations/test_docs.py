@@ -74,7 +74,7 @@ def test_the_examples_print_what_the_page_says(
                 continue
             assert _same(printed) == _same(expected), code
             checked += 1
-    assert checked == 5
+    assert checked == 6
     assert (workdir / "handbook.gezk").is_file()
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -16,6 +17,7 @@ from haystack import Document, Pipeline
 
 from gezel_knowledge.errors import KnowledgeError
 from gezel_knowledge.integrations.haystack import GezelRetriever
+from gezel_knowledge.opening import default_cache_dir, open_catalog
 from gezel_knowledge.reader import Catalog
 
 QUERY = "how do I sign a catalog"
@@ -27,11 +29,12 @@ def test_a_pipeline_run_returns_documents_identified_by_citation(
 ) -> None:
     expected = handbook.search(QUERY, k=3).hits
     pipeline = Pipeline()
-    pipeline.add_component("retriever", GezelRetriever(handbook_gezk, k=3))
+    pipeline.add_component("retriever", GezelRetriever(handbook_gezk, top_k=3))
     documents = pipeline.run({"retriever": {"query": QUERY}})["retriever"]["documents"]
     assert all(isinstance(d, Document) for d in documents)
     assert [d.id for d in documents] == [h.citation for h in expected]
-    assert [d.score for d in documents] == [h.relevance for h in expected]
+    assert [d.score for d in documents] == [h.score for h in expected]
+    assert [d.meta["relevance"] for d in documents] == [h.relevance for h in expected]
     assert [d.content for d in documents] == [h.text for h in expected]
     assert documents[0].meta["untrusted"] is True
     assert documents[0].meta["archive_sha256"] == handbook.archive_sha256
@@ -42,7 +45,7 @@ def test_a_pipeline_run_returns_documents_identified_by_citation(
 def test_run_async_in_a_pipeline_run_async(
     handbook_gezk: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    retriever = GezelRetriever(handbook_gezk, k=2)
+    retriever = GezelRetriever(handbook_gezk, top_k=2)
     searched: list[str] = []
     asearch = retriever.source.asearch
 
@@ -65,8 +68,8 @@ def test_a_pipeline_saves_and_loads_the_retriever(
     handbook_gezk: Path, installed_handbook: str
 ) -> None:
     pipeline = Pipeline()
-    pipeline.add_component("by_path", GezelRetriever(handbook_gezk, k=2, mode="keyword"))
-    pipeline.add_component("installed", GezelRetriever(installed_handbook, k=2))
+    pipeline.add_component("by_path", GezelRetriever(handbook_gezk, top_k=2, mode="keyword"))
+    pipeline.add_component("installed", GezelRetriever(installed_handbook, top_k=2))
     saved = pipeline.to_dict()["components"]
     assert saved["by_path"]["type"] == f"{MODULE}.GezelRetriever"
     assert saved["by_path"]["init_parameters"]["source"] == str(handbook_gezk)
@@ -77,12 +80,45 @@ def test_a_pipeline_saves_and_loads_the_retriever(
     assert loaded.run(inputs) == pipeline.run(inputs)
 
 
-def test_a_handle_is_saved_as_something_that_reopens(handbook: Catalog) -> None:
-    data = GezelRetriever(handbook, k=2).to_dict()
-    assert data["init_parameters"]["source"] == str(handbook.root)
+def test_a_relative_path_is_saved_as_one_that_reopens_from_anywhere(
+    handbook_gezk: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    here, elsewhere = tmp_path / "project", tmp_path / "elsewhere"
+    here.mkdir()
+    elsewhere.mkdir()
+    shutil.copy(handbook_gezk, here / "handbook.gezk")
+    monkeypatch.chdir(here)
+    pipeline = Pipeline()
+    pipeline.add_component("retriever", GezelRetriever("handbook.gezk", top_k=2, home="."))
+    saved = pipeline.dumps()
+    expected = pipeline.run({"retriever": {"query": QUERY}})
+    monkeypatch.chdir(elsewhere)
+    loaded = Pipeline.loads(saved, allowed_modules=[MODULE])
+    params = loaded.get_component("retriever").to_dict()["init_parameters"]
+    assert params["source"] == str((here / "handbook.gezk").resolve())
+    assert params["home"] == str(here.resolve())
+    assert loaded.run({"retriever": {"query": QUERY}}) == expected
+
+
+def test_a_handle_on_a_cached_extraction_is_saved_as_its_pinned_coordinate(
+    handbook_gezk: Path, installed_handbook: str
+) -> None:
+    with open_catalog(handbook_gezk) as catalog:
+        assert catalog.root.is_relative_to(default_cache_dir())
+        retriever = GezelRetriever(catalog, top_k=2)
+        data = retriever.to_dict()
+        expected = [d.id for d in retriever.run(QUERY)["documents"]]
+    assert data["init_parameters"]["source"] == f"{installed_handbook}@2026.12.1"
+    shutil.rmtree(default_cache_dir())  # what cache prune may do at any time
     again = GezelRetriever.from_dict(data)
-    assert again.run(QUERY)["documents"][0].id.startswith("knowledge://")
+    assert [d.id for d in again.run(QUERY)["documents"]] == expected
     again.close()
+
+
+def test_a_handle_on_a_folder_is_saved_as_its_absolute_path(handbook: Catalog) -> None:
+    folder = handbook.root
+    data = GezelRetriever(str(folder), top_k=2).to_dict()
+    assert data["init_parameters"]["source"] == str(folder.resolve())
 
 
 def test_a_bad_top_k_is_refused(handbook: Catalog) -> None:

@@ -5,10 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import os
-import socket
-import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,7 +15,7 @@ import pytest
 from mcp import ClientSession, StdioServerParameters, stdio_client
 
 from gezel_knowledge.cli import build_parser
-from gezel_knowledge.integrations.mcp import HOST, RESOURCE_TEMPLATE, TOOL_NAMES, build_server
+from gezel_knowledge.integrations.mcp import RESOURCE_TEMPLATE, TOOL_NAMES, build_server
 from gezel_knowledge.integrations.tools import KnowledgeTools, open_tools
 from tests.integrations.conftest import HANDBOOK_KEY
 
@@ -50,6 +47,7 @@ def test_the_tools_have_gezel_names_and_wire_arguments(tools: KnowledgeTools) ->
     arguments = {name: list(t.input_schema["properties"]) for name, t in listed.items()}
     assert arguments == {
         "search": ["query", "sources", "catalogs", "maxResults", "radius"],
+        "list_catalogs": [],
         "read_document": ["uri", "maxTokens"],
         "knowledge_nearby": ["latitude", "longitude", "radiusMeters", "catalogs", "maxResults"],
         "search_memory": ["query", "maxResults", "scopes", "kinds"],
@@ -136,39 +134,3 @@ def test_the_command_serves_named_catalogs_over_stdio(handbook_gezk: Path, tmp_p
     assert f"from: catalog {HANDBOOK_KEY} version 2026.12.1, archive sha256 " in answer
     assert memory.is_error
     assert "[memory-unavailable]" in memory.content[0].text
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind((HOST, 0))
-        return int(probe.getsockname()[1])
-
-
-def test_streamable_http_listens_on_loopback(installed_handbook: str, tmp_path: Path) -> None:
-    port = _free_port()
-    command = [sys.executable, "-m", "gezel_knowledge", "mcp", "--transport", "http"]
-    with (tmp_path / "server.err").open("w") as errlog:
-        server = subprocess.Popen(
-            [*command, "--port", str(port), "--embedder", "none"], stderr=errlog
-        )
-        try:
-            deadline = time.monotonic() + 120
-            while True:
-                with socket.socket() as probe:
-                    if probe.connect_ex((HOST, port)) == 0:
-                        break
-                assert server.poll() is None, (tmp_path / "server.err").read_text()
-                assert time.monotonic() < deadline, "the HTTP server did not start"
-                time.sleep(0.2)
-
-            async def run() -> list[str]:
-                async with mcp.Client(f"http://{HOST}:{port}/mcp") as client:
-                    listed = await client.list_tools()
-                    found = await client.call_tool("search", {"query": QUERY, "maxResults": 1})
-                    assert not found.is_error
-                    return [t.name for t in listed.tools]
-
-            assert sorted(asyncio.run(run())) == sorted(TOOL_NAMES)
-        finally:
-            server.terminate()
-            server.wait(timeout=30)

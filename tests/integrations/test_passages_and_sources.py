@@ -32,7 +32,9 @@ def test_a_hit_maps_to_its_citation_text_relevance_and_provenance(handbook: Cata
         assert passage.id.startswith("knowledge://gezel-knowledge/gezel-handbook/")
         assert f"#chunk={hit.chunk_uid}" in passage.id
         assert passage.text == hit.text
-        assert passage.score == hit.relevance == 11 / (11 + hit.rank)
+        cosine = next(s.score for s in hit.signals if s.name in ("vector", "keyword-only"))
+        assert passage.score == hit.score == cosine  # the cosine to the query, for a cutoff
+        assert passage.metadata["relevance"] == hit.relevance == 11 / (11 + hit.rank)
         meta = passage.metadata
         assert tuple(meta)[: len(METADATA_KEYS)] == METADATA_KEYS
         assert meta["citation"] == hit.citation
@@ -94,7 +96,8 @@ def test_a_path_is_verified_opened_with_its_embedder_and_closed(handbook_gezk: P
     source = RetrievalSource(handbook_gezk)
     catalog = source.catalog
     assert catalog is not None
-    assert catalog.embedder is not None  # the hash profile's shared embedder
+    # Given when it was opened: the hash profile's shared embedder, found on first use.
+    assert catalog.query_embedder()[0] is not None
     result = source.search(QUERY, k=2)
     assert result.sources[0].semantic == "used"
     assert source.read(result.hits[0].citation).text == result.hits[0].text

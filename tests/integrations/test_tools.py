@@ -162,12 +162,13 @@ def test_search_merges_memory_and_catalogs_and_reports_what_it_cannot_search(
     kinds = {h.source_kind for h in result.hits}
     assert kinds == {"memory", "catalog"}
     assert [r.source for r in result.sources] == ["project-memory", "catalogs"]
-    only = tools.search_result("sign catalog", sources=["catalogs", "workspace"])
+    only = tools.search_result("sign catalog", sources=["catalogs"])
     assert {h.source_kind for h in only.hits} == {"catalog"}
-    workspace = only.source("workspace")
-    assert workspace is not None
-    assert workspace.status == "unavailable"
-    assert "note: workspace unavailable" in tools.search("sign", sources=["workspace"])
+    # A source this server does not have is refused, not listed and reported unavailable.
+    with pytest.raises(ReasonedError) as refused:
+        tools.search("sign", sources=["workspace"])
+    assert refused.value.reason == "invalid-source"
+    assert "this server serves project-memory, catalogs" in refused.value.message
 
 
 @pytest.mark.parametrize(

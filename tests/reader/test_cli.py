@@ -149,7 +149,10 @@ def test_read_reference_forms(
         capsys, "read", str(shared_catalog), "knowledge://tester/demo/doc-0003#line=1"
     )
     assert code == 0
-    assert out == "# drift vellum 0003\n"
+    assert out == (
+        "drift vellum 0003  (line 1 of doc-0003)\nknowledge://tester/demo/doc-0003#line=1\n\n"
+        "# drift vellum 0003\n"
+    )
     code, out, _ = run(capsys, "read", str(shared_catalog), "doc-0003", "--json")
     assert json.loads(out)["kind"] == "document"
     code, _, err = run(capsys, "read", str(shared_catalog), "knowledge://x/y/z")
