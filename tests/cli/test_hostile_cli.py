@@ -121,7 +121,8 @@ def test_memory_add_with_an_indented_hash_line_reads_back_as_one_entry(
     capsys.readouterr()
     assert main(["memory", "search", "second", "--json"]) == 0
     hits = json.loads(capsys.readouterr().out)["hits"]
-    assert [h["text"] for h in hits] == ["first line\n# second line\nthird"]
+    # One entry, read back as it was written (main keeps a note's exact text).
+    assert [h["text"] for h in hits] == ["first line\n  # second line\nthird"]
 
 
 def test_a_full_disk_names_the_file_it_could_not_write(
