@@ -354,3 +354,23 @@ def test_json_lines_build_reads_a_valid_list_unchanged(tmp_path: Path) -> None:
     )
     assert result.documents == 1
     assert json.loads(entries(tmp_path / "out.gezk")["manifest.json"])["counts"]["documents"] == 1
+
+
+@pytest.mark.parametrize("name", ["catalog.yaml", "mkdocs.yml", "SUMMARY.md"])
+def test_a_symlinked_configuration_or_outline_is_not_read(
+    tmp_path: Path, secret: Path, name: str
+) -> None:
+    files = {"a.md": "# A\n"}
+    if name == "mkdocs.yml":
+        files["docs/a.md"] = "# A\n"
+    if name == "SUMMARY.md":
+        files["book.toml"] = "[book]\ntitle = 'B'\n"
+        files["src/a.md"] = "# A\n"
+        name = "src/SUMMARY.md"
+    root = write_tree(tmp_path / "src", files)
+    (root / name).unlink(missing_ok=True)
+    (root / name).symlink_to(secret)
+    with pytest.raises(SourceError) as err:
+        build(root, tmp_path / "out.gezk")
+    assert err.value.reason == "unsafe-path"
+    assert "outside the source folder" in str(err.value)

@@ -138,7 +138,9 @@ class _Summary:
         return _Item(label, page, number, linked=True)
 
     def read(self) -> None:
-        text = read_text_file(self.summary, where=self.where).replace("\r\n", "\n")
+        text = read_text_file(self.summary, where=self.where, within=self.ctx.source_root).replace(
+            "\r\n", "\n"
+        )
         stack: list[tuple[int, _Item]] = []
         first_content = True
         listed = False

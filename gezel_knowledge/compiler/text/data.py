@@ -213,9 +213,19 @@ def read_asset_bytes(path: Path, *, where: str) -> bytes:
         ) from None
 
 
-def read_text_file(path: Path, *, where: str, limit: int = MAX_TEXT_FILE_BYTES) -> str:
+def read_text_file(
+    path: Path, *, where: str, limit: int = MAX_TEXT_FILE_BYTES, within: Path | None = None
+) -> str:
     """A file's text as UTF-8 (``where``: how messages name it; one leading byte-order mark
-    dropped): a regular file of at most ``limit`` bytes, its size checked before it is read."""
+    dropped): a regular file of at most ``limit`` bytes, its size checked before it is read,
+    and, with ``within``, one that resolves inside that folder (``unsafe-path``: a symlinked
+    configuration cannot make the build read a file from elsewhere)."""
+    if within is not None:
+        resolved = resolved_path(path, where=where)
+        if not resolved.is_relative_to(resolved_path(within, where=str(within))):
+            raise SourceError(
+                f"resolves outside the source folder ({resolved})", reason="unsafe-path", path=where
+            )
     data = _read_bytes(path, where=where, limit=limit)
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]  # a UTF-8 byte-order mark (docfx.json, _config.yml written on Windows)
@@ -236,10 +246,10 @@ def read_lines(fh: BinaryIO, *, where: str) -> Iterator[tuple[int, int, bytes]]:
         raise SourceError(exc.message, reason=exc.reason, path=where, line=exc.line) from None
 
 
-def read_data_file(path: Path, *, where: str) -> dict[str, Any]:
+def read_data_file(path: Path, *, where: str, within: Path | None = None) -> dict[str, Any]:
     """A YAML, TOML or JSON configuration file (by its suffix) as a mapping; empty when it
-    holds none."""
-    text = read_text_file(path, where=where)
+    holds none (``within``: as for :func:`read_text_file`)."""
+    text = read_text_file(path, where=where, within=within)
     suffix = path.suffix.lower()
     if suffix == ".toml":
         data: Any = load_toml(text, path=where)
