@@ -318,11 +318,23 @@ def _skip_to(text: str, pos: int, closer: str) -> int:
 
 def _skip_markup(text: str, lt: int) -> tuple[int, str | None] | None:
     """A comment, CDATA section, declaration or processing instruction at ``lt``: the offset
-    after it and why it is active (a DOCTYPE), or ``None`` when ``lt`` starts none of them."""
+    after it and why it is active (a DOCTYPE, a comment an HTML reader ends early), or
+    ``None`` when ``lt`` starts none of them."""
     for opener, closer in (("<!--", "-->"), ("<![CDATA[", "]]>"), ("<!", ">"), ("<?", "?>")):
         if text.startswith(opener, lt):
             pos = _skip_to(text, lt + len(opener), closer)
+            if opener == "<!--":
+                return pos, _comment_problem(text[lt + 4 : max(lt + 4, pos - 3)])
             return pos, _declaration_problem(text[lt:pos]) if opener == "<!" else None
+    return None
+
+
+def _comment_problem(body: str) -> str | None:
+    """A comment that is not well-formed XML: an HTML reader (an SVG pasted into a page) ends
+    it early (at ``--!>``, or at once for ``<!-->``), and what this walk skipped as a comment
+    would then be markup."""
+    if "--" in body or body.startswith((">", "->")) or body.endswith("-"):
+        return "a comment that is not well-formed XML (an HTML reader would end it early)"
     return None
 
 
