@@ -95,7 +95,7 @@ def _resolve(loader: TolerantLoader, value: str) -> str:
     return str(loader.resolve(yaml.ScalarNode, value, (True, False)))  # type: ignore[no-untyped-call]
 
 
-_EXPLAIN_BYTES: Final = 1024 * 1024
+_EXPLAIN_BYTES: Final = 256 * 1024
 
 
 def _explained(exc: yaml.YAMLError, text: str, what: str) -> StructuredInputError:
@@ -104,18 +104,25 @@ def _explained(exc: yaml.YAMLError, text: str, what: str) -> StructuredInputErro
     libyaml's only what it did not find)."""
     if len(text) <= _EXPLAIN_BYTES:
         try:
-            for _ in yaml.parse(text, Loader=TolerantLoader):
-                pass
+            # With the nesting bound: PyYAML's scanner does work in proportion to the open
+            # levels for every token, so an unbounded deep text would cost its square.
+            _walk_events(text, what, TolerantLoader)
         except yaml.YAMLError as pure:
             return _syntax_error(pure, what)
+        except StructuredInputError as refused:
+            return refused
     return _syntax_error(exc, what)
 
 
 def _check_events(text: str, what: str) -> None:
     """Nesting and number length, from the event stream (iterative, before composing)."""
+    _walk_events(text, what, _FastTolerantLoader)
+
+
+def _walk_events(text: str, what: str, loader: type[yaml.SafeLoader]) -> None:
     depth = 0
     resolver = TolerantLoader("")
-    for event in yaml.parse(text, Loader=_FastTolerantLoader):
+    for event in yaml.parse(text, Loader=loader):
         if isinstance(event, yaml.CollectionStartEvent):
             depth += 1
             if depth > MAX_NESTING:
