@@ -5,7 +5,8 @@ arguments and queries, and the JSON, JSON Lines and TOML inside them are read th
 module, so each kind of input is refused the same way wherever it enters:
 
 - a file is opened without blocking and must be a regular file (a FIFO, a device such as
-  ``/dev/zero``, a socket or a folder is ``not-a-file``); its size is checked with ``fstat``
+  ``/dev/zero`` or a socket is ``not-a-file``, a folder ``unreadable``); its size is checked
+  with ``fstat``
   before a byte is read, and the read itself stops one byte past the limit
   (``input-too-large``), so a file that grows, or lies about its size, cannot exhaust memory;
 - text must be valid Unicode: bytes that are not UTF-8 are ``invalid-encoding``, a string with
@@ -171,6 +172,12 @@ def _open_fd(path: Path, what: str, error: type[KnowledgeError]) -> tuple[int, o
             reason="unreadable",
             subject=str(path),
         ) from None
+    if stat.S_ISDIR(status.st_mode):
+        os.close(fd)
+        # As every reader of the caller's files has said of a folder: it cannot be read.
+        raise error(
+            f"cannot read {what} {path}: it is a folder", reason="unreadable", subject=str(path)
+        )
     if not stat.S_ISREG(status.st_mode):
         os.close(fd)
         raise error(

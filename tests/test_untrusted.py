@@ -58,8 +58,8 @@ def test_a_device_is_refused_not_read_to_memory_error(device: str) -> None:
     assert _reason(lambda: read_bounded(device, "trust key", limit=1 << 30)) == "not-a-file"
 
 
-def test_a_folder_is_not_a_file(tmp_path: Path) -> None:
-    assert _reason(lambda: read_bounded(tmp_path, "key", limit=10)) == "not-a-file"
+def test_a_folder_cannot_be_read(tmp_path: Path) -> None:
+    assert _reason(lambda: read_bounded(tmp_path, "key", limit=10)) == "unreadable"
 
 
 def test_a_sparse_file_over_the_limit_is_refused_by_its_size(tmp_path: Path) -> None:
