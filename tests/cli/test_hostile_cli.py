@@ -238,3 +238,18 @@ def test_a_key_written_by_keygen_signs(
     assert main(["keygen", str(tmp_path / "k.pem")]) == 0
     assert main(["sign", str(archive), "--key", str(tmp_path / "k.pem")]) == 0
     assert "signed" in capsys.readouterr().out
+
+
+def test_index_notes_the_hostile_files_it_skipped(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    workspace = tmp_path / "ws"
+    write_tree(workspace, {"a.md": "# A\n"})
+    with open(os.fsencode(workspace) + b"/bad\xff.md", "wb") as fh:
+        fh.write(b"# Bad\n")
+    assert main(["index", str(workspace)]) == 0
+    captured = capsys.readouterr()
+    assert "1 skipped" in captured.out
+    assert captured.err.strip() == (
+        "gezel-knowledge: note: skipped bad\\xff.md: its name is not UTF-8 [name-not-utf8]"
+    )
