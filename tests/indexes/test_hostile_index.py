@@ -8,14 +8,17 @@ import io
 import os
 import re
 import zipfile
+from datetime import date
 from functools import cache
 from pathlib import Path
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gezel_knowledge.errors import StorageUnavailable
+from gezel_knowledge.compiler.passes.vector_cache import VectorCache
+from gezel_knowledge.errors import InvalidInput, StorageUnavailable
 from gezel_knowledge.indexes import MemoryIndex, _structure, index_workspace, search_workspace
 from gezel_knowledge.indexes._chunker import _atx_heading
 from gezel_knowledge.indexes._convert import MAX_EXPANDED_BYTES, DocumentTooLarge, document_text
@@ -23,6 +26,7 @@ from gezel_knowledge.indexes._discover import MAX_IGNORE_BYTES, discover
 from gezel_knowledge.indexes._ignore import IgnoreRules
 from gezel_knowledge.indexes._storage import sqlite_backend
 from gezel_knowledge.indexes._symbols import extract_symbols
+from gezk.profiles import TEST_HASH_EMBED_1
 from tests.faults import fill, full_filesystem, read_only, tree_state
 from tests.indexes.helpers import write_tree
 
@@ -328,3 +332,41 @@ def test_a_held_database_lock_is_a_lock_timeout(tmp_path: Path) -> None:
         holder.close()
     with MemoryIndex(home) as memory:
         assert [h.text for h in memory.search("first", mode="keyword").hits] == ["first"]
+
+
+def test_an_oversized_memory_day_file_is_skipped_and_not_grown(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    with MemoryIndex(home) as memory:
+        memory.add("a note today", kind="fact", day=date(2026, 1, 2))
+        huge = memory.folder / "2026-01-01.md"
+        with huge.open("wb") as fh:
+            fh.truncate(3 << 30)  # a 3 GiB hole: refused by its size, never read
+        report = memory.sync()
+        assert report.files_skipped == (("2026-01-01.md", "oversized"),)
+        with pytest.raises(InvalidInput) as err:
+            memory.add("more", kind="fact", day=date(2026, 1, 1))
+        assert (err.value.reason, err.value.subject) == ("input-too-large", str(huge))
+        assert huge.stat().st_size == 3 << 30
+        assert [h.text for h in memory.search("note", mode="keyword").hits] == ["a note today"]
+
+
+def test_vector_cache_faults_are_typed_and_keep_the_cached_vectors(tmp_path: Path) -> None:
+    cache_dir = tmp_path / "cache"
+    with full_filesystem(cache_dir):
+        cache = VectorCache(cache_dir, TEST_HASH_EMBED_1)
+        first = np.ones(TEST_HASH_EMBED_1.dimensions, dtype=np.float32)
+        cache.put_many([(b"k" * 32, first)])
+        fill(cache_dir)
+        many = [(bytes([i % 256]) * 32 + i.to_bytes(4, "big"), first) for i in range(20_000)]
+        with pytest.raises(StorageUnavailable) as err:
+            cache.put_many(many)
+        assert err.value.reason == "insufficient-space"
+        assert "vectors.sqlite" in str(err.value)
+        assert set(cache.get_many([b"k" * 32])) == {b"k" * 32}
+        cache.close()
+    readonly = tmp_path / "readonly"
+    readonly.mkdir()
+    with read_only(readonly):
+        with pytest.raises(StorageUnavailable) as err:
+            VectorCache(readonly / "cache", TEST_HASH_EMBED_1)
+        assert err.value.reason == "read-only"
