@@ -10,6 +10,8 @@ import tempfile
 import uuid
 from pathlib import Path
 
+from gezel_knowledge._faults import naming
+
 __all__ = [
     "make_read_only",
     "make_writable",
@@ -30,7 +32,8 @@ def write_atomic(path: Path, data: bytes, *, mode: int | None = None) -> None:
     fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     tmp = Path(tmp_name)
     try:
-        with os.fdopen(fd, "wb") as fh:
+        # A full disk fails the write without a file name; the error names the file meant.
+        with naming(path), os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())

@@ -3,7 +3,8 @@
 One base class, :class:`KnowledgeError`, and a subclass per category of
 :data:`gezk.errors.CATEGORIES` (what the caller can do about the failure): :class:`InvalidInput`
 (also a ``ValueError``), :class:`IntegrityFailure`, :class:`Unsupported`, :class:`NotFound`
-(also a ``LookupError``), :class:`ModelUnavailable` and :class:`Cancelled`. Every error has a
+(also a ``LookupError``), :class:`ModelUnavailable`, :class:`StorageUnavailable` and
+:class:`Cancelled`. Every error has a
 stable machine-readable ``reason`` (declared in :mod:`gezel_knowledge.reasons`) and an optional
 ``subject`` (a path, an id, ``file:line``); ``str(error)`` is one human-readable line.
 
@@ -26,6 +27,7 @@ __all__ = [
     "KnowledgeError",
     "ModelUnavailable",
     "NotFound",
+    "StorageUnavailable",
     "Unsupported",
     "knowledge_error",
 ]
@@ -85,6 +87,15 @@ class ModelUnavailable(KnowledgeError):
     ) -> None:
         super().__init__(message, reason=reason, subject=subject)
         self.details: str | None = " ".join(details.split()) if details else None
+
+
+class StorageUnavailable(KnowledgeError):
+    """The machine refused a write or a read of the library's own files: a full disk, a
+    read-only folder, a lock another process holds, an I/O error. The message names the path;
+    what was there before is left as it was."""
+
+    default_reason = "storage-error"
+    category = "unavailable"
 
 
 class Cancelled(KnowledgeError):

@@ -30,6 +30,7 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import NDArray
 
+from gezel_knowledge._untrusted import check_text
 from gezel_knowledge.embedders.base import Embedder
 from gezel_knowledge.errors import InvalidInput
 
@@ -151,7 +152,9 @@ class QueryVectors:
 
 
 def query_vectors_for(query: str, given: QueryVectors | None) -> QueryVectors:
-    """``given`` when it is for ``query`` (a fresh one when ``None``); refuses another query's."""
+    """``given`` when it is for ``query`` (a fresh one when ``None``); refuses another query's,
+    and a query that is not valid Unicode (``invalid-unicode``: a tokenizer cannot take it)."""
+    check_text(query, "the search query")
     if given is None:
         return QueryVectors(query)
     if given.query != query:

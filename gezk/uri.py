@@ -24,6 +24,7 @@ from gezk.ids import is_chunk_uid, is_id, validate_document_id
 
 __all__ = [
     "MAX_ENCODED_DOCUMENT_ID",
+    "MAX_LINE_DIGITS",
     "SCHEME",
     "KnowledgeUri",
     "decode_segment",
@@ -33,6 +34,8 @@ __all__ = [
 
 SCHEME = "knowledge://"
 MAX_ENCODED_DOCUMENT_ID = 512
+MAX_LINE_DIGITS = 18
+"""Digits a ``line=`` number may have (any body's line count has far fewer)."""
 
 _UNRESERVED = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 _SEG = re.compile(r"(?:[A-Za-z0-9\-._~]|%[0-9A-Fa-f]{2})+")
@@ -202,9 +205,19 @@ def parse_fragment(fragment: str) -> tuple[str | None, int | None, int | None] |
     """``(chunk, line_start, line_end)`` of a ``chunk=<uid>`` or ``line=a[-b]`` fragment.
 
     ``None`` when the fragment is neither; range order is checked by :class:`KnowledgeUri`.
+    A line number of more than :data:`MAX_LINE_DIGITS` digits raises :class:`InvalidReference`.
     """
     if (m := _CHUNK_FRAGMENT.fullmatch(fragment)) is not None:
         return m.group(1), None, None
     if (m := _LINE_FRAGMENT.fullmatch(fragment)) is not None:
+        numbers = [g for g in m.groups() if g is not None]
+        if any(len(g) > MAX_LINE_DIGITS for g in numbers):
+            # Before int(): Python refuses to convert more than 4,300 digits with a bare
+            # ValueError, and no body has a line number this long.
+            raise InvalidReference(
+                f"line number in fragment {fragment[:40]!r}... has more than {MAX_LINE_DIGITS} "
+                "digits",
+                subject=fragment[:80],
+            )
         return None, int(m.group(1)), None if m.group(2) is None else int(m.group(2))
     return None

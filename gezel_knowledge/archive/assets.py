@@ -178,10 +178,10 @@ def _svg_root_offset(text: str) -> int | None:
             i = end + 3
         elif text[i : i + 9].upper() == "<!DOCTYPE":
             close = text.find(">", i)
-            bracket = text.find("[", i)
             if close < 0:
                 return None
-            if 0 <= bracket < close:
+            bracket = text.find("[", i, close)
+            if bracket >= 0:
                 # An internal subset: its end is "]>"; entity declarations inside it are
                 # refused separately.
                 end = text.find("]", bracket)
@@ -194,19 +194,20 @@ def _svg_root_offset(text: str) -> int | None:
     return None
 
 
-# Element names are matched with an optional namespace prefix (``<svg:script>``).
+# Element names are matched with an optional namespace prefix (``<svg:script>``). The searches
+# over the whole text below start only at a fixed literal and never cross it again, so each runs
+# in time linear in the file; tags, attributes, declarations and style sheets are read by the
+# one-pass walk of _markup_problem.
 _ACTIVE_ELEMENT = re.compile(r"<\s*(?:[\w.-]+:)?(script|foreignobject)\b", re.IGNORECASE)
 _ENTITY = re.compile(r"<!ENTITY", re.IGNORECASE)
 # The one processing instruction allowed: the XML declaration, first in the file.
 _XML_DECLARATION = re.compile(r"\ufeff?<\?xml[ \t\r\n][^?]*\?>")
-_DOCTYPE = re.compile(r"<!DOCTYPE\b([^>\[]*)(\[)?", re.IGNORECASE)
 _EXTERNAL_ID = re.compile(r"\b(?:SYSTEM|PUBLIC)\b", re.IGNORECASE)
-_TAG_START = re.compile(r"<([A-Za-z_][\w.:-]*)")
-_ATTRIBUTE = re.compile(r"\s*([^\s=/>\"']+)(?:\s*=\s*(\"[^\"]*\"|'[^']*'|[^\s\"'>]+))?")
-_STYLE_ELEMENT = re.compile(
-    r"<\s*(?:[\w.-]+:)?style\b[^>]*>(.*?)<\s*/\s*(?:[\w.-]+:)?style\s*>", re.IGNORECASE | re.DOTALL
-)
-_CSS_URL = re.compile(r"url\(\s*(\"[^\"]*\"|'[^']*'|[^)]*)\s*\)", re.IGNORECASE)
+_NAME = re.compile(r"[A-Za-z_][\w.:-]*")
+_SPACE = re.compile(r"\s*")
+_ATTRIBUTE_NAME = re.compile(r"""[^\s=/>"'<]+""")
+_UNQUOTED_VALUE = re.compile(r"""[^\s"'<>]+""")
+_END_TAG = re.compile(r"/\s*([A-Za-z_][\w.:-]*)\s*>")
 _EMBEDDED_RASTER = re.compile(r"data:image/(?:png|jpeg|gif|webp)[;,]", re.IGNORECASE)
 _JAVASCRIPT = re.compile(r"javascript\s*:", re.IGNORECASE)
 _DATA_HTML = re.compile(r"data\s*:\s*text/html", re.IGNORECASE)
@@ -226,38 +227,50 @@ def _leaves_file(target: str) -> bool:
     return _EMBEDDED_RASTER.match(value) is None
 
 
+def _css_urls(css: str) -> Iterable[str]:
+    """The targets of every ``url(...)`` in ``css``, in one forward scan (an unclosed quote or
+    parenthesis runs to the end, and the scan stops there)."""
+    lower = css.lower()
+    n = len(css)
+    pos = 0
+    while (start := lower.find("url(", pos)) >= 0:
+        i = _SPACE.match(css, start + 4).end()  # type: ignore[union-attr]
+        if i < n and css[i] in "\"'":
+            close = css.find(css[i], i + 1)
+            value = css[i + 1 :] if close < 0 else css[i + 1 : close]
+        else:
+            close = css.find(")", i)
+            value = css[i:] if close < 0 else css[i:close]
+        yield value.strip()
+        if close < 0:
+            return
+        pos = close + 1
+
+
 def _css_problem(css: str) -> str | None:
     if "@import" in css.lower():
         return "a CSS @import"
     if "\\" in css:
         # CSS escapes can spell url( or @import in ways a lexical check cannot see.
         return "a CSS escape sequence"
-    for match in _CSS_URL.finditer(css):
-        if _leaves_file(html.unescape(_strip_quotes(match.group(1).strip()))):
-            return f"a CSS url() that leaves the file ({match.group(1).strip()[:60]})"
+    for target in _css_urls(css):
+        if _leaves_file(html.unescape(target)):
+            return f"a CSS url() that leaves the file ({target[:60]})"
     return None
 
 
-def _attributes(text: str) -> Iterable[tuple[str, str]]:
-    """Every ``(name, raw value)`` attribute of every start tag, scanned linearly."""
-    for tag in _TAG_START.finditer(text):
-        pos = tag.end()
-        while True:
-            attribute = _ATTRIBUTE.match(text, pos)
-            if attribute is None or attribute.end() == pos:
-                break
-            yield attribute.group(1), attribute.group(2) or ""
-            pos = attribute.end()
-
-
 def svg_problem(data: bytes) -> AssetProblem | None:
-    """Why an SVG is not inert (spec section 3.4), or ``None`` when it is."""
+    """Why an SVG is not inert (spec section 3.4), or ``None`` when it is.
+
+    Linear in the size of the file: a few searches that each pass over the text once, and one
+    walk over its markup (:func:`_markup_problem`).
+    """
     text = _utf8(data)
     if text is None:
         return AssetProblem("asset-type-mismatch", "SVG is not valid UTF-8 text")
     if _svg_root_offset(text) is None:
         return AssetProblem("asset-type-mismatch", "SVG does not start with an <svg> element")
-    why = _active_content(text) or _attributes_problem(text)
+    why = _active_content(text) or _markup_problem(text)
     if why is None and "@import" in text.lower():
         why = "a CSS @import"
     if why is None:
@@ -266,12 +279,15 @@ def svg_problem(data: bytes) -> AssetProblem | None:
 
 
 def _active_content(text: str) -> str | None:
-    """Entities, active elements, script or HTML references, unsafe ``<style>`` content."""
+    """Entities, processing instructions, active elements, script or HTML references."""
     if _ENTITY.search(text):
         return "an entity declaration"
-    why = _prolog_problem(text)
-    if why is not None:
-        return why
+    declaration = _XML_DECLARATION.match(text)
+    rest = text[declaration.end() :] if declaration else text
+    start = rest.find("<?")
+    if start >= 0:
+        # <?xml-stylesheet href=...?> makes a viewer fetch and apply a style sheet.
+        return f"a processing instruction ({rest[start : start + 40]!r})"
     element = _ACTIVE_ELEMENT.search(text)
     if element:
         return f"a <{element.group(1)}> element"
@@ -279,37 +295,121 @@ def _active_content(text: str) -> str | None:
         return "a javascript: reference"
     if _DATA_HTML.search(text):
         return "a data:text/html reference"
-    for style in _STYLE_ELEMENT.finditer(text):
-        why = _css_problem(style.group(1))
+    return None
+
+
+def _declaration_problem(declaration: str) -> str | None:
+    """A document type declaration that names an external DTD, or declares anything (an
+    ``ATTLIST`` default can give every element an ``href``)."""
+    if declaration[:9].upper() != "<!DOCTYPE":
+        return None
+    if "[" in declaration:
+        return "a DOCTYPE with an internal subset"
+    if _EXTERNAL_ID.search(declaration):
+        return "a DOCTYPE that references an external DTD"
+    return None
+
+
+def _skip_to(text: str, pos: int, closer: str) -> int:
+    """The offset after the next ``closer`` from ``pos``; the end of the text without one."""
+    end = text.find(closer, pos)
+    return len(text) if end < 0 else end + len(closer)
+
+
+def _skip_markup(text: str, lt: int) -> tuple[int, str | None] | None:
+    """A comment, CDATA section, declaration or processing instruction at ``lt``: the offset
+    after it and why it is active (a DOCTYPE, a comment an HTML reader ends early), or
+    ``None`` when ``lt`` starts none of them."""
+    for opener, closer in (("<!--", "-->"), ("<![CDATA[", "]]>"), ("<!", ">"), ("<?", "?>")):
+        if text.startswith(opener, lt):
+            pos = _skip_to(text, lt + len(opener), closer)
+            if opener == "<!--":
+                return pos, _comment_problem(text[lt + 4 : max(lt + 4, pos - 3)])
+            return pos, _declaration_problem(text[lt:pos]) if opener == "<!" else None
+    return None
+
+
+def _comment_problem(body: str) -> str | None:
+    """A comment that is not well-formed XML: an HTML reader (an SVG pasted into a page) ends
+    it early (at ``--!>``, or at once for ``<!-->``), and what this walk skipped as a comment
+    would then be markup."""
+    if "--" in body or body.startswith((">", "->")) or body.endswith("-"):
+        return "a comment that is not well-formed XML (an HTML reader would end it early)"
+    return None
+
+
+def _markup_problem(text: str) -> str | None:
+    """The first tag, attribute, declaration or style sheet that makes the SVG active.
+
+    One forward walk: every offset is read once, whatever the markup (unclosed tags, quotes,
+    comments or declarations included), so a hostile file costs what its size costs. Text
+    inside a ``<style>`` element is checked as CSS; comments and CDATA sections are skipped
+    as markup (a CDATA section inside ``<style>`` is still part of the CSS checked).
+    """
+    pos = 0
+    style_start: int | None = None
+    while (lt := text.find("<", pos)) >= 0:
+        skipped = _skip_markup(text, lt)
+        why: str | None = None
+        if skipped is not None:
+            pos, why = skipped
+        elif (end_tag := _END_TAG.match(text, lt + 1)) is not None:
+            pos = end_tag.end()
+            if style_start is not None and _local(end_tag.group(1)) == "style":
+                why, style_start = _css_problem(text[style_start:lt]), None
+        elif (name := _NAME.match(text, lt + 1)) is not None:
+            pos, why, closed = _tag_attributes(text, name.end())
+            if style_start is None and not closed and _local(name.group(0)) == "style":
+                style_start = pos
+        else:
+            pos = lt + 1  # a '<' that starts no markup (not well-formed, and inert)
         if why:
             return why
-    return None
+    return None if style_start is None else _css_problem(text[style_start:])
 
 
-def _prolog_problem(text: str) -> str | None:
-    """Processing instructions (``<?xml-stylesheet href=...?>`` makes a viewer fetch and apply
-    a style sheet) and document type declarations that name an external DTD, or declare
-    anything (an ``ATTLIST`` default can give every element an ``href``)."""
-    declaration = _XML_DECLARATION.match(text)
-    rest = text[declaration.end() :] if declaration else text
-    if "<?" in rest:
-        start = rest.index("<?")
-        return f"a processing instruction ({rest[start : start + 40]!r})"
-    for doctype in _DOCTYPE.finditer(text):
-        if _EXTERNAL_ID.search(doctype.group(1)):
-            return "a DOCTYPE that references an external DTD"
-        if doctype.group(2):
-            return "a DOCTYPE with an internal subset"
-    return None
+def _local(name: str) -> str:
+    return name.rpartition(":")[2].lower()
 
 
-def _attributes_problem(text: str) -> str | None:
-    """The first attribute that makes the SVG active, if any."""
-    for name, raw in _attributes(text):
-        why = _attribute_problem(name, raw)
+def _tag_attributes(text: str, pos: int) -> tuple[int, str | None, bool]:
+    """Read a start tag's attributes from ``pos``: ``(offset after the tag, why it is active,
+    whether it closed itself)``. A ``<`` ends the tag where it is (the walk reads it next)."""
+    n = len(text)
+    while True:
+        pos = _SPACE.match(text, pos).end()  # type: ignore[union-attr]
+        if pos >= n:
+            return n, None, False
+        ch = text[pos]
+        if ch == ">":
+            return pos + 1, None, False
+        if text.startswith("/>", pos):
+            return pos + 2, None, True
+        if ch == "<":
+            return pos, None, False
+        name = _ATTRIBUTE_NAME.match(text, pos)
+        if name is None:
+            pos += 1  # a stray '/', '=' or quote: step over it and read on
+            continue
+        pos = _SPACE.match(text, name.end()).end()  # type: ignore[union-attr]
+        raw = ""
+        if pos < n and text[pos] == "=":
+            pos = _SPACE.match(text, pos + 1).end()  # type: ignore[union-attr]
+            if pos < n and text[pos] in "\"'":
+                close = text.find(text[pos], pos + 1)
+                if close < 0:
+                    return n, "an attribute value that is never closed", False
+                raw = text[pos : close + 1]
+                pos = close + 1
+                if "<" in raw:
+                    # Not well-formed XML; a reader that recovers might see a tag in it.
+                    return pos, f"a '<' inside the value of attribute {name.group(0)}", False
+            elif (value := _UNQUOTED_VALUE.match(text, pos)) is not None:
+                raw = value.group(0)
+                pos = value.end()
+        why = _attribute_problem(name.group(0), raw)
         if why is not None:
-            return why
-    return None
+            return pos, why, False
 
 
 def _attribute_problem(name: str, raw: str) -> str | None:
@@ -380,7 +480,20 @@ def catalog_assets_problem(sizes: Iterable[int]) -> AssetProblem | None:
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _MD_TARGET = re.compile(r"\]\(\s*<?(assets/[^)\s>]+)")
 _MD_DEFINITION = re.compile(r"^ {0,3}\[[^\]]+\]:\s*<?(assets/[^\s>]+)")
-_HTML_SRC = re.compile(r"<img\b[^>]*?\bsrc\s*=\s*[\"']?(assets/[^\"'\s>]+)", re.IGNORECASE)
+_IMG_TAG = re.compile(r"<img\b", re.IGNORECASE)
+_IMG_SRC = re.compile(r"\bsrc\s*=\s*[\"']?(assets/[^\"'\s>]+)", re.IGNORECASE)
+
+
+def _img_sources(line: str) -> Iterable[str]:
+    """``src`` targets under ``assets/`` of the ``<img>`` tags of one line. Each tag is read
+    up to its ``>`` or the next ``<img``, so no part of the line is read twice."""
+    starts = [m.start() for m in _IMG_TAG.finditer(line)]
+    for k, start in enumerate(starts):
+        limit = starts[k + 1] if k + 1 < len(starts) else len(line)
+        close = line.find(">", start, limit)
+        found = _IMG_SRC.search(line, start, limit if close < 0 else close)
+        if found is not None:
+            yield found.group(1)
 
 
 def asset_references(markdown: str) -> list[str]:
@@ -407,9 +520,10 @@ def asset_references(markdown: str) -> list[str]:
         if opened:
             fence = opened.group(1)
             continue
-        for pattern in (_MD_TARGET, _HTML_SRC):
-            for match in pattern.finditer(line):
-                found.setdefault(match.group(1), None)
+        for match in _MD_TARGET.finditer(line):
+            found.setdefault(match.group(1), None)
+        for source in _img_sources(line):
+            found.setdefault(source, None)
         definition = _MD_DEFINITION.match(line)
         if definition:
             found.setdefault(definition.group(1), None)

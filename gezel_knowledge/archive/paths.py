@@ -2,9 +2,13 @@
 
 Names are UTF-8, forward-slashed and relative: no absolute paths, ``.``/``..`` or empty
 segments, backslashes, drive letters or control characters. A name that passes can be joined
-to an extraction directory without escaping it. Two names that one file system would store as
-the same file (equal after Unicode normalisation and case folding, or after Windows drops a
-segment's trailing dots and spaces) have the same :func:`entry_name_key`. Asset paths follow
+to an extraction directory without escaping it. Names are also portable: every segment can be
+created as a file on Windows, macOS and Linux alike, so no Windows device name (``con``,
+``nul.txt``, ``com1``, ``conin$``...), no character Windows forbids (``< > : " | ? *``) and no
+segment ending in a dot or a space (Windows would silently drop it, and two entries would become
+one file). The writer and the reader apply the same rule. Two names that one file system would
+store as the same file (equal after Unicode normalisation and case folding, or after Windows
+drops a segment's trailing dots and spaces) have the same :func:`entry_name_key`. Asset paths follow
 their own, narrower grammar (:mod:`gezel_knowledge.archive.assets`).
 """
 
@@ -29,8 +33,14 @@ ROUTER_PATH = "index/router.db"
 
 _DRIVE = re.compile(r"^[A-Za-z]:")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
-# Windows device names cannot be created as files there, whatever the extension.
-_RESERVED = re.compile(r"^(?:con|prn|aux|nul|com[0-9]|lpt[0-9])(?:\..*)?$", re.IGNORECASE)
+# Windows device names cannot be created as files there, whatever the extension (and with
+# blanks before it); the superscript digits count as digits there.
+_RESERVED = re.compile(
+    r"^(?:con|prn|aux|nul|com[0-9\u00b9\u00b2\u00b3]|lpt[0-9\u00b9\u00b2\u00b3]|conin\$|conout\$)"
+    r"[ ]*(?:\..*)?\Z",
+    re.IGNORECASE,
+)
+_WINDOWS_FORBIDDEN = re.compile(r'[<>:"|?*]')
 
 
 def entry_name_problem(name: str) -> str | None:
@@ -50,6 +60,11 @@ def entry_name_problem(name: str) -> str | None:
         return "empty, '.' or '..' segment in entry name"
     if any(_RESERVED.match(s) for s in segments):
         return "reserved device name in entry name"
+    forbidden = _WINDOWS_FORBIDDEN.search(name)
+    if forbidden:
+        return f"character {forbidden.group(0)!r} in entry name (Windows does not allow it)"
+    if any(s.endswith((".", " ")) for s in segments):
+        return "entry name segment ending in a dot or a space (Windows drops it)"
     return None
 
 

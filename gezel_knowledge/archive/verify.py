@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
 
+from gezel_knowledge._faults import naming
 from gezel_knowledge.archive import _zip
 from gezel_knowledge.archive._zip import (
     CentralDirectory,
@@ -535,7 +536,7 @@ def _copy_entry(
     written = 0
     kept: list[bytes] | None = [] if keep_bytes else None
     central, local = located.entries[name]
-    with open(target, "xb") as out:
+    with naming(target), open(target, "xb") as out:
         for block in entry_blocks(fh, central, local):
             written += len(block)
             if written > expected_size:

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
+from gezel_knowledge._faults import naming
 from gezel_knowledge.archive.paths import MIMETYPE, entry_name_key, entry_name_problem
 from gezel_knowledge.errors import InvalidInput
 
@@ -244,7 +245,7 @@ def write_archive(
     fd, tmp_name = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".partial", dir=dest.parent)
     tmp = Path(tmp_name)
     try:
-        with os.fdopen(fd, "w+b") as out:
+        with naming(dest), os.fdopen(fd, "w+b") as out:
             written = [_write_entry(out, b"mimetype", MIMETYPE, len(MIMETYPE), _zip64_threshold)]
             for path in ordered:
                 written.append(

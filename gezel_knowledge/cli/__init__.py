@@ -3,7 +3,8 @@
 Each subcommand lives in a module ``gezel_knowledge.cli.cmd_<name>`` that exposes
 ``register(subparsers)``; the parser it adds sets ``handler`` to a function taking the parsed
 arguments and returning an exit code. Typed errors, and operating-system errors (``os-error``),
-become one ``error:`` line and exit code 1; usage errors exit with 2.
+become one ``error:`` line and exit code 1; usage errors exit with 2. SIGINT and SIGTERM both
+unwind the command (its clean-up runs) and exit with 130 and 143.
 
 Start-up stays quick: ``--help`` and ``--version`` import no command module (the summaries come
 from :data:`~gezel_knowledge.cli._commands.COMMANDS`), and running a command imports only its
@@ -13,11 +14,14 @@ own module.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import logging
 import pkgutil
+import signal
 import sys
-from collections.abc import Sequence
+import threading
+from collections.abc import Iterator, Sequence
 
 from gezel_knowledge._version import __version__
 from gezel_knowledge.cli._commands import COMMANDS
@@ -82,6 +86,30 @@ def _add_verbose(parser: argparse.ArgumentParser, *, default: object) -> None:
         )
 
 
+class Terminated(BaseException):
+    """SIGTERM arrived: raised where the command is, so its clean-up runs as for Ctrl-C."""
+
+
+def _terminate(signum: int, frame: object) -> None:
+    del frame
+    raise Terminated(signum)
+
+
+@contextlib.contextmanager
+def _terminate_cleanly() -> Iterator[None]:
+    """While a command runs, SIGTERM unwinds it like SIGINT does: ``finally`` blocks run, so a
+    build's staging folder, an install's staging and partial files are removed or kept as an
+    interrupted run leaves them. (By default SIGTERM ends the process where it stands.)"""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, _terminate)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; return the process exit code."""
     arguments = list(sys.argv[1:] if argv is None else argv)
@@ -94,7 +122,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     # The commands say what the library logs (semantic search off...) as notes of their own.
     logging.getLogger("gezel_knowledge").addHandler(logging.NullHandler())
     try:
-        code = handler(args)
+        with _terminate_cleanly():
+            code = handler(args)
+    except Terminated:
+        print("gezel-knowledge: terminated", file=sys.stderr)
+        return 128 + signal.SIGTERM
     except ReasonedError as exc:
         details = getattr(exc, "details", None)  # ModelUnavailable: files, digests, places
         verbose = bool(details) and getattr(args, "verbose", False)

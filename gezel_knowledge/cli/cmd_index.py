@@ -13,7 +13,7 @@ from gezel_knowledge.cli._index_args import (
     add_home_argument,
     resolve_embedder,
 )
-from gezel_knowledge.cli._output import TerminalProgress, emit, plural
+from gezel_knowledge.cli._output import TerminalProgress, emit, note, plural
 from gezel_knowledge.indexes import IndexReport, index_workspace
 
 
@@ -47,7 +47,28 @@ def run(args: argparse.Namespace) -> int:
     finally:
         progress.close()
     emit(report, as_json=args.json, text=_lines)
+    if not args.json:
+        _skip_notes(report)
     return 0
+
+
+_NOTED = {
+    "name-not-utf8": "its name is not UTF-8",
+    "ignore-file-too-large": "an ignore file over 1 MiB: its folder was skipped",
+    "unparseable": "it could not be read as its kind of file",
+    "too-large": "it expands beyond the document budget",
+    "unreadable": "it could not be opened as a regular file",
+}
+"""Skips worth a line of their own: a hostile or broken file, not an ordinary binary."""
+_MAX_NOTES = 10
+
+
+def _skip_notes(report: IndexReport) -> None:
+    noted = [(path, why) for path, why in report.structure.skipped if why in _NOTED]
+    for path, why in noted[:_MAX_NOTES]:
+        note(f"skipped {path}: {_NOTED[why]} [{why}]")
+    if len(noted) > _MAX_NOTES:
+        note(f"skipped {len(noted) - _MAX_NOTES:,} more such files (--json lists them all)")
 
 
 def _lines(report: IndexReport) -> Iterator[str]:

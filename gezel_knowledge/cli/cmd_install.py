@@ -42,6 +42,12 @@ def register(subparsers: Any) -> None:
         "signature is gone)",
     )
     parser.add_argument(
+        "--allow-trust-change",
+        action="store_true",
+        help="replace a catalog verified by a --trust key with bytes that key does not verify "
+        "(unsigned, another signer, or no --trust given); refused without it",
+    )
+    parser.add_argument(
         "--keep-previous",
         action="store_true",
         help="keep the previously active version's files after the new one is active",
@@ -74,6 +80,7 @@ def run(args: argparse.Namespace) -> int:
             keep_previous=args.keep_previous,
             require_signature=args.require_signature,
             placement=args.placement,
+            allow_trust_change=args.allow_trust_change,
         )
     finally:
         progress.close()
@@ -91,7 +98,20 @@ def run(args: argparse.Namespace) -> int:
         )
     if result.placement_reason in _FALLBACKS:
         note(str(result.placement_message))
+    unverified = _UNVERIFIED.get(result.version.provenance)
+    if args.trust and unverified is not None:
+        warn(
+            f"{result.key}@{result.version.version} {unverified}: its origin is not verified. "
+            "Pass --require-signature to refuse such catalogs."
+        )
     return 0
+
+
+_UNVERIFIED = {
+    "unknown-key": "is signed by a key that is not among the --trust keys",
+    "unsigned": "is not signed",
+}
+"""What a catalog installed under ``--trust`` is when no trusted key verified it."""
 
 
 def _line(result: InstallResult) -> str:

@@ -36,10 +36,11 @@ from pathlib import Path
 import numpy as np
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+from gezel_knowledge._faults import storage_faults
 from gezel_knowledge._files import check_output_file
 from gezel_knowledge._version import __version__
 from gezel_knowledge.archive.writer import write_archive
-from gezel_knowledge.compiler.errors import BuildWarning, refuse_warnings
+from gezel_knowledge.compiler.errors import BuildWarning, SourceError, refuse_warnings
 from gezel_knowledge.compiler.metadata.catalog_yaml import (
     CatalogFile,
     CatalogIdentity,
@@ -130,12 +131,29 @@ def load_source(
     source's own catalog.yaml; ``metadata`` overrides either field by field.
     """
     source = Path(path)
-    if source.is_dir():
-        return load_markdown_tree(source, metadata=metadata, catalog=catalog)
-    if source.is_file() and source.suffix.lower() in (".jsonl", ".ndjson"):
-        return load_document_list(source, metadata=metadata, catalog=catalog)
-    if source.is_file() and source.suffix.lower() == ".parquet":
-        return load_parquet_document_list(source, metadata=metadata, catalog=catalog)
+    try:
+        if source.is_dir():
+            return load_markdown_tree(source, metadata=metadata, catalog=catalog)
+        if source.is_file() and source.suffix.lower() in (".jsonl", ".ndjson"):
+            return load_document_list(source, metadata=metadata, catalog=catalog)
+        if source.is_file() and source.suffix.lower() == ".parquet":
+            return load_parquet_document_list(source, metadata=metadata, catalog=catalog)
+    except RecursionError:
+        # An outline nested beyond what reading it can follow (DocFX toc.yml files including
+        # each other hundreds deep, folders inside folders): refused, never a traceback.
+        raise SourceError(
+            "the source's outline or folders nest too deep to read",
+            reason="too-deep",
+            path=str(source),
+        ) from None
+    except RuntimeError as exc:
+        # pathlib's word for a loop of symbolic links, from any resolve() of the source's paths
+        # (an outline, a configuration, a page): the source's fault, not a crash.
+        if "Symlink loop" not in str(exc):
+            raise
+        raise SourceError(
+            f"a loop of symbolic links: {exc}", reason="symlink-loop", path=str(source)
+        ) from None
     raise InvalidInput(
         f"{source} is neither a folder of Markdown nor a .jsonl or .parquet document list",
         reason="unknown-source",
@@ -236,17 +254,30 @@ def compile_catalog(
     created_at = options.created_at or metadata.created_at
     if created_at is None and options.clock is not None:
         created_at = options.clock()
-    plan = _plan(loaded, metadata, embedder, created_at=created_at, chunking=options.chunking)
+    plan = _plan(
+        loaded,
+        metadata,
+        embedder,
+        created_at=created_at,
+        chunking=options.chunking,
+        named=_named_files(options, metadata),
+    )
     if options.strict:
         refuse_warnings(plan.source.warnings)
     output.parent.mkdir(parents=True, exist_ok=True)
-    work = Path(tempfile.mkdtemp(prefix=f".{output.name}.build-", dir=output.parent))
     cache = VectorCache(options.cache_dir, plan.profile)
+    work: Path | None = None
     try:
-        return _build(plan, run, output, work, cache)
+        # Made inside the try: an interruption (SIGINT, SIGTERM through the CLI) at any point
+        # after it exists still removes it. A full disk or a read-only folder while the staging
+        # database, the vectors or the archive are written is a typed error naming the output.
+        with storage_faults(output, "build the catalog"):
+            work = Path(tempfile.mkdtemp(prefix=f".{output.name}.build-", dir=output.parent))
+            return _build(plan, run, output, work, cache)
     finally:
         cache.close()
-        shutil.rmtree(work, ignore_errors=True)
+        if work is not None:
+            shutil.rmtree(work, ignore_errors=True)
 
 
 def _embedder(embedder: Embedder | str | None, declared: str | None) -> Embedder:
@@ -365,6 +396,20 @@ def _build(plan: _Plan, run: _Run, output: Path, work: Path, cache: VectorCache)
 # --- checking the inputs ----------------------------------------------------------------------
 
 
+def _named_files(options: BuildOptions, metadata: CatalogMetadata) -> frozenset[Path]:
+    """The files the user named, which may lie outside the source folder: those of the
+    overrides, and, when a catalog.yaml was given instead of the source's own, those it names
+    (the source's own catalog.yaml is part of the source, and confined with it)."""
+    given: list[Path | None] = []
+    if options.metadata is not None:
+        given += [options.metadata.readme, options.metadata.license_file]
+        if isinstance(options.metadata, CatalogMetadata):
+            given.append(options.metadata.source_notices)
+    if options.catalog is not None:
+        given += [metadata.readme, metadata.license_file, metadata.source_notices]
+    return frozenset(p for p in given if p is not None)
+
+
 def _plan(
     source: CatalogSource,
     metadata: CatalogMetadata,
@@ -372,9 +417,10 @@ def _plan(
     *,
     created_at: str | None,
     chunking: ChunkingProfile | str | None,
+    named: frozenset[Path] = frozenset(),
 ) -> _Plan:
     """Check everything a build needs before it reads a body."""
-    checked = check_inputs(source, metadata, created_at)
+    checked = check_inputs(source, metadata, created_at, named=named)
     profile = embedder.profile
     profile.check(allow_template=True)
     chosen = _chunking(embedder, chunking if chunking is not None else metadata.chunking)

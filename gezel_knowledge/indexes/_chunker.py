@@ -34,7 +34,8 @@ WORKSPACE_CHUNKER = "workspace-chars@1"
 DEFAULT_MAX_CHARS = 4000
 DEFAULT_OVERLAP = 400
 
-_ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t]*#*[ \t]*$")
+_ATX_OPEN = re.compile(r" {0,3}(#{1,6})")
+_ATX_CLOSE_ONLY = re.compile(r"#*[ \t]*\Z")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 
 
@@ -67,10 +68,28 @@ def markdown_headings(lines: list[str]) -> list[tuple[int, int, str]]:
             continue
         if fence is not None:
             continue
-        match = _ATX.match(stripped)
-        if match:
-            found.append((index, len(match.group(1)), (match.group(2) or "").strip()))
+        heading = _atx_heading(stripped)
+        if heading is not None:
+            found.append((index, *heading))
     return found
+
+
+def _atx_heading(line: str) -> tuple[int, str] | None:
+    """``(level, title)`` of an ATX heading line, or ``None``.
+
+    The title is the text after the opening hashes with trailing blanks, then a closing run of
+    hashes, then blanks removed (the shortest title ``^ {0,3}#{1,6}(?:[ \t]+(.*?))?[ \t]*#*[ \t]*$``
+    would capture), found by stripping from the right: a regular expression doing the same
+    backtracks quadratically over a long run of blanks.
+    """
+    opening = _ATX_OPEN.match(line)
+    if opening is None:
+        return None
+    rest = line[opening.end() :]
+    if rest and rest[0] not in " \t":
+        # Only a closing run of hashes may follow directly ("####### " is a level-6 heading).
+        return (len(opening.group(1)), "") if _ATX_CLOSE_ONLY.match(rest) else None
+    return len(opening.group(1)), rest.rstrip(" \t").rstrip("#").rstrip(" \t").strip()
 
 
 def _sections(lines: list[str], markdown: bool) -> list[tuple[int, int, tuple[str, ...]]]:

@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from gezel_knowledge._rows import fetch_all
+from gezel_knowledge._untrusted import read_bounded
 from gezel_knowledge.embedders.base import Embedder
 from gezel_knowledge.errors import InvalidInput
 from gezel_knowledge.indexes._content_schema import HEADING_SEPARATOR
@@ -24,6 +25,7 @@ from gezel_knowledge.indexes._content_types import (
     Describer,
     EnrichmentReport,
     ImageEmbedder,
+    IndexOptions,
     Summarizer,
     Transcriber,
 )
@@ -245,9 +247,8 @@ class Enrichment:
         step = "transcribe" if kind == "audio" else "describe"
         done = 0
         for r in rows:
-            try:
-                data = (self._workspace / str(r["path"])).read_bytes()
-            except OSError:
+            data = self._read(str(r["path"]))
+            if data is None:
                 continue
             digest = str(r["content_hash"])
             if sha256_hex(data) != digest:  # changed since the structural pass: next time
@@ -263,15 +264,24 @@ class Enrichment:
             self._emit(step, done, len(rows), "files")
         return done
 
+    def _read(self, path: str) -> bytes | None:
+        """A workspace file's bytes, or ``None`` when it is gone, no longer a regular file or
+        larger than a file the structural pass would index (it changed since: next time)."""
+        try:
+            return read_bounded(
+                self._workspace / path, "workspace file", limit=IndexOptions().max_binary_bytes
+            )
+        except InvalidInput:
+            return None
+
     # -- images ------------------------------------------------------------------------------
 
     def _image_batch(self, rows: list[tuple[str, str]]) -> list[tuple[str, bytes]]:
         """``(content_hash, bytes)`` of the images that still have the content indexed."""
         batch: list[tuple[str, bytes]] = []
         for digest, path in rows:
-            try:
-                data = (self._workspace / path).read_bytes()
-            except OSError:
+            data = self._read(path)
+            if data is None:
                 continue
             if sha256_hex(data) == digest:  # changed since the structural pass: next time
                 batch.append((digest, data))

@@ -8,6 +8,7 @@ An entry is a Markdown list item tagged with its kind and scope::
     - (status, gezel:boekwachter) The nightly rebuild fails on the ddl branch.
       An indented line continues the entry above.
 
+Every indented line under a list item belongs to it, one that starts with ``#`` included.
 ``kind`` is ``fact``, ``decision``, ``preference`` or ``status``; ``scope`` is ``project``,
 ``project:<name>`` or ``gezel:<name>`` (names: letters, digits, ``.``, ``_``, ``-``). The
 entry's date is the file's date. Headings and blank lines separate entries and are not entries

@@ -21,6 +21,7 @@ from typing import Any, cast
 
 import sqlite_vec
 
+from gezel_knowledge._faults import storage_faults
 from gezel_knowledge.embedders import Embedder, embedder_stamp
 from gezel_knowledge.errors import InvalidInput
 from gezel_knowledge.indexes.errors import IndexSchemaUnsupported, SqliteExtensionUnavailable
@@ -142,14 +143,21 @@ def connect(path: Path | str) -> sqlite3.Connection:
 
 @contextlib.contextmanager
 def transaction(conn: sqlite3.Connection) -> Iterator[None]:
-    """Run the block in one write transaction: all of its writes land, or none do."""
+    """Run the block in one write transaction: all of its writes land, or none do.
+
+    A failed ``COMMIT`` (a full disk, a lock) is rolled back too, and a transaction SQLite
+    already rolled back itself (it may, on ``SQLITE_FULL``) is not rolled back twice: the error
+    that ended the block is the one raised.
+    """
     conn.execute("BEGIN IMMEDIATE")
     try:
         yield
+        conn.execute("COMMIT")
     except BaseException:
-        conn.execute("ROLLBACK")
+        if conn.in_transaction:
+            with contextlib.suppress(Exception):
+                conn.execute("ROLLBACK")
         raise
-    conn.execute("COMMIT")
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,8 +192,15 @@ def open_index(path: Path, schema: IndexSchema) -> sqlite3.Connection:
 
     A database of an older version of the same kind is a stale cache: it is deleted and created
     afresh. A newer version raises :class:`IndexSchemaUnsupported`; a file that is not one of our
-    index databases is refused with :class:`InvalidInput` and left untouched.
+    index databases is refused with :class:`InvalidInput` and left untouched. A folder that
+    cannot be written, a full disk or a database another process holds is a
+    :class:`~gezel_knowledge.errors.StorageUnavailable` naming the path.
     """
+    with storage_faults(path, f"open the {schema.kind} index"):
+        return _open_index(path, schema)
+
+
+def _open_index(path: Path, schema: IndexSchema) -> sqlite3.Connection:
     path.parent.mkdir(parents=True, exist_ok=True)
     conn = connect(path)
     if not _is_empty(conn):
@@ -228,7 +243,7 @@ def open_index(path: Path, schema: IndexSchema) -> sqlite3.Connection:
     if created:
         return conn
     conn.close()
-    return open_index(path, schema)  # someone else's creation: check it like any database
+    return _open_index(path, schema)  # someone else's creation: check it like any database
 
 
 def read_meta(conn: sqlite3.Connection) -> dict[str, str]:

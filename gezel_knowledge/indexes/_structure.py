@@ -5,6 +5,13 @@ classifies them, gates on modification time and size and then on the SHA-256 of 
 extracts symbols and imports, Markdown headings and document text, chunks text with the
 workspace chunker, and removes the rows of deleted files. Files are written in batches, each in
 its own transaction, so an interrupted pass keeps what it finished.
+
+A workspace is untrusted input: one file that cannot be taken in never fails the run. It is
+skipped with a note in :attr:`StructuralReport.skipped` (``(path, why)``) and the pass goes on:
+``binary``, ``oversized``, ``unreadable`` (it vanished or cannot be opened), ``too-large``
+(a document expanding beyond its budget), ``unparseable`` (anything its reader raised, a parser
+giving up on ``a+a+...`` included), and from the walk ``name-not-utf8`` and
+``ignore-file-too-large``.
 """
 
 from __future__ import annotations
@@ -18,6 +25,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from gezel_knowledge._rows import fetch_all
+from gezel_knowledge._untrusted import read_bounded
+from gezel_knowledge.errors import InvalidInput
 from gezel_knowledge.indexes._chunker import (
     WORKSPACE_CHUNKER,
     WorkspaceChunk,
@@ -26,7 +35,7 @@ from gezel_knowledge.indexes._chunker import (
 )
 from gezel_knowledge.indexes._content_schema import HEADING_SEPARATOR
 from gezel_knowledge.indexes._content_types import IndexOptions, StructuralReport
-from gezel_knowledge.indexes._convert import document_text
+from gezel_knowledge.indexes._convert import DocumentTooLarge, document_text
 from gezel_knowledge.indexes._discover import FileClass, FoundFile, classify, discover, looks_binary
 from gezel_knowledge.indexes._storage import read_meta, transaction, write_meta
 from gezel_knowledge.indexes._symbols import Symbol, extract_symbols
@@ -117,7 +126,13 @@ class StructuralPass:
         self._reset_if_rules_changed()
         known = self._known()
         emit_safely(self._progress, ProgressEvent(job="index", step="discover"))
-        found_files = list(discover(self._workspace, extra_ignores=self._options.extra_ignores))
+        found_files = list(
+            discover(
+                self._workspace,
+                extra_ignores=self._options.extra_ignores,
+                on_skip=lambda path, why: self._skipped.append((path, why)),
+            )
+        )
         total = len(found_files)
         for done, found in enumerate(found_files, start=1):
             self._visit(found, known.get(found.path))
@@ -214,16 +229,22 @@ class StructuralPass:
         if found.size > limit:
             return "oversized"
         try:
-            with open(self._workspace / found.path, "rb") as fh:
-                data = fh.read(limit + 1)
-        except OSError:
-            return "unreadable"
-        if len(data) > limit:
-            return "oversized"
+            # Opened without blocking and checked on the descriptor: a file replaced by a FIFO
+            # since the walk is refused, not waited on.
+            data = read_bounded(self._workspace / found.path, "workspace file", limit=limit)
+        except InvalidInput as exc:
+            return "oversized" if exc.reason == "input-too-large" else "unreadable"
         digest = sha256_hex(data)
         if row is not None and row.content_hash == digest:
             return None
-        extracted = self._extract(found, kind, language, data)
+        try:
+            extracted = self._extract(found, kind, language, data)
+        except DocumentTooLarge:
+            return "too-large"
+        except Exception:
+            # One hostile file (a parser giving up, an extractor's bug) is skipped with a note,
+            # never the end of the run. RecursionError and MemoryError are Exceptions too.
+            return "unparseable"
         if extracted is None:
             return "binary"
         return digest, extracted

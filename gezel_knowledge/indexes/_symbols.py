@@ -6,6 +6,13 @@ line-anchored regular expressions in ``_RULES`` below: they find definitions tha
 (functions, methods with a modifier, classes, structs, interfaces, traits, enums, type aliases)
 and import/include/use/require statements. A regex symbol's range is its first line only, and
 unusual formatting can hide a definition; that is the documented cost of not parsing.
+
+Source files are untrusted input, so every rule runs in time linear in the file: no part of a
+rule can match one stretch of text in two ways (a rule that could, such as "words, blanks,
+words" before a method name, takes its words atomically), and a part that may span lines (a
+parameter list, an import clause, a Rust use tree) stops at the first bracket it cannot pair,
+never running past the next candidate. ``tests/indexes/test_hostile_index.py`` feeds each
+language a megabyte of the inputs that made the earlier rules quadratic.
 """
 
 from __future__ import annotations
@@ -41,6 +48,13 @@ def _r(pattern: str, kind: str = "") -> _Rule:
 
 
 _ID = r"[A-Za-z_$][\w$]*"
+# A parenthesised list, one level of parentheses inside, that may span lines: it stops at the
+# first parenthesis it cannot pair, so a scan never runs past the next candidate definition.
+_PARAMS = r"\((?:[^()]|\([^()]*\))*\)"
+_C_PARAMS = r"\((?:[^;{}()]|\([^;{}()]*\))*\)"
+# A braced list that may span lines (an import or export clause, a Rust use tree): it stops at
+# the next brace it cannot pair, for the same reason.
+_BRACED = r"\{[^{}'\";]*\}"
 _JS = (
     _r(
         rf"^[ \t]*(?:export[ \t]+(?:default[ \t]+)?)?(?:async[ \t]+)?function[ \t]*\*?[ \t]*"
@@ -53,7 +67,7 @@ _JS = (
     ),
     _r(
         rf"^[ \t]*(?:export[ \t]+)?(?:const|let|var)[ \t]+(?P<name>{_ID})[ \t]*(?::[^=\n]+)?=[ \t]*"
-        rf"(?:async[ \t]+)?(?:function\b|\([^)]*\)[ \t]*(?::[^=\n]+)?=>|{_ID}[ \t]*=>)",
+        rf"(?:async[ \t]+)?(?:function\b|{_PARAMS}[ \t]*(?::[^=\n]+)?=>|{_ID}[ \t]*=>)",
         "function",
     ),
     _r(rf"^[ \t]*(?:export[ \t]+)?(?:declare[ \t]+)?interface[ \t]+(?P<name>{_ID})", "interface"),
@@ -66,13 +80,22 @@ _JS = (
         "method",
     ),
 )
+_JS_CLAUSE = rf"(?:[\w$]+|\*[ \t]+as[ \t]+[\w$]+|{_BRACED})"
 _JS_IMPORTS = (
-    re.compile(r"""^[ \t]*import[ \t]+(?:[^'";]*?[ \t]from[ \t]+)?['"]([^'"]+)['"]""", re.M),
-    re.compile(r"""^[ \t]*export[ \t]+[^'";]*?[ \t]from[ \t]+['"]([^'"]+)['"]""", re.M),
-    re.compile(r"""\brequire\(\s*['"]([^'"]+)['"]\s*\)"""),
+    re.compile(
+        rf"""^[ \t]*import[ \t]+(?:(?:type[ \t]+)?{_JS_CLAUSE}(?:[ \t]*,\s*{_JS_CLAUSE})?"""
+        r"""\s*from[ \t]+)?['"]([^'"\n]+)['"]""",
+        re.M,
+    ),
+    re.compile(
+        rf"""^[ \t]*export[ \t]+(?:type[ \t]+)?(?:\*(?:[ \t]+as[ \t]+[\w$]+)?|{_BRACED})"""
+        r"""\s*from[ \t]+['"]([^'"\n]+)['"]""",
+        re.M,
+    ),
+    re.compile(r"""\brequire\(\s*['"]([^'"\n]+)['"]\s*\)"""),
 )
 _GO = (
-    _r(r"^func[ \t]+\([^)]*\)[ \t]*(?P<name>[A-Za-z_]\w*)", "method"),
+    _r(r"^func[ \t]+\([^)\n]*\)[ \t]*(?P<name>[A-Za-z_]\w*)", "method"),
     _r(r"^func[ \t]+(?P<name>[A-Za-z_]\w*)", "function"),
     _r(r"^type[ \t]+(?P<name>[A-Za-z_]\w*)[ \t]+(?P<kind>struct|interface)\b"),
     _r(r"^type[ \t]+(?P<name>[A-Za-z_]\w*)[ \t]+(?!struct\b|interface\b)", "type"),
@@ -81,10 +104,10 @@ _GO_IMPORTS = (
     re.compile(r'^import[ \t]+(?:[\w.]+[ \t]+)?"([^"]+)"', re.M),
     re.compile(r'^[ \t]+(?:[\w.]+[ \t]+)?"([^"]+)"[ \t]*$', re.M),  # inside import ( ... )
 )
-_RUST_VIS = r"(?:pub(?:\([^)]*\))?[ \t]+)?"
+_RUST_VIS = r"(?:pub(?:\([^)\n]*\))?[ \t]+)?"
 _RUST = (
     _r(
-        rf"^[ \t]*{_RUST_VIS}(?:(?:const|async|unsafe)[ \t]+|extern[ \t]+\"[^\"]*\"[ \t]+)*fn"
+        rf"^[ \t]*{_RUST_VIS}(?:(?:const|async|unsafe)[ \t]+|extern[ \t]+\"[^\"\n]*\"[ \t]+)*fn"
         r"[ \t]+(?P<name>[A-Za-z_]\w*)",
         "function",
     ),
@@ -93,12 +116,12 @@ _RUST = (
         r"(?P<name>[A-Za-z_]\w*)"
     ),
     _r(
-        r"^[ \t]*impl(?:<[^>\n]*>)?[ \t]+(?:[\w:<>, ]+[ \t]+for[ \t]+)?(?P<name>[A-Za-z_]\w*)",
+        r"^[ \t]*impl(?:<[^>\n]*>)?[ \t]+(?:(?:[\w:<>,]+[ \t]+)+?for[ \t]+)?(?P<name>[A-Za-z_]\w*)",
         "impl",
     ),
 )
 _RUST_IMPORTS = (
-    re.compile(r"^[ \t]*(?:pub[ \t]+)?use[ \t]+([^;]+);", re.M),
+    re.compile(r"^[ \t]*(?:pub[ \t]+)?use[ \t]+((?:[^;{}\n]|\{(?:[^;{}]|\{[^;{}]*\})*\})+);", re.M),
     re.compile(r"^[ \t]*extern[ \t]+crate[ \t]+(\w+)", re.M),
 )
 _JVM_MODS = (
@@ -110,8 +133,10 @@ _JVM = (
         rf"^[ \t]*{_JVM_MODS}*(?P<kind>class|interface|enum|record|object|struct|trait)[ \t]+"
         r"(?P<name>[A-Za-z_]\w*)"
     ),
+    # The modifiers are taken atomically and the type is words each followed by blanks: no
+    # stretch of a line can be read two ways, so a long line of words costs its length once.
     _r(
-        rf"^[ \t]*{_JVM_MODS}+(?:<[^>\n]*>[ \t]*)?[\w<>\[\],.?]+(?:[ \t]+[\w<>\[\],.?]+)*[ \t]+"
+        rf"^[ \t]*(?>{_JVM_MODS}+)(?:<[^>\n]*>[ \t]*)?(?:[\w<>\[\],.?]+[ \t]+)+"
         r"(?P<name>[A-Za-z_]\w*)[ \t]*\(",
         "method",
     ),
@@ -126,7 +151,7 @@ _C_KEYWORDS = r"(?!(?:if|for|while|switch|return|sizeof|else|do|case)\b)"
 _C = (
     _r(
         r"^(?!#)[A-Za-z_][\w \t\*&:<>,~]*?[ \t\*&]"
-        rf"{_C_KEYWORDS}(?P<name>[A-Za-z_~][\w:~]*)[ \t]*\([^;{{}}]*\)[ \t\n]*"
+        rf"{_C_KEYWORDS}(?P<name>[A-Za-z_~][\w:~]*)[ \t]*{_C_PARAMS}[ \t\n]*"
         r"(?:const[ \t\n]*)?(?:noexcept[ \t\n]*)?(?:override[ \t\n]*)?\{",
         "function",
     ),
@@ -136,12 +161,12 @@ _C = (
     ),
     _r(r"^[ \t]*#[ \t]*define[ \t]+(?P<name>[A-Za-z_]\w*)", "macro"),
 )
-_C_IMPORTS = (re.compile(r"^[ \t]*#[ \t]*include[ \t]*[<\"]([^>\"]+)[>\"]", re.M),)
+_C_IMPORTS = (re.compile(r"^[ \t]*#[ \t]*include[ \t]*[<\"]([^>\"\n]+)[>\"]", re.M),)
 _RUBY = (
     _r(r"^[ \t]*def[ \t]+(?:self\.)?(?P<name>[\w?!=]+)", "function"),
     _r(r"^[ \t]*(?P<kind>class|module)[ \t]+(?P<name>[A-Z][\w:]*)"),
 )
-_RUBY_IMPORTS = (re.compile(r"""^[ \t]*require(?:_relative)?[ \t(]+['"]([^'"]+)['"]""", re.M),)
+_RUBY_IMPORTS = (re.compile(r"""^[ \t]*require(?:_relative)?[ \t(]+['"]([^'"\n]+)['"]""", re.M),)
 _PHP = (
     _r(
         r"^[ \t]*(?:(?:public|private|protected|static|abstract|final)[ \t]+)*function[ \t]+"
@@ -155,7 +180,7 @@ _PHP = (
 )
 _PHP_IMPORTS = (
     re.compile(r"^[ \t]*use[ \t]+([\w\\]+)", re.M),
-    re.compile(r"""\b(?:require|include)(?:_once)?[ \t(]+['"]([^'"]+)['"]"""),
+    re.compile(r"""\b(?:require|include)(?:_once)?[ \t(]+['"]([^'"\n]+)['"]"""),
 )
 _SWIFT = (
     _r(
@@ -174,7 +199,7 @@ _SHELL = (
 )
 _SHELL_IMPORTS = (re.compile(r"^[ \t]*(?:source|\.)[ \t]+(\S+)", re.M),)
 _LUA = (_r(r"^[ \t]*(?:local[ \t]+)?function[ \t]+(?P<name>[\w.:]+)", "function"),)
-_LUA_IMPORTS = (re.compile(r"""\brequire[ \t(]*['"]([^'"]+)['"]"""),)
+_LUA_IMPORTS = (re.compile(r"""\brequire[ \t(]*['"]([^'"\n]+)['"]"""),)
 
 _RULES: dict[str, tuple[tuple[_Rule, ...], tuple[re.Pattern[str], ...]]] = {
     "javascript": (_JS, _JS_IMPORTS),
@@ -200,7 +225,9 @@ _RULES: dict[str, tuple[tuple[_Rule, ...], tuple[re.Pattern[str], ...]]] = {
 def _python(text: str) -> tuple[list[Symbol], list[str]] | None:
     try:
         tree = ast.parse(text)
-    except (SyntaxError, ValueError):
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        # Not Python, or Python the parser refuses to hold (``a+a+...`` 100,000 long nests
+        # beyond the interpreter's recursion limit): the line rules read it instead.
         return None
     symbols: list[Symbol] = []
     imports: list[str] = []

@@ -19,10 +19,13 @@ image neighbours with an image embedder). :class:`ContentIndex` implements
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 
+from gezel_knowledge._faults import storage_faults
 from gezel_knowledge._locking import FileLock
 from gezel_knowledge._rows import fetch_all
+from gezel_knowledge._untrusted import check_text
 from gezel_knowledge.embedders.base import Embedder
 from gezel_knowledge.errors import InvalidInput, NotFound
 from gezel_knowledge.fusion import GEZEL, FusionPreset
@@ -99,10 +102,17 @@ class ContentIndex:
         self.options = options or IndexOptions()
         self.db_path = Path(db_path) if db_path is not None else content_db_path(root, home)
         self._conn = open_index(self.db_path, CONTENT_SCHEMA)
-        meta = read_meta(self._conn)
-        if "workspace" not in meta:
-            with transaction(self._conn):
-                write_meta(self._conn, {"workspace": str(self.workspace)})
+        with self._faults("write"):
+            meta = read_meta(self._conn)
+            if "workspace" not in meta:
+                with transaction(self._conn):
+                    write_meta(self._conn, {"workspace": str(self.workspace)})
+
+    def _faults(self, doing: str) -> contextlib.AbstractContextManager[None]:
+        """Machine faults (a full disk, a read-only home, a lock held) as
+        :class:`~gezel_knowledge.errors.StorageUnavailable` naming the database; a pass that
+        fails keeps every batch it committed, and nothing of the one it was writing."""
+        return storage_faults(self.db_path, f"{doing} the content index")
 
     def close(self) -> None:
         """Close the database connection."""
@@ -127,7 +137,7 @@ class ContentIndex:
         and then finds only what changed since.
         """
         progress = metered(progress)  # stamps each step's rate and time left on its events
-        with self._writer():
+        with self._faults("write"), self._writer():
             return StructuralPass(self._conn, self.workspace, self.options, progress).run()
 
     def enrich(
@@ -149,14 +159,15 @@ class ContentIndex:
         file's searchable summary (keyword search finds the file by it); each runs once per
         file content."""
         progress = metered(progress)
-        return Enrichment(self._conn, self.workspace, self.db_path, progress).run(
-            embedder or self.embedder,
-            summarizer,
-            image_embedder or self.image_embedder,
-            batch_size,
-            transcriber=transcriber,
-            describer=describer,
-        )
+        with self._faults("write"):
+            return Enrichment(self._conn, self.workspace, self.db_path, progress).run(
+                embedder or self.embedder,
+                summarizer,
+                image_embedder or self.image_embedder,
+                batch_size,
+                transcriber=transcriber,
+                describer=describer,
+            )
 
     def search(
         self,
@@ -176,6 +187,7 @@ class ContentIndex:
         hits per file. When vectors cannot take part the keyword lists answer alone and the
         result says why.
         """
+        check_text(query, "the search query")
         if not query.strip():
             raise InvalidInput("the search query is empty", reason="empty-query")
         if k <= 0 or per_path <= 0:
@@ -192,7 +204,9 @@ class ContentIndex:
             image_embedder=self.image_embedder,
             min_similarity=min_similarity,
         )
-        return rerank_result(reranker, search_content(self._conn, self.workspace, request), k)
+        with self._faults("search"):
+            found = search_content(self._conn, self.workspace, request)
+        return rerank_result(reranker, found, k)
 
     def status(self) -> ContentStatus:
         """Counts of what the index holds and which embedder its vectors came from."""

@@ -16,6 +16,7 @@ scope and kind.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import re
@@ -28,7 +29,9 @@ from pathlib import Path
 import numpy as np
 
 from gezel_knowledge._atomic import write_atomic
+from gezel_knowledge._faults import storage_faults
 from gezel_knowledge._locking import FileLock
+from gezel_knowledge._untrusted import check_text, read_bounded
 from gezel_knowledge.embedders.base import Embedder
 from gezel_knowledge.errors import InvalidInput
 from gezel_knowledge.fusion import RRF, FusionPreset
@@ -68,6 +71,7 @@ from gezel_knowledge.rerank import Reranker, rerank_depth, rerank_result
 from gezel_knowledge.results import SearchMode, SearchResult
 
 __all__ = [
+    "MAX_DAY_FILE_BYTES",
     "MEMORY_SCHEMA_VERSION",
     "STATUS_HALF_LIFE_DAYS",
     "MemoryIndex",
@@ -76,6 +80,9 @@ __all__ = [
 ]
 
 MEMORY_SCHEMA_VERSION = 1
+MAX_DAY_FILE_BYTES = 16 * 1024 * 1024
+"""A daily memory file larger than this is not read: sync skips it with a note, and adding to it
+is refused (``input-too-large``). A day of notes is a few kilobytes."""
 _DAY_FILE = re.compile(r"^(\d{4}-\d{2}-\d{2})\.md$")
 
 _SCHEMA = IndexSchema(
@@ -111,6 +118,9 @@ class MemorySyncReport:
     entries: int
     entries_embedded: int
     seconds: float
+    files_skipped: tuple[tuple[str, str], ...] = ()
+    """``(file name, why)`` of day files left unread: ``oversized`` (over
+    :data:`MAX_DAY_FILE_BYTES`) or ``unreadable`` (gone, or no regular file)."""
 
 
 class MemoryIndex:
@@ -127,6 +137,12 @@ class MemoryIndex:
         self.db_path = Path(db_path) if db_path is not None else memory_db_path(home)
         self.embedder = embedder
         self._conn = open_index(self.db_path, _SCHEMA)
+
+    def _faults(self, doing: str) -> contextlib.AbstractContextManager[None]:
+        """Machine faults (a full disk, a read-only home, a lock held) as
+        :class:`~gezel_knowledge.errors.StorageUnavailable` naming the file; the daily files and
+        the index keep what they held before the failed write."""
+        return storage_faults(self.db_path, f"{doing} the memory index")
 
     def close(self) -> None:
         """Close the database connection."""
@@ -148,22 +164,38 @@ class MemoryIndex:
         scope: str = "project",
         day: date | None = None,
     ) -> MemoryEntry:
-        """Append an entry to the day's file (atomically: temp file + rename) and index it."""
+        """Append an entry to the day's file (atomically: temp file + rename) and index it.
+
+        ``text`` must be valid Unicode (``invalid-unicode``); a day file over
+        :data:`MAX_DAY_FILE_BYTES` is not added to (``input-too-large``). A full disk or a
+        read-only home is a :class:`~gezel_knowledge.errors.StorageUnavailable` naming the
+        file, and the day's file keeps what it held.
+        """
+        check_text(text, "the memory text")
         entry_text = format_entry(text, kind, scope)
         day = day or date.today()
         path = self.folder / f"{day.isoformat()}.md"
         # Writers of the memory folder take turns (another process may append to the same day).
-        with FileLock(self.folder / ".lock", timeout=None):
-            existing = path.read_bytes() if path.exists() else b""
-            if not existing.strip():
-                existing = f"# {day.isoformat()}\n\n".encode()
-            elif not existing.endswith(b"\n"):
-                existing += b"\n"
-            data = existing + entry_text.encode("utf-8")
-            write_atomic(path, data)
+        with storage_faults(path, "add to the memory file"):
+            self.folder.mkdir(parents=True, exist_ok=True)
+            with FileLock(self.folder / ".lock", timeout=None):
+                existing = self._day_bytes(path)
+                if not existing.strip():
+                    existing = f"# {day.isoformat()}\n\n".encode()
+                elif not existing.endswith(b"\n"):
+                    existing += b"\n"
+                data = existing + entry_text.encode("utf-8")
+                write_atomic(path, data)
         self.sync()
         entries = parse_memory_file(day, data.decode("utf-8", errors="replace"))
         return entries[-1]
+
+    @staticmethod
+    def _day_bytes(path: Path) -> bytes:
+        """A day file's bytes (``b""`` when there is none yet), refused past the size limit."""
+        if not path.exists():
+            return b""
+        return read_bounded(path, "the memory file", limit=MAX_DAY_FILE_BYTES)
 
     # ------------------------------------------------------------------------------ indexing
 
@@ -198,8 +230,14 @@ class MemoryIndex:
 
     def sync(self, *, progress: ProgressSink | None = None) -> MemorySyncReport:
         """Bring the index up to date with the daily files (changed files only), then embed
-        entries that have no vector yet when an embedder is set."""
+        entries that have no vector yet when an embedder is set. A day file that cannot be read
+        (over :data:`MAX_DAY_FILE_BYTES`, or no regular file) is skipped with a note."""
+        with self._faults("write"):
+            return self._sync(progress)
+
+    def _sync(self, progress: ProgressSink | None) -> MemorySyncReport:
         started = time.perf_counter()
+        skipped: list[tuple[str, str]] = []
         conn = self._conn
         files = self._day_files()
         indexed: list[str] = []
@@ -221,7 +259,12 @@ class MemoryIndex:
                 row = known.get(name)
                 if row is not None and row[1] == st.st_size and row[2] == st.st_mtime_ns:
                     continue
-                data = path.read_bytes()
+                try:
+                    data = read_bounded(path, "the memory file", limit=MAX_DAY_FILE_BYTES)
+                except InvalidInput as exc:
+                    why = "oversized" if exc.reason == "input-too-large" else "unreadable"
+                    skipped.append((name, why))
+                    continue
                 digest = hashlib.sha256(data).hexdigest()
                 if row is not None and row[3] == digest:
                     conn.execute(
@@ -269,12 +312,13 @@ class MemoryIndex:
             entries=count,
             entries_embedded=embedded,
             seconds=time.perf_counter() - started,
+            files_skipped=tuple(skipped),
         )
 
     def rebuild(self, *, progress: ProgressSink | None = None) -> MemorySyncReport:
         """Throw the index away and build it again from the daily files."""
         conn = self._conn
-        with transaction(conn):
+        with self._faults("write"), transaction(conn):
             drop_vec_table(conn, "vec_mem")
             write_stamp(conn, "memory", None)
             conn.execute("DELETE FROM mem")
@@ -356,6 +400,7 @@ class MemoryIndex:
         otherwise. When the embedder cannot embed the query, keywords answer alone and the
         result says why. ``query_vectors`` shares the query's embedding with other sources.
         """
+        check_text(query, "the search query")
         if not query.strip():
             raise InvalidInput("the search query is empty", reason="empty-query")
         if k <= 0:
@@ -373,7 +418,9 @@ class MemoryIndex:
             kinds=frozenset(validate_kind(kd) for kd in kinds) if kinds else None,
             today=(today or date.today()) if automatic else None,
         )
-        return rerank_result(reranker, search_memory(self._conn, str(self.folder), recall), k)
+        with self._faults("search"):
+            found = search_memory(self._conn, str(self.folder), recall)
+        return rerank_result(reranker, found, k)
 
     def recall(
         self,
@@ -389,6 +436,5 @@ class MemoryIndex:
     def entries(self, day: date) -> list[MemoryEntry]:
         """The entries of one day's file, parsed from the file itself."""
         path = self.folder / f"{day.isoformat()}.md"
-        if not path.exists():
-            return []
-        return parse_memory_file(day, path.read_text(encoding="utf-8", errors="replace"))
+        data = self._day_bytes(path)
+        return parse_memory_file(day, data.decode("utf-8", errors="replace")) if data else []

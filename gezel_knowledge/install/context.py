@@ -26,6 +26,9 @@ class JobContext:
     placement: PlacementRequest
     """The caller's request, carried to every later placement decision: ``shared`` must fail,
     never quietly become private."""
+    allow_trust_change: bool = False
+    """Whether a catalog verified by a trusted key may be replaced by bytes that key does not
+    verify (see :func:`~gezel_knowledge.install.publish.check_trust_continuity`)."""
 
     def emit(
         self,

@@ -34,6 +34,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from gezel_knowledge._faults import naming
 from gezel_knowledge._locking import FileLock, LockTimeout
 from gezel_knowledge._version import __version__
 from gezel_knowledge.archive.limits import DEFAULT_LIMITS
@@ -427,7 +428,7 @@ def _stream(
     """Append (``ab``) or write (``wb``) the body to the partial file; return its new size."""
     t.emit(done, total)
     reported = done
-    with t.partial.open(mode) as out:
+    with naming(t.partial), t.partial.open(mode) as out:
         try:
             while True:
                 if t.cancel is not None and t.cancel.cancelled:

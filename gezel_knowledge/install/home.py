@@ -62,6 +62,7 @@ class KnowledgeHome(HomeState):
         require_signature: bool = False,
         placement: PlacementRequest = "auto",
         max_download_bytes: int | None = None,
+        allow_trust_change: bool = False,
     ) -> InstallResult:
         """Install a catalog from a ``.gezk`` path, an ``http(s)`` URL, or a registry coordinate.
 
@@ -73,6 +74,8 @@ class KnowledgeHome(HomeState):
         or ``shared`` (fail rather than install privately). A download never exceeds the size
         the registry entry declares or, when none does, ``max_download_bytes`` (default
         :data:`~gezel_knowledge.install.download.DEFAULT_MAX_DOWNLOAD_BYTES`, 32 GiB + 64 MiB).
+        A version verified by a trusted key is replaced only by bytes the same key verifies
+        (``trust-change`` otherwise) unless ``allow_trust_change``.
         """
         return run_install(
             self,
@@ -86,6 +89,7 @@ class KnowledgeHome(HomeState):
             require_signature=require_signature,
             placement=placement,
             max_download_bytes=max_download_bytes,
+            allow_trust_change=allow_trust_change,
         )
 
     def install_bundled(

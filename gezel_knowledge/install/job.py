@@ -18,6 +18,11 @@ Steps, each reported as a :class:`~gezel_knowledge.progress.ProgressEvent` of jo
               (or into the shared store's ``catalogs/<sha256>``);
 ``register``  point the user registry at it; only then release the previous version.
 
+Trust that was established stays established: when the active version was verified by a
+trusted key, bytes that key does not verify (unsigned, another signer, or no ``--trust`` given)
+do not replace it (``trust-change``, checked from the manifest before extraction and again under
+the registry lock) unless the caller passes ``allow_trust_change``.
+
 A trusted coordinate whose bytes the shared store already holds skips download, extraction and
 validation: the entry was verified by whoever published it and cannot be modified, so the job
 only checks that its declared files are present and records this user's reference.
@@ -36,7 +41,6 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import json
 from dataclasses import replace
 from pathlib import Path
 
@@ -67,6 +71,7 @@ from gezel_knowledge.install.publish import (
     activate_existing,
     adopt_shared,
     already_active,
+    check_trust_continuity,
     publish_private,
     publish_shared,
     recorded_provenance,
@@ -85,6 +90,7 @@ from gezel_knowledge.install.staging import staging_directory
 from gezel_knowledge.install.state import HomeState
 from gezel_knowledge.progress import ProgressSink
 from gezel_knowledge.validate import extract_verified, provenance_verdict
+from gezk import untrusted_json
 from gezk.errors import ReasonedError
 from gezk.signing import TrustAnchors
 
@@ -107,6 +113,7 @@ def run_install(
     placement: PlacementRequest = "auto",
     label: str | None = None,
     max_download_bytes: int | None = None,
+    allow_trust_change: bool = False,
 ) -> InstallResult:
     """Run the install job (see the module docstring); used by :meth:`KnowledgeHome.install`.
 
@@ -115,7 +122,14 @@ def run_install(
     :data:`~gezel_knowledge.install.download.DEFAULT_MAX_DOWNLOAD_BYTES`).
     """
     job = JobContext(
-        home, progress, cancel or CancelToken(), trust, keep_previous, require_signature, placement
+        home,
+        progress,
+        cancel or CancelToken(),
+        trust,
+        keep_previous,
+        require_signature,
+        placement,
+        allow_trust_change,
     )
     # What killed installs left: found under each item's own lock (see staging.py).
     cleaned = home.clean_leftovers()
@@ -324,12 +338,18 @@ def _install_checked(
     target = home.version_dir(manifest.publisher.id, manifest.id, manifest.version, digest)
 
     existing = home.snapshot().get(key)
+    # The verdict on these bytes under this job's trust, before anything is extracted: a
+    # required signature that is missing, or a verified catalog about to be replaced by bytes
+    # its key does not verify, is refused now (and again under the registry lock).
+    provenance = _provenance(job, src, info.manifest_bytes)
+    active = existing.active if existing is not None else None
+    if active is not None and active.archive_sha256 != digest:
+        check_trust_continuity(active, provenance, src.label, allow=job.allow_trust_change)
     reuse = existing.version_by_digest(digest) if existing is not None else None
     if reuse is not None and reuse.quarantine is None and home.path_of(reuse).is_dir():
-        _check_required_signature(job, src, info.manifest_bytes)
         # Looked up without the lock: activate_existing checks again under it.
         with contextlib.suppress(VersionGone):
-            return activate_existing(job, key, digest, fetched)
+            return activate_existing(job, key, digest, fetched, provenance=provenance)
 
     # Another process may have published these bytes while this one downloaded them.
     adopted, place = _adopt_or_fall_back(job, place, src, digest, fetched)
@@ -342,7 +362,14 @@ def _check_required_signature(job: JobContext, src: InstallSource, manifest: byt
     """With ``require_signature``, refuse bytes installed already whose manifest no trusted key
     signs: reusing an installed copy skips deep validation, never the signature demand."""
     if job.require_signature:
-        recorded_provenance(provenance_verdict(json.loads(manifest), job.trust), src.label, True)
+        _provenance(job, src, manifest)
+
+
+def _provenance(job: JobContext, src: InstallSource, manifest: bytes) -> str:
+    """The provenance these manifest bytes would be recorded with under this job's trust;
+    raises as recording would (an altered signature, a required one missing)."""
+    verdict = provenance_verdict(untrusted_json.loads(manifest), job.trust)
+    return recorded_provenance(verdict, src.label, job.require_signature)
 
 
 def _extract_and_publish(

@@ -41,6 +41,7 @@ __all__ = [
     "activate_existing",
     "adopt_shared",
     "already_active",
+    "check_trust_continuity",
     "publish_private",
     "publish_shared",
     "recorded_provenance",
@@ -66,6 +67,34 @@ def recorded_provenance(verdict: ProvenanceVerdict, label: str, require_signatur
     if verdict.verified and verdict.key_id:
         return f"verified:{verdict.key_id}"
     return verdict.status
+
+
+def check_trust_continuity(
+    previous: InstalledVersion | None, provenance: str, label: str, *, allow: bool
+) -> None:
+    """Refuse to replace a version verified by a trusted key with one that key does not verify
+    (``trust-change``), unless ``allow``: a catalog installed with ``--trust K`` must not turn,
+    without a word, into one signed by someone else, unsigned, or checked against no key."""
+    if allow or previous is None or not previous.provenance.startswith("verified:"):
+        return
+    if provenance == previous.provenance:
+        return
+    key = previous.provenance.partition(":")[2]
+    now = (
+        f"verified by another key ({provenance.partition(':')[2]})"
+        if provenance.startswith("verified:")
+        else {
+            "unsigned": "unsigned",
+            "no-trust-anchors": "not checked against that key (no --trust given)",
+            "unknown-key": "signed by a key that is not among the --trust keys",
+        }.get(provenance, provenance)
+    )
+    raise IntegrityFailure(
+        f"{label}: the installed {previous.version} was verified by key {key}, and this one is "
+        f"{now}; pass --trust with that key, or --allow-trust-change to replace it anyway",
+        reason="trust-change",
+        subject=label,
+    )
 
 
 def already_active(
@@ -261,6 +290,11 @@ def _register(
     catalog = current or InstalledCatalog(publisher_id, catalog_id, enabled=True)
     previous = catalog.active
     sha = record.archive_sha256
+    if previous is not None and previous.archive_sha256 != sha:
+        # Under the registry lock: the version being replaced is the one really active now.
+        check_trust_continuity(
+            previous, record.provenance, record.source, allow=job.allow_trust_change
+        )
     catalog = replace(
         catalog.with_version(record).with_quarantine(sha, None),
         active_sha256=sha,
@@ -302,13 +336,20 @@ class VersionGone(Exception):
 
 
 def activate_existing(
-    job: JobContext, key: str, digest: str, fetched: DownloadResult | None
+    job: JobContext,
+    key: str,
+    digest: str,
+    fetched: DownloadResult | None,
+    *,
+    provenance: str | None = None,
 ) -> InstallResult:
     """Make an installed, intact version of these bytes the active one again.
 
     The copy is looked up again under the registry lock (another process may have replaced it
     since the caller's unlocked read); raises :class:`VersionGone`, changing nothing, when it is
-    no longer there, so the caller publishes the bytes afresh.
+    no longer there, so the caller publishes the bytes afresh. ``provenance`` is the verdict
+    on these bytes under this job's trust (the recorded one when not given), which must not
+    break the trust of the version it replaces (:func:`check_trust_continuity`).
     """
     home = job.home
     previous: list[InstalledVersion | None] = []
@@ -320,6 +361,14 @@ def activate_existing(
             raise VersionGone(digest)
         if not home.path_of(version).is_dir():
             raise VersionGone(digest)
+        active = current.active
+        if active is not None and active.archive_sha256 != digest:
+            check_trust_continuity(
+                active,
+                provenance or version.provenance,
+                version.source,
+                allow=job.allow_trust_change,
+            )
         previous.append(current.active)
         return snap.with_catalog(replace(current, active_sha256=digest))
 

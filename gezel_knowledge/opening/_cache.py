@@ -28,6 +28,7 @@ trash, and remembered digests of files that changed or disappeared.
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import json
 import os
@@ -59,6 +60,7 @@ except ImportError:  # pragma: no cover - Windows
 
 __all__ = [
     "BUDGET_ENV",
+    "CANNOT_WRITE",
     "DEFAULT_CACHE_BUDGET",
     "CacheEntry",
     "CachePrune",
@@ -72,6 +74,9 @@ DEFAULT_CACHE_BUDGET = 4 * 1024**3
 """Bytes the extraction cache keeps by default (``GEZEL_CACHE_BUDGET`` overrides it)."""
 
 BUDGET_ENV = "GEZEL_CACHE_BUDGET"
+
+CANNOT_WRITE = frozenset({errno.EROFS, errno.EACCES, errno.EPERM})
+"""What a write into a read-only file system, or a folder without permission, fails with."""
 
 _KIND = "gezel-knowledge-cache-entry"
 _SCHEMA = 1
@@ -164,8 +169,17 @@ class Lease:
         self._handle: IO[Any] | None = None
         if _fcntl is None:
             return
-        path.parent.mkdir(parents=True, exist_ok=True)
-        handle: IO[Any] = path.open("a+b")
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            handle: IO[Any] = path.open("a+b")
+        except OSError as exc:
+            if exc.errno not in CANNOT_WRITE:
+                raise
+            # A cache that cannot be written (a read-only home) is pruned by no one: an entry
+            # already there is held by reading its lease file, or needs no holding at all.
+            if not path.is_file():
+                return
+            handle = path.open("rb")
         try:
             _fcntl.flock(handle.fileno(), _fcntl.LOCK_SH)
         except BaseException:

@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+import atexit
 import os
+import tempfile
 from pathlib import Path
 from typing import Literal
 
 from gezel_knowledge import embedders
+from gezel_knowledge._atomic import remove_tree
 from gezel_knowledge.archive.limits import DEFAULT_LIMITS, ArchiveLimits
 from gezel_knowledge.archive.paths import MANIFEST_PATH
 from gezel_knowledge.archive.verify import ArchiveFile
 from gezel_knowledge.embedders.base import Embedder
 from gezel_knowledge.errors import IntegrityFailure, NotFound
-from gezel_knowledge.opening._cache import CatalogCache, Lease
+from gezel_knowledge.opening._cache import CANNOT_WRITE, CatalogCache, Lease
 from gezel_knowledge.opening._digests import FileIdentity, remember_digest, remembered_digest
 from gezel_knowledge.reader import DEFAULT_BIT_CACHE_BYTES, Catalog, open_extracted
 from gezel_knowledge.reader.catalog import EmbedderFinder
@@ -88,6 +91,19 @@ def _extracted(
     return digest, lease, published
 
 
+_private_cache: list[Path] = []
+
+
+def _private_cache_dir() -> Path:
+    """This process's own extraction cache (made once, owner-only, removed at exit): another
+    user cannot have put a verdict or a catalog in it, as one could in a shared temp path."""
+    if not _private_cache:
+        folder = Path(tempfile.mkdtemp(prefix="gezel-knowledge-catalogs-"))
+        atexit.register(remove_tree, folder)
+        _private_cache.append(folder)
+    return _private_cache[0]
+
+
 def _finder(model_dir: Path | str | None) -> EmbedderFinder:
     def find(profile: EmbeddingProfile) -> embedders.EmbedderResolution:
         return embedders.resolve_query_embedder(profile, model_dir=model_dir)
@@ -110,6 +126,8 @@ def open_catalog(
 
     A ``.gezk`` is deeply validated on its first extraction; later opens of the unchanged file
     reuse the verdict without hashing or validating again (see :mod:`gezel_knowledge.opening`).
+    When the default cache cannot be written (a read-only home), the archive is verified and
+    extracted into a private cache of this process instead, removed when it exits.
     ``embedder``: ``"auto"`` finds the installed model of the catalog's embedding profile on
     the first semantic search (when there is none, results say why and a warning is logged
     once); an :class:`~gezel_knowledge.embedders.Embedder` of the catalog's vector space; or
@@ -136,7 +154,15 @@ def open_catalog(
     if not p.is_file():
         raise NotFound(f"no catalog at {p}", reason="catalog-not-found", subject=str(p))
     cache = CatalogCache(cache_dir, budget_bytes=cache_budget_bytes)
-    digest, lease, published = _extracted(p, cache, expected_sha256, limits)
+    try:
+        digest, lease, published = _extracted(p, cache, expected_sha256, limits)
+    except OSError as exc:
+        if cache_dir is not None or exc.errno not in CANNOT_WRITE:
+            raise
+        # The home cannot be written (a read-only home, a locked-down account): this process
+        # verifies and extracts into a private cache of its own, removed when it exits.
+        cache = CatalogCache(_private_cache_dir(), budget_bytes=cache_budget_bytes)
+        digest, lease, published = _extracted(p, cache, expected_sha256, limits)
     try:
         catalog = open_extracted(
             cache.entry_dir(digest),

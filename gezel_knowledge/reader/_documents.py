@@ -12,6 +12,7 @@ from types import MappingProxyType
 from typing import Any
 
 from gezel_knowledge._rows import fetch_all
+from gezel_knowledge._untrusted import check_text
 from gezel_knowledge.errors import InvalidInput, NotFound
 from gezel_knowledge.reader import browse
 from gezel_knowledge.reader._store import CatalogStore
@@ -99,6 +100,9 @@ class Reference:
 
 def parse_reference(store: CatalogStore, reference: str | KnowledgeUri) -> Reference:
     """A ``knowledge://`` URI of this catalog, or a document id with an optional fragment."""
+    if isinstance(reference, str):
+        # Before any lookup: a reference that is not Unicode is the caller's, not the catalog's.
+        check_text(reference, "the reference")
     if isinstance(reference, str) and reference.startswith("knowledge://"):
         reference = KnowledgeUri.parse(reference)
     if isinstance(reference, KnowledgeUri):

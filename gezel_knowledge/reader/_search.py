@@ -21,6 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
+from gezel_knowledge._untrusted import check_text
 from gezel_knowledge.embedders.base import Embedder
 from gezel_knowledge.errors import InvalidInput, KnowledgeError
 from gezel_knowledge.fusion import (
@@ -103,6 +104,7 @@ class CatalogQuery:
     def check(self) -> None:
         """Refuse an unknown mode, a query with neither text nor radius, and a limit that
         could only ever give an empty result."""
+        check_text(self.text, "the search query")
         if self.mode not in SEARCH_MODES:
             raise InvalidInput(f"unknown search mode {self.mode!r}", reason="invalid-mode")
         if not self.text.strip() and self.near is None:

@@ -23,6 +23,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal, Protocol, get_args
 
+from gezel_knowledge._untrusted import check_text
 from gezel_knowledge.errors import InvalidInput
 from gezel_knowledge.hits import SearchHit, SourceKind, merge_hits
 from gezel_knowledge.indexes import ContentIndex, MemoryIndex, sqlite_backend
@@ -229,6 +230,7 @@ def search_all_sources(
     the ``catalogs`` search's own. The result has one report per requested source, named as in
     :data:`ALL_SOURCES`, holding that source's own reports as its parts.
     """
+    check_text(query, "the search query")
     if not query.strip():
         raise InvalidInput("the search query is empty", reason="empty-query")
     if k <= 0:

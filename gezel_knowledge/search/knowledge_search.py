@@ -43,6 +43,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 from numpy.typing import NDArray
 
+from gezel_knowledge._untrusted import check_text
 from gezel_knowledge.embedders import EmbedderResolution, resolve_query_embedder
 from gezel_knowledge.embedders.base import Embedder
 from gezel_knowledge.errors import (
@@ -587,6 +588,8 @@ class KnowledgeSearch:
 
     def read(self, reference: str | KnowledgeUri) -> Passage:
         """Resolve a ``knowledge://`` reference through the installed catalogs."""
+        if isinstance(reference, str):
+            check_text(reference, "the reference")
         uri = reference if isinstance(reference, KnowledgeUri) else KnowledgeUri.parse(reference)
         key = catalog_key(uri.publisher_id, uri.catalog_id)
         if self._fixed is not None:
@@ -664,6 +667,7 @@ def _checked_budget(
     proactive: bool,
 ) -> int:
     """The shard budget of a search, after refusing a search that could find nothing."""
+    check_text(query, "the search query")
     if not query.strip() and near is None:
         raise InvalidInput(
             "the search query is empty: give words to look for, a radius (near), or both",

@@ -17,8 +17,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gezel_knowledge.archive import extract_archive, inspect_archive, scan_archive
+from gezel_knowledge.archive.assets import svg_problem
 from gezel_knowledge.archive.writer import write_archive
 from gezel_knowledge.errors import KnowledgeError
 from gezel_knowledge.validate import validate_archive
@@ -29,6 +32,7 @@ from tests.archive.archive_builders import (
     raw_entries,
     write_raw_zip,
 )
+from tests.archive.svg_reference import old_svg_problem
 
 Mutate = Callable[[list[RawEntry]], None]
 
@@ -277,9 +281,6 @@ def test_unicode_path_extra_field_is_refused(spec: ArchiveSpec, tmp_path: Path) 
             unicodedata.normalize("NFD", "sources/café.md"),
             id="nfc-nfd",
         ),
-        pytest.param("sources/a.md", "sources/a.md.", id="windows-trailing-dot"),
-        pytest.param("sources/b", "sources/b ", id="windows-trailing-space"),
-        pytest.param("sources/dir./x", "sources/dir/x", id="windows-trailing-dot-directory"),
         pytest.param("sources/Straße.md", "sources/STRASSE.md", id="case-folding"),
     ],
 )
@@ -291,6 +292,31 @@ def test_names_colliding_after_normalisation_are_refused(
         if not e.name.isascii():
             e.flags |= 0x800
     _refused_everywhere(write_raw_zip(tmp_path / "x.gezk", entries), "duplicate-entry", tmp_path)
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        pytest.param("sources/a.md.", id="trailing-dot"),
+        pytest.param("sources/b ", id="trailing-space"),
+        pytest.param("sources/dir./x", id="trailing-dot-directory"),
+        pytest.param("sources/a:b.md", id="colon"),
+        pytest.param("sources/what?.md", id="question-mark"),
+        pytest.param("sources/CONIN$", id="console-device"),
+        pytest.param("sources/com\u00b9.md", id="superscript-device"),
+        pytest.param("sources/nul .txt", id="device-with-blank"),
+    ],
+)
+def test_entry_names_windows_cannot_represent_are_refused(
+    spec: ArchiveSpec, tmp_path: Path, name: str
+) -> None:
+    # Windows drops a segment's trailing dots and spaces and forbids < > : " | ? * and device
+    # names: such an entry would land as another file there, or not at all.
+    entries = _with_files(spec, {name: b"one"})
+    for e in entries:
+        if not e.name.isascii():
+            e.flags |= 0x800
+    _refused_everywhere(write_raw_zip(tmp_path / "x.gezk", entries), "unsafe-path", tmp_path)
 
 
 def test_hand_assembled_valid_archive_is_accepted(spec: ArchiveSpec, tmp_path: Path) -> None:
@@ -316,3 +342,52 @@ def test_zip64_records_of_the_writer_are_read(
     assert inspect_archive(path).manifest.id == "demo"
     extract_archive(path, tmp_path / "dest")
     assert (tmp_path / "dest" / "README.md").read_bytes() == spec.files["README.md"]
+
+
+_SVG_TOKENS = (
+    "<a ",
+    "<rect ",
+    "<style>",
+    "</style>",
+    "/>",
+    ">",
+    "<",
+    " ",
+    "=",
+    '"',
+    "'",
+    "x",
+    "href",
+    "onload",
+    "url(",
+    ")",
+    "#g",
+    "https://e.test/",
+    "javascript:",
+    "xlink:",
+    "attributeName",
+    "<svg:script>",
+    "&#x61;",
+    "\\",
+    "@import",
+    "<!DOCTYPE x>",
+    "<?pi?>",
+)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.lists(st.sampled_from(_SVG_TOKENS), max_size=12).map("".join))
+def test_the_linear_svg_check_accepts_nothing_the_old_one_refused(markup: str) -> None:
+    # Outside comments and CDATA sections, which the old check read as markup: an SVG the
+    # one-pass walk calls inert, the old quadratic check called inert too.
+    data = ('<svg xmlns="http://www.w3.org/2000/svg">' + markup + "</svg>").encode()
+    if svg_problem(data) is None:
+        assert old_svg_problem(data) is None
+
+
+def test_a_comment_an_html_reader_would_end_early_is_refused() -> None:
+    for comment in ("<!-- --!> <a onload=alert(1)> -->", "<!--> <a onload=alert(1)> -->"):
+        problem = svg_problem(f"<svg>{comment}</svg>".encode())
+        assert problem is not None
+        assert problem.reason == "unsafe-svg"
+    assert svg_problem(b"<svg><!-- a - b --><![CDATA[ x ]]></svg>") is None

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from gezel_knowledge import _untrusted
 from gezel_knowledge.cli import main
 from gezk.signing import TrustAnchors, public_key_from_pem, verify_manifest
 from tests.compiler.trees import CATALOG_YAML, build, entries, write_tree
@@ -139,14 +141,15 @@ def test_catalog_file_replaces_the_sources_catalog_yaml(
 ) -> None:
     source, other = _catalog_pair(tmp_path)
     reads: list[Path] = []
-    read_bytes = Path.read_bytes
+    read_bounded = _untrusted.read_bounded
 
-    def counting_read_bytes(self: Path) -> bytes:
-        if self.name == "catalog.yaml":
-            reads.append(self)
-        return read_bytes(self)
+    def counting_read(path: Path | str, what: str, **options: Any) -> bytes:
+        # Every file a build reads goes through the bounded reader (issue 26).
+        if Path(path).name == "catalog.yaml":
+            reads.append(Path(path))
+        return read_bounded(path, what, **options)
 
-    monkeypatch.setattr(Path, "read_bytes", counting_read_bytes)
+    monkeypatch.setattr(_untrusted, "read_bounded", counting_read)
     out = tmp_path / "out.gezk"
     args = ["build", str(source), "-o", str(out), "--catalog", str(other)]
     assert main([*args, "--embedder", "test-hash-embed@1", "--no-cache", "--quiet"]) == 0

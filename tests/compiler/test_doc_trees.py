@@ -123,7 +123,17 @@ def test_an_unmodified_mdbook_guide_builds_with_default_flags(
 ) -> None:
     guide = _mdbook_guide(tmp_path / "repo")
     out = tmp_path / "guide.gezk"
-    assert main(["build", str(guide), "-o", str(out), *HASH, "--json"]) == 0
+    # The licence above the guide ships only when named (issue 26: a source cannot publish a
+    # file from outside itself on its own).
+    assert main(["build", str(guide), "-o", str(out), *HASH]) == 1
+    assert "is outside the source folder" in capsys.readouterr().err
+    licence = [
+        "--license-file",
+        str(tmp_path / "repo" / "LICENSE"),
+        "--license-name",
+        "MIT License",
+    ]
+    assert main(["build", str(guide), "-o", str(out), *HASH, *licence, "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert (report["catalogId"], report["documents"]) == ("kettle-guide", 6)
     assert report["warnings"] == [

@@ -33,13 +33,15 @@ _FORGES = ("github.com", "gitlab.com", "codeberg.org", "bitbucket.org")
 
 
 def read_text(path: Path, root: Path) -> str:
-    """A configuration file's text (named relative to ``root`` in messages)."""
-    return read_text_file(path, where=display_path(path, root))
+    """A configuration file's text (named relative to ``root`` in messages): a file inside
+    ``root`` once its symbolic links are resolved."""
+    return read_text_file(path, where=display_path(path, root), within=root)
 
 
 def read_data(path: Path, root: Path) -> dict[str, Any]:
-    """A YAML, TOML or JSON configuration file as a mapping (empty when it holds none)."""
-    return read_data_file(path, where=display_path(path, root))
+    """A YAML, TOML or JSON configuration file inside ``root`` as a mapping (empty when it
+    holds none)."""
+    return read_data_file(path, where=display_path(path, root), within=root)
 
 
 def mapping(value: Any) -> dict[str, Any]:

@@ -13,6 +13,10 @@ Both are Markdown lists of links, read line by line:
 - a draft chapter (``[Title]()``, a link to no file) is left out with a warning; its nested
   items, if any, still form a section;
 - separators (``---``) are ignored.
+
+The file is untrusted input: each line is read in time linear in its length (the link and
+heading rules below do what a regular expression would, without its backtracking), and list
+items nest at most :data:`~gezel_knowledge._untrusted.MAX_NESTING` deep (``too-deep``).
 """
 
 from __future__ import annotations
@@ -21,6 +25,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from gezel_knowledge._untrusted import MAX_NESTING
+from gezel_knowledge.compiler.errors import SourceError
 from gezel_knowledge.compiler.generators._context import Context
 from gezel_knowledge.compiler.generators.outline import Outline, OutlinePage, OutlineSection
 from gezel_knowledge.compiler.text.data import read_text_file
@@ -28,9 +34,58 @@ from gezel_knowledge.compiler.text.data import read_text_file
 __all__ = ["summary_outline"]
 
 _LIST_ITEM = re.compile(r"(\s*)[*+-]\s+(.*)\Z")
-_LINK = re.compile(r"\[(.*)\]\(\s*<?([^)>]*?)>?\s*\)")
-_HEADING = re.compile(r" {0,3}(#{1,6})\s+(.*?)\s*#*\s*\Z")
 _SEPARATOR = re.compile(r" {0,3}([-*_])(?:\s*\1){2,}\s*\Z")
+_HEADING_OPEN = re.compile(r" {0,3}(#+)\s")
+_TARGET = re.compile(r"\(\s*<?([^)>]*?)>?\s*\)")
+
+
+@dataclass(frozen=True, slots=True)
+class _Link:
+    """A ``[label](target)`` on a line: the first ``[`` to the last ``](`` that is followed by
+    a target, as ``\\[(.*)\\]\\(\\s*<?([^)>]*?)>?\\s*\\)`` would find it."""
+
+    label: str
+    target: str
+
+
+def _find_link(line: str) -> _Link | None:
+    """The link of a SUMMARY.md line, in one pass from the right: which ``](`` can start a
+    target is known from where the next ``)`` and ``>`` are, so no candidate is scanned twice."""
+    opening = line.find("[")
+    if opening < 0:
+        return None
+    # nxt[i]: the first ")" or ">" at or after i; after_gt[i]: whether a ">" at i is followed
+    # by blanks and a ")".
+    n = len(line)
+    nxt = [n] * (n + 1)
+    closes_after = [False] * (n + 1)
+    for i in range(n - 1, -1, -1):
+        ch = line[i]
+        nxt[i] = i if ch in ")>" else nxt[i + 1]
+        if ch == ")":
+            closes_after[i] = True
+        elif ch.isspace():
+            closes_after[i] = closes_after[i + 1]
+    candidate = line.rfind("](", opening + 1)
+    while candidate >= 0:
+        stop = nxt[candidate + 2]
+        if stop < n and (line[stop] == ")" or closes_after[stop + 1]):
+            match = _TARGET.match(line, candidate + 1)
+            if match is not None:
+                return _Link(line[opening + 1 : candidate], match.group(1))
+        candidate = line.rfind("](", opening + 1, candidate + 1)
+    return None
+
+
+def _heading(line: str) -> tuple[str, str] | None:
+    """``(hashes, title)`` of a heading line, as ``" {0,3}(#{1,6})\\s+(.*?)\\s*#*\\s*\\Z"``
+    reads it: the title loses trailing blanks, a closing run of ``#`` and the blanks before
+    it (stripped from the right, not retried blank by blank)."""
+    opening = _HEADING_OPEN.match(line)
+    if opening is None or len(opening.group(1)) > 6:
+        return None
+    rest = line[opening.end() :]
+    return opening.group(1), rest.rstrip().rstrip("#").rstrip().lstrip()
 
 
 @dataclass(slots=True)
@@ -65,11 +120,11 @@ class _Summary:
 
     def link(self, content: str, number: int) -> _Item:
         """A list item's or a chapter line's text as an item (its page, if it names one)."""
-        match = _LINK.search(content)
-        if match is None:
+        found = _find_link(content)
+        if found is None:
             return _Item(content, None, number)
-        label = match.group(1).strip()
-        target = match.group(2).strip()
+        label = found.label.strip()
+        target = found.target.strip()
         if not target:
             self.ctx.warn(
                 "draft-chapter",
@@ -83,17 +138,19 @@ class _Summary:
         return _Item(label, page, number, linked=True)
 
     def read(self) -> None:
-        text = read_text_file(self.summary, where=self.where).replace("\r\n", "\n")
+        text = read_text_file(self.summary, where=self.where, within=self.ctx.source_root).replace(
+            "\r\n", "\n"
+        )
         stack: list[tuple[int, _Item]] = []
         first_content = True
         listed = False
         for number, line in enumerate(text.split("\n"), start=1):
             if not line.strip():
                 continue
-            heading = _HEADING.match(line)
+            heading = _heading(line)
             if heading:
-                if not (first_content and heading.group(1) == "#"):
-                    self.parts.append(_Part(heading.group(2), number))
+                if not (first_content and heading[0] == "#"):
+                    self.parts.append(_Part(heading[1], number))
                     stack = []
                 first_content = False
                 continue
@@ -102,7 +159,7 @@ class _Summary:
                 continue
             item = _LIST_ITEM.match(line)
             if item is None:
-                if _LINK.search(line):
+                if _find_link(line) is not None:
                     # A chapter outside any list: a prefix or suffix chapter.
                     (self.suffix if listed else self.prefix).append(self.link(line.strip(), number))
                     stack = []
@@ -112,6 +169,13 @@ class _Summary:
             node = self.link(item.group(2).strip(), number)
             while stack and stack[-1][0] >= indent:
                 stack.pop()
+            if len(stack) >= MAX_NESTING:
+                raise SourceError(
+                    f"list items nest deeper than {MAX_NESTING} levels",
+                    reason="too-deep",
+                    path=self.where,
+                    line=number,
+                )
             (stack[-1][1].children if stack else self.parts[-1].items).append(node)
             stack.append((indent, node))
 

@@ -46,7 +46,13 @@ from pathlib import Path
 from typing import Any
 
 from gezel_knowledge.compiler.errors import BuildWarning, SourceError
-from gezel_knowledge.compiler.text.data import YamlNode, load_yaml, load_yaml_nodes
+from gezel_knowledge.compiler.text.data import (
+    YamlNode,
+    load_yaml,
+    load_yaml_nodes,
+    read_file_bytes,
+    resolved_path,
+)
 from gezk.errors import InvalidIdentifier
 from gezk.ids import validate_catalog_id, validate_publisher_id, validate_version
 from gezk.manifest import License, Publisher, SmokeQuery, SourceSnapshot
@@ -467,16 +473,19 @@ def _unknown_keys(root: YamlNode, where: str) -> list[BuildWarning]:
     return found
 
 
-def load_catalog_yaml(path: Path) -> CatalogMetadata:
+def load_catalog_yaml(path: Path, *, within: Path | None = None) -> CatalogMetadata:
     """Read a ``catalog.yaml`` file into :class:`CatalogMetadata` (values of the wrong shape
-    become its :attr:`~CatalogMetadata.problems`, unknown keys its warnings)."""
+    become its :attr:`~CatalogMetadata.problems`, unknown keys its warnings); a source's own
+    must resolve inside its folder (``within``), and every one is a regular file of at most
+    16 MiB, checked before it is read."""
     where = str(path)
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise SourceError(
-            f"cannot read catalog metadata: {exc.strerror}", reason="unreadable", path=where
-        ) from None
+    if within is not None:
+        resolved = resolved_path(path, where=where)
+        if not resolved.is_relative_to(resolved_path(within, where=str(within))):
+            raise SourceError(
+                f"resolves outside the source folder ({resolved})", reason="unsafe-path", path=where
+            )
+    data = read_file_bytes(path, where=where)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -511,4 +520,4 @@ def source_metadata(own: Path, catalog: CatalogFile | None) -> CatalogMetadata:
         return catalog
     if catalog is not None:
         return load_catalog_yaml(Path(catalog))
-    return load_catalog_yaml(own) if own.is_file() else CatalogMetadata()
+    return load_catalog_yaml(own, within=own.parent) if own.is_file() else CatalogMetadata()

@@ -20,6 +20,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from gezel_knowledge._untrusted import open_regular
+from gezel_knowledge.errors import InvalidInput
 from gezk.manifest import License
 
 __all__ = ["LICENSE_FILE_NAMES", "find_licence_file", "read_notice", "recognise_licence"]
@@ -168,9 +170,11 @@ def find_licence_file(root: Path) -> Path | None:
 
 
 def read_notice(path: Path) -> str | None:
-    """A notice's text, or ``None`` when it is not small UTF-8 text."""
+    """A notice's text (its first megabyte, read from a regular file only), or ``None`` when
+    it is not UTF-8 text."""
     try:
-        data = path.read_bytes()[:_MAX_NOTICE_BYTES]
+        with open_regular(path, "the licence notice") as fh:
+            data = fh.read(_MAX_NOTICE_BYTES)
         return data.decode("utf-8")
-    except (OSError, UnicodeDecodeError):
+    except (InvalidInput, OSError, UnicodeDecodeError):
         return None

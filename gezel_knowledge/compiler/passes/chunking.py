@@ -38,14 +38,28 @@ from gezk.ids import chunk_uid, content_hash
 from gezk.profiles import ChunkingProfile
 
 __all__ = [
+    "MAX_PASSAGE_TITLE_CHARS",
     "Chunk",
     "HeadedText",
     "UnitCounter",
     "chunk_markdown",
     "embed_header",
     "embed_inputs",
+    "passage_title",
     "unit_counter",
 ]
+
+
+MAX_PASSAGE_TITLE_CHARS = 1024
+"""What of a document title or a heading each passage carries (its heading path, its copy of the
+title, its embed header): a 256 KB heading is stored once in the body, not once per passage,
+so a catalog stays proportional to its source. Titles and headings this long are rare enough
+that the cut never meets a real one (spec section 7.2 would drop such a header anyway)."""
+
+
+def passage_title(text: str) -> str:
+    """``text`` as a passage carries it: at most :data:`MAX_PASSAGE_TITLE_CHARS` characters."""
+    return text[:MAX_PASSAGE_TITLE_CHARS]
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +127,7 @@ def embed_header(
     title: str, heading_path: Sequence[str], count: Callable[[str], int], limit: int
 ) -> str:
     """The context header of an embed input (spec section 7.2 step 5), truncated to ``limit``."""
+    title = passage_title(title)
     path = list(heading_path)
     if not path or path == [title]:
         header = f"{title}\n"
@@ -289,11 +304,12 @@ def chunk_markdown(
     elif found[0].line > 1:
         sections.append((0, found[0].line - 2, ()))
     stack: list[tuple[int, str]] = []
+    short_title = passage_title(title)
     for i, heading in enumerate(found):
         while stack and stack[-1][0] >= heading.depth:
             stack.pop()
-        stack.append((heading.depth, heading.text))
-        path = tuple(text for d, text in stack if text and not (d == 1 and text == title))
+        stack.append((heading.depth, passage_title(heading.text)))
+        path = tuple(text for d, text in stack if text and not (d == 1 and text == short_title))
         end = found[i + 1].line - 2 if i + 1 < len(found) else len(lines) - 1
         sections.append((heading.line - 1, end, path))
 

@@ -9,6 +9,7 @@ machine with the cache reproduces the release's vectors bit for bit.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import sqlite3
 from collections.abc import Iterable, Sequence
@@ -17,6 +18,7 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
+from gezel_knowledge._faults import storage_faults
 from gezel_knowledge.home import gezel_home
 from gezk.jcs import canonicalize
 from gezk.profiles import EmbeddingProfile
@@ -73,12 +75,24 @@ class VectorCache:
         self._folder = folder
         self._conn: sqlite3.Connection | None = None
         if folder is not None:
-            folder.mkdir(parents=True, exist_ok=True)
-            conn = sqlite3.connect(folder / _FILE, timeout=30.0)
-            conn.execute("PRAGMA journal_mode = WAL")
-            conn.execute("PRAGMA synchronous = NORMAL")
-            conn.executescript(_SCHEMA)
+            with self._faults("open"):
+                folder.mkdir(parents=True, exist_ok=True)
+                conn = sqlite3.connect(folder / _FILE, timeout=30.0)
+                try:
+                    conn.execute("PRAGMA journal_mode = WAL")
+                    conn.execute("PRAGMA synchronous = NORMAL")
+                    conn.executescript(_SCHEMA)
+                except BaseException:
+                    conn.close()
+                    raise
             self._conn = conn
+
+    def _faults(self, doing: str) -> contextlib.AbstractContextManager[None]:
+        """A full disk, a read-only home or a lock held elsewhere as a
+        :class:`~gezel_knowledge.errors.StorageUnavailable` naming the cache file; a write that
+        fails is rolled back, so the cache keeps every vector it held."""
+        where = (self._folder or Path(".")) / _FILE
+        return storage_faults(where, f"{doing} the vector cache (cache_dir=None builds without it)")
 
     @property
     def enabled(self) -> bool:
@@ -100,7 +114,8 @@ class VectorCache:
         """The keys among ``keys`` the cache holds a vector for."""
         if self._conn is None:
             return set()
-        return _known(self._conn, self._space, self._dimensions, keys)
+        with self._faults("read"):
+            return _known(self._conn, self._space, self._dimensions, keys)
 
     def get_many(self, keys: Sequence[bytes]) -> dict[bytes, NDArray[np.float32]]:
         """The cached vectors among ``keys``."""
@@ -108,6 +123,12 @@ class VectorCache:
             return {}
         found: dict[bytes, NDArray[np.float32]] = {}
         unique = list(dict.fromkeys(keys))
+        with self._faults("read"):
+            self._get_batches(unique, found)
+        return found
+
+    def _get_batches(self, unique: list[bytes], found: dict[bytes, NDArray[np.float32]]) -> None:
+        assert self._conn is not None
         for start in range(0, len(unique), _IN_BATCH):
             batch = unique[start : start + _IN_BATCH]
             marks = ",".join("?" * len(batch))
@@ -120,7 +141,6 @@ class VectorCache:
                 vector = np.frombuffer(blob, dtype="<f4")
                 if vector.shape[0] == self._dimensions:
                     found[bytes(key)] = vector.astype(np.float32)
-        return found
 
     def put_many(self, items: Iterable[tuple[bytes, NDArray[np.float32]]]) -> None:
         """Store vectors (first writer wins: a cached vector is never replaced)."""
@@ -129,7 +149,7 @@ class VectorCache:
         rows = [
             (self._space, key, np.asarray(vector, dtype="<f4").tobytes()) for key, vector in items
         ]
-        with self._conn:
+        with self._faults("write"), self._conn:
             self._conn.executemany(
                 "INSERT OR IGNORE INTO vectors(space, input_sha256, vector) VALUES (?, ?, ?)", rows
             )

@@ -46,7 +46,7 @@ from gezel_knowledge.compiler.sources.source import (
 )
 from gezel_knowledge.compiler.sources.toc import topic_sort_key
 from gezel_knowledge.compiler.text.blocks import normalize_body
-from gezel_knowledge.compiler.text.data import load_json
+from gezel_knowledge.compiler.text.data import load_json, read_asset_bytes, read_lines
 from gezel_knowledge.compiler.text.names import document_slug
 from gezk.toc import Topic
 
@@ -223,11 +223,9 @@ def load_document_list(
     offsets, numbers = array("q"), array("q")
     referenced: dict[str, tuple[str, int]] = {}
     topics = _TopicCollector(meta)
-    offset = 0
     with path.open("rb") as fh:
-        for number, raw in enumerate(fh, start=1):
+        for number, offset, raw in read_lines(fh, where=where):
             spot = _Line(offset, number)
-            offset += len(raw)
             if not raw.strip():
                 continue
             obj = _parse_line(raw, where, number)
@@ -341,7 +339,7 @@ def _assets(
                 path=where,
                 line=number,
             )
-        problem = asset_problem(target, file.read_bytes())
+        problem = asset_problem(target, read_asset_bytes(file, where=target))
         if problem is not None:
             raise SourceError(problem.message, reason=problem.reason, path=where, line=number)
         assets.append(SourceAsset(target, file, file.stat().st_size))

@@ -13,6 +13,13 @@ run (:class:`~gezel_knowledge.compiler.metadata.catalog_yaml.MetadataError`):
   (:func:`~gezel_knowledge.compiler.metadata.readme.generated_readme`).
 
 The licence notice itself is never invented.
+
+Every file shipped beside the documents resolves inside the source root (:attr:`CatalogSource.
+root`) once its symbolic links are resolved, unless the user named it (``--readme``,
+``--license-file``, ``metadata=``, a ``catalog=`` file given instead of the source's own): a
+source cannot publish ``~/.ssh/id_rsa`` through a symlinked ``LICENSE``, a ``readme: ../../x``
+in its catalog.yaml, or a licence found above it (``unsafe-path``, naming the flag that ships
+such a file on purpose). A refused notice is not read either.
 """
 
 from __future__ import annotations
@@ -20,6 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from gezel_knowledge.compiler.errors import SourceError
 from gezel_knowledge.compiler.generators.registry import generator_named
 from gezel_knowledge.compiler.metadata.catalog_yaml import (
     CatalogIdentity,
@@ -34,6 +42,7 @@ from gezel_knowledge.compiler.metadata.licences import (
 )
 from gezel_knowledge.compiler.metadata.readme import generated_readme
 from gezel_knowledge.compiler.sources.source import CatalogSource
+from gezel_knowledge.compiler.text.data import resolved_path
 from gezel_knowledge.compiler.text.names import derive_topic_id
 
 __all__ = [
@@ -95,12 +104,48 @@ def _described(site: str | None) -> str | None:
     return generator.described_as if generator is not None else None
 
 
+@dataclass(frozen=True, slots=True)
+class _Confinement:
+    """Where files a build ships may come from: inside ``root``, or named by the user."""
+
+    root: Path
+    named: frozenset[Path]
+
+    def problem(
+        self, field: str, what: str, path: Path | None, flag: str
+    ) -> MetadataProblem | None:
+        """Why ``path`` may not be shipped, or ``None`` when it may (or is absent)."""
+        if path is None:
+            return None
+        try:
+            resolved = resolved_path(path, where=str(path))
+        except SourceError as exc:
+            return MetadataProblem(field, f"{what} {exc.message}", exc.reason)
+        if resolved in self.named or resolved.is_relative_to(self.root):
+            return None
+        shown = f"{path} (a link to {resolved})" if path.is_symlink() else str(path)
+        return MetadataProblem(
+            field,
+            f"{what} {shown} is outside the source folder {self.root}: name it with {flag} "
+            "to ship a file from elsewhere",
+            "unsafe-path",
+        )
+
+
 def check_inputs(
-    source: CatalogSource, metadata: CatalogMetadata, created_at: str | None
+    source: CatalogSource,
+    metadata: CatalogMetadata,
+    created_at: str | None,
+    *,
+    named: frozenset[Path] = frozenset(),
 ) -> CheckedInputs:
     """Complete and check a build's metadata and files; one :class:`MetadataError` lists
-    every problem."""
+    every problem. ``named``: the files the user named (they may lie outside the source)."""
     problems: list[MetadataProblem] = []
+    confined = _Confinement(
+        resolved_path(source.root, where=str(source.root)),
+        frozenset(resolved_path(p, where=str(p)) for p in named),
+    )
     created = normalize_created_at(created_at) if created_at else None
     if created is None:
         problems.append(
@@ -111,7 +156,11 @@ def check_inputs(
             )
         )
     notice = metadata.license_file or source.license_notice
-    if notice is None or not notice.is_file():
+    outside = confined.problem("license.file", "the licence notice", notice, "--license-file")
+    if outside is not None:
+        problems.append(outside)
+        notice = None  # neither shipped nor read to recognise its licence
+    elif notice is None or not notice.is_file():
         shown = f" ({notice})" if notice is not None else ""
         problems.append(
             MetadataProblem(
@@ -123,14 +172,20 @@ def check_inputs(
         )
     meta = derived_metadata(metadata, created, notice)
     readme = meta.readme or source.readme
-    if meta.readme is not None and not meta.readme.is_file():
+    outside = confined.problem("readme", "the README", readme, "--readme")
+    if outside is not None:
+        problems.append(outside)
+    elif meta.readme is not None and not meta.readme.is_file():
         problems.append(
             MetadataProblem(
                 "readme", f"the README is missing ({meta.readme}): fix readme", "missing-input"
             )
         )
     notices = meta.source_notices or source.source_notices
-    if notices is not None and not notices.is_file():
+    outside = confined.problem("sourceNotices", "the source notices file", notices, "metadata=")
+    if outside is not None:
+        problems.append(outside)
+    elif notices is not None and not notices.is_file():
         problems.append(
             MetadataProblem(
                 "sourceNotices",

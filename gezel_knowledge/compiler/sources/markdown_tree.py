@@ -70,7 +70,12 @@ from gezel_knowledge.compiler.text.blocks import (
     normalize_body,
     parse_blocks,
 )
-from gezel_knowledge.compiler.text.data import load_json, read_text_file
+from gezel_knowledge.compiler.text.data import (
+    load_json,
+    read_asset_bytes,
+    read_text_file,
+    resolved_path,
+)
 from gezel_knowledge.compiler.text.frontmatter import split_front_matter
 from gezel_knowledge.compiler.text.links import LinkRef, find_links, rewrite_links
 from gezel_knowledge.compiler.text.names import derive_topic_id, document_slug
@@ -350,7 +355,7 @@ class _Tree:
     def scan(self, rel: str, label: str | None) -> _Page:
         file = self.content_root / rel
         where = self.display(file)
-        resolved = file.resolve()
+        resolved = resolved_path(file, where=where)
         if not resolved.is_relative_to(self.source_root):
             raise SourceError(
                 "resolves outside the source folder", reason="unsafe-path", path=where
@@ -468,7 +473,7 @@ class _Tree:
         if candidate is None:
             self._keep(page, link, where, line, reason="missing-image", why="names a missing file")
             return
-        resolved = candidate.resolve()
+        resolved = resolved_path(candidate, where=where)
         if not resolved.is_relative_to(self.source_root):
             raise SourceError(
                 f"image {link.target!r} is outside the source folder",
@@ -500,7 +505,7 @@ class _Tree:
                 path=where,
                 line=line,
             )
-        data = resolved.read_bytes()
+        data = read_asset_bytes(resolved, where=self.display(resolved))
         problem = asset_problem(archive, data)
         if problem is not None:
             raise SourceError(

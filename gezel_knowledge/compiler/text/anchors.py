@@ -36,15 +36,20 @@ __all__ = ["SLUG_STYLES", "SlugStyle", "heading_text", "page_anchors", "slugify"
 SlugStyle = Literal["github", "python-markdown", "mdbook"]
 SLUG_STYLES: tuple[SlugStyle, ...] = ("github", "python-markdown", "mdbook")
 
-_IMAGE = re.compile(r"!\[(?:[^\[\]\\]|\\.)*\]\([^)]*\)")
-_LINK = re.compile(r"\[((?:[^\[\]\\]|\\.)*)\](?:\([^)]*\)|\[[^\]]*\])")
-_CODE = re.compile(r"(`+)(.+?)\1")
-_TAG = re.compile(r"</?[A-Za-z][^>]*>")
+# Heading text is untrusted and may be long: no part of these expressions scans past a bracket
+# or tag it cannot pair, so each runs in time linear in the heading (code spans are found by
+# _code_spans, which pairs backtick runs in one pass).
+_IMAGE = re.compile(r"!\[(?:[^\[\]\\]|\\.)*\]\([^()]*\)")
+_LINK = re.compile(r"(?<!\\)\[((?:[^\[\]\\]|\\.)*)\](?:\([^()]*\)|\[[^\[\]]*\])")
+_BACKTICKS = re.compile(r"`+")
+_TAG = re.compile(r"</?[A-Za-z][^<>]*>")
 _EMPHASIS = re.compile(r"(?<!\\)(?:\*+|~~|(?<![^\W_])_+|_+(?![^\W_]))")
 _ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
-_ATTRIBUTES = re.compile(r"[ \t]*\{:?[ \t]*([^{}]*)\}[ \t]*\Z")
+_ATTRIBUTES = re.compile(r"\{:?[ \t]*([^{}]*)\}[ \t]*\Z")
 _ATTRIBUTE_ID = re.compile(r"(?:^|\s)#([\w:.-]+)")
-_HTML_ANCHOR = re.compile(r"<a\s[^>]*?\b(?:id|name)\s*=\s*[\"']([^\"']+)[\"'][^>]*>", re.I)
+_HTML_ANCHOR = re.compile(
+    r"<a\s[^<>]*?\b(?:id|name)\s*=\s*[\"']([^\"'<>]+)[\"'][^<>]*>", re.IGNORECASE
+)
 _MYST_TARGET = re.compile(r" {0,3}\(([^()\s]+)\)=[ \t]*\Z")
 _PY_MARKDOWN_STRIP = re.compile(r"[^\w\s-]")
 _PY_MARKDOWN_JOIN = re.compile(r"[-\s]+")
@@ -64,12 +69,64 @@ def heading_text(text: str) -> str:
     """A heading's text as a renderer shows it (see the module docstring)."""
     pieces: list[str] = []
     cursor = 0
-    for match in _CODE.finditer(text):
-        pieces.append(_without_markup(text[cursor : match.start()]))
-        pieces.append(match.group(2).strip(" ") or match.group(2))
-        cursor = match.end()
+    for start, content_start, content_end, end in _code_spans(text):
+        pieces.append(_without_markup(text[cursor:start]))
+        content = text[content_start:content_end]
+        pieces.append(content.strip(" ") or content)
+        cursor = end
     pieces.append(_without_markup(text[cursor:]))
     return unicodedata.normalize("NFC", "".join(pieces)).strip()
+
+
+def _code_spans(text: str) -> list[tuple[int, int, int, int]]:
+    """``(start, content start, content end, end)`` of each code span, exactly as
+    ``(`+)(.+?)\\1`` finds them with ``finditer`` (a run of backticks, then at least one
+    character on the same line, then the first run of as many backticks), but in one pass: that
+    expression retries every shorter opening and every later start inside an unclosed run, and
+    scans to the end of the text each time (cubic in a long run)."""
+    spans: list[tuple[int, int, int, int]] = []
+    offset = 0
+    for line in text.split("\n"):
+        spans += [
+            (a + offset, b + offset, c + offset, d + offset) for a, b, c, d in _line_spans(line)
+        ]
+        offset += len(line) + 1
+    return spans
+
+
+def _line_spans(line: str) -> list[tuple[int, int, int, int]]:
+    runs = [[m.start(), m.end()] for m in _BACKTICKS.finditer(line)]
+    # longest[k]: the longest run after run k, so an opening knows at once whether any later
+    # run could close it.
+    longest = [0] * (len(runs) + 1)
+    for k in range(len(runs) - 1, -1, -1):
+        longest[k] = max(longest[k + 1], runs[k][1] - runs[k][0])
+    spans: list[tuple[int, int, int, int]] = []
+    k = 0
+    while k < len(runs):
+        start, end = runs[k]
+        length = end - start
+        # The longest opening that closes: by a later run at least as long, or inside this
+        # run itself (2L + 1 backticks: L, one as content, L).
+        size = max(min(length, longest[k + 1]), (length - 1) // 2)
+        if size < 1:
+            k += 1  # no later run, and too short to close itself: no span from this run
+            continue
+        if length >= 2 * size + 1:
+            close = start + size + 1
+            spans.append((start, start + size, close, close + size))
+            runs[k][0] = close + size
+            if runs[k][0] == end:
+                k += 1
+            continue
+        j = k + 1
+        while runs[j][1] - runs[j][0] < size:
+            j += 1
+        close = runs[j][0]
+        spans.append((start, start + size, close, close + size))
+        runs[j][0] = close + size
+        k = j if runs[j][0] < runs[j][1] else j + 1
+    return spans
 
 
 def slugify(text: str, style: SlugStyle) -> str:
@@ -112,7 +169,9 @@ def _sections(blocks: Sequence[Block], line_count: int) -> list[tuple[Block, tup
         if heading is None:
             continue
         last_line = block.line_end
-        for later in blocks[i + 1 :]:
+        # By index: a slice would copy the rest of the list for every heading.
+        for j in range(i + 1, len(blocks)):
+            later = blocks[j]
             other = later.heading
             if other is not None and other.depth <= heading.depth:
                 break

@@ -29,8 +29,7 @@ __all__ = [
 BlockKind = Literal["heading", "fence", "text"]
 
 _ATX = re.compile(r" {0,3}(#{1,6})(?=[ \t]|$)(.*)\Z")
-_CLOSING = re.compile(r"(?:^|[ \t]+)#+[ \t]*\Z")
-_EXPLICIT_ID = re.compile(r"[ \t]*\{#([A-Za-z0-9_][A-Za-z0-9_:.-]*)\}\Z")
+_EXPLICIT_ID = re.compile(r"\{#([A-Za-z0-9_][A-Za-z0-9_:.-]*)\}\Z")
 _FENCE_OPEN = re.compile(r" {0,3}(`{3,}|~{3,})(.*)\Z")
 
 
@@ -109,13 +108,24 @@ def _parse_heading(line: str, number: int) -> Heading | None:
     match = _ATX.match(line)
     if match is None:
         return None
-    text = _CLOSING.sub("", match.group(2).strip(" \t"))
-    explicit = _EXPLICIT_ID.search(text)
+    text = _without_closing(match.group(2).strip(" \t"))
     explicit_id = None
+    brace = text.rfind("{#")
+    explicit = _EXPLICIT_ID.match(text, brace) if brace >= 0 else None
     if explicit:
         explicit_id = explicit.group(1)
-        text = text[: explicit.start()]
+        text = text[:brace]
     return Heading(len(match.group(1)), text.strip(" \t"), number, explicit_id)
+
+
+def _without_closing(text: str) -> str:
+    """``text`` (already stripped) without an ATX closing sequence: a run of ``#`` at the end
+    that is the whole text or follows a blank. Stripped from the right, where an expression
+    would retry every blank of a long run."""
+    hashes = text.rstrip("#")
+    if hashes != text and (not hashes or hashes[-1] in " \t"):
+        return hashes.rstrip(" \t")
+    return text
 
 
 def _fence_opening(line: str) -> str | None:

@@ -50,7 +50,7 @@ def split_front_matter(text: str, *, path: str) -> FrontMatter:
 
 def _parse(raw: str, opener: str, path: str) -> dict[str, Any]:
     if opener == "+++":
-        data, toml_problem = parse_toml(raw)
+        data, toml_problem = parse_toml(raw, path=path)
         if toml_problem is not None:
             raise SourceError(
                 f"invalid TOML front matter: {toml_problem}",
@@ -59,7 +59,7 @@ def _parse(raw: str, opener: str, path: str) -> dict[str, Any]:
                 line=1,
             )
     else:
-        data, problem, line = parse_yaml(raw)
+        data, problem, line = parse_yaml(raw, path=path, offset=1)
         if problem is not None:
             # Report the line in the file, not in the front-matter fragment.
             raise SourceError(

@@ -20,14 +20,17 @@ __all__ = ["LinkRef", "find_links", "rewrite_links"]
 
 # Destination: <...>, a Hugo ref/relref shortcode, or a run without spaces, allowing one level
 # of balanced parentheses.
+# A link opens at a "[" no backslash escapes: a scan from there passes escaped brackets, so
+# starting again at each of them would read the same text once per bracket.
 _INLINE = re.compile(
-    r"(!?)\[(?:[^\[\]\\]|\\.|\[[^\[\]]*\])*\]"
+    r"(!?)(?<!\\)\[(?:[^\[\]\\]|\\.|\[[^\[\]]*\])*\]"
     r"\(\s*(<[^<>\n]*>|\{\{[<%]\s*(?:rel)?ref\s[^{}\n]*?[>%]\}\}"
     r"|[^\s()<>]*(?:\([^\s()]*\)[^\s()<>]*)*)"
     r"(?:\s+(?:\"[^\"]*\"|'[^']*'|\([^()]*\)))?\s*\)"
 )
 _DEFINITION = re.compile(r" {0,3}\[(?:[^\]\\]|\\.)+\]:[ \t]*(<[^<>\n]*>|\S+)")
-_IMG_SRC = re.compile(r"<img\b[^>]*?\bsrc\s*=\s*(?:\"([^\"]*)\"|'([^']*)')", re.IGNORECASE)
+# Within one tag: the scan from an "<img" stops at the next "<", never reading the next tag's.
+_IMG_SRC = re.compile(r"<img\b[^<>]*?\bsrc\s*=\s*(?:\"([^\"]*)\"|'([^']*)')", re.IGNORECASE)
 _BACKTICKS = re.compile(r"`+")
 
 

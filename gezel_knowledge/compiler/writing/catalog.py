@@ -14,7 +14,7 @@ from gezel_knowledge.archive.verify import file_sha256
 from gezel_knowledge.compiler.errors import SourceError
 from gezel_knowledge.compiler.metadata.catalog_yaml import CatalogIdentity, CatalogMetadata
 from gezel_knowledge.compiler.sources.source import SourceAsset
-from gezel_knowledge.compiler.text.data import load_json
+from gezel_knowledge.compiler.text.data import load_json, read_file_bytes
 from gezel_knowledge.compiler.writing.databases import SealedFile, router_spatial_summary
 from gezel_knowledge.compiler.writing.manifest import catalog_manifest
 from gezel_knowledge.compiler.writing.shards import ROUTER_PATH, DatabaseFacts, Databases
@@ -131,7 +131,7 @@ def _smoke_queries(router: sqlite3.Connection, meta: CatalogMetadata) -> tuple[S
 
 
 def _source_notices(path: Path) -> bytes:
-    data = path.read_bytes()
+    data = read_file_bytes(path, where=str(path))
     obj = load_json(data, path=str(path), reason="invalid-source-notices")
     try:
         validate_source_notices(obj)

@@ -22,6 +22,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from gezel_knowledge.archive.verify import file_sha256
+from gezel_knowledge.compiler.passes.chunking import MAX_PASSAGE_TITLE_CHARS
 from gezel_knowledge.compiler.passes.spill import VectorSpill
 from gezel_knowledge.compiler.sources.validation import dumps_compact
 from gezk import ddl
@@ -137,11 +138,11 @@ def fill_shard(
         "INSERT INTO chunks(id, chunk_uid, document_id, ordinal, title, heading_path, "
         "heading_text, line_start, line_end, token_count, content_hash, text) "
         "SELECT ROW_NUMBER() OVER (ORDER BY d.id, c.ordinal), c.chunk_uid, d.id, c.ordinal, "
-        "d.title, c.heading_path, c.heading_text, c.line_start, c.line_end, c.token_count, "
-        "c.content_hash, c.text "
+        "substr(d.title, 1, ?), c.heading_path, c.heading_text, c.line_start, c.line_end, "
+        "c.token_count, c.content_hash, c.text "
         "FROM staging.docs d JOIN staging.chunks c ON c.doc_seq = d.seq "
         "WHERE d.shard_id = ? ORDER BY d.id, c.ordinal",
-        (shard_id,),
+        (MAX_PASSAGE_TITLE_CHARS, shard_id),
     )
     quantizer = _Quantizer(conn, center, sample, stride)
     documents = 0

@@ -16,7 +16,7 @@ from pathlib import Path
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from gezel_knowledge._atomic import write_atomic
-from gezel_knowledge._files import read_input_bytes
+from gezel_knowledge._files import read_key_bytes
 from gezel_knowledge.archive.verify import extract_archive
 from gezel_knowledge.archive.writer import write_archive
 from gezel_knowledge.compiler.writing.manifest import manifest_bytes
@@ -55,7 +55,7 @@ class SignResult:
 def load_private_key(path: Path | str) -> Ed25519PrivateKey:
     """Read an Ed25519 private key from a PEM file."""
     file = Path(path)
-    data = read_input_bytes(file, "signing key")
+    data = read_key_bytes(file, "signing key")
     try:
         return private_key_from_pem(data)
     except GezkError as exc:
