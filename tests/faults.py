@@ -3,7 +3,8 @@
 - :func:`full_filesystem` mounts a small tmpfs (2 MiB) and fills it, so a write fails with
   ``ENOSPC`` where a real disk would; :func:`read_only` makes a folder read-only (a read-only
   bind mount as root, where permissions alone would not stop anyone). Both need root for the
-  mount and skip, naming what is missing, without it; CI runs as root.
+  mount and skip, naming what is missing, without it; under CI (which runs as root) they fail
+  instead, so a fault test never passes CI by skipping.
 - :func:`assert_linear_time` runs a scanner over adversarial input and holds it to a CPU-time
   budget proportional to the input's size: generous enough for a loaded two-core machine, and
   far below what a quadratic scan of a megabyte costs (minutes to hours).
@@ -19,6 +20,7 @@ import subprocess
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import NoReturn
 
 import pytest
 
@@ -29,11 +31,18 @@ def _run(*command: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(command, capture_output=True, text=True, check=False)
 
 
+def _unavailable(why: str) -> NoReturn:
+    """Skip naming what is missing; under CI, fail: the fault tests must run there."""
+    if os.environ.get("CI"):
+        pytest.fail(f"the fault-injection tests must run in CI: {why}")
+    pytest.skip(why)
+
+
 def _need_root(what: str) -> None:
     if os.geteuid() != 0:
-        pytest.skip(f"{what} needs root to mount a file system (CI runs as root)")
+        _unavailable(f"{what} needs root to mount a file system (CI runs as root)")
     if shutil.which("mount") is None:
-        pytest.skip(f"{what} needs the mount command")
+        _unavailable(f"{what} needs the mount command")
 
 
 @contextlib.contextmanager
@@ -43,7 +52,7 @@ def full_filesystem(folder: Path, *, size: str = "2m") -> Iterator[Path]:
     folder.mkdir(parents=True, exist_ok=True)
     mounted = _run("mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(folder))
     if mounted.returncode != 0:
-        pytest.skip(f"mount -t tmpfs failed: {mounted.stderr.strip()}")
+        _unavailable(f"mount -t tmpfs failed: {mounted.stderr.strip()}")
     try:
         yield folder
     finally:
@@ -71,11 +80,11 @@ def read_only(folder: Path) -> Iterator[Path]:
     _need_root("a read-only folder")
     bound = _run("mount", "--bind", str(folder), str(folder))
     if bound.returncode != 0:
-        pytest.skip(f"mount --bind failed: {bound.stderr.strip()}")
+        _unavailable(f"mount --bind failed: {bound.stderr.strip()}")
     try:
         remount = _run("mount", "-o", "remount,bind,ro", str(folder))
         if remount.returncode != 0:
-            pytest.skip(f"mount -o remount,bind,ro failed: {remount.stderr.strip()}")
+            _unavailable(f"mount -o remount,bind,ro failed: {remount.stderr.strip()}")
         yield folder
     finally:
         _run("umount", "-l", str(folder))
