@@ -1,0 +1,427 @@
+"""The object and array literals of a JavaScript or TypeScript file, read without running it.
+
+Docusaurus keeps its configuration and sidebars in JavaScript. Their useful parts are plain
+literals (``{ docs: { path: '../docs' } }``, ``[{ type: 'doc', id: 'intro' }]``), so this reads
+every literal the file holds as Python values: objects as dicts, arrays as lists, strings
+(template literals without ``${...}`` too), numbers, ``true``/``false``/``null``, and
+``require('x')``/``require.resolve('x')`` as the string they name. Anything that needs
+JavaScript to evaluate (a variable, a call, an interpolated template) is :data:`UNKNOWN`.
+
+The files are untrusted, so everything here is linear in the text: one pass of the tokenizer,
+brackets matched once, each literal parsed once (a failed attempt is remembered), nesting
+deeper than :data:`MAX_DEPTH` left unknown.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["MAX_DEPTH", "UNKNOWN", "Token", "literals", "tokenize", "walk_values"]
+
+MAX_DEPTH = 64
+"""Literals nested deeper than this are unknown (bounds the reader's recursion)."""
+
+
+class _Unknown:
+    """A value that needs JavaScript to evaluate."""
+
+    def __repr__(self) -> str:
+        return "UNKNOWN"
+
+
+UNKNOWN: Any = _Unknown()
+"""The value of an expression that is not a plain literal."""
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    """One token: ``str`` (``value`` ``None`` for an interpolated template), ``num``,
+    ``ident``, ``punc`` or ``regex``."""
+
+    kind: str
+    value: Any
+
+
+_IDENT = re.compile(r"[A-Za-z_$][\w$]*")
+_NUMBER = re.compile(r"(?:0[xX][0-9a-fA-F_]+|(?:\d[\d_]*)?\.?\d[\d_]*(?:[eE][+-]?\d+)?)n?")
+_SPACE = re.compile(r"\s+")
+_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "v": "\v", "0": "\0"}
+# After these, a `/` starts a regular expression rather than a division.
+_REGEX_AFTER = frozenset("(,=:[!&|?{};+-*%<>~^") | {"return", "typeof", "case", "=>", None}
+
+
+def _unescape(raw: str) -> str:
+    out: list[str] = []
+    i, n = 0, len(raw)
+    while i < n:
+        c = raw[i]
+        if c != "\\" or i + 1 >= n:
+            out.append(c)
+            i += 1
+            continue
+        e = raw[i + 1]
+        if e == "u" and raw[i + 2 : i + 3] == "{":
+            end = raw.find("}", i + 3, i + 12)
+            code = raw[i + 3 : end] if end > 0 else ""
+            if code and all(ch in "0123456789abcdefABCDEF" for ch in code):
+                out.append(chr(min(int(code, 16), 0x10FFFF)))
+                i = end + 1
+                continue
+        if e in "ux":
+            size = 4 if e == "u" else 2
+            code = raw[i + 2 : i + 2 + size]
+            if len(code) == size and all(ch in "0123456789abcdefABCDEF" for ch in code):
+                out.append(chr(int(code, 16)))
+                i += 2 + size
+                continue
+        if e == "\n":
+            i += 2
+            continue
+        out.append(_ESCAPES.get(e, e))
+        i += 2
+    # `\uD83D\uDE00` is one character written as its UTF-16 pair; a lone half is none.
+    return "".join(out).encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+
+
+def _string_end(text: str, start: int, quote: str) -> int:
+    """The index after the closing ``quote`` of a string opened at ``start`` (or the line
+    end: an unterminated string stops there)."""
+    i, n = start + 1, len(text)
+    while i < n:
+        c = text[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c == quote:
+            return i + 1
+        if c == "\n":
+            return i
+        i += 1
+    return n
+
+
+def _template_end(text: str, start: int) -> tuple[int, bool]:
+    """The index after a template literal opened at ``start`` and whether it interpolates.
+
+    ``${...}`` may hold strings, comments and templates of its own: a stack of brace depths,
+    one per open template, keeps this one pass."""
+    i, n = start + 1, len(text)
+    stack: list[int] = []  # brace depth inside each open ${...}; empty: in the template text
+    dynamic = False
+    while i < n:
+        c = text[i]
+        if not stack or stack[-1] < 0:
+            # In template text (the outer one, or a nested template marked with -1).
+            if c == "\\":
+                i += 2
+                continue
+            if c == "`":
+                if not stack:
+                    return i + 1, dynamic
+                stack.pop()
+                i += 1
+                continue
+            if c == "$" and text.startswith("${", i):
+                dynamic = True
+                stack.append(0)
+                i += 2
+                continue
+            i += 1
+            continue
+        # Inside ${...}: code.
+        if c in "'\"":
+            i = _string_end(text, i, c)
+            continue
+        if c == "`":
+            stack.append(-1)
+            i += 1
+            continue
+        if text.startswith("//", i):
+            end = text.find("\n", i)
+            i = n if end < 0 else end
+            continue
+        if text.startswith("/*", i):
+            end = text.find("*/", i + 2)
+            i = n if end < 0 else end + 2
+            continue
+        if c == "{":
+            stack[-1] += 1
+        elif c == "}":
+            if stack[-1] == 0:
+                stack.pop()
+            else:
+                stack[-1] -= 1
+        i += 1
+    return n, dynamic
+
+
+def _regex_end(text: str, start: int) -> int:
+    i, n, in_class = start + 1, len(text), False
+    while i < n:
+        c = text[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c == "\n":
+            return i
+        if in_class:
+            in_class = c != "]"
+        elif c == "[":
+            in_class = True
+        elif c == "/":
+            i += 1
+            while i < n and (text[i].isalnum() or text[i] in "_$"):
+                i += 1
+            return i
+        i += 1
+    return n
+
+
+def tokenize(text: str) -> list[Token]:
+    """The tokens of ``text`` (comments dropped), in one pass."""
+    tokens: list[Token] = []
+    i, n = 0, len(text)
+    last: Any = None  # the previous significant token's text, for the regex rule
+    while i < n:
+        c = text[i]
+        if c.isspace():
+            i = _SPACE.match(text, i).end()  # type: ignore[union-attr]
+            continue
+        if text.startswith("//", i):
+            end = text.find("\n", i)
+            i = n if end < 0 else end
+            continue
+        if text.startswith("/*", i):
+            end = text.find("*/", i + 2)
+            i = n if end < 0 else end + 2
+            continue
+        if c in "'\"":
+            end = _string_end(text, i, c)
+            body = text[i + 1 : end - 1] if text[end - 1 : end] == c and end > i + 1 else ""
+            tokens.append(Token("str", _unescape(body)))
+            i, last = end, "str"
+            continue
+        if c == "`":
+            end, dynamic = _template_end(text, i)
+            tokens.append(Token("str", None if dynamic else _unescape(text[i + 1 : end - 1])))
+            i, last = end, "str"
+            continue
+        if c == "/" and (last in _REGEX_AFTER):
+            end = _regex_end(text, i)
+            tokens.append(Token("regex", text[i:end]))
+            i, last = end, "regex"
+            continue
+        match = _IDENT.match(text, i)
+        if match is not None:
+            word = match.group()
+            tokens.append(Token("ident", word))
+            i, last = match.end(), word if word in ("return", "typeof", "case") else "ident"
+            continue
+        if c.isdigit() or (c == "." and text[i + 1 : i + 2].isdigit()):
+            match = _NUMBER.match(text, i)
+            end = match.end() if match and match.end() > i else i + 1
+            raw = text[i:end].replace("_", "").rstrip("n")
+            try:
+                value: Any = float(int(raw, 16)) if raw[:2] in ("0x", "0X") else float(raw)
+            except ValueError:
+                value = UNKNOWN
+            if isinstance(value, float) and value.is_integer() and abs(value) < 2**53:
+                value = int(value)
+            tokens.append(Token("num", value))
+            i, last = end, "num"
+            continue
+        for op in ("...", "=>", "?."):
+            if text.startswith(op, i):
+                tokens.append(Token("punc", op))
+                i, last = i + len(op), op
+                break
+        else:
+            tokens.append(Token("punc", c))
+            i, last = i + 1, c
+    return tokens
+
+
+class _Reader:
+    """Literals out of a token list (see the module docstring)."""
+
+    def __init__(self, tokens: list[Token]) -> None:
+        self.t = tokens
+        self.match = self._match_brackets()
+        self.memo: dict[int, tuple[Any, int]] = {}
+
+    def _match_brackets(self) -> list[int]:
+        """For each opening bracket, the index of its closing one (-1 when unclosed)."""
+        match = [-1] * len(self.t)
+        stack: list[int] = []
+        pairs = {")": "(", "]": "[", "}": "{"}
+        for k, tok in enumerate(self.t):
+            if tok.kind != "punc":
+                continue
+            if tok.value in "([{" and len(tok.value) == 1:
+                stack.append(k)
+            elif tok.value in pairs:
+                # Pop to the matching opener; unmatched openers in between stay unclosed.
+                while stack and self.t[stack[-1]].value != pairs[tok.value]:
+                    stack.pop()
+                if stack:
+                    match[stack.pop()] = k
+        return match
+
+    def punc(self, k: int, value: str) -> bool:
+        return k < len(self.t) and self.t[k].kind == "punc" and self.t[k].value == value
+
+    def skip_expression(self, k: int, end: int) -> int:
+        """The index of the ``,`` (or ``end``) ending the expression at ``k``."""
+        while k < end:
+            tok = self.t[k]
+            if tok.kind == "punc":
+                if tok.value == ",":
+                    return k
+                if tok.value in ("(", "[", "{") and self.match[k] > 0:
+                    k = self.match[k] + 1
+                    continue
+            k += 1
+        return end
+
+    def value(self, k: int, end: int, depth: int) -> tuple[Any, int]:
+        """The value of the expression at ``k`` (before ``end``) and the index after it."""
+        if k >= end:
+            return UNKNOWN, end
+        tok = self.t[k]
+        result: Any = UNKNOWN
+        after = k + 1
+        if tok.kind == "punc" and tok.value in ("{", "[") and self.match[k] > 0:
+            result, after = self.literal(k, depth + 1)
+        elif tok.kind in ("str", "num"):
+            result = UNKNOWN if tok.value is None else tok.value
+        elif tok.kind == "ident":
+            words = {"true": True, "false": False, "null": None, "undefined": None}
+            if tok.value in words:
+                result = words[tok.value]
+            elif tok.value == "require":
+                result, after = self.require(k)
+        elif tok.kind == "punc" and tok.value == "-" and k + 1 < end:
+            nxt = self.t[k + 1]
+            if nxt.kind == "num" and isinstance(nxt.value, int | float):
+                result, after = -nxt.value, k + 2
+        # TypeScript's `as T` and `satisfies T` leave the value as it is.
+        if after < end and self.t[after].kind == "ident" and self.t[after].value in (
+            "as",
+            "satisfies",
+        ):
+            return result, self.skip_expression(after, end)
+        if after < end and not self.punc(after, ","):
+            return UNKNOWN, self.skip_expression(after, end)
+        return result, after
+
+    def require(self, k: int) -> tuple[Any, int]:
+        """``require('x')`` and ``require.resolve('x')`` as ``'x'``."""
+        j = k + 1
+        if self.punc(j, ".") and j + 1 < len(self.t) and self.t[j + 1].value == "resolve":
+            j += 2
+        if self.punc(j, "(") and self.match[j] == j + 2 and self.t[j + 1].kind == "str":
+            name = self.t[j + 1].value
+            return (UNKNOWN if name is None else name), j + 3
+        return UNKNOWN, k + 1
+
+    def literal(self, k: int, depth: int) -> tuple[Any, int]:
+        """The object or array literal opened at ``k``; ``UNKNOWN`` when it is none (a
+        block, a destructuring pattern), with the index after its closing bracket."""
+        if k in self.memo:
+            return self.memo[k]
+        close = self.match[k]
+        if depth > MAX_DEPTH:
+            result: tuple[Any, int] = (UNKNOWN, close + 1)
+        elif self.t[k].value == "[":
+            result = (self.array(k + 1, close, depth), close + 1)
+        else:
+            result = (self.object(k + 1, close, depth), close + 1)
+        self.memo[k] = result
+        return result
+
+    def array(self, k: int, end: int, depth: int) -> list[Any]:
+        out: list[Any] = []
+        while k < end:
+            if self.punc(k, ","):
+                k += 1
+                continue
+            if self.punc(k, "..."):
+                out.append(UNKNOWN)
+                k = self.skip_expression(k + 1, end)
+                continue
+            item, k = self.value(k, end, depth)
+            out.append(item)
+        return out
+
+    def object(self, k: int, end: int, depth: int) -> Any:
+        out: dict[str, Any] = {}
+        while k < end:
+            if self.punc(k, ","):
+                k += 1
+                continue
+            tok = self.t[k]
+            if self.punc(k, "..."):
+                k = self.skip_expression(k + 1, end)
+                continue
+            if tok.kind == "str" and tok.value is not None:
+                key: str | None = tok.value
+            elif tok.kind == "ident":
+                key = tok.value
+            elif tok.kind == "num":
+                key = str(tok.value)
+            elif self.punc(k, "[") and self.match[k] > 0:
+                key, k = None, self.match[k]  # a computed key: its value is skipped
+            else:
+                return UNKNOWN  # not an object literal (a block, a statement)
+            k += 1
+            if self.punc(k, ":"):
+                value, k = self.value(k + 1, end, depth)
+                if key is not None:
+                    out[key] = value
+                continue
+            if k >= end or self.punc(k, ","):
+                if tok.kind != "ident":
+                    return UNKNOWN
+                out[str(key)] = UNKNOWN  # shorthand `{ users }`
+                continue
+            if self.punc(k, "(") or (tok.kind == "ident" and tok.value in ("get", "set", "async")):
+                k = self.skip_expression(k, end)  # a method
+                out.setdefault(str(key), UNKNOWN)
+                continue
+            return UNKNOWN
+        return out
+
+    def all_literals(self) -> list[Any]:
+        """Every outermost literal of the file, in file order (literals inside code that is
+        no literal, such as a function's body, are outermost too)."""
+        out: list[Any] = []
+        k, n = 0, len(self.t)
+        while k < n:
+            tok = self.t[k]
+            if tok.kind == "punc" and tok.value in ("{", "[") and self.match[k] > 0:
+                value, after = self.literal(k, 1)
+                if value is not UNKNOWN:
+                    out.append(value)
+                    k = after
+                    continue
+            k += 1
+        return out
+
+
+def literals(text: str) -> list[Any]:
+    """Every outermost object or array literal of a JavaScript/TypeScript text, as values."""
+    return _Reader(tokenize(text)).all_literals()
+
+
+def walk_values(value: Any, depth: int = 0) -> list[Any]:
+    """``value`` and every dict or list inside it, depth first (bounded by nesting)."""
+    out: list[Any] = [value]
+    if depth > MAX_DEPTH:
+        return out
+    children = value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
+    for child in children:
+        if isinstance(child, dict | list):
+            out.extend(walk_values(child, depth + 1))
+    return out
