@@ -15,7 +15,10 @@ into the table of contents:
   later appearance is an additional TOC reference (:class:`gezk.toc.TocReference`). A page
   listed twice under one section is refused.
 - Pages at the top level of the outline are placed in a root topic: the ``rootTopic`` of
-  catalog.yaml, else one named after the catalog (its id and name).
+  catalog.yaml, else one named after the catalog (its id and name). When an ordered outline
+  that allows it (``Outline.interleaved_root``) lists a top-level page after a top-level
+  section, the top-level sections are subtopics of
+  that root topic, so that its pages and sections keep the outline's one order.
 """
 
 from __future__ import annotations
@@ -90,7 +93,20 @@ def table_of_contents(
             children=list(root_pages),
         )
         roots.append((root_id, root_section))
-    roots.extend((ids[id(c)], c) for c in outline.root.children if isinstance(c, OutlineSection))
+    last_page = outline.root.children.index(root_pages[-1]) if root_pages else -1
+    if (
+        outline.ordered
+        and outline.interleaved_root
+        and any(isinstance(c, OutlineSection) for c in outline.root.children[:last_page])
+    ):
+        # A top-level page after a top-level section (Hugo's home page holds its sections,
+        # Docusaurus' sidebar mixes them): the sections go under the root topic, where pages
+        # and subtopics share one order.
+        roots[0][1].children = list(outline.root.children)
+    else:
+        roots.extend(
+            (ids[id(c)], c) for c in outline.root.children if isinstance(c, OutlineSection)
+        )
     for topic_id, section in roots:
         toc.walk(section, (topic_id,), None, ids)
     return TableOfContents(
