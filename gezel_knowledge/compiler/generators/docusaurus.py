@@ -544,7 +544,7 @@ class Docusaurus(Generator):
         for doc in docs.ordered:
             if doc.rel not in builder.placed:
                 builder.page(root, doc.id, None)
-        return Outline(self.name, root, where)
+        return Outline(self.name, root, where, interleaved_root=True)
 
     def page_url(self, rel: str, front: Mapping[str, Any]) -> PageUrl:
         path = PurePosixPath(rel)
