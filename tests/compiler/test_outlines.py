@@ -612,10 +612,10 @@ def test_docusaurus_sidebars_are_read_without_running_them(tmp_path: Path) -> No
     ]
     assert _docs(source) == {
         "intro": (("demo",), 0),
-        "01-guide/overview": (("guide",), 0),
-        "01-guide/02-setup": (("guide",), 1),
-        "api/Provider": (("api-reference",), 0),
-        "api/hooks": (("api-reference",), 1),
+        "01-guide/overview": (("demo", "guide"), 0),
+        "01-guide/02-setup": (("demo", "guide"), 1),
+        "api/Provider": (("demo", "api-reference"), 0),
+        "api/hooks": (("demo", "api-reference"), 1),
         "api/extra": (("demo",), 3),
     }
     assert source.warnings == ()
