@@ -208,18 +208,62 @@ def test_hugo_sections_and_weights(tmp_path: Path) -> None:
     source = load_markdown_tree(root)
     assert source.outline == "hugo"
     topics = _topics(source)
-    # The root _index.md names the topic of top-level pages; its id is the catalog's.
-    assert topics["demo"] == ("Handbook home", None, "handbook home")
-    assert topics["guides"] == ("Guides", None, sort_key_for_order(2))
-    assert topics["notes"] == ("Notes", None, "notes")
+    # The home page (content/_index.md) names the root topic; sections and pages of the home
+    # share Hugo's order: guides (weight 2), welcome (5), notes (no weight: last). A page
+    # after a section makes the sections subtopics of the root topic.
+    assert topics["demo"] == ("Handbook home", None, sort_key_for_order(0))
+    assert topics["guides"] == ("Guides", "demo", sort_key_for_order(1))
+    assert topics["notes"] == ("Notes", "demo", sort_key_for_order(3))
     assert {t.id: t.description for t in source.topics}["guides"] == "How-tos"
     assert _docs(source) == {
-        "welcome": (("demo",), 5),
-        "guides/_index": (("guides",), -(2**31)),
-        "guides/first": (("guides",), 10),
-        "guides/second": (("guides",), 20),
-        "notes/loose": (("notes",), None),
+        "_index": (("demo",), 0),
+        "welcome": (("demo",), 2),
+        "guides/_index": (("demo", "guides"), 0),
+        "guides/first": (("demo", "guides"), 1),
+        "guides/second": (("demo", "guides"), 2),
+        "notes/loose": (("demo", "notes"), 0),
     }
+
+
+def test_hugo_default_order_weight_date_link_title_path(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "hugo",
+        {
+            "config/_default/hugo.yaml": "title: Site\n",
+            "content/blog/_index.md": "---\ntitle: Blog\n---\n",
+            # Weight first (0 is no weight: last), then the newest date, then linkTitle.
+            "content/blog/a.md": "---\ntitle: A\ndate: 2024-01-01\n---\nA.\n",
+            "content/blog/b.md": "---\ntitle: B\ndate: 2025-06-01T10:00:00Z\n---\nB.\n",
+            "content/blog/c.md": "---\ntitle: C\nweight: 3\n---\nC.\n",
+            "content/blog/d.md": "---\ntitle: Zed\nlinkTitle: Dee\n---\nD.\n",
+            "content/blog/e.md": "---\ntitle: Eee\n---\nE.\n",
+            # A folder with no _index.md below the top is no section: its pages are the blog's.
+            "content/blog/2023/old.md": "---\ntitle: Old\ndate: 2023-01-01\n---\nOld.\n",
+            "content/blog/post.fr.md": "---\ntitle: Article\n---\nAutre langue.\n",
+            "content/blog/sub/_index.md": "---\ntitle: Sub\nweight: 1\n---\n",
+            "content/blog/sub/x.md": "# X\n",
+        },
+    )
+    (root / "config/_default/languages.yaml").write_text("en: {weight: 1}\nfr: {weight: 2}\n")
+    source = load_markdown_tree(root)
+    docs = _docs(source)
+    in_blog = sorted((o, d) for d, (p, o) in docs.items() if p == ("blog",))
+    # Position 1 is the subsection (weight 1), between the section page and c (weight 3).
+    assert [d for _, d in in_blog] == [
+        "blog/_index",
+        "blog/c",
+        "blog/b",
+        "blog/a",
+        "blog/2023/old",
+        "blog/d",
+        "blog/e",
+    ]
+    assert [o for o, _ in in_blog] == [0, 2, 3, 4, 5, 6, 7]
+    assert _topics(source)["sub"] == ("Sub", "blog", sort_key_for_order(1))
+    assert "blog/post.fr" not in docs
+    # linkTitle is the navigation label, and orders.
+    labels = {d.id: d.title for d in source.documents}
+    assert labels["blog/d"] in ("Dee", "Zed")  # the catalog title rule is the toc's
 
 
 def test_per_folder_topic_yaml(tmp_path: Path) -> None:
@@ -676,7 +720,10 @@ def test_hugo_leaf_bundles_are_pages_and_drafts_are_left_out(tmp_path: Path) -> 
         },
     )
     source = load_markdown_tree(root)
-    assert _docs(source) == {"blog/first-post/index": (("blog",), 1)}
+    assert _docs(source) == {
+        "blog/_index": (("blog",), 0),
+        "blog/first-post/index": (("blog",), 1),
+    }
     assert [(w.reason, w.path) for w in source.warnings] == [
         ("draft-skipped", "content/blog/draft-post.md")
     ]

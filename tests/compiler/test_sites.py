@@ -152,7 +152,7 @@ def test_catalog_yaml_wins_over_the_site_configuration(tmp_path: Path) -> None:
 def test_hugo_reads_only_the_default_languages_content(tmp_path: Path) -> None:
     files, *_ = SITES["hugo"]
     root = write_tree(tmp_path / "h", files, catalog=None)
-    assert [d.id for d in load_markdown_tree(root).documents] == ["docs/page"]
+    assert [d.id for d in load_markdown_tree(root).documents] == ["_index", "docs/page"]
 
 
 def test_a_plain_folder_is_no_site(tmp_path: Path) -> None:

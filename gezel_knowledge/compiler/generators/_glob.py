@@ -10,6 +10,8 @@ untrusted: no backtracking regular expression is built from it).
 
 from __future__ import annotations
 
+import itertools
+
 __all__ = ["MAX_ALTERNATIVES", "Glob"]
 
 MAX_ALTERNATIVES = 256
@@ -43,7 +45,7 @@ def _expand(pattern: str) -> list[str]:
             continue
         bounds = [start, *split, close]
         head, tail = text[:start], text[close + 1 :]
-        todo.extend(head + text[a + 1 : b] + tail for a, b in zip(bounds, bounds[1:]))
+        todo.extend(head + text[a + 1 : b] + tail for a, b in itertools.pairwise(bounds))
     return out + todo[: max(0, MAX_ALTERNATIVES - len(out))]
 
 

@@ -307,9 +307,14 @@ class _Reader:
             if nxt.kind == "num" and isinstance(nxt.value, int | float):
                 result, after = -nxt.value, k + 2
         # TypeScript's `as T` and `satisfies T` leave the value as it is.
-        if after < end and self.t[after].kind == "ident" and self.t[after].value in (
-            "as",
-            "satisfies",
+        if (
+            after < end
+            and self.t[after].kind == "ident"
+            and self.t[after].value
+            in (
+                "as",
+                "satisfies",
+            )
         ):
             return result, self.skip_expression(after, end)
         if after < end and not self.punc(after, ","):
@@ -420,8 +425,8 @@ def walk_values(value: Any, depth: int = 0) -> list[Any]:
     out: list[Any] = [value]
     if depth > MAX_DEPTH:
         return out
-    children = value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
-    for child in children:
+    children: Any = value.values() if isinstance(value, dict) else value
+    for child in children if isinstance(value, dict | list) else ():
         if isinstance(child, dict | list):
             out.extend(walk_values(child, depth + 1))
     return out

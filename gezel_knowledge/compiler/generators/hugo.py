@@ -1,28 +1,40 @@
-"""Hugo: ``hugo.*`` or ``config.*`` (also under ``config/_default/``) and a content folder.
+"""Hugo: ``hugo.*`` or ``config.*`` and the files of ``config/_default/`` (``hugo.yaml``,
+``languages.yaml``, ``params.yaml``, ``module.yaml``...), and a content folder.
 
-Navigation: the content folder's sections (:mod:`._tree`): a folder's ``_index.md`` names,
-describes and orders it (``title``, ``description``, ``weight``) and leads it when it has a
-body; a folder with an ``index.md`` is a leaf bundle, one page; pages are ordered by
-``weight``; ``draft: true`` pages are left out, as Hugo leaves them out of a published site.
+Content: the default language's (``defaultContentLanguage``, else ``en``) folder: the
+``module.mounts`` entry mounting a folder at ``content`` for that language (``content/en``),
+else its ``languages.<lang>.contentDir`` (``content.en``), else ``contentDir``, else
+``content``. Mounts from outside the source folder are not read (confinement).
+
+Navigation: Hugo's section tree, from the home page (``_index.md`` of the content folder):
+every top-level folder and every folder with an ``_index.md`` is a section, led by its
+``_index.md`` (its section page, always a page); a folder with an ``index.md`` is a leaf
+bundle, one page; the pages of other folders belong to the section above them. A section's
+pages and subsections share one order, Hugo's default: ``weight`` (unset or 0 last), then
+``date`` (newest first), then ``linkTitle`` (else ``title``), then the file path. The
+navigation label is ``linkTitle``. ``draft: true`` pages and pages of other languages
+(``page.fr.md``) are left out.
 
 Metadata: ``title``, ``params.description``, ``languageCode``, ``params.github_repo`` (or
-``params.repository``), ``params.author``, ``baseURL``; the default language's ``contentDir``
-and its own ``title`` and ``params``. Links: URLs (lowercased unless ``disablePathToLower``,
-moved by ``slug`` and ``url`` front matter, also found by ``aliases``), ``ref``/``relref``
-shortcodes; images from ``static/``.
+``params.repository``), ``params.author``, ``baseURL``; the default language's own ``title``
+and ``params``. Links: URLs (lowercased unless ``disablePathToLower``, moved by ``slug`` and
+``url`` front matter, also found by ``aliases``), under ``baseURL``'s path or not,
+``ref``/``relref`` shortcodes; images from ``static/``.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from gezel_knowledge.compiler.errors import SourceError
 from gezel_knowledge.compiler.generators import _config as config
 from gezel_knowledge.compiler.generators._context import Context, pretty
-from gezel_knowledge.compiler.generators._tree import FolderInfo, FolderRules, front, walk
+from gezel_knowledge.compiler.generators._tree import FolderInfo, FolderRules, front
 from gezel_knowledge.compiler.generators.base import (
     Generator,
     LinkStyle,
@@ -30,18 +42,19 @@ from gezel_knowledge.compiler.generators.base import (
     PageUrl,
     Site,
 )
-from gezel_knowledge.compiler.generators.outline import Outline, OutlinePage
+from gezel_knowledge.compiler.generators.outline import Outline, OutlinePage, OutlineSection
 from gezel_knowledge.compiler.metadata.catalog_yaml import TopicDeclaration
 from gezel_knowledge.compiler.text.data import read_text_file
 from gezel_knowledge.compiler.text.frontmatter import split_front_matter
 
-__all__ = ["Hugo", "HugoFolders", "hugo_ref"]
+__all__ = ["Hugo", "HugoFolders", "hugo_ref", "hugo_sort_key"]
 
 _CONFIG_NAMES = ("hugo", "config")
 _CONFIG_SUFFIXES = (".toml", ".yaml", ".yml", ".json")
 _REF = re.compile(
     r"\{\{[<%]\s*(?:rel)?ref\s+(?:path\s*=\s*)?(?:\"([^\"]*)\"|'([^']*)'|(\S+?))\s*[^{}]*?[>%]\}\}"
 )
+_MAX_DEPTH = 32
 
 
 def hugo_ref(target: str) -> str | None:
@@ -52,14 +65,16 @@ def hugo_ref(target: str) -> str | None:
     return next(g for g in match.groups() if g is not None)
 
 
-def _text(front: Mapping[str, Any], key: str) -> str | None:
-    value = front.get(key)
+def _text(data: Mapping[str, Any], key: str) -> str | None:
+    value = data.get(key)
     return value.strip() if isinstance(value, str) and value.strip() else None
 
 
-def _weight(data: Mapping[str, Any], where: str) -> int | None:
-    weight = data.get("weight")
-    if weight is not None and (isinstance(weight, bool) or not isinstance(weight, int)):
+def _weight(data: Mapping[str, Any], where: str) -> int:
+    weight = data.get("weight", 0)
+    if weight is None:
+        return 0
+    if isinstance(weight, bool) or not isinstance(weight, int):
         raise SourceError(
             "front matter weight must be an integer",
             reason="invalid-front-matter",
@@ -69,8 +84,261 @@ def _weight(data: Mapping[str, Any], where: str) -> int | None:
     return weight
 
 
+def _timestamp(value: Any) -> float:
+    """A front matter date as seconds since the epoch (0 when there is none)."""
+    if isinstance(value, dt.datetime):
+        moment = value if value.tzinfo else value.replace(tzinfo=dt.UTC)
+        return moment.timestamp()
+    if isinstance(value, dt.date):
+        return dt.datetime(value.year, value.month, value.day, tzinfo=dt.UTC).timestamp()
+    if isinstance(value, str) and value.strip():
+        text = value.strip().replace("Z", "+00:00")
+        try:
+            return _timestamp(dt.datetime.fromisoformat(text))
+        except ValueError:
+            return 0.0
+    return 0.0
+
+
+def hugo_sort_key(weight: int, date: float, link_title: str, path: str) -> tuple[Any, ...]:
+    """Hugo's default page order: weight (0 last), newest date, link title, file path."""
+    return (weight == 0, weight, -date, link_title.casefold(), link_title, path)
+
+
+# ── configuration ───────────────────────────────────────────────────────────────────────
+
+
+def _merge(base: dict[str, Any], more: Mapping[str, Any]) -> dict[str, Any]:
+    out = dict(base)
+    for key, value in more.items():
+        if isinstance(value, dict) and isinstance(out.get(key), dict):
+            out[key] = _merge(out[key], value)
+        else:
+            out[key] = value
+    return out
+
+
+def _config_files(root: Path) -> list[Path]:
+    """The configuration files Hugo reads, the root file first."""
+    found: list[Path] = []
+    for name in _CONFIG_NAMES:
+        candidates = (root / (name + s) for s in _CONFIG_SUFFIXES)
+        hit = next((c for c in candidates if c.is_file()), None)
+        if hit is not None:
+            found.append(hit)
+            break
+    folder = root / "config" / "_default"
+    if folder.is_dir():
+        found.extend(
+            p
+            for p in sorted(folder.iterdir())
+            if p.suffix in _CONFIG_SUFFIXES and p.is_file() and "." not in p.stem
+        )
+    return found
+
+
+def _read_config(root: Path, files: list[Path]) -> dict[str, Any]:
+    data: dict[str, Any] = {}
+    for file in files:
+        values = config.read_data(file, root)
+        if file.parent == root or file.stem in _CONFIG_NAMES:
+            data = _merge(data, values)
+        else:
+            # config/_default/params.yaml holds the `params` key, languages.yaml `languages`...
+            data = _merge(data, {file.stem: values})
+    return data
+
+
+def _mounted_content(root: Path, data: Mapping[str, Any], language: str) -> Path | None:
+    """The folder ``module.mounts`` mounts at ``content`` for ``language``, if any."""
+    mounts = config.get(data, "module", "mounts")
+    for mount in mounts if isinstance(mounts, list) else ():
+        if not isinstance(mount, dict) or str(mount.get("target", "")).strip("/") != "content":
+            continue
+        lang = mount.get("lang")
+        languages = config.get(mount, "sites", "matrix", "languages")
+        if isinstance(lang, str) and lang != language:
+            continue
+        if isinstance(languages, list) and language not in languages:
+            continue
+        source = config.string(mount.get("source"))
+        if source is None:
+            continue
+        try:
+            folder = config.folder(root, source, "content")
+        except SourceError:
+            continue  # a mount from outside the source folder is never read
+        if folder.is_dir():
+            return folder
+    return None
+
+
+# ── navigation ──────────────────────────────────────────────────────────────────────────
+
+
+@dataclass(slots=True)
+class _Item:
+    key: tuple[Any, ...]
+    node: OutlinePage | OutlineSection
+
+
+@dataclass(slots=True)
+class _Walk:
+    ctx: Context
+    other_languages: tuple[str, ...]
+    items: list[_Item] = field(default_factory=list)
+
+    def language_page(self, entry: Path) -> bool:
+        """Whether a page is another language's translation (``page.fr.md``)."""
+        suffixes = entry.name.split(".")[1:-1]
+        return bool(suffixes) and suffixes[-1] in self.other_languages
+
+
+def _front(ctx: Context, page: Path) -> dict[str, object]:
+    return front(ctx, page)
+
+
+def _key(ctx: Context, data: Mapping[str, Any], path: Path, fallback_title: str) -> tuple[Any, ...]:
+    where = ctx.display(path)
+    title = _text(data, "linkTitle") or _text(data, "title") or fallback_title
+    date = _timestamp(data.get("date") or data.get("publishDate") or data.get("lastmod"))
+    return hugo_sort_key(_weight(data, where), date, title, ctx.rel(path))
+
+
+def _page(ctx: Context, path: Path) -> _Item | None:
+    data = _front(ctx, path)
+    if data.get("draft") is True:
+        ctx.warn("draft-skipped", "is a draft (draft: true); left out", ctx.display(path))
+        return None
+    label = _text(data, "linkTitle")
+    node = OutlinePage(ctx.rel(path), label, None, ctx.display(path), None)
+    return _Item(_key(ctx, data, path, path.stem), node)
+
+
+def _members(
+    ctx: Context, folder: Path, walk: _Walk, into: list[_Item], depth: int, *, flatten: bool = True
+) -> None:
+    """The pages and subsections of ``folder`` that belong to the section being read
+    (``flatten``: with the pages of its folders that are no section)."""
+    if depth > _MAX_DEPTH:
+        return
+    for entry in sorted(folder.iterdir(), key=lambda p: p.name):
+        name = entry.name
+        if name.startswith(".") or ctx.excluded(entry):
+            continue
+        if entry.is_dir():
+            if entry.is_symlink():
+                ctx.warn(
+                    "symlink-skipped",
+                    "is a symbolic link to a folder; not followed",
+                    ctx.display(entry),
+                )
+                continue
+            bundle = entry / "index.md"
+            if bundle.is_file():
+                item = _page(ctx, bundle)
+            elif (entry / "_index.md").is_file():
+                item = _section(ctx, entry, walk, depth + 1)
+            else:
+                # No section page: its pages belong to this section.
+                if flatten:
+                    _members(ctx, entry, walk, into, depth + 1)
+                continue
+            if item is not None:
+                into.append(item)
+            continue
+        if (
+            not entry.is_file()
+            or not ctx.is_page(entry)
+            or name.startswith("_")
+            or entry.stem == "index"
+            or walk.language_page(entry)
+        ):
+            continue
+        item = _page(ctx, entry)
+        if item is not None:
+            into.append(item)
+
+
+def _ordered(section: OutlineSection, lead: OutlinePage | None, items: list[_Item]) -> None:
+    children: list[OutlineSection | OutlinePage] = [lead] if lead is not None else []
+    children.extend(i.node for i in sorted(items, key=lambda i: i.key))
+    for position, child in enumerate(children):
+        child.order = position
+    section.children = children
+
+
+def _section(ctx: Context, folder: Path, walk: _Walk, depth: int) -> _Item | None:
+    index = folder / "_index.md"
+    data = _front(ctx, index) if index.is_file() else {}
+    if data.get("draft") is True:
+        ctx.warn("draft-skipped", "is a draft (draft: true); left out", ctx.display(index))
+        return None
+    name = folder.name[:1].upper() + folder.name[1:]
+    title = _text(data, "linkTitle") or _text(data, "title") or name
+    description = _text(data, "description") or _text(data, "summary")
+    section = OutlineSection(
+        name=title,
+        key=ctx.rel(folder) + "/",
+        description=description,
+        explicit_id=_text(data, "topicId"),
+    )
+    lead = (
+        OutlinePage(ctx.rel(index), _text(data, "linkTitle"), None, ctx.display(index), None)
+        if index.is_file()
+        else None
+    )
+    items: list[_Item] = []
+    _members(ctx, folder, walk, items, depth)
+    if lead is None and not items:
+        return None
+    _ordered(section, lead, items)
+    path = index if index.is_file() else folder
+    return _Item(_key(ctx, data, path, name), section)
+
+
+def _root(ctx: Context, walk: _Walk) -> tuple[OutlineSection, TopicDeclaration | None]:
+    folder = ctx.content_root
+    index = folder / "_index.md"
+    root = OutlineSection(name="", key="(root)/")
+    declaration: TopicDeclaration | None = None
+    lead: OutlinePage | None = None
+    if index.is_file():
+        where = ctx.display(index)
+        data = split_front_matter(read_text_file(index, where=where), path=where).data
+        title = _text(data, "title")
+        description = _text(data, "description") or _text(data, "summary")
+        declaration = TopicDeclaration(
+            id=_text(data, "topicId") or "", name=title or "", description=description
+        )
+        if data.get("draft") is not True:
+            lead = OutlinePage(ctx.rel(index), _text(data, "linkTitle"), None, where, None)
+    items: list[_Item] = []
+    for entry in sorted(folder.iterdir(), key=lambda p: p.name):
+        # Every top-level folder is a section, with or without its _index.md.
+        if (
+            entry.is_dir()
+            and not entry.is_symlink()
+            and not entry.name.startswith((".", "_"))
+            and not (entry / "index.md").is_file()
+            and not (entry / "_index.md").is_file()
+            and not ctx.excluded(entry)
+        ):
+            item = _section(ctx, entry, walk, 1)
+            if item is not None:
+                items.append(item)
+    _members(ctx, folder, walk, items, 0, flatten=False)
+    _ordered(root, lead, items)
+    return root, declaration
+
+
+def _old_weight(data: Mapping[str, Any], where: str) -> int | None:
+    return _weight(data, where) if data.get("weight") is not None else None
+
+
 class HugoFolders(FolderRules):
-    """Hugo's sections: ``_index.md`` front matter, leaf bundles, ``weight``, drafts."""
+    """A plain folder tree with Hugo-style ``_index.md`` files (the folder fallback's rules):
+    ``_index.md`` front matter, leaf bundles, ``weight``, drafts."""
 
     def folder(self, ctx: Context, folder: Path) -> FolderInfo:
         index = folder / "_index.md"
@@ -79,7 +347,7 @@ class HugoFolders(FolderRules):
         where = ctx.display(index)
         found = split_front_matter(read_text_file(index, where=where), path=where)
         data = found.data
-        weight = _weight(data, where)
+        weight = _old_weight(data, where)
         title = data.get("title")
         description = data.get("description") or data.get("summary")
         declaration = TopicDeclaration(
@@ -101,7 +369,7 @@ class HugoFolders(FolderRules):
         if data.get("draft") is True:
             ctx.warn("draft-skipped", "is a draft (draft: true); left out", ctx.display(entry))
             return None
-        order = _weight(data, ctx.display(entry))
+        order = _old_weight(data, ctx.display(entry))
         if order is None:
             order = pretty(entry.stem)[1]
         if order is None and entry.stem.lower() in ("index", "readme"):
@@ -109,13 +377,16 @@ class HugoFolders(FolderRules):
         return OutlinePage(ctx.rel(entry), None, order, ctx.display(entry), None)
 
 
-def _config_file(root: Path) -> Path | None:
-    for folder in (root, root / "config" / "_default"):
-        for name in _CONFIG_NAMES:
-            for suffix in _CONFIG_SUFFIXES:
-                if (folder / (name + suffix)).is_file():
-                    return folder / (name + suffix)
-    return None
+# ── the generator ───────────────────────────────────────────────────────────────────────
+
+
+def _languages(data: Mapping[str, Any]) -> tuple[str, tuple[str, ...]]:
+    default = config.string(data.get("defaultContentLanguage")) or "en"
+    languages = data.get("languages")
+    others = tuple(
+        str(k) for k in (languages if isinstance(languages, dict) else {}) if k != default
+    )
+    return default, others
 
 
 class Hugo(Generator):
@@ -127,12 +398,17 @@ class Hugo(Generator):
     found_from_content = True
 
     def detect(self, root: Path, *, forced: bool) -> Site | None:
-        file = _config_file(root)
-        data = config.read_data(file, root) if file is not None else {}
-        language = config.string(data.get("defaultContentLanguage")) or "en"
+        files = _config_files(root)
+        file = files[0] if files else None
+        data = _read_config(root, files) if files else {}
+        language, _ = _languages(data)
         own = config.mapping(config.get(data, "languages", language))
-        content_dir = config.string(own.get("contentDir")) or config.string(data.get("contentDir"))
-        content = config.folder(root, content_dir, "content")
+        content = _mounted_content(root, data, language)
+        if content is None:
+            content_dir = config.string(own.get("contentDir")) or config.string(
+                data.get("contentDir")
+            )
+            content = config.folder(root, content_dir, "content")
         if file is None or not content.is_dir():
             if not forced:
                 return None
@@ -146,7 +422,7 @@ class Hugo(Generator):
             content,
             config.site_metadata(
                 own.get("title") or data.get("title"),
-                params.get("description"),
+                params.get("description") or own.get("description") or data.get("description"),
                 own.get("languageCode") or data.get("languageCode") or language,
                 config.absolute_url(data.get("baseURL"), repository),
                 config.publisher(
@@ -162,8 +438,13 @@ class Hugo(Generator):
         )
 
     def outline(self, site: Site, ctx: Context) -> Outline | None:
-        root, declaration = walk(ctx, HugoFolders())
-        return Outline(self.name, root, None, ordered=False, root_declaration=declaration)
+        assert site.config is not None  # a Hugo site always has its configuration
+        folder = site.config.parent
+        root_folder = folder.parent.parent if folder.name == "_default" else folder
+        data = _read_config(root_folder, _config_files(root_folder))
+        _, others = _languages(data)
+        root, declaration = _root(ctx, _Walk(ctx, others))
+        return Outline(self.name, root, None, root_declaration=declaration, interleaved_root=True)
 
     def page_url(self, rel: str, front: Mapping[str, Any]) -> PageUrl:
         default = super().page_url(rel, front)
