@@ -16,7 +16,8 @@ navigation label is ``linkTitle``. ``draft: true`` pages and pages of other lang
 (``page.fr.md``) are left out.
 
 Metadata: ``title``, ``params.description``, ``languageCode``, ``params.github_repo`` (or
-``params.repository``), ``params.author``, ``baseURL``; the default language's own ``title``
+``params.repository``, hugo-book's ``BookRepo``, Geekdoc's ``geekdocRepo``) as the publisher,
+else ``params.author``, ``baseURL``; the default language's own ``title``
 and ``params``. Links: URLs (lowercased unless ``disablePathToLower``, moved by ``slug`` and
 ``url`` front matter, also found by ``aliases``), under ``baseURL``'s path or not,
 ``ref``/``relref`` shortcodes; images from ``static/``.
@@ -180,6 +181,7 @@ def _mounted_content(root: Path, data: Mapping[str, Any], language: str) -> Path
 class _Item:
     key: tuple[Any, ...]
     node: OutlinePage | OutlineSection
+    date: float = 0.0
 
 
 @dataclass(slots=True)
@@ -198,10 +200,15 @@ def _front(ctx: Context, page: Path) -> dict[str, object]:
     return front(ctx, page)
 
 
-def _key(ctx: Context, data: Mapping[str, Any], path: Path, fallback_title: str) -> tuple[Any, ...]:
+def _date(data: Mapping[str, Any]) -> float:
+    return _timestamp(data.get("date") or data.get("publishDate") or data.get("lastmod"))
+
+
+def _key(
+    ctx: Context, data: Mapping[str, Any], path: Path, fallback_title: str, date: float
+) -> tuple[Any, ...]:
     where = ctx.display(path)
     title = _text(data, "linkTitle") or _text(data, "title") or fallback_title
-    date = _timestamp(data.get("date") or data.get("publishDate") or data.get("lastmod"))
     return hugo_sort_key(_weight(data, where), date, title, ctx.rel(path))
 
 
@@ -212,7 +219,9 @@ def _page(ctx: Context, path: Path) -> _Item | None:
         return None
     label = _text(data, "linkTitle")
     node = OutlinePage(ctx.rel(path), label, None, ctx.display(path), None)
-    return _Item(_key(ctx, data, path, path.stem), node)
+    # A page with no title sorts by an empty one (Hugo takes no title from a heading).
+    date = _date(data)
+    return _Item(_key(ctx, data, path, "", date), node, date)
 
 
 def _members(
@@ -294,7 +303,10 @@ def _section(ctx: Context, folder: Path, walk: _Walk, depth: int) -> _Item | Non
         return None
     _ordered(section, lead, items)
     path = index if index.is_file() else folder
-    return _Item(_key(ctx, data, path, name), section)
+    # A section with no date of its own is as new as its newest page or subsection.
+    date = _date(data) or max((i.date for i in items), default=0.0)
+    # An untitled section page sorts by an empty title, as an untitled page does.
+    return _Item(_key(ctx, data, path, "" if index.is_file() else name, date), section, date)
 
 
 def _root(ctx: Context, walk: _Walk) -> tuple[OutlineSection, TopicDeclaration | None]:
@@ -414,7 +426,15 @@ class Hugo(Generator):
                 return None
             content = content if content.is_dir() else root
         params = {**config.mapping(data.get("params")), **config.mapping(own.get("params"))}
-        repository = params.get("github_repo") or params.get("repository")
+        # Themes name the repository in their own parameter (hugo-book, Geekdoc).
+        repository = next(
+            (
+                params[k]
+                for k in ("github_repo", "repository", "BookRepo", "geekdocRepo", "repo")
+                if config.string(params.get(k))
+            ),
+            None,
+        )
         author = params.get("author")
         return Site(
             self,
