@@ -55,6 +55,11 @@ class LinkStyle:
     links."""
     static_roots: tuple[Path, ...] = ()
     """Folders served at the site root (Hugo and Docusaurus ``static/``), for images."""
+    routes: tuple[str, ...] = ()
+    """What the site publishes besides the catalog's pages, which a link may name and the
+    generator resolves (Docusaurus ``src/pages``, Hugo's ``sitemap.xml`` and taxonomies):
+    URL paths or content-relative file paths without leading ``/``; one ending in ``/``
+    stands for everything below it. A link to one is kept as written, with no warning."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -416,6 +416,8 @@ class _Tree:
             rel = self.resolver.resolve(page.rel, decoded, ref=ref is not None)
             if rel is not None:
                 self._plan_doc(page, self.pages[rel], fragment, link, where=where, line=line)
+            elif self.resolver.is_route(page.rel, decoded):
+                continue  # published by the site outside the catalog: kept as written
             else:
                 missing = self._on_disk(page, decoded) is None
                 reason = "unresolved-link" if missing else "link-not-rewritten"

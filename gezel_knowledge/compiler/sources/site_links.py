@@ -160,6 +160,22 @@ class LinkResolver:
             (self.urls[k] for k in self._url_lookups(page_rel, target) if k in self.urls), None
         )
 
+    def is_route(self, page_rel: str, target: str) -> bool:
+        """Whether a target no page answers names something else the site publishes
+        (:attr:`LinkStyle.routes`), so that the generator resolves it."""
+        routes = self.style.routes
+        if not routes:
+            return False
+        exact = {r for r in routes if not r.endswith("/")}
+        below = tuple(r for r in routes if r.endswith("/"))
+        keys = list(self._url_lookups(page_rel, target)) if self.style.urls != "files" else []
+        keys += self.file_candidates(list(PurePosixPath(page_rel).parent.parts), target)
+        for key in keys:
+            key = key.lower() if self.style.lowercase else key
+            if key in exact or key.startswith(below) or (key + "/") in below:
+                return True
+        return False
+
     def resolve(self, page_rel: str, target: str, *, ref: bool = False) -> str | None:
         """The page a link's decoded, fragment-free target names, or ``None``; ``ref`` when
         the target came from a Hugo ``ref``/``relref`` shortcode."""
