@@ -22,7 +22,9 @@ those without one after, in path order. Pages no sidebar lists follow, in path o
 
 Metadata: ``title``, ``tagline``, ``i18n.defaultLocale``, ``organizationName``, ``url``. Links:
 URLs under ``baseUrl`` and the docs ``routeBasePath``, with number prefixes dropped and ``id``
-and ``slug`` front matter honoured; images from ``static/``.
+and ``slug`` front matter honoured, relative to the page's folder (a page is published at
+``a/b``, not ``a/b/``, unless ``trailingSlash: true``); links to the site's other routes
+(``src/pages``, the blog) kept as written with no warning; images from ``static/``.
 """
 
 from __future__ import annotations
@@ -184,6 +186,44 @@ def _inside(root: Path, base: Path, name: str) -> Path:
         else:
             parts.append(part)
     return root.joinpath(*parts)
+
+
+_PAGE_SOURCES = (".js", ".jsx", ".ts", ".tsx", ".md", ".mdx")
+_MAX_ROUTES = 10_000
+
+
+def _routes(site_dir: Path, site: dict[str, Any]) -> tuple[str, ...]:
+    """The routes the site publishes besides its docs: ``src/pages`` files (``index`` at
+    its folder; ``_``-prefixed files are no pages) and, when it has a blog, everything under
+    ``blog/``."""
+    routes: list[str] = []
+    pages = site_dir / "src" / "pages"
+    if pages.is_dir():
+        for folder, dirs, files in os.walk(pages):  # never follows linked folders
+            dirs[:] = sorted(d for d in dirs if not d.startswith((".", "_")))
+            base = Path(folder).relative_to(pages).parts
+            for name in sorted(files):
+                stem, suffix = os.path.splitext(name)
+                if suffix not in _PAGE_SOURCES or name.startswith((".", "_")):
+                    continue
+                parts = list(base) if stem == "index" else [*base, stem]
+                routes.append("/".join(parts))
+                if len(routes) >= _MAX_ROUTES:
+                    break
+    presets = site.get("presets")
+    options = next(
+        (
+            p[1]
+            for p in (presets if isinstance(presets, list) else ())
+            if isinstance(p, list) and len(p) > 1 and isinstance(p[1], dict)
+        ),
+        {},
+    )
+    blog = options.get("blog")
+    if blog is not False and (site_dir / "blog").is_dir():
+        route = _string(blog.get("routeBasePath")) if isinstance(blog, dict) else None
+        routes.append((route or "blog").strip("/") + "/")
+    return tuple(dict.fromkeys(routes))
 
 
 # ── the pages ───────────────────────────────────────────────────────────────────────────
@@ -512,6 +552,7 @@ class Docusaurus(Generator):
                 "directory" if site.get("trailingSlash") is True else "html",
                 prefixes=prefixes,
                 static_roots=(site_dir / "static",),
+                routes=_routes(site_dir, site),
             ),
         )
 

@@ -29,7 +29,7 @@ import datetime as dt
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 from gezel_knowledge.compiler.errors import SourceError
@@ -56,6 +56,9 @@ _REF = re.compile(
     r"\{\{[<%]\s*(?:rel)?ref\s+(?:path\s*=\s*)?(?:\"([^\"]*)\"|'([^']*)'|(\S+?))\s*[^{}]*?[>%]\}\}"
 )
 _MAX_DEPTH = 32
+_SHORTCODE = re.compile(r"\{\{[<%]")
+_GENERATED = ("sitemap.xml", "index.xml", "robots.txt", "llms.txt", "404.html", "index.json")
+_TAXONOMIES = {"tag": "tags", "category": "categories"}
 
 
 def hugo_ref(target: str) -> str | None:
@@ -389,6 +392,28 @@ class HugoFolders(FolderRules):
         return OutlinePage(ctx.rel(entry), None, order, ctx.display(entry), None)
 
 
+def _routes(data: Mapping[str, Any]) -> tuple[str, ...]:
+    """What Hugo publishes besides the content's pages: the files it generates (sitemap,
+    feeds, ``llms.txt``), every taxonomy's pages (``tags/``), and files mounted into the
+    content from outside the source folder, which are not read."""
+    taxonomies = data.get("taxonomies")
+    plural = taxonomies.values() if isinstance(taxonomies, dict) else _TAXONOMIES.values()
+    routes = [*_GENERATED, *(f"{t}/" for t in plural if isinstance(t, str))]
+    mounts = config.get(data, "module", "mounts")
+    for mount in mounts if isinstance(mounts, list) else ():
+        target = config.string(mount.get("target")) if isinstance(mount, dict) else None
+        source = config.string(mount.get("source")) if isinstance(mount, dict) else None
+        if target is None or source is None or not target.startswith("content/"):
+            continue
+        mounted = target.removeprefix("content/").strip("/")
+        if ".." in PurePosixPath(source).parts and mounted:
+            suffix = PurePosixPath(mounted).suffix
+            routes.append(mounted)
+            if suffix in (".md", ".markdown"):
+                routes.append(mounted[: -len(suffix)])
+    return tuple(dict.fromkeys(routes))
+
+
 # ── the generator ───────────────────────────────────────────────────────────────────────
 
 
@@ -454,6 +479,7 @@ class Hugo(Generator):
                 lowercase=not data.get("disablePathToLower", False),
                 prefixes=config.url_path(data.get("baseURL")),
                 static_roots=(root / "static",),
+                routes=_routes(data),
             ),
         )
 
@@ -483,4 +509,8 @@ class Hugo(Generator):
 
     def link_target(self, raw: str) -> LinkTarget | None:
         path = hugo_ref(raw)
+        if path is None and _SHORTCODE.search(raw):
+            # Another shortcode ({{% param url %}}) that Hugo expands into the target: no
+            # path to check, so the link is kept as written (an empty target).
+            return LinkTarget("")
         return None if path is None else LinkTarget(path)

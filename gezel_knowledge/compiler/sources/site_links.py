@@ -166,12 +166,12 @@ class LinkResolver:
         routes = self.style.routes
         if not routes:
             return False
-        exact = {r for r in routes if not r.endswith("/")}
-        below = tuple(r for r in routes if r.endswith("/"))
+        fold = str.lower if self.style.lowercase else str
+        exact = {fold(r) for r in routes if not r.endswith("/")}
+        below = tuple(fold(r) for r in routes if r.endswith("/"))
         keys = list(self._url_lookups(page_rel, target)) if self.style.urls != "files" else []
         keys += self.file_candidates(list(PurePosixPath(page_rel).parent.parts), target)
-        for key in keys:
-            key = key.lower() if self.style.lowercase else key
+        for key in map(fold, keys):
             if key in exact or key.startswith(below) or (key + "/") in below:
                 return True
         return False

@@ -93,7 +93,7 @@ def table_of_contents(
             children=list(root_pages),
         )
         roots.append((root_id, root_section))
-    last_page = outline.root.children.index(root_pages[-1]) if root_pages else -1
+    last_page = outline.root.children.index(root_pages[-1]) if root_pages else 0
     if (
         outline.ordered
         and outline.interleaved_root
