@@ -54,10 +54,14 @@ _MYST_TARGET = re.compile(r" {0,3}\(([^()\s]+)\)=[ \t]*\Z")
 _PY_MARKDOWN_STRIP = re.compile(r"[^\w\s-]")
 _PY_MARKDOWN_JOIN = re.compile(r"[-\s]+")
 _GITHUB_STRIP = re.compile(r"[^\w\- ]")
+# A Hugo shortcode in a heading ({{% param x %}}) renders as something else (often an icon);
+# the heading's id comes from the rest of its text.
+_SHORTCODE = re.compile(r"\{\{[<%][^{}]*[%>]\}\}")
 
 
 def _without_markup(text: str) -> str:
     """Inline markup removed from text that holds no code span."""
+    text = _SHORTCODE.sub("", text)
     text = _IMAGE.sub("", text)
     text = _LINK.sub(r"\1", text)
     text = _TAG.sub("", text)
