@@ -19,6 +19,7 @@ folders are categories, named, ordered and led by ``_category_.json``/``.yml`` (
 ``position``, ``link``), else led by their ``index``, ``README`` or same-named page; items
 sorted by position (``sidebar_position``, a category's ``position``, else a number prefix),
 those without one after, in path order. Pages no sidebar lists follow, in path order.
+Draft pages (``draft: true``) are left out silently, as a production build leaves them out.
 
 Metadata: ``title``, ``tagline``, ``i18n.defaultLocale``, ``organizationName``, ``url``. Links:
 URLs under ``baseUrl`` and the docs ``routeBasePath``, with number prefixes dropped and ``id``
@@ -273,8 +274,7 @@ def _docs(ctx: Context, options: dict[str, Any]) -> _Docs:
     for rel, path in sorted(found):
         data = front(ctx, path)
         if data.get("draft") is True:
-            ctx.warn("draft-skipped", "is a draft (draft: true); left out", ctx.display(path))
-            continue
+            continue  # a draft is left out of a production build, silently
         doc = _Doc(rel, doc_id(rel, data), data)
         out.ordered.append(doc)
         out.by_id.setdefault(doc.id, doc)

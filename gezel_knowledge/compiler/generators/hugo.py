@@ -13,13 +13,14 @@ bundle, one page; the pages of other folders belong to the section above them. A
 pages and subsections share one order, Hugo's default: ``weight`` (unset or 0 last), then
 ``date`` (newest first), then ``linkTitle`` (else ``title``), then the file path. The
 navigation label is ``linkTitle``. ``draft: true`` pages and pages of other languages
-(``page.fr.md``) are left out.
+(``page.fr.md``) are left out, silently, as Hugo publishes neither.
 
 Metadata: ``title``, ``params.description``, ``languageCode``, ``params.github_repo`` (or
 ``params.repository``, hugo-book's ``BookRepo``, Geekdoc's ``geekdocRepo``) as the publisher,
 else ``params.author``, ``baseURL``; the default language's own ``title``
 and ``params``. Links: URLs (lowercased unless ``disablePathToLower``, moved by ``slug`` and
-``url`` front matter, also found by ``aliases``), under ``baseURL``'s path or not,
+``url`` front matter, also found by ``aliases``, a relative one relative to the page's URL
+folder), under ``baseURL``'s path or not,
 ``ref``/``relref`` shortcodes; images from ``static/``.
 """
 
@@ -67,6 +68,21 @@ def hugo_ref(target: str) -> str | None:
     if match is None:
         return None
     return next(g for g in match.groups() if g is not None)
+
+
+def normalise_url(parts: list[str]) -> str | None:
+    """URL path segments with ``.`` and ``..`` applied; ``None`` above the site root."""
+    out: list[str] = []
+    for part in parts:
+        if part in ("", "."):
+            continue
+        if part == "..":
+            if not out:
+                return None
+            out.pop()
+        else:
+            out.append(part)
+    return "/".join(out)
 
 
 def _text(data: Mapping[str, Any], key: str) -> str | None:
@@ -218,8 +234,7 @@ def _key(
 def _page(ctx: Context, path: Path) -> _Item | None:
     data = _front(ctx, path)
     if data.get("draft") is True:
-        ctx.warn("draft-skipped", "is a draft (draft: true); left out", ctx.display(path))
-        return None
+        return None  # Hugo leaves drafts out of a published site, silently
     label = _text(data, "linkTitle")
     node = OutlinePage(ctx.rel(path), label, None, ctx.display(path), None)
     # A page with no title sorts by an empty one (Hugo takes no title from a heading).
@@ -284,7 +299,6 @@ def _section(ctx: Context, folder: Path, walk: _Walk, depth: int) -> _Item | Non
     index = folder / "_index.md"
     data = _front(ctx, index) if index.is_file() else {}
     if data.get("draft") is True:
-        ctx.warn("draft-skipped", "is a draft (draft: true); left out", ctx.display(index))
         return None
     name = folder.name[:1].upper() + folder.name[1:]
     title = _text(data, "linkTitle") or _text(data, "title") or name
@@ -505,7 +519,21 @@ class Hugo(Generator):
 
     def url_aliases(self, rel: str, front: Mapping[str, Any]) -> tuple[str, ...]:
         aliases = front.get("aliases")
-        return tuple(a for a in aliases if isinstance(a, str)) if isinstance(aliases, list) else ()
+        if not isinstance(aliases, list):
+            return ()
+        # A relative alias is relative to the folder of the page's URL.
+        folder = self.page_url(rel, front).path.split("/")[:-1]
+        out: list[str] = []
+        for alias in aliases:
+            if not isinstance(alias, str) or not alias.strip():
+                continue
+            if alias.startswith("/"):
+                out.append(alias)
+                continue
+            joined = normalise_url([*folder, *alias.split("/")])
+            if joined is not None:
+                out.append(joined)
+        return tuple(out)
 
     def link_target(self, raw: str) -> LinkTarget | None:
         path = hugo_ref(raw)

@@ -162,8 +162,16 @@ class LinkResolver:
 
     def is_route(self, page_rel: str, target: str) -> bool:
         """Whether a target no page answers names something else the site publishes
-        (:attr:`LinkStyle.routes`), so that the generator resolves it."""
+        (:attr:`LinkStyle.routes`, a file of a static folder), so that the generator
+        resolves it."""
         routes = self.style.routes
+        if target.startswith("/") and self.style.static_roots:
+            # A file served from static/ (/upgrades/0.15.0.yaml), whatever its type.
+            parts = [p for p in target.split("/") if p]
+            if parts and ".." not in parts and any(
+                root.joinpath(*parts).is_file() for root in self.style.static_roots
+            ):
+                return True
         if not routes:
             return False
         fold = str.lower if self.style.lowercase else str
