@@ -1,0 +1,134 @@
+"""JavaScript literals read without running them, and JavaScript-style globs (Docusaurus)."""
+
+from __future__ import annotations
+
+import pytest
+
+from gezel_knowledge.compiler.generators._glob import MAX_ALTERNATIVES, Glob
+from gezel_knowledge.compiler.generators._js import MAX_DEPTH, UNKNOWN, _Reader, literals, tokenize
+from tests.faults import MB, assert_linear_time
+
+
+def test_literals_are_read_and_code_is_unknown() -> None:
+    text = (
+        "// a comment { not: 'read' }\n"
+        "/* another { */\n"
+        "const config = {\n"
+        "  title: 'Site', 'quoted-key': \"two\", 3: `three`,\n"
+        "  tagline: `Made in ${year}`,\n"
+        "  n: -1.5, ok: true, no: false, none: null,\n"
+        "  path: require.resolve('./sidebars.js'), other: require('x'),\n"
+        "  edit: ({docPath}) => `https://e/${docPath}`,\n"
+        "  users, method() { return {inner: 1}; },\n"
+        "  ...spread, [computed]: 1, re: /a\\/b[/]c/g, called: f(1, 2),\n"
+        "  list: ['a', {b: 'c'}, ...more, 'd'] as const,\n"
+        "} satisfies Config;\n"
+    )
+    (config,) = literals(text)
+    assert config == {
+        "title": "Site",
+        "quoted-key": "two",
+        "3": "three",
+        "tagline": UNKNOWN,
+        "n": -1.5,
+        "ok": True,
+        "no": False,
+        "none": None,
+        "path": "./sidebars.js",
+        "other": "x",
+        "edit": UNKNOWN,
+        "users": UNKNOWN,
+        "method": UNKNOWN,
+        "re": UNKNOWN,
+        "called": UNKNOWN,
+        "list": ["a", {"b": "c"}, UNKNOWN, "d"],
+    }
+
+
+def test_escapes_and_surrogate_pairs_are_decoded() -> None:
+    (value,) = literals(r"""x = ["a\'b", "\u00e9\x41\n", "\uD83D\uDE00", "\u{1F600}", "\uD83D"]""")
+    assert value == ["a'b", "éA\n", "😀", "😀", "\ufffd"]
+
+
+def test_a_block_is_no_literal_but_literals_inside_it_are() -> None:
+    found = literals("function f() { const a = 1; return { sidebar: ['x'] }; }\n")
+    assert found == [{"sidebar": ["x"]}]
+
+
+def test_nesting_beyond_the_limit_is_unknown() -> None:
+    deep = "[" * (MAX_DEPTH + 10) + "]" * (MAX_DEPTH + 10)
+    (value,) = literals(deep)
+    depth = 1
+    while isinstance(value, list) and value and value[0] is not UNKNOWN:
+        value = value[0]
+        depth += 1
+    assert depth <= MAX_DEPTH + 1
+
+
+def test_each_bracket_is_parsed_once() -> None:
+    # The reader's memory holds one entry per bracket it parsed, never more: a literal that
+    # turns out to be a block is not parsed again from every bracket inside it.
+    text = "{ a: {b: {c: [1, 2]}}, d e }" * 200
+    reader = _Reader(tokenize(text))
+    reader.all_literals()
+    brackets = sum(1 for t in reader.t if t.kind == "punc" and t.value in ("{", "["))
+    assert len(reader.memo) <= brackets
+
+
+@pytest.mark.parametrize(
+    "unit",
+    [
+        "{a:",
+        "{",
+        "[",
+        "`${",
+        "`${`",
+        "/*",
+        "'",
+        "{a: {b: 1}, c d}",
+        "x = /[",
+        "{...a,",
+        "({",
+        "a: [",
+        "\\u",
+    ],
+)
+def test_the_literal_reader_is_linear(unit: str) -> None:
+    size = MB // 4
+    text = (unit * (size // len(unit) + 1))[:size]
+    assert_linear_time(lambda: literals(text), size, seconds_per_mb=60, what=f"js {unit!r}")
+
+
+def test_globs_match_as_javascript_tools_do() -> None:
+    include = Glob(["{api,guide}/*.{md,mdx}", "intro.md"])
+    assert [include.match(p) for p in ("api/a.md", "guide/b.mdx", "intro.md")] == [True] * 3
+    assert [include.match(p) for p in ("api/x/a.md", "other/a.md", "api/a.txt")] == [False] * 3
+    every = Glob(["**/*.{md,mdx}"])
+    assert every.match("a.md") and every.match("a/b/c.mdx") and not every.match("a.js")
+    underscore = Glob(["**/_*.md", "**/_*/**"])
+    assert underscore.match("x/_partial.md") and underscore.match("_drafts/a/b.md")
+    assert not underscore.match("x/a_b.md")
+    assert not Glob(["**/b"]).match("ab") and Glob(["**/b"]).match("a/b")
+    assert Glob(["a?c", "[xy]z", "[!a]q"]).match("abc")
+    assert Glob(["[xy]z"]).match("yz") and not Glob(["[!a]q"]).match("aq")
+
+
+def test_brace_expansion_is_bounded() -> None:
+    glob = Glob(["{a,b}" * 40])
+    assert len(glob.steps) <= MAX_ALTERNATIVES
+
+
+@pytest.mark.parametrize("pattern", ["*a" * 150 + "b", "**/" * 100 + "x", "{a,b}" * 20 + "*"])
+def test_glob_matching_is_bounded(pattern: str) -> None:
+    # Matching runs the pattern's states over the path once: time grows with path length
+    # times pattern length (patterns are capped at 1000 characters), never exponentially as
+    # a backtracking match of `*a*a*a...b` would.
+    glob = Glob([pattern])
+    paths = ["a/" * 100 + "a" * 200 + str(k) for k in range(10)]
+
+    def scan() -> None:
+        for path in paths:
+            glob.match(path)
+
+    work = sum(map(len, paths)) * sum(len(steps) for steps in glob.steps)
+    assert_linear_time(scan, work, seconds_per_mb=60, what=f"glob {pattern[:12]!r}")
