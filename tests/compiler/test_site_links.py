@@ -158,3 +158,101 @@ def test_static_site_images_are_found_in_static(tmp_path: Path) -> None:
     source = load_markdown_tree(root)
     assert [a.path for a in source.assets] == ["assets/static/images/logo.png"]
     assert _body(source, "page") == "# Page\n\n![logo](assets/static/images/logo.png)\n"
+
+
+def test_hugo_links_the_site_resolves_are_silent(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "hugo",
+        {
+            "config/_default/hugo.yaml": (
+                "title: H\nbaseURL: https://h.example/\n"
+                "module:\n  mounts:\n"
+                "    - {source: content/en, target: content}\n"
+                "    - {source: ../README.md, target: content/project/README.md}\n"
+            ),
+            "content/en/project/_index.md": "---\ntitle: Project\n---\n[readme](README.md)\n",
+            "content/en/blog/old.md": (
+                "---\ntitle: Old\naliases: [older, ../gone]\n---\n"
+                "### {{% param icon %}} Upgrading\n\nText.\n"
+            ),
+            "content/en/links.md": (
+                "[a](/blog/older/) [b](/gone/) [d](/blog/old/#upgrading)\n"
+                "[repo]({{% param github_repo %}}/issues) [map](/sitemap.xml) [tag](/tags/x/)\n"
+                "[file](/files/spec.yaml) [gone](/nowhere/)\n"
+            ),
+            "static/files/spec.yaml": "a: 1\n",
+        },
+    )
+    source = load_markdown_tree(root)
+    old = f"{REF}blog/old"
+    body = _body(source, "links")
+    # Relative aliases are relative to the page's URL folder; a shortcode in a heading is not
+    # part of its id; the repository README is mounted from outside the source folder.
+    assert body.startswith(f"[a]({old}) [b]({old}) [d]({old}#line=1-3)\n")
+    assert _warnings(source) == [("unresolved-link", "content/en/links.md", 3)]
+
+
+def test_hugo_content_folder_by_language(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "hugo",
+        {
+            "hugo.toml": (
+                'title = "H"\ndefaultContentLanguage = "en"\n'
+                '[languages.en]\ncontentDir = "content.en"\n'
+                '[languages.he]\ncontentDir = "content.he"\n'
+            ),
+            "content.en/docs/a.md": "# A\n",
+            "content.he/docs/a.md": "# א\n",
+        },
+    )
+    source = load_markdown_tree(root)
+    assert [d.id for d in source.documents] == ["docs/a"]
+    assert {d.title for d in source.documents} == {"A"}
+
+
+def test_hugo_mounts_for_the_default_language(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "hugo",
+        {
+            "hugo.yaml": (
+                "title: H\nmodule:\n  mounts:\n"
+                "    - source: content/fr\n      target: content\n"
+                "      sites: {matrix: {languages: [fr]}}\n"
+                "    - source: content/en\n      target: content\n"
+                "      sites: {matrix: {languages: [en, fr]}}\n"
+            ),
+            "content/en/_index.md": "---\ntitle: Home\n---\nWelcome.\n",
+            "content/en/docs/a.md": "# A\n",
+            "content/fr/_index.md": "---\ntitle: Accueil\n---\nBienvenue.\n",
+        },
+    )
+    source = load_markdown_tree(root)
+    # Ids are relative to the mounted folder: no `en/` prefix.
+    assert sorted(d.id for d in source.documents) == ["_index", "docs/a"]
+
+
+def test_docusaurus_links_to_other_routes_are_silent(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "website",
+        {
+            "docusaurus.config.js": (
+                "module.exports = { title: 'D', presets: [['classic', "
+                "{ docs: { routeBasePath: '/' }, blog: { showReadingTime: true } }]] };\n"
+            ),
+            "src/pages/index.js": "export default function Home() {}\n",
+            "src/pages/help/index.tsx": "export default function Help() {}\n",
+            "blog/2024-01-01-hello.md": "# Hello\n",
+            "docs/api/connect.md": (
+                "[home](/) [help](/help) [post](/blog/2024/01/01/hello) "
+                "[guide](../guide/mapdispatch#usage) [gone](/nothing)\n"
+            ),
+            "docs/guide/mapdispatch.md": "---\nid: mapdispatch\n---\n# Map\n\n## Usage\n\nUse.\n",
+        },
+    )
+    source = load_markdown_tree(root)
+    # A page is published at /api/connect (no trailing slash): ../guide/x is /guide/x.
+    assert _body(source, "api/connect") == (
+        "[home](/) [help](/help) [post](/blog/2024/01/01/hello) "
+        f"[guide]({REF}guide/mapdispatch#line=3-5) [gone](/nothing)\n"
+    )
+    assert _warnings(source) == [("unresolved-link", "docs/api/connect.md", 1)]

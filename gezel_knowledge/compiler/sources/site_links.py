@@ -168,8 +168,10 @@ class LinkResolver:
         if target.startswith("/") and self.style.static_roots:
             # A file served from static/ (/upgrades/0.15.0.yaml), whatever its type.
             parts = [p for p in target.split("/") if p]
-            if parts and ".." not in parts and any(
-                root.joinpath(*parts).is_file() for root in self.style.static_roots
+            if (
+                parts
+                and ".." not in parts
+                and any(root.joinpath(*parts).is_file() for root in self.style.static_roots)
             ):
                 return True
         if not routes:
