@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from gezel_knowledge.compiler import CatalogSource, LinkBase, SourceError
+from gezel_knowledge.compiler.generators.docusaurus import doc_id, strip_number_prefix
 from gezel_knowledge.compiler.sources.markdown_tree import load_markdown_tree
 from gezel_knowledge.compiler.text.names import derive_topic_id
 from gezk.ids import sort_key_for_order
@@ -632,9 +633,12 @@ def test_docusaurus_sidebars_are_read_without_running_them(tmp_path: Path) -> No
                 "// A comment with { braces } and 'quotes\n"
                 "const sidebars: SidebarsConfig = {\n"
                 "  main: [\n    'intro',\n"
-                "    { type: 'category', label: 'Guide', link: { type: 'doc', id: 'guide/overview' },\n"
-                "      items: ['guide/setup', { type: 'link', label: 'Out', href: 'https://x' }] },\n"
-                "    { 'API reference': ['api/provider', { type: 'doc', id: 'api/hooks', label: 'Hooks!' }] },\n"
+                "    { type: 'category', label: 'Guide',\n"
+                "      link: { type: 'doc', id: 'guide/overview' },\n"
+                "      items: ['guide/setup', { type: 'link', label: 'Out', href: 'https://x' }],\n"
+                "    },\n"
+                "    { 'API reference': ['api/provider',\n"
+                "      { type: 'doc', id: 'api/hooks', label: 'Hooks!' }] },\n"
                 "  ],\n};\nexport default sidebars;\n"
             ),
             "docs/intro.md": "# Intro\n",
@@ -667,8 +671,6 @@ def test_docusaurus_sidebars_are_read_without_running_them(tmp_path: Path) -> No
 
 
 def test_docusaurus_doc_ids_drop_number_prefixes_and_follow_front_matter() -> None:
-    from gezel_knowledge.compiler.generators.docusaurus import doc_id, strip_number_prefix
-
     assert doc_id("01-intro.md", {}) == "intro"
     assert doc_id("02-guides/10_setup.mdx", {}) == "guides/setup"
     assert doc_id("api/Provider.md", {"id": "provider"}) == "api/provider"

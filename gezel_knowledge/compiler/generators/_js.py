@@ -102,58 +102,71 @@ def _string_end(text: str, start: int, quote: str) -> int:
     return n
 
 
+def _comment_end(text: str, i: int) -> int:
+    """The index after a comment starting at ``i``, or ``i`` when none starts there."""
+    if text.startswith("//", i):
+        end = text.find("\n", i)
+        return len(text) if end < 0 else end
+    if text.startswith("/*", i):
+        end = text.find("*/", i + 2)
+        return len(text) if end < 0 else end + 2
+    return i
+
+
+def _in_template_text(text: str, i: int, stack: list[int]) -> tuple[int, bool | None]:
+    """One step in template text: the next index, and ``True`` at ``${``, ``False`` at the
+    outermost closing backtick (else ``None``)."""
+    c = text[i]
+    if c == "\\":
+        return i + 2, None
+    if c == "`":
+        if not stack:
+            return i + 1, False
+        stack.pop()
+        return i + 1, None
+    if text.startswith("${", i):
+        stack.append(0)
+        return i + 2, True
+    return i + 1, None
+
+
+def _in_template_code(text: str, i: int, stack: list[int]) -> int:
+    """One step in the code of a ``${...}``: the next index."""
+    c = text[i]
+    if c in "'\"":
+        return _string_end(text, i, c)
+    if c == "`":
+        stack.append(-1)
+        return i + 1
+    end = _comment_end(text, i)
+    if end != i:
+        return end
+    if c == "{":
+        stack[-1] += 1
+    elif c == "}":
+        if stack[-1] == 0:
+            stack.pop()
+        else:
+            stack[-1] -= 1
+    return i + 1
+
+
 def _template_end(text: str, start: int) -> tuple[int, bool]:
     """The index after a template literal opened at ``start`` and whether it interpolates.
 
     ``${...}`` may hold strings, comments and templates of its own: a stack of brace depths,
-    one per open template, keeps this one pass."""
+    one per open template (-1 for a nested template's text), keeps this one pass."""
     i, n = start + 1, len(text)
-    stack: list[int] = []  # brace depth inside each open ${...}; empty: in the template text
+    stack: list[int] = []
     dynamic = False
     while i < n:
-        c = text[i]
         if not stack or stack[-1] < 0:
-            # In template text (the outer one, or a nested template marked with -1).
-            if c == "\\":
-                i += 2
-                continue
-            if c == "`":
-                if not stack:
-                    return i + 1, dynamic
-                stack.pop()
-                i += 1
-                continue
-            if c == "$" and text.startswith("${", i):
-                dynamic = True
-                stack.append(0)
-                i += 2
-                continue
-            i += 1
-            continue
-        # Inside ${...}: code.
-        if c in "'\"":
-            i = _string_end(text, i, c)
-            continue
-        if c == "`":
-            stack.append(-1)
-            i += 1
-            continue
-        if text.startswith("//", i):
-            end = text.find("\n", i)
-            i = n if end < 0 else end
-            continue
-        if text.startswith("/*", i):
-            end = text.find("*/", i + 2)
-            i = n if end < 0 else end + 2
-            continue
-        if c == "{":
-            stack[-1] += 1
-        elif c == "}":
-            if stack[-1] == 0:
-                stack.pop()
-            else:
-                stack[-1] -= 1
-        i += 1
+            i, event = _in_template_text(text, i, stack)
+            if event is False:
+                return i, dynamic
+            dynamic = dynamic or event is True
+        else:
+            i = _in_template_code(text, i, stack)
     return n, dynamic
 
 
@@ -179,67 +192,59 @@ def _regex_end(text: str, start: int) -> int:
     return n
 
 
+def _number(text: str, i: int) -> tuple[Token, int]:
+    match = _NUMBER.match(text, i)
+    end = match.end() if match and match.end() > i else i + 1
+    raw = text[i:end].replace("_", "").rstrip("n")
+    try:
+        value: Any = float(int(raw, 16)) if raw[:2] in ("0x", "0X") else float(raw)
+    except ValueError:
+        value = UNKNOWN
+    if isinstance(value, float) and value.is_integer() and abs(value) < 2**53:
+        value = int(value)
+    return Token("num", value), end
+
+
+def _token(text: str, i: int, last: Any) -> tuple[Token, int, Any]:
+    """The token at ``i`` (no space or comment there), the index after it, and what the
+    regex rule remembers of it."""
+    c = text[i]
+    if c in "'\"":
+        end = _string_end(text, i, c)
+        body = text[i + 1 : end - 1] if text[end - 1 : end] == c and end > i + 1 else ""
+        return Token("str", _unescape(body)), end, "str"
+    if c == "`":
+        end, dynamic = _template_end(text, i)
+        return Token("str", None if dynamic else _unescape(text[i + 1 : end - 1])), end, "str"
+    if c == "/" and last in _REGEX_AFTER:
+        end = _regex_end(text, i)
+        return Token("regex", text[i:end]), end, "regex"
+    match = _IDENT.match(text, i)
+    if match is not None:
+        word = match.group()
+        return Token("ident", word), match.end(), word if word in _REGEX_AFTER else "ident"
+    if c.isdigit() or (c == "." and text[i + 1 : i + 2].isdigit()):
+        token, end = _number(text, i)
+        return token, end, "num"
+    op = next((op for op in ("...", "=>", "?.") if text.startswith(op, i)), c)
+    return Token("punc", op), i + len(op), op
+
+
 def tokenize(text: str) -> list[Token]:
     """The tokens of ``text`` (comments dropped), in one pass."""
     tokens: list[Token] = []
     i, n = 0, len(text)
-    last: Any = None  # the previous significant token's text, for the regex rule
+    last: Any = None  # the previous significant token, for the regex rule
     while i < n:
-        c = text[i]
-        if c.isspace():
+        if text[i].isspace():
             i = _SPACE.match(text, i).end()  # type: ignore[union-attr]
             continue
-        if text.startswith("//", i):
-            end = text.find("\n", i)
-            i = n if end < 0 else end
+        end = _comment_end(text, i)
+        if end != i:
+            i = end
             continue
-        if text.startswith("/*", i):
-            end = text.find("*/", i + 2)
-            i = n if end < 0 else end + 2
-            continue
-        if c in "'\"":
-            end = _string_end(text, i, c)
-            body = text[i + 1 : end - 1] if text[end - 1 : end] == c and end > i + 1 else ""
-            tokens.append(Token("str", _unescape(body)))
-            i, last = end, "str"
-            continue
-        if c == "`":
-            end, dynamic = _template_end(text, i)
-            tokens.append(Token("str", None if dynamic else _unescape(text[i + 1 : end - 1])))
-            i, last = end, "str"
-            continue
-        if c == "/" and (last in _REGEX_AFTER):
-            end = _regex_end(text, i)
-            tokens.append(Token("regex", text[i:end]))
-            i, last = end, "regex"
-            continue
-        match = _IDENT.match(text, i)
-        if match is not None:
-            word = match.group()
-            tokens.append(Token("ident", word))
-            i, last = match.end(), word if word in ("return", "typeof", "case") else "ident"
-            continue
-        if c.isdigit() or (c == "." and text[i + 1 : i + 2].isdigit()):
-            match = _NUMBER.match(text, i)
-            end = match.end() if match and match.end() > i else i + 1
-            raw = text[i:end].replace("_", "").rstrip("n")
-            try:
-                value: Any = float(int(raw, 16)) if raw[:2] in ("0x", "0X") else float(raw)
-            except ValueError:
-                value = UNKNOWN
-            if isinstance(value, float) and value.is_integer() and abs(value) < 2**53:
-                value = int(value)
-            tokens.append(Token("num", value))
-            i, last = end, "num"
-            continue
-        for op in ("...", "=>", "?."):
-            if text.startswith(op, i):
-                tokens.append(Token("punc", op))
-                i, last = i + len(op), op
-                break
-        else:
-            tokens.append(Token("punc", c))
-            i, last = i + 1, c
+        token, i, last = _token(text, i, last)
+        tokens.append(token)
     return tokens
 
 
@@ -360,6 +365,20 @@ class _Reader:
             out.append(item)
         return out
 
+    def key(self, k: int) -> tuple[str | None, int] | None:
+        """A property's key at ``k`` and the index of its last token (``None`` as the key
+        of a computed ``[key]``); ``None`` when no key is there."""
+        tok = self.t[k]
+        if tok.kind == "str" and tok.value is not None:
+            return tok.value, k
+        if tok.kind == "ident":
+            return tok.value, k
+        if tok.kind == "num":
+            return str(tok.value), k
+        if self.punc(k, "[") and self.match[k] > 0:
+            return None, self.match[k]  # a computed key: its value is skipped
+        return None
+
     def object(self, k: int, end: int, depth: int) -> Any:
         out: dict[str, Any] = {}
         while k < end:
@@ -370,16 +389,10 @@ class _Reader:
             if self.punc(k, "..."):
                 k = self.skip_expression(k + 1, end)
                 continue
-            if tok.kind == "str" and tok.value is not None:
-                key: str | None = tok.value
-            elif tok.kind == "ident":
-                key = tok.value
-            elif tok.kind == "num":
-                key = str(tok.value)
-            elif self.punc(k, "[") and self.match[k] > 0:
-                key, k = None, self.match[k]  # a computed key: its value is skipped
-            else:
+            found = self.key(k)
+            if found is None:
                 return UNKNOWN  # not an object literal (a block, a statement)
+            key, k = found
             k += 1
             if self.punc(k, ":"):
                 value, k = self.value(k + 1, end, depth)
