@@ -121,8 +121,9 @@ def _docs_options(site: dict[str, Any], values: list[Any]) -> dict[str, Any]:
     presets = site.get("presets")
     for preset in presets if isinstance(presets, list) else ():
         options = preset[1] if isinstance(preset, list) and len(preset) > 1 else None
-        if isinstance(options, dict) and isinstance(options.get("docs"), dict):
-            return options["docs"]
+        docs = options.get("docs") if isinstance(options, dict) else None
+        if isinstance(docs, dict):
+            return docs
     plugins = site.get("plugins")
     for plugin in plugins if isinstance(plugins, list) else ():
         if (
