@@ -140,6 +140,12 @@ class Generator(ABC):
         segments = folders if index else [*folders, path.stem]
         return PageUrl("/".join(s for s in segments if s), index)
 
+    def document_id(self, rel: str, front: Mapping[str, Any]) -> str:
+        """The document id of the page at ``rel`` (relative to the content folder): the
+        generator's own id for it (Docusaurus' doc id), by default its path without suffix."""
+        del front
+        return PurePosixPath(rel).with_suffix("").as_posix()
+
     def url_aliases(self, rel: str, front: Mapping[str, Any]) -> tuple[str, ...]:
         """Other URLs a page answers to (Hugo's ``aliases``)."""
         del rel, front

@@ -141,9 +141,7 @@ def _notebook_markdown(text: str, where: str) -> str:
     return "\n\n".join(parts) + "\n"
 
 
-def _doc_id(rel: str, where: str) -> str:
-    path = PurePosixPath(rel)
-    stem = path.with_suffix("").as_posix()
+def _doc_id(stem: str, where: str) -> str:
     doc_id = unicodedata.normalize("NFC", stem)
     if not doc_id or doc_id != doc_id.strip() or len(doc_id) > 256:
         raise SourceError(
@@ -367,7 +365,8 @@ class _Tree:
         title = (
             _fm_str(front, "title", where) or _first_h1(blocks) or label or PurePosixPath(rel).stem
         )
-        doc_id = _doc_id(rel, where)
+        # The generator's id for the page (Docusaurus' doc id), by default its path.
+        doc_id = _doc_id(self.site.generator.document_id(rel, front), where)
         page = _Page(
             rel=rel,
             file=file,
