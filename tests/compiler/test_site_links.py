@@ -139,8 +139,8 @@ def test_docusaurus_links_by_doc_url(tmp_path: Path) -> None:
     )
     source = load_markdown_tree(root)
     assert _body(source, "links") == (
-        f"[home]({REF}intro) [first]({REF}01-guides/01-first) [second]({REF}01-guides/second)\n"
-        f"[file]({REF}01-guides/second) [gone](/docs/nothing)\n"
+        f"[home]({REF}intro) [first]({REF}guides/start) [second]({REF}guides/second)\n"
+        f"[file]({REF}guides/second) [gone](/docs/nothing)\n"
     )
     assert _warnings(source) == [("unresolved-link", "docs/links.md", 2)]
 
@@ -250,6 +250,7 @@ def test_docusaurus_links_to_other_routes_are_silent(tmp_path: Path) -> None:
         },
     )
     source = load_markdown_tree(root)
+    # Document ids are doc ids (guide/mapdispatch from its front matter id).
     # A page is published at /api/connect (no trailing slash): ../guide/x is /guide/x.
     assert _body(source, "api/connect") == (
         "[home](/) [help](/help) [post](/blog/2024/01/01/hello) "

@@ -7,8 +7,9 @@ literals are read (:mod:`._js`); whatever needs JavaScript to evaluate is left o
 
 Pages: the docs folder's ``.md``/``.mdx`` files that the docs options' ``include`` patterns
 name and ``exclude`` patterns do not (Docusaurus' defaults: every page, but ``_``-prefixed
-files and folders and tests); ``draft: true`` pages are left out. A page's doc id is its folder
-(number prefixes dropped) and its front matter ``id`` or file name (number prefix dropped).
+files and folders and tests); ``draft: true`` pages are left out. A page's doc id, which is its
+document id, is its folder (number prefixes dropped) and its front matter ``id`` or file name
+(number prefix dropped).
 
 Navigation: the sidebars file (``docs.sidebarPath``, else ``sidebars.js`` beside the config),
 every sidebar in file order, walked depth first: doc ids (``'intro'``, ``{type: 'doc'}``,
@@ -584,6 +585,9 @@ class Docusaurus(Generator):
             if doc.rel not in builder.placed:
                 builder.page(root, doc.id, None)
         return Outline(self.name, root, where, interleaved_root=True)
+
+    def document_id(self, rel: str, front: Mapping[str, Any]) -> str:
+        return doc_id(rel, front)
 
     def page_url(self, rel: str, front: Mapping[str, Any]) -> PageUrl:
         path = PurePosixPath(rel)
