@@ -5,8 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from gezel_knowledge.compiler import CatalogSource, LinkBase
+from gezel_knowledge.compiler.generators.hugo import hugo_ref
 from gezel_knowledge.compiler.sources.markdown_tree import load_markdown_tree
 from tests.compiler.trees import write_tree
+from tests.faults import MB, assert_linear_time
 
 LINKS = LinkBase("tester", "demo")
 REF = "knowledge://tester/demo/"
@@ -257,3 +259,12 @@ def test_docusaurus_links_to_other_routes_are_silent(tmp_path: Path) -> None:
         f"[guide]({REF}guide/mapdispatch#line=3-5) [gone](/nothing)\n"
     )
     assert _warnings(source) == [("unresolved-link", "docs/api/connect.md", 1)]
+
+
+def test_hugo_ref_shortcodes_are_read_in_linear_time() -> None:
+    assert hugo_ref('{{< ref "a.md#x" >}}') == "a.md#x"
+    assert hugo_ref("{{% relref path=b.md lang=en %}}") == "b.md"
+    assert hugo_ref("{{< refx a >}}") is None
+    for unit in ("{{< ref ", "{{< ref a", "{{% relref '"):
+        text = unit + "a" * MB + " >}}"
+        assert_linear_time(lambda t=text: hugo_ref(t), MB, seconds_per_mb=5, what=unit)

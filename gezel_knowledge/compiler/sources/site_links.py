@@ -47,9 +47,6 @@ INDEX_NAMES = (
 
 _INDEX_STEMS = ("index", "readme", "_index")
 _NUMBER_PREFIX = re.compile(r"\d+\s*[-_.]+\s*(?=[^-_.\s])")
-_HUGO_REF = re.compile(
-    r"\{\{[<%]\s*(?:rel)?ref\s+(?:path\s*=\s*)?(?:\"([^\"]*)\"|'([^']*)'|(\S+?))\s*[^{}]*?[>%]\}\}"
-)
 
 
 def normalise_path(parts: Iterator[str] | list[str]) -> str | None:
