@@ -8,7 +8,9 @@ import pytest
 
 from gezel_knowledge.compiler import CatalogSource, LinkBase, SourceError
 from gezel_knowledge.compiler.generators.docusaurus import doc_id, strip_number_prefix
+from gezel_knowledge.compiler.generators.registry import recognise_outline, source_site
 from gezel_knowledge.compiler.sources.markdown_tree import load_markdown_tree
+from gezel_knowledge.compiler.sources.toc import outline_pages
 from gezel_knowledge.compiler.text.names import derive_topic_id
 from gezk.ids import sort_key_for_order
 from tests.compiler.trees import write_tree
@@ -767,3 +769,30 @@ def test_jupyter_book_leaves_out_pages_that_are_not_markdown(tmp_path: Path) -> 
     (warning,) = source.warnings
     assert (warning.reason, warning.path, warning.line) == ("unsupported-page", "_toc.yml", 3)
     assert "api.rst, which is not Markdown" in str(warning)
+
+
+def test_docusaurus_docs_folder_beside_website_is_its_project(tmp_path: Path) -> None:
+    repo = write_tree(
+        tmp_path / "repo",
+        {
+            "website/docusaurus.config.js": (
+                "module.exports = { title: 'Site', presets: [['classic', { docs: "
+                "{ path: '../docs', sidebarPath: './sidebars.json' } }]] };\n"
+            ),
+            "website/sidebars.json": '{"docs": {"Guides": ["b", "a"]}}',
+        },
+        catalog=None,
+    )
+    docs = write_tree(
+        repo / "docs",
+        {"a.md": "---\nsidebar_label: First A\n---\n# A\n", "b.md": "# B\n"},
+    )
+    # Pointed at docs/, the source is the project configured beside it, in its sidebar order.
+    source = load_markdown_tree(docs)
+    assert (source.site, source.outline) == ("docusaurus", "docusaurus")
+    assert _docs(source) == {"b": (("guides",), 0), "a": (("guides",), 1)}
+    assert all(not (w.path or "").startswith("/") for w in source.warnings)
+    # The sidebar item gives no label: the page's sidebar_label is its navigation label.
+    readme = {(docs / "README.md").resolve()}  # the catalog's README, never a page
+    recognised = recognise_outline(docs.resolve(), source_site(docs.resolve()), reserved=readme)
+    assert outline_pages(recognised.outline) == {"b.md": None, "a.md": "First A"}
