@@ -192,8 +192,9 @@ def test_docfx_tocs_nested_three_hundred_deep_end_typed(tmp_path: Path) -> None:
 
 def test_a_deep_category_file_is_too_deep(tmp_path: Path) -> None:
     deep = '{"label": ' + '{"a": ' * 2000 + "1" + "}" * 2000 + "}"
-    files = {"docusaurus.config.js": "module.exports = {};\n", "docs/a.md": "# A\n"}
-    files["docs/_category_.json"] = deep
+    files = {"docusaurus.config.js": "module.exports = {};\n", "docs/sub/a.md": "# A\n"}
+    # A category file names its folder's category (the docs folder itself is none).
+    files["docs/sub/_category_.json"] = deep
     root = write_tree(tmp_path / "src", files)
     with pytest.raises(InvalidInput) as err:
         build(root, tmp_path / "out.gezk")
