@@ -796,3 +796,20 @@ def test_docusaurus_docs_folder_beside_website_is_its_project(tmp_path: Path) ->
     readme = {(docs / "README.md").resolve()}  # the catalog's README, never a page
     recognised = recognise_outline(docs.resolve(), source_site(docs.resolve()), reserved=readme)
     assert outline_pages(recognised.outline) == {"b.md": None, "a.md": "First A"}
+
+
+def test_docusaurus_sidebar_items_that_need_javascript_are_named(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "website",
+        {
+            "docusaurus.config.js": 'module.exports = { title: "Docs" };\n',
+            "sidebars.js": "module.exports = { s: ['b', ...require('./more'), makeItem('a')] };\n",
+            "docs/a.md": "# A\n",
+            "docs/b.md": "# B\n",
+        },
+    )
+    source = load_markdown_tree(root)
+    (warning,) = source.warnings
+    assert (warning.reason, warning.path) == ("sidebars-not-read", "sidebars.js")
+    # What the literal says is kept; the page only code would list follows.
+    assert _docs(source) == {"b": (("demo",), 0), "a": (("demo",), 1)}

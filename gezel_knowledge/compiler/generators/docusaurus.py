@@ -294,6 +294,8 @@ class _Builder:
         self.docs = docs
         self.where = where
         self.placed: set[str] = set()
+        self.unread = False
+        """Whether some sidebar item needs JavaScript to evaluate (left out)."""
 
     def page(self, into: OutlineSection, ident: str, label: str | None) -> None:
         """Place the doc ``ident``, labelled by its sidebar item, else its ``sidebar_label``."""
@@ -337,6 +339,7 @@ class _Builder:
             self.page(into, item, None)
             return
         if not isinstance(item, dict):
+            self.unread = self.unread or item is UNKNOWN
             return
         kind = item.get("type")
         label = _string(item.get("label"))
@@ -585,6 +588,13 @@ class Docusaurus(Generator):
         else:
             for items in sidebars.values():
                 builder.items(root, items, 0)
+        if builder.unread:
+            ctx.warn(
+                "sidebars-not-read",
+                "has sidebar items that need JavaScript to evaluate (it is not run); the "
+                "pages they would list follow the sidebars",
+                where,
+            )
         # Pages no sidebar lists are still published: after the sidebars, in path order.
         for doc in docs.ordered:
             if doc.rel not in builder.placed:
