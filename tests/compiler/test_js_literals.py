@@ -45,6 +45,20 @@ def test_literals_are_read_and_code_is_unknown() -> None:
     }
 
 
+def test_parenthesised_values_are_read() -> None:
+    # Docusaurus' templates write `presets: [['classic', /** @type */ ({ docs: {...} })]]`.
+    (config,) = literals(
+        "module.exports = { presets: [['classic', /** @type {X} */ ({ docs: { path: 'd' } })]],"
+        " arrow: (x) => x, sum: (1) + 2, deep: ((('s'))) };"
+    )
+    assert config == {
+        "presets": [["classic", {"docs": {"path": "d"}}]],
+        "arrow": UNKNOWN,
+        "sum": UNKNOWN,
+        "deep": "s",
+    }
+
+
 def test_escapes_and_surrogate_pairs_are_decoded() -> None:
     (value,) = literals(r"""x = ["a\'b", "\u00e9\x41\n", "\uD83D\uDE00", "\u{1F600}", "\uD83D"]""")
     assert value == ["a'b", "éA\n", "😀", "😀", "\ufffd"]
@@ -91,6 +105,9 @@ def test_each_bracket_is_parsed_once() -> None:
         "({",
         "a: [",
         "\\u",
+        "(",
+        "({a: (",
+        "a: (b) => (",
     ],
 )
 def test_the_literal_reader_is_linear(unit: str) -> None:

@@ -299,6 +299,13 @@ class _Reader:
         after = k + 1
         if tok.kind == "punc" and tok.value in ("{", "[") and self.match[k] > 0:
             result, after = self.literal(k, depth + 1)
+        elif self.punc(k, "(") and self.match[k] > 0:
+            # `({ docs: {...} })`, as Docusaurus' templates wrap their options.
+            close = self.match[k]
+            if depth < MAX_DEPTH:
+                inner, inner_end = self.value(k + 1, close, depth + 1)
+                result = inner if inner_end == close else UNKNOWN
+            after = close + 1
         elif tok.kind in ("str", "num"):
             result = UNKNOWN if tok.value is None else tok.value
         elif tok.kind == "ident":
