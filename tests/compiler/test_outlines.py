@@ -813,3 +813,20 @@ def test_docusaurus_sidebar_items_that_need_javascript_are_named(tmp_path: Path)
     assert (warning.reason, warning.path) == ("sidebars-not-read", "sidebars.js")
     # What the literal says is kept; the page only code would list follows.
     assert _docs(source) == {"b": (("demo",), 0), "a": (("demo",), 1)}
+
+
+def test_hugo_weights_are_read_leniently(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "hugo",
+        {
+            "hugo.toml": 'title = "H"\n',
+            "content/docs/_index.md": "---\ntitle: Docs\n---\n",
+            # Hugo reads "2" as 2 and ignores a weight that is no number: no build stops.
+            "content/docs/a.md": "---\ntitle: A\nweight: odd\n---\nA.\n",
+            "content/docs/b.md": '---\ntitle: B\nweight: "2"\n---\nB.\n',
+            "content/docs/c.md": "---\ntitle: C\nweight: 1\n---\nC.\n",
+        },
+    )
+    docs = _docs(load_markdown_tree(root))
+    in_docs = sorted((o, d) for d, (p, o) in docs.items() if p == ("docs",))
+    assert [d for _, d in in_docs] == ["docs/_index", "docs/c", "docs/b", "docs/a"]

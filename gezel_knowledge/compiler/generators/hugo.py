@@ -108,17 +108,17 @@ def _text(data: Mapping[str, Any], key: str) -> str | None:
 
 
 def _weight(data: Mapping[str, Any], where: str) -> int:
+    """A page's ``weight`` as Hugo reads it (an integer, or text or a number that is one);
+    anything else, or none, is 0: no weight."""
+    del where
     weight = data.get("weight", 0)
-    if weight is None:
+    if isinstance(weight, bool):
         return 0
-    if isinstance(weight, bool) or not isinstance(weight, int):
-        raise SourceError(
-            "front matter weight must be an integer",
-            reason="invalid-front-matter",
-            path=where,
-            line=1,
-        )
-    return weight
+    if isinstance(weight, float) and weight.is_integer():
+        return int(weight)
+    if isinstance(weight, str) and weight.strip().lstrip("+-").isdigit():
+        return int(weight.strip()[:12])
+    return weight if isinstance(weight, int) and -(2**31) < weight < 2**31 else 0
 
 
 def _timestamp(value: Any) -> float:
@@ -379,7 +379,8 @@ def _root(ctx: Context, walk: _Walk) -> tuple[OutlineSection, TopicDeclaration |
 
 
 def _old_weight(data: Mapping[str, Any], where: str) -> int | None:
-    return _weight(data, where) if data.get("weight") is not None else None
+    weight = _weight(data, where)
+    return weight if weight or data.get("weight") == 0 else None
 
 
 class HugoFolders(FolderRules):
