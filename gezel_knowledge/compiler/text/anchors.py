@@ -12,13 +12,17 @@ the generator that publishes the page would find it:
   spaces turned into one ``-``, lowercased; repeats get ``_1``, ``_2``...
 - ``mdbook``: mdBook: letters, digits, ``_`` and ``-`` kept (ASCII letters lowercased), each
   whitespace character turned into ``-``, everything else removed; repeats get ``-1``, ``-2``...
+- ``gitbook``: GitBook: letters, digits, ``_``, ``-`` and ``.`` kept (lowercased), each
+  whitespace character turned into ``-``, everything else removed (``Release 4.9`` is
+  ``release-4.9``); a slug opening with a digit also answers as ``id-`` and the slug (the HTML
+  id GitBook gives it); repeats get ``-1``, ``-2``...
 
 The text is the heading as rendered: link and emphasis markup removed, code spans kept
 verbatim, images and HTML tags dropped, backslash escapes resolved. Besides the generator's own
 slugs, a page answers to explicit ids (``{#id}``, ``{: #id .class}``), HTML anchors
 (``<a id="x">`` or ``<a name="x">`` on or just above a heading), MyST targets (``(label)=`` just
 above a heading) and, as a fallback for links written against another renderer's preview, the
-slugs of the other two styles.
+slugs of the other styles.
 """
 
 from __future__ import annotations
@@ -33,8 +37,8 @@ from gezel_knowledge.compiler.text.blocks import Block, LineIndex
 
 __all__ = ["SLUG_STYLES", "SlugStyle", "heading_text", "page_anchors", "slugify"]
 
-SlugStyle = Literal["github", "python-markdown", "mdbook"]
-SLUG_STYLES: tuple[SlugStyle, ...] = ("github", "python-markdown", "mdbook")
+SlugStyle = Literal["github", "python-markdown", "mdbook", "gitbook"]
+SLUG_STYLES: tuple[SlugStyle, ...] = ("github", "python-markdown", "mdbook", "gitbook")
 
 # Heading text is untrusted and may be long: no part of these expressions scans past a bracket
 # or tag it cannot pair, so each runs in time linear in the heading (code spans are found by
@@ -135,10 +139,11 @@ def slugify(text: str, style: SlugStyle) -> str:
         folded = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
         value = _PY_MARKDOWN_STRIP.sub("", folded).strip().lower()
         return _PY_MARKDOWN_JOIN.sub("-", value)
-    if style == "mdbook":
+    if style in ("mdbook", "gitbook"):
+        kept = "_-." if style == "gitbook" else "_-"
         out = []
         for ch in text:
-            if ch.isalnum() or ch in "_-":
+            if ch.isalnum() or ch in kept:
                 out.append(ch.lower() if ch.isascii() else ch)
             elif ch.isspace():
                 out.append("-")
@@ -236,4 +241,6 @@ def page_anchors(
             n = seen.get(base, 0)
             seen[base] = n + 1
             found.setdefault(_repeat(base, n, each), span)
+            if each == "gitbook" and base[:1].isdigit():
+                found.setdefault(f"id-{_repeat(base, n, each)}", span)
     return found
