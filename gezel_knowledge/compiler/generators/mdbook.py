@@ -2,8 +2,9 @@
 
 Navigation: ``src/SUMMARY.md`` (:mod:`._summary`): prefix and suffix chapters are pages of the
 root topic, part titles (``# User guide``) are topics, nested chapters are topics led by their
-own page, draft chapters (``[Draft]()``) are left out with a warning. Without a SUMMARY.md, the
-folders (with a warning: mdBook would write one).
+own page, draft chapters (``[Draft]()``) have no page and no warning (mdBook shows them as
+entries without a link). Without a SUMMARY.md, the folders (with a warning: mdBook would write
+one).
 
 Metadata: ``[book]`` ``title``, ``description``, ``language``, ``authors``;
 ``[output.html]`` ``git-repository-url`` and ``site-url``. Links: ``chapter.html`` names
@@ -64,4 +65,4 @@ class MdBook(Generator):
                 ctx.display(ctx.content_root),
             )
             return None
-        return summary_outline(ctx, site.outline_file, self.name)
+        return summary_outline(ctx, site.outline_file, self.name, drafts_shown=True)
