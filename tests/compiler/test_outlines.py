@@ -435,10 +435,12 @@ def test_mdbook_summary_as_mdbook_shows_it(tmp_path: Path) -> None:
     (root / "README.md").unlink()
     source = load_markdown_tree(root)
     assert source.outline == "mdbook"
+    # A suffix chapter follows the parts: the parts are subtopics of the root topic, which
+    # lists the prefix chapter (0), the parts (1, 2) and the suffix chapter (3) in that order.
     assert _topics(source) == {
         "garden-book": ("Garden Book", None, sort_key_for_order(0)),
-        "getting-started": ("Getting started", None, sort_key_for_order(1)),
-        "reference": ("Reference", None, sort_key_for_order(2)),
+        "getting-started": ("Getting started", "garden-book", sort_key_for_order(1)),
+        "reference": ("Reference", "garden-book", sort_key_for_order(2)),
         "tools": ("Tools", "reference", sort_key_for_order(0)),
     }
     # The Introduction (src/README.md) is a document; ids are relative to src/; the prefix
@@ -446,11 +448,11 @@ def test_mdbook_summary_as_mdbook_shows_it(tmp_path: Path) -> None:
     # child is a draft is a page.
     assert _docs(source) == {
         "README": (("garden-book",), 0),
-        "start/planting": (("getting-started",), 0),
-        "start/watering": (("getting-started",), 1),
-        "tools/README": (("reference", "tools"), 0),
-        "tools/spade": (("reference", "tools"), 1),
-        "tools/rake": (("reference", "tools"), 2),
+        "start/planting": (("garden-book", "getting-started"), 0),
+        "start/watering": (("garden-book", "getting-started"), 1),
+        "tools/README": (("garden-book", "reference", "tools"), 0),
+        "tools/spade": (("garden-book", "reference", "tools"), 1),
+        "tools/rake": (("garden-book", "reference", "tools"), 2),
         "thanks": (("garden-book",), 3),
     }
     # mdBook shows draft chapters as entries without a link: nothing to warn about.

@@ -15,7 +15,9 @@ into the table of contents:
   later appearance is an additional TOC reference (:class:`gezk.toc.TocReference`). A page
   listed twice under one section is refused.
 - Pages at the top level of the outline are placed in a root topic: the ``rootTopic`` of
-  catalog.yaml, else one named after the catalog (its id and name).
+  catalog.yaml, else one named after the catalog (its id and name). When one of them comes
+  after a top-level section (a suffix chapter), the top-level sections are subtopics of the
+  root topic, so its pages and sections keep the outline's order.
 """
 
 from __future__ import annotations
@@ -90,7 +92,15 @@ def table_of_contents(
             children=list(root_pages),
         )
         roots.append((root_id, root_section))
-    roots.extend((ids[id(c)], c) for c in outline.root.children if isinstance(c, OutlineSection))
+    if root_pages and outline.ordered and _interleaved(outline.root):
+        # A top-level page after a section (mdBook's suffix chapters, an MkDocs nav page
+        # between two sections): the root topic holds the sections too, so its pages and
+        # subtopics keep the outline's order.
+        roots[0][1].children = list(outline.root.children)
+    else:
+        roots.extend(
+            (ids[id(c)], c) for c in outline.root.children if isinstance(c, OutlineSection)
+        )
     for topic_id, section in roots:
         toc.walk(section, (topic_id,), None, ids)
     return TableOfContents(
@@ -197,6 +207,12 @@ class _TocBuilder:
         for child in section.children:
             if isinstance(child, OutlineSection):
                 self.walk(child, (*path, ids[id(child)]), topic_id, ids)
+
+
+def _interleaved(root: OutlineSection) -> bool:
+    """Whether a page of ``root`` comes after one of its sections."""
+    kinds = [isinstance(c, OutlineSection) for c in root.children]
+    return True in kinds and False in kinds[kinds.index(True) :]
 
 
 def outline_pages(outline: Outline) -> dict[str, str | None]:
