@@ -36,7 +36,7 @@ from gezel_knowledge.compiler.generators._context import SCHEME, Context, normal
 from gezel_knowledge.compiler.generators.outline import Outline, OutlinePage, OutlineSection
 from gezel_knowledge.compiler.text.data import read_text_file
 
-__all__ = ["summary_outline", "summary_targets"]
+__all__ = ["find_link", "summary_outline", "summary_targets"]
 
 _LIST_ITEM = re.compile(r"(\s*)[*+-]\s+(.*)\Z")
 _SEPARATOR = re.compile(r" {0,3}([-*_])(?:\s*\1){2,}\s*\Z")
@@ -53,6 +53,12 @@ class _Link:
 
     label: str
     target: str
+
+
+def find_link(line: str) -> tuple[str, str] | None:
+    """``(label, target)`` of the first Markdown link of a list line, as SUMMARY.md reads it."""
+    found = _find_link(line)
+    return None if found is None else (found.label, found.target)
 
 
 def _find_link(line: str) -> _Link | None:

@@ -18,7 +18,8 @@ from pathlib import Path
 
 from gezel_knowledge.compiler.errors import SourceError, display_path
 from gezel_knowledge.compiler.generators import _config as config
-from gezel_knowledge.compiler.generators._context import Context, items
+from gezel_knowledge.compiler.generators._context import SCHEME, Context, items, normalise
+from gezel_knowledge.compiler.generators._literate_nav import LiterateReader, literate_nav
 from gezel_knowledge.compiler.generators.base import Generator, LinkStyle, Site
 from gezel_knowledge.compiler.generators.outline import Outline, OutlinePage, OutlineSection
 from gezel_knowledge.compiler.text.data import YamlNode, load_yaml_nodes
@@ -52,6 +53,11 @@ class MkDocs(Generator):
                 path=file.name,
             )
         nav = nodes.value.get("nav") if isinstance(nodes.value, dict) else None
+        literate = literate_nav(data.get("plugins"))
+        if nav is None and literate is not None and (content / literate.nav_file).is_file():
+            nav_file: Path | None = file  # the docs folder's nav file is the navigation
+        else:
+            nav_file = file if nav is not None else None
         theme = data.get("theme")
         language = (
             config.get(theme, "language") or config.get(theme, "locale")
@@ -76,29 +82,55 @@ class MkDocs(Generator):
                 "python-markdown",
                 prefixes=config.url_path(data.get("site_url")),
             ),
-            outline_file=file if nav is not None else None,
+            outline_file=nav_file,
             nav=nav,
         )
 
     def outline(self, site: Site, ctx: Context) -> Outline | None:
-        if site.nav is None or site.outline_file is None:
+        if site.outline_file is None:
             return None
-        return _nav_outline(ctx, site.outline_file, site.nav)
+        data = config.read_data(site.outline_file, ctx.source_root)
+        settings = literate_nav(data.get("plugins"))
+        reader = LiterateReader(ctx, settings) if settings is not None else None
+        if site.nav is None:
+            if reader is None:
+                return None
+            where = ctx.display(site.outline_file)
+            root = OutlineSection(name="", key=where)
+            reader.folder(ctx.content_root, root)
+            return Outline("mkdocs", root, where)
+        return _nav_outline(ctx, site.outline_file, site.nav, reader)
 
 
-def _nav_outline(ctx: Context, config: Path, nav: YamlNode) -> Outline:
-    """The outline ``nav`` of ``config`` (mkdocs.yml) describes."""
+def _nav_outline(
+    ctx: Context, config: Path, nav: YamlNode, reader: LiterateReader | None
+) -> Outline:
+    """The outline ``nav`` of ``config`` (mkdocs.yml) describes (a folder entry read by
+    ``literate-nav`` when the site uses it)."""
     where = ctx.display(config)
     root = OutlineSection(name="", key=where)
 
+    def folder(target: str) -> Path | None:
+        """The folder a nav entry names, when ``literate-nav`` reads it."""
+        if reader is None or not target.endswith("/") or SCHEME.match(target):
+            return None
+        path = normalise(ctx.content_root, target, ctx.content_root)
+        return path if path is not None and path.is_dir() else None
+
     def page(target: str, title: str | None, position: int, line: int) -> OutlinePage | None:
         path = ctx.page(ctx.content_root, target, origin=config, line=line)
+        if path is not None and reader is not None:
+            reader.seen.add(path)
         return None if path is None else OutlinePage(path, title, position, where, line)
 
     def entries(node: YamlNode, into: OutlineSection) -> None:
         for entry in items(node, "nav", where):
             position = len(into.children)
             if isinstance(entry.value, str):
+                listed = folder(entry.value)
+                if listed is not None and reader is not None:
+                    reader.subfolder(listed, None, into)
+                    continue
                 found = page(entry.value, None, position, entry.line)
                 if found is not None:
                     into.children.append(found)
@@ -116,6 +148,10 @@ def _nav_outline(ctx: Context, config: Path, nav: YamlNode) -> Outline:
                 entries(target, section)
                 into.children.append(section)
             elif isinstance(target.value, str):
+                listed = folder(target.value)
+                if listed is not None and reader is not None:
+                    reader.subfolder(listed, title, into)
+                    continue
                 found = page(target.value, title, position, target.line)
                 if found is not None:
                     into.children.append(found)

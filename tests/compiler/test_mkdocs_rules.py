@@ -1,0 +1,80 @@
+"""MkDocs rules, each with a small tree of its own (issue 21)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from gezel_knowledge.compiler import CatalogSource
+from gezel_knowledge.compiler.sources.markdown_tree import load_markdown_tree
+from tests.compiler.trees import write_tree
+
+
+def _placed(source: CatalogSource) -> dict[str, tuple[tuple[str, ...], int | None]]:
+    return {d.id: (d.topic_path, d.ordinal) for d in source.documents}
+
+
+def test_literate_nav_folder_entries_read_the_folders_nav_file(tmp_path: Path) -> None:
+    # mkdocs.yml names folders; literate-nav reads each folder's README.md (its last list),
+    # and implicit_index puts the folder's index page (README.md itself) first.
+    root = write_tree(
+        tmp_path / "site",
+        {
+            "mkdocs.yml": (
+                "site_name: Kettle\nnav:\n  - Home: index.md\n  - Guide: guide/\n"
+                "  - Extra: extra/\n"
+                "plugins:\n  - search\n  - literate-nav:\n      nav_file: README.md\n"
+                "      implicit_index: true\n"
+            ),
+            "docs/index.md": "# Home\n",
+            "docs/guide/README.md": (
+                "# Guide\n\nRead [filling](fill.md) first.\n\n"
+                "- [Filling](fill.md)\n- [Boiling](boil.md)\n- Advanced\n"
+                "    - [Descaling](advanced/descale.md)\n\n[ref]: boil.md\n"
+            ),
+            "docs/guide/start.md": "# Start\n",
+            "docs/guide/fill.md": "# Fill\n",
+            "docs/guide/boil.md": "# Boil\n",
+            "docs/guide/advanced/descale.md": "# Descale\n",
+            # No nav file: the folder's pages by name, its index first.
+            "docs/extra/index.md": "# Extra\n",
+            "docs/extra/b.md": "# B\n",
+            "docs/extra/a.md": "# A\n",
+        },
+    )
+    source = load_markdown_tree(root)
+    assert source.warnings == ()
+    assert {t.id: (t.name, t.parent_id) for t in source.topics} == {
+        "demo": ("Demo catalog", None),
+        "guide": ("Guide", None),
+        "advanced": ("Advanced", "guide"),
+        "extra": ("Extra", None),
+    }
+    assert _placed(source) == {
+        "index": (("demo",), 0),
+        "guide/README": (("guide",), 0),
+        "guide/fill": (("guide",), 1),
+        "guide/boil": (("guide",), 2),
+        "guide/advanced/descale": (("guide", "advanced"), 0),
+        "extra/index": (("extra",), 0),
+        "extra/a": (("extra",), 1),
+        "extra/b": (("extra",), 2),
+    }
+
+
+def test_literate_nav_without_yaml_nav_reads_the_docs_nav_file(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "site",
+        {
+            "mkdocs.yml": "site_name: Kettle\nplugins:\n  - literate-nav\n",
+            "docs/SUMMARY.md": (
+                "Intro text.\n\n- [One](one.md)\n\n<!--nav-->\n\n"
+                "* [Two](two.md)\n* [One](one.md)\n\nAnother list:\n\n- [Three](three.md)\n"
+            ),
+            "docs/one.md": "# One\n",
+            "docs/two.md": "# Two\n",
+            "docs/three.md": "# Three\n",
+        },
+    )
+    source = load_markdown_tree(root)
+    # The first list after <!--nav--> is the navigation; the nav file is no page.
+    assert _placed(source) == {"two": (("demo",), 0), "one": (("demo",), 1)}
