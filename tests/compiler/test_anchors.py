@@ -98,3 +98,14 @@ def test_gitbook_slugs_keep_dots_and_answer_to_their_html_id() -> None:
     found = _anchors("# Notes\n\n## 1. Install\n\nRun.\n\n## 1. Install\n", "gitbook")
     assert (found["1.-install"], found["id-1.-install"]) == ((3, 5), (3, 5))
     assert (found["1.-install-1"], found["id-1.-install-1"]) == ((7, 7), (7, 7))
+
+
+def test_headings_in_block_quotes_and_inline_attribute_ids_are_anchors() -> None:
+    body = (
+        "# Config\n\n## Theme\n\n> #### custom_dir\n>\n> Where overrides live.\n\n"
+        "* **`locale`**{ #mkdocs-locale }: the language.\n"
+    )
+    found = _anchors(body, "python-markdown")
+    assert found["custom_dir"] == (5, 7)
+    assert found["mkdocs-locale"] == (9, 9)
+    assert found["theme"] == (3, 9)

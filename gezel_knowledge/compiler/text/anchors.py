@@ -22,7 +22,9 @@ verbatim, images and HTML tags dropped, backslash escapes resolved. Besides the 
 slugs, a page answers to explicit ids (``{#id}``, ``{: #id .class}``), HTML anchors
 (``<a id="x">`` or ``<a name="x">`` on or just above a heading), MyST targets (``(label)=`` just
 above a heading) and, as a fallback for links written against another renderer's preview, the
-slugs of the other styles.
+slugs of the other styles. Headings inside block quotes (``> #### name``) get their slugs too
+(every renderer gives them ids), and attribute lists on inline text (``**name**{ #id }``,
+Python-Markdown's ``attr_list``) give ids to the block that holds them.
 """
 
 from __future__ import annotations
@@ -55,6 +57,8 @@ _HTML_ANCHOR = re.compile(
     r"<a\s[^<>]*?\b(?:id|name)\s*=\s*[\"']([^\"'<>]+)[\"'][^<>]*>", re.IGNORECASE
 )
 _MYST_TARGET = re.compile(r" {0,3}\(([^()\s]+)\)=[ \t]*\Z")
+_QUOTED_HEADING = re.compile(r" {0,3}(?:>[ \t]?)+ {0,3}#{1,6}[ \t]+([^\n]*?)[ \t#]*\Z")
+_INLINE_ATTRIBUTES = re.compile(r"\{:?[ \t]*#([\w:.-]+)[^{}\n]*\}")
 _PY_MARKDOWN_STRIP = re.compile(r"[^\w\s-]")
 _PY_MARKDOWN_JOIN = re.compile(r"[-\s]+")
 _GITHUB_STRIP = re.compile(r"[^\w\- ]")
@@ -203,6 +207,7 @@ def _line_targets(
         lines = body[block.start : block.end].split("\n")
         labels = [m.group(1) for m in (_MYST_TARGET.match(line) for line in lines) if m]
         labels += [a for line in lines for a in _HTML_ANCHOR.findall(line)]
+        labels += [a for line in lines for a in _INLINE_ATTRIBUTES.findall(line)]
         if not labels:
             continue
         span = (block.line_start, block.line_end)
@@ -210,6 +215,21 @@ def _line_targets(
         if all(_is_anchor_only(line) for line in lines) and after is not None:
             span = spans.get(after.line_start, span)
         found.extend((label, span) for label in labels)
+    return found
+
+
+def _quoted_headings(blocks: Sequence[Block], body: str) -> list[tuple[str, tuple[int, int]]]:
+    """Headings inside block quotes, with the rest of their quote as their lines."""
+    found = []
+    for block in blocks:
+        if block.kind != "text" or ">" not in body[block.start : block.end]:
+            continue
+        lines = body[block.start : block.end].split("\n")
+        for offset, line in enumerate(lines):
+            match = _QUOTED_HEADING.match(line)
+            if match is not None:
+                text, _ = _split_attributes(match.group(1))
+                found.append((heading_text(text), (block.line_start + offset, block.line_end)))
     return found
 
 
@@ -234,6 +254,7 @@ def page_anchors(
         texts.append((heading_text(text), span))
     for label, span in _line_targets(blocks, body, spans):
         found.setdefault(label, span)
+    texts += _quoted_headings(blocks, body)
     for each in (style, *(s for s in SLUG_STYLES if s != style)):
         seen: dict[str, int] = {}
         for text, span in texts:
