@@ -214,3 +214,14 @@ def test_footnote_definitions_are_not_link_definitions(tmp_path: Path) -> None:
     body = next(d for d in source.documents if d.id == "a").load_body(LINKS)
     assert "[^1]: Some words, not a target.\n" in body
     assert "[ref]: knowledge://tester/demo/b\n" in body
+
+
+def test_a_definition_cannot_interrupt_a_paragraph() -> None:
+    body = (
+        "There are two basic\n[kinds of sites]: project sites, and user sites.\n\n"
+        "[kinds of sites]: https://example.test/kinds\n[next]: b.md\n"
+    )
+    assert [(r.target, r.line) for r in find_links(body)] == [
+        ("https://example.test/kinds", 4),
+        ("b.md", 5),
+    ]

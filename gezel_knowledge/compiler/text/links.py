@@ -1,8 +1,8 @@
 """Finding and rewriting link targets in Markdown bodies.
 
 Covers inline links and images (``[text](target "title")``, ``![alt](target)``, and Hugo's
-``[text]({{< ref "page.md" >}})``), reference definitions (``[label]: target``, never a
-footnote's ``[^label]: text``) and HTML
+``[text]({{< ref "page.md" >}})``), reference definitions (``[label]: target`` opening a
+block, never inside a paragraph and never a footnote's ``[^label]: text``) and HTML
 ``<img src="...">``. Targets inside fenced code
 blocks and inline code spans are left alone. Only the target is replaced; the link text, the
 title and the line structure of the body stay as they were, so line numbers computed before a
@@ -31,6 +31,8 @@ _INLINE = re.compile(
 )
 # A label opening with "^" is a footnote definition (``[^1]: text``), whose text is no target.
 _DEFINITION = re.compile(r" {0,3}\[(?!\^)(?:[^\]\\]|\\.)+\]:[ \t]*(<[^<>\n]*>|\S+)")
+# Lines after which a definition may start: headings, thematic breaks, footnote definitions.
+_BLOCK_LINE = re.compile(r" {0,3}(?:#{1,6}(?:[ \t]|\Z)|(?:[-*_][ \t]*){3,}\Z|\[\^[^\]]+\]:)")
 # Within one tag: the scan from an "<img" stops at the next "<", never reading the next tag's.
 _IMG_SRC = re.compile(r"<img\b[^<>]*?\bsrc\s*=\s*(?:\"([^\"]*)\"|'([^']*)')", re.IGNORECASE)
 _BACKTICKS = re.compile(r"`+")
@@ -85,19 +87,25 @@ def find_links(
         blocks = parse_blocks(body, index)
     code = code_line_mask(blocks, index.count)
     refs: list[LinkRef] = []
+    # A definition cannot interrupt a paragraph: it opens a block, or follows another.
+    may_define = True
     for number in range(1, index.count + 1):
         if code[number - 1]:
+            may_define = True
             continue
         start, end = index.span(number)
         line = body[start:end]
+        opens = may_define
+        may_define = not line.strip() or bool(_BLOCK_LINE.match(line))
         if "[" not in line and "<img" not in line.lower():
             continue
         masked = _mask_code_spans(line)
         for match in _INLINE.finditer(masked):
             s, e = match.span(2)
             refs.append(_ref(line, start, s, e, number, image=match.group(1) == "!"))
-        definition = _DEFINITION.match(masked)
+        definition = _DEFINITION.match(masked) if opens else None
         if definition:
+            may_define = True
             s, e = definition.span(1)
             refs.append(_ref(line, start, s, e, number, image=False))
         for match in _IMG_SRC.finditer(masked):
