@@ -6,7 +6,7 @@ from pathlib import Path
 
 from gezel_knowledge.compiler import CatalogSource
 from gezel_knowledge.compiler.sources.markdown_tree import load_markdown_tree
-from tests.compiler.trees import write_tree
+from tests.compiler.trees import PNG, write_tree
 
 
 def _placed(source: CatalogSource) -> dict[str, tuple[tuple[str, ...], int | None]]:
@@ -78,3 +78,21 @@ def test_literate_nav_without_yaml_nav_reads_the_docs_nav_file(tmp_path: Path) -
     source = load_markdown_tree(root)
     # The first list after <!--nav--> is the navigation; the nav file is no page.
     assert _placed(source) == {"two": (("demo",), 0), "one": (("demo",), 1)}
+
+
+def test_an_html_image_resolves_from_the_pages_directory_url(tmp_path: Path) -> None:
+    # guide/theme.md is published at guide/theme/: its raw <img src="../../img/x.png">
+    # (not rewritten by MkDocs) is docs/img/x.png; a Markdown image is relative to the file.
+    root = write_tree(
+        tmp_path / "site",
+        {
+            "mkdocs.yml": "site_name: S\nnav:\n  - guide/theme.md\n",
+            "docs/guide/theme.md": (
+                '# Theme\n\n<img src="../../img/x.png" alt="x">\n\n![y](../img/x.png)\n'
+            ),
+            "docs/img/x.png": PNG,
+        },
+    )
+    source = load_markdown_tree(root)
+    assert source.warnings == ()
+    assert [a.path for a in source.assets] == ["assets/img/x.png"]

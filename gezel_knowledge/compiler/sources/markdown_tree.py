@@ -465,7 +465,14 @@ class _Tree:
             rel = decoded.lstrip("/")
             roots = (self.content_root, *self.style.static_roots)
             return [root / rel for root in roots]
-        return [self.content_root / PurePosixPath(page.rel).parent / decoded]
+        beside = [self.content_root / PurePosixPath(page.rel).parent / decoded]
+        if self.style.urls != "directory":
+            return beside
+        # An HTML <img> is not rewritten by the generator: the browser resolves it from the
+        # page's URL (MkDocs publishes a/b.md at a/b/), one folder deeper than the file.
+        url = self.site.generator.page_url(page.rel, page.front).path
+        from_url = normalise_path([*url.split("/"), *decoded.split("/")])
+        return beside if from_url is None else [*beside, self.content_root / from_url]
 
     def _plan_asset(self, page: _Page, link: LinkRef, decoded: str, where: str, line: int) -> None:
         candidates = self._asset_candidates(page, decoded)
