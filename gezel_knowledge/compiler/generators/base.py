@@ -140,6 +140,13 @@ class Generator(ABC):
         del rel, front
         return ()
 
+    def expand(self, site: Site, page: Path, body: str, *, within: Path) -> str:
+        """A page's body with what the generator includes before rendering it put in
+        (MkDocs' ``pymdownx.snippets``), reading only files inside ``within`` (the source
+        folder); the default includes nothing."""
+        del site, page, within
+        return body
+
     def link_target(self, raw: str) -> LinkTarget | None:
         """A target in the generator's own syntax (Hugo's ``{{< ref >}}``), or ``None``."""
         del raw

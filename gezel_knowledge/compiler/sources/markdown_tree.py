@@ -111,6 +111,8 @@ class _Page:
     plan: dict[int, _Action] = field(default_factory=dict)
     """link start offset -> ("doc", id, range), ("asset", archive path, None) or ("text",
     replacement, None)."""
+    expand: Callable[[str], str] | None = None
+    """The generator's includes put into a body (:meth:`Generator.expand`)."""
 
 
 def _notebook_markdown(text: str, where: str) -> str:
@@ -361,7 +363,12 @@ class _Tree:
                 "resolves outside the source folder", reason="unsafe-path", path=where
             )
         front, raw_body, body_line = _load_page_text(file, rel, where)
-        body = normalize_body(raw_body)
+        generator, site, within = self.site.generator, self.site, self.source_root
+
+        def expand(text: str) -> str:
+            return generator.expand(site, file, text, within=within)
+
+        body = normalize_body(expand(raw_body))
         index = LineIndex(body)
         blocks = parse_blocks(body, index)
         title = (
@@ -378,6 +385,7 @@ class _Tree:
             body_sha256=hashlib.sha256(body.encode("utf-8")).hexdigest(),
             anchors=page_anchors(blocks, index, body, self.style.slug),
             links=find_links(body, index, blocks),
+            expand=expand,
         )
         other = self.by_id.get(doc_id)
         if other is not None:
@@ -529,11 +537,14 @@ class _Tree:
 
 def _body_loader(page: _Page, rel: str, where: str) -> Callable[[LinkBase], str]:
     file = page.file
+    expand = page.expand
     expected = page.body_sha256
     plan = dict(page.plan)
 
     def load(links: LinkBase) -> str:
         _, raw_body, _ = _load_page_text(file, rel, where)
+        if expand is not None:
+            raw_body = expand(raw_body)
         body = normalize_body(raw_body)
         if hashlib.sha256(body.encode("utf-8")).hexdigest() != expected:
             raise SourceError(
