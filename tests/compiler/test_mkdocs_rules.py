@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gezel_knowledge.compiler import CatalogSource
+from gezel_knowledge.compiler import CatalogSource, LinkBase
 from gezel_knowledge.compiler.sources.markdown_tree import load_markdown_tree
 from tests.compiler.trees import PNG, write_tree
 
@@ -96,3 +96,38 @@ def test_an_html_image_resolves_from_the_pages_directory_url(tmp_path: Path) -> 
     source = load_markdown_tree(root)
     assert source.warnings == ()
     assert [a.path for a in source.assets] == ["assets/img/x.png"]
+
+
+def test_snippets_are_included_before_anchors_and_links_are_read(tmp_path: Path) -> None:
+    # pymdownx.snippets includes CONTRIBUTING.md (found from the folder MkDocs runs in);
+    # its headings are anchors of the including page, and its text is the page's.
+    root = write_tree(
+        tmp_path / "site",
+        {
+            "mkdocs.yml": (
+                "site_name: S\nnav:\n  - index.md\n  - about/contributing.md\n"
+                "markdown_extensions:\n  - toc:\n      permalink: true\n  - pymdownx.snippets\n"
+            ),
+            "docs/index.md": (
+                "# Home\n\n[dev](about/contributing.md#installing-for-development)\n\n"
+                ';--8<-- "kept.md"\n'
+            ),
+            "docs/about/contributing.md": (
+                '--8<-- "CONTRIBUTING.md"\n\n    --8<-- "missing.md"\n--8<-- "../outside.md"\n'
+            ),
+            "CONTRIBUTING.md": "# Contributing\n\n## Installing for development\n\nRun it.\n",
+        },
+    )
+    (tmp_path / "outside.md").write_text("# Secret\n", encoding="utf-8")
+    source = load_markdown_tree(root)
+    assert source.warnings == ()
+    contributing = next(d for d in source.documents if d.id == "about/contributing")
+    assert contributing.title == "Contributing"
+    assert contributing.load_body(LinkBase("tester", "demo")) == (
+        "# Contributing\n\n## Installing for development\n\nRun it.\n\n"
+    )
+    home = next(d for d in source.documents if d.id == "index").load_body(
+        LinkBase("tester", "demo")
+    )
+    assert "(knowledge://tester/demo/about/contributing#line=3-5)" in home
+    assert '--8<-- "kept.md"\n' in home

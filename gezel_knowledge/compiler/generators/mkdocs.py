@@ -20,6 +20,7 @@ from gezel_knowledge.compiler.errors import SourceError, display_path
 from gezel_knowledge.compiler.generators import _config as config
 from gezel_knowledge.compiler.generators._context import SCHEME, Context, items, normalise
 from gezel_knowledge.compiler.generators._literate_nav import LiterateReader, literate_nav
+from gezel_knowledge.compiler.generators._snippets import expand_snippets
 from gezel_knowledge.compiler.generators.base import Generator, LinkStyle, Site
 from gezel_knowledge.compiler.generators.outline import Outline, OutlinePage, OutlineSection
 from gezel_knowledge.compiler.text.data import YamlNode, load_yaml_nodes
@@ -86,6 +87,14 @@ class MkDocs(Generator):
             nav=nav,
         )
 
+    def expand(self, site: Site, page: Path, body: str, *, within: Path) -> str:
+        if site.config is None or "--8<--" not in body:
+            return body
+        bases = _snippet_bases(site.config)
+        if not bases:
+            return body
+        return expand_snippets(body, bases=bases, within=within.resolve())
+
     def outline(self, site: Site, ctx: Context) -> Outline | None:
         if site.outline_file is None:
             return None
@@ -100,6 +109,26 @@ class MkDocs(Generator):
             reader.folder(ctx.content_root, root)
             return Outline("mkdocs", root, where)
         return _nav_outline(ctx, site.outline_file, site.nav, reader)
+
+
+def _snippet_bases(file: Path) -> tuple[Path, ...]:
+    """The folders ``pymdownx.snippets`` looks in, when mkdocs.yml enables it (relative to
+    the folder MkDocs runs in, the configuration's)."""
+    data = config.read_data(file, file.parent)
+    extensions = data.get("markdown_extensions")
+    found: object = None
+    enabled = False
+    for entry in extensions if isinstance(extensions, list) else []:
+        name, options = (entry, None) if isinstance(entry, str) else (None, None)
+        if isinstance(entry, dict) and len(entry) == 1:
+            ((name, options),) = entry.items()
+        if name == "pymdownx.snippets":
+            enabled, found = True, config.get(options, "base_path")
+    if not enabled:
+        return ()
+    paths = found if isinstance(found, list) else [found] if isinstance(found, str) else ["."]
+    root = file.parent.resolve()
+    return tuple((root / p).resolve() for p in paths if isinstance(p, str))
 
 
 def _nav_outline(
