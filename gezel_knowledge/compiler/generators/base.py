@@ -147,6 +147,13 @@ class Generator(ABC):
         del site, page, within
         return body
 
+    def generates_headings(self, body: str) -> bool:
+        """Whether the generator adds headings of its own to this page (MkDocs' ``:::``
+        blocks of mkdocstrings and mkdocs-click), so an anchor not found in its text may
+        still exist; the default: never."""
+        del body
+        return False
+
     def link_target(self, raw: str) -> LinkTarget | None:
         """A target in the generator's own syntax (Hugo's ``{{< ref >}}``), or ``None``."""
         del raw

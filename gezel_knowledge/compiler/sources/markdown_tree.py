@@ -113,6 +113,8 @@ class _Page:
     replacement, None)."""
     expand: Callable[[str], str] | None = None
     """The generator's includes put into a body (:meth:`Generator.expand`)."""
+    generated_headings: bool = False
+    """Whether the generator adds headings to the page, so unknown anchors are not reported."""
 
 
 def _notebook_markdown(text: str, where: str) -> str:
@@ -386,6 +388,7 @@ class _Tree:
             anchors=page_anchors(blocks, index, body, self.style.slug),
             links=find_links(body, index, blocks),
             expand=expand,
+            generated_headings=generator.generates_headings(body),
         )
         other = self.by_id.get(doc_id)
         if other is not None:
@@ -456,7 +459,7 @@ class _Tree:
         span: tuple[int, int] | None = None
         if fragment:
             span = doc.anchors.get(unquote(fragment)) or doc.anchors.get(unquote(fragment).lower())
-            if span is None:
+            if span is None and not doc.generated_headings:
                 self.warn(
                     "missing-anchor",
                     f"link {link.target!r}: {doc.doc_id!r} has no heading #{fragment}; "
