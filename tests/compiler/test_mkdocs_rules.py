@@ -131,3 +131,21 @@ def test_snippets_are_included_before_anchors_and_links_are_read(tmp_path: Path)
     )
     assert "(knowledge://tester/demo/about/contributing#line=3-5)" in home
     assert '--8<-- "kept.md"\n' in home
+
+
+def test_anchors_of_autodoc_blocks_are_not_reported_missing(tmp_path: Path) -> None:
+    # mkdocstrings (and mkdocs-click) turn "::: identifier" into headings the text lacks.
+    root = write_tree(
+        tmp_path / "site",
+        {
+            "mkdocs.yml": "site_name: S\nnav:\n  - index.md\n  - api.md\n",
+            "docs/index.md": ("# Home\n\n[cls](api.md#kettle.Kettle) [gone](index.md#nowhere)\n"),
+            "docs/api.md": "# API\n\n::: kettle.Kettle\n    options:\n      show_source: false\n",
+        },
+    )
+    source = load_markdown_tree(root)
+    assert [(w.reason, w.path, w.line) for w in source.warnings] == [
+        ("missing-anchor", "docs/index.md", 3)
+    ]
+    home = next(d for d in source.documents if d.id == "index").load_body(LinkBase("t", "d"))
+    assert "[cls](knowledge://t/d/api)" in home

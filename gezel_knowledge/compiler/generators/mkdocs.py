@@ -14,6 +14,7 @@ at ``page/``) or without (``page.html``); anchors by Python-Markdown's ``toc`` s
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from gezel_knowledge.compiler.errors import SourceError, display_path
@@ -28,6 +29,7 @@ from gezel_knowledge.compiler.text.data import YamlNode, load_yaml_nodes
 __all__ = ["MkDocs"]
 
 _CONFIGS = ("mkdocs.yml", "mkdocs.yaml")
+_AUTODOC = re.compile(r"^:::[ \t]+\S", re.MULTILINE)
 
 
 class MkDocs(Generator):
@@ -94,6 +96,10 @@ class MkDocs(Generator):
         if not bases:
             return body
         return expand_snippets(body, bases=bases, within=within.resolve())
+
+    def generates_headings(self, body: str) -> bool:
+        # mkdocstrings' and mkdocs-click's "::: identifier" blocks become headings.
+        return bool(_AUTODOC.search(body))
 
     def outline(self, site: Site, ctx: Context) -> Outline | None:
         if site.outline_file is None:
