@@ -149,3 +149,22 @@ def test_anchors_of_autodoc_blocks_are_not_reported_missing(tmp_path: Path) -> N
     ]
     home = next(d for d in source.documents if d.id == "index").load_body(LinkBase("t", "d"))
     assert "[cls](knowledge://t/d/api)" in home
+
+
+def test_an_untitled_nav_section_is_named_after_its_first_page(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "site",
+        {
+            "mkdocs.yml": (
+                'site_name: S\nnav:\n  - index.md\n  - "":\n      - guide/start.md\n'
+                "      - guide/next.md\n"
+            ),
+            "docs/index.md": "# Home\n",
+            "docs/guide/start.md": "# Getting started\n",
+            "docs/guide/next.md": "# Next steps\n",
+        },
+    )
+    source = load_markdown_tree(root)
+    names = {t.id: t.name for t in source.topics}
+    assert names == {"demo": "Demo catalog", "getting-started": "Getting started"}
+    assert str(tmp_path) not in repr(source.topics)

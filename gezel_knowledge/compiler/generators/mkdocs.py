@@ -4,8 +4,13 @@ Navigation: ``nav``: pages (``- page.md`` or ``- Title: page.md``) and sections
 (``- Section: [...]``), paths relative to ``docs_dir``. A section's pages keep their nav
 order, so a section whose first entry is its ``index.md`` (Material's section index pages) is
 led by it. External links (``- Blog: https://...``) are no pages and are left out, as are
-entries naming files that do not exist (with a warning, as MkDocs gives one). Without ``nav``,
-the ``docs_dir`` tree, as MkDocs builds its navigation then.
+entries naming files that do not exist (with a warning, as MkDocs gives one). An untitled
+section (``- "":``) is named after its first page. Without ``nav``, the ``docs_dir`` tree, as
+MkDocs builds its navigation then. With the ``literate-nav`` plugin, folders' Markdown nav files
+(:mod:`._literate_nav`).
+
+Pages: ``pymdownx.snippets`` includes are put in (:mod:`._snippets`); a page with ``:::``
+autodoc blocks has headings MkDocs generates.
 
 Metadata: ``site_name``, ``site_description``, ``theme.language``, ``site_author``,
 ``repo_url``, ``site_url``. Links: URLs with ``use_directory_urls`` (``page.md`` is published
@@ -137,6 +142,14 @@ def _snippet_bases(file: Path) -> tuple[Path, ...]:
     return tuple((root / p).resolve() for p in paths if isinstance(p, str))
 
 
+def _name_untitled(section: OutlineSection) -> None:
+    """An untitled section (``- "":``) is named after its first page, never after where the
+    configuration is."""
+    if not section.name:
+        first = next((c for c in section.children if isinstance(c, OutlinePage)), None)
+        section.title_page = first.path if first is not None else None
+
+
 def _nav_outline(
     ctx: Context, config: Path, nav: YamlNode, reader: LiterateReader | None
 ) -> Outline:
@@ -179,8 +192,11 @@ def _nav_outline(
                 )
             ((title, target),) = entry.value.items()
             if isinstance(target.value, list):
-                section = OutlineSection(name=title, key=f"{where}:{entry.line}", order=position)
+                section = OutlineSection(
+                    name=str(title or "").strip(), key=f"{where}:{entry.line}", order=position
+                )
                 entries(target, section)
+                _name_untitled(section)
                 into.children.append(section)
             elif isinstance(target.value, str):
                 listed = folder(target.value)
