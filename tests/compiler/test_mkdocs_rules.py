@@ -168,3 +168,46 @@ def test_an_untitled_nav_section_is_named_after_its_first_page(tmp_path: Path) -
     names = {t.id: t.name for t in source.topics}
     assert names == {"demo": "Demo catalog", "getting-started": "Getting started"}
     assert str(tmp_path) not in repr(source.topics)
+
+
+def test_awesome_pages_files_order_name_and_hide_folders(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "site",
+        {
+            "mkdocs.yml": "site_name: S\nplugins:\n  - search\n  - awesome-pages\n",
+            "docs/index.md": "# Home\n",
+            "docs/zeta.md": "# Zeta\n",
+            "docs/guide/.pages": (
+                "title: The guide\nnav:\n  - start.md\n  - Tips: tips.md\n  - ... | glob=b*.md\n"
+                "  - Blog: https://example.test/blog\n"
+            ),
+            "docs/guide/start.md": "# Start\n",
+            "docs/guide/tips.md": "# Tips\n",
+            "docs/guide/boil.md": "# Boil\n",
+            "docs/guide/brew.md": "# Brew\n",
+            "docs/guide/unlisted.md": "# Unlisted\n",
+            "docs/drafts/.pages": "hide: true\n",
+            "docs/drafts/idea.md": "# Idea\n",
+            "docs/api/a.md": "# A\n",
+            "docs/api/b.md": "# B\n",
+            "docs/api/.pages": "order: desc\n",
+        },
+    )
+    source = load_markdown_tree(root)
+    assert source.warnings == ()
+    assert {t.id: t.name for t in source.topics} == {
+        "demo": "Demo catalog",
+        "api": "Api",
+        "the-guide": "The guide",
+    }
+    # MkDocs' order: the index, the other pages, then the folders by name.
+    assert _placed(source) == {
+        "index": (("demo",), 0),
+        "zeta": (("demo",), 1),
+        "api/b": (("api",), 0),
+        "api/a": (("api",), 1),
+        "guide/start": (("the-guide",), 0),
+        "guide/tips": (("the-guide",), 1),
+        "guide/boil": (("the-guide",), 2),
+        "guide/brew": (("the-guide",), 3),
+    }

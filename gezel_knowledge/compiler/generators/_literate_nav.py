@@ -26,7 +26,7 @@ from gezel_knowledge.compiler.generators._context import SCHEME, Context, normal
 from gezel_knowledge.compiler.generators._summary import find_link
 from gezel_knowledge.compiler.generators.outline import OutlinePage, OutlineSection
 
-__all__ = ["LiterateNav", "LiterateReader", "literate_nav"]
+__all__ = ["LiterateNav", "LiterateReader", "literate_nav", "mkdocs_order", "plugin_options"]
 
 _ITEM = re.compile(r"( *)(?:[*+-]|\d{1,9}[.)])[ \t]+(.*)\Z")
 _CONTINUED = re.compile(r"[ \t]")
@@ -41,8 +41,9 @@ class LiterateNav:
     implicit_index: bool = False
 
 
-def literate_nav(plugins: object) -> LiterateNav | None:
-    """The ``literate-nav`` settings of mkdocs.yml's ``plugins``, ``None`` when not enabled."""
+def plugin_options(plugins: object, name: str) -> dict[str, object] | None:
+    """The options mkdocs.yml's ``plugins`` gives plugin ``name`` (``{}`` when it gives none),
+    ``None`` when the plugin is not enabled."""
     entries: list[tuple[object, object]] = []
     if isinstance(plugins, dict):
         entries = list(plugins.items())
@@ -52,15 +53,21 @@ def literate_nav(plugins: object) -> LiterateNav | None:
                 entries.append((entry, {}))
             elif isinstance(entry, dict) and len(entry) == 1:
                 entries.extend(entry.items())
-    for name, options in entries:
-        if str(name).removeprefix("mkdocs-") != "literate-nav":
-            continue
-        settings = config.mapping(options)
-        return LiterateNav(
-            config.string(settings.get("nav_file")) or "SUMMARY.md",
-            settings.get("implicit_index") is True,
-        )
+    for key, options in entries:
+        if str(key).removeprefix("mkdocs-") == name:
+            return config.mapping(options)
     return None
+
+
+def literate_nav(plugins: object) -> LiterateNav | None:
+    """The ``literate-nav`` settings of mkdocs.yml's ``plugins``, ``None`` when not enabled."""
+    settings = plugin_options(plugins, "literate-nav")
+    if settings is None:
+        return None
+    return LiterateNav(
+        config.string(settings.get("nav_file")) or "SUMMARY.md",
+        settings.get("implicit_index") is True,
+    )
 
 
 @dataclass(slots=True)
@@ -110,6 +117,13 @@ def _last_list(text: str) -> list[_Item]:
     return roots
 
 
+def mkdocs_order(folder: Path, index: Path | None) -> list[Path]:
+    """A folder's entries as MkDocs orders files: the index page, the other files by name,
+    then the folders by name."""
+    entries = sorted(folder.iterdir(), key=lambda p: (p.is_dir(), p != index, p.name))
+    return [e for e in entries if not e.name.startswith(".")]
+
+
 class LiterateReader:
     """Folders' navigation as the plugin reads it, into outline sections."""
 
@@ -157,13 +171,9 @@ class LiterateReader:
         into.children.append(OutlinePage(rel, label, len(into.children), where, line))
 
     def inferred(self, folder: Path, into: OutlineSection) -> None:
-        """A folder without a nav file: its index page, then its pages and folders by name."""
-        index = self.index(folder)
-        entries = sorted(folder.iterdir(), key=lambda p: p.name)
-        if index is not None:
-            entries.remove(index)
-            entries.insert(0, index)
-        for entry in entries:
+        """A folder without a nav file, in MkDocs' order: its index page, its other pages by
+        name, then its folders by name."""
+        for entry in mkdocs_order(folder, self.index(folder)):
             if self.ctx.excluded(entry) or entry.name.startswith("."):
                 continue
             if entry.is_dir():

@@ -7,7 +7,8 @@ led by it. External links (``- Blog: https://...``) are no pages and are left ou
 entries naming files that do not exist (with a warning, as MkDocs gives one). An untitled
 section (``- "":``) is named after its first page. Without ``nav``, the ``docs_dir`` tree, as
 MkDocs builds its navigation then. With the ``literate-nav`` plugin, folders' Markdown nav files
-(:mod:`._literate_nav`).
+(:mod:`._literate_nav`); with ``awesome-pages`` and no ``nav``, folders' ``.pages`` files
+(:mod:`._awesome_pages`).
 
 Pages: ``pymdownx.snippets`` includes are put in (:mod:`._snippets`); a page with ``:::``
 autodoc blocks has headings MkDocs generates.
@@ -24,8 +25,13 @@ from pathlib import Path
 
 from gezel_knowledge.compiler.errors import SourceError, display_path
 from gezel_knowledge.compiler.generators import _config as config
+from gezel_knowledge.compiler.generators._awesome_pages import PagesReader
 from gezel_knowledge.compiler.generators._context import SCHEME, Context, items, normalise
-from gezel_knowledge.compiler.generators._literate_nav import LiterateReader, literate_nav
+from gezel_knowledge.compiler.generators._literate_nav import (
+    LiterateReader,
+    literate_nav,
+    plugin_options,
+)
 from gezel_knowledge.compiler.generators._snippets import expand_snippets
 from gezel_knowledge.compiler.generators.base import Generator, LinkStyle, Site
 from gezel_knowledge.compiler.generators.outline import Outline, OutlinePage, OutlineSection
@@ -62,8 +68,11 @@ class MkDocs(Generator):
             )
         nav = nodes.value.get("nav") if isinstance(nodes.value, dict) else None
         literate = literate_nav(data.get("plugins"))
+        awesome = plugin_options(data.get("plugins"), "awesome-pages")
         if nav is None and literate is not None and (content / literate.nav_file).is_file():
             nav_file: Path | None = file  # the docs folder's nav file is the navigation
+        elif nav is None and awesome is not None:
+            nav_file = file  # the folders' .pages files order the docs folder
         else:
             nav_file = file if nav is not None else None
         theme = data.get("theme")
@@ -113,11 +122,16 @@ class MkDocs(Generator):
         settings = literate_nav(data.get("plugins"))
         reader = LiterateReader(ctx, settings) if settings is not None else None
         if site.nav is None:
-            if reader is None:
-                return None
             where = ctx.display(site.outline_file)
             root = OutlineSection(name="", key=where)
-            reader.folder(ctx.content_root, root)
+            awesome = plugin_options(data.get("plugins"), "awesome-pages")
+            if reader is not None:
+                reader.folder(ctx.content_root, root)
+            elif awesome is not None:
+                filename = config.string(awesome.get("filename")) or ".pages"
+                PagesReader(ctx, filename).folder(ctx.content_root, root)
+            else:
+                return None
             return Outline("mkdocs", root, where)
         return _nav_outline(ctx, site.outline_file, site.nav, reader)
 
