@@ -117,3 +117,36 @@ def test_a_draft_in_a_gitbook_summary_still_warns(tmp_path: Path) -> None:
     )
     source = load_markdown_tree(root)
     assert [(w.reason, w.line) for w in source.warnings] == [("draft-chapter", 4)]
+
+
+def test_mdbook_includes_are_expanded_before_the_chapter_is_read(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "book",
+        {
+            "book.toml": '[book]\ntitle = "Includes"\n',
+            "src/SUMMARY.md": "# Summary\n\n- [Usage](usage.md)\n",
+            "src/usage.md": (
+                "# Usage\n\n{{#title Using it}}\n{{#include parts/flags.md}}\n\n"
+                "```rust\n{{#include ../code/lib.rs:setup}}\n```\n\n"
+                "```rust\n{{#rustdoc_include ../code/lib.rs:2:3}}\n```\n\n"
+                "{{#playground ../code/lib.rs editable}}\n\n"
+                "Literal: \\{{#include parts/flags.md}} and {{#include gone.md}} "
+                "and {{#include ../../outside.md}}\n"
+            ),
+            "src/parts/flags.md": "## Flags\n\nSee {{#include more.md}}.\n",
+            "src/parts/more.md": "more",
+            "code/lib.rs": "// ANCHOR: setup\nlet a = 1;\n// ANCHOR_END: setup\nlet b = 2;\n",
+        },
+    )
+    (tmp_path / "outside.md").write_text("secret\n", encoding="utf-8")
+    source = load_markdown_tree(root)
+    assert source.warnings == ()
+    body = source.documents[0].load_body(LINKS)
+    assert body == (
+        "# Usage\n\n\n## Flags\n\nSee more.\n\n"
+        "```rust\nlet a = 1;\n```\n\n"
+        "```rust\nlet a = 1;\n```\n\n"
+        "```rust,editable\n// ANCHOR: setup\nlet a = 1;\n// ANCHOR_END: setup\nlet b = 2;\n```\n\n"
+        "Literal: {{#include parts/flags.md}} and {{#include gone.md}} "
+        "and {{#include ../../outside.md}}\n"
+    )

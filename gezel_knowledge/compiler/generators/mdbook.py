@@ -7,8 +7,9 @@ entries without a link). Without a SUMMARY.md, the folders (with a warning: mdBo
 one).
 
 Metadata: ``[book]`` ``title``, ``description``, ``language``, ``authors``;
-``[output.html]`` ``git-repository-url`` and ``site-url``. Links: ``chapter.html`` names
-``chapter.md``; anchors by mdBook's slugs.
+``[output.html]`` ``git-repository-url`` and ``site-url``. Pages: ``{{#include}}`` and its
+kin are expanded (:mod:`._includes`). Links: ``chapter.html`` names ``chapter.md``; anchors by
+mdBook's slugs.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from pathlib import Path
 
 from gezel_knowledge.compiler.generators import _config as config
 from gezel_knowledge.compiler.generators._context import Context
+from gezel_knowledge.compiler.generators._includes import expand_includes
 from gezel_knowledge.compiler.generators._summary import summary_outline
 from gezel_knowledge.compiler.generators.base import Generator, LinkStyle, Site
 from gezel_knowledge.compiler.generators.outline import Outline
@@ -56,6 +58,9 @@ class MdBook(Generator):
             LinkStyle("html", "mdbook", prefixes=config.url_path(html.get("site-url"))),
             outline_file=summary if summary.is_file() else None,
         )
+
+    def expand(self, site: Site, page: Path, body: str, *, within: Path) -> str:
+        return expand_includes(body, folder=page.parent, within=within.resolve())
 
     def outline(self, site: Site, ctx: Context) -> Outline | None:
         if site.outline_file is None:
