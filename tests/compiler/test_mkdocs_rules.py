@@ -211,3 +211,27 @@ def test_awesome_pages_files_order_name_and_hide_folders(tmp_path: Path) -> None
         "guide/boil": (("the-guide",), 2),
         "guide/brew": (("the-guide",), 3),
     }
+
+
+def test_a_docs_folder_built_alone_keeps_its_sites_literate_nav(tmp_path: Path) -> None:
+    # The source is docs/; mkdocs.yml (with literate-nav) is one folder up.
+    site = write_tree(
+        tmp_path / "site",
+        {
+            "mkdocs.yml": (
+                "site_name: S\nnav:\n  - index.md\n  - Guide: guide/\nplugins:\n  - literate-nav\n"
+            ),
+            "docs/index.md": "# Home\n",
+            "docs/guide/SUMMARY.md": "- [B](b.md)\n- [A](a.md)\n",
+            "docs/guide/a.md": "# A\n",
+            "docs/guide/b.md": "# B\n",
+        },
+    )
+    write_tree(site / "docs", {})
+    source = load_markdown_tree(site / "docs")
+    assert source.site == "mkdocs"
+    assert _placed(source) == {
+        "index": (("demo",), 0),
+        "guide/b": (("guide",), 0),
+        "guide/a": (("guide",), 1),
+    }

@@ -118,7 +118,8 @@ class MkDocs(Generator):
     def outline(self, site: Site, ctx: Context) -> Outline | None:
         if site.outline_file is None:
             return None
-        data = config.read_data(site.outline_file, ctx.source_root)
+        # Read where detect() found it: the configuration may sit above a docs/ source.
+        data = config.read_data(site.outline_file, site.outline_file.parent)
         settings = literate_nav(data.get("plugins"))
         reader = LiterateReader(ctx, settings) if settings is not None else None
         if site.nav is None:
