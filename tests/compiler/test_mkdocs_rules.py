@@ -235,3 +235,40 @@ def test_a_docs_folder_built_alone_keeps_its_sites_literate_nav(tmp_path: Path) 
         "guide/b": (("guide",), 0),
         "guide/a": (("guide",), 1),
     }
+
+
+def test_without_nav_the_docs_folder_is_in_mkdocs_order_less_its_exclusions(
+    tmp_path: Path,
+) -> None:
+    root = write_tree(
+        tmp_path / "site",
+        {
+            "mkdocs.yml": (
+                "site_name: S\nexclude_docs: |\n  drafts/\n  *-old.md\n  /api/private.md\n"
+                "draft_docs: |\n  wip.md\n"
+            ),
+            "docs/zeta.md": "# Zeta\n",
+            "docs/index.md": "# Home\n",
+            "docs/API/index.md": "# API\n",
+            "docs/API/private.md": "# Private\n",
+            "docs/API/setup-old.md": "# Old\n",
+            "docs/api-notes/note.md": "# Note\n",
+            "docs/drafts/idea.md": "# Idea\n",
+            "docs/templates/page.md": "# Template\n",
+            "docs/.hidden/x.md": "# Hidden\n",
+            "docs/wip.md": "# Soon\n",
+        },
+    )
+    source = load_markdown_tree(root)
+    assert {t.id: t.name for t in source.topics} == {
+        "demo": "Demo catalog",
+        "api": "API",
+        "api-notes": "Api notes",
+    }
+    assert _placed(source) == {
+        "index": (("demo",), 0),
+        "zeta": (("demo",), 1),
+        "API/index": (("api",), 0),
+        "API/private": (("api",), 1),
+        "api-notes/note": (("api-notes",), 0),
+    }

@@ -1,4 +1,10 @@
-"""MkDocs' ``awesome-pages`` plugin: each folder's ``.pages`` file orders and names it.
+"""MkDocs' folder navigation (no ``nav``), and its ``awesome-pages`` plugin: each folder's
+``.pages`` file orders and names it.
+
+Without the plugin, a folder is a section named after it (``-`` and ``_`` read as spaces, a
+lowercase name capitalised) holding its index page, its other pages by name and its folders
+by name, as MkDocs builds its navigation; files MkDocs excludes (:mod:`._docs_filter`) are
+left out.
 
 Read when mkdocs.yml enables the plugin (``filename``, default ``.pages``) and has no
 ``nav``. A folder is a section in MkDocs' order (its index page, its other pages by name, its
@@ -18,7 +24,8 @@ from pathlib import Path
 from gezel_knowledge._untrusted import MAX_NESTING
 from gezel_knowledge.compiler.generators import _config as config
 from gezel_knowledge.compiler.generators._context import SCHEME, Context
-from gezel_knowledge.compiler.generators._literate_nav import mkdocs_order
+from gezel_knowledge.compiler.generators._docs_filter import DocsFilter
+from gezel_knowledge.compiler.generators._literate_nav import folder_title, mkdocs_order
 from gezel_knowledge.compiler.generators.outline import OutlinePage, OutlineSection
 
 __all__ = ["PagesReader"]
@@ -29,11 +36,15 @@ _REST = "..."
 class PagesReader:
     """Folders read by the ``awesome-pages`` rules, into outline sections."""
 
-    def __init__(self, ctx: Context, filename: str) -> None:
+    def __init__(self, ctx: Context, filename: str | None, docs: DocsFilter) -> None:
         self.ctx = ctx
         self.filename = filename
+        """The plugin's file name; ``None``: no plugin, MkDocs' own order only."""
+        self.docs = docs
 
     def _settings(self, folder: Path) -> dict[str, object]:
+        if self.filename is None:
+            return {}
         file = folder / self.filename
         if not file.is_file():
             return {}
@@ -47,7 +58,9 @@ class PagesReader:
         return [
             e
             for e in mkdocs_order(folder, index)
-            if not self.ctx.excluded(e) and (e.is_dir() or self.ctx.is_page(e))
+            if not self.ctx.excluded(e)
+            and not self.docs.excluded(self.ctx.rel(e), folder=e.is_dir())
+            and (e.is_dir() or self.ctx.is_page(e))
         ]
 
     def folder(self, folder: Path, into: OutlineSection, depth: int = 0) -> None:
@@ -88,7 +101,7 @@ class PagesReader:
                 title = str(key)
             if isinstance(target, list) and title is not None and depth < MAX_NESTING:
                 section = OutlineSection(
-                    name=title, key=f"{self.filename}:{title}", order=len(into.children)
+                    name=title, key=f"{self.filename or ''}:{title}", order=len(into.children)
                 )
                 self.items(target, named, rest, section, depth + 1)
                 if section.children:
@@ -110,9 +123,7 @@ class PagesReader:
         settings = self._settings(path)
         if settings.get("hide") is True:
             return
-        name = title or config.string(settings.get("title"))
-        if name is None:
-            name = path.name.replace("-", " ").replace("_", " ").capitalize()
+        name = title or config.string(settings.get("title")) or folder_title(path.name)
         section = OutlineSection(name=name, key=self.ctx.display(path), order=len(into.children))
         self.folder(path, section, depth + 1)
         if section.children:

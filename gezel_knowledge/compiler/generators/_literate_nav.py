@@ -23,10 +23,18 @@ from pathlib import Path
 from gezel_knowledge._untrusted import MAX_NESTING
 from gezel_knowledge.compiler.generators import _config as config
 from gezel_knowledge.compiler.generators._context import SCHEME, Context, normalise
+from gezel_knowledge.compiler.generators._docs_filter import DocsFilter
 from gezel_knowledge.compiler.generators._summary import find_link
 from gezel_knowledge.compiler.generators.outline import OutlinePage, OutlineSection
 
-__all__ = ["LiterateNav", "LiterateReader", "literate_nav", "mkdocs_order", "plugin_options"]
+__all__ = [
+    "LiterateNav",
+    "LiterateReader",
+    "folder_title",
+    "literate_nav",
+    "mkdocs_order",
+    "plugin_options",
+]
 
 _ITEM = re.compile(r"( *)(?:[*+-]|\d{1,9}[.)])[ \t]+(.*)\Z")
 _CONTINUED = re.compile(r"[ \t]")
@@ -117,6 +125,13 @@ def _last_list(text: str) -> list[_Item]:
     return roots
 
 
+def folder_title(name: str) -> str:
+    """A folder's section name as MkDocs derives it: ``-`` and ``_`` as spaces, a lowercase
+    name capitalised (``user-guide``: *User guide*; ``API`` stays)."""
+    title = name.replace("-", " ").replace("_", " ")
+    return title.capitalize() if title.lower() == title else title
+
+
 def mkdocs_order(folder: Path, index: Path | None) -> list[Path]:
     """A folder's entries as MkDocs orders files: the index page, the other files by name,
     then the folders by name."""
@@ -127,9 +142,10 @@ def mkdocs_order(folder: Path, index: Path | None) -> list[Path]:
 class LiterateReader:
     """Folders' navigation as the plugin reads it, into outline sections."""
 
-    def __init__(self, ctx: Context, settings: LiterateNav) -> None:
+    def __init__(self, ctx: Context, settings: LiterateNav, docs: DocsFilter) -> None:
         self.ctx = ctx
         self.settings = settings
+        self.docs = docs
         self.seen: set[str] = set()
         self.reading: list[Path] = []
 
@@ -174,7 +190,9 @@ class LiterateReader:
         """A folder without a nav file, in MkDocs' order: its index page, its other pages by
         name, then its folders by name."""
         for entry in mkdocs_order(folder, self.index(folder)):
-            if self.ctx.excluded(entry) or entry.name.startswith("."):
+            if self.ctx.excluded(entry) or self.docs.excluded(
+                self.ctx.rel(entry), folder=entry.is_dir()
+            ):
                 continue
             if entry.is_dir():
                 self.subfolder(entry, None, into)
@@ -182,7 +200,7 @@ class LiterateReader:
                 self.add_page(entry, None, into, folder, None)
 
     def subfolder(self, folder: Path, label: str | None, into: OutlineSection) -> None:
-        name = label or folder.name.replace("-", " ").replace("_", " ").capitalize()
+        name = label or folder_title(folder.name)
         section = OutlineSection(name=name, key=self.ctx.display(folder), order=len(into.children))
         self.folder(folder, section)
         if section.children:
@@ -246,6 +264,8 @@ class LiterateReader:
     def wildcard(self, folder: Path, pattern: str, into: OutlineSection, origin: Path) -> None:
         for entry in sorted(folder.iterdir(), key=lambda p: p.name):
             if not fnmatch.fnmatchcase(entry.name, pattern) or self.ctx.excluded(entry):
+                continue
+            if self.docs.excluded(self.ctx.rel(entry), folder=entry.is_dir()):
                 continue
             if entry.is_dir():
                 self.subfolder(entry, None, into)

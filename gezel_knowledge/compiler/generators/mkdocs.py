@@ -27,6 +27,7 @@ from gezel_knowledge.compiler.errors import SourceError, display_path
 from gezel_knowledge.compiler.generators import _config as config
 from gezel_knowledge.compiler.generators._awesome_pages import PagesReader
 from gezel_knowledge.compiler.generators._context import SCHEME, Context, items, normalise
+from gezel_knowledge.compiler.generators._docs_filter import DocsFilter
 from gezel_knowledge.compiler.generators._literate_nav import (
     LiterateReader,
     literate_nav,
@@ -67,14 +68,7 @@ class MkDocs(Generator):
                 path=file.name,
             )
         nav = nodes.value.get("nav") if isinstance(nodes.value, dict) else None
-        literate = literate_nav(data.get("plugins"))
-        awesome = plugin_options(data.get("plugins"), "awesome-pages")
-        if nav is None and literate is not None and (content / literate.nav_file).is_file():
-            nav_file: Path | None = file  # the docs folder's nav file is the navigation
-        elif nav is None and awesome is not None:
-            nav_file = file  # the folders' .pages files order the docs folder
-        else:
-            nav_file = file if nav is not None else None
+
         theme = data.get("theme")
         language = (
             config.get(theme, "language") or config.get(theme, "locale")
@@ -99,7 +93,8 @@ class MkDocs(Generator):
                 "python-markdown",
                 prefixes=config.url_path(data.get("site_url")),
             ),
-            outline_file=nav_file,
+            # The navigation: nav, a literate-nav file, .pages files, else the docs folder.
+            outline_file=file,
             nav=nav,
         )
 
@@ -121,18 +116,20 @@ class MkDocs(Generator):
         # Read where detect() found it: the configuration may sit above a docs/ source.
         data = config.read_data(site.outline_file, site.outline_file.parent)
         settings = literate_nav(data.get("plugins"))
-        reader = LiterateReader(ctx, settings) if settings is not None else None
+        docs = DocsFilter(data.get("exclude_docs"), data.get("draft_docs"))
+        reader = LiterateReader(ctx, settings, docs) if settings is not None else None
         if site.nav is None:
             where = ctx.display(site.outline_file)
             root = OutlineSection(name="", key=where)
-            awesome = plugin_options(data.get("plugins"), "awesome-pages")
-            if reader is not None:
+            nav_file = ctx.content_root / settings.nav_file if settings is not None else None
+            if reader is not None and nav_file is not None and nav_file.is_file():
                 reader.folder(ctx.content_root, root)
-            elif awesome is not None:
-                filename = config.string(awesome.get("filename")) or ".pages"
-                PagesReader(ctx, filename).folder(ctx.content_root, root)
             else:
-                return None
+                awesome = plugin_options(data.get("plugins"), "awesome-pages")
+                filename = None
+                if awesome is not None:
+                    filename = config.string(awesome.get("filename")) or ".pages"
+                PagesReader(ctx, filename, docs).folder(ctx.content_root, root)
             return Outline("mkdocs", root, where)
         return _nav_outline(ctx, site.outline_file, site.nav, reader)
 
