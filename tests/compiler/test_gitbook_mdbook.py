@@ -64,7 +64,7 @@ def test_a_gitbook_entry_leaving_the_source_folder_is_left_out_with_a_warning(
     ]
 
 
-def test_a_lowercase_summary_and_link_titles_as_sidebar_labels(tmp_path: Path) -> None:
+def test_a_lowercase_summary_and_link_titles_are_read(tmp_path: Path) -> None:
     root = write_tree(
         tmp_path / "space",
         {

@@ -13,7 +13,8 @@ Both are Markdown lists of links, read line by line:
 - a draft chapter (``[Title]()``, a link to no file) has no page; its nested items, if any,
   still form a section. mdBook shows drafts (an entry without a link), so they are left out
   silently; elsewhere with a ``draft-chapter`` warning;
-- a link title (``[Page](page.md "Sidebar title")``) is GitBook's sidebar title: the label;
+- a link title (``[Page](page.md "Sidebar title")``) is only GitBook's sidebar wording: the
+  link text, the page's main title, is the label;
 - an entry naming a file outside the content folder is left out with an
   ``outline-entry-outside`` warning (the build never reads it);
 - separators (``---``) are ignored.
@@ -141,8 +142,7 @@ class _Summary:
         target = found.target.strip()
         titled = _TITLED.match(target)
         if titled is not None:
-            target = titled.group(1)
-            label = (titled.group(2) if titled.group(2) is not None else titled.group(3)) or label
+            target = titled.group(1)  # the quoted link title is the sidebar's wording only
         if not target:
             if not self.drafts_shown:
                 self.ctx.warn(

@@ -7,7 +7,8 @@ case (``summary.md``) is taken when the exact name is missing. Without ``.gitboo
 ``SUMMARY.md`` (any case) at the source root.
 
 Navigation: ``SUMMARY.md`` (:mod:`._summary`): ``##`` headings are parts, nested list items
-nest, a link title (``[Page](page.md "Sidebar")``) is the sidebar's label. The readme is the
+nest; a link title (``[Page](page.md "Sidebar")``) is the sidebar's wording only, the link
+text (the page's main title) is its label. The readme is the
 space's first page: put first when the summary does not list it.
 
 Content folder: ``root``, widened to the nearest folder that also holds the readme and every
