@@ -22,9 +22,11 @@ from gezel_knowledge.compiler.text.data import read_text_file
 __all__ = ["MAX_DEPTH", "expand_includes"]
 
 MAX_DEPTH = 10
+# The argument runs to the next brace or line end, never retried shorter than that (one scan
+# per directive: a long unclosed line costs its length once).
 _DIRECTIVE = re.compile(
-    r"(\\?)\{\{[ \t]*#(include|rustdoc_include|playground|playpen|title)(?:[ \t]+([^{}\n]*?))?"
-    r"[ \t]*\}\}"
+    r"(\\?)\{\{[ \t]*#(include|rustdoc_include|playground|playpen|title)(?:[ \t]([^{}\n]*))?"
+    r"\}\}"
 )
 _RANGE = re.compile(r"(\d*)(?::(\d*))?\Z")
 _ANCHOR = re.compile(r"ANCHOR(?:_END)?:[ \t]*([\w-]+)")

@@ -57,8 +57,10 @@ _HTML_ANCHOR = re.compile(
     r"<a\s[^<>]*?\b(?:id|name)\s*=\s*[\"']([^\"'<>]+)[\"'][^<>]*>", re.IGNORECASE
 )
 _MYST_TARGET = re.compile(r" {0,3}\(([^()\s]+)\)=[ \t]*\Z")
-_QUOTED_HEADING = re.compile(r" {0,3}(?:>[ \t]?)+ {0,3}#{1,6}[ \t]+([^\n]*?)[ \t#]*\Z")
-_INLINE_ATTRIBUTES = re.compile(r"\{:?[ \t]*#([\w:.-]+)[^{}\n]*\}")
+# Both read in one pass: the heading's text is taken whole (its closing #s stripped after), and
+# an id is followed at once by "}" or a blank, so a long unclosed one is not rescanned.
+_QUOTED_HEADING = re.compile(r" {0,3}(?:>[ \t]?)+ {0,3}#{1,6}[ \t]+(.*)\Z")
+_INLINE_ATTRIBUTES = re.compile(r"\{:?[ \t]*#([\w:.-]+)(?:[ \t][^{}\n]*)?\}")
 _PY_MARKDOWN_STRIP = re.compile(r"[^\w\s-]")
 _PY_MARKDOWN_JOIN = re.compile(r"[-\s]+")
 _GITHUB_STRIP = re.compile(r"[^\w\- ]")
@@ -228,7 +230,7 @@ def _quoted_headings(blocks: Sequence[Block], body: str) -> list[tuple[str, tupl
         for offset, line in enumerate(lines):
             match = _QUOTED_HEADING.match(line)
             if match is not None:
-                text, _ = _split_attributes(match.group(1))
+                text, _ = _split_attributes(match.group(1).rstrip(" \t#"))
                 found.append((heading_text(text), (block.line_start + offset, block.line_end)))
     return found
 
