@@ -5,7 +5,8 @@ Always: names starting with ``.`` and the ``templates/`` folder at the top (MkDo
 ``mkdocs build``), read as ``.gitignore`` lines: a pattern holding a ``/`` other than a
 trailing one is anchored at the docs folder, any other matches a name at any depth, a trailing
 ``/`` matches folders only, ``**`` crosses folders, ``#`` lines are comments. A ``!`` line
-(re-including) is not followed: what it names stays out.
+(re-including) is not followed: what it names stays out. A pattern of more than eight
+wildcards is ignored (matching it could cost more than any real site's pattern needs).
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ import re
 from dataclasses import dataclass
 
 __all__ = ["DocsFilter"]
+
+_MAX_WILDCARDS = 8
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,7 +27,9 @@ class _Pattern:
 
 
 def _compile(glob: str) -> re.Pattern[str]:
-    """A gitignore glob as a regular expression over a ``/``-separated path."""
+    """A gitignore glob as a regular expression over a ``/``-separated path (runs of ``*``
+    folded first, so no pattern nests repeats)."""
+    glob = re.sub(r"(?:\*\*/)+", "**/", re.sub(r"\*{3,}", "**", glob))
     out = []
     i = 0
     while i < len(glob):
@@ -60,6 +65,8 @@ class DocsFilter:
                 if not line or line.startswith(("#", "!")):
                     continue
                 glob = line.rstrip("/")
+                if glob.count("*") + glob.count("?") > _MAX_WILDCARDS:
+                    continue  # an untrusted pattern that would cost more than it could mean
                 self.patterns.append(
                     _Pattern(_compile(glob.lstrip("/")), "/" in glob, line.endswith("/"))
                 )
