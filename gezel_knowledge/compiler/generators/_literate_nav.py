@@ -134,9 +134,12 @@ def folder_title(name: str) -> str:
 
 def mkdocs_order(folder: Path, index: Path | None) -> list[Path]:
     """A folder's entries as MkDocs orders files: the index page, the other files by name,
-    then the folders by name."""
+    then the folders by name (hidden names and links to folders left out)."""
     entries = sorted(folder.iterdir(), key=lambda p: (p.is_dir(), p != index, p.name))
-    return [e for e in entries if not e.name.startswith(".")]
+    # A symbolic link to a folder is not followed (it could loop, or lead out of the source).
+    return [
+        e for e in entries if not e.name.startswith(".") and not (e.is_symlink() and e.is_dir())
+    ]
 
 
 class LiterateReader:
