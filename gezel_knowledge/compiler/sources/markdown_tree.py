@@ -385,10 +385,10 @@ class _Tree:
             front=front,
             body_line=body_line,
             body_sha256=hashlib.sha256(body.encode("utf-8")).hexdigest(),
-            anchors=page_anchors(blocks, index, body, self.style.slug),
-            links=find_links(body, index, blocks),
             expand=expand,
             generated_headings=generator.generates_headings(body),
+            anchors=page_anchors(blocks, index, body, self.style.slug),
+            links=find_links(body, index, blocks),
         )
         other = self.by_id.get(doc_id)
         if other is not None:

@@ -209,12 +209,6 @@ class _TocBuilder:
                 self.walk(child, (*path, ids[id(child)]), topic_id, ids)
 
 
-def _interleaved(root: OutlineSection) -> bool:
-    """Whether a page of ``root`` comes after one of its sections."""
-    kinds = [isinstance(c, OutlineSection) for c in root.children]
-    return True in kinds and False in kinds[kinds.index(True) :]
-
-
 def outline_pages(outline: Outline) -> dict[str, str | None]:
     """Every page of an outline and the first label it is given, in outline order."""
     pages: dict[str, str | None] = {}
@@ -229,3 +223,9 @@ def outline_pages(outline: Outline) -> dict[str, str | None]:
 
     walk(outline.root)
     return pages
+
+
+def _interleaved(root: OutlineSection) -> bool:
+    """Whether a page of ``root`` comes after one of its sections."""
+    kinds = [isinstance(c, OutlineSection) for c in root.children]
+    return True in kinds and False in kinds[kinds.index(True) :]
