@@ -246,7 +246,7 @@ class _Summary:
             self.sections(part.items, section)
             root.children.append(section)
         self.sections(self.suffix, root)
-        return Outline(kind, root, self.where)
+        return Outline(kind, root, self.where, interleaved_root=True)
 
     def _items(self) -> list[_Item]:
         """Every top-level item: prefix chapters, each part's items, suffix chapters."""

@@ -130,7 +130,7 @@ class MkDocs(Generator):
                 if awesome is not None:
                     filename = config.string(awesome.get("filename")) or ".pages"
                 PagesReader(ctx, filename, docs).folder(ctx.content_root, root)
-            return Outline("mkdocs", root, where)
+            return Outline("mkdocs", root, where, interleaved_root=True)
         return _nav_outline(ctx, site.outline_file, site.nav, reader)
 
 
@@ -227,4 +227,4 @@ def _nav_outline(
                 )
 
     entries(nav, root)
-    return Outline("mkdocs", root, where)
+    return Outline("mkdocs", root, where, interleaved_root=True)

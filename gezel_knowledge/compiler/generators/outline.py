@@ -45,6 +45,10 @@ class Outline:
     file: str | None = None
     ordered: bool = True
     """Whether sibling positions are an order (outline files) or not (folder trees)."""
+    interleaved_root: bool = False
+    """Whether top-level pages and sections share one order (Hugo's home page holds its
+    sections; a Docusaurus sidebar mixes them): when a top-level page follows a top-level
+    section, the sections become subtopics of the root topic."""
     root_declaration: TopicDeclaration | None = None
     """What the content folder itself declares about the root topic (its ``_topic.yaml``,
     Hugo's root ``_index.md``)."""

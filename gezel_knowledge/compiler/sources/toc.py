@@ -15,9 +15,10 @@ into the table of contents:
   later appearance is an additional TOC reference (:class:`gezk.toc.TocReference`). A page
   listed twice under one section is refused.
 - Pages at the top level of the outline are placed in a root topic: the ``rootTopic`` of
-  catalog.yaml, else one named after the catalog (its id and name). When one of them comes
-  after a top-level section (a suffix chapter), the top-level sections are subtopics of the
-  root topic, so its pages and sections keep the outline's order.
+  catalog.yaml, else one named after the catalog (its id and name). When an ordered outline
+  that allows it (``Outline.interleaved_root``) lists a top-level page after a top-level
+  section, the top-level sections are subtopics of
+  that root topic, so that its pages and sections keep the outline's one order.
 """
 
 from __future__ import annotations
@@ -92,10 +93,15 @@ def table_of_contents(
             children=list(root_pages),
         )
         roots.append((root_id, root_section))
-    if root_pages and outline.ordered and _interleaved(outline.root):
-        # A top-level page after a section (mdBook's suffix chapters, an MkDocs nav page
-        # between two sections): the root topic holds the sections too, so its pages and
-        # subtopics keep the outline's order.
+    last_page = outline.root.children.index(root_pages[-1]) if root_pages else 0
+    if (
+        outline.ordered
+        and outline.interleaved_root
+        and any(isinstance(c, OutlineSection) for c in outline.root.children[:last_page])
+    ):
+        # A top-level page after a top-level section (Hugo's home page holds its sections,
+        # Docusaurus' sidebar mixes them): the sections go under the root topic, where pages
+        # and subtopics share one order.
         roots[0][1].children = list(outline.root.children)
     else:
         roots.extend(
@@ -223,9 +229,3 @@ def outline_pages(outline: Outline) -> dict[str, str | None]:
 
     walk(outline.root)
     return pages
-
-
-def _interleaved(root: OutlineSection) -> bool:
-    """Whether a page of ``root`` comes after one of its sections."""
-    kinds = [isinstance(c, OutlineSection) for c in root.children]
-    return True in kinds and False in kinds[kinds.index(True) :]
