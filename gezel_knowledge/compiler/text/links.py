@@ -1,8 +1,8 @@
 """Finding and rewriting link targets in Markdown bodies.
 
 Covers inline links and images (``[text](target "title")``, ``![alt](target)``, and Hugo's
-``[text]({{< ref "page.md" >}})``), reference definitions (``[label]: target`` opening a
-block, never inside a paragraph and never a footnote's ``[^label]: text``) and HTML
+``[text]({{< ref "page.md" >}})``), reference definitions (``[label]: target``; a footnote
+definition, ``[^note]: text``, is none) and HTML
 ``<img src="...">``. Targets inside fenced code
 blocks and inline code spans are left alone. Only the target is replaced; the link text, the
 title and the line structure of the body stay as they were, so line numbers computed before a
@@ -29,13 +29,15 @@ _INLINE = re.compile(
     r"|[^\s()<>]*(?:\([^\s()]*\)[^\s()<>]*)*)"
     r"(?:\s+(?:\"[^\"]*\"|'[^']*'|\([^()]*\)))?\s*\)"
 )
-# A label opening with "^" is a footnote definition (``[^1]: text``), whose text is no target.
+# A definition whose label starts with "^" is a footnote (GitHub, MyST, Python-Markdown,
+# mdBook, goldmark all read it so), not a link.
 _DEFINITION = re.compile(r" {0,3}\[(?!\^)(?:[^\]\\]|\\.)+\]:[ \t]*(<[^<>\n]*>|\S+)")
-# Lines after which a definition may start: headings, thematic breaks, footnote definitions.
-_BLOCK_LINE = re.compile(r" {0,3}(?:#{1,6}(?:[ \t]|\Z)|(?:[-*_][ \t]*){3,}\Z|\[\^[^\]]+\]:)")
 # Within one tag: the scan from an "<img" stops at the next "<", never reading the next tag's.
 _IMG_SRC = re.compile(r"<img\b[^<>]*?\bsrc\s*=\s*(?:\"([^\"]*)\"|'([^']*)')", re.IGNORECASE)
 _BACKTICKS = re.compile(r"`+")
+# A definition cannot interrupt a paragraph (CommonMark): it opens a block, or follows a line
+# after which one may start: a blank, a heading, a thematic break, a definition or footnote.
+_BLOCK_LINE = re.compile(r" {0,3}(?:#{1,6}(?:[ \t]|\Z)|(?:[-*_][ \t]*){3,}\Z|\[\^[^\]]+\]:)")
 
 
 @dataclass(frozen=True, slots=True)
