@@ -330,6 +330,7 @@ _WARNING: Final = {
     "missing-anchor": "a link names a heading the target document does not have",
     "missing-image": "an image link names a missing file; kept as written",
     "missing-outline-page": "an outline names a missing file; left out",
+    "outline-entry-outside": "an outline entry names a file outside the content folder; left out",
     "sidebars-not-read": "a JavaScript sidebars file is not run; the docs folder is followed",
     "symlink-skipped": "a symbolic link to a folder was not followed",
     "unresolved-link": "a link names no page of the tree; kept as written",

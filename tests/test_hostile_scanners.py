@@ -14,12 +14,16 @@ import io
 import zipfile
 from collections.abc import Callable
 from datetime import date
+from pathlib import Path
 
 import pytest
 
 from gezel_knowledge._untrusted import StructuredInputError, load_json, load_toml
 from gezel_knowledge._untrusted_yaml import load_yaml
 from gezel_knowledge.archive.assets import asset_references, svg_problem
+from gezel_knowledge.compiler.generators._includes import expand_includes
+from gezel_knowledge.compiler.generators._literate_nav import _last_list
+from gezel_knowledge.compiler.generators._snippets import expand_snippets
 from gezel_knowledge.compiler.generators._summary import _find_link, _heading
 from gezel_knowledge.compiler.text.anchors import SLUG_STYLES, heading_text, page_anchors
 from gezel_knowledge.compiler.text.blocks import LineIndex, normalize_body, parse_blocks
@@ -261,6 +265,9 @@ BODY_FAMILIES = [
     "<a id='x'>",
     "(a)=\n",
     "{{< ref ",
+    "{ #a",
+    "> #### a" + " " * 60 + "x\n",
+    ">",
 ]
 
 
@@ -290,3 +297,36 @@ def test_summary_lines_are_read_in_linear_time(unit: str) -> None:
         _heading(line)
 
     assert_linear_time(scan, len(line), seconds_per_mb=20, what=f"SUMMARY.md of {unit!r}")
+
+
+@pytest.mark.parametrize("unit", ["{{#include ", "{{#include a", "\\{{#title ", " ", '--8<-- "a'])
+def test_include_directives_are_read_in_linear_time(unit: str, tmp_path: Path) -> None:
+    # mdBook's {{#include}} and pymdownx.snippets' --8<-- lines over a long unclosed line.
+    body = _repeat(unit)
+
+    def scan() -> None:
+        expand_includes(body, folder=tmp_path, within=tmp_path)
+        expand_snippets(body, bases=(tmp_path,), within=tmp_path)
+
+    assert_linear_time(scan, len(body), seconds_per_mb=20, what=f"includes of {unit!r}")
+
+
+@pytest.mark.parametrize("unit", ["- ", "- [a](", "  - a\n", "<!--nav-->\n", "1. [a](b)\n"])
+def test_literate_nav_lists_are_read_in_linear_time(unit: str) -> None:
+    text = _repeat(unit)
+    assert_linear_time(
+        lambda: _last_list(text), len(text), seconds_per_mb=20, what=f"nav file of {unit!r}"
+    )
+
+
+@pytest.mark.parametrize("head", ["{#", "{: #", "> # ", "> #### a "])
+def test_one_long_unclosed_attribute_or_quoted_heading_is_linear(head: str) -> None:
+    # An id that never closes, or a quoted heading of blanks: each was rescanned per character.
+    body = _repeat("a" if "{" in head else " ", head=head) + "\n"
+
+    def scan() -> None:
+        text = normalize_body(body)
+        index = LineIndex(text)
+        page_anchors(parse_blocks(text, index), index, text, "python-markdown")
+
+    assert_linear_time(scan, len(body), seconds_per_mb=40, what=f"a long {head!r}")

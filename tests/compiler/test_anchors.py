@@ -89,3 +89,23 @@ def test_myst_targets_and_html_anchors() -> None:
     assert anchors["old-name"] == anchors["configure"] == (9, 11)
     assert anchors["run-it"] == anchors["run"] == (13, 19)
     assert anchors["loose"] == (17, 19)
+
+
+def test_gitbook_slugs_keep_dots_and_answer_to_their_html_id() -> None:
+    assert slugify("Release 4.9", "gitbook") == "release-4.9"
+    assert slugify("Release 4.9", "github") == "release-49"
+    assert slugify("What's new?", "gitbook") == "whats-new"
+    found = _anchors("# Notes\n\n## 1. Install\n\nRun.\n\n## 1. Install\n", "gitbook")
+    assert (found["1.-install"], found["id-1.-install"]) == ((3, 5), (3, 5))
+    assert (found["1.-install-1"], found["id-1.-install-1"]) == ((7, 7), (7, 7))
+
+
+def test_headings_in_block_quotes_and_inline_attribute_ids_are_anchors() -> None:
+    body = (
+        "# Config\n\n## Theme\n\n> #### custom_dir\n>\n> Where overrides live.\n\n"
+        "* **`locale`**{ #mkdocs-locale }: the language.\n"
+    )
+    found = _anchors(body, "python-markdown")
+    assert found["custom_dir"] == (5, 7)
+    assert found["mkdocs-locale"] == (9, 9)
+    assert found["theme"] == (3, 9)

@@ -193,3 +193,35 @@ def test_find_links_offsets() -> None:
         ("t1", "t1", False),
         ("t 2", "t 2", True),
     ]
+
+
+def test_footnote_definitions_are_not_link_definitions(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "t",
+        {
+            "a.md": (
+                "# A\n\nA claim[^1] and [b][ref].\n\n"
+                "[^1]: Some words, not a target.\n"
+                "[^note]: https://example.test/cited\n"
+                "[ref]: b.md\n"
+            ),
+            "b.md": "# B\n",
+        },
+    )
+    source = load_markdown_tree(root)
+    assert [w.reason for w in source.warnings] == []
+    assert [r.target for r in find_links((root / "a.md").read_text())] == ["b.md"]
+    body = next(d for d in source.documents if d.id == "a").load_body(LINKS)
+    assert "[^1]: Some words, not a target.\n" in body
+    assert "[ref]: knowledge://tester/demo/b\n" in body
+
+
+def test_a_definition_cannot_interrupt_a_paragraph() -> None:
+    body = (
+        "There are two basic\n[kinds of sites]: project sites, and user sites.\n\n"
+        "[kinds of sites]: https://example.test/kinds\n[next]: b.md\n"
+    )
+    assert [(r.target, r.line) for r in find_links(body)] == [
+        ("https://example.test/kinds", 4),
+        ("b.md", 5),
+    ]

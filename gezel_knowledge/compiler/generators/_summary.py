@@ -10,8 +10,13 @@ Both are Markdown lists of links, read line by line:
 - a link on a line of its own, outside any list, is a prefix chapter (before the first list)
   or a suffix chapter (after it): a page of the root topic, as mdBook shows it, outside every
   part;
-- a draft chapter (``[Title]()``, a link to no file) is left out with a warning; its nested
-  items, if any, still form a section;
+- a draft chapter (``[Title]()``, a link to no file) has no page; its nested items, if any,
+  still form a section. mdBook shows drafts (an entry without a link), so they are left out
+  silently; elsewhere with a ``draft-chapter`` warning;
+- a link title (``[Page](page.md "Sidebar title")``) is only GitBook's sidebar wording: the
+  link text, the page's main title, is the label;
+- an entry naming a file outside the content folder is left out with an
+  ``outline-entry-outside`` warning (the build never reads it);
 - separators (``---``) are ignored.
 
 The file is untrusted input: each line is read in time linear in its length (the link and
@@ -24,19 +29,22 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import unquote
 
 from gezel_knowledge._untrusted import MAX_NESTING
 from gezel_knowledge.compiler.errors import SourceError
-from gezel_knowledge.compiler.generators._context import Context
+from gezel_knowledge.compiler.generators._context import SCHEME, Context, normalise
 from gezel_knowledge.compiler.generators.outline import Outline, OutlinePage, OutlineSection
 from gezel_knowledge.compiler.text.data import read_text_file
 
-__all__ = ["summary_outline"]
+__all__ = ["find_link", "summary_outline", "summary_targets"]
 
 _LIST_ITEM = re.compile(r"(\s*)[*+-]\s+(.*)\Z")
 _SEPARATOR = re.compile(r" {0,3}([-*_])(?:\s*\1){2,}\s*\Z")
 _HEADING_OPEN = re.compile(r" {0,3}(#+)\s")
 _TARGET = re.compile(r"\(\s*<?([^)>]*?)>?\s*\)")
+# A target followed by a quoted link title: ``page.md "Sidebar title"``.
+_TITLED = re.compile(r"(\S+)\s+(?:\"([^\"]*)\"|'([^']*)')\Z")
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +54,12 @@ class _Link:
 
     label: str
     target: str
+
+
+def find_link(line: str) -> tuple[str, str] | None:
+    """``(label, target)`` of the first Markdown link of a list line, as SUMMARY.md reads it."""
+    found = _find_link(line)
+    return None if found is None else (found.label, found.target)
 
 
 def _find_link(line: str) -> _Link | None:
@@ -110,9 +124,10 @@ class _Part:
 class _Summary:
     """One SUMMARY.md read into parts of nested items, and the root's own chapters."""
 
-    def __init__(self, ctx: Context, summary: Path) -> None:
+    def __init__(self, ctx: Context, summary: Path, *, drafts_shown: bool) -> None:
         self.ctx = ctx
         self.summary = summary
+        self.drafts_shown = drafts_shown
         self.where = ctx.display(summary)
         self.parts: list[_Part] = [_Part("", 0)]
         self.prefix: list[_Item] = []
@@ -125,10 +140,22 @@ class _Summary:
             return _Item(content, None, number)
         label = found.label.strip()
         target = found.target.strip()
+        titled = _TITLED.match(target)
+        if titled is not None:
+            target = titled.group(1)  # the quoted link title is the sidebar's wording only
         if not target:
+            if not self.drafts_shown:
+                self.ctx.warn(
+                    "draft-chapter",
+                    f"draft chapter {label!r} has no file yet; left out",
+                    self.where,
+                    number,
+                )
+            return _Item(label, None, number, linked=True)
+        if _outside(target, self.summary.parent, self.ctx.content_root):
             self.ctx.warn(
-                "draft-chapter",
-                f"draft chapter {label!r} has no file yet; left out",
+                "outline-entry-outside",
+                f"outline entry {target!r} is outside the content folder; left out",
                 self.where,
                 number,
             )
@@ -206,8 +233,10 @@ class _Summary:
                     item.line,
                 )
 
-    def outline(self, kind: str) -> Outline:
+    def outline(self, kind: str, first_page: str | None) -> Outline:
         root = OutlineSection(name="", key=self.where)
+        if first_page is not None and not any(_lists(i, first_page) for i in self._items()):
+            root.children.append(OutlinePage(first_page, None, 0, self.where, None))
         self.sections(self.prefix, root)
         self.sections(self.parts[0].items, root)
         for part in self.parts[1:]:
@@ -217,7 +246,26 @@ class _Summary:
             self.sections(part.items, section)
             root.children.append(section)
         self.sections(self.suffix, root)
-        return Outline(kind, root, self.where)
+        return Outline(kind, root, self.where, interleaved_root=True)
+
+    def _items(self) -> list[_Item]:
+        """Every top-level item: prefix chapters, each part's items, suffix chapters."""
+        return [*self.prefix, *(i for part in self.parts for i in part.items), *self.suffix]
+
+
+def _outside(target: str, base: Path, root: Path) -> bool:
+    """Whether a file target (not a URL) leaves ``root``."""
+    if SCHEME.match(target):
+        return False
+    path = unquote(target.split("#", 1)[0].split("?", 1)[0]).strip()
+    return bool(path) and normalise(base, path, root) is None
+
+
+def _lists(item: _Item, page: str) -> bool:
+    """Whether ``item`` or one nested in it is ``page``."""
+    return (item.page is not None and item.page.path == page) or any(
+        _lists(c, page) for c in item.children
+    )
 
 
 def _has_pages(item: _Item) -> bool:
@@ -225,9 +273,33 @@ def _has_pages(item: _Item) -> bool:
     return item.page is not None or any(_has_pages(c) for c in item.children)
 
 
-def summary_outline(ctx: Context, summary: Path, kind: str) -> Outline:
-    """The outline a ``SUMMARY.md`` describes (``kind``: ``mdbook`` or ``gitbook``)."""
+def summary_targets(text: str) -> list[str]:
+    """The file targets a ``SUMMARY.md`` text links to (URLs and drafts left out), in order."""
+    targets = []
+    for line in text.split("\n"):
+        found = _find_link(line)
+        if found is None:
+            continue
+        target = found.target.strip()
+        titled = _TITLED.match(target)
+        target = unquote((titled.group(1) if titled else target).split("#", 1)[0]).strip()
+        if target and not SCHEME.match(target):
+            targets.append(target)
+    return targets
+
+
+def summary_outline(
+    ctx: Context,
+    summary: Path,
+    kind: str,
+    *,
+    drafts_shown: bool = False,
+    first_page: str | None = None,
+) -> Outline:
+    """The outline a ``SUMMARY.md`` describes (``kind``: ``mdbook`` or ``gitbook``):
+    ``drafts_shown`` when the generator shows draft chapters (no warning), ``first_page`` a
+    content-relative page put first when the file does not list it (GitBook's readme)."""
     ctx.reserved.add(summary.resolve())
-    found = _Summary(ctx, summary)
+    found = _Summary(ctx, summary, drafts_shown=drafts_shown)
     found.read()
-    return found.outline(kind)
+    return found.outline(kind, first_page)

@@ -151,6 +151,20 @@ class Generator(ABC):
         del rel, front
         return ()
 
+    def expand(self, site: Site, page: Path, body: str, *, within: Path) -> str:
+        """A page's body with what the generator includes before rendering it put in
+        (MkDocs' ``pymdownx.snippets``), reading only files inside ``within`` (the source
+        folder); the default includes nothing."""
+        del site, page, within
+        return body
+
+    def generates_headings(self, body: str) -> bool:
+        """Whether the generator adds headings of its own to this page (MkDocs' ``:::``
+        blocks of mkdocstrings and mkdocs-click), so an anchor not found in its text may
+        still exist; the default: never."""
+        del body
+        return False
+
     def link_target(self, raw: str) -> LinkTarget | None:
         """A target in the generator's own syntax (Hugo's ``{{< ref >}}``), or ``None``."""
         del raw

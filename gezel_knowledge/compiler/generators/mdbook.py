@@ -2,12 +2,14 @@
 
 Navigation: ``src/SUMMARY.md`` (:mod:`._summary`): prefix and suffix chapters are pages of the
 root topic, part titles (``# User guide``) are topics, nested chapters are topics led by their
-own page, draft chapters (``[Draft]()``) are left out with a warning. Without a SUMMARY.md, the
-folders (with a warning: mdBook would write one).
+own page, draft chapters (``[Draft]()``) have no page and no warning (mdBook shows them as
+entries without a link). Without a SUMMARY.md, the folders (with a warning: mdBook would write
+one).
 
 Metadata: ``[book]`` ``title``, ``description``, ``language``, ``authors``;
-``[output.html]`` ``git-repository-url`` and ``site-url``. Links: ``chapter.html`` names
-``chapter.md``; anchors by mdBook's slugs.
+``[output.html]`` ``git-repository-url`` and ``site-url``. Pages: ``{{#include}}`` and its
+kin are expanded (:mod:`._includes`). Links: ``chapter.html`` names ``chapter.md``; anchors by
+mdBook's slugs.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from pathlib import Path
 
 from gezel_knowledge.compiler.generators import _config as config
 from gezel_knowledge.compiler.generators._context import Context
+from gezel_knowledge.compiler.generators._includes import expand_includes
 from gezel_knowledge.compiler.generators._summary import summary_outline
 from gezel_knowledge.compiler.generators.base import Generator, LinkStyle, Site
 from gezel_knowledge.compiler.generators.outline import Outline
@@ -56,6 +59,9 @@ class MdBook(Generator):
             outline_file=summary if summary.is_file() else None,
         )
 
+    def expand(self, site: Site, page: Path, body: str, *, within: Path) -> str:
+        return expand_includes(body, folder=page.parent, within=within.resolve())
+
     def outline(self, site: Site, ctx: Context) -> Outline | None:
         if site.outline_file is None:
             ctx.warn(
@@ -64,4 +70,4 @@ class MdBook(Generator):
                 ctx.display(ctx.content_root),
             )
             return None
-        return summary_outline(ctx, site.outline_file, self.name)
+        return summary_outline(ctx, site.outline_file, self.name, drafts_shown=True)

@@ -4,8 +4,14 @@ Navigation: ``nav``: pages (``- page.md`` or ``- Title: page.md``) and sections
 (``- Section: [...]``), paths relative to ``docs_dir``. A section's pages keep their nav
 order, so a section whose first entry is its ``index.md`` (Material's section index pages) is
 led by it. External links (``- Blog: https://...``) are no pages and are left out, as are
-entries naming files that do not exist (with a warning, as MkDocs gives one). Without ``nav``,
-the ``docs_dir`` tree, as MkDocs builds its navigation then.
+entries naming files that do not exist (with a warning, as MkDocs gives one). An untitled
+section (``- "":``) is named after its first page. Without ``nav``, the ``docs_dir`` tree, as
+MkDocs builds its navigation then. With the ``literate-nav`` plugin, folders' Markdown nav files
+(:mod:`._literate_nav`); with ``awesome-pages`` and no ``nav``, folders' ``.pages`` files
+(:mod:`._awesome_pages`).
+
+Pages: ``pymdownx.snippets`` includes are put in (:mod:`._snippets`); a page with ``:::``
+autodoc blocks has headings MkDocs generates.
 
 Metadata: ``site_name``, ``site_description``, ``theme.language``, ``site_author``,
 ``repo_url``, ``site_url``. Links: URLs with ``use_directory_urls`` (``page.md`` is published
@@ -14,11 +20,20 @@ at ``page/``) or without (``page.html``); anchors by Python-Markdown's ``toc`` s
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from gezel_knowledge.compiler.errors import SourceError, display_path
 from gezel_knowledge.compiler.generators import _config as config
-from gezel_knowledge.compiler.generators._context import Context, items
+from gezel_knowledge.compiler.generators._awesome_pages import PagesReader
+from gezel_knowledge.compiler.generators._context import SCHEME, Context, items, normalise
+from gezel_knowledge.compiler.generators._docs_filter import DocsFilter
+from gezel_knowledge.compiler.generators._literate_nav import (
+    LiterateReader,
+    literate_nav,
+    plugin_options,
+)
+from gezel_knowledge.compiler.generators._snippets import expand_snippets
 from gezel_knowledge.compiler.generators.base import Generator, LinkStyle, Site
 from gezel_knowledge.compiler.generators.outline import Outline, OutlinePage, OutlineSection
 from gezel_knowledge.compiler.text.data import YamlNode, load_yaml_nodes
@@ -26,6 +41,7 @@ from gezel_knowledge.compiler.text.data import YamlNode, load_yaml_nodes
 __all__ = ["MkDocs"]
 
 _CONFIGS = ("mkdocs.yml", "mkdocs.yaml")
+_AUTODOC = re.compile(r"^:::[ \t]+\S", re.MULTILINE)
 
 
 class MkDocs(Generator):
@@ -52,6 +68,7 @@ class MkDocs(Generator):
                 path=file.name,
             )
         nav = nodes.value.get("nav") if isinstance(nodes.value, dict) else None
+
         theme = data.get("theme")
         language = (
             config.get(theme, "language") or config.get(theme, "locale")
@@ -76,29 +93,104 @@ class MkDocs(Generator):
                 "python-markdown",
                 prefixes=config.url_path(data.get("site_url")),
             ),
-            outline_file=file if nav is not None else None,
+            # The navigation: nav, a literate-nav file, .pages files, else the docs folder.
+            outline_file=file,
             nav=nav,
         )
 
+    def expand(self, site: Site, page: Path, body: str, *, within: Path) -> str:
+        if site.config is None or "--8<--" not in body:
+            return body
+        bases = _snippet_bases(site.config)
+        if not bases:
+            return body
+        return expand_snippets(body, bases=bases, within=within.resolve())
+
+    def generates_headings(self, body: str) -> bool:
+        # mkdocstrings' and mkdocs-click's "::: identifier" blocks become headings.
+        return bool(_AUTODOC.search(body))
+
     def outline(self, site: Site, ctx: Context) -> Outline | None:
-        if site.nav is None or site.outline_file is None:
+        if site.outline_file is None:
             return None
-        return _nav_outline(ctx, site.outline_file, site.nav)
+        # Read where detect() found it: the configuration may sit above a docs/ source.
+        data = config.read_data(site.outline_file, site.outline_file.parent)
+        settings = literate_nav(data.get("plugins"))
+        docs = DocsFilter(data.get("exclude_docs"), data.get("draft_docs"))
+        reader = LiterateReader(ctx, settings, docs) if settings is not None else None
+        if site.nav is None:
+            where = ctx.display(site.outline_file)
+            root = OutlineSection(name="", key=where)
+            nav_file = ctx.content_root / settings.nav_file if settings is not None else None
+            if reader is not None and nav_file is not None and nav_file.is_file():
+                reader.folder(ctx.content_root, root)
+            else:
+                awesome = plugin_options(data.get("plugins"), "awesome-pages")
+                filename = None
+                if awesome is not None:
+                    filename = config.string(awesome.get("filename")) or ".pages"
+                PagesReader(ctx, filename, docs).folder(ctx.content_root, root)
+            return Outline("mkdocs", root, where, interleaved_root=True)
+        return _nav_outline(ctx, site.outline_file, site.nav, reader)
 
 
-def _nav_outline(ctx: Context, config: Path, nav: YamlNode) -> Outline:
-    """The outline ``nav`` of ``config`` (mkdocs.yml) describes."""
+def _snippet_bases(file: Path) -> tuple[Path, ...]:
+    """The folders ``pymdownx.snippets`` looks in, when mkdocs.yml enables it (relative to
+    the folder MkDocs runs in, the configuration's)."""
+    data = config.read_data(file, file.parent)
+    extensions = data.get("markdown_extensions")
+    found: object = None
+    enabled = False
+    for entry in extensions if isinstance(extensions, list) else []:
+        name, options = (entry, None) if isinstance(entry, str) else (None, None)
+        if isinstance(entry, dict) and len(entry) == 1:
+            ((name, options),) = entry.items()
+        if name == "pymdownx.snippets":
+            enabled, found = True, config.get(options, "base_path")
+    if not enabled:
+        return ()
+    paths = found if isinstance(found, list) else [found] if isinstance(found, str) else ["."]
+    root = file.parent.resolve()
+    return tuple((root / p).resolve() for p in paths if isinstance(p, str))
+
+
+def _name_untitled(section: OutlineSection) -> None:
+    """An untitled section (``- "":``) is named after its first page, never after where the
+    configuration is."""
+    if not section.name:
+        first = next((c for c in section.children if isinstance(c, OutlinePage)), None)
+        section.title_page = first.path if first is not None else None
+
+
+def _nav_outline(
+    ctx: Context, config: Path, nav: YamlNode, reader: LiterateReader | None
+) -> Outline:
+    """The outline ``nav`` of ``config`` (mkdocs.yml) describes (a folder entry read by
+    ``literate-nav`` when the site uses it)."""
     where = ctx.display(config)
     root = OutlineSection(name="", key=where)
 
+    def folder(target: str) -> Path | None:
+        """The folder a nav entry names, when ``literate-nav`` reads it."""
+        if reader is None or not target.endswith("/") or SCHEME.match(target):
+            return None
+        path = normalise(ctx.content_root, target, ctx.content_root)
+        return path if path is not None and path.is_dir() else None
+
     def page(target: str, title: str | None, position: int, line: int) -> OutlinePage | None:
         path = ctx.page(ctx.content_root, target, origin=config, line=line)
+        if path is not None and reader is not None:
+            reader.seen.add(path)
         return None if path is None else OutlinePage(path, title, position, where, line)
 
     def entries(node: YamlNode, into: OutlineSection) -> None:
         for entry in items(node, "nav", where):
             position = len(into.children)
             if isinstance(entry.value, str):
+                listed = folder(entry.value)
+                if listed is not None and reader is not None:
+                    reader.subfolder(listed, None, into)
+                    continue
                 found = page(entry.value, None, position, entry.line)
                 if found is not None:
                     into.children.append(found)
@@ -112,10 +204,17 @@ def _nav_outline(ctx: Context, config: Path, nav: YamlNode) -> Outline:
                 )
             ((title, target),) = entry.value.items()
             if isinstance(target.value, list):
-                section = OutlineSection(name=title, key=f"{where}:{entry.line}", order=position)
+                section = OutlineSection(
+                    name=str(title or "").strip(), key=f"{where}:{entry.line}", order=position
+                )
                 entries(target, section)
+                _name_untitled(section)
                 into.children.append(section)
             elif isinstance(target.value, str):
+                listed = folder(target.value)
+                if listed is not None and reader is not None:
+                    reader.subfolder(listed, title, into)
+                    continue
                 found = page(target.value, title, position, target.line)
                 if found is not None:
                     into.children.append(found)
@@ -128,4 +227,4 @@ def _nav_outline(ctx: Context, config: Path, nav: YamlNode) -> Outline:
                 )
 
     entries(nav, root)
-    return Outline("mkdocs", root, where)
+    return Outline("mkdocs", root, where, interleaved_root=True)

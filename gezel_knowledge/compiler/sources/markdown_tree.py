@@ -111,6 +111,10 @@ class _Page:
     plan: dict[int, _Action] = field(default_factory=dict)
     """link start offset -> ("doc", id, range), ("asset", archive path, None) or ("text",
     replacement, None)."""
+    expand: Callable[[str], str] | None = None
+    """The generator's includes put into a body (:meth:`Generator.expand`)."""
+    generated_headings: bool = False
+    """Whether the generator adds headings to the page, so unknown anchors are not reported."""
 
 
 def _notebook_markdown(text: str, where: str) -> str:
@@ -359,7 +363,12 @@ class _Tree:
                 "resolves outside the source folder", reason="unsafe-path", path=where
             )
         front, raw_body, body_line = _load_page_text(file, rel, where)
-        body = normalize_body(raw_body)
+        generator, site, within = self.site.generator, self.site, self.source_root
+
+        def expand(text: str) -> str:
+            return generator.expand(site, file, text, within=within)
+
+        body = normalize_body(expand(raw_body))
         index = LineIndex(body)
         blocks = parse_blocks(body, index)
         title = (
@@ -375,6 +384,8 @@ class _Tree:
             front=front,
             body_line=body_line,
             body_sha256=hashlib.sha256(body.encode("utf-8")).hexdigest(),
+            expand=expand,
+            generated_headings=generator.generates_headings(body),
             anchors=page_anchors(blocks, index, body, self.style.slug),
             links=find_links(body, index, blocks),
         )
@@ -450,13 +461,16 @@ class _Tree:
         if fragment:
             span = doc.anchors.get(unquote(fragment)) or doc.anchors.get(unquote(fragment).lower())
             if span is None:
-                self.warn(
-                    "missing-anchor",
-                    f"link {link.target!r}: {doc.doc_id!r} has no heading #{fragment}; "
-                    "linking to the document",
-                    where,
-                    line,
-                )
+                # A page the generator adds headings to may well have it: not reported.
+                missing = not doc.generated_headings
+                if missing:
+                    self.warn(
+                        "missing-anchor",
+                        f"link {link.target!r}: {doc.doc_id!r} has no heading #{fragment}; "
+                        "linking to the document",
+                        where,
+                        line,
+                    )
         page.plan[link.start] = ("doc", doc.doc_id, span)
 
     def _asset_candidates(self, page: _Page, decoded: str) -> list[Path]:
@@ -466,7 +480,14 @@ class _Tree:
             rel = decoded.lstrip("/")
             roots = (self.content_root, *self.style.static_roots)
             return [root / rel for root in roots]
-        return [self.content_root / PurePosixPath(page.rel).parent / decoded]
+        beside = [self.content_root / PurePosixPath(page.rel).parent / decoded]
+        if self.style.urls != "directory":
+            return beside
+        # An HTML <img> is not rewritten by the generator: the browser resolves it from the
+        # page's URL (MkDocs publishes a/b.md at a/b/), one folder deeper than the file.
+        url = self.site.generator.page_url(page.rel, page.front).path
+        from_url = normalise_path([*url.split("/"), *decoded.split("/")])
+        return beside if from_url is None else [*beside, self.content_root / from_url]
 
     def _plan_asset(self, page: _Page, link: LinkRef, decoded: str, where: str, line: int) -> None:
         candidates = self._asset_candidates(page, decoded)
@@ -523,11 +544,14 @@ class _Tree:
 
 def _body_loader(page: _Page, rel: str, where: str) -> Callable[[LinkBase], str]:
     file = page.file
+    expand = page.expand
     expected = page.body_sha256
     plan = dict(page.plan)
 
     def load(links: LinkBase) -> str:
         _, raw_body, _ = _load_page_text(file, rel, where)
+        if expand is not None:
+            raw_body = expand(raw_body)
         body = normalize_body(raw_body)
         if hashlib.sha256(body.encode("utf-8")).hexdigest() != expected:
             raise SourceError(

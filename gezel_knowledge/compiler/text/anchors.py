@@ -12,13 +12,19 @@ the generator that publishes the page would find it:
   spaces turned into one ``-``, lowercased; repeats get ``_1``, ``_2``...
 - ``mdbook``: mdBook: letters, digits, ``_`` and ``-`` kept (ASCII letters lowercased), each
   whitespace character turned into ``-``, everything else removed; repeats get ``-1``, ``-2``...
+- ``gitbook``: GitBook: letters, digits, ``_``, ``-`` and ``.`` kept (lowercased), each
+  whitespace character turned into ``-``, everything else removed (``Release 4.9`` is
+  ``release-4.9``); a slug opening with a digit also answers as ``id-`` and the slug (the HTML
+  id GitBook gives it); repeats get ``-1``, ``-2``...
 
 The text is the heading as rendered: link and emphasis markup removed, code spans kept
 verbatim, images and HTML tags dropped, backslash escapes resolved. Besides the generator's own
 slugs, a page answers to explicit ids (``{#id}``, ``{: #id .class}``), HTML anchors
 (``<a id="x">`` or ``<a name="x">`` on or just above a heading), MyST targets (``(label)=`` just
 above a heading) and, as a fallback for links written against another renderer's preview, the
-slugs of the other two styles.
+slugs of the other styles. Headings inside block quotes (``> #### name``) get their slugs too
+(every renderer gives them ids), and attribute lists on inline text (``**name**{ #id }``,
+Python-Markdown's ``attr_list``) give ids to the block that holds them.
 """
 
 from __future__ import annotations
@@ -33,8 +39,8 @@ from gezel_knowledge.compiler.text.blocks import Block, LineIndex
 
 __all__ = ["SLUG_STYLES", "SlugStyle", "heading_text", "page_anchors", "slugify"]
 
-SlugStyle = Literal["github", "python-markdown", "mdbook"]
-SLUG_STYLES: tuple[SlugStyle, ...] = ("github", "python-markdown", "mdbook")
+SlugStyle = Literal["github", "python-markdown", "mdbook", "gitbook"]
+SLUG_STYLES: tuple[SlugStyle, ...] = ("github", "python-markdown", "mdbook", "gitbook")
 
 # Heading text is untrusted and may be long: no part of these expressions scans past a bracket
 # or tag it cannot pair, so each runs in time linear in the heading (code spans are found by
@@ -51,6 +57,10 @@ _HTML_ANCHOR = re.compile(
     r"<a\s[^<>]*?\b(?:id|name)\s*=\s*[\"']([^\"'<>]+)[\"'][^<>]*>", re.IGNORECASE
 )
 _MYST_TARGET = re.compile(r" {0,3}\(([^()\s]+)\)=[ \t]*\Z")
+# Both read in one pass: the heading's text is taken whole (its closing #s stripped after), and
+# an id is followed at once by "}" or a blank, so a long unclosed one is not rescanned.
+_QUOTED_HEADING = re.compile(r" {0,3}(?:>[ \t]?)+ {0,3}#{1,6}[ \t]+(.*)\Z")
+_INLINE_ATTRIBUTES = re.compile(r"\{:?[ \t]*#([\w:.-]+)(?:[ \t][^{}\n]*)?\}")
 _PY_MARKDOWN_STRIP = re.compile(r"[^\w\s-]")
 _PY_MARKDOWN_JOIN = re.compile(r"[-\s]+")
 _GITHUB_STRIP = re.compile(r"[^\w\- ]")
@@ -139,10 +149,11 @@ def slugify(text: str, style: SlugStyle) -> str:
         folded = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
         value = _PY_MARKDOWN_STRIP.sub("", folded).strip().lower()
         return _PY_MARKDOWN_JOIN.sub("-", value)
-    if style == "mdbook":
+    if style in ("mdbook", "gitbook"):
+        kept = "_-." if style == "gitbook" else "_-"
         out = []
         for ch in text:
-            if ch.isalnum() or ch in "_-":
+            if ch.isalnum() or ch in kept:
                 out.append(ch.lower() if ch.isascii() else ch)
             elif ch.isspace():
                 out.append("-")
@@ -202,6 +213,7 @@ def _line_targets(
         lines = body[block.start : block.end].split("\n")
         labels = [m.group(1) for m in (_MYST_TARGET.match(line) for line in lines) if m]
         labels += [a for line in lines for a in _HTML_ANCHOR.findall(line)]
+        labels += [a for line in lines for a in _INLINE_ATTRIBUTES.findall(line)]
         if not labels:
             continue
         span = (block.line_start, block.line_end)
@@ -209,6 +221,21 @@ def _line_targets(
         if all(_is_anchor_only(line) for line in lines) and after is not None:
             span = spans.get(after.line_start, span)
         found.extend((label, span) for label in labels)
+    return found
+
+
+def _quoted_headings(blocks: Sequence[Block], body: str) -> list[tuple[str, tuple[int, int]]]:
+    """Headings inside block quotes, with the rest of their quote as their lines."""
+    found = []
+    for block in blocks:
+        if block.kind != "text" or ">" not in body[block.start : block.end]:
+            continue
+        lines = body[block.start : block.end].split("\n")
+        for offset, line in enumerate(lines):
+            match = _QUOTED_HEADING.match(line)
+            if match is not None:
+                text, _ = _split_attributes(match.group(1).rstrip(" \t#"))
+                found.append((heading_text(text), (block.line_start + offset, block.line_end)))
     return found
 
 
@@ -233,6 +260,7 @@ def page_anchors(
         texts.append((heading_text(text), span))
     for label, span in _line_targets(blocks, body, spans):
         found.setdefault(label, span)
+    texts += _quoted_headings(blocks, body)
     for each in (style, *(s for s in SLUG_STYLES if s != style)):
         seen: dict[str, int] = {}
         for text, span in texts:
@@ -240,4 +268,6 @@ def page_anchors(
             n = seen.get(base, 0)
             seen[base] = n + 1
             found.setdefault(_repeat(base, n, each), span)
+            if each == "gitbook" and base[:1].isdigit():
+                found.setdefault(f"id-{_repeat(base, n, each)}", span)
     return found

@@ -1,7 +1,8 @@
 """Finding and rewriting link targets in Markdown bodies.
 
 Covers inline links and images (``[text](target "title")``, ``![alt](target)``, and Hugo's
-``[text]({{< ref "page.md" >}})``), reference definitions (``[label]: target``) and HTML
+``[text]({{< ref "page.md" >}})``), reference definitions (``[label]: target``; a footnote
+definition, ``[^note]: text``, is none) and HTML
 ``<img src="...">``. Targets inside fenced code
 blocks and inline code spans are left alone. Only the target is replaced; the link text, the
 title and the line structure of the body stay as they were, so line numbers computed before a
@@ -28,10 +29,15 @@ _INLINE = re.compile(
     r"|[^\s()<>]*(?:\([^\s()]*\)[^\s()<>]*)*)"
     r"(?:\s+(?:\"[^\"]*\"|'[^']*'|\([^()]*\)))?\s*\)"
 )
-_DEFINITION = re.compile(r" {0,3}\[(?:[^\]\\]|\\.)+\]:[ \t]*(<[^<>\n]*>|\S+)")
+# A definition whose label starts with "^" is a footnote (GitHub, MyST, Python-Markdown,
+# mdBook, goldmark all read it so), not a link.
+_DEFINITION = re.compile(r" {0,3}\[(?!\^)(?:[^\]\\]|\\.)+\]:[ \t]*(<[^<>\n]*>|\S+)")
 # Within one tag: the scan from an "<img" stops at the next "<", never reading the next tag's.
 _IMG_SRC = re.compile(r"<img\b[^<>]*?\bsrc\s*=\s*(?:\"([^\"]*)\"|'([^']*)')", re.IGNORECASE)
 _BACKTICKS = re.compile(r"`+")
+# A definition cannot interrupt a paragraph (CommonMark): it opens a block, or follows a line
+# after which one may start: a blank, a heading, a thematic break, a definition or footnote.
+_BLOCK_LINE = re.compile(r" {0,3}(?:#{1,6}(?:[ \t]|\Z)|(?:[-*_][ \t]*){3,}\Z|\[\^[^\]]+\]:)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,19 +89,25 @@ def find_links(
         blocks = parse_blocks(body, index)
     code = code_line_mask(blocks, index.count)
     refs: list[LinkRef] = []
+    # A definition cannot interrupt a paragraph: it opens a block, or follows another.
+    may_define = True
     for number in range(1, index.count + 1):
         if code[number - 1]:
+            may_define = True
             continue
         start, end = index.span(number)
         line = body[start:end]
+        opens = may_define
+        may_define = not line.strip() or bool(_BLOCK_LINE.match(line))
         if "[" not in line and "<img" not in line.lower():
             continue
         masked = _mask_code_spans(line)
         for match in _INLINE.finditer(masked):
             s, e = match.span(2)
             refs.append(_ref(line, start, s, e, number, image=match.group(1) == "!"))
-        definition = _DEFINITION.match(masked)
+        definition = _DEFINITION.match(masked) if opens else None
         if definition:
+            may_define = True
             s, e = definition.span(1)
             refs.append(_ref(line, start, s, e, number, image=False))
         for match in _IMG_SRC.finditer(masked):

@@ -1,0 +1,152 @@
+"""GitBook and mdBook rules, each with a small tree of its own (issue 21)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from gezel_knowledge.compiler import LinkBase
+from gezel_knowledge.compiler.sources.markdown_tree import load_markdown_tree
+from gezk.ids import sort_key_for_order
+from tests.compiler.trees import write_tree
+
+LINKS = LinkBase("tester", "demo")
+
+
+def test_a_gitbook_space_reads_its_readme_and_entries_above_its_root(tmp_path: Path) -> None:
+    # .gitbook.yaml's root is docs/, its readme and two summary entries are in the
+    # repository above it (as Git Sync reads them): the content folder widens to hold them.
+    root = write_tree(
+        tmp_path / "repo",
+        {
+            ".gitbook.yaml": "root: ./docs/\n\nstructure:\n  readme: ../README.md\n"
+            "  summary: ./summary.md\n",
+            "docs/summary.md": (
+                "# Summary\n\n## Start\n\n- [Deploy](deploy.md)\n\n## Contributing\n\n"
+                "- [Guide](../CONTRIBUTING.md)\n"
+            ),
+            "docs/deploy.md": "# Deploy\n\nSee [the guide](../CONTRIBUTING.md).\n",
+            "CONTRIBUTING.md": "# Contributing\n\nWelcome.\n",
+            "README.md": "# Mesh\n\nThe project.\n",
+        },
+    )
+    source = load_markdown_tree(root)
+    assert (source.site, source.outline) == ("gitbook", "gitbook")
+    # The readme is the space's first page although the summary does not list it.
+    assert {d.id: (d.topic_path, d.ordinal) for d in source.documents} == {
+        "README": (("demo",), 0),
+        "docs/deploy": (("start",), 0),
+        "CONTRIBUTING": (("contributing",), 0),
+    }
+    assert [(t.id, t.sort_key) for t in source.topics] == [
+        ("demo", sort_key_for_order(0)),
+        ("start", sort_key_for_order(1)),
+        ("contributing", sort_key_for_order(2)),
+    ]
+    assert source.warnings == ()
+    deploy = next(d for d in source.documents if d.id == "docs/deploy").load_body(LINKS)
+    assert "[the guide](knowledge://tester/demo/CONTRIBUTING)" in deploy
+
+
+def test_a_gitbook_entry_leaving_the_source_folder_is_left_out_with_a_warning(
+    tmp_path: Path,
+) -> None:
+    root = write_tree(
+        tmp_path / "space",
+        {
+            "SUMMARY.md": "# Summary\n\n* [A](a.md)\n* [Elsewhere](../../etc/passwd.md)\n",
+            "a.md": "# A\n",
+        },
+    )
+    source = load_markdown_tree(root)
+    assert [d.id for d in source.documents] == ["README", "a"]
+    assert [(w.reason, w.path, w.line) for w in source.warnings] == [
+        ("outline-entry-outside", "SUMMARY.md", 4)
+    ]
+
+
+def test_a_lowercase_summary_and_link_titles_are_read(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "space",
+        {
+            "summary.md": '# Summary\n\n* [Intro](README.md)\n* [Setting up](setup.md "Setup")\n',
+            "setup.md": "# Setting up the project\n",
+        },
+    )
+    source = load_markdown_tree(root)
+    assert source.outline == "gitbook"
+    assert [d.id for d in source.documents] == ["README", "setup"]
+    assert source.warnings == ()
+
+
+def test_gitbook_links_to_dotted_and_numbered_headings_resolve(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "space",
+        {
+            "SUMMARY.md": "# Summary\n\n* [Intro](README.md)\n* [Notes](notes.md)\n",
+            "README.md": (
+                "# Intro\n\nSee [4.9](notes.md#release-4.9) and [step](notes.md#id-1.-install).\n"
+            ),
+            "notes.md": "# Notes\n\n## Release 4.9\n\nText.\n\n## 1. Install\n\nRun.\n",
+        },
+    )
+    source = load_markdown_tree(root)
+    assert source.warnings == ()
+    body = next(d for d in source.documents if d.id == "README").load_body(LINKS)
+    assert "[4.9](knowledge://tester/demo/notes#line=3-5)" in body
+    assert "[step](knowledge://tester/demo/notes#line=7-9)" in body
+
+
+def test_mdbook_draft_chapters_are_shown_without_a_warning(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "book",
+        {
+            "book.toml": '[book]\ntitle = "Drafts"\n',
+            "src/SUMMARY.md": "# Summary\n\n- [Ready](ready.md)\n- [Later]()\n    - [Sub]()\n",
+            "src/ready.md": "# Ready\n",
+        },
+    )
+    source = load_markdown_tree(root)
+    assert [d.id for d in source.documents] == ["ready"]
+    assert source.warnings == ()
+
+
+def test_a_draft_in_a_gitbook_summary_still_warns(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "space",
+        {"SUMMARY.md": "# Summary\n\n* [Intro](README.md)\n* [Later]()\n"},
+    )
+    source = load_markdown_tree(root)
+    assert [(w.reason, w.line) for w in source.warnings] == [("draft-chapter", 4)]
+
+
+def test_mdbook_includes_are_expanded_before_the_chapter_is_read(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "book",
+        {
+            "book.toml": '[book]\ntitle = "Includes"\n',
+            "src/SUMMARY.md": "# Summary\n\n- [Usage](usage.md)\n",
+            "src/usage.md": (
+                "# Usage\n\n{{#title Using it}}\n{{#include parts/flags.md}}\n\n"
+                "```rust\n{{#include ../code/lib.rs:setup}}\n```\n\n"
+                "```rust\n{{#rustdoc_include ../code/lib.rs:2:3}}\n```\n\n"
+                "{{#playground ../code/lib.rs editable}}\n\n"
+                "Literal: \\{{#include parts/flags.md}} and {{#include gone.md}} "
+                "and {{#include ../../outside.md}}\n"
+            ),
+            "src/parts/flags.md": "## Flags\n\nSee {{#include more.md}}.\n",
+            "src/parts/more.md": "more",
+            "code/lib.rs": "// ANCHOR: setup\nlet a = 1;\n// ANCHOR_END: setup\nlet b = 2;\n",
+        },
+    )
+    (tmp_path / "outside.md").write_text("secret\n", encoding="utf-8")
+    source = load_markdown_tree(root)
+    assert source.warnings == ()
+    body = source.documents[0].load_body(LINKS)
+    assert body == (
+        "# Usage\n\n\n## Flags\n\nSee more.\n\n"
+        "```rust\nlet a = 1;\n```\n\n"
+        "```rust\nlet a = 1;\n```\n\n"
+        "```rust,editable\n// ANCHOR: setup\nlet a = 1;\n// ANCHOR_END: setup\nlet b = 2;\n```\n\n"
+        "Literal: {{#include parts/flags.md}} and {{#include gone.md}} "
+        "and {{#include ../../outside.md}}\n"
+    )

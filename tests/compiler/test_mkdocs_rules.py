@@ -1,0 +1,274 @@
+"""MkDocs rules, each with a small tree of its own (issue 21)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from gezel_knowledge.compiler import CatalogSource, LinkBase
+from gezel_knowledge.compiler.sources.markdown_tree import load_markdown_tree
+from tests.compiler.trees import PNG, write_tree
+
+
+def _placed(source: CatalogSource) -> dict[str, tuple[tuple[str, ...], int | None]]:
+    return {d.id: (d.topic_path, d.ordinal) for d in source.documents}
+
+
+def test_literate_nav_folder_entries_read_the_folders_nav_file(tmp_path: Path) -> None:
+    # mkdocs.yml names folders; literate-nav reads each folder's README.md (its last list),
+    # and implicit_index puts the folder's index page (README.md itself) first.
+    root = write_tree(
+        tmp_path / "site",
+        {
+            "mkdocs.yml": (
+                "site_name: Kettle\nnav:\n  - Home: index.md\n  - Guide: guide/\n"
+                "  - Extra: extra/\n"
+                "plugins:\n  - search\n  - literate-nav:\n      nav_file: README.md\n"
+                "      implicit_index: true\n"
+            ),
+            "docs/index.md": "# Home\n",
+            "docs/guide/README.md": (
+                "# Guide\n\nRead [filling](fill.md) first.\n\n"
+                "- [Filling](fill.md)\n- [Boiling](boil.md)\n- Advanced\n"
+                "    - [Descaling](advanced/descale.md)\n\n[ref]: boil.md\n"
+            ),
+            "docs/guide/start.md": "# Start\n",
+            "docs/guide/fill.md": "# Fill\n",
+            "docs/guide/boil.md": "# Boil\n",
+            "docs/guide/advanced/descale.md": "# Descale\n",
+            # No nav file: the folder's pages by name, its index first.
+            "docs/extra/index.md": "# Extra\n",
+            "docs/extra/b.md": "# B\n",
+            "docs/extra/a.md": "# A\n",
+        },
+    )
+    source = load_markdown_tree(root)
+    assert source.warnings == ()
+    assert {t.id: (t.name, t.parent_id) for t in source.topics} == {
+        "demo": ("Demo catalog", None),
+        "guide": ("Guide", None),
+        "advanced": ("Advanced", "guide"),
+        "extra": ("Extra", None),
+    }
+    assert _placed(source) == {
+        "index": (("demo",), 0),
+        "guide/README": (("guide",), 0),
+        "guide/fill": (("guide",), 1),
+        "guide/boil": (("guide",), 2),
+        "guide/advanced/descale": (("guide", "advanced"), 0),
+        "extra/index": (("extra",), 0),
+        "extra/a": (("extra",), 1),
+        "extra/b": (("extra",), 2),
+    }
+
+
+def test_literate_nav_without_yaml_nav_reads_the_docs_nav_file(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "site",
+        {
+            "mkdocs.yml": "site_name: Kettle\nplugins:\n  - literate-nav\n",
+            "docs/SUMMARY.md": (
+                "Intro text.\n\n- [One](one.md)\n\n<!--nav-->\n\n"
+                "* [Two](two.md)\n* [One](one.md)\n\nAnother list:\n\n- [Three](three.md)\n"
+            ),
+            "docs/one.md": "# One\n",
+            "docs/two.md": "# Two\n",
+            "docs/three.md": "# Three\n",
+        },
+    )
+    source = load_markdown_tree(root)
+    # The first list after <!--nav--> is the navigation; the nav file is no page.
+    assert _placed(source) == {"two": (("demo",), 0), "one": (("demo",), 1)}
+
+
+def test_an_html_image_resolves_from_the_pages_directory_url(tmp_path: Path) -> None:
+    # guide/theme.md is published at guide/theme/: its raw <img src="../../img/x.png">
+    # (not rewritten by MkDocs) is docs/img/x.png; a Markdown image is relative to the file.
+    root = write_tree(
+        tmp_path / "site",
+        {
+            "mkdocs.yml": "site_name: S\nnav:\n  - guide/theme.md\n",
+            "docs/guide/theme.md": (
+                '# Theme\n\n<img src="../../img/x.png" alt="x">\n\n![y](../img/x.png)\n'
+            ),
+            "docs/img/x.png": PNG,
+        },
+    )
+    source = load_markdown_tree(root)
+    assert source.warnings == ()
+    assert [a.path for a in source.assets] == ["assets/img/x.png"]
+
+
+def test_snippets_are_included_before_anchors_and_links_are_read(tmp_path: Path) -> None:
+    # pymdownx.snippets includes CONTRIBUTING.md (found from the folder MkDocs runs in);
+    # its headings are anchors of the including page, and its text is the page's.
+    root = write_tree(
+        tmp_path / "site",
+        {
+            "mkdocs.yml": (
+                "site_name: S\nnav:\n  - index.md\n  - about/contributing.md\n"
+                "markdown_extensions:\n  - toc:\n      permalink: true\n  - pymdownx.snippets\n"
+            ),
+            "docs/index.md": (
+                "# Home\n\n[dev](about/contributing.md#installing-for-development)\n\n"
+                ';--8<-- "kept.md"\n'
+            ),
+            "docs/about/contributing.md": (
+                '--8<-- "CONTRIBUTING.md"\n\n    --8<-- "missing.md"\n--8<-- "../outside.md"\n'
+            ),
+            "CONTRIBUTING.md": "# Contributing\n\n## Installing for development\n\nRun it.\n",
+        },
+    )
+    (tmp_path / "outside.md").write_text("# Secret\n", encoding="utf-8")
+    source = load_markdown_tree(root)
+    assert source.warnings == ()
+    contributing = next(d for d in source.documents if d.id == "about/contributing")
+    assert contributing.title == "Contributing"
+    assert contributing.load_body(LinkBase("tester", "demo")) == (
+        "# Contributing\n\n## Installing for development\n\nRun it.\n\n"
+    )
+    home = next(d for d in source.documents if d.id == "index").load_body(
+        LinkBase("tester", "demo")
+    )
+    assert "(knowledge://tester/demo/about/contributing#line=3-5)" in home
+    assert '--8<-- "kept.md"\n' in home
+
+
+def test_anchors_of_autodoc_blocks_are_not_reported_missing(tmp_path: Path) -> None:
+    # mkdocstrings (and mkdocs-click) turn "::: identifier" into headings the text lacks.
+    root = write_tree(
+        tmp_path / "site",
+        {
+            "mkdocs.yml": "site_name: S\nnav:\n  - index.md\n  - api.md\n",
+            "docs/index.md": ("# Home\n\n[cls](api.md#kettle.Kettle) [gone](index.md#nowhere)\n"),
+            "docs/api.md": "# API\n\n::: kettle.Kettle\n    options:\n      show_source: false\n",
+        },
+    )
+    source = load_markdown_tree(root)
+    assert [(w.reason, w.path, w.line) for w in source.warnings] == [
+        ("missing-anchor", "docs/index.md", 3)
+    ]
+    home = next(d for d in source.documents if d.id == "index").load_body(LinkBase("t", "d"))
+    assert "[cls](knowledge://t/d/api)" in home
+
+
+def test_an_untitled_nav_section_is_named_after_its_first_page(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "site",
+        {
+            "mkdocs.yml": (
+                'site_name: S\nnav:\n  - index.md\n  - "":\n      - guide/start.md\n'
+                "      - guide/next.md\n"
+            ),
+            "docs/index.md": "# Home\n",
+            "docs/guide/start.md": "# Getting started\n",
+            "docs/guide/next.md": "# Next steps\n",
+        },
+    )
+    source = load_markdown_tree(root)
+    names = {t.id: t.name for t in source.topics}
+    assert names == {"demo": "Demo catalog", "getting-started": "Getting started"}
+    assert str(tmp_path) not in repr(source.topics)
+
+
+def test_awesome_pages_files_order_name_and_hide_folders(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "site",
+        {
+            "mkdocs.yml": "site_name: S\nplugins:\n  - search\n  - awesome-pages\n",
+            "docs/index.md": "# Home\n",
+            "docs/zeta.md": "# Zeta\n",
+            "docs/guide/.pages": (
+                "title: The guide\nnav:\n  - start.md\n  - Tips: tips.md\n  - ... | glob=b*.md\n"
+                "  - Blog: https://example.test/blog\n"
+            ),
+            "docs/guide/start.md": "# Start\n",
+            "docs/guide/tips.md": "# Tips\n",
+            "docs/guide/boil.md": "# Boil\n",
+            "docs/guide/brew.md": "# Brew\n",
+            "docs/guide/unlisted.md": "# Unlisted\n",
+            "docs/drafts/.pages": "hide: true\n",
+            "docs/drafts/idea.md": "# Idea\n",
+            "docs/api/a.md": "# A\n",
+            "docs/api/b.md": "# B\n",
+            "docs/api/.pages": "order: desc\n",
+        },
+    )
+    source = load_markdown_tree(root)
+    assert source.warnings == ()
+    assert {t.id: t.name for t in source.topics} == {
+        "demo": "Demo catalog",
+        "api": "Api",
+        "the-guide": "The guide",
+    }
+    # MkDocs' order: the index, the other pages, then the folders by name.
+    assert _placed(source) == {
+        "index": (("demo",), 0),
+        "zeta": (("demo",), 1),
+        "api/b": (("api",), 0),
+        "api/a": (("api",), 1),
+        "guide/start": (("the-guide",), 0),
+        "guide/tips": (("the-guide",), 1),
+        "guide/boil": (("the-guide",), 2),
+        "guide/brew": (("the-guide",), 3),
+    }
+
+
+def test_a_docs_folder_built_alone_keeps_its_sites_literate_nav(tmp_path: Path) -> None:
+    # The source is docs/; mkdocs.yml (with literate-nav) is one folder up.
+    site = write_tree(
+        tmp_path / "site",
+        {
+            "mkdocs.yml": (
+                "site_name: S\nnav:\n  - index.md\n  - Guide: guide/\nplugins:\n  - literate-nav\n"
+            ),
+            "docs/index.md": "# Home\n",
+            "docs/guide/SUMMARY.md": "- [B](b.md)\n- [A](a.md)\n",
+            "docs/guide/a.md": "# A\n",
+            "docs/guide/b.md": "# B\n",
+        },
+    )
+    write_tree(site / "docs", {})
+    source = load_markdown_tree(site / "docs")
+    assert source.site == "mkdocs"
+    assert _placed(source) == {
+        "index": (("demo",), 0),
+        "guide/b": (("guide",), 0),
+        "guide/a": (("guide",), 1),
+    }
+
+
+def test_without_nav_the_docs_folder_is_in_mkdocs_order_less_its_exclusions(
+    tmp_path: Path,
+) -> None:
+    root = write_tree(
+        tmp_path / "site",
+        {
+            "mkdocs.yml": (
+                "site_name: S\nexclude_docs: |\n  drafts/\n  *-old.md\n  /api/private.md\n"
+                "draft_docs: |\n  wip.md\n"
+            ),
+            "docs/zeta.md": "# Zeta\n",
+            "docs/index.md": "# Home\n",
+            "docs/API/index.md": "# API\n",
+            "docs/API/private.md": "# Private\n",
+            "docs/API/setup-old.md": "# Old\n",
+            "docs/api-notes/note.md": "# Note\n",
+            "docs/drafts/idea.md": "# Idea\n",
+            "docs/templates/page.md": "# Template\n",
+            "docs/.hidden/x.md": "# Hidden\n",
+            "docs/wip.md": "# Soon\n",
+        },
+    )
+    source = load_markdown_tree(root)
+    assert {t.id: t.name for t in source.topics} == {
+        "demo": "Demo catalog",
+        "api": "API",
+        "api-notes": "Api notes",
+    }
+    assert _placed(source) == {
+        "index": (("demo",), 0),
+        "zeta": (("demo",), 1),
+        "API/index": (("api",), 0),
+        "API/private": (("api",), 1),
+        "api-notes/note": (("api-notes",), 0),
+    }
