@@ -55,6 +55,12 @@ class LinkStyle:
     links."""
     static_roots: tuple[Path, ...] = ()
     """Folders served at the site root (Hugo and Docusaurus ``static/``), for images."""
+    myst_labels: bool = False
+    """Whether a link may name a MyST label of any page (``[text](label)``, ``[text](#label)``;
+    Jupyter Book, mystmd, Sphinx with MyST): :mod:`~gezel_knowledge.compiler.text.myst`."""
+    inventories: bool = False
+    """Whether a label no page defines may be another project's (Sphinx ``intersphinx``),
+    so an unknown label is left as written without a warning."""
 
 
 @dataclass(frozen=True, slots=True)

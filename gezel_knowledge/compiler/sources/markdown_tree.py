@@ -78,6 +78,7 @@ from gezel_knowledge.compiler.text.data import (
 )
 from gezel_knowledge.compiler.text.frontmatter import split_front_matter
 from gezel_knowledge.compiler.text.links import LinkRef, find_links, rewrite_links
+from gezel_knowledge.compiler.text.myst import myst_targets
 from gezel_knowledge.compiler.text.names import derive_topic_id, document_slug
 from gezk.ids import is_id
 from gezk.spatial import Location, LocationRole
@@ -345,6 +346,8 @@ class _Tree:
         self.folded_assets: dict[str, str] = {}
         self.warnings: list[BuildWarning] = []
         self.resolver: LinkResolver | None = None
+        self.labels: dict[str, tuple[str, tuple[int, int]]] = {}
+        """MyST labels of every page (label -> page, lines), for generators that read them."""
 
     def display(self, path: Path) -> str:
         return display_path(path, self.source_root)
@@ -379,6 +382,10 @@ class _Tree:
             anchors=page_anchors(blocks, index, body, self.style.slug),
             links=find_links(body, index, blocks),
         )
+        if self.style.myst_labels:
+            for label, span in myst_targets(body).items():
+                page.anchors.setdefault(label, span)
+                self.labels.setdefault(label, (rel, page.anchors[label]))
         other = self.by_id.get(doc_id)
         if other is not None:
             raise SourceError(
@@ -416,6 +423,8 @@ class _Tree:
             rel = self.resolver.resolve(page.rel, decoded, ref=ref is not None)
             if rel is not None:
                 self._plan_doc(page, self.pages[rel], fragment, link, where=where, line=line)
+            elif self.style.myst_labels and self._plan_label(page, link, raw, where, line):
+                continue
             else:
                 missing = self._on_disk(page, decoded) is None
                 reason = "unresolved-link" if missing else "link-not-rewritten"
@@ -442,12 +451,28 @@ class _Tree:
         if link.target.startswith("assets/"):
             page.plan[link.start] = ("text", "./" + link.target, None)
 
+    def _plan_label(self, page: _Page, link: LinkRef, raw: str, where: str, line: int) -> bool:
+        """Plan a link that names no page as MyST reads it: a label of any page, a file it
+        publishes as a download, or (with inventories) another project's target; ``False``
+        when none of these, so the link warns."""
+        found = self.labels.get(unquote(raw.removeprefix("#")))
+        if found is not None:
+            page.plan[link.start] = ("doc", self.pages[found[0]].doc_id, found[1])
+            return True
+        path_part = unquote(raw.split("#", 1)[0])
+        if path_part and self._on_disk(page, path_part) is not None:
+            return True  # a file of the project: published as a download, kept as written
+        return self.style.inventories
+
     def _plan_doc(
         self, page: _Page, doc: _Page, fragment: str, link: LinkRef, *, where: str, line: int
     ) -> None:
         span: tuple[int, int] | None = None
         if fragment:
             span = doc.anchors.get(unquote(fragment)) or doc.anchors.get(unquote(fragment).lower())
+            if span is None and self.style.myst_labels:
+                if self._plan_label(page, link, "#" + fragment, where, line):
+                    return
             if span is None:
                 self.warn(
                     "missing-anchor",

@@ -1,7 +1,8 @@
 """Finding and rewriting link targets in Markdown bodies.
 
 Covers inline links and images (``[text](target "title")``, ``![alt](target)``, and Hugo's
-``[text]({{< ref "page.md" >}})``), reference definitions (``[label]: target``) and HTML
+``[text]({{< ref "page.md" >}})``), reference definitions (``[label]: target``; a footnote
+definition, ``[^note]: text``, is none) and HTML
 ``<img src="...">``. Targets inside fenced code
 blocks and inline code spans are left alone. Only the target is replaced; the link text, the
 title and the line structure of the body stay as they were, so line numbers computed before a
@@ -28,7 +29,9 @@ _INLINE = re.compile(
     r"|[^\s()<>]*(?:\([^\s()]*\)[^\s()<>]*)*)"
     r"(?:\s+(?:\"[^\"]*\"|'[^']*'|\([^()]*\)))?\s*\)"
 )
-_DEFINITION = re.compile(r" {0,3}\[(?:[^\]\\]|\\.)+\]:[ \t]*(<[^<>\n]*>|\S+)")
+# A definition whose label starts with "^" is a footnote (GitHub, MyST, Python-Markdown,
+# mdBook, goldmark all read it so), not a link.
+_DEFINITION = re.compile(r" {0,3}\[(?!\^)(?:[^\]\\]|\\.)+\]:[ \t]*(<[^<>\n]*>|\S+)")
 # Within one tag: the scan from an "<img" stops at the next "<", never reading the next tag's.
 _IMG_SRC = re.compile(r"<img\b[^<>]*?\bsrc\s*=\s*(?:\"([^\"]*)\"|'([^']*)')", re.IGNORECASE)
 _BACKTICKS = re.compile(r"`+")

@@ -1,0 +1,202 @@
+"""MyST (mystmd, Jupyter Book 2): ``myst.yml``; pages in the project's folder.
+
+Navigation: ``project.toc``, entries in file order: ``file`` (a page; with ``children`` it
+leads a section of them), ``title`` with ``children`` (a section), ``pattern`` (the files a
+glob matches that no other entry names, index/readme pages first, then in natural order —
+``child9`` before ``child10`` — or reversed with ``sort: descending``); ``url`` entries are no
+pages and are left out. A ``title`` names the page in the navigation. Pages are Markdown files
+and notebooks (``.ipynb``). Without ``toc``, the folder tree (mystmd's implicit table of
+contents).
+
+Metadata: ``project`` ``title``, ``description``, ``authors`` (names or ``{name}``),
+``github`` (the publisher and the source URL), ``language`` (else ``en``). Links: files,
+MyST labels (``(label)=``, ``:label:``) and ``#label`` targets of the whole project
+(:mod:`~gezel_knowledge.compiler.text.myst`); anchors by GitHub's slugs.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from gezel_knowledge.compiler.errors import SourceError
+from gezel_knowledge.compiler.generators import _config as config
+from gezel_knowledge.compiler.generators._context import (
+    MARKDOWN_SUFFIXES,
+    NOTEBOOK,
+    Context,
+    mappings,
+    text,
+)
+from gezel_knowledge.compiler.generators.base import Generator, LinkStyle, Site
+from gezel_knowledge.compiler.generators.outline import Outline, OutlinePage, OutlineSection
+from gezel_knowledge.compiler.text.data import YamlNode, load_yaml_nodes, read_text_file
+
+__all__ = ["Myst", "natural_key"]
+
+_CONFIGS = ("myst.yml", "myst.yaml")
+_DIGITS = re.compile(r"(\d+)")
+_INDEX_STEMS = ("index", "readme", "main")
+
+
+def natural_key(rel: str) -> tuple[tuple[int, object], ...]:
+    """A path's sort key in natural order: runs of digits compare by value."""
+    return tuple(
+        (0, int(part)) if part.isdigit() else (1, part.lower())
+        for part in _DIGITS.split(rel)
+        if part
+    )
+
+
+def _authors(value: object) -> list[str]:
+    """The author names of ``authors`` (strings, or mappings with a ``name``)."""
+    if isinstance(value, str):
+        return [value]
+    names: list[str] = []
+    for item in value if isinstance(value, list) else []:
+        name = item.get("name") if isinstance(item, dict) else item
+        if isinstance(name, dict):
+            name = " ".join(str(v) for k, v in name.items() if k in ("given", "family"))
+        if isinstance(name, str) and name.strip():
+            names.append(name.strip())
+    return names
+
+
+class Myst(Generator):
+    """mystmd (Jupyter Book 2)."""
+
+    name = "myst"
+    described_as = "a MyST project"
+    marker = "myst.yml"
+    page_suffixes = (*MARKDOWN_SUFFIXES, NOTEBOOK)
+
+    def detect(self, root: Path, *, forced: bool) -> Site | None:
+        file = next((root / n for n in _CONFIGS if (root / n).is_file()), None)
+        if file is None:
+            return None
+        data = config.read_data(file, root)
+        project = config.mapping(data.get("project"))
+        github = config.string(project.get("github"))
+        if github and "://" not in github and github.count("/") == 1:
+            github = f"https://github.com/{github}"  # mystmd takes ``owner/repo`` too
+        nodes = load_yaml_nodes(config.read_text(file, root), path=file.name)
+        project_node = nodes.value.get("project") if isinstance(nodes.value, dict) else None
+        toc = project_node.value.get("toc") if project_node and isinstance(
+            project_node.value, dict
+        ) else None
+        return Site(
+            self,
+            file,
+            root,
+            config.site_metadata(
+                project.get("title"),
+                project.get("description"),
+                project.get("language"),
+                config.absolute_url(github),
+                config.publisher(github, _authors(project.get("authors")) or None),
+            ),
+            LinkStyle(myst_labels=True),
+            outline_file=file if toc is not None else None,
+            nav=toc,
+        )
+
+    def outline(self, site: Site, ctx: Context) -> Outline | None:
+        if site.outline_file is None or site.nav is None:
+            return None
+        return _MystToc(ctx, site.outline_file, site.nav).outline()
+
+
+class _MystToc:
+    """A ``project.toc``: its pages, sections and patterns."""
+
+    def __init__(self, ctx: Context, file: Path, toc: YamlNode) -> None:
+        self.ctx = ctx
+        self.file = file
+        self.toc = toc
+        self.where = ctx.display(file)
+        self.listed: set[str] = set()
+
+    def outline(self) -> Outline:
+        self.listed = self._named_files(self.toc)
+        root = OutlineSection(name="", key=self.where)
+        self.entries(self.toc, root)
+        return Outline("myst", root, self.where)
+
+    def _named_files(self, node: YamlNode) -> set[str]:
+        """Every file an entry names, so a pattern leaves them to their own entries."""
+        found: set[str] = set()
+        if not isinstance(node.value, list):
+            return found
+        for item in node.value:
+            if not isinstance(item.value, dict):
+                continue
+            target = text(item.value, "file")
+            if target:
+                path = self.ctx.content_root / target.lstrip("/")
+                if path.is_file():
+                    found.add(self.ctx.rel(path))
+            children = item.value.get("children")
+            if children is not None:
+                found |= self._named_files(children)
+        return found
+
+    def entries(self, node: YamlNode, into: OutlineSection) -> None:
+        for entry, fields in mappings(node, "toc", "toc entry", self.where):
+            if "pattern" in fields:
+                self.pattern(fields, entry.line, into)
+                continue
+            if "file" not in fields and "children" not in fields:
+                continue  # a url entry: no page
+            self.entry(entry.line, fields, into)
+
+    def entry(self, line: int, fields: dict[str, YamlNode], into: OutlineSection) -> None:
+        position = len(into.children)
+        title = text(fields, "title")
+        page = None
+        if "file" in fields:
+            target = fields["file"].text()
+            if target is None:
+                raise SourceError(
+                    "file must be a path",
+                    reason="invalid-outline",
+                    path=self.where,
+                    line=fields["file"].line,
+                )
+            path = self.ctx.page(
+                self.file.parent, target, origin=self.file, line=fields["file"].line
+            )
+            if path is not None:
+                page = OutlinePage(path, title, position, self.where, fields["file"].line)
+        children = fields.get("children")
+        if children is None:
+            if page is not None:
+                into.children.append(page)
+            return
+        section = OutlineSection(
+            name=title or ("" if page else f"Section {position + 1}"),
+            key=f"{self.where}:{line}",
+            order=position,
+            title_page=page.path if page else None,
+        )
+        if page is not None:
+            page.order = 0
+            section.children.append(page)
+        self.entries(children, section)
+        into.children.append(section)
+
+    def pattern(self, fields: dict[str, YamlNode], line: int, into: OutlineSection) -> None:
+        """The pages a ``pattern`` matches that no entry names, index pages first, in natural
+        order (reversed by ``sort: descending``)."""
+        glob = (text(fields, "pattern") or "").lstrip("/")
+        matches = [
+            self.ctx.rel(p)
+            for p in self.file.parent.glob(glob)
+            if p.is_file() and self.ctx.is_page(p) and not self.ctx.excluded(p)
+        ]
+        fresh = [m for m in matches if m not in self.listed]
+        descending = (text(fields, "sort") or "").lower() == "descending"
+        fresh.sort(key=natural_key, reverse=descending)
+        fresh.sort(key=lambda rel: Path(rel).stem.lower() not in _INDEX_STEMS)
+        for rel in fresh:
+            self.listed.add(rel)
+            into.children.append(OutlinePage(rel, None, len(into.children), self.where, line))

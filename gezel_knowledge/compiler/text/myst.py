@@ -1,0 +1,225 @@
+"""MyST Markdown as Sphinx (myst-parser), Jupyter Book and mystmd read it: the targets a page
+defines and the ``toctree`` directives it holds.
+
+Targets (labels) a link may name from any page of the project:
+
+- ``(label)=`` on a line of its own (above a heading, a paragraph or a directive);
+- a directive's ``:name:`` or ``:label:`` option (figures, tables, code, admonitions...);
+- a heading's ``{#label}`` attribute;
+- a labelled display equation (``$$ ... $$ (label)``);
+- the object a domain directive describes (```` ```{py:class} pkg.Class ````), and each term
+  of a ``{glossary}``.
+
+Each target names the lines of what it labels: the directive it sits in (or the line itself).
+Targets are found in directives too (fenced or colon-fenced), but never in a code block,
+whose text is shown, not read.
+
+A ``{toctree}`` directive (```` ``` ````, ``~~~`` or ``:::`` fenced; ``.. toctree::`` in
+reStructuredText) gives its options (``:glob:``, ``:caption:``, ``:hidden:``...) and its
+entries: ``path``, ``Title <path>``, ``self``, or a URL.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+__all__ = ["Toctree", "TocEntry", "myst_targets", "toctrees"]
+
+_FENCE = re.compile(r"[ \t]*(`{3,}|~{3,}|:{3,})[ \t]*(.*?)[ \t]*\Z")
+_DIRECTIVE = re.compile(r"\{([^{}\s]+)\}[ \t]*(.*)\Z")
+_TARGET = re.compile(r" {0,3}\(([^()\s]+)\)=[ \t]*\Z")
+_OPTION = re.compile(r"[ \t]*:(name|label):[ \t]+(\S.*?)[ \t]*\Z")
+_HEADING_ID = re.compile(r" {0,3}#{1,6}[ \t].*\{[^{}]*#([\w:./-]+)[^{}]*\}[ \t]*\Z")
+_EQUATION = re.compile(r".*\$\$[ \t]*\(([^()\s]+)\)[ \t]*\Z")
+_DOMAIN = re.compile(r"(?:[a-z]+:)?(?:class|function|method|attribute|module|data|exception|"
+                     r"object|property|decorator|confval|option|envvar|directive|role)\Z")
+_CODE = frozenset({"code", "code-block", "sourcecode", "code-cell", "literalinclude", "math",
+                   "raw", "eval-rst", "mermaid", "csv-table", "graphviz", "plantuml"})
+_ENTRY = re.compile(r"(.*?)\s*<([^<>]+)>\Z")
+_RST_TOCTREE = re.compile(r"([ \t]*)\.\.[ \t]+toctree::[ \t]*\Z")
+_YAML_OPTION = re.compile(r"[ \t]*(name|label):[ \t]+(\S.*?)[ \t]*\Z")
+_ANY_OPTION = re.compile(r"[ \t]*:[\w-]+:(?:[ \t]|\Z)")
+_RST_OPTION = re.compile(r"[ \t]*:([\w-]+):[ \t]*(.*?)[ \t]*\Z")
+
+
+@dataclass(slots=True)
+class _Open:
+    marker: str
+    directive: str | None
+    argument: str
+    start: int
+    labels: list[str] = field(default_factory=list)
+    glossary: list[str] = field(default_factory=list)
+    options: bool = False
+    """Whether the directive's leading ``:key: value`` options are still being read."""
+    yaml: bool = False
+    """Whether they are inside a ``---`` YAML block."""
+
+
+def _closes(line: str, fence: _Open) -> bool:
+    """Whether ``line`` closes ``fence`` (at any indentation: directives nest in list items
+    and in other directives)."""
+    stripped = line.strip()
+    return len(stripped) >= len(fence.marker) and set(stripped) == {fence.marker[0]}
+
+
+def _opening(line: str, number: int) -> _Open | None:
+    """The fence ``line`` opens: a directive (```` ```{name} argument ````), a code block
+    (```` ```python ````), or ``None`` (a colon fence opens directives only)."""
+    match = _FENCE.match(line)
+    if match is None:
+        return None
+    marker, info = match.group(1), match.group(2)
+    directive = _DIRECTIVE.match(info)
+    if directive is not None:
+        return _Open(marker, directive.group(1), directive.group(2).strip(), number)
+    if marker[0] == ":" or (marker[0] == "`" and "`" in info):
+        return None
+    return _Open(marker, None, info, number)
+
+
+def myst_targets(body: str) -> dict[str, tuple[int, int]]:
+    """Every target ``body`` defines and the 1-based lines (inclusive) it names."""
+    found: dict[str, tuple[int, int]] = {}
+    stack: list[_Open] = []
+    lines = body.split("\n")
+    for number, line in enumerate(lines, start=1):
+        inner = stack[-1] if stack else None
+        if inner is not None and _closes(line, inner):
+            stack.pop()
+            for label in inner.labels:
+                found.setdefault(label, (inner.start, number))
+            if _DOMAIN.match(inner.directive or "") and inner.argument:
+                found.setdefault(inner.argument.split("(")[0].strip(), (inner.start, number))
+            for term in inner.glossary:
+                found.setdefault(term, (inner.start, number))
+            continue
+        if inner is not None and inner.options:
+            if line.strip() == "---":  # a YAML block of options
+                inner.yaml = not inner.yaml
+                continue
+            option = (_YAML_OPTION if inner.yaml else _OPTION).match(line)
+            if option is not None:
+                inner.labels.append(option.group(2))
+                continue
+            inner.options = inner.yaml or _ANY_OPTION.match(line) is not None
+        if inner is not None and (inner.directive is None or inner.directive in _CODE):
+            continue  # a code block's text is shown, never read (its options are read above)
+        opening = _opening(line, number)
+        if opening is not None:
+            opening.options = opening.directive is not None
+            stack.append(opening)
+            continue
+        if inner is not None and inner.directive == "glossary" and line[:1].strip():
+            inner.glossary.append(line.strip())  # a term: definitions are indented
+        for pattern in (_TARGET, _HEADING_ID, _EQUATION):
+            match = pattern.match(line)
+            if match is not None:
+                found.setdefault(match.group(1), (number, number))
+    return found
+
+
+@dataclass(frozen=True, slots=True)
+class TocEntry:
+    """One ``toctree`` entry: its explicit title (if any), target and 1-based line."""
+
+    title: str | None
+    target: str
+    line: int
+
+
+@dataclass(frozen=True, slots=True)
+class Toctree:
+    """One ``toctree`` directive: its options and entries, in order."""
+
+    line: int
+    options: dict[str, str]
+    entries: tuple[TocEntry, ...]
+
+
+def _entry(text: str, line: int) -> TocEntry:
+    match = _ENTRY.match(text)
+    if match is not None and match.group(1):
+        return TocEntry(match.group(1), match.group(2).strip(), line)
+    return TocEntry(None, text, line)
+
+
+def _read_toctree(start: int, content: list[tuple[int, str]]) -> Toctree:
+    options: dict[str, str] = {}
+    entries: list[TocEntry] = []
+    rows = list(content)
+    if rows and rows[0][1].strip() == "---":  # a YAML options block
+        end = next((i for i, (_, t) in enumerate(rows[1:], 1) if t.strip() == "---"), None)
+        if end is not None:
+            for _, text in rows[1:end]:
+                key, sep, value = text.partition(":")
+                if sep:
+                    options[key.strip()] = value.strip()
+            rows = rows[end + 1 :]
+    in_options = True
+    for number, text in rows:
+        stripped = text.strip()
+        if not stripped:
+            in_options = False
+            continue
+        option = _RST_OPTION.match(text) if in_options else None
+        if option is not None:
+            options[option.group(1)] = option.group(2)
+            continue
+        in_options = False
+        if stripped.startswith(("#", "..")):
+            continue  # a comment
+        entries.append(_entry(stripped, number))
+    return Toctree(start, options, tuple(entries))
+
+
+def toctrees(text: str, *, rst: bool = False) -> list[Toctree]:
+    """Every ``toctree`` directive of a page's text (MyST Markdown, or reStructuredText when
+    ``rst``), in order."""
+    lines = text.split("\n")
+    found: list[Toctree] = []
+    stack: list[_Open] = []
+    i = 0
+    while i < len(lines):
+        if rst:
+            opening = _RST_TOCTREE.match(lines[i])
+            if opening is None:
+                i += 1
+                continue
+            indent = len(opening.group(1))
+            j = i + 1
+            content: list[tuple[int, str]] = []
+            while j < len(lines):
+                row = lines[j]
+                if row.strip() and len(row) - len(row.lstrip()) <= indent:
+                    break
+                content.append((j + 1, row))
+                j += 1
+            found.append(_read_toctree(i + 1, content))
+            i = j
+            continue
+        inner = stack[-1] if stack else None
+        if inner is not None and _closes(lines[i], inner):
+            stack.pop()
+            i += 1
+            continue
+        if inner is not None and inner.directive in (None, *_CODE):
+            i += 1  # a code block: its text is shown, never read
+            continue
+        fence = _opening(lines[i], i + 1)
+        if fence is None:
+            i += 1
+            continue
+        if fence.directive != "toctree":
+            stack.append(fence)  # other directives hold MyST: a toctree may be inside
+            i += 1
+            continue
+        j = i + 1
+        content = []
+        while j < len(lines) and not _closes(lines[j], fence):
+            content.append((j + 1, lines[j]))
+            j += 1
+        found.append(_read_toctree(i + 1, content))
+        i = j + 1
+    return found
