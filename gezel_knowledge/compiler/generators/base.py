@@ -55,9 +55,12 @@ class LinkStyle:
     links."""
     static_roots: tuple[Path, ...] = ()
     """Folders served at the site root (Hugo and Docusaurus ``static/``), for images."""
-    myst_labels: bool = False
-    """Whether a link may name a MyST label of any page (``[text](label)``, ``[text](#label)``;
-    Jupyter Book, mystmd, Sphinx with MyST): :mod:`~gezel_knowledge.compiler.text.myst`."""
+    myst_labels: Literal["sphinx", "mystmd"] | None = None
+    """Whether a link may name a MyST label of any page (``[text](label)``, ``[text](#label)``),
+    as Sphinx (Jupyter Book 1) or mystmd (whose headings are targets too) resolve them:
+    :mod:`~gezel_knowledge.compiler.text.myst`."""
+    ignored: frozenset[str] = frozenset()
+    """Link targets the site's configuration says not to check (mystmd ``error_rules``)."""
     inventories: bool = False
     """Whether a label no page defines may be another project's (Sphinx ``intersphinx``),
     so an unknown label is left as written without a warning."""

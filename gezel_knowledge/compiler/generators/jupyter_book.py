@@ -82,7 +82,7 @@ class JupyterBook(Generator):
                 config.absolute_url(config.get(data, "html", "baseurl"), repository),
                 config.publisher(repository, data.get("author")),
             ),
-            LinkStyle(myst_labels=True, inventories=bool(sphinx.get("intersphinx_mapping"))),
+            LinkStyle(myst_labels="sphinx", inventories=bool(sphinx.get("intersphinx_mapping"))),
             outline_file=toc,
         )
 

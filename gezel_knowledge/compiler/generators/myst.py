@@ -10,8 +10,10 @@ contents).
 
 Metadata: ``project`` ``title``, ``description``, ``authors`` (names or ``{name}``),
 ``github`` (the publisher and the source URL), ``language`` (else ``en``). Links: files,
-MyST labels (``(label)=``, ``:label:``) and ``#label`` targets of the whole project
-(:mod:`~gezel_knowledge.compiler.text.myst`); anchors by GitHub's slugs.
+MyST labels (``(label)=``, ``:label:``, headings' implicit ids) and ``#label`` targets of the
+whole project (:mod:`~gezel_knowledge.compiler.text.myst`); a link to another file of the
+project is a download, kept as written; targets that ``error_rules`` (``rule:
+link-resolves``, ``severity: ignore``) lists by ``keys`` are not checked.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from gezel_knowledge.compiler.generators._context import (
 )
 from gezel_knowledge.compiler.generators.base import Generator, LinkStyle, Site
 from gezel_knowledge.compiler.generators.outline import Outline, OutlinePage, OutlineSection
-from gezel_knowledge.compiler.text.data import YamlNode, load_yaml_nodes, read_text_file
+from gezel_knowledge.compiler.text.data import YamlNode, load_yaml_nodes
 
 __all__ = ["Myst", "natural_key"]
 
@@ -62,6 +64,21 @@ def _authors(value: object) -> list[str]:
     return names
 
 
+def _ignored_links(rules: object) -> frozenset[str]:
+    """The link targets ``error_rules`` silences (``rule: link-resolves``, ``severity:
+    ignore``, ``keys``)."""
+    out: set[str] = set()
+    for rule in rules if isinstance(rules, list) else []:
+        if not isinstance(rule, dict) or rule.get("rule") != "link-resolves":
+            continue
+        if rule.get("severity") not in ("ignore", "off"):
+            continue
+        keys = rule.get("keys") or rule.get("key")
+        keys = [keys] if isinstance(keys, str) else keys
+        out |= {k for k in keys if isinstance(k, str)} if isinstance(keys, list) else set()
+    return frozenset(out)
+
+
 class Myst(Generator):
     """mystmd (Jupyter Book 2)."""
 
@@ -81,9 +98,11 @@ class Myst(Generator):
             github = f"https://github.com/{github}"  # mystmd takes ``owner/repo`` too
         nodes = load_yaml_nodes(config.read_text(file, root), path=file.name)
         project_node = nodes.value.get("project") if isinstance(nodes.value, dict) else None
-        toc = project_node.value.get("toc") if project_node and isinstance(
-            project_node.value, dict
-        ) else None
+        toc = (
+            project_node.value.get("toc")
+            if project_node and isinstance(project_node.value, dict)
+            else None
+        )
         return Site(
             self,
             file,
@@ -95,7 +114,7 @@ class Myst(Generator):
                 config.absolute_url(github),
                 config.publisher(github, _authors(project.get("authors")) or None),
             ),
-            LinkStyle(myst_labels=True),
+            LinkStyle(myst_labels="mystmd", ignored=_ignored_links(project.get("error_rules"))),
             outline_file=file if toc is not None else None,
             nav=toc,
         )

@@ -143,7 +143,10 @@ def _publisher_url(conf: Mapping[str, Any]) -> str | None:
         if url:
             return url
     context = config.mapping(conf.get("html_context"))
-    user, repo = config.string(context.get("github_user")), config.string(context.get("github_repo"))
+    user, repo = (
+        config.string(context.get("github_user")),
+        config.string(context.get("github_repo")),
+    )
     return f"https://github.com/{user}/{repo}" if user and repo else None
 
 
@@ -172,7 +175,7 @@ class Sphinx(Generator):
                 config.absolute_url(conf.get("html_baseurl"), repository),
                 config.publisher(repository, conf.get("author")),
             ),
-            LinkStyle(myst_labels=True, inventories=bool(conf.get("intersphinx_mapping"))),
+            LinkStyle(myst_labels="sphinx", inventories=bool(conf.get("intersphinx_mapping"))),
             outline_file=file,
             nav=None,
         )
@@ -194,13 +197,11 @@ class _Toctrees:
         root = conf.get("root_doc") or conf.get("master_doc") or "index"
         self.root_doc = root if isinstance(root, str) else "index"
         excludes = conf.get("exclude_patterns")
-        self.excludes = [e for e in excludes if isinstance(e, str)] if isinstance(
-            excludes, list
-        ) else []
-        generated = conf.get("autodoc2_output_dir") or "apidocs"
-        self.generated = (
-            [str(generated).strip("/") + "/"] if conf.get("autodoc2_packages") else []
+        self.excludes = (
+            [e for e in excludes if isinstance(e, str)] if isinstance(excludes, list) else []
         )
+        generated = conf.get("autodoc2_output_dir") or "apidocs"
+        self.generated = [str(generated).strip("/") + "/"] if conf.get("autodoc2_packages") else []
         self.placed: set[str] = set()
         self._docnames: list[str] | None = None
 
@@ -269,7 +270,8 @@ class _Toctrees:
             caption = tree.options.get("caption")
             if caption:
                 into = OutlineSection(
-                    name=caption, key=f"{self.ctx.display(file)}:{tree.line}",
+                    name=caption,
+                    key=f"{self.ctx.display(file)}:{tree.line}",
                     order=len(root.children),
                 )
                 root.children.append(into)
@@ -323,7 +325,12 @@ class _Toctrees:
             self.place(name, child, title, line, where, into)
 
     def place(
-        self, name: str, file: Path, title: str | None, line: int, where: str,
+        self,
+        name: str,
+        file: Path,
+        title: str | None,
+        line: int,
+        where: str,
         into: OutlineSection,
     ) -> None:
         """A document, and the documents its own toctrees include after it."""

@@ -383,9 +383,10 @@ class _Tree:
             links=find_links(body, index, blocks),
         )
         if self.style.myst_labels:
-            for label, span in myst_targets(body).items():
-                page.anchors.setdefault(label, span)
-                self.labels.setdefault(label, (rel, page.anchors[label]))
+            implicit = self.style.myst_labels == "mystmd"
+            for target, span in myst_targets(body, front=front, implicit=implicit).items():
+                page.anchors.setdefault(target, span)
+                self.labels.setdefault(target, (rel, page.anchors[target]))
         other = self.by_id.get(doc_id)
         if other is not None:
             raise SourceError(
@@ -453,8 +454,10 @@ class _Tree:
 
     def _plan_label(self, page: _Page, link: LinkRef, raw: str, where: str, line: int) -> bool:
         """Plan a link that names no page as MyST reads it: a label of any page, a file it
-        publishes as a download, or (with inventories) another project's target; ``False``
-        when none of these, so the link warns."""
+        publishes as a download, a target the site says not to check, or (with inventories)
+        another project's target; ``False`` when none of these, so the link warns."""
+        if raw in self.style.ignored:
+            return True  # the site's configuration says not to check it
         found = self.labels.get(unquote(raw.removeprefix("#")))
         if found is not None:
             page.plan[link.start] = ("doc", self.pages[found[0]].doc_id, found[1])
@@ -470,9 +473,12 @@ class _Tree:
         span: tuple[int, int] | None = None
         if fragment:
             span = doc.anchors.get(unquote(fragment)) or doc.anchors.get(unquote(fragment).lower())
-            if span is None and self.style.myst_labels:
-                if self._plan_label(page, link, "#" + fragment, where, line):
-                    return
+            if (
+                span is None
+                and self.style.myst_labels
+                and self._plan_label(page, link, "#" + fragment, where, line)
+            ):
+                return
             if span is None:
                 self.warn(
                     "missing-anchor",

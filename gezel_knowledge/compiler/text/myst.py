@@ -8,7 +8,11 @@ Targets (labels) a link may name from any page of the project:
 - a heading's ``{#label}`` attribute;
 - a labelled display equation (``$$ ... $$ (label)``);
 - the object a domain directive describes (```` ```{py:class} pkg.Class ````), and each term
-  of a ``{glossary}``.
+  of a ``{glossary}``;
+- mystmd's: a page's front matter ``label`` (the whole page), a block's ``+++ {"label": ...}``,
+  a notebook cell's ``#| label: name``, and each heading's implicit id (its text lowercased,
+  every character other than ``a-z``, ``0-9`` and ``-`` turned into ``-``, runs of ``-``
+  folded, ``-`` trimmed, ``id-`` before a leading digit).
 
 Each target names the lines of what it labels: the directive it sits in (or the line itself).
 Targets are found in directives too (fenced or colon-fenced), but never in a code block,
@@ -22,9 +26,13 @@ entries: ``path``, ``Title <path>``, ``self``, or a URL.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
-__all__ = ["Toctree", "TocEntry", "myst_targets", "toctrees"]
+from gezel_knowledge.compiler.text.anchors import heading_text
+
+__all__ = ["TocEntry", "Toctree", "myst_targets", "mystmd_id", "toctrees"]
 
 _FENCE = re.compile(r"[ \t]*(`{3,}|~{3,}|:{3,})[ \t]*(.*?)[ \t]*\Z")
 _DIRECTIVE = re.compile(r"\{([^{}\s]+)\}[ \t]*(.*)\Z")
@@ -32,14 +40,33 @@ _TARGET = re.compile(r" {0,3}\(([^()\s]+)\)=[ \t]*\Z")
 _OPTION = re.compile(r"[ \t]*:(name|label):[ \t]+(\S.*?)[ \t]*\Z")
 _HEADING_ID = re.compile(r" {0,3}#{1,6}[ \t].*\{[^{}]*#([\w:./-]+)[^{}]*\}[ \t]*\Z")
 _EQUATION = re.compile(r".*\$\$[ \t]*\(([^()\s]+)\)[ \t]*\Z")
-_DOMAIN = re.compile(r"(?:[a-z]+:)?(?:class|function|method|attribute|module|data|exception|"
-                     r"object|property|decorator|confval|option|envvar|directive|role)\Z")
-_CODE = frozenset({"code", "code-block", "sourcecode", "code-cell", "literalinclude", "math",
-                   "raw", "eval-rst", "mermaid", "csv-table", "graphviz", "plantuml"})
+_DOMAIN = re.compile(
+    r"(?:[a-z]+:)?(?:class|function|method|attribute|module|data|exception|"
+    r"object|property|decorator|confval|option|envvar|directive|role)\Z"
+)
+_CODE = frozenset(
+    {
+        "code",
+        "code-block",
+        "sourcecode",
+        "code-cell",
+        "literalinclude",
+        "math",
+        "raw",
+        "eval-rst",
+        "mermaid",
+        "csv-table",
+        "graphviz",
+        "plantuml",
+    }
+)
 _ENTRY = re.compile(r"(.*?)\s*<([^<>]+)>\Z")
 _RST_TOCTREE = re.compile(r"([ \t]*)\.\.[ \t]+toctree::[ \t]*\Z")
 _YAML_OPTION = re.compile(r"[ \t]*(name|label):[ \t]+(\S.*?)[ \t]*\Z")
 _ANY_OPTION = re.compile(r"[ \t]*:[\w-]+:(?:[ \t]|\Z)")
+_CELL_LABEL = re.compile(r"[ \t]*#\|[ \t]*label:[ \t]*(\S+)[ \t]*\Z")
+_BLOCK_LABEL = re.compile(r"\+\+\+[ \t]*\{.*?\"label\"[ \t]*:[ \t]*\"([^\"]+)\".*\}[ \t]*\Z")
+_HEADING = re.compile(r" {0,3}#{1,6}[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*\Z")
 _RST_OPTION = re.compile(r"[ \t]*:([\w-]+):[ \t]*(.*?)[ \t]*\Z")
 
 
@@ -79,11 +106,28 @@ def _opening(line: str, number: int) -> _Open | None:
     return _Open(marker, None, info, number)
 
 
-def myst_targets(body: str) -> dict[str, tuple[int, int]]:
-    """Every target ``body`` defines and the 1-based lines (inclusive) it names."""
-    found: dict[str, tuple[int, int]] = {}
-    stack: list[_Open] = []
+def mystmd_id(text: str) -> str:
+    """The id mystmd gives a heading with this rendered text (its implicit target)."""
+    label = re.sub(r"[\t\n\r ]+", " ", text)
+    label = re.sub(r"['‘’\"“”]+", "", label).strip().lower()
+    slug = re.sub(r"[^a-z0-9-]", "-", label)
+    slug = re.sub(r"^([0-9-])", r"id-\1", slug)
+    return re.sub(r"-{2,}", "-", slug).strip("-")
+
+
+def myst_targets(
+    body: str, *, front: Mapping[str, Any] | None = None, implicit: bool = False
+) -> dict[str, tuple[int, int]]:
+    """Every target ``body`` defines and the 1-based lines (inclusive) it names; ``front``:
+    the page's front matter, whose ``label`` names the whole page; ``implicit``: headings are
+    targets by their mystmd ids too (after every explicit target)."""
     lines = body.split("\n")
+    found: dict[str, tuple[int, int]] = {}
+    page_label = (front or {}).get("label")
+    if isinstance(page_label, str) and page_label.strip():
+        found[page_label.strip()] = (1, max(len(lines), 1))
+    headings: list[tuple[str, int]] = []
+    stack: list[_Open] = []
     for number, line in enumerate(lines, start=1):
         inner = stack[-1] if stack else None
         if inner is not None and _closes(line, inner):
@@ -105,6 +149,9 @@ def myst_targets(body: str) -> dict[str, tuple[int, int]]:
                 continue
             inner.options = inner.yaml or _ANY_OPTION.match(line) is not None
         if inner is not None and (inner.directive is None or inner.directive in _CODE):
+            cell = _CELL_LABEL.match(line)  # a notebook cell's ``#| label: name`` option
+            if cell is not None:
+                inner.labels.append(cell.group(1))
             continue  # a code block's text is shown, never read (its options are read above)
         opening = _opening(line, number)
         if opening is not None:
@@ -113,10 +160,17 @@ def myst_targets(body: str) -> dict[str, tuple[int, int]]:
             continue
         if inner is not None and inner.directive == "glossary" and line[:1].strip():
             inner.glossary.append(line.strip())  # a term: definitions are indented
-        for pattern in (_TARGET, _HEADING_ID, _EQUATION):
+        for pattern in (_TARGET, _HEADING_ID, _EQUATION, _BLOCK_LABEL):
             match = pattern.match(line)
             if match is not None:
                 found.setdefault(match.group(1), (number, number))
+        heading = _HEADING.match(line) if implicit else None
+        if heading is not None:
+            headings.append((heading_text(heading.group(1)), number))
+    for text, number in headings:
+        ident = mystmd_id(text)
+        if ident:
+            found.setdefault(ident, (number, number))
     return found
 
 
