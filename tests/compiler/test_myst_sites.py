@@ -221,7 +221,8 @@ def test_sphinx_toctree_order_from_the_root_document(tmp_path: Path) -> None:
 def test_sphinx_conf_py_is_read_statically(tmp_path: Path) -> None:
     meta = load_markdown_tree(_sphinx_tree(tmp_path)).metadata
     assert (meta.name, meta.language) == ("Demo Docs", "en")
-    assert meta.publisher is not None and meta.publisher.id == "demo-org"
+    assert meta.publisher is not None
+    assert meta.publisher.id == "demo-org"
     conf = read_conf(CONF_PY)
     assert "copyright" not in conf  # date.today() is not a literal: unknown, never run
     assert conf["master_doc"] == "start"
@@ -245,7 +246,8 @@ def test_sphinx_unknown_label_warns_unless_intersphinx_may_hold_it(tmp_path: Pat
         "(intro-label)=\n# Intro\n\n[x](no-such-label)\n", encoding="utf-8"
     )
     assert ("unresolved-link", "intro.md", 4) in _warnings(load_markdown_tree(root))
-    conf = CONF_PY.replace("language =", 'intersphinx_mapping = {"py": ("https://x", None)}\nlanguage =')
+    mapping = 'intersphinx_mapping = {"py": ("https://x", None)}\n'
+    conf = CONF_PY.replace("language =", mapping + "language =")
     (root / "conf.py").write_text(conf, encoding="utf-8")
     assert ("unresolved-link", "intro.md", 4) not in _warnings(load_markdown_tree(root))
 
@@ -283,7 +285,8 @@ def test_toctrees_in_myst_and_rst() -> None:
     (tree,) = toctrees(text)
     assert tree.options == {"caption": "Part", "glob": ""}
     assert [(e.title, e.target) for e in tree.entries] == [(None, "a"), ("Title", "b.md")]
-    (rst,) = toctrees("Title\n=====\n\n.. toctree::\n   :hidden:\n\n   one\n   two\n\nAfter\n", rst=True)
+    rst_text = "Title\n=====\n\n.. toctree::\n   :hidden:\n\n   one\n   two\n\nAfter\n"
+    (rst,) = toctrees(rst_text, rst=True)
     assert rst.options == {"hidden": ""}
     assert [e.target for e in rst.entries] == ["one", "two"]
 
@@ -294,7 +297,7 @@ def test_myst_targets_skip_code_but_read_directive_options() -> None:
         "```{code-block} python\n:name: code-label\n(not-a-label)=\n```\n\n"
         "```{glossary}\nTerm one\n  Its definition.\n```\n\n"
         "$$ e = mc^2 $$ (eq-label)\n\n"
-        "+++ {\"label\": \"block-label\"}\n\n"
+        '+++ {"label": "block-label"}\n\n'
         "```python\n#| label: cell-label\nprint(1)\n```\n"
     )
     found = myst_targets(body, front={"label": "page-label"})

@@ -49,41 +49,50 @@ _UNKNOWN = object()
 _MAX_CONF_BYTES = 1 << 20
 
 
+def _collection(node: ast.List | ast.Tuple | ast.Set | ast.Dict, known: Mapping[str, Any]) -> Any:
+    """A list, tuple or set of literals; a mapping keeps the items it can say."""
+    if isinstance(node, ast.Dict):
+        out: dict[Any, Any] = {}
+        for k, v in zip(node.keys, node.values, strict=True):
+            key = _value(k, known) if k is not None else _UNKNOWN
+            value = _value(v, known)
+            if isinstance(key, str | int) and value is not _UNKNOWN:
+                out[key] = value
+        return out
+    items = [_value(e, known) for e in node.elts]
+    return _UNKNOWN if any(i is _UNKNOWN for i in items) else list(items)
+
+
+def _joined(node: ast.JoinedStr, known: Mapping[str, Any]) -> Any:
+    """An f-string whose every part is a known string."""
+    parts = []
+    for piece in node.values:
+        if isinstance(piece, ast.Constant):
+            parts.append(str(piece.value))
+            continue
+        inner = _value(piece.value, known) if isinstance(piece, ast.FormattedValue) else None
+        if not isinstance(inner, str):
+            return _UNKNOWN
+        parts.append(inner)
+    return "".join(parts)
+
+
 def _value(node: ast.AST, known: Mapping[str, Any]) -> Any:
     """The value of a literal expression (see the module docstring), else ``_UNKNOWN``."""
     if isinstance(node, ast.Constant):
         return node.value
     if isinstance(node, ast.Name):
         return known.get(node.id, _UNKNOWN)
-    if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
-        items = [_value(e, known) for e in node.elts]
-        return _UNKNOWN if any(i is _UNKNOWN for i in items) else list(items)
-    if isinstance(node, ast.Dict):
-        out: dict[Any, Any] = {}
-        for k, v in zip(node.keys, node.values, strict=True):
-            key = _value(k, known) if k is not None else _UNKNOWN
-            value = _value(v, known)
-            if key is not _UNKNOWN and value is not _UNKNOWN and isinstance(key, str | int):
-                out[key] = value  # a mapping keeps what it can say
-        return out
+    if isinstance(node, ast.List | ast.Tuple | ast.Set | ast.Dict):
+        return _collection(node, known)
+    if isinstance(node, ast.JoinedStr):
+        return _joined(node, known)
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
         left, right = _value(node.left, known), _value(node.right, known)
-        if isinstance(left, str) and isinstance(right, str):
-            return left + right
-        if isinstance(left, list) and isinstance(right, list):
-            return left + right
-        return _UNKNOWN
-    if isinstance(node, ast.JoinedStr):
-        parts = []
-        for piece in node.values:
-            if isinstance(piece, ast.Constant):
-                parts.append(str(piece.value))
-                continue
-            inner = _value(piece.value, known) if isinstance(piece, ast.FormattedValue) else None
-            if not isinstance(inner, str):
-                return _UNKNOWN
-            parts.append(inner)
-        return "".join(parts)
+        same = (isinstance(left, str) and isinstance(right, str)) or (
+            isinstance(left, list) and isinstance(right, list)
+        )
+        return left + right if same else _UNKNOWN
     return _UNKNOWN
 
 
@@ -322,12 +331,13 @@ class _Toctrees:
                     )
                 continue
             self.placed.add(name)
-            self.place(name, child, title, line, where, into)
+            self.place(name, child, title=title, line=line, where=where, into=into)
 
     def place(
         self,
         name: str,
         file: Path,
+        *,
         title: str | None,
         line: int,
         where: str,

@@ -115,6 +115,36 @@ def mystmd_id(text: str) -> str:
     return re.sub(r"-{2,}", "-", slug).strip("-")
 
 
+def _close(fence: _Open, number: int, found: dict[str, tuple[int, int]]) -> None:
+    """Record the targets a closed directive defines: they name the whole directive."""
+    span = (fence.start, number)
+    names = list(fence.labels)
+    if _DOMAIN.match(fence.directive or "") and fence.argument:
+        names.append(fence.argument.split("(")[0].strip())
+    for name in [*names, *fence.glossary]:
+        found.setdefault(name, span)
+
+
+def _option(fence: _Open, line: str) -> bool:
+    """Read ``line`` as one of the directive's leading options; whether it was one."""
+    if line.strip() == "---":  # a YAML block of options
+        fence.yaml = not fence.yaml
+        return True
+    option = (_YAML_OPTION if fence.yaml else _OPTION).match(line)
+    if option is not None:
+        fence.labels.append(option.group(2))
+        return True
+    fence.options = fence.yaml or _ANY_OPTION.match(line) is not None
+    return False
+
+
+def _line_targets(line: str, number: int, found: dict[str, tuple[int, int]]) -> None:
+    for pattern in (_TARGET, _HEADING_ID, _EQUATION, _BLOCK_LABEL):
+        match = pattern.match(line)
+        if match is not None:
+            found.setdefault(match.group(1), (number, number))
+
+
 def myst_targets(
     body: str, *, front: Mapping[str, Any] | None = None, implicit: bool = False
 ) -> dict[str, tuple[int, int]]:
@@ -131,23 +161,10 @@ def myst_targets(
     for number, line in enumerate(lines, start=1):
         inner = stack[-1] if stack else None
         if inner is not None and _closes(line, inner):
-            stack.pop()
-            for label in inner.labels:
-                found.setdefault(label, (inner.start, number))
-            if _DOMAIN.match(inner.directive or "") and inner.argument:
-                found.setdefault(inner.argument.split("(")[0].strip(), (inner.start, number))
-            for term in inner.glossary:
-                found.setdefault(term, (inner.start, number))
+            _close(stack.pop(), number, found)
             continue
-        if inner is not None and inner.options:
-            if line.strip() == "---":  # a YAML block of options
-                inner.yaml = not inner.yaml
-                continue
-            option = (_YAML_OPTION if inner.yaml else _OPTION).match(line)
-            if option is not None:
-                inner.labels.append(option.group(2))
-                continue
-            inner.options = inner.yaml or _ANY_OPTION.match(line) is not None
+        if inner is not None and inner.options and _option(inner, line):
+            continue
         if inner is not None and (inner.directive is None or inner.directive in _CODE):
             cell = _CELL_LABEL.match(line)  # a notebook cell's ``#| label: name`` option
             if cell is not None:
@@ -160,10 +177,7 @@ def myst_targets(
             continue
         if inner is not None and inner.directive == "glossary" and line[:1].strip():
             inner.glossary.append(line.strip())  # a term: definitions are indented
-        for pattern in (_TARGET, _HEADING_ID, _EQUATION, _BLOCK_LABEL):
-            match = pattern.match(line)
-            if match is not None:
-                found.setdefault(match.group(1), (number, number))
+        _line_targets(line, number, found)
         heading = _HEADING.match(line) if implicit else None
         if heading is not None:
             headings.append((heading_text(heading.group(1)), number))
