@@ -313,3 +313,26 @@ def test_myst_targets_skip_code_but_read_directive_options() -> None:
     assert found["code-label"] == (4, 7)
     assert "top-1" not in myst_targets(body, implicit=True)
     assert myst_targets(body, implicit=True)["top"] == (1, 1)
+
+
+def test_sphinx_source_folder_layout_and_unknown_extensions(tmp_path: Path) -> None:
+    # sphinx-quickstart's separate layout keeps conf.py in source/; an extensions list that
+    # is not a literal still lets Markdown pages and notebooks be found
+    root = write_tree(
+        tmp_path / "docs",
+        {
+            "source/conf.py": 'project = "Split"\nextensions = BASE + ["myst_parser"]\n',
+            "source/index.md": "# Home\n\n```{toctree}\nguide\nbook\n```\n",
+            "source/guide.md": "# Guide\n",
+            "source/book.ipynb": (
+                '{"cells": [{"cell_type": "markdown", "source": ["# Notebook"]}], '
+                '"metadata": {}, "nbformat": 4, "nbformat_minor": 5}'
+            ),
+        },
+        catalog=None,
+    )
+    source = load_markdown_tree(root)
+    assert source.site == "sphinx"
+    assert source.metadata.name == "Split"
+    assert _order(source) == ["index", "guide", "book"]
+    assert _warnings(source) == []

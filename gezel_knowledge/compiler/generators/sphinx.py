@@ -1,4 +1,5 @@
-"""Sphinx with MyST Markdown pages (myst-parser, MyST-NB): ``conf.py``; pages in its folder.
+"""Sphinx with MyST Markdown pages (myst-parser, MyST-NB): ``conf.py`` (or ``source/conf.py``,
+``sphinx-quickstart``'s separate layout); pages in its folder.
 
 ``conf.py`` is read statically, never run: module-level assignments of literals (strings,
 numbers, lists, tuples, mappings), of names assigned before, of ``+`` of such values and of
@@ -125,14 +126,16 @@ def read_conf(text: str) -> dict[str, Any]:
 
 
 def _suffixes(conf: Mapping[str, Any]) -> tuple[str, ...]:
-    """The source suffixes Sphinx reads: ``source_suffix``, else ``.rst`` and what the MyST
-    extensions add (``.md``; MyST-NB and nbsphinx ``.ipynb``; MyST-NB's custom formats)."""
+    """The source suffixes Sphinx reads: ``.rst``, what the MyST extensions add (``.md``;
+    MyST-NB and nbsphinx ``.ipynb``; MyST-NB's custom formats) and ``source_suffix``; when
+    ``extensions`` is not a literal list, both ``.md`` and ``.ipynb``."""
     suffixes = [".rst"]
     extensions = conf.get("extensions")
-    names = [e for e in extensions if isinstance(e, str)] if isinstance(extensions, list) else []
-    if any(e in ("myst_parser", "myst_nb") for e in names):
+    known = isinstance(extensions, list)
+    names = [e for e in extensions if isinstance(e, str)] if known else []
+    if not known or any(e in ("myst_parser", "myst_nb") for e in names):
         suffixes.append(".md")
-    if any(e in ("myst_nb", "nbsphinx") for e in names):
+    if not known or any(e in ("myst_nb", "nbsphinx") for e in names):
         suffixes.append(NOTEBOOK)
     stated = conf.get("source_suffix")
     if isinstance(stated, str):
@@ -168,15 +171,18 @@ class Sphinx(Generator):
     page_suffixes = (*MARKDOWN_SUFFIXES, NOTEBOOK)
 
     def detect(self, root: Path, *, forced: bool) -> Site | None:
-        file = root / "conf.py"
-        if not file.is_file():
+        # ``sphinx-quickstart`` with separate source and build folders keeps it in source/
+        file = next(
+            (f for f in (root / "conf.py", root / "source" / "conf.py") if f.is_file()), None
+        )
+        if file is None:
             return None
         conf = read_conf(config.read_text(file, root))
         repository = _publisher_url(conf)
         return Site(
             self,
             file,
-            root,
+            file.parent,
             config.site_metadata(
                 conf.get("project"),
                 None,
