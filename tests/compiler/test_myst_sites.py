@@ -336,3 +336,28 @@ def test_sphinx_source_folder_layout_and_unknown_extensions(tmp_path: Path) -> N
     assert source.metadata.name == "Split"
     assert _order(source) == ["index", "guide", "book"]
     assert _warnings(source) == []
+
+
+def test_myst_without_toc_takes_the_implicit_table_of_contents(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "implicit",
+        {
+            "myst.yml": "version: 1\nproject:\n  title: Implicit\n  exclude: [drafts/*]\n",
+            "main.md": "# Main\n",
+            "chapter10.md": "# Ten\n",
+            "Chapter9.md": "# Nine\n",
+            "appendix/b.md": "# B\n",
+            "appendix/a.ipynb": (
+                '{"cells": [{"cell_type": "markdown", "source": ["# A"]}], '
+                '"metadata": {}, "nbformat": 4, "nbformat_minor": 5}'
+            ),
+            "drafts/wip.md": "# Work in progress\n",
+            "_build/html/out.md": "# Built\n",
+        },
+        catalog=None,
+    )
+    source = load_markdown_tree(root)
+    assert source.outline == "myst"
+    # the root page, then files before folders, in natural order, case aside
+    assert _order(source) == ["main", "Chapter9", "chapter10", "appendix/a", "appendix/b"]
+    assert "Appendix" in {t.name for t in source.topics}

@@ -18,6 +18,7 @@ link-resolves``, ``severity: ignore``) lists by ``keys`` are not checked.
 
 from __future__ import annotations
 
+import fnmatch
 import re
 from pathlib import Path
 
@@ -28,6 +29,7 @@ from gezel_knowledge.compiler.generators._context import (
     NOTEBOOK,
     Context,
     mappings,
+    pretty,
     text,
 )
 from gezel_knowledge.compiler.generators.base import Generator, LinkStyle, Site
@@ -120,18 +122,84 @@ class Myst(Generator):
         )
 
     def outline(self, site: Site, ctx: Context) -> Outline | None:
-        if site.outline_file is None or site.nav is None:
+        if site.config is None:
             return None
-        return _MystToc(ctx, site.outline_file, site.nav).outline()
+        project = config.mapping(config.read_data(site.config, ctx.source_root).get("project"))
+        excluded = project.get("exclude")
+        patterns = [excluded] if isinstance(excluded, str) else excluded
+        exclude = (
+            tuple(p for p in patterns if isinstance(p, str)) if isinstance(patterns, list) else ()
+        )
+        if site.outline_file is None or site.nav is None:
+            return _implicit(ctx, site.config, exclude)
+        return _MystToc(ctx, site.outline_file, site.nav, exclude).outline()
+
+
+def _skipped(ctx: Context, path: Path, exclude: tuple[str, ...]) -> bool:
+    """Whether mystmd leaves ``path`` out: hidden, ``_build``, ``node_modules``, or
+    ``project.exclude``."""
+    rel = ctx.rel(path)
+    parts = rel.split("/")
+    if any(p.startswith(".") or p in ("_build", "node_modules") for p in parts):
+        return True
+    return ctx.excluded(path) or any(fnmatch.fnmatchcase(rel, e) for e in exclude)
+
+
+def _implicit(ctx: Context, file: Path, exclude: tuple[str, ...]) -> Outline:
+    """mystmd's implicit table of contents: the root page (``index``, ``README`` or
+    ``main``, Markdown before notebooks, else the first page), then in each folder its files
+    before its folders, in natural order, case aside; a folder is a section."""
+    where = ctx.display(file)
+    root = OutlineSection(name="", key=where)
+    top = [
+        p
+        for p in ctx.content_root.iterdir()
+        if p.is_file() and ctx.is_page(p) and not _skipped(ctx, p, exclude)
+    ]
+    first = None
+    for suffix in (*MARKDOWN_SUFFIXES, NOTEBOOK):
+        named = [p for p in top if p.suffix.lower() == suffix and p.stem.lower() in _INDEX_STEMS]
+        first = first or min(named, key=lambda p: _INDEX_STEMS.index(p.stem.lower()), default=None)
+    if first is None:
+        first = min(
+            (p for p in top if p.suffix.lower() in MARKDOWN_SUFFIXES),
+            key=lambda p: natural_key(p.name),
+            default=None,
+        )
+    if first is not None:
+        root.children.append(OutlinePage(ctx.rel(first), None, 0, where, None))
+    _folder(ctx, ctx.content_root, root, exclude, {first} if first else set())
+    return Outline("myst", root, where)
+
+
+def _folder(
+    ctx: Context, folder: Path, into: OutlineSection, exclude: tuple[str, ...], done: set[Path]
+) -> None:
+    entries = sorted(
+        (p for p in folder.iterdir() if not _skipped(ctx, p, exclude) and not p.is_symlink()),
+        key=lambda p: natural_key(p.name),
+    )
+    for entry in entries:
+        if entry.is_file() and ctx.is_page(entry) and entry not in done:
+            where = ctx.display(entry)
+            into.children.append(OutlinePage(ctx.rel(entry), None, len(into.children), where, None))
+    for entry in entries:
+        if entry.is_dir():
+            name, _ = pretty(entry.name)
+            section = OutlineSection(name=name, key=ctx.rel(entry) + "/", order=len(into.children))
+            _folder(ctx, entry, section, exclude, done)
+            if section.children:
+                into.children.append(section)
 
 
 class _MystToc:
     """A ``project.toc``: its pages, sections and patterns."""
 
-    def __init__(self, ctx: Context, file: Path, toc: YamlNode) -> None:
+    def __init__(self, ctx: Context, file: Path, toc: YamlNode, exclude: tuple[str, ...]) -> None:
         self.ctx = ctx
         self.file = file
         self.toc = toc
+        self.exclude = exclude
         self.where = ctx.display(file)
         self.listed: set[str] = set()
 
@@ -210,7 +278,7 @@ class _MystToc:
         matches = [
             self.ctx.rel(p)
             for p in self.file.parent.glob(glob)
-            if p.is_file() and self.ctx.is_page(p) and not self.ctx.excluded(p)
+            if p.is_file() and self.ctx.is_page(p) and not _skipped(self.ctx, p, self.exclude)
         ]
         fresh = [m for m in matches if m not in self.listed]
         descending = (text(fields, "sort") or "").lower() == "descending"
