@@ -6,8 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from gezel_knowledge.compiler import CatalogSource, LinkBase
+from gezel_knowledge.compiler.generators.registry import recognise_outline, source_site
 from gezel_knowledge.compiler.generators.sphinx import read_conf
 from gezel_knowledge.compiler.sources.markdown_tree import load_markdown_tree
+from gezel_knowledge.compiler.sources.toc import outline_pages
 from gezel_knowledge.compiler.text.myst import myst_targets, mystmd_id, toctrees
 from tests.compiler.trees import write_tree
 
@@ -209,8 +211,9 @@ def test_sphinx_toctree_order_from_the_root_document(tmp_path: Path) -> None:
         "ref/api-detail",
     ]
     assert {"Guides", "Reference"} <= {t.name for t in source.topics}
-    zeta = next(d for d in source.documents if d.id == "guides/zeta")
-    assert zeta.title == "Zeta"
+    # ``Title <path>`` labels the page in the navigation
+    site = source_site(root)
+    assert outline_pages(recognise_outline(root, site).outline)["guides/zeta.md"] == "Custom title"
     assert "orphan" not in {d.id for d in source.documents}
     # ref/api.rst is built by Sphinx but unreadable here: left out silently, its toctree
     # followed; only the missing document warns, as Sphinx does
