@@ -7,7 +7,7 @@ from pathlib import Path
 
 from gezel_knowledge.compiler import CatalogSource, LinkBase
 from gezel_knowledge.compiler.generators.registry import recognise_outline, source_site
-from gezel_knowledge.compiler.generators.sphinx import read_conf
+from gezel_knowledge.compiler.generators.sphinx import assigned_names, read_conf
 from gezel_knowledge.compiler.sources.markdown_tree import load_markdown_tree
 from gezel_knowledge.compiler.sources.toc import outline_pages
 from gezel_knowledge.compiler.text.myst import myst_targets, mystmd_id, toctrees
@@ -364,3 +364,25 @@ def test_myst_without_toc_takes_the_implicit_table_of_contents(tmp_path: Path) -
     # the root page, then files before folders, in natural order, case aside
     assert _order(source) == ["main", "Chapter9", "chapter10", "appendix/a", "appendix/b"]
     assert "Appendix" in {t.name for t in source.topics}
+
+
+def test_sphinx_api_generators_pages_and_objects_are_not_warned(tmp_path: Path) -> None:
+    # sphinx-autoapi writes api/ at build time; an object autodoc documents has no page here
+    conf = (
+        'extensions = ["myst_parser"]\nextensions += ["autoapi.extension"]\n'
+        'autoapi_dirs = [os.path.join("..", "src")]\nautoapi_root = "api"\n'
+    )
+    root = write_tree(
+        tmp_path / "api",
+        {
+            "conf.py": conf,
+            "index.md": (
+                "# Home\n\nSee [the class](pkg.Thing).\n\n```{toctree}\napi/index\ngone\n```\n"
+            ),
+        },
+        catalog=None,
+    )
+    source = load_markdown_tree(root)
+    assert read_conf(conf)["extensions"] == ["myst_parser", "autoapi.extension"]
+    assert assigned_names(conf) >= {"extensions", "autoapi_dirs", "autoapi_root"}
+    assert _warnings(source) == [("missing-outline-page", "index.md", 7)]

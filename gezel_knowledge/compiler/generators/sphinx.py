@@ -16,12 +16,15 @@ suffix; ``:glob:`` patterns match every document not already named, in name orde
 catalog cannot read (reStructuredText, jupytext formats) are left out silently (their own
 toctrees are still followed), as are the pages an API generator writes at build time
 (sphinx-autodoc2's ``apidocs``); a missing document is left out with a warning, as Sphinx gives
-one. Documents no toctree includes are not in the navigation and are left out.
+one (sphinx-autoapi's ``autoapi_root`` is such a folder too). Documents no toctree includes
+are not in the navigation and are left out.
 
 Metadata: ``project`` (the name), ``author`` (the publisher, unless ``html_theme_options``
 names a ``repository_url``, or ``html_context`` a GitHub user), ``language`` (else ``en``),
-``html_baseurl``. Links: files, and MyST labels of the whole project; a label Sphinx may find
-in another project's inventory (``intersphinx_mapping``) is left as written, silently.
+``html_baseurl``. Links: files, and MyST labels of the whole project; a label no page defines is
+left as written silently when Sphinx may find it elsewhere: another project's inventory
+(``intersphinx``), an object documented from the code (autodoc, autosummary, sphinx-autodoc2,
+sphinx-autoapi), or an ``extensions`` list not stated literally.
 """
 
 from __future__ import annotations
@@ -44,7 +47,7 @@ from gezel_knowledge.compiler.generators.outline import Outline, OutlinePage, Ou
 from gezel_knowledge.compiler.text.data import read_text_file
 from gezel_knowledge.compiler.text.myst import Toctree, toctrees
 
-__all__ = ["Sphinx", "read_conf"]
+__all__ = ["Sphinx", "assigned_names", "read_conf"]
 
 _UNKNOWN = object()
 _MAX_CONF_BYTES = 1 << 20
@@ -110,6 +113,10 @@ def read_conf(text: str) -> dict[str, Any]:
             targets, value_node = statement.targets, statement.value
         elif isinstance(statement, ast.AnnAssign) and statement.value is not None:
             targets, value_node = [statement.target], statement.value
+        elif isinstance(statement, ast.AugAssign) and isinstance(statement.op, ast.Add):
+            # ``extensions += [...]``: the sum of what is known
+            targets = [statement.target]
+            value_node = ast.BinOp(statement.target, ast.Add(), statement.value)
         else:
             continue
         try:
@@ -125,6 +132,62 @@ def read_conf(text: str) -> dict[str, Any]:
     return known
 
 
+def assigned_names(text: str) -> frozenset[str]:
+    """Every name ``conf.py`` assigns at module level, its value literal or not."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return frozenset()
+    names: set[str] = set()
+    for statement in tree.body:
+        if isinstance(statement, ast.Assign):
+            targets = statement.targets
+        elif isinstance(statement, ast.AnnAssign | ast.AugAssign):
+            targets = [statement.target]
+        else:
+            continue
+        names.update(t.id for t in targets if isinstance(t, ast.Name))
+    return frozenset(names)
+
+
+_OUTSIDE_PAGES = frozenset(
+    {
+        "sphinx.ext.intersphinx",
+        "sphinx.ext.autodoc",
+        "sphinx.ext.autosummary",
+        "autodoc2",
+        "autoapi.extension",
+    }
+)
+"""Extensions whose targets no page holds: other projects' inventories, objects documented
+from the code."""
+
+
+def _labels_outside_pages(conf: Mapping[str, Any], assigned: frozenset[str]) -> bool:
+    """Whether Sphinx may find a label in no page: ``intersphinx_mapping``, an extension that
+    documents code, or an ``extensions`` list that is not literal."""
+    extensions = conf.get("extensions")
+    if not isinstance(extensions, list):
+        return True
+    names = {e for e in extensions if isinstance(e, str)}
+    return bool(names & _OUTSIDE_PAGES) or bool(
+        assigned & {"intersphinx_mapping", "autodoc2_packages", "autoapi_dirs"}
+    )
+
+
+def _generated_folders(conf: Mapping[str, Any], assigned: frozenset[str]) -> list[str]:
+    """Folders an API generator writes pages into at build time: sphinx-autodoc2's
+    ``autodoc2_output_dir`` (``apidocs``), sphinx-autoapi's ``autoapi_root`` (``autoapi``)."""
+    extensions = conf.get("extensions")
+    names = {e for e in extensions if isinstance(e, str)} if isinstance(extensions, list) else set()
+    folders = []
+    if "autodoc2_packages" in assigned or "autodoc2" in names:
+        folders.append(config.string(conf.get("autodoc2_output_dir")) or "apidocs")
+    if "autoapi_dirs" in assigned or "autoapi.extension" in names:
+        folders.append(config.string(conf.get("autoapi_root")) or "autoapi")
+    return [f.strip("/") + "/" for f in folders]
+
+
 def _suffixes(conf: Mapping[str, Any]) -> tuple[str, ...]:
     """The source suffixes Sphinx reads: ``.rst``, what the MyST extensions add (``.md``;
     MyST-NB and nbsphinx ``.ipynb``; MyST-NB's custom formats) and ``source_suffix``; when
@@ -132,7 +195,7 @@ def _suffixes(conf: Mapping[str, Any]) -> tuple[str, ...]:
     suffixes = [".rst"]
     extensions = conf.get("extensions")
     known = isinstance(extensions, list)
-    names = [e for e in extensions if isinstance(e, str)] if known else []
+    names = [e for e in extensions if isinstance(e, str)] if isinstance(extensions, list) else []
     if not known or any(e in ("myst_parser", "myst_nb") for e in names):
         suffixes.append(".md")
     if not known or any(e in ("myst_nb", "nbsphinx") for e in names):
@@ -177,7 +240,8 @@ class Sphinx(Generator):
         )
         if file is None:
             return None
-        conf = read_conf(config.read_text(file, root))
+        text = config.read_text(file, root)
+        conf = read_conf(text)
         repository = _publisher_url(conf)
         return Site(
             self,
@@ -190,7 +254,10 @@ class Sphinx(Generator):
                 config.absolute_url(conf.get("html_baseurl"), repository),
                 config.publisher(repository, conf.get("author")),
             ),
-            LinkStyle(myst_labels="sphinx", inventories=bool(conf.get("intersphinx_mapping"))),
+            LinkStyle(
+                myst_labels="sphinx",
+                inventories=_labels_outside_pages(conf, assigned_names(text)),
+            ),
             outline_file=file,
             nav=None,
         )
@@ -198,14 +265,16 @@ class Sphinx(Generator):
     def outline(self, site: Site, ctx: Context) -> Outline | None:
         if site.outline_file is None:
             return None
-        conf = read_conf(read_text_file(site.outline_file, where=ctx.display(site.outline_file)))
-        return _Toctrees(ctx, site.outline_file, conf).outline()
+        text = read_text_file(site.outline_file, where=ctx.display(site.outline_file))
+        return _Toctrees(ctx, site.outline_file, read_conf(text), assigned_names(text)).outline()
 
 
 class _Toctrees:
     """The toctree walk from the root document."""
 
-    def __init__(self, ctx: Context, conf_file: Path, conf: Mapping[str, Any]) -> None:
+    def __init__(
+        self, ctx: Context, conf_file: Path, conf: Mapping[str, Any], assigned: frozenset[str]
+    ) -> None:
         self.ctx = ctx
         self.conf_file = conf_file
         self.suffixes = _suffixes(conf)
@@ -215,8 +284,7 @@ class _Toctrees:
         self.excludes = (
             [e for e in excludes if isinstance(e, str)] if isinstance(excludes, list) else []
         )
-        generated = conf.get("autodoc2_output_dir") or "apidocs"
-        self.generated = [str(generated).strip("/") + "/"] if conf.get("autodoc2_packages") else []
+        self.generated = _generated_folders(conf, assigned)
         self.placed: set[str] = set()
         self._docnames: list[str] | None = None
 
