@@ -16,7 +16,8 @@ suffix; ``:glob:`` patterns match every document not already named, in name orde
 catalog cannot read (reStructuredText, jupytext formats) are left out silently (their own
 toctrees are still followed), as are the pages an API generator writes at build time
 (sphinx-autodoc2's ``apidocs``); a missing document is left out with a warning, as Sphinx gives
-one (sphinx-autoapi's ``autoapi_root`` is such a folder too). Documents no toctree includes
+one (sphinx-autoapi's ``autoapi_root`` is such a folder too, and a file ``conf.py`` names by
+its path, which its code writes). Documents no toctree includes
 are not in the navigation and are left out.
 
 Metadata: ``project`` (the name), ``author`` (the publisher, unless ``html_theme_options``
@@ -266,15 +267,16 @@ class Sphinx(Generator):
         if site.outline_file is None:
             return None
         text = read_text_file(site.outline_file, where=ctx.display(site.outline_file))
-        return _Toctrees(ctx, site.outline_file, read_conf(text), assigned_names(text)).outline()
+        return _Toctrees(ctx, site.outline_file, text).outline()
 
 
 class _Toctrees:
     """The toctree walk from the root document."""
 
-    def __init__(
-        self, ctx: Context, conf_file: Path, conf: Mapping[str, Any], assigned: frozenset[str]
-    ) -> None:
+    def __init__(self, ctx: Context, conf_file: Path, conf_text: str) -> None:
+        conf = read_conf(conf_text)
+        assigned = assigned_names(conf_text)
+        self.conf_text = conf_text
         self.ctx = ctx
         self.conf_file = conf_file
         self.suffixes = _suffixes(conf)
@@ -331,6 +333,13 @@ class _Toctrees:
             else:
                 parts.append(part)
         return "/".join(parts) or None
+
+    def written_at_build(self, name: str) -> bool:
+        """Whether a missing document is one Sphinx's run writes: in an API generator's
+        folder, or a file ``conf.py`` names (its code writes it)."""
+        if any(name.startswith(g) for g in self.generated):
+            return True
+        return any(f"{name}{suffix}" in self.conf_text for suffix in self.suffixes)
 
     # ── the walk ────────────────────────────────────────────────────────────────────────
 
@@ -396,7 +405,7 @@ class _Toctrees:
                 continue
             child = self.file_of(name)
             if child is None:
-                if not any(name.startswith(g) for g in self.generated):
+                if not self.written_at_build(name):
                     self.ctx.warn(
                         "missing-outline-page",
                         f"toctree names a missing document {name!r}; left out",
