@@ -288,10 +288,12 @@ def test_toctrees_in_myst_and_rst() -> None:
     (tree,) = toctrees(text)
     assert tree.options == {"caption": "Part", "glob": ""}
     assert [(e.title, e.target) for e in tree.entries] == [(None, "a"), ("Title", "b.md")]
-    rst_text = "Title\n=====\n\n.. toctree::\n   :hidden:\n\n   one\n   two\n\nAfter\n"
+    rst_text = (
+        "Title\n=====\n\n.. toctree::\n   :hidden:\n\n   one\n   .. a comment\n   ../two\n\nAfter\n"
+    )
     (rst,) = toctrees(rst_text, rst=True)
     assert rst.options == {"hidden": ""}
-    assert [e.target for e in rst.entries] == ["one", "two"]
+    assert [e.target for e in rst.entries] == ["one", "../two"]
 
 
 def test_myst_targets_skip_code_but_read_directive_options() -> None:

@@ -236,8 +236,8 @@ def _read_toctree(start: int, content: list[tuple[int, str]]) -> Toctree:
             options[option.group(1)] = option.group(2)
             continue
         in_options = False
-        if stripped.startswith(("#", "..")):
-            continue  # a comment
+        if stripped == ".." or stripped.startswith(".. "):
+            continue  # a reStructuredText comment (``../page`` is an entry)
         entries.append(_entry(stripped, number))
     return Toctree(start, options, tuple(entries))
 
