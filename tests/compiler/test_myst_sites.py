@@ -392,3 +392,25 @@ def test_sphinx_api_generators_pages_and_objects_are_not_warned(tmp_path: Path) 
     assert assigned_names(conf) >= {"extensions", "autoapi_dirs", "autoapi_root"}
     # only the document nothing writes warns
     assert _warnings(source) == [("missing-outline-page", "index.md", 8)]
+
+
+def test_links_inside_myst_directives_are_read_but_not_in_code(tmp_path: Path) -> None:
+    note = (
+        "# Home\n\n```{toctree}\nguide\n```\n\n"
+        "````{note}\n:class: tip\nSee [the guide](guide.md).\n\n"
+        "```python\n[x](nope.md)\n```\n````\n"
+        "\n$$ \\label{euler} e^{i\\pi} = -1 $$\n\nBy [](#euler).\n"
+    )
+    files = {"index.md": note, "guide.md": "# Guide\n"}
+    site = write_tree(
+        tmp_path / "s", {"conf.py": 'extensions = ["myst_parser"]\n', **files}, catalog=None
+    )
+    source = load_markdown_tree(site)
+    body = _body(source, "index")
+    assert "See [the guide](knowledge://tester/demo/guide)." in body
+    assert "[x](nope.md)" in body  # code: shown, never read
+    assert "By [](knowledge://tester/demo/index#line=16-16)." in body
+    assert _warnings(source) == []
+    # a plain folder's ```{note} is a code block, as any CommonMark renderer shows it
+    plain = write_tree(tmp_path / "p", files)
+    assert "See [the guide](guide.md)." in _body(load_markdown_tree(plain), "index")

@@ -380,7 +380,7 @@ class _Tree:
             body_line=body_line,
             body_sha256=hashlib.sha256(body.encode("utf-8")).hexdigest(),
             anchors=page_anchors(blocks, index, body, self.style.slug),
-            links=find_links(body, index, blocks),
+            links=find_links(body, index, blocks, myst=self.style.myst_labels is not None),
         )
         if self.style.myst_labels:
             implicit = self.style.myst_labels == "mystmd"
@@ -551,7 +551,7 @@ class _Tree:
         return archive
 
 
-def _body_loader(page: _Page, rel: str, where: str) -> Callable[[LinkBase], str]:
+def _body_loader(page: _Page, rel: str, where: str, *, myst: bool) -> Callable[[LinkBase], str]:
     file = page.file
     expected = page.body_sha256
     plan = dict(page.plan)
@@ -565,7 +565,7 @@ def _body_loader(page: _Page, rel: str, where: str) -> Callable[[LinkBase], str]
             )
         if not plan:
             return body
-        refs = find_links(body)
+        refs = find_links(body, myst=myst)
         replacements: dict[int, str] = {}
         for ref in refs:
             action = plan.get(ref.start)
@@ -688,7 +688,7 @@ def load_markdown_tree(
                 id=page.doc_id,
                 title=page.title,
                 topic_path=placement.topic_path,
-                load_body=_body_loader(page, rel, where),
+                load_body=_body_loader(page, rel, where, myst=site.links.myst_labels is not None),
                 slug=document_slug(page.title),
                 summary=summary,
                 language=_fm_str(front, "language", where),

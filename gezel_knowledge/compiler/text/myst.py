@@ -6,7 +6,7 @@ Targets (labels) a link may name from any page of the project:
 - ``(label)=`` on a line of its own (above a heading, a paragraph or a directive);
 - a directive's ``:name:`` or ``:label:`` option (figures, tables, code, admonitions...);
 - a heading's ``{#label}`` attribute;
-- a labelled display equation (``$$ ... $$ (label)``);
+- a labelled display equation (``$$ ... $$ (label)``, or ``\\label{name}`` in its math);
 - the object a domain directive describes (```` ```{py:class} pkg.Class ````), and each term
   of a ``{glossary}``;
 - mystmd's: a page's front matter ``label`` (the whole page), a block's ``+++ {"label": ...}``,
@@ -32,7 +32,7 @@ from typing import Any
 
 from gezel_knowledge.compiler.text.anchors import heading_text
 
-__all__ = ["TocEntry", "Toctree", "myst_targets", "mystmd_id", "toctrees"]
+__all__ = ["TocEntry", "Toctree", "directive_lines", "myst_targets", "mystmd_id", "toctrees"]
 
 _FENCE = re.compile(r"[ \t]*(`{3,}|~{3,}|:{3,})[ \t]*(.*?)[ \t]*\Z")
 _DIRECTIVE = re.compile(r"\{([^{}\s]+)\}[ \t]*(.*)\Z")
@@ -40,6 +40,7 @@ _TARGET = re.compile(r" {0,3}\(([^()\s]+)\)=[ \t]*\Z")
 _OPTION = re.compile(r"[ \t]*:(name|label):[ \t]+(\S.*?)[ \t]*\Z")
 _HEADING_ID = re.compile(r" {0,3}#{1,6}[ \t].*\{[^{}]*#([\w:./-]+)[^{}]*\}[ \t]*\Z")
 _EQUATION = re.compile(r".*\$\$[ \t]*\(([^()\s]+)\)[ \t]*\Z")
+_LATEX_LABEL = re.compile(r".*?\\label\{([^{}\s]+)\}")
 _DOMAIN = re.compile(
     r"(?:[a-z]+:)?(?:class|function|method|attribute|module|data|exception|"
     r"object|property|decorator|confval|option|envvar|directive|role)\Z"
@@ -139,7 +140,7 @@ def _option(fence: _Open, line: str) -> bool:
 
 
 def _line_targets(line: str, number: int, found: dict[str, tuple[int, int]]) -> None:
-    for pattern in (_TARGET, _HEADING_ID, _EQUATION, _BLOCK_LABEL):
+    for pattern in (_TARGET, _HEADING_ID, _EQUATION, _BLOCK_LABEL, _LATEX_LABEL):
         match = pattern.match(line)
         if match is not None:
             found.setdefault(match.group(1), (number, number))
@@ -186,6 +187,32 @@ def myst_targets(
         if ident:
             found.setdefault(ident, (number, number))
     return found
+
+
+def directive_lines(body: str) -> set[int]:
+    """The 1-based lines of ``body`` that are MyST content inside a fenced directive
+    (```` ```{note} ````): read as Markdown, though a plain renderer shows a code block.
+    Fence lines, leading options and code blocks (``{code-block}``, ```` ```python ````) are
+    not."""
+    out: set[int] = set()
+    stack: list[_Open] = []
+    for number, line in enumerate(body.split("\n"), start=1):
+        inner = stack[-1] if stack else None
+        if inner is not None and _closes(line, inner):
+            stack.pop()
+            continue
+        if inner is not None and inner.options and _option(inner, line):
+            continue
+        if inner is not None and (inner.directive is None or inner.directive in _CODE):
+            continue
+        opening = _opening(line, number)
+        if opening is not None:
+            opening.options = opening.directive is not None
+            stack.append(opening)
+            continue
+        if inner is not None:
+            out.add(number)
+    return out
 
 
 @dataclass(frozen=True, slots=True)
