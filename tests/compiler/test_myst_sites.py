@@ -414,3 +414,10 @@ def test_links_inside_myst_directives_are_read_but_not_in_code(tmp_path: Path) -
     # a plain folder's ```{note} is a code block, as any CommonMark renderer shows it
     plain = write_tree(tmp_path / "p", files)
     assert "See [the guide](guide.md)." in _body(load_markdown_tree(plain), "index")
+
+
+def test_a_conf_py_without_its_root_document_is_no_sphinx_site(tmp_path: Path) -> None:
+    root = write_tree(tmp_path / "t", {"conf.py": "project = 'Tool'\n", "notes.md": "# Notes\n"})
+    source = load_markdown_tree(root)
+    assert source.site is None
+    assert [d.id for d in source.documents] == ["notes"]

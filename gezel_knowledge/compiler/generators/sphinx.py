@@ -243,6 +243,11 @@ class Sphinx(Generator):
             return None
         text = config.read_text(file, root)
         conf = read_conf(text)
+        root_doc = conf.get("root_doc") or conf.get("master_doc") or "index"
+        if not forced and not any(
+            (file.parent / f"{root_doc}{suffix}").is_file() for suffix in _suffixes(conf)
+        ):
+            return None  # a conf.py without its root document is no Sphinx site to read
         repository = _publisher_url(conf)
         return Site(
             self,
