@@ -5,15 +5,24 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from gezel_knowledge.compiler import CatalogSource, LinkBase
 from gezel_knowledge.compiler.generators.registry import recognise_outline, source_site
 from gezel_knowledge.compiler.generators.sphinx import assigned_names, read_conf
 from gezel_knowledge.compiler.sources.markdown_tree import load_markdown_tree
 from gezel_knowledge.compiler.sources.toc import outline_pages
-from gezel_knowledge.compiler.text.myst import myst_targets, mystmd_id, toctrees
+from gezel_knowledge.compiler.text.blocks import normalize_body
+from gezel_knowledge.compiler.text.links import find_links
+from gezel_knowledge.compiler.text.myst import directive_lines, myst_targets, mystmd_id, toctrees
 from tests.compiler.trees import write_tree
+from tests.faults import MB, assert_linear_time
 
 LINKS = LinkBase("tester", "demo")
+
+
+def _repeat(unit: str, size: int = MB) -> str:
+    return (unit * (size // len(unit) + 1))[:size]
 
 
 def _order(source: CatalogSource) -> list[str]:
@@ -421,3 +430,40 @@ def test_a_conf_py_without_its_root_document_is_no_sphinx_site(tmp_path: Path) -
     source = load_markdown_tree(root)
     assert source.site is None
     assert [d.id for d in source.documents] == ["notes"]
+
+
+MYST_FAMILIES = [
+    # (what a line starts with, what it repeats): one megabyte-long line, or many lines
+    ("# ", " "),
+    ("# a {", "#b "),
+    ("", "(a)=\n"),
+    ("```{note}\n:name: x", " "),
+    ("```{note}\n---\nname: x", " "),
+    ("```{toctree}\n:maxdepth:", " "),
+    ("```a", " "),
+    ("", "```{note}\n:name: a\n"),
+    ("", "::::{tab-set}\n"),
+    ("", "$$ ("),
+    ("+++ {", '"label": '),
+    ("", "\\label{a"),
+    ("```{toctree}\nTitle", " <"),
+    ("```{toctree}\nTitle", " "),
+    (".. toctree::\n   :glob:", " "),
+]
+
+
+@pytest.mark.parametrize(("head", "unit"), MYST_FAMILIES)
+def test_myst_scanners_are_linear(head: str, unit: str) -> None:
+    # issue 26's budget: about ten times this machine's time, far below a quadratic scan
+    text = head + _repeat(unit, MB - len(head) - 1) + "x"  # a run, then something else
+
+    def scan() -> None:
+        body = normalize_body(text)
+        myst_targets(body, implicit=True)
+        directive_lines(body)
+        find_links(body, myst=True)
+        toctrees(body)
+        toctrees(body, rst=True)
+        toctrees("```{toctree}\n" + body)
+
+    assert_linear_time(scan, len(text), seconds_per_mb=40, what=f"MyST page {head!r} {unit!r}")

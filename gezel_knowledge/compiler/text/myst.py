@@ -34,13 +34,17 @@ from gezel_knowledge.compiler.text.anchors import heading_text
 
 __all__ = ["TocEntry", "Toctree", "directive_lines", "myst_targets", "mystmd_id", "toctrees"]
 
-_FENCE = re.compile(r"[ \t]*(`{3,}|~{3,}|:{3,})[ \t]*(.*?)[ \t]*\Z")
+# Every pattern here runs in time linear in the line: no lazy group is followed by an optional
+# run (which would rescan the run from each of its characters); values are taken greedily and
+# stripped in code.
+_FENCE = re.compile(r"[ \t]*(`{3,}|~{3,}|:{3,})(.*)\Z")
 _DIRECTIVE = re.compile(r"\{([^{}\s]+)\}[ \t]*(.*)\Z")
 _TARGET = re.compile(r" {0,3}\(([^()\s]+)\)=[ \t]*\Z")
-_OPTION = re.compile(r"[ \t]*:(name|label):[ \t]+(\S.*?)[ \t]*\Z")
-_HEADING_ID = re.compile(r" {0,3}#{1,6}[ \t].*\{[^{}]*#([\w:./-]+)[^{}]*\}[ \t]*\Z")
-_EQUATION = re.compile(r".*\$\$[ \t]*\(([^()\s]+)\)[ \t]*\Z")
-_LATEX_LABEL = re.compile(r".*?\\label\{([^{}\s]+)\}")
+_OPTION = re.compile(r"[ \t]*:(name|label):[ \t]+(\S.*)\Z")
+_HEADING_START = re.compile(r" {0,3}#{1,6}(?:[ \t]|\Z)")
+_ATTRIBUTE_ID = re.compile(r"(?:^|[ \t])#([\w:./-]+)")
+_EQUATION = re.compile(r"\$\$[ \t]*\(([^()\s]+)\)\Z")
+_LATEX_LABEL = re.compile(r"\\label\{([^{}\s]+)\}")
 _DOMAIN = re.compile(
     r"(?:[a-z]+:)?(?:class|function|method|attribute|module|data|exception|"
     r"object|property|decorator|confval|option|envvar|directive|role)\Z"
@@ -61,14 +65,12 @@ _CODE = frozenset(
         "plantuml",
     }
 )
-_ENTRY = re.compile(r"(.*?)\s*<([^<>]+)>\Z")
 _RST_TOCTREE = re.compile(r"([ \t]*)\.\.[ \t]+toctree::[ \t]*\Z")
-_YAML_OPTION = re.compile(r"[ \t]*(name|label):[ \t]+(\S.*?)[ \t]*\Z")
+_YAML_OPTION = re.compile(r"[ \t]*(name|label):[ \t]+(\S.*)\Z")
 _ANY_OPTION = re.compile(r"[ \t]*:[\w-]+:(?:[ \t]|\Z)")
 _CELL_LABEL = re.compile(r"[ \t]*#\|[ \t]*label:[ \t]*(\S+)[ \t]*\Z")
-_BLOCK_LABEL = re.compile(r"\+\+\+[ \t]*\{.*?\"label\"[ \t]*:[ \t]*\"([^\"]+)\".*\}[ \t]*\Z")
-_HEADING = re.compile(r" {0,3}#{1,6}[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*\Z")
-_RST_OPTION = re.compile(r"[ \t]*:([\w-]+):[ \t]*(.*?)[ \t]*\Z")
+_BLOCK_LABEL = re.compile(r"\"label\"[ \t]*:[ \t]*\"([^\"\n]+)\"")
+_RST_OPTION = re.compile(r"[ \t]*:([\w-]+):(?:[ \t](.*))?\Z")
 
 
 @dataclass(slots=True)
@@ -98,7 +100,7 @@ def _opening(line: str, number: int) -> _Open | None:
     match = _FENCE.match(line)
     if match is None:
         return None
-    marker, info = match.group(1), match.group(2)
+    marker, info = match.group(1), match.group(2).strip(" \t")
     directive = _DIRECTIVE.match(info)
     if directive is not None:
         return _Open(marker, directive.group(1), directive.group(2).strip(), number)
@@ -133,17 +135,43 @@ def _option(fence: _Open, line: str) -> bool:
         return True
     option = (_YAML_OPTION if fence.yaml else _OPTION).match(line)
     if option is not None:
-        fence.labels.append(option.group(2))
+        fence.labels.append(option.group(2).strip(" \t"))
         return True
     fence.options = fence.yaml or _ANY_OPTION.match(line) is not None
     return False
 
 
+def _heading(line: str) -> str | None:
+    """An ATX heading's text without its closing ``#`` sequence, or ``None``."""
+    start = _HEADING_START.match(line)
+    if start is None:
+        return None
+    text = line[start.end() :].strip(" \t")
+    bare = text.rstrip("#")
+    if bare != text and (not bare or bare[-1] in " \t"):
+        text = bare.rstrip(" \t")
+    return text
+
+
 def _line_targets(line: str, number: int, found: dict[str, tuple[int, int]]) -> None:
-    for pattern in (_TARGET, _HEADING_ID, _EQUATION, _BLOCK_LABEL, _LATEX_LABEL):
-        match = pattern.match(line)
-        if match is not None:
-            found.setdefault(match.group(1), (number, number))
+    """The targets one line defines: ``(label)=``, a heading's ``{#id}``, a labelled
+    equation, a ``+++`` block label, ``\\label{name}``."""
+    names: list[str] = []
+    target = _TARGET.match(line)
+    if target is not None:
+        names.append(target.group(1))
+    stripped = line.rstrip(" \t")
+    heading = _heading(stripped) if stripped.endswith("}") else None
+    if heading is not None and "{" in heading:
+        names += _ATTRIBUTE_ID.findall(heading[heading.rfind("{") + 1 : -1])
+    if "$$" in line:
+        names += _EQUATION.findall(stripped[stripped.rfind("$$") :])
+    if line.lstrip(" ").startswith("+++"):
+        names += _BLOCK_LABEL.findall(line)
+    if "\\label{" in line:
+        names += _LATEX_LABEL.findall(line)
+    for name in names:
+        found.setdefault(name, (number, number))
 
 
 def myst_targets(
@@ -179,9 +207,9 @@ def myst_targets(
         if inner is not None and inner.directive == "glossary" and line[:1].strip():
             inner.glossary.append(line.strip())  # a term: definitions are indented
         _line_targets(line, number, found)
-        heading = _HEADING.match(line) if implicit else None
-        if heading is not None:
-            headings.append((heading_text(heading.group(1)), number))
+        heading = _heading(line) if implicit else None
+        if heading:
+            headings.append((heading_text(heading), number))
     for text, number in headings:
         ident = mystmd_id(text)
         if ident:
@@ -234,9 +262,10 @@ class Toctree:
 
 
 def _entry(text: str, line: int) -> TocEntry:
-    match = _ENTRY.match(text)
-    if match is not None and match.group(1):
-        return TocEntry(match.group(1), match.group(2).strip(), line)
+    # ``Title <target>``: the last ``<`` opens the target, as Sphinx reads it
+    opening = text.rfind("<")
+    if text.endswith(">") and opening > 0 and text[:opening].strip():
+        return TocEntry(text[:opening].strip(), text[opening + 1 : -1].strip(), line)
     return TocEntry(None, text, line)
 
 
@@ -260,7 +289,7 @@ def _read_toctree(start: int, content: list[tuple[int, str]]) -> Toctree:
             continue
         option = _RST_OPTION.match(text) if in_options else None
         if option is not None:
-            options[option.group(1)] = option.group(2)
+            options[option.group(1)] = (option.group(2) or "").strip(" \t")
             continue
         in_options = False
         if stripped == ".." or stripped.startswith(".. "):
