@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from gezel_knowledge.compiler import CatalogSource, LinkBase
+from gezel_knowledge.compiler import CatalogSource, LinkBase, SourceError
 from gezel_knowledge.compiler.generators.registry import recognise_outline, source_site
 from gezel_knowledge.compiler.generators.sphinx import assigned_names, read_conf
 from gezel_knowledge.compiler.sources.markdown_tree import load_markdown_tree
@@ -467,3 +467,14 @@ def test_myst_scanners_are_linear(head: str, unit: str) -> None:
         toctrees("```{toctree}\n" + body)
 
     assert_linear_time(scan, len(text), seconds_per_mb=40, what=f"MyST page {head!r} {unit!r}")
+
+
+def test_toctrees_nested_three_hundred_deep_end_typed(tmp_path: Path) -> None:
+    files = {"conf.py": "extensions = ['myst_parser']\n"}
+    for i in range(300):
+        files["index.md" if i == 0 else f"p{i}.md"] = f"# P{i}\n\n```{{toctree}}\np{i + 1}\n```\n"
+    files["p300.md"] = "# Last\n"
+    root = write_tree(tmp_path / "deep", files, catalog=None)
+    with pytest.raises(SourceError) as err:
+        load_markdown_tree(root)
+    assert (err.value.reason, err.value.path, err.value.line) == ("too-deep", "p64.md", 4)

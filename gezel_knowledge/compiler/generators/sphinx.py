@@ -36,6 +36,8 @@ from collections.abc import Mapping
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from gezel_knowledge._untrusted import MAX_NESTING
+from gezel_knowledge.compiler.errors import SourceError
 from gezel_knowledge.compiler.generators import _config as config
 from gezel_knowledge.compiler.generators._context import (
     MARKDOWN_SUFFIXES,
@@ -383,8 +385,10 @@ class _Toctrees:
         text = read_text_file(file, where=self.ctx.display(file))
         return toctrees(text, rst=suffix == ".rst")
 
-    def include(self, current: str, file: Path, tree: Toctree, into: OutlineSection) -> None:
-        """One toctree's entries, placed into ``into``."""
+    def include(
+        self, current: str, file: Path, tree: Toctree, into: OutlineSection, depth: int = 0
+    ) -> None:
+        """One toctree's entries, placed into ``into`` (``depth``: documents above)."""
         where = self.ctx.display(file)
         globbing = "glob" in tree.options
         names: list[tuple[str, str | None, int]] = []
@@ -419,7 +423,14 @@ class _Toctrees:
                     )
                 continue
             self.placed.add(name)
-            self.place(name, child, title=title, line=line, where=where, into=into)
+            if depth >= MAX_NESTING:
+                raise SourceError(
+                    f"toctrees nest deeper than {MAX_NESTING} documents",
+                    reason="too-deep",
+                    path=where,
+                    line=line,
+                )
+            self.place(name, child, title=title, line=line, where=where, into=into, depth=depth)
 
     def place(
         self,
@@ -430,6 +441,7 @@ class _Toctrees:
         line: int,
         where: str,
         into: OutlineSection,
+        depth: int,
     ) -> None:
         """A document, and the documents its own toctrees include after it."""
         readable = self.ctx.is_page(file) and not self.ctx.excluded(file)
@@ -453,7 +465,7 @@ class _Toctrees:
             page.order = 0
             section.children.append(page)
         for tree in trees:
-            self.include(name, file, tree, section)
+            self.include(name, file, tree, section, depth + 1)
         if page is not None and section.children == [page]:
             page.order = section.order
             into.children.append(page)  # its toctrees include nothing new: a page
