@@ -478,3 +478,31 @@ def test_toctrees_nested_three_hundred_deep_end_typed(tmp_path: Path) -> None:
     with pytest.raises(SourceError) as err:
         load_markdown_tree(root)
     assert (err.value.reason, err.value.path, err.value.line) == ("too-deep", "p64.md", 4)
+
+
+def test_myst_extends_local_files_and_hidden_entries(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "ext",
+        {
+            "myst.yml": (
+                "version: 1\nextends:\n  - https://example.test/site.yml\n  - shared/base.yml\n"
+                "project:\n  description: Own description\n  toc:\n    - file: index.md\n"
+                "    - file: secret.md\n      hidden: true\n    - file: shown.md\n"
+            ),
+            "shared/base.yml": (
+                "version: 1\nproject:\n  title: From the base\n  description: Base description\n"
+                "  github: base-org/book\n"
+            ),
+            "index.md": "# Index\n\n[Secret](secret.md)\n",
+            "secret.md": "# Secret\n",
+            "shown.md": "# Shown\n",
+        },
+        catalog=None,
+    )
+    source = load_markdown_tree(root)
+    meta = source.metadata
+    assert (meta.name, meta.description) == ("From the base", "Own description")
+    assert meta.publisher is not None
+    assert meta.publisher.id == "base-org"
+    assert _order(source) == ["index", "shown"]
+    assert _warnings(source) == []  # a hidden page is still a file of the project

@@ -8,7 +8,10 @@ pages and are left out. A ``title`` names the page in the navigation. Pages are 
 and notebooks (``.ipynb``). Without ``toc``, the folder tree (mystmd's implicit table of
 contents).
 
-Metadata: ``project`` ``title``, ``description``, ``authors`` (names or ``{name}``),
+An entry with ``hidden: true`` is built but not in the navigation, and left out.
+
+Metadata: ``project`` (over what the ``extends`` files inside the project say; URLs are never
+fetched) ``title``, ``description``, ``authors`` (names or ``{name}``),
 ``github`` (the publisher and the source URL), ``language`` (else ``en``). Links: files,
 MyST labels (``(label)=``, ``:label:``, headings' implicit ids) and ``#label`` targets of the
 whole project (:mod:`~gezel_knowledge.compiler.text.myst`); a link to another file of the
@@ -21,14 +24,17 @@ from __future__ import annotations
 import fnmatch
 import re
 from pathlib import Path
+from typing import Any
 
 from gezel_knowledge.compiler.errors import SourceError
 from gezel_knowledge.compiler.generators import _config as config
 from gezel_knowledge.compiler.generators._context import (
     MARKDOWN_SUFFIXES,
     NOTEBOOK,
+    SCHEME,
     Context,
     mappings,
+    normalise,
     pretty,
     text,
 )
@@ -81,6 +87,26 @@ def _ignored_links(rules: object) -> frozenset[str]:
     return frozenset(out)
 
 
+_MAX_EXTENDS = 8
+
+
+def _project(file: Path, root: Path, depth: int = 0) -> dict[str, Any]:
+    """``project`` of a ``myst.yml``, over what the files it ``extends`` inside ``root`` say
+    (a URL or a file outside ``root`` is never read)."""
+    data = config.read_data(file, root)
+    extends = data.get("extends")
+    bases = [extends] if isinstance(extends, str) else extends if isinstance(extends, list) else []
+    merged: dict[str, Any] = {}
+    for base in bases:
+        if not isinstance(base, str) or SCHEME.match(base) or depth >= _MAX_EXTENDS:
+            continue
+        target = normalise(file.parent, base, root)
+        if target is not None and target.is_file():
+            merged.update(_project(target, root, depth + 1))
+    merged.update(config.mapping(data.get("project")))
+    return merged
+
+
 class Myst(Generator):
     """mystmd (Jupyter Book 2)."""
 
@@ -93,8 +119,7 @@ class Myst(Generator):
         file = next((root / n for n in _CONFIGS if (root / n).is_file()), None)
         if file is None:
             return None
-        data = config.read_data(file, root)
-        project = config.mapping(data.get("project"))
+        project = _project(file, root)
         github = config.string(project.get("github"))
         if github and "://" not in github and github.count("/") == 1:
             github = f"https://github.com/{github}"  # mystmd takes ``owner/repo`` too
@@ -124,7 +149,7 @@ class Myst(Generator):
     def outline(self, site: Site, ctx: Context) -> Outline | None:
         if site.config is None:
             return None
-        project = config.mapping(config.read_data(site.config, ctx.source_root).get("project"))
+        project = _project(site.config, site.content_root)
         excluded = project.get("exclude")
         patterns = [excluded] if isinstance(excluded, str) else excluded
         exclude = (
@@ -229,6 +254,8 @@ class _MystToc:
 
     def entries(self, node: YamlNode, into: OutlineSection) -> None:
         for entry, fields in mappings(node, "toc", "toc entry", self.where):
+            if (text(fields, "hidden") or "").lower() == "true":
+                continue  # built, but not in the navigation
             if "pattern" in fields:
                 self.pattern(fields, entry.line, into)
                 continue
