@@ -506,3 +506,17 @@ def test_myst_extends_local_files_and_hidden_entries(tmp_path: Path) -> None:
     assert meta.publisher.id == "base-org"
     assert _order(source) == ["index", "shown"]
     assert _warnings(source) == []  # a hidden page is still a file of the project
+
+
+def test_jupyter_book_unknown_labels_warn_unless_sphinx_may_find_them(tmp_path: Path) -> None:
+    files = {
+        "_config.yml": "title: Book\n",
+        "_toc.yml": "format: jb-book\nroot: intro\n",
+        "intro.md": "# Intro\n\nSee [the function](pkg.func).\n",
+    }
+    root = write_tree(tmp_path / "jb", files)
+    assert _warnings(load_markdown_tree(root)) == [("unresolved-link", "intro.md", 3)]
+    (root / "_config.yml").write_text(
+        "title: Book\nsphinx:\n  extra_extensions: [sphinx.ext.autodoc]\n", encoding="utf-8"
+    )
+    assert _warnings(load_markdown_tree(root)) == []

@@ -51,6 +51,19 @@ def page_title(file: Path, root: Path) -> str | None:
     return found[0].text if found else None
 
 
+_OUTSIDE_PAGES = ("intersphinx", "autodoc", "autosummary", "autodoc2", "autoapi")
+
+
+def _labels_outside_pages(data: dict[str, object]) -> bool:
+    """Whether Sphinx may find a label in no page of the book: ``intersphinx_mapping``, or an
+    extension in ``sphinx.extra_extensions`` that documents code or reads inventories."""
+    if config.get(data, "sphinx", "config", "intersphinx_mapping"):
+        return True
+    extra = config.get(data, "sphinx", "extra_extensions")
+    names = [e for e in extra if isinstance(e, str)] if isinstance(extra, list) else []
+    return any(part in name for name in names for part in _OUTSIDE_PAGES)
+
+
 class JupyterBook(Generator):
     """Jupyter Book 1 (``_toc.yml``)."""
 
@@ -70,7 +83,6 @@ class JupyterBook(Generator):
         title = config.string(data.get("title"))
         if title is None:
             title = self._root_title(root, toc)
-        sphinx = config.mapping(config.get(data, "sphinx", "config"))
         return Site(
             self,
             file if file.is_file() else None,
@@ -82,7 +94,7 @@ class JupyterBook(Generator):
                 config.absolute_url(config.get(data, "html", "baseurl"), repository),
                 config.publisher(repository, data.get("author")),
             ),
-            LinkStyle(myst_labels="sphinx", inventories=bool(sphinx.get("intersphinx_mapping"))),
+            LinkStyle(myst_labels="sphinx", inventories=_labels_outside_pages(data)),
             outline_file=toc,
         )
 
