@@ -72,10 +72,17 @@ def test_console_examples_run(workdir: Path, capsys: pytest.CaptureFixture[str])
 def test_python_example_prints_what_the_page_says(
     workdir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    (code,) = _blocks("python")
+    myst, code = _blocks("python")
     (expected,) = _blocks("text")
     exec(compile(code, str(PAGE), "exec"), {"__name__": "__doc_example__"})
     assert capsys.readouterr().out == expected
+    assert "conf.py" in myst
+
+
+def test_myst_labels_example_runs() -> None:
+    myst, _ = _blocks("python")
+    # its own asserts check a Sphinx site's label link resolves, with no warning
+    exec(compile(myst, str(PAGE), "exec"), {"__name__": "__doc_example__"})
 
 
 def test_catalog_yaml_example_parses(tmp_path: Path) -> None:

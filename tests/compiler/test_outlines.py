@@ -758,20 +758,23 @@ def test_docfx_generated_api_folders_and_project_paths(tmp_path: Path) -> None:
     assert [(w.reason, w.line) for w in source.warnings] == [("missing-outline-page", 4)]
 
 
-def test_jupyter_book_leaves_out_pages_that_are_not_markdown(tmp_path: Path) -> None:
+def test_jupyter_book_leaves_out_pages_it_builds_but_cannot_be_read(tmp_path: Path) -> None:
+    # Jupyter Book builds reStructuredText (and jupytext's .Rmd): no broken link, no warning;
+    # an entry naming no file at all is one.
     root = write_tree(
         tmp_path / "jb",
         {
-            "_toc.yml": "root: index\nchapters:\n  - file: api\n",
+            "_toc.yml": "root: index\nchapters:\n  - file: api\n  - file: notebook\n"
+            "  - file: gone\n",
             "index.md": "# Home\n",
             "api.rst": "API\n===\n",
+            "notebook.Rmd": "# An R Markdown notebook\n",
         },
     )
     source = load_markdown_tree(root)
     assert [d.id for d in source.documents] == ["index"]
     (warning,) = source.warnings
-    assert (warning.reason, warning.path, warning.line) == ("unsupported-page", "_toc.yml", 3)
-    assert "api.rst, which is not Markdown" in str(warning)
+    assert (warning.reason, warning.path, warning.line) == ("missing-outline-page", "_toc.yml", 5)
 
 
 def test_docusaurus_docs_folder_beside_website_is_its_project(tmp_path: Path) -> None:

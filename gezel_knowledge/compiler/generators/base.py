@@ -60,6 +60,15 @@ class LinkStyle:
     generator resolves (Docusaurus ``src/pages``, Hugo's ``sitemap.xml`` and taxonomies):
     URL paths or content-relative file paths without leading ``/``; one ending in ``/``
     stands for everything below it. A link to one is kept as written, with no warning."""
+    myst_labels: Literal["sphinx", "mystmd"] | None = None
+    """Whether a link may name a MyST label of any page (``[text](label)``, ``[text](#label)``),
+    as Sphinx (Jupyter Book 1) or mystmd (whose headings are targets too) resolve them:
+    :mod:`~gezel_knowledge.compiler.text.myst`."""
+    ignored: frozenset[str] = frozenset()
+    """Link targets the site's configuration says not to check (mystmd ``error_rules``)."""
+    inventories: bool = False
+    """Whether a label no page defines may be another project's (Sphinx ``intersphinx``),
+    so an unknown label is left as written without a warning."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,10 +3,15 @@
 Navigation: ``_toc.yml``: ``root``, ``parts`` (captioned parts are topics),
 ``chapters``/``sections``/``entries``, ``subtrees``, ``file``/``title``/``glob``; ``url``
 entries are no pages and are left out. Pages are Markdown files and notebooks (``.ipynb``); a
-``file`` naming anything else (reStructuredText) is left out with a warning.
+``file`` naming a page Jupyter Book builds but the catalog cannot read (reStructuredText,
+jupytext's ``.Rmd``) is left out silently, one naming nothing with a warning.
 
-Metadata: ``_config.yml`` ``title``, ``description``, ``language`` (or Sphinx's), ``author``,
-``repository.url``, ``html.baseurl``. Anchors: MyST's (GitHub's slugs, ``(label)=`` targets).
+Metadata: ``_config.yml`` ``title`` (when empty, the root page's title, which the site shows as
+its home), ``description``, ``language`` (or Sphinx's), ``author``, ``repository.url``,
+``html.baseurl``. Links: files, and MyST labels of the whole book
+(:mod:`~gezel_knowledge.compiler.text.myst`); a label Sphinx may find in another project's
+inventory (``sphinx.config.intersphinx_mapping``) is left as written, silently. Anchors:
+GitHub's slugs and MyST targets.
 """
 
 from __future__ import annotations
@@ -24,9 +29,39 @@ from gezel_knowledge.compiler.generators._context import (
 )
 from gezel_knowledge.compiler.generators.base import Generator, LinkStyle, Site
 from gezel_knowledge.compiler.generators.outline import Outline, OutlinePage, OutlineSection
+from gezel_knowledge.compiler.text.blocks import headings, normalize_body, parse_blocks
 from gezel_knowledge.compiler.text.data import YamlNode, load_yaml_nodes, read_text_file
+from gezel_knowledge.compiler.text.frontmatter import split_front_matter
 
-__all__ = ["JupyterBook"]
+__all__ = ["JupyterBook", "page_title"]
+
+_BUILT_ELSEWHERE = (".rst", ".Rmd", ".rmd")
+"""Page suffixes Jupyter Book builds (Sphinx, jupytext) that the catalog cannot read."""
+
+
+def page_title(file: Path, root: Path) -> str | None:
+    """A Markdown page's ``title`` front matter, else its first heading (no notebooks)."""
+    if file.suffix.lower() not in MARKDOWN_SUFFIXES or not file.is_file():
+        return None
+    front = split_front_matter(config.read_text(file, root), path=file.name)
+    title = front.data.get("title")
+    if isinstance(title, str) and title.strip():
+        return title
+    found = headings(parse_blocks(normalize_body(front.body)))
+    return found[0].text if found else None
+
+
+_OUTSIDE_PAGES = ("intersphinx", "autodoc", "autosummary", "autodoc2", "autoapi")
+
+
+def _labels_outside_pages(data: dict[str, object]) -> bool:
+    """Whether Sphinx may find a label in no page of the book: ``intersphinx_mapping``, or an
+    extension in ``sphinx.extra_extensions`` that documents code or reads inventories."""
+    if config.get(data, "sphinx", "config", "intersphinx_mapping"):
+        return True
+    extra = config.get(data, "sphinx", "extra_extensions")
+    names = [e for e in extra if isinstance(e, str)] if isinstance(extra, list) else []
+    return any(part in name for name in names for part in _OUTSIDE_PAGES)
 
 
 class JupyterBook(Generator):
@@ -45,20 +80,38 @@ class JupyterBook(Generator):
         file = root / "_config.yml"
         data = config.read_data(file, root) if file.is_file() else {}
         repository = config.get(data, "repository", "url")
+        title = config.string(data.get("title"))
+        if title is None:
+            title = self._root_title(root, toc)
         return Site(
             self,
             file if file.is_file() else None,
             root,
             config.site_metadata(
-                data.get("title"),
+                title,
                 data.get("description"),
                 data.get("language") or config.get(data, "sphinx", "config", "language"),
                 config.absolute_url(config.get(data, "html", "baseurl"), repository),
                 config.publisher(repository, data.get("author")),
             ),
-            LinkStyle(),
+            LinkStyle(myst_labels="sphinx", inventories=_labels_outside_pages(data)),
             outline_file=toc,
         )
+
+    @staticmethod
+    def _root_title(root: Path, toc: Path) -> str | None:
+        """The title of the ``_toc.yml`` root page, if it is a Markdown page."""
+        data = config.read_data(toc, root)
+        target = config.string(data.get("root"))
+        if target is None:
+            return None
+        parts = [p for p in target.split("/") if p not in ("", ".")]
+        if ".." in parts or not parts:
+            return None
+        base = root.joinpath(*parts)
+        candidates = [base, *(base.with_name(base.name + s) for s in MARKDOWN_SUFFIXES)]
+        file = next((c for c in candidates if c.is_file()), None)
+        return page_title(file, root) if file is not None else None
 
     def outline(self, site: Site, ctx: Context) -> Outline | None:
         if site.outline_file is None:
@@ -101,8 +154,23 @@ class _JupyterBook:
             raise SourceError(
                 "file must be a path", reason="invalid-outline", path=self.where, line=node.line
             )
+        if self.built_elsewhere(target):
+            return None
         path = self.ctx.page(self.toc.parent, target, origin=self.toc, line=node.line)
         return None if path is None else OutlinePage(path, title, order, self.where, node.line)
+
+    def built_elsewhere(self, target: str) -> bool:
+        """Whether ``target`` names a page Jupyter Book builds that the catalog cannot read
+        (and no page it can)."""
+        parts = [p for p in target.split("#", 1)[0].split("/") if p not in ("", ".")]
+        if not parts or ".." in parts:
+            return False
+        base = self.toc.parent.joinpath(*parts)
+        readable = [base.with_name(base.name + s) for s in self.ctx.suffixes]
+        if (base.is_file() and self.ctx.is_page(base)) or any(p.is_file() for p in readable):
+            return False
+        others = [base, *(base.with_name(base.name + s) for s in _BUILT_ELSEWHERE)]
+        return any(p.is_file() and p.suffix in _BUILT_ELSEWHERE for p in others)
 
     def entries(self, node: YamlNode, into: OutlineSection) -> None:
         """Chapters, sections or entries: pages, globs, and sections holding more."""

@@ -29,7 +29,9 @@ from gezel_knowledge.compiler.generators.hugo import Hugo
 from gezel_knowledge.compiler.generators.jupyter_book import JupyterBook
 from gezel_knowledge.compiler.generators.mdbook import MdBook
 from gezel_knowledge.compiler.generators.mkdocs import MkDocs
+from gezel_knowledge.compiler.generators.myst import Myst
 from gezel_knowledge.compiler.generators.outline import Outline
+from gezel_knowledge.compiler.generators.sphinx import Sphinx
 
 __all__ = [
     "FALLBACK",
@@ -48,9 +50,11 @@ GENERATORS: tuple[Generator, ...] = (
     GitBook(),
     MkDocs(),
     JupyterBook(),
+    Myst(),
     DocFx(),
     Docusaurus(),
     Hugo(),
+    Sphinx(),
 )
 """Every generator recognised, in the order they are looked for."""
 

@@ -31,7 +31,7 @@ cannot be read at all (unreadable, not UTF-8, not YAML, not a mapping) stops at 
     smokeQueries: [{query: shard routing, expectedDocumentIds: [search/routing]}]
     embedder: bge-small-en-v1.5@1 # the CLI's default --embedder for this catalog
     chunking: markdown-chunks@2   # default: the largest profile the embedder's window fits
-    outline: auto       # or mdbook, gitbook, mkdocs, jupyter-book, docfx, docusaurus, hugo, ...
+    outline: auto       # or mdbook, gitbook, mkdocs, jupyter-book, myst, sphinx, hugo, ...
     exclude: [drafts/**]
     topics: [{id: guide, name: Guide, description: ..., order: 1, parentId: ...}]
 """

@@ -78,6 +78,7 @@ from gezel_knowledge.compiler.text.data import (
 )
 from gezel_knowledge.compiler.text.frontmatter import split_front_matter
 from gezel_knowledge.compiler.text.links import LinkRef, find_links, rewrite_links
+from gezel_knowledge.compiler.text.myst import myst_targets
 from gezel_knowledge.compiler.text.names import derive_topic_id, document_slug
 from gezk.ids import is_id
 from gezk.spatial import Location, LocationRole
@@ -347,6 +348,8 @@ class _Tree:
         self.folded_assets: dict[str, str] = {}
         self.warnings: list[BuildWarning] = []
         self.resolver: LinkResolver | None = None
+        self.labels: dict[str, tuple[str, tuple[int, int]]] = {}
+        """MyST labels of every page (label -> page, lines), for generators that read them."""
 
     def display(self, path: Path) -> str:
         return display_path(path, self.source_root)
@@ -387,8 +390,13 @@ class _Tree:
             expand=expand,
             generated_headings=generator.generates_headings(body),
             anchors=page_anchors(blocks, index, body, self.style.slug),
-            links=find_links(body, index, blocks),
+            links=find_links(body, index, blocks, myst=self.style.myst_labels is not None),
         )
+        if self.style.myst_labels:
+            implicit = self.style.myst_labels == "mystmd"
+            for target, span in myst_targets(body, front=front, implicit=implicit).items():
+                page.anchors.setdefault(target, span)
+                self.labels.setdefault(target, (rel, page.anchors[target]))
         other = self.by_id.get(doc_id)
         if other is not None:
             raise SourceError(
@@ -428,6 +436,8 @@ class _Tree:
                 self._plan_doc(page, self.pages[rel], fragment, link, where=where, line=line)
             elif self.resolver.is_route(page.rel, decoded):
                 continue  # published by the site outside the catalog: kept as written
+            elif self.style.myst_labels and self._plan_label(page, link, raw, where, line):
+                continue
             else:
                 missing = self._on_disk(page, decoded) is None
                 reason = "unresolved-link" if missing else "link-not-rewritten"
@@ -454,12 +464,33 @@ class _Tree:
         if link.target.startswith("assets/"):
             page.plan[link.start] = ("text", "./" + link.target, None)
 
+    def _plan_label(self, page: _Page, link: LinkRef, raw: str, where: str, line: int) -> bool:
+        """Plan a link that names no page as MyST reads it: a label of any page, a file it
+        publishes as a download, a target the site says not to check, or (with inventories)
+        another project's target; ``False`` when none of these, so the link warns."""
+        if raw in self.style.ignored:
+            return True  # the site's configuration says not to check it
+        found = self.labels.get(unquote(raw.removeprefix("#")))
+        if found is not None:
+            page.plan[link.start] = ("doc", self.pages[found[0]].doc_id, found[1])
+            return True
+        path_part = unquote(raw.split("#", 1)[0])
+        if path_part and self._on_disk(page, path_part) is not None:
+            return True  # a file of the project: published as a download, kept as written
+        return self.style.inventories
+
     def _plan_doc(
         self, page: _Page, doc: _Page, fragment: str, link: LinkRef, *, where: str, line: int
     ) -> None:
         span: tuple[int, int] | None = None
         if fragment:
             span = doc.anchors.get(unquote(fragment)) or doc.anchors.get(unquote(fragment).lower())
+            if (
+                span is None
+                and self.style.myst_labels
+                and self._plan_label(page, link, "#" + fragment, where, line)
+            ):
+                return
             if span is None:
                 # A page the generator adds headings to may well have it: not reported.
                 missing = not doc.generated_headings
@@ -542,7 +573,7 @@ class _Tree:
         return archive
 
 
-def _body_loader(page: _Page, rel: str, where: str) -> Callable[[LinkBase], str]:
+def _body_loader(page: _Page, rel: str, where: str, *, myst: bool) -> Callable[[LinkBase], str]:
     file = page.file
     expand = page.expand
     expected = page.body_sha256
@@ -559,7 +590,7 @@ def _body_loader(page: _Page, rel: str, where: str) -> Callable[[LinkBase], str]
             )
         if not plan:
             return body
-        refs = find_links(body)
+        refs = find_links(body, myst=myst)
         replacements: dict[int, str] = {}
         for ref in refs:
             action = plan.get(ref.start)
@@ -682,7 +713,7 @@ def load_markdown_tree(
                 id=page.doc_id,
                 title=page.title,
                 topic_path=placement.topic_path,
-                load_body=_body_loader(page, rel, where),
+                load_body=_body_loader(page, rel, where, myst=site.links.myst_labels is not None),
                 slug=document_slug(page.title),
                 summary=summary,
                 language=_fm_str(front, "language", where),

@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from gezel_knowledge.compiler.text.blocks import Block, LineIndex, code_line_mask, parse_blocks
+from gezel_knowledge.compiler.text.myst import directive_lines
 
 __all__ = ["LinkRef", "find_links", "rewrite_links"]
 
@@ -80,14 +81,23 @@ def _mask_code_spans(line: str) -> str:
 
 
 def find_links(
-    body: str, index: LineIndex | None = None, blocks: Sequence[Block] | None = None
+    body: str,
+    index: LineIndex | None = None,
+    blocks: Sequence[Block] | None = None,
+    *,
+    myst: bool = False,
 ) -> list[LinkRef]:
     """Every link target of a normalised body outside code, in order (``blocks``: the body's
-    :func:`parse_blocks`, when the caller has them already)."""
+    :func:`parse_blocks`, when the caller has them already; ``myst``: the content of MyST
+    directives fenced like code, ```` ```{note} ````, is Markdown, not code)."""
     index = index or LineIndex(body)
     if blocks is None:
         blocks = parse_blocks(body, index)
     code = code_line_mask(blocks, index.count)
+    if myst:
+        for number in directive_lines(body):
+            if number <= index.count:
+                code[number - 1] = False
     refs: list[LinkRef] = []
     # A definition cannot interrupt a paragraph: it opens a block, or follows another.
     may_define = True

@@ -1,0 +1,522 @@
+"""MyST sites: mystmd's ``myst.yml``, Sphinx's ``conf.py`` and ``toctree``, Jupyter Book's
+``_toc.yml``, and the labels, roles and footnotes their pages use (issue 21)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from gezel_knowledge.compiler import CatalogSource, LinkBase, SourceError
+from gezel_knowledge.compiler.generators.registry import recognise_outline, source_site
+from gezel_knowledge.compiler.generators.sphinx import assigned_names, read_conf
+from gezel_knowledge.compiler.sources.markdown_tree import load_markdown_tree
+from gezel_knowledge.compiler.sources.toc import outline_pages
+from gezel_knowledge.compiler.text.blocks import normalize_body
+from gezel_knowledge.compiler.text.links import find_links
+from gezel_knowledge.compiler.text.myst import directive_lines, myst_targets, mystmd_id, toctrees
+from tests.compiler.trees import write_tree
+from tests.faults import MB, assert_linear_time
+
+LINKS = LinkBase("tester", "demo")
+
+
+def _repeat(unit: str, size: int = MB) -> str:
+    return (unit * (size // len(unit) + 1))[:size]
+
+
+def _order(source: CatalogSource) -> list[str]:
+    """Document ids in navigation order: topics by sort key, documents by ordinal, merged."""
+    children: dict[str | None, list[tuple[str, str]]] = {}
+    for topic in source.topics:
+        children.setdefault(topic.parent_id, []).append((topic.sort_key, topic.id))
+    out: list[str] = []
+
+    def visit(topic_id: str) -> None:
+        items: list[tuple[str, int, str]] = []
+        for doc in source.documents:
+            if doc.topic_path[-1] == topic_id:
+                items.append((f"{(doc.ordinal or 0) + 2**31:010d}", 0, doc.id))
+        for sort_key, child in children.get(topic_id, []):
+            items.append((sort_key, 1, child))
+        for _, kind, ident in sorted(items):
+            if kind == 0:
+                out.append(ident)
+            else:
+                visit(ident)
+
+    for _, root in sorted(children.get(None, [])):
+        visit(root)
+    return out
+
+
+def _body(source: CatalogSource, doc_id: str) -> str:
+    return next(d for d in source.documents if d.id == doc_id).load_body(LINKS)
+
+
+def _warnings(source: CatalogSource) -> list[tuple[str, str | None, int | None]]:
+    return [(w.reason, w.path, w.line) for w in source.warnings]
+
+
+# ── mystmd ──────────────────────────────────────────────────────────────────────────────
+
+
+MYST_YML = """\
+version: 1
+project:
+  title: Demo project
+  description: A MyST project.
+  github: https://github.com/demo-org/demo
+  error_rules:
+    - rule: link-resolves
+      severity: ignore
+      keys: [/robots.txt]
+  toc:
+    - file: index.md
+    - title: Guides
+      children:
+        - file: guides/b.md
+        - file: guides/a.md
+          children:
+            - file: guides/a-detail.md
+    - url: https://example.test
+      title: Elsewhere
+    - title: Notes
+      children:
+        - file: notes/note10.md
+          title: Ten
+        - pattern: notes/*.md
+"""
+
+
+def _myst_tree(tmp_path: Path) -> Path:
+    return write_tree(
+        tmp_path / "myst",
+        {
+            "myst.yml": MYST_YML,
+            "index.md": "# Home\n\nSee [the detail](#detail-label) and [](#guide-b-heading).\n",
+            "guides/b.md": "# Guide B heading\n\n[Robots](/robots.txt) and [a](a.md).\n",
+            "guides/a.md": "# Guide A\n",
+            "guides/a-detail.md": "# Detail\n\n:::{figure} x.png\n:label: detail-label\n:::\n",
+            "notes/note10.md": "# Note 10\n",
+            "notes/note9.md": "# Note 9\n",
+            "notes/index.md": "# Notes\n",
+            "unlisted.md": "# Not in the toc\n",
+        },
+        catalog=None,
+    )
+
+
+def test_myst_yml_toc_order_sections_and_patterns(tmp_path: Path) -> None:
+    source = load_markdown_tree(_myst_tree(tmp_path))
+    assert source.outline == "myst"
+    assert source.site == "myst"
+    # children depth first after their page; a pattern: what no entry names, index first,
+    # then natural order (note9 before note10)
+    assert _order(source) == [
+        "index",
+        "guides/b",
+        "guides/a",
+        "guides/a-detail",
+        "notes/note10",
+        "notes/index",
+        "notes/note9",
+    ]
+    assert {t.name for t in source.topics} >= {"Guides", "Guide A"}
+    assert "unlisted" not in {d.id for d in source.documents}
+
+
+def test_myst_yml_metadata_comes_from_the_project(tmp_path: Path) -> None:
+    meta = load_markdown_tree(_myst_tree(tmp_path)).metadata
+    assert (meta.name, meta.description, meta.language) == (
+        "Demo project",
+        "A MyST project.",
+        "en",
+    )
+    assert meta.publisher is not None
+    assert (meta.publisher.id, meta.publisher.name) == ("demo-org", "demo-org")
+    assert meta.source_url == "https://github.com/demo-org/demo"
+
+
+def test_mystmd_labels_and_implicit_heading_ids_resolve_across_pages(tmp_path: Path) -> None:
+    source = load_markdown_tree(_myst_tree(tmp_path))
+    body = _body(source, "index")
+    assert "[the detail](knowledge://tester/demo/guides/a-detail#line=3-5)" in body
+    assert "[](knowledge://tester/demo/guides/b#line=1-3)" in body
+    # error_rules silences /robots.txt; nothing else is unresolved
+    assert _warnings(source) == []
+
+
+def test_mystmd_unknown_label_warns(tmp_path: Path) -> None:
+    root = _myst_tree(tmp_path)
+    (root / "guides/a.md").write_text("# Guide A\n\nSee [](#no-such-label).\n", encoding="utf-8")
+    source = load_markdown_tree(root)
+    assert _warnings(source) == [("missing-anchor", "guides/a.md", 3)]
+
+
+def test_mystmd_id_follows_mystmd() -> None:
+    assert mystmd_id("In a `myst.yml` file") == "in-a-myst-yml-file"
+    assert mystmd_id("2. Install") == "id-2-install"
+    assert mystmd_id("“Quoted” heading!") == "quoted-heading"
+
+
+# ── Sphinx ──────────────────────────────────────────────────────────────────────────────
+
+
+CONF_PY = """\
+import os
+from datetime import date
+
+project = "Demo Docs"
+author = "Demo Team"
+copyright = f"{date.today().year}, {author}"
+language = "en"
+master_doc = "start"
+extensions = ["myst_parser"]
+html_theme_options = {"repository_url": "https://github.com/demo-org/docs", "x": os.sep}
+open("ran.txt", "w").write("conf.py was run")
+raise SystemExit("conf.py must never run")
+"""
+
+
+def _sphinx_tree(tmp_path: Path) -> Path:
+    return write_tree(
+        tmp_path / "sphinx",
+        {
+            "conf.py": CONF_PY,
+            "start.md": (
+                "# Start\n\n"
+                "```{toctree}\n:hidden:\n\nintro\nself\nhttps://example.test\n```\n\n"
+                "````{grid}\n```{toctree}\n:caption: Guides\n:glob:\n\n"
+                "Custom title <guides/zeta>\nguides/*\n```\n````\n\n"
+                "```{toctree}\n:caption: Reference\n\nref/api.rst\nmissing\n```\n"
+            ),
+            "intro.md": "(intro-label)=\n# Intro\n\nGo to [the api target](api-target).\n",
+            "guides/zeta.md": "# Zeta\n",
+            "guides/alpha.md": (
+                "# Alpha\n\n:::{toctree}\nchild\n:::\n\n"
+                "A note[^1] and [intro](intro-label) and [](#intro-label).\n\n"
+                "[^1]: not-a-link-target\n"
+            ),
+            "guides/child.md": "# Child\n",
+            "ref/api.rst": "API\n===\n\n.. toctree::\n   :maxdepth: 1\n\n   api-detail\n",
+            "ref/api-detail.md": "# API detail\n\n```{py:function} api-target(x)\n```\n",
+            "orphan.md": "---\norphan: true\n---\n# Orphan\n",
+        },
+        catalog=None,
+    )
+
+
+def test_sphinx_toctree_order_from_the_root_document(tmp_path: Path) -> None:
+    root = _sphinx_tree(tmp_path)
+    source = load_markdown_tree(root)
+    assert source.site == "sphinx"
+    assert _order(source) == [
+        "start",
+        "intro",
+        "guides/zeta",
+        "guides/alpha",
+        "guides/child",
+        "ref/api-detail",
+    ]
+    assert {"Guides", "Reference"} <= {t.name for t in source.topics}
+    # ``Title <path>`` labels the page in the navigation
+    site = source_site(root)
+    assert outline_pages(recognise_outline(root, site).outline)["guides/zeta.md"] == "Custom title"
+    assert "orphan" not in {d.id for d in source.documents}
+    # ref/api.rst is built by Sphinx but unreadable here: left out silently, its toctree
+    # followed; only the missing document warns, as Sphinx does
+    assert _warnings(source) == [("missing-outline-page", "start.md", 25)]
+    assert not (root / "ran.txt").exists()
+
+
+def test_sphinx_conf_py_is_read_statically(tmp_path: Path) -> None:
+    meta = load_markdown_tree(_sphinx_tree(tmp_path)).metadata
+    assert (meta.name, meta.language) == ("Demo Docs", "en")
+    assert meta.publisher is not None
+    assert meta.publisher.id == "demo-org"
+    conf = read_conf(CONF_PY)
+    assert "copyright" not in conf  # date.today() is not a literal: unknown, never run
+    assert conf["master_doc"] == "start"
+    assert conf["html_theme_options"] == {"repository_url": "https://github.com/demo-org/docs"}
+    assert read_conf("def broken(:\n") == {}
+
+
+def test_sphinx_labels_domain_objects_and_footnotes(tmp_path: Path) -> None:
+    source = load_markdown_tree(_sphinx_tree(tmp_path))
+    alpha = _body(source, "guides/alpha")
+    assert "[intro](knowledge://tester/demo/intro#line=2-4)" in alpha  # the labelled heading
+    assert "[](knowledge://tester/demo/intro#line=2-4)" in alpha
+    assert "[^1]: not-a-link-target" in alpha  # a footnote, not a link definition
+    intro = _body(source, "intro")
+    assert "[the api target](knowledge://tester/demo/ref/api-detail#line=3-4)" in intro
+
+
+def test_sphinx_unknown_label_warns_unless_intersphinx_may_hold_it(tmp_path: Path) -> None:
+    root = _sphinx_tree(tmp_path)
+    (root / "intro.md").write_text(
+        "(intro-label)=\n# Intro\n\n[x](no-such-label)\n", encoding="utf-8"
+    )
+    assert ("unresolved-link", "intro.md", 4) in _warnings(load_markdown_tree(root))
+    mapping = 'intersphinx_mapping = {"py": ("https://x", None)}\n'
+    conf = CONF_PY.replace("language =", mapping + "language =")
+    (root / "conf.py").write_text(conf, encoding="utf-8")
+    assert ("unresolved-link", "intro.md", 4) not in _warnings(load_markdown_tree(root))
+
+
+# ── Jupyter Book 1 ─────────────────────────────────────────────────────────────────────
+
+
+def test_jupyter_book_empty_title_is_the_root_pages_and_labels_resolve(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "jb",
+        {
+            "_config.yml": 'title: ""\nauthor: Book Team\n',
+            "_toc.yml": "format: jb-book\nroot: intro\nchapters:\n  - file: a\n  - file: b\n",
+            "intro.md": "---\ntitle: Books with Labels\n---\n\nWelcome.\n",
+            "a.md": "# A\n\n(a-label)=\n## Part\n\nText.\n",
+            "b.md": "# B\n\nSee [part](a-label).\n",
+            "b.Rmd": "unused\n",
+        },
+        catalog=None,
+    )
+    source = load_markdown_tree(root)
+    assert source.metadata.name == "Books with Labels"
+    assert "[part](knowledge://tester/demo/a#line=4-6)" in _body(source, "b")
+    assert _warnings(source) == []
+
+
+# ── the MyST readers ───────────────────────────────────────────────────────────────────
+
+
+def test_toctrees_in_myst_and_rst() -> None:
+    text = (
+        "```python\n```{toctree}\nnot-a-toctree\n```\n"
+        "::::{tab-set}\n:::{toctree}\n---\ncaption: Part\nglob:\n---\na\nTitle <b.md>\n:::\n::::\n"
+    )
+    (tree,) = toctrees(text)
+    assert tree.options == {"caption": "Part", "glob": ""}
+    assert [(e.title, e.target) for e in tree.entries] == [(None, "a"), ("Title", "b.md")]
+    rst_text = (
+        "Title\n=====\n\n.. toctree::\n   :hidden:\n\n   one\n   .. a comment\n   ../two\n\nAfter\n"
+    )
+    (rst,) = toctrees(rst_text, rst=True)
+    assert rst.options == {"hidden": ""}
+    assert [e.target for e in rst.entries] == ["one", "../two"]
+
+
+def test_myst_targets_skip_code_but_read_directive_options() -> None:
+    body = (
+        "(top)=\n# Top\n\n"
+        "```{code-block} python\n:name: code-label\n(not-a-label)=\n```\n\n"
+        "```{glossary}\nTerm one\n  Its definition.\n```\n\n"
+        "$$ e = mc^2 $$ (eq-label)\n\n"
+        '+++ {"label": "block-label"}\n\n'
+        "```python\n#| label: cell-label\nprint(1)\n```\n"
+    )
+    found = myst_targets(body, front={"label": "page-label"})
+    assert set(found) == {
+        "top",
+        "code-label",
+        "Term one",
+        "eq-label",
+        "block-label",
+        "cell-label",
+        "page-label",
+    }
+    assert found["code-label"] == (4, 7)
+    assert "top-1" not in myst_targets(body, implicit=True)
+    assert myst_targets(body, implicit=True)["top"] == (1, 1)
+
+
+def test_sphinx_source_folder_layout_and_unknown_extensions(tmp_path: Path) -> None:
+    # sphinx-quickstart's separate layout keeps conf.py in source/; an extensions list that
+    # is not a literal still lets Markdown pages and notebooks be found
+    root = write_tree(
+        tmp_path / "docs",
+        {
+            "source/conf.py": 'project = "Split"\nextensions = BASE + ["myst_parser"]\n',
+            "source/index.md": "# Home\n\n```{toctree}\nguide\nbook\n```\n",
+            "source/guide.md": "# Guide\n",
+            "source/book.ipynb": (
+                '{"cells": [{"cell_type": "markdown", "source": ["# Notebook"]}], '
+                '"metadata": {}, "nbformat": 4, "nbformat_minor": 5}'
+            ),
+        },
+        catalog=None,
+    )
+    source = load_markdown_tree(root)
+    assert source.site == "sphinx"
+    assert source.metadata.name == "Split"
+    assert _order(source) == ["index", "guide", "book"]
+    assert _warnings(source) == []
+
+
+def test_myst_without_toc_takes_the_implicit_table_of_contents(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "implicit",
+        {
+            "myst.yml": "version: 1\nproject:\n  title: Implicit\n  exclude: [drafts/*]\n",
+            "main.md": "# Main\n",
+            "chapter10.md": "# Ten\n",
+            "Chapter9.md": "# Nine\n",
+            "appendix/b.md": "# B\n",
+            "appendix/a.ipynb": (
+                '{"cells": [{"cell_type": "markdown", "source": ["# A"]}], '
+                '"metadata": {}, "nbformat": 4, "nbformat_minor": 5}'
+            ),
+            "drafts/wip.md": "# Work in progress\n",
+            "_build/html/out.md": "# Built\n",
+        },
+        catalog=None,
+    )
+    source = load_markdown_tree(root)
+    assert source.outline == "myst"
+    # the root page, then files before folders, in natural order, case aside
+    assert _order(source) == ["main", "Chapter9", "chapter10", "appendix/a", "appendix/b"]
+    assert "Appendix" in {t.name for t in source.topics}
+
+
+def test_sphinx_api_generators_pages_and_objects_are_not_warned(tmp_path: Path) -> None:
+    # sphinx-autoapi writes api/ at build time, conf.py's code the file it names; an object
+    # autodoc documents has no page here
+    conf = (
+        'extensions = ["myst_parser"]\nextensions += ["autoapi.extension"]\n'
+        'autoapi_dirs = [os.path.join("..", "src")]\nautoapi_root = "api"\n'
+        'Path("made/at-build.md").write_text("# Made by conf.py")\n'
+    )
+    root = write_tree(
+        tmp_path / "api",
+        {
+            "conf.py": conf,
+            "index.md": (
+                "# Home\n\nSee [the class](pkg.Thing).\n\n"
+                "```{toctree}\napi/index\nmade/at-build\ngone\n```\n"
+            ),
+        },
+        catalog=None,
+    )
+    source = load_markdown_tree(root)
+    assert read_conf(conf)["extensions"] == ["myst_parser", "autoapi.extension"]
+    assert assigned_names(conf) >= {"extensions", "autoapi_dirs", "autoapi_root"}
+    # only the document nothing writes warns
+    assert _warnings(source) == [("missing-outline-page", "index.md", 8)]
+
+
+def test_links_inside_myst_directives_are_read_but_not_in_code(tmp_path: Path) -> None:
+    note = (
+        "# Home\n\n```{toctree}\nguide\n```\n\n"
+        "````{note}\n:class: tip\nSee [the guide](guide.md).\n\n"
+        "```python\n[x](nope.md)\n```\n````\n"
+        "\n$$ \\label{euler} e^{i\\pi} = -1 $$\n\nBy [](#euler).\n"
+    )
+    files = {"index.md": note, "guide.md": "# Guide\n"}
+    site = write_tree(
+        tmp_path / "s", {"conf.py": 'extensions = ["myst_parser"]\n', **files}, catalog=None
+    )
+    source = load_markdown_tree(site)
+    body = _body(source, "index")
+    assert "See [the guide](knowledge://tester/demo/guide)." in body
+    assert "[x](nope.md)" in body  # code: shown, never read
+    assert "By [](knowledge://tester/demo/index#line=16-16)." in body
+    assert _warnings(source) == []
+    # a plain folder's ```{note} is a code block, as any CommonMark renderer shows it
+    plain = write_tree(tmp_path / "p", files)
+    assert "See [the guide](guide.md)." in _body(load_markdown_tree(plain), "index")
+
+
+def test_a_conf_py_without_its_root_document_is_no_sphinx_site(tmp_path: Path) -> None:
+    root = write_tree(tmp_path / "t", {"conf.py": "project = 'Tool'\n", "notes.md": "# Notes\n"})
+    source = load_markdown_tree(root)
+    assert source.site is None
+    assert [d.id for d in source.documents] == ["notes"]
+
+
+MYST_FAMILIES = [
+    # (what a line starts with, what it repeats): one megabyte-long line, or many lines
+    ("# ", " "),
+    ("# a {", "#b "),
+    ("", "(a)=\n"),
+    ("```{note}\n:name: x", " "),
+    ("```{note}\n---\nname: x", " "),
+    ("```{toctree}\n:maxdepth:", " "),
+    ("```a", " "),
+    ("", "```{note}\n:name: a\n"),
+    ("", "::::{tab-set}\n"),
+    ("", "$$ ("),
+    ("+++ {", '"label": '),
+    ("", "\\label{a"),
+    ("```{toctree}\nTitle", " <"),
+    ("```{toctree}\nTitle", " "),
+    (".. toctree::\n   :glob:", " "),
+]
+
+
+@pytest.mark.parametrize(("head", "unit"), MYST_FAMILIES)
+def test_myst_scanners_are_linear(head: str, unit: str) -> None:
+    # issue 26's budget: about ten times this machine's time, far below a quadratic scan
+    text = head + _repeat(unit, MB - len(head) - 1) + "x"  # a run, then something else
+
+    def scan() -> None:
+        body = normalize_body(text)
+        myst_targets(body, implicit=True)
+        directive_lines(body)
+        find_links(body, myst=True)
+        toctrees(body)
+        toctrees(body, rst=True)
+        toctrees("```{toctree}\n" + body)
+
+    assert_linear_time(scan, len(text), seconds_per_mb=40, what=f"MyST page {head!r} {unit!r}")
+
+
+def test_toctrees_nested_three_hundred_deep_end_typed(tmp_path: Path) -> None:
+    files = {"conf.py": "extensions = ['myst_parser']\n"}
+    for i in range(300):
+        files["index.md" if i == 0 else f"p{i}.md"] = f"# P{i}\n\n```{{toctree}}\np{i + 1}\n```\n"
+    files["p300.md"] = "# Last\n"
+    root = write_tree(tmp_path / "deep", files, catalog=None)
+    with pytest.raises(SourceError) as err:
+        load_markdown_tree(root)
+    assert (err.value.reason, err.value.path, err.value.line) == ("too-deep", "p64.md", 4)
+
+
+def test_myst_extends_local_files_and_hidden_entries(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "ext",
+        {
+            "myst.yml": (
+                "version: 1\nextends:\n  - https://example.test/site.yml\n  - shared/base.yml\n"
+                "project:\n  description: Own description\n  toc:\n    - file: index.md\n"
+                "    - file: secret.md\n      hidden: true\n    - file: shown.md\n"
+            ),
+            "shared/base.yml": (
+                "version: 1\nproject:\n  title: From the base\n  description: Base description\n"
+                "  github: base-org/book\n"
+            ),
+            "index.md": "# Index\n\n[Secret](secret.md)\n",
+            "secret.md": "# Secret\n",
+            "shown.md": "# Shown\n",
+        },
+        catalog=None,
+    )
+    source = load_markdown_tree(root)
+    meta = source.metadata
+    assert (meta.name, meta.description) == ("From the base", "Own description")
+    assert meta.publisher is not None
+    assert meta.publisher.id == "base-org"
+    assert _order(source) == ["index", "shown"]
+    assert _warnings(source) == []  # a hidden page is still a file of the project
+
+
+def test_jupyter_book_unknown_labels_warn_unless_sphinx_may_find_them(tmp_path: Path) -> None:
+    files = {
+        "_config.yml": "title: Book\n",
+        "_toc.yml": "format: jb-book\nroot: intro\n",
+        "intro.md": "# Intro\n\nSee [the function](pkg.func).\n",
+    }
+    root = write_tree(tmp_path / "jb", files)
+    assert _warnings(load_markdown_tree(root)) == [("unresolved-link", "intro.md", 3)]
+    (root / "_config.yml").write_text(
+        "title: Book\nsphinx:\n  extra_extensions: [sphinx.ext.autodoc]\n", encoding="utf-8"
+    )
+    assert _warnings(load_markdown_tree(root)) == []
