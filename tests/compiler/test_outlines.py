@@ -326,16 +326,6 @@ def test_an_outline_entry_leaving_the_content_folder_is_refused(tmp_path: Path) 
     assert (err.value.reason, err.value.path, err.value.line) == ("unsafe-path", "mkdocs.yml", 2)
 
 
-def test_colliding_topic_ids_are_refused(tmp_path: Path) -> None:
-    root = write_tree(
-        tmp_path / "c", {"a/Shared Name/x.md": "# X\n", "b/shared-name/y.md": "# Y\n"}
-    )
-    with pytest.raises(SourceError) as err:
-        load_markdown_tree(root)
-    assert err.value.reason == "topic-id-collision"
-    assert "shared-name" in str(err.value)
-
-
 def test_linked_folders_are_not_followed(tmp_path: Path) -> None:
     outside = write_tree(tmp_path / "outside", {"secret.md": "# Secret\n"}, catalog=None)
     root = write_tree(tmp_path / "t", {"a.md": "# A\n"})
@@ -355,15 +345,6 @@ def test_topic_ids_are_derived_to_the_grammar() -> None:
     assert derive_topic_id("x" * 80) == "x" * 63
     assert derive_topic_id("日本語").startswith("topic-")
     assert derive_topic_id("日本語") == derive_topic_id("日本語")
-
-
-def test_repeated_page_under_one_section_is_refused(tmp_path: Path) -> None:
-    root = write_tree(
-        tmp_path / "r", {"SUMMARY.md": "## Part\n* [A](a.md)\n* [A again](a.md)\n", "a.md": "# A\n"}
-    )
-    with pytest.raises(SourceError) as err:
-        load_markdown_tree(root)
-    assert (err.value.reason, err.value.line) == ("repeated-placement", 3)
 
 
 @pytest.mark.parametrize(

@@ -687,7 +687,7 @@ def load_markdown_tree(
             SourceAsset(path, file, file.stat().st_size)
             for path, file in sorted(tree.assets.items())
         ),
-        warnings=meta.warnings + recognised.warnings + tuple(tree.warnings),
+        warnings=meta.warnings + recognised.warnings + toc.warnings + tuple(tree.warnings),
         readme=readme if readme.is_file() and not _is_page(readme, meta, tree) else None,
         license_notice=license_file,
         source_notices=notices,
