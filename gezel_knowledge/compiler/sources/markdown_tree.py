@@ -5,7 +5,9 @@
   metadata catalog.yaml leaves out, and decides how links and heading anchors are read.
 - Document id: the path relative to the content root (the generator's source folder) without
   its extension (NFC).
-- Title: front matter ``title``, else the first H1, else the outline's label, else the file name.
+- Title: the navigation label the generator gives the page (a nav entry's title, a sidebar
+  label), else front matter ``title``, else the first H1, else the file name; the Markdown it
+  is written in dropped (:func:`~gezel_knowledge.compiler.text.titles.plain_title`).
 - Front matter may give ``title``, ``summary`` (or ``description``), ``aliases``, ``ordinal``
   (Hugo trees also ``weight``), ``locations``, ``tocReferences``, ``sourceUrl``,
   ``sourceRevision``, ``sourceUpdatedAt``, ``attribution``, ``meta`` and ``language``.
@@ -79,6 +81,7 @@ from gezel_knowledge.compiler.text.data import (
 from gezel_knowledge.compiler.text.frontmatter import split_front_matter
 from gezel_knowledge.compiler.text.links import LinkRef, find_links, rewrite_links
 from gezel_knowledge.compiler.text.names import derive_topic_id, document_slug
+from gezel_knowledge.compiler.text.titles import plain_title
 from gezk.ids import is_id
 from gezk.spatial import Location, LocationRole
 from gezk.toc import TocReference
@@ -364,8 +367,12 @@ class _Tree:
         body = normalize_body(raw_body)
         index = LineIndex(body)
         blocks = parse_blocks(body, index)
+        # The navigation's label names the page as the site shows it; else the page's own.
         title = (
-            _fm_str(front, "title", where) or _first_h1(blocks) or label or PurePosixPath(rel).stem
+            plain_title(label or "")
+            or plain_title(_fm_str(front, "title", where) or "")
+            or plain_title(_first_h1(blocks) or "")
+            or PurePosixPath(rel).stem
         )
         doc_id = _doc_id(rel, where)
         page = _Page(

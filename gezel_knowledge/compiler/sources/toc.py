@@ -16,7 +16,8 @@ into the table of contents:
   section's names from the top. Sections that are still alike (two top-level sections of one
   name) take ``-2``, ``-3``... in outline order. So an id changes only when a section of the
   same name appears or goes, never because of an unrelated edit.
-- A section the outline leaves unnamed is named after the page its outline names for it, else
+- A section's name is its outline label without its Markdown (``plain_title``). A section the
+  outline leaves unnamed is named after the page its outline names for it, else
   its first page's title, else ``Untitled``.
 - A section whose position is known (an ordered outline, a numeric folder prefix, a ``weight``
   or ``order``) gets the zero-padded ``order + 2**31`` sort key of spec section 5.2; one without
@@ -37,6 +38,7 @@ from dataclasses import dataclass, field
 from gezel_knowledge.compiler.errors import BuildWarning, SourceError
 from gezel_knowledge.compiler.generators.outline import Outline, OutlinePage, OutlineSection
 from gezel_knowledge.compiler.text.names import derive_topic_id
+from gezel_knowledge.compiler.text.titles import plain_title
 from gezk.errors import InvalidIdentifier
 from gezk.ids import sort_key_for_order, validate_topic_id
 from gezk.toc import TocReference, Topic
@@ -161,8 +163,7 @@ class _TocBuilder:
             sections.append((section, parent))
             queue.extend((c, section) for c in section.children if isinstance(c, OutlineSection))
         for section, _ in sections:
-            if not section.name:
-                section.name = _unnamed(section, titles)
+            section.name = plain_title(section.name) or _unnamed(section, titles)
         explicit = {s.explicit_id for s, _ in sections if s.explicit_id}
         for section, _ in sections:
             if section.explicit_id:
@@ -268,7 +269,7 @@ def _unnamed(section: OutlineSection, titles: dict[str, str]) -> str:
         return titles[section.title_page]
     first = next((c for c in section.children if isinstance(c, OutlinePage)), None)
     if first is not None and (first.label or titles.get(first.path)):
-        return first.label or titles[first.path]
+        return plain_title(first.label or "") or titles[first.path]
     return "Untitled"
 
 
