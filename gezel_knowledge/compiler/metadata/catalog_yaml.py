@@ -198,6 +198,8 @@ class CatalogMetadata:
         problems = list(self.problems)
         # A field whose input is at fault (license.file) is not reported missing as well.
         named = {p.field.split(".")[0] for p in (*problems, *extra)} | pending
+        if self.id is None and self.name is None:
+            named.add("id")  # derived from the name, asked for once
         for name, hint in _WHERE_TO_SET.items():
             if getattr(self, name) is None and name not in named:
                 problems.append(

@@ -11,6 +11,9 @@
 - Front matter may give ``title``, ``summary`` (or ``description``), ``aliases``, ``ordinal``
   (Hugo trees also ``weight``), ``locations``, ``tocReferences``, ``sourceUrl``,
   ``sourceRevision``, ``sourceUpdatedAt``, ``attribution``, ``meta`` and ``language``.
+- The catalog's name, when neither the site, catalog.yaml nor the flags state one (an empty
+  ``title``), is, for a generator's site, the landing page's own title (the navigation's first page) unless it is a
+  generic word (README, Introduction, Home...).
 - The table of contents comes from the outline the generator reads
   (:mod:`gezel_knowledge.compiler.generators.registry`).
 - Links to other pages, found by the generator's rules (:mod:`~.site_links`), become
@@ -111,6 +114,8 @@ class _Page:
     body_sha256: str
     anchors: dict[str, tuple[int, int]]
     links: list[LinkRef]
+    heading: str = ""
+    """The page's own title (front matter ``title``, else first H1), whatever its label."""
     plan: dict[int, _Action] = field(default_factory=dict)
     """link start offset -> ("doc", id, range), ("asset", archive path, None) or ("text",
     replacement, None)."""
@@ -368,12 +373,10 @@ class _Tree:
         index = LineIndex(body)
         blocks = parse_blocks(body, index)
         # The navigation's label names the page as the site shows it; else the page's own.
-        title = (
-            plain_title(label or "")
-            or plain_title(_fm_str(front, "title", where) or "")
-            or plain_title(_first_h1(blocks) or "")
-            or PurePosixPath(rel).stem
+        heading = plain_title(_fm_str(front, "title", where) or "") or plain_title(
+            _first_h1(blocks) or ""
         )
+        title = plain_title(label or "") or heading or PurePosixPath(rel).stem
         doc_id = _doc_id(rel, where)
         page = _Page(
             rel=rel,
@@ -385,6 +388,7 @@ class _Tree:
             body_sha256=hashlib.sha256(body.encode("utf-8")).hexdigest(),
             anchors=page_anchors(blocks, index, body, self.style.slug),
             links=find_links(body, index, blocks),
+            heading=unicodedata.normalize("NFC", heading),
         )
         other = self.by_id.get(doc_id)
         if other is not None:
@@ -564,6 +568,21 @@ def _body_loader(page: _Page, rel: str, where: str) -> Callable[[LinkBase], str]
     return load
 
 
+_GENERIC_TITLES = frozenset(
+    {"readme", "introduction", "intro", "overview", "home", "index", "welcome", "about"}
+    | {"getting started", "documentation", "docs", "contents", "table of contents"}
+)
+
+
+def _landing_title(tree: _Tree, labels: Mapping[str, str | None]) -> str | None:
+    """The catalog's name when the site states none (or an empty title): its landing page's
+    own title, the first page of its navigation, unless that is a generic word (README,
+    Introduction, Home...) that names no site."""
+    first = next(iter(labels), None)
+    heading = tree.pages[first].heading if first is not None else ""
+    return heading if heading and heading.casefold() not in _GENERIC_TITLES else None
+
+
 def _is_page(readme: Path, meta: CatalogMetadata, tree: _Tree) -> bool:
     """Whether the default README is a page of the outline (mdBook's Introduction, GitBook's
     first page): a page of the book is a document, not the catalog's description, so the
@@ -618,6 +637,12 @@ def load_markdown_tree(
         exclude=meta.exclude or (),
         reserved=reserved,
     )
+    labels = outline_pages(recognised.outline)
+    tree = _Tree(source_root, recognised.content_root, site)
+    for rel in sorted(labels):
+        tree.scan(rel, labels[rel])
+    if meta.name is None and site.generator_name is not None:
+        meta = replace(meta, name=_landing_title(tree, labels))
     declaration = meta.root_topic or recognised.outline.root_declaration
     root_name = (
         (declaration.name if declaration and declaration.name else None) or meta.name or "Overview"
@@ -629,10 +654,6 @@ def load_markdown_tree(
         or (meta.id if is_id(meta.id) else None)
         or derive_topic_id(root_name)
     )
-    labels = outline_pages(recognised.outline)
-    tree = _Tree(source_root, recognised.content_root, site)
-    for rel in sorted(labels):
-        tree.scan(rel, labels[rel])
     toc = table_of_contents(
         recognised.outline,
         root_id=root_id,
