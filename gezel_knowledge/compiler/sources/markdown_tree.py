@@ -12,8 +12,8 @@
   (Hugo trees also ``weight``), ``locations``, ``tocReferences``, ``sourceUrl``,
   ``sourceRevision``, ``sourceUpdatedAt``, ``attribution``, ``meta`` and ``language``.
 - The catalog's name, when neither the site, catalog.yaml nor the flags state one (an empty
-  ``title``), is, for a generator's site, the landing page's own title (the navigation's first page) unless it is a
-  generic word (README, Introduction, Home...).
+  ``title``), is, for a generator's site, the landing page's own title (the navigation's
+  first page) unless it is a generic word (README, Introduction, Home...).
 - The table of contents comes from the outline the generator reads
   (:mod:`gezel_knowledge.compiler.generators.registry`).
 - Links to other pages, found by the generator's rules (:mod:`~.site_links`), become
