@@ -45,6 +45,10 @@ class Outline:
     file: str | None = None
     ordered: bool = True
     """Whether sibling positions are an order (outline files) or not (folder trees)."""
+    merged: bool = True
+    """For a folder tree: whether the generator lists a folder's pages and subfolders in one
+    order (Hugo, Docusaurus: by weight or position, then name), rather than subfolders apart
+    (a plain folder)."""
     root_declaration: TopicDeclaration | None = None
     """What the content folder itself declares about the root topic (its ``_topic.yaml``,
     Hugo's root ``_index.md``)."""

@@ -19,6 +19,12 @@ into the table of contents:
 - A section's name is its outline label without its Markdown (``plain_title``). A section the
   outline leaves unnamed is named after the page its outline names for it, else
   its first page's title, else ``Untitled``.
+- Pages directly under a section and its subsections are one order, as the generator's
+  navigation lists them: a page's ordinal and a subsection's numeric sort key share one space
+  of positions. An outline file gives positions; in a folder tree whose generator lists a
+  folder's pages and subfolders together (Hugo, Docusaurus), each child's position is its
+  rank by its own order (weight, position, number prefix), then its name or title. A plain
+  folder tree keeps subfolders apart (sorted by name).
 - A section whose position is known (an ordered outline, a numeric folder prefix, a ``weight``
   or ``order``) gets the zero-padded ``order + 2**31`` sort key of spec section 5.2; one without
   is keyed by its name, so digit-keyed siblings come first.
@@ -89,6 +95,8 @@ def table_of_contents(
 ) -> TableOfContents:
     """Topics, ids, sort keys and placements of an outline (see the module docstring)."""
     toc = _TocBuilder()
+    if not outline.ordered and outline.merged:
+        _rank(outline.root, page_titles or {})
     root_pages = [c for c in outline.root.children if isinstance(c, OutlinePage)]
     if root_pages:
         toc.claim(root_id, f"root topic of {outline.file or 'the source tree'}")
@@ -249,6 +257,31 @@ class _TocBuilder:
 
 
 _MAX_ID = 63
+
+
+def _rank(section: OutlineSection, titles: dict[str, str]) -> None:
+    """Give the children of a folder tree's sections one order, pages and subsections merged:
+    by their own order (weight, position, a number prefix), then by their name or title, as
+    the folder generators list them; each child's order becomes its rank."""
+
+    def key(child: OutlineSection | OutlinePage) -> tuple[bool, int, str, str]:
+        if isinstance(child, OutlineSection):
+            name, path = child.name, child.key
+        else:
+            name, path = child.label or titles.get(child.path, "") or child.path, child.path
+        return (child.order is None, child.order or 0, name.casefold(), path)
+
+    for child in section.children:
+        if isinstance(child, OutlineSection):
+            topic_sort_key(child.order, child.name)  # an order outside 32 bits is refused
+    ranked = sorted(section.children, key=key)
+    for rank, child in enumerate(ranked):
+        child.order = rank
+        if isinstance(child, OutlineSection):
+            _rank(child, titles)
+    section.children = ranked
+
+
 _HASHED_PREFIX = 54
 
 
