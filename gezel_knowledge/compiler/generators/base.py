@@ -55,6 +55,12 @@ class LinkStyle:
     links."""
     static_roots: tuple[Path, ...] = ()
     """Folders served at the site root (Hugo and Docusaurus ``static/``), for images."""
+    generated: tuple[str, ...] = ()
+    """Content-relative folders the generator writes when it builds (DocFX's ``docfx
+    metadata`` ``dest``): links into them resolve there, silently."""
+    files_resolve: bool = False
+    """Whether a link to an existing file that is no page resolves in the generator (DocFX
+    builds, copies or includes every file of its project), so it is kept silently."""
 
 
 @dataclass(frozen=True, slots=True)
