@@ -7,11 +7,19 @@ DocFX generates, such as an API reference) is left out with a warning.
 
 Metadata: ``build.globalMetadata`` ``_appName`` (or ``_appTitle``), ``_description``,
 ``_lang``.
+
+Links: DocFX builds every Markdown and YAML file of its project, copies its resources and
+includes code snippets (``[!code-cs[](f.cs?name=x)]``), so a link to an existing file that is
+no catalog page is kept silently, and a toc entry naming a YAML page (an ApiPage, a schema
+document) is left out silently; so are links into the folders ``docfx metadata`` writes
+(``metadata[].dest``, such as ``api/``, whose ``toc.yml`` is generated too) and tab links
+(``[Linux](#tab/linux)``), which name tabs, not headings. ``docfx.json`` may start with a
+UTF-8 byte-order mark, as .NET tools write it.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from urllib.parse import unquote
 
 from gezel_knowledge.compiler.errors import SourceError
@@ -23,13 +31,14 @@ from gezel_knowledge.compiler.generators._context import (
     normalise,
     text,
 )
-from gezel_knowledge.compiler.generators.base import Generator, LinkStyle, Site
+from gezel_knowledge.compiler.generators.base import Generator, LinkStyle, LinkTarget, Site
 from gezel_knowledge.compiler.generators.outline import Outline, OutlinePage, OutlineSection
 from gezel_knowledge.compiler.text.data import YamlNode, load_yaml_nodes, read_text_file
 
 __all__ = ["DocFx"]
 
 _TOC_NAMES = ("toc.yml", "toc.yaml")
+_YAML_PAGES = (".yml", ".yaml")
 
 
 class DocFx(Generator):
@@ -47,6 +56,7 @@ class DocFx(Generator):
             return None
         data = config.read_data(file, root) if file.is_file() else {}
         meta = config.mapping(config.get(data, "build", "globalMetadata"))
+        generated = tuple(sorted(_generated_folders(data)))
         return Site(
             self,
             file if file.is_file() else None,
@@ -56,14 +66,29 @@ class DocFx(Generator):
                 meta.get("_description"),
                 meta.get("_lang"),
             ),
-            LinkStyle(),
+            LinkStyle(generated=generated, files_resolve=True),
             outline_file=toc,
         )
 
     def outline(self, site: Site, ctx: Context) -> Outline | None:
         if site.outline_file is None:
             return None
-        return _DocFx(ctx, site.outline_file, set()).outline()
+        return _DocFx(ctx, site.outline_file, set(), site.links.generated).outline()
+
+    def link_target(self, raw: str) -> LinkTarget | None:
+        # A tab link names a tab of tabbed content, not a heading: nothing to resolve.
+        return LinkTarget("") if raw.startswith("#tab/") else None
+
+
+def _generated_folders(data: dict[str, object]) -> set[str]:
+    """The folders ``docfx metadata`` writes (``metadata[].dest``), relative to the project."""
+    entries = data.get("metadata")
+    found: set[str] = set()
+    for entry in entries if isinstance(entries, list) else []:
+        dest = config.string(entry.get("dest")) if isinstance(entry, dict) else None
+        if dest:
+            found.add(dest.strip().strip("/").removeprefix("./"))
+    return {f for f in found if f and ".." not in f.split("/")}
 
 
 def _project_relative(href: str) -> str:
@@ -74,10 +99,13 @@ def _project_relative(href: str) -> str:
 class _DocFx:
     """A DocFX ``toc.yml`` and the ``toc.yml`` files it includes (``seen`` refuses a cycle)."""
 
-    def __init__(self, ctx: Context, toc: Path, seen: set[Path]) -> None:
+    def __init__(
+        self, ctx: Context, toc: Path, seen: set[Path], generated: tuple[str, ...] = ()
+    ) -> None:
         self.ctx = ctx
         self.toc = toc
         self.seen = seen
+        self.generated = generated
         self.where = ctx.display(toc)
         seen.add(toc.resolve())
 
@@ -104,6 +132,8 @@ class _DocFx:
             raise self.fail(f"toc entry {href!r} leaves the content folder", "unsafe-path", line)
         if href.endswith("/") or candidate.is_dir():
             found = next((candidate / n for n in _TOC_NAMES if (candidate / n).is_file()), None)
+            if found is None and self.ctx.rel(candidate) in self.generated:
+                return True  # docfx metadata writes it (and its toc.yml) when it builds
             if found is None:
                 self.ctx.warn(
                     "missing-outline-page",
@@ -126,7 +156,13 @@ class _DocFx:
         return False
 
     def page(self, href: str, line: int) -> str | None:
-        return self.ctx.page(self.toc.parent, _project_relative(href), origin=self.toc, line=line)
+        target = _project_relative(href)
+        path_text = unquote(target.split("#", 1)[0].split("?", 1)[0])
+        if PurePosixPath(path_text).suffix.lower() in _YAML_PAGES:
+            candidate = normalise(self.toc.parent, path_text, self.ctx.content_root)
+            if candidate is not None and candidate.is_file():
+                return None  # a YAML page DocFX builds (ApiPage, SDP): not one the catalog holds
+        return self.ctx.page(self.toc.parent, target, origin=self.toc, line=line)
 
     def walk(self, node: YamlNode, into: OutlineSection) -> None:
         """Items: a page, or a section when it has items or includes a ``toc.yml``."""
@@ -175,6 +211,6 @@ class _DocFx:
             raise self.fail(
                 f"toc {self.ctx.display(child_toc)} includes itself", "outline-cycle", line
             )
-        for child in _DocFx(self.ctx, child_toc, self.seen).outline().root.children:
+        for child in _DocFx(self.ctx, child_toc, self.seen, self.generated).outline().root.children:
             child.order = len(section.children)
             section.children.append(child)

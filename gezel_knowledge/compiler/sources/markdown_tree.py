@@ -429,6 +429,9 @@ class _Tree:
                 self._plan_doc(page, self.pages[rel], fragment, link, where=where, line=line)
             else:
                 missing = self._on_disk(page, decoded) is None
+                if self._generated(page, decoded) or (not missing and self.style.files_resolve):
+                    self._keep_silently(page, link)  # the generator resolves it
+                    continue
                 reason = "unresolved-link" if missing else "link-not-rewritten"
                 why = "names no page of the tree" if missing else "is not a page of the catalog"
                 self._keep(page, link, where, line, reason=reason, why=why)
@@ -443,6 +446,22 @@ class _Tree:
             return None
         candidate = self.source_root / rel
         return candidate if candidate.exists() else None
+
+    def _generated(self, page: _Page, decoded: str) -> bool:
+        """Whether a target lies in a folder the generator writes when it builds."""
+        if not self.style.generated:
+            return False
+        base = [] if decoded.startswith("/") else list(PurePosixPath(page.rel).parent.parts)
+        rel = normalise_path([*base, *decoded.lstrip("/").split("/")])
+        return rel is not None and any(
+            rel == folder or rel.startswith(folder + "/") for folder in self.style.generated
+        )
+
+    @staticmethod
+    def _keep_silently(page: _Page, link: LinkRef) -> None:
+        """Keep a link as written with no warning (as :meth:`_keep`, never read as an asset)."""
+        if link.target.startswith("assets/"):
+            page.plan[link.start] = ("text", "./" + link.target, None)
 
     def _keep(
         self, page: _Page, link: LinkRef, where: str, line: int, *, reason: str, why: str
@@ -492,6 +511,11 @@ class _Tree:
                 path=where,
                 line=line,
             )
+        if _is_lfs_pointer(resolved):
+            # The tree holds a Git LFS pointer, not the image (a clone without LFS, a ZIP).
+            why = "is a Git LFS pointer: the image itself is not in the tree"
+            self._keep(page, link, where, line, reason="missing-image", why=why)
+            return
         archive = self.asset_files.get(resolved)
         if archive is None:
             archive = self._ship(resolved, link, where, line)
@@ -529,6 +553,18 @@ class _Tree:
         self.asset_files[resolved] = archive
         self.folded_assets[archive.casefold()] = archive
         return archive
+
+
+_LFS_POINTER = b"version https://git-lfs.github.com/spec/"
+
+
+def _is_lfs_pointer(path: Path) -> bool:
+    """Whether a file is a Git LFS pointer (small text naming the object) rather than data."""
+    try:
+        with path.open("rb") as fh:
+            return fh.read(len(_LFS_POINTER)) == _LFS_POINTER
+    except OSError:
+        return False
 
 
 def _body_loader(page: _Page, rel: str, where: str) -> Callable[[LinkBase], str]:
