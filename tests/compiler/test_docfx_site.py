@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gezel_knowledge.compiler import CatalogSource
+from gezel_knowledge.compiler import CatalogSource, LinkBase
 from gezel_knowledge.compiler.sources.markdown_tree import load_markdown_tree
 from tests.compiler.trees import PNG, write_tree
+
+LINKS = LinkBase("tester", "demo")
 
 DOCFX_JSON = (
     '\ufeff{"metadata": [{"src": [{"files": ["*.csproj"], "src": "../src"}], "dest": "api"}],\n'
@@ -85,3 +87,25 @@ def test_a_real_image_still_ships(tmp_path: Path) -> None:
     source = load_markdown_tree(root)
     assert [a.path for a in source.assets] == ["assets/media/diagram.png"]
     assert ("missing-image", "docs/start.md", 6) not in _warnings(source)
+
+
+def test_xref_links_reach_the_page_with_that_uid_and_are_silent_otherwise(
+    tmp_path: Path,
+) -> None:
+    root = write_tree(
+        tmp_path / "fx",
+        {
+            "toc.yml": "- name: A\n  href: a.md\n- name: B\n  href: b.md\n",
+            "a.md": (
+                "# A\n\nSee [B](xref:guide.b#usage), <xref:guide.b> and "
+                "[String](xref:System.String).\n"
+            ),
+            "b.md": "---\nuid: guide.b\n---\n# B\n\n## Usage\n\nUse it.\n",
+        },
+        catalog=None,
+    )
+    source = load_markdown_tree(root)
+    assert source.warnings == ()
+    body = next(d for d in source.documents if d.id == "a").load_body(LINKS)
+    assert "[B](knowledge://tester/demo/b#line=3-5)" in body
+    assert "[String](xref:System.String)" in body

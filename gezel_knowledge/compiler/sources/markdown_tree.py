@@ -353,6 +353,8 @@ class _Tree:
         self.folded_assets: dict[str, str] = {}
         self.warnings: list[BuildWarning] = []
         self.resolver: LinkResolver | None = None
+        self.uids: dict[str, _Page] | None = None
+        """Pages by their front matter ``uid`` (DocFX's cross-reference ids), made on demand."""
 
     def display(self, path: Path) -> str:
         return display_path(path, self.source_root)
@@ -410,6 +412,9 @@ class _Tree:
         for link in page.links:
             line = link.line + page.body_line - 1
             raw = link.target.strip()
+            if raw[:5].lower() == "xref:":
+                self._plan_xref(page, link, raw[5:], where=where, line=line)
+                continue
             if not raw or _SCHEME.match(raw):
                 continue
             ref = self.site.generator.link_target(raw)
@@ -446,6 +451,20 @@ class _Tree:
             return None
         candidate = self.source_root / rel
         return candidate if candidate.exists() else None
+
+    def _plan_xref(self, page: _Page, link: LinkRef, uid: str, *, where: str, line: int) -> None:
+        """An ``xref:uid`` link (DocFX): to the page whose front matter ``uid`` it names, else
+        kept silently (a uid of an API reference or another site, resolved by the generator)."""
+        if self.uids is None:
+            self.uids = {}
+            for rel in sorted(self.pages):
+                value = self.pages[rel].front.get("uid")
+                if isinstance(value, str) and value.strip():
+                    self.uids.setdefault(value.strip(), self.pages[rel])
+        name, _, fragment = unquote(uid).split("?", 1)[0].partition("#")
+        target = self.uids.get(name.strip())
+        if target is not None:
+            self._plan_doc(page, target, fragment, link, where=where, line=line)
 
     def _generated(self, page: _Page, decoded: str) -> bool:
         """Whether a target lies in a folder the generator writes when it builds."""
