@@ -9,11 +9,13 @@ from pathlib import Path
 import pytest
 
 from gezel_knowledge.cli import main
+from gezel_knowledge.compiler.generators import _config as config
 from gezel_knowledge.compiler.metadata.licences import (
     copyright_holder,
     find_licence_file,
     recognise_licence,
 )
+from gezel_knowledge.compiler.sources.markdown_tree import load_markdown_tree
 from tests.compiler.trees import entries, write_tree
 
 # The defining sentences recognition looks for, not whole licence texts.
@@ -82,6 +84,8 @@ def test_the_short_apache_notice_is_the_apache_licence() -> None:
         ("grant a copyright license to reproduce", None),
         ("THE COPYRIGHT HOLDERS AND CONTRIBUTORS", None),
         ("Copyright (C) 2007 Free Software Foundation, Inc. <https://fsf.org/>", None),
+        ("[© CC BY 4.0](https://creativecommons.org/licenses/by/4.0/legalcode)", None),
+        ("Copyright © 2025 Yusuke Nakada. Generated with <a href='x'>DocFX</a>", "Yusuke Nakada"),
     ],
 )
 def test_the_copyright_holder_of_a_notice(text: str, holder: str | None) -> None:
@@ -149,3 +153,39 @@ def test_a_publisher_name_alone_is_enough(
     assert main(["build", str(site), "-o", str(out), *HASH, "--publisher-name", "Kettle Co"]) == 0
     manifest = json.loads(entries(out)["manifest.json"])
     assert manifest["publisher"] == {"id": "kettle-co", "name": "Kettle Co"}
+
+
+@pytest.mark.parametrize(
+    ("line", "holder"),
+    [
+        ("2021, Executable Book Project", "Executable Book Project"),
+        (
+            "Copyright &copy; 2019 <a href='https://encode.io/'>Encode OSS Ltd</a>.",
+            "Encode OSS Ltd",
+        ),
+        ("<span>Supported by the .NET Foundation</span>", None),
+        ("[© CC BY 4.0](https://creativecommons.org/licenses/by/4.0/legalcode)", None),
+    ],
+)
+def test_a_sites_copyright_setting_names_the_publisher(line: str, holder: str | None) -> None:
+    found = config.publisher(None, None, line)
+    assert (found.name if found else None) == holder
+
+
+def test_a_docfx_footer_names_the_publisher(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "fx",
+        {
+            "docfx.json": (
+                '{"build": {"globalMetadata": {"_appName": "Motion", '
+                '"_appFooter": "<span>Copyright \\u00a9 2025 Yusuke Nakada. Made with DocFX'
+                '</span>"}}}'
+            ),
+            "toc.yml": "- name: A\n  href: a.md\n",
+            "a.md": "# A\n",
+        },
+        catalog=None,
+    )
+    publisher = load_markdown_tree(root).metadata.publisher
+    assert publisher is not None
+    assert (publisher.id, publisher.name) == ("yusuke-nakada", "Yusuke Nakada")

@@ -6,7 +6,8 @@ it includes (an ``href`` to a folder, or to another ``toc.yml``). An ``href`` ma
 DocFX generates, such as an API reference) is left out with a warning.
 
 Metadata: ``build.globalMetadata`` ``_appName`` (or ``_appTitle``), ``_description``,
-``_lang``.
+``_lang``; the publisher is the owner of ``_gitContribute.repo``, else the holder the
+``_appFooter`` copyright line names.
 
 Links: DocFX builds every Markdown and YAML file of its project, copies its resources and
 includes code snippets (``[!code-cs[](f.cs?name=x)]``), so a link to an existing file that is
@@ -65,6 +66,9 @@ class DocFx(Generator):
                 meta.get("_appName") or meta.get("_appTitle"),
                 meta.get("_description"),
                 meta.get("_lang"),
+                publisher=config.publisher(
+                    config.get(meta, "_gitContribute", "repo"), None, meta.get("_appFooter")
+                ),
             ),
             LinkStyle(generated=generated, files_resolve=True),
             outline_file=toc,

@@ -228,6 +228,9 @@ _HOLDER_END = re.compile(
     r"(?:\.?\s*all rights reserved\.?|\s*\(?<?https?://\S*\)?|\s*<[^>]*@[^>]*>|[.,;\s])+$",
     re.IGNORECASE,
 )
+_LICENCE_NAME = re.compile(
+    r"\b(?:cc[- ]by|cc0|creative commons|apache|bsd|[al]?gpl|mpl|licen[cs]ed?)\b", re.IGNORECASE
+)
 _NOT_HOLDERS = ("notice", "holder", "owner", "and ", "the copyright", "free software foundation")
 
 
@@ -241,9 +244,13 @@ def copyright_holder(text: str) -> str | None:
         match = _COPYRIGHT.search(line)
         if match is None or not (match.group(1) or match.group(2)):
             continue  # "copyright license to reproduce": no sign, no year
-        holder = _HOLDER_END.sub("", match.group(3)).strip(" .,;:-")
+        # A second sentence ("... Nakada. Generated with DocFX") is not the holder.
+        holder = re.split(r"\.\s+(?=[A-Z])", match.group(3), maxsplit=1)[0]
+        holder = _HOLDER_END.sub("", holder).strip(" .,;:-")
         if holder.lower().startswith(_NOT_HOLDERS) or re.search(r"[\[\]<>{}]", holder):
             continue
+        if _LICENCE_NAME.search(holder):
+            continue  # "© CC BY 4.0" states a licence, not who holds the rights
         if re.search(r"[^\W\d_]", holder):
             return " ".join(holder.split())[:200]
     return None
