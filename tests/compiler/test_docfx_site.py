@@ -109,3 +109,38 @@ def test_xref_links_reach_the_page_with_that_uid_and_are_silent_otherwise(
     body = next(d for d in source.documents if d.id == "a").load_body(LINKS)
     assert "[B](knowledge://tester/demo/b#line=3-5)" in body
     assert "[String](xref:System.String)" in body
+
+
+def test_a_markdown_toc_nests_by_heading_level(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "fx",
+        {
+            "docfx.json": "{}",
+            "toc.md": (
+                "# [Overview](index.md)\n"
+                "# Guides\n## [Install](guides/install.md)\n## [Use `it`](guides/use.md)\n"
+                "```\n# [Not a heading](nope.md)\n```\n"
+                "# [Reference](ref/)\n"
+            ),
+            "ref/toc.md": "# [Calls](calls.md)\n",
+            "index.md": "# Overview\n",
+            "guides/install.md": "# Install\n",
+            "guides/use.md": "# Use\n",
+            "ref/calls.md": "# Calls\n",
+        },
+        catalog=None,
+    )
+    source = load_markdown_tree(root)
+    assert source.outline == "docfx"
+    assert {d.id: (d.topic_path, d.ordinal, d.title) for d in source.documents} == {
+        "index": (("overview",), 0, "Overview"),
+        "guides/install": (("guides",), 0, "Install"),
+        "guides/use": (("guides",), 1, "Use it"),
+        "ref/calls": (("reference",), 0, "Calls"),
+    }
+    assert source.warnings == ()
+
+
+def test_a_lone_toc_md_is_no_docfx_project(tmp_path: Path) -> None:
+    root = write_tree(tmp_path / "t", {"toc.md": "# [A](a.md)\n", "a.md": "# A\n"}, catalog=None)
+    assert load_markdown_tree(root).outline != "docfx"

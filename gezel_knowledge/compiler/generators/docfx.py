@@ -1,8 +1,10 @@
 """DocFX: ``docfx.json`` or ``toc.yml``; pages in the project's folder.
 
 Navigation: ``toc.yml``: ``name``/``href``/``topicHref``/``items``, and the ``toc.yml`` files
-it includes (an ``href`` to a folder, or to another ``toc.yml``). An ``href`` may start with
-``~/``, the DocFX project's folder. An include that does not exist (a folder whose ``toc.yml``
+it includes (an ``href`` to a folder, or to another ``toc.yml``); a ``toc.md`` instead (its
+headings ``# [Name](href)`` or ``# Name``, deeper headings the items of the one above; at the
+root only beside a ``docfx.json``). An ``href`` may start with ``~/``, the DocFX project's
+folder. An include that does not exist (a folder whose ``toc.yml``
 DocFX generates, such as an API reference) is left out with a warning.
 
 Metadata: ``build.globalMetadata`` ``_appName`` (or ``_appTitle``), ``_description``,
@@ -20,6 +22,7 @@ UTF-8 byte-order mark, as .NET tools write it.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path, PurePosixPath
 from urllib.parse import unquote
 
@@ -38,7 +41,9 @@ from gezel_knowledge.compiler.text.data import YamlNode, load_yaml_nodes, read_t
 
 __all__ = ["DocFx"]
 
-_TOC_NAMES = ("toc.yml", "toc.yaml")
+_TOC_NAMES = ("toc.yml", "toc.yaml", "toc.md")
+_TOC_HEADING = re.compile(r"^(#{1,6})[ \t]*(.*?)[ \t]*#*[ \t]*$")
+_TOC_LINK = re.compile(r"^\[(.*)\]\(\s*<?([^)>\s]*)>?(?:\s+\"[^\"]*\")?\s*\)$")
 _YAML_PAGES = (".yml", ".yaml")
 
 
@@ -52,7 +57,9 @@ class DocFx(Generator):
 
     def detect(self, root: Path, *, forced: bool) -> Site | None:
         file = root / "docfx.json"
-        toc = next((root / n for n in _TOC_NAMES if (root / n).is_file()), None)
+        # A lone toc.md is too common a name to recognise a DocFX project by.
+        names = _TOC_NAMES if file.is_file() else _TOC_NAMES[:2]
+        toc = next((root / n for n in names if (root / n).is_file()), None)
         if not file.is_file() and toc is None:
             return None
         data = config.read_data(file, root) if file.is_file() else {}
@@ -95,6 +102,47 @@ def _generated_folders(data: dict[str, object]) -> set[str]:
     return {f for f in found if f and ".." not in f.split("/")}
 
 
+def _markdown_toc(text_: str) -> YamlNode:
+    """A DocFX ``toc.md`` (headings ``# [Name](href)`` or ``# Name``, nested by level) as the
+    items a ``toc.yml`` would hold."""
+    root: list[YamlNode] = []
+    stack: list[tuple[int, list[YamlNode]]] = [(0, root)]
+    fence = None
+    for number, line in enumerate(text_.lstrip("\ufeff").splitlines(), 1):
+        stripped = line.strip()
+        if stripped.startswith(("```", "~~~")):
+            fence = None if fence and stripped.startswith(fence) else fence or stripped[:3]
+        match = None if fence else _TOC_HEADING.match(line)
+        if match is None or not match.group(2):
+            continue
+        level, title = len(match.group(1)), match.group(2)
+        link = _TOC_LINK.match(title)
+        fields = {"name": YamlNode(link.group(1) if link else title, number)}
+        if link and link.group(2):
+            fields["href"] = YamlNode(link.group(2), number)
+        while stack[-1][0] >= level:
+            stack.pop()
+        children: list[YamlNode] = []
+        stack[-1][1].append(YamlNode(fields, number))
+        # A heading's items are the deeper headings that follow it.
+        fields["items"] = YamlNode(children, number)
+        stack.append((level, children))
+    _drop_empty_items(root)
+    return YamlNode(root, 1)
+
+
+def _drop_empty_items(items: list[YamlNode]) -> None:
+    for item in items:
+        fields = item.value
+        if isinstance(fields, dict):
+            children = fields["items"].value
+            assert isinstance(children, list)
+            if children:
+                _drop_empty_items(children)
+            else:
+                del fields["items"]
+
+
 def _project_relative(href: str) -> str:
     """``~/a/b.md`` (relative to the DocFX project) as a content-root path ``/a/b.md``."""
     return "/" + href[2:] if href.startswith("~/") else href
@@ -114,7 +162,11 @@ class _DocFx:
         seen.add(toc.resolve())
 
     def outline(self) -> Outline:
-        data = load_yaml_nodes(read_text_file(self.toc, where=self.where), path=self.where)
+        text_ = read_text_file(self.toc, where=self.where)
+        if self.toc.suffix.lower() == ".md":
+            data = _markdown_toc(text_)
+        else:
+            data = load_yaml_nodes(text_, path=self.where)
         root = OutlineSection(name="", key=self.where)
         items = data.value.get("items") if isinstance(data.value, dict) else data
         if items is None or not isinstance(items.value, list):
