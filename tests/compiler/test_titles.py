@@ -89,3 +89,12 @@ def test_section_names_drop_their_markdown_too(tmp_path: Path) -> None:
     )
     (topic,) = load_markdown_tree(root).topics
     assert (topic.id, topic.name) == ("cli-reference", "cli reference")
+
+
+def test_an_untitled_index_page_is_named_after_its_folder(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "t",
+        {"dark-mode/_index.md": "Text only.\n", "notes/plain.md": "Text only.\n"},
+    )
+    titles = {d.id: d.title for d in load_markdown_tree(root).documents}
+    assert titles == {"dark-mode/_index": "Dark mode", "notes/plain": "plain"}

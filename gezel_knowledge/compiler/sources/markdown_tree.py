@@ -6,7 +6,8 @@
 - Document id: the path relative to the content root (the generator's source folder) without
   its extension (NFC).
 - Title: the navigation label the generator gives the page (a nav entry's title, a sidebar
-  label), else front matter ``title``, else the first H1, else the file name; the Markdown it
+  label), else front matter ``title``, else the first H1, else the file name (an index page's
+  folder name); the Markdown it
   is written in dropped (:func:`~gezel_knowledge.compiler.text.titles.plain_title`).
 - Front matter may give ``title``, ``summary`` (or ``description``), ``aliases``, ``ordinal``
   (Hugo trees also ``weight``), ``locations``, ``tocReferences``, ``sourceUrl``,
@@ -45,7 +46,8 @@ from gezel_knowledge.archive.assets import (
     catalog_assets_problem,
 )
 from gezel_knowledge.compiler.errors import BuildWarning, SourceError, display_path
-from gezel_knowledge.compiler.generators.base import Site
+from gezel_knowledge.compiler.generators._context import pretty
+from gezel_knowledge.compiler.generators.base import INDEX_STEMS, Site
 from gezel_knowledge.compiler.generators.registry import (
     OUTLINE_KINDS,
     recognise_outline,
@@ -160,6 +162,15 @@ def _doc_id(rel: str, where: str) -> str:
             path=where,
         )
     return doc_id
+
+
+def _file_title(rel: str) -> str:
+    """The title of a page that states none: its file name, or for an index page
+    (``_index.md``, ``index.md``, ``README.md``) its folder's, as generators name sections."""
+    path = PurePosixPath(rel)
+    if path.stem.lower() in INDEX_STEMS and path.parent.name:
+        return pretty(path.parent.name)[0]
+    return path.stem
 
 
 def _first_h1(blocks: list[Block]) -> str | None:
@@ -378,13 +389,13 @@ class _Tree:
         heading = plain_title(_fm_str(front, "title", where) or "") or plain_title(
             _first_h1(blocks) or ""
         )
-        title = plain_title(label or "") or heading or PurePosixPath(rel).stem
+        title = plain_title(label or "") or heading or _file_title(rel)
         doc_id = _doc_id(rel, where)
         page = _Page(
             rel=rel,
             file=file,
             doc_id=doc_id,
-            title=unicodedata.normalize("NFC", title.strip()) or PurePosixPath(rel).stem,
+            title=unicodedata.normalize("NFC", title.strip()) or _file_title(rel),
             front=front,
             body_line=body_line,
             body_sha256=hashlib.sha256(body.encode("utf-8")).hexdigest(),
