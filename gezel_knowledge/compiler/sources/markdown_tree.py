@@ -7,8 +7,8 @@
   its extension (NFC).
 - Title: the navigation label the generator gives the page (a nav entry's title, a sidebar
   label), else front matter ``title``, else the first H1, else the file name (an index page's
-  folder name); the Markdown it
-  is written in dropped (:func:`~gezel_knowledge.compiler.text.titles.plain_title`).
+  folder name); a label or heading without the Markdown it is written in
+  (:func:`~gezel_knowledge.compiler.text.titles.plain_title`), a front matter title as written.
 - Front matter may give ``title``, ``summary`` (or ``description``), ``aliases``, ``ordinal``
   (Hugo trees also ``weight``), ``locations``, ``tocReferences``, ``sourceUrl``,
   ``sourceRevision``, ``sourceUpdatedAt``, ``attribution``, ``meta`` and ``language``.
@@ -386,7 +386,8 @@ class _Tree:
         index = LineIndex(body)
         blocks = parse_blocks(body, index)
         # The navigation's label names the page as the site shows it; else the page's own.
-        heading = plain_title(_fm_str(front, "title", where) or "") or plain_title(
+        # A front matter title is plain text already (generators show it as written).
+        heading = " ".join((_fm_str(front, "title", where) or "").split()) or plain_title(
             _first_h1(blocks) or ""
         )
         title = plain_title(label or "") or heading or _file_title(rel)
