@@ -6,9 +6,14 @@ in ``/work/.mirror/<owner>+<name>/repo`` (``--mirror`` or ``GEZEL_REALDOCS_MIRRO
 ``--trees`` (default ``../realdocs-trees`` beside the repository, kept between runs). The
 checkout holds the repository's top-level files, the site root and the tree's ``extra``
 paths, and is made a git repository as a clone is (``--zip`` leaves that out, as a downloaded
-archive would). It is then built as it is, with no flag but ``--created-at``, by
-``gezel-knowledge build SITE_ROOT`` in a child process (so ``PYTHONPATH`` chooses the library
-measured), with the default embedder unless ``--embedder`` says otherwise.
+archive would). It is then built as it is by ``gezel-knowledge build SITE_ROOT`` in a child
+process (so ``PYTHONPATH`` chooses the library measured), run in the site root, with the default
+embedder unless ``--embedder`` says otherwise, ``--created-at``, and the tree's ``flags``: the
+flags the build asks for, one per thing the site does not state (``--license-file ../LICENSE``
+for a licence at the repository's root, ``--publisher-name ...``). A tree that builds with its
+flags counts as built; the table prints the flags and the summary how many build with none.
+``--zip`` builds each tree from a ZIP-like checkout (no ``.git``) and from a clone, and says
+whether the two catalogs are byte-identical.
 
 Per tree it prints: whether it builds (else the error), documents, warnings and how many of
 them are genuine by the reviewed verdicts in ``realdocs/verdicts/<name>.toml`` (a warning is
@@ -86,6 +91,8 @@ class Tree:
     order: str
     extra: tuple[str, ...] = ()
     theme: str | None = None
+    flags: tuple[str, ...] = ()
+    """What the build asks for that the site does not state (run in the site root)."""
 
 
 @dataclass(frozen=True)
@@ -145,7 +152,7 @@ def load_trees(path: Path = DATA / "trees.toml") -> list[Tree]:
     for i, t in enumerate(raw.get("tree", [])):
         where = f"{path.name} tree {i + 1}"
         allowed = {"name", "repository", "commit", "subfolder", "extra", "generator", "theme"}
-        allowed |= {"licence", "content", "order"}
+        allowed |= {"licence", "content", "order", "flags"}
         unknown = set(t) - allowed
         if unknown:
             raise ListError(f"{where}: unknown keys {sorted(unknown)}")
@@ -160,7 +167,10 @@ def load_trees(path: Path = DATA / "trees.toml") -> list[Tree]:
             order=_need(t, "order", where),
             extra=tuple(t.get("extra", ())),
             theme=t.get("theme"),
+            flags=tuple(t.get("flags", ())),
         )
+        if not all(isinstance(f, str) and f for f in tree.flags):
+            raise ListError(f"{where}: flags must be a list of non-empty strings")
         if not re.fullmatch(r"[a-z0-9][a-z0-9-]*", tree.name):
             raise ListError(f"{where}: name {tree.name!r} is not [a-z0-9-]")
         if not re.fullmatch(r"[0-9a-f]{40}", tree.commit):
@@ -646,12 +656,17 @@ def measure(
         row.update(builds=False, error=f"not checked out: {exc}")
         return row
     output = out_dir / f"{tree.name}.gezk"
-    b = build(site, output, embedder)
+    b = build(site, output, embedder, tree.flags)
     row.update(builds=b.ok, error=b.error, wall=round(b.wall, 2), cpu=round(b.cpu, 2))
+    row["flags"] = list(tree.flags)
+    if as_zip and b.ok:
+        row["zip_identical"] = _zip_identical(
+            tree, mirror, trees_dir, output=output, embedder=embedder
+        )
     if not b.ok and fill_metadata and re.search(METADATA_REASONS, b.error or ""):
         # Measured anyway, with the metadata it asked for, so that warnings, order and search
         # are known; the tree still counts as not building.
-        flags = metadata_flags(tree, site, b.error)
+        flags = (*tree.flags, *metadata_flags(tree, site, b.error))
         b = build(site, output, embedder, flags)
         row["measured_with"] = list(flags)
         if b.ok:
@@ -682,6 +697,19 @@ def measure(
     finally:
         catalog.close()
     return row
+
+
+def _zip_identical(
+    tree: Tree, mirror: Path, trees_dir: Path, *, output: Path, embedder: str | None
+) -> bool | str:
+    """Whether the clone of the tree builds the very bytes its ZIP-like checkout built
+    (``output``); the error when the clone does not build."""
+    clone = checkout(tree, mirror, trees_dir, as_zip=False)
+    other = output.with_name(f"{tree.name}.clone.gezk")
+    b = build(clone, other, embedder, tree.flags)
+    if not b.ok:
+        return f"the clone does not build: {b.error}"
+    return other.read_bytes() == output.read_bytes()
 
 
 # -- output ---------------------------------------------------------------------------------
@@ -726,6 +754,9 @@ def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
     return {
         "trees": len(rows),
         "build": len(built),
+        "build_with_no_flag": sum(1 for r in built if not r.get("flags")),
+        "zip_identical": sum(1 for r in built if r.get("zip_identical") is True),
+        "zip_compared": sum(1 for r in built if "zip_identical" in r),
         "measured": len(measured),
         "measured_no_false_warnings": sum(
             1 for r in measured if r.get("false", 0) == 0 and r.get("unreviewed", 0) == 0
@@ -756,7 +787,7 @@ def print_table(rows: list[dict[str, Any]]) -> None:
     head = (
         f"{'tree':<29} {'builds':<6} {'docs':>4} {'warn':>5} {'genu':>4} {'false':>5} "
         f"{'unrev':>5} {'lost':>4} {'order':>10} {'tau':>6} {'miss':>4} {'xtra':>4} "
-        f"{'wall':>6} {'cpu':>6} {'first':>5} {'top3':>5}"
+        f"{'wall':>6} {'cpu':>6} {'first':>5} {'top3':>5}  flags"
     )
     print(head)
     print("-" * len(head))
@@ -774,7 +805,9 @@ def print_table(rows: list[dict[str, Any]]) -> None:
             f"{order:>10} "
             f"{o.get('kendall_tau', 0):>6.3f} {len(o.get('missing', [])):>4} "
             f"{len(o.get('extra', [])):>4} {r['wall']:>6.1f} {r['cpu']:>6.1f} "
-            f"{s.get('first', float('nan')):>5.2f} {s.get('top3', float('nan')):>5.2f}"
+            f"{s.get('first', float('nan')):>5.2f} {s.get('top3', float('nan')):>5.2f}  "
+            f"{' '.join(r.get('flags') or ()) or '-'}"
+            + ("" if "zip_identical" not in r else f"  zip={r['zip_identical']}")
         )
     failed = [r for r in rows if not r.get("builds")]
     if failed:
@@ -907,10 +940,13 @@ def print_report(result: dict[str, Any]) -> None:
     before, after = result["machine_before"], result["machine_after"]
     print()
     print(
-        f"{s['build']}/{s['trees']} build; no false warning on {s['no_false_warnings']} "
+        f"{s['build']}/{s['trees']} build ({s['build_with_no_flag']} with no flag); "
+        f"no false warning on {s['no_false_warnings']} "
         f"(goal >= {GOALS['false_free_trees']}); order identical on {s['order_identical']}; "
         f"search goal met on {s['search_goal_met']}/{s['searched']}"
     )
+    if s.get("zip_compared"):
+        print(f"ZIP and clone byte-identical on {s['zip_identical']}/{s['zip_compared']}")
     print(
         f"built or measured with --metadata-flags: {s['measured']}; of those, no false warning "
         f"on {s['measured_no_false_warnings']}, order identical on "

@@ -160,7 +160,7 @@ _INPUT: Final = {
     "too-deep": "a YAML, TOML, JSON or outline value nests deeper than its limit",
     "too-many-locations": "a document has more locations than a document may have",
     "topic-cycle": "topics' parents form a cycle",
-    "topic-id-collision": "two topics would get the same id",
+    "topic-id-collision": "two topics are given the same explicit id",
     "topic-too-deep": "topics nest deeper than 16 levels",
     "unknown-fusion": "an unknown fusion preset",
     "unknown-source": "a source that is neither a Markdown folder nor a JSONL or Parquet list",

@@ -25,6 +25,7 @@ from gezel_knowledge.compiler.generators.registry import (
 from gezel_knowledge.compiler.metadata.catalog_yaml import CatalogMetadata
 from gezel_knowledge.compiler.metadata.licences import (
     find_licence_file,
+    licence_file_above,
     read_notice,
     recognise_licence,
 )
@@ -95,7 +96,7 @@ def draft_catalog_yaml(
     site = source_site(root)
     recognised = recognise_outline(root, site, reserved={(root / "catalog.yaml").resolve()})
     meta = site.metadata
-    notice = find_licence_file(root)
+    notice = find_licence_file(root) or licence_file_above(root)
     text = read_notice(notice) if notice is not None else None
     licence = recognise_licence(text) if text is not None else None
     name = meta.name

@@ -8,7 +8,11 @@ from pathlib import Path
 import pytest
 
 from gezel_knowledge.compiler import MetadataError, SourceError, load_catalog_yaml
-from gezel_knowledge.compiler.metadata.licences import find_licence_file, recognise_licence
+from gezel_knowledge.compiler.metadata.licences import (
+    find_licence_file,
+    licence_file_above,
+    recognise_licence,
+)
 from tests.compiler.trees import CATALOG_YAML, build, entries, write_tree
 
 MIT_LIKE = (
@@ -48,8 +52,8 @@ def test_missing_fields_are_listed_together(tmp_path: Path) -> None:
     with pytest.raises(MetadataError) as err:
         build(root, tmp_path / "t.gezk")
     assert err.value.reason == "missing-metadata"
+    # The id derives from the name: asked for once, as the name.
     assert [p.field for p in err.value.problems] == [
-        "id",
         "name",
         "language",
         "publisher",
@@ -129,16 +133,14 @@ def test_common_licences_are_recognised_by_their_text(text: str, spdx: str | Non
     assert (licence.spdx if licence else None) == spdx
 
 
-def test_the_licence_is_looked_for_up_to_the_repository_root(tmp_path: Path) -> None:
-    (tmp_path / "LICENSE").write_text("Above the repository: never looked at.\n")
+def test_the_licence_is_looked_for_in_the_source_folder_only(tmp_path: Path) -> None:
     repo = tmp_path / "repo"
     (repo / ".git").mkdir(parents=True)
     (repo / "docs" / "book").mkdir(parents=True)
-    assert find_licence_file(repo / "docs" / "book") is None
     (repo / "LICENSE.md").write_text(MIT_LIKE)
-    assert find_licence_file(repo / "docs" / "book") == repo / "LICENSE.md"
+    assert find_licence_file(repo / "docs" / "book") is None
+    assert licence_file_above(repo / "docs" / "book") == repo / "LICENSE.md"
     (repo / "docs" / "COPYING").write_text("Nearer.\n")
-    assert find_licence_file(repo / "docs" / "book") == repo / "docs" / "COPYING"
-    outside = tmp_path / "loose"
-    outside.mkdir()
-    assert find_licence_file(outside) is None
+    assert licence_file_above(repo / "docs" / "book") == repo / "docs" / "COPYING"
+    (repo / "docs" / "book" / "license.md").write_text(MIT_LIKE)
+    assert find_licence_file(repo / "docs" / "book") == repo / "docs" / "book" / "license.md"

@@ -64,6 +64,22 @@ def test_malformed_lists_are_refused(realdocs: ModuleType, tmp_path: Path) -> No
     bad.write_text(bad.read_text().replace('"abc"', '"' + "a" * 40 + '"') + 'colour = "red"\n')
     with pytest.raises(realdocs.ListError, match="unknown keys"):
         realdocs.load_trees(bad)
+    bad.write_text(bad.read_text().replace('colour = "red"', 'flags = ["--name", ""]'))
+    with pytest.raises(realdocs.ListError, match="flags must be"):
+        realdocs.load_trees(bad)
+
+
+def test_flags_are_read_and_counted_apart(realdocs: ModuleType) -> None:
+    trees = {t.name: t for t in realdocs.load_trees()}
+    assert trees["mdbook-guide"].flags == ("--license-file", "../LICENSE")
+    assert trees["mkdocs-httpx"].flags == ()
+    rows = [
+        {"name": "a", "builds": True, "flags": []},
+        {"name": "b", "builds": True, "flags": ["--license-file", "../LICENSE"]},
+        {"name": "c", "builds": False, "flags": []},
+    ]
+    summary = realdocs.summary(rows)
+    assert (summary["build"], summary["build_with_no_flag"]) == (2, 1)
 
 
 def test_order_comparison_counts_pages_to_move(realdocs: ModuleType) -> None:

@@ -12,6 +12,7 @@ from urllib.parse import urlsplit
 
 from gezel_knowledge.compiler.errors import SourceError, display_path
 from gezel_knowledge.compiler.metadata.catalog_yaml import CatalogMetadata
+from gezel_knowledge.compiler.metadata.licences import copyright_holder
 from gezel_knowledge.compiler.text.data import read_data_file, read_text_file
 from gezel_knowledge.compiler.text.names import derive_topic_id
 from gezk.manifest import Publisher
@@ -93,8 +94,19 @@ def url_path(url: Any) -> tuple[str, ...]:
     return (path + "/",) if path else ()
 
 
-def publisher(repository: Any, authors: Any) -> Publisher | None:
-    """The owner of a forge repository URL, else the authors named."""
+def publisher(repository: Any, authors: Any, copyright_line: Any = None) -> Publisher | None:
+    """The owner of a forge repository URL, else the authors named, else the holder a
+    copyright line names (MkDocs' ``copyright``, a DocFX footer, Sphinx's ``copyright``:
+    ``Copyright © 2025 Yusuke Nakada`` is *Yusuke Nakada*)."""
+    found = _publisher(repository, authors)
+    if found is None and isinstance(copyright_line, str):
+        line = copyright_line if "opyright" in copyright_line else f"Copyright {copyright_line}"
+        holder = copyright_holder(line)
+        found = Publisher(derive_topic_id(holder), holder) if holder else None
+    return found
+
+
+def _publisher(repository: Any, authors: Any) -> Publisher | None:
     url = string(repository)
     if url:
         parts = urlsplit(url)

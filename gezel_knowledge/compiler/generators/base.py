@@ -69,6 +69,12 @@ class LinkStyle:
     inventories: bool = False
     """Whether a label no page defines may be another project's (Sphinx ``intersphinx``),
     so an unknown label is left as written without a warning."""
+    generated: tuple[str, ...] = ()
+    """Content-relative folders the generator writes when it builds (DocFX's ``docfx
+    metadata`` ``dest``): links into them resolve there, silently."""
+    files_resolve: bool = False
+    """Whether a link to an existing file that is no page resolves in the generator (DocFX
+    builds, copies or includes every file of its project), so it is kept silently."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,17 +1,29 @@
 """DocFX: ``docfx.json`` or ``toc.yml``; pages in the project's folder.
 
 Navigation: ``toc.yml``: ``name``/``href``/``topicHref``/``items``, and the ``toc.yml`` files
-it includes (an ``href`` to a folder, or to another ``toc.yml``). An ``href`` may start with
-``~/``, the DocFX project's folder. An include that does not exist (a folder whose ``toc.yml``
+it includes (an ``href`` to a folder, or to another ``toc.yml``); a ``toc.md`` instead (its
+headings ``# [Name](href)`` or ``# Name``, deeper headings the items of the one above; at the
+root only beside a ``docfx.json``). An ``href`` may start with ``~/``, the DocFX project's
+folder. An include that does not exist (a folder whose ``toc.yml``
 DocFX generates, such as an API reference) is left out with a warning.
 
 Metadata: ``build.globalMetadata`` ``_appName`` (or ``_appTitle``), ``_description``,
-``_lang``.
+``_lang``; the publisher is the owner of ``_gitContribute.repo``, else the holder the
+``_appFooter`` copyright line names.
+
+Links: DocFX builds every Markdown and YAML file of its project, copies its resources and
+includes code snippets (``[!code-cs[](f.cs?name=x)]``), so a link to an existing file that is
+no catalog page is kept silently, and a toc entry naming a YAML page (an ApiPage, a schema
+document) is left out silently; so are links into the folders ``docfx metadata`` writes
+(``metadata[].dest``, such as ``api/``, whose ``toc.yml`` is generated too) and tab links
+(``[Linux](#tab/linux)``), which name tabs, not headings. ``docfx.json`` may start with a
+UTF-8 byte-order mark, as .NET tools write it.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
+import re
+from pathlib import Path, PurePosixPath
 from urllib.parse import unquote
 
 from gezel_knowledge.compiler.errors import SourceError
@@ -23,13 +35,16 @@ from gezel_knowledge.compiler.generators._context import (
     normalise,
     text,
 )
-from gezel_knowledge.compiler.generators.base import Generator, LinkStyle, Site
+from gezel_knowledge.compiler.generators.base import Generator, LinkStyle, LinkTarget, Site
 from gezel_knowledge.compiler.generators.outline import Outline, OutlinePage, OutlineSection
 from gezel_knowledge.compiler.text.data import YamlNode, load_yaml_nodes, read_text_file
 
 __all__ = ["DocFx"]
 
-_TOC_NAMES = ("toc.yml", "toc.yaml")
+_TOC_NAMES = ("toc.yml", "toc.yaml", "toc.md")
+_TOC_HEADING = re.compile(r"^(#{1,6})[ \t]*(.*?)[ \t]*#*[ \t]*$")
+_TOC_LINK = re.compile(r"^\[(.*)\]\(\s*<?([^)>\s]*)>?(?:\s+\"[^\"]*\")?\s*\)$")
+_YAML_PAGES = (".yml", ".yaml")
 
 
 class DocFx(Generator):
@@ -42,11 +57,14 @@ class DocFx(Generator):
 
     def detect(self, root: Path, *, forced: bool) -> Site | None:
         file = root / "docfx.json"
-        toc = next((root / n for n in _TOC_NAMES if (root / n).is_file()), None)
+        # A lone toc.md is too common a name to recognise a DocFX project by.
+        names = _TOC_NAMES if file.is_file() else _TOC_NAMES[:2]
+        toc = next((root / n for n in names if (root / n).is_file()), None)
         if not file.is_file() and toc is None:
             return None
         data = config.read_data(file, root) if file.is_file() else {}
         meta = config.mapping(config.get(data, "build", "globalMetadata"))
+        generated = tuple(sorted(_generated_folders(data)))
         return Site(
             self,
             file if file.is_file() else None,
@@ -55,15 +73,74 @@ class DocFx(Generator):
                 meta.get("_appName") or meta.get("_appTitle"),
                 meta.get("_description"),
                 meta.get("_lang"),
+                publisher=config.publisher(
+                    config.get(meta, "_gitContribute", "repo"), None, meta.get("_appFooter")
+                ),
             ),
-            LinkStyle(),
+            LinkStyle(generated=generated, files_resolve=True),
             outline_file=toc,
         )
 
     def outline(self, site: Site, ctx: Context) -> Outline | None:
         if site.outline_file is None:
             return None
-        return _DocFx(ctx, site.outline_file, set()).outline()
+        return _DocFx(ctx, site.outline_file, set(), site.links.generated).outline()
+
+    def link_target(self, raw: str) -> LinkTarget | None:
+        # A tab link names a tab of tabbed content, not a heading: nothing to resolve.
+        return LinkTarget("") if raw.startswith("#tab/") else None
+
+
+def _generated_folders(data: dict[str, object]) -> set[str]:
+    """The folders ``docfx metadata`` writes (``metadata[].dest``), relative to the project."""
+    entries = data.get("metadata")
+    found: set[str] = set()
+    for entry in entries if isinstance(entries, list) else []:
+        dest = config.string(entry.get("dest")) if isinstance(entry, dict) else None
+        if dest:
+            found.add(dest.strip().strip("/").removeprefix("./"))
+    return {f for f in found if f and ".." not in f.split("/")}
+
+
+def _markdown_toc(text_: str) -> YamlNode:
+    """A DocFX ``toc.md`` (headings ``# [Name](href)`` or ``# Name``, nested by level) as the
+    items a ``toc.yml`` would hold."""
+    root: list[YamlNode] = []
+    stack: list[tuple[int, list[YamlNode]]] = [(0, root)]
+    fence = None
+    for number, line in enumerate(text_.lstrip("\ufeff").splitlines(), 1):
+        stripped = line.strip()
+        if stripped.startswith(("```", "~~~")):
+            fence = None if fence and stripped.startswith(fence) else fence or stripped[:3]
+        match = None if fence else _TOC_HEADING.match(line)
+        if match is None or not match.group(2):
+            continue
+        level, title = len(match.group(1)), match.group(2)
+        link = _TOC_LINK.match(title)
+        fields = {"name": YamlNode(link.group(1) if link else title, number)}
+        if link and link.group(2):
+            fields["href"] = YamlNode(link.group(2), number)
+        while stack[-1][0] >= level:
+            stack.pop()
+        children: list[YamlNode] = []
+        stack[-1][1].append(YamlNode(fields, number))
+        # A heading's items are the deeper headings that follow it.
+        fields["items"] = YamlNode(children, number)
+        stack.append((level, children))
+    _drop_empty_items(root)
+    return YamlNode(root, 1)
+
+
+def _drop_empty_items(items: list[YamlNode]) -> None:
+    for item in items:
+        fields = item.value
+        if isinstance(fields, dict):
+            children = fields["items"].value
+            assert isinstance(children, list)
+            if children:
+                _drop_empty_items(children)
+            else:
+                del fields["items"]
 
 
 def _project_relative(href: str) -> str:
@@ -74,15 +151,22 @@ def _project_relative(href: str) -> str:
 class _DocFx:
     """A DocFX ``toc.yml`` and the ``toc.yml`` files it includes (``seen`` refuses a cycle)."""
 
-    def __init__(self, ctx: Context, toc: Path, seen: set[Path]) -> None:
+    def __init__(
+        self, ctx: Context, toc: Path, seen: set[Path], generated: tuple[str, ...] = ()
+    ) -> None:
         self.ctx = ctx
         self.toc = toc
         self.seen = seen
+        self.generated = generated
         self.where = ctx.display(toc)
         seen.add(toc.resolve())
 
     def outline(self) -> Outline:
-        data = load_yaml_nodes(read_text_file(self.toc, where=self.where), path=self.where)
+        text_ = read_text_file(self.toc, where=self.where)
+        if self.toc.suffix.lower() == ".md":
+            data = _markdown_toc(text_)
+        else:
+            data = load_yaml_nodes(text_, path=self.where)
         root = OutlineSection(name="", key=self.where)
         items = data.value.get("items") if isinstance(data.value, dict) else data
         if items is None or not isinstance(items.value, list):
@@ -104,6 +188,8 @@ class _DocFx:
             raise self.fail(f"toc entry {href!r} leaves the content folder", "unsafe-path", line)
         if href.endswith("/") or candidate.is_dir():
             found = next((candidate / n for n in _TOC_NAMES if (candidate / n).is_file()), None)
+            if found is None and self.ctx.rel(candidate) in self.generated:
+                return True  # docfx metadata writes it (and its toc.yml) when it builds
             if found is None:
                 self.ctx.warn(
                     "missing-outline-page",
@@ -126,7 +212,13 @@ class _DocFx:
         return False
 
     def page(self, href: str, line: int) -> str | None:
-        return self.ctx.page(self.toc.parent, _project_relative(href), origin=self.toc, line=line)
+        target = _project_relative(href)
+        path_text = unquote(target.split("#", 1)[0].split("?", 1)[0])
+        if PurePosixPath(path_text).suffix.lower() in _YAML_PAGES:
+            candidate = normalise(self.toc.parent, path_text, self.ctx.content_root)
+            if candidate is not None and candidate.is_file():
+                return None  # a YAML page DocFX builds (ApiPage, SDP): not one the catalog holds
+        return self.ctx.page(self.toc.parent, target, origin=self.toc, line=line)
 
     def walk(self, node: YamlNode, into: OutlineSection) -> None:
         """Items: a page, or a section when it has items or includes a ``toc.yml``."""
@@ -175,6 +267,6 @@ class _DocFx:
             raise self.fail(
                 f"toc {self.ctx.display(child_toc)} includes itself", "outline-cycle", line
             )
-        for child in _DocFx(self.ctx, child_toc, self.seen).outline().root.children:
+        for child in _DocFx(self.ctx, child_toc, self.seen, self.generated).outline().root.children:
             child.order = len(section.children)
             section.children.append(child)

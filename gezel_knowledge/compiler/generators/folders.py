@@ -86,4 +86,7 @@ class Folders(Generator):
         else:
             kind = "folders"
         root, declaration = walk(ctx, rules)
-        return Outline(kind, root, None, ordered=False, root_declaration=declaration)
+        # Hugo-style folders (no Hugo site) are listed as Hugo lists them; plain ones apart.
+        return Outline(
+            kind, root, None, ordered=False, merged=kind == "hugo", root_declaration=declaration
+        )

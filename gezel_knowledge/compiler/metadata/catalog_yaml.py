@@ -98,7 +98,7 @@ _WHERE_TO_SET = {
     "id": "`id` in catalog.yaml or --catalog-id (or a `name` to derive it from)",
     "name": "`name` in catalog.yaml or --name",
     "language": "`language` in catalog.yaml or --language",
-    "publisher": "`publisher: {id, name}` in catalog.yaml or --publisher-id and --publisher-name",
+    "publisher": "`publisher: {id, name}` in catalog.yaml or --publisher-name",
     "license": "`license: {name, attributionRequired}` in catalog.yaml or --license-name",
 }
 
@@ -188,11 +188,18 @@ class CatalogMetadata:
         changes["warnings"] = self.warnings + overrides.warnings
         return replace(self, **changes)
 
-    def require(self, extra: Sequence[MetadataProblem] = ()) -> CatalogIdentity:
+    def require(
+        self, extra: Sequence[MetadataProblem] = (), *, pending: frozenset[str] = frozenset()
+    ) -> CatalogIdentity:
         """What every manifest carries; raise :class:`MetadataError` listing every missing or
-        invalid field (those read from catalog.yaml, these, and ``extra``) at once."""
+        invalid field (those read from catalog.yaml, these, and ``extra``) at once.
+        ``pending``: fields not reported missing because an input still to be given (the
+        licence notice) may state them."""
         problems = list(self.problems)
-        named = {p.field.split(".")[0] for p in problems}
+        # A field whose input is at fault (license.file) is not reported missing as well.
+        named = {p.field.split(".")[0] for p in (*problems, *extra)} | pending
+        if self.id is None and self.name is None:
+            named.add("id")  # derived from the name, asked for once
         for name, hint in _WHERE_TO_SET.items():
             if getattr(self, name) is None and name not in named:
                 problems.append(

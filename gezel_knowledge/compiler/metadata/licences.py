@@ -1,17 +1,21 @@
-"""Finding a source's licence notice and recognising the common licences by their text.
+"""Finding a source's licence notice, recognising the common licences by their text, and the
+copyright holder a notice names.
 
-The notice is catalog.yaml's ``license.file``, else the first of :data:`LICENSE_FILE_NAMES` in
-the source folder, else in the folders above it up to the root of the repository the source
-lives in (the nearest folder holding ``.git``): a ``docs/`` folder is covered by its
-repository's licence. Nothing above a repository root, or above a folder that is in no
-repository, is looked at.
+The notice is catalog.yaml's ``license.file`` (or ``--license-file``), else the first of
+:data:`LICENSE_FILE_NAMES` in the source folder, whatever the case of its name (``license.md``,
+``Licence.txt``). Nothing above the source folder is read: a site whose licence lives at its
+repository's root names it (``--license-file ../LICENSE``); :func:`licence_file_above` finds
+such a file only so the message can name the flag. Whether the folder is a git clone or an
+unpacked ZIP changes nothing.
 
 When catalog.yaml says nothing of the licence, a notice whose text is one of the common
 licences fills ``license`` (name, SPDX id, whether attribution is required). Recognition looks
 for each licence's own defining sentences, never for a short name, so a file that only
-mentions "MIT" is not taken for the MIT licence; Creative Commons notices, which usually state
-their licence rather than quote it, are recognised by its full name ("Creative Commons
-Attribution 4.0 International").
+mentions "MIT" is not taken for the MIT licence; the short Apache notice ("Licensed under the
+Apache License, Version 2.0 ... you may not use this file except in compliance with the
+License") is the Apache licence; Creative Commons notices, which usually state their licence
+rather than quote it, are recognised by its full name ("Creative Commons Attribution 4.0
+International").
 """
 
 from __future__ import annotations
@@ -21,22 +25,48 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from gezel_knowledge._untrusted import open_regular
+from gezel_knowledge.compiler.text.titles import plain_title
 from gezel_knowledge.errors import InvalidInput
 from gezk.manifest import License
 
-__all__ = ["LICENSE_FILE_NAMES", "find_licence_file", "read_notice", "recognise_licence"]
+__all__ = [
+    "LICENSE_FILE_NAMES",
+    "copyright_holder",
+    "find_licence_file",
+    "licence_file_above",
+    "read_notice",
+    "recognise_licence",
+]
 
 LICENSE_FILE_NAMES = (
     "LICENSE",
     "LICENSE.md",
     "LICENSE.txt",
+    "LICENSE.rst",
     "LICENCE",
     "LICENCE.md",
     "LICENCE.txt",
+    "LICENCE.rst",
     "COPYING",
     "COPYING.md",
+    "COPYING.txt",
+    "LICENSE-MIT",
+    "LICENSE-MIT.md",
+    "LICENSE-MIT.txt",
+    "LICENSE-APACHE",
+    "LICENSE-APACHE.md",
+    "LICENSE-APACHE.txt",
+    "LICENSE-APACHE-2.0",
+    "LICENSE-BSD",
+    "LICENSE-CC-BY",
+    "LICENSE-DOCS",
+    "LICENSE-DOCS.md",
+    "UNLICENSE",
 )
-"""Where the licence notice is looked for when catalog.yaml names no ``license.file``."""
+"""Where the licence notice is looked for when catalog.yaml names no ``license.file``, in this
+order of preference; names are matched whatever their case."""
+
+_LEVELS_ABOVE = 3
 
 _REPOSITORY_MARKERS = (".git", ".hg")
 _MAX_NOTICE_BYTES = 1 << 20
@@ -72,6 +102,15 @@ _KNOWN = (
         "Apache License 2.0",
         True,
         ("apache license", "version 2.0", "terms and conditions for use, reproduction"),
+    ),
+    _Known(
+        "Apache-2.0",
+        "Apache License 2.0",
+        True,
+        (
+            "licensed under the apache license, version 2.0",
+            "you may not use this file except in compliance with the license",
+        ),
     ),
     _Known("MPL-2.0", "Mozilla Public License 2.0", True, ("mozilla public license", "2.0")),
     _Known(
@@ -156,16 +195,64 @@ def _repository_root(folder: Path) -> Path | None:
     return None
 
 
+def _notice_in(folder: Path) -> Path | None:
+    """The preferred licence notice directly in ``folder``, whatever the case of its name."""
+    try:
+        files = {p.name.upper(): p for p in folder.iterdir() if p.is_file()}
+    except OSError:
+        return None
+    return next((files[n.upper()] for n in LICENSE_FILE_NAMES if n.upper() in files), None)
+
+
 def find_licence_file(root: Path) -> Path | None:
-    """The licence notice of a source at ``root`` (see the module docstring), or ``None``."""
+    """The licence notice in the source folder ``root`` (never above it), or ``None``."""
+    return _notice_in(root)
+
+
+def licence_file_above(root: Path) -> Path | None:
+    """The nearest licence notice above ``root``, up to its repository's root (or three
+    folders up outside a repository): named in messages, never read."""
     top = _repository_root(root)
-    folders = [root]
+    above = list(root.parents)[:_LEVELS_ABOVE] if top is None else []
     if top is not None and top != root:
-        folders += [p for p in root.parents if p.is_relative_to(top)]
-    for folder in folders:
-        for name in LICENSE_FILE_NAMES:
-            if (folder / name).is_file():
-                return folder / name
+        above = [p for p in root.parents if p.is_relative_to(top)]
+    return next((n for n in map(_notice_in, above) if n is not None), None)
+
+
+_COPYRIGHT = re.compile(
+    r"(?:^|\s)copyright\b[\s:]*((?:(?:\(c\)|©)\s*)?)"
+    r"((?:\d{4}\s*(?:[-–,]\s*(?:\d{4}|present)\s*)*)?),?\s*(?:by\s+)?(.+)$",
+    re.IGNORECASE,
+)
+_HOLDER_END = re.compile(
+    r"(?:\.?\s*all rights reserved\.?|\s*\(?<?https?://\S*\)?|\s*<[^>]*@[^>]*>|[.,;\s])+$",
+    re.IGNORECASE,
+)
+_LICENCE_NAME = re.compile(
+    r"\b(?:cc[- ]by|cc0|creative commons|apache|bsd|[al]?gpl|mpl|licen[cs]ed?)\b", re.IGNORECASE
+)
+_NOT_HOLDERS = ("notice", "holder", "owner", "and ", "the copyright", "free software foundation")
+
+
+def copyright_holder(text: str) -> str | None:
+    """Who a copyright line holds the rights for (``Copyright (c) 2019-2024, Encode OSS Ltd.
+    All rights reserved.`` -> ``Encode OSS Ltd``): the first line of ``text`` with a copyright
+    sign or year and a holder, template placeholders (``[name of copyright owner]``) and the
+    licence text's own author aside; else ``None``."""
+    for raw in text.splitlines()[:200]:
+        line = plain_title(raw.replace("(C)", "(c)"))
+        match = _COPYRIGHT.search(line)
+        if match is None or not (match.group(1) or match.group(2)):
+            continue  # "copyright license to reproduce": no sign, no year
+        # A second sentence ("... Nakada. Generated with DocFX") is not the holder.
+        holder = re.split(r"\.\s+(?=[A-Z])", match.group(3), maxsplit=1)[0]
+        holder = _HOLDER_END.sub("", holder).strip(" .,;:-")
+        if holder.lower().startswith(_NOT_HOLDERS) or re.search(r"[\[\]<>{}]", holder):
+            continue
+        if _LICENCE_NAME.search(holder):
+            continue  # "© CC BY 4.0" states a licence, not who holds the rights
+        if re.search(r"[^\W\d_]", holder):
+            return " ".join(holder.split())[:200]
     return None
 
 

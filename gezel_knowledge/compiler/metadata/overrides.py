@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from gezel_knowledge.compiler.metadata.catalog_yaml import CatalogMetadata
+from gezel_knowledge.compiler.text.names import derive_topic_id
 from gezel_knowledge.errors import InvalidInput
 from gezk.manifest import License, Publisher
 
@@ -53,24 +54,22 @@ class MetadataOverrides:
     def _publisher(self, publisher: Publisher | None) -> Publisher | None:
         if not (self.publisher_id or self.publisher_name or self.publisher_url):
             return publisher
-        if publisher is None and not (self.publisher_id and self.publisher_name):
+        if publisher is None and not self.publisher_name:
             raise InvalidInput(
-                "give both the publisher's id and name (--publisher-id, --publisher-name)",
-                reason="missing-metadata",
+                "give the publisher's name (--publisher-name)", reason="missing-metadata"
             )
+        # A publisher named without an id takes the id derived from its name.
+        derived = derive_topic_id(self.publisher_name) if self.publisher_name else ""
         return Publisher(
-            id=self.publisher_id or (publisher.id if publisher else ""),
+            id=self.publisher_id or (publisher.id if publisher else derived),
             name=self.publisher_name or (publisher.name if publisher else ""),
             url=self.publisher_url or (publisher.url if publisher else None),
         )
 
     def _license(self, license_: License | None) -> License | None:
-        changed = (
-            self.license_name
-            or self.license_spdx
-            or self.license_file
-            or self.attribution_required is not None
-        )
+        # A licence file alone changes no field: its text names the licence when it is a
+        # common one (recognised when the build reads it).
+        changed = self.license_name or self.license_spdx or self.attribution_required is not None
         if not changed:
             return license_
         if license_ is None and not self.license_name:

@@ -9,6 +9,10 @@ run (:class:`~gezel_knowledge.compiler.metadata.catalog_yaml.MetadataError`):
 - ``version``, when absent, is the build date (``createdAt``) as ``YYYY.M.D``;
 - ``license``, when absent, comes from the licence notice when its text is a common licence
   (:func:`~gezel_knowledge.compiler.metadata.licences.recognise_licence`);
+- ``publisher``, when neither catalog.yaml, the flags nor the site's configuration states one,
+  is the copyright holder the licence notice names
+  (:func:`~gezel_knowledge.compiler.metadata.licences.copyright_holder`), its id derived from
+  the name;
 - the README, when the source has none, is generated from the metadata
   (:func:`~gezel_knowledge.compiler.metadata.readme.generated_readme`).
 
@@ -19,11 +23,14 @@ root`) once its symbolic links are resolved, unless the user named it (``--readm
 ``--license-file``, ``metadata=``, a ``catalog=`` file given instead of the source's own): a
 source cannot publish ``~/.ssh/id_rsa`` through a symlinked ``LICENSE``, a ``readme: ../../x``
 in its catalog.yaml, or a licence found above it (``unsafe-path``, naming the flag that ships
-such a file on purpose). A refused notice is not read either.
+such a file on purpose). A refused notice is not read either. A source with no notice of its
+own whose repository has one above it is told the one flag that ships it
+(``--license-file ../LICENSE``).
 """
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -36,7 +43,9 @@ from gezel_knowledge.compiler.metadata.catalog_yaml import (
     normalize_created_at,
 )
 from gezel_knowledge.compiler.metadata.licences import (
+    copyright_holder,
     find_licence_file,
+    licence_file_above,
     read_notice,
     recognise_licence,
 )
@@ -44,6 +53,7 @@ from gezel_knowledge.compiler.metadata.readme import generated_readme
 from gezel_knowledge.compiler.sources.source import CatalogSource
 from gezel_knowledge.compiler.text.data import resolved_path
 from gezel_knowledge.compiler.text.names import derive_topic_id
+from gezk.manifest import Publisher
 
 __all__ = [
     "CheckedInputs",
@@ -92,11 +102,14 @@ def derived_metadata(
     version = meta.version
     if version is None and created_at is not None:
         version = calendar_version(created_at)
-    licence = meta.license
-    if licence is None and notice is not None and notice.is_file():
-        text = read_notice(notice)
-        licence = recognise_licence(text) if text is not None else None
-    return replace(meta, id=catalog_id, version=version, license=licence)
+    licence, publisher = meta.license, meta.publisher
+    if (licence is None or publisher is None) and notice is not None and notice.is_file():
+        text = read_notice(notice) or ""
+        licence = licence or recognise_licence(text)
+        holder = copyright_holder(text) if publisher is None else None
+        if holder is not None:
+            publisher = Publisher(derive_topic_id(holder), holder)
+    return replace(meta, id=catalog_id, version=version, license=licence, publisher=publisher)
 
 
 def _described(site: str | None) -> str | None:
@@ -132,6 +145,30 @@ class _Confinement:
         )
 
 
+def _missing_notice(notice: Path | None, root: Path) -> MetadataProblem:
+    """The licence notice is missing: the one flag to add when the repository holds one above
+    the source folder (never read from there unless named), else how to add one."""
+    if notice is not None:
+        hint = f"the licence notice is missing ({notice}): fix license.file in catalog.yaml"
+        return MetadataProblem("license.file", hint, "missing-input")
+    above = licence_file_above(root)
+    if above is not None:
+        shown = os.path.relpath(above)
+        if any(part != ".." for part in Path(shown).parts[:-1]):
+            shown = str(above)  # relative only when it is in a folder the user stands below
+        return MetadataProblem(
+            "license.file",
+            f"the licence notice is not in the source folder; {shown} above it is not read "
+            f"unless named: add --license-file {shown}",
+            "missing-input",
+        )
+    return MetadataProblem(
+        "license.file",
+        "the licence notice is missing: add a LICENSE file or set license.file in catalog.yaml",
+        "missing-input",
+    )
+
+
 def check_inputs(
     source: CatalogSource,
     metadata: CatalogMetadata,
@@ -161,15 +198,7 @@ def check_inputs(
         problems.append(outside)
         notice = None  # neither shipped nor read to recognise its licence
     elif notice is None or not notice.is_file():
-        shown = f" ({notice})" if notice is not None else ""
-        problems.append(
-            MetadataProblem(
-                "license.file",
-                f"the licence notice is missing{shown}: add a LICENSE file or set license.file "
-                "in catalog.yaml",
-                "missing-input",
-            )
-        )
+        problems.append(_missing_notice(notice, confined.root))
     meta = derived_metadata(metadata, created, notice)
     readme = meta.readme or source.readme
     outside = confined.problem("readme", "the README", readme, "--readme")
@@ -193,7 +222,10 @@ def check_inputs(
                 "missing-input",
             )
         )
-    identity = meta.require(problems)
+    # A notice still to be named may name the publisher (its copyright line): ask for the
+    # notice alone first.
+    pending = frozenset({"publisher"}) if notice is None else frozenset()
+    identity = meta.require(problems, pending=pending)
     if created is None or notice is None:
         raise AssertionError("unreachable")  # pragma: no cover - require() raised
     return CheckedInputs(

@@ -5,10 +5,16 @@
   metadata catalog.yaml leaves out, and decides how links and heading anchors are read.
 - Document id: the path relative to the content root (the generator's source folder) without
   its extension (NFC).
-- Title: front matter ``title``, else the first H1, else the outline's label, else the file name.
+- Title: the navigation label the generator gives the page (a nav entry's title, a sidebar
+  label), else front matter ``title``, else the first H1, else the file name (an index page's
+  folder name); a label or heading without the Markdown it is written in
+  (:func:`~gezel_knowledge.compiler.text.titles.plain_title`), a front matter title as written.
 - Front matter may give ``title``, ``summary`` (or ``description``), ``aliases``, ``ordinal``
   (Hugo trees also ``weight``), ``locations``, ``tocReferences``, ``sourceUrl``,
   ``sourceRevision``, ``sourceUpdatedAt``, ``attribution``, ``meta`` and ``language``.
+- The catalog's name, when neither the site, catalog.yaml nor the flags state one (an empty
+  ``title``), is, for a generator's site, the landing page's own title (the navigation's
+  first page) unless it is a generic word (README, Introduction, Home...).
 - The table of contents comes from the outline the generator reads
   (:mod:`gezel_knowledge.compiler.generators.registry`).
 - Links to other pages, found by the generator's rules (:mod:`~.site_links`), become
@@ -40,7 +46,8 @@ from gezel_knowledge.archive.assets import (
     catalog_assets_problem,
 )
 from gezel_knowledge.compiler.errors import BuildWarning, SourceError, display_path
-from gezel_knowledge.compiler.generators.base import Site
+from gezel_knowledge.compiler.generators._context import pretty
+from gezel_knowledge.compiler.generators.base import INDEX_STEMS, Site
 from gezel_knowledge.compiler.generators.registry import (
     OUTLINE_KINDS,
     recognise_outline,
@@ -80,6 +87,7 @@ from gezel_knowledge.compiler.text.frontmatter import split_front_matter
 from gezel_knowledge.compiler.text.links import LinkRef, find_links, rewrite_links
 from gezel_knowledge.compiler.text.myst import myst_targets
 from gezel_knowledge.compiler.text.names import derive_topic_id, document_slug
+from gezel_knowledge.compiler.text.titles import plain_title
 from gezk.ids import is_id
 from gezk.spatial import Location, LocationRole
 from gezk.toc import TocReference
@@ -109,6 +117,8 @@ class _Page:
     body_sha256: str
     anchors: dict[str, tuple[int, int]]
     links: list[LinkRef]
+    heading: str = ""
+    """The page's own title (front matter ``title``, else first H1), whatever its label."""
     plan: dict[int, _Action] = field(default_factory=dict)
     """link start offset -> ("doc", id, range), ("asset", archive path, None) or ("text",
     replacement, None)."""
@@ -155,6 +165,15 @@ def _doc_id(stem: str, where: str) -> str:
             path=where,
         )
     return doc_id
+
+
+def _file_title(rel: str) -> str:
+    """The title of a page that states none: its file name, or for an index page
+    (``_index.md``, ``index.md``, ``README.md``) its folder's, as generators name sections."""
+    path = PurePosixPath(rel)
+    if path.stem.lower() in INDEX_STEMS and path.parent.name:
+        return pretty(path.parent.name)[0]
+    return path.stem
 
 
 def _first_h1(blocks: list[Block]) -> str | None:
@@ -350,6 +369,8 @@ class _Tree:
         self.resolver: LinkResolver | None = None
         self.labels: dict[str, tuple[str, tuple[int, int]]] = {}
         """MyST labels of every page (label -> page, lines), for generators that read them."""
+        self.uids: dict[str, _Page] | None = None
+        """Pages by their front matter ``uid`` (DocFX's cross-reference ids), made on demand."""
 
     def display(self, path: Path) -> str:
         return display_path(path, self.source_root)
@@ -374,16 +395,19 @@ class _Tree:
         body = normalize_body(expand(raw_body))
         index = LineIndex(body)
         blocks = parse_blocks(body, index)
-        title = (
-            _fm_str(front, "title", where) or _first_h1(blocks) or label or PurePosixPath(rel).stem
+        # The navigation's label names the page as the site shows it; else the page's own.
+        # A front matter title is plain text already (generators show it as written).
+        heading = " ".join((_fm_str(front, "title", where) or "").split()) or plain_title(
+            _first_h1(blocks) or ""
         )
+        title = plain_title(label or "") or heading or _file_title(rel)
         # The generator's id for the page (Docusaurus' doc id), by default its path.
         doc_id = _doc_id(self.site.generator.document_id(rel, front), where)
         page = _Page(
             rel=rel,
             file=file,
             doc_id=doc_id,
-            title=unicodedata.normalize("NFC", title.strip()) or PurePosixPath(rel).stem,
+            title=unicodedata.normalize("NFC", title.strip()) or _file_title(rel),
             front=front,
             body_line=body_line,
             body_sha256=hashlib.sha256(body.encode("utf-8")).hexdigest(),
@@ -391,6 +415,7 @@ class _Tree:
             generated_headings=generator.generates_headings(body),
             anchors=page_anchors(blocks, index, body, self.style.slug),
             links=find_links(body, index, blocks, myst=self.style.myst_labels is not None),
+            heading=unicodedata.normalize("NFC", heading),
         )
         if self.style.myst_labels:
             implicit = self.style.myst_labels == "mystmd"
@@ -417,6 +442,9 @@ class _Tree:
         for link in page.links:
             line = link.line + page.body_line - 1
             raw = link.target.strip()
+            if raw[:5].lower() == "xref:":
+                self._plan_xref(page, link, raw[5:], where=where, line=line)
+                continue
             if not raw or _SCHEME.match(raw):
                 continue
             ref = self.site.generator.link_target(raw)
@@ -440,6 +468,9 @@ class _Tree:
                 continue
             else:
                 missing = self._on_disk(page, decoded) is None
+                if self._generated(page, decoded) or (not missing and self.style.files_resolve):
+                    self._keep_silently(page, link)  # the generator resolves it
+                    continue
                 reason = "unresolved-link" if missing else "link-not-rewritten"
                 why = "names no page of the tree" if missing else "is not a page of the catalog"
                 self._keep(page, link, where, line, reason=reason, why=why)
@@ -454,6 +485,36 @@ class _Tree:
             return None
         candidate = self.source_root / rel
         return candidate if candidate.exists() else None
+
+    def _plan_xref(self, page: _Page, link: LinkRef, uid: str, *, where: str, line: int) -> None:
+        """An ``xref:uid`` link (DocFX): to the page whose front matter ``uid`` it names, else
+        kept silently (a uid of an API reference or another site, resolved by the generator)."""
+        if self.uids is None:
+            self.uids = {}
+            for rel in sorted(self.pages):
+                value = self.pages[rel].front.get("uid")
+                if isinstance(value, str) and value.strip():
+                    self.uids.setdefault(value.strip(), self.pages[rel])
+        name, _, fragment = unquote(uid).split("?", 1)[0].partition("#")
+        target = self.uids.get(name.strip())
+        if target is not None:
+            self._plan_doc(page, target, fragment, link, where=where, line=line)
+
+    def _generated(self, page: _Page, decoded: str) -> bool:
+        """Whether a target lies in a folder the generator writes when it builds."""
+        if not self.style.generated:
+            return False
+        base = [] if decoded.startswith("/") else list(PurePosixPath(page.rel).parent.parts)
+        rel = normalise_path([*base, *decoded.lstrip("/").split("/")])
+        return rel is not None and any(
+            rel == folder or rel.startswith(folder + "/") for folder in self.style.generated
+        )
+
+    @staticmethod
+    def _keep_silently(page: _Page, link: LinkRef) -> None:
+        """Keep a link as written with no warning (as :meth:`_keep`, never read as an asset)."""
+        if link.target.startswith("assets/"):
+            page.plan[link.start] = ("text", "./" + link.target, None)
 
     def _keep(
         self, page: _Page, link: LinkRef, where: str, line: int, *, reason: str, why: str
@@ -534,6 +595,11 @@ class _Tree:
                 path=where,
                 line=line,
             )
+        if _is_lfs_pointer(resolved):
+            # The tree holds a Git LFS pointer, not the image (a clone without LFS, a ZIP).
+            why = "is a Git LFS pointer: the image itself is not in the tree"
+            self._keep(page, link, where, line, reason="missing-image", why=why)
+            return
         archive = self.asset_files.get(resolved)
         if archive is None:
             archive = self._ship(resolved, link, where, line)
@@ -571,6 +637,18 @@ class _Tree:
         self.asset_files[resolved] = archive
         self.folded_assets[archive.casefold()] = archive
         return archive
+
+
+_LFS_POINTER = b"version https://git-lfs.github.com/spec/"
+
+
+def _is_lfs_pointer(path: Path) -> bool:
+    """Whether a file is a Git LFS pointer (small text naming the object) rather than data."""
+    try:
+        with path.open("rb") as fh:
+            return fh.read(len(_LFS_POINTER)) == _LFS_POINTER
+    except OSError:
+        return False
 
 
 def _body_loader(page: _Page, rel: str, where: str, *, myst: bool) -> Callable[[LinkBase], str]:
@@ -611,6 +689,21 @@ def _body_loader(page: _Page, rel: str, where: str, *, myst: bool) -> Callable[[
         return rewrite_links(body, refs, replacements)
 
     return load
+
+
+_GENERIC_TITLES = frozenset(
+    {"readme", "introduction", "intro", "overview", "home", "index", "welcome", "about"}
+    | {"getting started", "documentation", "docs", "contents", "table of contents"}
+)
+
+
+def _landing_title(tree: _Tree, labels: Mapping[str, str | None]) -> str | None:
+    """The catalog's name when the site states none (or an empty title): its landing page's
+    own title, the first page of its navigation, unless that is a generic word (README,
+    Introduction, Home...) that names no site."""
+    first = next(iter(labels), None)
+    heading = tree.pages[first].heading if first is not None else ""
+    return heading if heading and heading.casefold() not in _GENERIC_TITLES else None
 
 
 def _is_page(readme: Path, meta: CatalogMetadata, tree: _Tree) -> bool:
@@ -667,6 +760,12 @@ def load_markdown_tree(
         exclude=meta.exclude or (),
         reserved=reserved,
     )
+    labels = outline_pages(recognised.outline)
+    tree = _Tree(source_root, recognised.content_root, site)
+    for rel in sorted(labels):
+        tree.scan(rel, labels[rel])
+    if meta.name is None and site.generator_name is not None:
+        meta = replace(meta, name=_landing_title(tree, labels))
     declaration = meta.root_topic or recognised.outline.root_declaration
     root_name = (
         (declaration.name if declaration and declaration.name else None) or meta.name or "Overview"
@@ -678,10 +777,6 @@ def load_markdown_tree(
         or (meta.id if is_id(meta.id) else None)
         or derive_topic_id(root_name)
     )
-    labels = outline_pages(recognised.outline)
-    tree = _Tree(source_root, recognised.content_root, site)
-    for rel in sorted(labels):
-        tree.scan(rel, labels[rel])
     toc = table_of_contents(
         recognised.outline,
         root_id=root_id,
@@ -743,7 +838,7 @@ def load_markdown_tree(
             SourceAsset(path, file, file.stat().st_size)
             for path, file in sorted(tree.assets.items())
         ),
-        warnings=meta.warnings + recognised.warnings + tuple(tree.warnings),
+        warnings=meta.warnings + recognised.warnings + toc.warnings + tuple(tree.warnings),
         readme=readme if readme.is_file() and not _is_page(readme, meta, tree) else None,
         license_notice=license_file,
         source_notices=notices,

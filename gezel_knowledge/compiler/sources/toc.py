@@ -7,13 +7,31 @@ into the table of contents:
 - A topic id is the section's explicit id when it has one, otherwise derived from its name:
   accents folded, lowercased, every run of other characters turned into ``-``, at most 63
   characters; a name with no Latin letters or digits gets ``topic-`` and eight hex digits of its
-  SHA-256. Two sections that end up with one id are refused, naming both.
+  SHA-256. Two sections given one explicit id are refused, naming both.
+- Collisions of derived ids never stop a build. A derived id that more than one section would
+  get, or that an explicit id or the root topic already holds, is qualified by its path: the
+  parent topic's id, ``-``, the derived id (``guide-configuration`` and
+  ``reference-configuration`` for two *Configuration* sections). A qualified id longer than 63
+  characters keeps its first 54 and adds ``-`` and eight hex digits of the SHA-256 of the
+  section's names from the top. Sections that are still alike (two top-level sections of one
+  name) take ``-2``, ``-3``... in outline order. So an id changes only when a section of the
+  same name appears or goes, never because of an unrelated edit.
+- A section's name is its outline label without its Markdown (``plain_title``). A section the
+  outline leaves unnamed is named after the page its outline names for it, else
+  its first page's title, else ``Untitled``.
+- Pages directly under a section and its subsections are one order, as the generator's
+  navigation lists them: a page's ordinal and a subsection's numeric sort key share one space
+  of positions. An outline file gives positions; in a folder tree whose generator lists a
+  folder's pages and subfolders together (Hugo, Docusaurus), each child's position is its
+  rank by its own order (weight, position, number prefix), then its name or title. A plain
+  folder tree keeps subfolders apart (sorted by name).
 - A section whose position is known (an ordered outline, a numeric folder prefix, a ``weight``
   or ``order``) gets the zero-padded ``order + 2**31`` sort key of spec section 5.2; one without
   is keyed by its name, so digit-keyed siblings come first.
 - The first time a page appears (depth first, in outline order) is its primary placement; every
-  later appearance is an additional TOC reference (:class:`gezk.toc.TocReference`). A page
-  listed twice under one section is refused.
+  later appearance is an additional TOC reference (:class:`gezk.toc.TocReference`) (the
+  shared placements of spec section 5.2). A page listed twice under one section is placed
+  there once, with a ``repeated-placement`` warning.
 - Pages at the top level of the outline are placed in a root topic: the ``rootTopic`` of
   catalog.yaml, else one named after the catalog (its id and name). When an ordered outline
   that allows it (``Outline.interleaved_root``) lists a top-level page after a top-level
@@ -23,11 +41,13 @@ into the table of contents:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import hashlib
+from dataclasses import dataclass, field
 
-from gezel_knowledge.compiler.errors import SourceError
+from gezel_knowledge.compiler.errors import BuildWarning, SourceError
 from gezel_knowledge.compiler.generators.outline import Outline, OutlinePage, OutlineSection
 from gezel_knowledge.compiler.text.names import derive_topic_id
+from gezel_knowledge.compiler.text.titles import plain_title
 from gezk.errors import InvalidIdentifier
 from gezk.ids import sort_key_for_order, validate_topic_id
 from gezk.toc import TocReference, Topic
@@ -51,6 +71,7 @@ class TableOfContents:
     primary: dict[str, TocReference]
     references: dict[str, tuple[TocReference, ...]]
     labels: dict[str, str]
+    warnings: tuple[BuildWarning, ...] = field(default=())
 
 
 def topic_sort_key(order: int | None, name: str) -> str:
@@ -77,10 +98,12 @@ def table_of_contents(
 ) -> TableOfContents:
     """Topics, ids, sort keys and placements of an outline (see the module docstring)."""
     toc = _TocBuilder()
+    if not outline.ordered and outline.merged:
+        _rank(outline.root, page_titles or {})
     root_pages = [c for c in outline.root.children if isinstance(c, OutlinePage)]
     if root_pages:
         toc.claim(root_id, f"root topic of {outline.file or 'the source tree'}")
-    ids = toc.claim_sections(outline.root, page_titles or {})
+    ids = toc.claim_sections(outline.root, page_titles or {}, root_id if root_pages else None)
     roots: list[tuple[str, OutlineSection]] = []
     if root_pages:
         if root_order is None and outline.ordered:
@@ -114,6 +137,7 @@ def table_of_contents(
         primary=toc.primary,
         references={k: tuple(v) for k, v in toc.references.items() if v},
         labels=toc.labels,
+        warnings=tuple(toc.warnings),
     )
 
 
@@ -126,6 +150,7 @@ class _TocBuilder:
         self.primary: dict[str, TocReference] = {}
         self.references: dict[str, list[TocReference]] = {}
         self.labels: dict[str, str] = {}
+        self.warnings: list[BuildWarning] = []
 
     def claim(self, topic_id: str, key: str) -> None:
         """Take ``topic_id`` for the section at ``key``; refuse a bad or taken id."""
@@ -144,22 +169,50 @@ class _TocBuilder:
             )
         self.owners[topic_id] = key
 
-    def claim_sections(self, root: OutlineSection, titles: dict[str, str]) -> dict[int, str]:
-        """Name and claim the id of every section below ``root``, breadth first.
+    def claim_sections(
+        self, root: OutlineSection, titles: dict[str, str], root_id: str | None
+    ) -> dict[int, str]:
+        """Name and claim the id of every section below ``root``, breadth first (see the
+        module docstring for the rule that keeps ids distinct).
 
-        Ids are claimed for the whole tree before any topic is made, so a collision is
-        reported whichever section comes first.
+        Ids are claimed for the whole tree before any topic is made, so a clash of explicit
+        ids is reported whichever section comes first.
         """
+        sections: list[tuple[OutlineSection, OutlineSection | None]] = []
+        queue: list[tuple[OutlineSection, OutlineSection | None]] = [
+            (c, None) for c in root.children if isinstance(c, OutlineSection)
+        ]
+        while queue:
+            section, parent = queue.pop(0)
+            sections.append((section, parent))
+            queue.extend((c, section) for c in section.children if isinstance(c, OutlineSection))
+        for section, _ in sections:
+            section.name = plain_title(section.name) or _unnamed(section, titles)
+        explicit = {s.explicit_id for s, _ in sections if s.explicit_id}
+        for section, _ in sections:
+            if section.explicit_id:
+                self.claim(section.explicit_id, section.key)
+        derived = {id(s): derive_topic_id(s.name) for s, _ in sections if not s.explicit_id}
+        uses: dict[str, int] = {}
+        for base in derived.values():
+            uses[base] = uses.get(base, 0) + 1
         ids: dict[int, str] = {}
-        stack = [c for c in root.children if isinstance(c, OutlineSection)]
-        while stack:
-            section = stack.pop(0)
-            if not section.name:
-                section.name = titles.get(section.title_page or "", "") or section.key
-            topic_id = section.explicit_id or derive_topic_id(section.name)
-            self.claim(topic_id, section.key)
-            ids[id(section)] = topic_id
-            stack.extend(c for c in section.children if isinstance(c, OutlineSection))
+        names: dict[int, tuple[str, ...]] = {}
+        for section, parent in sections:
+            names[id(section)] = (*(names[id(parent)] if parent else ()), section.name)
+            if section.explicit_id:
+                ids[id(section)] = section.explicit_id
+                continue
+            base = derived[id(section)]
+            topic_id = base
+            if uses[base] > 1 or base in explicit or base == root_id:
+                topic_id = _qualified(ids[id(parent)] if parent else None, base, names[id(section)])
+            unique, n = topic_id, 1
+            while unique in self.owners:
+                n += 1
+                unique = f"{topic_id[: 63 - len(str(n)) - 1].rstrip('-')}-{n}"
+            self.claim(unique, section.key)
+            ids[id(section)] = unique
         return ids
 
     def place(self, page: OutlinePage, path: tuple[str, ...]) -> None:
@@ -174,12 +227,16 @@ class _TocBuilder:
         others = self.references[page.path]
         leaves = [first.topic_path[-1]] + [p.topic_path[-1] for p in others]
         if path[-1] in leaves:
-            raise SourceError(
-                f"{page.path!r} is listed twice under topic {path[-1]!r}",
-                reason="repeated-placement",
-                path=page.origin,
-                line=page.line,
+            # A topic lists a document once (spec section 5.2): the first place stands.
+            self.warnings.append(
+                BuildWarning(
+                    "repeated-placement",
+                    f"{page.path!r} is listed twice under topic {path[-1]!r}; placed once",
+                    path=page.origin,
+                    line=page.line,
+                )
             )
+            return
         others.append(placement)
 
     def walk(
@@ -213,6 +270,56 @@ class _TocBuilder:
         for child in section.children:
             if isinstance(child, OutlineSection):
                 self.walk(child, (*path, ids[id(child)]), topic_id, ids)
+
+
+_MAX_ID = 63
+
+
+def _rank(section: OutlineSection, titles: dict[str, str]) -> None:
+    """Give the children of a folder tree's sections one order, pages and subsections merged:
+    by their own order (weight, position, a number prefix), then by their name or title, as
+    the folder generators list them; each child's order becomes its rank."""
+
+    def key(child: OutlineSection | OutlinePage) -> tuple[bool, int, str, str]:
+        if isinstance(child, OutlineSection):
+            name, path = child.name, child.key
+        else:
+            name, path = child.label or titles.get(child.path, "") or child.path, child.path
+        return (child.order is None, child.order or 0, name.casefold(), path)
+
+    for child in section.children:
+        if isinstance(child, OutlineSection):
+            topic_sort_key(child.order, child.name)  # an order outside 32 bits is refused
+    ranked = sorted(section.children, key=key)
+    for rank, child in enumerate(ranked):
+        child.order = rank
+        if isinstance(child, OutlineSection):
+            _rank(child, titles)
+    section.children = ranked
+
+
+_HASHED_PREFIX = 54
+
+
+def _qualified(parent_id: str | None, base: str, names: tuple[str, ...]) -> str:
+    """``base`` qualified by its parent topic's id, within the 63 characters of an id."""
+    if parent_id is None:
+        return base
+    topic_id = f"{parent_id}-{base}"
+    if len(topic_id) <= _MAX_ID:
+        return topic_id
+    digest = hashlib.sha256("\x00".join(names).encode("utf-8")).hexdigest()[:8]
+    return f"{topic_id[:_HASHED_PREFIX].rstrip('-')}-{digest}"
+
+
+def _unnamed(section: OutlineSection, titles: dict[str, str]) -> str:
+    """The name of a section its outline leaves unnamed (never a file path of the builder)."""
+    if section.title_page and titles.get(section.title_page):
+        return titles[section.title_page]
+    first = next((c for c in section.children if isinstance(c, OutlinePage)), None)
+    if first is not None and (first.label or titles.get(first.path)):
+        return plain_title(first.label or "") or titles[first.path]
+    return "Untitled"
 
 
 def outline_pages(outline: Outline) -> dict[str, str | None]:

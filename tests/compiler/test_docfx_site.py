@@ -1,0 +1,146 @@
+"""DocFX: toc.yml order, href/topicHref, nested toc.yml, and the links DocFX resolves kept
+silently (generated api/ folders, files it copies or includes, YAML pages, tab links) (issue 21)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from gezel_knowledge.compiler import CatalogSource, LinkBase
+from gezel_knowledge.compiler.sources.markdown_tree import load_markdown_tree
+from tests.compiler.trees import PNG, write_tree
+
+LINKS = LinkBase("tester", "demo")
+
+DOCFX_JSON = (
+    '\ufeff{"metadata": [{"src": [{"files": ["*.csproj"], "src": "../src"}], "dest": "api"}],\n'
+    ' "build": {"globalMetadata": {"_appTitle": "Widget"}, "resource": [{"files": ["media/**"]}]}}'
+)
+LFS = b"version https://git-lfs.github.com/spec/v1\noid sha256:0\nsize 12\n"
+
+
+def _warnings(source: CatalogSource) -> list[tuple[str, str | None, int | None]]:
+    return [(w.reason, w.path, w.line) for w in source.warnings]
+
+
+def _site(root: Path) -> Path:
+    return write_tree(
+        root,
+        {
+            "docfx.json": DOCFX_JSON,
+            "toc.yml": (
+                "\ufeff- name: Docs\n  href: docs/\n- name: API\n  href: api/\n"
+                "- name: Reference\n  href: reference.yml\n"
+            ),
+            "docs/toc.yml": (
+                "- name: Start\n  href: start.md\n"
+                "- name: Concepts\n  topicHref: concepts/index.md\n  items:\n"
+                "    - name: Shards\n      href: concepts/shards.md\n"
+                "- name: Tabs\n  href: tabs.md\n"
+            ),
+            "docs/start.md": (
+                "# Start\n\nSee [the API](../api/Widget.yml), [the reader](../api/index.md),\n"
+                "[a sheet](../media/sheet.pdf), [code](../src/a.cs?name=x), "
+                "[reference](../reference.yml).\n\n![diagram](../media/diagram.png)\n"
+                "[gone](nowhere.md)\n"
+            ),
+            "docs/concepts/index.md": "# Concepts\n",
+            "docs/concepts/shards.md": "# Shards\n\n[Back](#no-such-heading)\n",
+            "docs/tabs.md": "# Tabs\n\n# [Linux](#tab/linux)\n\nRun it.\n\n---\n",
+            "reference.yml": "### YamlMime:ApiPage\ntitle: Reference\n",
+            "media/sheet.pdf": b"%PDF-1.4\n",
+            "media/diagram.png": LFS,
+            "src/a.cs": "class A {}\n",
+        },
+        catalog=None,
+    )
+
+
+def test_docfx_outline_order_and_sections(tmp_path: Path) -> None:
+    source = load_markdown_tree(_site(tmp_path / "fx"))
+    assert source.outline == "docfx"
+    assert source.metadata.name == "Widget"
+    assert {d.id: (d.topic_path, d.ordinal) for d in source.documents} == {
+        "docs/start": (("docs",), 0),
+        "docs/concepts/index": (("docs", "concepts"), 0),
+        "docs/concepts/shards": (("docs", "concepts"), 1),
+        "docs/tabs": (("docs",), 2),
+    }
+    assert {t.id: t.sort_key for t in source.topics}["concepts"] == "2147483649"
+
+
+def test_docfx_links_it_resolves_are_silent_and_real_problems_warn(tmp_path: Path) -> None:
+    source = load_markdown_tree(_site(tmp_path / "fx"))
+    # No warning for api/ (written by docfx metadata), the toc's YAML page, the PDF resource,
+    # the code snippet or the tab link; the Git LFS pointer, the missing page and the
+    # missing bookmark are reported.
+    assert sorted(_warnings(source)) == [
+        ("missing-anchor", "docs/concepts/shards.md", 3),
+        ("missing-image", "docs/start.md", 6),
+        ("unresolved-link", "docs/start.md", 7),
+    ]
+    assert any("Git LFS pointer" in str(w) for w in source.warnings)
+
+
+def test_a_real_image_still_ships(tmp_path: Path) -> None:
+    root = _site(tmp_path / "fx")
+    (root / "media" / "diagram.png").write_bytes(PNG)
+    source = load_markdown_tree(root)
+    assert [a.path for a in source.assets] == ["assets/media/diagram.png"]
+    assert ("missing-image", "docs/start.md", 6) not in _warnings(source)
+
+
+def test_xref_links_reach_the_page_with_that_uid_and_are_silent_otherwise(
+    tmp_path: Path,
+) -> None:
+    root = write_tree(
+        tmp_path / "fx",
+        {
+            "toc.yml": "- name: A\n  href: a.md\n- name: B\n  href: b.md\n",
+            "a.md": (
+                "# A\n\nSee [B](xref:guide.b#usage), <xref:guide.b> and "
+                "[String](xref:System.String).\n"
+            ),
+            "b.md": "---\nuid: guide.b\n---\n# B\n\n## Usage\n\nUse it.\n",
+        },
+        catalog=None,
+    )
+    source = load_markdown_tree(root)
+    assert source.warnings == ()
+    body = next(d for d in source.documents if d.id == "a").load_body(LINKS)
+    assert "[B](knowledge://tester/demo/b#line=3-5)" in body
+    assert "[String](xref:System.String)" in body
+
+
+def test_a_markdown_toc_nests_by_heading_level(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "fx",
+        {
+            "docfx.json": "{}",
+            "toc.md": (
+                "# [Overview](index.md)\n"
+                "# Guides\n## [Install](guides/install.md)\n## [Use `it`](guides/use.md)\n"
+                "```\n# [Not a heading](nope.md)\n```\n"
+                "# [Reference](ref/)\n"
+            ),
+            "ref/toc.md": "# [Calls](calls.md)\n",
+            "index.md": "# Overview\n",
+            "guides/install.md": "# Install\n",
+            "guides/use.md": "# Use\n",
+            "ref/calls.md": "# Calls\n",
+        },
+        catalog=None,
+    )
+    source = load_markdown_tree(root)
+    assert source.outline == "docfx"
+    assert {d.id: (d.topic_path, d.ordinal, d.title) for d in source.documents} == {
+        "index": (("overview",), 0, "Overview"),
+        "guides/install": (("guides",), 0, "Install"),
+        "guides/use": (("guides",), 1, "Use it"),
+        "ref/calls": (("reference",), 0, "Calls"),
+    }
+    assert source.warnings == ()
+
+
+def test_a_lone_toc_md_is_no_docfx_project(tmp_path: Path) -> None:
+    root = write_tree(tmp_path / "t", {"toc.md": "# [A](a.md)\n", "a.md": "# A\n"}, catalog=None)
+    assert load_markdown_tree(root).outline != "docfx"

@@ -1,0 +1,191 @@
+"""Licence notices: every common file name, SPDX by the text, the one flag to add, and the
+publisher a copyright line names (issue 21)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from gezel_knowledge.cli import main
+from gezel_knowledge.compiler.generators import _config as config
+from gezel_knowledge.compiler.metadata.licences import (
+    copyright_holder,
+    find_licence_file,
+    recognise_licence,
+)
+from gezel_knowledge.compiler.sources.markdown_tree import load_markdown_tree
+from tests.compiler.trees import entries, write_tree
+
+# The defining sentences recognition looks for, not whole licence texts.
+MIT = (
+    "Copyright (c) 2024 Kettle Works\n\n"
+    "Permission is hereby granted, free of charge, to any person obtaining a copy\n"
+)
+APACHE_NOTICE = (
+    "Copyright 2019 ZeroEx Intl.\n\n"
+    'Licensed under the Apache License, Version 2.0 (the "License");\n'
+    "you may not use this file except in compliance with the License.\n"
+)
+SITE_CATALOG = "name: Kettle\nlanguage: en\n"
+HASH = ["--embedder", "test-hash-embed@1", "--created-at", "2026-12-01T00:00:00Z", "--quiet"]
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "LICENSE",
+        "LICENSE.md",
+        "LICENSE.txt",
+        "LICENSE.rst",
+        "LICENCE",
+        "COPYING",
+        "LICENSE-MIT",
+        "LICENSE-APACHE",
+        "license.md",
+        "License.txt",
+        "licence",
+        "copying.txt",
+    ],
+)
+def test_every_common_licence_file_name_is_found_whatever_its_case(
+    tmp_path: Path, name: str
+) -> None:
+    (tmp_path / name).write_text(MIT)
+    (tmp_path / "NOTICE-unrelated.md").write_text("no\n")
+    assert find_licence_file(tmp_path) == tmp_path / name
+
+
+def test_the_plain_licence_name_is_preferred_to_a_dual_licence_pair(tmp_path: Path) -> None:
+    for name in ("LICENSE-MIT", "LICENSE-APACHE", "LICENSE.md"):
+        (tmp_path / name).write_text(MIT)
+    assert find_licence_file(tmp_path) == tmp_path / "LICENSE.md"
+    (tmp_path / "LICENSE.md").unlink()
+    assert find_licence_file(tmp_path) == tmp_path / "LICENSE-MIT"
+
+
+def test_the_short_apache_notice_is_the_apache_licence() -> None:
+    licence = recognise_licence(APACHE_NOTICE)
+    assert licence is not None
+    assert licence.spdx == "Apache-2.0"
+
+
+@pytest.mark.parametrize(
+    ("text", "holder"),
+    [
+        ("Copyright (c) 2019-2024, Encode OSS Ltd.\nAll rights reserved.", "Encode OSS Ltd"),
+        ("Copyright © 2018, [Encode OSS Ltd](https://www.encode.io/).", "Encode OSS Ltd"),
+        ("MIT License Copyright (c) 2023 Chris Sewell", "Chris Sewell"),
+        ("Copyright &copy; 2015-present <b>Dan</b>", "Dan"),
+        ("Copyright: 2024 Alex Shpak", "Alex Shpak"),
+        ("Copyright (c) Facebook, Inc. and its affiliates.", "Facebook, Inc. and its affiliates"),
+        ("Copyright [yyyy] [name of copyright owner]", None),
+        ("grant a copyright license to reproduce", None),
+        ("THE COPYRIGHT HOLDERS AND CONTRIBUTORS", None),
+        ("Copyright (C) 2007 Free Software Foundation, Inc. <https://fsf.org/>", None),
+        ("[© CC BY 4.0](https://creativecommons.org/licenses/by/4.0/legalcode)", None),
+        ("Copyright © 2025 Yusuke Nakada. Generated with <a href='x'>DocFX</a>", "Yusuke Nakada"),
+    ],
+)
+def test_the_copyright_holder_of_a_notice(text: str, holder: str | None) -> None:
+    assert copyright_holder(text) == holder
+
+
+def _built(tmp_path: Path, out: Path, capsys: pytest.CaptureFixture[str], *flags: str) -> int:
+    del capsys
+    return main(["build", str(tmp_path / "repo" / "site"), "-o", str(out), *HASH, *flags])
+
+
+def test_a_licence_above_the_site_names_the_one_flag_and_then_needs_no_other(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("GEZEL_HOME", str(tmp_path / "home"))
+    repo = tmp_path / "repo"
+    write_tree(repo / "site", {"a.md": "# A\n\nText.\n"}, catalog=SITE_CATALOG, notices=False)
+    (repo / "LICENSE-APACHE").write_text(APACHE_NOTICE)
+    monkeypatch.chdir(repo / "site")
+    out = tmp_path / "k.gezk"
+    assert _built(tmp_path, out, capsys) == 1
+    err = capsys.readouterr().err
+    assert "add --license-file ../LICENSE-APACHE" in err
+    assert "license is missing" not in err
+    assert "publisher" not in err
+    # The named file's text gives the licence, its copyright line the publisher.
+    assert _built(tmp_path, out, capsys, "--license-file", "../LICENSE-APACHE") == 0
+    manifest = json.loads(entries(out)["manifest.json"])
+    assert manifest["license"]["spdx"] == "Apache-2.0"
+    assert manifest["publisher"] == {"id": "zeroex-intl", "name": "ZeroEx Intl"}
+
+
+def test_a_licence_the_site_holds_gives_licence_and_publisher_with_no_flag(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("GEZEL_HOME", str(tmp_path / "home"))
+    site = write_tree(
+        tmp_path / "repo" / "site",
+        {"a.md": "# A\n\nText.\n", "license.md": MIT},
+        catalog=SITE_CATALOG,
+        notices=False,
+    )
+    out = tmp_path / "k.gezk"
+    assert main(["build", str(site), "-o", str(out), *HASH]) == 0
+    manifest = json.loads(entries(out)["manifest.json"])
+    assert (manifest["license"]["spdx"], manifest["publisher"]["name"]) == ("MIT", "Kettle Works")
+
+
+def test_a_publisher_name_alone_is_enough(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("GEZEL_HOME", str(tmp_path / "home"))
+    site = write_tree(
+        tmp_path / "repo" / "site",
+        {"a.md": "# A\n\nText.\n", "LICENSE": MIT.replace("Copyright (c) 2024 Kettle Works", "")},
+        catalog=SITE_CATALOG,
+        notices=False,
+    )
+    out = tmp_path / "k.gezk"
+    assert main(["build", str(site), "-o", str(out), *HASH]) == 1
+    assert (
+        "publisher is missing: set `publisher: {id, name}` in catalog.yaml or --publisher-name"
+        in (capsys.readouterr().err)
+    )
+    assert main(["build", str(site), "-o", str(out), *HASH, "--publisher-name", "Kettle Co"]) == 0
+    manifest = json.loads(entries(out)["manifest.json"])
+    assert manifest["publisher"] == {"id": "kettle-co", "name": "Kettle Co"}
+
+
+@pytest.mark.parametrize(
+    ("line", "holder"),
+    [
+        ("2021, Executable Book Project", "Executable Book Project"),
+        (
+            "Copyright &copy; 2019 <a href='https://encode.io/'>Encode OSS Ltd</a>.",
+            "Encode OSS Ltd",
+        ),
+        ("<span>Supported by the .NET Foundation</span>", None),
+        ("[© CC BY 4.0](https://creativecommons.org/licenses/by/4.0/legalcode)", None),
+    ],
+)
+def test_a_sites_copyright_setting_names_the_publisher(line: str, holder: str | None) -> None:
+    found = config.publisher(None, None, line)
+    assert (found.name if found else None) == holder
+
+
+def test_a_docfx_footer_names_the_publisher(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "fx",
+        {
+            "docfx.json": (
+                '{"build": {"globalMetadata": {"_appName": "Motion", '
+                '"_appFooter": "<span>Copyright \\u00a9 2025 Yusuke Nakada. Made with DocFX'
+                '</span>"}}}'
+            ),
+            "toc.yml": "- name: A\n  href: a.md\n",
+            "a.md": "# A\n",
+        },
+        catalog=None,
+    )
+    publisher = load_markdown_tree(root).metadata.publisher
+    assert publisher is not None
+    assert (publisher.id, publisher.name) == ("yusuke-nakada", "Yusuke Nakada")
