@@ -127,7 +127,8 @@ def test_a_page_listed_twice_under_one_section_is_placed_once_with_a_warning(
         tmp_path / "r", {"SUMMARY.md": "## Part\n* [A](a.md)\n* [A again](a.md)\n", "a.md": "# A\n"}
     )
     source = load_markdown_tree(root)
-    (doc,) = source.documents
+    # README.md is the GitBook space's first page; a.md is the page listed twice.
+    (doc,) = [d for d in source.documents if d.id == "a"]
     assert (doc.topic_path, doc.toc_references) == (("part",), ())
     (warning,) = source.warnings
     assert (warning.reason, warning.path, warning.line) == ("repeated-placement", "SUMMARY.md", 3)
@@ -139,7 +140,7 @@ def test_a_page_listed_under_two_sections_gets_a_shared_placement(tmp_path: Path
         {"SUMMARY.md": "## One\n* [A](a.md)\n\n## Two\n* [A](a.md)\n", "a.md": "# A\n"},
     )
     source = load_markdown_tree(root)
-    (doc,) = source.documents
+    (doc,) = [d for d in source.documents if d.id == "a"]
     assert doc.topic_path == ("one",)
     assert [r.topic_path for r in doc.toc_references] == [("two",)]
     assert source.warnings == ()

@@ -49,7 +49,7 @@ class Outline:
     """Whether top-level pages and sections share one order (Hugo's home page holds its
     sections; a Docusaurus sidebar mixes them): when a top-level page follows a top-level
     section, the sections become subtopics of the root topic."""
-    merged: bool = True
+    merged: bool = False
     """For a folder tree: whether the generator lists a folder's pages and subfolders in one
     order (Hugo, Docusaurus: by weight or position, then name), rather than subfolders apart
     (a plain folder)."""
