@@ -723,6 +723,8 @@ def test_hugo_leaf_bundles_are_pages_and_drafts_are_left_out(tmp_path: Path) -> 
             "content/blog/first-post/index.md": "---\ntitle: First post\nweight: 1\n---\nHi.\n",
             "content/blog/first-post/notes.md": "A resource of the bundle, not a page.\n",
             "content/blog/draft-post.md": "---\ntitle: Later\ndraft: true\n---\nSoon.\n",
+            "content/blog/shared/index.md": "---\nheadless: true\n---\nResources only.\n",
+            "content/blog/hidden.md": "---\ntitle: H\nbuild: {render: never}\n---\nNot shown.\n",
         },
     )
     source = load_markdown_tree(root)
