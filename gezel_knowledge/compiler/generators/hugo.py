@@ -12,9 +12,9 @@ every top-level folder and every folder with an ``_index.md`` is a section, led 
 bundle, one page; the pages of other folders belong to the section above them. A section's
 pages and subsections share one order, Hugo's default: ``weight`` (unset or 0 last), then
 ``date`` (newest first), then ``linkTitle`` (else ``title``), then the file path. The
-navigation label is ``linkTitle``. ``draft: true`` pages, headless bundles (``headless: true``), pages Hugo does
-not render (``build: {render: never}``) and pages of other languages (``page.fr.md``) are left
-out, silently, as Hugo publishes none of them.
+navigation label is ``linkTitle``. ``draft: true`` pages, headless bundles (``headless:
+true``), pages Hugo does not render (``build: {render: never}``) and pages of other languages
+(``page.fr.md``) are left out, silently, as Hugo publishes none of them.
 
 Metadata: ``title``, ``params.description``, ``languageCode``, ``params.github_repo`` (or
 ``params.repository``, hugo-book's ``BookRepo``, Geekdoc's ``geekdocRepo``) as the publisher,
