@@ -7,7 +7,15 @@ from pathlib import Path
 import pytest
 
 from gezel_knowledge.compiler.generators._glob import MAX_ALTERNATIVES, Glob
-from gezel_knowledge.compiler.generators._js import MAX_DEPTH, UNKNOWN, _Reader, literals, tokenize
+from gezel_knowledge.compiler.generators._js import (
+    MAX_DEPTH,
+    UNKNOWN,
+    _Reader,
+    literals,
+    read_module,
+    tokenize,
+    walk_values,
+)
 from gezel_knowledge.compiler.sources.markdown_tree import load_markdown_tree
 from tests.compiler.trees import write_tree
 from tests.faults import MB, assert_linear_time
@@ -61,6 +69,29 @@ def test_parenthesised_values_are_read() -> None:
         "sum": UNKNOWN,
         "deep": "s",
     }
+
+
+def test_names_bound_to_literals_and_the_export() -> None:
+    module = read_module(
+        "const api = ['api/a', 'api/b'];\n"
+        "const typed: SidebarsConfig = { docs: ['intro', {type: 'category', items: api}] };\n"
+        "let other = { x: later };\nconst later = [1];\n"
+        "export default typed;\n"
+    )
+    assert module.exported == {"docs": ["intro", {"type": "category", "items": ["api/a", "api/b"]}]}
+    # A name is known from its binding on: one used before is unknown.
+    assert {"x": UNKNOWN} in module.literals
+    assert read_module("module.exports = {a: [1]};").exported == {"a": [1]}
+    assert read_module("module.exports = make();").exported is UNKNOWN
+
+
+def test_shared_literals_are_walked_once() -> None:
+    # Each name doubles the one before: walking by value would visit 2**40 lists.
+    text = "const n0 = ['x'];\n" + "".join(
+        f"const n{i} = [n{i - 1}, n{i - 1}];\n" for i in range(1, 41)
+    )
+    module = read_module(text)
+    assert len(walk_values(module.literals)) == 1 + 41
 
 
 def test_escapes_and_surrogate_pairs_are_decoded() -> None:

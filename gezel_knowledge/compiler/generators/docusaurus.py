@@ -43,7 +43,7 @@ from gezel_knowledge.compiler.errors import SourceError, display_path
 from gezel_knowledge.compiler.generators import _config as config
 from gezel_knowledge.compiler.generators._context import MARKDOWN_SUFFIXES, MDX, Context
 from gezel_knowledge.compiler.generators._glob import Glob
-from gezel_knowledge.compiler.generators._js import UNKNOWN, literals, walk_values
+from gezel_knowledge.compiler.generators._js import UNKNOWN, literals, read_module, walk_values
 from gezel_knowledge.compiler.generators._tree import front
 from gezel_knowledge.compiler.generators.base import Generator, LinkStyle, PageUrl, Site
 from gezel_knowledge.compiler.generators.outline import Outline, OutlinePage, OutlineSection
@@ -144,7 +144,7 @@ def _docs_options(site: dict[str, Any], values: list[Any]) -> dict[str, Any]:
 
 
 def _read_config(text: str) -> _Config:
-    values = [v for lit in literals(text) for v in walk_values(lit)]
+    values = walk_values(literals(text))
     objects = [v for v in values if isinstance(v, dict)]
     site = max(objects, key=_score, default={})
     site = site if _score(site) else {}
@@ -301,6 +301,7 @@ class _Builder:
         self.where = where
         self.placed: set[str] = set()
         self.generated: set[str] = set()
+        self.seen: set[int] = set()
         self.unread = False
         """Whether some sidebar item needs JavaScript to evaluate (left out)."""
 
@@ -330,8 +331,11 @@ class _Builder:
         return section
 
     def items(self, into: OutlineSection, items: Any, depth: int) -> None:
-        if depth > _MAX_SIDEBAR_DEPTH:
+        if depth > _MAX_SIDEBAR_DEPTH or id(items) in self.seen:
             return
+        # A list bound to a name may be used in many places: its pages are placed once, and
+        # it is walked once (a chain of names doubling it each time stays cheap).
+        self.seen.add(id(items))
         if isinstance(items, dict):
             # The shorthand: {'Category label': [items] or {...}}.
             for label, sub in items.items():
@@ -491,21 +495,24 @@ def _sidebars_file(project: Path, site_dir: Path, options: dict[str, Any]) -> Pa
     )
 
 
+def _is_sidebars(value: Any) -> bool:
+    return (
+        isinstance(value, dict)
+        and bool(value)
+        and all(isinstance(x, list | dict) for x in value.values())
+    )
+
+
 def _sidebars(file: Path, project: Path) -> Any:
     where = display_path(file, project)
     text = config.read_text(file, project)
     if file.suffix == ".json":
         return load_json(text, path=where, reason="invalid-outline")
-    found = literals(text)
-    # The exported object: the outermost literal mapping sidebar names to their items.
-    return next(
-        (
-            v
-            for v in found
-            if isinstance(v, dict) and v and all(isinstance(x, list | dict) for x in v.values())
-        ),
-        None,
-    )
+    module = read_module(text)
+    # What the file exports, else its first literal mapping sidebar names to their items.
+    if _is_sidebars(module.exported):
+        return module.exported
+    return next((v for v in module.literals if _is_sidebars(v)), None)
 
 
 # ── the generator ───────────────────────────────────────────────────────────────────────
