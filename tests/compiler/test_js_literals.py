@@ -143,12 +143,15 @@ def test_each_bracket_is_parsed_once() -> None:
         "(",
         "({a: (",
         "a: (b) => (",
+        "const a = [a, a];",
+        "const a: b.c = {x: a};",
+        "export default a; module.exports = ",
     ],
 )
 def test_the_literal_reader_is_linear(unit: str) -> None:
     size = MB // 4
     text = (unit * (size // len(unit) + 1))[:size]
-    assert_linear_time(lambda: literals(text), size, seconds_per_mb=60, what=f"js {unit!r}")
+    assert_linear_time(lambda: read_module(text), size, seconds_per_mb=60, what=f"js {unit!r}")
 
 
 def test_globs_match_as_javascript_tools_do() -> None:
