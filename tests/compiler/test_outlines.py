@@ -707,6 +707,8 @@ def test_hugo_leaf_bundles_are_pages_and_drafts_are_left_out(tmp_path: Path) -> 
             "content/blog/first-post/index.md": "---\ntitle: First post\nweight: 1\n---\nHi.\n",
             "content/blog/first-post/notes.md": "A resource of the bundle, not a page.\n",
             "content/blog/draft-post.md": "---\ntitle: Later\ndraft: true\n---\nSoon.\n",
+            "content/blog/shared/index.md": "---\nheadless: true\n---\nResources only.\n",
+            "content/blog/hidden.md": "---\ntitle: H\nbuild: {render: never}\n---\nNot shown.\n",
         },
     )
     source = load_markdown_tree(root)
@@ -817,3 +819,34 @@ def test_hugo_weights_are_read_leniently(tmp_path: Path) -> None:
     docs = _docs(load_markdown_tree(root))
     in_docs = sorted((o, d) for d, (p, o) in docs.items() if p == ("docs",))
     assert [d for _, d in in_docs] == ["docs/_index", "docs/c", "docs/b", "docs/a"]
+
+
+def test_docusaurus_sidebars_by_name_and_shared_lists(tmp_path: Path) -> None:
+    # Each level names the one below twice: walked by value, 2**14 categories.
+    levels = "".join(
+        f"const n{i} = [{{ type: 'category', label: 'L{i}', items: n{i - 1} }}, "
+        f"{{ type: 'category', label: 'M{i}', items: n{i - 1} }}];\n"
+        for i in range(1, 15)
+    )
+    root = write_tree(
+        tmp_path / "website",
+        {
+            "docusaurus.config.js": "module.exports = { title: 'Docs' };\n",
+            "sidebars.js": (
+                "const n0 = ['b', 'a'];\nconst unrelated = { notASidebar: [] };\n"
+                + levels
+                + "const sidebars = { main: [{ type: 'category', label: 'Top', items: n14 }] };\n"
+                "module.exports = sidebars;\n"
+            ),
+            "docs/a.md": "# A\n",
+            "docs/b.md": "# B\n",
+        },
+    )
+    source = load_markdown_tree(root)
+    assert source.warnings == ()
+    # The exported sidebars (not the first literal) are read; the names stand for their lists;
+    # each shared list is walked once, so the pages sit under the first path to them.
+    docs = _docs(source)
+    assert [docs["b"][1], docs["a"][1]] == [0, 1]
+    assert docs["a"][0][-1] == docs["b"][0][-1] == "l1"
+    assert len(docs["a"][0]) == 15

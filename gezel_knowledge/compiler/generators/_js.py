@@ -4,8 +4,9 @@ Docusaurus keeps its configuration and sidebars in JavaScript. Their useful part
 literals (``{ docs: { path: '../docs' } }``, ``[{ type: 'doc', id: 'intro' }]``), so this reads
 every literal the file holds as Python values: objects as dicts, arrays as lists, strings
 (template literals without ``${...}`` too), numbers, ``true``/``false``/``null``, and
-``require('x')``/``require.resolve('x')`` as the string they name. Anything that needs
-JavaScript to evaluate (a variable, a call, an interpolated template) is :data:`UNKNOWN`.
+``require('x')``/``require.resolve('x')`` as the string they name. A name bound to a
+literal earlier in the file (``const items = [...]``) stands for it. Anything else that needs
+JavaScript to evaluate (a call, an interpolated template) is :data:`UNKNOWN`.
 
 The files are untrusted, so everything here is linear in the text: one pass of the tokenizer,
 brackets matched once, each literal parsed once (a failed attempt is remembered), nesting
@@ -18,7 +19,16 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["MAX_DEPTH", "UNKNOWN", "Token", "literals", "tokenize", "walk_values"]
+__all__ = [
+    "MAX_DEPTH",
+    "UNKNOWN",
+    "Module",
+    "Token",
+    "literals",
+    "read_module",
+    "tokenize",
+    "walk_values",
+]
 
 MAX_DEPTH = 64
 """Literals nested deeper than this are unknown (bounds the reader's recursion)."""
@@ -255,6 +265,9 @@ class _Reader:
         self.t = tokens
         self.match = self._match_brackets()
         self.memo: dict[int, tuple[Any, int]] = {}
+        self.bindings: dict[str, Any] = {}
+        """Literals bound by ``const NAME = ...`` (also ``let``, ``var``, a type annotation)
+        earlier in the file: a later ``NAME`` is their value."""
 
     def _match_brackets(self) -> list[int]:
         """For each opening bracket, the index of its closing one (-1 when unclosed)."""
@@ -309,11 +322,7 @@ class _Reader:
         elif tok.kind in ("str", "num"):
             result = UNKNOWN if tok.value is None else tok.value
         elif tok.kind == "ident":
-            words = {"true": True, "false": False, "null": None, "undefined": None}
-            if tok.value in words:
-                result = words[tok.value]
-            elif tok.value == "require":
-                result, after = self.require(k)
+            result, after = self.name(k)
         elif tok.kind == "punc" and tok.value == "-" and k + 1 < end:
             nxt = self.t[k + 1]
             if nxt.kind == "num" and isinstance(nxt.value, int | float):
@@ -332,6 +341,17 @@ class _Reader:
         if after < end and not self.punc(after, ","):
             return UNKNOWN, self.skip_expression(after, end)
         return result, after
+
+    def name(self, k: int) -> tuple[Any, int]:
+        """A name's value: ``true``, ``false``, ``null``, ``undefined``, a ``require``, or a
+        literal bound to it earlier (else ``UNKNOWN``), with the index after it."""
+        word = self.t[k].value
+        words = {"true": True, "false": False, "null": None, "undefined": None}
+        if word in words:
+            return words[word], k + 1
+        if word == "require":
+            return self.require(k)
+        return self.bindings.get(word, UNKNOWN), k + 1
 
     def require(self, k: int) -> tuple[Any, int]:
         """``require('x')`` and ``require.resolve('x')`` as ``'x'``."""
@@ -428,11 +448,80 @@ class _Reader:
             if tok.kind == "punc" and tok.value in ("{", "[") and self.match[k] > 0:
                 value, after = self.literal(k, 1)
                 if value is not UNKNOWN:
+                    name = self.bound_name(k)
+                    if name is not None:
+                        self.bindings.setdefault(name, value)
                     out.append(value)
                     k = after
                     continue
             k += 1
         return out
+
+    def bound_name(self, k: int) -> str | None:
+        """The name a literal at ``k`` is bound to (``const NAME = {``, ``const NAME: T = {``,
+        ``let``, ``var``), if any; a few tokens are looked at, never more."""
+        if k < 3 or not self.punc(k - 1, "="):
+            return None
+        j = k - 2
+        if not self.is_declared(j):
+            # A type annotation (`: Name`, `: a.Name`), read back to its colon.
+            for _ in range(8):
+                if j < 2 or self.punc(j, ":"):
+                    break
+                if self.t[j].kind != "ident" and not self.punc(j, "."):
+                    return None
+                j -= 1
+            if not self.punc(j, ":") or not self.is_declared(j - 1):
+                return None
+            j -= 1
+        return str(self.t[j].value)
+
+    def is_declared(self, j: int) -> bool:
+        """Whether the token at ``j`` is a name that ``const``, ``let`` or ``var`` declares."""
+        return (
+            j >= 1
+            and self.t[j].kind == "ident"
+            and self.t[j - 1].kind == "ident"
+            and self.t[j - 1].value in ("const", "let", "var")
+        )
+
+    def exported(self) -> Any:
+        """What the module exports (``module.exports = X``, ``export default X``): a literal,
+        or a name bound to one; ``UNKNOWN`` otherwise."""
+        t, n = self.t, len(self.t)
+        for k in range(n - 1, -1, -1):
+            default = t[k].value == "default" and k >= 1 and t[k - 1].value == "export"
+            assigned = (
+                self.punc(k, "=")
+                and k >= 3
+                and t[k - 1].value == "exports"
+                and self.punc(k - 2, ".")
+                and t[k - 3].value == "module"
+            )
+            start = k + 1
+            if not (default or assigned) or start >= n:
+                continue
+            if t[start].kind == "ident":
+                return self.bindings.get(str(t[start].value), UNKNOWN)
+            if self.punc(start, "{") or self.punc(start, "["):
+                return self.memo.get(start, (UNKNOWN, 0))[0]
+            return UNKNOWN
+        return UNKNOWN
+
+
+@dataclass(frozen=True, slots=True)
+class Module:
+    """A JavaScript or TypeScript file's literals and what it exports."""
+
+    literals: list[Any]
+    exported: Any
+
+
+def read_module(text: str) -> Module:
+    """The literals of ``text`` (see :func:`literals`) and its export."""
+    reader = _Reader(tokenize(text))
+    found = reader.all_literals()
+    return Module(found, reader.exported())
 
 
 def literals(text: str) -> list[Any]:
@@ -440,13 +529,20 @@ def literals(text: str) -> list[Any]:
     return _Reader(tokenize(text)).all_literals()
 
 
-def walk_values(value: Any, depth: int = 0) -> list[Any]:
-    """``value`` and every dict or list inside it, depth first (bounded by nesting)."""
-    out: list[Any] = [value]
-    if depth > MAX_DEPTH:
-        return out
-    children: Any = value.values() if isinstance(value, dict) else value
-    for child in children if isinstance(value, dict | list) else ():
-        if isinstance(child, dict | list):
-            out.extend(walk_values(child, depth + 1))
+def walk_values(value: Any) -> list[Any]:
+    """``value`` and every dict or list inside it, depth first, each once (a literal bound
+    to a name may appear in many places)."""
+    out: list[Any] = []
+    seen: set[int] = set()
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict | list):
+            if id(item) in seen:
+                continue
+            seen.add(id(item))
+        out.append(item)
+        children: Any = item.values() if isinstance(item, dict) else item
+        if isinstance(item, dict | list):
+            stack.extend(c for c in reversed(list(children)) if isinstance(c, dict | list))
     return out

@@ -12,8 +12,9 @@ every top-level folder and every folder with an ``_index.md`` is a section, led 
 bundle, one page; the pages of other folders belong to the section above them. A section's
 pages and subsections share one order, Hugo's default: ``weight`` (unset or 0 last), then
 ``date`` (newest first), then ``linkTitle`` (else ``title``), then the file path. The
-navigation label is ``linkTitle``. ``draft: true`` pages and pages of other languages
-(``page.fr.md``) are left out, silently, as Hugo publishes neither.
+navigation label is ``linkTitle``. ``draft: true`` pages, headless bundles (``headless:
+true``), pages Hugo does not render (``build: {render: never}``) and pages of other languages
+(``page.fr.md``) are left out, silently, as Hugo publishes none of them.
 
 Metadata: ``title``, ``params.description``, ``languageCode``, ``params.github_repo`` (or
 ``params.repository``, hugo-book's ``BookRepo``, Geekdoc's ``geekdocRepo``) as the publisher,
@@ -248,10 +249,21 @@ def _key(
     return hugo_sort_key(_weight(data, where), date, title, ctx.rel(path))
 
 
+def _published(data: Mapping[str, Any]) -> bool:
+    """Whether Hugo publishes a page: no draft, no headless bundle, not ``render: never``."""
+    build = data.get("build") if isinstance(data.get("build"), dict) else data.get("_build")
+    render = build.get("render") if isinstance(build, dict) else None
+    return (
+        data.get("draft") is not True
+        and data.get("headless") is not True
+        and render not in ("never", False)
+    )
+
+
 def _page(ctx: Context, path: Path) -> _Item | None:
     data = _front(ctx, path)
-    if data.get("draft") is True:
-        return None  # Hugo leaves drafts out of a published site, silently
+    if not _published(data):
+        return None  # Hugo leaves it out of a published site, silently
     label = _text(data, "linkTitle")
     node = OutlinePage(ctx.rel(path), label, None, ctx.display(path), None)
     # A page with no title sorts by an empty one (Hugo takes no title from a heading).
