@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from gezel_knowledge.compiler.generators import _config as config
-from gezel_knowledge.compiler.generators._context import Context, normalise
+from gezel_knowledge.compiler.generators._context import Context, is_markdown, normalise
 from gezel_knowledge.compiler.generators._summary import summary_outline, summary_targets
 from gezel_knowledge.compiler.generators.base import Generator, LinkStyle, Site
 from gezel_knowledge.compiler.generators.outline import Outline
@@ -84,8 +84,8 @@ def _structure(root: Path) -> _Structure | None:
         text = config.read_text(summary, root)
         for target in summary_targets(text):
             path = normalise(summary.parent, target, root)
-            if path is not None and path.is_file():
-                files.append(path)
+            if path is not None and path.is_file() and is_markdown(path):
+                files.append(path)  # only pages widen the space, never a linked data file
     return _Structure(file, _widened(base, files, root), summary, readme)
 
 
