@@ -95,6 +95,8 @@ def test_gitbook_slugs_keep_dots_and_answer_to_their_html_id() -> None:
     assert slugify("Release 4.9", "gitbook") == "release-4.9"
     assert slugify("Release 4.9", "github") == "release-49"
     assert slugify("What's new?", "gitbook") == "whats-new"
+    # As GitBook writes its own ids into synced Markdown (<a id="id-1.-front-end-vite--...">).
+    assert slugify("1. Front-end (Vite + TypeScript)", "gitbook") == "1.-front-end-vite--typescript"
     found = _anchors("# Notes\n\n## 1. Install\n\nRun.\n\n## 1. Install\n", "gitbook")
     assert (found["1.-install"], found["id-1.-install"]) == ((3, 5), (3, 5))
     assert (found["1.-install-1"], found["id-1.-install-1"]) == ((7, 7), (7, 7))

@@ -58,7 +58,7 @@ def test_a_gitbook_entry_leaving_the_source_folder_is_left_out_with_a_warning(
         },
     )
     source = load_markdown_tree(root)
-    assert [d.id for d in source.documents] == ["README", "a"]
+    assert [d.id for d in source.documents] == ["a"]
     assert [(w.reason, w.path, w.line) for w in source.warnings] == [
         ("outline-entry-outside", "SUMMARY.md", 4)
     ]

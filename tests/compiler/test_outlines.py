@@ -346,8 +346,7 @@ def test_an_outline_entry_naming_a_missing_file_is_left_out_with_a_warning(
         {"SUMMARY.md": "# Summary\n\n* [A](a.md)\n* [Gone](gone.md)\n", "a.md": "# A\n"},
     )
     source = load_markdown_tree(root)
-    # README.md is the space's first page even when the summary does not list it.
-    assert [d.id for d in source.documents] == ["README", "a"]
+    assert [d.id for d in source.documents] == ["a"]
     (warning,) = source.warnings
     assert (warning.reason, warning.path, warning.line) == ("missing-outline-page", "SUMMARY.md", 4)
     assert "SUMMARY.md:4: outline names a missing file 'gone.md'" in str(warning)

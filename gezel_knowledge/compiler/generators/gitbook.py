@@ -8,8 +8,9 @@ case (``summary.md``) is taken when the exact name is missing. Without ``.gitboo
 
 Navigation: ``SUMMARY.md`` (:mod:`._summary`): ``##`` headings are parts, nested list items
 nest; a link title (``[Page](page.md "Sidebar")``) is the sidebar's wording only, the link
-text (the page's main title) is its label. The readme is the
-space's first page: put first when the summary does not list it.
+text (the page's main title) is its label. In a space with ``.gitbook.yaml``, the readme is
+its first page: put first when the summary does not list it (a bare ``SUMMARY.md`` folder
+lists its introduction itself).
 
 Content folder: ``root``, widened to the nearest folder that also holds the readme and every
 existing file the summary names above ``root`` (``readme: ../README.md``, as Git Sync reads
@@ -27,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from gezel_knowledge.compiler.generators import _config as config
-from gezel_knowledge.compiler.generators._context import Context, normalise
+from gezel_knowledge.compiler.generators._context import Context, is_markdown, normalise
 from gezel_knowledge.compiler.generators._summary import summary_outline, summary_targets
 from gezel_knowledge.compiler.generators.base import Generator, LinkStyle, Site
 from gezel_knowledge.compiler.generators.outline import Outline
@@ -84,8 +85,8 @@ def _structure(root: Path) -> _Structure | None:
         text = config.read_text(summary, root)
         for target in summary_targets(text):
             path = normalise(summary.parent, target, root)
-            if path is not None and path.is_file():
-                files.append(path)
+            if path is not None and path.is_file() and is_markdown(path):
+                files.append(path)  # only pages widen the space, never a linked data file
     return _Structure(file, _widened(base, files, root), summary, readme)
 
 
@@ -116,7 +117,9 @@ class GitBook(Generator):
         if site.outline_file is None:
             return None
         found = _structure(ctx.source_root)
-        readme = found.readme if found is not None else None
+        # A Git-synced space (.gitbook.yaml) opens on its readme; a bare SUMMARY.md folder
+        # lists its introduction itself, and its README.md may be the catalog's own.
+        readme = found.readme if found is not None and found.config is not None else None
         first = (
             ctx.rel(readme)
             if readme is not None
