@@ -144,3 +144,25 @@ def test_a_markdown_toc_nests_by_heading_level(tmp_path: Path) -> None:
 def test_a_lone_toc_md_is_no_docfx_project(tmp_path: Path) -> None:
     root = write_tree(tmp_path / "t", {"toc.md": "# [A](a.md)\n", "a.md": "# A\n"}, catalog=None)
     assert load_markdown_tree(root).outline != "docfx"
+
+
+def test_a_toc_item_may_name_its_page_by_uid(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "fx",
+        {
+            "docfx.json": "{}",
+            "toc.yml": (
+                "- name: Intro\n  href: intro.md\n- uid: guide.setup\n"
+                "- name: String\n  uid: System.String\n"
+            ),
+            "intro.md": "# Intro\n",
+            "setup.md": "---\nuid: guide.setup\n---\n# Setting up\n",
+        },
+        catalog=None,
+    )
+    source = load_markdown_tree(root)
+    assert {d.id: (d.ordinal, d.title) for d in source.documents} == {
+        "intro": (0, "Intro"),
+        "setup": (1, "Setting up"),
+    }
+    assert source.warnings == ()

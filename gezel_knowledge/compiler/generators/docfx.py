@@ -35,6 +35,7 @@ from gezel_knowledge.compiler.generators._context import (
     normalise,
     text,
 )
+from gezel_knowledge.compiler.generators._tree import front
 from gezel_knowledge.compiler.generators.base import Generator, LinkStyle, LinkTarget, Site
 from gezel_knowledge.compiler.generators.outline import Outline, OutlinePage, OutlineSection
 from gezel_knowledge.compiler.text.data import YamlNode, load_yaml_nodes, read_text_file
@@ -158,6 +159,7 @@ class _DocFx:
         self.toc = toc
         self.seen = seen
         self.generated = generated
+        self._uids: dict[str, str] | None = None
         self.where = ctx.display(toc)
         seen.add(toc.resolve())
 
@@ -175,6 +177,21 @@ class _DocFx:
             )
         self.walk(items, root)
         return Outline("docfx", root, self.where)
+
+    @property
+    def uids(self) -> dict[str, str]:
+        """Pages by their front matter ``uid``, read when a toc item first names one."""
+        if self._uids is None:
+            self._uids = {}
+            for page in sorted(self.ctx.content_root.rglob("*.md")):
+                hidden = any(
+                    p.startswith(".") for p in page.relative_to(self.ctx.content_root).parts
+                )
+                if page.is_file() and not hidden and not page.is_symlink():
+                    uid = front(self.ctx, page).get("uid")
+                    if isinstance(uid, str) and uid.strip():
+                        self._uids.setdefault(uid.strip(), self.ctx.rel(page))
+        return self._uids
 
     def fail(self, message: str, reason: str, line: int) -> SourceError:
         return SourceError(message, reason=reason, path=self.where, line=line)
@@ -239,6 +256,14 @@ class _DocFx:
                     into.children.append(
                         OutlinePage(path, name or None, len(into.children), self.where, line)
                     )
+            elif text(fields, "uid"):
+                # An item may name its page by uid instead of href; a uid no page holds (an
+                # API type docfx metadata writes) is DocFX's to resolve: left out silently.
+                path = self.uids.get(text(fields, "uid") or "")
+                if path is not None:
+                    position = len(into.children)
+                    entry = OutlinePage(path, name or None, position, self.where, item.line)
+                    into.children.append(entry)
 
     def section(
         self, line: int, fields: dict[str, YamlNode], child_toc: Path | bool, position: int
