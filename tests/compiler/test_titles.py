@@ -47,9 +47,8 @@ def test_the_navigation_label_names_the_page(tmp_path: Path) -> None:
             "b.md": "# Conversions\n",
         },
     )
-    # The GitBook readme (README.md) is the space's first page, titled by its heading.
     titles = {d.id: d.title for d in load_markdown_tree(root).documents}
-    assert titles == {"README": "Demo", "a": "Getting started", "b": "From and Into"}
+    assert titles == {"a": "Getting started", "b": "From and Into"}
 
 
 def test_without_a_label_the_first_heading_is_the_title_without_markdown(tmp_path: Path) -> None:
