@@ -95,6 +95,7 @@ class Catalog:
         bit_cache_bytes: int = DEFAULT_BIT_CACHE_BYTES,
         limits: ArchiveLimits = DEFAULT_LIMITS,
         find_embedder: EmbedderFinder | None = None,
+        derived_dir: Path | None = None,
     ) -> None:
         self.root = Path(root)
         self.manifest = manifest
@@ -104,7 +105,7 @@ class Catalog:
         self._limits = limits
         self._lock = threading.RLock()
         with catalog_errors(f"{manifest.publisher.id}/{manifest.id}"):
-            self._store = CatalogStore(self.root, manifest, archive_sha256)
+            self._store = CatalogStore(self.root, manifest, archive_sha256, derived_dir)
             self._vectors = VectorSearch(self._store, manifest.embedding, bit_cache_bytes)
 
     @contextmanager
