@@ -26,7 +26,7 @@ def _connection() -> tuple[sqlite3.Connection, dict[str, tuple[str, ...]]]:
         )
         conn.execute("CREATE VIRTUAL TABLE fold_tokens USING fts5vocab(fold, instance)")
         found = _local.state = (conn, {})
-    return found  # type: ignore[no-any-return]
+    return found
 
 
 def fold_term(term: str) -> tuple[str, ...]:

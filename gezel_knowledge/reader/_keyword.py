@@ -26,7 +26,13 @@ from numpy.typing import NDArray
 from gezel_knowledge._rows import fetch_all
 from gezel_knowledge.query import MAX_QUERY_TERMS, terms_all_expression, terms_match_expression
 from gezel_knowledge.reader._fold import fold_term
-from gezel_knowledge.reader._kwindex import KeywordIndex, QueryTerm, bm25_idf, top_passages
+from gezel_knowledge.reader._kwindex import (
+    DamagedIndex,
+    KeywordIndex,
+    QueryTerm,
+    bm25_idf,
+    top_passages,
+)
 from gezel_knowledge.reader._rows import CHUNK_COLUMNS, ChunkRow, ShardInfo
 from gezel_knowledge.reader._store import CatalogStore
 from gezel_knowledge.reader.hybrid import RankedDocument, RankedPassage
@@ -265,10 +271,11 @@ def _indexed_passages(  # noqa: PLR0917 - the keyword_passages arguments and the
         key = tokens[0] if stem is None else stem(tokens[0])
         counts[key] = counts.get(key, 0) + count
     ids = [{k: ix.term_id(k) for k in counts} for ix in indexes]
-    df = {
-        k: sum(ix.df(i[k]) for ix, i in zip(indexes, ids, strict=True) if i[k] is not None)
-        for k in counts
-    }
+    df = dict.fromkeys(counts, 0)
+    for ix, found_ids in zip(indexes, ids, strict=True):
+        for k, term_id in found_ids.items():
+            if term_id is not None:
+                df[k] += ix.df(term_id)
     chosen = _informative(list(counts), counts, df)
     rows = sum(ix.rows for ix in indexes)
     found: list[RankedPassage] = []
@@ -282,7 +289,11 @@ def _indexed_passages(  # noqa: PLR0917 - the keyword_passages arguments and the
             idf = bm25_idf(ix.rows, ix.df(term_id)) if len(shards) == 1 else bm25_idf(rows, df[key])
             query.append(QueryTerm(term_id, idf, count))
         allowed = _chunk_filter(store, shard, eligible, ix.norms.shape[0])
-        passage_ids, scores = top_passages(ix, query, limit, allowed)
+        try:
+            passage_ids, scores = top_passages(ix, query, limit, allowed)
+        except DamagedIndex as exc:
+            exc.shard = shard
+            raise
         if not passage_ids.shape[0]:
             continue
         chunks = store.chunk_rows(shard, passage_ids.tolist())
@@ -364,11 +375,18 @@ def keyword_passages(
     one table's would; one shard ranks alone.
     """
     found: list[RankedPassage] | None = None
-    if shards and terms:
+    for _attempt in range(2 if shards and terms else 0):
         indexes = [store.keyword.get(shard) for shard in shards]
         ready = [ix for ix in indexes if ix is not None]
-        if len(ready) == len(shards):
+        if len(ready) < len(shards):
+            break
+        try:
             found = _indexed_passages(store, ready, terms, shards, limit, eligible)
+            break
+        except DamagedIndex as exc:
+            # A cache file failed a check: forget it and build again (at once when small).
+            if exc.shard is not None:
+                store.keyword.discard(exc.shard)
     if found is None:
         found = _fts_passages(store, terms, shards, limit, eligible)
     found.sort(key=lambda p: (-p.score, p.row.shard_id, p.row.chunk_id))

@@ -164,6 +164,16 @@ class KeywordIndexes:
                 thread.start()
         return None
 
+    def discard(self, shard: ShardInfo) -> None:
+        """Forget a shard's index found damaged while searching and delete its file; the
+        next search builds it again."""
+        with self._lock:
+            self._ready.pop(shard.id, None)
+            self._threads.pop(shard.id, None)
+        _log.warning("keyword index of shard %s was damaged; it is built again", shard.id)
+        with contextlib.suppress(OSError):
+            self.path_of(shard).unlink()
+
     def _load(self, shard: ShardInfo) -> KeywordIndex | None:
         try:
             built, mapped = read_index(self.path_of(shard), self.identity(shard))

@@ -1,8 +1,8 @@
 """The keyword index's cache file: written once to a temp file and renamed, memory-mapped after.
 
-Layout: 8 magic bytes, the header's length (8 bytes, little-endian), the header (UTF-8 JSON,
-padded to 8 bytes), then the arrays, each at the 8-aligned offset the header gives. The header
-names what the file was derived from and how (format version, archive digest, shard id, the
+Layout: 8 magic bytes, the header's length and its CRC-32 (8 bytes each, little-endian),
+the header (UTF-8 JSON, padded to 8 bytes), then the arrays, each at the 8-aligned offset the
+header gives. The header names what the file was derived from and how (format version, archive digest, shard id, the
 shard file's declared digest, size and modification time, stemmer, BM25 parameters), the
 arrays' places, the file's total size and a CRC-32 of every array but the postings; each
 posting list has its own CRC-32, checked the first time a search reads it. A file that does not
@@ -33,6 +33,7 @@ FORMAT_VERSION = 1
 
 _MAGIC = b"GZKWIX\r\n"
 _ALIGN = 8
+_PREFIX = len(_MAGIC) + 16
 _DICTIONARY = ("lengths", "offsets", "max_parts", "checks", "key_offsets", "key_bytes")
 _DTYPES = {
     "lengths": "<u4",
@@ -97,7 +98,8 @@ def write_index(path: Path, built: BuiltIndex, identity: dict[str, Any]) -> None
     fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as fh:
-            fh.write(_MAGIC + len(text).to_bytes(8, "little") + text)
+            fh.write(_MAGIC + len(text).to_bytes(8, "little"))
+            fh.write(zlib.crc32(text).to_bytes(8, "little") + text)
             for name, array in arrays.items():
                 _write_array(fh, np.ascontiguousarray(array, _DTYPES[name]))
             fh.flush()
@@ -110,7 +112,7 @@ def write_index(path: Path, built: BuiltIndex, identity: dict[str, Any]) -> None
 
 
 def _write_array(fh: BinaryIO, array: NDArray[Any]) -> None:
-    fh.write(memoryview(array).cast("B"))
+    fh.write(array.tobytes())
     fh.write(b"\0" * _pad(array.nbytes))
 
 
@@ -120,7 +122,7 @@ def read_index(path: Path, identity: dict[str, Any]) -> tuple[BuiltIndex, mmap.m
     try:
         with open(path, "rb") as fh:
             size = os.fstat(fh.fileno()).st_size
-            if size < len(_MAGIC) + 8:
+            if size < _PREFIX:
                 raise IndexRefused("cut short")
             mapped = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
     except FileNotFoundError as exc:
@@ -141,14 +143,17 @@ def _parse(mapped: mmap.mmap, size: int, identity: dict[str, Any]) -> BuiltIndex
     if mapped[: len(_MAGIC)] != _MAGIC:
         raise IndexRefused("not a keyword index")
     length = int.from_bytes(mapped[len(_MAGIC) : len(_MAGIC) + 8], "little")
-    start = len(_MAGIC) + 8 + length
+    start = _PREFIX + length
     if length > 1 << 20 or start > size or length % _ALIGN:
         raise IndexRefused("damaged header")
-    header = json.loads(bytes(mapped[len(_MAGIC) + 8 : start]).decode("utf-8"))
+    text = bytes(mapped[_PREFIX:start])
+    if zlib.crc32(text) != int.from_bytes(mapped[len(_MAGIC) + 8 : _PREFIX], "little"):
+        raise IndexRefused("damaged header")
+    header = json.loads(text.decode("utf-8"))
     if not isinstance(header, dict) or header.get("format") != FORMAT_VERSION:
         raise IndexRefused("another format version")
     for key, value in identity.items():
-        if header.get(key) != value:
+        if key not in header or header[key] != value:
             raise IndexRefused(f"stale or foreign: {key} differs")
     if start + int(header["body_bytes"]) != size:
         raise IndexRefused("cut short or padded")

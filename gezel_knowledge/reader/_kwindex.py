@@ -33,6 +33,7 @@ __all__ = [
     "K1",
     "B",
     "BuiltIndex",
+    "DamagedIndex",
     "KeywordIndex",
     "QueryTerm",
     "bm25_idf",
@@ -50,6 +51,13 @@ _MARGIN = 1e-9
 """Relative slack on pruning bounds: the upper bounds are summed in another order than scores."""
 
 Postings = tuple[NDArray[np.int32], NDArray[np.uint16]]
+
+
+class DamagedIndex(Exception):
+    """A posting list read from a cache file failed its check."""
+
+    shard: Any = None
+    """The shard whose index it is, when the caller knows."""
 
 
 def bm25_idf(rows: int, hits: int) -> float:
@@ -221,7 +229,7 @@ class KeywordIndex:
         docs, freqs = a.docs[start:end], a.freqs[start:end]
         if not self._checked[term_id]:
             if postings_check(docs, freqs) != int(a.checks[term_id]):
-                raise ValueError(f"keyword index postings of entry {term_id} are damaged")
+                raise DamagedIndex(f"keyword index postings of entry {term_id} are damaged")
             self._checked[term_id] = True
         return docs, freqs
 
