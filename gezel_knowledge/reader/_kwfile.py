@@ -2,12 +2,12 @@
 
 Layout: 8 magic bytes, the header's length and its CRC-32 (8 bytes each, little-endian),
 the header (UTF-8 JSON, padded to 8 bytes), then the arrays, each at the 8-aligned offset the
-header gives. The header names what the file was derived from and how (format version, archive digest, shard id, the
-shard file's declared digest, size and modification time, stemmer, BM25 parameters), the
-arrays' places, the file's total size and a CRC-32 of every array but the postings; each
-posting list has its own CRC-32, checked the first time a search reads it. A file that does not
-match what is asked, is cut short, or fails a check is refused (:class:`IndexRefused`); the
-caller then builds it again.
+header gives. The header names what the file was derived from and how (format version,
+archive digest, shard id, the shard file's declared digest, size and modification time,
+stemmer, BM25 parameters), the arrays' places, the file's total size and a CRC-32 of every
+array but the postings; each posting list has its own CRC-32, checked the first time a search
+reads it. A file that does not match what is asked, is cut short, or fails a check is refused
+(:class:`IndexRefused`); the caller then builds it again.
 """
 
 from __future__ import annotations
