@@ -19,6 +19,7 @@ again exactly, term by term in query order.
 
 from __future__ import annotations
 
+import itertools
 import math
 import sqlite3
 import zlib
@@ -115,27 +116,138 @@ def _docsize_lengths(conn: sqlite3.Connection, table: str) -> NDArray[np.uint32]
     return lengths
 
 
-def _postings_of(text: str) -> Postings:
-    """A term's postings from its instance list (``"3,3,8,..."``, ascending passage ids)."""
-    ids = np.array(text.split(","), dtype=np.int64)
-    starts = np.flatnonzero(np.concatenate(([True], ids[1:] != ids[:-1])))
-    counts = np.diff(np.append(starts, ids.shape[0]))
-    if counts.max() > 0xFFFF:
+_BATCH_CHARS = 4_000_000
+"""Instance text parsed at once while building (about half a million token instances)."""
+
+_BLOCK_POSTINGS = 1_000_000
+"""Postings handled at once when the built lists are ordered and bounded."""
+
+
+@dataclass(slots=True)
+class _Runs:
+    """Every vocabulary term's postings, in vocabulary order, in arrays sized for the worst
+    case (one posting per token) and filled batch by batch."""
+
+    terms: list[str]
+    counts: list[NDArray[np.int64]]
+    docs: NDArray[np.int32]
+    freqs: NDArray[np.uint16]
+    used: int = 0
+
+
+def _parse_batch(runs: _Runs, terms: list[str], texts: list[str]) -> None:
+    """Postings of a batch of terms from their instance lists (``"3,3,8"``: ascending ids)."""
+    per_term = np.array([t.count(",") + 1 for t in texts], dtype=np.int64)
+    # numpy's text parser reads the joined ids without a Python object per id.
+    ids = np.fromstring(",".join(texts), dtype=np.int64, sep=",")
+    if ids.shape[0] != int(per_term.sum()):
+        raise ValueError("unexpected instance list from fts5vocab")
+    term_of = np.repeat(np.arange(len(texts), dtype=np.int32), per_term)
+    first = np.ones(ids.shape[0], dtype=np.bool_)
+    first[1:] = (ids[1:] != ids[:-1]) | (term_of[1:] != term_of[:-1])
+    starts = np.flatnonzero(first)
+    freqs = np.diff(np.append(starts, ids.shape[0]))
+    if freqs.shape[0] and freqs.max() > 0xFFFF:
         raise ValueError("a term occurs too often in one passage for this index")
-    return ids[starts].astype(np.int32), counts.astype(np.uint16)
+    end = runs.used + starts.shape[0]
+    if end > runs.docs.shape[0]:
+        raise ValueError("the docsize table counts fewer tokens than the vocabulary holds")
+    runs.docs[runs.used : end] = ids[starts]
+    runs.freqs[runs.used : end] = freqs
+    runs.used = end
+    runs.terms += terms
+    runs.counts.append(np.bincount(term_of[starts], minlength=len(texts)).astype(np.int64))
 
 
-def _merged(parts: list[Postings]) -> Postings:
-    """One posting list of several (a stem's variants): frequencies summed per passage."""
-    if len(parts) == 1:
-        return parts[0]
-    docs = np.concatenate([p[0] for p in parts])
-    freqs = np.concatenate([p[1].astype(np.int64) for p in parts])
-    unique, inverse = np.unique(docs, return_inverse=True)
-    summed = np.bincount(inverse, weights=freqs, minlength=unique.shape[0]).astype(np.int64)
-    if summed.max() > 0xFFFF:
-        raise ValueError("a stem occurs too often in one passage for this index")
-    return unique.astype(np.int32), summed.astype(np.uint16)
+def _read_runs(conn: sqlite3.Connection, table: str, tokens: int) -> _Runs:
+    """Stream the shard's token instances, term by term, into posting lists."""
+    runs = _Runs([], [], np.zeros(tokens, np.int32), np.zeros(tokens, np.uint16))
+    vocab = "temp.gezel_kw_instance"
+    conn.execute(f"DROP TABLE IF EXISTS {vocab}")
+    conn.execute(f"CREATE VIRTUAL TABLE {vocab} USING fts5vocab(main, {table}, instance)")
+    try:
+        terms: list[str] = []
+        texts: list[str] = []
+        size = 0
+        # fts5vocab yields terms in order, so GROUP BY streams without sorting.
+        for term, text in conn.execute(
+            f"SELECT term, group_concat(doc) FROM {vocab} GROUP BY term"
+        ):
+            terms.append(str(term))
+            texts.append(str(text))
+            size += len(texts[-1])
+            if size >= _BATCH_CHARS:
+                _parse_batch(runs, terms, texts)
+                terms, texts, size = [], [], 0
+        if terms:
+            _parse_batch(runs, terms, texts)
+    finally:
+        conn.execute(f"DROP TABLE IF EXISTS {vocab}")
+    return runs
+
+
+def _ranges(starts: NDArray[np.int64], lengths: NDArray[np.int64]) -> NDArray[np.int64]:
+    """The positions of several ranges, one after the other."""
+    total = int(lengths.sum())
+    if total == 0:
+        return np.zeros(0, dtype=np.int64)
+    shift = np.repeat(starts - np.concatenate(([0], np.cumsum(lengths)[:-1])), lengths)
+    return shift + np.arange(total, dtype=np.int64)
+
+
+def _grouped(
+    runs: _Runs, stem: Callable[[str], str] | None
+) -> tuple[list[str], NDArray[np.int64], NDArray[np.int32], NDArray[np.uint16]]:
+    """Keys (terms or stems, sorted), posting counts per key, postings in key order: a stem's
+    variants merged into one list, frequencies summed per passage."""
+    counts = np.concatenate(runs.counts) if runs.counts else np.zeros(0, np.int64)
+    docs, freqs = runs.docs[: runs.used], runs.freqs[: runs.used]
+    if stem is None:
+        return runs.terms, counts, docs, freqs  # the vocabulary is sorted already
+    term_keys = [stem(t) for t in runs.terms]
+    keys = sorted(set(term_keys))
+    index = {k: i for i, k in enumerate(keys)}
+    key_of = np.array([index[k] for k in term_keys], dtype=np.int64)
+    term_start = np.concatenate(([0], np.cumsum(counts)[:-1]))
+    by_key = np.argsort(key_of, kind="stable")  # a key's variants in vocabulary order
+    key_terms = np.zeros(len(keys) + 1, dtype=np.int64)
+    np.cumsum(np.bincount(key_of, minlength=len(keys)), out=key_terms[1:])
+    key_postings = np.zeros(len(keys) + 1, dtype=np.int64)
+    np.cumsum(np.bincount(key_of, weights=counts, minlength=len(keys)), out=key_postings[1:])
+    out_docs = np.zeros(docs.shape[0], dtype=np.int32)
+    out_freqs = np.zeros(docs.shape[0], dtype=np.uint16)
+    key_counts = np.zeros(len(keys), dtype=np.int64)
+    used = 0
+    # Blocks of keys, so that sorting variants together needs memory for one block only.
+    for lo, hi in _blocks(key_postings):
+        block = by_key[key_terms[lo] : key_terms[hi]]
+        take = _ranges(term_start[block], counts[block])
+        b_docs, b_freqs = docs[take], freqs[take]
+        b_key = np.repeat(key_of[block] - lo, counts[block])
+        order = np.lexsort((b_docs, b_key))
+        b_docs, b_freqs, b_key = b_docs[order], b_freqs[order].astype(np.int64), b_key[order]
+        first = np.ones(b_docs.shape[0], dtype=np.bool_)
+        first[1:] = (b_key[1:] != b_key[:-1]) | (b_docs[1:] != b_docs[:-1])
+        starts = np.flatnonzero(first)
+        summed = np.add.reduceat(b_freqs, starts) if starts.shape[0] else b_freqs
+        if summed.shape[0] and summed.max() > 0xFFFF:
+            raise ValueError("a stem occurs too often in one passage for this index")
+        end = used + starts.shape[0]
+        out_docs[used:end] = b_docs[starts]
+        out_freqs[used:end] = summed
+        key_counts[lo:hi] = np.bincount(b_key[starts], minlength=hi - lo)
+        used = end
+    return keys, key_counts, out_docs[:used], out_freqs[:used]
+
+
+def _blocks(offsets: NDArray[np.int64]) -> list[tuple[int, int]]:
+    """Ranges of keys holding about :data:`_BLOCK_POSTINGS` postings each."""
+    bounds = [0]
+    while bounds[-1] < offsets.shape[0] - 1:
+        target = offsets[bounds[-1]] + _BLOCK_POSTINGS
+        nxt = int(np.searchsorted(offsets, target, side="right")) - 1
+        bounds.append(min(max(nxt, bounds[-1] + 1), offsets.shape[0] - 1))
+    return list(itertools.pairwise(bounds))
 
 
 def norms_of(lengths: NDArray[np.uint32], rows: int, tokens: int) -> NDArray[np.float64]:
@@ -151,7 +263,8 @@ def _parts(freqs: NDArray[Any], norms: NDArray[np.float64]) -> NDArray[np.float6
 
 def postings_check(docs: NDArray[np.int32], freqs: NDArray[np.uint16]) -> int:
     """The CRC-32 of one posting list, checked the first time a search reads it."""
-    return zlib.crc32(freqs.tobytes(), zlib.crc32(docs.tobytes()))
+    # memoryview: no copy of the (possibly memory-mapped) slice.
+    return zlib.crc32(memoryview(freqs), zlib.crc32(memoryview(docs)))  # type: ignore[arg-type]
 
 
 def build_index(
@@ -162,43 +275,33 @@ def build_index(
 ) -> BuiltIndex:
     """Read a shard's FTS5 tables into an index, grouping terms by ``stem`` when given.
 
-    The instance list is streamed one term at a time (SQLite concatenates each term's passage
-    ids), so memory holds the postings and one term's instances, never the token stream.
+    The instance list is streamed (SQLite concatenates each term's passage ids; batches of
+    terms are parsed at once), so memory holds the postings and one batch of instances, never
+    the token stream.
     """
     lengths = _docsize_lengths(conn, table)
     rows = int(conn.execute(f"SELECT COUNT(*) FROM {table}_docsize").fetchone()[0])
     tokens = int(lengths.sum(dtype=np.int64))
     norms = norms_of(lengths, rows, tokens)
-    vocab = "temp.gezel_kw_instance"
-    conn.execute(f"DROP TABLE IF EXISTS {vocab}")
-    conn.execute(f"CREATE VIRTUAL TABLE {vocab} USING fts5vocab(main, {table}, instance)")
-    grouped: dict[str, list[Postings]] = {}
-    try:
-        for term, text in conn.execute(
-            f"SELECT term, group_concat(doc) FROM {vocab} GROUP BY term"
-        ):
-            key = str(term) if stem is None else stem(str(term))
-            grouped.setdefault(key, []).append(_postings_of(str(text)))
-    finally:
-        conn.execute(f"DROP TABLE IF EXISTS {vocab}")
-    keys = sorted(grouped)
+    keys, counts, docs, freqs = _grouped(_read_runs(conn, table, tokens), stem)
     offsets = np.zeros(len(keys) + 1, dtype=np.int64)
+    np.cumsum(counts, out=offsets[1:])
     max_parts = np.zeros(len(keys), dtype=np.float64)
-    checks = np.zeros(len(keys), dtype=np.uint32)
-    docs_parts: list[NDArray[np.int32]] = []
-    freq_parts: list[NDArray[np.uint16]] = []
-    for i, key in enumerate(keys):
-        docs, freqs = _merged(grouped.pop(key))
-        offsets[i + 1] = offsets[i] + docs.shape[0]
-        max_parts[i] = float(_parts(freqs, norms[docs]).max())
-        checks[i] = postings_check(docs, freqs)
-        docs_parts.append(docs)
-        freq_parts.append(freqs)
-    docs_all = np.concatenate(docs_parts) if docs_parts else np.zeros(0, np.int32)
-    del docs_parts
-    freqs_all = np.concatenate(freq_parts) if freq_parts else np.zeros(0, np.uint16)
-    del freq_parts
-    return BuiltIndex(lengths, rows, tokens, keys, offsets, max_parts, checks, docs_all, freqs_all)
+    for lo, hi in _blocks(offsets):
+        start, end = int(offsets[lo]), int(offsets[hi])
+        parts = _parts(freqs[start:end], norms[docs[start:end]])
+        bounds = offsets[lo:hi] - start
+        nonempty = counts[lo:hi] > 0
+        if parts.shape[0]:
+            max_parts[lo:hi][nonempty] = np.maximum.reduceat(parts, bounds[nonempty])
+    checks = np.array(
+        [
+            postings_check(docs[offsets[i] : offsets[i + 1]], freqs[offsets[i] : offsets[i + 1]])
+            for i in range(len(keys))
+        ],
+        dtype=np.uint32,
+    )
+    return BuiltIndex(lengths, rows, tokens, keys, offsets, max_parts, checks, docs, freqs)
 
 
 class KeywordIndex:

@@ -323,6 +323,20 @@ class Catalog:
         with self._reading():
             return self._vectors.route(query_vector, shard_budget)
 
+    def prepare_keyword_index(self, *, wait: bool = True) -> int:
+        """Load or build every shard's derived keyword index now (``wait=False``: start the
+        builds in the background and return); returns how many shards have theirs ready.
+
+        Searches do this by themselves, off the query path; a long-running process or a
+        benchmark may want the indexes before its first question.
+        """
+        with self._lock:
+            shards = self._store.shards
+            keyword = self._store.keyword
+        # Not under the handle's lock: a build takes seconds on a large shard, and searches
+        # meanwhile run on FTS5.
+        return sum(keyword.get(shard, wait=wait) is not None for shard in shards)
+
     def vector_passages(
         self,
         query_vector: ArrayLike,
