@@ -28,7 +28,7 @@ from gezel_knowledge.reader._kwindex import BuiltIndex
 
 __all__ = ["FORMAT_VERSION", "IndexRefused", "read_index", "write_index"]
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 """Bumped whenever the layout or the arithmetic changes: older files are rebuilt."""
 
 _MAGIC = b"GZKWIX\r\n"

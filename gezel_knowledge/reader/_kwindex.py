@@ -98,14 +98,13 @@ def _docsize_lengths(conn: sqlite3.Connection, table: str) -> NDArray[np.uint32]
     ids: list[int] = []
     sizes: list[int] = []
     for rowid, blob in conn.execute(f"SELECT id, sz FROM {table}_docsize ORDER BY id"):
-        total, shift, value = 0, 0, 0
-        for byte in bytes(blob):  # one varint per column
-            value |= (byte & 0x7F) << shift
-            if byte & 0x80:
-                shift += 7
-                continue
-            total += value
-            shift, value = 0, 0
+        # One SQLite varint per column: big-endian groups of 7 bits, the high bit continuing.
+        total, value = 0, 0
+        for byte in bytes(blob):
+            value = (value << 7) | (byte & 0x7F)
+            if not byte & 0x80:
+                total += value
+                value = 0
         ids.append(int(rowid))
         sizes.append(total)
     top = max(ids, default=0)

@@ -47,7 +47,11 @@ def _corpus(tmp_path: Path, n: int = 600) -> sqlite3.Connection:
         if i % 7 == 0:
             rows.append((i, *rows[-1][1:]))  # an exact copy of the passage before: a tie
             continue
-        words = rng.choice(_WORDS, size=int(rng.integers(3, 25)), p=weights / weights.sum())
+        # Lengths past 127 and 16,383 tokens take two and three varint bytes in the docsize.
+        size = int(
+            rng.choice([rng.integers(3, 25), rng.integers(120, 400), 16_500], p=[0.8, 0.19, 0.01])
+        )
+        words = rng.choice(_WORDS, size=size, p=weights / weights.sum())
         rows.append((i, f"Title {i % 5}", "", " ".join(words)))
     conn.executemany("INSERT INTO chunks VALUES (?, ?, ?, ?)", rows)
     conn.execute("INSERT INTO fts_chunks(fts_chunks) VALUES ('rebuild')")
