@@ -36,6 +36,7 @@ from gezel_knowledge.reader._kwindex import (
 from gezel_knowledge.reader._rows import CHUNK_COLUMNS, ChunkRow, ShardInfo
 from gezel_knowledge.reader._store import CatalogStore
 from gezel_knowledge.reader.hybrid import RankedDocument, RankedPassage
+from gezel_knowledge.reader.vectors import HOT_AFTER_SEARCHES, compiled_keyword_kernel
 
 __all__ = [
     "COMMON_TERM_FRACTION",
@@ -289,8 +290,12 @@ def _indexed_passages(  # noqa: PLR0917 - the keyword_passages arguments and the
             idf = bm25_idf(ix.rows, ix.df(term_id)) if len(shards) == 1 else bm25_idf(rows, df[key])
             query.append(QueryTerm(term_id, idf, count))
         allowed = _chunk_filter(store, shard, eligible, ix.norms.shape[0])
+        ix.searches += 1
+        # As for vectors: a shard searched again is hot, and gets the compiled kernel once it
+        # is ready (the same results); a one-shot search never starts compiling.
+        kernel = compiled_keyword_kernel() if ix.searches >= HOT_AFTER_SEARCHES else None
         try:
-            passage_ids, scores = top_passages(ix, query, limit, allowed)
+            passage_ids, scores = top_passages(ix, query, limit, allowed, kernel)
         except DamagedIndex as exc:
             exc.shard = shard
             raise

@@ -25,7 +25,7 @@ import sqlite3
 import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 from numpy.typing import NDArray
@@ -314,6 +314,8 @@ class KeywordIndex:
         self._ids = {key: i for i, key in enumerate(built.keys)}
         # Postings read from a file are checked once each, the first time a search needs them.
         self._checked = np.full(len(built.keys), verified, dtype=np.bool_)
+        self.searches = 0
+        """Searches through this handle: from the second on, compiled kernels are worth it."""
 
     def term_id(self, key: str) -> int | None:
         """The dictionary entry of ``key`` (a folded term, or its stem), if the shard has it."""
@@ -342,59 +344,112 @@ def _kth_largest(values: NDArray[np.float64], k: int) -> float:
     return float(np.partition(values, values.shape[0] - k)[values.shape[0] - k])
 
 
+class CandidateKernel(Protocol):
+    """The compiled MaxScore pass (``_compiled.keyword_candidates``)."""
+
+    def __call__(  # noqa: PLR0917 - the kernel's arrays
+        self,
+        docs: NDArray[np.int32],
+        freqs: NDArray[np.uint16],
+        starts: NDArray[np.int64],
+        ends: NDArray[np.int64],
+        weights: NDArray[np.float64],
+        bounds: NDArray[np.float64],
+        norms: NDArray[np.float64],
+        allowed: NDArray[np.bool_] | None,
+        limit: int,
+        margin: float,
+    ) -> NDArray[np.int64]: ...
+
+
 def top_passages(
     index: KeywordIndex,
     terms: Sequence[QueryTerm],
     limit: int,
     allowed: NDArray[np.bool_] | None = None,
+    kernel: CandidateKernel | None = None,
 ) -> tuple[NDArray[np.int64], NDArray[np.float64]]:
     """The ``limit`` best passages (ids, scores), best first, ties by ascending id.
 
     ``allowed`` (by passage id) limits the search to some passages (a radius filter). Scores
     are BM25 as FTS5 computes them with each term repeated ``count`` times in the query.
+    ``kernel``, when given, finds the candidates compiled; either way they hold every passage
+    that can be among the best, and the same exact scoring ranks them, so results are identical.
     """
     terms = [t for t in terms if index.df(t.term_id) > 0]
     if not terms or limit < 1:
         return np.zeros(0, np.int64), np.zeros(0, np.float64)
-    norms = index.norms
     weight = [t.idf * t.count for t in terms]
     bound = [
         w * float(index.arrays.max_parts[t.term_id]) for w, t in zip(weight, terms, strict=True)
     ]
     order = sorted(range(len(terms)), key=lambda i: (-bound[i], i))
+    for t in terms:
+        index.postings(t.term_id)  # checks each list read from a file once
+    if kernel is not None:
+        offsets = index.arrays.offsets
+        ids = np.array([terms[i].term_id for i in order], dtype=np.int64)
+        candidates = kernel(
+            index.arrays.docs,
+            index.arrays.freqs,
+            offsets[ids],
+            offsets[ids + 1],
+            np.array([weight[i] for i in order], dtype=np.float64),
+            np.array([bound[i] for i in order], dtype=np.float64),
+            index.norms,
+            allowed,
+            limit,
+            _MARGIN,
+        )
+    else:
+        candidates = _candidates(
+            index, [terms[i] for i in order], [bound[i] for i in order], limit, allowed
+        )
+    return _exact(index, terms, candidates, limit)
+
+
+def _candidates(
+    index: KeywordIndex,
+    terms: Sequence[QueryTerm],
+    bound: Sequence[float],
+    limit: int,
+    allowed: NDArray[np.bool_] | None,
+) -> NDArray[np.int64]:
+    """MaxScore with numpy over ``terms`` by descending ``bound``: the passages that may be
+    among the ``limit`` best."""
+    norms = index.norms
     acc = np.zeros(norms.shape[0], dtype=np.float64)
     seen = np.zeros(norms.shape[0], dtype=np.bool_)
     rest = float(sum(bound))
-    theta = 0.0
+    theta = top = 0.0
     done = 0
     # Essential terms: scored for every passage holding them, highest bound first.
-    for i in order:
-        if rest < theta * (1.0 - _MARGIN):
-            break
-        docs, freqs = index.postings(terms[i].term_id)
+    while done < len(terms) and not rest < theta * (1.0 - _MARGIN):
+        docs, freqs = index.postings(terms[done].term_id)
         if allowed is not None:
             keep = allowed[docs]
             docs, freqs = docs[keep], freqs[keep]
-        acc[docs] += weight[i] * _parts(freqs, norms[docs])
+        acc[docs] += terms[done].idf * terms[done].count * _parts(freqs, norms[docs])
         seen[docs] = True
-        rest -= bound[i]
+        if docs.shape[0]:
+            top = max(top, float(acc[docs].max()))
+        rest -= bound[done]
         done += 1
-        if rest < theta * (1.0 - _MARGIN) or done == len(order):
-            continue
-        theta = _kth_largest(acc[np.flatnonzero(seen)], limit)
+        # The k-th best so far can only beat the rest's bound when the best does.
+        if done < len(terms) and rest < top:
+            theta = _kth_largest(acc[np.flatnonzero(seen)], limit)
     candidates = np.flatnonzero(seen)
     # The others: scored only for passages already found, dropping those that cannot win.
-    for i in order[done:]:
+    for t, b in zip(terms[done:], bound[done:], strict=True):
         candidates = candidates[acc[candidates] + rest >= theta * (1.0 - _MARGIN)]
-        docs, freqs = index.postings(terms[i].term_id)
+        docs, freqs = index.postings(t.term_id)
         at = np.minimum(np.searchsorted(docs, candidates), max(docs.shape[0] - 1, 0))
         hit = docs[at] == candidates
         found = candidates[hit]
-        acc[found] += weight[i] * _parts(freqs[at[hit]], norms[found])
-        rest -= bound[i]
+        acc[found] += t.idf * t.count * _parts(freqs[at[hit]], norms[found])
+        rest -= b
         theta = max(theta, _kth_largest(acc[candidates], limit))
-    candidates = candidates[acc[candidates] >= theta * (1.0 - _MARGIN)]
-    return _exact(index, terms, candidates, limit)
+    return candidates[acc[candidates] >= theta * (1.0 - _MARGIN)]
 
 
 def _exact(

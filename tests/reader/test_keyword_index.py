@@ -298,3 +298,27 @@ def test_a_folder_that_cannot_be_written_keeps_the_index_in_memory(tmp_path: Pat
         hits = catalog.search("river", mode="keyword").hits
         assert hits
         assert catalog._store.keyword.get(catalog.shards[0]) is not None
+
+
+def test_the_compiled_kernel_gives_the_numpy_kernels_results(tmp_path: Path) -> None:
+    compiled = pytest.importorskip(
+        "gezel_knowledge.reader._compiled", reason="numba is not installed on this platform"
+    )
+    conn = _corpus(tmp_path)
+    index = KeywordIndex(build_index(conn, None), stemmed=False, verified=True)
+    rng = np.random.default_rng(5)
+    allowed = rng.random(index.norms.shape[0]) < 0.5
+    for _ in range(100):
+        picked = rng.choice(_WORDS[:45], size=int(rng.integers(1, 9)), replace=False)
+        query = []
+        for word in picked:
+            term_id = index.term_id(str(word))
+            if term_id is not None:
+                idf = bm25_idf(index.rows, index.df(term_id))
+                query.append(QueryTerm(term_id, idf, int(rng.integers(1, 3))))
+        k = int(rng.choice([1, 3, 10, 50]))
+        mask = allowed if rng.random() < 0.3 else None
+        ids, scores = top_passages(index, query, k, mask)
+        ids_c, scores_c = top_passages(index, query, k, mask, compiled.keyword_candidates)
+        assert ids.tolist() == ids_c.tolist()
+        assert scores.tolist() == scores_c.tolist()
