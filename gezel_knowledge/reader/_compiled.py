@@ -30,7 +30,7 @@ from numpy.typing import NDArray
 
 from gezk.quantize import PackedBits, QueryTables, Shortlist
 
-__all__ = ["hamming_topk", "keyword_candidates", "lut_topk", "warm_up"]
+__all__ = ["hamming_topk", "keyword_candidates", "keyword_scores", "lut_topk", "warm_up"]
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 
@@ -361,8 +361,12 @@ def _add_term_for(  # noqa: PLR0917 - one kernel's arrays
     """One term's part added for the candidates (ascending) that hold it."""
     for c in range(candidates.shape[0]):
         d = candidates[c]
-        # Candidates ascend, so each search starts where the last one ended.
-        a, b = lo, hi
+        # Candidates ascend, so each search starts where the last one ended and gallops
+        # forward: a few steps when candidates are dense in the list, a binary search else.
+        step = 1
+        while lo + step < hi and docs[lo + step] < d:
+            step <<= 1
+        a, b = lo + (step >> 1), min(lo + step + 1, hi)
         while a < b:
             mid = (a + b) >> 1
             if docs[mid] < d:
@@ -418,15 +422,24 @@ def _keyword_candidates(  # noqa: PLR0917 - one kernel's arrays
         # The k-th best so far can only beat the rest's bound when the best does.
         if done < terms and rest < top:
             theta = _kth_largest(acc[touched[:seen]], limit)
-    candidates = np.sort(touched[:seen])
+    # Passages that can still win, in ascending order: a pass over the accumulator is cheaper
+    # than sorting what was touched.
+    floor = theta * (1.0 - margin) - rest
+    candidates = np.empty(seen, dtype=np.int64)
+    kept = 0
+    for d in range(acc.shape[0]):
+        if acc[d] > 0.0 and acc[d] >= floor:
+            candidates[kept] = d
+            kept += 1
+    candidates = candidates[:kept]
     # The others: only for passages already found, dropping those that cannot win.
     for t in range(done, terms):
         candidates = _at_least(candidates, acc, theta * (1.0 - margin) - rest)
         _add_term_for(candidates, docs, freqs, starts[t], ends[t], weights[t], norms, acc)
         rest -= bounds[t]
         theta = max(theta, _kth_largest(acc[candidates], limit))
-    kept: NDArray[np.int64] = _at_least(candidates, acc, theta * (1.0 - margin)).copy()
-    return kept
+    found: NDArray[np.int64] = _at_least(candidates, acc, theta * (1.0 - margin)).copy()
+    return found
 
 
 def keyword_candidates(  # noqa: PLR0917 - the kernel's arrays
@@ -456,6 +469,61 @@ def keyword_candidates(  # noqa: PLR0917 - the kernel's arrays
         limit,
         margin,
     )
+
+
+@_compile
+def _keyword_scores(  # noqa: PLR0917 - one kernel's arrays
+    candidates: NDArray[np.int64],
+    docs: NDArray[np.int32],
+    freqs: NDArray[np.uint16],
+    starts: NDArray[np.int64],
+    ends: NDArray[np.int64],
+    idfs: NDArray[np.float64],
+    counts: NDArray[np.int64],
+    norms: NDArray[np.float64],
+    k1p1: float,
+) -> NDArray[np.float64]:
+    scores = np.zeros(candidates.shape[0], dtype=np.float64)
+    for t in range(starts.shape[0]):
+        lo, hi = starts[t], ends[t]
+        for c in range(candidates.shape[0]):
+            d = candidates[c]
+            step = 1
+            while lo + step < hi and docs[lo + step] < d:
+                step <<= 1
+            a, b = lo + (step >> 1), min(lo + step + 1, hi)
+            while a < b:
+                mid = (a + b) >> 1
+                if docs[mid] < d:
+                    a = mid + 1
+                else:
+                    b = mid
+            lo = a
+            if a < hi and docs[a] == d:
+                tf = float(freqs[a])
+                part = idfs[t] * ((tf * k1p1) / (tf + norms[d]))
+                for _ in range(counts[t]):
+                    scores[c] += part
+    return scores
+
+
+def keyword_scores(  # noqa: PLR0917 - the kernel's arrays
+    candidates: NDArray[np.int64],
+    docs: NDArray[np.int32],
+    freqs: NDArray[np.uint16],
+    starts: NDArray[np.int64],
+    ends: NDArray[np.int64],
+    idfs: NDArray[np.float64],
+    counts: NDArray[np.int64],
+    norms: NDArray[np.float64],
+    k1p1: float,
+) -> NDArray[np.float64]:
+    """BM25 of ascending ``candidates``, term by term in query order, each repeat added on its
+    own: FTS5's sums, the same float operations in the same order as the numpy scoring."""
+    scores: NDArray[np.float64] = _keyword_scores(
+        candidates, docs, freqs, starts, ends, idfs, counts, norms, k1p1
+    )
+    return scores
 
 
 def warm_up() -> None:
@@ -494,3 +562,7 @@ def warm_up() -> None:
             1,
             1e-9,
         )
+    keyword_scores(
+        one, np.ones(1, dtype=np.int32), np.ones(1, dtype=np.uint16), one - 1, one,
+        np.ones(1), one, np.ones(2), 2.2,
+    )  # fmt: skip

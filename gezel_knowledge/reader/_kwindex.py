@@ -344,10 +344,10 @@ def _kth_largest(values: NDArray[np.float64], k: int) -> float:
     return float(np.partition(values, values.shape[0] - k)[values.shape[0] - k])
 
 
-class CandidateKernel(Protocol):
-    """The compiled MaxScore pass (``_compiled.keyword_candidates``)."""
+class KeywordKernels(Protocol):
+    """The compiled passes (``reader._compiled``): MaxScore candidates, their exact scores."""
 
-    def __call__(  # noqa: PLR0917 - the kernel's arrays
+    def keyword_candidates(  # noqa: PLR0917 - the kernel's arrays
         self,
         docs: NDArray[np.int32],
         freqs: NDArray[np.uint16],
@@ -361,13 +361,26 @@ class CandidateKernel(Protocol):
         margin: float,
     ) -> NDArray[np.int64]: ...
 
+    def keyword_scores(  # noqa: PLR0917 - the kernel's arrays
+        self,
+        candidates: NDArray[np.int64],
+        docs: NDArray[np.int32],
+        freqs: NDArray[np.uint16],
+        starts: NDArray[np.int64],
+        ends: NDArray[np.int64],
+        idfs: NDArray[np.float64],
+        counts: NDArray[np.int64],
+        norms: NDArray[np.float64],
+        k1p1: float,
+    ) -> NDArray[np.float64]: ...
+
 
 def top_passages(
     index: KeywordIndex,
     terms: Sequence[QueryTerm],
     limit: int,
     allowed: NDArray[np.bool_] | None = None,
-    kernel: CandidateKernel | None = None,
+    kernel: KeywordKernels | None = None,
 ) -> tuple[NDArray[np.int64], NDArray[np.float64]]:
     """The ``limit`` best passages (ids, scores), best first, ties by ascending id.
 
@@ -389,7 +402,7 @@ def top_passages(
     if kernel is not None:
         offsets = index.arrays.offsets
         ids = np.array([terms[i].term_id for i in order], dtype=np.int64)
-        candidates = kernel(
+        candidates = kernel.keyword_candidates(
             index.arrays.docs,
             index.arrays.freqs,
             offsets[ids],

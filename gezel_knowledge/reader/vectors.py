@@ -38,7 +38,7 @@ from numpy.typing import NDArray
 
 from gezel_knowledge._rows import fetch_columns
 from gezel_knowledge.errors import IntegrityFailure
-from gezel_knowledge.reader._kwindex import CandidateKernel
+from gezel_knowledge.reader._kwindex import KeywordKernels
 from gezk.quantize import (
     PackedBits,
     QueryTables,
@@ -104,7 +104,7 @@ class ShardHit:
     score: float
 
 
-class _Kernels(Protocol):
+class _Kernels(KeywordKernels, Protocol):
     """What :mod:`gezel_knowledge.reader._compiled` offers: gezk's shortlists, compiled."""
 
     def hamming_topk(
@@ -118,20 +118,6 @@ class _Kernels(Protocol):
     def lut_topk(
         self, bits: PackedBits, tables: QueryTables, k: int, mask: NDArray[np.bool_] | None
     ) -> Shortlist: ...
-
-    def keyword_candidates(  # noqa: PLR0917 - the kernel's arrays
-        self,
-        docs: NDArray[np.int32],
-        freqs: NDArray[np.uint16],
-        starts: NDArray[np.int64],
-        ends: NDArray[np.int64],
-        weights: NDArray[np.float64],
-        bounds: NDArray[np.float64],
-        norms: NDArray[np.float64],
-        allowed: NDArray[np.bool_] | None,
-        limit: int,
-        margin: float,
-    ) -> NDArray[np.int64]: ...
 
 
 class _Compiled:
@@ -224,11 +210,10 @@ def compiled_kernels_available() -> KernelStatus:
     return KernelStatus(False, f"hot shards run the numpy kernels: {why}", error)
 
 
-def compiled_keyword_kernel() -> CandidateKernel | None:
-    """The compiled keyword candidate kernel when it is ready (its preparation starts now if
-    it has not: the keyword index of a shard searched again calls this); ``None`` until then."""
-    kernels = _Compiled.get(wait=False)
-    return None if kernels is None else kernels.keyword_candidates
+def compiled_keyword_kernel() -> KeywordKernels | None:
+    """The compiled keyword kernels when they are ready (their preparation starts now if it
+    has not: the keyword index of a shard searched again calls this); ``None`` until then."""
+    return _Compiled.get(wait=False)
 
 
 class ShardVectors(PackedBits):

@@ -319,6 +319,6 @@ def test_the_compiled_kernel_gives_the_numpy_kernels_results(tmp_path: Path) -> 
         k = int(rng.choice([1, 3, 10, 50]))
         mask = allowed if rng.random() < 0.3 else None
         ids, scores = top_passages(index, query, k, mask)
-        ids_c, scores_c = top_passages(index, query, k, mask, compiled.keyword_candidates)
+        ids_c, scores_c = top_passages(index, query, k, mask, compiled)
         assert ids.tolist() == ids_c.tolist()
         assert scores.tolist() == scores_c.tolist()
