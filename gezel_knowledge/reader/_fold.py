@@ -31,6 +31,10 @@ def _connection() -> tuple[sqlite3.Connection, dict[str, tuple[str, ...]]]:
 
 def fold_term(term: str) -> tuple[str, ...]:
     """The tokens FTS5 indexes for ``term``, in order (one for a word, several for a phrase)."""
+    if term.isascii():
+        # unicode61 folds ASCII letters to lower case and nothing else; non-token characters
+        # never reach here (query terms hold only token characters and spaces).
+        return tuple(term.lower().split())
     conn, cache = _connection()
     tokens = cache.get(term)
     if tokens is None:

@@ -418,7 +418,24 @@ def top_passages(
         candidates = _candidates(
             index, [terms[i] for i in order], [bound[i] for i in order], limit, allowed
         )
-    return _exact(index, terms, candidates, limit)
+    if kernel is None:
+        return _exact(index, terms, candidates, limit)
+    candidates = np.sort(candidates)
+    ids = np.array([t.term_id for t in terms], dtype=np.int64)
+    offsets = index.arrays.offsets
+    scores = kernel.keyword_scores(
+        candidates,
+        index.arrays.docs,
+        index.arrays.freqs,
+        offsets[ids],
+        offsets[ids + 1],
+        np.array([t.idf for t in terms], dtype=np.float64),
+        np.array([t.count for t in terms], dtype=np.int64),
+        index.norms,
+        K1 + 1.0,
+    )
+    ranked = np.lexsort((candidates, -scores))[:limit]
+    return candidates[ranked].astype(np.int64), scores[ranked]
 
 
 def _candidates(
