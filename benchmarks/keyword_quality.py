@@ -128,6 +128,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cache-dir", type=Path, default=None)
     parser.add_argument("--only", action="append", choices=sorted(VARIANTS))
     parser.add_argument("--json", action="store_true")
+    parser.add_argument(
+        "--default-model",
+        action="store_true",
+        help="build with the default model (as the quality tables do) instead of the hash embedder",
+    )
     args = parser.parse_args(argv)
     folder: Path = args.folder
     queries = next(iter(sorted(folder.glob(f"queries*{args.split}*.jsonl"))), None)
@@ -141,7 +146,7 @@ def main(argv: list[str] | None = None) -> int:
             report = evaluate_beir(
                 folder,
                 split=args.split,
-                embedder=HashEmbedder(),
+                embedder=None if args.default_model else HashEmbedder(),
                 queries=queries,
                 qrels=qrels,
                 cache_dir=args.cache_dir,
