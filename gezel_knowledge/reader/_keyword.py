@@ -24,7 +24,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from gezel_knowledge._rows import fetch_all
-from gezel_knowledge.query import MAX_QUERY_TERMS, terms_all_expression, terms_match_expression
+from gezel_knowledge.query import MAX_QUERY_TERMS, terms_match_expression
 from gezel_knowledge.reader._fold import fold_term
 from gezel_knowledge.reader._kwindex import (
     DamagedIndex,
@@ -59,10 +59,13 @@ _JOINED_CHUNK_COLUMNS = ", ".join("c." + c.strip() for c in CHUNK_COLUMNS.split(
 def title_matches(
     store: CatalogStore, terms: Sequence[str], limit: int, eligible: Sequence[str] | None
 ) -> list[RankedDocument]:
-    """Documents whose title, aliases and summary hold every term, best BM25 first."""
-    match = terms_all_expression(terms)
-    if match is None:
+    """Documents whose title, aliases and summary hold every term (or a word sharing its stem,
+    in a catalog whose language has a stemmer), best BM25 first."""
+    if not terms:
         return []
+    match = " AND ".join(
+        "(" + " OR ".join(f'"{v}"' for v in store.keyword.title_variants(t)) + ")" for t in terms
+    )
     where = ""
     params: list[Any] = [match]
     if eligible is not None:

@@ -31,6 +31,7 @@ from typing import Any, Final
 import snowballstemmer
 
 from gezel_knowledge._locking import FileLock, LockTimeout
+from gezel_knowledge.archive.paths import ROUTER_PATH
 from gezel_knowledge.home import gezel_home
 from gezel_knowledge.reader._fold import fold_term
 from gezel_knowledge.reader._kwfile import IndexRefused, read_index, write_index
@@ -104,8 +105,8 @@ class KeywordIndexes:
         self._failed: set[int] = set()
         self._threads: dict[int, threading.Thread] = {}
         self._lock = threading.Lock()
-        self._variants: dict[tuple[int, str], list[str]] = {}
-        self._vocab: dict[int, sqlite3.Connection] = {}
+        self._variants: dict[tuple[str, str, str], list[str]] = {}
+        self._vocab: dict[tuple[str, str], sqlite3.Connection] = {}
 
     def path_of(self, shard: ShardInfo) -> Path:
         """The shard's cache file."""
@@ -236,23 +237,28 @@ class KeywordIndexes:
 
     def variants(self, shard: ShardInfo, term: str) -> list[str]:
         """The shard's vocabulary terms sharing ``term``'s stem (``[term]`` when unstemmed, a
-        phrase, or none found), for an FTS5 search that should rank as the index does.
+        phrase, or none found), for an FTS5 search that should rank as the index does."""
+        return self._variants_in(self._shard_file(shard), "fts_chunks", term)
 
-        Snowball changes a word's ending only, so every variant starts with the part the word
-        and its stem share; that range of the vocabulary is read and stemmed.
-        """
+    def title_variants(self, term: str) -> list[str]:
+        """The same over the titles, summaries and aliases (the router's ``fts_documents``)."""
+        return self._variants_in(self.root / ROUTER_PATH, "fts_documents", term)
+
+    def _variants_in(self, path: Path, table: str, term: str) -> list[str]:
         if self.stem is None or " " in term:
             return [term]
-        key = (shard.id, term)
+        key = (str(path), table, term)
         found = self._variants.get(key)
         if found is None:
-            found = self._vocabulary_variants(shard, term) or [term]
+            found = self._vocabulary_variants(path, table, term) or [term]
             if len(self._variants) >= 4096:
                 self._variants.clear()
             self._variants[key] = found
         return found
 
-    def _vocabulary_variants(self, shard: ShardInfo, term: str) -> list[str]:
+    def _vocabulary_variants(self, path: Path, table: str, term: str) -> list[str]:
+        """Snowball changes a word's ending only, so every variant starts with the part the
+        word and its stem share; that range of the vocabulary is read and stemmed."""
         assert self.stem is not None
         tokens = fold_term(term)
         if len(tokens) != 1:
@@ -263,11 +269,11 @@ class KeywordIndexes:
         prefix = word[: min(len(stem), len(word)) if shared is None else shared]
         if len(prefix) < 3:
             return [word]
-        conn = self._vocab.get(shard.id)
+        conn = self._vocab.get((str(path), table))
         if conn is None:
-            conn = build_connection(self._shard_file(shard))
-            conn.execute("CREATE VIRTUAL TABLE temp.vocab USING fts5vocab(main, fts_chunks, row)")
-            self._vocab[shard.id] = conn
+            conn = build_connection(path)
+            conn.execute(f"CREATE VIRTUAL TABLE temp.vocab USING fts5vocab(main, {table}, row)")
+            self._vocab[(str(path), table)] = conn
         rows = conn.execute(
             "SELECT term FROM temp.vocab WHERE term >= ? AND term < ? LIMIT 4096",
             (prefix, prefix + "\U0010ffff"),
