@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import math
 import unicodedata
+from collections import Counter
 from collections.abc import Sequence
 
 import numpy as np
@@ -40,6 +41,7 @@ __all__ = [
     "QueryVectors",
     "check_min_similarity",
     "fts_match_expression",
+    "query_term_counts",
     "query_terms",
     "query_vectors_for",
     "terms_all_expression",
@@ -99,14 +101,28 @@ def _terms(text: str) -> list[str]:
     return terms
 
 
+def query_term_counts(text: str, limit: int | None = MAX_QUERY_TERMS) -> list[tuple[str, int]]:
+    """The distinct keyword terms of ``text`` with how often the text says each (case aside),
+    in order of first use: stopwords removed unless that empties it, at most ``limit``
+    (``None``: all); a term is one word, or a phrase for ``snake_case`` words.
+
+    The counts are BM25's query side: a word a question repeats weighs that many times.
+    """
+    seen: dict[str, str] = {}
+    counts: Counter[str] = Counter()
+    for term in _terms(unicodedata.normalize("NFKC", text)):
+        key = term.lower()
+        seen.setdefault(key, term)
+        counts[key] += 1
+    content = [(t, counts[key]) for key, t in seen.items() if key not in STOPWORDS]
+    found = content or [(t, counts[key]) for key, t in seen.items()]
+    return found if limit is None else found[:limit]
+
+
 def query_terms(text: str) -> list[str]:
     """The distinct keyword terms of ``text``: stopwords removed unless that empties it, at most
     :data:`MAX_QUERY_TERMS`; a term is one word, or a phrase for ``snake_case`` words."""
-    seen: dict[str, str] = {}
-    for term in _terms(unicodedata.normalize("NFKC", text)):
-        seen.setdefault(term.lower(), term)
-    content = [t for key, t in seen.items() if key not in STOPWORDS]
-    return (content or list(seen.values()))[:MAX_QUERY_TERMS]
+    return [term for term, _ in query_term_counts(text)]
 
 
 def terms_match_expression(terms: Sequence[str]) -> str | None:

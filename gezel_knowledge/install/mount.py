@@ -92,6 +92,7 @@ def _open(
         find_embedder=functools.partial(resolve_query_embedder, model_dir=model_dir)
         if embedder == "auto"
         else None,
+        derived_dir=home.derived_dir(version.archive_sha256),
     )
 
 

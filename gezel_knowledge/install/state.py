@@ -110,6 +110,11 @@ class HomeState:
             / sha256[:16]
         )
 
+    def derived_dir(self, sha256: str) -> Path:
+        """Where the reader caches what it derives from an installed version (its shards'
+        keyword indexes): ``<home>/cache/keyword/<archive digest>``, removed with the version."""
+        return self.root / "cache" / "keyword" / sha256
+
     def relative(self, path: Path) -> str:
         """``path`` relative to the home, with ``/`` separators (as stored in the registry)."""
         return PurePosixPath(*path.relative_to(self.root).parts).as_posix()
@@ -267,6 +272,7 @@ class HomeState:
         """Let go of versions no longer registered: delete private files, drop shared refs."""
         private: list[Path] = []
         for version in versions:
+            private.append(self.derived_dir(version.archive_sha256))
             store = self.store_of(version)
             if store is None:
                 private.append(self.path_of(version))

@@ -214,6 +214,11 @@ class CatalogCache:
         """Where the catalog of these archive bytes is extracted."""
         return self.root / sha256
 
+    def derived_dir(self, sha256: str) -> Path:
+        """Where the reader caches what it derives from the entry (keyword indexes); it goes
+        when the entry goes."""
+        return self.root / ".keyword" / sha256
+
     def _record(self, sha256: str) -> Path:
         return self._entries / f"{sha256}.json"
 
@@ -417,6 +422,7 @@ class CatalogCache:
                         continue
                     self._record(entry.sha256).unlink(missing_ok=True)
                     self._discard(entry.path)
+                    self._discard_derived(entry.sha256)
                 removed.append(entry)
                 total -= entry.bytes
         return CachePrune(
@@ -437,6 +443,11 @@ class CatalogCache:
         except OSError:
             doomed = path
         remove_tree(doomed)
+
+    def _discard_derived(self, sha256: str) -> None:
+        folder = self.derived_dir(sha256)
+        if folder.exists():
+            self._discard(folder)
 
     def _clean_leftovers(self) -> list[str]:
         """What interrupted runs left; the caller holds the cache lock."""
@@ -473,6 +484,11 @@ class CatalogCache:
             if damaged or (gone and not self.entry_dir(record.stem).is_dir()):
                 record.unlink(missing_ok=True)
                 removed.append(f".entries/{record.name}")
+        derived = self.root / ".keyword"
+        for folder in sorted(derived.iterdir()) if derived.is_dir() else []:
+            if not self.entry_dir(folder.name).is_dir():
+                self._discard(folder)
+                removed.append(f".keyword/{folder.name}")
         if self._trash.is_dir():
             for grave in sorted(self._trash.iterdir()):
                 remove_tree(grave)

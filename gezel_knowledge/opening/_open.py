@@ -171,6 +171,7 @@ def open_catalog(
             bit_cache_bytes=bit_cache_bytes,
             limits=limits,
             find_embedder=find,
+            derived_dir=cache.derived_dir(digest),
         )
     except BaseException:
         lease.release()

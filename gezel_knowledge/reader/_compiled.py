@@ -30,7 +30,7 @@ from numpy.typing import NDArray
 
 from gezk.quantize import PackedBits, QueryTables, Shortlist
 
-__all__ = ["hamming_topk", "lut_topk", "warm_up"]
+__all__ = ["hamming_topk", "keyword_candidates", "keyword_scores", "lut_topk", "warm_up"]
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 
@@ -318,6 +318,214 @@ def lut_topk(
     return Shortlist(rows, tables.scores(tables.max_sum - costs[rows].astype(np.int64)))
 
 
+@_compile
+def _kth_largest(values: NDArray[np.float64], k: int) -> float:
+    if values.shape[0] < k:
+        return 0.0
+    return float(np.partition(values, values.shape[0] - k)[values.shape[0] - k])
+
+
+@_inline
+def _add_term(  # noqa: PLR0917 - one kernel's arrays
+    docs: Any,
+    freqs: Any,
+    lo: int,
+    hi: int,
+    w: float,
+    norms: Any,
+    acc: Any,
+    touched: Any,
+    seen: int,
+    allowed: Any,
+    masked: bool,
+) -> Any:
+    """One term's part added for every passage holding it; returns (seen, best so far)."""
+    top = 0.0
+    for p in range(lo, hi):
+        d = docs[p]
+        if masked and not allowed[d]:
+            continue
+        if acc[d] == 0.0:  # every part is positive, so zero means not seen yet
+            touched[seen] = d
+            seen += 1
+        tf = float(freqs[p])
+        acc[d] += w * ((tf * 2.2) / (tf + norms[d]))
+        top = max(top, acc[d])
+    return seen, top
+
+
+@_inline
+def _add_term_for(  # noqa: PLR0917 - one kernel's arrays
+    candidates: Any, docs: Any, freqs: Any, lo: int, hi: int, w: float, norms: Any, acc: Any
+) -> None:
+    """One term's part added for the candidates (ascending) that hold it."""
+    for c in range(candidates.shape[0]):
+        d = candidates[c]
+        # Candidates ascend, so each search starts where the last one ended and gallops
+        # forward: a few steps when candidates are dense in the list, a binary search else.
+        step = 1
+        while lo + step < hi and docs[lo + step] < d:
+            step <<= 1
+        a, b = lo + (step >> 1), min(lo + step + 1, hi)
+        while a < b:
+            mid = (a + b) >> 1
+            if docs[mid] < d:
+                a = mid + 1
+            else:
+                b = mid
+        lo = a
+        if a < hi and docs[a] == d:
+            tf = float(freqs[a])
+            acc[d] += w * ((tf * 2.2) / (tf + norms[d]))
+
+
+@_inline
+def _at_least(candidates: Any, acc: Any, floor: float) -> Any:
+    kept = 0
+    for c in range(candidates.shape[0]):
+        if acc[candidates[c]] >= floor:
+            candidates[kept] = candidates[c]
+            kept += 1
+    return candidates[:kept]
+
+
+@_compile
+def _keyword_candidates(  # noqa: PLR0917 - one kernel's arrays
+    docs: NDArray[np.int32],
+    freqs: NDArray[np.uint16],
+    starts: NDArray[np.int64],
+    ends: NDArray[np.int64],
+    weights: NDArray[np.float64],
+    bounds: NDArray[np.float64],
+    norms: NDArray[np.float64],
+    allowed: NDArray[np.bool_],
+    masked: bool,
+    limit: int,
+    margin: float,
+) -> NDArray[np.int64]:
+    """MaxScore over terms given by descending bound (``_kwindex._candidates``, compiled;
+    2.2 is FTS5's k1 + 1)."""
+    acc = np.zeros(norms.shape[0], dtype=np.float64)
+    touched = np.empty(norms.shape[0], dtype=np.int64)
+    seen, terms, done = 0, starts.shape[0], 0
+    rest = bounds.sum()
+    theta = top = 0.0
+    # Essential terms: every passage holding them.
+    while done < terms and not rest < theta * (1.0 - margin):
+        seen, best = _add_term(
+            docs, freqs, starts[done], ends[done], weights[done], norms, acc, touched, seen,
+            allowed, masked,
+        )  # fmt: skip
+        top = max(top, best)
+        rest -= bounds[done]
+        done += 1
+        # The k-th best so far can only beat the rest's bound when the best does.
+        if done < terms and rest < top:
+            theta = _kth_largest(acc[touched[:seen]], limit)
+    # Passages that can still win, in ascending order: a pass over the accumulator is cheaper
+    # than sorting what was touched.
+    floor = theta * (1.0 - margin) - rest
+    candidates = np.empty(seen, dtype=np.int64)
+    kept = 0
+    for d in range(acc.shape[0]):
+        if acc[d] > 0.0 and acc[d] >= floor:
+            candidates[kept] = d
+            kept += 1
+    candidates = candidates[:kept]
+    # The others: only for passages already found, dropping those that cannot win.
+    for t in range(done, terms):
+        candidates = _at_least(candidates, acc, theta * (1.0 - margin) - rest)
+        _add_term_for(candidates, docs, freqs, starts[t], ends[t], weights[t], norms, acc)
+        rest -= bounds[t]
+        theta = max(theta, _kth_largest(acc[candidates], limit))
+    found: NDArray[np.int64] = _at_least(candidates, acc, theta * (1.0 - margin)).copy()
+    return found
+
+
+def keyword_candidates(  # noqa: PLR0917 - the kernel's arrays
+    docs: NDArray[np.int32],
+    freqs: NDArray[np.uint16],
+    starts: NDArray[np.int64],
+    ends: NDArray[np.int64],
+    weights: NDArray[np.float64],
+    bounds: NDArray[np.float64],
+    norms: NDArray[np.float64],
+    allowed: NDArray[np.bool_] | None,
+    limit: int,
+    margin: float,
+) -> NDArray[np.int64]:
+    """The passages that may be among the ``limit`` best (a superset of them), compiled."""
+    flags = allowed if allowed is not None else _NO_MASK
+    return _keyword_candidates(
+        docs,
+        freqs,
+        starts,
+        ends,
+        weights,
+        bounds,
+        norms,
+        flags,
+        allowed is not None,
+        limit,
+        margin,
+    )
+
+
+@_compile
+def _keyword_scores(  # noqa: PLR0917 - one kernel's arrays
+    candidates: NDArray[np.int64],
+    docs: NDArray[np.int32],
+    freqs: NDArray[np.uint16],
+    starts: NDArray[np.int64],
+    ends: NDArray[np.int64],
+    idfs: NDArray[np.float64],
+    counts: NDArray[np.int64],
+    norms: NDArray[np.float64],
+    k1p1: float,
+) -> NDArray[np.float64]:
+    scores = np.zeros(candidates.shape[0], dtype=np.float64)
+    for t in range(starts.shape[0]):
+        lo, hi = starts[t], ends[t]
+        for c in range(candidates.shape[0]):
+            d = candidates[c]
+            step = 1
+            while lo + step < hi and docs[lo + step] < d:
+                step <<= 1
+            a, b = lo + (step >> 1), min(lo + step + 1, hi)
+            while a < b:
+                mid = (a + b) >> 1
+                if docs[mid] < d:
+                    a = mid + 1
+                else:
+                    b = mid
+            lo = a
+            if a < hi and docs[a] == d:
+                tf = float(freqs[a])
+                part = idfs[t] * ((tf * k1p1) / (tf + norms[d]))
+                for _ in range(counts[t]):
+                    scores[c] += part
+    return scores
+
+
+def keyword_scores(  # noqa: PLR0917 - the kernel's arrays
+    candidates: NDArray[np.int64],
+    docs: NDArray[np.int32],
+    freqs: NDArray[np.uint16],
+    starts: NDArray[np.int64],
+    ends: NDArray[np.int64],
+    idfs: NDArray[np.float64],
+    counts: NDArray[np.int64],
+    norms: NDArray[np.float64],
+    k1p1: float,
+) -> NDArray[np.float64]:
+    """BM25 of ascending ``candidates``, term by term in query order, each repeat added on its
+    own: FTS5's sums, the same float operations in the same order as the numpy scoring."""
+    scores: NDArray[np.float64] = _keyword_scores(
+        candidates, docs, freqs, starts, ends, idfs, counts, norms, k1p1
+    )
+    return scores
+
+
 def warm_up() -> None:
     """Compile (or load from numba's cache) every kernel variant a search can call.
 
@@ -340,3 +548,21 @@ def warm_up() -> None:
             hamming_topk(bits, np.zeros(bits.bytes_per_row, dtype=np.uint8), 1, mask)
     for dtype in (np.uint16, np.int32):
         _sampled_select(np.zeros(2, dtype=dtype), 1, 1, _NO_MASK, False)
+    one = np.ones(1, dtype=np.int64)
+    for mask in (None, np.ones(2, dtype=np.bool_)):
+        keyword_candidates(
+            np.ones(1, dtype=np.int32),
+            np.ones(1, dtype=np.uint16),
+            one - 1,
+            one,
+            np.ones(1),
+            np.ones(1),
+            np.ones(2),
+            mask,
+            1,
+            1e-9,
+        )
+    keyword_scores(
+        one, np.ones(1, dtype=np.int32), np.ones(1, dtype=np.uint16), one - 1, one,
+        np.ones(1), one, np.ones(2), 2.2,
+    )  # fmt: skip

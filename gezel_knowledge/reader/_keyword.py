@@ -20,11 +20,23 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
+from numpy.typing import NDArray
+
 from gezel_knowledge._rows import fetch_all
-from gezel_knowledge.query import terms_all_expression, terms_match_expression
+from gezel_knowledge.query import MAX_QUERY_TERMS, terms_match_expression
+from gezel_knowledge.reader._fold import fold_term
+from gezel_knowledge.reader._kwindex import (
+    DamagedIndex,
+    KeywordIndex,
+    QueryTerm,
+    bm25_idf,
+    top_passages,
+)
 from gezel_knowledge.reader._rows import CHUNK_COLUMNS, ChunkRow, ShardInfo
 from gezel_knowledge.reader._store import CatalogStore
 from gezel_knowledge.reader.hybrid import RankedDocument, RankedPassage
+from gezel_knowledge.reader.vectors import HOT_AFTER_SEARCHES, compiled_keyword_kernel
 
 __all__ = [
     "COMMON_TERM_FRACTION",
@@ -47,10 +59,13 @@ _JOINED_CHUNK_COLUMNS = ", ".join("c." + c.strip() for c in CHUNK_COLUMNS.split(
 def title_matches(
     store: CatalogStore, terms: Sequence[str], limit: int, eligible: Sequence[str] | None
 ) -> list[RankedDocument]:
-    """Documents whose title, aliases and summary hold every term, best BM25 first."""
-    match = terms_all_expression(terms)
-    if match is None:
+    """Documents whose title, aliases and summary hold every term (or a word sharing its stem,
+    in a catalog whose language has a stemmer), best BM25 first."""
+    if not terms:
         return []
+    match = " AND ".join(
+        "(" + " OR ".join(f'"{v}"' for v in store.keyword.title_variants(t)) + ")" for t in terms
+    )
     where = ""
     params: list[Any] = [match]
     if eligible is not None:
@@ -210,29 +225,177 @@ def _weighted_passages(
     return [RankedPassage(ChunkRow.from_row(shard.id, r), -float(r["score"])) for r in rows]
 
 
-def keyword_passages(
+def _chunk_filter(
+    store: CatalogStore, shard: ShardInfo, eligible: Sequence[str] | None, size: int
+) -> NDArray[np.bool_] | None:
+    """Which passage ids of ``shard`` belong to eligible documents (``None``: every one)."""
+    if eligible is None:
+        return None
+    allowed = np.zeros(size, dtype=np.bool_)
+    ids = [
+        int(r[0])
+        for r in store.connection(shard).execute(
+            "SELECT id FROM chunks WHERE document_id IN (SELECT value FROM json_each(?))",
+            (json.dumps(list(eligible)),),
+        )
+    ]
+    ids = [i for i in ids if 0 <= i < size]
+    allowed[np.asarray(ids, dtype=np.int64)] = True
+    return allowed
+
+
+def _informative(
+    keys: Sequence[str], counts: dict[str, int], df: dict[str, int]
+) -> list[tuple[str, int]]:
+    """At most :data:`MAX_QUERY_TERMS` keys found in the shards, the rarest first chosen,
+    returned in query order with their counts (a pasted paragraph keeps its telling words)."""
+    present = [k for k in keys if df.get(k, 0) > 0]
+    if len(present) > MAX_QUERY_TERMS:
+        rank = {k: i for i, k in enumerate(present)}
+        chosen = set(sorted(present, key=lambda k: (df[k], rank[k]))[:MAX_QUERY_TERMS])
+        present = [k for k in present if k in chosen]
+    return [(k, counts[k]) for k in present]
+
+
+def _indexed_passages(  # noqa: PLR0917 - the keyword_passages arguments and the indexes
     store: CatalogStore,
-    terms: Sequence[str],
+    indexes: Sequence[KeywordIndex],
+    terms: Sequence[tuple[str, int]],
+    shards: Sequence[ShardInfo],
+    limit: int,
+    eligible: Sequence[str] | None,
+) -> list[RankedPassage] | None:
+    """The passage list from the shards' derived indexes; ``None`` when a term is a phrase."""
+    stem = store.keyword.stem if indexes[0].stemmed else None
+    counts: dict[str, int] = {}
+    for term, count in terms:
+        tokens = fold_term(term)
+        if len(tokens) != 1:
+            return None  # a phrase needs positions: FTS5 answers
+        key = tokens[0] if stem is None else stem(tokens[0])
+        counts[key] = counts.get(key, 0) + count
+    ids = [{k: ix.term_id(k) for k in counts} for ix in indexes]
+    df = dict.fromkeys(counts, 0)
+    for ix, found_ids in zip(indexes, ids, strict=True):
+        for k, term_id in found_ids.items():
+            if term_id is not None:
+                df[k] += ix.df(term_id)
+    chosen = _informative(list(counts), counts, df)
+    rows = sum(ix.rows for ix in indexes)
+    found: list[RankedPassage] = []
+    for shard, ix, term_ids in zip(shards, indexes, ids, strict=True):
+        query = []
+        for key, count in chosen:
+            term_id = term_ids[key]
+            if term_id is None:
+                continue
+            # One shard: FTS5's own IDF; several: the IDF over all of them, as one table's.
+            idf = bm25_idf(ix.rows, ix.df(term_id)) if len(shards) == 1 else bm25_idf(rows, df[key])
+            query.append(QueryTerm(term_id, idf, count))
+        allowed = _chunk_filter(store, shard, eligible, ix.norms.shape[0])
+        ix.searches += 1
+        # As for vectors: a shard searched again is hot, and gets the compiled kernel once it
+        # is ready (the same results); a one-shot search never starts compiling.
+        kernel = compiled_keyword_kernel() if ix.searches >= HOT_AFTER_SEARCHES else None
+        try:
+            passage_ids, scores = top_passages(ix, query, limit, allowed, kernel)
+        except DamagedIndex as exc:
+            exc.shard = shard
+            raise
+        if not passage_ids.shape[0]:
+            continue
+        chunks = store.chunk_rows(shard, passage_ids.tolist())
+        found += [
+            RankedPassage(chunks[int(i)], float(score))
+            for i, score in zip(passage_ids.tolist(), scores.tolist(), strict=True)
+            if int(i) in chunks
+        ]
+    return found
+
+
+def _expanded(
+    store: CatalogStore, shard: ShardInfo, terms: Sequence[tuple[str, int]]
+) -> list[tuple[str, int]]:
+    """Each word term with the shard's vocabulary terms sharing its stem (stemmed catalogs)."""
+    out: dict[str, int] = {}
+    for term, count in terms:
+        for variant in store.keyword.variants(shard, term):
+            out[variant] = out.get(variant, 0) + count
+    return list(out.items())
+
+
+def _fts_passages(
+    store: CatalogStore,
+    terms: Sequence[tuple[str, int]],
     shards: Sequence[ShardInfo],
     limit: int,
     eligible: Sequence[str] | None,
 ) -> list[RankedPassage]:
-    """Passages matching ``terms`` across ``shards``, best BM25 first, at most ``limit``.
-
-    Each shard's FTS5 computes IDF from its own passages, so the same words score differently
-    in different shards (shards filled by topic concentrate a topic's words). With several
-    shards, each term's part is rescaled to the IDF of all the shards searched together
-    (:func:`idf_weights`), so their lists merge as one table's would; one shard ranks alone.
-    """
+    """The passage list from FTS5 itself: the reference, and the fallback."""
     found: list[RankedPassage] = []
     if len(shards) == 1:
-        match = terms_match_expression(passage_terms(store, shards[0], terms))
+        shard = shards[0]
+        counted = _fts_terms(store, shard, terms)
+        kept = set(passage_terms(store, shard, [t for t, _ in counted]))
+        match = terms_match_expression([t for t, c in counted if t in kept for _ in range(c)])
         if match is not None:
-            found = _shard_passages(store, shards[0], match, limit, eligible)
+            found = _shard_passages(store, shard, match, limit, eligible)
     elif shards:
-        searched = [passage_terms(store, shard, terms) for shard in shards]
+        per_shard = [_fts_terms(store, shard, terms) for shard in shards]
+        searched = [
+            passage_terms(store, shard, [t for t, _ in counted])
+            for shard, counted in zip(shards, per_shard, strict=True)
+        ]
         weights = idf_weights(store, shards, searched)
-        for shard, weight in zip(shards, weights, strict=True):
-            found += _weighted_passages(store, shard, weight, limit, eligible)
+        for shard, weight, counted in zip(shards, weights, per_shard, strict=True):
+            times = dict(counted)
+            scaled = {t: w * times.get(t, 1) for t, w in weight.items()}
+            found += _weighted_passages(store, shard, scaled, limit, eligible)
+    return found
+
+
+def _fts_terms(
+    store: CatalogStore, shard: ShardInfo, terms: Sequence[tuple[str, int]]
+) -> list[tuple[str, int]]:
+    """The shard's FTS5 terms: stem variants, the most informative :data:`MAX_QUERY_TERMS`."""
+    counted = _expanded(store, shard, terms)
+    if len(counted) <= MAX_QUERY_TERMS:
+        return counted
+    df = {t: _term_count(store, shard, t, _count_limit(shard)) for t, _ in counted}
+    return _informative([t for t, _ in counted], dict(counted), df)
+
+
+def keyword_passages(
+    store: CatalogStore,
+    terms: Sequence[tuple[str, int]],
+    shards: Sequence[ShardInfo],
+    limit: int,
+    eligible: Sequence[str] | None,
+) -> list[RankedPassage]:
+    """Passages matching ``terms`` (distinct terms with their query counts) across ``shards``,
+    best BM25 first, at most ``limit``.
+
+    The shards' derived keyword indexes answer when every shard has one (exact BM25 over the
+    query's terms, stems grouped when the catalog's language has a stemmer); otherwise FTS5
+    does, with the same stem variants where it can. Each shard's FTS5 computes IDF from its own
+    passages, so with several shards each term's part is rescaled to the IDF of all the shards
+    searched together (:func:`idf_weights`), and the index does the same: their lists merge as
+    one table's would; one shard ranks alone.
+    """
+    found: list[RankedPassage] | None = None
+    for _attempt in range(2 if shards and terms else 0):
+        indexes = [store.keyword.get(shard) for shard in shards]
+        ready = [ix for ix in indexes if ix is not None]
+        if len(ready) < len(shards):
+            break
+        try:
+            found = _indexed_passages(store, ready, terms, shards, limit, eligible)
+            break
+        except DamagedIndex as exc:
+            # A cache file failed a check: forget it and build again (at once when small).
+            if exc.shard is not None:
+                store.keyword.discard(exc.shard)
+    if found is None:
+        found = _fts_passages(store, terms, shards, limit, eligible)
     found.sort(key=lambda p: (-p.score, p.row.shard_id, p.row.chunk_id))
     return found[:limit]

@@ -34,7 +34,12 @@ from gezel_knowledge.fusion import (
     relevance,
 )
 from gezel_knowledge.hits import SearchHit, Signal
-from gezel_knowledge.query import QueryVectors, check_min_similarity, query_terms
+from gezel_knowledge.query import (
+    QueryVectors,
+    check_min_similarity,
+    query_term_counts,
+    query_terms,
+)
 from gezel_knowledge.reader._keyword import keyword_passages, title_matches
 from gezel_knowledge.reader._rows import ChunkRow, ShardInfo
 from gezel_knowledge.reader._semantic import VectorSearch
@@ -138,6 +143,9 @@ Lists = dict[str, list[RankedPassage] | list[RankedDocument]]
 PASSAGES_PER_DOCUMENT = 3
 """Passages asked of a list per document wanted: a document's passages often rank together."""
 
+MAX_PASSAGE_QUERY_WORDS = 1024
+"""Distinct words of a query the passage list looks at, at most (a bound on its work)."""
+
 MAX_LIST_DEPTH = 4096
 """The deepest a passage list goes per shard (the stage-1 shortlist holds at most 4,096)."""
 
@@ -192,7 +200,7 @@ class _Run:
             depth = min(MAX_LIST_DEPTH, 4 * depth)
 
     def _keyword_list(
-        self, terms: list[str], shards: list[ShardInfo], depth: int
+        self, terms: list[tuple[str, int]], shards: list[ShardInfo], depth: int
     ) -> list[RankedPassage]:
         while True:
             passages = keyword_passages(self.store, terms, shards, depth, self.eligible_ids)
@@ -215,7 +223,10 @@ class _Run:
             shards = (
                 [self.store.shard(s) for s in self.searched] if routed else list(self.store.shards)
             )
-            lists[KEYWORD] = self._keyword_list(terms, shards, depth)
+            # Every distinct term with its count: the passage list keeps the most telling
+            # ones itself (by IDF), so a pasted paragraph is not cut at its first words.
+            counted = query_term_counts(q.text, MAX_PASSAGE_QUERY_WORDS)
+            lists[KEYWORD] = self._keyword_list(counted, shards, depth)
             if not self.searched:
                 self.searched = [s.id for s in shards]
         return lists

@@ -17,6 +17,7 @@ from gezel_knowledge.archive.layout import shard_path_for
 from gezel_knowledge.archive.paths import ROUTER_PATH
 from gezel_knowledge.errors import IntegrityFailure, InvalidInput, NotFound
 from gezel_knowledge.hits import Provenance
+from gezel_knowledge.reader._kwcache import KeywordIndexes
 from gezel_knowledge.reader._rows import (
     CHUNK_COLUMNS,
     ChunkRow,
@@ -36,7 +37,11 @@ class CatalogStore:
     """The router and shard connections of one extracted catalog, and its typed rows."""
 
     def __init__(
-        self, root: Path, manifest: CatalogManifest, archive_sha256: str | None = None
+        self,
+        root: Path,
+        manifest: CatalogManifest,
+        archive_sha256: str | None = None,
+        derived_dir: Path | None = None,
     ) -> None:
         self.root = root
         self.manifest = manifest
@@ -46,6 +51,8 @@ class CatalogStore:
         self._conns: dict[str, sqlite3.Connection] = {ROUTER_PATH: self._router}
         # (shard id, term) -> passages holding it, counted up to a bound (see _keyword).
         self.term_counts: dict[tuple[int, str], int] = {}
+        # The shards' derived keyword indexes (see _kwcache), loaded or built on demand.
+        self.keyword = KeywordIndexes(root, manifest, archive_sha256, derived_dir)
         try:
             self._check_router_meta()
             self.shards = self._load_shards()
@@ -69,6 +76,7 @@ class CatalogStore:
         for conn in self._conns.values():
             conn.close()
         self._conns.clear()
+        self.keyword.close()
 
     def cite(
         self,

@@ -95,6 +95,7 @@ class Catalog:
         bit_cache_bytes: int = DEFAULT_BIT_CACHE_BYTES,
         limits: ArchiveLimits = DEFAULT_LIMITS,
         find_embedder: EmbedderFinder | None = None,
+        derived_dir: Path | None = None,
     ) -> None:
         self.root = Path(root)
         self.manifest = manifest
@@ -104,7 +105,7 @@ class Catalog:
         self._limits = limits
         self._lock = threading.RLock()
         with catalog_errors(f"{manifest.publisher.id}/{manifest.id}"):
-            self._store = CatalogStore(self.root, manifest, archive_sha256)
+            self._store = CatalogStore(self.root, manifest, archive_sha256, derived_dir)
             self._vectors = VectorSearch(self._store, manifest.embedding, bit_cache_bytes)
 
     @contextmanager
@@ -321,6 +322,20 @@ class Catalog:
         """The shards a query scans within this catalog: all when they fit the budget."""
         with self._reading():
             return self._vectors.route(query_vector, shard_budget)
+
+    def prepare_keyword_index(self, *, wait: bool = True) -> int:
+        """Load or build every shard's derived keyword index now (``wait=False``: start the
+        builds in the background and return); returns how many shards have theirs ready.
+
+        Searches do this by themselves, off the query path; a long-running process or a
+        benchmark may want the indexes before its first question.
+        """
+        with self._lock:
+            shards = self._store.shards
+            keyword = self._store.keyword
+        # Not under the handle's lock: a build takes seconds on a large shard, and searches
+        # meanwhile run on FTS5.
+        return sum(keyword.get(shard, wait=wait) is not None for shard in shards)
 
     def vector_passages(
         self,

@@ -41,10 +41,12 @@ def open_extracted(
     bit_cache_bytes: int = DEFAULT_BIT_CACHE_BYTES,
     limits: ArchiveLimits = DEFAULT_LIMITS,
     find_embedder: EmbedderFinder | None = None,
+    derived_dir: Path | None = None,
 ) -> Catalog:
     """Open the catalog extracted at ``root`` (already verified); ``archive_sha256`` is the
     digest of the archive it came from, when known. ``find_embedder`` finds a query embedder on
-    the first semantic search when ``embedder`` is ``None``."""
+    the first semantic search when ``embedder`` is ``None``. ``derived_dir`` is where the
+    shards' derived keyword indexes are cached (default: under ``<GEZEL_HOME>/cache/keyword``)."""
     return Catalog(
         root,
         read_manifest(root, limits),
@@ -53,4 +55,5 @@ def open_extracted(
         bit_cache_bytes=bit_cache_bytes,
         limits=limits,
         find_embedder=find_embedder,
+        derived_dir=derived_dir,
     )

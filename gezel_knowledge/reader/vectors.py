@@ -38,6 +38,7 @@ from numpy.typing import NDArray
 
 from gezel_knowledge._rows import fetch_columns
 from gezel_knowledge.errors import IntegrityFailure
+from gezel_knowledge.reader._kwindex import KeywordKernels
 from gezk.quantize import (
     PackedBits,
     QueryTables,
@@ -52,6 +53,7 @@ __all__ = [
     "DEFAULT_BIT_CACHE_BYTES",
     "DEFAULT_FINAL_K",
     "EXPLICIT_SHARD_BUDGET",
+    "HOT_AFTER_SEARCHES",
     "KERNELS_ENV",
     "PROACTIVE_SHARD_BUDGET",
     "BitCache",
@@ -60,6 +62,7 @@ __all__ = [
     "ShardVectors",
     "candidate_count",
     "compiled_kernels_available",
+    "compiled_keyword_kernel",
     "load_sign_bits",
     "rank_shards",
     "search_shard",
@@ -82,8 +85,8 @@ KERNELS_ENV: Final = "GEZEL_KNOWLEDGE_KERNELS"
 
 _log = logging.getLogger("gezel_knowledge.reader")
 
-# From this many searches of a shard on, it is hot: compiled kernels, resident int8 rows.
-_HOT_AFTER_SEARCHES: Final = 2
+HOT_AFTER_SEARCHES: Final = 2
+"""From this many searches of a shard on, it is hot: compiled kernels, resident int8 rows."""
 _INT8_BATCH_ROWS: Final = 8192
 
 
@@ -101,7 +104,7 @@ class ShardHit:
     score: float
 
 
-class _Kernels(Protocol):
+class _Kernels(KeywordKernels, Protocol):
     """What :mod:`gezel_knowledge.reader._compiled` offers: gezk's shortlists, compiled."""
 
     def hamming_topk(
@@ -207,6 +210,12 @@ def compiled_kernels_available() -> KernelStatus:
     return KernelStatus(False, f"hot shards run the numpy kernels: {why}", error)
 
 
+def compiled_keyword_kernel() -> KeywordKernels | None:
+    """The compiled keyword kernels when they are ready (their preparation starts now if it
+    has not: the keyword index of a shard searched again calls this); ``None`` until then."""
+    return _Compiled.get(wait=False)
+
+
 class ShardVectors(PackedBits):
     """A shard's sign bits, how often it was searched, and its int8 rows once it is hot.
 
@@ -231,7 +240,7 @@ class ShardVectors(PackedBits):
     @property
     def hot(self) -> bool:
         """Searched before through the handle that caches it: worth compiled kernels and RAM."""
-        return self._owner is not None and self.searches >= _HOT_AFTER_SEARCHES
+        return self._owner is not None and self.searches >= HOT_AFTER_SEARCHES
 
     @property
     def int8_nbytes(self) -> int:

@@ -213,6 +213,7 @@ class CatalogBuild:
     assets: dict[str, bytes] = field(default_factory=dict)
     smoke: list[dict[str, Any]] = field(default_factory=list)
     embed: Callable[[list[str]], np.ndarray] = field(default=hash_embed)
+    language: str = "en"
 
     @property
     def schema(self) -> int:
@@ -433,7 +434,7 @@ class CatalogBuild:
             "id": self.catalog_id,
             "version": self.version,
             "name": "Demo catalog",
-            "language": "en",
+            "language": self.language,
             "publisher": {"id": self.publisher_id, "name": "Tester"},
             "createdAt": "2026-01-01T00:00:00.000Z",
             "license": {

@@ -94,5 +94,7 @@ def test_eligible_documents_bound_every_shard(one_and_two: tuple[Path, Path]) ->
     _, two = one_and_two
     with open_catalog(two) as c:
         store = c._store
-        found = keyword_passages(store, ["zeta"], store.shards, 10, ["s1-00", "s0-00", "s0-05"])
+        found = keyword_passages(
+            store, [("zeta", 1)], store.shards, 10, ["s1-00", "s0-00", "s0-05"]
+        )
     assert [p.row.document_id for p in found] == ["s1-00", "s0-00"]

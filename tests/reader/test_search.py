@@ -15,6 +15,7 @@ from gezel_knowledge.embedders import HashEmbedder
 from gezel_knowledge.errors import InvalidInput, ModelUnavailable
 from gezel_knowledge.opening import open_catalog
 from gezel_knowledge.reader import Catalog, _keyword, _semantic
+from gezel_knowledge.reader._kwcache import KEYWORD_INDEX_ENV
 from gezel_knowledge.reader.vectors import candidate_count, rank_shards
 from gezk.hashembed import hash_embed
 from gezk.ids import chunk_uid
@@ -312,6 +313,8 @@ def test_common_terms_are_dropped_from_passage_search_in_large_shards(
     # "paragraph" is in half of the 24 passages; "0003" only in doc-0003's two (8%).
     full = catalog.search("paragraph 0003", mode="keyword", k=12)
     assert len({h.document_id for h in full.hits if h.signal("keyword")}) > 1
+    # The rule is the FTS5 path's (the derived keyword index scores every term exactly).
+    monkeypatch.setenv(KEYWORD_INDEX_ENV, "off")
     monkeypatch.setattr(_keyword, "COMMON_TERM_MIN_CHUNKS", 0)
     monkeypatch.setattr(_keyword, "COMMON_TERM_FRACTION", 0.1)
     pruned = catalog.search("paragraph 0003", mode="keyword", k=12)
@@ -319,6 +322,10 @@ def test_common_terms_are_dropped_from_passage_search_in_large_shards(
     assert keyword_docs == {"doc-0003"}
     # A query of common terms only still searches them.
     assert catalog.search("paragraph", mode="keyword").hits
+    # With the index, every term counts again, however common.
+    monkeypatch.delenv(KEYWORD_INDEX_ENV)
+    indexed = catalog.search("paragraph 0003", mode="keyword", k=12)
+    assert [h.document_id for h in indexed.hits] == [h.document_id for h in full.hits]
 
 
 def test_a_query_without_words_can_still_search_by_vector(catalog: Catalog) -> None:

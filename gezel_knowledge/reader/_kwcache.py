@@ -1,0 +1,305 @@
+"""Where a catalog's keyword indexes come from: loaded from the cache, or built off the query path.
+
+One file per shard, ``shard-NNN.gzkw``, in the catalog's derived folder: for a ``.gezk`` opened
+by path, ``<extraction cache>/.keyword/<archive digest>`` beside its extraction (pruned with
+it); otherwise ``<GEZEL_HOME>/cache/keyword/<archive digest>`` (an installed catalog's, removed
+when the version is), or ``.../keyword/dir-<digest of the folder's path>`` for an extracted
+folder opened as it is. A file is used only when its header names this shard of these bytes
+built this way; anything else is rebuilt.
+
+A shard of fewer than :data:`SYNC_BUILD_MAX_CHUNKS` passages is indexed on its first search
+(at most a fraction of a second, once), so a small catalog answers its first search and every
+later one alike. A larger shard is indexed on a background thread while its first searches run
+on FTS5. Builders take the file's lock, so two processes building at once leave one good copy;
+a folder that cannot be written keeps the index in memory for the handle's life.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import hashlib
+import logging
+import mmap
+import os
+import sqlite3
+import threading
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+from typing import Any, Final
+
+import snowballstemmer
+
+from gezel_knowledge._locking import FileLock, LockTimeout
+from gezel_knowledge.archive.paths import ROUTER_PATH
+from gezel_knowledge.home import gezel_home
+from gezel_knowledge.reader._fold import fold_term
+from gezel_knowledge.reader._kwfile import IndexRefused, read_index, write_index
+from gezel_knowledge.reader._kwindex import K1, B, KeywordIndex, build_index
+from gezel_knowledge.reader._rows import ShardInfo
+from gezel_knowledge.stemming import snowball_algorithm, stemmer_for
+from gezk.manifest import CatalogManifest
+
+__all__ = [
+    "KEYWORD_INDEX_ENV",
+    "SYNC_BUILD_MAX_CHUNKS",
+    "KeywordIndexes",
+    "default_derived_dir",
+    "keyword_cache_root",
+]
+
+KEYWORD_INDEX_ENV: Final = "GEZEL_KNOWLEDGE_KEYWORD_INDEX"
+"""``off`` keeps passage keyword search on FTS5 alone (the reference path)."""
+
+SYNC_BUILD_MAX_CHUNKS: Final = 20_000
+"""Shards smaller than this are indexed on their first search; larger ones in the background."""
+
+_LOCK_TIMEOUT: Final = 600.0
+_log = logging.getLogger("gezel_knowledge.reader")
+
+
+def keyword_cache_root() -> Path:
+    """``<GEZEL_HOME>/cache/keyword``: indexes of installed catalogs and of plain folders."""
+    return gezel_home() / "cache" / "keyword"
+
+
+def default_derived_dir(root: Path, archive_sha256: str | None) -> Path:
+    """The derived folder of a catalog not opened through the extraction cache."""
+    if archive_sha256:
+        return keyword_cache_root() / archive_sha256
+    folder = hashlib.sha256(str(Path(root).resolve()).encode("utf-8")).hexdigest()[:32]
+    return keyword_cache_root() / f"dir-{folder}"
+
+
+def _disabled() -> bool:
+    return os.environ.get(KEYWORD_INDEX_ENV, "").strip().lower() in {"off", "0", "fts5"}
+
+
+def build_connection(path: Path) -> sqlite3.Connection:
+    """A read-only connection of the builder's own (it creates a temporary vocabulary table)."""
+    uri = path.resolve().as_uri() + "?mode=ro&immutable=1"
+    conn = sqlite3.connect(uri, uri=True, check_same_thread=False)
+    conn.execute("PRAGMA trusted_schema = OFF")
+    return conn
+
+
+class KeywordIndexes:
+    """A catalog handle's keyword indexes, one per shard, loaded or built on demand."""
+
+    def __init__(
+        self,
+        root: Path,
+        manifest: CatalogManifest,
+        archive_sha256: str | None,
+        derived_dir: Path | None,
+    ) -> None:
+        self.root = root
+        self.manifest = manifest
+        self.archive_sha256 = archive_sha256
+        self.folder = derived_dir or default_derived_dir(root, archive_sha256)
+        self.algorithm = snowball_algorithm(manifest.language)
+        self.stem = stemmer_for(manifest.language)
+        self._declared = {f.path: f.sha256 for f in manifest.files}
+        self._ready: dict[int, KeywordIndex] = {}
+        self._maps: list[mmap.mmap] = []
+        self._failed: set[int] = set()
+        self._threads: dict[int, threading.Thread] = {}
+        self._lock = threading.Lock()
+        self._variants: dict[tuple[str, str, str], list[str]] = {}
+        self._vocab: dict[tuple[str, str], sqlite3.Connection] = {}
+
+    def path_of(self, shard: ShardInfo) -> Path:
+        """The shard's cache file."""
+        return self.folder / f"shard-{shard.id:03d}.gzkw"
+
+    def identity(self, shard: ShardInfo) -> dict[str, Any]:
+        """What a cache file must say to be this shard's index."""
+        stat = self._shard_file(shard).stat()
+        return {
+            "archive_sha256": self.archive_sha256,
+            "shard_id": shard.id,
+            "shard_path": shard.path,
+            "shard_sha256": self._declared.get(shard.path),
+            "shard_bytes": stat.st_size,
+            "shard_mtime_ns": stat.st_mtime_ns,
+            "chunk_count": shard.chunk_count,
+            "stemmer": self.algorithm,
+            "snowball": snowballstemmer.__name__ + "@" + _snowball_version(),
+            "bm25": {"k1": K1, "b": B, "weights": [1.0, 1.0, 1.0]},
+        }
+
+    def _shard_file(self, shard: ShardInfo) -> Path:
+        return self.root.joinpath(*shard.path.split("/"))
+
+    # -- getting an index --------------------------------------------------------------------
+
+    def get(self, shard: ShardInfo, *, wait: bool = False) -> KeywordIndex | None:
+        """The shard's index if it can be had now (a small shard's is built at once); else
+        ``None`` after starting its build in the background (``wait``: build it now)."""
+        if _disabled() or shard.chunk_count == 0:
+            return None
+        with self._lock:
+            found = self._ready.get(shard.id)
+            if found is not None or shard.id in self._failed:
+                return found
+            thread = self._threads.get(shard.id)
+        if thread is not None:
+            if not wait:
+                return None
+            thread.join()
+            with self._lock:
+                return self._ready.get(shard.id)
+        loaded = self._load(shard)
+        if loaded is not None:
+            return loaded
+        if wait or shard.chunk_count < SYNC_BUILD_MAX_CHUNKS:
+            self._build(shard)
+            with self._lock:
+                return self._ready.get(shard.id)
+        with self._lock:
+            if shard.id not in self._threads:
+                thread = threading.Thread(
+                    target=self._build, args=(shard,), name="gezel-knowledge-keyword", daemon=True
+                )
+                self._threads[shard.id] = thread
+                thread.start()
+        return None
+
+    def discard(self, shard: ShardInfo) -> None:
+        """Forget a shard's index found damaged while searching and delete its file; the
+        next search builds it again."""
+        with self._lock:
+            self._ready.pop(shard.id, None)
+            self._threads.pop(shard.id, None)
+        _log.warning("keyword index of shard %s was damaged; it is built again", shard.id)
+        with contextlib.suppress(OSError):
+            self.path_of(shard).unlink()
+
+    def _load(self, shard: ShardInfo) -> KeywordIndex | None:
+        try:
+            built, mapped = read_index(self.path_of(shard), self.identity(shard))
+        except IndexRefused:
+            return None
+        except OSError:
+            return None
+        index = KeywordIndex(built, stemmed=self.stem is not None)
+        with self._lock:
+            self._maps.append(mapped)
+            self._ready[shard.id] = index
+        return index
+
+    def _build(self, shard: ShardInfo) -> None:
+        try:
+            index = self._built(shard)
+        except Exception as exc:  # the index is an accelerator: FTS5 answers without it
+            _log.warning(
+                "keyword index of shard %s not built, FTS5 answers instead: %s",
+                shard.id,
+                " ".join(f"{type(exc).__name__}: {exc}".split()),
+            )
+            with self._lock:
+                self._failed.add(shard.id)
+            return
+        with self._lock:
+            self._ready[shard.id] = index
+
+    def _built(self, shard: ShardInfo) -> KeywordIndex:
+        path = self.path_of(shard)
+        try:
+            lock = FileLock(path.with_name(path.name + ".lock"), timeout=_LOCK_TIMEOUT)
+            lock.acquire()
+        except (OSError, LockTimeout):
+            lock = None  # no writable cache: build for this handle only
+        try:
+            if lock is not None:
+                # Another process may have built it while this one waited for the lock.
+                with contextlib.suppress(IndexRefused, OSError):
+                    built, mapped = read_index(path, self.identity(shard))
+                    with self._lock:
+                        self._maps.append(mapped)
+                    return KeywordIndex(built, stemmed=self.stem is not None)
+            conn = build_connection(self._shard_file(shard))
+            try:
+                built = build_index(conn, self.stem)
+            finally:
+                conn.close()
+            if lock is not None:
+                try:
+                    write_index(path, built, self.identity(shard))
+                except OSError as exc:
+                    _log.warning("keyword index of shard %s kept in memory: %s", shard.id, exc)
+            return KeywordIndex(built, stemmed=self.stem is not None, verified=True)
+        finally:
+            if lock is not None:
+                lock.release()
+
+    # -- the FTS5 fallback's view of stems ------------------------------------------------------
+
+    def variants(self, shard: ShardInfo, term: str) -> list[str]:
+        """The shard's vocabulary terms sharing ``term``'s stem (``[term]`` when unstemmed, a
+        phrase, or none found), for an FTS5 search that should rank as the index does."""
+        return self._variants_in(self._shard_file(shard), "fts_chunks", term)
+
+    def title_variants(self, term: str) -> list[str]:
+        """The same over the titles, summaries and aliases (the router's ``fts_documents``)."""
+        return self._variants_in(self.root / ROUTER_PATH, "fts_documents", term)
+
+    def _variants_in(self, path: Path, table: str, term: str) -> list[str]:
+        if self.stem is None or " " in term:
+            return [term]
+        key = (str(path), table, term)
+        found = self._variants.get(key)
+        if found is None:
+            found = self._vocabulary_variants(path, table, term) or [term]
+            if len(self._variants) >= 4096:
+                self._variants.clear()
+            self._variants[key] = found
+        return found
+
+    def _vocabulary_variants(self, path: Path, table: str, term: str) -> list[str]:
+        """Snowball changes a word's ending only, so every variant starts with the part the
+        word and its stem share; that range of the vocabulary is read and stemmed."""
+        assert self.stem is not None
+        tokens = fold_term(term)
+        if len(tokens) != 1:
+            return []
+        stem = self.stem(tokens[0])
+        word = tokens[0]
+        shared = next((i for i, (a, b) in enumerate(zip(stem, word, strict=False)) if a != b), None)
+        prefix = word[: min(len(stem), len(word)) if shared is None else shared]
+        if len(prefix) < 3:
+            return [word]
+        conn = self._vocab.get((str(path), table))
+        if conn is None:
+            conn = build_connection(path)
+            conn.execute(f"CREATE VIRTUAL TABLE temp.vocab USING fts5vocab(main, {table}, row)")
+            self._vocab[(str(path), table)] = conn
+        rows = conn.execute(
+            "SELECT term FROM temp.vocab WHERE term >= ? AND term < ? LIMIT 4096",
+            (prefix, prefix + "\U0010ffff"),
+        )
+        return [str(t) for (t,) in rows if self.stem(str(t)) == stem]
+
+    def wait(self) -> None:
+        """Wait for every background build started so far."""
+        with self._lock:
+            threads = list(self._threads.values())
+        for thread in threads:
+            thread.join()
+
+    def close(self) -> None:
+        """Forget the indexes (their maps close when no array uses them any more)."""
+        with self._lock:
+            self._ready.clear()
+            self._maps.clear()
+            for conn in self._vocab.values():
+                conn.close()
+            self._vocab.clear()
+
+
+@functools.cache
+def _snowball_version() -> str:
+    try:
+        return version("snowballstemmer")
+    except PackageNotFoundError:  # pragma: no cover - installed as a dependency
+        return "unknown"
