@@ -391,7 +391,8 @@ def _baselines(
         return stemmed
 
     for name in names:
-        emit_safely(sink, ProgressEvent("eval", name, 0, 1, "baselines"))
+        step = "exact dense" if name == "exact-dense" else name  # the step's name before rrf60
+        emit_safely(sink, ProgressEvent("eval", step, 0, 1, "baselines"))
         if name == "bm25":
             ranked = bm25_rankings(catalog, documents, mapped.queries, k)
             results.append(
@@ -412,7 +413,7 @@ def _baselines(
                 fused = rrf_rankings(bm25_stemmed(), dense_rankings, k, constant=RRF60_K)
                 note = "RRF k=60 of bm25-stemmed and exact-dense, weights 1"
                 results.append(_report(name, "baseline", fused, mapped, wanted, note=note))
-        emit_safely(sink, ProgressEvent("eval", name, 1, 1, "baselines"))
+        emit_safely(sink, ProgressEvent("eval", step, 1, 1, "baselines"))
     return results, check
 
 
