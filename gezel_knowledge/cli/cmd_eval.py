@@ -262,7 +262,7 @@ def _evaluate_catalog(args: argparse.Namespace, progress: TerminalProgress) -> E
 
 
 _HEADER = (
-    f"{'mode':<14} {'nDCG@10':>7} {'R@10':>6} {'R@100':>6} {'MRR@10':>6} {'docs/q':>6}"
+    f"{'mode':<18} {'nDCG@10':>7} {'R@10':>6} {'R@100':>6} {'MRR@10':>6} {'docs/q':>6}"
     f" {'p50 ms':>7} {'p95 ms':>7} {'cpu p50':>7}"
 )
 
@@ -270,7 +270,7 @@ _HEADER = (
 def _row(r: ModeReport) -> str:
     s = r.scores
     line = (
-        f"{r.name:<14} {s.ndcg_at_10:>7.3f} {s.recall_at_10:>6.3f} {s.recall_at_100:>6.3f}"
+        f"{r.name:<18} {s.ndcg_at_10:>7.3f} {s.recall_at_10:>6.3f} {s.recall_at_100:>6.3f}"
         f" {s.mrr_at_10:>6.3f} {r.mean_documents:>6.1f}"
     )
     if r.latency is not None:
