@@ -6,8 +6,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
-
 from tests.benchmark_modules import load_benchmark
 
 CISI_ALL = """.I 1
