@@ -1,16 +1,21 @@
-"""Reciprocal rank fusion with signals, its named presets, and rank-anchored relevance.
+"""Rank fusion with signals, its named presets, and rank-anchored relevance.
 
 Independently ranked lists (vector neighbours, title matches, keyword passages, symbols...) are
-combined by position, never by comparing a BM25 score with a cosine:
+combined by position by default, never by comparing a BM25 score with a cosine:
 ``score(d) = sum_i w_i / (k + rank_i(d))`` with 1-based ranks. Every source fuses with
 :func:`fuse`, which also records, per fused key, each list's :class:`~gezel_knowledge.hits.Signal`
 (its name, the key's rank there and the list's raw score).
 
-The constant and the weights form a :class:`FusionPreset`. ``gezel`` is the seed's "Hybrid
-ranking": ``k = 60``, vector passages and title matches weight 1, chunk keyword matches 0.5, any
-other list 1; ``rrf`` weighs every list 1; ``rrf10`` too, with ``k = 10``, and is what catalog
-search uses by default (:data:`DEFAULT_FUSION`). The fused order maps to relevance
-``11 / (11 + rank)`` with a zero-based rank: a statement about position, not probability.
+The method, the constant and the weights form a :class:`FusionPreset`. ``gezel`` is the seed's
+"Hybrid ranking": ``k = 60``, vector passages and title matches weight 1, chunk keyword matches
+0.5, any other list 1; ``rrf`` weighs every list 1; ``rrf10`` too, with ``k = 10``, and is what
+catalog search uses by default (:data:`DEFAULT_FUSION`). Three presets also weigh each list's
+raw scores, each within its own list (so a cosine is still never compared with a BM25 score):
+``score`` sums each list's scores divided by that list's best score, ``rank-score`` mixes that
+with the reciprocal rank, and ``confidence`` scales each list's reciprocal ranks by how far its
+head stands above the rest of it (docs/quality.md measures them against ``rrf10``). The fused
+order maps to relevance ``11 / (11 + rank)`` with a zero-based rank: a statement about
+position, not probability.
 """
 
 from __future__ import annotations
@@ -18,23 +23,28 @@ from __future__ import annotations
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Generic, TypeVar
+from typing import Generic, Literal, TypeVar
 
 from gezel_knowledge.errors import InvalidInput
 from gezel_knowledge.hits import Signal
 
 __all__ = [
+    "CONFIDENCE",
     "DEFAULT_FUSION",
+    "FUSION_METHODS",
     "FUSION_PRESETS",
     "GEZEL",
     "KEYWORD",
     "KEYWORD_ONLY",
+    "RANK_SCORE",
     "RRF",
     "RRF10",
     "RRF_K",
+    "SCORE",
     "TITLE",
     "VECTOR",
     "Fused",
+    "FusionMethod",
     "FusionPreset",
     "Ranked",
     "fuse",
@@ -58,16 +68,39 @@ floor supports, although the vector list ran (rank 0; score: the cosine of the h
 K = TypeVar("K", bound=Hashable)
 P = TypeVar("P")
 
+FusionMethod = Literal["rank", "score", "rank-score", "confidence"]
+"""How a list's entries count (``w`` the list's weight, ``r`` an entry's 1-based rank, ``s`` its
+raw score, ``s1`` the list's first score):
+
+* ``rank``: ``w / (k + r)``, reciprocal rank fusion.
+* ``score``: ``w * clip(s / s1, 0, 1)``, scores relative to the list's best (CombSUM of
+  max-normalised scores); a list whose best score is not positive counts by rank,
+  ``w * (k + 1) / (k + r)``.
+* ``rank-score``: ``w * ((1 - mix) * (k + 1) / (k + r) + mix * clip(s / s1, 0, 1))``.
+* ``confidence``: ``w * c / (k + r)``, where the list's confidence ``c`` is
+  ``(s1 - s_m) / (s1 - s_d)`` clipped to 0..1, ``s_m`` the score at rank ``confidence_rank``
+  and ``s_d`` the score at rank ``confidence_depth`` (or the list's last): a list whose head
+  stands far above its tail weighs more; a list shorter than ``confidence_rank`` keeps ``c = 1``
+  and a list of equal scores gets ``c = 0``.
+"""
+
+FUSION_METHODS: tuple[FusionMethod, ...] = ("rank", "score", "rank-score", "confidence")
+
 
 @dataclass(frozen=True, slots=True)
 class FusionPreset:
-    """How ranked lists are fused: the RRF constant ``k`` and a weight per list name."""
+    """How ranked lists are fused: the method, the RRF constant ``k`` and a weight per list."""
 
     name: str
     k: int = RRF_K
     weights: Mapping[str, float] = field(default_factory=lambda: MappingProxyType({}))
     default_weight: float = 1.0
     """The weight of a list the preset does not name."""
+    method: FusionMethod = "rank"
+    mix: float = 0.5
+    """``rank-score``: the share of the normalised score (the rest is the reciprocal rank)."""
+    confidence_rank: int = 10
+    confidence_depth: int = 100
 
     def weight(self, signal: str) -> float:
         """The weight of the ranked list named ``signal``."""
@@ -85,8 +118,31 @@ RRF10 = FusionPreset("rrf10", 10)
 more than with ``k = 60``. The catalogs' default: on SciFact and on a second corpus it ranked
 better than ``gezel`` and ``rrf`` (docs/quality.md)."""
 
+SCORE = FusionPreset(
+    "score",
+    10,
+    MappingProxyType({VECTOR: 0.7}),
+    default_weight=0.3,
+    method="score",
+)
+"""Each list's raw scores divided by its best score, summed with vector 0.7 and every other
+list 0.3 (a convex combination of max-normalised cosine and BM25)."""
+
+RANK_SCORE = FusionPreset(
+    "rank-score",
+    10,
+    MappingProxyType({VECTOR: 0.6}),
+    default_weight=0.4,
+    method="rank-score",
+    mix=0.5,
+)
+"""Half reciprocal rank (``k = 10``), half max-normalised score; vector 0.6, other lists 0.4."""
+
+CONFIDENCE = FusionPreset("confidence", 10, method="confidence")
+"""``rrf10`` with each list weighed by the confidence of its head (rank 10 against rank 100)."""
+
 FUSION_PRESETS: Mapping[str, FusionPreset] = MappingProxyType(
-    {p.name: p for p in (GEZEL, RRF, RRF10)}
+    {p.name: p for p in (GEZEL, RRF, RRF10, SCORE, RANK_SCORE, CONFIDENCE)}
 )
 """The named presets."""
 
@@ -171,11 +227,14 @@ def fuse(
         for position, entry in enumerate(lists[name], start=1):
             first.setdefault(entry.key, (position, entry))
         firsts[name] = first
-    fused = reciprocal_rank_fusion(
-        [[entry.key for entry in lists[name]] for name in names],
-        [preset.weight(name) for name in names],
-        k=preset.k,
-    )
+    if preset.method == "rank":
+        fused = reciprocal_rank_fusion(
+            [[entry.key for entry in lists[name]] for name in names],
+            [preset.weight(name) for name in names],
+            k=preset.k,
+        )
+    else:
+        fused = _score_fusion([lists[name] for name in names], names, preset)
     out: list[Fused[K, P]] = []
     for key, score in fused:
         signals: list[Signal] = []
@@ -190,6 +249,49 @@ def fuse(
                 item = entry.item
         out.append(Fused(key, score, item, tuple(signals)))
     return out
+
+
+def _normalised(score: float, best: float) -> float:
+    return min(1.0, max(0.0, score / best))
+
+
+def _confidence(ranked: Sequence[Ranked[K, P]], preset: FusionPreset) -> float:
+    """How far a list's head stands above the rest of it, 0..1 (see :data:`FusionMethod`)."""
+    if len(ranked) < preset.confidence_rank:
+        return 1.0
+    top = ranked[0].score
+    low = ranked[min(preset.confidence_depth, len(ranked)) - 1].score
+    if top - low <= 1e-12:
+        return 0.0
+    return min(1.0, max(0.0, (top - ranked[preset.confidence_rank - 1].score) / (top - low)))
+
+
+def _score_fusion(
+    ranked_lists: Sequence[Sequence[Ranked[K, P]]], names: Sequence[str], preset: FusionPreset
+) -> list[tuple[K, float]]:
+    """Fuse by a score-aware method of :data:`FusionMethod`; ties by first appearance."""
+    k = preset.k
+    scores: dict[K, float] = {}
+    for name, ranked in zip(names, ranked_lists, strict=True):
+        weight = preset.weight(name)
+        best = ranked[0].score
+        if preset.method == "confidence":
+            weight *= _confidence(ranked, preset)
+        seen: set[K] = set()
+        for position, entry in enumerate(ranked, start=1):
+            if entry.key in seen:
+                continue
+            seen.add(entry.key)
+            by_rank = (k + 1) / (k + position)
+            if preset.method == "confidence":
+                value = 1 / (k + position)
+            elif preset.method == "score":
+                value = _normalised(entry.score, best) if best > 0 else by_rank
+            else:
+                by_score = _normalised(entry.score, best) if best > 0 else by_rank
+                value = (1 - preset.mix) * by_rank + preset.mix * by_score
+            scores[entry.key] = scores.get(entry.key, 0.0) + weight * value
+    return sorted(scores.items(), key=lambda item: -item[1])
 
 
 def relevance(rank: int) -> float:

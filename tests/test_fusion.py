@@ -7,12 +7,14 @@ import pytest
 
 from gezel_knowledge.errors import InvalidInput
 from gezel_knowledge.fusion import (
+    CONFIDENCE,
     DEFAULT_FUSION,
     FUSION_PRESETS,
     GEZEL,
     KEYWORD,
     RRF,
     RRF_K,
+    SCORE,
     TITLE,
     VECTOR,
     FusionPreset,
@@ -102,7 +104,7 @@ def test_fuse_keeps_the_item_of_the_first_list_that_has_one() -> None:
 
 
 def test_presets_are_named_and_the_gezel_preset_is_the_seeds() -> None:
-    assert set(FUSION_PRESETS) == {"gezel", "rrf", "rrf10"}
+    assert set(FUSION_PRESETS) == {"gezel", "rrf", "rrf10", "score", "rank-score", "confidence"}
     assert DEFAULT_FUSION is fusion_preset("rrf10")
     assert DEFAULT_FUSION.k == 10
     assert {DEFAULT_FUSION.weight(n) for n in (VECTOR, TITLE, KEYWORD)} == {1.0}
@@ -124,3 +126,62 @@ def test_presets_are_named_and_the_gezel_preset_is_the_seeds() -> None:
     with pytest.raises(InvalidInput) as info:
         fusion_preset("nope")
     assert info.value.reason == "unknown-fusion"
+
+
+def _scored(*entries: tuple[str, float]) -> list[Ranked[str, str]]:
+    return [Ranked(key, score) for key, score in entries]
+
+
+def test_score_fusion_sums_scores_relative_to_each_lists_best() -> None:
+    # A cosine list and a BM25 list on their own scales: each is divided by its own best.
+    lists = {
+        VECTOR: _scored(("a", 0.8), ("b", 0.4)),
+        KEYWORD: _scored(("b", 20.0), ("c", 15.0), ("a", 1.0)),
+    }
+    fused = {f.key: f.score for f in fuse(lists, SCORE)}
+    assert fused["a"] == pytest.approx(0.7 * 1.0 + 0.3 * (1.0 / 20.0))
+    assert fused["b"] == pytest.approx(0.7 * 0.5 + 0.3 * 1.0)
+    assert fused["c"] == pytest.approx(0.3 * 0.75)
+    assert [f.key for f in fuse(lists, SCORE)] == ["a", "b", "c"]
+
+
+def test_a_confident_list_outweighs_a_flat_one_where_plain_rrf_ties() -> None:
+    # Two lists that disagree on the first place: plain rrf10 ties a and b; the keyword list's
+    # head stands far above its tail, the vector list is nearly flat, so keywords win.
+    vector = [("a", 0.60), ("b", 0.59)] + [(f"v{i}", 0.58 - i / 1000) for i in range(20)]
+    keyword = [("b", 30.0), ("a", 2.0)] + [(f"k{i}", 1.9 - i / 100) for i in range(20)]
+    lists = {VECTOR: _scored(*vector), KEYWORD: _scored(*keyword)}
+    plain = {f.key: f.score for f in fuse(lists, DEFAULT_FUSION)}
+    assert plain["a"] == pytest.approx(plain["b"])
+    confident = fuse(lists, CONFIDENCE)
+    assert confident[0].key == "b"
+    # Confidence of the keyword list: (30 - score at rank 10) / (30 - its last score).
+    c_kw = (30.0 - 1.83) / (30.0 - 1.71)
+    c_vec = (0.60 - 0.573) / (0.60 - 0.561)
+    scores = {f.key: f.score for f in confident}
+    assert scores["b"] == pytest.approx(c_vec / 12 + c_kw / 11)
+    assert scores["a"] == pytest.approx(c_vec / 11 + c_kw / 12)
+
+
+def test_confidence_of_a_short_list_is_full_and_of_a_flat_list_none() -> None:
+    short = {KEYWORD: _scored(("a", 3.0), ("b", 1.0))}
+    assert {f.key: f.score for f in fuse(short, CONFIDENCE)} == {
+        "a": pytest.approx(1 / 11),
+        "b": pytest.approx(1 / 12),
+    }
+    flat = {VECTOR: _scored(*[(f"d{i}", 0.5) for i in range(12)])}
+    assert {f.score for f in fuse(flat, CONFIDENCE)} == {0.0}
+
+
+def test_rank_score_mixes_reciprocal_rank_and_relative_score() -> None:
+    preset = fusion_preset("rank-score")
+    lists = {VECTOR: _scored(("a", 0.8), ("b", 0.6)), KEYWORD: _scored(("b", 10.0))}
+    scores = {f.key: f.score for f in fuse(lists, preset)}
+    assert scores["a"] == pytest.approx(0.6 * (0.5 * 1.0 + 0.5 * 1.0))
+    assert scores["b"] == pytest.approx(0.6 * (0.5 * 11 / 12 + 0.5 * 0.75) + 0.4 * 1.0)
+
+
+def test_a_list_without_positive_scores_counts_by_rank_in_score_fusion() -> None:
+    lists = {"symbol": _scored(("a", 0.0), ("b", -1.0))}
+    scores = {f.key: f.score for f in fuse(lists, SCORE)}
+    assert scores == {"a": pytest.approx(0.3 * 1.0), "b": pytest.approx(0.3 * 11 / 12)}

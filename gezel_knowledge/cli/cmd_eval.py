@@ -3,18 +3,22 @@
 SOURCE is a BEIR-layout folder (``corpus.jsonl``, ``queries.jsonl``, ``qrels/<split>.tsv``),
 whose corpus is compiled into a catalog once and cached, or an existing catalog (a ``.gezk``
 file, an extracted directory or an installed catalog) with ``--queries`` and ``--qrels``.
+``--compare A.json --against B.json`` compares two saved reports question by question instead.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 from typing import Any
 
+from gezel_knowledge._atomic import write_atomic
+from gezel_knowledge._files import check_output_file
 from gezel_knowledge.cli._catalog import open_catalog_argument
 from gezel_knowledge.cli._commands import add_command
-from gezel_knowledge.cli._output import TerminalProgress, note, print_json
+from gezel_knowledge.cli._output import TerminalProgress, note, print_json, to_jsonable
 from gezel_knowledge.embedders import (
     Embedder,
     default_embedder,
@@ -29,8 +33,16 @@ from gezel_knowledge.evaluate import (
     evaluate_catalog,
     load_judgements,
 )
+from gezel_knowledge.evaluate.compare import (
+    Comparison,
+    compare_results,
+    load_per_query,
+    pick_result,
+)
 from gezel_knowledge.evaluate.corpus import default_eval_cache_dir
+from gezel_knowledge.evaluate.run import BASELINES
 from gezel_knowledge.evaluate.searching import MODES
+from gezel_knowledge.fusion import FUSION_PRESETS
 from gezk.profiles import embedding_profile
 
 
@@ -46,7 +58,10 @@ def register(subparsers: Any) -> None:
         ),
     )
     parser.add_argument(
-        "source", metavar="SOURCE", help="a BEIR folder, a .gezk, a catalog directory or id"
+        "source",
+        metavar="SOURCE",
+        nargs="?",
+        help="a BEIR folder, a .gezk, a catalog directory or id (not with --compare)",
     )
     parser.add_argument("--split", metavar="NAME", help="qrels split (test, dev, train)")
     parser.add_argument("--queries", type=Path, metavar="FILE", help="queries JSON Lines")
@@ -58,9 +73,55 @@ def register(subparsers: Any) -> None:
         dest="modes",
         help="evaluate only this mode (repeatable; default: every mode)",
     )
+    parser.add_argument(
+        "--fusion",
+        action="append",
+        choices=tuple(FUSION_PRESETS),
+        dest="fusions",
+        default=[],
+        help="run hybrid mode once more with this fusion preset (repeatable; hybrid:<name>)",
+    )
+    parser.add_argument(
+        "--baseline",
+        action="append",
+        choices=BASELINES,
+        dest="baselines",
+        default=[],
+        help="add a reference ranking of the same documents (repeatable)",
+    )
     parser.add_argument("--bm25", action="store_true", help="add the BM25 baseline (bm25s)")
     parser.add_argument(
         "--exact-dense", action="store_true", help="add the exact float-vector baseline"
+    )
+    parser.add_argument(
+        "--rrf60",
+        action="store_true",
+        help="add RRF(60) of stemmed BM25 and exact cosine (with both as baselines)",
+    )
+    parser.add_argument(
+        "--per-query", action="store_true", help="print every question's nDCG@10 per result"
+    )
+    parser.add_argument(
+        "--output", type=Path, metavar="FILE", help="also write the JSON report to FILE"
+    )
+    parser.add_argument(
+        "--compare",
+        type=Path,
+        metavar="A.json",
+        help="compare a saved report (eval --json or --output) with --against",
+    )
+    parser.add_argument("--against", type=Path, metavar="B.json", help="the report to compare with")
+    parser.add_argument(
+        "--result",
+        default="hybrid",
+        metavar="NAME",
+        help="the result of A to compare (default hybrid)",
+    )
+    parser.add_argument(
+        "--against-result", metavar="NAME", help="the result of B to compare (default --result)"
+    )
+    parser.add_argument(
+        "--top", type=int, default=10, metavar="N", help="questions listed by --compare (10)"
     )
     parser.add_argument(
         "-k",
@@ -104,8 +165,17 @@ def _build_embedder(args: argparse.Namespace) -> Embedder:
     return load_embedder(embedding_profile(args.embedder), model_dir=args.model_dir)
 
 
+def _baselines(args: argparse.Namespace) -> list[str]:
+    extra = ["bm25-stemmed", "exact-dense", "rrf60"] if args.rrf60 else []
+    return list(dict.fromkeys([*args.baselines, *extra]))
+
+
 def run(args: argparse.Namespace) -> int:
-    """Evaluate and print a table per mode (or JSON)."""
+    """Evaluate and print a table per mode (or JSON); or compare two saved reports."""
+    if args.compare is not None or args.against is not None:
+        return _run_compare(args)
+    if args.source is None:
+        args.parser.error("SOURCE is required (or --compare A.json --against B.json)")
     beir = _is_beir(args.source)
     if not beir and (args.queries is None or args.qrels is None):
         where = "no such file or folder" if not Path(args.source).exists() else "no corpus.jsonl"
@@ -129,16 +199,45 @@ def run(args: argparse.Namespace) -> int:
                 k=args.k,
                 bm25=args.bm25,
                 exact_dense=args.exact_dense,
+                baselines=_baselines(args),
+                fusions=args.fusions,
                 progress=progress,
             )
         else:
             report = _evaluate_catalog(args, progress)
     finally:
         progress.close()
+    if args.output is not None:
+        target = check_output_file(args.output, "the eval report")
+        text = json.dumps(to_jsonable(report), ensure_ascii=False, indent=2) + "\n"
+        write_atomic(target, text.encode("utf-8"))
     if args.json:
         print_json(report)
         return 0
     print_report(report)
+    if args.per_query:
+        print()
+        print_per_query(report)
+    return 0
+
+
+def _run_compare(args: argparse.Namespace) -> int:
+    if args.compare is None or args.against is None:
+        args.parser.error("--compare and --against go together")
+    if args.source is not None:
+        args.parser.error("--compare takes two reports, not SOURCE")
+    a = load_per_query(args.compare)
+    b = load_per_query(args.against)
+    name_b = args.against_result or args.result
+    comparison = compare_results(
+        pick_result(a, args.result, str(args.compare)),
+        pick_result(b, name_b, str(args.against)),
+        names=(f"{args.compare}:{args.result}", f"{args.against}:{name_b}"),
+    )
+    if args.json:
+        print_json(comparison)
+        return 0
+    print_comparison(comparison, top=args.top)
     return 0
 
 
@@ -156,12 +255,14 @@ def _evaluate_catalog(args: argparse.Namespace, progress: TerminalProgress) -> E
             k=args.k,
             bm25=args.bm25,
             exact_dense=args.exact_dense,
+            baselines=_baselines(args),
+            fusions=args.fusions,
             progress=progress,
         )
 
 
 _HEADER = (
-    f"{'mode':<12} {'nDCG@10':>7} {'R@10':>6} {'R@100':>6} {'MRR@10':>6} {'docs/q':>6}"
+    f"{'mode':<18} {'nDCG@10':>7} {'R@10':>6} {'R@100':>6} {'MRR@10':>6} {'docs/q':>6}"
     f" {'p50 ms':>7} {'p95 ms':>7} {'cpu p50':>7}"
 )
 
@@ -169,7 +270,7 @@ _HEADER = (
 def _row(r: ModeReport) -> str:
     s = r.scores
     line = (
-        f"{r.name:<12} {s.ndcg_at_10:>7.3f} {s.recall_at_10:>6.3f} {s.recall_at_100:>6.3f}"
+        f"{r.name:<18} {s.ndcg_at_10:>7.3f} {s.recall_at_10:>6.3f} {s.recall_at_100:>6.3f}"
         f" {s.mrr_at_10:>6.3f} {r.mean_documents:>6.1f}"
     )
     if r.latency is not None:
@@ -228,3 +329,32 @@ def print_report(report: EvalReport) -> None:
             f"warning: {report.judged_missing} judged-relevant documents are not in the catalog",
             file=sys.stderr,
         )
+
+
+def print_per_query(report: EvalReport) -> None:
+    """Every question's nDCG@10, one row a question, one column a result."""
+    names = [r.name for r in report.results]
+    print("query".ljust(16) + " ".join(f"{n[:14]:>14}" for n in names))
+    queries = list(report.results[0].per_query) if report.results else []
+    for q in queries:
+        cells = " ".join(f"{r.per_query.get(q, float('nan')):>14.3f}" for r in report.results)
+        print(f"{q[:15]:<16}{cells}")
+
+
+def print_comparison(c: Comparison, *, top: int) -> None:
+    """A comparison as ``eval --compare`` prints it: the means, the test, the largest changes."""
+    print(f"A {c.a}")
+    print(f"B {c.b}")
+    print(
+        f"{c.queries} questions in common: nDCG@10 A {c.mean_a:.3f}, B {c.mean_b:.3f}, "
+        f"A - B {c.mean_difference:+.3f}"
+    )
+    print(
+        f"A better on {c.wins}, worse on {c.losses}, equal on {c.ties}; paired randomization "
+        f"test p = {c.p_value:.4f}"
+    )
+    if top > 0 and c.differences:
+        print()
+        print(f"{'query':<16} {'A':>6} {'B':>6} {'A - B':>7}")
+        for d in c.differences[:top]:
+            print(f"{d.query[:15]:<16} {d.a:>6.3f} {d.b:>6.3f} {d.difference:>+7.3f}")

@@ -2,7 +2,11 @@
 
 * **BM25** (``bm25s``, the optional ``[eval]`` extra): Lucene BM25 with ``k1 = 1.2``,
   ``b = 0.75`` and English stopwords over each document's title and body, as plain BM25
-  baselines are usually run.
+  baselines are usually run; unstemmed (``bm25``) or with the Snowball stemmer of the catalog's
+  language from :mod:`gezel_knowledge.stemming` (``bm25-stemmed``), the map keyword search uses.
+* **RRF(60)** (``rrf60``): the stemmed BM25 ranking and the exact dense ranking fused by
+  reciprocal rank with ``k = 60``, both lists weighing 1: what a vector database's default
+  hybrid search (LanceDB's, for one) computes over the same documents and vectors.
 * **Exact dense**: the float vector of every catalog passage, scored against the float query
   vector by brute force, each document ranked by its best passage. It is what two-stage
   retrieval (sign-bit shortlist, int8 rerank, routing, per-shard cut) approximates. The passage
@@ -16,7 +20,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import groupby
 from types import ModuleType
@@ -35,6 +39,7 @@ from gezel_knowledge.embedders.base import Embedder
 from gezel_knowledge.errors import IntegrityFailure
 from gezel_knowledge.evaluate.beir import Query
 from gezel_knowledge.extras import require_extra
+from gezel_knowledge.fusion import reciprocal_rank_fusion
 from gezel_knowledge.progress import ProgressEvent, ProgressSink, emit_safely
 from gezel_knowledge.reader import Catalog, ShardInfo
 from gezel_knowledge.reader._sqlite import open_catalog_database
@@ -44,15 +49,19 @@ from gezk.quantize import quantize_int8
 __all__ = [
     "BM25_B",
     "BM25_K1",
+    "RRF60_K",
     "DenseCheck",
     "bm25_rankings",
     "catalog_documents",
     "exact_dense_rankings",
     "require_bm25s",
+    "rrf_rankings",
 ]
 
 BM25_K1 = 1.2
 BM25_B = 0.75
+RRF60_K = 60
+"""The RRF constant of the ``rrf60`` baseline (the customary 60 of vector databases)."""
 _EMBED_BATCH = 64
 
 
@@ -78,11 +87,14 @@ def bm25_rankings(
     documents: Sequence[tuple[str, str]],
     queries: Sequence[Query],
     k: int,
+    *,
+    stem: Callable[[str], str] | None = None,
 ) -> list[tuple[str, ...]]:
-    """Each query's best ``k`` documents by BM25 over title and body (zero scores dropped)."""
+    """Each query's best ``k`` documents by BM25 over title and body (zero scores dropped),
+    every word (of documents and queries alike) passed through ``stem`` when one is given."""
     bm25s = require_bm25s()
     texts = [f"{title}\n{catalog.body(doc_id)}" for doc_id, title in documents]
-    tokenizer = bm25s.tokenization.Tokenizer(stopwords="en")
+    tokenizer = bm25s.tokenization.Tokenizer(stopwords="en", stemmer=stem)
     corpus = tokenizer.tokenize(texts, return_as="ids", show_progress=False)
     retriever = bm25s.BM25(k1=BM25_K1, b=BM25_B)
     retriever.index(corpus, show_progress=False)
@@ -93,6 +105,16 @@ def bm25_rankings(
     return [
         tuple(documents[int(i)][0] for i, s in zip(row, row_scores, strict=True) if s > 0)
         for row, row_scores in zip(indexes, scores, strict=True)
+    ]
+
+
+def rrf_rankings(
+    first: Sequence[Sequence[str]], second: Sequence[Sequence[str]], k: int, *, constant: int
+) -> list[tuple[str, ...]]:
+    """Two rankings per query fused by reciprocal rank (weights 1), best ``k`` kept."""
+    return [
+        tuple(key for key, _ in reciprocal_rank_fusion([a, b], k=constant)[:k])
+        for a, b in zip(first, second, strict=True)
     ]
 
 

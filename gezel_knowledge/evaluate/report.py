@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Literal
 
 from gezel_knowledge.errors import NotFound
@@ -66,6 +68,8 @@ class ModeReport:
     latency: Latency | None = None
     routing: RoutingReport | None = None
     note: str | None = None
+    per_query: Mapping[str, float] = field(default_factory=lambda: MappingProxyType({}))
+    """Each question's nDCG@10, by question id: what ``eval --compare`` tests pairwise."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +91,8 @@ class EvalReport:
     catalog_path: str | None = None
     cached: bool | None = None
     dense_check: DenseCheck | None = None
+    default_fusion: str | None = None
+    """The fusion preset plain ``hybrid`` ran with (the catalogs' default)."""
 
     def result(self, name: str) -> ModeReport:
         """The result of the named mode or baseline."""

@@ -22,11 +22,13 @@ from gezel_knowledge.embedders import default_embedder
 from gezel_knowledge.embedders.base import Embedder
 from gezel_knowledge.errors import InvalidInput
 from gezel_knowledge.evaluate.baselines import (
+    RRF60_K,
     DenseCheck,
     bm25_rankings,
     catalog_documents,
     exact_dense_rankings,
     require_bm25s,
+    rrf_rankings,
 )
 from gezel_knowledge.evaluate.beir import Judgements, Query, load_judgements, locate_beir
 from gezel_knowledge.evaluate.corpus import (
@@ -44,20 +46,26 @@ from gezel_knowledge.evaluate.report import (
     Scores,
 )
 from gezel_knowledge.evaluate.searching import (
+    HYBRID,
     MODES,
     ROUTING_BUDGET,
     SEMANTIC_MODES,
     search_documents,
 )
+from gezel_knowledge.fusion import DEFAULT_FUSION, FusionPreset, fusion_preset
 from gezel_knowledge.opening import open_catalog
 from gezel_knowledge.progress import ProgressEvent, ProgressSink, emit_safely, metered
 from gezel_knowledge.reader import Catalog
 from gezel_knowledge.reader.vectors import compiled_kernels_available
+from gezel_knowledge.stemming import stemmer_for
 
-__all__ = ["DEFAULT_K", "evaluate_beir", "evaluate_catalog", "score_rankings"]
+__all__ = ["BASELINES", "DEFAULT_K", "evaluate_beir", "evaluate_catalog", "score_rankings"]
 
 DEFAULT_K = 100
 """Documents asked of each search: enough for recall@100."""
+
+BASELINES: tuple[str, ...] = ("bm25", "bm25-stemmed", "exact-dense", "rrf60")
+"""The reference rankings ``eval`` can add, by name."""
 
 Rankings = list[tuple[str, ...]]
 
@@ -91,7 +99,9 @@ def _overlap(routed: Rankings, every: Rankings, k: int) -> float:
     return sum(shares) / len(shares)
 
 
-def _warm_up(catalog: Catalog, query: Query, *, mode: str, k: int) -> Kernels | None:
+def _warm_up(
+    catalog: Catalog, query: Query, *, mode: str, k: int, fusion: FusionPreset | None = None
+) -> Kernels | None:
     """Search every shard twice, untimed, and wait for the compiled kernels; return the
     kernels the timed searches will run (``None`` when they search no vectors).
 
@@ -102,7 +112,9 @@ def _warm_up(catalog: Catalog, query: Query, *, mode: str, k: int) -> Kernels | 
     """
     found = None
     for _ in range(2):
-        found = search_documents(catalog, query.text, mode=mode, k=k, every_shard=True)
+        found = search_documents(
+            catalog, query.text, mode=mode, k=k, every_shard=True, fusion=fusion
+        )
     if mode not in SEMANTIC_MODES or found is None or found.semantic_unavailable is not None:
         return None
     return "compiled" if compiled_kernels_available() else "numpy"
@@ -117,16 +129,21 @@ def _search_all(
     every_shard: bool,
     kernels: Kernels | None,
     progress: ProgressSink | None,
+    fusion: FusionPreset | None = None,
+    step: str | None = None,
 ) -> tuple[Rankings, Latency, str | None]:
     """Every query through one mode, each call timed (after :func:`_warm_up`)."""
-    step = f"{mode} (every shard)" if every_shard else mode
+    name = step or mode
+    step = f"{name} (every shard)" if every_shard else name
     rankings: Rankings = []
     wall: list[float] = []
     cpu: list[float] = []
     unavailable: str | None = None
     for i, query in enumerate(queries):
         w, c = time.perf_counter(), time.process_time()
-        found = search_documents(catalog, query.text, mode=mode, k=k, every_shard=every_shard)
+        found = search_documents(
+            catalog, query.text, mode=mode, k=k, every_shard=every_shard, fusion=fusion
+        )
         wall.append(1000 * (time.perf_counter() - w))
         cpu.append(1000 * (time.process_time() - c))
         rankings.append(found.documents)
@@ -154,6 +171,10 @@ def _report(
     note: str | None = None,
 ) -> ModeReport:
     returned = [len(r) for r in rankings]
+    per_query = {
+        q.id: ndcg_at_k(r, judgements.qrels.get(q.id, {}), 10)
+        for q, r in zip(judgements.queries, rankings, strict=True)
+    }
     return ModeReport(
         name=name,
         kind=kind,
@@ -163,6 +184,7 @@ def _report(
         latency=latency,
         routing=routing,
         note=note,
+        per_query=MappingProxyType(per_query),
     )
 
 
@@ -175,8 +197,15 @@ def _with_catalog_ids(judgements: Judgements) -> Judgements:
     return replace(judgements, qrels=MappingProxyType(qrels))
 
 
-def _check_options(modes: Sequence[str] | None, k: int, *, bm25: bool) -> tuple[str, ...]:
-    """The modes to run; refuses bad options before anything slow starts."""
+def _check_options(
+    modes: Sequence[str] | None,
+    k: int,
+    *,
+    baselines: Sequence[str] = (),
+    fusions: Sequence[str] = (),
+) -> tuple[tuple[str, ...], tuple[FusionPreset, ...]]:
+    """The modes to run and the extra fusion presets; refuses bad options before anything
+    slow starts."""
     chosen = tuple(modes) if modes is not None else MODES
     unknown = [m for m in chosen if m not in MODES]
     if unknown:
@@ -185,11 +214,84 @@ def _check_options(modes: Sequence[str] | None, k: int, *, bm25: bool) -> tuple[
             reason="invalid-mode",
             subject=unknown[0],
         )
+    strange = [b for b in baselines if b not in BASELINES]
+    if strange:
+        raise InvalidInput(
+            f"unknown baseline {strange[0]!r} (baselines: {', '.join(BASELINES)})",
+            reason="invalid-baseline",
+            subject=strange[0],
+        )
+    presets = tuple(fusion_preset(name) for name in dict.fromkeys(fusions))
     if k < 100:
         raise InvalidInput("k must be at least 100 for recall@100", reason="invalid-limit")
-    if bm25:
+    if {"bm25", "bm25-stemmed", "rrf60"} & set(baselines):
         require_bm25s()
-    return chosen
+    return chosen, presets
+
+
+def _baseline_names(baselines: Sequence[str], *, bm25: bool, exact_dense: bool) -> tuple[str, ...]:
+    """The baselines asked for, by name or by the two older flags, in :data:`BASELINES` order."""
+    wanted = (
+        set(baselines) | ({"bm25"} if bm25 else set()) | ({"exact-dense"} if exact_dense else set())
+    )
+    return tuple(b for b in BASELINES if b in wanted) + tuple(
+        b for b in dict.fromkeys(baselines) if b not in BASELINES
+    )
+
+
+def _run_mode(
+    catalog: Catalog,
+    mapped: Judgements,
+    *,
+    mode: str,
+    k: int,
+    wanted: int,
+    populated: int,
+    sink: ProgressSink | None,
+    fusion: FusionPreset | None = None,
+    name: str | None = None,
+) -> ModeReport:
+    """One mode (hybrid with ``fusion`` when given) over every question, routed and, where
+    routing matters, over every shard too."""
+    kernels = _warm_up(catalog, mapped.queries[0], mode=mode, k=k, fusion=fusion)
+    step = name or mode
+    rankings, latency, unavailable = _search_all(
+        catalog,
+        mapped.queries,
+        mode=mode,
+        k=k,
+        every_shard=False,
+        kernels=kernels,
+        progress=sink,
+        fusion=fusion,
+        step=step,
+    )
+    routing = None
+    if mode in SEMANTIC_MODES and unavailable is None and populated > ROUTING_BUDGET:
+        every, _, _ = _search_all(
+            catalog,
+            mapped.queries,
+            mode=mode,
+            k=k,
+            every_shard=True,
+            kernels=kernels,
+            progress=sink,
+            fusion=fusion,
+            step=step,
+        )
+        routing = RoutingReport(
+            shards=populated,
+            budget=ROUTING_BUDGET,
+            every_shard=score_rankings(every, mapped.queries, mapped.qrels),
+            overlap_at_10=_overlap(rankings, every, 10),
+            overlap_at_100=_overlap(rankings, every, 100),
+        )
+    note = None if unavailable is None else f"semantic search unavailable: {unavailable}"
+    if fusion is not None:
+        note = f"fusion preset {fusion.name}" + (f"; {note}" if note else "")
+    return _report(
+        step, "mode", rankings, mapped, wanted, latency=latency, routing=routing, note=note
+    )
 
 
 def evaluate_catalog(
@@ -200,6 +302,8 @@ def evaluate_catalog(
     k: int = DEFAULT_K,
     bm25: bool = False,
     exact_dense: bool = False,
+    baselines: Sequence[str] = (),
+    fusions: Sequence[str] = (),
     progress: ProgressSink | None = None,
 ) -> EvalReport:
     """Score every search mode of ``catalog`` (or ``modes``) and the asked-for baselines.
@@ -207,8 +311,13 @@ def evaluate_catalog(
     The catalog's ``embedder`` embeds queries; without one the semantic modes say why they
     found nothing. Judged document ids that are not valid document ids are mapped as
     :func:`~gezel_knowledge.evaluate.corpus.catalog_document_id` maps them when building.
+    ``fusions`` names fusion presets (:data:`~gezel_knowledge.fusion.FUSION_PRESETS`) to run
+    hybrid mode with once more each, reported as ``hybrid:<preset>``; ``baselines`` names
+    reference rankings of :data:`BASELINES` (``bm25`` and ``exact_dense`` are the older flags
+    for two of them).
     """
-    chosen = _check_options(modes, k, bm25=bm25)
+    names = _baseline_names(baselines, bm25=bm25, exact_dense=exact_dense)
+    chosen, presets = _check_options(modes, k, baselines=names, fusions=fusions)
     sink = metered(progress)  # stamps each step's rate and time left on its events
     mapped = _with_catalog_ids(judgements)
     documents = catalog_documents(catalog)
@@ -218,51 +327,27 @@ def evaluate_catalog(
     wanted = min(k, len(documents))
     results: list[ModeReport] = []
     for mode in chosen:
-        kernels = _warm_up(catalog, mapped.queries[0], mode=mode, k=k)
-        rankings, latency, unavailable = _search_all(
-            catalog,
-            mapped.queries,
-            mode=mode,
-            k=k,
-            every_shard=False,
-            kernels=kernels,
-            progress=sink,
+        results.append(
+            _run_mode(
+                catalog, mapped, mode=mode, k=k, wanted=wanted, populated=populated, sink=sink
+            )
         )
-        routing = None
-        if mode in SEMANTIC_MODES and unavailable is None and populated > ROUTING_BUDGET:
-            every, _, _ = _search_all(
+    for preset in presets:
+        results.append(
+            _run_mode(
                 catalog,
-                mapped.queries,
-                mode=mode,
+                mapped,
+                mode=HYBRID,
                 k=k,
-                every_shard=True,
-                kernels=kernels,
-                progress=sink,
-            )
-            routing = RoutingReport(
-                shards=populated,
-                budget=ROUTING_BUDGET,
-                every_shard=score_rankings(every, mapped.queries, mapped.qrels),
-                overlap_at_10=_overlap(rankings, every, 10),
-                overlap_at_100=_overlap(rankings, every, 100),
-            )
-        note = None if unavailable is None else f"semantic search unavailable: {unavailable}"
-        results.append(
-            _report(
-                mode, "mode", rankings, mapped, wanted, latency=latency, routing=routing, note=note
+                wanted=wanted,
+                populated=populated,
+                sink=sink,
+                fusion=preset,
+                name=f"{HYBRID}:{preset.name}",
             )
         )
-    if bm25:
-        emit_safely(sink, ProgressEvent("eval", "bm25", 0, 1, "baselines"))
-        ranked = bm25_rankings(catalog, documents, mapped.queries, k)
-        emit_safely(sink, ProgressEvent("eval", "bm25", 1, 1, "baselines"))
-        results.append(
-            _report("bm25", "baseline", ranked, mapped, wanted, note="bm25s k1=1.2 b=0.75")
-        )
-    check: DenseCheck | None = None
-    if exact_dense:
-        results_dense, check = _exact_dense(catalog, mapped, k, wanted, sink)
-        results.append(results_dense)
+    extra, check = _baselines(catalog, documents, mapped, names, k=k, wanted=wanted, sink=sink)
+    results += extra
     return EvalReport(
         catalog=f"{catalog.publisher_id}/{catalog.id}",
         profile=catalog.profile.id,
@@ -277,27 +362,77 @@ def evaluate_catalog(
         split=judgements.split,
         catalog_path=str(catalog.root),
         dense_check=check,
+        default_fusion=DEFAULT_FUSION.name,
     )
+
+
+def _baselines(
+    catalog: Catalog,
+    documents: Sequence[tuple[str, str]],
+    mapped: Judgements,
+    names: Sequence[str],
+    *,
+    k: int,
+    wanted: int,
+    sink: ProgressSink | None,
+) -> tuple[list[ModeReport], DenseCheck | None]:
+    """The named baselines, each ranking computed once even when RRF(60) reuses it."""
+    results: list[ModeReport] = []
+    stem = stemmer_for(catalog.manifest.language)
+    stemmed: Rankings | None = None
+    dense: ModeReport | None = None
+    dense_rankings: Rankings | None = None
+    check: DenseCheck | None = None
+
+    def bm25_stemmed() -> Rankings:
+        nonlocal stemmed
+        if stemmed is None:
+            stemmed = bm25_rankings(catalog, documents, mapped.queries, k, stem=stem)
+        return stemmed
+
+    for name in names:
+        step = "exact dense" if name == "exact-dense" else name  # the step's name before rrf60
+        emit_safely(sink, ProgressEvent("eval", step, 0, 1, "baselines"))
+        if name == "bm25":
+            ranked = bm25_rankings(catalog, documents, mapped.queries, k)
+            results.append(
+                _report(name, "baseline", ranked, mapped, wanted, note="bm25s k1=1.2 b=0.75")
+            )
+        elif name == "bm25-stemmed":
+            note = f"bm25s k1=1.2 b=0.75, Snowball {catalog.manifest.language} stems"
+            if stem is None:
+                note = f"bm25s k1=1.2 b=0.75, no stemmer for {catalog.manifest.language!r}"
+            results.append(_report(name, "baseline", bm25_stemmed(), mapped, wanted, note=note))
+        elif name in ("exact-dense", "rrf60"):
+            if dense is None:
+                dense, check, dense_rankings = _exact_dense(catalog, mapped, k, wanted, sink)
+            if name == "exact-dense":
+                results.append(dense)
+            else:
+                assert dense_rankings is not None
+                fused = rrf_rankings(bm25_stemmed(), dense_rankings, k, constant=RRF60_K)
+                note = "RRF k=60 of bm25-stemmed and exact-dense, weights 1"
+                results.append(_report(name, "baseline", fused, mapped, wanted, note=note))
+        emit_safely(sink, ProgressEvent("eval", step, 1, 1, "baselines"))
+    return results, check
 
 
 def _exact_dense(
     catalog: Catalog, mapped: Judgements, k: int, wanted: int, sink: ProgressSink | None
-) -> tuple[ModeReport, DenseCheck | None]:
+) -> tuple[ModeReport, DenseCheck | None, Rankings]:
     embedder = catalog.embedder
     if embedder is None:
         empty: Rankings = [() for _ in mapped.queries]
         note = "exact dense needs the catalog's query embedder, and none was available"
-        return _report("exact-dense", "baseline", empty, mapped, wanted, note=note), None
-    emit_safely(sink, ProgressEvent("eval", "exact dense", 0, 1, "baselines"))
+        return _report("exact-dense", "baseline", empty, mapped, wanted, note=note), None, empty
     ranked, check = exact_dense_rankings(catalog, embedder, mapped.queries, k, progress=sink)
-    emit_safely(sink, ProgressEvent("eval", "exact dense", 1, 1, "baselines"))
     note = "float passage vectors, best passage per document"
     if check.int8_mismatches:
         note += (
             f"; {check.int8_mismatches} of {check.passages} passages differ from the catalog's "
             "int8 vectors (the catalog was embedded otherwise)"
         )
-    return _report("exact-dense", "baseline", ranked, mapped, wanted, note=note), check
+    return _report("exact-dense", "baseline", ranked, mapped, wanted, note=note), check, ranked
 
 
 def evaluate_beir(
@@ -315,6 +450,8 @@ def evaluate_beir(
     k: int = DEFAULT_K,
     bm25: bool = False,
     exact_dense: bool = False,
+    baselines: Sequence[str] = (),
+    fusions: Sequence[str] = (),
     progress: ProgressSink | None = None,
 ) -> EvalReport:
     """Build (or reuse) the catalog of a BEIR folder's corpus and evaluate it on ``split``.
@@ -328,7 +465,12 @@ def evaluate_beir(
     judgements = load_judgements(
         queries or located.queries, qrels or located.qrels, split=located.split
     )
-    _check_options(modes, k, bm25=bm25)
+    _check_options(
+        modes,
+        k,
+        baselines=_baseline_names(baselines, bm25=bm25, exact_dense=exact_dense),
+        fusions=fusions,
+    )
     eval_cache_folder(cache_dir)  # refused before a model loads or a corpus is read
     if embedder is None:
         embedder = default_embedder()
@@ -349,6 +491,8 @@ def evaluate_beir(
             k=k,
             bm25=bm25,
             exact_dense=exact_dense,
+            baselines=baselines,
+            fusions=fusions,
             progress=progress,
         )
     return replace(report, catalog_path=str(built.path), cached=built.cached)

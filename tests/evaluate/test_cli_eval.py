@@ -126,6 +126,7 @@ def test_json_output_has_a_stable_shape(
                 },
                 "routing": "NoneType",
                 "note": "NoneType",
+                "perQuery": {"q-long": "number", "q-roses": "number", "q-tulip": "number"},
             }
         ],
         "split": "str",
@@ -137,6 +138,7 @@ def test_json_output_has_a_stable_shape(
             "embedded": "number",
             "int8Mismatches": "number",
         },
+        "defaultFusion": "str",
     }
     assert [r["name"] for r in data["results"]] == ["hybrid", "exact-dense"]
     assert data["results"][0]["scores"]["ndcgAt10"] == 1.0

@@ -1,0 +1,106 @@
+"""benchmarks/classic_ir.py (SMART files to BEIR, fixed dev/test halves) and
+benchmarks/bm25_ablation.py on tiny inputs."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.benchmark_modules import load_benchmark
+
+CISI_ALL = """.I 1
+.T
+Indexing by words
+.A
+Someone, A.
+.W
+   Words index
+documents well.
+.X
+1 5 1
+.I 2
+.T
+Catalogues
+.W
+Cards in drawers.
+"""
+
+CISI_QRY = """.I 1
+.W
+How are documents indexed
+by their words?
+.I 2
+.T
+Card catalogues
+.W
+Drawers of cards.
+.I 3
+.W
+Unjudged question.
+"""
+
+CISI_REL = "     1      1 0 0.000000\n     2      2 0 0.000000\n"
+
+
+def test_smart_files_become_a_beir_folder_with_fixed_halves(tmp_path: Path) -> None:
+    classic = load_benchmark("classic_ir")
+    raw = tmp_path / "raw"
+    raw.mkdir()
+    (raw / "CISI.ALL").write_text(CISI_ALL)
+    (raw / "CISI.QRY").write_text(CISI_QRY)
+    (raw / "CISI.REL").write_text(CISI_REL)
+    out = tmp_path / "cisi"
+    classic.cisi(raw, out)
+    corpus = [json.loads(line) for line in (out / "corpus.jsonl").read_text().splitlines()]
+    assert corpus == [
+        {"_id": "1", "title": "Indexing by words", "text": "Words index documents well."},
+        {"_id": "2", "title": "Catalogues", "text": "Cards in drawers."},
+    ]
+    queries = [json.loads(line) for line in (out / "queries.jsonl").read_text().splitlines()]
+    assert queries[1] == {"_id": "2", "text": "Card catalogues Drawers of cards."}
+    dev = (out / "qrels" / "dev.tsv").read_text().splitlines()
+    test = (out / "qrels" / "test.tsv").read_text().splitlines()
+    assert dev[0] == test[0] == "query-id\tcorpus-id\tscore"
+    # Two judged questions: one in each half, the unjudged one in neither.
+    assert sorted(dev[1:] + test[1:]) == ["1\t1\t1", "2\t2\t1"]
+    assert len(dev) == len(test) == 2
+    again = tmp_path / "again"
+    classic.cisi(raw, again)
+    assert (again / "qrels" / "dev.tsv").read_text() == (out / "qrels" / "dev.tsv").read_text()
+
+
+def test_cranfield_grades_turn_cleverdons_codes_into_gains(tmp_path: Path) -> None:
+    classic = load_benchmark("classic_ir")
+    raw = tmp_path / "raw"
+    raw.mkdir()
+    (raw / "cran.all.1400").write_text(".I 1\n.T\nwing .\n.W\nwing flow .\n.I 2\n.T\nx\n.W\ny\n")
+    # The question labels skip numbers; the judgements count questions in file order.
+    (raw / "cran.qry").write_text(".I 001\n.W\nwing ?\n.I 004\n.W\nflow ?\n")
+    (raw / "cranqrel").write_text("1 1 1\n1 2 4\n2 2 -1\n2 1 2\n")
+    classic.cranfield(raw, tmp_path / "cran")
+    lines = sorted(
+        (tmp_path / "cran" / "qrels" / "dev.tsv").read_text().splitlines()[1:]
+        + (tmp_path / "cran" / "qrels" / "test.tsv").read_text().splitlines()[1:]
+    )
+    assert lines == ["1\t1\t4", "1\t2\t1", "2\t1\t3"]
+    queries = (tmp_path / "cran" / "queries.jsonl").read_text().splitlines()
+    assert [json.loads(q)["_id"] for q in queries] == ["1", "2"]
+
+
+def test_bm25_ablation_separates_stems_from_query_term_counts(tmp_path: Path) -> None:
+    ablation = load_benchmark("bm25_ablation")
+    folder = tmp_path / "beir"
+    (folder / "qrels").mkdir(parents=True)
+    docs = [("a", "Knead", "knead the dough"), ("b", "Bake", "bake the loaf in the oven")]
+    (folder / "corpus.jsonl").write_text(
+        "".join(json.dumps({"_id": i, "title": t, "text": x}) + "\n" for i, t, x in docs)
+    )
+    (folder / "queries.jsonl").write_text(json.dumps({"_id": "q", "text": "kneading"}) + "\n")
+    (folder / "qrels" / "test.tsv").write_text("query-id\tcorpus-id\tscore\nq\ta\t1\n")
+    result = ablation.ablation(folder, None, "en")
+    assert result == {
+        "unstemmed, counts": 0.0,
+        "unstemmed, once": 0.0,
+        "stemmed, counts": 1.0,
+        "stemmed, once": 1.0,
+    }
