@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from gezel_knowledge._untrusted import check_text
+from gezel_knowledge._untrusted import check_count, check_text
 from gezel_knowledge.embedders.base import Embedder
 from gezel_knowledge.errors import InvalidInput, KnowledgeError
 from gezel_knowledge.fusion import (
@@ -114,6 +114,8 @@ class CatalogQuery:
             )
         if self.k < 1 or self.final_k < 1:
             raise InvalidInput("k and final_k must be positive", reason="invalid-limit")
+        check_count(self.k, "k")
+        check_count(self.final_k, "final_k")
         check_min_similarity(self.min_similarity)
         if self.shard_budget < 1 and self.shards is None:
             raise InvalidInput(

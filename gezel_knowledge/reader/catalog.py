@@ -24,6 +24,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from gezel_knowledge import display
+from gezel_knowledge._untrusted import check_count
 from gezel_knowledge.archive.limits import DEFAULT_LIMITS, ArchiveLimits
 from gezel_knowledge.embedders.base import Embedder
 from gezel_knowledge.errors import IntegrityFailure, InvalidInput, ModelUnavailable, NotFound
@@ -73,6 +74,8 @@ _log = logging.getLogger(__name__)
 def _check_page(limit: int, offset: int) -> None:
     if limit < 1 or offset < 0:
         raise InvalidInput("limit must be positive and offset non-negative", reason="invalid-page")
+    check_count(limit, "limit", reason="invalid-page")
+    check_count(offset, "offset", reason="invalid-page")
 
 
 class Catalog:

@@ -23,7 +23,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal, Protocol, get_args
 
-from gezel_knowledge._untrusted import check_text
+from gezel_knowledge._untrusted import check_count, check_text
 from gezel_knowledge.errors import InvalidInput
 from gezel_knowledge.hits import SearchHit, SourceKind, merge_hits
 from gezel_knowledge.indexes import ContentIndex, MemoryIndex, sqlite_backend
@@ -235,6 +235,7 @@ def search_all_sources(
         raise InvalidInput("the search query is empty", reason="empty-query")
     if k <= 0:
         raise InvalidInput("k must be positive", reason="invalid-limit")
+    check_count(k, "k")
     wanted = ALL_SOURCES if sources is None else tuple(sources)
     unknown = sorted(set(wanted) - set(ALL_SOURCES))
     if unknown:

@@ -43,7 +43,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 from numpy.typing import NDArray
 
-from gezel_knowledge._untrusted import check_text
+from gezel_knowledge._untrusted import check_count, check_text
 from gezel_knowledge.embedders import EmbedderResolution, resolve_query_embedder
 from gezel_knowledge.embedders.base import Embedder
 from gezel_knowledge.errors import (
@@ -675,6 +675,7 @@ def _checked_budget(
         )
     if k < 1:
         raise InvalidInput(f"k must be positive (got {k})", reason="invalid-limit")
+    check_count(k, "k")
     check_min_similarity(min_similarity)
     budget = shard_budget
     if budget is None:

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from gezel_knowledge.cli import main
+from gezel_knowledge.errors import InvalidInput
 from gezel_knowledge.opening import open_catalog
 from tests.faults import fill, full_filesystem, read_only, tree_state
 from tests.indexes.helpers import write_tree
@@ -253,3 +254,70 @@ def test_index_notes_the_hostile_files_it_skipped(
     assert captured.err.strip() == (
         "gezel-knowledge: note: skipped bad\\xff.md: its name is not UTF-8 [name-not-utf8]"
     )
+
+
+HUGE = "9" * 30  # past SQLite's 64-bit integers
+
+
+@pytest.mark.parametrize(
+    ("arguments", "reason"),
+    [
+        (["search", "{catalog}", "sign", "-k", HUGE], "invalid-limit"),
+        (["search", "{catalog}", "sign", "--final-k", HUGE], "invalid-limit"),
+        (["list", "{catalog}", "--offset", HUGE], "invalid-page"),
+        (["list", "{catalog}", "--limit", HUGE], "invalid-page"),
+        (["memory", "search", "note", "-k", HUGE], "invalid-limit"),
+        (["index-search", "{workspace}", "alpha", "-k", HUGE], "invalid-limit"),
+        (["index-search", "{workspace}", "alpha", "--per-path", HUGE], "invalid-limit"),
+    ],
+)
+def test_a_huge_count_is_a_typed_limit_not_a_broken_catalog(
+    handbook_gezk: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    arguments: list[str],
+    reason: str,
+) -> None:
+    # Was: search/list blamed the catalog ("a stored value does not fit its column",
+    # invalid-value) and memory search/index-search ended in an OverflowError traceback.
+    write_tree(tmp_path / "ws", {"a.md": "# A\n\nalpha\n"})
+    assert main(["index", str(tmp_path / "ws")]) == 0
+    assert main(["memory", "add", "a note"]) == 0
+    capsys.readouterr()
+    argv = [
+        a.replace("{catalog}", str(handbook_gezk)).replace("{workspace}", str(tmp_path / "ws"))
+        for a in arguments
+    ]
+    assert main(argv) == 1
+    assert "must be at most 2,147,483,647" in _one_error(capsys, reason)
+
+
+def test_find_with_a_huge_count_leaves_the_installed_catalog_searchable(
+    handbook_gezk: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Was: find -k 10**30 quarantined the installed catalog (invalid-value) for good, so every
+    # later search left it out.
+    assert main(["install", str(handbook_gezk)]) == 0
+    assert main(["find", "sign", "-k", HUGE]) == 1
+    _one_error(capsys, "invalid-limit")
+    assert main(["status", "--json"]) == 0
+    status = json.loads(capsys.readouterr().out)
+    assert [c["quarantine"] for c in status["catalogs"]] == [None]
+    assert main(["find", "sign", "-k", "1", "--json"]) == 0
+    assert len(json.loads(capsys.readouterr().out)["hits"]) == 1
+
+
+def test_the_python_api_refuses_a_huge_k_and_clamps_a_huge_topic_page(handbook_gezk: Path) -> None:
+    catalog = open_catalog(handbook_gezk, embedder=None)
+    for mode in ("keyword", "hybrid"):
+        with pytest.raises(InvalidInput) as refused:
+            catalog.search("sign", k=10**30, mode=mode)
+        assert refused.value.reason == "invalid-limit"
+    with pytest.raises(InvalidInput) as paged:
+        catalog.list_documents(offset=2**63)
+    assert paged.value.reason == "invalid-page"
+    order = catalog.topic_order("building")
+    assert order.page(10**30, 5).documents == ()
+    assert len(order.page(0, 10**30).documents) == order.total
+    assert len(catalog.search("sign", k=2**31 - 1, mode="keyword").hits) > 0
+    catalog.close()
