@@ -115,7 +115,15 @@ def _unicode_problem(value: str) -> str | None:
 
 def check_text(value: str, what: str, *, subject: str | None = None) -> str:
     """``value`` when it is valid Unicode text; otherwise :class:`StructuredInputError`
-    (``invalid-unicode``) naming ``what`` ("the query", "the memory text")."""
+    (``invalid-unicode``; ``invalid-argument`` for a value that is no string at all) naming
+    ``what`` ("the query", "the memory text")."""
+    if not isinstance(value, str):
+        # From the Python API: None or bytes ended in an AttributeError deep in the search.
+        raise StructuredInputError(
+            f"{what} must be a string, not {type(value).__name__}",
+            reason="invalid-argument",
+            subject=subject,
+        )
     problem = _unicode_problem(value)
     if problem is not None:
         raise StructuredInputError(
@@ -127,8 +135,12 @@ def check_text(value: str, what: str, *, subject: str | None = None) -> str:
 
 
 def check_count(value: int, what: str, *, reason: str = "invalid-limit") -> int:
-    """``value`` when it is at most :data:`MAX_COUNT`; else :class:`InvalidInput` (``reason``)
-    naming ``what``. The caller checks the lower bound, which differs (a limit, an offset)."""
+    """``value`` when it is a whole number (not a ``bool``) of at most :data:`MAX_COUNT`; else
+    :class:`InvalidInput` (``reason``) naming ``what``. The caller checks the lower bound, which
+    differs (a limit, an offset)."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        # k=1.5 reached SQLite and blamed the catalog ("datatype mismatch": corrupt-database).
+        raise InvalidInput(f"{what} must be a whole number, not {value!r}"[:200], reason=reason)
     if value > MAX_COUNT:
         # Never printed: a number of more than 4,300 digits cannot even be made a string.
         raise InvalidInput(

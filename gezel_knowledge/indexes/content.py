@@ -190,10 +190,10 @@ class ContentIndex:
         check_text(query, "the search query")
         if not query.strip():
             raise InvalidInput("the search query is empty", reason="empty-query")
-        if k <= 0 or per_path <= 0:
-            raise InvalidInput("k and per_path must be positive", reason="invalid-limit")
         check_count(k, "k")
         check_count(per_path, "per_path")
+        if k <= 0 or per_path <= 0:
+            raise InvalidInput("k and per_path must be positive", reason="invalid-limit")
         check_min_similarity(min_similarity)
         request = ContentQuery(
             text=query,

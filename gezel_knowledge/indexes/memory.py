@@ -403,9 +403,9 @@ class MemoryIndex:
         check_text(query, "the search query")
         if not query.strip():
             raise InvalidInput("the search query is empty", reason="empty-query")
+        check_count(k, "k")
         if k <= 0:
             raise InvalidInput("k must be positive", reason="invalid-limit")
-        check_count(k, "k")
         check_min_similarity(min_similarity)
         recall = MemoryQuery(
             text=query,

@@ -112,10 +112,10 @@ class CatalogQuery:
                 "the search query is empty: give words to look for, a radius (near), or both",
                 reason="empty-query",
             )
-        if self.k < 1 or self.final_k < 1:
-            raise InvalidInput("k and final_k must be positive", reason="invalid-limit")
         check_count(self.k, "k")
         check_count(self.final_k, "final_k")
+        if self.k < 1 or self.final_k < 1:
+            raise InvalidInput("k and final_k must be positive", reason="invalid-limit")
         check_min_similarity(self.min_similarity)
         if self.shard_budget < 1 and self.shards is None:
             raise InvalidInput(

@@ -233,9 +233,9 @@ def search_all_sources(
     check_text(query, "the search query")
     if not query.strip():
         raise InvalidInput("the search query is empty", reason="empty-query")
+    check_count(k, "k")
     if k <= 0:
         raise InvalidInput("k must be positive", reason="invalid-limit")
-    check_count(k, "k")
     wanted = ALL_SOURCES if sources is None else tuple(sources)
     unknown = sorted(set(wanted) - set(ALL_SOURCES))
     if unknown:

@@ -673,9 +673,9 @@ def _checked_budget(
             "the search query is empty: give words to look for, a radius (near), or both",
             reason="empty-query",
         )
+    check_count(k, "k")
     if k < 1:
         raise InvalidInput(f"k must be positive (got {k})", reason="invalid-limit")
-    check_count(k, "k")
     check_min_similarity(min_similarity)
     budget = shard_budget
     if budget is None:

@@ -16,7 +16,9 @@ import pytest
 
 from gezel_knowledge.cli import main
 from gezel_knowledge.errors import InvalidInput
+from gezel_knowledge.indexes import MemoryIndex
 from gezel_knowledge.opening import open_catalog
+from gezel_knowledge.search import KnowledgeSearch
 from tests.faults import fill, full_filesystem, read_only, tree_state
 from tests.indexes.helpers import write_tree
 
@@ -320,4 +322,42 @@ def test_the_python_api_refuses_a_huge_k_and_clamps_a_huge_topic_page(handbook_g
     assert order.page(10**30, 5).documents == ()
     assert len(order.page(0, 10**30).documents) == order.total
     assert len(catalog.search("sign", k=2**31 - 1, mode="keyword").hits) > 0
+    catalog.close()
+
+
+@pytest.mark.parametrize("k", [1.5, 2.0, "3", True, None])
+def test_a_count_that_is_no_whole_number_is_a_typed_limit(handbook_gezk: Path, k: object) -> None:
+    # Was: Catalog.search(k=1.5) blamed the catalog ("datatype mismatch", corrupt-database),
+    # k="3" too (invalid-value), k=True searched for one hit, and KnowledgeSearch and the
+    # memory and content indexes ended in TypeError.
+    catalog = open_catalog(handbook_gezk, embedder=None)
+    with pytest.raises(InvalidInput) as refused:
+        catalog.search("sign", k=k)  # type: ignore[arg-type]
+    assert refused.value.reason == "invalid-limit"
+    with pytest.raises(InvalidInput) as paged:
+        catalog.list_documents(limit=k)  # type: ignore[arg-type]
+    assert paged.value.reason == "invalid-page"
+    catalog.close()
+    with KnowledgeSearch() as search, pytest.raises(InvalidInput) as everywhere:
+        search.search("sign", k=k)  # type: ignore[arg-type]
+    assert everywhere.value.reason == "invalid-limit"
+
+
+@pytest.mark.parametrize("query", [None, 12, b"sign"])
+def test_a_query_that_is_no_string_is_a_typed_error_in_the_python_api(
+    handbook_gezk: Path, tmp_path: Path, query: object
+) -> None:
+    # Was an AttributeError ('NoneType' object has no attribute 'strip' / 'encode').
+    catalog = open_catalog(handbook_gezk, embedder=None)
+    calls = [
+        lambda: catalog.search(query),  # type: ignore[arg-type]
+        lambda: KnowledgeSearch().search(query),  # type: ignore[arg-type]
+        lambda: MemoryIndex(tmp_path).search(query),  # type: ignore[arg-type]
+        lambda: MemoryIndex(tmp_path).add(query),  # type: ignore[arg-type]
+    ]
+    for call in calls:
+        with pytest.raises(InvalidInput) as refused:
+            call()
+        assert refused.value.reason == "invalid-argument"
+        assert "must be a string, not" in str(refused.value)
     catalog.close()
