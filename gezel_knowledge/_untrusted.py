@@ -37,11 +37,13 @@ from typing import Any, BinaryIO, Final
 from gezel_knowledge.errors import InvalidInput, KnowledgeError
 
 __all__ = [
+    "MAX_COUNT",
     "MAX_KEY_BYTES",
     "MAX_NESTING",
     "MAX_NUMBER_DIGITS",
     "SYNTAX_REASONS",
     "StructuredInputError",
+    "check_count",
     "check_nesting",
     "check_text",
     "decode_utf8",
@@ -52,6 +54,11 @@ __all__ = [
     "read_bounded",
     "read_regular",
 ]
+
+MAX_COUNT: Final = 2**31 - 1
+"""The largest number of results, page size or offset a caller may ask for (``invalid-limit``):
+no catalog or index holds more rows, and SQLite's integers end at 2**63, past which a bound
+parameter failed as if the stored data were at fault."""
 
 MAX_NESTING: Final = 64
 """Arrays, objects, mappings and lists nested deeper than this are refused (``too-deep``)."""
@@ -108,13 +115,36 @@ def _unicode_problem(value: str) -> str | None:
 
 def check_text(value: str, what: str, *, subject: str | None = None) -> str:
     """``value`` when it is valid Unicode text; otherwise :class:`StructuredInputError`
-    (``invalid-unicode``) naming ``what`` ("the query", "the memory text")."""
+    (``invalid-unicode``; ``invalid-argument`` for a value that is no string at all) naming
+    ``what`` ("the query", "the memory text")."""
+    if not isinstance(value, str):
+        # From the Python API: None or bytes ended in an AttributeError deep in the search.
+        raise StructuredInputError(
+            f"{what} must be a string, not {type(value).__name__}",
+            reason="invalid-argument",
+            subject=subject,
+        )
     problem = _unicode_problem(value)
     if problem is not None:
         raise StructuredInputError(
             f"{what} is not valid Unicode text: it holds {problem}",
             reason="invalid-unicode",
             subject=subject,
+        )
+    return value
+
+
+def check_count(value: int, what: str, *, reason: str = "invalid-limit") -> int:
+    """``value`` when it is a whole number (not a ``bool``) of at most :data:`MAX_COUNT`; else
+    :class:`InvalidInput` (``reason``) naming ``what``. The caller checks the lower bound, which
+    differs (a limit, an offset)."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        # k=1.5 reached SQLite and blamed the catalog ("datatype mismatch": corrupt-database).
+        raise InvalidInput(f"{what} must be a whole number, not {value!r}"[:200], reason=reason)
+    if value > MAX_COUNT:
+        # Never printed: a number of more than 4,300 digits cannot even be made a string.
+        raise InvalidInput(
+            f"{what} must be at most {MAX_COUNT:,}: no catalog or index holds more", reason=reason
         )
     return value
 

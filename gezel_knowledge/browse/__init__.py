@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from gezel_knowledge.browse._serve import HOST as HOST
     from gezel_knowledge.browse._serve import BrowseServer as BrowseServer
     from gezel_knowledge.browse._serve import check_bind as check_bind
+    from gezel_knowledge.browse._serve import check_port as check_port
 else:
     __getattr__, __dir__, __all__ = lazy_face(
         __name__,
@@ -40,6 +41,7 @@ else:
                 "HOST",
                 "BrowseServer",
                 "check_bind",
+                "check_port",
             ),
         },
     )

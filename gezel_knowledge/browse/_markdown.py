@@ -20,6 +20,7 @@ in the body cannot forge a line range, a heading anchor or a highlight, however 
 
 from __future__ import annotations
 
+import html as html_text
 import re
 import secrets
 import unicodedata
@@ -106,7 +107,9 @@ def _slug(text: str, seen: dict[str, int]) -> str:
     return base if count == 0 else f"{base}-{count}"
 
 
-_MD = MarkdownIt("commonmark", {"html": True}).enable("table")
+_MAX_NESTING = 100
+"""markdown-it's nesting bound (its CommonMark preset's 20 let a list ten deep end the page)."""
+_MD = MarkdownIt("commonmark", {"html": True, "maxNesting": _MAX_NESTING}).enable("table")
 
 
 def _html_block(renderer: Any, tokens: Sequence[Token], idx: int, options: Any, env: Any) -> str:
@@ -209,6 +212,11 @@ def render_body(
     seal = f"m{secrets.token_hex(8)}:"
     tokens = _MD.parse(body)
     lines = body.count("\n") + (0 if body.endswith("\n") else 1)
+    if any(t.level >= _MAX_NESTING - 1 for t in tokens):
+        # markdown-it stops at its nesting bound and drops the rest of the body without a word:
+        # show every line as text rather than a page whose end is missing.
+        rendered = _as_text(body)
+        return rendered if highlight is None else highlight_lines(rendered, highlight)
     headings = _mark_blocks(tokens, max(lines, 1), seal)
     raw = _MD.renderer.render(tokens, _MD.options, {})
     html = nh3.clean(
@@ -223,6 +231,22 @@ def render_body(
     )
     rendered = RenderedBody(html, _sections(headings, max(lines, 1)))
     return rendered if highlight is None else highlight_lines(rendered, highlight)
+
+
+def _as_text(body: str) -> RenderedBody:
+    """The body line by line as escaped text, each line a block with its line mark."""
+    # Split on "\n" only: line numbers count "\n" as citations do (splitlines would also
+    # break at form feeds and U+2028).
+    blocks = "\n".join(
+        f'<p data-lines="{n}-{n}">{html_text.escape(line)}</p>'
+        for n, line in enumerate(body.split("\n"), start=1)
+        if line.strip()
+    )
+    note = (
+        '<p class="note">This document nests deeper than the browser renders, so it is shown '
+        "as text.</p>"
+    )
+    return RenderedBody(f'{note}\n<div class="as-text">\n{blocks}\n</div>\n', ())
 
 
 def _touched(tag: str, start: int, end: int, span: tuple[int, int]) -> bool:

@@ -26,7 +26,7 @@ from gezel_knowledge.browse._security import (
 from gezel_knowledge.embedders.base import Embedder
 from gezel_knowledge.errors import InvalidInput
 
-__all__ = ["DEFAULT_PORT", "HOST", "BrowseServer", "check_bind"]
+__all__ = ["DEFAULT_PORT", "HOST", "BrowseServer", "check_bind", "check_port"]
 
 HOST = "127.0.0.1"
 DEFAULT_PORT = 8766
@@ -55,7 +55,19 @@ def check_bind(host: str, token: str | None) -> None:
         )
 
 
+def check_port(port: int) -> None:
+    """Refuse a port outside 0-65535 (``invalid-port``), as ``mcp --port`` does: the socket
+    layer would raise an untyped OverflowError."""
+    if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65535:
+        raise InvalidInput(
+            f"the port must be 0 to 65535, got {port!r} (choose another --port)",
+            reason="invalid-port",
+            subject=str(port),
+        )
+
+
 def _bind(host: str, port: int) -> socket.socket:
+    check_port(port)
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

@@ -74,6 +74,7 @@ def run(args: argparse.Namespace) -> int:
     browsing.require_browse()
     token = _token(args.token)
     browsing.check_bind(args.host, token)
+    browsing.check_port(args.port)  # before any catalog is opened: one line, no traceback
     trust = load_trust_anchors(args.trust) if args.trust else None
     opened: list[Catalog] = []
     try:

@@ -23,7 +23,6 @@ from gezel_knowledge.embedders import (
     Embedder,
     default_embedder,
     load_embedder,
-    resolve_query_embedder,
 )
 from gezel_knowledge.evaluate import (
     DEFAULT_K,
@@ -243,11 +242,12 @@ def _run_compare(args: argparse.Namespace) -> int:
 
 def _evaluate_catalog(args: argparse.Namespace, progress: TerminalProgress) -> EvalReport:
     judgements = load_judgements(args.queries, args.qrels, split=args.split)
-    with open_catalog_argument(args.source) as catalog:
-        resolution = resolve_query_embedder(catalog.profile, model_dir=args.model_dir)
-        catalog.embedder = resolution.embedder
-        if resolution.message:
-            note(f"semantic search unavailable: {resolution.message}")
+    # The query embedder is given when the catalog is opened (as on every search surface), not
+    # assigned to the handle afterwards.
+    with open_catalog_argument(args.source, embedder="auto", model_dir=args.model_dir) as catalog:
+        embedder, _, message = catalog.query_embedder()
+        if embedder is None and message:
+            note(f"semantic search unavailable: {message}")
         return evaluate_catalog(
             catalog,
             judgements,

@@ -25,7 +25,7 @@ from pathlib import Path
 from gezel_knowledge._faults import storage_faults
 from gezel_knowledge._locking import FileLock
 from gezel_knowledge._rows import fetch_all
-from gezel_knowledge._untrusted import check_text
+from gezel_knowledge._untrusted import check_count, check_text
 from gezel_knowledge.embedders.base import Embedder
 from gezel_knowledge.errors import InvalidInput, NotFound
 from gezel_knowledge.fusion import GEZEL, FusionPreset
@@ -190,6 +190,8 @@ class ContentIndex:
         check_text(query, "the search query")
         if not query.strip():
             raise InvalidInput("the search query is empty", reason="empty-query")
+        check_count(k, "k")
+        check_count(per_path, "per_path")
         if k <= 0 or per_path <= 0:
             raise InvalidInput("k and per_path must be positive", reason="invalid-limit")
         check_min_similarity(min_similarity)

@@ -31,7 +31,7 @@ import numpy as np
 from gezel_knowledge._atomic import write_atomic
 from gezel_knowledge._faults import storage_faults
 from gezel_knowledge._locking import FileLock
-from gezel_knowledge._untrusted import check_text, read_bounded
+from gezel_knowledge._untrusted import check_count, check_text, read_bounded
 from gezel_knowledge.embedders.base import Embedder
 from gezel_knowledge.errors import InvalidInput
 from gezel_knowledge.fusion import RRF, FusionPreset
@@ -403,6 +403,7 @@ class MemoryIndex:
         check_text(query, "the search query")
         if not query.strip():
             raise InvalidInput("the search query is empty", reason="empty-query")
+        check_count(k, "k")
         if k <= 0:
             raise InvalidInput("k must be positive", reason="invalid-limit")
         check_min_similarity(min_similarity)

@@ -2,11 +2,13 @@
 127.0.0.1 behind a bearer token and this server's own Host and Origin.
 
 **stdio.** The MCP library drops a request it cannot take (a string holding a lone surrogate
-such as ``"\\ud800"``, which JSON allows and UTF-8 does not) and the client waits forever. Here
-each line from the client is checked first: a request holding such a string gets a JSON-RPC
-error (``-32602``, reason ``invalid-unicode``) on the wire and never reaches a tool; a notification
-is dropped. While serving, file descriptor 1 points at stderr, so a stray ``print`` cannot
-corrupt the wire.
+such as ``"\\ud800"``, which JSON allows and UTF-8 does not, or a number of more than 4,300
+digits) and the client waits forever; a request nested thousands of levels deep ended the
+server. Here each line from the client is checked first, under the untrusted-input policy: such
+a request gets a JSON-RPC error (``-32602``, reason ``invalid-unicode``, ``number-too-long`` or
+``too-deep``) on the wire and never reaches a tool (with ``"id": null`` when the request is too
+deep to read its id); a notification is dropped. While serving, file descriptor 1 points at
+stderr, so a stray ``print`` cannot corrupt the wire.
 
 **HTTP.** The server listens on ``127.0.0.1`` only, on a socket bound before it starts, so a
 port in use or out of range is one typed error (``port-in-use``, ``invalid-port``) instead of
@@ -29,13 +31,14 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from io import TextIOWrapper
 from typing import TYPE_CHECKING, Any, cast
 
+from gezel_knowledge._untrusted import MAX_NESTING, MAX_NUMBER_DIGITS
 from gezel_knowledge.errors import InvalidInput
 from gezel_knowledge.extras import require_extra
 
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
 
-__all__ = ["HOST", "TOKEN_ENV", "serve_http", "serve_stdio", "unicode_refusal"]
+__all__ = ["HOST", "TOKEN_ENV", "request_refusal", "serve_http", "serve_stdio"]
 
 HOST = "127.0.0.1"
 """The only address the HTTP transport binds: the server is for this machine's agents."""
@@ -44,46 +47,94 @@ TOKEN_ENV = "GEZEL_MCP_TOKEN"
 """The environment variable ``gezel-knowledge mcp`` takes the bearer token from, if set."""
 
 _INVALID_PARAMS = -32602
+_PARSE_ERROR = -32700
 
 
-def _lone_surrogate(value: Any) -> str | None:
-    """The first string inside a decoded JSON value that is not valid Unicode, escaped."""
-    stack = [value]
+class _LongNumber:
+    """A number written with more digits than the policy allows, kept in place of its value so
+    the rest of the request (its id) can still be read."""
+
+
+_LONG = _LongNumber()
+
+
+def _number(text: str, convert: Callable[[str], Any]) -> Any:
+    return _LONG if len(text) > MAX_NUMBER_DIGITS else convert(text)
+
+
+def _problem(value: Any) -> tuple[str, str] | None:
+    """The first thing inside a decoded JSON value the server cannot take: ``(reason, what)``
+    for a string that is not valid Unicode, a number too long, or nesting too deep."""
+    stack: list[tuple[Any, int]] = [(value, 0)]
     while stack:
-        item = stack.pop()
+        item, depth = stack.pop()
+        if item is _LONG:
+            return "number-too-long", f"a number of more than {MAX_NUMBER_DIGITS:,} digits"
         if isinstance(item, str):
             try:
                 item.encode("utf-8")
             except UnicodeEncodeError as exc:
-                return item[exc.start].encode("unicode_escape").decode()
-        elif isinstance(item, dict):
-            stack.extend(item.keys())
-            stack.extend(item.values())
+                bad = item[exc.start].encode("unicode_escape").decode()
+                return (
+                    "invalid-unicode",
+                    f"text that is not valid Unicode (a lone surrogate, {bad})",
+                )
+            continue
+        if isinstance(item, dict):
+            children: list[Any] = [*item.keys(), *item.values()]
         elif isinstance(item, list):
-            stack.extend(item)
+            children = item
+        else:
+            continue
+        if depth + 1 > MAX_NESTING:
+            return "too-deep", f"values nested deeper than {MAX_NESTING} levels"
+        stack.extend((child, depth + 1) for child in children)
     return None
 
 
-def unicode_refusal(line: str) -> str | None:
+_FIX = {
+    "invalid-unicode": "send UTF-8 text",
+    "number-too-long": "send a shorter number",
+    "too-deep": "send a flatter request",
+}
+
+
+def request_refusal(line: str) -> str | None:
     """For one JSON-RPC line from a client: ``None`` when it may pass, ``""`` to drop it (a
-    notification that is not valid Unicode), else the JSON-RPC error line answering it."""
+    notification the server cannot take), else the JSON-RPC error line answering it.
+
+    The MCP library never answers a line that is not JSON, a request holding a lone surrogate
+    or a number of more than 4,300 digits (Python's conversion limit), and a request nested a
+    few thousand levels deep ended the server with a RecursionError; each is answered here with
+    its reason instead (a line that is not JSON: JSON-RPC's parse error)."""
+    found: tuple[str, str] | None
     try:
-        message = json.loads(line)
+        message = json.loads(
+            line,
+            parse_int=lambda t: _number(t, int),
+            parse_float=lambda t: _number(t, float),
+        )
+    except RecursionError:
+        message, found = None, ("too-deep", f"values nested deeper than {MAX_NESTING} levels")
     except ValueError:
-        return None  # not JSON: the MCP library answers a parse error itself
-    bad = _lone_surrogate(message)
-    if bad is None:
-        return None
-    if not isinstance(message, dict) or "id" not in message:
-        return ""
-    request_id = message["id"]
-    if _lone_surrogate(request_id) is not None:
-        request_id = None
+        if not line.strip():
+            return ""
+        error = {"code": _PARSE_ERROR, "message": "the line is not JSON [invalid-json]"}
+        return json.dumps({"jsonrpc": "2.0", "id": None, "error": error})
+    else:
+        found = _problem(message)
+        if found is None:
+            return None
+        if not isinstance(message, dict) or "id" not in message:
+            return ""
+    reason, what = found
+    request_id = message.get("id") if isinstance(message, dict) else None
+    if _problem(request_id) is not None:
+        request_id = None  # an id that cannot be sent back as it came
     error = {
         "code": _INVALID_PARAMS,
-        "message": f"the request holds text that is not valid Unicode (a lone surrogate, {bad}); "
-        "send UTF-8 text [invalid-unicode]",
-        "data": {"reason": "invalid-unicode"},
+        "message": f"the request holds {what}; {_FIX[reason]} [{reason}]",
+        "data": {"reason": reason},
     }
     return json.dumps({"jsonrpc": "2.0", "id": request_id, "error": error})
 
@@ -105,7 +156,7 @@ class _Wire:
 
 
 class _CheckedLines:
-    """The client's lines, each checked by :func:`unicode_refusal` before the server sees it."""
+    """The client's lines, each checked by :func:`request_refusal` before the server sees it."""
 
     def __init__(self, raw: Any, wire: _Wire) -> None:
         self._raw = raw
@@ -116,7 +167,7 @@ class _CheckedLines:
 
     async def _lines(self) -> AsyncIterator[str]:
         async for line in self._raw:
-            refusal = unicode_refusal(line)
+            refusal = request_refusal(line)
             if refusal is None:
                 yield line
             elif refusal:

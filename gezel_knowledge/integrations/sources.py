@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Literal, TypeAlias
 
+from gezel_knowledge._untrusted import check_count
 from gezel_knowledge.embedders.base import Embedder
 from gezel_knowledge.errors import InvalidInput
 from gezel_knowledge.install.state import HomeState
@@ -62,7 +63,7 @@ def check_k(k: object, name: str = "k") -> int:
     ``invalid-limit`` naming the parameter as the caller's framework spells it."""
     if isinstance(k, bool) or not isinstance(k, int) or k < 1:
         raise InvalidInput(f"{name} must be a positive integer, got {k!r}", reason="invalid-limit")
-    return k
+    return check_count(k, name)
 
 
 def text_problem(value: object, name: str) -> str | None:

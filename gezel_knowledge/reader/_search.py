@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from gezel_knowledge._untrusted import check_text
+from gezel_knowledge._untrusted import check_count, check_text
 from gezel_knowledge.embedders.base import Embedder
 from gezel_knowledge.errors import InvalidInput, KnowledgeError
 from gezel_knowledge.fusion import (
@@ -117,6 +117,8 @@ class CatalogQuery:
                 "the search query is empty: give words to look for, a radius (near), or both",
                 reason="empty-query",
             )
+        check_count(self.k, "k")
+        check_count(self.final_k, "final_k")
         if self.k < 1 or self.final_k < 1:
             raise InvalidInput("k and final_k must be positive", reason="invalid-limit")
         check_min_similarity(self.min_similarity)

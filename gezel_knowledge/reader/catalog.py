@@ -24,6 +24,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from gezel_knowledge import display
+from gezel_knowledge._untrusted import check_count, check_text
 from gezel_knowledge.archive.limits import DEFAULT_LIMITS, ArchiveLimits
 from gezel_knowledge.embedders.base import Embedder
 from gezel_knowledge.errors import IntegrityFailure, InvalidInput, ModelUnavailable, NotFound
@@ -71,6 +72,8 @@ _log = logging.getLogger(__name__)
 
 
 def _check_page(limit: int, offset: int) -> None:
+    check_count(limit, "limit", reason="invalid-page")
+    check_count(offset, "offset", reason="invalid-page")
     if limit < 1 or offset < 0:
         raise InvalidInput("limit must be positive and offset non-negative", reason="invalid-page")
 
@@ -415,6 +418,7 @@ class Catalog:
         fused hits (:mod:`gezel_knowledge.rerank`). ``near`` restricts every list to documents
         with a subject point in the radius (text-free discovery when ``query`` has no words).
         """
+        check_text(query, "the search query")  # before .strip(): None is a typed refusal
         vector: NDArray[np.float32] | None = None
         semantic = Semantic("off")
         if mode != "keyword" and query.strip():

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from gezel_knowledge._rows import Row, fetch_all, fetch_one
+from gezel_knowledge._untrusted import MAX_COUNT
 from gezel_knowledge.errors import NotFound
 from gezel_knowledge.reader.models import DocumentPage, DocumentSummary
 
@@ -232,7 +233,9 @@ class TopicOrder:
 
     def page(self, offset: int = 0, limit: int = 200) -> DocumentPage:
         """The documents from position ``offset`` on, at most ``limit`` of them."""
-        offset, limit = max(offset, 0), max(limit, 0)
+        # Clamped, not refused, as a negative one is: past MAX_COUNT no topic has a document,
+        # and a larger number bound into SQLite failed as if the catalog were damaged.
+        offset, limit = min(max(offset, 0), MAX_COUNT), min(max(limit, 0), MAX_COUNT)
 
         def read(conn: sqlite3.Connection) -> list[_Placed]:
             if not self._references:

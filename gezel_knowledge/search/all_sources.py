@@ -23,7 +23,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal, Protocol, get_args
 
-from gezel_knowledge._untrusted import check_text
+from gezel_knowledge._untrusted import check_count, check_text
 from gezel_knowledge.errors import InvalidInput
 from gezel_knowledge.hits import SearchHit, SourceKind, merge_hits
 from gezel_knowledge.indexes import ContentIndex, MemoryIndex, sqlite_backend
@@ -233,6 +233,7 @@ def search_all_sources(
     check_text(query, "the search query")
     if not query.strip():
         raise InvalidInput("the search query is empty", reason="empty-query")
+    check_count(k, "k")
     if k <= 0:
         raise InvalidInput("k must be positive", reason="invalid-limit")
     wanted = ALL_SOURCES if sources is None else tuple(sources)

@@ -43,7 +43,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 from numpy.typing import NDArray
 
-from gezel_knowledge._untrusted import check_text
+from gezel_knowledge._untrusted import check_count, check_text
 from gezel_knowledge.embedders import EmbedderResolution, resolve_query_embedder
 from gezel_knowledge.embedders.base import Embedder
 from gezel_knowledge.errors import (
@@ -673,6 +673,7 @@ def _checked_budget(
             "the search query is empty: give words to look for, a radius (near), or both",
             reason="empty-query",
         )
+    check_count(k, "k")
     if k < 1:
         raise InvalidInput(f"k must be positive (got {k})", reason="invalid-limit")
     check_min_similarity(min_similarity)

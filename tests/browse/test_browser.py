@@ -210,6 +210,11 @@ def test_search_and_click_a_hit_landing_on_the_highlighted_passage(
 
 def test_copy_a_citation_and_open_it_through_cite(session: Session, page: Any) -> None:
     page.goto(f"/c/{HANDBOOK_KEY}/d/building/signing")
+    # The page's own citation, then a section's.
+    page.locator(".doc-head .cite button.copy").click()
+    assert page.evaluate("navigator.clipboard.readText()") == (
+        f"knowledge://{HANDBOOK_KEY}/building/signing"
+    )
     page.locator(".sections button.copy").first.click()
     copied = page.evaluate("navigator.clipboard.readText()")
     assert copied.startswith(f"knowledge://{HANDBOOK_KEY}/building/signing#line=")

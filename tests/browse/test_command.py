@@ -90,3 +90,16 @@ def test_the_command_serves_the_named_catalogs_on_loopback(
         finally:
             process.send_signal(signal.SIGINT)
             process.wait(timeout=20)
+
+
+@pytest.mark.parametrize("port", ["70000", "-1"])
+def test_a_port_out_of_range_is_one_error_line(
+    port: str, handbook_gezk: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Was an OverflowError traceback from socket.bind (issue 25 item 11 fixed it for mcp only).
+    assert main(["browse", str(handbook_gezk), "--no-open", "--port", port]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [
+        f"gezel-knowledge: error: the port must be 0 to 65535, got {port} "
+        "(choose another --port) [invalid-port]"
+    ]

@@ -173,3 +173,30 @@ def test_only_valid_asset_paths_become_asset_urls(markdown: str) -> None:
     html = render_body(f"{markdown}\n", LINKS).html
     assert "/c/p/c/" not in html
     assert ".." not in html
+
+
+def _nested_list(depth: int) -> str:
+    return "# Deep\n\n" + "".join("  " * i + "- item\n" for i in range(depth)) + "\nThe end.\n"
+
+
+def test_a_list_ten_deep_keeps_the_rest_of_the_page() -> None:
+    # markdown-it's CommonMark preset stops at 20 levels of nesting (a list item is two) and
+    # dropped everything after a list ten deep: "The end." never reached the page.
+    rendered = render_body(_nested_list(10) + "\n## After\n", LINKS)
+    assert '<p data-lines="14-14">The end.</p>' in rendered.html
+    assert [s.title for s in rendered.sections] == ["Deep", "After"]
+
+
+@pytest.mark.parametrize("depth", [60, 5000])
+def test_a_body_nested_past_the_bound_is_shown_whole_as_escaped_text(depth: int) -> None:
+    body = _nested_list(depth) + "<script>alert(1)</script>\n"
+    rendered = render_body(body, LINKS, highlight=(depth + 4, depth + 4))
+    html = rendered.html
+    assert "shown as text" in html
+    assert (
+        f'<p data-lines="{depth + 4}-{depth + 4}" data-hl=""><span id="hl"></span>The end.' in html
+    )
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+    assert "<script>" not in html
+    assert html.count("<p data-lines=") == depth + 3  # every non-blank line, none lost
+    assert rendered.sections == ()

@@ -15,7 +15,10 @@ from pathlib import Path
 import pytest
 
 from gezel_knowledge.cli import main
+from gezel_knowledge.errors import InvalidInput
+from gezel_knowledge.indexes import MemoryIndex
 from gezel_knowledge.opening import open_catalog
+from gezel_knowledge.search import KnowledgeSearch
 from tests.faults import fill, full_filesystem, read_only, tree_state
 from tests.indexes.helpers import write_tree
 
@@ -253,3 +256,108 @@ def test_index_notes_the_hostile_files_it_skipped(
     assert captured.err.strip() == (
         "gezel-knowledge: note: skipped bad\\xff.md: its name is not UTF-8 [name-not-utf8]"
     )
+
+
+HUGE = "9" * 30  # past SQLite's 64-bit integers
+
+
+@pytest.mark.parametrize(
+    ("arguments", "reason"),
+    [
+        (["search", "{catalog}", "sign", "-k", HUGE], "invalid-limit"),
+        (["search", "{catalog}", "sign", "--final-k", HUGE], "invalid-limit"),
+        (["list", "{catalog}", "--offset", HUGE], "invalid-page"),
+        (["list", "{catalog}", "--limit", HUGE], "invalid-page"),
+        (["memory", "search", "note", "-k", HUGE], "invalid-limit"),
+        (["index-search", "{workspace}", "alpha", "-k", HUGE], "invalid-limit"),
+        (["index-search", "{workspace}", "alpha", "--per-path", HUGE], "invalid-limit"),
+    ],
+)
+def test_a_huge_count_is_a_typed_limit_not_a_broken_catalog(
+    handbook_gezk: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    arguments: list[str],
+    reason: str,
+) -> None:
+    # Was: search/list blamed the catalog ("a stored value does not fit its column",
+    # invalid-value) and memory search/index-search ended in an OverflowError traceback.
+    write_tree(tmp_path / "ws", {"a.md": "# A\n\nalpha\n"})
+    assert main(["index", str(tmp_path / "ws")]) == 0
+    assert main(["memory", "add", "a note"]) == 0
+    capsys.readouterr()
+    argv = [
+        a.replace("{catalog}", str(handbook_gezk)).replace("{workspace}", str(tmp_path / "ws"))
+        for a in arguments
+    ]
+    assert main(argv) == 1
+    assert "must be at most 2,147,483,647" in _one_error(capsys, reason)
+
+
+def test_find_with_a_huge_count_leaves_the_installed_catalog_searchable(
+    handbook_gezk: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Was: find -k 10**30 quarantined the installed catalog (invalid-value) for good, so every
+    # later search left it out.
+    assert main(["install", str(handbook_gezk)]) == 0
+    assert main(["find", "sign", "-k", HUGE]) == 1
+    _one_error(capsys, "invalid-limit")
+    assert main(["status", "--json"]) == 0
+    status = json.loads(capsys.readouterr().out)
+    assert [c["quarantine"] for c in status["catalogs"]] == [None]
+    assert main(["find", "sign", "-k", "1", "--json"]) == 0
+    assert len(json.loads(capsys.readouterr().out)["hits"]) == 1
+
+
+def test_the_python_api_refuses_a_huge_k_and_clamps_a_huge_topic_page(handbook_gezk: Path) -> None:
+    catalog = open_catalog(handbook_gezk, embedder=None)
+    for mode in ("keyword", "hybrid"):
+        with pytest.raises(InvalidInput) as refused:
+            catalog.search("sign", k=10**30, mode=mode)
+        assert refused.value.reason == "invalid-limit"
+    with pytest.raises(InvalidInput) as paged:
+        catalog.list_documents(offset=2**63)
+    assert paged.value.reason == "invalid-page"
+    order = catalog.topic_order("building")
+    assert order.page(10**30, 5).documents == ()
+    assert len(order.page(0, 10**30).documents) == order.total
+    assert len(catalog.search("sign", k=2**31 - 1, mode="keyword").hits) > 0
+    catalog.close()
+
+
+@pytest.mark.parametrize("k", [1.5, 2.0, "3", True, None])
+def test_a_count_that_is_no_whole_number_is_a_typed_limit(handbook_gezk: Path, k: object) -> None:
+    # Was: Catalog.search(k=1.5) blamed the catalog ("datatype mismatch", corrupt-database),
+    # k="3" too (invalid-value), k=True searched for one hit, and KnowledgeSearch and the
+    # memory and content indexes ended in TypeError.
+    catalog = open_catalog(handbook_gezk, embedder=None)
+    with pytest.raises(InvalidInput) as refused:
+        catalog.search("sign", k=k)  # type: ignore[arg-type]
+    assert refused.value.reason == "invalid-limit"
+    with pytest.raises(InvalidInput) as paged:
+        catalog.list_documents(limit=k)  # type: ignore[arg-type]
+    assert paged.value.reason == "invalid-page"
+    catalog.close()
+    with KnowledgeSearch() as search, pytest.raises(InvalidInput) as everywhere:
+        search.search("sign", k=k)  # type: ignore[arg-type]
+    assert everywhere.value.reason == "invalid-limit"
+
+
+@pytest.mark.parametrize("query", [None, 12, b"sign"])
+def test_a_query_that_is_no_string_is_a_typed_error_in_the_python_api(
+    handbook_gezk: Path, tmp_path: Path, query: object
+) -> None:
+    # Was an AttributeError ('NoneType' object has no attribute 'strip' / 'encode').
+    catalog = open_catalog(handbook_gezk, embedder=None)
+    calls = [
+        lambda: catalog.search(query),  # type: ignore[arg-type]
+        lambda: KnowledgeSearch().search(query),  # type: ignore[arg-type]
+        lambda: MemoryIndex(tmp_path).search(query),  # type: ignore[arg-type]
+        lambda: MemoryIndex(tmp_path).add(query),  # type: ignore[arg-type]
+    ]
+    for call in calls:
+        with pytest.raises(InvalidInput) as refused:
+            call()
+        assert refused.value.reason == "invalid-argument"
+        assert "must be a string, not" in str(refused.value)
+    catalog.close()

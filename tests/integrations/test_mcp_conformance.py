@@ -10,6 +10,7 @@ import asyncio
 import json
 import os
 import re
+import select
 import socket
 import subprocess
 import sys
@@ -245,15 +246,18 @@ def _send(server: subprocess.Popen[str], message: dict[str, Any] | str) -> None:
     server.stdin.flush()
 
 
-def _answer(server: subprocess.Popen[str]) -> dict[str, Any]:
+def _answer(server: subprocess.Popen[str], timeout: float = 60) -> dict[str, Any]:
     assert server.stdout is not None
+    # A server that never answers fails the test instead of hanging it (the issue's defect).
+    ready, _, _ = select.select([server.stdout], [], [], timeout)
+    assert ready, f"no answer within {timeout} s"
     line = server.stdout.readline()
     assert line, "the server closed without answering"
     found: dict[str, Any] = json.loads(line)
     return found
 
 
-def _check_surrogates(server: subprocess.Popen[str]) -> None:
+def _initialize(server: subprocess.Popen[str]) -> None:
     _send(
         server,
         {
@@ -269,6 +273,10 @@ def _check_surrogates(server: subprocess.Popen[str]) -> None:
     )
     assert _answer(server)["id"] == 1
     _send(server, {"jsonrpc": "2.0", "method": "notifications/initialized"})
+
+
+def _check_surrogates(server: subprocess.Popen[str]) -> None:
+    _initialize(server)
     bad = [
         ("tools/call", '{"name": "search", "arguments": {"query": "a \\ud800 b"}}'),
         ("tools/call", '{"name": "read_document", "arguments": {"uri": "knowledge://\\ud800"}}'),
@@ -302,6 +310,54 @@ def _check_surrogates(server: subprocess.Popen[str]) -> None:
     answer = _answer(server)
     assert answer["id"] == 20
     assert "cite: knowledge://" in answer["result"]["content"][0]["text"]
+
+
+def test_long_numbers_deep_nesting_and_non_json_get_an_answer_and_the_server_goes_on(
+    installed_handbook: str, tmp_path: Path
+) -> None:
+    # A 5,000-digit number was never answered (as a lone surrogate was, issue 26 items 8 and
+    # 14), a request nested 3,000 deep ended the server with a RecursionError traceback, and a
+    # line that is not JSON was never answered either.
+    with (tmp_path / "raw.err").open("w") as errlog:
+        server = subprocess.Popen(
+            _command(), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=errlog, text=True,
+            env=_env(),
+        )  # fmt: skip
+        try:
+            _initialize(server)
+            call = '{{"jsonrpc": "2.0", "id": {}, "method": "tools/call", "params": {}}}'
+            big = "1" + "0" * 5000
+            deep = "[" * 3000 + "]" * 3000
+            for number, params, reason, answered_id in [
+                (10, f'{{"name": "search", "arguments": {{"query": "x", "maxResults": {big}}}}}',
+                 "number-too-long", 10),
+                (11, f'{{"name": "search", "arguments": {{"query": "x", "at": {big}.5}}}}',
+                 "number-too-long", 11),
+                (12, '{"name": "search", "arguments": {"query": "x", "x": ' + "[" * 65
+                 + "]" * 65 + "}}", "too-deep", 12),
+                (13, f'{{"name": "search", "arguments": {{"query": "x", "x": {deep}}}}}',
+                 "too-deep", None),  # too deep to read its id: JSON-RPC's null
+            ]:  # fmt: skip
+                _send(server, call.format(number, params))
+                answer = _answer(server)
+                assert answer["id"] == answered_id
+                assert answer["error"]["code"] == -32602
+                assert answer["error"]["data"]["reason"] == reason
+                assert answer["error"]["message"].endswith(f"[{reason}]")
+            _send(server, "this is not JSON")
+            assert _answer(server) == {
+                "jsonrpc": "2.0",
+                "id": None,
+                "error": {"code": -32700, "message": "the line is not JSON [invalid-json]"},
+            }
+            _send(server, call.format(20, '{"name": "list_catalogs", "arguments": {}}'))
+            answer = _answer(server)
+            assert answer["id"] == 20
+            assert HANDBOOK_KEY in answer["result"]["content"][0]["text"]
+        finally:
+            server.kill()
+            server.wait(timeout=30)
+    assert "Traceback" not in (tmp_path / "raw.err").read_text()
 
 
 # -- HTTP --------------------------------------------------------------------------------------
