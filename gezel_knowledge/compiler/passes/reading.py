@@ -30,6 +30,8 @@ from gezel_knowledge.compiler.sources.source import LinkBase, SourceDocument
 from gezel_knowledge.compiler.sources.validation import duplicate_document, validate_document
 from gezk.toc import Topic
 
+_SECTION_PAGE_STEMS = frozenset({"index", "readme", "_index"})
+
 __all__ = ["BATCH_CHARS", "ReadPass", "list_documents"]
 
 BATCH_CHARS = 64 * 1024
@@ -128,6 +130,11 @@ class ReadPass:
 
     def _empty(self, index: int) -> None:
         src = self.documents[index]
+        if src.id.rsplit("/", 1)[-1].lower() in _SECTION_PAGE_STEMS:
+            # A section's own page (Hugo's _index.md, an index.md or README.md leading a
+            # folder) with no text is what generators show as the section's listing: the
+            # site is fine, so nothing is said.
+            return
         self.warnings.append(
             BuildWarning(
                 "empty-document",
