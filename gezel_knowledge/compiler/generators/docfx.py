@@ -176,7 +176,7 @@ class _DocFx:
                 "toc.yml must be a list of items", reason="invalid-outline", path=self.where, line=1
             )
         self.walk(items, root)
-        return Outline("docfx", root, self.where)
+        return Outline("docfx", root, self.where, interleaved_root=True)
 
     @property
     def uids(self) -> dict[str, str]:

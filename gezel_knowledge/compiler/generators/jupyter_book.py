@@ -145,7 +145,7 @@ class _JupyterBook:
         for key in ("parts", "subtrees"):
             if key in fields:
                 self.parts(fields[key], root)
-        return Outline("jupyter-book", root, self.where)
+        return Outline("jupyter-book", root, self.where, interleaved_root=True)
 
     def page_of(self, node: YamlNode, title: str | None, order: int) -> OutlinePage | None:
         """The page a ``file`` (or ``root``) names; ``None`` when it names none."""

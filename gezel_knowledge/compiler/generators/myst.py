@@ -194,7 +194,7 @@ def _implicit(ctx: Context, file: Path, exclude: tuple[str, ...]) -> Outline:
     if first is not None:
         root.children.append(OutlinePage(ctx.rel(first), None, 0, where, None))
     _folder(ctx, ctx.content_root, root, exclude, {first} if first else set())
-    return Outline("myst", root, where)
+    return Outline("myst", root, where, interleaved_root=True)
 
 
 def _folder(
@@ -232,7 +232,7 @@ class _MystToc:
         self.listed = self._named_files(self.toc)
         root = OutlineSection(name="", key=self.where)
         self.entries(self.toc, root)
-        return Outline("myst", root, self.where)
+        return Outline("myst", root, self.where, interleaved_root=True)
 
     def _named_files(self, node: YamlNode) -> set[str]:
         """Every file an entry names, so a pattern leaves them to their own entries."""

@@ -360,7 +360,7 @@ class _Toctrees:
                 f"the root document {self.root_doc!r} does not exist; the folders are the outline",
                 where,
             )
-            return Outline("sphinx", root, where)
+            return Outline("sphinx", root, where, interleaved_root=True)
         self.placed.add(self.root_doc)
         if self.ctx.is_page(file):
             root.children.append(OutlinePage(self.ctx.rel(file), None, 0, where, None))
@@ -375,7 +375,7 @@ class _Toctrees:
                 )
                 root.children.append(into)
             self.include(self.root_doc, file, tree, into)
-        return Outline("sphinx", root, where)
+        return Outline("sphinx", root, where, interleaved_root=True)
 
     def trees(self, file: Path) -> list[Toctree]:
         """The toctrees of a document's source (none in a notebook)."""
