@@ -290,3 +290,20 @@ def test_docusaurus_versions_next_and_older_routes(tmp_path: Path) -> None:
         "[gone](/docs/next/nothing)\n"
     )
     assert _warnings(source) == [("unresolved-link", "docs/links.md", 1)]
+
+
+def test_hugo_ugly_urls(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "hugo",
+        {
+            "hugo.toml": 'title = "H"\nuglyURLs = true\n',
+            "content/docs/a.md": "[b](b.html) [abs](/docs/b.html) [pretty](/docs/b/)\n",
+            "content/docs/b.md": "# B\n",
+        },
+    )
+    source = load_markdown_tree(root)
+    # a.md is published as docs/a.html: b.html beside it is docs/b.md. A pretty URL still
+    # finds its page by the URL lookup's key (no suffix).
+    assert _body(source, "docs/a") == (
+        f"[b]({REF}docs/b) [abs]({REF}docs/b) [pretty]({REF}docs/b)\n"
+    )
