@@ -268,3 +268,42 @@ def test_hugo_ref_shortcodes_are_read_in_linear_time() -> None:
     for unit in ("{{< ref ", "{{< ref a", "{{% relref '"):
         text = unit + "a" * MB + " >}}"
         assert_linear_time(lambda t=text: hugo_ref(t), MB, seconds_per_mb=5, what=unit)
+
+
+def test_docusaurus_versions_next_and_older_routes(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "website",
+        {
+            "docusaurus.config.js": "module.exports = { title: 'D' };\n",
+            "versions.json": '["2.0", "1.0"]',
+            "docs/options.md": "# Options\n",
+            "docs/links.md": (
+                "[next](/docs/next/options) [latest](/docs/options) [old](/docs/1.0/options) "
+                "[gone](/docs/next/nothing)\n"
+            ),
+        },
+    )
+    source = load_markdown_tree(root)
+    # The docs folder is the next version; the newest is at /docs/, older ones elsewhere.
+    assert _body(source, "links") == (
+        f"[next]({REF}options) [latest]({REF}options) [old](/docs/1.0/options) "
+        "[gone](/docs/next/nothing)\n"
+    )
+    assert _warnings(source) == [("unresolved-link", "docs/links.md", 1)]
+
+
+def test_hugo_ugly_urls(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "hugo",
+        {
+            "hugo.toml": 'title = "H"\nuglyURLs = true\n',
+            "content/docs/a.md": "[b](b.html) [abs](/docs/b.html) [pretty](/docs/b/)\n",
+            "content/docs/b.md": "# B\n",
+        },
+    )
+    source = load_markdown_tree(root)
+    # a.md is published as docs/a.html: b.html beside it is docs/b.md. A pretty URL still
+    # finds its page by the URL lookup's key (no suffix).
+    assert _body(source, "docs/a") == (
+        f"[b]({REF}docs/b) [abs]({REF}docs/b) [pretty]({REF}docs/b)\n"
+    )

@@ -23,10 +23,11 @@ those without one after, in path order. Pages no sidebar lists follow, in path o
 Draft pages (``draft: true``) are left out silently, as a production build leaves them out.
 
 Metadata: ``title``, ``tagline``, ``i18n.defaultLocale``, ``organizationName``, ``url``. Links:
-URLs under ``baseUrl`` and the docs ``routeBasePath``, with number prefixes dropped and ``id``
+URLs under ``baseUrl`` and the docs ``routeBasePath`` (and ``next/`` when the site has
+``versions.json``: the docs folder is its next version), with number prefixes dropped and ``id``
 and ``slug`` front matter honoured, relative to the page's folder (a page is published at
 ``a/b``, not ``a/b/``, unless ``trailingSlash: true``); links to the site's other routes
-(``src/pages``, the blog) kept as written with no warning; images from ``static/``.
+(``src/pages``, the blog, older versions) kept as written with no warning; images from ``static/``.
 """
 
 from __future__ import annotations
@@ -189,6 +190,21 @@ def _inside(root: Path, base: Path, name: str) -> Path:
         else:
             parts.append(part)
     return root.joinpath(*parts)
+
+
+_MAX_VERSIONS = 1000
+
+
+def _versions(site_dir: Path, root: Path) -> list[str]:
+    """The versions ``versions.json`` lists (the newest first), if the site has one."""
+    file = site_dir / "versions.json"
+    if not file.is_file():
+        return []
+    where = display_path(file, root)
+    data = load_json(config.read_text(file, root), path=where, reason="invalid-outline")
+    if not isinstance(data, list):
+        return []
+    return [v.strip("/") for v in data[:_MAX_VERSIONS] if isinstance(v, str) and v.strip("/")]
 
 
 _PAGE_SOURCES = (".js", ".jsx", ".ts", ".tsx", ".md", ".mdx")
@@ -546,16 +562,23 @@ class Docusaurus(Generator):
         base = _string(site.get("baseUrl")) or "/"
         route = _string(read.docs.get("routeBasePath"))
         route = "docs" if route is None else route.strip("/")
+        versions = _versions(site_dir, root)
+        # With versions, the docs folder is the `next` version, at {route}/next/.
+        current = [route, "next"] if versions else [route]
         prefixes = tuple(
             dict.fromkeys(
                 p
                 for p in (
+                    "/".join(x for x in (base.strip("/"), *current) if x) + "/",
+                    "/".join(x for x in current if x) + "/",
                     "/".join(x for x in (base.strip("/"), route) if x) + "/",
                     route + "/" if route else "",
                 )
                 if p and p != "/"
             )
         )
+        # Older versions (versioned_docs/) are published at {route}/{version}/.
+        version_routes = tuple("/".join(x for x in (route, v) if x) + "/" for v in versions[1:])
         organization = _string(site.get("organizationName"))
         i18n = site.get("i18n")
         locale = i18n.get("defaultLocale") if isinstance(i18n, dict) else None
@@ -576,7 +599,7 @@ class Docusaurus(Generator):
                 "directory" if site.get("trailingSlash") is True else "html",
                 prefixes=prefixes,
                 static_roots=(site_dir / "static",),
-                routes=_routes(site_dir, site),
+                routes=_routes(site_dir, site) + version_routes,
             ),
         )
 

@@ -18,11 +18,14 @@ true``), pages Hugo does not render (``build: {render: never}``) and pages of ot
 
 Metadata: ``title``, ``params.description``, ``languageCode``, ``params.github_repo`` (or
 ``params.repository``, hugo-book's ``BookRepo``, Geekdoc's ``geekdocRepo``) as the publisher,
-else ``params.author``, ``baseURL``; the default language's own ``title``
-and ``params``. Links: URLs (lowercased unless ``disablePathToLower``, moved by ``slug`` and
-``url`` front matter, also found by ``aliases``, a relative one relative to the page's URL
-folder), under ``baseURL``'s path or not,
-``ref``/``relref`` shortcodes; images from ``static/``.
+else ``params.author``, ``baseURL``; the default language's own ``title`` and ``params``.
+
+Links: URLs (``a/b/``, or ``a/b.html`` with ``uglyURLs``; lowercased unless
+``disablePathToLower``; moved by ``slug`` and ``url`` front matter; also found by ``aliases``, a
+relative one relative to the page's URL folder), under ``baseURL``'s path or not;
+``ref``/``relref`` shortcodes; files of ``static/``; Hugo's own outputs, taxonomy pages and
+files mounted from outside the source folder kept silently; targets built by other shortcodes
+kept as written.
 """
 
 from __future__ import annotations
@@ -519,7 +522,8 @@ class Hugo(Generator):
                 ),
             ),
             LinkStyle(
-                "directory",
+                # `uglyURLs: true` publishes a/b.md as a/b.html rather than a/b/.
+                "html" if data.get("uglyURLs") is True else "directory",
                 lowercase=not data.get("disablePathToLower", False),
                 prefixes=config.url_path(data.get("baseURL")),
                 static_roots=(root / "static",),
