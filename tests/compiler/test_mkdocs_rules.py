@@ -272,3 +272,32 @@ def test_without_nav_the_docs_folder_is_in_mkdocs_order_less_its_exclusions(
         "API/private": (("api",), 1),
         "api-notes/note": (("api-notes",), 0),
     }
+
+
+def test_inherit_reads_the_parent_configuration_under_the_childs(tmp_path: Path) -> None:
+    # mkdocs.yml inherits nav, plugins and theme settings from config/base.yml; its own
+    # site_name and theme.language win, mappings merge key by key.
+    root = write_tree(
+        tmp_path / "site",
+        {
+            "config/base.yml": (
+                "site_name: Base\nsite_description: Shared words.\n"
+                "theme:\n  name: material\n  language: fr\n"
+                "nav:\n  - index.md\n  - Guide: guide/\nplugins:\n  - literate-nav\n"
+            ),
+            "mkdocs.yml": "INHERIT: config/base.yml\nsite_name: Child\ntheme:\n  language: de\n",
+            "docs/index.md": "# Home\n",
+            "docs/guide/SUMMARY.md": "- [Two](two.md)\n- [One](one.md)\n",
+            "docs/guide/one.md": "# One\n",
+            "docs/guide/two.md": "# Two\n",
+        },
+        catalog=None,
+    )
+    source = load_markdown_tree(root)
+    meta = source.metadata
+    assert (meta.name, meta.description, meta.language) == ("Child", "Shared words.", "de")
+    assert _placed(source) == {
+        "index": (("child",), 0),
+        "guide/two": (("guide",), 0),
+        "guide/one": (("guide",), 1),
+    }

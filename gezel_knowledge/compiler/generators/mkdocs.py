@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 from gezel_knowledge.compiler.errors import SourceError, display_path
 from gezel_knowledge.compiler.generators import _config as config
@@ -41,6 +42,7 @@ from gezel_knowledge.compiler.text.data import YamlNode, load_yaml_nodes
 __all__ = ["MkDocs"]
 
 _CONFIGS = ("mkdocs.yml", "mkdocs.yaml")
+_MAX_INHERIT = 8
 _AUTODOC = re.compile(r"^:::[ \t]+\S", re.MULTILINE)
 
 
@@ -57,9 +59,7 @@ class MkDocs(Generator):
         file = next((root / n for n in _CONFIGS if (root / n).is_file()), None)
         if file is None:
             return None
-        text = config.read_text(file, root)
-        nodes = load_yaml_nodes(text, path=file.name)
-        data = config.read_data(file, root)
+        data, nav, nav_file = _read_config(file, root)
         content = config.folder(root, config.string(data.get("docs_dir")), "docs")
         if not content.is_dir():
             raise SourceError(
@@ -67,8 +67,6 @@ class MkDocs(Generator):
                 reason="missing-file",
                 path=file.name,
             )
-        nav = nodes.value.get("nav") if isinstance(nodes.value, dict) else None
-
         theme = data.get("theme")
         language = (
             config.get(theme, "language") or config.get(theme, "locale")
@@ -94,7 +92,7 @@ class MkDocs(Generator):
                 prefixes=config.url_path(data.get("site_url")),
             ),
             # The navigation: nav, a literate-nav file, .pages files, else the docs folder.
-            outline_file=file,
+            outline_file=nav_file,
             nav=nav,
         )
 
@@ -111,10 +109,10 @@ class MkDocs(Generator):
         return bool(_AUTODOC.search(body))
 
     def outline(self, site: Site, ctx: Context) -> Outline | None:
-        if site.outline_file is None:
+        if site.outline_file is None or site.config is None:
             return None
         # Read where detect() found it: the configuration may sit above a docs/ source.
-        data = config.read_data(site.outline_file, site.outline_file.parent)
+        data, _, _ = _read_config(site.config, site.config.parent)
         settings = literate_nav(data.get("plugins"))
         docs = DocsFilter(data.get("exclude_docs"), data.get("draft_docs"))
         reader = LiterateReader(ctx, settings, docs) if settings is not None else None
@@ -134,10 +132,45 @@ class MkDocs(Generator):
         return _nav_outline(ctx, site.outline_file, site.nav, reader)
 
 
+def _read_config(file: Path, root: Path) -> tuple[dict[str, Any], YamlNode | None, Path]:
+    """mkdocs.yml's settings, its ``nav`` and the file holding it, following ``INHERIT``
+    (a parent configuration, relative to the file, inside ``root``; mappings merged key by
+    key, any other value the child's), as MkDocs reads it."""
+    chain: list[Path] = []
+    current: Path | None = file
+    while current is not None and len(chain) < _MAX_INHERIT and current not in chain:
+        chain.append(current)
+        parent = config.string(config.read_data(current, root).get("INHERIT"))
+        following = normalise(current.parent, parent, root) if parent else None
+        current = following if following is not None and following.is_file() else None
+    data: dict[str, Any] = {}
+    nav: YamlNode | None = None
+    nav_file = file
+    for each in reversed(chain):  # the furthest ancestor first, each child over it
+        data = _merged(data, config.read_data(each, root))
+        nodes = load_yaml_nodes(config.read_text(each, root), path=each.name)
+        own = nodes.value.get("nav") if isinstance(nodes.value, dict) else None
+        if own is not None:
+            nav, nav_file = own, each
+    data.pop("INHERIT", None)
+    return data, nav, nav_file
+
+
+def _merged(base: dict[str, Any], child: dict[str, Any]) -> dict[str, Any]:
+    """``child`` over ``base``: mappings merged key by key, anything else replaced."""
+    out = dict(base)
+    for key, value in child.items():
+        if isinstance(value, dict) and isinstance(out.get(key), dict):
+            out[key] = _merged(out[key], value)
+        else:
+            out[key] = value
+    return out
+
+
 def _snippet_bases(file: Path) -> tuple[Path, ...]:
     """The folders ``pymdownx.snippets`` looks in, when mkdocs.yml enables it (relative to
     the folder MkDocs runs in, the configuration's)."""
-    data = config.read_data(file, file.parent)
+    data, _, _ = _read_config(file, file.parent)
     extensions = data.get("markdown_extensions")
     found: object = None
     enabled = False
