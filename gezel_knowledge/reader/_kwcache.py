@@ -238,11 +238,36 @@ class KeywordIndexes:
     def variants(self, shard: ShardInfo, term: str) -> list[str]:
         """The shard's vocabulary terms sharing ``term``'s stem (``[term]`` when unstemmed, a
         phrase, or none found), for an FTS5 search that should rank as the index does."""
+        with self._lock:
+            index = self._ready.get(shard.id)
+        if index is not None and self.stem is not None and " " not in term:
+            return self._indexed_variants([index], term)
         return self._variants_in(self._shard_file(shard), "fts_chunks", term)
 
     def title_variants(self, term: str) -> list[str]:
-        """The same over the titles, summaries and aliases (the router's ``fts_documents``)."""
+        """The same over the titles, summaries and aliases (the router's ``fts_documents``).
+
+        Every passage carries its document's title, so the shards' indexes know the titles'
+        words: their variant lists answer at once; the vocabulary is read only without them.
+        """
+        with self._lock:
+            ready = list(self._ready.values())
+        if ready and self.stem is not None and " " not in term:
+            return self._indexed_variants(ready, term)
         return self._variants_in(self.root / ROUTER_PATH, "fts_documents", term)
+
+    def _indexed_variants(self, indexes: list[KeywordIndex], term: str) -> list[str]:
+        assert self.stem is not None
+        tokens = fold_term(term)
+        if len(tokens) != 1:
+            return [term]
+        key = self.stem(tokens[0])
+        found: dict[str, None] = {tokens[0]: None}  # a word of a summary only is kept too
+        for index in indexes:
+            term_id = index.term_id(key)
+            if term_id is not None:
+                found.update(dict.fromkeys(index.variants(term_id)))
+        return list(found)
 
     def _variants_in(self, path: Path, table: str, term: str) -> list[str]:
         if self.stem is None or " " in term:
