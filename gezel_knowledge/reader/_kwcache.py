@@ -9,9 +9,10 @@ built this way; anything else is rebuilt.
 
 A shard of fewer than :data:`SYNC_BUILD_MAX_CHUNKS` passages is indexed on its first search
 (at most a fraction of a second, once), so a small catalog answers its first search and every
-later one alike. A larger shard is indexed on a background thread while its first searches run
-on FTS5. Builders take the file's lock, so two processes building at once leave one good copy;
-a folder that cannot be written keeps the index in memory for the handle's life.
+later one alike. A larger shard is indexed on a background thread from its second search
+through a handle, while its searches run on FTS5 until the index is ready. Builders take the
+file's lock, so two processes building at once leave one good copy; a folder that cannot be
+written keeps the index in memory for the handle's life.
 """
 
 from __future__ import annotations
@@ -55,6 +56,7 @@ SYNC_BUILD_MAX_CHUNKS: Final = 20_000
 """Shards smaller than this are indexed on their first search; larger ones in the background."""
 
 _LOCK_TIMEOUT: Final = 600.0
+_BUILD_AFTER_SEARCHES: Final = 2  # as for the compiled vector kernels: a shard searched again
 _log = logging.getLogger("gezel_knowledge.reader")
 
 
@@ -105,6 +107,7 @@ class KeywordIndexes:
         self._failed: set[int] = set()
         self._threads: dict[int, threading.Thread] = {}
         self._lock = threading.Lock()
+        self._asked: dict[int, int] = {}
         self._variants: dict[tuple[str, str, str], list[str]] = {}
         self._vocab: dict[tuple[str, str], sqlite3.Connection] = {}
 
@@ -133,12 +136,20 @@ class KeywordIndexes:
 
     # -- getting an index --------------------------------------------------------------------
 
-    def get(self, shard: ShardInfo, *, wait: bool = False) -> KeywordIndex | None:
+    def get(
+        self, shard: ShardInfo, *, wait: bool = False, start: bool = False
+    ) -> KeywordIndex | None:
         """The shard's index if it can be had now (a small shard's is built at once); else
-        ``None`` after starting its build in the background (``wait``: build it now)."""
+        ``None``, starting its build in the background when the shard is searched again
+        through this handle or ``start`` asks (``wait``: build it now).
+
+        A one-shot search of a large shard (a CLI call) thus never spends its CPU on a build
+        its process would not live to use."""
         if _disabled() or shard.chunk_count == 0:
             return None
         with self._lock:
+            self._asked[shard.id] = self._asked.get(shard.id, 0) + 1
+            start = start or self._asked[shard.id] >= _BUILD_AFTER_SEARCHES
             found = self._ready.get(shard.id)
             if found is not None or shard.id in self._failed:
                 return found
@@ -156,6 +167,8 @@ class KeywordIndexes:
             self._build(shard)
             with self._lock:
                 return self._ready.get(shard.id)
+        if not start:
+            return None
         with self._lock:
             if shard.id not in self._threads:
                 thread = threading.Thread(
@@ -238,11 +251,36 @@ class KeywordIndexes:
     def variants(self, shard: ShardInfo, term: str) -> list[str]:
         """The shard's vocabulary terms sharing ``term``'s stem (``[term]`` when unstemmed, a
         phrase, or none found), for an FTS5 search that should rank as the index does."""
+        with self._lock:
+            index = self._ready.get(shard.id)
+        if index is not None and self.stem is not None and " " not in term:
+            return self._indexed_variants([index], term)
         return self._variants_in(self._shard_file(shard), "fts_chunks", term)
 
     def title_variants(self, term: str) -> list[str]:
-        """The same over the titles, summaries and aliases (the router's ``fts_documents``)."""
+        """The same over the titles, summaries and aliases (the router's ``fts_documents``).
+
+        Every passage carries its document's title, so the shards' indexes know the titles'
+        words: their variant lists answer at once; the vocabulary is read only without them.
+        """
+        with self._lock:
+            ready = list(self._ready.values())
+        if ready and self.stem is not None and " " not in term:
+            return self._indexed_variants(ready, term)
         return self._variants_in(self.root / ROUTER_PATH, "fts_documents", term)
+
+    def _indexed_variants(self, indexes: list[KeywordIndex], term: str) -> list[str]:
+        assert self.stem is not None
+        tokens = fold_term(term)
+        if len(tokens) != 1:
+            return [term]
+        key = self.stem(tokens[0])
+        found: dict[str, None] = {tokens[0]: None}  # a word of a summary only is kept too
+        for index in indexes:
+            term_id = index.term_id(key)
+            if term_id is not None:
+                found.update(dict.fromkeys(index.variants(term_id)))
+        return list(found)
 
     def _variants_in(self, path: Path, table: str, term: str) -> list[str]:
         if self.stem is None or " " in term:

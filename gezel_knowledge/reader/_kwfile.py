@@ -28,13 +28,22 @@ from gezel_knowledge.reader._kwindex import BuiltIndex
 
 __all__ = ["FORMAT_VERSION", "IndexRefused", "read_index", "write_index"]
 
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3
 """Bumped whenever the layout or the arithmetic changes: older files are rebuilt."""
 
 _MAGIC = b"GZKWIX\r\n"
 _ALIGN = 8
 _PREFIX = len(_MAGIC) + 16
-_DICTIONARY = ("lengths", "offsets", "max_parts", "checks", "key_offsets", "key_bytes")
+_DICTIONARY = (
+    "lengths",
+    "offsets",
+    "max_parts",
+    "checks",
+    "key_offsets",
+    "key_bytes",
+    "variant_offsets",
+    "variant_bytes",
+)
 _DTYPES = {
     "lengths": "<u4",
     "offsets": "<i8",
@@ -42,6 +51,8 @@ _DTYPES = {
     "checks": "<u4",
     "key_offsets": "<i8",
     "key_bytes": "u1",
+    "variant_offsets": "<i8",
+    "variant_bytes": "u1",
     "docs": "<i4",
     "freqs": "<u2",
 }
@@ -65,6 +76,7 @@ def _pad(n: int) -> int:
 def write_index(path: Path, built: BuiltIndex, identity: dict[str, Any]) -> None:
     """Write ``built`` to ``path`` through a temp file in the same folder and a rename."""
     key_offsets, key_bytes = _key_arrays(built.keys)
+    variant_offsets, variant_bytes = _key_arrays(built.variants or [])
     arrays: dict[str, NDArray[Any]] = {
         "lengths": built.lengths,
         "offsets": built.offsets,
@@ -72,6 +84,8 @@ def write_index(path: Path, built: BuiltIndex, identity: dict[str, Any]) -> None
         "checks": built.checks,
         "key_offsets": key_offsets,
         "key_bytes": key_bytes,
+        "variant_offsets": variant_offsets,
+        "variant_bytes": variant_bytes,
         "docs": built.docs,
         "freqs": built.freqs,
     }
@@ -139,6 +153,18 @@ def read_index(path: Path, identity: dict[str, Any]) -> tuple[BuiltIndex, mmap.m
         raise IndexRefused(f"damaged: {exc}") from exc
 
 
+def _variants(arrays: dict[str, NDArray[Any]], terms: int) -> list[str] | None:
+    """Each stem's vocabulary terms (``None`` for an unstemmed index)."""
+    offsets = arrays["variant_offsets"]
+    if offsets.shape[0] <= 1:
+        return None
+    if offsets.shape[0] != terms + 1 or offsets[-1] != arrays["variant_bytes"].shape[0]:
+        raise IndexRefused("inconsistent arrays")
+    text = arrays["variant_bytes"].tobytes()
+    at = offsets.tolist()
+    return [text[at[i] : at[i + 1]].decode("utf-8") for i in range(terms)]
+
+
 def _parse(mapped: mmap.mmap, size: int, identity: dict[str, Any]) -> BuiltIndex:
     if mapped[: len(_MAGIC)] != _MAGIC:
         raise IndexRefused("not a keyword index")
@@ -185,6 +211,7 @@ def _parse(mapped: mmap.mmap, size: int, identity: dict[str, Any]) -> BuiltIndex
     blob = arrays["key_bytes"].tobytes()
     bounds = key_offsets.tolist()
     keys = [blob[bounds[i] : bounds[i + 1]].decode("utf-8") for i in range(terms)]
+    variants = _variants(arrays, terms)
     return BuiltIndex(
         lengths=arrays["lengths"],
         rows=int(header["rows"]),
@@ -195,4 +222,5 @@ def _parse(mapped: mmap.mmap, size: int, identity: dict[str, Any]) -> BuiltIndex
         checks=arrays["checks"],
         docs=arrays["docs"],
         freqs=arrays["freqs"],
+        variants=variants,
     )

@@ -91,6 +91,9 @@ class BuiltIndex:
     checks: NDArray[np.uint32]
     docs: NDArray[np.int32]
     freqs: NDArray[np.uint16]
+    variants: list[str] | None = None
+    """Per stem, its vocabulary terms joined by spaces (``None`` when unstemmed: a key is its
+    only variant)."""
 
 
 def _docsize_lengths(conn: sqlite3.Connection, table: str) -> NDArray[np.uint32]:
@@ -196,13 +199,13 @@ def _ranges(starts: NDArray[np.int64], lengths: NDArray[np.int64]) -> NDArray[np
 
 def _grouped(
     runs: _Runs, stem: Callable[[str], str] | None
-) -> tuple[list[str], NDArray[np.int64], NDArray[np.int32], NDArray[np.uint16]]:
+) -> tuple[list[str], NDArray[np.int64], NDArray[np.int32], NDArray[np.uint16], list[str] | None]:
     """Keys (terms or stems, sorted), posting counts per key, postings in key order: a stem's
     variants merged into one list, frequencies summed per passage."""
     counts = np.concatenate(runs.counts) if runs.counts else np.zeros(0, np.int64)
     docs, freqs = runs.docs[: runs.used], runs.freqs[: runs.used]
     if stem is None:
-        return runs.terms, counts, docs, freqs  # the vocabulary is sorted already
+        return runs.terms, counts, docs, freqs, None  # the vocabulary is sorted already
     term_keys = [stem(t) for t in runs.terms]
     keys = sorted(set(term_keys))
     index = {k: i for i, k in enumerate(keys)}
@@ -236,7 +239,11 @@ def _grouped(
         out_freqs[used:end] = summed
         key_counts[lo:hi] = np.bincount(b_key[starts], minlength=hi - lo)
         used = end
-    return keys, key_counts, out_docs[:used], out_freqs[:used]
+    variants = [
+        " ".join(runs.terms[i] for i in by_key[key_terms[k] : key_terms[k + 1]])
+        for k in range(len(keys))
+    ]
+    return keys, key_counts, out_docs[:used], out_freqs[:used], variants
 
 
 def _blocks(offsets: NDArray[np.int64]) -> list[tuple[int, int]]:
@@ -282,7 +289,7 @@ def build_index(
     rows = int(conn.execute(f"SELECT COUNT(*) FROM {table}_docsize").fetchone()[0])
     tokens = int(lengths.sum(dtype=np.int64))
     norms = norms_of(lengths, rows, tokens)
-    keys, counts, docs, freqs = _grouped(_read_runs(conn, table, tokens), stem)
+    keys, counts, docs, freqs, variants = _grouped(_read_runs(conn, table, tokens), stem)
     offsets = np.zeros(len(keys) + 1, dtype=np.int64)
     np.cumsum(counts, out=offsets[1:])
     max_parts = np.zeros(len(keys), dtype=np.float64)
@@ -300,7 +307,9 @@ def build_index(
         ],
         dtype=np.uint32,
     )
-    return BuiltIndex(lengths, rows, tokens, keys, offsets, max_parts, checks, docs, freqs)
+    return BuiltIndex(
+        lengths, rows, tokens, keys, offsets, max_parts, checks, docs, freqs, variants
+    )
 
 
 class KeywordIndex:
@@ -316,6 +325,11 @@ class KeywordIndex:
         self._checked = np.full(len(built.keys), verified, dtype=np.bool_)
         self.searches = 0
         """Searches through this handle: from the second on, compiled kernels are worth it."""
+
+    def variants(self, term_id: int) -> list[str]:
+        """The vocabulary terms of a dictionary entry (its stem's variants, or itself)."""
+        found = self.arrays.variants
+        return [self.arrays.keys[term_id]] if found is None else found[term_id].split(" ")
 
     def term_id(self, key: str) -> int | None:
         """The dictionary entry of ``key`` (a folded term, or its stem), if the shard has it."""

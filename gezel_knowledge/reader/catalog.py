@@ -338,7 +338,7 @@ class Catalog:
             keyword = self._store.keyword
         # Not under the handle's lock: a build takes seconds on a large shard, and searches
         # meanwhile run on FTS5.
-        return sum(keyword.get(shard, wait=wait) is not None for shard in shards)
+        return sum(keyword.get(shard, wait=wait, start=True) is not None for shard in shards)
 
     def vector_passages(
         self,

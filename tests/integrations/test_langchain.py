@@ -163,8 +163,10 @@ def test_a_retriever_tool_keeps_the_citations(handbook: Catalog) -> None:
     retriever = GezelRetriever(handbook, k=2)
     expected = retriever.invoke(QUERY)
     plain = create_retriever_tool(retriever, "search", "search the handbook")
-    # LangChain's own default prompt shows the model only page_content: no citation to cite.
-    assert "knowledge://" not in plain.invoke({"query": QUERY})
+    # LangChain's own default prompt shows the model only page_content: no citation to cite
+    # (a passage may link to another page; the hits' own citations are what must be missing).
+    shown = plain.invoke({"query": QUERY})
+    assert all(document.id not in shown for document in expected)
     cited = create_cited_retriever_tool(retriever)
     answer = cited.invoke({"query": QUERY})
     for document in expected:
