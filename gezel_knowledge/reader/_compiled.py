@@ -18,8 +18,18 @@ boolean mask of the right length); the public kernels in ``gezk`` do the checkin
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from typing import Any, Final, TypeVar, cast
+
+# Set before numba's first import, which reads it once. With it unset and colorama installed,
+# numba formats every typing error it tries and discards while compiling (thousands in a cold
+# compile) inside colorama's init/deinit, which rebind sys.stdout and sys.stderr and then put
+# back the streams they saw. The kernels compile on a background thread, so whatever another
+# thread redirected meanwhile (contextlib.redirect_stdout, pytest's capsys) is silently undone
+# and its output lands in the old stream. A value the user set is kept; a numba the application
+# imported earlier keeps the setting it was imported with.
+os.environ.setdefault("NUMBA_DISABLE_ERROR_MESSAGE_HIGHLIGHTING", "1")
 
 import numba
 import numpy as np

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -287,3 +288,42 @@ def test_after_warm_up_no_search_compiles_a_kernel() -> None:
         # The only 1-d array of 16- or 32-bit integers a kernel takes is its costs.
         for costs in ("Array(uint16, 1,", "Array(int32, 1,"):
             assert any(costs in s for s in signatures), (name, costs)
+
+
+# A fresh interpreter and an empty numba cache, so the kernel really compiles. A profile hook
+# looks at sys.stdout and sys.stderr at every call made while it does: the kernels compile on a
+# background thread, so a rebinding there, however brief, undoes what another thread redirected.
+_COMPILE_WATCHING_THE_STREAMS = """
+import io, json, sys
+import numpy as np
+from gezel_knowledge.reader import _compiled as c
+
+out, err = io.StringIO(), io.StringIO()
+sys.stdout, sys.stderr = out, err
+rebound = []
+
+def watch(frame, event, arg):
+    if sys.stdout is not out or sys.stderr is not err:
+        rebound.append(frame.f_code.co_filename)
+
+sys.setprofile(watch)
+c._hamming_costs(
+    np.zeros((1, 2), dtype=np.uint64), np.zeros(1, dtype=np.uint64), np.zeros(2, dtype=np.uint16)
+)
+sys.setprofile(None)
+sys.__stdout__.write(json.dumps({"calls": len(rebound), "in": sorted(set(rebound))}) + "\\n")
+"""
+
+
+def test_compiling_a_kernel_never_rebinds_the_process_streams(tmp_path: Path) -> None:
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba-cache")}
+    env.pop("NUMBA_DISABLE_ERROR_MESSAGE_HIGHLIGHTING", None)  # the module must set it itself
+    done = subprocess.run(
+        [sys.executable, "-c", _COMPILE_WATCHING_THE_STREAMS],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=600,
+        env=env,
+    )
+    assert json.loads(done.stdout.splitlines()[-1]) == {"calls": 0, "in": []}
