@@ -407,6 +407,10 @@ def _tag_attributes(text: str, pos: int) -> tuple[int, str | None, bool]:
             elif (value := _UNQUOTED_VALUE.match(text, pos)) is not None:
                 raw = value.group(0)
                 pos = value.end()
+            if raw[:1] not in ("'", '"') and text.startswith("<", pos):
+                # An HTML reader keeps a '<' inside an unquoted value (href=</svg> is a
+                # link to "</svg"), where this walk would end the tag: refused, as in quotes.
+                return pos, f"a '<' inside the value of attribute {name.group(0)}", False
         why = _attribute_problem(name.group(0), raw)
         if why is not None:
             return pos, why, False

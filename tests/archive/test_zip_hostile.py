@@ -385,6 +385,15 @@ def test_the_linear_svg_check_accepts_nothing_the_old_one_refused(markup: str) -
         assert old_svg_problem(data) is None
 
 
+def test_an_unquoted_value_an_html_reader_reads_on_through_a_lt_is_refused() -> None:
+    # Hypothesis found it: an HTML reader reads href=</svg> as a link to "</svg".
+    for markup in ("<a href=</svg>", "<a href=x</a>", "<image src=<b>"):
+        problem = svg_problem(f'<svg xmlns="http://www.w3.org/2000/svg">{markup}</svg>'.encode())
+        assert problem is not None, markup
+        assert problem.reason == "unsafe-svg"
+    assert svg_problem(b'<svg><a href="#x">y</a><a href=#z>w</a></svg>') is None
+
+
 def test_a_comment_an_html_reader_would_end_early_is_refused() -> None:
     for comment in ("<!-- --!> <a onload=alert(1)> -->", "<!--> <a onload=alert(1)> -->"):
         problem = svg_problem(f"<svg>{comment}</svg>".encode())
