@@ -163,20 +163,52 @@ def _html_text(text: str, out: _Text) -> None:
             out.write("\n")
 
 
-# The line boundaries of str.splitlines, and the whitespace of str.split inside a line.
-_LINE_BREAK = re.compile(r"\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
-_SPACES = re.compile(r"[^\S\n]+")
-_SPACE_AT_BREAK = re.compile(r" ?\n ?")
+# The line boundaries of str.splitlines other than "\n", and the whitespace of str.split
+# inside a line: each pattern matches only what it changes (a plain space between two words
+# is left alone), since re.sub holds a list of every piece it makes.
+_OTHER_BREAK = re.compile(r"\r\n?|[\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
+_SPACES = re.compile(r"[^\S\n]{2,}|[^\S \n]")
+_SPACE_AT_BREAK = re.compile(r" \n ?|\n ")
 _BLANK_LINES = re.compile(r"\n{3,}")
+_CUT = re.compile(r"\S\s")  # a window ends after a word: no run of whitespace spans two
+_LONG_SPACE = re.compile(r"\s{256,}")
+_TIDY_WINDOW = 1 << 16
 
 
-def _tidy(text: str) -> str:
+def _tidy_window(text: str) -> str:
+    text = _SPACES.sub(" ", _OTHER_BREAK.sub("\n", text))
+    return _BLANK_LINES.sub("\n\n", _SPACE_AT_BREAK.sub("\n", text))
+
+
+def _line_breaks(space: str) -> int:
+    n = space.count("\n") + space.count("\r") - space.count("\r\n")
+    return n + sum(space.count(c) for c in "\v\f\x1c\x1d\x1e\x85\u2028\u2029")
+
+
+def _tidy(text: str, window: int = _TIDY_WINDOW) -> str:
     """Each line's whitespace collapsed and trimmed, at most one blank line in a row.
 
-    Whole-string substitutions, each a copy the size of the text: a list of the lines would
-    cost an object per line (millions, for a converted zip bomb)."""
-    text = _SPACES.sub(" ", _LINE_BREAK.sub("\n", text))
-    return _BLANK_LINES.sub("\n\n", _SPACE_AT_BREAK.sub("\n", text)).strip() + "\n"
+    Substitutions over windows of about ``window`` characters, each cut after a word, and a
+    long run of whitespace collapsed by counting its line breaks: memory stays a few copies of
+    the text, never an object per line or per word (millions, for a converted zip bomb)."""
+    out = io.StringIO()
+    pos = 0
+    n = len(text)
+    while pos < n:
+        long = _LONG_SPACE.search(text, pos)
+        stop = n if long is None else long.start()
+        while pos < stop:
+            end = min(pos + window, stop)
+            if end < stop:
+                cut = _CUT.search(text, end - 1, stop)
+                end = stop if cut is None else cut.start() + 1
+            out.write(_tidy_window(text[pos:end]))
+            pos = end
+        if long is not None:
+            breaks = _line_breaks(long.group())
+            out.write(" " if breaks == 0 else "\n" if breaks == 1 else "\n\n")
+            pos = long.end()
+    return out.getvalue().strip() + "\n"
 
 
 def _html(data: bytes, out: _Text) -> None:
@@ -402,8 +434,10 @@ def _epub(archive: zipfile.ZipFile, budget: _Budget, out: _Text) -> bool:
         if data is None:
             continue
         found = True
-        _html(data, out)
-        del data
+        text = data.decode("utf-8", errors="replace")
+        del data  # a member's bytes need not sit beside its text
+        _html_text(text, out)
+        del text
         out.write("\n\n")
     return found
 
