@@ -120,7 +120,7 @@ def test_a_member_converting_to_millions_of_lines_stops_at_the_text_budget() -> 
     assert grown < 200 * 1024 * 1024, f"{grown / 1e6:.0f} MB"
 
 
-def test_many_members_each_converting_to_much_text_stop_early() -> None:
+def test_many_members_each_converting_to_much_text_stop_early(tmp_path: Path) -> None:
     # 1.2 MB on disk: 60 members of 20 MB, each under the expansion budget alone and each
     # converting to 20 million characters, once cost 553 MB before the skip.
     data = _zipped({f"OEBPS/ch{i:02}.xhtml": b"<p>" + b"a b\n" * 5_000_000 for i in range(60)})
@@ -134,6 +134,9 @@ def test_many_members_each_converting_to_much_text_stop_early() -> None:
         tracemalloc.stop()
     # One member's bytes and text (20 MB each) and the text budget; not 60 members' worth.
     assert peak < 80 * 1024 * 1024, f"{peak / 1e6:.0f} MB"
+    workspace = tmp_path / "ws"
+    write_tree(workspace, {"bomb.epub": data, "notes.md": "# Notes\n\nkept\n"})
+    assert _skipped(workspace, tmp_path / "home") == {"bomb.epub": "too-large"}
 
 
 def test_office_paragraphs_are_counted_as_they_arrive() -> None:
