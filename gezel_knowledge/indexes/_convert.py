@@ -85,7 +85,9 @@ class _Text:
     def write(self, text: str, *, charged: bool = False) -> None:
         """Append ``text``, counting it unless it was ``charged`` already."""
         if not charged:
-            self.charge(len(text))
+            self.left -= len(text)  # as charge() does, without a second call per piece
+            if self.left < 0:
+                raise DocumentTooLarge(f"converted text over {MAX_CONVERTED_CHARS:,} characters")
         self._out.write(text)
 
     def value(self) -> str:
@@ -127,6 +129,7 @@ def _skip_markup(text: str, lt: int) -> int | None:
 def _html_text(text: str, out: _Text) -> None:
     """Write the text of an HTML page to ``out``: headings as ``#`` lines, blocks on their own
     lines, no script, style or head. One forward pass; no offset is read twice."""
+    write = out.write  # called once or twice per tag: millions of times in a hostile page
     skip = 0
     pos = 0
     n = len(text)
@@ -135,17 +138,18 @@ def _html_text(text: str, out: _Text) -> None:
         if lt < 0:
             lt = n
         if lt > pos and not skip:
-            out.write(html.unescape(text[pos:lt]))
+            write(html.unescape(text[pos:lt]))
         if lt >= n:
             break
-        after = _skip_markup(text, lt)
-        if after is not None:
-            pos = after
-            continue
+        if text.startswith(("<!", "<?"), lt):  # most tags are neither: one test, not three
+            after = _skip_markup(text, lt)
+            if after is not None:
+                pos = after
+                continue
         name = _TAG_NAME.match(text, lt + 1)
         if name is None:
             if not skip:
-                out.write("<")
+                write("<")
             pos = lt + 1
             continue
         rest = _TAG_REST.match(text, name.end())
@@ -155,12 +159,12 @@ def _html_text(text: str, out: _Text) -> None:
         if tag in _RAW_TEXT and not closing:
             end = _RAW_END[tag].search(text, pos)
             pos = n if end is None else end.end()
+        elif tag in _BLOCK:  # no heading is a block: the common case first
+            write("\n")
         elif tag in _SKIP:
             skip = max(0, skip - 1) if closing else skip + 1
-        elif (level := _heading_level(tag)) and not closing:
-            out.write("\n\n" + "#" * level + " ")
-        elif level or tag in _BLOCK:
-            out.write("\n")
+        elif level := _heading_level(tag):
+            write("\n" if closing else "\n\n" + "#" * level + " ")
 
 
 # The line boundaries of str.splitlines other than "\n", and the whitespace of str.split
