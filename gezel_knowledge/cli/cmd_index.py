@@ -56,10 +56,12 @@ _NOTED = {
     "name-not-utf8": "its name is not UTF-8",
     "ignore-file-too-large": "an ignore file over 1 MiB: its folder was skipped",
     "unparseable": "it could not be read as its kind of file",
-    "too-large": "it expands beyond the document budget",
+    "too-large": "it unpacks to over 64 MiB or converts to over 16 Mi characters of text",
+    "oversized": "it is over the size for its kind (2 MiB text or code, 32 MiB other files)",
     "unreadable": "it could not be opened as a regular file",
 }
-"""Skips worth a line of their own: a hostile or broken file, not an ordinary binary."""
+"""Skips worth a line of their own: a hostile, broken or outsized file, not an ordinary binary.
+The limits named are the defaults of :class:`IndexOptions` and the document budgets."""
 _MAX_NOTES = 10
 
 

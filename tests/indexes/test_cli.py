@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import io
 import json
+import zipfile
 from pathlib import Path
 
 import pytest
 
 from gezel_knowledge.cli import main
+from gezel_knowledge.indexes import IndexOptions
+from gezel_knowledge.indexes._convert import MAX_CONVERTED_CHARS, MAX_EXPANDED_BYTES
 from tests.indexes.helpers import write_tree
 
 
@@ -79,3 +83,27 @@ def test_memory_commands(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
     assert "[invalid-memory-scope]" in capsys.readouterr().err
     assert main(["memory", "add", "x", "--date", "yesterday", *home]) == 1
     assert "[invalid-date]" in capsys.readouterr().err
+
+
+def test_index_notes_oversized_and_too_large_skips_with_their_limits(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ws = tmp_path / "ws"
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("OEBPS/ch.xhtml", b"<p>" + b"a b\n" * (MAX_CONVERTED_CHARS // 4 + 1))
+    write_tree(ws, {"a.md": "# A\n", "big.txt": "x" * (IndexOptions().max_text_bytes + 1)})
+    (ws / "bomb.epub").write_bytes(out.getvalue())
+    home = ["--home", str(tmp_path / "home"), "--embedder", "none"]
+    assert main(["index", str(ws), *home]) == 0
+    notes = capsys.readouterr().err.splitlines()
+    assert notes == [
+        "gezel-knowledge: note: skipped big.txt: it is over the size for its kind "
+        "(2 MiB text or code, 32 MiB other files) [oversized]",
+        "gezel-knowledge: note: skipped bomb.epub: it unpacks to over 64 MiB or converts to "
+        "over 16 Mi characters of text [too-large]",
+    ]
+    # The limits the notes name are the ones in force.
+    assert IndexOptions().max_text_bytes == 2 << 20
+    assert IndexOptions().max_binary_bytes == 32 << 20
+    assert (MAX_EXPANDED_BYTES, MAX_CONVERTED_CHARS) == (64 << 20, 16 << 20)

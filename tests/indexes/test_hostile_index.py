@@ -7,6 +7,10 @@ from __future__ import annotations
 import io
 import os
 import re
+import subprocess
+import sys
+import textwrap
+import tracemalloc
 import zipfile
 from datetime import date
 from functools import cache
@@ -21,7 +25,13 @@ from gezel_knowledge.compiler.passes.vector_cache import VectorCache
 from gezel_knowledge.errors import InvalidInput, StorageUnavailable
 from gezel_knowledge.indexes import MemoryIndex, _structure, index_workspace, search_workspace
 from gezel_knowledge.indexes._chunker import _atx_heading
-from gezel_knowledge.indexes._convert import MAX_EXPANDED_BYTES, DocumentTooLarge, document_text
+from gezel_knowledge.indexes._convert import (
+    MAX_CONVERTED_CHARS,
+    MAX_EXPANDED_BYTES,
+    DocumentTooLarge,
+    _tidy,
+    document_text,
+)
 from gezel_knowledge.indexes._discover import MAX_IGNORE_BYTES, discover
 from gezel_knowledge.indexes._ignore import IgnoreRules
 from gezel_knowledge.indexes._storage import sqlite_backend
@@ -73,6 +83,172 @@ def test_a_document_zip_bomb_is_skipped_within_its_budget(
     assert skipped == {name: "too-large"}
     hits = search_workspace(workspace, "kept", home=tmp_path / "home", mode="keyword").hits
     assert [h.title for h in hits] == ["Notes"]
+
+
+_PEAK_SCRIPT = textwrap.dedent(
+    """
+    import io, resource, sys, zipfile
+    from gezel_knowledge.indexes._convert import DocumentTooLarge, document_text
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("OEBPS/chapter.xhtml", b"ab<br>" * 10_000_000)
+    data = out.getvalue()
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    try:
+        document_text("epub", data)
+        print("converted")
+    except DocumentTooLarge as exc:
+        print(exc)
+    after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    print(len(data), (after - before) * 1024)
+    """
+)
+
+
+def test_a_member_converting_to_millions_of_lines_stops_at_the_text_budget() -> None:
+    # 92 KB on disk, one 60 MB member (under the expansion budget) of "ab<br>": 30 million
+    # characters of text in ten million lines, once cost 1.29 GB. Measured in a fresh process
+    # (tracemalloc would slow ten million small allocations tenfold): the member's bytes and
+    # their text (60 MB each, briefly together) and the 16 Mi characters allowed.
+    run = subprocess.run(
+        [sys.executable, "-c", _PEAK_SCRIPT], capture_output=True, text=True, check=True
+    )
+    message, sizes = run.stdout.splitlines()
+    on_disk, grown = (int(n) for n in sizes.split())
+    assert on_disk < 200_000
+    assert message == f"converted text over {MAX_CONVERTED_CHARS:,} characters"
+    assert grown < 200 * 1024 * 1024, f"{grown / 1e6:.0f} MB"
+
+
+def test_many_members_each_converting_to_much_text_stop_early(tmp_path: Path) -> None:
+    # 1.2 MB on disk: 60 members of 20 MB, each under the expansion budget alone and each
+    # converting to 20 million characters, once cost 553 MB before the skip.
+    data = _zipped({f"OEBPS/ch{i:02}.xhtml": b"<p>" + b"a b\n" * 5_000_000 for i in range(60)})
+    assert len(data) < 2 << 20
+    tracemalloc.start()
+    try:
+        with pytest.raises(DocumentTooLarge, match="16,777,216 characters"):
+            document_text("epub", data)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    # One member's bytes and text (20 MB each) and the text budget; not 60 members' worth.
+    assert peak < 80 * 1024 * 1024, f"{peak / 1e6:.0f} MB"
+    workspace = tmp_path / "ws"
+    write_tree(workspace, {"bomb.epub": data, "notes.md": "# Notes\n\nkept\n"})
+    assert _skipped(workspace, tmp_path / "home") == {"bomb.epub": "too-large"}
+
+
+def test_office_paragraphs_are_counted_as_they_arrive() -> None:
+    # One shared string of 1.8 million pieces: stopped at the text budget while it is read,
+    # not after 1.8 million strings were held.
+    pieces = b"<t>abcdefghij</t>" * 1_800_000
+    data = _zipped({"xl/sharedStrings.xml": b"<sst><si>" + pieces + b"</si></sst>"})
+    tracemalloc.start()
+    try:
+        with pytest.raises(DocumentTooLarge, match="characters"):
+            document_text("xlsx", data)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 160 * 1024 * 1024, f"{peak / 1e6:.0f} MB"
+    nested = b"<w:p>" + b"<w:p/>" * 200_000 + b"</w:p>"
+    with pytest.raises(DocumentTooLarge, match="nested paragraphs"):
+        document_text(
+            "docx",
+            _zipped(
+                {"word/document.xml": b'<w:document xmlns:w="urn:w">' + nested + b"</w:document>"}
+            ),
+        )
+
+
+_CHAPTER = (
+    "<?xml version='1.0' encoding='utf-8'?><html xmlns='http://www.w3.org/1999/xhtml'>"
+    "<head><title>Chapter {n}</title><style>p {{ margin: 0 }}</style></head><body>\n"
+    "  <h1>Chapter {n}: The {word} voyage</h1>\n{paragraphs}</body></html>"
+)
+
+
+def _book(chapters: int, paragraphs: int) -> bytes:
+    words = ["northern", "silent", "amber", "last"]
+    sentence = "The crew watched the coast recede while the mate counted the casks. "
+    body = "".join(f"  <p>{sentence * 8}&amp; more.</p>\n" for _ in range(paragraphs))
+    members = {"mimetype": b"application/epub+zip", "META-INF/container.xml": b"<container/>"}
+    for n in range(1, chapters + 1):
+        text = _CHAPTER.format(n=n, word=words[n % len(words)], paragraphs=body)
+        members[f"OEBPS/ch{n:03}.xhtml"] = text.encode()
+    return _zipped(members)
+
+
+def test_a_full_length_book_still_indexes(tmp_path: Path) -> None:
+    # 60 chapters of 150 paragraphs: about 5 million characters, a long novel.
+    book = _book(60, 150)
+    text = document_text("epub", book)
+    assert text is not None
+    assert 4_500_000 < len(text) < MAX_CONVERTED_CHARS
+    assert text.startswith("# Chapter 1: The silent voyage\n\nThe crew watched")
+    assert text.count("\n# Chapter ") == 59
+    assert "& more." in text
+    assert "margin" not in text
+    report = _docx_report(60)
+    workspace = tmp_path / "ws"
+    write_tree(workspace, {"book.epub": book, "report.docx": report})
+    result = index_workspace(workspace, home=tmp_path / "home")
+    assert sorted(result.structure.processed) == ["book.epub", "report.docx"]
+    assert result.structure.skipped == ()
+    hits = search_workspace(workspace, "casks", home=tmp_path / "home", mode="keyword").hits
+    assert {h.document_id for h in hits} == {"book.epub"}
+    hits = search_workspace(workspace, "quarterly", home=tmp_path / "home", mode="keyword").hits
+    assert {h.document_id for h in hits} == {"report.docx"}
+
+
+def _docx_report(sections: int) -> bytes:
+    body = []
+    for n in range(1, sections + 1):
+        body.append(
+            f'<w:p><w:pPr><w:pStyle w:val="Heading1"/></w:pPr><w:r><w:t>Section {n}</w:t>'
+            "</w:r></w:p>"
+        )
+        body.extend(
+            "<w:p><w:r><w:t>The quarterly figures </w:t></w:r><w:r><w:t>held steady."
+            "</w:t></w:r></w:p>"
+            for _ in range(40)
+        )
+    xml = '<w:document xmlns:w="urn:w"><w:body>' + "".join(body) + "</w:body></w:document>"
+    return _zipped({"word/document.xml": xml.encode()})
+
+
+def test_a_multi_section_docx_converts_in_order() -> None:
+    text = document_text("docx", _docx_report(3))
+    assert text is not None
+    assert text.startswith("# Section 1\n\nThe quarterly figures held steady.\n\n")
+    assert [line for line in text.splitlines() if line.startswith("#")] == [
+        "# Section 1",
+        "# Section 2",
+        "# Section 3",
+    ]
+
+
+def _old_tidy(text: str) -> str:
+    # The line-list tidy the windowed one replaced (an object per line).
+    lines = [" ".join(line.split()) for line in text.splitlines()]
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip() + "\n"
+
+
+@given(
+    parts=st.lists(
+        st.one_of(
+            st.text(alphabet="ab \t\n\r\x0b\x0c\x1c\x1f\x85\u2028\u3000", max_size=30),
+            st.text(alphabet=" \n\r\x0b\u2028", min_size=250, max_size=300),  # a long run
+        ),
+        max_size=6,
+    ),
+    window=st.integers(1, 40),
+)
+@settings(max_examples=3000, deadline=None)
+def test_windowed_tidy_agrees_with_the_line_list(parts: list[str], window: int) -> None:
+    text = "".join(parts)
+    assert _tidy(text, window=window) == _old_tidy(text)
 
 
 def test_a_member_that_lies_about_its_size_is_not_read_past_it() -> None:
