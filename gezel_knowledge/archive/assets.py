@@ -394,26 +394,37 @@ def _tag_attributes(text: str, pos: int) -> tuple[int, str | None, bool]:
         pos = _SPACE.match(text, name.end()).end()  # type: ignore[union-attr]
         raw = ""
         if pos < n and text[pos] == "=":
-            pos = _SPACE.match(text, pos + 1).end()  # type: ignore[union-attr]
-            if pos < n and text[pos] in "\"'":
-                close = text.find(text[pos], pos + 1)
-                if close < 0:
-                    return n, "an attribute value that is never closed", False
-                raw = text[pos : close + 1]
-                pos = close + 1
-                if "<" in raw:
-                    # Not well-formed XML; a reader that recovers might see a tag in it.
-                    return pos, f"a '<' inside the value of attribute {name.group(0)}", False
-            elif (value := _UNQUOTED_VALUE.match(text, pos)) is not None:
-                raw = value.group(0)
-                pos = value.end()
-            if raw[:1] not in ("'", '"') and text.startswith("<", pos):
-                # An HTML reader keeps a '<' inside an unquoted value (href=</svg> is a
-                # link to "</svg"), where this walk would end the tag: refused, as in quotes.
-                return pos, f"a '<' inside the value of attribute {name.group(0)}", False
+            pos, raw, why = _attribute_value(text, pos + 1, name.group(0))
+            if why is not None:
+                return pos, why, False
         why = _attribute_problem(name.group(0), raw)
         if why is not None:
             return pos, why, False
+
+
+def _attribute_value(text: str, pos: int, name: str) -> tuple[int, str, str | None]:
+    """Read the value after an attribute's ``=`` from ``pos``: ``(offset after it, the raw
+    value with its quotes, why it makes the SVG active)``."""
+    n = len(text)
+    pos = _SPACE.match(text, pos).end()  # type: ignore[union-attr]
+    raw = ""
+    if pos < n and text[pos] in "\"'":
+        close = text.find(text[pos], pos + 1)
+        if close < 0:
+            return n, "", "an attribute value that is never closed"
+        raw = text[pos : close + 1]
+        if "<" in raw:
+            # Not well-formed XML; a reader that recovers might see a tag in it.
+            return close + 1, raw, f"a '<' inside the value of attribute {name}"
+        return close + 1, raw, None
+    if (value := _UNQUOTED_VALUE.match(text, pos)) is not None:
+        raw = value.group(0)
+        pos = value.end()
+    if text.startswith("<", pos):
+        # An HTML reader keeps a '<' inside an unquoted value (href=</svg> is a link to
+        # "</svg"), where this walk would end the tag: refused, as inside quotes.
+        return pos, raw, f"a '<' inside the value of attribute {name}"
+    return pos, raw, None
 
 
 def _attribute_problem(name: str, raw: str) -> str | None:
