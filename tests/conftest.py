@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import shutil
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +23,20 @@ def load_kit() -> dict[str, Any]:
     with (DATA / "conformance-vectors.json").open(encoding="utf-8") as fh:
         data: dict[str, Any] = json.load(fh)
     return data
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Session-scoped fixtures run before any test's own home is set: they get a home of the
+    session's, so nothing they open or build (a keyword index beside a plain folder, say) is
+    written to the user's ~/.gezel."""
+    os.environ["GEZEL_HOME"] = tempfile.mkdtemp(prefix="gezel-home-session-")
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """Remove the session's home."""
+    home = os.environ.get("GEZEL_HOME", "")
+    if Path(home).name.startswith("gezel-home-session-"):
+        shutil.rmtree(home, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")
