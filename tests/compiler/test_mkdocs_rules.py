@@ -301,3 +301,23 @@ def test_inherit_reads_the_parent_configuration_under_the_childs(tmp_path: Path)
         "guide/two": (("guide",), 0),
         "guide/one": (("guide",), 1),
     }
+
+
+def test_links_to_files_the_theme_publishes_are_silent(tmp_path: Path) -> None:
+    page = (
+        "# Home\n\n[icon](img/favicon.ico) [map](sitemap.xml) [style](css/theme.css)"
+        " [gone](img/nowhere/missing.txt) [nope](missing.md)\n"
+    )
+    builtin = write_tree(tmp_path / "a", {"mkdocs.yml": "site_name: A\n", "docs/index.md": page})
+    warned = [w.message for w in load_markdown_tree(builtin).warnings]
+    # The mkdocs theme serves img/, css/...: only the link to a missing page is reported.
+    assert len(warned) == 1
+    assert "missing.md" in warned[0]
+    material = write_tree(
+        tmp_path / "b",
+        {"mkdocs.yml": "site_name: B\ntheme:\n  name: material\n", "docs/index.md": page},
+    )
+    warned = sorted(w.message for w in load_markdown_tree(material).warnings)
+    # Material serves assets/, not img/ or css/: those links are reported there.
+    assert len(warned) == 4
+    assert not any("sitemap.xml" in w for w in warned)

@@ -90,6 +90,7 @@ class MkDocs(Generator):
                 "directory" if directory_urls else "html",
                 "python-markdown",
                 prefixes=config.url_path(data.get("site_url")),
+                routes=_published_besides_pages(theme),
             ),
             # The navigation: nav, a literate-nav file, .pages files, else the docs folder.
             outline_file=nav_file,
@@ -261,3 +262,21 @@ def _nav_outline(
 
     entries(nav, root)
     return Outline("mkdocs", root, where, interleaved_root=True)
+
+
+# What MkDocs publishes beside the pages, which a page may link to: every build's sitemap and
+# 404 page, and the static files of its built-in themes and of Material (``img/favicon.ico``).
+_ALWAYS_PUBLISHED = ("sitemap.xml", "sitemap.xml.gz", "404.html")
+_THEME_FILES: dict[str, tuple[str, ...]] = {
+    "mkdocs": ("img/", "css/", "js/", "webfonts/"),
+    "readthedocs": ("img/", "css/", "js/", "fonts/"),
+    "material": ("assets/",),
+}
+
+
+def _published_besides_pages(theme: object) -> tuple[str, ...]:
+    """The routes of :attr:`LinkStyle.routes` for a site with ``theme`` (a name or a mapping
+    with ``name``; MkDocs' default is its own ``mkdocs`` theme)."""
+    name = theme.get("name") if isinstance(theme, dict) else theme
+    key = name.lower() if isinstance(name, str) else "mkdocs"
+    return _ALWAYS_PUBLISHED + _THEME_FILES.get(key, ())
