@@ -52,6 +52,7 @@ from gezel_knowledge.compiler.generators.outline import Outline, OutlinePage, Ou
 from gezel_knowledge.compiler.metadata.catalog_yaml import TopicDeclaration
 from gezel_knowledge.compiler.text.data import read_text_file
 from gezel_knowledge.compiler.text.frontmatter import split_front_matter
+from gezel_knowledge.compiler.text.links import normalise_path
 
 __all__ = ["Hugo", "HugoFolders", "hugo_ref", "hugo_sort_key"]
 
@@ -89,21 +90,6 @@ def hugo_ref(target: str) -> str | None:
         return rest[1:end] if end > 0 else None
     word = rest.split(None, 1)[0] if rest.strip() else ""
     return word or None
-
-
-def normalise_url(parts: list[str]) -> str | None:
-    """URL path segments with ``.`` and ``..`` applied; ``None`` above the site root."""
-    out: list[str] = []
-    for part in parts:
-        if part in ("", "."):
-            continue
-        if part == "..":
-            if not out:
-                return None
-            out.pop()
-        else:
-            out.append(part)
-    return "/".join(out)
 
 
 def _text(data: Mapping[str, Any], key: str) -> str | None:
@@ -564,7 +550,7 @@ class Hugo(Generator):
             if alias.startswith("/"):
                 out.append(alias)
                 continue
-            joined = normalise_url([*folder, *alias.split("/")])
+            joined = normalise_path([*folder, *alias.split("/")])
             if joined is not None:
                 out.append(joined)
         return tuple(out)

@@ -30,6 +30,7 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from gezel_knowledge.compiler.generators.base import Generator, LinkStyle
+from gezel_knowledge.compiler.text.links import normalise_path
 
 __all__ = ["INDEX_NAMES", "LinkResolver", "normalise_path"]
 
@@ -47,21 +48,6 @@ INDEX_NAMES = (
 
 _INDEX_STEMS = ("index", "readme", "_index")
 _NUMBER_PREFIX = re.compile(r"\d+\s*[-_.]+\s*(?=[^-_.\s])")
-
-
-def normalise_path(parts: Iterator[str] | list[str]) -> str | None:
-    """Path segments with ``.`` and ``..`` applied, joined by ``/``; ``None`` above the root."""
-    out: list[str] = []
-    for part in parts:
-        if part in ("", "."):
-            continue
-        if part == "..":
-            if not out:
-                return None
-            out.pop()
-        else:
-            out.append(part)
-    return "/".join(out)
 
 
 class LinkResolver:

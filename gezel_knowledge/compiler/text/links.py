@@ -12,13 +12,13 @@ rewrite still hold after it.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from gezel_knowledge.compiler.text.blocks import Block, LineIndex, code_line_mask, parse_blocks
 from gezel_knowledge.compiler.text.myst import directive_lines
 
-__all__ = ["LinkRef", "find_links", "rewrite_links"]
+__all__ = ["LinkRef", "find_links", "normalise_path", "rewrite_links"]
 
 # Destination: <...>, a Hugo ref/relref shortcode, or a run without spaces, allowing one level
 # of balanced parentheses.
@@ -148,3 +148,18 @@ def rewrite_links(body: str, links: Sequence[LinkRef], replacements: Mapping[int
         cursor = link.end
     pieces.append(body[cursor:])
     return "".join(pieces)
+
+
+def normalise_path(parts: Iterable[str]) -> str | None:
+    """Path segments with ``.`` and ``..`` applied, joined by ``/``; ``None`` above the root."""
+    out: list[str] = []
+    for part in parts:
+        if part in ("", "."):
+            continue
+        if part == "..":
+            if not out:
+                return None
+            out.pop()
+        else:
+            out.append(part)
+    return "/".join(out)
