@@ -365,24 +365,33 @@ def _add_term(  # noqa: PLR0917 - one kernel's arrays
 
 
 @_inline
+def _gallop(docs: Any, lo: int, hi: int, d: int) -> int:
+    """The first offset in ``docs[lo:hi]`` (ascending) holding ``d`` or more; ``hi`` if none.
+
+    Candidates ascend, so each search starts where the last one ended and gallops forward: a
+    few steps when candidates are dense in the list, a binary search else.
+    """
+    step = 1
+    while lo + step < hi and docs[lo + step] < d:
+        step <<= 1
+    a, b = lo + (step >> 1), min(lo + step + 1, hi)
+    while a < b:
+        mid = (a + b) >> 1
+        if docs[mid] < d:
+            a = mid + 1
+        else:
+            b = mid
+    return a
+
+
+@_inline
 def _add_term_for(  # noqa: PLR0917 - one kernel's arrays
     candidates: Any, docs: Any, freqs: Any, lo: int, hi: int, w: float, norms: Any, acc: Any
 ) -> None:
     """One term's part added for the candidates (ascending) that hold it."""
     for c in range(candidates.shape[0]):
         d = candidates[c]
-        # Candidates ascend, so each search starts where the last one ended and gallops
-        # forward: a few steps when candidates are dense in the list, a binary search else.
-        step = 1
-        while lo + step < hi and docs[lo + step] < d:
-            step <<= 1
-        a, b = lo + (step >> 1), min(lo + step + 1, hi)
-        while a < b:
-            mid = (a + b) >> 1
-            if docs[mid] < d:
-                a = mid + 1
-            else:
-                b = mid
+        a = _gallop(docs, lo, hi, d)
         lo = a
         if a < hi and docs[a] == d:
             tf = float(freqs[a])
@@ -498,16 +507,7 @@ def _keyword_scores(  # noqa: PLR0917 - one kernel's arrays
         lo, hi = starts[t], ends[t]
         for c in range(candidates.shape[0]):
             d = candidates[c]
-            step = 1
-            while lo + step < hi and docs[lo + step] < d:
-                step <<= 1
-            a, b = lo + (step >> 1), min(lo + step + 1, hi)
-            while a < b:
-                mid = (a + b) >> 1
-                if docs[mid] < d:
-                    a = mid + 1
-                else:
-                    b = mid
+            a = _gallop(docs, lo, hi, d)
             lo = a
             if a < hi and docs[a] == d:
                 tf = float(freqs[a])
