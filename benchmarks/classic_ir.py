@@ -5,6 +5,7 @@ Run on demand, never by the test suite; the collections stay out of the reposito
 
     python benchmarks/classic_ir.py cranfield RAW_DIR OUT_DIR   # cran.all.1400, cran.qry, cranqrel
     python benchmarks/classic_ir.py cisi RAW_DIR OUT_DIR        # CISI.ALL, CISI.QRY, CISI.REL
+    python benchmarks/classic_ir.py cacm RAW_DIR OUT_DIR        # cacm.all, query.text, qrels.text
     python benchmarks/classic_ir.py split BEIR_DIR OUT_DIR      # e.g. SciFact's training claims
 
 Every output folder holds ``corpus.jsonl``, ``queries.jsonl`` and ``qrels/dev.tsv`` and
@@ -111,6 +112,28 @@ def cisi(raw: Path, out: Path) -> None:
     _finish(out, docs, queries, qrels)
 
 
+def cacm(raw: Path, out: Path) -> None:
+    """CACM: 3,204 Communications of the ACM titles (about half with an abstract), questions
+    written as requests in plain sentences, binary judgements; ids lose their leading zeros.
+
+    A record without an abstract gets its title as its text too: a document with an empty body
+    has no passage to search, while BM25 over title and body would still find it.
+    """
+    docs = [
+        {"_id": str(int(i)), "title": f.get("T", ""), "text": f.get("W", "") or f.get("T", "")}
+        for i, f in smart_records(raw / "cacm.all")
+    ]
+    queries = [
+        {"_id": str(int(i)), "text": f.get("W", "")} for i, f in smart_records(raw / "query.text")
+    ]
+    qrels: dict[str, dict[str, int]] = {}
+    for line in (raw / "qrels.text").read_text().splitlines():
+        parts = line.split()
+        if len(parts) >= 2:
+            qrels.setdefault(str(int(parts[0])), {})[str(int(parts[1]))] = 1
+    _finish(out, docs, queries, qrels)
+
+
 def split_beir(source: Path, out: Path) -> None:
     """Copy a one-split BEIR folder's corpus and questions and write its dev and test halves."""
     out.mkdir(parents=True, exist_ok=True)
@@ -144,11 +167,13 @@ def _finish(
 def main() -> None:
     """Parse the command line and convert."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("kind", choices=("cranfield", "cisi", "split"))
+    parser.add_argument("kind", choices=("cranfield", "cisi", "cacm", "split"))
     parser.add_argument("source", type=Path)
     parser.add_argument("out", type=Path)
     args = parser.parse_args()
-    {"cranfield": cranfield, "cisi": cisi, "split": split_beir}[args.kind](args.source, args.out)
+    {"cranfield": cranfield, "cisi": cisi, "cacm": cacm, "split": split_beir}[args.kind](
+        args.source, args.out
+    )
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@ import pytest
 from gezel_knowledge.errors import InvalidInput
 from gezel_knowledge.fusion import (
     CONFIDENCE,
+    CONFIDENCE_SCORE,
     DEFAULT_FUSION,
     FUSION_PRESETS,
     GEZEL,
@@ -104,10 +105,21 @@ def test_fuse_keeps_the_item_of_the_first_list_that_has_one() -> None:
 
 
 def test_presets_are_named_and_the_gezel_preset_is_the_seeds() -> None:
-    assert set(FUSION_PRESETS) == {"gezel", "rrf", "rrf10", "score", "rank-score", "confidence"}
-    assert DEFAULT_FUSION is fusion_preset("rrf10")
-    assert DEFAULT_FUSION.k == 10
+    assert set(FUSION_PRESETS) == {
+        "gezel",
+        "rrf",
+        "rrf10",
+        "score",
+        "rank-score",
+        "confidence",
+        "confidence-score",
+    }
+    assert DEFAULT_FUSION is fusion_preset("confidence-score")
+    assert DEFAULT_FUSION.method == "confidence-score"
+    assert (DEFAULT_FUSION.confidence_rank, DEFAULT_FUSION.confidence_depth) == (20, 100)
     assert {DEFAULT_FUSION.weight(n) for n in (VECTOR, TITLE, KEYWORD)} == {1.0}
+    rrf10 = fusion_preset("rrf10")
+    assert (rrf10.method, rrf10.k) == ("rank", 10)
     gezel = fusion_preset("gezel")
     assert gezel is GEZEL
     assert (gezel.k, gezel.weight(VECTOR), gezel.weight(TITLE), gezel.weight(KEYWORD)) == (
@@ -151,7 +163,7 @@ def test_a_confident_list_outweighs_a_flat_one_where_plain_rrf_ties() -> None:
     vector = [("a", 0.60), ("b", 0.59)] + [(f"v{i}", 0.58 - i / 1000) for i in range(20)]
     keyword = [("b", 30.0), ("a", 2.0)] + [(f"k{i}", 1.9 - i / 100) for i in range(20)]
     lists = {VECTOR: _scored(*vector), KEYWORD: _scored(*keyword)}
-    plain = {f.key: f.score for f in fuse(lists, DEFAULT_FUSION)}
+    plain = {f.key: f.score for f in fuse(lists, fusion_preset("rrf10"))}
     assert plain["a"] == pytest.approx(plain["b"])
     confident = fuse(lists, CONFIDENCE)
     assert confident[0].key == "b"
@@ -185,3 +197,28 @@ def test_a_list_without_positive_scores_counts_by_rank_in_score_fusion() -> None
     lists = {"symbol": _scored(("a", 0.0), ("b", -1.0))}
     scores = {f.key: f.score for f in fuse(lists, SCORE)}
     assert scores == {"a": pytest.approx(0.3 * 1.0), "b": pytest.approx(0.3 * 11 / 12)}
+
+
+def test_confidence_score_weighs_relative_scores_by_the_confidence_of_each_head() -> None:
+    # The keyword list's head stands far above its tail, the vector list is nearly flat: the
+    # keyword list's first place wins although both lists rank their own first equally.
+    vector = [("a", 0.60), ("b", 0.59)] + [(f"v{i}", 0.58 - i / 1000) for i in range(120)]
+    keyword = [("b", 30.0), ("a", 2.0)] + [(f"k{i}", 1.9 - i / 100) for i in range(120)]
+    lists = {VECTOR: _scored(*vector), KEYWORD: _scored(*keyword)}
+    fused = fuse(lists, CONFIDENCE_SCORE)
+    assert fused[0].key == "b"
+    # Confidence: (best - score at rank 20) / (best - score at rank 100), by hand.
+    c_vec = (0.60 - 0.563) / (0.60 - 0.483)
+    c_kw = (30.0 - 1.73) / (30.0 - 0.93)
+    scores = {f.key: f.score for f in fused}
+    assert scores["a"] == pytest.approx(c_vec * 1.0 + c_kw * 2.0 / 30.0)
+    assert scores["b"] == pytest.approx(c_vec * 0.59 / 0.60 + c_kw * 1.0)
+    assert scores["v0"] == pytest.approx(c_vec * 0.58 / 0.60)
+    # A list shorter than rank 20 keeps its full weight; one of equal scores gets none.
+    short = {TITLE: _scored(("a", 4.0), ("b", 1.0))}
+    assert {f.key: f.score for f in fuse(short, CONFIDENCE_SCORE)} == {
+        "a": pytest.approx(1.0),
+        "b": pytest.approx(0.25),
+    }
+    flat = {VECTOR: _scored(*[(f"d{i}", 0.5) for i in range(30)])}
+    assert {f.score for f in fuse(flat, CONFIDENCE_SCORE)} == {0.0}
