@@ -74,7 +74,5 @@ def test_the_page_names_the_fusion_find_uses() -> None:
     # find fuses with the catalogs' default preset; the page once kept the seed's k = 60 after
     # the default moved (a merge seam).
     text = " ".join(PAGE.read_text(encoding="utf-8").split())
-    assert f"`{DEFAULT_FUSION.name}` preset: each list's scores relative to its best" in text
-    ranks = (DEFAULT_FUSION.confidence_rank, DEFAULT_FUSION.confidence_depth)
-    assert "(rank {} against rank {})".format(*ranks) in text
+    assert f"`{DEFAULT_FUSION.name}` preset: `k = {DEFAULT_FUSION.k}`" in text
     assert "1 / 1 / 0.5" not in text
