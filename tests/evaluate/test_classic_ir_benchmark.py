@@ -87,6 +87,34 @@ def test_cranfield_grades_turn_cleverdons_codes_into_gains(tmp_path: Path) -> No
     assert [json.loads(q)["_id"] for q in queries] == ["1", "2"]
 
 
+def test_cacm_ids_lose_leading_zeros_and_a_title_only_record_gets_its_title_as_text(
+    tmp_path: Path,
+) -> None:
+    classic = load_benchmark("classic_ir")
+    raw = tmp_path / "raw"
+    raw.mkdir()
+    (raw / "cacm.all").write_text(
+        ".I 1\n.T\nSorting networks\n.B\nCACM 1960\n.A\nSomeone, A.\n.X\n1 5 1\n"
+        ".I 2\n.T\nParsing\n.W\nA parser for\nexpressions.\n.B\nCACM 1961\n"
+    )
+    (raw / "query.text").write_text(
+        ".I 1\n.W\n I am interested in parsers.\n.N\n 1. Someone\n.I 2\n.W\n Unjudged.\n"
+    )
+    (raw / "qrels.text").write_text("01 2  0 0\n")
+    out = tmp_path / "cacm"
+    classic.cacm(raw, out)
+    corpus = [json.loads(line) for line in (out / "corpus.jsonl").read_text().splitlines()]
+    assert corpus == [
+        {"_id": "1", "title": "Sorting networks", "text": "Sorting networks"},
+        {"_id": "2", "title": "Parsing", "text": "A parser for expressions."},
+    ]
+    queries = [json.loads(line) for line in (out / "queries.jsonl").read_text().splitlines()]
+    assert queries[0] == {"_id": "1", "text": "I am interested in parsers."}
+    lines = (out / "qrels" / "dev.tsv").read_text().splitlines()[1:]
+    lines += (out / "qrels" / "test.tsv").read_text().splitlines()[1:]
+    assert lines == ["1\t2\t1"]
+
+
 def test_bm25_ablation_separates_stems_from_query_term_counts(tmp_path: Path) -> None:
     ablation = load_benchmark("bm25_ablation")
     folder = tmp_path / "beir"
