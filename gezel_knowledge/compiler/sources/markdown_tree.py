@@ -32,6 +32,7 @@ bodies are not kept), and once per document during the build, when its body is r
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 import unicodedata
 from collections.abc import Callable, Mapping
@@ -371,6 +372,31 @@ class _Tree:
         """MyST labels of every page (label -> page, lines), for generators that read them."""
         self.uids: dict[str, _Page] | None = None
         """Pages by their front matter ``uid`` (DocFX's cross-reference ids), made on demand."""
+        self.lfs_pointers: set[Path] = set()
+        """Images the tree holds as Git LFS pointers (one note for all, no warning per link)."""
+        self.outside_files: set[str] = set()
+        """Files above the source folder that links name and the generator includes (DocFX
+        code snippets): seen to exist, never read (one note for all)."""
+
+    def notes(self) -> tuple[str, ...]:
+        """What the author may want to know that is no problem of the site."""
+        out: list[str] = []
+        if self.lfs_pointers:
+            count = len(self.lfs_pointers)
+            out.append(
+                f"{count} image{'s are' if count != 1 else ' is a'} Git LFS pointer"
+                f"{'s' if count != 1 else ''}, not image data (the tree was copied without Git "
+                "LFS): the links to them are kept as written"
+            )
+        if self.outside_files:
+            count = len(self.outside_files)
+            first = min(self.outside_files)
+            out.append(
+                f"{count} file{'s' if count != 1 else ''} above the source folder "
+                f"(such as {first}) {'are' if count != 1 else 'is'} named by links the "
+                "generator resolves; not read (confinement), the links are kept as written"
+            )
+        return tuple(out)
 
     def display(self, path: Path) -> str:
         return display_path(path, self.source_root)
@@ -468,7 +494,7 @@ class _Tree:
                 continue
             else:
                 missing = self._on_disk(page, decoded) is None
-                if self._generated(page, decoded) or (not missing and self.style.files_resolve):
+                if self._resolved_file(page, decoded, missing=missing):
                     self._keep_silently(page, link)  # the generator resolves it
                     continue
                 reason = "unresolved-link" if missing else "link-not-rewritten"
@@ -485,6 +511,27 @@ class _Tree:
             return None
         candidate = self.source_root / rel
         return candidate if candidate.exists() else None
+
+    def _resolved_file(self, page: _Page, decoded: str, *, missing: bool) -> bool:
+        """Whether the generator resolves a target that is no page: a folder it writes, or
+        (DocFX) a file it copies or includes, in the source folder or above it."""
+        if self._generated(page, decoded):
+            return True
+        if not self.style.files_resolve:
+            return False
+        return not missing or self._above(page, decoded)
+
+    def _above(self, page: _Page, decoded: str) -> bool:
+        """Whether a relative target leaves the source folder for a file that exists there
+        (only seen to exist, never read); recorded for :meth:`notes`."""
+        if decoded.startswith("/"):
+            return False
+        folder = (self.content_root / page.rel).parent
+        joined = Path(os.path.normpath(folder / decoded))
+        if joined.is_relative_to(self.source_root) or not joined.is_file():
+            return False
+        self.outside_files.add(Path(os.path.relpath(joined, self.source_root)).as_posix())
+        return True
 
     def _plan_xref(self, page: _Page, link: LinkRef, uid: str, *, where: str, line: int) -> None:
         """An ``xref:uid`` link (DocFX): to the page whose front matter ``uid`` it names, else
@@ -597,8 +644,10 @@ class _Tree:
             )
         if _is_lfs_pointer(resolved):
             # The tree holds a Git LFS pointer, not the image (a clone without LFS, a ZIP).
-            why = "is a Git LFS pointer: the image itself is not in the tree"
-            self._keep(page, link, where, line, reason="missing-image", why=why)
+            # The generator publishes the file that is there, so the link is no broken one:
+            # kept as written, and one note for every such file.
+            self.lfs_pointers.add(resolved)
+            self._keep_silently(page, link)
             return
         archive = self.asset_files.get(resolved)
         if archive is None:
@@ -761,6 +810,10 @@ def load_markdown_tree(
         reserved=reserved,
     )
     labels = outline_pages(recognised.outline)
+    if recognised.outline.routes:
+        # Pages the generator publishes outside its navigation: links to them are silent.
+        routes = (*site.links.routes, *recognised.outline.routes)
+        site = replace(site, links=replace(site.links, routes=routes))
     tree = _Tree(source_root, recognised.content_root, site)
     for rel in sorted(labels):
         tree.scan(rel, labels[rel])
@@ -839,6 +892,7 @@ def load_markdown_tree(
             for path, file in sorted(tree.assets.items())
         ),
         warnings=meta.warnings + recognised.warnings + toc.warnings + tuple(tree.warnings),
+        notes=tree.notes(),
         readme=readme if readme.is_file() and not _is_page(readme, meta, tree) else None,
         license_notice=license_file,
         source_notices=notices,
