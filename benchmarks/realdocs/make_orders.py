@@ -81,36 +81,97 @@ def gitbook(site: Path) -> list[str]:
     return list(dict.fromkeys([readme, *pages])) if readme not in pages else pages
 
 
-def docfx(site: Path) -> list[str]:
-    """DocFX: toc.yml items depth first; a folder or toc.yml href expands that toc."""
-    out: list[str] = []
+def _docfx_toc_md(path: Path) -> list[dict[str, Any]]:
+    """A DocFX toc.md as toc.yml items: `# [Name](href)`, `# [Name](xref:uid)`, `# Name`."""
+    root: list[dict[str, Any]] = []
+    stack: list[tuple[int, list[dict[str, Any]]]] = [(0, root)]
+    for line in path.read_text(encoding="utf-8-sig").splitlines():
+        m = re.match(r"^(#{1,6})\s*(.*?)\s*$", line)
+        if not m or not m.group(2):
+            continue
+        level, title = len(m.group(1)), m.group(2)
+        link = re.match(r"^\[(.*)\]\(([^)\s]*)\)$", title)
+        item: dict[str, Any] = {"name": link.group(1) if link else title, "items": []}
+        if link and link.group(2).startswith("xref:"):
+            item["uid"] = link.group(2)[5:]
+        elif link:
+            item["href"] = link.group(2)
+        while stack[-1][0] >= level:
+            stack.pop()
+        stack[-1][1].append(item)
+        stack.append((level, item["items"]))
+    return root
 
-    def toc(path: Path) -> None:
-        items = yaml.safe_load(path.read_text(encoding="utf-8")) or []
+
+def docfx(site: Path) -> list[str]:
+    """DocFX (TocResolver): toc items depth first; topicHref (or the older homepage) or a
+    uid page leads an item; a folder or toc href expands that toc; in the navigation bar
+    (the toc beside docfx.json) a page whose nearest toc is another shows that toc."""
+    out: list[str] = []
+    seen: set[Path] = set()
+    uids: dict[str, Path] = {}
+    for page in sorted(site.rglob("*.md")):
+        text = page.read_text(encoding="utf-8-sig")
+        m = re.match(r"---\n(.*?)\n---", text, re.S)
+        meta = yaml.safe_load(m.group(1)) if m else None
+        if isinstance(meta, dict) and isinstance(meta.get("uid"), str):
+            uids.setdefault(meta["uid"], page)
+
+    def find_toc(folder: Path) -> Path | None:
+        return next((folder / n for n in ("toc.yml", "toc.md") if (folder / n).is_file()), None)
+
+    def toc(path: Path, navbar: bool = False) -> None:
+        seen.add(path.resolve())
+        if path.suffix == ".md":
+            items: Any = _docfx_toc_md(path)
+        else:
+            items = yaml.safe_load(path.read_text(encoding="utf-8-sig")) or []
         if isinstance(items, dict):
             items = items.get("items", [])
-        walk(items, path.parent)
+        walk(items, path.parent, navbar)
 
-    def walk(items: list[dict[str, Any]], base: Path) -> None:
+    def nearest(page: Path, top: Path) -> Path | None:
+        folder = page.parent
+        while folder.is_relative_to(top) and folder != top:
+            found = find_toc(folder)
+            if found is not None:
+                return None if found.resolve() in seen else found
+            folder = folder.parent
+        return None
+
+    def walk(items: list[dict[str, Any]], base: Path, navbar: bool) -> None:
         for item in items:
             href = str(item.get("href") or "")
-            topic = item.get("topicHref")
+            topic = item.get("topicHref") or item.get("homepage")
+            uid = item.get("topicUid") or item.get("uid") or item.get("homepageUid")
             if topic:
                 out.append(_rel(site, base / topic))
+            elif uid and not href and uid in uids:
+                out.append(_rel(site, uids[uid]))
             nested: Path | None = None
+            page: Path | None = None
             if href and "://" not in href:
                 target = base / href.removeprefix("~/")
                 if href.endswith("/") or target.is_dir():
-                    nested = target / "toc.yml"
+                    nested = find_toc(target)
                 elif target.name.lower() in ("toc.yml", "toc.md"):
                     nested = target
                 elif target.suffix == ".md":
+                    page = target
                     out.append(_rel(site, target))
+            elif not topic and uid in uids and not item.get("items"):
+                page = uids[uid]
+            if navbar and page is not None and not item.get("items"):
+                sidebar = nearest(page, base)
+                if sidebar is not None:
+                    toc(sidebar)
             if nested is not None and nested.is_file():
                 toc(nested)
-            walk(item.get("items") or [], base)
+            walk(item.get("items") or [], base, False)
 
-    toc(site / "toc.yml")
+    root = find_toc(site)
+    if root is not None:
+        toc(root, navbar=(site / "docfx.json").is_file())
     return out
 
 
@@ -355,14 +416,32 @@ HUGO_LAYOUT = """{{- define "walk" -}}
 {{- if .IsSection }}{{ template "walk" . }}{{ end -}}
 {{- end -}}
 {{- end -}}
+{{- define "one" -}}
+{{- with .File }}{{ .Path }}
+{{ end -}}
+{{- if .IsSection }}{{ template "walk" . }}{{ end -}}
+{{- end -}}
 {{- with .Site.Home.File }}{{ .Path }}
 {{ end -}}
-{{- template "walk" .Site.Home -}}
+{{- $listed := slice -}}
+{{- range .Site.Menus.main -}}
+{{- with .Page -}}
+{{- if and (not .IsHome) (eq .Parent $.Site.Home) (not (in $listed .)) -}}
+{{- $listed = $listed | append . -}}
+{{- template "one" . -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+{{- range .Site.Home.Pages -}}
+{{- if not (in $listed .) }}{{ template "one" . }}{{ end -}}
+{{- end -}}
 """
 
 
 def hugo(site: Path, content: str) -> list[str]:
-    """Hugo: a home layout that walks sections and pages in Hugo's default order."""
+    """Hugo: a home layout that walks the home's entries of the `main` menu in the menu's
+    order (a theme's top navigation), then its other sections and pages, each section in
+    Hugo's default page order."""
     work = Path(tempfile.mkdtemp(prefix="realdocs-hugo-"))
     try:
         copy = work / "site"
@@ -422,10 +501,24 @@ def hugo(site: Path, content: str) -> list[str]:
         outside = site.parent / Path(line).name
         # A module mount can bring a file from outside the content folder (the repository's
         # README.md mounted at content/project/repo/README.md): that file is the page.
-        out.append(
-            _rel(site, outside) if not page.exists() and outside.exists() else f"{content}/{line}"
-        )
+        if not page.exists() and outside.exists():
+            out.append(_rel(site, outside))
+        elif not _filled_by_layout(page):
+            out.append(f"{content}/{line}")
     return out
+
+
+def _filled_by_layout(page: Path) -> bool:
+    """A page without text whose front matter names a layout or type (`layout: search`): the
+    theme fills it; a route of the site, not a page of its navigation. A section's own page
+    (`_index.md`) always leads its section."""
+    text = page.read_text(encoding="utf-8-sig") if page.is_file() and page.stem != "_index" else ""
+    m = re.match(r"---\n(.*?)\n---\n?(.*)\Z", text, re.S)
+    if not m:
+        return False
+    meta = yaml.safe_load(m.group(1))
+    named = isinstance(meta, dict) and any(isinstance(meta.get(k), str) for k in ("layout", "type"))
+    return named and not m.group(2).strip()
 
 
 MAKERS: dict[str, Callable[[Path], list[str]]] = {
