@@ -103,76 +103,93 @@ def _docfx_toc_md(path: Path) -> list[dict[str, Any]]:
     return root
 
 
-def docfx(site: Path) -> list[str]:
-    """DocFX (TocResolver): toc items depth first; topicHref (or the older homepage) or a
-    uid page leads an item; a folder or toc href expands that toc; in the navigation bar
-    (the toc beside docfx.json) a page whose nearest toc is another shows that toc."""
-    out: list[str] = []
-    seen: set[Path] = set()
+def _docfx_uids(site: Path) -> dict[str, Path]:
+    """Pages by their front matter uid."""
     uids: dict[str, Path] = {}
     for page in sorted(site.rglob("*.md")):
-        text = page.read_text(encoding="utf-8-sig")
-        m = re.match(r"---\n(.*?)\n---", text, re.S)
+        m = re.match(r"---\n(.*?)\n---", page.read_text(encoding="utf-8-sig"), re.S)
         meta = yaml.safe_load(m.group(1)) if m else None
         if isinstance(meta, dict) and isinstance(meta.get("uid"), str):
             uids.setdefault(meta["uid"], page)
+    return uids
 
-    def find_toc(folder: Path) -> Path | None:
-        return next((folder / n for n in ("toc.yml", "toc.md") if (folder / n).is_file()), None)
 
-    def toc(path: Path, navbar: bool = False) -> None:
-        seen.add(path.resolve())
+def _docfx_find_toc(folder: Path) -> Path | None:
+    return next((folder / n for n in ("toc.yml", "toc.md") if (folder / n).is_file()), None)
+
+
+class _DocfxOrder:
+    """DocFX's TocResolver rules, written out page by page."""
+
+    def __init__(self, site: Path) -> None:
+        self.site = site
+        self.out: list[str] = []
+        self.seen: set[Path] = set()
+        self.uids = _docfx_uids(site)
+
+    def toc(self, path: Path, navbar: bool = False) -> None:
+        self.seen.add(path.resolve())
         if path.suffix == ".md":
             items: Any = _docfx_toc_md(path)
         else:
             items = yaml.safe_load(path.read_text(encoding="utf-8-sig")) or []
         if isinstance(items, dict):
             items = items.get("items", [])
-        walk(items, path.parent, navbar)
+        self.walk(items, path.parent, navbar)
 
-    def nearest(page: Path, top: Path) -> Path | None:
+    def nearest(self, page: Path, top: Path) -> Path | None:
+        """The nearest other toc up the page's folders (DocFX shows it beside the page)."""
         folder = page.parent
         while folder.is_relative_to(top) and folder != top:
-            found = find_toc(folder)
+            found = _docfx_find_toc(folder)
             if found is not None:
-                return None if found.resolve() in seen else found
+                return None if found.resolve() in self.seen else found
             folder = folder.parent
         return None
 
-    def walk(items: list[dict[str, Any]], base: Path, navbar: bool) -> None:
-        for item in items:
-            href = str(item.get("href") or "")
-            topic = item.get("topicHref") or item.get("homepage")
-            uid = item.get("topicUid") or item.get("uid") or item.get("homepageUid")
-            if topic:
-                out.append(_rel(site, base / topic))
-            elif uid and not href and uid in uids:
-                out.append(_rel(site, uids[uid]))
-            nested: Path | None = None
-            page: Path | None = None
-            if href and "://" not in href:
-                target = base / href.removeprefix("~/")
-                if href.endswith("/") or target.is_dir():
-                    nested = find_toc(target)
-                elif target.name.lower() in ("toc.yml", "toc.md"):
-                    nested = target
-                elif target.suffix == ".md":
-                    page = target
-                    out.append(_rel(site, target))
-            elif not topic and uid in uids and not item.get("items"):
-                page = uids[uid]
-            if navbar and page is not None and not item.get("items"):
-                sidebar = nearest(page, base)
-                if sidebar is not None:
-                    toc(sidebar)
-            if nested is not None and nested.is_file():
-                toc(nested)
-            walk(item.get("items") or [], base, False)
+    def target(self, item: dict[str, Any], base: Path) -> tuple[Path | None, Path | None]:
+        """An item's nested toc and its page (href, else uid), after its topic page."""
+        href = str(item.get("href") or "")
+        topic = item.get("topicHref") or item.get("homepage")
+        uid = item.get("topicUid") or item.get("uid") or item.get("homepageUid")
+        if topic:
+            self.out.append(_rel(self.site, base / topic))
+        elif uid and not href and uid in self.uids:
+            self.out.append(_rel(self.site, self.uids[uid]))
+        if href and "://" not in href:
+            target = base / href.removeprefix("~/")
+            if href.endswith("/") or target.is_dir():
+                return _docfx_find_toc(target), None
+            if target.name.lower() in ("toc.yml", "toc.md"):
+                return target, None
+            if target.suffix == ".md":
+                self.out.append(_rel(self.site, target))
+                return None, target
+        elif not topic and uid in self.uids and not item.get("items"):
+            return None, self.uids[uid]
+        return None, None
 
-    root = find_toc(site)
+    def walk(self, items: list[dict[str, Any]], base: Path, navbar: bool) -> None:
+        for item in items:
+            nested, page = self.target(item, base)
+            if navbar and page is not None and not item.get("items"):
+                sidebar = self.nearest(page, base)
+                if sidebar is not None:
+                    self.toc(sidebar)
+            if nested is not None and nested.is_file():
+                self.toc(nested)
+            self.walk(item.get("items") or [], base, False)
+
+
+def docfx(site: Path) -> list[str]:
+    """DocFX (TocResolver): toc items depth first; topicHref (or the older homepage) or a
+    uid page leads an item; a folder or toc href expands that toc; in the navigation bar
+    (the toc beside docfx.json) a page whose nearest toc is another shows that toc."""
+    order = _DocfxOrder(site)
+    root = _docfx_find_toc(site)
     if root is not None:
-        toc(root, navbar=(site / "docfx.json").is_file())
-    return out
+        order.toc(root, navbar=(site / "docfx.json").is_file())
+    return order.out
 
 
 def myst(site: Path) -> list[str]:
@@ -495,6 +512,12 @@ def hugo(site: Path, content: str) -> list[str]:
             lines = candidates[0].read_text().split() if candidates else []
     finally:
         shutil.rmtree(work, ignore_errors=True)
+    return _hugo_pages(site, content, lines)
+
+
+def _hugo_pages(site: Path, content: str, lines: list[str]) -> list[str]:
+    """The walk's content paths as site paths (a mounted file as itself), pages a layout
+    fills left out."""
     out: list[str] = []
     for line in map(html.unescape, lines):
         page = site / content / line
