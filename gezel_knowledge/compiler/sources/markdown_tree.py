@@ -374,6 +374,9 @@ class _Tree:
         """Pages by their front matter ``uid`` (DocFX's cross-reference ids), made on demand."""
         self.lfs_pointers: set[Path] = set()
         """Images the tree holds as Git LFS pointers (one note for all, no warning per link)."""
+        self.active_svgs: dict[Path, str] = {}
+        """SVG images that are not inert (a draw.io diagram's ``<foreignObject>``), with why:
+        not shipped, their links kept as written (one note for all)."""
         self.outside_files: set[str] = set()
         """Files above the source folder that links name and the generator includes (DocFX
         code snippets): seen to exist, never read (one note for all)."""
@@ -387,6 +390,14 @@ class _Tree:
                 f"{count} image{'s are' if count != 1 else ' is a'} Git LFS pointer"
                 f"{'s' if count != 1 else ''}, not image data (the tree was copied without Git "
                 "LFS): the links to them are kept as written"
+            )
+        if self.active_svgs:
+            count = len(self.active_svgs)
+            svg = min(self.active_svgs)
+            out.append(
+                f"{count} SVG image{'s are' if count != 1 else ' is'} not shipped, not being "
+                f"inert (such as {self.display(svg)}: {self.active_svgs[svg]}): the links "
+                f"to {'them' if count != 1 else 'it'} are kept as written"
             )
         if self.outside_files:
             count = len(self.outside_files)
@@ -650,12 +661,16 @@ class _Tree:
             self._keep_silently(page, link)
             return
         archive = self.asset_files.get(resolved)
-        if archive is None:
+        if archive is None and resolved not in self.active_svgs:
             archive = self._ship(resolved, link, where, line)
+        if archive is None:
+            self._keep_silently(page, link)  # an SVG that is not inert: noted once
+            return
         page.plan[link.start] = ("asset", archive, None)
 
-    def _ship(self, resolved: Path, link: LinkRef, where: str, line: int) -> str:
-        """Check an image and give it its archive path."""
+    def _ship(self, resolved: Path, link: LinkRef, where: str, line: int) -> str | None:
+        """Check an image and give it its archive path; ``None`` for an SVG that is not inert,
+        which the catalog never ships (the site's own generator publishes it as it is)."""
         try:
             rel = resolved.relative_to(self.content_root.resolve()).as_posix()
         except ValueError:
@@ -675,6 +690,9 @@ class _Tree:
             )
         data = read_asset_bytes(resolved, where=self.display(resolved))
         problem = asset_problem(archive, data)
+        if problem is not None and problem.reason == "unsafe-svg":
+            self.active_svgs[resolved] = problem.message.split("SVG is not inert: ", 1)[-1]
+            return None
         if problem is not None:
             raise SourceError(
                 f"image {link.target!r}: {problem.message}",
