@@ -56,6 +56,8 @@ _ATTRIBUTE_ID = re.compile(r"(?:^|\s)#([\w:.-]+)")
 _HTML_ANCHOR = re.compile(
     r"<a\s[^<>]*?\b(?:id|name)\s*=\s*[\"']([^\"'<>]+)[\"'][^<>]*>", re.IGNORECASE
 )
+# Any other element's id is a target too (<sup id="a1">, <span id="x">): a browser scrolls to it.
+_HTML_ID = re.compile(r"<(?![aA]\s)[A-Za-z][\w-]*\s[^<>]*?\bid\s*=\s*[\"']([^\"'<>]+)[\"'][^<>]*>")
 _MYST_TARGET = re.compile(r" {0,3}\(([^()\s]+)\)=[ \t]*\Z")
 # Both read in one pass: the heading's text is taken whole (its closing #s stripped after), and
 # an id is followed at once by "}" or a blank, so a long unclosed one is not rescanned.
@@ -213,6 +215,7 @@ def _line_targets(
         lines = body[block.start : block.end].split("\n")
         labels = [m.group(1) for m in (_MYST_TARGET.match(line) for line in lines) if m]
         labels += [a for line in lines for a in _HTML_ANCHOR.findall(line)]
+        labels += [a for line in lines for a in _HTML_ID.findall(line)]
         labels += [a for line in lines for a in _INLINE_ATTRIBUTES.findall(line)]
         if not labels:
             continue
