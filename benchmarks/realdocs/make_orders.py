@@ -455,6 +455,21 @@ HUGO_LAYOUT = """{{- define "walk" -}}
 """
 
 
+def _plain_hugo_config(copy: Path) -> None:
+    """The copy's YAML configuration without what the walk cannot or need not use."""
+    for config in [*copy.glob("*.yaml"), *copy.glob("config/_default/*.yaml")]:
+        data = yaml.safe_load(config.read_text(encoding="utf-8"))
+        if isinstance(data, dict) and config.stem in ("hugo", "config"):
+            # No git history in the checkout, and the theme's output formats are absent.
+            data["enableGitInfo"] = False
+            data.pop("outputs", None)
+            # Newer permalink tokens are unknown to Hugo 0.111 and do not change the order.
+            data.pop("permalinks", None)
+            if isinstance(data.get("module"), dict):
+                data["module"].pop("workspace", None)
+            config.write_text(yaml.safe_dump(data), encoding="utf-8")
+
+
 def hugo(site: Path, content: str) -> list[str]:
     """Hugo: a home layout that walks the home's entries of the `main` menu in the menu's
     order (a theme's top navigation), then its other sections and pages, each section in
@@ -462,7 +477,12 @@ def hugo(site: Path, content: str) -> list[str]:
     work = Path(tempfile.mkdtemp(prefix="realdocs-hugo-"))
     try:
         copy = work / "site"
-        shutil.copytree(site.parent, work / "repo", symlinks=True)
+        # The folder above the site too (files mounted from ../), unless that is the trees'.
+        above = site.parent if site.parent != TREES else None
+        if above is None:
+            shutil.copytree(site, work / "repo" / site.name, symlinks=True)
+        else:
+            shutil.copytree(above, work / "repo", symlinks=True)
         copy = work / "repo" / site.name
         layouts = work / "layouts"
         (layouts / "_default").mkdir(parents=True)
@@ -484,15 +504,12 @@ def hugo(site: Path, content: str) -> list[str]:
             'enableGitInfo = false\n[outputs]\nhome = ["HTML"]\nsection = ["HTML"]\n'
             'page = ["HTML"]\n'
         )
+        for name in ("go.mod", "go.sum", "go.work", "hugo.work", "docsy.work"):
+            # Without them Hugo asks for the theme module by name (no `go mod download`).
+            (copy / name).unlink(missing_ok=True)
         shutil.rmtree(copy / "layouts", ignore_errors=True)
         (copy / "layouts").symlink_to(layouts)
-        for config in [*copy.glob("*.yaml"), *copy.glob("config/_default/*.yaml")]:
-            data = yaml.safe_load(config.read_text(encoding="utf-8"))
-            if isinstance(data, dict) and config.stem in ("hugo", "config"):
-                # No git history in the checkout, and the theme's output formats are absent.
-                data["enableGitInfo"] = False
-                data.pop("outputs", None)
-                config.write_text(yaml.safe_dump(data), encoding="utf-8")
+        _plain_hugo_config(copy)
         cmd = ["hugo", "-v", "-d", str(work / "public"), "--disableKinds", "taxonomy,term"]
         configs = ("hugo.toml", "hugo.yaml", "config.toml", "config.yaml")
         first = next((copy / n for n in configs if (copy / n).is_file()), None)
@@ -533,14 +550,21 @@ def _hugo_pages(site: Path, content: str, lines: list[str]) -> list[str]:
 
 def _filled_by_layout(page: Path) -> bool:
     """A page without text whose front matter names a layout or type (`layout: search`): the
-    theme fills it; a route of the site, not a page of its navigation. A section's own page
-    (`_index.md`) always leads its section."""
-    text = page.read_text(encoding="utf-8-sig") if page.is_file() and page.stem != "_index" else ""
+    theme fills it; a route of the site, not a page of its navigation; so is a page that is
+    only a link target (`render: link`). A section's own page (`_index.md`) always leads its
+    section."""
+    index = page.stem.split(".", 1)[0] == "_index"
+    text = page.read_text(encoding="utf-8-sig") if page.is_file() and not index else ""
     m = re.match(r"---\n(.*?)\n---\n?(.*)\Z", text, re.S)
     if not m:
         return False
     meta = yaml.safe_load(m.group(1))
-    named = isinstance(meta, dict) and any(isinstance(meta.get(k), str) for k in ("layout", "type"))
+    if not isinstance(meta, dict):
+        return False
+    build = meta.get("build") or meta.get("_build")
+    if isinstance(build, dict) and build.get("render") == "link":
+        return True  # listed, but only a link target (redirected by the host): no page
+    named = any(isinstance(meta.get(k), str) for k in ("layout", "type"))
     return named and not m.group(2).strip()
 
 

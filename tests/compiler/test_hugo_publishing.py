@@ -95,7 +95,7 @@ def test_the_homes_sections_follow_the_main_menu(tmp_path: Path) -> None:
         {
             "hugo.yaml": (
                 "title: H\nmenus:\n  main:\n    - name: Help\n      pageRef: /help\n"
-                "      weight: 25\n"
+                "      weight: 25\n    - name: Aside\n      pageRef: /aside\n      parent: Docs\n"
             ),
             "content/_index.md": "---\ntitle: H\n---\n",
             "content/about/index.md": "---\ntitle: About\nmenu: {main: {weight: 10}}\n---\nA.\n",
@@ -106,6 +106,10 @@ def test_the_homes_sections_follow_the_main_menu(tmp_path: Path) -> None:
             "content/help.md": "---\ntitle: Help\n---\nH.\n",
             "content/aside.md": "---\ntitle: Aside\n---\nA.\n",
             "content/legal.md": "---\ntitle: Legal\nweight: 5\n---\nL.\n",
+            # A child entry sits under its parent in the navbar: not a top-level one.
+            "content/zeta.md": (
+                "---\ntitle: Zeta\nweight: 9\nmenu: {main: {parent: Docs, weight: 1}}\n---\nZ.\n"
+            ),
         },
         catalog=None,
     )
@@ -122,7 +126,8 @@ def test_the_homes_sections_follow_the_main_menu(tmp_path: Path) -> None:
         "help": 3,
         "blog": 4,
         "legal": 5,
-        "aside": 6,
+        "zeta": 6,
+        "aside": 7,
     }
 
 
@@ -158,3 +163,37 @@ def test_the_default_languages_own_index_files_lead_their_folders(tmp_path: Path
     assert f"[b]({REF}glossary/_index.en)" in body
     assert f"[c]({REF}guide/index.en)" in body
     assert source.warnings == ()
+
+
+def test_render_link_pages_element_ids_and_refs_by_name(tmp_path: Path) -> None:
+    # `_build: {render: link}` is a URL only (the host redirects it): a route. Any element's
+    # id is an anchor. A one-segment ref no path finds names the one page of that name.
+    root = write_tree(
+        tmp_path / "hugo",
+        {
+            "hugo.toml": 'title = "H"\n',
+            "content/_index.md": "---\ntitle: H\n---\n",
+            "content/docs/_index.md": "---\ntitle: Docs\n---\n",
+            "content/docs/go/_index.md": "---\ntitle: Go\n---\n## Dev stories\n\nStories.\n",
+            "content/docs/go/api.md": "---\ntitle: API\n_build: {render: link}\n---\n",
+            "content/docs/go/start.md": (
+                "---\ntitle: Start\n---\nSee [API](../api) and [back](#a1).\n\n"
+                'Channels<sup id="a1">[1](#f1)</sup>.\n\n1. <a id="f1"></a> Note.\n'
+            ),
+            "content/docs/a/intro.md": "---\ntitle: Intro A\n---\nOne.\n",
+            "content/docs/b/intro.md": "---\ntitle: Intro B\n---\nTwo.\n",
+            "content/blog/post.md": (
+                '---\ntitle: Post\n---\n[go]({{< relref "go#dev-stories" >}}) '
+                '[many]({{< relref "intro" >}})\n'
+            ),
+        },
+        catalog=None,
+    )
+    source = load_markdown_tree(root)
+    assert "docs/go/api" not in {d.id for d in source.documents}
+    assert f"[go]({REF}docs/go/_index#line=" in _body(source, "blog/post")
+    start = _body(source, "docs/go/start")
+    assert "[API](../api)" in start
+    assert f"[back]({REF}docs/go/start#line=" in start
+    # Two pages are named intro: ambiguous, so Hugo fails on it too.
+    assert _warnings(source) == [("unresolved-link", "content/blog/post.md", 4)]

@@ -279,7 +279,7 @@ def _published(data: Mapping[str, Any]) -> bool:
     return (
         data.get("draft") is not True
         and data.get("headless") is not True
-        and _build_option(data, "render") not in ("never", False, "link")
+        and _build_option(data, "render") not in ("never", False)
     )
 
 
@@ -287,7 +287,9 @@ def _page(ctx: Context, path: Path, walk: _Walk) -> _Item | None:
     data = _front(ctx, path)
     if not _published(data):
         return None  # Hugo leaves it out of a published site, silently
-    if _build_option(data, "list") in ("never", False) or _filled_by_layout(ctx, path, data):
+    unlisted = _build_option(data, "list") in ("never", False)
+    # `render: link`: no page, but its URL is a link target (the host redirects it).
+    if unlisted or _build_option(data, "render") == "link" or _filled_by_layout(ctx, path, data):
         walk.route(path, data)  # published, but no page of the navigation or the catalog
         return None
     label = _text(data, "linkTitle")
@@ -391,6 +393,8 @@ def _menu_entry(data: Mapping[str, Any], menu: str) -> tuple[int, str] | None:
     if not listed and not (isinstance(value, dict) and menu in value):
         return None
     fields = entry if isinstance(entry, dict) else {}
+    if _text(fields, "parent"):
+        return None  # a child entry: shown under its parent, not in the top navigation
     weight = _weight(fields, "") if "weight" in fields else _weight(data, "")
     name = _text(fields, "name") or _text(data, "linkTitle") or _text(data, "title") or ""
     return weight, name
@@ -403,7 +407,8 @@ def _config_menu(data: Mapping[str, Any], menu: str) -> dict[str, tuple[int, str
     out: dict[str, tuple[int, str]] = {}
     for entry in entries if isinstance(entries, list) else ():
         ref = config.string(entry.get("pageRef")) if isinstance(entry, dict) else None
-        if ref is not None and isinstance(entry, dict):
+        # A child entry (`parent: more`) is shown under its parent, not in the top navigation.
+        if ref is not None and isinstance(entry, dict) and not _text(entry, "parent"):
             key = ref.strip("/").removesuffix("/_index.md").removesuffix(".md").lower()
             out.setdefault(key, (_weight(entry, ""), _text(entry, "name") or ""))
     return out
