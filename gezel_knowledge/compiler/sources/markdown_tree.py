@@ -70,7 +70,7 @@ from gezel_knowledge.compiler.sources.source import (
     SourceDocument,
 )
 from gezel_knowledge.compiler.sources.toc import outline_pages, table_of_contents
-from gezel_knowledge.compiler.text.anchors import page_anchors
+from gezel_knowledge.compiler.text.anchors import definition_term_anchors, page_anchors
 from gezel_knowledge.compiler.text.blocks import (
     Block,
     LineIndex,
@@ -454,6 +454,10 @@ class _Tree:
             links=find_links(body, index, blocks, myst=self.style.myst_labels is not None),
             heading=unicodedata.normalize("NFC", heading),
         )
+        if self.style.definition_terms:
+            terms = definition_term_anchors(blocks, body, self.style.slug, page.anchors)
+            for target, span in terms.items():
+                page.anchors.setdefault(target, span)
         if self.style.myst_labels:
             implicit = self.style.myst_labels == "mystmd"
             for target, span in myst_targets(body, front=front, implicit=implicit).items():
@@ -482,8 +486,8 @@ class _Tree:
             if raw[:5].lower() == "xref:":
                 self._plan_xref(page, link, raw[5:], where=where, line=line)
                 continue
-            if not raw or _SCHEME.match(raw):
-                continue
+            if not raw or _SCHEME.match(raw) or raw in self.style.ignored:
+                continue  # a URL, or a target the site says the generator renders itself
             ref = self.site.generator.link_target(raw)
             path_part, _, fragment = (ref.path if ref is not None else raw).partition("#")
             path_part = path_part.split("?", 1)[0]
