@@ -197,3 +197,42 @@ def test_render_link_pages_element_ids_and_refs_by_name(tmp_path: Path) -> None:
     assert f"[back]({REF}docs/go/start#line=" in start
     # Two pages are named intro: ambiguous, so Hugo fails on it too.
     assert _warnings(source) == [("unresolved-link", "content/blog/post.md", 4)]
+
+
+def test_cascaded_build_hook_literals_and_definition_term_ids(tmp_path: Path) -> None:
+    # A section's cascade passes `build` to the pages below it (snippets Hugo never renders);
+    # a destination the site's link render hook compares with a literal is the hook's; with
+    # autoDefinitionTermID, definition terms are link targets (numbered after headings).
+    root = write_tree(
+        tmp_path / "hugo",
+        {
+            "hugo.toml": ('title = "H"\n[markup.goldmark.parser]\nautoDefinitionTermID = true\n'),
+            "layouts/_markup/render-link.html": (
+                "{{- $u := urls.Parse .Destination -}}\n"
+                '{{- if eq $u.String "g" }}<a href="/glossary/">{{ .Text }}</a>{{ end -}}\n'
+                '{{- if eq $level "warning" }}x{{ end -}}\n'
+            ),
+            "content/_index.md": "---\ntitle: H\n---\n",
+            "content/_common/_index.md": (
+                "---\ncascade:\n  build:\n    list: never\n    render: never\n---\n"
+            ),
+            "content/_common/snippet.md": "---\n---\nA snippet.\n",
+            "content/conf.md": (
+                "---\ntitle: Conf\n---\n## publishDir\n\nHeading.\n\n"
+                "`publishDir`\n: Where the site goes.\n\n`cacheDir`\n: Caches.\n\n"
+                "See [dir](#publishdir-1), [cache](#cachedir), a [term](g), [warn](warning) "
+                "and [nope](#nope).\n"
+            ),
+        },
+        catalog=None,
+    )
+    source = load_markdown_tree(root)
+    assert sorted(d.id for d in source.documents) == ["_common/_index", "_index", "conf"]
+    body = _body(source, "conf")
+    assert f"[dir]({REF}conf#line=" in body
+    assert f"[cache]({REF}conf#line=" in body
+    assert "[term](g)" in body
+    assert sorted(_warnings(source)) == [
+        ("missing-anchor", "content/conf.md", 14),
+        ("unresolved-link", "content/conf.md", 14),
+    ]

@@ -224,6 +224,9 @@ class _Walk:
     items: list[_Item] = field(default_factory=list)
     routes: list[str] = field(default_factory=list)
     """Published pages that are no catalog page (:attr:`Outline.routes`)."""
+    cascade: list[dict[str, Any]] = field(default_factory=list)
+    """The ``build`` options sections above pass down (``cascade: {build: ...}``), nearest
+    last."""
 
     def special(self, folder: Path, stem: str) -> Path:
         """A folder's ``index.md`` or ``_index.md`` (``stem``), or the default language's
@@ -274,6 +277,21 @@ def _build_option(data: Mapping[str, Any], key: str) -> Any:
     return build.get(key) if isinstance(build, dict) else None
 
 
+def _cascaded_build(data: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The ``build`` options a section's ``cascade`` passes to every page below it (a
+    mapping, or list entries without a ``target``); ``None`` when it passes none."""
+    cascade = data.get("cascade")
+    entries = cascade if isinstance(cascade, list) else [cascade]
+    for entry in entries:
+        if isinstance(entry, dict) and "target" not in entry and "_target" not in entry:
+            build = (
+                entry.get("build") if isinstance(entry.get("build"), dict) else entry.get("_build")
+            )
+            if isinstance(build, dict):
+                return build
+    return None
+
+
 def _published(data: Mapping[str, Any]) -> bool:
     """Whether Hugo publishes a page: no draft, no headless bundle, not ``render: never``."""
     return (
@@ -285,6 +303,8 @@ def _published(data: Mapping[str, Any]) -> bool:
 
 def _page(ctx: Context, path: Path, walk: _Walk) -> _Item | None:
     data = _front(ctx, path)
+    if walk.cascade and "build" not in data and "_build" not in data:
+        data = {**data, "build": walk.cascade[-1]}  # the nearest section's cascade
     if not _published(data):
         return None  # Hugo leaves it out of a published site, silently
     unlisted = _build_option(data, "list") in ("never", False)
@@ -372,7 +392,14 @@ def _section(ctx: Context, folder: Path, walk: _Walk, depth: int) -> _Item | Non
         else None
     )
     items: list[_Item] = []
-    _members(ctx, folder, walk, items, depth)
+    passed = _cascaded_build(data)
+    if passed is not None:
+        walk.cascade.append(passed)
+    try:
+        _members(ctx, folder, walk, items, depth)
+    finally:
+        if passed is not None:
+            walk.cascade.pop()
     if lead is None and not items:
         return None
     _ordered(section, lead, items)
@@ -617,6 +644,28 @@ def _permalink(pattern: str, rel: str, front: Mapping[str, Any]) -> str:
     return "/".join(p for p in filled.split("/") if p)
 
 
+# ── render hooks ────────────────────────────────────────────────────────────────────────
+
+_HOOKS = ("layouts/_markup", "layouts/_default/_markup")
+_FROM_DESTINATION = re.compile(r"\$(\w+)\s*:?=[^}\n]*\.Destination\b")
+_EQ_LITERAL = re.compile(r"\beq\s+(\.Destination|\$\w+)(?:\.\w+)?\s+\"([^\"\s{}]{1,64})\"")
+
+
+def _hook_destinations(root: Path) -> frozenset[str]:
+    """Link destinations the site's own link render hook (``layouts/_markup/render-link.html``)
+    compares with a literal (``eq $u.String "g"``, the Hugo documentation's glossary links):
+    the hook renders them, so they are no page to find."""
+    found: set[str] = set()
+    for folder in _HOOKS:
+        hook = root / folder / "render-link.html"
+        if not hook.is_file():
+            continue
+        text = config.read_text(hook, root)
+        names = {".Destination", *("$" + m for m in _FROM_DESTINATION.findall(text))}
+        found.update(lit for var, lit in _EQ_LITERAL.findall(text) if var in names)
+    return frozenset(found)
+
+
 # ── the generator ───────────────────────────────────────────────────────────────────────
 
 
@@ -689,6 +738,11 @@ class Hugo(Generator):
                 prefixes=config.url_path(data.get("baseURL")),
                 static_roots=(root / "static",),
                 routes=_routes(data),
+                ignored=_hook_destinations(root),
+                definition_terms=config.get(
+                    data, "markup", "goldmark", "parser", "autoDefinitionTermID"
+                )
+                is True,
             ),
         )
 
