@@ -675,6 +675,7 @@ def measure(
         return row
     row["documents"] = b.report.get("documents")
     row["embedded"] = b.report.get("embedded")
+    row["notes"] = list(b.report.get("notes", []))  # said once each, never warnings
     manifest = b.report.get("manifest", {})
     row["catalog"] = {
         k: manifest.get(k) for k in ("id", "name", "description", "language", "sourceUrl")

@@ -81,37 +81,115 @@ def gitbook(site: Path) -> list[str]:
     return list(dict.fromkeys([readme, *pages])) if readme not in pages else pages
 
 
-def docfx(site: Path) -> list[str]:
-    """DocFX: toc.yml items depth first; a folder or toc.yml href expands that toc."""
-    out: list[str] = []
+def _docfx_toc_md(path: Path) -> list[dict[str, Any]]:
+    """A DocFX toc.md as toc.yml items: `# [Name](href)`, `# [Name](xref:uid)`, `# Name`."""
+    root: list[dict[str, Any]] = []
+    stack: list[tuple[int, list[dict[str, Any]]]] = [(0, root)]
+    for line in path.read_text(encoding="utf-8-sig").splitlines():
+        m = re.match(r"^(#{1,6})\s*(.*?)\s*$", line)
+        if not m or not m.group(2):
+            continue
+        level, title = len(m.group(1)), m.group(2)
+        link = re.match(r"^\[(.*)\]\(([^)\s]*)\)$", title)
+        item: dict[str, Any] = {"name": link.group(1) if link else title, "items": []}
+        if link and link.group(2).startswith("xref:"):
+            item["uid"] = link.group(2)[5:]
+        elif link:
+            item["href"] = link.group(2)
+        while stack[-1][0] >= level:
+            stack.pop()
+        stack[-1][1].append(item)
+        stack.append((level, item["items"]))
+    return root
 
-    def toc(path: Path) -> None:
-        items = yaml.safe_load(path.read_text(encoding="utf-8")) or []
+
+def _docfx_uids(site: Path) -> dict[str, Path]:
+    """Pages by their front matter uid."""
+    uids: dict[str, Path] = {}
+    for page in sorted(site.rglob("*.md")):
+        m = re.match(r"---\n(.*?)\n---", page.read_text(encoding="utf-8-sig"), re.S)
+        meta = yaml.safe_load(m.group(1)) if m else None
+        if isinstance(meta, dict) and isinstance(meta.get("uid"), str):
+            uids.setdefault(meta["uid"], page)
+    return uids
+
+
+def _docfx_find_toc(folder: Path) -> Path | None:
+    return next((folder / n for n in ("toc.yml", "toc.md") if (folder / n).is_file()), None)
+
+
+class _DocfxOrder:
+    """DocFX's TocResolver rules, written out page by page."""
+
+    def __init__(self, site: Path) -> None:
+        self.site = site
+        self.out: list[str] = []
+        self.seen: set[Path] = set()
+        self.uids = _docfx_uids(site)
+
+    def toc(self, path: Path, navbar: bool = False) -> None:
+        self.seen.add(path.resolve())
+        if path.suffix == ".md":
+            items: Any = _docfx_toc_md(path)
+        else:
+            items = yaml.safe_load(path.read_text(encoding="utf-8-sig")) or []
         if isinstance(items, dict):
             items = items.get("items", [])
-        walk(items, path.parent)
+        self.walk(items, path.parent, navbar)
 
-    def walk(items: list[dict[str, Any]], base: Path) -> None:
+    def nearest(self, page: Path, top: Path) -> Path | None:
+        """The nearest other toc up the page's folders (DocFX shows it beside the page)."""
+        folder = page.parent
+        while folder.is_relative_to(top) and folder != top:
+            found = _docfx_find_toc(folder)
+            if found is not None:
+                return None if found.resolve() in self.seen else found
+            folder = folder.parent
+        return None
+
+    def target(self, item: dict[str, Any], base: Path) -> tuple[Path | None, Path | None]:
+        """An item's nested toc and its page (href, else uid), after its topic page."""
+        href = str(item.get("href") or "")
+        topic = item.get("topicHref") or item.get("homepage")
+        uid = item.get("topicUid") or item.get("uid") or item.get("homepageUid")
+        if topic:
+            self.out.append(_rel(self.site, base / topic))
+        elif uid and not href and uid in self.uids:
+            self.out.append(_rel(self.site, self.uids[uid]))
+        if href and "://" not in href:
+            target = base / href.removeprefix("~/")
+            if href.endswith("/") or target.is_dir():
+                return _docfx_find_toc(target), None
+            if target.name.lower() in ("toc.yml", "toc.md"):
+                return target, None
+            if target.suffix == ".md":
+                self.out.append(_rel(self.site, target))
+                return None, target
+        elif not topic and uid in self.uids and not item.get("items"):
+            return None, self.uids[uid]
+        return None, None
+
+    def walk(self, items: list[dict[str, Any]], base: Path, navbar: bool) -> None:
         for item in items:
-            href = str(item.get("href") or "")
-            topic = item.get("topicHref")
-            if topic:
-                out.append(_rel(site, base / topic))
-            nested: Path | None = None
-            if href and "://" not in href:
-                target = base / href.removeprefix("~/")
-                if href.endswith("/") or target.is_dir():
-                    nested = target / "toc.yml"
-                elif target.name.lower() in ("toc.yml", "toc.md"):
-                    nested = target
-                elif target.suffix == ".md":
-                    out.append(_rel(site, target))
+            nested, page = self.target(item, base)
+            if navbar and page is not None and not item.get("items"):
+                sidebar = self.nearest(page, base)
+                if sidebar is not None:
+                    self.toc(sidebar)
             if nested is not None and nested.is_file():
-                toc(nested)
-            walk(item.get("items") or [], base)
+                self.toc(nested)
+            self.walk(item.get("items") or [], base, False)
 
-    toc(site / "toc.yml")
-    return out
+
+def docfx(site: Path) -> list[str]:
+    """DocFX (TocResolver): toc items depth first; topicHref (or the older homepage) or a
+    uid page leads an item; a folder or toc href expands that toc; in the navigation bar
+    (the toc beside docfx.json) a page whose nearest toc is another shows that toc."""
+    order = _DocfxOrder(site)
+    root = _docfx_find_toc(site)
+    if root is not None:
+        order.toc(root, navbar=(site / "docfx.json").is_file())
+    return order.out
 
 
 def myst(site: Path) -> list[str]:
@@ -355,18 +433,56 @@ HUGO_LAYOUT = """{{- define "walk" -}}
 {{- if .IsSection }}{{ template "walk" . }}{{ end -}}
 {{- end -}}
 {{- end -}}
+{{- define "one" -}}
+{{- with .File }}{{ .Path }}
+{{ end -}}
+{{- if .IsSection }}{{ template "walk" . }}{{ end -}}
+{{- end -}}
 {{- with .Site.Home.File }}{{ .Path }}
 {{ end -}}
-{{- template "walk" .Site.Home -}}
+{{- $listed := slice -}}
+{{- range .Site.Menus.main -}}
+{{- with .Page -}}
+{{- if and (not .IsHome) (eq .Parent $.Site.Home) (not (in $listed .)) -}}
+{{- $listed = $listed | append . -}}
+{{- template "one" . -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+{{- range .Site.Home.Pages -}}
+{{- if not (in $listed .) }}{{ template "one" . }}{{ end -}}
+{{- end -}}
 """
 
 
+def _plain_hugo_config(copy: Path) -> None:
+    """The copy's YAML configuration without what the walk cannot or need not use."""
+    for config in [*copy.glob("*.yaml"), *copy.glob("config/_default/*.yaml")]:
+        data = yaml.safe_load(config.read_text(encoding="utf-8"))
+        if isinstance(data, dict) and config.stem in ("hugo", "config"):
+            # No git history in the checkout, and the theme's output formats are absent.
+            data["enableGitInfo"] = False
+            data.pop("outputs", None)
+            # Newer permalink tokens are unknown to Hugo 0.111 and do not change the order.
+            data.pop("permalinks", None)
+            if isinstance(data.get("module"), dict):
+                data["module"].pop("workspace", None)
+            config.write_text(yaml.safe_dump(data), encoding="utf-8")
+
+
 def hugo(site: Path, content: str) -> list[str]:
-    """Hugo: a home layout that walks sections and pages in Hugo's default order."""
+    """Hugo: a home layout that walks the home's entries of the `main` menu in the menu's
+    order (a theme's top navigation), then its other sections and pages, each section in
+    Hugo's default page order."""
     work = Path(tempfile.mkdtemp(prefix="realdocs-hugo-"))
     try:
         copy = work / "site"
-        shutil.copytree(site.parent, work / "repo", symlinks=True)
+        # The folder above the site too (files mounted from ../), unless that is the trees'.
+        above = site.parent if site.parent != TREES else None
+        if above is None:
+            shutil.copytree(site, work / "repo" / site.name, symlinks=True)
+        else:
+            shutil.copytree(above, work / "repo", symlinks=True)
         copy = work / "repo" / site.name
         layouts = work / "layouts"
         (layouts / "_default").mkdir(parents=True)
@@ -388,15 +504,12 @@ def hugo(site: Path, content: str) -> list[str]:
             'enableGitInfo = false\n[outputs]\nhome = ["HTML"]\nsection = ["HTML"]\n'
             'page = ["HTML"]\n'
         )
+        for name in ("go.mod", "go.sum", "go.work", "hugo.work", "docsy.work"):
+            # Without them Hugo asks for the theme module by name (no `go mod download`).
+            (copy / name).unlink(missing_ok=True)
         shutil.rmtree(copy / "layouts", ignore_errors=True)
         (copy / "layouts").symlink_to(layouts)
-        for config in [*copy.glob("*.yaml"), *copy.glob("config/_default/*.yaml")]:
-            data = yaml.safe_load(config.read_text(encoding="utf-8"))
-            if isinstance(data, dict) and config.stem in ("hugo", "config"):
-                # No git history in the checkout, and the theme's output formats are absent.
-                data["enableGitInfo"] = False
-                data.pop("outputs", None)
-                config.write_text(yaml.safe_dump(data), encoding="utf-8")
+        _plain_hugo_config(copy)
         cmd = ["hugo", "-v", "-d", str(work / "public"), "--disableKinds", "taxonomy,term"]
         configs = ("hugo.toml", "hugo.yaml", "config.toml", "config.yaml")
         first = next((copy / n for n in configs if (copy / n).is_file()), None)
@@ -416,16 +529,43 @@ def hugo(site: Path, content: str) -> list[str]:
             lines = candidates[0].read_text().split() if candidates else []
     finally:
         shutil.rmtree(work, ignore_errors=True)
+    return _hugo_pages(site, content, lines)
+
+
+def _hugo_pages(site: Path, content: str, lines: list[str]) -> list[str]:
+    """The walk's content paths as site paths (a mounted file as itself), pages a layout
+    fills left out."""
     out: list[str] = []
     for line in map(html.unescape, lines):
         page = site / content / line
         outside = site.parent / Path(line).name
         # A module mount can bring a file from outside the content folder (the repository's
         # README.md mounted at content/project/repo/README.md): that file is the page.
-        out.append(
-            _rel(site, outside) if not page.exists() and outside.exists() else f"{content}/{line}"
-        )
+        if not page.exists() and outside.exists():
+            out.append(_rel(site, outside))
+        elif not _filled_by_layout(page):
+            out.append(f"{content}/{line}")
     return out
+
+
+def _filled_by_layout(page: Path) -> bool:
+    """A page without text whose front matter names a layout or type (`layout: search`): the
+    theme fills it; a route of the site, not a page of its navigation; so is a page that is
+    only a link target (`render: link`). A section's own page (`_index.md`) always leads its
+    section."""
+    index = page.stem.split(".", 1)[0] == "_index"
+    text = page.read_text(encoding="utf-8-sig") if page.is_file() and not index else ""
+    m = re.match(r"---\n(.*?)\n---\n?(.*)\Z", text, re.S)
+    if not m:
+        return False
+    meta = yaml.safe_load(m.group(1))
+    if not isinstance(meta, dict):
+        return False
+    build = meta.get("build") or meta.get("_build")
+    if isinstance(build, dict) and build.get("render") == "link":
+        return True  # listed, but only a link target (redirected by the host): no page
+    named = any(isinstance(meta.get(k), str) for k in ("layout", "type"))
+    return named and not m.group(2).strip()
 
 
 MAKERS: dict[str, Callable[[Path], list[str]]] = {

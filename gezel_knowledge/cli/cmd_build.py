@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from gezel_knowledge.cli._commands import add_command
-from gezel_knowledge.cli._output import TerminalProgress, emit, plural, warn
+from gezel_knowledge.cli._output import TerminalProgress, emit, note, plural, warn
 from gezel_knowledge.compiler import (
     DEFAULT_SHARD_MAX,
     DEFAULT_SHARD_TARGET,
@@ -145,6 +145,8 @@ def run(args: argparse.Namespace) -> int:
         progress.close()
     if not args.json:
         _warn(result.warnings)
+        for line in result.notes:
+            note(line)
     emit(result, as_json=args.json, text=_lines)
     return 0
 

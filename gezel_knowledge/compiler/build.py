@@ -117,6 +117,8 @@ class BuildResult:
     seconds: float
     embed_seconds: float
     """Time spent inside the embedder."""
+    notes: tuple[str, ...] = ()
+    """What the author may want to know that is no warning (:attr:`CatalogSource.notes`)."""
 
 
 def load_source(
@@ -390,6 +392,7 @@ def _build(plan: _Plan, run: _Run, output: Path, work: Path, cache: VectorCache)
         manifest=manifest,
         seconds=time.perf_counter() - run.started,
         embed_seconds=vectors.seconds,
+        notes=plan.source.notes,
     )
 
 

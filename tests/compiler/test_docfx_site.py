@@ -71,14 +71,18 @@ def test_docfx_outline_order_and_sections(tmp_path: Path) -> None:
 def test_docfx_links_it_resolves_are_silent_and_real_problems_warn(tmp_path: Path) -> None:
     source = load_markdown_tree(_site(tmp_path / "fx"))
     # No warning for api/ (written by docfx metadata), the toc's YAML page, the PDF resource,
-    # the code snippet or the tab link; the Git LFS pointer, the missing page and the
-    # missing bookmark are reported.
+    # the code snippet, the tab link or the Git LFS pointer (DocFX publishes the file that is
+    # there); the missing page and the missing bookmark are reported.
     assert sorted(_warnings(source)) == [
         ("missing-anchor", "docs/concepts/shards.md", 3),
-        ("missing-image", "docs/start.md", 6),
         ("unresolved-link", "docs/start.md", 7),
     ]
-    assert any("Git LFS pointer" in str(w) for w in source.warnings)
+    # The pointer is said once, as a note, and its link is kept as written.
+    assert len(source.notes) == 1
+    assert source.notes[0].startswith("1 image is a Git LFS pointer, not image data")
+    body = next(d for d in source.documents if d.id == "docs/start").load_body(LINKS)
+    assert "![diagram](../media/diagram.png)" in body
+    assert source.assets == ()
 
 
 def test_a_real_image_still_ships(tmp_path: Path) -> None:
@@ -166,3 +170,130 @@ def test_a_toc_item_may_name_its_page_by_uid(tmp_path: Path) -> None:
         "setup": (1, "Setting up"),
     }
     assert source.warnings == ()
+
+
+def test_docfx_json_may_hold_comments_and_trailing_commas(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "fx",
+        {
+            "docfx.json": (
+                '// "$schema": "https://example.test/schema.json",\n{\n'
+                '  "build": {\n    /* the site */\n'
+                '    "globalMetadata": {"_appName": "Gadget // tools", "_lang": "en",},\n'
+                "  },\n}\n"
+            ),
+            "toc.yml": "- name: A\n  href: a.md\n",
+            "a.md": "# A\n",
+        },
+        catalog=None,
+    )
+    source = load_markdown_tree(root)
+    assert source.outline == "docfx"
+    assert source.metadata.name == "Gadget // tools"
+
+
+def test_a_navbar_page_shows_its_folders_toc_and_xref_items_name_pages_by_uid(
+    tmp_path: Path,
+) -> None:
+    # The navigation bar (the toc beside docfx.json) names pages by xref; the guide's page
+    # lies in a folder whose own toc.md DocFX shows beside it, so those entries are its
+    # section. `# <xref:...>` and `# @uid` name a page by uid too.
+    root = write_tree(
+        tmp_path / "fx",
+        {
+            "docfx.json": "{}",
+            "toc.md": (
+                "# [Home](xref:home)\n# [Guide](xref:guide.start)\n# [API](xref:Gadget)\n"
+                "# [Notes](notes/)\n"
+            ),
+            "index.md": "---\nuid: home\n---\n# Home\n",
+            "guide/toc.md": "# [Start](xref:guide.start)\n## <xref:guide.deep>\n# @guide.end\n",
+            "guide/start/index.md": "---\nuid: guide.start\n---\n# Start here\n",
+            "guide/deep.md": "---\nuid: guide.deep\n---\n# Deeper\n",
+            "guide/end.md": "---\nuid: guide.end\n---\n# The end\n",
+            "notes/toc.yml": "- name: One\n  href: one.md\n",
+            "notes/one.md": "# One\n",
+        },
+        catalog=None,
+    )
+    source = load_markdown_tree(root)
+    assert source.warnings == ()
+    assert {d.id: (d.topic_path, d.ordinal, d.title) for d in source.documents} == {
+        "index": (("overview",), 0, "Home"),
+        "guide/start/index": (("guide", "start"), 0, "Start"),
+        "guide/deep": (("guide", "start"), 1, "Deeper"),
+        "guide/end": (("guide",), 1, "The end"),
+        "notes/one": (("notes",), 0, "One"),
+    }
+
+
+def test_a_navbar_page_its_toc_does_not_list_leads_the_section(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "fx",
+        {
+            "docfx.json": "{}",
+            "toc.yml": "- name: Guide\n  href: guide/intro.md\n",
+            "guide/toc.yml": "- name: Use\n  href: use.md\n",
+            "guide/intro.md": "# Intro\n",
+            "guide/use.md": "# Use\n",
+        },
+        catalog=None,
+    )
+    source = load_markdown_tree(root)
+    assert {d.id: (d.topic_path, d.ordinal) for d in source.documents} == {
+        "guide/intro": (("guide",), 0),
+        "guide/use": (("guide",), 1),
+    }
+
+
+def test_homepage_leads_an_item_as_topic_href_does(tmp_path: Path) -> None:
+    # `homepage` is DocFX's older name for topicHref: the page a navbar item opens.
+    root = write_tree(
+        tmp_path / "fx",
+        {
+            "docfx.json": '{"metadata": [{"dest": "api"}]}',
+            "toc.yml": (
+                "- name: Articles\n  href: articles/\n  homepage: articles/index.md\n"
+                "- name: API\n  href: api/\n  homepage: api/index.md\n"
+            ),
+            "articles/toc.yml": "- name: Start\n  href: start.md\n",
+            "articles/index.md": "# Articles\n",
+            "articles/start.md": "# Start\n",
+            "api/index.md": "# API\n",
+        },
+        catalog=None,
+    )
+    source = load_markdown_tree(root)
+    assert source.warnings == ()
+    assert {d.id: (d.topic_path, d.ordinal) for d in source.documents} == {
+        "articles/index": (("articles",), 0),
+        "articles/start": (("articles",), 1),
+        "api/index": (("api",), 0),
+    }
+
+
+def test_code_included_from_above_the_project_is_kept_silently_and_noted(
+    tmp_path: Path,
+) -> None:
+    # DocFX includes snippets from anywhere in the repository; the build only sees that the
+    # file above its source folder exists (never reads it), and says so once.
+    repo = tmp_path / "repo"
+    write_tree(repo, {"samples/Hello.cs": "class Hello {}\n"}, catalog=None, notices=False)
+    root = write_tree(
+        repo / "docs" / "site",
+        {
+            "docfx.json": "{}",
+            "toc.yml": "- name: A\n  href: a.md\n",
+            "a.md": (
+                "# A\n\n[!code-csharp[](../../samples/Hello.cs)]\n"
+                "[!code-csharp[](../../samples/Gone.cs)]\n"
+            ),
+        },
+        catalog=None,
+    )
+    source = load_markdown_tree(root)
+    assert _warnings(source) == [("unresolved-link", "a.md", 4)]
+    assert source.notes == (
+        "1 file above the source folder (such as ../../samples/Hello.cs) is named by links "
+        "the generator resolves; not read (confinement), the links are kept as written",
+    )

@@ -152,7 +152,6 @@ def test_a_missing_image_is_kept_with_a_warning(tmp_path: Path) -> None:
     ("name", "data", "reason"),
     [
         ("bad.png", b"GIF89a not a png", "asset-type-mismatch"),
-        ("evil.svg", b'<svg onload="alert(1)"></svg>', "unsafe-svg"),
         ("pic.bmp", b"BM....", "invalid-asset-path"),
         ("aux.png", PNG, "invalid-asset-path"),
     ],
@@ -164,6 +163,27 @@ def test_broken_or_unsafe_images_are_refused(
     with pytest.raises(SourceError) as err:
         load_markdown_tree(root)
     assert (err.value.reason, err.value.path, err.value.line) == (reason, "a.md", 3)
+
+
+def test_an_svg_that_is_not_inert_is_not_shipped_and_noted_once(tmp_path: Path) -> None:
+    # A draw.io diagram holds <foreignObject>: the catalog never ships it, but the site is
+    # fine (its generator publishes the file), so the build goes on and says so once.
+    root = write_tree(
+        tmp_path / "t",
+        {
+            "a.md": "# A\n\n![x](evil.svg) ![y](evil.svg) ![z](draw.svg)\n",
+            "evil.svg": '<svg onload="alert(1)"></svg>',
+            "draw.svg": "<svg><foreignObject><div>x</div></foreignObject></svg>",
+        },
+    )
+    source = load_markdown_tree(root)
+    assert source.warnings == ()
+    assert source.assets == ()
+    body = source.documents[0].load_body(LINKS)
+    assert body == "# A\n\n![x](evil.svg) ![y](evil.svg) ![z](draw.svg)\n"
+    assert len(source.notes) == 1
+    assert source.notes[0].startswith("2 SVG images are not shipped, not being inert (such as ")
+    assert "<foreignObject>" in source.notes[0]
 
 
 def test_image_outside_the_source_folder_is_refused(tmp_path: Path) -> None:

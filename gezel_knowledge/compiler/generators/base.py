@@ -65,7 +65,12 @@ class LinkStyle:
     as Sphinx (Jupyter Book 1) or mystmd (whose headings are targets too) resolve them:
     :mod:`~gezel_knowledge.compiler.text.myst`."""
     ignored: frozenset[str] = frozenset()
-    """Link targets the site's configuration says not to check (mystmd ``error_rules``)."""
+    """Link targets the site's configuration says not to check (mystmd ``error_rules``), or
+    that its own render hook renders (Hugo's ``render-link.html`` comparing a destination
+    with a literal): kept as written, silently."""
+    definition_terms: bool = False
+    """Whether the terms of definition lists get ids as headings do (goldmark's
+    ``autoDefinitionTermID``), so links may name them."""
     inventories: bool = False
     """Whether a label no page defines may be another project's (Sphinx ``intersphinx``),
     so an unknown label is left as written without a warning."""

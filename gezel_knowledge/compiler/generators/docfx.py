@@ -16,8 +16,8 @@ includes code snippets (``[!code-cs[](f.cs?name=x)]``), so a link to an existing
 no catalog page is kept silently, and a toc entry naming a YAML page (an ApiPage, a schema
 document) is left out silently; so are links into the folders ``docfx metadata`` writes
 (``metadata[].dest``, such as ``api/``, whose ``toc.yml`` is generated too) and tab links
-(``[Linux](#tab/linux)``), which name tabs, not headings. ``docfx.json`` may start with a
-UTF-8 byte-order mark, as .NET tools write it.
+(``[Linux](#tab/linux)``), which name tabs, not headings. ``docfx.json`` is read as DocFX reads
+it: a UTF-8 byte-order mark, ``//`` and ``/* */`` comments and trailing commas are allowed.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ import re
 from pathlib import Path, PurePosixPath
 from urllib.parse import unquote
 
-from gezel_knowledge.compiler.errors import SourceError
+from gezel_knowledge.compiler.errors import SourceError, display_path
 from gezel_knowledge.compiler.generators import _config as config
 from gezel_knowledge.compiler.generators._context import (
     SCHEME,
@@ -38,13 +38,20 @@ from gezel_knowledge.compiler.generators._context import (
 from gezel_knowledge.compiler.generators._tree import front
 from gezel_knowledge.compiler.generators.base import Generator, LinkStyle, LinkTarget, Site
 from gezel_knowledge.compiler.generators.outline import Outline, OutlinePage, OutlineSection
-from gezel_knowledge.compiler.text.data import YamlNode, load_yaml_nodes, read_text_file
+from gezel_knowledge.compiler.text.data import (
+    YamlNode,
+    load_json,
+    load_yaml_nodes,
+    read_text_file,
+)
 
 __all__ = ["DocFx"]
 
 _TOC_NAMES = ("toc.yml", "toc.yaml", "toc.md")
 _TOC_HEADING = re.compile(r"^(#{1,6})[ \t]*(.*?)[ \t]*#*[ \t]*$")
 _TOC_LINK = re.compile(r"^\[(.*)\]\(\s*<?([^)>\s]*)>?(?:\s+\"[^\"]*\")?\s*\)$")
+_TOC_XREF = re.compile(r"^(?:<xref:([^\s>]+)>|@([A-Za-z][^\s]*))$")
+_UID_HREF = re.compile(r"^(?:xref:|@)\s*(\S+)\s*$")
 _YAML_PAGES = (".yml", ".yaml")
 
 
@@ -63,7 +70,7 @@ class DocFx(Generator):
         toc = next((root / n for n in names if (root / n).is_file()), None)
         if not file.is_file() and toc is None:
             return None
-        data = config.read_data(file, root) if file.is_file() else {}
+        data = _read_docfx_json(file, root) if file.is_file() else {}
         meta = config.mapping(config.get(data, "build", "globalMetadata"))
         generated = tuple(sorted(_generated_folders(data)))
         return Site(
@@ -85,11 +92,59 @@ class DocFx(Generator):
     def outline(self, site: Site, ctx: Context) -> Outline | None:
         if site.outline_file is None:
             return None
-        return _DocFx(ctx, site.outline_file, set(), site.links.generated).outline()
+        toc = site.outline_file
+        # The TOC beside docfx.json is the navigation bar; a lone toc.yml project has none.
+        navbar = site.config is not None and toc.parent == site.config.parent
+        return _DocFx(ctx, toc, set(), site.links.generated, navbar=navbar).outline()
 
     def link_target(self, raw: str) -> LinkTarget | None:
         # A tab link names a tab of tabbed content, not a heading: nothing to resolve.
         return LinkTarget("") if raw.startswith("#tab/") else None
+
+
+def json_without_comments(text_: str) -> str:
+    """JSON as .NET's readers accept it (``//`` and ``/* */`` comments, trailing commas) made
+    plain JSON: comments become spaces (line breaks kept, so errors name the right line) and
+    a comma before ``}`` or ``]`` goes; one pass, strings left as they are."""
+    out: list[str] = []
+    i, n = 0, len(text_)
+    comma = -1  # where in `out` the last comma outside a string is, while only blanks follow
+    while i < n:
+        char = text_[i]
+        if char == '"':
+            end = i + 1
+            while end < n and text_[end] != '"':
+                end += 2 if text_[end] == "\\" else 1
+            out.append(text_[i : end + 1])
+            i, comma = end + 1, -1
+        elif text_.startswith("//", i):
+            end = text_.find("\n", i)
+            end = n if end < 0 else end
+            out.append(" " * (end - i))
+            i = end
+        elif text_.startswith("/*", i):
+            end = text_.find("*/", i + 2)
+            end = n if end < 0 else end + 2
+            out.append("".join(c if c == "\n" else " " for c in text_[i:end]))
+            i = end
+        else:
+            if char in "}]" and comma >= 0:
+                out[comma] = " "
+            if char == ",":
+                comma = len(out)
+            elif not char.isspace():
+                comma = -1
+            out.append(char)
+            i += 1
+    return "".join(out)
+
+
+def _read_docfx_json(file: Path, root: Path) -> dict[str, object]:
+    """``docfx.json`` as DocFX reads it (:func:`json_without_comments`)."""
+    where = display_path(file, root)
+    text_ = config.read_text(file, root)
+    data = load_json(json_without_comments(text_), path=where)
+    return data if isinstance(data, dict) else {}
 
 
 def _generated_folders(data: dict[str, object]) -> set[str]:
@@ -118,8 +173,15 @@ def _markdown_toc(text_: str) -> YamlNode:
             continue
         level, title = len(match.group(1)), match.group(2)
         link = _TOC_LINK.match(title)
+        xref = None if link else _TOC_XREF.match(title)
+        uid = _UID_HREF.match(link.group(2)) if link else None
         fields = {"name": YamlNode(link.group(1) if link else title, number)}
-        if link and link.group(2):
+        if xref is not None:
+            # `# <xref:uid>` or `# @uid`: the page with that uid, titled by the page.
+            fields = {"uid": YamlNode(xref.group(1) or xref.group(2), number)}
+        elif uid is not None:
+            fields["uid"] = YamlNode(uid.group(1), number)  # `# [Name](xref:uid)`
+        elif link and link.group(2):
             fields["href"] = YamlNode(link.group(2), number)
         while stack[-1][0] >= level:
             stack.pop()
@@ -144,6 +206,17 @@ def _drop_empty_items(items: list[YamlNode]) -> None:
                 del fields["items"]
 
 
+def _pages(children: list[OutlineSection | OutlinePage]) -> list[OutlinePage]:
+    """Every page of an outline's entries, depth first."""
+    out: list[OutlinePage] = []
+    for child in children:
+        if isinstance(child, OutlinePage):
+            out.append(child)
+        else:
+            out.extend(_pages(child.children))
+    return out
+
+
 def _project_relative(href: str) -> str:
     """``~/a/b.md`` (relative to the DocFX project) as a content-root path ``/a/b.md``."""
     return "/" + href[2:] if href.startswith("~/") else href
@@ -153,9 +226,17 @@ class _DocFx:
     """A DocFX ``toc.yml`` and the ``toc.yml`` files it includes (``seen`` refuses a cycle)."""
 
     def __init__(
-        self, ctx: Context, toc: Path, seen: set[Path], generated: tuple[str, ...] = ()
+        self,
+        ctx: Context,
+        toc: Path,
+        seen: set[Path],
+        generated: tuple[str, ...] = (),
+        *,
+        navbar: bool = False,
     ) -> None:
         self.ctx = ctx
+        self.navbar = navbar
+        """Whether this is the project's own ``toc.yml``, DocFX's navigation bar."""
         self.toc = toc
         self.seen = seen
         self.generated = generated
@@ -237,6 +318,12 @@ class _DocFx:
                 return None  # a YAML page DocFX builds (ApiPage, SDP): not one the catalog holds
         return self.ctx.page(self.toc.parent, target, origin=self.toc, line=line)
 
+    def uid_page(self, fields: dict[str, YamlNode]) -> str | None:
+        """The page an item names by uid (``topicUid``, or the older ``uid``/``homepageUid``);
+        a uid no page holds (an API type ``docfx metadata`` writes) is DocFX's to resolve."""
+        uid = text(fields, "topicUid") or text(fields, "uid") or text(fields, "homepageUid")
+        return self.uids.get(uid) if uid else None
+
     def walk(self, node: YamlNode, into: OutlineSection) -> None:
         """Items: a page, or a section when it has items or includes a ``toc.yml``."""
         for item, fields in mappings(node, "items", "toc item", self.where):
@@ -245,41 +332,83 @@ class _DocFx:
             child_toc: Path | bool = False
             if href and not SCHEME.match(href):
                 child_toc = self.nested_toc(href, fields["href"].line)
-            if child_toc is True and "items" not in fields and "topicHref" not in fields:
+            topic = "topicHref" in fields or "homepage" in fields
+            if child_toc is True and "items" not in fields and not topic:
                 continue
             if child_toc is not False or "items" in fields:
                 into.children.append(self.section(item.line, fields, child_toc, len(into.children)))
-            elif href and child_toc is False:
+                continue
+            line = item.line
+            path: str | None = None
+            if href and child_toc is False:
                 line = fields["href"].line
                 path = self.page(href, line)
-                if path is not None:
-                    into.children.append(
-                        OutlinePage(path, name or None, len(into.children), self.where, line)
-                    )
-            elif text(fields, "uid"):
-                # An item may name its page by uid instead of href; a uid no page holds (an
-                # API type docfx metadata writes) is DocFX's to resolve: left out silently.
-                path = self.uids.get(text(fields, "uid") or "")
-                if path is not None:
-                    position = len(into.children)
-                    entry = OutlinePage(path, name or None, position, self.where, item.line)
-                    into.children.append(entry)
+            elif not href:
+                path = self.uid_page(fields)
+            if path is None:
+                continue
+            position = len(into.children)
+            sidebar = self.sidebar(path) if self.navbar else None
+            if sidebar is not None:
+                # A navbar item naming a page whose own TOC is another: DocFX shows that
+                # TOC beside the page, so its entries are this item's section.
+                into.children.append(self.sidebar_section(name, path, sidebar, line, position))
+                continue
+            into.children.append(OutlinePage(path, name or None, position, self.where, line))
+
+    def sidebar(self, path: str) -> Path | None:
+        """The TOC DocFX shows beside the page at ``path`` when it is not this one: the
+        nearest ``toc.yml``/``toc.md`` up its folders (the fewest folder steps), unless that
+        is this TOC or one already read."""
+        folder = (self.ctx.content_root / path).parent
+        top = self.toc.parent
+        while folder.is_relative_to(top) and folder != top:
+            found = next((folder / n for n in _TOC_NAMES if (folder / n).is_file()), None)
+            if found is not None:
+                return None if found.resolve() in self.seen else found
+            folder = folder.parent
+        return None
+
+    def sidebar_section(
+        self, name: str, path: str, toc: Path, line: int, position: int
+    ) -> OutlineSection:
+        """A navbar item's section: the page's own TOC, led by the page unless it lists it."""
+        section = OutlineSection(
+            name=name or "Untitled", key=f"{self.where}:{line}", order=position
+        )
+        nested = _DocFx(self.ctx, toc, self.seen, self.generated).outline().root.children
+        listed = any(p.path == path for p in _pages(nested))
+        if not listed:
+            section.children.append(OutlinePage(path, name or None, 0, self.where, line))
+        for child in nested:
+            child.order = len(section.children)
+            section.children.append(child)
+        return section
 
     def section(
         self, line: int, fields: dict[str, YamlNode], child_toc: Path | bool, position: int
     ) -> OutlineSection:
-        """An item with items or an included ``toc.yml``, led by its own page if it names one."""
+        """An item with items or an included ``toc.yml``, led by its own page if it names one
+        (``topicHref``, the older ``homepage``, or a uid)."""
         name = text(fields, "name") or ""
         section = OutlineSection(
             name=name or "Untitled", key=f"{self.where}:{line}", order=position
         )
         href = text(fields, "href")
-        page_target = text(fields, "topicHref") or (href if child_toc is False else None)
+        page_target = (
+            text(fields, "topicHref")
+            or text(fields, "homepage")
+            or (href if child_toc is False else None)
+        )
+        path: str | None = None
+        page_line = line
         if page_target:
-            page_line = (fields.get("topicHref") or fields["href"]).line
+            page_line = (fields.get("topicHref") or fields.get("homepage") or fields["href"]).line
             path = self.page(page_target, page_line)
-            if path is not None:
-                section.children.append(OutlinePage(path, name or None, 0, self.where, page_line))
+        elif not href:
+            path = self.uid_page(fields)
+        if path is not None:
+            section.children.append(OutlinePage(path, name or None, 0, self.where, page_line))
         if "items" in fields:
             self.walk(fields["items"], section)
         if isinstance(child_toc, Path):

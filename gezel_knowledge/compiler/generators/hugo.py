@@ -14,7 +14,10 @@ pages and subsections share one order, Hugo's default: ``weight`` (unset or 0 la
 ``date`` (newest first), then ``linkTitle`` (else ``title``), then the file path. The
 navigation label is ``linkTitle``. ``draft: true`` pages, headless bundles (``headless:
 true``), pages Hugo does not render (``build: {render: never}``) and pages of other languages
-(``page.fr.md``) are left out, silently, as Hugo publishes none of them.
+(``page.fr.md``) are left out, silently, as Hugo publishes none of them. Pages Hugo publishes
+but lists nowhere (``build: {list: never}``) and pages without text that a layout fills
+(``layout: search``, ``type: search``) are routes: left out of the catalog, links to them
+kept silently.
 
 Metadata: ``title``, ``params.description``, ``languageCode``, ``params.github_repo`` (or
 ``params.repository``, hugo-book's ``BookRepo``, Geekdoc's ``geekdocRepo``) as the publisher,
@@ -22,7 +25,9 @@ else ``params.author``, ``baseURL``; the default language's own ``title`` and ``
 
 Links: URLs (``a/b/``, or ``a/b.html`` with ``uglyURLs``; lowercased unless
 ``disablePathToLower``; moved by ``slug`` and ``url`` front matter; also found by ``aliases``, a
-relative one relative to the page's URL folder), under ``baseURL``'s path or not;
+relative one relative to the page's URL folder; ``permalinks`` per section, ``:year``, ``:month``,
+``:day``, ``:section``, ``:sections``, ``:title``, ``:slug``, ``:filename`` and the like),
+under ``baseURL``'s path or not;
 ``ref``/``relref`` shortcodes; files of ``static/``; Hugo's own outputs, taxonomy pages and
 files mounted from outside the source folder kept silently; targets built by other shortcodes
 kept as written.
@@ -214,7 +219,26 @@ class _Item:
 class _Walk:
     ctx: Context
     other_languages: tuple[str, ...]
+    generator: Hugo
+    language: str = "en"
     items: list[_Item] = field(default_factory=list)
+    routes: list[str] = field(default_factory=list)
+    """Published pages that are no catalog page (:attr:`Outline.routes`)."""
+    cascade: list[dict[str, Any]] = field(default_factory=list)
+    """The ``build`` options sections above pass down (``cascade: {build: ...}``), nearest
+    last."""
+
+    def special(self, folder: Path, stem: str) -> Path:
+        """A folder's ``index.md`` or ``_index.md`` (``stem``), or the default language's
+        own (``_index.en.md``), which Hugo reads as the same page."""
+        plain = folder / f"{stem}.md"
+        own = folder / f"{stem}.{self.language}.md"
+        return own if not plain.is_file() and own.is_file() else plain
+
+    def route(self, path: Path, data: Mapping[str, Any]) -> None:
+        """Record a published page left out of the catalog: its file and its URL."""
+        rel = self.ctx.rel(path)
+        self.routes.extend((rel, self.generator.page_url(rel, data).path))
 
     def language_page(self, entry: Path) -> bool:
         """Whether a page is another language's translation (``page.fr.md``)."""
@@ -224,6 +248,15 @@ class _Walk:
 
 def _front(ctx: Context, page: Path) -> dict[str, object]:
     return front(ctx, page)
+
+
+def _filled_by_layout(ctx: Context, page: Path, data: Mapping[str, Any]) -> bool:
+    """Whether a page is one a layout fills (``layout: search``, ``type: search``): it names
+    a layout or type and has no text of its own."""
+    if not (_text(data, "layout") or _text(data, "type")):
+        return False
+    where = ctx.display(page)
+    return not split_front_matter(read_text_file(page, where=where), path=where).body.strip()
 
 
 def _date(data: Mapping[str, Any]) -> float:
@@ -238,21 +271,47 @@ def _key(
     return hugo_sort_key(_weight(data, where), date, title, ctx.rel(path))
 
 
+def _build_option(data: Mapping[str, Any], key: str) -> Any:
+    """A page's ``build`` option (``_build`` in older sites): ``render`` or ``list``."""
+    build = data.get("build") if isinstance(data.get("build"), dict) else data.get("_build")
+    return build.get(key) if isinstance(build, dict) else None
+
+
+def _cascaded_build(data: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The ``build`` options a section's ``cascade`` passes to every page below it (a
+    mapping, or list entries without a ``target``); ``None`` when it passes none."""
+    cascade = data.get("cascade")
+    entries = cascade if isinstance(cascade, list) else [cascade]
+    for entry in entries:
+        if isinstance(entry, dict) and "target" not in entry and "_target" not in entry:
+            build = (
+                entry.get("build") if isinstance(entry.get("build"), dict) else entry.get("_build")
+            )
+            if isinstance(build, dict):
+                return build
+    return None
+
+
 def _published(data: Mapping[str, Any]) -> bool:
     """Whether Hugo publishes a page: no draft, no headless bundle, not ``render: never``."""
-    build = data.get("build") if isinstance(data.get("build"), dict) else data.get("_build")
-    render = build.get("render") if isinstance(build, dict) else None
     return (
         data.get("draft") is not True
         and data.get("headless") is not True
-        and render not in ("never", False)
+        and _build_option(data, "render") not in ("never", False)
     )
 
 
-def _page(ctx: Context, path: Path) -> _Item | None:
+def _page(ctx: Context, path: Path, walk: _Walk) -> _Item | None:
     data = _front(ctx, path)
+    if walk.cascade and "build" not in data and "_build" not in data:
+        data = {**data, "build": walk.cascade[-1]}  # the nearest section's cascade
     if not _published(data):
         return None  # Hugo leaves it out of a published site, silently
+    unlisted = _build_option(data, "list") in ("never", False)
+    # `render: link`: no page, but its URL is a link target (the host redirects it).
+    if unlisted or _build_option(data, "render") == "link" or _filled_by_layout(ctx, path, data):
+        walk.route(path, data)  # published, but no page of the navigation or the catalog
+        return None
     label = _text(data, "linkTitle")
     node = OutlinePage(ctx.rel(path), label, None, ctx.display(path), None)
     # A page with no title sorts by an empty one (Hugo takes no title from a heading).
@@ -279,10 +338,10 @@ def _members(
                     ctx.display(entry),
                 )
                 continue
-            bundle = entry / "index.md"
+            bundle = walk.special(entry, "index")
             if bundle.is_file():
-                item = _page(ctx, bundle)
-            elif (entry / "_index.md").is_file():
+                item = _page(ctx, bundle, walk)
+            elif walk.special(entry, "_index").is_file():
                 item = _section(ctx, entry, walk, depth + 1)
             else:
                 # No section page: its pages belong to this section.
@@ -300,7 +359,7 @@ def _members(
             or walk.language_page(entry)
         ):
             continue
-        item = _page(ctx, entry)
+        item = _page(ctx, entry, walk)
         if item is not None:
             into.append(item)
 
@@ -314,7 +373,7 @@ def _ordered(section: OutlineSection, lead: OutlinePage | None, items: list[_Ite
 
 
 def _section(ctx: Context, folder: Path, walk: _Walk, depth: int) -> _Item | None:
-    index = folder / "_index.md"
+    index = walk.special(folder, "_index")
     data = _front(ctx, index) if index.is_file() else {}
     if data.get("draft") is True:
         return None
@@ -333,7 +392,14 @@ def _section(ctx: Context, folder: Path, walk: _Walk, depth: int) -> _Item | Non
         else None
     )
     items: list[_Item] = []
-    _members(ctx, folder, walk, items, depth)
+    passed = _cascaded_build(data)
+    if passed is not None:
+        walk.cascade.append(passed)
+    try:
+        _members(ctx, folder, walk, items, depth)
+    finally:
+        if passed is not None:
+            walk.cascade.pop()
     if lead is None and not items:
         return None
     _ordered(section, lead, items)
@@ -344,7 +410,77 @@ def _section(ctx: Context, folder: Path, walk: _Walk, depth: int) -> _Item | Non
     return _Item(_key(ctx, data, path, "" if index.is_file() else name, date), section, date)
 
 
-def _root(ctx: Context, walk: _Walk) -> tuple[OutlineSection, TopicDeclaration | None]:
+def _menu_entry(data: Mapping[str, Any], menu: str) -> tuple[int, str] | None:
+    """A page's own entry in ``menu`` (front matter ``menu: main``, ``menu: [main]`` or
+    ``menu: {main: {weight: 10, name: Docs}}``) as (weight, name); the page's ``weight`` and
+    ``linkTitle`` (else ``title``) stand in for what the entry leaves out."""
+    value = data.get("menu", data.get("menus"))
+    listed = value == menu or (isinstance(value, list) and menu in value)
+    entry = value.get(menu) if isinstance(value, dict) else None
+    if not listed and not (isinstance(value, dict) and menu in value):
+        return None
+    fields = entry if isinstance(entry, dict) else {}
+    if _text(fields, "parent"):
+        return None  # a child entry: shown under its parent, not in the top navigation
+    weight = _weight(fields, "") if "weight" in fields else _weight(data, "")
+    name = _text(fields, "name") or _text(data, "linkTitle") or _text(data, "title") or ""
+    return weight, name
+
+
+def _config_menu(data: Mapping[str, Any], menu: str) -> dict[str, tuple[int, str]]:
+    """The configuration's ``menus.<menu>`` entries that name a page (``pageRef``), by the
+    content path they name (``docs``), as (weight, name)."""
+    entries = config.get(data, "menus", menu) or config.get(data, "menu", menu)
+    out: dict[str, tuple[int, str]] = {}
+    for entry in entries if isinstance(entries, list) else ():
+        ref = config.string(entry.get("pageRef")) if isinstance(entry, dict) else None
+        # A child entry (`parent: more`) is shown under its parent, not in the top navigation.
+        if ref is not None and isinstance(entry, dict) and not _text(entry, "parent"):
+            key = ref.strip("/").removesuffix("/_index.md").removesuffix(".md").lower()
+            out.setdefault(key, (_weight(entry, ""), _text(entry, "name") or ""))
+    return out
+
+
+def _menu_key(entry: tuple[int, str]) -> tuple[Any, ...]:
+    """Hugo's menu order: weight (0 last), then name."""
+    weight, name = entry
+    return (weight == 0, weight, name.casefold(), name)
+
+
+def _by_main_menu(
+    ctx: Context, walk: _Walk, items: list[_Item], configured: dict[str, tuple[int, str]]
+) -> None:
+    """Order the home's pages and sections as the ``main`` menu does, where it lists any of
+    them: themes show that menu as the site's top navigation (Docsy's navbar). The entries
+    come first in the menu's order, then the rest in Hugo's default order."""
+    entries: list[tuple[int, str] | None] = []
+    for item in items:
+        node = item.node
+        if isinstance(node, OutlineSection):
+            rel = node.key.rstrip("/")
+            lead = walk.special(ctx.content_root / rel, "_index")
+        else:
+            rel = node.path
+            lead = ctx.content_root / rel
+        own = _menu_entry(_front(ctx, lead), "main") if lead.is_file() else None
+        path = PurePosixPath(rel)
+        stem = path.stem.removesuffix("." + walk.language)
+        name = path.parent.as_posix() if stem == "index" else path.with_name(stem).as_posix()
+        entries.append(own or configured.get(name.lower()))
+    if not any(entries):
+        return
+    keyed = [
+        ((0, *_menu_key(entry)) if entry else (1, *item.key), item)
+        for entry, item in zip(entries, items, strict=True)
+    ]
+    keyed.sort(key=lambda pair: pair[0])
+    for position, (_, item) in enumerate(keyed):
+        item.key = (position,)
+
+
+def _root(
+    ctx: Context, walk: _Walk, site_config: Mapping[str, Any] | None = None
+) -> tuple[OutlineSection, TopicDeclaration | None]:
     folder = ctx.content_root
     index = folder / "_index.md"
     root = OutlineSection(name="", key="(root)/")
@@ -367,14 +503,15 @@ def _root(ctx: Context, walk: _Walk) -> tuple[OutlineSection, TopicDeclaration |
             entry.is_dir()
             and not entry.is_symlink()
             and not entry.name.startswith((".", "_"))
-            and not (entry / "index.md").is_file()
-            and not (entry / "_index.md").is_file()
+            and not walk.special(entry, "index").is_file()
+            and not walk.special(entry, "_index").is_file()
             and not ctx.excluded(entry)
         ):
             item = _section(ctx, entry, walk, 1)
             if item is not None:
                 items.append(item)
     _members(ctx, folder, walk, items, 0, flatten=False)
+    _by_main_menu(ctx, walk, items, _config_menu(site_config or {}, "main"))
     _ordered(root, lead, items)
     return root, declaration
 
@@ -447,6 +584,88 @@ def _routes(data: Mapping[str, Any]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(routes))
 
 
+# ── permalinks ──────────────────────────────────────────────────────────────────────────
+
+_TOKEN = re.compile(r":([a-z]+)")
+_PERMALINK_KINDS = ("page", "section", "term", "taxonomy")
+
+
+def _permalinks(data: Mapping[str, Any]) -> dict[str, str]:
+    """The configured permalink pattern of each top-level section's pages (``permalinks:
+    {posts: /:year/:title/}``, or the newer ``permalinks: {page: {posts: ...}}``)."""
+    value = data.get("permalinks")
+    if not isinstance(value, dict):
+        return {}
+    out = {
+        str(k).strip("/"): v
+        for k, v in value.items()
+        if isinstance(v, str) and k not in _PERMALINK_KINDS
+    }
+    pages = value.get("page")
+    if isinstance(pages, dict):
+        out.update({str(k).strip("/"): v for k, v in pages.items() if isinstance(v, str)})
+    return out
+
+
+def _urlize(text: str) -> str:
+    """A title as Hugo's ``urlize`` makes it a path segment: lowercased, blanks as ``-``."""
+    dashed = re.sub(r"\s+", "-", text.strip().lower())
+    return "".join(c for c in dashed if c.isalnum() or c in "-._~+")
+
+
+def _permalink(pattern: str, rel: str, front: Mapping[str, Any]) -> str:
+    """A page's URL path by a permalink pattern, its tokens filled from the page."""
+    path = PurePosixPath(rel)
+    bundle = path.stem == "index" and len(path.parts) > 1
+    name = path.parent.name if bundle else path.stem
+    sections = list(path.parts[:-2] if bundle else path.parts[:-1])
+    title = _text(front, "title") or ""
+    slug = _text(front, "slug")
+    stamp = _date(front)
+    moment = dt.datetime.fromtimestamp(stamp, dt.UTC) if stamp else dt.datetime(1, 1, 1)
+    values = {
+        "year": f"{moment.year:04d}",
+        "month": f"{moment.month:02d}",
+        "monthname": moment.strftime("%B").lower(),
+        "day": f"{moment.day:02d}",
+        "weekday": str(moment.isoweekday() % 7),
+        "weekdayname": moment.strftime("%A").lower(),
+        "yearday": str(moment.timetuple().tm_yday),
+        "section": sections[0] if sections else "",
+        "sections": "/".join(sections),
+        "title": _urlize(title),
+        "slug": slug or _urlize(title),
+        "filename": name,
+        "contentbasename": name,
+        "slugorfilename": slug or name,
+        "slugorcontentbasename": slug or name,
+    }
+    filled = _TOKEN.sub(lambda m: values.get(m.group(1), m.group(0)), pattern)
+    return "/".join(p for p in filled.split("/") if p)
+
+
+# ── render hooks ────────────────────────────────────────────────────────────────────────
+
+_HOOKS = ("layouts/_markup", "layouts/_default/_markup")
+_FROM_DESTINATION = re.compile(r"\$(\w+)\s*:?=[^}\n]*\.Destination\b")
+_EQ_LITERAL = re.compile(r"\beq\s+(\.Destination|\$\w+)(?:\.\w+)?\s+\"([^\"\s{}]{1,64})\"")
+
+
+def _hook_destinations(root: Path) -> frozenset[str]:
+    """Link destinations the site's own link render hook (``layouts/_markup/render-link.html``)
+    compares with a literal (``eq $u.String "g"``, the Hugo documentation's glossary links):
+    the hook renders them, so they are no page to find."""
+    found: set[str] = set()
+    for folder in _HOOKS:
+        hook = root / folder / "render-link.html"
+        if not hook.is_file():
+            continue
+        text = config.read_text(hook, root)
+        names = {".Destination", *("$" + m for m in _FROM_DESTINATION.findall(text))}
+        found.update(lit for var, lit in _EQ_LITERAL.findall(text) if var in names)
+    return frozenset(found)
+
+
 # ── the generator ───────────────────────────────────────────────────────────────────────
 
 
@@ -460,12 +679,17 @@ def _languages(data: Mapping[str, Any]) -> tuple[str, tuple[str, ...]]:
 
 
 class Hugo(Generator):
-    """Hugo."""
+    """Hugo; a site's own instance knows its ``permalinks`` (section -> pattern)."""
 
     name = "hugo"
     described_as = "a Hugo site"
     marker = "Hugo configuration"
     found_from_content = True
+
+    def __init__(self, permalinks: Mapping[str, str] | None = None, language: str = "en") -> None:
+        self.permalinks = dict(permalinks or {})
+        self.language = language
+        """The default content language: ``page.en.md`` is its ``page.md``."""
 
     def detect(self, root: Path, *, forced: bool) -> Site | None:
         files = _config_files(root)
@@ -488,14 +712,14 @@ class Hugo(Generator):
         repository = next(
             (
                 params[k]
-                for k in ("github_repo", "repository", "BookRepo", "geekdocRepo", "repo")
+                for k in ("github_repo", "repository", "BookRepo", "geekdocRepo", "repo", "ghrepo")
                 if config.string(params.get(k))
             ),
             None,
         )
         author = params.get("author")
         return Site(
-            self,
+            Hugo(_permalinks(data), language),
             file,
             content,
             config.site_metadata(
@@ -514,6 +738,11 @@ class Hugo(Generator):
                 prefixes=config.url_path(data.get("baseURL")),
                 static_roots=(root / "static",),
                 routes=_routes(data),
+                ignored=_hook_destinations(root),
+                definition_terms=config.get(
+                    data, "markup", "goldmark", "parser", "autoDefinitionTermID"
+                )
+                is True,
             ),
         )
 
@@ -522,15 +751,33 @@ class Hugo(Generator):
         folder = site.config.parent
         root_folder = folder.parent.parent if folder.name == "_default" else folder
         data = _read_config(root_folder, _config_files(root_folder))
-        _, others = _languages(data)
-        root, declaration = _root(ctx, _Walk(ctx, others))
-        return Outline(self.name, root, None, root_declaration=declaration, interleaved_root=True)
+        language, others = _languages(data)
+        walk = _Walk(ctx, others, self, language)
+        root, declaration = _root(ctx, walk, data)
+        return Outline(
+            self.name,
+            root,
+            None,
+            root_declaration=declaration,
+            interleaved_root=True,
+            routes=tuple(dict.fromkeys(walk.routes)),
+        )
 
     def page_url(self, rel: str, front: Mapping[str, Any]) -> PageUrl:
+        path = PurePosixPath(rel)
+        suffix = f".{self.language}"
+        if path.stem.endswith(suffix) and path.stem != suffix:
+            # The default language's own file (_index.en.md) is published as page.md would be.
+            rel = path.with_name(path.stem.removesuffix(suffix) + path.suffix).as_posix()
         default = super().page_url(rel, front)
         url = _text(front, "url")
         if url is not None:
             return PageUrl(url.strip("/"), default.folder)
+        parts = PurePosixPath(rel).parts
+        pattern = self.permalinks.get(parts[0]) if len(parts) > 1 else None
+        if pattern is not None and PurePosixPath(rel).stem != "_index":
+            # The section's permalink pattern places its pages (never the section page).
+            return PageUrl(_permalink(pattern, rel, front), default.folder)
         slug = _text(front, "slug")
         segments = default.path.split("/") if default.path else []
         if slug and segments:

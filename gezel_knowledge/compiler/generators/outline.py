@@ -56,3 +56,7 @@ class Outline:
     root_declaration: TopicDeclaration | None = None
     """What the content folder itself declares about the root topic (its ``_topic.yaml``,
     Hugo's root ``_index.md``)."""
+    routes: tuple[str, ...] = ()
+    """Pages the generator publishes outside its navigation and the catalog (Hugo's search
+    page filled by its theme, a ``list: never`` page), as :attr:`LinkStyle.routes`: a link
+    to one is kept as written, with no warning."""

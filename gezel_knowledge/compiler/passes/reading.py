@@ -130,10 +130,10 @@ class ReadPass:
 
     def _empty(self, index: int) -> None:
         src = self.documents[index]
-        if src.id.rsplit("/", 1)[-1].lower() in _SECTION_PAGE_STEMS:
-            # A section's own page (Hugo's _index.md, an index.md or README.md leading a
-            # folder) with no text is what generators show as the section's listing: the
-            # site is fine, so nothing is said.
+        if src.id.rsplit("/", 1)[-1].split(".", 1)[0].lower() in _SECTION_PAGE_STEMS:
+            # A section's own page (Hugo's _index.md, or _index.en.md for its language, an
+            # index.md or README.md leading a folder) with no text is what generators show
+            # as the section's listing: the site is fine, so nothing is said.
             return
         self.warnings.append(
             BuildWarning(

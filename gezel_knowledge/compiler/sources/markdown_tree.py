@@ -32,6 +32,7 @@ bodies are not kept), and once per document during the build, when its body is r
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 import unicodedata
 from collections.abc import Callable, Mapping
@@ -69,7 +70,7 @@ from gezel_knowledge.compiler.sources.source import (
     SourceDocument,
 )
 from gezel_knowledge.compiler.sources.toc import outline_pages, table_of_contents
-from gezel_knowledge.compiler.text.anchors import page_anchors
+from gezel_knowledge.compiler.text.anchors import definition_term_anchors, page_anchors
 from gezel_knowledge.compiler.text.blocks import (
     Block,
     LineIndex,
@@ -371,6 +372,42 @@ class _Tree:
         """MyST labels of every page (label -> page, lines), for generators that read them."""
         self.uids: dict[str, _Page] | None = None
         """Pages by their front matter ``uid`` (DocFX's cross-reference ids), made on demand."""
+        self.lfs_pointers: set[Path] = set()
+        """Images the tree holds as Git LFS pointers (one note for all, no warning per link)."""
+        self.active_svgs: dict[Path, str] = {}
+        """SVG images that are not inert (a draw.io diagram's ``<foreignObject>``), with why:
+        not shipped, their links kept as written (one note for all)."""
+        self.outside_files: set[str] = set()
+        """Files above the source folder that links name and the generator includes (DocFX
+        code snippets): seen to exist, never read (one note for all)."""
+
+    def notes(self) -> tuple[str, ...]:
+        """What the author may want to know that is no problem of the site."""
+        out: list[str] = []
+        if self.lfs_pointers:
+            count = len(self.lfs_pointers)
+            out.append(
+                f"{count} image{'s are' if count != 1 else ' is a'} Git LFS pointer"
+                f"{'s' if count != 1 else ''}, not image data (the tree was copied without Git "
+                "LFS): the links to them are kept as written"
+            )
+        if self.active_svgs:
+            count = len(self.active_svgs)
+            svg = min(self.active_svgs)
+            out.append(
+                f"{count} SVG image{'s are' if count != 1 else ' is'} not shipped, not being "
+                f"inert (such as {self.display(svg)}: {self.active_svgs[svg]}): the links "
+                f"to {'them' if count != 1 else 'it'} are kept as written"
+            )
+        if self.outside_files:
+            count = len(self.outside_files)
+            first = min(self.outside_files)
+            out.append(
+                f"{count} file{'s' if count != 1 else ''} above the source folder "
+                f"(such as {first}) {'are' if count != 1 else 'is'} named by links the "
+                "generator resolves; not read (confinement), the links are kept as written"
+            )
+        return tuple(out)
 
     def display(self, path: Path) -> str:
         return display_path(path, self.source_root)
@@ -417,6 +454,10 @@ class _Tree:
             links=find_links(body, index, blocks, myst=self.style.myst_labels is not None),
             heading=unicodedata.normalize("NFC", heading),
         )
+        if self.style.definition_terms:
+            terms = definition_term_anchors(blocks, body, self.style.slug, page.anchors)
+            for target, span in terms.items():
+                page.anchors.setdefault(target, span)
         if self.style.myst_labels:
             implicit = self.style.myst_labels == "mystmd"
             for target, span in myst_targets(body, front=front, implicit=implicit).items():
@@ -445,8 +486,8 @@ class _Tree:
             if raw[:5].lower() == "xref:":
                 self._plan_xref(page, link, raw[5:], where=where, line=line)
                 continue
-            if not raw or _SCHEME.match(raw):
-                continue
+            if not raw or _SCHEME.match(raw) or raw in self.style.ignored:
+                continue  # a URL, or a target the site says the generator renders itself
             ref = self.site.generator.link_target(raw)
             path_part, _, fragment = (ref.path if ref is not None else raw).partition("#")
             path_part = path_part.split("?", 1)[0]
@@ -468,7 +509,7 @@ class _Tree:
                 continue
             else:
                 missing = self._on_disk(page, decoded) is None
-                if self._generated(page, decoded) or (not missing and self.style.files_resolve):
+                if self._resolved_file(page, decoded, missing=missing):
                     self._keep_silently(page, link)  # the generator resolves it
                     continue
                 reason = "unresolved-link" if missing else "link-not-rewritten"
@@ -485,6 +526,27 @@ class _Tree:
             return None
         candidate = self.source_root / rel
         return candidate if candidate.exists() else None
+
+    def _resolved_file(self, page: _Page, decoded: str, *, missing: bool) -> bool:
+        """Whether the generator resolves a target that is no page: a folder it writes, or
+        (DocFX) a file it copies or includes, in the source folder or above it."""
+        if self._generated(page, decoded):
+            return True
+        if not self.style.files_resolve:
+            return False
+        return not missing or self._above(page, decoded)
+
+    def _above(self, page: _Page, decoded: str) -> bool:
+        """Whether a relative target leaves the source folder for a file that exists there
+        (only seen to exist, never read); recorded for :meth:`notes`."""
+        if decoded.startswith("/"):
+            return False
+        folder = (self.content_root / page.rel).parent
+        joined = Path(os.path.normpath(folder / decoded))
+        if joined.is_relative_to(self.source_root) or not joined.is_file():
+            return False
+        self.outside_files.add(Path(os.path.relpath(joined, self.source_root)).as_posix())
+        return True
 
     def _plan_xref(self, page: _Page, link: LinkRef, uid: str, *, where: str, line: int) -> None:
         """An ``xref:uid`` link (DocFX): to the page whose front matter ``uid`` it names, else
@@ -597,16 +659,22 @@ class _Tree:
             )
         if _is_lfs_pointer(resolved):
             # The tree holds a Git LFS pointer, not the image (a clone without LFS, a ZIP).
-            why = "is a Git LFS pointer: the image itself is not in the tree"
-            self._keep(page, link, where, line, reason="missing-image", why=why)
+            # The generator publishes the file that is there, so the link is no broken one:
+            # kept as written, and one note for every such file.
+            self.lfs_pointers.add(resolved)
+            self._keep_silently(page, link)
             return
         archive = self.asset_files.get(resolved)
-        if archive is None:
+        if archive is None and resolved not in self.active_svgs:
             archive = self._ship(resolved, link, where, line)
+        if archive is None:
+            self._keep_silently(page, link)  # an SVG that is not inert: noted once
+            return
         page.plan[link.start] = ("asset", archive, None)
 
-    def _ship(self, resolved: Path, link: LinkRef, where: str, line: int) -> str:
-        """Check an image and give it its archive path."""
+    def _ship(self, resolved: Path, link: LinkRef, where: str, line: int) -> str | None:
+        """Check an image and give it its archive path; ``None`` for an SVG that is not inert,
+        which the catalog never ships (the site's own generator publishes it as it is)."""
         try:
             rel = resolved.relative_to(self.content_root.resolve()).as_posix()
         except ValueError:
@@ -626,6 +694,9 @@ class _Tree:
             )
         data = read_asset_bytes(resolved, where=self.display(resolved))
         problem = asset_problem(archive, data)
+        if problem is not None and problem.reason == "unsafe-svg":
+            self.active_svgs[resolved] = problem.message.split("SVG is not inert: ", 1)[-1]
+            return None
         if problem is not None:
             raise SourceError(
                 f"image {link.target!r}: {problem.message}",
@@ -761,6 +832,10 @@ def load_markdown_tree(
         reserved=reserved,
     )
     labels = outline_pages(recognised.outline)
+    if recognised.outline.routes:
+        # Pages the generator publishes outside its navigation: links to them are silent.
+        routes = (*site.links.routes, *recognised.outline.routes)
+        site = replace(site, links=replace(site.links, routes=routes))
     tree = _Tree(source_root, recognised.content_root, site)
     for rel in sorted(labels):
         tree.scan(rel, labels[rel])
@@ -839,6 +914,7 @@ def load_markdown_tree(
             for path, file in sorted(tree.assets.items())
         ),
         warnings=meta.warnings + recognised.warnings + toc.warnings + tuple(tree.warnings),
+        notes=tree.notes(),
         readme=readme if readme.is_file() and not _is_page(readme, meta, tree) else None,
         license_notice=license_file,
         source_notices=notices,

@@ -62,6 +62,8 @@ class LinkResolver:
         self.pages = set(pages)
         self.urls: dict[str, str] = {}
         self.page_urls: dict[str, str] = {}
+        self._names: dict[str, list[str]] | None = None
+        """Pages by file name (an index page by its folder's), for Hugo's ``ref`` by name."""
         self.folder_pages: set[str] = set()
         """Pages published at their folder's URL (index pages), whose links resolve from it."""
         for rel in sorted(pages):
@@ -169,6 +171,24 @@ class LinkResolver:
                 return True
         return False
 
+    def _by_name(self, target: str) -> str | None:
+        """Hugo's last resort for a ``ref`` of one path segment (``{{< ref "go" >}}``): the
+        one page whose file name, or whose folder for an index page, is that name; none when
+        no page or several do."""
+        name = target.strip("/").lower()
+        if not name or "/" in name:
+            return None
+        if self._names is None:
+            self._names = {}
+            for rel in sorted(self.pages):
+                path = PurePosixPath(rel)
+                stem = path.stem.split(".", 1)[0].lower()
+                key = path.parent.name.lower() if stem in _INDEX_STEMS else stem
+                self._names.setdefault(key, []).append(rel)
+        stem = PurePosixPath(name).stem if PurePosixPath(name).suffix in PAGE_SUFFIXES else name
+        found = self._names.get(stem, [])
+        return found[0] if len(found) == 1 else None
+
     def resolve(self, page_rel: str, target: str, *, ref: bool = False) -> str | None:
         """The page a link's decoded, fragment-free target names, or ``None``; ``ref`` when
         the target came from a Hugo ``ref``/``relref`` shortcode."""
@@ -177,6 +197,7 @@ class LinkResolver:
                 self._by_files(page_rel, target)
                 or self._by_files("", "/" + target.lstrip("/"))
                 or self._by_urls(page_rel, target)
+                or self._by_name(target)
             )
         if PurePosixPath(target).suffix.lower() in PAGE_SUFFIXES:
             return self._by_files(page_rel, target)

@@ -83,6 +83,9 @@ class CatalogSource:
     """A tuple, or for a document list a sequence that parses each document when asked for."""
     assets: tuple[SourceAsset, ...] = ()
     warnings: tuple[BuildWarning, ...] = ()
+    notes: tuple[str, ...] = ()
+    """What the author may want to know that is no problem (images held as Git LFS
+    pointers): said once each, never counted as warnings."""
     readme: Path | None = None
     """The catalog README (``README.md`` in the archive), when the source has one."""
     license_notice: Path | None = None

@@ -32,12 +32,19 @@ from __future__ import annotations
 import html
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Literal
 
 from gezel_knowledge.compiler.text.blocks import Block, LineIndex
 
-__all__ = ["SLUG_STYLES", "SlugStyle", "heading_text", "page_anchors", "slugify"]
+__all__ = [
+    "SLUG_STYLES",
+    "SlugStyle",
+    "definition_term_anchors",
+    "heading_text",
+    "page_anchors",
+    "slugify",
+]
 
 SlugStyle = Literal["github", "python-markdown", "mdbook", "gitbook"]
 SLUG_STYLES: tuple[SlugStyle, ...] = ("github", "python-markdown", "mdbook", "gitbook")
@@ -56,6 +63,8 @@ _ATTRIBUTE_ID = re.compile(r"(?:^|\s)#([\w:.-]+)")
 _HTML_ANCHOR = re.compile(
     r"<a\s[^<>]*?\b(?:id|name)\s*=\s*[\"']([^\"'<>]+)[\"'][^<>]*>", re.IGNORECASE
 )
+# Any other element's id is a target too (<sup id="a1">, <span id="x">): a browser scrolls to it.
+_HTML_ID = re.compile(r"<(?![aA]\s)[A-Za-z][\w-]*\s[^<>]*?\bid\s*=\s*[\"']([^\"'<>]+)[\"'][^<>]*>")
 _MYST_TARGET = re.compile(r" {0,3}\(([^()\s]+)\)=[ \t]*\Z")
 # Both read in one pass: the heading's text is taken whole (its closing #s stripped after), and
 # an id is followed at once by "}" or a blank, so a long unclosed one is not rescanned.
@@ -213,6 +222,7 @@ def _line_targets(
         lines = body[block.start : block.end].split("\n")
         labels = [m.group(1) for m in (_MYST_TARGET.match(line) for line in lines) if m]
         labels += [a for line in lines for a in _HTML_ANCHOR.findall(line)]
+        labels += [a for line in lines for a in _HTML_ID.findall(line)]
         labels += [a for line in lines for a in _INLINE_ATTRIBUTES.findall(line)]
         if not labels:
             continue
@@ -270,4 +280,30 @@ def page_anchors(
             found.setdefault(_repeat(base, n, each), span)
             if each == "gitbook" and base[:1].isdigit():
                 found.setdefault(f"id-{_repeat(base, n, each)}", span)
+    return found
+
+
+def definition_term_anchors(
+    blocks: Sequence[Block], body: str, style: SlugStyle, taken: Mapping[str, object]
+) -> dict[str, tuple[int, int]]:
+    """The ids a renderer gives the terms of definition lists (``term`` then ``: definition``;
+    goldmark's ``autoDefinitionTermID``): each term's slug, numbered after the ids ``taken``
+    already (``-1``, ``-2``), naming the term and its definition."""
+    found: dict[str, tuple[int, int]] = {}
+    seen: dict[str, int] = {}
+    for block in blocks:
+        if block.kind != "text":
+            continue
+        lines = body[block.start : block.end].split("\n")
+        for i, line in enumerate(lines[:-1]):
+            term = line.strip()
+            if not term or term.startswith(":") or not lines[i + 1].startswith(": "):
+                continue
+            base = slugify(heading_text(term), style)
+            n = seen.get(base, 0)
+            while _repeat(base, n, style) in taken and n < 1000:
+                n += 1
+            seen[base] = n + 1
+            line_no = block.line_start + i
+            found.setdefault(_repeat(base, n, style), (line_no, line_no + 1))
     return found

@@ -1,0 +1,238 @@
+"""Hugo: where pages are published (permalinks), the pages it publishes outside its
+navigation (a search page its layout fills, ``list: never``) kept as routes, and the home
+ordered by its ``main`` menu (issue 21)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from gezel_knowledge.compiler import CatalogSource, LinkBase
+from gezel_knowledge.compiler.sources.markdown_tree import load_markdown_tree
+from tests.compiler.trees import write_tree
+
+LINKS = LinkBase("tester", "demo")
+REF = "knowledge://tester/demo/"
+
+
+def _body(source: CatalogSource, doc_id: str) -> str:
+    return next(d for d in source.documents if d.id == doc_id).load_body(LINKS)
+
+
+def _warnings(source: CatalogSource) -> list[tuple[str, str | None, int | None]]:
+    return [(w.reason, w.path, w.line) for w in source.warnings]
+
+
+def test_links_written_against_permalinks_find_their_pages(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "hugo",
+        {
+            "hugo.yaml": (
+                "title: H\npermalinks:\n  posts: /:year/:month/:title/\n"
+                "  page:\n    docs: /manual/:sections/:slugorfilename/\n"
+            ),
+            "content/_index.md": "---\ntitle: H\n---\n",
+            "content/posts/_index.md": "---\ntitle: Posts\n---\n",
+            "content/posts/launch.md": (
+                "---\ntitle: We Launched Today\ndate: 2026-03-04\n---\nHello.\n"
+            ),
+            "content/docs/_index.md": "---\ntitle: Docs\n---\n",
+            "content/docs/guide/setup.md": "---\ntitle: Setup\nslug: install\n---\nDo it.\n",
+            "content/docs/guide/tune.md": "---\ntitle: Tune\n---\n## Knobs\n\nTurn.\n",
+            "content/about.md": (
+                "---\ntitle: About\n---\n"
+                "[launch](/2026/03/we-launched-today/) [setup](/manual/docs/guide/install/)\n"
+                "[knobs](/manual/docs/guide/tune/#knobs) [docs](/docs/) "
+                "[old](/posts/launch/)\n"
+            ),
+        },
+        catalog=None,
+    )
+    source = load_markdown_tree(root)
+    body = _body(source, "about")
+    assert f"[launch]({REF}posts/launch)" in body
+    assert f"[setup]({REF}docs/guide/setup)" in body
+    assert f"[knobs]({REF}docs/guide/tune#line=" in body
+    assert f"[docs]({REF}docs/_index)" in body  # a section page keeps its folder's URL
+    # The post's file path still finds it, by the file rules every generator shares.
+    assert f"[old]({REF}posts/launch)" in body
+    assert _warnings(source) == []
+
+
+def test_a_search_page_its_layout_fills_and_unlisted_pages_are_routes(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "hugo",
+        {
+            "hugo.toml": 'title = "H"\n',
+            "content/_index.md": (
+                "---\ntitle: H\n---\nSee [search](/search/) and [hidden](/hidden/).\n"
+            ),
+            "content/search.md": "---\ntitle: Search Results\nlayout: search\n---\n",
+            "content/hidden.md": (
+                "---\ntitle: Hidden\nbuild:\n  list: never\n---\nPublished, listed nowhere.\n"
+            ),
+            "content/gone.md": "---\ntitle: Gone\n_build:\n  render: never\n---\nNot published.\n",
+            "content/shaped.md": "---\ntitle: Shaped\ntype: landing\n---\nReal text here.\n",
+            "content/page.md": "---\ntitle: Page\n---\n[gone](/gone/)\n",
+        },
+        catalog=None,
+    )
+    source = load_markdown_tree(root)
+    # Routes, not pages: no empty search page, no unlisted page in the navigation; a page
+    # with a layout and text of its own is a page; a page Hugo does not render is none.
+    assert sorted(d.id for d in source.documents) == ["_index", "page", "shaped"]
+    body = _body(source, "_index")
+    assert "[search](/search/)" in body
+    assert "[hidden](/hidden/)" in body
+    assert _warnings(source) == [("unresolved-link", "content/page.md", 4)]
+
+
+def test_the_homes_sections_follow_the_main_menu(tmp_path: Path) -> None:
+    # The navbar (the main menu) orders the home: menu weight, 0 last, then name; a page
+    # only the configuration's menu names (pageRef) counts too; the rest follow in Hugo's
+    # default order (weight, date, title).
+    root = write_tree(
+        tmp_path / "hugo",
+        {
+            "hugo.yaml": (
+                "title: H\nmenus:\n  main:\n    - name: Help\n      pageRef: /help\n"
+                "      weight: 25\n    - name: Aside\n      pageRef: /aside\n      parent: Docs\n"
+            ),
+            "content/_index.md": "---\ntitle: H\n---\n",
+            "content/about/index.md": "---\ntitle: About\nmenu: {main: {weight: 10}}\n---\nA.\n",
+            "content/blog/_index.md": "---\ntitle: Blog\nmenu: {main: {weight: 30}}\n---\n",
+            "content/blog/post.md": "---\ntitle: Post\n---\nP.\n",
+            "content/docs/_index.md": "---\ntitle: Docs\nweight: 1\nmenu: main\n---\n",
+            "content/docs/start.md": "---\ntitle: Start\n---\nS.\n",
+            "content/help.md": "---\ntitle: Help\n---\nH.\n",
+            "content/aside.md": "---\ntitle: Aside\n---\nA.\n",
+            "content/legal.md": "---\ntitle: Legal\nweight: 5\n---\nL.\n",
+            # A child entry sits under its parent in the navbar: not a top-level one.
+            "content/zeta.md": (
+                "---\ntitle: Zeta\nweight: 9\nmenu: {main: {parent: Docs, weight: 1}}\n---\nZ.\n"
+            ),
+        },
+        catalog=None,
+    )
+    source = load_markdown_tree(root)
+    # The home's one order: its pages' ordinals and its sections' sort keys are positions.
+    pages = {d.id: d.ordinal for d in source.documents if d.topic_path == ("h",)}
+    # A sort key is 2**31 + the position (signed order as an unsigned key).
+    sections = {t.id: int(t.sort_key) - 2**31 for t in source.topics if t.parent_id == "h"}
+    # docs has no menu weight of its own: its page weight (1) is the entry's.
+    assert {**pages, **sections} == {
+        "_index": 0,
+        "docs": 1,
+        "about/index": 2,
+        "help": 3,
+        "blog": 4,
+        "legal": 5,
+        "zeta": 6,
+        "aside": 7,
+    }
+
+
+def test_the_default_languages_own_index_files_lead_their_folders(tmp_path: Path) -> None:
+    # `_index.en.md` and `index.en.md` are the default language's `_index.md`/`index.md`:
+    # a section and a leaf bundle published at their folder's URL; `.fr` is another site's.
+    root = write_tree(
+        tmp_path / "hugo",
+        {
+            "hugo.toml": 'title = "H"\n[languages.en]\n[languages.fr]\n',
+            "content/_index.md": "---\ntitle: H\n---\n",
+            "content/glossary/_index.en.md": "---\ntitle: Glossary\nlayout: glossary\n---\n",
+            "content/glossary/_index.fr.md": "---\ntitle: Glossaire\n---\n",
+            "content/glossary/term.md": "---\ntitle: Term\n---\nT.\n",
+            "content/guide/index.en.md": "---\ntitle: Guide\n---\nG.\n",
+            "content/page.md": (
+                "---\ntitle: Page\n---\n"
+                '[a]({{% relref "/glossary" %}}) [b](/glossary/) [c](/guide/)\n'
+            ),
+        },
+        catalog=None,
+    )
+    source = load_markdown_tree(root)
+    assert {d.id: d.topic_path for d in source.documents} == {
+        "_index": ("h",),
+        "glossary/_index.en": ("h", "glossary"),
+        "glossary/term": ("h", "glossary"),
+        "guide/index.en": ("h",),
+        "page": ("h",),
+    }
+    body = _body(source, "page")
+    assert f"[a]({REF}glossary/_index.en)" in body
+    assert f"[b]({REF}glossary/_index.en)" in body
+    assert f"[c]({REF}guide/index.en)" in body
+    assert source.warnings == ()
+
+
+def test_render_link_pages_element_ids_and_refs_by_name(tmp_path: Path) -> None:
+    # `_build: {render: link}` is a URL only (the host redirects it): a route. Any element's
+    # id is an anchor. A one-segment ref no path finds names the one page of that name.
+    root = write_tree(
+        tmp_path / "hugo",
+        {
+            "hugo.toml": 'title = "H"\n',
+            "content/_index.md": "---\ntitle: H\n---\n",
+            "content/docs/_index.md": "---\ntitle: Docs\n---\n",
+            "content/docs/go/_index.md": "---\ntitle: Go\n---\n## Dev stories\n\nStories.\n",
+            "content/docs/go/api.md": "---\ntitle: API\n_build: {render: link}\n---\n",
+            "content/docs/go/start.md": (
+                "---\ntitle: Start\n---\nSee [API](../api) and [back](#a1).\n\n"
+                'Channels<sup id="a1">[1](#f1)</sup>.\n\n1. <a id="f1"></a> Note.\n'
+            ),
+            "content/docs/a/intro.md": "---\ntitle: Intro A\n---\nOne.\n",
+            "content/docs/b/intro.md": "---\ntitle: Intro B\n---\nTwo.\n",
+            "content/blog/post.md": (
+                '---\ntitle: Post\n---\n[go]({{< relref "go#dev-stories" >}}) '
+                '[many]({{< relref "intro" >}})\n'
+            ),
+        },
+        catalog=None,
+    )
+    source = load_markdown_tree(root)
+    assert "docs/go/api" not in {d.id for d in source.documents}
+    assert f"[go]({REF}docs/go/_index#line=" in _body(source, "blog/post")
+    start = _body(source, "docs/go/start")
+    assert "[API](../api)" in start
+    assert f"[back]({REF}docs/go/start#line=" in start
+    # Two pages are named intro: ambiguous, so Hugo fails on it too.
+    assert _warnings(source) == [("unresolved-link", "content/blog/post.md", 4)]
+
+
+def test_cascaded_build_hook_literals_and_definition_term_ids(tmp_path: Path) -> None:
+    # A section's cascade passes `build` to the pages below it (snippets Hugo never renders);
+    # a destination the site's link render hook compares with a literal is the hook's; with
+    # autoDefinitionTermID, definition terms are link targets (numbered after headings).
+    root = write_tree(
+        tmp_path / "hugo",
+        {
+            "hugo.toml": ('title = "H"\n[markup.goldmark.parser]\nautoDefinitionTermID = true\n'),
+            "layouts/_markup/render-link.html": (
+                "{{- $u := urls.Parse .Destination -}}\n"
+                '{{- if eq $u.String "g" }}<a href="/glossary/">{{ .Text }}</a>{{ end -}}\n'
+                '{{- if eq $level "warning" }}x{{ end -}}\n'
+            ),
+            "content/_index.md": "---\ntitle: H\n---\n",
+            "content/_common/_index.md": (
+                "---\ncascade:\n  build:\n    list: never\n    render: never\n---\n"
+            ),
+            "content/_common/snippet.md": "---\n---\nA snippet.\n",
+            "content/conf.md": (
+                "---\ntitle: Conf\n---\n## publishDir\n\nHeading.\n\n"
+                "`publishDir`\n: Where the site goes.\n\n`cacheDir`\n: Caches.\n\n"
+                "See [dir](#publishdir-1), [cache](#cachedir), a [term](g), [warn](warning) "
+                "and [nope](#nope).\n"
+            ),
+        },
+        catalog=None,
+    )
+    source = load_markdown_tree(root)
+    assert sorted(d.id for d in source.documents) == ["_common/_index", "_index", "conf"]
+    body = _body(source, "conf")
+    assert f"[dir]({REF}conf#line=" in body
+    assert f"[cache]({REF}conf#line=" in body
+    assert "[term](g)" in body
+    assert sorted(_warnings(source)) == [
+        ("missing-anchor", "content/conf.md", 14),
+        ("unresolved-link", "content/conf.md", 14),
+    ]
