@@ -4,9 +4,12 @@ Docusaurus keeps its configuration and sidebars in JavaScript. Their useful part
 literals (``{ docs: { path: '../docs' } }``, ``[{ type: 'doc', id: 'intro' }]``), so this reads
 every literal the file holds as Python values: objects as dicts, arrays as lists, strings
 (template literals without ``${...}`` too), numbers, ``true``/``false``/``null``, and
-``require('x')``/``require.resolve('x')`` as the string they name. A name bound to a
-literal earlier in the file (``const items = [...]``) stands for it. Anything else that needs
-JavaScript to evaluate (a call, an interpolated template) is :data:`UNKNOWN`.
+``require('x')``/``require.resolve('x')`` as the string they name, and so
+``path.join(__dirname, 'x')``/``path.resolve(__dirname, 'x')`` (the parts joined). A name bound
+to a literal earlier in the file (``const items = [...]``, ``const last = '11.x'``) stands for
+it, in a value, a computed key (``[last]: {...}``) or a spread (``[...items, 'x']``,
+``{...base}``). Anything else that needs JavaScript to evaluate (a call, an interpolated
+template) is :data:`UNKNOWN`.
 
 The files are untrusted, so everything here is linear in the text: one pass of the tokenizer,
 brackets matched once, each literal parsed once (a failed attempt is remembered), nesting
@@ -32,6 +35,10 @@ __all__ = [
 
 MAX_DEPTH = 64
 """Literals nested deeper than this are unknown (bounds the reader's recursion)."""
+
+MAX_SPREAD = 100_000
+"""How many items spreads of bound literals may copy in one file, in all (a chain of
+``[...a, ...a]`` doubles each time); spreads past it are unknown."""
 
 
 class _Unknown:
@@ -265,6 +272,7 @@ class _Reader:
         self.t = tokens
         self.match = self._match_brackets()
         self.memo: dict[int, tuple[Any, int]] = {}
+        self.spread_budget = MAX_SPREAD
         self.bindings: dict[str, Any] = {}
         """Literals bound by ``const NAME = ...`` (also ``let``, ``var``, a type annotation)
         earlier in the file: a later ``NAME`` is their value."""
@@ -351,7 +359,41 @@ class _Reader:
             return words[word], k + 1
         if word == "require":
             return self.require(k)
+        if (
+            word == "path"
+            and self.punc(k + 1, ".")
+            and k + 2 < len(self.t)
+            and self.t[k + 2].value in ("join", "resolve")
+        ):
+            return self.path_call(k + 3)
         return self.bindings.get(word, UNKNOWN), k + 1
+
+    def path_call(self, j: int) -> tuple[Any, int]:
+        """``path.join(__dirname, 'a', 'b')`` (or ``resolve``), whose ``(`` is at ``j``: the
+        string parts joined, relative to the file's folder; ``UNKNOWN`` for other
+        arguments."""
+        if not self.punc(j, "(") or self.match[j] < 0:
+            return UNKNOWN, j
+        close = self.match[j]
+        parts: list[str] = []
+        k = j + 1
+        while k < close:
+            tok = self.t[k]
+            if self.punc(k, ","):
+                k += 1
+                continue
+            if tok.kind == "ident" and tok.value == "__dirname" and not parts:
+                k += 1
+                continue
+            if tok.kind != "str" or tok.value is None:
+                return UNKNOWN, close + 1
+            parts.append(tok.value)
+            k += 1
+        if not parts or parts[0].startswith("/"):
+            return UNKNOWN, close + 1
+        return "/".join(
+            p.strip("/") if i else p.rstrip("/") for i, p in enumerate(parts)
+        ), close + 1
 
     def require(self, k: int) -> tuple[Any, int]:
         """``require('x')`` and ``require.resolve('x')`` as ``'x'``."""
@@ -385,12 +427,25 @@ class _Reader:
                 k += 1
                 continue
             if self.punc(k, "..."):
-                out.append(UNKNOWN)
+                spread = self.spread(k + 1, end, list)
+                out.extend(spread if isinstance(spread, list) else [UNKNOWN])
                 k = self.skip_expression(k + 1, end)
                 continue
             item, k = self.value(k, end, depth)
             out.append(item)
         return out
+
+    def spread(self, k: int, end: int, kind: type) -> Any:
+        """The bound literal of kind ``kind`` a spread ``...NAME`` copies (``UNKNOWN`` for
+        anything else, or past :data:`MAX_SPREAD`)."""
+        tok = self.t[k] if k < end else None
+        if tok is None or tok.kind != "ident" or self.skip_expression(k, end) != k + 1:
+            return UNKNOWN
+        value = self.bindings.get(str(tok.value), UNKNOWN)
+        if not isinstance(value, kind) or self.spread_budget < len(value):
+            return UNKNOWN
+        self.spread_budget -= len(value)
+        return value
 
     def key(self, k: int) -> tuple[str | None, int] | None:
         """A property's key at ``k`` and the index of its last token (``None`` as the key
@@ -403,7 +458,16 @@ class _Reader:
         if tok.kind == "num":
             return str(tok.value), k
         if self.punc(k, "[") and self.match[k] > 0:
-            return None, self.match[k]  # a computed key: its value is skipped
+            # A computed key: a name bound to a string is that string; else its value is
+            # skipped.
+            inner = self.t[k + 1]
+            if self.match[k] == k + 2 and inner.kind == "ident":
+                bound = self.bindings.get(str(inner.value))
+                if isinstance(bound, str):
+                    return bound, self.match[k]
+            if self.match[k] == k + 2 and inner.kind == "str" and inner.value is not None:
+                return inner.value, self.match[k]
+            return None, self.match[k]
         return None
 
     def object(self, k: int, end: int, depth: int) -> Any:
@@ -414,6 +478,9 @@ class _Reader:
                 continue
             tok = self.t[k]
             if self.punc(k, "..."):
+                spread = self.spread(k + 1, end, dict)
+                if isinstance(spread, dict):
+                    out.update(spread)
                 k = self.skip_expression(k + 1, end)
                 continue
             found = self.key(k)
@@ -454,8 +521,32 @@ class _Reader:
                     out.append(value)
                     k = after
                     continue
+            elif (
+                tok.kind in ("str", "num") and tok.value is not None and self.ends_statement(k + 1)
+            ):
+                # `const last = '11.x'`: a name for a scalar, used as a value or a key later.
+                name = self.bound_name(k)
+                if name is not None:
+                    self.bindings.setdefault(name, tok.value)
             k += 1
         return out
+
+    def ends_statement(self, k: int) -> bool:
+        """Whether the expression before ``k`` ends there (``;``, the file's end, or a new
+        declaration), so a value just before it is the whole expression."""
+        if k >= len(self.t) or self.punc(k, ";"):
+            return True
+        tok = self.t[k]
+        return tok.kind == "ident" and tok.value in (
+            "const",
+            "let",
+            "var",
+            "export",
+            "import",
+            "function",
+            "module",
+            "class",
+        )
 
     def bound_name(self, k: int) -> str | None:
         """The name a literal at ``k`` is bound to (``const NAME = {``, ``const NAME: T = {``,
