@@ -435,7 +435,7 @@ class _Reader:
             out.append(item)
         return out
 
-    def spread(self, k: int, end: int, kind: type) -> Any:
+    def spread(self, k: int, end: int, kind: type[list[Any]] | type[dict[str, Any]]) -> Any:
         """The bound literal of kind ``kind`` a spread ``...NAME`` copies (``UNKNOWN`` for
         anything else, or past :data:`MAX_SPREAD`)."""
         tok = self.t[k] if k < end else None
