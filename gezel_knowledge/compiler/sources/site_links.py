@@ -134,7 +134,18 @@ class LinkResolver:
 
     def _by_files(self, page_rel: str, target: str) -> str | None:
         base = list(PurePosixPath(page_rel).parent.parts)
-        return next((c for c in self.file_candidates(base, target) if c in self.pages), None)
+        found = next((c for c in self.file_candidates(base, target) if c in self.pages), None)
+        if found is not None:
+            return found
+        # Folders the generator also looks file links up from (Docusaurus: the docs folder;
+        # a rooted target is rooted there too).
+        for folder in self.generator.file_bases(page_rel):
+            parts = list(PurePosixPath(folder).parts)
+            candidates = self.file_candidates(parts, target.lstrip("/"))
+            found = next((c for c in candidates if c in self.pages), None)
+            if found is not None:
+                return found
+        return None
 
     def _by_urls(self, page_rel: str, target: str) -> str | None:
         if self.style.urls == "files":
