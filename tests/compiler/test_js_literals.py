@@ -54,6 +54,7 @@ def test_literals_are_read_and_code_is_unknown() -> None:
         "re": UNKNOWN,
         "called": UNKNOWN,
         "list": ["a", {"b": "c"}, UNKNOWN, "d"],
+        "...": UNKNOWN,
     }
 
 

@@ -24,6 +24,7 @@ from typing import Any
 
 __all__ = [
     "MAX_DEPTH",
+    "SPREAD",
     "UNKNOWN",
     "Module",
     "Token",
@@ -50,6 +51,10 @@ class _Unknown:
 
 UNKNOWN: Any = _Unknown()
 """The value of an expression that is not a plain literal."""
+
+SPREAD = "..."
+"""The key an object holds (valued :data:`UNKNOWN`) when it spreads what needs JavaScript to
+evaluate (``{...make(), x: 1}``): what it copies is unknown."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -481,6 +486,8 @@ class _Reader:
                 spread = self.spread(k + 1, end, dict)
                 if isinstance(spread, dict):
                     out.update(spread)
+                else:
+                    out.setdefault(SPREAD, UNKNOWN)
                 k = self.skip_expression(k + 1, end)
                 continue
             found = self.key(k)
