@@ -139,10 +139,14 @@ def _instances(site: dict[str, Any], values: list[Any]) -> list[tuple[str, dict[
     found: list[tuple[str, dict[str, Any]]] = []
     presets = site.get("presets")
     for preset in presets if isinstance(presets, list) else ():
+        name = preset[0] if isinstance(preset, list) and preset else preset
         options = preset[1] if isinstance(preset, list) and len(preset) > 1 else None
         docs = options.get("docs") if isinstance(options, dict) else None
         if isinstance(docs, dict):
             found.append((_plugin_id(docs), docs))
+            break
+        if isinstance(name, str) and "classic" in name and docs is None:
+            found.append(("default", {}))  # the classic preset's docs, with their defaults
             break
         if isinstance(options, dict) and "docs" in options:
             break  # `docs: false`, or options that need JavaScript
