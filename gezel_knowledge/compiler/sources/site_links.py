@@ -50,6 +50,18 @@ _INDEX_STEMS = ("index", "readme", "_index")
 _NUMBER_PREFIX = re.compile(r"\d+\s*[-_.]+\s*(?=[^-_.\s])")
 
 
+def _clamped(parts: list[str]) -> str:
+    """URL path segments with ``.`` and ``..`` applied, ``..`` at the root dropped."""
+    out: list[str] = []
+    for part in parts:
+        if part == "..":
+            if out:
+                out.pop()
+        elif part not in ("", "."):
+            out.append(part)
+    return "/".join(out)
+
+
 class LinkResolver:
     """Finds the page a link target names, among ``pages`` (content-relative path -> front
     matter), with a generator's :class:`~gezel_knowledge.compiler.generators.base.LinkStyle`."""
@@ -104,8 +116,11 @@ class LinkResolver:
         else:
             base = url.split("/")[:-1] if url else []
         joined = normalise_path([*base, *target.split("/")])
-        if joined is not None:
-            yield self._key(joined)
+        if joined is None:
+            # A URL's `..` above the site root stays at the root (RFC 3986), as a browser
+            # and the generator's link checker resolve it.
+            joined = _clamped([*base, *target.split("/")])
+        yield self._key(joined)
 
     # ── files ─────────────────────────────────────────────────────────────────────────────
 
