@@ -215,11 +215,12 @@ def test_scalar_names_paths_spreads_and_computed_keys() -> None:
         "const late = 'x' + suffix;\n"
         "const base = ['intro', 'setup'];\n"
         "const shared = { label: 'Shared' };\n"
+        "const theme: A.Config & Record<string, B> = { navbar: {} };\n"
         "export default {\n"
         "  sidebarPath: path.join(__dirname, 'sidebars.json'),\n"
         "  other: path.resolve(__dirname, '../docs', 'api/'),\n"
         "  absolute: path.resolve('/etc/passwd'), code: path.join(dir, 'x'),\n"
-        "  lastVersion: last, late,\n"
+        "  lastVersion: last, late, base, theme,\n"
         "  versions: { [last]: { label: 'Latest' }, ['quoted']: 1, [unknown]: 2 },\n"
         "  docs: [...base, 'faq', ...missing],\n"
         "  category: { ...shared, items: [] },\n"
@@ -232,6 +233,8 @@ def test_scalar_names_paths_spreads_and_computed_keys() -> None:
         "code": UNKNOWN,
         "lastVersion": "11.x",
         "late": UNKNOWN,
+        "base": ["intro", "setup"],
+        "theme": {"navbar": {}},
         "versions": {"11.x": {"label": "Latest"}, "quoted": 1},
         "docs": ["intro", "setup", "faq", UNKNOWN],
         "category": {"label": "Shared", "items": []},

@@ -503,7 +503,8 @@ class _Reader:
             if k >= end or self.punc(k, ","):
                 if tok.kind != "ident":
                     return UNKNOWN
-                out[str(key)] = UNKNOWN  # shorthand `{ users }`
+                # Shorthand `{ users }`: the literal the name is bound to, if any.
+                out[str(key)] = self.bindings.get(str(key), UNKNOWN)
                 continue
             if self.punc(k, "(") or (tok.kind == "ident" and tok.value in ("get", "set", "async")):
                 k = self.skip_expression(k, end)  # a method
@@ -562,11 +563,14 @@ class _Reader:
             return None
         j = k - 2
         if not self.is_declared(j):
-            # A type annotation (`: Name`, `: a.Name`), read back to its colon.
-            for _ in range(8):
+            # A type annotation (`: Name`, `: a.Name`, `: A & B`, `: Record<K, V>`), read back
+            # to its colon.
+            for _ in range(16):
                 if j < 2 or self.punc(j, ":"):
                     break
-                if self.t[j].kind != "ident" and not self.punc(j, "."):
+                if self.t[j].kind != "ident" and not any(
+                    self.punc(j, c) for c in (".", "&", "|", "<", ">", ",")
+                ):
                     return None
                 j -= 1
             if not self.punc(j, ":") or not self.is_declared(j - 1):
