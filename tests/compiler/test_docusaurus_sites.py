@@ -214,3 +214,38 @@ def test_a_site_in_a_workspace_folder_whose_docs_are_outside_it(tmp_path: Path) 
     example_only = {k: v for k, v in files.items() if not k.startswith("packages/")}
     source = load_markdown_tree(write_tree(tmp_path / "other", example_only))
     assert source.site != "docusaurus"
+
+
+def test_sidebar_parts_imported_from_other_files_are_read(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "site",
+        {
+            "docusaurus.config.js": "module.exports = { title: 'I' };\n",
+            "sidebars.ts": (
+                "import type { SidebarsConfig } from '@docusaurus/plugin-content-docs';\n"
+                "import api from './sidebars/api';\n"
+                "import { guides as howto } from './sidebars/guides.mjs';\n"
+                "const extra = require('./sidebars/extra.json');\n"
+                "import typedoc from './api/typedoc-sidebar.cjs';\n"
+                "import outside from '../elsewhere/sidebar';\n"
+                "const sidebars: SidebarsConfig = {\n"
+                "  docs: ['intro', ...howto, { type: 'category', label: 'API', items: api },\n"
+                "         ...extra, ...typedoc, ...outside],\n"
+                "};\n"
+                "export default sidebars;\n"
+            ),
+            "sidebars/api.js": "module.exports = ['api/connect'];\n",
+            "sidebars/guides.mjs": "export const guides = ['guides/b', 'guides/a'];\n",
+            "sidebars/extra.json": '["faq"]',
+            "docs/intro.md": "# Intro\n",
+            "docs/guides/a.md": "# A\n",
+            "docs/guides/b.md": "# B\n",
+            "docs/api/connect.md": "# Connect\n",
+            "docs/faq.md": "# FAQ\n",
+            "docs/zz-unlisted.md": "# Unlisted\n",
+        },
+    )
+    source = load_markdown_tree(root)
+    assert _order(source) == ["intro", "guides/b", "guides/a", "faq", "zz-unlisted", "api/connect"]
+    # The generated typedoc sidebar is not in the tree: its items need the build.
+    assert _warnings(source) == [("sidebars-not-read", "sidebars.ts", None)]

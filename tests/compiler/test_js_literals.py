@@ -10,7 +10,9 @@ from gezel_knowledge.compiler.generators._glob import MAX_ALTERNATIVES, Glob
 from gezel_knowledge.compiler.generators._js import (
     MAX_DEPTH,
     UNKNOWN,
+    Import,
     _Reader,
+    imports,
     literals,
     read_module,
     tokenize,
@@ -250,3 +252,22 @@ def test_spreads_of_a_doubling_chain_stay_bounded() -> None:
     sizes = [len(v) for v in module.literals]
     assert max(sizes) <= 2 * 100_000
     assert module.literals[-1] == [UNKNOWN, UNKNOWN]
+
+
+def test_imports_that_literals_may_use() -> None:
+    text = (
+        "import type { SidebarsConfig } from '@docusaurus/plugin-content-docs';\n"
+        "import api from './api';\n"
+        "import { a, b as c, type T } from './parts.mjs';\n"
+        "const extra = require('./extra.json');\n"
+        "const dynamic = require(name);\n"
+        "import * as everything from './all';\n"
+    )
+    assert imports(text) == [
+        Import("api", "./api"),
+        Import("a", "./parts.mjs", "a"),
+        Import("c", "./parts.mjs", "b"),
+        Import("extra", "./extra.json"),
+    ]
+    module = read_module("const x = [...api, 'y'];\nexport default x;", {"api": ["a"]})
+    assert module.exported == ["a", "y"]

@@ -19,15 +19,17 @@ deeper than :data:`MAX_DEPTH` left unknown.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 __all__ = [
     "MAX_DEPTH",
     "SPREAD",
     "UNKNOWN",
+    "Import",
     "Module",
     "Token",
+    "imports",
     "literals",
     "read_module",
     "tokenize",
@@ -617,13 +619,79 @@ class Module:
 
     literals: list[Any]
     exported: Any
+    names: dict[str, Any] = field(default_factory=dict)
+    """The literals bound to names (``export const api = [...]`` among them)."""
 
 
-def read_module(text: str) -> Module:
-    """The literals of ``text`` (see :func:`literals`) and its export."""
+@dataclass(frozen=True, slots=True)
+class Import:
+    """A name a file binds to another file's export: ``import NAME from 'x'``,
+    ``const NAME = require('x')`` (``member`` ``None``: the default export or
+    ``module.exports``), or ``import { member as NAME } from 'x'``."""
+
+    name: str
+    source: str
+    member: str | None = None
+
+
+def imports(text: str) -> list[Import]:
+    """The imports of ``text`` whose names a literal may use (type-only imports left out)."""
+    t = tokenize(text)
+    out: list[Import] = []
+    for k, tok in enumerate(t):
+        if tok.kind != "ident":
+            continue
+        if tok.value == "import" and k + 3 < len(t) and t[k + 1].kind == "ident":
+            name = t[k + 1].value
+            if name != "type" and t[k + 2].value == "from" and t[k + 3].kind == "str":
+                out.append(Import(str(name), str(t[k + 3].value)))
+        elif tok.value == "import" and k + 1 < len(t) and t[k + 1] == Token("punc", "{"):
+            out += _named_imports(t, k + 1)
+        elif (
+            tok.value == "require"
+            and k >= 3
+            and t[k - 1] == Token("punc", "=")
+            and t[k - 2].kind == "ident"
+            and t[k - 3].value in ("const", "let", "var")
+            and k + 3 < len(t)
+            and t[k + 1] == Token("punc", "(")
+            and t[k + 2].kind == "str"
+            and t[k + 2].value is not None
+            and t[k + 3] == Token("punc", ")")
+        ):
+            out.append(Import(str(t[k - 2].value), str(t[k + 2].value)))
+    return out
+
+
+def _named_imports(t: list[Token], k: int) -> list[Import]:
+    """``{ a, b as c } from 'x'`` opened at ``k``."""
+    end = next((j for j in range(k, min(len(t), k + 200)) if t[j] == Token("punc", "}")), -1)
+    if end < 0 or end + 2 >= len(t) or t[end + 1].value != "from" or t[end + 2].kind != "str":
+        return []
+    source = str(t[end + 2].value)
+    out: list[Import] = []
+    parts: list[str] = []
+    for tok in [*t[k + 1 : end], Token("punc", ",")]:
+        if tok == Token("punc", ","):
+            if len(parts) == 1:
+                out.append(Import(parts[0], source, parts[0]))
+            elif len(parts) == 3 and parts[1] == "as":
+                out.append(Import(parts[2], source, parts[0]))
+            parts = []
+        elif tok.kind == "ident":
+            parts.append(str(tok.value))
+        else:
+            parts = ["", "", "", ""]  # not a plain name: left out
+    return [i for i in out if i.name != "type"]
+
+
+def read_module(text: str, known: dict[str, Any] | None = None) -> Module:
+    """The literals of ``text`` (see :func:`literals`) and its export; ``known`` binds names
+    the file imports to their values."""
     reader = _Reader(tokenize(text))
+    reader.bindings.update(known or {})
     found = reader.all_literals()
-    return Module(found, reader.exported())
+    return Module(found, reader.exported(), dict(reader.bindings))
 
 
 def literals(text: str) -> list[Any]:

@@ -47,6 +47,8 @@ from gezel_knowledge.compiler.generators._glob import Glob
 from gezel_knowledge.compiler.generators._js import (
     SPREAD,
     UNKNOWN,
+    Module,
+    imports,
     literals,
     read_module,
     walk_values,
@@ -715,12 +717,46 @@ def _is_sidebars(value: Any) -> bool:
     )
 
 
-def _sidebars(file: Path, project: Path) -> Any:
+_MAX_IMPORT_DEPTH = 3
+_IMPORT_SUFFIXES = ("", ".js", ".ts", ".mjs", ".cjs", ".mts", ".cts", ".json")
+
+
+def _module(file: Path, project: Path, depth: int = 0) -> Module:
+    """A sidebars file (or a file it imports) read as literals; the names it imports from files
+    of the project (``import api from './sidebars/api'``, ``require('./api.json')``) are bound
+    to what those export, at most :data:`_MAX_IMPORT_DEPTH` files deep."""
     where = display_path(file, project)
     text = config.read_text(file, project)
     if file.suffix == ".json":
-        return load_json(text, path=where, reason="invalid-outline")
-    module = read_module(text)
+        data = load_json(text, path=where, reason="invalid-outline")
+        return Module([data], data)
+    known: dict[str, Any] = {}
+    for found in imports(text) if depth < _MAX_IMPORT_DEPTH else ():
+        target = _imported(file, project, found.source)
+        if target is None:
+            continue
+        module = _module(target, project, depth + 1)
+        value = module.exported if found.member is None else module.names.get(found.member)
+        if value is not None and value is not UNKNOWN:
+            known[found.name] = value
+    return read_module(text, known)
+
+
+def _imported(file: Path, project: Path, source: str) -> Path | None:
+    """The project's file an import names (``./x``, ``../x.json``), if it is one."""
+    if not source.startswith("."):
+        return None  # a package: not the site's to read
+    try:
+        base = _inside(project, file.parent, source)
+    except SourceError:
+        return None  # leaves the source folder
+    candidates = [base.with_name(base.name + s) for s in _IMPORT_SUFFIXES]
+    candidates += [base / f"index{s}" for s in _IMPORT_SUFFIXES[1:]]
+    return next((c for c in candidates if c.is_file() and c.suffix in _SIDEBAR_SUFFIXES), None)
+
+
+def _sidebars(file: Path, project: Path) -> Any:
+    module = _module(file, project)
     # What the file exports, else its first literal mapping sidebar names to their items.
     if _is_sidebars(module.exported):
         return module.exported
