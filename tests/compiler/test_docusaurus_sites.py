@@ -249,3 +249,26 @@ def test_sidebar_parts_imported_from_other_files_are_read(tmp_path: Path) -> Non
     assert _order(source) == ["intro", "guides/b", "guides/a", "faq", "zz-unlisted", "api/connect"]
     # The generated typedoc sidebar is not in the tree: its items need the build.
     assert _warnings(source) == [("sidebars-not-read", "sidebars.ts", None)]
+
+
+def test_site_relative_links_name_the_site_folder(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "repo",
+        {
+            "website/docusaurus.config.js": (
+                "module.exports = { title: 'S', presets: [['classic', "
+                "{ docs: { path: '../docs' } }]] };\n"
+            ),
+            "docs/intro.md": (
+                "[guide](@site/../docs/guide.mdx#usage) [gone](@site/../docs/gone.md) "
+                "[raw](pathname:///files/a.zip)\n"
+            ),
+            "docs/guide.mdx": "# Guide\n\n## Usage\n\nUse it.\n",
+        },
+    )
+    source = load_markdown_tree(root)
+    assert _body(source, "intro") == (
+        f"[guide]({REF}guide#line=3-5) [gone](@site/../docs/gone.md) "
+        "[raw](pathname:///files/a.zip)\n"
+    )
+    assert _warnings(source) == [("unresolved-link", "docs/intro.md", 1)]

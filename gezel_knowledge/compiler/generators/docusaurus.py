@@ -55,7 +55,13 @@ from gezel_knowledge.compiler.generators._js import (
 )
 from gezel_knowledge.compiler.generators._mdx import expand_partials
 from gezel_knowledge.compiler.generators._tree import front
-from gezel_knowledge.compiler.generators.base import Generator, LinkStyle, PageUrl, Site
+from gezel_knowledge.compiler.generators.base import (
+    Generator,
+    LinkStyle,
+    LinkTarget,
+    PageUrl,
+    Site,
+)
 from gezel_knowledge.compiler.generators.outline import Outline, OutlinePage, OutlineSection
 from gezel_knowledge.compiler.text.data import load_json, load_yaml, read_text_file
 from gezel_knowledge.compiler.text.names import derive_topic_id
@@ -821,12 +827,17 @@ class Docusaurus(Generator):
     found_from_content = True
 
     def __init__(
-        self, instances: tuple[_Instance, ...] = (), prefixes: tuple[str, ...] = ()
+        self,
+        instances: tuple[_Instance, ...] = (),
+        prefixes: tuple[str, ...] = (),
+        site_dir: tuple[Path, Path] | None = None,
     ) -> None:
         self._instances = instances
         """The docs instances of the site found (none: the generator before detection)."""
         self._prefixes = prefixes
         """Each instance's folder below the content folder (``''`` for one instance)."""
+        self._site_dir = site_dir
+        """The site's folder, which ``@site/`` names, and the content folder."""
 
     @property
     def _multi(self) -> bool:
@@ -916,7 +927,7 @@ class Docusaurus(Generator):
             if isinstance(x, str) and x.strip("/") and x != locale
         )
         return Site(
-            Docusaurus(tuple(instances), folders),
+            Docusaurus(tuple(instances), folders, (site_dir, content)),
             file,
             content,
             config.site_metadata(
@@ -997,6 +1008,21 @@ class Docusaurus(Generator):
         # MDX partials (`import Part from './_part.mdx'` and `<Part />`) render in the page.
         site_dir = site.config.parent if site.config is not None else within
         return expand_partials(body, folder=page.parent, site=site_dir, within=within.resolve())
+
+    def link_target(self, raw: str) -> LinkTarget | None:
+        # `@site/docs/intro.md` names a file of the site's folder (the content folder's
+        # path to it is known); only page links are read this way.
+        if not raw.startswith("@site/") or self._site_dir is None:
+            return None
+        path, _, fragment = raw[len("@site/") :].partition("#")
+        if PurePosixPath(path).suffix.lower() not in (*MARKDOWN_SUFFIXES, MDX):
+            return None
+        site_dir, content = self._site_dir
+        target = Path(os.path.normpath(site_dir.joinpath(*PurePosixPath(path).parts)))
+        if not target.is_relative_to(content):
+            return None  # outside the content folder: no page of the catalog
+        rel = target.relative_to(content).as_posix()
+        return LinkTarget("/" + rel + (f"#{fragment}" if fragment else ""))
 
     def file_bases(self, rel: str) -> tuple[str, ...]:
         # Docusaurus looks a Markdown file link up beside the page, then from the docs folder.
