@@ -113,7 +113,8 @@ MULTI = {
     "website/sidebars.js": "module.exports = { guide: ['intro', 'setup'] };\n",
     "docs/intro.md": (
         "# Intro\n\n[setup](setup) [api](/api/connect) [rel](api/connect#usage) "
-        "[file](../website/api/connect.md) [team](/community/team) [up](../../api/connect)\n"
+        "[file](../website/api/connect.md) [team](/community/team) [up](../../api/connect) "
+        "[index](/api/category/reference)\n"
     ),
     "docs/setup.md": "# Setup\n",
     "website/api/connect.md": "# Connect\n\n## Usage\n\nCall [intro](/intro).\n",
@@ -143,7 +144,8 @@ def test_each_docs_instance_is_a_topic_in_navbar_order(tmp_path: Path) -> None:
         f"# Intro\n\n[setup]({REF}setup) [api]({REF}api/connect) "
         f"[rel]({REF}api/connect#line=3-5) [file]({REF}api/connect) "
         # A URL's `..` above the site root stays at the root, as a browser resolves it.
-        f"[team]({REF}community/team) [up]({REF}api/connect)\n"
+        # A category's generated index page is the site's (at /<route>/category/<label>).
+        f"[team]({REF}community/team) [up]({REF}api/connect) [index](/api/category/reference)\n"
     )
     assert _body(source, "api/connect") == f"# Connect\n\n## Usage\n\nCall [intro]({REF}intro).\n"
     assert _warnings(source) == []

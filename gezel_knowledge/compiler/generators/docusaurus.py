@@ -916,6 +916,10 @@ class Docusaurus(Generator):
             for i in instances
             for v in i.other_versions
         )
+        # A category's generated index page is published at {route}/category/<label>.
+        generated = tuple(
+            "/".join(x for x in (i.route, i.version_path, "category") if x) + "/" for i in instances
+        )
         organization = _string(site.get("organizationName"))
         i18n = site.get("i18n")
         locale = i18n.get("defaultLocale") if isinstance(i18n, dict) else None
@@ -943,7 +947,7 @@ class Docusaurus(Generator):
                 "directory" if site.get("trailingSlash") is True else "html",
                 prefixes=prefixes,
                 static_roots=(site_dir / "static",),
-                routes=routes + tuple(dict.fromkeys(other_versions)) + locale_routes,
+                routes=routes + tuple(dict.fromkeys(other_versions + generated)) + locale_routes,
             ),
         )
 
