@@ -453,15 +453,26 @@ class PageMap:
 
     def __init__(self, site: Path, content: str) -> None:
         self.site = site
-        self.content = posixpath.normpath(content)
-        base = (site / content).resolve()
-        self.pages = sorted(p for p in base.rglob("*") if p.suffix in PAGE_SUFFIXES and p.is_file())
+        # Several folders, comma-separated, when ids are relative to more than one (the docs
+        # plugin instances of a Docusaurus site): each is tried in turn.
+        self.contents = [posixpath.normpath(c.strip()) for c in content.split(",") if c.strip()]
+        self.content = self.contents[0]
+        bases = [(site / c).resolve() for c in self.contents]
+        self.pages = sorted(
+            {
+                p
+                for base in bases
+                for p in base.rglob("*")
+                if p.suffix in PAGE_SUFFIXES and p.is_file()
+            }
+        )
         self._lines: dict[Path, set[str]] | None = None
         # Ids as generators derive them: number prefixes dropped (Docusaurus), any case.
         keys: dict[str, list[Path]] = {}
-        for page in self.pages:
-            key = _page_key(page.relative_to(base).with_suffix("").as_posix())
-            keys.setdefault(key, []).append(page)
+        for base in bases:
+            for page in (p for p in self.pages if p.is_relative_to(base)):
+                key = _page_key(page.relative_to(base).with_suffix("").as_posix())
+                keys.setdefault(key, []).append(page)
         self._keys = {k: v[0] for k, v in keys.items() if len(v) == 1}
 
     def _relative(self, page: Path) -> str:
@@ -469,10 +480,13 @@ class PageMap:
 
     def path(self, document_id: str, body: str) -> str:
         """The page a document was built from."""
-        base = (self.site / self.content).resolve()
-        # Ids relative to the content folder, else to a folder above it up to the site root
+        # Ids relative to a content folder, else to a folder above it up to the site root
         # (an id that kept the language folder: en/docs/page for content/en/docs/page.md).
-        roots = [base, *(p for p in base.parents if p.is_relative_to(self.site.resolve()))]
+        roots: list[Path] = []
+        for content in self.contents:
+            base = (self.site / content).resolve()
+            roots += [base, *(p for p in base.parents if p.is_relative_to(self.site.resolve()))]
+        roots = list(dict.fromkeys(roots))
         for root in roots:
             for candidate in (document_id, *(f"{document_id}/{n}" for n in ("index", "README"))):
                 for suffix in PAGE_SUFFIXES:

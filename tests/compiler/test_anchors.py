@@ -111,3 +111,14 @@ def test_headings_in_block_quotes_and_inline_attribute_ids_are_anchors() -> None
     assert found["custom_dir"] == (5, 7)
     assert found["mkdocs-locale"] == (9, 9)
     assert found["theme"] == (3, 9)
+
+
+def test_a_link_whose_text_is_code_loses_its_url() -> None:
+    # Docusaurus (github-slugger over the rendered text): the link's URL is no part of it.
+    text = heading_text(
+        "Reports that conflict with [`verbatimModuleSyntax`](https://ts.dev/#verbatimModuleSyntax)?"
+    )
+    assert text == "Reports that conflict with verbatimModuleSyntax?"
+    assert slugify(text, "github") == "reports-that-conflict-with-verbatimmodulesyntax"
+    # Code keeps its markup characters; the markup around it goes.
+    assert heading_text("a `*x*` **b** `[y](z)`") == "a *x* b [y](z)"

@@ -4,9 +4,12 @@ Docusaurus keeps its configuration and sidebars in JavaScript. Their useful part
 literals (``{ docs: { path: '../docs' } }``, ``[{ type: 'doc', id: 'intro' }]``), so this reads
 every literal the file holds as Python values: objects as dicts, arrays as lists, strings
 (template literals without ``${...}`` too), numbers, ``true``/``false``/``null``, and
-``require('x')``/``require.resolve('x')`` as the string they name. A name bound to a
-literal earlier in the file (``const items = [...]``) stands for it. Anything else that needs
-JavaScript to evaluate (a call, an interpolated template) is :data:`UNKNOWN`.
+``require('x')``/``require.resolve('x')`` as the string they name, and so
+``path.join(__dirname, 'x')``/``path.resolve(__dirname, 'x')`` (the parts joined). A name bound
+to a literal earlier in the file (``const items = [...]``, ``const last = '11.x'``) stands for
+it, in a value, a computed key (``[last]: {...}``) or a spread (``[...items, 'x']``,
+``{...base}``). Anything else that needs JavaScript to evaluate (a call, an interpolated
+template) is :data:`UNKNOWN`.
 
 The files are untrusted, so everything here is linear in the text: one pass of the tokenizer,
 brackets matched once, each literal parsed once (a failed attempt is remembered), nesting
@@ -16,14 +19,17 @@ deeper than :data:`MAX_DEPTH` left unknown.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 __all__ = [
     "MAX_DEPTH",
+    "SPREAD",
     "UNKNOWN",
+    "Import",
     "Module",
     "Token",
+    "imports",
     "literals",
     "read_module",
     "tokenize",
@@ -32,6 +38,10 @@ __all__ = [
 
 MAX_DEPTH = 64
 """Literals nested deeper than this are unknown (bounds the reader's recursion)."""
+
+MAX_SPREAD = 100_000
+"""How many items spreads of bound literals may copy in one file, in all (a chain of
+``[...a, ...a]`` doubles each time); spreads past it are unknown."""
 
 
 class _Unknown:
@@ -43,6 +53,10 @@ class _Unknown:
 
 UNKNOWN: Any = _Unknown()
 """The value of an expression that is not a plain literal."""
+
+SPREAD = "..."
+"""The key an object holds (valued :data:`UNKNOWN`) when it spreads what needs JavaScript to
+evaluate (``{...make(), x: 1}``): what it copies is unknown."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -265,6 +279,7 @@ class _Reader:
         self.t = tokens
         self.match = self._match_brackets()
         self.memo: dict[int, tuple[Any, int]] = {}
+        self.spread_budget = MAX_SPREAD
         self.bindings: dict[str, Any] = {}
         """Literals bound by ``const NAME = ...`` (also ``let``, ``var``, a type annotation)
         earlier in the file: a later ``NAME`` is their value."""
@@ -351,7 +366,41 @@ class _Reader:
             return words[word], k + 1
         if word == "require":
             return self.require(k)
+        if (
+            word == "path"
+            and self.punc(k + 1, ".")
+            and k + 2 < len(self.t)
+            and self.t[k + 2].value in ("join", "resolve")
+        ):
+            return self.path_call(k + 3)
         return self.bindings.get(word, UNKNOWN), k + 1
+
+    def path_call(self, j: int) -> tuple[Any, int]:
+        """``path.join(__dirname, 'a', 'b')`` (or ``resolve``), whose ``(`` is at ``j``: the
+        string parts joined, relative to the file's folder; ``UNKNOWN`` for other
+        arguments."""
+        if not self.punc(j, "(") or self.match[j] < 0:
+            return UNKNOWN, j
+        close = self.match[j]
+        parts: list[str] = []
+        k = j + 1
+        while k < close:
+            tok = self.t[k]
+            if self.punc(k, ","):
+                k += 1
+                continue
+            if tok.kind == "ident" and tok.value == "__dirname" and not parts:
+                k += 1
+                continue
+            if tok.kind != "str" or tok.value is None:
+                return UNKNOWN, close + 1
+            parts.append(tok.value)
+            k += 1
+        if not parts or parts[0].startswith("/"):
+            return UNKNOWN, close + 1
+        return "/".join(
+            p.strip("/") if i else p.rstrip("/") for i, p in enumerate(parts)
+        ), close + 1
 
     def require(self, k: int) -> tuple[Any, int]:
         """``require('x')`` and ``require.resolve('x')`` as ``'x'``."""
@@ -385,12 +434,25 @@ class _Reader:
                 k += 1
                 continue
             if self.punc(k, "..."):
-                out.append(UNKNOWN)
+                spread = self.spread(k + 1, end, list)
+                out.extend(spread if isinstance(spread, list) else [UNKNOWN])
                 k = self.skip_expression(k + 1, end)
                 continue
             item, k = self.value(k, end, depth)
             out.append(item)
         return out
+
+    def spread(self, k: int, end: int, kind: type[list[Any]] | type[dict[str, Any]]) -> Any:
+        """The bound literal of kind ``kind`` a spread ``...NAME`` copies (``UNKNOWN`` for
+        anything else, or past :data:`MAX_SPREAD`)."""
+        tok = self.t[k] if k < end else None
+        if tok is None or tok.kind != "ident" or self.skip_expression(k, end) != k + 1:
+            return UNKNOWN
+        value = self.bindings.get(str(tok.value), UNKNOWN)
+        if not isinstance(value, kind) or self.spread_budget < len(value):
+            return UNKNOWN
+        self.spread_budget -= len(value)
+        return value
 
     def key(self, k: int) -> tuple[str | None, int] | None:
         """A property's key at ``k`` and the index of its last token (``None`` as the key
@@ -403,7 +465,16 @@ class _Reader:
         if tok.kind == "num":
             return str(tok.value), k
         if self.punc(k, "[") and self.match[k] > 0:
-            return None, self.match[k]  # a computed key: its value is skipped
+            # A computed key: a name bound to a string is that string; else its value is
+            # skipped.
+            inner = self.t[k + 1]
+            if self.match[k] == k + 2 and inner.kind == "ident":
+                bound = self.bindings.get(str(inner.value))
+                if isinstance(bound, str):
+                    return bound, self.match[k]
+            if self.match[k] == k + 2 and inner.kind == "str" and inner.value is not None:
+                return inner.value, self.match[k]
+            return None, self.match[k]
         return None
 
     def object(self, k: int, end: int, depth: int) -> Any:
@@ -414,6 +485,11 @@ class _Reader:
                 continue
             tok = self.t[k]
             if self.punc(k, "..."):
+                spread = self.spread(k + 1, end, dict)
+                if isinstance(spread, dict):
+                    out.update(spread)
+                else:
+                    out.setdefault(SPREAD, UNKNOWN)
                 k = self.skip_expression(k + 1, end)
                 continue
             found = self.key(k)
@@ -429,7 +505,8 @@ class _Reader:
             if k >= end or self.punc(k, ","):
                 if tok.kind != "ident":
                     return UNKNOWN
-                out[str(key)] = UNKNOWN  # shorthand `{ users }`
+                # Shorthand `{ users }`: the literal the name is bound to, if any.
+                out[str(key)] = self.bindings.get(str(key), UNKNOWN)
                 continue
             if self.punc(k, "(") or (tok.kind == "ident" and tok.value in ("get", "set", "async")):
                 k = self.skip_expression(k, end)  # a method
@@ -454,8 +531,32 @@ class _Reader:
                     out.append(value)
                     k = after
                     continue
+            elif (
+                tok.kind in ("str", "num") and tok.value is not None and self.ends_statement(k + 1)
+            ):
+                # `const last = '11.x'`: a name for a scalar, used as a value or a key later.
+                name = self.bound_name(k)
+                if name is not None:
+                    self.bindings.setdefault(name, tok.value)
             k += 1
         return out
+
+    def ends_statement(self, k: int) -> bool:
+        """Whether the expression before ``k`` ends there (``;``, the file's end, or a new
+        declaration), so a value just before it is the whole expression."""
+        if k >= len(self.t) or self.punc(k, ";"):
+            return True
+        tok = self.t[k]
+        return tok.kind == "ident" and tok.value in (
+            "const",
+            "let",
+            "var",
+            "export",
+            "import",
+            "function",
+            "module",
+            "class",
+        )
 
     def bound_name(self, k: int) -> str | None:
         """The name a literal at ``k`` is bound to (``const NAME = {``, ``const NAME: T = {``,
@@ -464,11 +565,14 @@ class _Reader:
             return None
         j = k - 2
         if not self.is_declared(j):
-            # A type annotation (`: Name`, `: a.Name`), read back to its colon.
-            for _ in range(8):
+            # A type annotation (`: Name`, `: a.Name`, `: A & B`, `: Record<K, V>`), read back
+            # to its colon.
+            for _ in range(16):
                 if j < 2 or self.punc(j, ":"):
                     break
-                if self.t[j].kind != "ident" and not self.punc(j, "."):
+                if self.t[j].kind != "ident" and not any(
+                    self.punc(j, c) for c in (".", "&", "|", "<", ">", ",")
+                ):
                     return None
                 j -= 1
             if not self.punc(j, ":") or not self.is_declared(j - 1):
@@ -515,13 +619,79 @@ class Module:
 
     literals: list[Any]
     exported: Any
+    names: dict[str, Any] = field(default_factory=dict)
+    """The literals bound to names (``export const api = [...]`` among them)."""
 
 
-def read_module(text: str) -> Module:
-    """The literals of ``text`` (see :func:`literals`) and its export."""
+@dataclass(frozen=True, slots=True)
+class Import:
+    """A name a file binds to another file's export: ``import NAME from 'x'``,
+    ``const NAME = require('x')`` (``member`` ``None``: the default export or
+    ``module.exports``), or ``import { member as NAME } from 'x'``."""
+
+    name: str
+    source: str
+    member: str | None = None
+
+
+def imports(text: str) -> list[Import]:
+    """The imports of ``text`` whose names a literal may use (type-only imports left out)."""
+    t = tokenize(text)
+    out: list[Import] = []
+    for k, tok in enumerate(t):
+        if tok.kind != "ident":
+            continue
+        if tok.value == "import" and k + 3 < len(t) and t[k + 1].kind == "ident":
+            name = t[k + 1].value
+            if name != "type" and t[k + 2].value == "from" and t[k + 3].kind == "str":
+                out.append(Import(str(name), str(t[k + 3].value)))
+        elif tok.value == "import" and k + 1 < len(t) and t[k + 1] == Token("punc", "{"):
+            out += _named_imports(t, k + 1)
+        elif (
+            tok.value == "require"
+            and k >= 3
+            and t[k - 1] == Token("punc", "=")
+            and t[k - 2].kind == "ident"
+            and t[k - 3].value in ("const", "let", "var")
+            and k + 3 < len(t)
+            and t[k + 1] == Token("punc", "(")
+            and t[k + 2].kind == "str"
+            and t[k + 2].value is not None
+            and t[k + 3] == Token("punc", ")")
+        ):
+            out.append(Import(str(t[k - 2].value), str(t[k + 2].value)))
+    return out
+
+
+def _named_imports(t: list[Token], k: int) -> list[Import]:
+    """``{ a, b as c } from 'x'`` opened at ``k``."""
+    end = next((j for j in range(k, min(len(t), k + 200)) if t[j] == Token("punc", "}")), -1)
+    if end < 0 or end + 2 >= len(t) or t[end + 1].value != "from" or t[end + 2].kind != "str":
+        return []
+    source = str(t[end + 2].value)
+    out: list[Import] = []
+    parts: list[str] = []
+    for tok in [*t[k + 1 : end], Token("punc", ",")]:
+        if tok == Token("punc", ","):
+            if len(parts) == 1:
+                out.append(Import(parts[0], source, parts[0]))
+            elif len(parts) == 3 and parts[1] == "as":
+                out.append(Import(parts[2], source, parts[0]))
+            parts = []
+        elif tok.kind == "ident":
+            parts.append(str(tok.value))
+        else:
+            parts = ["", "", "", ""]  # not a plain name: left out
+    return [i for i in out if i.name != "type"]
+
+
+def read_module(text: str, known: dict[str, Any] | None = None) -> Module:
+    """The literals of ``text`` (see :func:`literals`) and its export; ``known`` binds names
+    the file imports to their values."""
     reader = _Reader(tokenize(text))
+    reader.bindings.update(known or {})
     found = reader.all_literals()
-    return Module(found, reader.exported())
+    return Module(found, reader.exported(), dict(reader.bindings))
 
 
 def literals(text: str) -> list[Any]:

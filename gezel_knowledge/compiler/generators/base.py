@@ -166,6 +166,13 @@ class Generator(ABC):
         del front
         return PurePosixPath(rel).with_suffix("").as_posix()
 
+    def file_bases(self, rel: str) -> tuple[str, ...]:
+        """Content-relative folders (``''`` or ``a/``) where a page's file links are also
+        looked up when none is found beside it (Docusaurus: its docs folder); the default:
+        none."""
+        del rel
+        return ()
+
     def url_aliases(self, rel: str, front: Mapping[str, Any]) -> tuple[str, ...]:
         """Other URLs a page answers to (Hugo's ``aliases``)."""
         del rel, front

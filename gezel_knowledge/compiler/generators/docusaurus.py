@@ -44,9 +44,24 @@ from gezel_knowledge.compiler.errors import SourceError, display_path
 from gezel_knowledge.compiler.generators import _config as config
 from gezel_knowledge.compiler.generators._context import MARKDOWN_SUFFIXES, MDX, Context
 from gezel_knowledge.compiler.generators._glob import Glob
-from gezel_knowledge.compiler.generators._js import UNKNOWN, literals, read_module, walk_values
+from gezel_knowledge.compiler.generators._js import (
+    SPREAD,
+    UNKNOWN,
+    Module,
+    imports,
+    literals,
+    read_module,
+    walk_values,
+)
+from gezel_knowledge.compiler.generators._mdx import expand_partials
 from gezel_knowledge.compiler.generators._tree import front
-from gezel_knowledge.compiler.generators.base import Generator, LinkStyle, PageUrl, Site
+from gezel_knowledge.compiler.generators.base import (
+    Generator,
+    LinkStyle,
+    LinkTarget,
+    PageUrl,
+    Site,
+)
 from gezel_knowledge.compiler.generators.outline import Outline, OutlinePage, OutlineSection
 from gezel_knowledge.compiler.text.data import load_json, load_yaml, read_text_file
 from gezel_knowledge.compiler.text.names import derive_topic_id
@@ -111,21 +126,38 @@ class _Config:
 
     site: dict[str, Any]
     docs: dict[str, Any]
+    """The default docs plugin's options."""
+    instances: list[tuple[str, dict[str, Any]]]
+    """Every docs plugin instance (its id and options): the preset's docs first, then each
+    ``plugin-content-docs`` entry of ``plugins``, in order."""
 
 
 def _score(value: dict[str, Any]) -> int:
     return sum(k in value for k in ("title", "url", "baseUrl", "presets", "plugins", "themeConfig"))
 
 
-def _docs_options(site: dict[str, Any], values: list[Any]) -> dict[str, Any]:
-    """The default docs plugin's options: the classic preset's ``docs``, else a
-    ``plugin-content-docs`` entry with no other ``id``, else any ``docs: {path...}``."""
+def _plugin_id(options: dict[str, Any]) -> str:
+    ident = options.get("id")
+    return ident.strip() if isinstance(ident, str) and ident.strip() else "default"
+
+
+def _instances(site: dict[str, Any], values: list[Any]) -> list[tuple[str, dict[str, Any]]]:
+    """The docs plugin instances: the classic preset's ``docs`` (unless ``false``), each
+    ``plugin-content-docs`` entry, else any ``docs: {path...}`` as the default one."""
+    found: list[tuple[str, dict[str, Any]]] = []
     presets = site.get("presets")
     for preset in presets if isinstance(presets, list) else ():
+        name = preset[0] if isinstance(preset, list) and preset else preset
         options = preset[1] if isinstance(preset, list) and len(preset) > 1 else None
         docs = options.get("docs") if isinstance(options, dict) else None
         if isinstance(docs, dict):
-            return docs
+            found.append((_plugin_id(docs), docs))
+            break
+        if isinstance(name, str) and "classic" in name and docs is None:
+            found.append(("default", {}))  # the classic preset's docs, with their defaults
+            break
+        if isinstance(options, dict) and "docs" in options:
+            break  # `docs: false`, or options that need JavaScript
     plugins = site.get("plugins")
     for plugin in plugins if isinstance(plugins, list) else ():
         if (
@@ -134,14 +166,22 @@ def _docs_options(site: dict[str, Any], values: list[Any]) -> dict[str, Any]:
             and isinstance(plugin[0], str)
             and plugin[0].endswith("plugin-content-docs")
             and isinstance(plugin[1], dict)
-            and plugin[1].get("id", "default") in ("default", UNKNOWN)
         ):
-            return plugin[1]
-    for value in values:
-        docs = value.get("docs") if isinstance(value, dict) else None
-        if isinstance(docs, dict) and any(k in docs for k in ("path", "sidebarPath")):
-            return docs
-    return {}
+            found.append((_plugin_id(plugin[1]), plugin[1]))
+    if not found:
+        for value in values:
+            docs = value.get("docs") if isinstance(value, dict) else None
+            if isinstance(docs, dict) and any(k in docs for k in ("path", "sidebarPath")):
+                found.append(("default", docs))
+                break
+    # Each id once (Docusaurus refuses a repeated one): the first is kept.
+    seen: set[str] = set()
+    unique: list[tuple[str, dict[str, Any]]] = []
+    for ident, options in found:
+        if ident not in seen:
+            seen.add(ident)
+            unique.append((ident, options))
+    return unique
 
 
 def _read_config(text: str) -> _Config:
@@ -149,31 +189,70 @@ def _read_config(text: str) -> _Config:
     objects = [v for v in values if isinstance(v, dict)]
     site = max(objects, key=_score, default={})
     site = site if _score(site) else {}
-    return _Config(site, _docs_options(site, values))
+    instances = _instances(site, values)
+    default = next((o for i, o in instances if i == "default"), None)
+    if default is None:
+        default = instances[0][1] if len(instances) == 1 else {}
+    return _Config(site, default, instances)
 
 
 def _string(value: Any) -> str | None:
     return value if isinstance(value, str) else None
 
 
+def _subfolders(folder: Path) -> list[Path]:
+    """The folders just below ``folder`` that may hold a site (``website/`` first)."""
+    try:
+        found = [
+            p
+            for p in folder.iterdir()
+            if not p.name.startswith(".") and p.name != "node_modules" and p.is_dir()
+        ]
+    except OSError:
+        return []
+    return sorted(
+        (p for p in found if not p.is_symlink()), key=lambda p: (p.name != "website", p.name)
+    )
+
+
+def _config_in(folder: Path) -> Path | None:
+    return next((folder / n for n in _CONFIGS if (folder / n).is_file()), None)
+
+
 def _config_file(root: Path) -> Path | None:
-    """The configuration at ``root``, else in one folder just below it (``website/`` first)."""
-    found = next((root / n for n in _CONFIGS if (root / n).is_file()), None)
+    """The configuration at ``root``, else in one folder just below it (``website/`` first),
+    else two folders below (``packages/website/``, a workspace's site) when its docs live
+    outside its own folder (``path: '../../docs'``), as a monorepo keeps them."""
+    found = _config_in(root)
     if found is not None:
         return found
-    try:
-        folders = sorted(
-            (p for p in root.iterdir() if not p.name.startswith(".") and p.name != "node_modules"),
-            key=lambda p: (p.name != "website", p.name),
-        )
-    except OSError:
-        return None
-    for folder in folders:
-        if folder.is_dir() and not folder.is_symlink():
-            found = next((folder / n for n in _CONFIGS if (folder / n).is_file()), None)
-            if found is not None:
+    subfolders = _subfolders(root)
+    for folder in subfolders:
+        found = _config_in(folder)
+        if found is not None:
+            return found
+    for folder in subfolders:
+        for inner in _subfolders(folder)[:_MAX_INNER_FOLDERS]:
+            found = _config_in(inner)
+            if found is not None and _docs_leave(found, root):
                 return found
     return None
+
+
+_MAX_INNER_FOLDERS = 200
+
+
+def _docs_leave(file: Path, root: Path) -> bool:
+    """Whether some docs folder of the configuration ``file`` is outside its own folder."""
+    try:
+        read = _read_config(config.read_text(file, root))
+    except SourceError:
+        return False
+    for options in (o for _, o in read.instances):
+        path = _string(options.get("path")) or "docs"
+        if PurePosixPath(path).parts[:1] == ("..",):
+            return True
+    return False
 
 
 def _inside(root: Path, base: Path, name: str) -> Path:
@@ -195,9 +274,10 @@ def _inside(root: Path, base: Path, name: str) -> Path:
 _MAX_VERSIONS = 1000
 
 
-def _versions(site_dir: Path, root: Path) -> list[str]:
-    """The versions ``versions.json`` lists (the newest first), if the site has one."""
-    file = site_dir / "versions.json"
+def _versions(site_dir: Path, root: Path, plugin: str = "default") -> list[str]:
+    """The versions ``versions.json`` (``<id>_versions.json`` for another docs instance)
+    lists, the newest first, if the site has one."""
+    file = site_dir / _versioned(plugin, "versions.json")
     if not file.is_file():
         return []
     where = display_path(file, root)
@@ -205,6 +285,116 @@ def _versions(site_dir: Path, root: Path) -> list[str]:
     if not isinstance(data, list):
         return []
     return [v.strip("/") for v in data[:_MAX_VERSIONS] if isinstance(v, str) and v.strip("/")]
+
+
+def _versioned(plugin: str, name: str) -> str:
+    """A versioning file or folder's name for a docs instance (``community_versions.json``)."""
+    return name if plugin == "default" else f"{plugin}_{name}"
+
+
+CURRENT = "current"
+
+
+@dataclass(frozen=True, slots=True)
+class _Instance:
+    """One docs plugin instance, at the version the site serves at its docs root."""
+
+    plugin: str
+    options: dict[str, Any]
+    folder: Path
+    """The docs folder built: the instance's ``path``, or ``versioned_docs/version-X``."""
+    version: str
+    """``current``, or the released version built."""
+    sidebars: Path | None
+    route: str
+    """``routeBasePath`` without slashes (``''`` for ``/``)."""
+    version_path: str
+    """The built version's path below the route (``''`` for the one at the docs root)."""
+    other_versions: tuple[str, ...]
+    """The route paths of the versions not built (``next``, ``1.0``), below the route."""
+    aliases: tuple[str, ...] = ()
+    """Where the folder built is also published: ``next`` when the current docs stand in for
+    a released version whose folder is not in the tree."""
+
+
+def _version_path(name: str, last: str, options: dict[str, Any]) -> str:
+    """Where a version is published below the docs route: the ``versions`` option's
+    ``path``, else ``''`` for the last version, ``next`` for the current one, its name."""
+    versions = options.get("versions")
+    own = versions.get(name) if isinstance(versions, dict) else None
+    path = own.get("path") if isinstance(own, dict) else None
+    if isinstance(path, str):
+        return path.strip("/")
+    if name == last:
+        return ""
+    return "next" if name == CURRENT else name
+
+
+def _instance(project: Path, site_dir: Path, plugin: str, options: dict[str, Any]) -> _Instance:
+    """The instance's version served at its docs root and where its pages are.
+
+    Docusaurus serves the last version at the docs route: ``lastVersion`` when the options
+    name one, else the newest of ``versions.json``, else the current docs (``path``); the
+    current docs are ``next`` then. ``onlyIncludeVersions`` and ``includeCurrentVersion:
+    false`` leave versions out. A released version whose ``versioned_docs`` folder is not in
+    the tree (made when the site is deployed) is not built: the current docs are.
+    """
+    current_folder = _inside(project, site_dir, _string(options.get("path")) or "docs")
+    released = _versions(site_dir, project, plugin)
+    only = options.get("onlyIncludeVersions")
+    include_current = options.get("includeCurrentVersion") is not False
+    names = ([CURRENT] if include_current else []) + released
+    if isinstance(only, list) and all(isinstance(v, str) for v in only):
+        names = [n for n in names if n in only] or names
+    stated = options.get("lastVersion")
+    if isinstance(stated, str) and stated in names:
+        last = stated
+    else:
+        last = next((n for n in names if n != CURRENT), CURRENT) if released else CURRENT
+    folder, sidebars_name = current_folder, options.get("sidebarPath")
+    built = last
+    if last != CURRENT:
+        candidate = site_dir / _versioned(plugin, "versioned_docs") / f"version-{last}"
+        if candidate.is_dir() and not candidate.is_symlink():
+            folder = candidate
+            versioned = site_dir / _versioned(plugin, "versioned_sidebars")
+            sidebars_name = (
+                "./"
+                + (versioned / f"version-{last}-sidebars.json").relative_to(site_dir).as_posix()
+            )
+        else:
+            built = CURRENT
+    route = _string(options.get("routeBasePath"))
+    route = "docs" if route is None else route.strip("/")
+    own_path = _version_path(built, last, options)
+    aliases: tuple[str, ...] = ()
+    if built != last:
+        # The current docs stand in for the last version: both its route and theirs name them.
+        aliases = (own_path,)
+        own_path = _version_path(last, last, options)
+    shown = {own_path, *aliases}
+    others = tuple(
+        dict.fromkeys(p for p in (_version_path(n, last, options) for n in names) if p not in shown)
+    )
+    # An instance that names no sidebars file has the autogenerated sidebar; only the default
+    # one finds `sidebars.js` beside the configuration (another would read its doc ids).
+    stated = plugin == "default" or isinstance(sidebars_name, str)
+    sidebars = (
+        _sidebars_file(project, site_dir, {**options, "sidebarPath": sidebars_name})
+        if stated
+        else None
+    )
+    return _Instance(
+        plugin,
+        options,
+        folder,
+        built,
+        sidebars,
+        route,
+        own_path,
+        others,
+        aliases,
+    )
 
 
 _PAGE_SOURCES = (".js", ".jsx", ".ts", ".tsx", ".md", ".mdx")
@@ -251,8 +441,12 @@ def _routes(site_dir: Path, site: dict[str, Any]) -> tuple[str, ...]:
 @dataclass(slots=True)
 class _Doc:
     rel: str
+    """The page's path below the content folder."""
     id: str
+    """Its doc id within its docs instance."""
     front: dict[str, object]
+    local: str
+    """Its path below its instance's docs folder."""
 
 
 @dataclass(slots=True)
@@ -265,7 +459,8 @@ class _Docs:
     """The docs below each folder (``""``, ``a/``, ``a/b/``), in path order."""
 
 
-def _docs(ctx: Context, options: dict[str, Any]) -> _Docs:
+def _docs(ctx: Context, top: Path, options: dict[str, Any]) -> _Docs:
+    """The docs of one instance's docs folder ``top``."""
     include_option = options.get("include")
     exclude_option = options.get("exclude")
     include = Glob(
@@ -279,26 +474,25 @@ def _docs(ctx: Context, options: dict[str, Any]) -> _Docs:
         else list(_EXCLUDE)
     )
     found: list[tuple[str, Path]] = []
-    root = ctx.content_root
-    for folder, dirs, files in os.walk(root):  # never follows linked folders
+    for folder, dirs, files in os.walk(top):  # never follows linked folders
         base = Path(folder)
         dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d != "node_modules")
         for name in files:
             path = base / name
             if name.startswith(".") or not ctx.is_page(path) or path.is_symlink():
                 continue
-            rel = ctx.rel(path)
-            if include.match(rel) and not exclude.match(rel) and not ctx.excluded(path):
-                found.append((rel, path))
+            local = path.relative_to(top).as_posix()
+            if include.match(local) and not exclude.match(local) and not ctx.excluded(path):
+                found.append((local, path))
     out = _Docs()
-    for rel, path in sorted(found):
+    for local, path in sorted(found):
         data = front(ctx, path)
         if data.get("draft") is True:
             continue  # a draft is left out of a production build, silently
-        doc = _Doc(rel, doc_id(rel, data), data)
+        doc = _Doc(ctx.rel(path), doc_id(local, data), data, local)
         out.ordered.append(doc)
         out.by_id.setdefault(doc.id, doc)
-        folders = rel.split("/")[:-1]
+        folders = local.split("/")[:-1]
         for depth in range(len(folders) + 1):
             prefix = "".join(f + "/" for f in folders[:depth])
             out.by_folder.setdefault(prefix, []).append(doc)
@@ -311,9 +505,11 @@ def _docs(ctx: Context, options: dict[str, Any]) -> _Docs:
 class _Builder:
     """Sidebar items into outline sections, each page placed once."""
 
-    def __init__(self, ctx: Context, docs: _Docs, where: str) -> None:
+    def __init__(self, ctx: Context, docs: _Docs, where: str, folder: Path) -> None:
         self.ctx = ctx
         self.docs = docs
+        self.folder = folder
+        """The instance's docs folder."""
         self.where = where
         self.placed: set[str] = set()
         self.generated: set[str] = set()
@@ -353,10 +549,14 @@ class _Builder:
         # it is walked once (a chain of names doubling it each time stays cheap).
         self.seen.add(id(items))
         if isinstance(items, dict):
-            # The shorthand: {'Category label': [items] or {...}}.
+            # The shorthand: {'Category label': [items] or {...}}; other keys (`collapsed`) are
+            # no categories, and a spread that needs JavaScript (`...make()`) is unread.
             for label, sub in items.items():
-                section = self.section(into, label, f"{self.where}:{label}")
-                self.items(section, sub, depth + 1)
+                if label == SPREAD:
+                    self.unread = True
+                elif isinstance(sub, list | dict):
+                    section = self.section(into, label, f"{self.where}:{label}")
+                    self.items(section, sub, depth + 1)
             return
         for item in items if isinstance(items, list) else ():
             self.item(into, item, depth)
@@ -370,6 +570,10 @@ class _Builder:
             return
         kind = item.get("type")
         label = _string(item.get("label"))
+        if SPREAD in item and kind is None:
+            # `{...makeCategory('Rules'), collapsed: false}`: built by code.
+            self.unread = True
+            return
         if kind in ("doc", "ref") and isinstance(item.get("id"), str):
             self.page(into, item["id"], label)
         elif kind == "category" or (kind is None and "items" in item and label):
@@ -392,7 +596,7 @@ class _Builder:
             return  # its pages are placed already
         self.generated.add(prefix)
         docs = self.docs.by_folder.get(prefix, [])
-        base = self.ctx.content_root.joinpath(*PurePosixPath(prefix or ".").parts)
+        base = self.folder.joinpath(*PurePosixPath(prefix or ".").parts)
         for entry in _autogenerated(self.ctx, base, prefix, docs):
             self._add(into, entry)
 
@@ -442,7 +646,7 @@ def _autogenerated(ctx: Context, base: Path, prefix: str, docs: list[_Doc]) -> l
     entries: list[_Entry] = []
     folders: dict[str, list[_Doc]] = {}
     for doc in docs:
-        rest = doc.rel[len(prefix) :]
+        rest = doc.local[len(prefix) :]
         if "/" in rest:
             name = rest.split("/", 1)[0]
             if name not in folders:
@@ -514,17 +718,51 @@ def _sidebars_file(project: Path, site_dir: Path, options: dict[str, Any]) -> Pa
 def _is_sidebars(value: Any) -> bool:
     return (
         isinstance(value, dict)
-        and bool(value)
-        and all(isinstance(x, list | dict) for x in value.values())
+        and any(k != SPREAD for k in value)
+        and all(isinstance(x, list | dict) for k, x in value.items() if k != SPREAD)
     )
 
 
-def _sidebars(file: Path, project: Path) -> Any:
+_MAX_IMPORT_DEPTH = 3
+_IMPORT_SUFFIXES = ("", ".js", ".ts", ".mjs", ".cjs", ".mts", ".cts", ".json")
+
+
+def _module(file: Path, project: Path, depth: int = 0) -> Module:
+    """A sidebars file (or a file it imports) read as literals; the names it imports from files
+    of the project (``import api from './sidebars/api'``, ``require('./api.json')``) are bound
+    to what those export, at most :data:`_MAX_IMPORT_DEPTH` files deep."""
     where = display_path(file, project)
     text = config.read_text(file, project)
     if file.suffix == ".json":
-        return load_json(text, path=where, reason="invalid-outline")
-    module = read_module(text)
+        data = load_json(text, path=where, reason="invalid-outline")
+        return Module([data], data)
+    known: dict[str, Any] = {}
+    for found in imports(text) if depth < _MAX_IMPORT_DEPTH else ():
+        target = _imported(file, project, found.source)
+        if target is None:
+            continue
+        module = _module(target, project, depth + 1)
+        value = module.exported if found.member is None else module.names.get(found.member)
+        if value is not None and value is not UNKNOWN:
+            known[found.name] = value
+    return read_module(text, known)
+
+
+def _imported(file: Path, project: Path, source: str) -> Path | None:
+    """The project's file an import names (``./x``, ``../x.json``), if it is one."""
+    if not source.startswith("."):
+        return None  # a package: not the site's to read
+    try:
+        base = _inside(project, file.parent, source)
+    except SourceError:
+        return None  # leaves the source folder
+    candidates = [base.with_name(base.name + s) for s in _IMPORT_SUFFIXES]
+    candidates += [base / f"index{s}" for s in _IMPORT_SUFFIXES[1:]]
+    return next((c for c in candidates if c.is_file() and c.suffix in _SIDEBAR_SUFFIXES), None)
+
+
+def _sidebars(file: Path, project: Path) -> Any:
+    module = _module(file, project)
     # What the file exports, else its first literal mapping sidebar names to their items.
     if _is_sidebars(module.exported):
         return module.exported
@@ -534,8 +772,53 @@ def _sidebars(file: Path, project: Path) -> Any:
 # ── the generator ───────────────────────────────────────────────────────────────────────
 
 
+def _nav_items(value: Any, depth: int = 0) -> list[dict[str, Any]]:
+    """The navbar's items, dropdowns' items after their own, depth first."""
+    out: list[dict[str, Any]] = []
+    for item in value if isinstance(value, list) and depth < 4 else ():
+        if isinstance(item, dict):
+            out.append(item)
+            out.extend(_nav_items(item.get("items"), depth + 1))
+    return out
+
+
+_DOCS_ITEMS = ("doc", "docSidebar", "docsVersion", "docsVersionDropdown")
+
+
+def _in_navbar(
+    site: dict[str, Any], instances: list[_Instance], other_routes: tuple[str, ...]
+) -> list[tuple[_Instance, str]]:
+    """The instances in the order the navbar first names them (a docs item's
+    ``docsPluginId``, or a ``to`` link under the instance's route), each with that item's
+    label (else its plugin id); those it never names follow in configuration order."""
+    theme = site.get("themeConfig")
+    navbar = theme.get("navbar") if isinstance(theme, dict) else None
+    items = _nav_items(navbar.get("items")) if isinstance(navbar, dict) else []
+    by_plugin = {i.plugin: i for i in instances}
+    found: dict[str, str] = {}
+    for item in items:
+        plugin: str | None = None
+        if item.get("type") in _DOCS_ITEMS:
+            named = item.get("docsPluginId")
+            plugin = named if isinstance(named, str) else "default"
+        elif isinstance(item.get("to"), str) and "href" not in item:
+            to = item["to"].strip("/")
+            if any(r.strip("/") and (to == r.strip("/") or to.startswith(r)) for r in other_routes):
+                continue  # the blog, a page of src/pages
+            under = [
+                i for i in instances if not i.route or to == i.route or to.startswith(i.route + "/")
+            ]
+            plugin = max(under, key=lambda i: len(i.route)).plugin if under else None
+        label = _string(item.get("label"))
+        if plugin in by_plugin and plugin not in found and label:
+            found[plugin] = label
+    ordered = [(by_plugin[p], label) for p, label in found.items()]
+    ordered += [(i, i.plugin) for i in instances if i.plugin not in found]
+    return ordered
+
+
 class Docusaurus(Generator):
-    """Docusaurus (the classic preset's docs plugin)."""
+    """Docusaurus (the classic preset's docs plugin, and further docs plugin instances)."""
 
     name = "docusaurus"
     described_as = "a Docusaurus site"
@@ -543,47 +826,112 @@ class Docusaurus(Generator):
     page_suffixes = (*MARKDOWN_SUFFIXES, MDX)
     found_from_content = True
 
+    def __init__(
+        self,
+        instances: tuple[_Instance, ...] = (),
+        prefixes: tuple[str, ...] = (),
+        site_dir: tuple[Path, Path] | None = None,
+    ) -> None:
+        self._instances = instances
+        """The docs instances of the site found (none: the generator before detection)."""
+        self._prefixes = prefixes
+        """Each instance's folder below the content folder (``''`` for one instance)."""
+        self._site_dir = site_dir
+        """The site's folder, which ``@site/`` names, and the content folder."""
+
+    @property
+    def _multi(self) -> bool:
+        return len(self._instances) > 1
+
+    def _of(self, rel: str) -> tuple[_Instance | None, str, str]:
+        """The instance of the page at ``rel``, its path in its docs folder and its id
+        prefix."""
+        if not self._multi:
+            return (self._instances[0] if self._instances else None), rel, ""
+        best = max(
+            (k for k, p in enumerate(self._prefixes) if rel.startswith(p)),
+            key=lambda k: len(self._prefixes[k]),
+            default=None,
+        )
+        if best is None:
+            return None, rel, ""
+        instance = self._instances[best]
+        own = instance.plugin == "default" or not instance.route
+        return instance, rel[len(self._prefixes[best]) :], "" if own else instance.route + "/"
+
     def detect(self, root: Path, *, forced: bool) -> Site | None:
         file = _config_file(root)
         if file is None:
             return None
         read = _read_config(config.read_text(file, root))
         site_dir = file.parent
-        content = _inside(root, site_dir, _string(read.docs.get("path")) or "docs")
-        if not content.is_dir():
+        planned = [_instance(root, site_dir, p, o) for p, o in read.instances] or [
+            _instance(root, site_dir, "default", {})
+        ]
+        instances = [i for i in planned if i.folder.is_dir()]
+        if not instances:
             if not forced:
                 return None
             raise SourceError(
-                f"the Docusaurus docs folder {display_path(content, root)!r} does not exist",
+                "the Docusaurus docs folder "
+                f"{display_path(planned[0].folder, root)!r} does not exist",
                 reason="missing-file",
                 path=display_path(file, root),
             )
         site = read.site
-        base = _string(site.get("baseUrl")) or "/"
-        route = _string(read.docs.get("routeBasePath"))
-        route = "docs" if route is None else route.strip("/")
-        versions = _versions(site_dir, root)
-        # With versions, the docs folder is the `next` version, at {route}/next/.
-        current = [route, "next"] if versions else [route]
-        prefixes = tuple(
-            dict.fromkeys(
-                p
-                for p in (
-                    "/".join(x for x in (base.strip("/"), *current) if x) + "/",
-                    "/".join(x for x in current if x) + "/",
-                    "/".join(x for x in (base.strip("/"), route) if x) + "/",
-                    route + "/" if route else "",
+        base = (_string(site.get("baseUrl")) or "/").strip("/")
+        routes = _routes(site_dir, site)
+        if len(instances) == 1:
+            content = instances[0].folder
+            folders: tuple[str, ...] = ("",)
+            only = instances[0]
+            # Links may be written with or without baseUrl, under the version built's path
+            # (and its aliases): those prefixes are stripped, the rest is the doc's URL.
+            paths = [
+                "/".join(x for x in (only.route, v) if x)
+                for v in (only.version_path, *only.aliases)
+            ]
+            prefixes = tuple(
+                sorted(
+                    {
+                        p + "/"
+                        for path in paths
+                        for p in ("/".join(x for x in (base, path) if x), path)
+                        if p
+                    },
+                    key=lambda p: (-len(p), p),
                 )
-                if p and p != "/"
             )
+        else:
+            # Several instances: the content folder holds them all, and a page's URL has
+            # its instance's route.
+            content = Path(os.path.commonpath([i.folder for i in instances]))
+            folders = tuple(
+                "" if i.folder == content else i.folder.relative_to(content).as_posix() + "/"
+                for i in instances
+            )
+            prefixes = (base + "/",) if base else ()
+        other_versions = tuple(
+            "/".join(x for x in (i.route, v) if x) + "/"
+            for i in instances
+            for v in i.other_versions
         )
-        # Older versions (versioned_docs/) are published at {route}/{version}/.
-        version_routes = tuple("/".join(x for x in (route, v) if x) + "/" for v in versions[1:])
+        # A category's generated index page is published at {route}/category/<label>.
+        generated = tuple(
+            "/".join(x for x in (i.route, i.version_path, "category") if x) + "/" for i in instances
+        )
         organization = _string(site.get("organizationName"))
         i18n = site.get("i18n")
         locale = i18n.get("defaultLocale") if isinstance(i18n, dict) else None
+        locales = i18n.get("locales") if isinstance(i18n, dict) else None
+        # Other locales are published at /<locale>/ (their i18n/ folders are not this catalog).
+        locale_routes = tuple(
+            f"{x.strip('/')}/"
+            for x in (locales if isinstance(locales, list) else ())
+            if isinstance(x, str) and x.strip("/") and x != locale
+        )
         return Site(
-            self,
+            Docusaurus(tuple(instances), folders, (site_dir, content)),
             file,
             content,
             config.site_metadata(
@@ -599,7 +947,7 @@ class Docusaurus(Generator):
                 "directory" if site.get("trailingSlash") is True else "html",
                 prefixes=prefixes,
                 static_roots=(site_dir / "static",),
-                routes=_routes(site_dir, site) + version_routes,
+                routes=routes + tuple(dict.fromkeys(other_versions + generated)) + locale_routes,
             ),
         )
 
@@ -608,12 +956,32 @@ class Docusaurus(Generator):
         # The project's folder: the source folder, or the one above it whose configuration
         # names the source folder as its docs (a user pointing at docs/ beside website/).
         project = Path(os.path.commonpath([site.config.parent, ctx.source_root]))
-        read = _read_config(config.read_text(site.config, project))
-        docs = _docs(ctx, read.docs)
-        sidebars_file = _sidebars_file(project, site.config.parent, read.docs)
-        where = display_path(sidebars_file or site.config, project)
-        builder = _Builder(ctx, docs, where)
+        instances = list(self._instances)
+        if not instances:
+            return None
+        where = display_path(instances[0].sidebars or site.config, project)
         root = OutlineSection(name="", key=where)
+        if not self._multi:
+            self._instance_outline(ctx, project, instances[0], root)
+            return Outline(self.name, root, where, interleaved_root=True)
+        read = _read_config(config.read_text(site.config, project))
+        routes = _routes(site.config.parent, read.site)
+        for order, (instance, label) in enumerate(_in_navbar(read.site, instances, routes)):
+            key = f"{display_path(site.config, project)}:{instance.plugin}"
+            section = OutlineSection(name=label, key=key, order=order)
+            root.children.append(section)
+            self._instance_outline(ctx, project, instance, section)
+        return Outline(self.name, root, where, interleaved_root=True)
+
+    @staticmethod
+    def _instance_outline(
+        ctx: Context, project: Path, instance: _Instance, into: OutlineSection
+    ) -> None:
+        """One instance's sidebars (and the pages they leave out, after them) into ``into``."""
+        docs = _docs(ctx, instance.folder, instance.options)
+        sidebars_file = instance.sidebars
+        where = display_path(sidebars_file or instance.folder, project)
+        builder = _Builder(ctx, docs, where, instance.folder)
         sidebars = _sidebars(sidebars_file, project) if sidebars_file is not None else None
         if sidebars_file is not None and not isinstance(sidebars, dict):
             ctx.warn(
@@ -624,10 +992,10 @@ class Docusaurus(Generator):
             )
             sidebars = None
         if sidebars is None:
-            builder.autogenerated(root, ".")
+            builder.autogenerated(into, ".")
         else:
             for items in sidebars.values():
-                builder.items(root, items, 0)
+                builder.items(into, items, 0)
         if builder.unread:
             ctx.warn(
                 "sidebars-not-read",
@@ -638,14 +1006,44 @@ class Docusaurus(Generator):
         # Pages no sidebar lists are still published: after the sidebars, in path order.
         for doc in docs.ordered:
             if doc.rel not in builder.placed:
-                builder.page(root, doc.id, None)
-        return Outline(self.name, root, where, interleaved_root=True)
+                builder.page(into, doc.id, None)
+
+    def expand(self, site: Site, page: Path, body: str, *, within: Path) -> str:
+        # MDX partials (`import Part from './_part.mdx'` and `<Part />`) render in the page.
+        site_dir = site.config.parent if site.config is not None else within
+        return expand_partials(body, folder=page.parent, site=site_dir, within=within.resolve())
+
+    def link_target(self, raw: str) -> LinkTarget | None:
+        # `@site/docs/intro.md` names a file of the site's folder (the content folder's
+        # path to it is known); only page links are read this way.
+        if not raw.startswith("@site/") or self._site_dir is None:
+            return None
+        path, _, fragment = raw[len("@site/") :].partition("#")
+        if PurePosixPath(path).suffix.lower() not in (*MARKDOWN_SUFFIXES, MDX):
+            return None
+        site_dir, content = self._site_dir
+        target = Path(os.path.normpath(site_dir.joinpath(*PurePosixPath(path).parts)))
+        if not target.is_relative_to(content):
+            return None  # outside the content folder: no page of the catalog
+        rel = target.relative_to(content).as_posix()
+        return LinkTarget("/" + rel + (f"#{fragment}" if fragment else ""))
+
+    def file_bases(self, rel: str) -> tuple[str, ...]:
+        # Docusaurus looks a Markdown file link up beside the page, then from the docs folder.
+        return (self._of_prefix(rel),)
+
+    def _of_prefix(self, rel: str) -> str:
+        if not self._multi:
+            return ""
+        return max((p for p in self._prefixes if rel.startswith(p)), key=len, default="")
 
     def document_id(self, rel: str, front: Mapping[str, Any]) -> str:
-        return doc_id(rel, front)
+        _, local, prefix = self._of(rel)
+        return prefix + doc_id(local, front)
 
     def page_url(self, rel: str, front: Mapping[str, Any]) -> PageUrl:
-        path = PurePosixPath(rel)
+        instance, local, _ = self._of(rel)
+        path = PurePosixPath(local)
         folders = [strip_number_prefix(f)[0] for f in path.parent.parts]
         stem = _text(front, "id") or strip_number_prefix(path.stem)[0]
         index = stem.lower() in _INDEX_STEMS
@@ -654,4 +1052,7 @@ class Docusaurus(Generator):
         slug = _text(front, "slug")
         if slug:
             segments = slug.strip("/").split("/") if slug.startswith("/") else [*folders, slug]
+        if self._multi and instance is not None:
+            # Several instances: a URL has its instance's route and version path.
+            segments = [*instance.route.split("/"), *instance.version_path.split("/"), *segments]
         return PageUrl("/".join(s for s in segments if s), index)

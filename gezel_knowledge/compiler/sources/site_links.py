@@ -50,6 +50,18 @@ _INDEX_STEMS = ("index", "readme", "_index")
 _NUMBER_PREFIX = re.compile(r"\d+\s*[-_.]+\s*(?=[^-_.\s])")
 
 
+def _clamped(parts: list[str]) -> str:
+    """URL path segments with ``.`` and ``..`` applied, ``..`` at the root dropped."""
+    out: list[str] = []
+    for part in parts:
+        if part == "..":
+            if out:
+                out.pop()
+        elif part not in ("", "."):
+            out.append(part)
+    return "/".join(out)
+
+
 class LinkResolver:
     """Finds the page a link target names, among ``pages`` (content-relative path -> front
     matter), with a generator's :class:`~gezel_knowledge.compiler.generators.base.LinkStyle`."""
@@ -106,8 +118,11 @@ class LinkResolver:
         else:
             base = url.split("/")[:-1] if url else []
         joined = normalise_path([*base, *target.split("/")])
-        if joined is not None:
-            yield self._key(joined)
+        if joined is None:
+            # A URL's `..` above the site root stays at the root (RFC 3986), as a browser
+            # and the generator's link checker resolve it.
+            joined = _clamped([*base, *target.split("/")])
+        yield self._key(joined)
 
     # ── files ─────────────────────────────────────────────────────────────────────────────
 
@@ -136,7 +151,18 @@ class LinkResolver:
 
     def _by_files(self, page_rel: str, target: str) -> str | None:
         base = list(PurePosixPath(page_rel).parent.parts)
-        return next((c for c in self.file_candidates(base, target) if c in self.pages), None)
+        found = next((c for c in self.file_candidates(base, target) if c in self.pages), None)
+        if found is not None:
+            return found
+        # Folders the generator also looks file links up from (Docusaurus: the docs folder;
+        # a rooted target is rooted there too).
+        for folder in self.generator.file_bases(page_rel):
+            parts = list(PurePosixPath(folder).parts)
+            candidates = self.file_candidates(parts, target.lstrip("/"))
+            found = next((c for c in candidates if c in self.pages), None)
+            if found is not None:
+                return found
+        return None
 
     def _by_urls(self, page_rel: str, target: str) -> str | None:
         if self.style.urls == "files":

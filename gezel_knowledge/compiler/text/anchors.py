@@ -88,17 +88,37 @@ def _without_markup(text: str) -> str:
     return html.unescape(_ESCAPE.sub(r"\1", text))
 
 
+_CODE_MARK = "\ue000"
+"""Stands for a code span while the markup around it is removed (a private-use character)."""
+
+
 def heading_text(text: str) -> str:
     """A heading's text as a renderer shows it (see the module docstring)."""
+    spans = _code_spans(text)
+    contents: list[str] = []
     pieces: list[str] = []
     cursor = 0
-    for start, content_start, content_end, end in _code_spans(text):
-        pieces.append(_without_markup(text[cursor:start]))
+    for start, content_start, content_end, end in spans:
+        pieces.append(text[cursor:start])
         content = text[content_start:content_end]
-        pieces.append(content.strip(" ") or content)
+        contents.append(content.strip(" ") or content)
         cursor = end
-    pieces.append(_without_markup(text[cursor:]))
-    return unicodedata.normalize("NFC", "".join(pieces)).strip()
+    pieces.append(text[cursor:])
+    # The markup around code spans is removed with each span as one mark, so a link whose
+    # text is code (`[`name`](url)`) loses its URL as any link does.
+    marked = _CODE_MARK.join(pieces)
+    if _CODE_MARK not in text:
+        parts = _without_markup(marked).split(_CODE_MARK)
+        if len(parts) == len(contents) + 1:
+            out = [parts[0]]
+            for content, part in zip(contents, parts[1:], strict=True):
+                out += [content, part]
+            return unicodedata.normalize("NFC", "".join(out)).strip()
+    # A mark lost to the markup around it: each piece on its own.
+    out = []
+    for piece, content in zip(pieces, [*contents, ""], strict=True):
+        out += [_without_markup(piece), content]
+    return unicodedata.normalize("NFC", "".join(out)).strip()
 
 
 def _code_spans(text: str) -> list[tuple[int, int, int, int]]:

@@ -1,0 +1,98 @@
+"""MDX partials: the Markdown files a Docusaurus page imports and renders as a component.
+
+A page may ``import Name from './_part.mdx'`` (a ``.md`` or ``.mdx`` file, relative to the
+page; ``@site/`` names the site's folder) and write ``<Name />`` where the part's text goes.
+Docusaurus renders the part there, headings included, so a link to one of them resolves. The
+import line is dropped and each ``<Name />`` (props, if any, ignored) replaced by the part's
+text without its front matter, expanded in turn, at most :data:`MAX_DEPTH` deep and
+:data:`MAX_EXPANDED` characters in all. An import of anything else (a React component, a
+part outside the source folder or missing) is left as written.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path, PurePosixPath
+
+from gezel_knowledge.compiler.errors import SourceError, display_path
+from gezel_knowledge.compiler.text.data import read_text_file
+from gezel_knowledge.compiler.text.frontmatter import split_front_matter
+
+__all__ = ["MAX_DEPTH", "MAX_EXPANDED", "expand_partials"]
+
+MAX_DEPTH = 8
+MAX_EXPANDED = 4 * 1024 * 1024
+"""Characters a page may grow to by its parts (a part used many times is copied each time)."""
+
+# One import per line, as MDX writes them: `import Name from './x.mdx';`.
+_IMPORT = re.compile(
+    r"^import[ \t]+([A-Za-z_$][\w$]*)[ \t]+from[ \t]+(['\"])([^'\"\n]+\.mdx?)\2[ \t]*;?[ \t]*$",
+    re.MULTILINE,
+)
+_FENCE = re.compile(r"^[ \t]{0,3}(```|~~~)", re.MULTILINE)
+
+
+def expand_partials(body: str, *, folder: Path, site: Path, within: Path, depth: int = 0) -> str:
+    """``body`` (a page in ``folder``) with its imported Markdown parts put in."""
+    if "import" not in body or depth >= MAX_DEPTH:
+        return body
+    parts: dict[str, str] = {}
+    fences = [m.start() for m in _FENCE.finditer(body)]
+
+    def fenced(at: int) -> bool:
+        return sum(1 for f in fences if f < at) % 2 == 1
+
+    def drop(match: re.Match[str]) -> str:
+        name, target = match.group(1), match.group(3)
+        if fenced(match.start()):
+            return match.group(0)
+        file = site / target.removeprefix("@site/") if target.startswith("@site/") else None
+        text = _read(file if file is not None else folder / target, within)
+        if text is None:
+            return match.group(0)
+        where = display_path((file or folder / target).resolve(), within)
+        try:
+            inner = split_front_matter(text, path=where).body
+        except SourceError:
+            inner = text
+        parts[name] = expand_partials(
+            inner,
+            folder=(file or folder / target).resolve().parent,
+            site=site,
+            within=within,
+            depth=depth + 1,
+        ).strip("\n")
+        return ""
+
+    body = _IMPORT.sub(drop, body)
+    if not parts:
+        return body
+    names = "|".join(re.escape(n) for n in sorted(parts, key=len, reverse=True))
+    usage = re.compile(rf"<({names})(?:[ \t\n][^<>]*)?/>")
+    budget = [MAX_EXPANDED - len(body)]
+
+    def put(match: re.Match[str]) -> str:
+        text = parts[match.group(1)]
+        if budget[0] < len(text):
+            return match.group(0)
+        budget[0] -= len(text)
+        return f"\n{text}\n"
+
+    return usage.sub(put, body)
+
+
+def _read(file: Path, within: Path) -> str | None:
+    """A part's text when it is a file inside ``within``, else ``None``."""
+    if PurePosixPath(file.name).suffix.lower() not in (".md", ".mdx"):
+        return None
+    try:
+        resolved = file.resolve()
+    except OSError:
+        return None
+    if not resolved.is_relative_to(within) or not resolved.is_file():
+        return None
+    try:
+        text = read_text_file(resolved, where=display_path(resolved, within), within=within)
+    except SourceError:
+        return None
+    return text.replace("\r\n", "\n")
