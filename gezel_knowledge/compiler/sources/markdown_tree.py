@@ -460,6 +460,7 @@ class _Tree:
                 self._plan_asset(page, link, decoded, where, line)
                 continue
             rel = self.resolver.resolve(page.rel, decoded, ref=ref is not None)
+            rel = rel or self._below_source(page, decoded)
             if rel is not None:
                 self._plan_doc(page, self.pages[rel], fragment, link, where=where, line=line)
             elif self.resolver.is_route(page.rel, decoded):
@@ -468,7 +469,7 @@ class _Tree:
                 continue
             else:
                 missing = self._on_disk(page, decoded) is None
-                if self._generated(page, decoded) or (not missing and self.style.files_resolve):
+                if self._resolved_elsewhere(page, decoded, missing=missing):
                     self._keep_silently(page, link)  # the generator resolves it
                     continue
                 reason = "unresolved-link" if missing else "link-not-rewritten"
@@ -485,6 +486,37 @@ class _Tree:
             return None
         candidate = self.source_root / rel
         return candidate if candidate.exists() else None
+
+    def _resolved_elsewhere(self, page: _Page, decoded: str, *, missing: bool) -> bool:
+        """Whether the generator resolves a target that is no page: a folder it writes, an
+        existing file it publishes, or (in a repository) a file outside the source folder."""
+        return (
+            self._generated(page, decoded)
+            or (not missing and self.style.files_resolve)
+            or (self.style.repository and self._outside(page, decoded))
+        )
+
+    def _outside(self, page: _Page, decoded: str) -> bool:
+        """Whether a target names a path outside the source folder: one leaving it, or a
+        root-relative one whose first folder the source folder does not hold."""
+        if decoded.startswith("/"):
+            first = decoded.lstrip("/").split("/", 1)[0]
+            return bool(first) and not (self.source_root / first).exists()
+        base = list(PurePosixPath(page.rel).parent.parts)
+        above = self.content_root.relative_to(self.source_root).parts
+        return normalise_path([*above, *base, *decoded.split("/")]) is None
+
+    def _below_source(self, page: _Page, decoded: str) -> str | None:
+        """The page a root-relative target names when it starts with the source folder's own
+        path in its repository (``/docs/a.md`` built at ``docs``)."""
+        if not (self.style.repository and decoded.startswith("/")) or self.resolver is None:
+            return None
+        parts = [p for p in decoded.split("/") if p]
+        names = self.source_root.parts
+        for k in range(1, min(len(parts), len(names))):
+            if parts[:k] == list(names[-k:]):
+                return self.resolver.resolve(page.rel, "/" + "/".join(parts[k:]))
+        return None
 
     def _plan_xref(self, page: _Page, link: LinkRef, uid: str, *, where: str, line: int) -> None:
         """An ``xref:uid`` link (DocFX): to the page whose front matter ``uid`` it names, else
@@ -582,6 +614,8 @@ class _Tree:
         return beside if from_url is None else [*beside, self.content_root / from_url]
 
     def _plan_asset(self, page: _Page, link: LinkRef, decoded: str, where: str, line: int) -> None:
+        if self.style.repository and self._outside(page, decoded):
+            return  # an image of the repository outside the source folder: kept, never read
         candidates = self._asset_candidates(page, decoded)
         candidate = next((c for c in candidates if c.is_file()), None)
         if candidate is None:
