@@ -166,22 +166,35 @@ def test_broken_or_unsafe_images_are_refused(
     assert (err.value.reason, err.value.path, err.value.line) == (reason, "a.md", 3)
 
 
-def test_image_outside_the_source_folder_is_refused(tmp_path: Path) -> None:
+def test_image_linked_out_of_the_source_folder_is_refused(tmp_path: Path) -> None:
     (tmp_path / "outside.png").write_bytes(PNG)
-    root = write_tree(tmp_path / "t", {"a.md": "![x](../outside.png)\n"})
+    root = write_tree(tmp_path / "t", {"a.md": "![x](img.png)\n"})
+    (root / "img.png").symlink_to(tmp_path / "outside.png")
     with pytest.raises(SourceError) as err:
         load_markdown_tree(root)
     assert err.value.reason == "unsafe-asset"
 
 
-def test_missing_anchor_and_non_document_links_warn(tmp_path: Path) -> None:
+def test_a_plain_folder_keeps_an_image_above_it_unread(tmp_path: Path) -> None:
+    # docs/ of a repository shows ../images/x.png from the repository: not read, not shipped.
+    (tmp_path / "outside.png").write_bytes(PNG)
+    root = write_tree(tmp_path / "t", {"a.md": "![x](../outside.png)\n"})
+    source = load_markdown_tree(root)
+    assert source.warnings == ()
+    assert source.assets == ()
+    body = next(d for d in source.documents if d.id == "a").load_body(LINKS)
+    assert body == "![x](../outside.png)\n"
+
+
+def test_missing_anchor_warns_and_a_file_that_is_no_page_is_kept(tmp_path: Path) -> None:
+    # In a plain folder a link to a file of the tree that is no page is a file GitHub shows.
     root = write_tree(
         tmp_path / "t",
         {"a.md": "[b](b.md#nowhere) [data](data.csv)\n", "b.md": "# B\n", "data.csv": "x,y\n"},
     )
     source = load_markdown_tree(root)
     reasons = sorted(w.reason for w in source.warnings)
-    assert reasons == ["link-not-rewritten", "missing-anchor"]
+    assert reasons == ["missing-anchor"]
     body = next(d for d in source.documents if d.id == "a").load_body(LINKS)
     assert body == "[b](knowledge://tester/demo/b) [data](data.csv)\n"
 
