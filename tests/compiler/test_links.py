@@ -152,7 +152,6 @@ def test_a_missing_image_is_kept_with_a_warning(tmp_path: Path) -> None:
     ("name", "data", "reason"),
     [
         ("bad.png", b"GIF89a not a png", "asset-type-mismatch"),
-        ("evil.svg", b'<svg onload="alert(1)"></svg>', "unsafe-svg"),
         ("pic.bmp", b"BM....", "invalid-asset-path"),
         ("aux.png", PNG, "invalid-asset-path"),
     ],
@@ -164,6 +163,17 @@ def test_broken_or_unsafe_images_are_refused(
     with pytest.raises(SourceError) as err:
         load_markdown_tree(root)
     assert (err.value.reason, err.value.path, err.value.line) == (reason, "a.md", 3)
+
+
+def test_an_svg_that_is_not_inert_is_left_out_with_a_warning(tmp_path: Path) -> None:
+    evil = b'<svg onload="alert(1)"></svg>'
+    root = write_tree(tmp_path / "t", {"a.md": "# A\n\n![x](evil.svg)\n", "evil.svg": evil})
+    source = load_markdown_tree(root)
+    assert [(w.reason, w.path, w.line) for w in source.warnings] == [
+        ("image-not-shipped", "a.md", 3)
+    ]
+    assert source.assets == ()
+    assert _body(root, "a") == "# A\n\n![x](evil.svg)\n"
 
 
 def test_image_linked_out_of_the_source_folder_is_refused(tmp_path: Path) -> None:

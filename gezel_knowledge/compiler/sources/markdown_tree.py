@@ -637,9 +637,11 @@ class _Tree:
         archive = self.asset_files.get(resolved)
         if archive is None:
             archive = self._ship(resolved, link, where, line)
+            if archive is None:
+                return  # an SVG that is not inert: not shipped, the link kept as written
         page.plan[link.start] = ("asset", archive, None)
 
-    def _ship(self, resolved: Path, link: LinkRef, where: str, line: int) -> str:
+    def _ship(self, resolved: Path, link: LinkRef, where: str, line: int) -> str | None:
         """Check an image and give it its archive path."""
         try:
             rel = resolved.relative_to(self.content_root.resolve()).as_posix()
@@ -660,6 +662,17 @@ class _Tree:
             )
         data = read_asset_bytes(resolved, where=self.display(resolved))
         problem = asset_problem(archive, data)
+        if problem is not None and problem.reason == "unsafe-svg":
+            # A real site's drawing may load a web font or link out (Excalidraw exports do):
+            # it stays out of the catalog, and the page is built without it.
+            self.warn(
+                "image-not-shipped",
+                f"image {link.target!r} is not inert ({problem.message}); not shipped, "
+                "kept as written",
+                where,
+                line,
+            )
+            return None
         if problem is not None:
             raise SourceError(
                 f"image {link.target!r}: {problem.message}",
