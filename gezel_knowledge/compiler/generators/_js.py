@@ -16,7 +16,8 @@ deeper than :data:`MAX_DEPTH` left unknown.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 __all__ = [
@@ -261,13 +262,14 @@ def tokenize(text: str) -> list[Token]:
 class _Reader:
     """Literals out of a token list (see the module docstring)."""
 
-    def __init__(self, tokens: list[Token]) -> None:
+    def __init__(self, tokens: list[Token], names: Mapping[str, Any] | None = None) -> None:
         self.t = tokens
         self.match = self._match_brackets()
         self.memo: dict[int, tuple[Any, int]] = {}
-        self.bindings: dict[str, Any] = {}
+        self.bindings: dict[str, Any] = dict(names or {})
         """Literals bound by ``const NAME = ...`` (also ``let``, ``var``, a type annotation)
-        earlier in the file: a later ``NAME`` is their value."""
+        earlier in the file, or given (what an imported file binds): a later ``NAME`` is
+        their value."""
 
     def _match_brackets(self) -> list[int]:
         """For each opening bracket, the index of its closing one (-1 when unclosed)."""
@@ -515,13 +517,17 @@ class Module:
 
     literals: list[Any]
     exported: Any
+    bindings: Mapping[str, Any] = field(default_factory=dict)
+    """The names bound to literals (those given to :func:`read_module` too)."""
 
 
-def read_module(text: str) -> Module:
-    """The literals of ``text`` (see :func:`literals`) and its export."""
-    reader = _Reader(tokenize(text))
+def read_module(text: str, names: Mapping[str, Any] | None = None) -> Module:
+    """The literals of ``text`` (see :func:`literals`) and its export; ``names`` are literals
+    bound before the file is read (what the files it imports bind: ``import { guide } from
+    './sidebar'``)."""
+    reader = _Reader(tokenize(text), names)
     found = reader.all_literals()
-    return Module(found, reader.exported())
+    return Module(found, reader.exported(), reader.bindings)
 
 
 def literals(text: str) -> list[Any]:
