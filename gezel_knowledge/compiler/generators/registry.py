@@ -32,6 +32,7 @@ from gezel_knowledge.compiler.generators.mkdocs import MkDocs
 from gezel_knowledge.compiler.generators.myst import Myst
 from gezel_knowledge.compiler.generators.outline import Outline
 from gezel_knowledge.compiler.generators.sphinx import Sphinx
+from gezel_knowledge.compiler.generators.vitepress import VitePress
 
 __all__ = [
     "FALLBACK",
@@ -53,6 +54,7 @@ GENERATORS: tuple[Generator, ...] = (
     Myst(),
     DocFx(),
     Docusaurus(),
+    VitePress(),
     Hugo(),
     Sphinx(),
 )
