@@ -216,3 +216,15 @@ def test_names_bound_in_an_imported_file_stand_for_their_literals() -> None:
     )
     assert main.exported == {"sidebar": {"/": [{"text": "Why", "link": "/why"}]}}
     assert read_module("export default { s: guide }\n").exported == {"s": UNKNOWN}
+
+
+def test_a_shorthand_property_is_the_literal_its_name_is_bound_to() -> None:
+    text = (
+        "export const locales = { root: { lang: 'en' } };\n"
+        "export default { locales, other, title: 'T' };\n"
+    )
+    assert read_module(text).exported == {
+        "locales": {"root": {"lang": "en"}},
+        "other": UNKNOWN,
+        "title": "T",
+    }

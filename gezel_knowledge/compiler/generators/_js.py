@@ -431,7 +431,8 @@ class _Reader:
             if k >= end or self.punc(k, ","):
                 if tok.kind != "ident":
                     return UNKNOWN
-                out[str(key)] = UNKNOWN  # shorthand `{ users }`
+                # Shorthand `{ users }`: the literal bound to that name, if any.
+                out[str(key)] = self.bindings.get(str(key), UNKNOWN)
                 continue
             if self.punc(k, "(") or (tok.kind == "ident" and tok.value in ("get", "set", "async")):
                 k = self.skip_expression(k, end)  # a method
