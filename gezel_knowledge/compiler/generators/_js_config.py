@@ -36,6 +36,9 @@ class JsFile:
     path: Path
     values: list[Any]
     exported: Any
+    text: str
+    names: dict[str, Any]
+    """The names bound to literals in this file and the files read before it."""
 
 
 def _resolve(base: Path, name: str, root: Path) -> Path | None:
@@ -72,7 +75,7 @@ def read_config(file: Path, root: Path) -> list[JsFile]:
         module = read_module(text, names)
         names.update(module.bindings)
         values = [v for literal in module.literals for v in walk_values(literal)]
-        out.append(JsFile(path, values, module.exported))
+        out.append(JsFile(path, values, module.exported, text, dict(names)))
     return out[::-1]
 
 
