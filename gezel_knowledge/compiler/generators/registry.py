@@ -32,6 +32,7 @@ from gezel_knowledge.compiler.generators.mkdocs import MkDocs
 from gezel_knowledge.compiler.generators.myst import Myst
 from gezel_knowledge.compiler.generators.outline import Outline
 from gezel_knowledge.compiler.generators.sphinx import Sphinx
+from gezel_knowledge.compiler.generators.starlight import Starlight
 from gezel_knowledge.compiler.generators.vitepress import VitePress
 
 __all__ = [
@@ -55,6 +56,7 @@ GENERATORS: tuple[Generator, ...] = (
     DocFx(),
     Docusaurus(),
     VitePress(),
+    Starlight(),
     Hugo(),
     Sphinx(),
 )
