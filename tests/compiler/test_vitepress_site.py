@@ -124,3 +124,40 @@ def test_clean_links_rewrites_and_vitepress_anchors_resolve(tmp_path: Path) -> N
     assert "[why](knowledge://tester/demo/guide/why#line=3-5)" in body
     assert "[opts](knowledge://tester/demo/reference/options)" in body
     assert "[core](knowledge://tester/demo/packages/core/README)" in body
+
+
+def test_rest_rewrites_a_directory_config_and_a_sidebar_function(tmp_path: Path) -> None:
+    # VitePress' own docs: pages in en/ published at the root, the sidebar in the content
+    # folder's config.ts returned by functions, a base that is a prefix of the page names.
+    root = write_tree(
+        tmp_path / "site",
+        {
+            "docs/.vitepress/config.ts": (
+                "export default defineConfig({ title: 'Press', rewrites: { 'en/:rest*': "
+                "':rest*' }, locales: { root: { lang: 'en-US' }, zh: { lang: 'zh' } } })\n"
+            ),
+            "docs/config.ts": (
+                "export default defineAdditionalConfig({ description: 'Pages, pressed',\n"
+                "  themeConfig: { sidebar: { '/reference/': { base: '/reference/', items: "
+                "ref() } } } })\n"
+                "function ref(): DefaultTheme.SidebarItem[] {\n"
+                "  return [{ text: 'Theme', base: '/reference/theme-', items: [\n"
+                "    { text: 'Nav', link: 'nav' }, { text: 'Footer', link: 'footer' }] }]\n}\n"
+            ),
+            "docs/en/index.md": "# Press\n",
+            "docs/en/reference/theme-footer.md": "# Footer\n\n[nav](./theme-nav)\n",
+            "docs/en/reference/theme-nav.md": "# Nav\n",
+            "docs/zh/index.md": "# 首页\n",
+        },
+        catalog=None,
+    )
+    source = load_markdown_tree(root)
+    assert source.warnings == ()
+    assert toc_order(source) == [
+        "en/index",
+        "en/reference/theme-nav",
+        "en/reference/theme-footer",
+    ]
+    assert source.metadata.description == "Pages, pressed"
+    body = next(d for d in source.documents if d.id == "en/reference/theme-footer").load_body(LINKS)
+    assert "[nav](knowledge://tester/demo/en/reference/theme-nav)" in body

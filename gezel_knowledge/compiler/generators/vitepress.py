@@ -12,16 +12,19 @@ Pages: every ``.md`` file below ``srcDir`` but hidden ones, ``node_modules``, ``
 (``locales`` keys besides ``root``: ``zh/``): the catalog is the root locale's site.
 
 Routes: a page's path without ``.md`` (``index`` at its folder), moved by ``rewrites``
-(static paths, and ``:name`` segments standing for one segment), under ``base``. A link
+(static paths, ``:name`` segments standing for one segment, a last ``:rest*`` for the rest
+of the path: ``'en/:rest*': ':rest*'``), under ``base``. A link
 written with or without ``.md`` or ``.html`` (``./getting-started``) names the page; relative
 links resolve from the page's folder.
 
 Navigation: ``themeConfig.sidebar`` of the root locale (the top-level ``themeConfig``, else
 ``locales.root``'s, else the first sidebar found in an imported file whose links are not under
-another locale's folder): an array of items (``{text, link, items, base}``), or an object of
+another locale's folder, else the content folder's own ``config.ts``, VitePress' directory-level
+override of every page): an array of items (``{text, link, items, base}``), or an object of
 sidebars by path (``'/guide/': [...]`` or ``{base, items}``), each walked in file order, depth
 first; an item with ``items`` is a section (led by its own ``link`` page), one with only a
-``link`` a page, labelled by ``text``; links relative to the nearest ``base``. The home page
+``link`` a page, labelled by ``text``; links prefixed by the nearest ``base`` as written
+(``/reference/default-theme-`` and ``config``). The home page
 (``index.md``) comes first, and pages no sidebar lists follow the sidebars, in path order.
 
 Metadata: ``title``, ``description``, ``lang`` (else the root locale's), ``sitemap.hostname``;
@@ -126,6 +129,17 @@ def _read(file: Path, root: Path) -> _Config:
     return _Config(settings, files, others)
 
 
+def _directory_config(read: _Config, content: Path, root: Path) -> dict[str, Any]:
+    """What the content folder's own ``config.{ts,js,mjs,mts}`` (a directory-level override
+    of every page) exports, with its imports read."""
+    names = (content / f"config.{s}" for s in ("ts", "mts", "js", "mjs"))
+    found = next((n for n in names if n.is_file()), None)
+    if found is None or any(found.resolve() == f.path.resolve() for f in read.files[:1]):
+        return {}
+    files = read_config(found, root)
+    return score_settings(files[0].values, ("themeConfig", "description", "title", "lang"))
+
+
 def _first_link(items: Any, depth: int = 0) -> str | None:
     """The first internal link a sidebar names."""
     if depth > _MAX_DEPTH:
@@ -142,9 +156,10 @@ def _first_link(items: Any, depth: int = 0) -> str | None:
     return None
 
 
-def _sidebar(read: _Config) -> Any:
+def _sidebar(read: _Config, directory: dict[str, Any]) -> Any:
     """The root locale's sidebar (see the module docstring), or ``None``."""
-    for theme in (read.theme, config.mapping(read.root_locale.get("themeConfig"))):
+    themes = (read.theme, config.mapping(read.root_locale.get("themeConfig")))
+    for theme in (*themes, config.mapping(directory.get("themeConfig"))):
         sidebar = theme.get("sidebar")
         if isinstance(sidebar, list | dict) and sidebar:
             return sidebar
@@ -163,7 +178,8 @@ def _sidebar(read: _Config) -> Any:
 
 
 def _param(segment: str) -> tuple[str, str] | None:
-    """A ``:name`` segment's name and the suffix after it (``:pkg.md`` is ``pkg``, ``.md``)."""
+    """A ``:name`` segment's name and the suffix after it (``:pkg.md`` is ``pkg``, ``.md``);
+    ``:rest*`` is ``rest*``, standing for the rest of the path."""
     if not segment.startswith(":"):
         return None
     name, dot, suffix = segment[1:].partition(".")
@@ -174,6 +190,16 @@ def _rewrite(path: str, rules: list[tuple[list[str], list[str]]]) -> str:
     """``path`` (``a/b.md``) moved by the first rewrite rule it matches."""
     parts = path.split("/")
     for source, target in rules:
+        rest = _param(source[-1]) if source else None
+        if rest is not None and rest[0].endswith("*") and not rest[1]:
+            # `en/:rest*`: the leading segments, then whatever follows them.
+            if len(parts) < len(source) or parts[: len(source) - 1] != source[:-1]:
+                continue
+            tail = "/".join(parts[len(source) - 1 :])
+            head = target[:-1] if target and target[-1] == source[-1] else None
+            if head is not None:
+                return "/".join([*head, tail])
+            continue
         if len(source) != len(parts):
             continue
         bound: dict[str, str] = {}
@@ -196,7 +222,8 @@ def _rewrite(path: str, rules: list[tuple[list[str], list[str]]]) -> str:
 def _rules(value: Any) -> list[tuple[list[str], list[str]]]:
     rules = []
     for source, target in config.mapping(value).items():
-        if isinstance(target, str) and not any(c in source + target for c in "()*?[]"):
+        text = (source + target).replace(":rest*", "")
+        if isinstance(target, str) and not any(c in text for c in "()*?[]"):
             rules.append((source.strip("/").split("/"), target.strip("/").split("/")))
     return rules
 
@@ -224,7 +251,7 @@ class _Builder:
             return None
         path = link.split("#", 1)[0].split("?", 1)[0]
         if not path.startswith("/"):
-            path = base.rstrip("/") + "/" + path
+            path = base + path  # as written: `/reference/default-theme-` + `config`
         key = path.strip("/")
         for ending in (".md", ".html"):
             key = key.removesuffix(ending)
@@ -352,7 +379,9 @@ class VitePress(Generator):
             content,
             config.site_metadata(
                 _str(settings.get("title")) or _str(locale.get("title")),
-                _str(settings.get("description")) or _str(locale.get("description")),
+                _str(settings.get("description"))
+                or _str(locale.get("description"))
+                or _str(_directory_config(read, content, root).get("description")),
                 _str(settings.get("lang")) or _str(locale.get("lang")),
                 config.absolute_url(config.get(settings, "sitemap", "hostname")),
                 config.publisher(github or edit, None),
@@ -378,7 +407,7 @@ class VitePress(Generator):
         root = OutlineSection(name="", key=where)
         if "" in by_route:
             builder.page(root, by_route[""], None)  # the home page
-        sidebar = _sidebar(read)
+        sidebar = _sidebar(read, _directory_config(read, ctx.content_root, project))
         if sidebar is not None:
             builder.sidebar(root, sidebar)
         elif read.theme.get("sidebar") is UNKNOWN:
