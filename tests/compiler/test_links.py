@@ -152,7 +152,6 @@ def test_a_missing_image_is_kept_with_a_warning(tmp_path: Path) -> None:
     ("name", "data", "reason"),
     [
         ("bad.png", b"GIF89a not a png", "asset-type-mismatch"),
-        ("pic.bmp", b"BM....", "invalid-asset-path"),
         ("aux.png", PNG, "invalid-asset-path"),
     ],
 )
@@ -174,6 +173,14 @@ def test_an_svg_that_is_not_inert_is_left_out_with_a_warning(tmp_path: Path) -> 
     ]
     assert source.assets == ()
     assert _body(root, "a") == "# A\n\n![x](evil.svg)\n"
+
+
+def test_an_image_of_a_type_no_catalog_holds_is_left_out_with_a_warning(tmp_path: Path) -> None:
+    root = write_tree(tmp_path / "t", {"a.md": "# A\n\n![x](pic.avif)\n", "pic.avif": b"\0\0"})
+    source = load_markdown_tree(root)
+    assert [(w.reason, w.line) for w in source.warnings] == [("image-not-shipped", 3)]
+    assert source.assets == ()
+    assert _body(root, "a") == "# A\n\n![x](pic.avif)\n"
 
 
 def test_image_linked_out_of_the_source_folder_is_refused(tmp_path: Path) -> None:

@@ -634,6 +634,13 @@ class _Tree:
             why = "is a Git LFS pointer: the image itself is not in the tree"
             self._keep(page, link, where, line, reason="missing-image", why=why)
             return
+        suffix = resolved.suffix.lower().lstrip(".")
+        if suffix not in ASSET_MEDIA_TYPES:
+            # A site's AVIF or BMP image: the site shows it, a catalog cannot hold it.
+            kind = suffix or "no suffix"
+            why = f"is an image of a type a catalog does not hold ({kind}); not shipped"
+            self._keep(page, link, where, line, reason="image-not-shipped", why=why)
+            return
         archive = self.asset_files.get(resolved)
         if archive is None:
             archive = self._ship(resolved, link, where, line)
