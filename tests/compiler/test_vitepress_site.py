@@ -161,3 +161,33 @@ def test_rest_rewrites_a_directory_config_and_a_sidebar_function(tmp_path: Path)
     assert source.metadata.description == "Pages, pressed"
     body = next(d for d in source.documents if d.id == "en/reference/theme-footer").load_body(LINKS)
     assert "[nav](knowledge://tester/demo/en/reference/theme-nav)" in body
+
+
+def test_included_files_are_part_of_the_page(tmp_path: Path) -> None:
+    # VitePress' markdown file inclusion: the anchors of included headings exist on the page.
+    root = write_tree(
+        tmp_path / "site",
+        {
+            ".vitepress/config.js": "export default { title: 'Inc' }\n",
+            "index.md": "# Home\n\n[gen](/cli#standalone) [part](/cli#only-this)\n",
+            "cli.md": (
+                "# CLI\n\n<!--@include: ./parts/cli-generated.md-->\n\n"
+                "<!--@include: @/x.md#one-->\n"
+            ),
+            "parts/cli-generated.md": "### standalone\n\nRun alone.\n",
+            "x.md": (
+                "# X\n\n<!-- #region one -->\n## Only this\n<!-- #endregion one -->\n## Not this\n"
+            ),
+            "y.md": "# Y\n\n<!--@include: ../../outside.md-->\n",
+        },
+        catalog=None,
+    )
+    (tmp_path / "outside.md").write_text("## Outside\n", encoding="utf-8")
+    source = load_markdown_tree(root)
+    assert source.warnings == ()
+    cli = next(d for d in source.documents if d.id == "cli").load_body(LINKS)
+    assert "### standalone\n\nRun alone." in cli
+    assert "## Only this" in cli
+    assert "Not this" not in cli
+    y = next(d for d in source.documents if d.id == "y").load_body(LINKS)
+    assert "<!--@include: ../../outside.md-->" in y  # never read outside the source folder

@@ -35,6 +35,7 @@ VitePress' slugs (:mod:`~gezel_knowledge.compiler.text.anchors`), ``{#id}`` hono
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -48,6 +49,7 @@ from gezel_knowledge.compiler.generators._js import UNKNOWN
 from gezel_knowledge.compiler.generators._js_config import JsFile, read_config, score_settings
 from gezel_knowledge.compiler.generators.base import Generator, LinkStyle, PageUrl, Site
 from gezel_knowledge.compiler.generators.outline import Outline, OutlinePage, OutlineSection
+from gezel_knowledge.compiler.text.data import read_text_file
 
 __all__ = ["VitePress"]
 
@@ -424,3 +426,45 @@ class VitePress(Generator):
     def page_url(self, rel: str, front: Mapping[str, Any]) -> PageUrl:
         del front
         return _route(rel, self._rules)
+
+    def expand(self, site: Site, page: Path, body: str, *, within: Path) -> str:
+        if "@include" not in body:
+            return body
+        return _includes(body, page.parent, site.content_root, within.resolve(), 0)
+
+
+_INCLUDE = re.compile(r"<!--[ \t]*@include:[ \t]*([^\s{#>]+)(#[\w-]+)?(\{\d*,?\d*\})?[ \t]*-->")
+_MAX_INCLUDES = 10
+
+
+def _includes(body: str, folder: Path, content: Path, within: Path, depth: int) -> str:
+    """``body`` with VitePress' ``<!--@include: ./file.md-->`` put in (``@/`` is the content
+    folder; ``#region`` a ``<!-- #region name -->`` part, ``{a,b}`` lines a to b), included
+    text expanded in turn; a file missing or outside the source folder is left as written."""
+
+    def replace(match: re.Match[str]) -> str:
+        name, region, lines = match.group(1), match.group(2), match.group(3)
+        base, name = (content, name[2:]) if name.startswith("@/") else (folder, name)
+        file = (base / name).resolve()
+        if depth >= _MAX_INCLUDES or not file.is_relative_to(within) or not file.is_file():
+            return match.group(0)
+        try:
+            text = read_text_file(file, where=display_path(file, within), within=within)
+        except SourceError:
+            return match.group(0)
+        chosen = text.replace("\r\n", "\n").removesuffix("\n").split("\n")
+        if region:
+            marks = [
+                i
+                for i, line in enumerate(chosen)
+                if re.search(rf"#(?:end)?region {re.escape(region[1:])}\b", line)
+            ]
+            chosen = chosen[marks[0] + 1 : marks[1]] if len(marks) >= 2 else chosen
+        if lines:
+            first, _, last = lines.strip("{}").partition(",")
+            start = int(first) if first else 1
+            end = int(last) if last else (len(chosen) if "," in lines else start)
+            chosen = chosen[max(start, 1) - 1 : end]
+        return _includes("\n".join(chosen), file.parent, content, within, depth + 1)
+
+    return _INCLUDE.sub(replace, body)
