@@ -70,6 +70,9 @@ GENERATORS = (
     "gitbook",
     "docfx",
     "sphinx",
+    "vitepress",
+    "starlight",
+    "folders",
 )
 GOALS = {"false_free_trees": 20, "first": 0.8, "top3": 0.95}
 

@@ -33,6 +33,14 @@ def _anchors(body: str, style: SlugStyle) -> dict[str, tuple[int, int]]:
         ("Café Olé", "github", "café-olé"),
         ("Ünïcode", "mdbook", "Ünïcode"),
         ("What's new?", "mdbook", "whats-new"),
+        # VitePress turns runs of punctuation (dots, underscores) into one '-', trims it,
+        # folds accents and puts '_' before a leading digit.
+        ("config.build", "vitepress", "config-build"),
+        ("SSL_CERT_FILE", "vitepress", "ssl-cert-file"),
+        ("What's new?", "vitepress", "what-s-new"),
+        ("Café Olé", "vitepress", "cafe-ole"),
+        ("2. Install", "vitepress", "_2-install"),
+        ("A - B", "vitepress", "a-b"),
     ],
 )
 def test_slug_rules(text: str, style: SlugStyle, slug: str) -> None:

@@ -271,3 +271,48 @@ def test_imports_that_literals_may_use() -> None:
     ]
     module = read_module("const x = [...api, 'y'];\nexport default x;", {"api": ["a"]})
     assert module.exported == ["a", "y"]
+
+
+def test_names_bound_in_an_imported_file_stand_for_their_literals() -> None:
+    imported = read_module("export const guide = [{ text: 'Why', link: '/why' }]\n")
+    assert imported.names == {"guide": [{"text": "Why", "link": "/why"}]}
+    main = read_module(
+        "import { guide } from './sidebar'\nexport default { sidebar: { '/': guide } }\n",
+        imported.names,
+    )
+    assert main.exported == {"sidebar": {"/": [{"text": "Why", "link": "/why"}]}}
+    assert read_module("export default { s: guide }\n").exported == {"s": UNKNOWN}
+
+
+def test_a_shorthand_property_is_the_literal_its_name_is_bound_to() -> None:
+    text = (
+        "export const locales = { root: { lang: 'en' } };\n"
+        "export default { locales, other, title: 'T' };\n"
+    )
+    assert read_module(text).exported == {
+        "locales": {"root": {"lang": "en"}},
+        "other": UNKNOWN,
+        "title": "T",
+    }
+
+
+def test_a_call_of_a_function_returning_a_literal_is_that_literal() -> None:
+    text = (
+        "export default { sidebar: { '/guide/': { items: guide() } }, nav: nav(1), x: f() }\n"
+        "function guide(): DefaultTheme.SidebarItem[] { return [{ text: 'Why', link: 'why' }] }\n"
+        "const nav = (n) => ({ text: 'Guide', again: nav() })\n"
+        "function f() { const a = 1; return [a] }\n"
+    )
+    assert read_module(text).exported == {
+        "sidebar": {"/guide/": {"items": [{"text": "Why", "link": "why"}]}},
+        # A function's literal calling that function is unknown there (never a loop).
+        "nav": {"text": "Guide", "again": UNKNOWN},
+        "x": UNKNOWN,  # the function computes before it returns
+    }
+
+
+def test_many_calls_of_one_function_cost_little() -> None:
+    calls = ", ".join(f"k{i}: f()" for i in range(20_000))
+    text = f"export default {{ {calls} }}\nfunction f() {{ return [{{ a: [1, 2, 3] }}] }}\n"
+    assert_linear_time(lambda: read_module(text), len(text), seconds_per_mb=60, what="calls")
+    assert read_module(text).exported["k19999"] == [{"a": [1, 2, 3]}]

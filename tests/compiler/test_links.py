@@ -152,7 +152,6 @@ def test_a_missing_image_is_kept_with_a_warning(tmp_path: Path) -> None:
     ("name", "data", "reason"),
     [
         ("bad.png", b"GIF89a not a png", "asset-type-mismatch"),
-        ("pic.bmp", b"BM....", "invalid-asset-path"),
         ("aux.png", PNG, "invalid-asset-path"),
     ],
 )
@@ -186,22 +185,52 @@ def test_an_svg_that_is_not_inert_is_not_shipped_and_noted_once(tmp_path: Path) 
     assert "<foreignObject>" in source.notes[0]
 
 
-def test_image_outside_the_source_folder_is_refused(tmp_path: Path) -> None:
+def test_an_image_of_a_type_no_catalog_holds_is_not_shipped_and_noted_once(
+    tmp_path: Path,
+) -> None:
+    root = write_tree(
+        tmp_path / "t",
+        {"a.md": "# A\n\n![x](pic.avif) ![y](pic.bmp)\n", "pic.avif": b"\0\0", "pic.bmp": b"BM"},
+    )
+    source = load_markdown_tree(root)
+    assert source.warnings == ()
+    assert source.assets == ()
+    assert _body(root, "a") == "# A\n\n![x](pic.avif) ![y](pic.bmp)\n"
+    assert source.notes == (
+        "2 images of a type no catalog holds (such as pic.avif) are not shipped: the links to "
+        "them are kept as written",
+    )
+
+
+def test_image_linked_out_of_the_source_folder_is_refused(tmp_path: Path) -> None:
     (tmp_path / "outside.png").write_bytes(PNG)
-    root = write_tree(tmp_path / "t", {"a.md": "![x](../outside.png)\n"})
+    root = write_tree(tmp_path / "t", {"a.md": "![x](img.png)\n"})
+    (root / "img.png").symlink_to(tmp_path / "outside.png")
     with pytest.raises(SourceError) as err:
         load_markdown_tree(root)
     assert err.value.reason == "unsafe-asset"
 
 
-def test_missing_anchor_and_non_document_links_warn(tmp_path: Path) -> None:
+def test_a_plain_folder_keeps_an_image_above_it_unread(tmp_path: Path) -> None:
+    # docs/ of a repository shows ../images/x.png from the repository: not read, not shipped.
+    (tmp_path / "outside.png").write_bytes(PNG)
+    root = write_tree(tmp_path / "t", {"a.md": "![x](../outside.png)\n"})
+    source = load_markdown_tree(root)
+    assert source.warnings == ()
+    assert source.assets == ()
+    body = next(d for d in source.documents if d.id == "a").load_body(LINKS)
+    assert body == "![x](../outside.png)\n"
+
+
+def test_missing_anchor_warns_and_a_file_that_is_no_page_is_kept(tmp_path: Path) -> None:
+    # In a plain folder a link to a file of the tree that is no page is a file GitHub shows.
     root = write_tree(
         tmp_path / "t",
         {"a.md": "[b](b.md#nowhere) [data](data.csv)\n", "b.md": "# B\n", "data.csv": "x,y\n"},
     )
     source = load_markdown_tree(root)
     reasons = sorted(w.reason for w in source.warnings)
-    assert reasons == ["link-not-rewritten", "missing-anchor"]
+    assert reasons == ["missing-anchor"]
     body = next(d for d in source.documents if d.id == "a").load_body(LINKS)
     assert body == "[b](knowledge://tester/demo/b) [data](data.csv)\n"
 

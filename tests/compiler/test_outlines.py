@@ -309,19 +309,21 @@ def test_plain_folder_tree(tmp_path: Path) -> None:
     )
     source = load_markdown_tree(root)
     assert source.outline == "folders"
+    # GitHub's order: the index page, the numbered entries, pages by name, folders by name;
+    # each position is the entry's rank in its folder.
     assert _topics(source) == {
-        "demo": ("Demo catalog", None, "demo catalog"),
+        "demo": ("Demo catalog", None, sort_key_for_order(0)),
         "usage": ("Usage", None, sort_key_for_order(2)),
         "getting-started": ("Getting started", None, sort_key_for_order(1)),
-        "deep": ("Deep", "getting-started", "deep"),
+        "deep": ("Deep", "getting-started", sort_key_for_order(1)),
     }
     assert _docs(source) == {
         "index": (("demo",), 0),
         "02-usage/README": (("usage",), 0),
-        "02-usage/03-advanced": (("usage",), 3),
-        "02-usage/basics": (("usage",), None),
-        "01-getting-started/install": (("getting-started",), None),
-        "01-getting-started/deep/nested": (("getting-started", "deep"), None),
+        "02-usage/03-advanced": (("usage",), 1),
+        "02-usage/basics": (("usage",), 2),
+        "01-getting-started/install": (("getting-started",), 0),
+        "01-getting-started/deep/nested": (("getting-started", "deep"), 0),
     }
 
 

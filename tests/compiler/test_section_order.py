@@ -66,7 +66,8 @@ def test_a_hugo_folder_lists_pages_and_sections_by_weight_then_title(tmp_path: P
     assert {t.id: t.sort_key for t in source.topics}["dark-mode"] == sort_key_for_order(3)
 
 
-def test_a_plain_folder_keeps_its_subfolders_apart(tmp_path: Path) -> None:
+def test_a_plain_folder_lists_its_subfolders_after_its_pages(tmp_path: Path) -> None:
     root = write_tree(tmp_path / "p", {"a/z.md": "# Z\n", "a/b/y.md": "# Y\n"})
     source = load_markdown_tree(root)
-    assert {t.id: t.sort_key for t in source.topics}["b"] == "b"
+    assert {t.id: t.sort_key for t in source.topics}["b"] == sort_key_for_order(1)
+    assert {d.id: d.ordinal for d in source.documents}["a/z"] == 0

@@ -19,6 +19,7 @@ deeper than :data:`MAX_DEPTH` left unknown.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -275,14 +276,19 @@ def tokenize(text: str) -> list[Token]:
 class _Reader:
     """Literals out of a token list (see the module docstring)."""
 
-    def __init__(self, tokens: list[Token]) -> None:
+    def __init__(self, tokens: list[Token], names: Mapping[str, Any] | None = None) -> None:
         self.t = tokens
         self.match = self._match_brackets()
         self.memo: dict[int, tuple[Any, int]] = {}
         self.spread_budget = MAX_SPREAD
-        self.bindings: dict[str, Any] = {}
+        self.bindings: dict[str, Any] = dict(names or {})
         """Literals bound by ``const NAME = ...`` (also ``let``, ``var``, a type annotation)
-        earlier in the file: a later ``NAME`` is their value."""
+        earlier in the file, or given (what an imported file binds): a later ``NAME`` is
+        their value."""
+        self.functions = self._functions()
+        """Functions that return a literal at once, by name: where the literal opens."""
+        self.reading: set[int] = set()
+        """Literals being read (a function's literal calling the function is unknown)."""
 
     def _match_brackets(self) -> list[int]:
         """For each opening bracket, the index of its closing one (-1 when unclosed)."""
@@ -301,6 +307,48 @@ class _Reader:
                 if stack:
                     match[stack.pop()] = k
         return match
+
+    def _functions(self) -> dict[str, int]:
+        """``function NAME(...) { return [...] }`` and ``const NAME = (...) => [...]`` (also
+        ``=> ({...})``): the index where each returned literal opens, by the function's name
+        (VitePress sidebars are often written so: ``items: sidebarGuide()``)."""
+        t, n = self.t, len(self.t)
+        opener = {close: k for k, close in enumerate(self.match) if close > 0}
+        found: dict[str, int] = {}
+        for k, tok in enumerate(t):
+            start = -1
+            if tok.kind == "ident" and tok.value == "function" and k + 2 < n:
+                name, paren = t[k + 1], k + 2
+                close = self.match[paren] if self.punc(paren, "(") else -1
+                # Past a return type annotation to the body (a few tokens at most).
+                body = next(
+                    (j for j in range(close + 1, min(close + 16, n)) if self.punc(j, "{")), -1
+                )
+                if close > 0 and body > 0 and body + 1 < n and t[body + 1].value == "return":
+                    start = body + 2
+            elif self.punc(k, "=>") and k >= 4 and self.punc(k - 1, ")"):
+                paren = opener.get(k - 1, -1)
+                name = t[paren - 2] if paren >= 2 and self.punc(paren - 1, "=") else tok
+                if paren >= 3 and self.is_declared(paren - 2):
+                    start = k + 1
+            if start < 0 or name.kind != "ident" or start >= n:
+                continue
+            if self.punc(start, "(") and start + 1 < n:
+                start += 1  # `=> ({ ... })`, `return ([ ... ])`
+            if t[start].kind == "punc" and t[start].value in ("[", "{"):
+                found.setdefault(str(name.value), start)
+        return found
+
+    def call(self, k: int, depth: int) -> Any:
+        """The literal the function named at ``k`` returns, when it returns one at once."""
+        start = self.functions.get(str(self.t[k].value))
+        if start is None or start in self.reading or depth > MAX_DEPTH:
+            return UNKNOWN
+        self.reading.add(start)
+        try:
+            return self.literal(start, depth + 1)[0]
+        finally:
+            self.reading.discard(start)
 
     def punc(self, k: int, value: str) -> bool:
         return k < len(self.t) and self.t[k].kind == "punc" and self.t[k].value == value
@@ -338,6 +386,9 @@ class _Reader:
             result = UNKNOWN if tok.value is None else tok.value
         elif tok.kind == "ident":
             result, after = self.name(k)
+            if self.punc(after, "(") and self.match[after] > 0 and result is UNKNOWN:
+                # `sidebarGuide()`: the literal the function returns, if it returns one.
+                result, after = self.call(k, depth), self.match[after] + 1
         elif tok.kind == "punc" and tok.value == "-" and k + 1 < end:
             nxt = self.t[k + 1]
             if nxt.kind == "num" and isinstance(nxt.value, int | float):
@@ -685,11 +736,10 @@ def _named_imports(t: list[Token], k: int) -> list[Import]:
     return [i for i in out if i.name != "type"]
 
 
-def read_module(text: str, known: dict[str, Any] | None = None) -> Module:
+def read_module(text: str, known: Mapping[str, Any] | None = None) -> Module:
     """The literals of ``text`` (see :func:`literals`) and its export; ``known`` binds names
-    the file imports to their values."""
-    reader = _Reader(tokenize(text))
-    reader.bindings.update(known or {})
+    the file imports to their values (``import { guide } from './sidebar'``)."""
+    reader = _Reader(tokenize(text), known)
     found = reader.all_literals()
     return Module(found, reader.exported(), dict(reader.bindings))
 

@@ -80,6 +80,12 @@ class LinkStyle:
     files_resolve: bool = False
     """Whether a link to an existing file that is no page resolves in the generator (DocFX
     builds, copies or includes every file of its project), so it is kept silently."""
+    repository: bool = False
+    """Whether links are read as GitHub reads them in a repository (a plain folder): a
+    root-relative link is from the repository's root, so it may start with the source
+    folder's own path (``/docs/a.md`` built at ``docs``); a link leaving the source folder, or
+    root-relative to a folder the source folder does not hold, names a file of the repository
+    the compiler does not read, and is kept as written with no warning."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,30 +6,114 @@ Navigation: the folder tree (:mod:`._tree`), named and ordered by, in this order
    one anywhere;
 2. per-folder ``_topic.yaml`` (``id``, ``name``, ``description``, ``order``), when there is one
    anywhere (``outline: topic-yaml``);
-3. the folders themselves (``outline: folders``): a number prefix (``02-usage``) orders a folder
-   or page and is dropped from the name; ``index.md``/``README.md`` lead their folder.
+3. the folders themselves (``outline: folders``), in the order GitHub shows a repository's
+   folder (:func:`github_order`): ``README.md``/``index.md`` lead their folder, then the
+   entries a number prefix orders (``02-usage``: the number, dropped from the name; a date
+   such as ``2017-04-28`` or a version is no prefix), then the other pages by file name, then
+   the other folders by name. A folder with no ``catalog.yaml`` is one found as it is (a
+   repository's ``docs/``): its top ``README.md`` is its index page, a document, rather
+   than the catalog's description.
 
-Links are relative file paths; anchors GitHub's. The catalog's metadata comes from
-catalog.yaml alone.
+Links are relative file paths, read as GitHub reads them in a repository: a link to a file of
+the tree that is no page (source code, ``config.json``) names that file and is kept as written,
+silently; so is one leaving the source folder (``../../src/x.py``, ``../LICENSE``), which
+names a file of the repository the compiler does not read. A root-relative link
+(``/docs/guide.md``) is from the repository's root: its leading folders may name the source
+folder itself (``docs/`` built at ``docs``), and one naming a folder the source folder does
+not hold is a repository file outside it, kept silently. Anchors are GitHub's. The catalog's
+metadata comes from catalog.yaml alone.
 """
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Literal
 
 from gezel_knowledge.compiler.errors import SourceError
 from gezel_knowledge.compiler.generators._context import Context
-from gezel_knowledge.compiler.generators._tree import FolderInfo, FolderRules, any_file, walk
+from gezel_knowledge.compiler.generators._tree import (
+    FIRST,
+    INDEX_STEMS,
+    FolderInfo,
+    FolderRules,
+    any_file,
+    walk,
+)
 from gezel_knowledge.compiler.generators.base import Generator, LinkStyle, Site
 from gezel_knowledge.compiler.generators.hugo import HugoFolders
-from gezel_knowledge.compiler.generators.outline import Outline
+from gezel_knowledge.compiler.generators.outline import Outline, OutlinePage, OutlineSection
 from gezel_knowledge.compiler.metadata.catalog_yaml import CatalogMetadata, TopicDeclaration
 from gezel_knowledge.compiler.text.data import load_yaml, read_text_file
 
-__all__ = ["Folders", "TopicYamlFolders"]
+__all__ = ["Folders", "TopicYamlFolders", "github_order"]
 
 FolderKind = Literal["auto", "folders", "topic-yaml"]
+
+# A number prefix orders an entry (01-intro.md); a date or a version opening a name does not.
+_NUMBER_PREFIX = re.compile(r"(\d{1,9})[-_. ]+(?=\S)")
+_DATE_OR_VERSION = re.compile(r"\d+[-_.]\d+[-_.]\d+(?:\D|\Z)")
+_READMES = ("README.md", "readme.md", "Readme.md", "README.markdown")
+
+
+def _prefix(name: str) -> int | None:
+    """The order a name's number prefix gives, ``None`` without one (or for a date)."""
+    if _DATE_OR_VERSION.match(name):
+        return None
+    match = _NUMBER_PREFIX.match(name)
+    return int(match.group(1)) if match else None
+
+
+def _entry_name(child: OutlineSection | OutlinePage) -> str:
+    """The file or folder name of an outline entry of a folder tree."""
+    if isinstance(child, OutlinePage):
+        return child.path.rsplit("/", 1)[-1]
+    return child.key.rstrip("/").rsplit("/", 1)[-1]
+
+
+def github_order(section: OutlineSection) -> None:
+    """Order a plain folder tree as GitHub shows a folder, each child's position its rank:
+    the index page (``README``, ``index``) first, then the entries a number prefix orders
+    (by the number), then the other pages, then the other folders, by name (case folded,
+    then as written); folder names lose their number prefix, as pages' titles do."""
+
+    def key(child: OutlineSection | OutlinePage) -> tuple[int, int, int, str, str]:
+        name = _entry_name(child)
+        stem = name.rsplit(".", 1)[0] if isinstance(child, OutlinePage) else name
+        number = _prefix(name)
+        if isinstance(child, OutlinePage) and stem.lower() in INDEX_STEMS:
+            group = 0
+        elif number is not None:
+            group = 1
+        else:
+            group = 2 if isinstance(child, OutlinePage) else 3
+        return (group, number or 0, 0, name.casefold(), name)
+
+    ranked = sorted(section.children, key=key)
+    for rank, child in enumerate(ranked):
+        child.order = rank
+        if isinstance(child, OutlineSection):
+            name = _entry_name(child)
+            if _prefix(name) is None:
+                # No prefix (a date is none): the folder is named by its whole name.
+                plain = re.sub(r"[-_]+", " ", name).strip() or name
+                child.name = plain[:1].upper() + plain[1:]
+            github_order(child)
+    section.children = ranked
+
+
+def _index_readme(ctx: Context, root: OutlineSection) -> None:
+    """Make the top ``README.md`` of a folder with no ``catalog.yaml`` (a repository's
+    ``docs/``, found as it is) its index page, first, rather than the catalog's description."""
+    if (ctx.source_root / "catalog.yaml").exists():
+        return
+    for name in _READMES:
+        readme = ctx.content_root / name
+        if readme.is_file() and ctx.rel(readme) not in {
+            c.path for c in root.children if isinstance(c, OutlinePage)
+        }:
+            root.children.insert(0, OutlinePage(ctx.rel(readme), None, FIRST, ctx.display(readme)))
+            return
 
 
 class TopicYamlFolders(FolderRules):
@@ -74,7 +158,9 @@ class Folders(Generator):
         self.name = "folders" if kind == "auto" else kind
 
     def detect(self, root: Path, *, forced: bool) -> Site | None:
-        return Site(self, None, root, CatalogMetadata(), LinkStyle())
+        return Site(
+            self, None, root, CatalogMetadata(), LinkStyle(files_resolve=True, repository=True)
+        )
 
     def outline(self, site: Site, ctx: Context) -> Outline | None:
         kind: str = self.kind
@@ -86,6 +172,10 @@ class Folders(Generator):
         else:
             kind = "folders"
         root, declaration = walk(ctx, rules)
+        if kind == "folders":
+            _index_readme(ctx, root)
+            github_order(root)
+            return Outline(kind, root, None, root_declaration=declaration)
         # Hugo-style folders (no Hugo site) are listed as Hugo lists them; plain ones apart.
         return Outline(
             kind, root, None, ordered=False, merged=kind == "hugo", root_declaration=declaration

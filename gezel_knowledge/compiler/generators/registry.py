@@ -32,6 +32,8 @@ from gezel_knowledge.compiler.generators.mkdocs import MkDocs
 from gezel_knowledge.compiler.generators.myst import Myst
 from gezel_knowledge.compiler.generators.outline import Outline
 from gezel_knowledge.compiler.generators.sphinx import Sphinx
+from gezel_knowledge.compiler.generators.starlight import Starlight
+from gezel_knowledge.compiler.generators.vitepress import VitePress
 
 __all__ = [
     "FALLBACK",
@@ -53,6 +55,8 @@ GENERATORS: tuple[Generator, ...] = (
     Myst(),
     DocFx(),
     Docusaurus(),
+    VitePress(),
+    Starlight(),
     Hugo(),
     Sphinx(),
 )

@@ -377,6 +377,9 @@ class _Tree:
         self.active_svgs: dict[Path, str] = {}
         """SVG images that are not inert (a draw.io diagram's ``<foreignObject>``), with why:
         not shipped, their links kept as written (one note for all)."""
+        self.foreign_images: set[Path] = set()
+        """Images of a type no catalog holds (a site's AVIF or BMP): not shipped, their links
+        kept as written (one note for all; the site's generator publishes them)."""
         self.outside_files: set[str] = set()
         """Files above the source folder that links name and the generator includes (DocFX
         code snippets): seen to exist, never read (one note for all)."""
@@ -398,6 +401,14 @@ class _Tree:
                 f"{count} SVG image{'s are' if count != 1 else ' is'} not shipped, not being "
                 f"inert (such as {self.display(svg)}: {self.active_svgs[svg]}): the links "
                 f"to {'them' if count != 1 else 'it'} are kept as written"
+            )
+        if self.foreign_images:
+            count = len(self.foreign_images)
+            first = min(self.foreign_images)
+            out.append(
+                f"{count} image{'s' if count != 1 else ''} of a type no catalog holds (such "
+                f"as {self.display(first)}) {'are' if count != 1 else 'is'} not shipped: the "
+                f"links to {'them' if count != 1 else 'it'} are kept as written"
             )
         if self.outside_files:
             count = len(self.outside_files)
@@ -501,6 +512,7 @@ class _Tree:
                 self._plan_asset(page, link, decoded, where, line)
                 continue
             rel = self.resolver.resolve(page.rel, decoded, ref=ref is not None)
+            rel = rel or self._below_source(page, decoded)
             if rel is not None:
                 self._plan_doc(page, self.pages[rel], fragment, link, where=where, line=line)
             elif self.resolver.is_route(page.rel, decoded):
@@ -509,7 +521,7 @@ class _Tree:
                 continue
             else:
                 missing = self._on_disk(page, decoded) is None
-                if self._resolved_file(page, decoded, missing=missing):
+                if self._resolved_elsewhere(page, decoded, missing=missing):
                     self._keep_silently(page, link)  # the generator resolves it
                     continue
                 reason = "unresolved-link" if missing else "link-not-rewritten"
@@ -527,10 +539,13 @@ class _Tree:
         candidate = self.source_root / rel
         return candidate if candidate.exists() else None
 
-    def _resolved_file(self, page: _Page, decoded: str, *, missing: bool) -> bool:
-        """Whether the generator resolves a target that is no page: a folder it writes, or
-        (DocFX) a file it copies or includes, in the source folder or above it."""
+    def _resolved_elsewhere(self, page: _Page, decoded: str, *, missing: bool) -> bool:
+        """Whether the generator resolves a target that is no page: a folder it writes, an
+        existing file it publishes ((DocFX) also one above the source folder), or (in a
+        repository) a file outside the source folder."""
         if self._generated(page, decoded):
+            return True
+        if self.style.repository and self._outside(page, decoded):
             return True
         if not self.style.files_resolve:
             return False
@@ -547,6 +562,28 @@ class _Tree:
             return False
         self.outside_files.add(Path(os.path.relpath(joined, self.source_root)).as_posix())
         return True
+
+    def _outside(self, page: _Page, decoded: str) -> bool:
+        """Whether a target names a path outside the source folder: one leaving it, or a
+        root-relative one whose first folder the source folder does not hold."""
+        if decoded.startswith("/"):
+            first = decoded.lstrip("/").split("/", 1)[0]
+            return bool(first) and not (self.source_root / first).exists()
+        base = list(PurePosixPath(page.rel).parent.parts)
+        above = self.content_root.relative_to(self.source_root).parts
+        return normalise_path([*above, *base, *decoded.split("/")]) is None
+
+    def _below_source(self, page: _Page, decoded: str) -> str | None:
+        """The page a root-relative target names when it starts with the source folder's own
+        path in its repository (``/docs/a.md`` built at ``docs``)."""
+        if not (self.style.repository and decoded.startswith("/")) or self.resolver is None:
+            return None
+        parts = [p for p in decoded.split("/") if p]
+        names = self.source_root.parts
+        for k in range(1, min(len(parts), len(names))):
+            if parts[:k] == list(names[-k:]):
+                return self.resolver.resolve(page.rel, "/" + "/".join(parts[k:]))
+        return None
 
     def _plan_xref(self, page: _Page, link: LinkRef, uid: str, *, where: str, line: int) -> None:
         """An ``xref:uid`` link (DocFX): to the page whose front matter ``uid`` it names, else
@@ -644,6 +681,8 @@ class _Tree:
         return beside if from_url is None else [*beside, self.content_root / from_url]
 
     def _plan_asset(self, page: _Page, link: LinkRef, decoded: str, where: str, line: int) -> None:
+        if self.style.repository and self._outside(page, decoded):
+            return  # an image of the repository outside the source folder: kept, never read
         candidates = self._asset_candidates(page, decoded)
         candidate = next((c for c in candidates if c.is_file()), None)
         if candidate is None:
@@ -662,6 +701,12 @@ class _Tree:
             # The generator publishes the file that is there, so the link is no broken one:
             # kept as written, and one note for every such file.
             self.lfs_pointers.add(resolved)
+            self._keep_silently(page, link)
+            return
+        suffix = resolved.suffix.lower().lstrip(".")
+        if suffix not in ASSET_MEDIA_TYPES:
+            # A site's AVIF or BMP image: the site shows it, a catalog cannot hold it.
+            self.foreign_images.add(resolved)
             self._keep_silently(page, link)
             return
         archive = self.asset_files.get(resolved)

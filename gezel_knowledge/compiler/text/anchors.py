@@ -16,6 +16,11 @@ the generator that publishes the page would find it:
   whitespace character turned into ``-``, everything else removed (``Release 4.9`` is
   ``release-4.9``); a slug opening with a digit also answers as ``id-`` and the slug (the HTML
   id GitBook gives it); repeats get ``-1``, ``-2``...
+- ``vitepress``: VitePress (markdown-it-anchor with its own slug rule): accents folded
+  (NFKD, combining marks dropped), control characters removed, each run of whitespace and
+  ASCII punctuation (``-`` and ``_`` included) turned into one ``-``, ``-`` trimmed from both
+  ends, ``_`` put before a leading digit, lowercased (``config.build`` is ``config-build``);
+  repeats get ``-1``, ``-2``...
 
 The text is the heading as rendered: link and emphasis markup removed, code spans kept
 verbatim, images and HTML tags dropped, backslash escapes resolved. Besides the generator's own
@@ -46,8 +51,8 @@ __all__ = [
     "slugify",
 ]
 
-SlugStyle = Literal["github", "python-markdown", "mdbook", "gitbook"]
-SLUG_STYLES: tuple[SlugStyle, ...] = ("github", "python-markdown", "mdbook", "gitbook")
+SlugStyle = Literal["github", "python-markdown", "mdbook", "gitbook", "vitepress"]
+SLUG_STYLES: tuple[SlugStyle, ...] = ("github", "python-markdown", "mdbook", "gitbook", "vitepress")
 
 # Heading text is untrusted and may be long: no part of these expressions scans past a bracket
 # or tag it cannot pair, so each runs in time linear in the heading (code spans are found by
@@ -73,6 +78,11 @@ _INLINE_ATTRIBUTES = re.compile(r"\{:?[ \t]*#([\w:.-]+)(?:[ \t][^{}\n]*)?\}")
 _PY_MARKDOWN_STRIP = re.compile(r"[^\w\s-]")
 _PY_MARKDOWN_JOIN = re.compile(r"[-\s]+")
 _GITHUB_STRIP = re.compile(r"[^\w\- ]")
+_CONTROL = re.compile(r"[\x00-\x1f]")
+# VitePress: whitespace and ASCII punctuation runs (one character class, so linear).
+_VITEPRESS_SPECIAL = re.compile(
+    r"[\s~`!@#$%^&*()\-_+=\[\]{}|\\;:\"'\u201c\u201d\u2018\u2019<>,.?/]+"
+)
 # A Hugo shortcode in a heading ({{% param x %}}) renders as something else (often an icon);
 # the heading's id comes from the rest of its text.
 _SHORTCODE = re.compile(r"\{\{[<%][^{}]*[%>]\}\}")
@@ -187,6 +197,13 @@ def slugify(text: str, style: SlugStyle) -> str:
             elif ch.isspace():
                 out.append("-")
         return "".join(out)
+    if style == "vitepress":
+        folded = "".join(
+            c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c)
+        )
+        folded = _CONTROL.sub("", folded)
+        slug = _VITEPRESS_SPECIAL.sub("-", folded).strip("-")
+        return ("_" + slug if slug[:1].isdigit() else slug).lower()
     return _GITHUB_STRIP.sub("", text.lower()).replace(" ", "-")
 
 

@@ -1,0 +1,92 @@
+"""A JavaScript configuration file and the local files it imports, read without running them.
+
+VitePress and Astro sites often split their configuration: ``.vitepress/config/index.ts``
+spreads ``enConfig`` from ``./en.ts``, ``astro.config.mjs`` imports its sidebar from
+``./sidebar.mjs``. Each file's literals are read by :mod:`._js`; relative imports
+(``import x from './en'``, ``export * from '../y.js'``) are followed, breadth first, to at most
+:data:`MAX_FILES` files inside the source folder. What a module imports from a package is not
+read.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from gezel_knowledge.compiler.errors import SourceError
+from gezel_knowledge.compiler.generators import _config as config
+from gezel_knowledge.compiler.generators._context import normalise
+from gezel_knowledge.compiler.generators._js import read_module, walk_values
+
+__all__ = ["MAX_FILES", "JsFile", "read_config", "score_settings"]
+
+MAX_FILES = 32
+_SUFFIXES = (".ts", ".mts", ".js", ".mjs", ".cts", ".cjs", ".json")
+# `import ... from './x'`, `export ... from './x'`, `import './x'`: the string after `from`
+# or `import`; only relative ones are followed.
+_IMPORT = re.compile(r"""(?:\bfrom|\bimport)\s*\(?\s*(['"])(\.{1,2}/[^'"\n]{1,300})\1""")
+
+
+@dataclass(frozen=True, slots=True)
+class JsFile:
+    """One file read: its path, literals (and every dict and list inside them) and export."""
+
+    path: Path
+    values: list[Any]
+    exported: Any
+    text: str
+    names: dict[str, Any]
+    """The names bound to literals in this file and the files read before it."""
+
+
+def _resolve(base: Path, name: str, root: Path) -> Path | None:
+    """The file a relative import names (its suffix, or ``/index`` and a suffix, added)."""
+    target = normalise(base, name, root)
+    if target is None:
+        return None
+    candidates = [target, *(target.with_name(target.name + s) for s in _SUFFIXES)]
+    candidates += [target / f"index{s}" for s in _SUFFIXES]
+    return next((c for c in candidates if c.is_file() and c.suffix in _SUFFIXES), None)
+
+
+def read_config(file: Path, root: Path) -> list[JsFile]:
+    """``file`` and the local files it imports (see the module docstring), in that order.
+    The imported files are read first, so that a name one binds stands for its literal in
+    the files importing it."""
+    texts: list[tuple[Path, str]] = []
+    queue, seen = [file], {file.resolve()}
+    while queue and len(texts) < MAX_FILES:
+        path = queue.pop(0)
+        try:
+            text = config.read_text(path, root)
+        except SourceError:
+            continue  # an import outside the source folder, or unreadable: not followed
+        texts.append((path, text))
+        for match in _IMPORT.finditer(text):
+            found = _resolve(path.parent, match.group(2), root)
+            if found is not None and found.resolve() not in seen:
+                seen.add(found.resolve())
+                queue.append(found)
+    names: dict[str, Any] = {}
+    out: list[JsFile] = []
+    for path, text in reversed(texts):
+        module = read_module(text, names)
+        names.update(module.names)
+        values = [v for literal in module.literals for v in walk_values(literal)]
+        out.append(JsFile(path, values, module.exported, text, dict(names)))
+    return out[::-1]
+
+
+def score_settings(values: list[Any], keys: tuple[str, ...]) -> dict[str, Any]:
+    """The mapping among ``values`` holding most of ``keys`` (the site's settings object),
+    else an empty one."""
+    best: dict[str, Any] = {}
+    score = 0
+    for value in values:
+        if isinstance(value, dict):
+            here = sum(k in value for k in keys)
+            if here > score:
+                best, score = value, here
+    return best

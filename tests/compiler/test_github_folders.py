@@ -1,0 +1,112 @@
+"""A repository's plain Markdown folder, found as it is (no catalog.yaml): GitHub's rules.
+
+Order: ``README.md`` first, numbered entries, pages by file name, folders by name. Links: as
+GitHub reads them in the repository (a file that is no page, a path leaving the folder, a
+root-relative path from the repository's root), warning only where GitHub shows a broken link.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from gezel_knowledge.compiler import CatalogSource, LinkBase
+from gezel_knowledge.compiler.sources.markdown_tree import load_markdown_tree
+from tests.compiler.trees import PNG, write_tree
+
+LINKS = LinkBase("tester", "demo")
+
+
+def _docs_folder(tmp_path: Path, files: dict[str, str | bytes]) -> Path:
+    """A repository with ``docs/`` holding ``files``; the docs folder is returned."""
+    repo = tmp_path / "repo"
+    write_tree(repo, {"LICENSE": "MIT\n", "src/x.py": "print()\n"}, catalog=None, notices=False)
+    return write_tree(repo / "docs", files, catalog=None, notices=False)
+
+
+def _order(source: CatalogSource) -> list[str]:
+    topics = {t.id: t for t in source.topics}
+    return [
+        d.id
+        for d in sorted(
+            source.documents,
+            key=lambda d: ([topics[t].sort_key for t in d.topic_path], d.ordinal),
+        )
+    ]
+
+
+def test_the_readme_is_the_index_page_and_pages_follow_by_file_name(tmp_path: Path) -> None:
+    docs = _docs_folder(
+        tmp_path,
+        {
+            "README.md": "# Documentation\n\nStart here.\n",
+            "zeta.md": "# A title that sorts first\n",
+            "alpha.md": "# Z title that sorts last\n",
+            "Beta.md": "# Beta\n",
+            "guide/README.md": "# Guide\n",
+            "guide/2017-04-28.md": "# Report\n",
+            "guide/intro.md": "# Intro\n",
+        },
+    )
+    source = load_markdown_tree(docs)
+    assert source.readme is None  # the README is a page, so the catalog's is generated
+    assert _order(source) == [
+        "README",
+        "alpha",
+        "Beta",
+        "zeta",
+        "guide/README",
+        "guide/2017-04-28",
+        "guide/intro",
+    ]
+    assert [t.name for t in source.topics][1:] == ["Guide"]
+
+
+def test_links_are_read_as_github_reads_them_in_the_repository(tmp_path: Path) -> None:
+    docs = _docs_folder(
+        tmp_path,
+        {
+            "README.md": (
+                "[src](../src/x.py) [licence](../LICENSE) [cfg](config.json)\n"
+                "[root](/docs/b.md#second-part) [other](/scripts/run.sh)\n"
+                "[named](b.md#legacy) [gone](c.md) [img](../images/shot.png)\n"
+            ),
+            "b.md": '# B\n\n<a name="legacy"></a>\n## Second part\n\ntext\n',
+            "config.json": "{}\n",
+        },
+    )
+    source = load_markdown_tree(docs)
+    assert [(w.reason, w.message) for w in source.warnings] == [
+        ("unresolved-link", "link 'c.md' names no page of the tree; kept as written")
+    ]
+    body = next(d for d in source.documents if d.id == "README").load_body(LINKS)
+    assert "[src](../src/x.py) [licence](../LICENSE) [cfg](config.json)" in body
+    assert "[root](knowledge://tester/demo/b#line=" in body
+    assert "[other](/scripts/run.sh)" in body
+    assert "[named](knowledge://tester/demo/b#line=" in body
+    assert "[img](../images/shot.png)" in body
+    assert source.assets == ()
+
+
+def test_at_the_repository_root_a_missing_repository_file_warns(tmp_path: Path) -> None:
+    repo = write_tree(
+        tmp_path / "repo",
+        {
+            "README.md": "# Tool\n\n[docs](/docs/a.md) [x](/src/x.py) [no](/src/missing.py)\n",
+            "docs/a.md": "# A\n",
+            "src/x.py": "print()\n",
+        },
+        catalog=None,
+        notices=False,
+    )
+    (repo / "LICENSE").write_text("MIT\n", encoding="utf-8")
+    source = load_markdown_tree(repo)
+    assert [w.message for w in source.warnings] == [
+        "link '/src/missing.py' names no page of the tree; kept as written"
+    ]
+    assert _order(source) == ["README", "docs/a"]
+
+
+def test_png_beside_the_page_is_still_shipped(tmp_path: Path) -> None:
+    docs = _docs_folder(tmp_path, {"README.md": "![s](img/s.png)\n", "img/s.png": PNG})
+    source = load_markdown_tree(docs)
+    assert [a.path for a in source.assets] == ["assets/img/s.png"]

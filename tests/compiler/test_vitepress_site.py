@@ -1,0 +1,193 @@
+"""VitePress sites: the configuration read without running it, the root locale's sidebar in
+its order, clean URLs, ``srcDir``, ``rewrites`` and VitePress' anchors."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from gezel_knowledge.compiler import CatalogSource, LinkBase
+from gezel_knowledge.compiler.sources.markdown_tree import load_markdown_tree
+from tests.compiler.trees import write_tree
+
+LINKS = LinkBase("tester", "demo")
+
+CONFIG = """\
+import { defineConfig } from 'vitepress'
+import { guide } from './sidebar'
+
+export default defineConfig({
+  title: 'Widget',
+  description: 'Widgets, documented',
+  lang: 'en-GB',
+  srcDir: 'src',
+  rewrites: { 'packages/:pkg/README.md': 'pkg/:pkg.md' },
+  locales: { root: { label: 'English' }, fr: { label: 'Français' } },
+  themeConfig: {
+    socialLinks: [{ icon: 'github', link: 'https://github.com/acme/widget' }],
+    sidebar: {
+      '/guide/': { base: '/guide/', items: guide },
+      '/reference/': [
+        { text: 'Reference', link: '/reference/', items: [
+          { text: `Options ${version}`, link: '/reference/options' },
+          { text: 'Packages', link: '/pkg/core' },
+        ] },
+      ],
+    },
+  },
+})
+"""
+SIDEBAR = """\
+export const guide = [
+  { text: 'Start', items: [
+    { text: 'Why Widget', link: 'why' },
+    { text: 'Getting started', link: 'start.html' },
+  ] },
+]
+"""
+
+
+def toc_order(source: CatalogSource) -> list[str]:
+    """Document ids as the table of contents lists them: a topic's documents (by ordinal)
+    and subtopics (by numeric sort key) merged, depth first."""
+    children: dict[str | None, list[tuple[float, str, str]]] = {}
+    for t in source.topics:
+        key = float(t.sort_key) if t.sort_key.isdigit() else float("inf")
+        children.setdefault(t.parent_id, []).append((key - 2**31, "topic", t.id))
+    for d in source.documents:
+        children.setdefault(d.topic_path[-1], []).append((float(d.ordinal or 0), "doc", d.id))
+    out: list[str] = []
+
+    def visit(topic_id: str | None) -> None:
+        for _, kind, ident in sorted(children.get(topic_id, []), key=lambda c: (c[0], c[1])):
+            if kind == "doc":
+                out.append(ident)
+            else:
+                visit(ident)
+
+    visit(None)
+    return out
+
+
+def _site(tmp_path: Path) -> Path:
+    return write_tree(
+        tmp_path / "site",
+        {
+            "docs/.vitepress/config.mts": CONFIG,
+            "docs/.vitepress/sidebar.ts": SIDEBAR,
+            "docs/src/index.md": "---\nlayout: home\ntitle: Widget\n---\n",
+            "docs/src/guide/start.md": (
+                "# Getting started\n\nSee [why](./why#config-build) and [opts](/reference/options)"
+                " and [core](../pkg/core).\n"
+            ),
+            "docs/src/guide/why.md": "# Why\n\n## `config.build`\n\ntext\n",
+            "docs/src/reference/index.md": "# Reference\n",
+            "docs/src/reference/options.md": "# Options\n",
+            "docs/src/packages/core/README.md": "# Core\n",
+            "docs/src/extra.md": "# Extra\n\n[gone](./nowhere)\n",
+            "docs/src/fr/index.md": "# Accueil\n",
+            "docs/src/node_modules/x/README.md": "# Dependency\n",
+        },
+        catalog=None,
+    )
+
+
+def test_the_root_locale_sidebar_gives_the_order_and_labels(tmp_path: Path) -> None:
+    source = load_markdown_tree(_site(tmp_path))
+    assert source.site == "vitepress"
+    # Home page first, the sidebars in file order, then what no sidebar lists, by path;
+    # the French locale and node_modules are no pages of this site.
+    assert toc_order(source) == [
+        "index",
+        "guide/why",
+        "guide/start",
+        "reference/index",
+        "reference/options",
+        "packages/core/README",
+        "extra",
+    ]
+    titles = {d.id: d.title for d in source.documents}
+    assert titles["guide/why"] == "Why Widget"  # the sidebar's text
+    assert titles["reference/options"] == "Options"  # an interpolated text is not read
+    assert [t.name for t in source.topics][1:] == ["Start", "Reference"]
+    assert source.metadata.name == "Widget"
+    assert source.metadata.language == "en-GB"
+    assert source.metadata.publisher is not None
+    assert source.metadata.publisher.name == "acme"
+
+
+def test_clean_links_rewrites_and_vitepress_anchors_resolve(tmp_path: Path) -> None:
+    source = load_markdown_tree(_site(tmp_path))
+    assert [(w.reason, w.path) for w in source.warnings] == [
+        ("unresolved-link", "docs/src/extra.md")
+    ]
+    body = next(d for d in source.documents if d.id == "guide/start").load_body(LINKS)
+    assert "[why](knowledge://tester/demo/guide/why#line=3-5)" in body
+    assert "[opts](knowledge://tester/demo/reference/options)" in body
+    assert "[core](knowledge://tester/demo/packages/core/README)" in body
+
+
+def test_rest_rewrites_a_directory_config_and_a_sidebar_function(tmp_path: Path) -> None:
+    # VitePress' own docs: pages in en/ published at the root, the sidebar in the content
+    # folder's config.ts returned by functions, a base that is a prefix of the page names.
+    root = write_tree(
+        tmp_path / "site",
+        {
+            "docs/.vitepress/config.ts": (
+                "export default defineConfig({ title: 'Press', rewrites: { 'en/:rest*': "
+                "':rest*' }, locales: { root: { lang: 'en-US' }, zh: { lang: 'zh' } } })\n"
+            ),
+            "docs/config.ts": (
+                "export default defineAdditionalConfig({ description: 'Pages, pressed',\n"
+                "  themeConfig: { sidebar: { '/reference/': { base: '/reference/', items: "
+                "ref() } } } })\n"
+                "function ref(): DefaultTheme.SidebarItem[] {\n"
+                "  return [{ text: 'Theme', base: '/reference/theme-', items: [\n"
+                "    { text: 'Nav', link: 'nav' }, { text: 'Footer', link: 'footer' }] }]\n}\n"
+            ),
+            "docs/en/index.md": "# Press\n",
+            "docs/en/reference/theme-footer.md": "# Footer\n\n[nav](./theme-nav)\n",
+            "docs/en/reference/theme-nav.md": "# Nav\n",
+            "docs/zh/index.md": "# 首页\n",
+        },
+        catalog=None,
+    )
+    source = load_markdown_tree(root)
+    assert source.warnings == ()
+    assert toc_order(source) == [
+        "en/index",
+        "en/reference/theme-nav",
+        "en/reference/theme-footer",
+    ]
+    assert source.metadata.description == "Pages, pressed"
+    body = next(d for d in source.documents if d.id == "en/reference/theme-footer").load_body(LINKS)
+    assert "[nav](knowledge://tester/demo/en/reference/theme-nav)" in body
+
+
+def test_included_files_are_part_of_the_page(tmp_path: Path) -> None:
+    # VitePress' markdown file inclusion: the anchors of included headings exist on the page.
+    root = write_tree(
+        tmp_path / "site",
+        {
+            ".vitepress/config.js": "export default { title: 'Inc' }\n",
+            "index.md": "# Home\n\n[gen](/cli#standalone) [part](/cli#only-this)\n",
+            "cli.md": (
+                "# CLI\n\n<!--@include: ./parts/cli-generated.md-->\n\n"
+                "<!--@include: @/x.md#one-->\n"
+            ),
+            "parts/cli-generated.md": "### standalone\n\nRun alone.\n",
+            "x.md": (
+                "# X\n\n<!-- #region one -->\n## Only this\n<!-- #endregion one -->\n## Not this\n"
+            ),
+            "y.md": "# Y\n\n<!--@include: ../../outside.md-->\n",
+        },
+        catalog=None,
+    )
+    (tmp_path / "outside.md").write_text("## Outside\n", encoding="utf-8")
+    source = load_markdown_tree(root)
+    assert source.warnings == ()
+    cli = next(d for d in source.documents if d.id == "cli").load_body(LINKS)
+    assert "### standalone\n\nRun alone." in cli
+    assert "## Only this" in cli
+    assert "Not this" not in cli
+    y = next(d for d in source.documents if d.id == "y").load_body(LINKS)
+    assert "<!--@include: ../../outside.md-->" in y  # never read outside the source folder
