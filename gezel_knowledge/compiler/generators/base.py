@@ -22,7 +22,7 @@ from gezel_knowledge.compiler.errors import BuildWarning
 from gezel_knowledge.compiler.generators._context import MARKDOWN_SUFFIXES, Context
 from gezel_knowledge.compiler.generators.outline import Outline
 from gezel_knowledge.compiler.metadata.catalog_yaml import CatalogMetadata
-from gezel_knowledge.compiler.text.anchors import SlugStyle
+from gezel_knowledge.compiler.text.anchors import SlugRule, SlugStyle
 from gezel_knowledge.compiler.text.data import YamlNode
 
 __all__ = [
@@ -47,7 +47,8 @@ class LinkStyle:
     urls: UrlStyle = "files"
     """``files``: links name source files only; ``directory``: a page ``a/b.md`` is published
     as ``a/b/`` (relative links resolve from there); ``html``: as ``a/b.html``."""
-    slug: SlugStyle = "github"
+    slug: SlugStyle | SlugRule = "github"
+    """The heading slug rule: the generator's own, or the one its site configures."""
     lowercase: bool = False
     """Whether URLs are lowercased (Hugo)."""
     prefixes: tuple[str, ...] = ()
@@ -75,6 +76,14 @@ class LinkStyle:
     files_resolve: bool = False
     """Whether a link to an existing file that is no page resolves in the generator (DocFX
     builds, copies or includes every file of its project), so it is kept silently."""
+    quiet: frozenset[str] = frozenset()
+    """Links the generator resolves or does not report under the site's settings (MkDocs'
+    ``validation``), kept as written without a warning when no page answers them:
+    ``anchor`` (a heading the target page lacks), ``absolute`` (a target from the site
+    root), ``extensionless`` (a target whose last segment has no suffix), ``html`` (a raw
+    HTML ``<img src>``), ``content-file`` (an existing file of the content folder that is no
+    page of the catalog, which the generator publishes), ``not-found`` (any other missing
+    target)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -467,13 +467,33 @@ class _Tree:
             elif self.style.myst_labels and self._plan_label(page, link, raw, where, line):
                 continue
             else:
-                missing = self._on_disk(page, decoded) is None
-                if self._generated(page, decoded) or (not missing and self.style.files_resolve):
-                    self._keep_silently(page, link)  # the generator resolves it
+                on_disk = self._on_disk(page, decoded)
+                missing = on_disk is None
+                if (
+                    self._generated(page, decoded)
+                    or (not missing and self.style.files_resolve)
+                    or self._quiet(link, decoded, on_disk)
+                ):
+                    self._keep_silently(page, link)  # the generator resolves it, or is silent
                     continue
                 reason = "unresolved-link" if missing else "link-not-rewritten"
                 why = "names no page of the tree" if missing else "is not a page of the catalog"
                 self._keep(page, link, where, line, reason=reason, why=why)
+
+    def _quiet(self, link: LinkRef, decoded: str, on_disk: Path | None) -> bool:
+        """Whether the generator, under the site's settings, keeps this unresolved link
+        without a warning (:attr:`LinkStyle.quiet`)."""
+        quiet = self.style.quiet
+        if not quiet:
+            return False
+        absolute = decoded.startswith("/")
+        if (link.html and "html" in quiet) or (absolute and "absolute" in quiet):
+            return True
+        if on_disk is not None and on_disk.resolve().is_relative_to(self.content_root.resolve()):
+            return "content-file" in quiet
+        last = decoded.rstrip("/").rsplit("/", 1)[-1]
+        no_suffix = decoded.endswith("/") or not PurePosixPath(last).suffix
+        return ("extensionless" if no_suffix and not absolute else "not-found") in quiet
 
     def _on_disk(self, page: _Page, decoded: str) -> Path | None:
         """The file a target names relative to the page (or to the content folder, for a
@@ -553,8 +573,9 @@ class _Tree:
             ):
                 return
             if span is None:
-                # A page the generator adds headings to may well have it: not reported.
-                missing = not doc.generated_headings
+                # A page the generator adds headings to may well have it: not reported; nor
+                # when the site's settings leave anchors unchecked.
+                missing = not doc.generated_headings and "anchor" not in self.style.quiet
                 if missing:
                     self.warn(
                         "missing-anchor",
@@ -585,6 +606,9 @@ class _Tree:
         candidates = self._asset_candidates(page, decoded)
         candidate = next((c for c in candidates if c.is_file()), None)
         if candidate is None:
+            if self._quiet(link, decoded, None):
+                self._keep_silently(page, link)
+                return
             self._keep(page, link, where, line, reason="missing-image", why="names a missing file")
             return
         resolved = resolved_path(candidate, where=where)

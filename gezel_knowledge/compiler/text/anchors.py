@@ -25,6 +25,9 @@ above a heading) and, as a fallback for links written against another renderer's
 slugs of the other styles. Headings inside block quotes (``> #### name``) get their slugs too
 (every renderer gives them ids), and attribute lists on inline text (``**name**{ #id }``,
 Python-Markdown's ``attr_list``) give ids to the block that holds them.
+
+A site may configure its own slug function in place of its generator's (MkDocs'
+``toc: slugify:``): a :class:`SlugRule` stands for it, and its slugs come first.
 """
 
 from __future__ import annotations
@@ -33,14 +36,37 @@ import html
 import re
 import unicodedata
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Literal
 
 from gezel_knowledge.compiler.text.blocks import Block, LineIndex
 
-__all__ = ["SLUG_STYLES", "SlugStyle", "heading_text", "page_anchors", "slugify"]
+__all__ = ["SLUG_STYLES", "SlugRule", "SlugStyle", "heading_text", "page_anchors", "slugify"]
 
 SlugStyle = Literal["github", "python-markdown", "mdbook", "gitbook"]
 SLUG_STYLES: tuple[SlugStyle, ...] = ("github", "python-markdown", "mdbook", "gitbook")
+
+
+@dataclass(frozen=True, slots=True)
+class SlugRule:
+    """A slug function a site configures for Python-Markdown's ``toc`` (MkDocs), with the
+    ``toc`` extension's ``separator``; repeats get ``_1``, ``_2``... as ``toc`` numbers them.
+
+    ``python-markdown``: ``toc``'s own ``slugify`` (``unicode=False``: folded to ASCII) or
+    ``slugify_unicode`` (``unicode=True``: kept); characters other than letters, digits,
+    ``_``, ``-`` and spaces removed, lowercased, runs of the separator and spaces turned into
+    one separator. ``pymdownx``: ``pymdownx.slugs.slugify`` (and its older ``uslugify``
+    names): the text normalised (``normalize``, NFC by default), HTML tags removed, ``case``
+    applied (``lower``, ``lower-ascii``, ``fold``, else kept), characters other than letters,
+    digits, ``_``, ``-`` and spaces removed, each space turned into the separator.
+    """
+
+    family: Literal["python-markdown", "pymdownx"] = "python-markdown"
+    unicode: bool = False
+    case: str = "lower"
+    normalize: str = "NFC"
+    separator: str = "-"
+
 
 # Heading text is untrusted and may be long: no part of these expressions scans past a bracket
 # or tag it cannot pair, so each runs in time linear in the heading (code spans are found by
@@ -143,8 +169,36 @@ def _line_spans(line: str) -> list[tuple[int, int, int, int]]:
     return spans
 
 
-def slugify(text: str, style: SlugStyle) -> str:
+_PYMDOWNX_TAGS = re.compile(r"</?[^>]*>")
+_PYMDOWNX_STRIP = re.compile(r"[^\w\- ]")
+_UNICODE_FORMS: tuple[Literal["NFC", "NFKC", "NFD", "NFKD"], ...] = ("NFC", "NFKC", "NFD", "NFKD")
+
+
+def _custom_slug(text: str, rule: SlugRule) -> str:
+    """The slug ``rule`` gives a heading's rendered text."""
+    sep = rule.separator
+    if rule.family == "python-markdown":
+        if not rule.unicode:
+            text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
+        value = _PY_MARKDOWN_STRIP.sub("", text).strip().lower()
+        return re.sub(f"[{re.escape(sep)}\\s]+", lambda _: sep, value)
+    form: Literal["NFC", "NFKC", "NFD", "NFKD"] = "NFC"
+    for each in _UNICODE_FORMS:
+        form = each if each == rule.normalize else form
+    value = _PYMDOWNX_TAGS.sub("", unicodedata.normalize(form, text)).strip()
+    if rule.case == "lower":
+        value = value.lower()
+    elif rule.case == "lower-ascii":
+        value = "".join(c.lower() if "A" <= c <= "Z" else c for c in value)
+    elif rule.case == "fold":
+        value = value.casefold()
+    return _PYMDOWNX_STRIP.sub("", value).replace(" ", sep)
+
+
+def slugify(text: str, style: SlugStyle | SlugRule) -> str:
     """The anchor a heading with this rendered text gets in ``style`` (before de-duplication)."""
+    if isinstance(style, SlugRule):
+        return _custom_slug(text, style)
     if style == "python-markdown":
         folded = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
         value = _PY_MARKDOWN_STRIP.sub("", folded).strip().lower()
@@ -161,10 +215,11 @@ def slugify(text: str, style: SlugStyle) -> str:
     return _GITHUB_STRIP.sub("", text.lower()).replace(" ", "-")
 
 
-def _repeat(slug: str, n: int, style: SlugStyle) -> str:
+def _repeat(slug: str, n: int, style: SlugStyle | SlugRule) -> str:
     if n == 0:
         return slug
-    return f"{slug}_{n}" if style == "python-markdown" else f"{slug}-{n}"
+    underscore = style == "python-markdown" or isinstance(style, SlugRule)
+    return f"{slug}_{n}" if underscore else f"{slug}-{n}"
 
 
 def _split_attributes(text: str) -> tuple[str, list[str]]:
@@ -240,7 +295,10 @@ def _quoted_headings(blocks: Sequence[Block], body: str) -> list[tuple[str, tupl
 
 
 def page_anchors(
-    blocks: Sequence[Block], index: LineIndex, body: str, style: SlugStyle = "github"
+    blocks: Sequence[Block],
+    index: LineIndex,
+    body: str,
+    style: SlugStyle | SlugRule = "github",
 ) -> dict[str, tuple[int, int]]:
     """Anchor -> inclusive line range of what it names, ``style``'s slugs first (see the module
     docstring for the rest)."""
@@ -261,7 +319,8 @@ def page_anchors(
     for label, span in _line_targets(blocks, body, spans):
         found.setdefault(label, span)
     texts += _quoted_headings(blocks, body)
-    for each in (style, *(s for s in SLUG_STYLES if s != style)):
+    styles: tuple[SlugStyle | SlugRule, ...] = (style, *(s for s in SLUG_STYLES if s != style))
+    for each in styles:
         seen: dict[str, int] = {}
         for text, span in texts:
             base = slugify(text, each)

@@ -50,6 +50,8 @@ class LinkRef:
     target: str
     line: int
     image: bool
+    html: bool = False
+    """Whether it is a raw HTML ``<img src>`` (which Markdown renderers pass through as is)."""
 
 
 def _mask_code_spans(line: str) -> str:
@@ -123,7 +125,7 @@ def find_links(
         for match in _IMG_SRC.finditer(masked):
             group = 1 if match.group(1) is not None else 2
             s, e = match.span(group)
-            refs.append(LinkRef(start + s, start + e, line[s:e], number, image=True))
+            refs.append(LinkRef(start + s, start + e, line[s:e], number, image=True, html=True))
     refs.sort(key=lambda r: r.start)
     return refs
 
