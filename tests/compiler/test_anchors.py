@@ -111,3 +111,18 @@ def test_headings_in_block_quotes_and_inline_attribute_ids_are_anchors() -> None
     assert found["custom_dir"] == (5, 7)
     assert found["mkdocs-locale"] == (9, 9)
     assert found["theme"] == (3, 9)
+
+
+def test_setext_headings_are_anchors_up_to_the_next_heading() -> None:
+    body = (
+        "# Title\n\nText.\n\nDifferences\n-----------\n\nSome.\n\n- item\n---\n\n"
+        "Two\nlines\n===\n\n## Next\n\nLast.\n\nDifferences\n---\n"
+    )
+    anchors = _anchors(body, "python-markdown")
+    # A list item over '---' is a list and a thematic break, no heading; repeats in order.
+    assert {k: v for k, v in anchors.items() if k in ("differences", "two-lines", "item")} == {
+        "differences": (5, 12),
+        "two-lines": (13, 16),
+    }
+    assert anchors["differences_1"] == (21, 22)
+    assert anchors["next"] == (17, 22)

@@ -35,6 +35,7 @@ from __future__ import annotations
 import html
 import re
 import unicodedata
+from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -294,6 +295,38 @@ def _quoted_headings(blocks: Sequence[Block], body: str) -> list[tuple[str, tupl
     return found
 
 
+_SETEXT_UNDERLINE = re.compile(r" {0,3}(?:=+|-+)[ \t]*\Z")
+_NOT_PARAGRAPH = re.compile(r" {4}|\t| {0,3}(?:[-+*>|<]|\d{1,9}[.)])(?:[ \t]|\Z)")
+
+
+def _setext_headings(
+    blocks: Sequence[Block], body: str, line_count: int
+) -> list[tuple[str, tuple[int, int]]]:
+    """Setext headings (a paragraph underlined by ``===`` or ``---``), which the format does
+    not open sections with but every renderer gives an id: their text, and their lines up
+    to the next heading of either kind."""
+    found: list[tuple[str, int]] = []
+    for block in blocks:
+        chunk = body[block.start : block.end]
+        if block.kind != "text" or ("=" not in chunk and "-" not in chunk):
+            continue
+        lines = chunk.split("\n")
+        first = 0
+        for offset, line in enumerate(lines):
+            if offset > first and _SETEXT_UNDERLINE.match(line):
+                paragraph = lines[first:offset]
+                if not any(_NOT_PARAGRAPH.match(p) for p in paragraph):
+                    text, _ = _split_attributes(" ".join(p.strip() for p in paragraph))
+                    found.append((heading_text(text), block.line_start + first))
+                first = offset + 1
+    starts = sorted({b.line_start for b in blocks if b.heading is not None} | {n for _, n in found})
+    out = []
+    for words, number in found:
+        later = bisect_right(starts, number)
+        out.append((words, (number, starts[later] - 1 if later < len(starts) else line_count)))
+    return out
+
+
 def page_anchors(
     blocks: Sequence[Block],
     index: LineIndex,
@@ -319,6 +352,8 @@ def page_anchors(
     for label, span in _line_targets(blocks, body, spans):
         found.setdefault(label, span)
     texts += _quoted_headings(blocks, body)
+    texts += _setext_headings(blocks, body, index.count)
+    texts.sort(key=lambda item: item[1][0])  # repeats are numbered in document order
     styles: tuple[SlugStyle | SlugRule, ...] = (style, *(s for s in SLUG_STYLES if s != style))
     for each in styles:
         seen: dict[str, int] = {}
