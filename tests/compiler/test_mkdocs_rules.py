@@ -460,3 +460,24 @@ def test_a_monorepo_include_is_left_out_with_a_warning(tmp_path: Path) -> None:
     assert [(w.reason, w.line) for w in source.warnings] == [("outline-entry-outside", 8)]
     assert "!include ./api/mkdocs.yml" in source.warnings[0].message
     assert _placed(source) == {"index": (("demo",), 0)}
+
+
+def test_nav_entries_gen_files_writes_are_left_out_silently(tmp_path: Path) -> None:
+    # gen-files scripts write reference/ when MkDocs builds: the nav entry and links into it
+    # resolve there (reference.md, a page beside it, is another page, placed once).
+    files = {
+        "docs/index.md": "# Home\n\n[api](reference/markdown/core.md) [lib](reference.md)\n",
+        "docs/reference.md": "# Library\n",
+    }
+    nav = "nav:\n  - index.md\n  - Library: reference.md\n  - API: reference/\n"
+    plugins = "plugins:\n  - gen-files:\n      scripts: [gen.py]\n  - literate-nav\n"
+    root = write_tree(tmp_path / "a", {"mkdocs.yml": f"site_name: S\n{nav}{plugins}", **files})
+    source = load_markdown_tree(root)
+    assert source.warnings == ()
+    assert _placed(source) == {"index": (("demo",), 0), "reference": (("demo",), 1)}
+    # Without gen-files, nothing writes the folder: MkDocs reports both.
+    bare = write_tree(tmp_path / "b", {"mkdocs.yml": f"site_name: S\n{nav}", **files})
+    assert [w.reason for w in load_markdown_tree(bare).warnings] == [
+        "missing-outline-page",
+        "unresolved-link",
+    ]

@@ -100,6 +100,11 @@ class MkDocs(Generator):
                 prefixes=config.url_path(data.get("site_url")),
                 routes=_published_besides_pages(theme),
                 quiet=_unreported(data.get("validation")),
+                generated=(
+                    _generated_entries(nav, content)
+                    if plugin_options(data.get("plugins"), "gen-files") is not None
+                    else ()
+                ),
             ),
             # The navigation: nav, a literate-nav file, .pages files, else the docs folder.
             outline_file=nav_file,
@@ -140,7 +145,8 @@ class MkDocs(Generator):
                     filename = config.string(awesome.get("filename")) or ".pages"
                 PagesReader(ctx, filename, docs).folder(ctx.content_root, root)
             return Outline("mkdocs", root, where, interleaved_root=True)
-        outline = _nav_outline(ctx, site.outline_file, site.nav, reader)
+        generated = site.links.generated
+        outline = _nav_outline(ctx, site.outline_file, site.nav, reader, generated)
         blog = plugin_options(data.get("plugins"), "blog")
         blog = blog if blog is not None else plugin_options(data.get("plugins"), "material/blog")
         if blog is not None:
@@ -228,10 +234,17 @@ def _name_untitled(section: OutlineSection) -> None:
         section.title_page = first.path if first is not None else None
 
 
-def _included_project(ctx: Context, target: str, where: str, line: int) -> bool:
-    """Whether a nav entry is mkdocs-monorepo-plugin's ``!include path/mkdocs.yml``, which
-    merges another project's docs folder here: its pages are outside docs_dir, so they are
-    left out, with a warning saying so."""
+def _left_out(ctx: Context, target: str, where: str, line: int, generated: tuple[str, ...]) -> bool:
+    """Whether a nav entry names no page to read: a path the ``gen-files`` plugin writes when
+    MkDocs builds (left out silently: MkDocs finds it), or mkdocs-monorepo-plugin's
+    ``!include path/mkdocs.yml``, which merges another project's docs folder here: its pages
+    are outside docs_dir, so they are left out with a warning saying so."""
+    if target.strip("/") in generated:
+        return True
+    if target.endswith("/") and not SCHEME.match(target):
+        # A folder is no page (literate-nav reads the folders it handles before this).
+        ctx.warn("missing-outline-page", f"nav names no file {target!r}; left out", where, line)
+        return True
     if not _INCLUDE.match(target):
         return False
     ctx.warn(
@@ -244,8 +257,38 @@ def _included_project(ctx: Context, target: str, where: str, line: int) -> bool:
     return True
 
 
+def _generated_entries(nav: YamlNode | None, docs: Path) -> tuple[str, ...]:
+    """The nav targets no file or folder of ``docs`` answers (``reference/``,
+    ``api.md``): with the ``gen-files`` plugin, what its scripts write when MkDocs builds."""
+    found: list[str] = []
+
+    def walk(node: YamlNode) -> None:
+        if isinstance(node.value, list):
+            for item in node.value:
+                walk(item)
+        elif isinstance(node.value, dict):
+            for value in node.value.values():
+                walk(value)
+        elif isinstance(node.value, str):
+            target = node.value.strip()
+            if SCHEME.match(target) or _INCLUDE.match(target):
+                return
+            path = normalise(docs, target.split("#", 1)[0], docs)
+            as_page = None if target.endswith("/") else path.with_suffix(".md") if path else None
+            if path is not None and not path.exists() and not (as_page and as_page.exists()):
+                found.append(path.relative_to(docs).as_posix())
+
+    if nav is not None:
+        walk(nav)
+    return tuple(dict.fromkeys(found))
+
+
 def _nav_outline(
-    ctx: Context, config: Path, nav: YamlNode, reader: LiterateReader | None
+    ctx: Context,
+    config: Path,
+    nav: YamlNode,
+    reader: LiterateReader | None,
+    generated: tuple[str, ...] = (),
 ) -> Outline:
     """The outline ``nav`` of ``config`` (mkdocs.yml) describes (a folder entry read by
     ``literate-nav`` when the site uses it)."""
@@ -260,8 +303,8 @@ def _nav_outline(
         return path if path is not None and path.is_dir() else None
 
     def page(target: str, title: str | None, position: int, line: int) -> OutlinePage | None:
-        included = _included_project(ctx, target, where, line)
-        path = None if included else ctx.page(ctx.content_root, target, origin=config, line=line)
+        skipped = _left_out(ctx, target, where, line, generated)
+        path = None if skipped else ctx.page(ctx.content_root, target, origin=config, line=line)
         if path is not None and reader is not None:
             reader.seen.add(path)
         return None if path is None else OutlinePage(path, title, position, where, line)
