@@ -225,3 +225,25 @@ def test_a_definition_cannot_interrupt_a_paragraph() -> None:
         ("https://example.test/kinds", 4),
         ("b.md", 5),
     ]
+
+
+def test_an_unused_reference_definition_is_no_link(tmp_path: Path) -> None:
+    # Renderers drop a definition no reference uses: its target is never checked.
+    root = write_tree(
+        tmp_path / "t",
+        {
+            "index.md": (
+                "# Home\n\nSee [the guide][Guide] and [Other].\n\n"
+                "[guide]: guide.md\n[other]: gone.md\n[unused]: nowhere.md\n"
+                "[Unused image]: missing.png\n[spare]: guide.md#nowhere\n"
+            ),
+            "guide.md": "# Guide\n",
+        },
+    )
+    source = load_markdown_tree(root)
+    assert [w.message.split("'")[1] for w in source.warnings] == ["gone.md"]
+    body = next(d for d in source.documents if d.id == "index").load_body(LinkBase("t", "d"))
+    assert "[guide]: knowledge://t/d/guide\n" in body
+    assert "[unused]: nowhere.md\n" in body
+    # A definition that resolves is still rewritten, used or not (its anchor unchecked).
+    assert "[spare]: knowledge://t/d/guide\n" in body

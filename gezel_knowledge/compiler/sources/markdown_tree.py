@@ -84,7 +84,12 @@ from gezel_knowledge.compiler.text.data import (
     resolved_path,
 )
 from gezel_knowledge.compiler.text.frontmatter import split_front_matter
-from gezel_knowledge.compiler.text.links import LinkRef, find_links, rewrite_links
+from gezel_knowledge.compiler.text.links import (
+    LinkRef,
+    find_links,
+    rewrite_links,
+    unused_definitions,
+)
 from gezel_knowledge.compiler.text.myst import myst_targets
 from gezel_knowledge.compiler.text.names import derive_topic_id, document_slug
 from gezel_knowledge.compiler.text.titles import plain_title
@@ -126,6 +131,9 @@ class _Page:
     """The generator's includes put into a body (:meth:`Generator.expand`)."""
     generated_headings: bool = False
     """Whether the generator adds headings to the page, so unknown anchors are not reported."""
+    unused: frozenset[int] = frozenset()
+    """Start offsets of reference definitions nothing uses: no link of the rendered page, so
+    they are rewritten when they resolve but never reported."""
 
 
 def _notebook_markdown(text: str, where: str) -> str:
@@ -417,6 +425,7 @@ class _Tree:
             links=find_links(body, index, blocks, myst=self.style.myst_labels is not None),
             heading=unicodedata.normalize("NFC", heading),
         )
+        page.unused = unused_definitions(page.links, body)
         if self.style.myst_labels:
             implicit = self.style.myst_labels == "mystmd"
             for target, span in myst_targets(body, front=front, implicit=implicit).items():
@@ -540,8 +549,10 @@ class _Tree:
         self, page: _Page, link: LinkRef, where: str, line: int, *, reason: str, why: str
     ) -> None:
         """Keep a link as written, with a warning. A kept target that would read as a
-        reference to a shipped asset (``assets/...``) gets a ``./`` so it does not."""
-        self.warn(reason, f"link {link.target!r} {why}; kept as written", where, line)
+        reference to a shipped asset (``assets/...``) gets a ``./`` so it does not. An unused
+        reference definition is no link of the rendered page: never reported."""
+        if link.start not in page.unused:
+            self.warn(reason, f"link {link.target!r} {why}; kept as written", where, line)
         if link.target.startswith("assets/"):
             page.plan[link.start] = ("text", "./" + link.target, None)
 
@@ -576,6 +587,7 @@ class _Tree:
                 # A page the generator adds headings to may well have it: not reported; nor
                 # when the site's settings leave anchors unchecked.
                 missing = not doc.generated_headings and "anchor" not in self.style.quiet
+                missing = missing and link.start not in page.unused
                 if missing:
                     self.warn(
                         "missing-anchor",
