@@ -329,6 +329,7 @@ _WARNING: Final = {
     "draft-skipped": "a page marked as a draft was left out",
     "empty-document": "a document has no text to search",
     "empty-outline-entry": "an outline entry has neither a page nor children",
+    "image-not-shipped": "a site's image the archive refuses (type, SVG); kept as written",
     "link-not-rewritten": "a link names a file that is not a catalog document",
     "missing-anchor": "a link names a heading the target document does not have",
     "missing-image": "an image link names a missing file; kept as written",

@@ -247,3 +247,33 @@ def test_an_unused_reference_definition_is_no_link(tmp_path: Path) -> None:
     assert "[unused]: nowhere.md\n" in body
     # A definition that resolves is still rewritten, used or not (its anchor unchecked).
     assert "[spare]: knowledge://t/d/guide\n" in body
+
+
+def test_a_sites_image_the_catalog_cannot_ship_is_kept_as_written(tmp_path: Path) -> None:
+    # A generator's site publishes a .png holding GIF bytes and an SVG with a DOCTYPE naming
+    # an external DTD (browsers sniff and render them); the archive refuses both, so they are
+    # reported and left out, and the build goes on.
+    svg = (
+        b'<?xml version="1.0"?>\n<!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" '
+        b'"http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd">\n<svg></svg>\n'
+    )
+    root = write_tree(
+        tmp_path / "book",
+        {
+            "book.toml": '[book]\ntitle = "B"\n',
+            "src/SUMMARY.md": "[A](a.md)\n",
+            "src/a.md": "# A\n\n![x](bad.png)\n![y](img/diagram.svg)\n![z](ok.png)\n",
+            "src/bad.png": b"GIF89a not a png",
+            "src/img/diagram.svg": svg,
+            "src/ok.png": PNG,
+        },
+    )
+    source = load_markdown_tree(root)
+    assert [(w.reason, w.path, w.line) for w in source.warnings] == [
+        ("image-not-shipped", "src/a.md", 3),
+        ("image-not-shipped", "src/a.md", 4),
+    ]
+    assert "external DTD" in source.warnings[1].message
+    body = source.documents[0].load_body(LINKS)
+    assert body == "# A\n\n![x](bad.png)\n![y](img/diagram.svg)\n![z](assets/ok.png)\n"
+    assert [a.path for a in source.assets] == ["assets/ok.png"]

@@ -42,6 +42,7 @@ from urllib.parse import unquote
 
 from gezel_knowledge.archive.assets import (
     ASSET_MEDIA_TYPES,
+    AssetProblem,
     asset_problem,
     catalog_assets_problem,
 )
@@ -639,10 +640,23 @@ class _Tree:
         archive = self.asset_files.get(resolved)
         if archive is None:
             archive = self._ship(resolved, link, where, line)
+        if archive is None:
+            return  # a site's image the catalog cannot ship: kept as written, with a warning
         page.plan[link.start] = ("asset", archive, None)
 
-    def _ship(self, resolved: Path, link: LinkRef, where: str, line: int) -> str:
-        """Check an image and give it its archive path."""
+    def _unshippable(self, link: LinkRef, problem: AssetProblem, where: str, line: int) -> bool:
+        """Whether an image whose bytes the archive refuses (not its extension's type, an SVG
+        that is not inert) is left out of a generator's site rather than stopping the build:
+        the site's generator publishes it, the catalog cannot, so it is reported and the link
+        is kept as written. A plain folder's image stops the build, as the user can fix it."""
+        if self.site.generator_name is None or problem.reason not in _CONTENT_PROBLEMS:
+            return False
+        why = f"is an image the catalog cannot ship ({problem.message}); kept as written"
+        self.warn("image-not-shipped", f"link {link.target!r} {why}", where, line)
+        return True
+
+    def _ship(self, resolved: Path, link: LinkRef, where: str, line: int) -> str | None:
+        """Check an image and give it its archive path (``None``: not shipped, reported)."""
         try:
             rel = resolved.relative_to(self.content_root.resolve()).as_posix()
         except ValueError:
@@ -662,6 +676,8 @@ class _Tree:
             )
         data = read_asset_bytes(resolved, where=self.display(resolved))
         problem = asset_problem(archive, data)
+        if problem is not None and self._unshippable(link, problem, where, line):
+            return None
         if problem is not None:
             raise SourceError(
                 f"image {link.target!r}: {problem.message}",
@@ -676,6 +692,7 @@ class _Tree:
 
 
 _LFS_POINTER = b"version https://git-lfs.github.com/spec/"
+_CONTENT_PROBLEMS = ("asset-type-mismatch", "unsafe-svg")
 
 
 def _is_lfs_pointer(path: Path) -> bool:
