@@ -83,7 +83,8 @@ class LinkStyle:
     root), ``extensionless`` (a target whose last segment has no suffix), ``html`` (a raw
     HTML ``<img src>``), ``content-file`` (an existing file of the content folder that is no
     page of the catalog, which the generator publishes), ``not-found`` (any other missing
-    target)."""
+    target), ``above-root`` (a relative target that climbs above the content folder: a path
+    of the host beyond the site, such as mdBook's ``../std/`` beside ``/nomicon/``)."""
 
 
 @dataclass(frozen=True, slots=True)

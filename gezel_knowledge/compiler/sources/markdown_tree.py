@@ -482,7 +482,7 @@ class _Tree:
                 if (
                     self._generated(page, decoded)
                     or (not missing and self.style.files_resolve)
-                    or self._quiet(link, decoded, on_disk)
+                    or self._quiet(page, link, decoded, on_disk)
                 ):
                     self._keep_silently(page, link)  # the generator resolves it, or is silent
                     continue
@@ -490,7 +490,7 @@ class _Tree:
                 why = "names no page of the tree" if missing else "is not a page of the catalog"
                 self._keep(page, link, where, line, reason=reason, why=why)
 
-    def _quiet(self, link: LinkRef, decoded: str, on_disk: Path | None) -> bool:
+    def _quiet(self, page: _Page, link: LinkRef, decoded: str, on_disk: Path | None) -> bool:
         """Whether the generator, under the site's settings, keeps this unresolved link
         without a warning (:attr:`LinkStyle.quiet`)."""
         quiet = self.style.quiet
@@ -499,6 +499,10 @@ class _Tree:
         absolute = decoded.startswith("/")
         if (link.html and "html" in quiet) or (absolute and "absolute" in quiet):
             return True
+        if "above-root" in quiet and not absolute:
+            folder = list(PurePosixPath(page.rel).parent.parts)
+            if normalise_path([*folder, *decoded.split("/")]) is None:
+                return True  # beyond the site's root: another part of the host
         if on_disk is not None and on_disk.resolve().is_relative_to(self.content_root.resolve()):
             return "content-file" in quiet
         last = decoded.rstrip("/").rsplit("/", 1)[-1]
@@ -619,7 +623,7 @@ class _Tree:
         candidates = self._asset_candidates(page, decoded)
         candidate = next((c for c in candidates if c.is_file()), None)
         if candidate is None:
-            if self._quiet(link, decoded, None):
+            if self._quiet(page, link, decoded, None):
                 self._keep_silently(page, link)
                 return
             self._keep(page, link, where, line, reason="missing-image", why="names a missing file")
