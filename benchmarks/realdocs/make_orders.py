@@ -38,7 +38,8 @@ import yaml
 
 HERE = Path(__file__).resolve().parent
 TREES = HERE.parents[2] / "realdocs-trees"
-LINK = re.compile(r"\[(?:[^\]\\]|\\.)*\]\(([^)\s]*)\)")
+# Link text may hold balanced brackets (mdBook reads "[#[panic_handler]](panic-handler.md)").
+LINK = re.compile(r"\[(?:[^\[\]\\]|\\.|\[[^\[\]]*\])*\]\(([^)\s]*)\)")
 
 
 def _rel(site: Path, page: Path) -> str:

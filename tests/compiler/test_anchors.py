@@ -130,3 +130,18 @@ def test_a_link_whose_text_is_code_loses_its_url() -> None:
     assert slugify(text, "github") == "reports-that-conflict-with-verbatimmodulesyntax"
     # Code keeps its markup characters; the markup around it goes.
     assert heading_text("a `*x*` **b** `[y](z)`") == "a *x* b [y](z)"
+
+
+def test_setext_headings_are_anchors_up_to_the_next_heading() -> None:
+    body = (
+        "# Title\n\nText.\n\nDifferences\n-----------\n\nSome.\n\n- item\n---\n\n"
+        "Two\nlines\n===\n\n## Next\n\nLast.\n\nDifferences\n---\n"
+    )
+    anchors = _anchors(body, "python-markdown")
+    # A list item over '---' is a list and a thematic break, no heading; repeats in order.
+    assert {k: v for k, v in anchors.items() if k in ("differences", "two-lines", "item")} == {
+        "differences": (5, 12),
+        "two-lines": (13, 16),
+    }
+    assert anchors["differences_1"] == (21, 22)
+    assert anchors["next"] == (17, 22)

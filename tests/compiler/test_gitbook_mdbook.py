@@ -150,3 +150,21 @@ def test_mdbook_includes_are_expanded_before_the_chapter_is_read(tmp_path: Path)
         "Literal: {{#include parts/flags.md}} and {{#include gone.md}} "
         "and {{#include ../../outside.md}}\n"
     )
+
+
+def test_mdbook_links_above_the_book_are_the_hosts_other_paths(tmp_path: Path) -> None:
+    # The Rustonomicon lives at doc.rust-lang.org/nomicon/ and links to ../std/...: mdBook
+    # checks no link, and one climbing above the book names another part of the host.
+    root = write_tree(
+        tmp_path / "book",
+        {
+            "book.toml": '[book]\ntitle = "B"\n',
+            "src/SUMMARY.md": "[A](a.md)\n- [V](vec/v.md)\n",
+            "src/a.md": "# A\n\n[std](../std/mem/fn.transmute.html) [gone](missing.html)\n",
+            "src/vec/v.md": "# V\n\n[alloc](../../alloc/alloc/fn.alloc.html) [a](../a.html)\n",
+        },
+    )
+    source = load_markdown_tree(root)
+    assert [(w.reason, w.path, w.line) for w in source.warnings] == [
+        ("unresolved-link", "src/a.md", 3)
+    ]

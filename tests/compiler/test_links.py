@@ -274,3 +274,58 @@ def test_a_definition_cannot_interrupt_a_paragraph() -> None:
         ("https://example.test/kinds", 4),
         ("b.md", 5),
     ]
+
+
+def test_an_unused_reference_definition_is_no_link(tmp_path: Path) -> None:
+    # Renderers drop a definition no reference uses: its target is never checked.
+    root = write_tree(
+        tmp_path / "t",
+        {
+            "index.md": (
+                "# Home\n\nSee [the guide][Guide] and [Other].\n\n"
+                "[guide]: guide.md\n[other]: gone.md\n[unused]: nowhere.md\n"
+                "[Unused image]: missing.png\n[spare]: guide.md#nowhere\n"
+            ),
+            "guide.md": "# Guide\n",
+        },
+    )
+    source = load_markdown_tree(root)
+    assert [w.message.split("'")[1] for w in source.warnings] == ["gone.md"]
+    body = next(d for d in source.documents if d.id == "index").load_body(LinkBase("t", "d"))
+    assert "[guide]: knowledge://t/d/guide\n" in body
+    assert "[unused]: nowhere.md\n" in body
+    # A definition that resolves is still rewritten, used or not (its anchor unchecked).
+    assert "[spare]: knowledge://t/d/guide\n" in body
+
+
+def test_a_sites_image_the_catalog_cannot_ship_is_kept_as_written(tmp_path: Path) -> None:
+    # A generator's site publishes a .png holding GIF bytes and an SVG with a DOCTYPE naming
+    # an external DTD (browsers sniff and render them); the archive refuses both, so they are
+    # left out with a note each, and the build goes on.
+    svg = (
+        b'<?xml version="1.0"?>\n<!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" '
+        b'"http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd">\n<svg></svg>\n'
+    )
+    root = write_tree(
+        tmp_path / "book",
+        {
+            "book.toml": '[book]\ntitle = "B"\n',
+            "src/SUMMARY.md": "[A](a.md)\n",
+            "src/a.md": "# A\n\n![x](bad.png)\n![y](img/diagram.svg)\n![z](ok.png)\n",
+            "src/bad.png": b"GIF89a not a png",
+            "src/img/diagram.svg": svg,
+            "src/ok.png": PNG,
+        },
+    )
+    source = load_markdown_tree(root)
+    assert source.warnings == ()
+    assert len(source.notes) == 2
+    svg_note, refused_note = source.notes
+    assert svg_note.startswith("1 SVG image is not shipped, not being inert (such as ")
+    assert "external DTD" in svg_note
+    assert refused_note.startswith(
+        "1 image is not shipped, the archive refusing its bytes (such as src/bad.png: "
+    )
+    body = source.documents[0].load_body(LINKS)
+    assert body == "# A\n\n![x](bad.png)\n![y](img/diagram.svg)\n![z](assets/ok.png)\n"
+    assert [a.path for a in source.assets] == ["assets/ok.png"]

@@ -138,7 +138,9 @@ def test_anchors_of_autodoc_blocks_are_not_reported_missing(tmp_path: Path) -> N
     root = write_tree(
         tmp_path / "site",
         {
-            "mkdocs.yml": "site_name: S\nnav:\n  - index.md\n  - api.md\n",
+            "mkdocs.yml": (
+                "site_name: S\nnav:\n  - index.md\n  - api.md\nvalidation:\n  anchors: warn\n"
+            ),
             "docs/index.md": ("# Home\n\n[cls](api.md#kettle.Kettle) [gone](index.md#nowhere)\n"),
             "docs/api.md": "# API\n\n::: kettle.Kettle\n    options:\n      show_source: false\n",
         },
@@ -321,3 +323,161 @@ def test_links_to_files_the_theme_publishes_are_silent(tmp_path: Path) -> None:
     # Material serves assets/, not img/ or css/: those links are reported there.
     assert len(warned) == 4
     assert not any("sitemap.xml" in w for w in warned)
+
+
+def test_anchors_follow_the_sites_toc_slugify(tmp_path: Path) -> None:
+    # Each site's toc slugify names its headings; the links only match under its own rule
+    # (pymdownx keeps Unicode and case as configured, repeats are numbered _1 as toc does).
+    page = "# Menu\n\n## Café Crème\n\nHot.\n\n## Café Crème\n\nCold.\n\n## Two  Words\n\nW.\n"
+    sites = {
+        "uslugify": ("!!python/name:pymdownx.slugs.uslugify", "", ["café-crème_1", "two--words"]),
+        "cased": (
+            "!!python/object/apply:pymdownx.slugs.slugify {}",
+            "",
+            ["Café-Crème_1", "Two--Words"],
+        ),
+        "apply": (
+            "!!python/object/apply:pymdownx.slugs.slugify\n        kwds:\n          case: fold",
+            "",
+            ["café-crème_1", "two--words"],
+        ),
+        "unicode": (
+            "!!python/name:markdown.extensions.toc.slugify_unicode",
+            "      separator: _\n",
+            ["café_crème_1", "two_words"],
+        ),
+    }
+    for name, (function, extra, anchors) in sites.items():
+        links = " ".join(f"[{a}](menu.md#{a})" for a in anchors)
+        root = write_tree(
+            tmp_path / name,
+            {
+                "mkdocs.yml": (
+                    "site_name: S\nvalidation:\n  anchors: warn\nmarkdown_extensions:\n"
+                    f"  - toc:\n      permalink: true\n      slugify: {function}\n{extra}"
+                ),
+                "docs/index.md": f"# Home\n\n{links}\n",
+                "docs/menu.md": page,
+            },
+        )
+        source = load_markdown_tree(root)
+        assert source.warnings == (), name
+        home = next(d for d in source.documents if d.id == "index").load_body(LinkBase("t", "d"))
+        assert "(knowledge://t/d/menu#line=7-9)" in home, name
+        assert "(knowledge://t/d/menu#line=11-13)" in home, name
+
+
+def test_only_what_mkdocs_validation_warns_about_is_a_warning(tmp_path: Path) -> None:
+    page = (
+        "# Home\n\n[a](index.md#nowhere) [b](/nowhere/) [c](nodir/) [d](orphan.md)\n"
+        '[e](missing.md) [f](../outside.txt) ![g](gone.png) <img src="raw.png">\n'
+        "[h](script.py) [i](/orphan.md)\n"
+    )
+    files = {
+        "docs/index.md": page,
+        "docs/orphan.md": "# Orphan\n",
+        "docs/script.py": "print(1)\n",
+        "outside.txt": "x\n",
+    }
+
+    def warned(validation: str) -> list[str]:
+        name = f"site{len(list(tmp_path.iterdir()))}"
+        yml = f"site_name: S\nnav:\n  - index.md\n{validation}"
+        source = load_markdown_tree(write_tree(tmp_path / name, {"mkdocs.yml": yml, **files}))
+        return [w.message.split("'")[1] for w in source.warnings]
+
+    # MkDocs' defaults: a missing anchor, an absolute link and an unrecognized relative link
+    # are info, a file of docs_dir (a page left out of nav, a script) is published, raw HTML
+    # is never checked; a missing target with a suffix is a warning.
+    assert warned("") == ["missing.md", "../outside.txt", "gone.png"]
+    assert warned(
+        "validation:\n  links:\n    anchors: warn\n    absolute_links: warn\n"
+        "    unrecognized_links: warn\n"
+    ) == ["index.md#nowhere", "/nowhere/", "nodir/", "missing.md", "../outside.txt", "gone.png"]
+    # The shorthand applies to links; relative_to_docs checks absolute links from docs_dir
+    # (/orphan.md is a file there), a missing one is not found, whatever its suffix.
+    assert warned("validation:\n  absolute_links: relative_to_docs\n") == [
+        "/nowhere/",
+        "missing.md",
+        "../outside.txt",
+        "gone.png",
+    ]
+    assert warned("validation:\n  not_found: info\n") == []
+
+
+def test_blog_posts_follow_the_blog_index_newest_first(tmp_path: Path) -> None:
+    # Material's blog plugin builds posts that nav never lists: pinned first, then newest
+    # first (date or date.created); drafts are not built; a tags index makes headings.
+    root = write_tree(
+        tmp_path / "site",
+        {
+            "mkdocs.yml": (
+                "site_name: S\ntheme:\n  name: material\nplugins:\n  - blog\n  - tags\n"
+                "validation:\n  anchors: warn\n"
+                "nav:\n  - index.md\n  - Blog:\n      - blog/index.md\n  - tags.md\n"
+            ),
+            "docs/index.md": "# Home\n\n[t](tags.md#python) [p](blog/posts/old.md)\n",
+            "docs/tags.md": "# Tags\n\n<!-- material/tags -->\n",
+            "docs/blog/index.md": "# Blog\n",
+            "docs/blog/.authors.yml": "authors: {}\n",
+            "docs/blog/posts/old.md": "---\ndate: 2023-01-05\n---\n# Old\n",
+            "docs/blog/posts/2024/new.md": "---\ndate:\n  created: 2024-03-01\n---\n# New\n",
+            "docs/blog/posts/pinned.md": "---\ndate: 2022-01-01\npin: true\n---\n# Pinned\n",
+            "docs/blog/posts/draft.md": "---\ndate: 2025-01-01\ndraft: true\n---\n# Draft\n",
+            "docs/blog/posts/same.md": "---\ndate: 2023-01-05\n---\n# Same day\n",
+        },
+    )
+    source = load_markdown_tree(root)
+    assert source.warnings == ()
+    assert {t.id: t.name for t in source.topics} == {"demo": "Demo catalog", "blog": "Blog"}
+    assert _placed(source) == {
+        "index": (("demo",), 0),
+        "blog/index": (("demo", "blog"), 0),
+        "blog/posts/pinned": (("demo", "blog"), 1),
+        "blog/posts/2024/new": (("demo", "blog"), 2),
+        "blog/posts/old": (("demo", "blog"), 3),
+        "blog/posts/same": (("demo", "blog"), 4),
+        "tags": (("demo",), 2),
+    }
+
+
+def test_a_monorepo_include_is_left_out_with_a_warning(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "site",
+        {
+            "mkdocs.yml": (
+                "site_name: S\nplugins:\n  - monorepo\nnav:\n  - index.md\n"
+                "  - https://example.com/elsewhere\n  - Away: https://example.com\n"
+                "  - API: '!include ./api/mkdocs.yml'\n"
+            ),
+            "docs/index.md": "# Home\n",
+            "api/mkdocs.yml": "site_name: api\nnav:\n  - index.md\n",
+            "api/docs/index.md": "# API\n",
+        },
+    )
+    source = load_markdown_tree(root)
+    # The external links are no pages and say nothing; the include names what is left out.
+    assert [(w.reason, w.line) for w in source.warnings] == [("outline-entry-outside", 8)]
+    assert "!include ./api/mkdocs.yml" in source.warnings[0].message
+    assert _placed(source) == {"index": (("demo",), 0)}
+
+
+def test_nav_entries_gen_files_writes_are_left_out_silently(tmp_path: Path) -> None:
+    # gen-files scripts write reference/ when MkDocs builds: the nav entry and links into it
+    # resolve there (reference.md, a page beside it, is another page, placed once).
+    files = {
+        "docs/index.md": "# Home\n\n[api](reference/markdown/core.md) [lib](reference.md)\n",
+        "docs/reference.md": "# Library\n",
+    }
+    nav = "nav:\n  - index.md\n  - Library: reference.md\n  - API: reference/\n"
+    plugins = "plugins:\n  - gen-files:\n      scripts: [gen.py]\n  - literate-nav\n"
+    root = write_tree(tmp_path / "a", {"mkdocs.yml": f"site_name: S\n{nav}{plugins}", **files})
+    source = load_markdown_tree(root)
+    assert source.warnings == ()
+    assert _placed(source) == {"index": (("demo",), 0), "reference": (("demo",), 1)}
+    # Without gen-files, nothing writes the folder: MkDocs reports both.
+    bare = write_tree(tmp_path / "b", {"mkdocs.yml": f"site_name: S\n{nav}", **files})
+    assert [w.reason for w in load_markdown_tree(bare).warnings] == [
+        "missing-outline-page",
+        "unresolved-link",
+    ]

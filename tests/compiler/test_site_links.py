@@ -29,7 +29,11 @@ def test_mkdocs_links_follow_directory_urls(tmp_path: Path) -> None:
     root = write_tree(
         tmp_path / "site",
         {
-            "mkdocs.yml": "site_name: S\nsite_url: https://s.example/docs/\n",
+            # unrecognized_links: warn, so MkDocs reports the broken '../nowhere/' too.
+            "mkdocs.yml": (
+                "site_name: S\nsite_url: https://s.example/docs/\n"
+                "validation:\n  unrecognized_links: warn\n"
+            ),
             "docs/index.md": "# Home\n\n[Quick](quickstart/) [abs](/docs/quickstart/)\n",
             "docs/quickstart.md": "# Quickstart\n",
             "docs/async.md": (

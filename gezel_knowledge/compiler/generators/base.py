@@ -22,7 +22,7 @@ from gezel_knowledge.compiler.errors import BuildWarning
 from gezel_knowledge.compiler.generators._context import MARKDOWN_SUFFIXES, Context
 from gezel_knowledge.compiler.generators.outline import Outline
 from gezel_knowledge.compiler.metadata.catalog_yaml import CatalogMetadata
-from gezel_knowledge.compiler.text.anchors import SlugStyle
+from gezel_knowledge.compiler.text.anchors import SlugRule, SlugStyle
 from gezel_knowledge.compiler.text.data import YamlNode
 
 __all__ = [
@@ -47,7 +47,8 @@ class LinkStyle:
     urls: UrlStyle = "files"
     """``files``: links name source files only; ``directory``: a page ``a/b.md`` is published
     as ``a/b/`` (relative links resolve from there); ``html``: as ``a/b.html``."""
-    slug: SlugStyle = "github"
+    slug: SlugStyle | SlugRule = "github"
+    """The heading slug rule: the generator's own, or the one its site configures."""
     lowercase: bool = False
     """Whether URLs are lowercased (Hugo)."""
     prefixes: tuple[str, ...] = ()
@@ -86,6 +87,16 @@ class LinkStyle:
     folder's own path (``/docs/a.md`` built at ``docs``); a link leaving the source folder, or
     root-relative to a folder the source folder does not hold, names a file of the repository
     the compiler does not read, and is kept as written with no warning."""
+
+    quiet: frozenset[str] = frozenset()
+    """Links the generator resolves or does not report under the site's settings (MkDocs'
+    ``validation``), kept as written without a warning when no page answers them:
+    ``anchor`` (a heading the target page lacks), ``absolute`` (a target from the site
+    root), ``extensionless`` (a target whose last segment has no suffix), ``html`` (a raw
+    HTML ``<img src>``), ``content-file`` (an existing file of the content folder that is no
+    page of the catalog, which the generator publishes), ``not-found`` (any other missing
+    target), ``above-root`` (a relative target that climbs above the content folder: a path
+    of the host beyond the site, such as mdBook's ``../std/`` beside ``/nomicon/``)."""
 
 
 @dataclass(frozen=True, slots=True)

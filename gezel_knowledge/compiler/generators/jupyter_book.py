@@ -27,6 +27,7 @@ from gezel_knowledge.compiler.generators._context import (
     mappings,
     text,
 )
+from gezel_knowledge.compiler.generators._toc_entry import place_entry
 from gezel_knowledge.compiler.generators.base import Generator, LinkStyle, Site
 from gezel_knowledge.compiler.generators.outline import Outline, OutlinePage, OutlineSection
 from gezel_knowledge.compiler.text.blocks import headings, normalize_body, parse_blocks
@@ -194,29 +195,18 @@ class _JupyterBook:
 
     def entry(self, line: int, fields: dict[str, YamlNode], into: OutlineSection) -> None:
         """A page entry, or a section when the entry nests entries, sections or subtrees."""
-        position = len(into.children)
         title = text(fields, "title")
         nested = [fields[k] for k in ("sections", "entries") if k in fields]
         subtrees = fields.get("subtrees") or fields.get("parts")
         page = self.page_of(fields["file"], title, 0) if "file" in fields else None
-        if not nested and subtrees is None:
-            if page is not None:
-                page.order = position
-                into.children.append(page)
+        key = f"{self.where}:{line}"
+        section = place_entry(into, page, title, key=key, nests=bool(nested) or bool(subtrees))
+        if section is None:
             return
-        section = OutlineSection(
-            name=title or ("" if page else f"Section {position + 1}"),
-            key=f"{self.where}:{line}",
-            order=position,
-            title_page=page.path if page else None,
-        )
-        if page is not None:
-            section.children.append(page)
         for child in nested:
             self.entries(child, section)
         if subtrees is not None:
             self.parts(subtrees, section)
-        into.children.append(section)
 
     def parts(self, node: YamlNode, into: OutlineSection) -> None:
         """Parts or subtrees: a captioned part is a section, an uncaptioned one is inlined."""

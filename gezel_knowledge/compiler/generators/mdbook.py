@@ -55,7 +55,14 @@ class MdBook(Generator):
                 config.absolute_url(html.get("site-url"), repository),
                 config.publisher(repository, book.get("authors")),
             ),
-            LinkStyle("html", "mdbook", prefixes=config.url_path(html.get("site-url"))),
+            LinkStyle(
+                "html",
+                "mdbook",
+                prefixes=config.url_path(html.get("site-url")),
+                # mdBook checks no link; one climbing above the book names its host's other
+                # paths (doc.rust-lang.org/nomicon/ links to ../std/), never a chapter.
+                quiet=frozenset({"above-root"}),
+            ),
             outline_file=summary if summary.is_file() else None,
         )
 

@@ -15,7 +15,11 @@ autodoc blocks has headings MkDocs generates.
 
 Metadata: ``site_name``, ``site_description``, ``theme.language``, ``site_author``,
 ``repo_url``, ``site_url``. Links: URLs with ``use_directory_urls`` (``page.md`` is published
-at ``page/``) or without (``page.html``); anchors by Python-Markdown's ``toc`` slugs.
+at ``page/``) or without (``page.html``); anchors by Python-Markdown's ``toc`` slugs, or the
+``slugify`` the site configures (:mod:`._toc_slugs`). A link is reported only when MkDocs
+itself would warn about it under the site's ``validation`` settings. Material's blog posts,
+which ``nav`` never lists, follow the blog's index page (:mod:`._material_blog`); a
+mkdocs-monorepo-plugin ``!include`` entry is left out with a warning.
 """
 
 from __future__ import annotations
@@ -34,7 +38,9 @@ from gezel_knowledge.compiler.generators._literate_nav import (
     literate_nav,
     plugin_options,
 )
+from gezel_knowledge.compiler.generators._material_blog import place_posts
 from gezel_knowledge.compiler.generators._snippets import expand_snippets
+from gezel_knowledge.compiler.generators._toc_slugs import toc_slug_rule
 from gezel_knowledge.compiler.generators.base import Generator, LinkStyle, Site
 from gezel_knowledge.compiler.generators.outline import Outline, OutlinePage, OutlineSection
 from gezel_knowledge.compiler.text.data import YamlNode, load_yaml_nodes
@@ -44,6 +50,8 @@ __all__ = ["MkDocs"]
 _CONFIGS = ("mkdocs.yml", "mkdocs.yaml")
 _MAX_INHERIT = 8
 _AUTODOC = re.compile(r"^:::[ \t]+\S", re.MULTILINE)
+_TAGS_MARKERS = ("<!-- material/tags", "[TAGS]")
+_INCLUDE = re.compile(r"[!*]include\s")
 
 
 class MkDocs(Generator):
@@ -88,9 +96,15 @@ class MkDocs(Generator):
             ),
             LinkStyle(
                 "directory" if directory_urls else "html",
-                "python-markdown",
+                toc_slug_rule(_extensions(file, root)),
                 prefixes=config.url_path(data.get("site_url")),
                 routes=_published_besides_pages(theme),
+                quiet=_unreported(data.get("validation")),
+                generated=(
+                    _generated_entries(nav, content)
+                    if plugin_options(data.get("plugins"), "gen-files") is not None
+                    else ()
+                ),
             ),
             # The navigation: nav, a literate-nav file, .pages files, else the docs folder.
             outline_file=nav_file,
@@ -106,8 +120,9 @@ class MkDocs(Generator):
         return expand_snippets(body, bases=bases, within=within.resolve())
 
     def generates_headings(self, body: str) -> bool:
-        # mkdocstrings' and mkdocs-click's "::: identifier" blocks become headings.
-        return bool(_AUTODOC.search(body))
+        # mkdocstrings' and mkdocs-click's "::: identifier" blocks become headings, and so
+        # does Material's tags index marker (a heading per tag).
+        return bool(_AUTODOC.search(body)) or any(m in body for m in _TAGS_MARKERS)
 
     def outline(self, site: Site, ctx: Context) -> Outline | None:
         if site.outline_file is None or site.config is None:
@@ -130,13 +145,18 @@ class MkDocs(Generator):
                     filename = config.string(awesome.get("filename")) or ".pages"
                 PagesReader(ctx, filename, docs).folder(ctx.content_root, root)
             return Outline("mkdocs", root, where, interleaved_root=True)
-        return _nav_outline(ctx, site.outline_file, site.nav, reader)
+        generated = site.links.generated
+        outline = _nav_outline(ctx, site.outline_file, site.nav, reader, generated)
+        blog = plugin_options(data.get("plugins"), "blog")
+        blog = blog if blog is not None else plugin_options(data.get("plugins"), "material/blog")
+        if blog is not None:
+            place_posts(ctx, blog, outline.root)
+        return outline
 
 
-def _read_config(file: Path, root: Path) -> tuple[dict[str, Any], YamlNode | None, Path]:
-    """mkdocs.yml's settings, its ``nav`` and the file holding it, following ``INHERIT``
-    (a parent configuration, relative to the file, inside ``root``; mappings merged key by
-    key, any other value the child's), as MkDocs reads it."""
+def _chain(file: Path, root: Path) -> list[Path]:
+    """``file`` and the configurations it names in ``INHERIT``, the nearest first (each
+    relative to the one naming it, inside ``root``)."""
     chain: list[Path] = []
     current: Path | None = file
     while current is not None and len(chain) < _MAX_INHERIT and current not in chain:
@@ -144,10 +164,17 @@ def _read_config(file: Path, root: Path) -> tuple[dict[str, Any], YamlNode | Non
         parent = config.string(config.read_data(current, root).get("INHERIT"))
         following = normalise(current.parent, parent, root) if parent else None
         current = following if following is not None and following.is_file() else None
+    return chain
+
+
+def _read_config(file: Path, root: Path) -> tuple[dict[str, Any], YamlNode | None, Path]:
+    """mkdocs.yml's settings, its ``nav`` and the file holding it, following ``INHERIT``
+    (a parent configuration, relative to the file, inside ``root``; mappings merged key by
+    key, any other value the child's), as MkDocs reads it."""
     data: dict[str, Any] = {}
     nav: YamlNode | None = None
     nav_file = file
-    for each in reversed(chain):  # the furthest ancestor first, each child over it
+    for each in reversed(_chain(file, root)):  # the furthest ancestor first, each child over it
         data = _merged(data, config.read_data(each, root))
         nodes = load_yaml_nodes(config.read_text(each, root), path=each.name)
         own = nodes.value.get("nav") if isinstance(nodes.value, dict) else None
@@ -155,6 +182,17 @@ def _read_config(file: Path, root: Path) -> tuple[dict[str, Any], YamlNode | Non
             nav, nav_file = own, each
     data.pop("INHERIT", None)
     return data, nav, nav_file
+
+
+def _extensions(file: Path, root: Path) -> YamlNode | None:
+    """The ``markdown_extensions`` node in force: the nearest configuration's that states
+    one (a list is the child's, never merged with its parent's)."""
+    for each in _chain(file, root):
+        nodes = load_yaml_nodes(config.read_text(each, root), path=each.name)
+        found = nodes.value.get("markdown_extensions") if isinstance(nodes.value, dict) else None
+        if found is not None:
+            return found
+    return None
 
 
 def _merged(base: dict[str, Any], child: dict[str, Any]) -> dict[str, Any]:
@@ -196,8 +234,61 @@ def _name_untitled(section: OutlineSection) -> None:
         section.title_page = first.path if first is not None else None
 
 
+def _left_out(ctx: Context, target: str, where: str, line: int, generated: tuple[str, ...]) -> bool:
+    """Whether a nav entry names no page to read: a path the ``gen-files`` plugin writes when
+    MkDocs builds (left out silently: MkDocs finds it), or mkdocs-monorepo-plugin's
+    ``!include path/mkdocs.yml``, which merges another project's docs folder here: its pages
+    are outside docs_dir, so they are left out with a warning saying so."""
+    if target.strip("/") in generated:
+        return True
+    if target.endswith("/") and not SCHEME.match(target):
+        # A folder is no page (literate-nav reads the folders it handles before this).
+        ctx.warn("missing-outline-page", f"nav names no file {target!r}; left out", where, line)
+        return True
+    if not _INCLUDE.match(target):
+        return False
+    ctx.warn(
+        "outline-entry-outside",
+        f"nav entry {target!r} includes another MkDocs project (mkdocs-monorepo-plugin), "
+        "whose pages are outside docs_dir; left out",
+        where,
+        line,
+    )
+    return True
+
+
+def _generated_entries(nav: YamlNode | None, docs: Path) -> tuple[str, ...]:
+    """The nav targets no file or folder of ``docs`` answers (``reference/``,
+    ``api.md``): with the ``gen-files`` plugin, what its scripts write when MkDocs builds."""
+    found: list[str] = []
+
+    def walk(node: YamlNode) -> None:
+        if isinstance(node.value, list):
+            for item in node.value:
+                walk(item)
+        elif isinstance(node.value, dict):
+            for value in node.value.values():
+                walk(value)
+        elif isinstance(node.value, str):
+            target = node.value.strip()
+            if SCHEME.match(target) or _INCLUDE.match(target):
+                return
+            path = normalise(docs, target.split("#", 1)[0], docs)
+            as_page = None if target.endswith("/") else path.with_suffix(".md") if path else None
+            if path is not None and not path.exists() and not (as_page and as_page.exists()):
+                found.append(path.relative_to(docs).as_posix())
+
+    if nav is not None:
+        walk(nav)
+    return tuple(dict.fromkeys(found))
+
+
 def _nav_outline(
-    ctx: Context, config: Path, nav: YamlNode, reader: LiterateReader | None
+    ctx: Context,
+    config: Path,
+    nav: YamlNode,
+    reader: LiterateReader | None,
+    generated: tuple[str, ...] = (),
 ) -> Outline:
     """The outline ``nav`` of ``config`` (mkdocs.yml) describes (a folder entry read by
     ``literate-nav`` when the site uses it)."""
@@ -212,7 +303,8 @@ def _nav_outline(
         return path if path is not None and path.is_dir() else None
 
     def page(target: str, title: str | None, position: int, line: int) -> OutlinePage | None:
-        path = ctx.page(ctx.content_root, target, origin=config, line=line)
+        skipped = _left_out(ctx, target, where, line, generated)
+        path = None if skipped else ctx.page(ctx.content_root, target, origin=config, line=line)
         if path is not None and reader is not None:
             reader.seen.add(path)
         return None if path is None else OutlinePage(path, title, position, where, line)
@@ -280,3 +372,31 @@ def _published_besides_pages(theme: object) -> tuple[str, ...]:
     name = theme.get("name") if isinstance(theme, dict) else theme
     key = name.lower() if isinstance(name, str) else "mkdocs"
     return _ALWAYS_PUBLISHED + _THEME_FILES.get(key, ())
+
+
+# MkDocs' validation of links (``validation.links``), by our kind of unresolved link: its
+# setting and its default level. Only ``warn`` is a warning; ``info`` and ``ignore`` are not.
+_LINK_CHECKS = {
+    "anchor": ("anchors", "info"),
+    "absolute": ("absolute_links", "info"),
+    "extensionless": ("unrecognized_links", "info"),
+    "not-found": ("not_found", "warn"),
+}
+
+
+def _unreported(validation: object) -> frozenset[str]:
+    """The kinds of :attr:`LinkStyle.quiet` MkDocs does not warn about under ``validation``
+    (``links.<check>``, or the shorthand ``<check>`` for nav and links alike): a file of
+    ``docs_dir`` (MkDocs copies every one) and raw HTML (never checked) always; the rest when
+    their level is not ``warn``. ``absolute_links: relative_to_docs`` resolves them from
+    ``docs_dir`` and reports a missing one as not found."""
+    shorthand = validation if isinstance(validation, dict) else {}
+    links = config.mapping(shorthand.get("links"))
+    quiet = {"content-file", "html"}
+    for kind, (key, default) in _LINK_CHECKS.items():
+        level = links.get(key, shorthand.get(key, default))
+        if kind == "absolute" and level == "relative_to_docs":
+            continue
+        if str(level).lower() != "warn":
+            quiet.add(kind)
+    return frozenset(quiet)

@@ -38,6 +38,7 @@ from gezel_knowledge.compiler.generators._context import (
     pretty,
     text,
 )
+from gezel_knowledge.compiler.generators._toc_entry import place_entry
 from gezel_knowledge.compiler.generators.base import Generator, LinkStyle, Site
 from gezel_knowledge.compiler.generators.outline import Outline, OutlinePage, OutlineSection
 from gezel_knowledge.compiler.text.data import YamlNode, load_yaml_nodes
@@ -264,7 +265,6 @@ class _MystToc:
             self.entry(entry.line, fields, into)
 
     def entry(self, line: int, fields: dict[str, YamlNode], into: OutlineSection) -> None:
-        position = len(into.children)
         title = text(fields, "title")
         page = None
         if "file" in fields:
@@ -280,23 +280,12 @@ class _MystToc:
                 self.file.parent, target, origin=self.file, line=fields["file"].line
             )
             if path is not None:
-                page = OutlinePage(path, title, position, self.where, fields["file"].line)
+                page = OutlinePage(path, title, 0, self.where, fields["file"].line)
         children = fields.get("children")
-        if children is None:
-            if page is not None:
-                into.children.append(page)
-            return
-        section = OutlineSection(
-            name=title or ("" if page else f"Section {position + 1}"),
-            key=f"{self.where}:{line}",
-            order=position,
-            title_page=page.path if page else None,
-        )
-        if page is not None:
-            page.order = 0
-            section.children.append(page)
-        self.entries(children, section)
-        into.children.append(section)
+        key = f"{self.where}:{line}"
+        section = place_entry(into, page, title, key=key, nests=children is not None)
+        if section is not None and children is not None:
+            self.entries(children, section)
 
     def pattern(self, fields: dict[str, YamlNode], line: int, into: OutlineSection) -> None:
         """The pages a ``pattern`` matches that no entry names, index pages first, in natural

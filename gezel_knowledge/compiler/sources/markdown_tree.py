@@ -43,6 +43,7 @@ from urllib.parse import unquote
 
 from gezel_knowledge.archive.assets import (
     ASSET_MEDIA_TYPES,
+    AssetProblem,
     asset_problem,
     catalog_assets_problem,
 )
@@ -85,7 +86,12 @@ from gezel_knowledge.compiler.text.data import (
     resolved_path,
 )
 from gezel_knowledge.compiler.text.frontmatter import split_front_matter
-from gezel_knowledge.compiler.text.links import LinkRef, find_links, rewrite_links
+from gezel_knowledge.compiler.text.links import (
+    LinkRef,
+    find_links,
+    rewrite_links,
+    unused_definitions,
+)
 from gezel_knowledge.compiler.text.myst import myst_targets
 from gezel_knowledge.compiler.text.names import derive_topic_id, document_slug
 from gezel_knowledge.compiler.text.titles import plain_title
@@ -127,6 +133,9 @@ class _Page:
     """The generator's includes put into a body (:meth:`Generator.expand`)."""
     generated_headings: bool = False
     """Whether the generator adds headings to the page, so unknown anchors are not reported."""
+    unused: frozenset[int] = frozenset()
+    """Start offsets of reference definitions nothing uses: no link of the rendered page, so
+    they are rewritten when they resolve but never reported."""
 
 
 def _notebook_markdown(text: str, where: str) -> str:
@@ -377,6 +386,9 @@ class _Tree:
         self.active_svgs: dict[Path, str] = {}
         """SVG images that are not inert (a draw.io diagram's ``<foreignObject>``), with why:
         not shipped, their links kept as written (one note for all)."""
+        self.refused_images: dict[Path, str] = {}
+        """Images of a generator's site whose bytes the archive refuses (a ``.png`` of JPEG
+        bytes), with why: not shipped, their links kept as written (one note for all)."""
         self.foreign_images: set[Path] = set()
         """Images of a type no catalog holds (a site's AVIF or BMP): not shipped, their links
         kept as written (one note for all; the site's generator publishes them)."""
@@ -401,6 +413,15 @@ class _Tree:
                 f"{count} SVG image{'s are' if count != 1 else ' is'} not shipped, not being "
                 f"inert (such as {self.display(svg)}: {self.active_svgs[svg]}): the links "
                 f"to {'them' if count != 1 else 'it'} are kept as written"
+            )
+        if self.refused_images:
+            count = len(self.refused_images)
+            first = min(self.refused_images)
+            out.append(
+                f"{count} image{'s are' if count != 1 else ' is'} not shipped, the archive "
+                f"refusing {'their' if count != 1 else 'its'} bytes (such as "
+                f"{self.display(first)}: {self.refused_images[first]}): the links to "
+                f"{'them' if count != 1 else 'it'} are kept as written"
             )
         if self.foreign_images:
             count = len(self.foreign_images)
@@ -469,6 +490,7 @@ class _Tree:
             terms = definition_term_anchors(blocks, body, self.style.slug, page.anchors)
             for target, span in terms.items():
                 page.anchors.setdefault(target, span)
+        page.unused = unused_definitions(page.links, body)
         if self.style.myst_labels:
             implicit = self.style.myst_labels == "mystmd"
             for target, span in myst_targets(body, front=front, implicit=implicit).items():
@@ -520,13 +542,35 @@ class _Tree:
             elif self.style.myst_labels and self._plan_label(page, link, raw, where, line):
                 continue
             else:
-                missing = self._on_disk(page, decoded) is None
-                if self._resolved_elsewhere(page, decoded, missing=missing):
-                    self._keep_silently(page, link)  # the generator resolves it
+                on_disk = self._on_disk(page, decoded)
+                missing = on_disk is None
+                if self._resolved_elsewhere(page, decoded, missing=missing) or self._quiet(
+                    page, link, decoded, on_disk
+                ):
+                    self._keep_silently(page, link)  # the generator resolves it, or is silent
                     continue
                 reason = "unresolved-link" if missing else "link-not-rewritten"
                 why = "names no page of the tree" if missing else "is not a page of the catalog"
                 self._keep(page, link, where, line, reason=reason, why=why)
+
+    def _quiet(self, page: _Page, link: LinkRef, decoded: str, on_disk: Path | None) -> bool:
+        """Whether the generator, under the site's settings, keeps this unresolved link
+        without a warning (:attr:`LinkStyle.quiet`)."""
+        quiet = self.style.quiet
+        if not quiet:
+            return False
+        absolute = decoded.startswith("/")
+        if (link.html and "html" in quiet) or (absolute and "absolute" in quiet):
+            return True
+        if "above-root" in quiet and not absolute:
+            folder = list(PurePosixPath(page.rel).parent.parts)
+            if normalise_path([*folder, *decoded.split("/")]) is None:
+                return True  # beyond the site's root: another part of the host
+        if on_disk is not None and on_disk.resolve().is_relative_to(self.content_root.resolve()):
+            return "content-file" in quiet
+        last = decoded.rstrip("/").rsplit("/", 1)[-1]
+        no_suffix = decoded.endswith("/") or not PurePosixPath(last).suffix
+        return ("extensionless" if no_suffix and not absolute else "not-found") in quiet
 
     def _on_disk(self, page: _Page, decoded: str) -> Path | None:
         """The file a target names relative to the page (or to the content folder, for a
@@ -619,8 +663,10 @@ class _Tree:
         self, page: _Page, link: LinkRef, where: str, line: int, *, reason: str, why: str
     ) -> None:
         """Keep a link as written, with a warning. A kept target that would read as a
-        reference to a shipped asset (``assets/...``) gets a ``./`` so it does not."""
-        self.warn(reason, f"link {link.target!r} {why}; kept as written", where, line)
+        reference to a shipped asset (``assets/...``) gets a ``./`` so it does not. An unused
+        reference definition is no link of the rendered page: never reported."""
+        if link.start not in page.unused:
+            self.warn(reason, f"link {link.target!r} {why}; kept as written", where, line)
         if link.target.startswith("assets/"):
             page.plan[link.start] = ("text", "./" + link.target, None)
 
@@ -652,8 +698,10 @@ class _Tree:
             ):
                 return
             if span is None:
-                # A page the generator adds headings to may well have it: not reported.
-                missing = not doc.generated_headings
+                # A page the generator adds headings to may well have it: not reported; nor
+                # when the site's settings leave anchors unchecked.
+                missing = not doc.generated_headings and "anchor" not in self.style.quiet
+                missing = missing and link.start not in page.unused
                 if missing:
                     self.warn(
                         "missing-anchor",
@@ -686,6 +734,9 @@ class _Tree:
         candidates = self._asset_candidates(page, decoded)
         candidate = next((c for c in candidates if c.is_file()), None)
         if candidate is None:
+            if self._quiet(page, link, decoded, None):
+                self._keep_silently(page, link)
+                return
             self._keep(page, link, where, line, reason="missing-image", why="names a missing file")
             return
         resolved = resolved_path(candidate, where=where)
@@ -713,13 +764,26 @@ class _Tree:
         if archive is None and resolved not in self.active_svgs:
             archive = self._ship(resolved, link, where, line)
         if archive is None:
-            self._keep_silently(page, link)  # an SVG that is not inert: noted once
+            self._keep_silently(page, link)  # not shipped: noted once
             return
         page.plan[link.start] = ("asset", archive, None)
 
+    def _unshippable(self, resolved: Path, problem: AssetProblem) -> bool:
+        """Whether an image whose bytes the archive refuses is left out rather than stopping
+        the build: an SVG that is not inert always (its own generator publishes it as it is),
+        other refused bytes (a ``.png`` of JPEG bytes) in a generator's site, whose generator
+        publishes them; a plain folder's stops the build, as the user can fix it. Noted once."""
+        if problem.reason == "unsafe-svg":
+            self.active_svgs[resolved] = problem.message.split("SVG is not inert: ", 1)[-1]
+            return True
+        if self.site.generator_name is None or problem.reason not in _CONTENT_PROBLEMS:
+            return False
+        self.refused_images[resolved] = problem.message
+        return True
+
     def _ship(self, resolved: Path, link: LinkRef, where: str, line: int) -> str | None:
-        """Check an image and give it its archive path; ``None`` for an SVG that is not inert,
-        which the catalog never ships (the site's own generator publishes it as it is)."""
+        """Check an image and give it its archive path; ``None`` when it is not shipped
+        (:meth:`_unshippable`)."""
         try:
             rel = resolved.relative_to(self.content_root.resolve()).as_posix()
         except ValueError:
@@ -739,8 +803,7 @@ class _Tree:
             )
         data = read_asset_bytes(resolved, where=self.display(resolved))
         problem = asset_problem(archive, data)
-        if problem is not None and problem.reason == "unsafe-svg":
-            self.active_svgs[resolved] = problem.message.split("SVG is not inert: ", 1)[-1]
+        if problem is not None and self._unshippable(resolved, problem):
             return None
         if problem is not None:
             raise SourceError(
@@ -756,6 +819,7 @@ class _Tree:
 
 
 _LFS_POINTER = b"version https://git-lfs.github.com/spec/"
+_CONTENT_PROBLEMS = ("asset-type-mismatch", "unsafe-svg")
 
 
 def _is_lfs_pointer(path: Path) -> bool:

@@ -30,6 +30,9 @@ above a heading) and, as a fallback for links written against another renderer's
 slugs of the other styles. Headings inside block quotes (``> #### name``) get their slugs too
 (every renderer gives them ids), and attribute lists on inline text (``**name**{ #id }``,
 Python-Markdown's ``attr_list``) give ids to the block that holds them.
+
+A site may configure its own slug function in place of its generator's (MkDocs'
+``toc: slugify:``): a :class:`SlugRule` stands for it, and its slugs come first.
 """
 
 from __future__ import annotations
@@ -37,13 +40,16 @@ from __future__ import annotations
 import html
 import re
 import unicodedata
+from bisect import bisect_right
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Literal
 
 from gezel_knowledge.compiler.text.blocks import Block, LineIndex
 
 __all__ = [
     "SLUG_STYLES",
+    "SlugRule",
     "SlugStyle",
     "definition_term_anchors",
     "heading_text",
@@ -53,6 +59,28 @@ __all__ = [
 
 SlugStyle = Literal["github", "python-markdown", "mdbook", "gitbook", "vitepress"]
 SLUG_STYLES: tuple[SlugStyle, ...] = ("github", "python-markdown", "mdbook", "gitbook", "vitepress")
+
+
+@dataclass(frozen=True, slots=True)
+class SlugRule:
+    """A slug function a site configures for Python-Markdown's ``toc`` (MkDocs), with the
+    ``toc`` extension's ``separator``; repeats get ``_1``, ``_2``... as ``toc`` numbers them.
+
+    ``python-markdown``: ``toc``'s own ``slugify`` (``unicode=False``: folded to ASCII) or
+    ``slugify_unicode`` (``unicode=True``: kept); characters other than letters, digits,
+    ``_``, ``-`` and spaces removed, lowercased, runs of the separator and spaces turned into
+    one separator. ``pymdownx``: ``pymdownx.slugs.slugify`` (and its older ``uslugify``
+    names): the text normalised (``normalize``, NFC by default), HTML tags removed, ``case``
+    applied (``lower``, ``lower-ascii``, ``fold``, else kept), characters other than letters,
+    digits, ``_``, ``-`` and spaces removed, each space turned into the separator.
+    """
+
+    family: Literal["python-markdown", "pymdownx"] = "python-markdown"
+    unicode: bool = False
+    case: str = "lower"
+    normalize: str = "NFC"
+    separator: str = "-"
+
 
 # Heading text is untrusted and may be long: no part of these expressions scans past a bracket
 # or tag it cannot pair, so each runs in time linear in the heading (code spans are found by
@@ -182,8 +210,36 @@ def _line_spans(line: str) -> list[tuple[int, int, int, int]]:
     return spans
 
 
-def slugify(text: str, style: SlugStyle) -> str:
+_PYMDOWNX_TAGS = re.compile(r"</?[^>]*>")
+_PYMDOWNX_STRIP = re.compile(r"[^\w\- ]")
+_UNICODE_FORMS: tuple[Literal["NFC", "NFKC", "NFD", "NFKD"], ...] = ("NFC", "NFKC", "NFD", "NFKD")
+
+
+def _custom_slug(text: str, rule: SlugRule) -> str:
+    """The slug ``rule`` gives a heading's rendered text."""
+    sep = rule.separator
+    if rule.family == "python-markdown":
+        if not rule.unicode:
+            text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
+        value = _PY_MARKDOWN_STRIP.sub("", text).strip().lower()
+        return re.sub(f"[{re.escape(sep)}\\s]+", lambda _: sep, value)
+    form: Literal["NFC", "NFKC", "NFD", "NFKD"] = "NFC"
+    for each in _UNICODE_FORMS:
+        form = each if each == rule.normalize else form
+    value = _PYMDOWNX_TAGS.sub("", unicodedata.normalize(form, text)).strip()
+    if rule.case == "lower":
+        value = value.lower()
+    elif rule.case == "lower-ascii":
+        value = "".join(c.lower() if "A" <= c <= "Z" else c for c in value)
+    elif rule.case == "fold":
+        value = value.casefold()
+    return _PYMDOWNX_STRIP.sub("", value).replace(" ", sep)
+
+
+def slugify(text: str, style: SlugStyle | SlugRule) -> str:
     """The anchor a heading with this rendered text gets in ``style`` (before de-duplication)."""
+    if isinstance(style, SlugRule):
+        return _custom_slug(text, style)
     if style == "python-markdown":
         folded = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
         value = _PY_MARKDOWN_STRIP.sub("", folded).strip().lower()
@@ -207,10 +263,11 @@ def slugify(text: str, style: SlugStyle) -> str:
     return _GITHUB_STRIP.sub("", text.lower()).replace(" ", "-")
 
 
-def _repeat(slug: str, n: int, style: SlugStyle) -> str:
+def _repeat(slug: str, n: int, style: SlugStyle | SlugRule) -> str:
     if n == 0:
         return slug
-    return f"{slug}_{n}" if style == "python-markdown" else f"{slug}-{n}"
+    underscore = style == "python-markdown" or isinstance(style, SlugRule)
+    return f"{slug}_{n}" if underscore else f"{slug}-{n}"
 
 
 def _split_attributes(text: str) -> tuple[str, list[str]]:
@@ -286,8 +343,43 @@ def _quoted_headings(blocks: Sequence[Block], body: str) -> list[tuple[str, tupl
     return found
 
 
+_SETEXT_UNDERLINE = re.compile(r" {0,3}(?:=+|-+)[ \t]*\Z")
+_NOT_PARAGRAPH = re.compile(r" {4}|\t| {0,3}(?:[-+*>|<]|\d{1,9}[.)])(?:[ \t]|\Z)")
+
+
+def _setext_headings(
+    blocks: Sequence[Block], body: str, line_count: int
+) -> list[tuple[str, tuple[int, int]]]:
+    """Setext headings (a paragraph underlined by ``===`` or ``---``), which the format does
+    not open sections with but every renderer gives an id: their text, and their lines up
+    to the next heading of either kind."""
+    found: list[tuple[str, int]] = []
+    for block in blocks:
+        chunk = body[block.start : block.end]
+        if block.kind != "text" or ("=" not in chunk and "-" not in chunk):
+            continue
+        lines = chunk.split("\n")
+        first = 0
+        for offset, line in enumerate(lines):
+            if offset > first and _SETEXT_UNDERLINE.match(line):
+                paragraph = lines[first:offset]
+                if not any(_NOT_PARAGRAPH.match(p) for p in paragraph):
+                    text, _ = _split_attributes(" ".join(p.strip() for p in paragraph))
+                    found.append((heading_text(text), block.line_start + first))
+                first = offset + 1
+    starts = sorted({b.line_start for b in blocks if b.heading is not None} | {n for _, n in found})
+    out = []
+    for words, number in found:
+        later = bisect_right(starts, number)
+        out.append((words, (number, starts[later] - 1 if later < len(starts) else line_count)))
+    return out
+
+
 def page_anchors(
-    blocks: Sequence[Block], index: LineIndex, body: str, style: SlugStyle = "github"
+    blocks: Sequence[Block],
+    index: LineIndex,
+    body: str,
+    style: SlugStyle | SlugRule = "github",
 ) -> dict[str, tuple[int, int]]:
     """Anchor -> inclusive line range of what it names, ``style``'s slugs first (see the module
     docstring for the rest)."""
@@ -308,7 +400,10 @@ def page_anchors(
     for label, span in _line_targets(blocks, body, spans):
         found.setdefault(label, span)
     texts += _quoted_headings(blocks, body)
-    for each in (style, *(s for s in SLUG_STYLES if s != style)):
+    texts += _setext_headings(blocks, body, index.count)
+    texts.sort(key=lambda item: item[1][0])  # repeats are numbered in document order
+    styles: tuple[SlugStyle | SlugRule, ...] = (style, *(s for s in SLUG_STYLES if s != style))
+    for each in styles:
         seen: dict[str, int] = {}
         for text, span in texts:
             base = slugify(text, each)

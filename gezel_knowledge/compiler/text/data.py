@@ -103,27 +103,37 @@ class YamlNode:
 
     value: str | list[YamlNode] | dict[str, YamlNode] | None
     line: int
+    tag: str | None = None
+    """A tag YAML's core schema does not know (``tag:yaml.org,2002:python/name:x.y`` for
+    ``!!python/name:x.y``, ``!ENV``), as written; never resolved."""
 
     def text(self) -> str | None:
         """The scalar value as a string, or ``None`` for collections and nulls."""
         return self.value if isinstance(self.value, str) else None
 
 
+_CORE_TAGS = frozenset(
+    f"tag:yaml.org,2002:{name}"
+    for name in ("str", "int", "float", "bool", "null", "seq", "map", "timestamp", "binary")
+)
+
+
 def _to_node(node: yaml.Node) -> YamlNode:
     # Recursive, over a graph the policy measured: at most 64 deep and 500,000 values.
     line = node.start_mark.line + 1
+    tag = None if node.tag in _CORE_TAGS else str(node.tag)
     if isinstance(node, yaml.ScalarNode):
         value = str(node.value)
         if node.tag == "tag:yaml.org,2002:null" and value in ("", "~", "null", "Null", "NULL"):
             return YamlNode(None, line)
-        return YamlNode(value, line)
+        return YamlNode(value, line, tag)
     if isinstance(node, yaml.SequenceNode):
-        return YamlNode([_to_node(item) for item in node.value], line)
+        return YamlNode([_to_node(item) for item in node.value], line, tag)
     if isinstance(node, yaml.MappingNode):
         mapping: dict[str, YamlNode] = {}
         for key, value in node.value:
             mapping[str(key.value)] = _to_node(value)
-        return YamlNode(mapping, line)
+        return YamlNode(mapping, line, tag)
     return YamlNode(None, line)  # pragma: no cover - PyYAML has no other node kinds
 
 

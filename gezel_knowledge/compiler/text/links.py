@@ -12,13 +12,14 @@ rewrite still hold after it.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from gezel_knowledge.compiler.text.blocks import Block, LineIndex, code_line_mask, parse_blocks
 from gezel_knowledge.compiler.text.myst import directive_lines
 
-__all__ = ["LinkRef", "find_links", "normalise_path", "rewrite_links"]
+__all__ = ["LinkRef", "find_links", "normalise_path", "rewrite_links", "unused_definitions"]
 
 # Destination: <...>, a Hugo ref/relref shortcode, or a run without spaces, allowing one level
 # of balanced parentheses.
@@ -50,6 +51,10 @@ class LinkRef:
     target: str
     line: int
     image: bool
+    html: bool = False
+    """Whether it is a raw HTML ``<img src>`` (which Markdown renderers pass through as is)."""
+    label: str | None = None
+    """The label of a link reference definition (``[label]: target``), ``None`` otherwise."""
 
 
 def _mask_code_spans(line: str) -> str:
@@ -119,11 +124,13 @@ def find_links(
         if definition:
             may_define = True
             s, e = definition.span(1)
-            refs.append(_ref(line, start, s, e, number, image=False))
+            label = masked[masked.index("[") + 1 : masked.index("]:")]
+            ref = _ref(line, start, s, e, number, image=False)
+            refs.append(LinkRef(ref.start, ref.end, ref.target, number, False, label=label))
         for match in _IMG_SRC.finditer(masked):
             group = 1 if match.group(1) is not None else 2
             s, e = match.span(group)
-            refs.append(LinkRef(start + s, start + e, line[s:e], number, image=True))
+            refs.append(LinkRef(start + s, start + e, line[s:e], number, image=True, html=True))
     refs.sort(key=lambda r: r.start)
     return refs
 
@@ -163,3 +170,22 @@ def normalise_path(parts: Iterable[str]) -> str | None:
         else:
             out.append(part)
     return "/".join(out)
+
+
+_BRACKETED = re.compile(r"\[([^\[\]]*)\]")
+
+
+def unused_definitions(links: list[LinkRef], body: str) -> frozenset[int]:
+    """The start offsets of the reference definitions in ``links`` that no reference in
+    ``body`` uses (``[text][label]``, ``[label][]``, ``[label]``): renderers drop them, so
+    their targets are never links of the page. Labels match case and runs of whitespace
+    aside, as CommonMark's do."""
+    if all(link.label is None for link in links):
+        return frozenset()
+    seen = Counter(" ".join(m.group(1).split()).casefold() for m in _BRACKETED.finditer(body))
+    return frozenset(
+        link.start
+        for link in links
+        # The definition's own "[label]" is one of them.
+        if link.label is not None and seen[" ".join(link.label.split()).casefold()] < 2
+    )
