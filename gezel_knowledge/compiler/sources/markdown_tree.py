@@ -416,19 +416,19 @@ class _Tree:
             )
         if self.refused_images:
             count = len(self.refused_images)
-            first = min(self.refused_images)
+            refused = min(self.refused_images)
             out.append(
                 f"{count} image{'s are' if count != 1 else ' is'} not shipped, the archive "
                 f"refusing {'their' if count != 1 else 'its'} bytes (such as "
-                f"{self.display(first)}: {self.refused_images[first]}): the links to "
+                f"{self.display(refused)}: {self.refused_images[refused]}): the links to "
                 f"{'them' if count != 1 else 'it'} are kept as written"
             )
         if self.foreign_images:
             count = len(self.foreign_images)
-            first = min(self.foreign_images)
+            image = min(self.foreign_images)
             out.append(
                 f"{count} image{'s' if count != 1 else ''} of a type no catalog holds (such "
-                f"as {self.display(first)}) {'are' if count != 1 else 'is'} not shipped: the "
+                f"as {self.display(image)}) {'are' if count != 1 else 'is'} not shipped: the "
                 f"links to {'them' if count != 1 else 'it'} are kept as written"
             )
         if self.outside_files:

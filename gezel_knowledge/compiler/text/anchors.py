@@ -416,7 +416,10 @@ def page_anchors(
 
 
 def definition_term_anchors(
-    blocks: Sequence[Block], body: str, style: SlugStyle, taken: Mapping[str, object]
+    blocks: Sequence[Block],
+    body: str,
+    style: SlugStyle | SlugRule,
+    taken: Mapping[str, object],
 ) -> dict[str, tuple[int, int]]:
     """The ids a renderer gives the terms of definition lists (``term`` then ``: definition``;
     goldmark's ``autoDefinitionTermID``): each term's slug, numbered after the ids ``taken``
