@@ -114,9 +114,12 @@ def test_presets_are_named_and_the_gezel_preset_is_the_seeds() -> None:
         "confidence",
         "confidence-score",
     }
-    assert DEFAULT_FUSION is fusion_preset("rrf10")
-    assert (DEFAULT_FUSION.method, DEFAULT_FUSION.k) == ("rank", 10)
-    assert {DEFAULT_FUSION.weight(n) for n in (VECTOR, TITLE, KEYWORD)} == {1.0}
+    assert DEFAULT_FUSION is fusion_preset("score")
+    assert DEFAULT_FUSION.method == "score"
+    assert [DEFAULT_FUSION.weight(n) for n in (VECTOR, TITLE, KEYWORD)] == [0.7, 0.3, 0.3]
+    rrf10 = fusion_preset("rrf10")
+    assert (rrf10.method, rrf10.k) == ("rank", 10)
+    assert {rrf10.weight(n) for n in (VECTOR, TITLE, KEYWORD)} == {1.0}
     confident = fusion_preset("confidence-score")
     assert confident is CONFIDENCE_SCORE
     assert (confident.confidence_rank, confident.confidence_depth) == (20, 100)
@@ -164,7 +167,7 @@ def test_a_confident_list_outweighs_a_flat_one_where_plain_rrf_ties() -> None:
     vector = [("a", 0.60), ("b", 0.59)] + [(f"v{i}", 0.58 - i / 1000) for i in range(20)]
     keyword = [("b", 30.0), ("a", 2.0)] + [(f"k{i}", 1.9 - i / 100) for i in range(20)]
     lists = {VECTOR: _scored(*vector), KEYWORD: _scored(*keyword)}
-    plain = {f.key: f.score for f in fuse(lists, DEFAULT_FUSION)}
+    plain = {f.key: f.score for f in fuse(lists, fusion_preset("rrf10"))}
     assert plain["a"] == pytest.approx(plain["b"])
     confident = fuse(lists, CONFIDENCE)
     assert confident[0].key == "b"

@@ -3,7 +3,7 @@
 Vector passages, document title/summary/alias matches and chunk keyword matches are each turned
 into a ranking of documents (a document's rank is where its first, best item appears) and fused
 by :func:`gezel_knowledge.fusion.fuse` (by default :data:`~gezel_knowledge.fusion.DEFAULT_FUSION`,
-``rrf10``: ``k = 10``, every list weighing 1). A fused document keeps its best passage: the
+``score``: each list's scores divided by its best, vector 0.7, every other list 0.3). A fused document keeps its best passage: the
 best vector passage when it has one, else its best keyword passage.
 """
 

@@ -152,7 +152,7 @@ def test_fusion_presets_run_hybrid_again_under_their_names(tmp_path: Path) -> No
         fusions=["gezel", "confidence", "gezel"],
     )
     assert [r.name for r in report.results] == ["hybrid", "hybrid:gezel", "hybrid:confidence"]
-    assert report.default_fusion == "rrf10"
+    assert report.default_fusion == "score"
     assert report.result("hybrid:gezel").note == "fusion preset gezel"
     assert report.result("hybrid:gezel").latency is not None
     with pytest.raises(InvalidInput) as info:

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from gezel_knowledge.cli import main
-from gezel_knowledge.fusion import DEFAULT_FUSION
+from gezel_knowledge.fusion import DEFAULT_FUSION, KEYWORD, VECTOR
 
 PAGE = Path(__file__).resolve().parents[2] / "docs" / "install.md"
 _BLOCK = re.compile(r"^```(python|console)\n(.*?)^```$", re.MULTILINE | re.DOTALL)
@@ -74,5 +74,11 @@ def test_the_page_names_the_fusion_find_uses() -> None:
     # find fuses with the catalogs' default preset; the page once kept the seed's k = 60 after
     # the default moved (a merge seam).
     text = " ".join(PAGE.read_text(encoding="utf-8").split())
-    assert f"`{DEFAULT_FUSION.name}` preset: `k = {DEFAULT_FUSION.k}`" in text
+    assert DEFAULT_FUSION.method == "score"
+    vector, other = DEFAULT_FUSION.weight(VECTOR), DEFAULT_FUSION.weight(KEYWORD)
+    assert (
+        f"`{DEFAULT_FUSION.name}` preset: each list's scores divided by that list's best, "
+        f"vector {vector:g} and every other list {other:g}"
+    ) in text
+    assert "`rrf10` preset" not in text
     assert "1 / 1 / 0.5" not in text

@@ -107,7 +107,14 @@ def test_the_handbook_is_package_data(handbook_on: None) -> None:
 
 def test_the_handbook_describes_the_default_fusion() -> None:
     # The handbook answers "how are results ranked" out of the box: it must name the constant
-    # catalog search fuses with now (the quality merge moved it from 60 to rrf10's 10).
-    page = (EXAMPLES / "format" / "search" / "hybrid-ranking.md").read_text(encoding="utf-8")
-    assert f"`1 / ({DEFAULT_FUSION.k} + rank)`" in page
-    assert all(DEFAULT_FUSION.weight(name) == 1 for name in (VECTOR, TITLE, KEYWORD))
+    # catalog search fuses with now (rrf10's `1 / (10 + rank)` until the score preset).
+    page = " ".join(
+        (EXAMPLES / "format" / "search" / "hybrid-ranking.md").read_text(encoding="utf-8").split()
+    )
+    assert DEFAULT_FUSION.method == "score"
+    assert "divided by that list's best score" in page
+    vector, title, keyword = (DEFAULT_FUSION.weight(n) for n in (VECTOR, TITLE, KEYWORD))
+    assert title == keyword
+    assert f"{vector:g} times its relative score from the meaning list" in page
+    assert f"{keyword:g} times its relative score from each other list" in page
+    assert "1 / (10 + rank)" not in page
