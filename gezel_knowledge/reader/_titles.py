@@ -23,15 +23,46 @@ from collections.abc import Sequence
 from typing import Any
 
 from gezel_knowledge._rows import fetch_all
-from gezel_knowledge.query import query_term_counts
+from gezel_knowledge.query import query_term_counts, terms_match_expression
 from gezel_knowledge.reader._fold import fold_term
 from gezel_knowledge.reader._store import CatalogStore
 from gezel_knowledge.reader.hybrid import RankedDocument
 
-__all__ = ["NAMED_CANDIDATES", "named_titles"]
+__all__ = ["COMMON_WORD_FRACTION", "NAMED_CANDIDATES", "named_titles"]
 
 NAMED_CANDIDATES = 64
 """Titles holding a query word that are checked, best BM25 first, per search."""
+
+COMMON_WORD_FRACTION = 0.25
+"""A word found in more than this share of a catalog's passages names no page by itself.
+
+Such a word is the catalog's own subject, mostly its product's name ("Prettier" in 78% of the
+Prettier documentation's passages, "docfx" in 54% of docfx's): every question says it, so a
+title made of it ("Why Prettier?", "docfx") would be named by every question."""
+
+
+def _common(store: CatalogStore, term: str) -> bool:
+    """Whether ``term`` is in more than :data:`COMMON_WORD_FRACTION` of the passages."""
+    match = terms_match_expression([term])
+    total = sum(s.chunk_count for s in store.shards)
+    if match is None or total == 0:
+        return False
+    limit = int(COMMON_WORD_FRACTION * total)
+    found = 0
+    for shard in store.shards:
+        # Counting stops one past the limit: a common word costs no more than a rare one.
+        (count,) = (
+            store.connection(shard)
+            .execute(
+                "SELECT COUNT(*) FROM (SELECT 1 FROM fts_chunks WHERE fts_chunks MATCH ? LIMIT ?)",
+                (match, limit + 1 - found),
+            )
+            .fetchone()
+        )
+        found += int(count)
+        if found > limit:
+            return True
+    return False
 
 
 def _stems(store: CatalogStore, terms: Sequence[str]) -> set[str]:
@@ -60,13 +91,19 @@ def named_titles(
         " ORDER BY score, f.document_id LIMIT ?",
         [*params, NAMED_CANDIDATES],
     )
-    asked = _stems(store, terms)
+    by_stem = {s: t for t in terms for s in _stems(store, [t])}
+    common: dict[str, bool] = {}
     named: list[RankedDocument] = []
     for row in rows:
         words = [t for t, _ in query_term_counts(str(row["title"]), None)]
         own = _stems(store, words)
         # A title of stopwords only keeps them as its words; the query's terms never hold one.
-        if own and own <= asked:
+        if not own or not own <= by_stem.keys():
+            continue
+        for stem in own - common.keys():
+            common[stem] = _common(store, by_stem[stem])
+        # Named by at least one word telling this page from the others.
+        if not all(common[stem] for stem in own):
             named.append(RankedDocument(str(row["document_id"]), -float(row["score"])))
             if len(named) == limit:
                 break

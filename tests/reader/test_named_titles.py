@@ -31,6 +31,8 @@ def titled_catalog(tmp_path_factory: pytest.TempPathFactory) -> Path:
         _doc("philosophy", "Option philosophy", "Why so few options exist."),
         _doc("where-in", "Where in", "Filter rows by a list of values."),
     ]
+    # Other pages, so that no word of the titles above is in a quarter of the passages.
+    docs += [_doc(f"page-{i:02d}", f"Page {i:02d}", f"Quiet notes {i:02d}.") for i in range(12)]
     return CatalogBuild(docs, TOPICS).write(tmp_path_factory.mktemp("named") / "catalog")
 
 
@@ -101,3 +103,24 @@ def test_a_named_title_never_outvotes_both_passage_lists() -> None:
     # At a full title list's weight the named title would have won.
     as_title = {VECTOR: lists[VECTOR], KEYWORD: lists[KEYWORD], TITLE: lists[NAMED]}
     assert fuse_documents(as_title, RRF10)[0].key == "responses"
+
+
+@pytest.fixture(scope="module")
+def product_catalog(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    # "Bulbkeeper" is in every passage: the catalog's own subject, as a product's name is.
+    docs = [
+        _doc("about", "Bulbkeeper", "Bulbkeeper keeps notes on bulbs."),
+        _doc("why", "Why Bulbkeeper?", "Bulbkeeper is small."),
+        _doc("storage", "Storage", "Bulbkeeper stores tulip bulbs in a cool dry place."),
+        _doc("planting", "Planting", "Bulbkeeper plants daffodils in autumn."),
+    ]
+    return CatalogBuild(docs, TOPICS).write(tmp_path_factory.mktemp("product") / "catalog")
+
+
+def test_a_word_of_every_page_names_no_title_by_itself(product_catalog: Path) -> None:
+    with open_catalog(product_catalog, embedder=HashEmbedder()) as catalog:
+        # "Bulbkeeper" and "Why Bulbkeeper?" hold only the common word: never named.
+        assert _named(catalog, "Where does Bulbkeeper store tulip bulbs?") == []
+        assert _named(catalog, "What is the storage of Bulbkeeper like?") == ["storage"]
+        # A title's common word must still be said for the title to be named.
+        assert _named(catalog, "What is Bulbkeeper?") == []
