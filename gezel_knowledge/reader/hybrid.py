@@ -5,8 +5,9 @@ into a ranking of documents (a document's rank is where its first, best item app
 by :func:`gezel_knowledge.fusion.fuse` (by default :data:`~gezel_knowledge.fusion.DEFAULT_FUSION`,
 ``rrf10``: ``k = 10``, every list weighing 1). A fourth list, documents whose title the query
 names (:mod:`gezel_knowledge.reader._titles`), weighs :data:`NAMED_SHARE` of the title list's
-weight in any preset. A fused document keeps its best passage: the best vector passage when it
-has one, else its best keyword passage.
+weight in any preset. Documents left tied go first by their standing in score (each list's raw
+score divided by its best). A fused document keeps its best passage: the best vector passage
+when it has one, else its best keyword passage.
 """
 
 from __future__ import annotations
@@ -80,9 +81,32 @@ def fuse_documents(
     documents, best first.
 
     Lists are fused vector first, so a document's vector passage wins over its keyword passage.
+    Documents the fused ranks leave tied (first in one list and second in another, against
+    the other way round) are ordered by their standing in score (:func:`_standing`): the one
+    whose list put it further ahead of the rest goes first, rather than the vector list's.
     """
     ordered = {
         name: _by_document(lists[name]) for name in (VECTOR, TITLE, KEYWORD, NAMED) if name in lists
     }
     weights = {**preset.weights, NAMED: preset.weight(TITLE) * NAMED_SHARE}
-    return fuse(ordered, replace(preset, weights=MappingProxyType(weights)))
+    fused = fuse(ordered, replace(preset, weights=MappingProxyType(weights)))
+    return sorted(fused, key=lambda f: (-round(f.score, TIE_DIGITS), -_standing(f, ordered)))
+
+
+TIE_DIGITS = 12
+"""Fused scores equal to this many decimals are a tie (sums of ``1 / (k + rank)`` taken in
+another order may differ in their last bits)."""
+
+
+def _standing(
+    fused: Fused[str, ChunkRow], lists: Mapping[str, Sequence[Ranked[str, ChunkRow]]]
+) -> float:
+    """How near the head of its lists a document stands by score: the sum over the lists it
+    is in of its raw score divided by that list's best (a cosine by the best cosine, a BM25
+    score by the best BM25 score, so two scales are never compared)."""
+    total = 0.0
+    for signal in fused.signals:
+        ranked = lists.get(signal.name)
+        if ranked and ranked[0].score > 0:
+            total += min(1.0, max(0.0, signal.score / ranked[0].score))
+    return total
