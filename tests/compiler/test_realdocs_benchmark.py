@@ -191,6 +191,12 @@ def test_first_hit_misses_are_explained_by_their_lists(realdocs: ModuleType) -> 
     assert fourth["expected"]["lists"] == {"title": [1, 3.25], "vector": [9, 0.4]}
     # Scored three deep; only the two misses searched again, deeper.
     assert catalog.asked == [3, 3, realdocs.EXPLAIN_K, 3, realdocs.EXPLAIN_K]
+    # Asked for ten documents (the library's default), the first three count all the same.
+    deep = _Catalog(ranking)
+    got = realdocs.search_score(deep, pages, questions, k=10)
+    assert (got["first"], got["top3"]) == (0.333, 0.667)
+    assert deep.asked[0] == 10
+    assert got["first_misses"][1]["got"] == ["docs/index.md", "docs/b.md", "docs/c.md"]
 
 
 def test_searching_built_catalogs_needs_the_catalog(realdocs: ModuleType, tmp_path: Path) -> None:
