@@ -651,7 +651,7 @@ def explain(
 
 SEARCH_K = 3
 """Documents each question asks for (``--search-k``); the library's default is 10, and lists
-fused for fewer documents are shallower, so the top 3 of ``k = 3`` can differ from theirs."""
+fused for fewer documents are shallower, so the top 3 of ``k = 3`` can differ from its own."""
 
 
 def search_score(
