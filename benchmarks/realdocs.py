@@ -22,7 +22,9 @@ covers are counted as unreviewed), the navigation order against the generator's 
 ``realdocs/orders/<name>.txt`` (pages out of place: how many must move for the catalog's order
 to equal the generator's; Kendall tau over the pages both list; pages missing or extra), the
 build's wall and CPU seconds, and the search score of ``realdocs/questions/<name>.toml``
-(fraction of questions whose answer page is the first hit, and in the top 3; hybrid search).
+(fraction of questions whose answer page is the first hit, and in the top 3; hybrid search;
+every first-hit miss explained by its lists). ``--catalogs DIR`` searches the catalogs of an
+earlier ``--out DIR`` again without building them.
 
 The catalog's order is its table of contents walked depth first, a topic's documents and
 subtopics merged by position (document ordinals and numeric topic sort keys share one space,
@@ -629,16 +631,63 @@ def classify(
     }
 
 
-def search_score(catalog: Any, pages: dict[str, str], questions: list[Question]) -> dict[str, Any]:
-    """Fraction of questions answered by the first hit and within the first three."""
+EXPLAIN_K = 10
+"""How deep a question that missed is searched again to say where its page ranks and why."""
+
+
+def _signals(hit: Any) -> dict[str, list[float]]:
+    """A hit's lists: name -> [rank there, raw score] (``keyword-only`` is a mark, rank 0)."""
+    return {s.name: [s.rank, round(s.score, 4)] for s in hit.signals}
+
+
+def explain(
+    catalog: Any, pages: dict[str, str], question: Question, got: list[str]
+) -> dict[str, Any]:
+    """A missed question: what came first and where the answer page ranks, with the lists
+    (vector, title, keyword) that put each there, from a search :data:`EXPLAIN_K` deep."""
+    deep = catalog.search(question.text, k=EXPLAIN_K)
+    ranked = [(pages.get(h.document_id, f"?{h.document_id}"), h) for h in deep.hits]
+    expected = next(((i, h) for i, (p, h) in enumerate(ranked) if p in question.answers), None)
+    first = ranked[0][1] if ranked else None
+    return {
+        "question": question.text,
+        "answer": list(question.answers),
+        "got": got,
+        "first": None
+        if first is None
+        else {"page": ranked[0][0], "title": first.title, "lists": _signals(first)},
+        "expected": None
+        if expected is None
+        else {
+            "rank": expected[0] + 1,
+            "title": expected[1].title,
+            "lists": _signals(expected[1]),
+        },
+    }
+
+
+SEARCH_K = 3
+"""Documents each question asks for (``--search-k``); the library's default is 10, and lists
+fused for fewer documents are shallower, so the top 3 of ``k = 3`` can differ from its own."""
+
+
+def search_score(
+    catalog: Any, pages: dict[str, str], questions: list[Question], k: int = SEARCH_K
+) -> dict[str, Any]:
+    """Fraction of questions answered by the first hit and within the first three, each
+    searched for ``k`` documents; every question whose first hit is not its page, explained
+    (:func:`explain`)."""
     first = top3 = 0
     misses: list[dict[str, Any]] = []
+    first_misses: list[dict[str, Any]] = []
     for q in questions:
-        result = catalog.search(q.text, k=3)
-        got = [pages.get(h.document_id, f"?{h.document_id}") for h in result.hits]
+        result = catalog.search(q.text, k=k)
+        got = [pages.get(h.document_id, f"?{h.document_id}") for h in result.hits[:3]]
         if got[:1] and got[0] in q.answers:
             first += 1
-        if any(g in q.answers for g in got[:3]):
+        else:
+            first_misses.append(explain(catalog, pages, q, got))
+        if any(g in q.answers for g in got):
             top3 += 1
         else:
             misses.append({"question": q.text, "answer": list(q.answers), "got": got})
@@ -648,7 +697,36 @@ def search_score(catalog: Any, pages: dict[str, str], questions: list[Question])
         "first": round(first / n, 3),
         "top3": round(top3 / n, 3),
         "misses": misses,
+        "first_misses": first_misses,
     }
+
+
+def search_built(
+    tree: Tree, *, catalogs: Path, mirror: Path, trees_dir: Path, k: int = SEARCH_K
+) -> dict[str, Any]:
+    """Search one tree's catalog that an earlier run wrote to ``catalogs`` (its ``--out``),
+    with no build: the questions' scores in the row a full run prints."""
+    row: dict[str, Any] = {"name": tree.name, "generator": tree.generator}
+    output = catalogs / f"{tree.name}.gezk"
+    if not output.is_file():
+        row.update(builds=False, error=f"no catalog {output}")
+        return row
+    try:
+        site = checkout(tree, mirror, trees_dir)
+    except Unavailable as exc:
+        row.update(builds=False, error=f"not checked out: {exc}")
+        return row
+    catalog = open_catalog(output)
+    try:
+        ids = catalog_order(catalog)
+        mapper = PageMap(site, tree.content)
+        pages = {i: mapper.path(i, catalog.body(i)) for i in dict.fromkeys(ids)}
+        row.update(builds=True, searched_only=True, documents=len(pages))
+        if (DATA / "questions" / f"{tree.name}.toml").is_file():
+            row["search"] = search_score(catalog, pages, load_questions(tree.name), k)
+    finally:
+        catalog.close()
+    return row
 
 
 # -- one tree -------------------------------------------------------------------------------
@@ -664,6 +742,7 @@ def measure(
     as_zip: bool,
     search: bool,
     fill_metadata: bool = False,
+    search_k: int = SEARCH_K,
 ) -> dict[str, Any]:
     """Check out, build, read back and score one tree."""
     row: dict[str, Any] = {"name": tree.name, "generator": tree.generator}
@@ -711,7 +790,7 @@ def measure(
         row["unmapped"] = sorted(i for i, p in pages.items() if p.startswith("?"))
         row["titles"] = title_report([catalog.document(i).title for i in pages])
         if search and (DATA / "questions" / f"{tree.name}.toml").is_file():
-            row["search"] = search_score(catalog, pages, load_questions(tree.name))
+            row["search"] = search_score(catalog, pages, load_questions(tree.name), search_k)
     finally:
         catalog.close()
     return row
@@ -813,8 +892,16 @@ def print_table(rows: list[dict[str, Any]]) -> None:
         if "documents" not in r:
             print(f"{r['name']:<29} {'no':<6} (see below)")
             continue
-        o = r.get("order", {})
         s = r.get("search", {})
+        if r.get("searched_only"):
+            dashes = f"{'-':>5} {'-':>4} {'-':>5} {'-':>5} {'-':>4} {'-':>10} {'-':>6} {'-':>4} "
+            print(
+                f"{r['name']:<29} {'built':<6} {r['documents']:>4} {dashes}{'-':>4} "
+                f"{'-':>6} {'-':>6} {s.get('first', float('nan')):>5.2f} "
+                f"{s.get('top3', float('nan')):>5.2f}"
+            )
+            continue
+        o = r.get("order", {})
         order = "same" if o.get("identical") else f"{o.get('out_of_place')}/{o.get('common')}"
         builds = "yes" if r.get("builds") else "no*"
         print(
@@ -827,6 +914,14 @@ def print_table(rows: list[dict[str, Any]]) -> None:
             f"{' '.join(r.get('flags') or ()) or '-'}"
             + ("" if "zip_identical" not in r else f"  zip={r['zip_identical']}")
         )
+    for r in rows:
+        for m in r.get("search", {}).get("first_misses", []) if r.get("searched_only") else ():
+            e = m["expected"]
+            print(
+                f"  {r['name']}: {m['question']!r} wants {m['answer'][0]}, first "
+                f"{m['got'][0] if m['got'] else None}; "
+                f"its rank {e['rank'] if e else '>' + str(EXPLAIN_K)}"
+            )
     failed = [r for r in rows if not r.get("builds")]
     if failed:
         print("\nno: the build stops (no*: measured again with --metadata-flags):")
@@ -864,6 +959,20 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--trees", type=Path, help=f"checkouts folder (default {DEFAULT_TREES})")
     parser.add_argument("--mirror", type=Path, help=f"fetched snapshots (default {DEFAULT_MIRROR})")
     parser.add_argument("--out", type=Path, help="where the catalogs go (default: a temp folder)")
+    parser.add_argument(
+        "--catalogs",
+        type=Path,
+        metavar="DIR",
+        help="search the catalogs an earlier run wrote to its --out DIR, without building "
+        "(questions only; same output)",
+    )
+    parser.add_argument(
+        "--search-k",
+        type=int,
+        default=SEARCH_K,
+        metavar="N",
+        help=f"documents each question asks for (default {SEARCH_K}; the library's default is 10)",
+    )
     parser.add_argument("--embedder", metavar="PROFILE", help="profile (default model)")
     parser.add_argument("--zip", action="store_true", help="check out without .git, as a ZIP")
     parser.add_argument("--no-search", action="store_true", help="skip the questions")
@@ -885,18 +994,26 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Measure the listed trees and print the table (or JSON)."""
-    args = _parser().parse_args(argv)
+def _selected(args: argparse.Namespace) -> list[Tree] | None:
+    """The trees ``--only`` and ``--generator`` choose; ``None`` (said) for an unknown name."""
     trees = load_trees()
     if args.only:
         unknown = set(args.only) - {t.name for t in trees}
         if unknown:
             print(f"no such tree: {', '.join(sorted(unknown))}", file=sys.stderr)
-            return 2
+            return None
         trees = [t for t in trees if t.name in args.only]
     if args.generator:
         trees = [t for t in trees if t.generator in args.generator]
+    return trees
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Measure the listed trees and print the table (or JSON)."""
+    args = _parser().parse_args(argv)
+    trees = _selected(args)
+    if trees is None:
+        return 2
     mirror = args.mirror or Path(os.environ.get("GEZEL_REALDOCS_MIRROR", DEFAULT_MIRROR))
     trees_dir = args.trees or Path(os.environ.get("GEZEL_REALDOCS_TREES", DEFAULT_TREES))
     if args.rescore is not None:
@@ -918,6 +1035,20 @@ def main(argv: list[str] | None = None) -> int:
         return status
     before = _machine()
     rows: list[dict[str, Any]] = []
+    if args.catalogs is not None:
+        for tree in trees:
+            if not args.json:
+                print(f"... {tree.name}", file=sys.stderr, flush=True)
+            rows.append(
+                search_built(
+                    tree,
+                    catalogs=args.catalogs,
+                    mirror=mirror,
+                    trees_dir=trees_dir,
+                    k=args.search_k,
+                )
+            )
+        return _finish(rows, before, args)
     with tempfile.TemporaryDirectory(prefix="realdocs-") as scratch:
         out_dir = args.out or Path(scratch)
         out_dir.mkdir(parents=True, exist_ok=True)
@@ -934,13 +1065,18 @@ def main(argv: list[str] | None = None) -> int:
                     as_zip=args.zip,
                     search=not args.no_search,
                     fill_metadata=args.metadata_flags,
+                    search_k=args.search_k,
                 )
             )
-    after = _machine()
+    return _finish(rows, before, args)
+
+
+def _finish(rows: list[dict[str, Any]], before: dict[str, Any], args: argparse.Namespace) -> int:
+    """Print the rows measured (JSON or the report)."""
     result = {
         "library": _library(args.label),
         "machine_before": before,
-        "machine_after": after,
+        "machine_after": _machine(),
         "summary": summary(rows),
         "trees": rows,
     }

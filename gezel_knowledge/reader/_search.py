@@ -2,10 +2,11 @@
 "Hybrid ranking").
 
 :func:`search_catalog` runs a :class:`CatalogQuery`: radius eligibility first (spec 5.2.2),
-then the vector list (two-stage passages above the cosine floor), the title list and the passage
-keyword list (over the routed shards when vectors routed, otherwise every shard), fused per
-document; each fused document becomes a :class:`~gezel_knowledge.hits.SearchHit` with its best
-passage, citation and provenance, and an optional reranker reorders the best of them.
+then the vector list (two-stage passages above the cosine floor), the title list, the passage
+keyword list (over the routed shards when vectors routed, otherwise every shard) and the list
+of documents whose title the query names, fused per document; each fused document becomes a
+:class:`~gezel_knowledge.hits.SearchHit` with its best passage, citation and provenance, and an
+optional reranker reorders the best of them.
 
 ``k`` means k: every list is asked for enough passages to cover ``k`` documents (three passages
 a document, then once more as deep when documents with many matching passages used them up), so
@@ -44,8 +45,9 @@ from gezel_knowledge.reader._keyword import keyword_passages, title_matches
 from gezel_knowledge.reader._rows import ChunkRow, ShardInfo
 from gezel_knowledge.reader._semantic import VectorSearch
 from gezel_knowledge.reader._store import CatalogStore
+from gezel_knowledge.reader._titles import named_titles
 from gezel_knowledge.reader.floors import cosine_floor
-from gezel_knowledge.reader.hybrid import RankedDocument, RankedPassage, fuse_documents
+from gezel_knowledge.reader.hybrid import NAMED, RankedDocument, RankedPassage, fuse_documents
 from gezel_knowledge.reader.models import Stage1
 from gezel_knowledge.reader.spatial import Eligible, eligible_documents
 from gezel_knowledge.reader.vectors import DEFAULT_FINAL_K, EXPLICIT_SHARD_BUDGET
@@ -229,6 +231,8 @@ class _Run:
             # ones itself (by IDF), so a pasted paragraph is not cut at its first words.
             counted = query_term_counts(q.text, MAX_PASSAGE_QUERY_WORDS)
             lists[KEYWORD] = self._keyword_list(counted, shards, depth)
+            # Documents whose title the question names (a hint, weighed less: hybrid.py).
+            lists[NAMED] = named_titles(self.store, terms, self.wanted, eligible)
             if not self.searched:
                 self.searched = [s.id for s in shards]
         return lists

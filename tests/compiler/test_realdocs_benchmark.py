@@ -7,7 +7,7 @@ import subprocess
 import sys
 from collections import Counter
 from pathlib import Path
-from types import ModuleType
+from types import ModuleType, SimpleNamespace
 
 import pytest
 
@@ -143,6 +143,71 @@ def test_a_missing_snapshot_names_the_fetch_to_run(realdocs: ModuleType, tmp_pat
         realdocs.checkout(tree, tmp_path / "mirror", tmp_path / "trees")
 
 
+class _Hit:
+    def __init__(self, document_id: str, signals: tuple[tuple[str, int, float], ...]) -> None:
+        self.document_id = document_id
+        self.title = document_id.title()
+        self.signals = [SimpleNamespace(name=n, rank=r, score=s) for n, r, s in signals]
+
+
+class _Catalog:
+    """Answers every question with the same ranking, as deep as asked."""
+
+    def __init__(self, hits: list[_Hit]) -> None:
+        self.hits = hits
+        self.asked: list[int] = []
+
+    def search(self, text: str, k: int) -> SimpleNamespace:
+        self.asked.append(k)
+        return SimpleNamespace(hits=self.hits[:k])
+
+
+def test_first_hit_misses_are_explained_by_their_lists(realdocs: ModuleType) -> None:
+    ranking = [
+        _Hit("index", (("vector", 1, 0.61), ("keyword", 2, 7.5))),
+        _Hit("b", (("keyword", 1, 9.0),)),
+        _Hit("c", ()),
+        _Hit("d", (("title", 1, 3.25), ("vector", 9, 0.4))),
+    ]
+    pages = {"index": "docs/index.md", "b": "docs/b.md", "c": "docs/c.md", "d": "docs/d.md"}
+    questions = [
+        realdocs.Question("first?", ("docs/index.md",)),
+        realdocs.Question("second?", ("docs/b.md",)),
+        realdocs.Question("fourth?", ("docs/d.md",)),
+    ]
+    catalog = _Catalog(ranking)
+    got = realdocs.search_score(catalog, pages, questions)
+    assert (got["first"], got["top3"]) == (0.333, 0.667)
+    assert [m["question"] for m in got["misses"]] == ["fourth?"]
+    second, fourth = got["first_misses"]
+    assert second["first"] == {
+        "page": "docs/index.md",
+        "title": "Index",
+        "lists": {"vector": [1, 0.61], "keyword": [2, 7.5]},
+    }
+    assert second["expected"] == {"rank": 2, "title": "B", "lists": {"keyword": [1, 9.0]}}
+    assert fourth["got"] == ["docs/index.md", "docs/b.md", "docs/c.md"]
+    assert fourth["expected"]["rank"] == 4
+    assert fourth["expected"]["lists"] == {"title": [1, 3.25], "vector": [9, 0.4]}
+    # Scored three deep; only the two misses searched again, deeper.
+    assert catalog.asked == [3, 3, realdocs.EXPLAIN_K, 3, realdocs.EXPLAIN_K]
+    # Asked for ten documents (the library's default), the first three count all the same.
+    deep = _Catalog(ranking)
+    got = realdocs.search_score(deep, pages, questions, k=10)
+    assert (got["first"], got["top3"]) == (0.333, 0.667)
+    assert deep.asked[0] == 10
+    assert got["first_misses"][1]["got"] == ["docs/index.md", "docs/b.md", "docs/c.md"]
+
+
+def test_searching_built_catalogs_needs_the_catalog(realdocs: ModuleType, tmp_path: Path) -> None:
+    tree = realdocs.load_trees()[0]
+    row = realdocs.search_built(
+        tree, catalogs=tmp_path, mirror=tmp_path / "mirror", trees_dir=tmp_path / "trees"
+    )
+    assert row["builds"] is False
+    assert f"{tree.name}.gezk" in row["error"]
+
+
 def test_help_runs() -> None:
     done = subprocess.run(
         [sys.executable, str(BENCHMARKS / "realdocs.py"), "--help"],
@@ -152,4 +217,5 @@ def test_help_runs() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert "--only" in done.stdout
+    assert "--catalogs" in done.stdout
     assert "PYTHONPATH" in done.stdout
