@@ -110,3 +110,17 @@ def test_png_beside_the_page_is_still_shipped(tmp_path: Path) -> None:
     docs = _docs_folder(tmp_path, {"README.md": "![s](img/s.png)\n", "img/s.png": PNG})
     source = load_markdown_tree(docs)
     assert [a.path for a in source.assets] == ["assets/img/s.png"]
+
+
+def test_an_image_climbing_out_through_assets_never_reads_as_a_shipped_asset(
+    tmp_path: Path,
+) -> None:
+    # GitHub resolves it in the repository, so it is kept silently; but a body target
+    # starting assets/ would name an asset of the archive, which the verifier refuses.
+    body = '# A\n\n![up](assets/../../LICENSE) <img src="assets/images/../../../../x">\n'
+    docs = _docs_folder(tmp_path, {"README.md": body})
+    source = load_markdown_tree(docs)
+    assert source.warnings == ()
+    assert source.documents[0].load_body(LINKS) == (
+        '# A\n\n![up](./assets/../../LICENSE) <img src="./assets/images/../../../../x">\n'
+    )

@@ -730,7 +730,9 @@ class _Tree:
 
     def _plan_asset(self, page: _Page, link: LinkRef, decoded: str, where: str, line: int) -> None:
         if self.style.repository and self._outside(page, decoded):
-            return  # an image of the repository outside the source folder: kept, never read
+            # An image of the repository outside the source folder: kept, never read.
+            self._keep_silently(page, link)
+            return
         candidates = self._asset_candidates(page, decoded)
         candidate = next((c for c in candidates if c.is_file()), None)
         if candidate is None:
