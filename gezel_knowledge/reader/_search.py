@@ -203,6 +203,29 @@ class _Run:
                 return passages
             depth = min(MAX_LIST_DEPTH, 4 * depth)
 
+    def _completed(
+        self, vector: list[RankedPassage], keyword: Sequence[RankedPassage]
+    ) -> list[RankedPassage]:
+        """The vector list with the exact cosine of each keyword-found document it lacks (its
+        best keyword passage's, when above the floor), in cosine order: the vector list is a
+        shortlist of quantised scores, and a document it missed is not one without meaning."""
+        q = self.q
+        assert q.vector is not None
+        have = {p.row.document_id for p in vector}
+        lacking: dict[str, ChunkRow] = {}
+        for p in keyword:
+            if p.row.document_id not in have:
+                lacking.setdefault(p.row.document_id, p.row)
+        if not lacking:
+            return vector
+        cosines = self.vectors.passage_cosines(q.vector, list(lacking.values()))
+        floor = self._floor()
+        extra = [
+            RankedPassage(row, cosines[(row.shard_id, row.chunk_id)]) for row in lacking.values()
+        ]
+        extra = [p for p in extra if floor is None or p.score >= floor]
+        return sorted([*vector, *extra], key=lambda p: -p.score)
+
     def _keyword_list(
         self, terms: list[tuple[str, int]], shards: list[ShardInfo], depth: int
     ) -> list[RankedPassage]:
@@ -217,8 +240,9 @@ class _Run:
         q = self.q
         depth = max(q.final_k, PASSAGES_PER_DOCUMENT * self.wanted)
         lists: Lists = {}
+        vector: list[RankedPassage] | None = None
         if q.wants_vectors:
-            lists[VECTOR] = self._vector_list(depth)
+            vector = lists[VECTOR] = self._vector_list(depth)
         if q.mode != "vector" and terms:
             eligible = self.eligible_ids
             lists[TITLE] = title_matches(self.store, terms, self.wanted, eligible)
@@ -230,7 +254,9 @@ class _Run:
             # Every distinct term with its count: the passage list keeps the most telling
             # ones itself (by IDF), so a pasted paragraph is not cut at its first words.
             counted = query_term_counts(q.text, MAX_PASSAGE_QUERY_WORDS)
-            lists[KEYWORD] = self._keyword_list(counted, shards, depth)
+            keyword = lists[KEYWORD] = self._keyword_list(counted, shards, depth)
+            if vector is not None:
+                lists[VECTOR] = self._completed(vector, keyword)
             # Documents whose title the question names (a hint, weighed less: hybrid.py).
             lists[NAMED] = named_titles(self.store, terms, self.wanted, eligible)
             if not self.searched:

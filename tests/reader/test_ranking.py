@@ -180,3 +180,29 @@ def test_k_means_k_across_shards(sharded_catalog: Path, mode: SearchMode) -> Non
     with open_catalog(sharded_catalog, embedder=HashEmbedder()) as c:
         hits = c.search("paragraph", mode=mode, k=18, min_similarity=-1.0).hits
     assert len({h.document_id for h in hits}) == 18
+
+
+def test_a_document_keywords_find_gets_its_cosine_though_the_vector_shortlist_missed_it(
+    catalog: Catalog,
+) -> None:
+    # 240 passages say "river bend": they fill the vector shortlist. The keyword list puts
+    # first the one title saying "glacier"; that document is scored by its passage's cosine
+    # too (no floor here) instead of counting as a document without meaning, and the two
+    # lists together bring it into the first eight.
+    hits = {
+        h.document_id: h
+        for h in catalog.search("river bend glacier", k=8, min_similarity=-1.0).hits
+    }
+    assert "named" in hits, sorted(hits)
+    keyword, vector = hits["named"].signal("keyword"), hits["named"].signal("vector")
+    assert keyword is not None
+    assert keyword.rank == 1
+    assert vector is not None
+    assert hits["named"].signal("keyword-only") is None
+    # Its cosine is below every document the shortlist held: it joined the list's tail.
+    others = [h.signal("vector") for d, h in hits.items() if d != "named"]
+    assert all(o is not None and o.score > vector.score for o in others)
+    # With the profile's floor, a document under it stays keyword-only, marked.
+    floored = catalog.search("glacier moraine", k=5)
+    assert floored.hits[0].signal("vector") is None
+    assert floored.hits[0].signal("keyword-only") is not None
