@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gezel_knowledge.compiler import CatalogSource, LinkBase
+import pytest
+
+from gezel_knowledge.compiler import CatalogSource, LinkBase, SourceError
 from gezel_knowledge.compiler.sources.markdown_tree import load_markdown_tree
 from tests.compiler.trees import write_tree
 
@@ -236,3 +238,38 @@ def test_cascaded_build_hook_literals_and_definition_term_ids(tmp_path: Path) ->
         ("missing-anchor", "content/conf.md", 14),
         ("unresolved-link", "content/conf.md", 14),
     ]
+
+
+def test_a_mount_from_above_the_site_is_read_only_when_named(tmp_path: Path) -> None:
+    # module.mounts brings the repository's README into the site: confinement stops the build
+    # naming the one option that allows it; with it, the file is the page at its target, in
+    # Hugo's order, and links to it resolve.
+    repo = tmp_path / "repo"
+    write_tree(repo, {"README.md": "# Widget\n\nThe repository's own page.\n"}, catalog=None)
+    root = write_tree(
+        repo / "site",
+        {
+            "hugo.yaml": (
+                "title: H\nmodule:\n  mounts:\n    - {source: content, target: content}\n"
+                "    - {source: ../README.md, target: content/project/README.md}\n"
+            ),
+            "content/_index.md": "---\ntitle: H\n---\n",
+            "content/project/_index.md": "---\ntitle: Project\n---\n[readme](README.md)\n",
+            "content/project/plan.md": "---\ntitle: Plan\nweight: 1\n---\nPlan.\n",
+        },
+        catalog=None,
+    )
+    with pytest.raises(SourceError) as err:
+        load_markdown_tree(root)
+    assert err.value.reason == "missing-input"
+    assert "add --allow-read .." in str(err.value)
+    source = load_markdown_tree(root, allow_read=repo)
+    assert {d.id: (d.topic_path, d.ordinal) for d in source.documents} == {
+        "_index": (("h",), 0),
+        "project/_index": (("project",), 0),
+        "project/plan": (("project",), 1),
+        "project/README": (("project",), 2),
+    }
+    assert f"[readme]({REF}project/README)" in _body(source, "project/_index")
+    assert next(d for d in source.documents if d.id == "project/README").origin == "../README.md"
+    assert source.warnings == ()

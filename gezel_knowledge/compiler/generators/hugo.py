@@ -4,7 +4,8 @@
 Content: the default language's (``defaultContentLanguage``, else ``en``) folder: the
 ``module.mounts`` entry mounting a folder at ``content`` for that language (``content/en``),
 else its ``languages.<lang>.contentDir`` (``content.en``), else ``contentDir``, else
-``content``. Mounts from outside the source folder are not read (confinement).
+``content``. A Markdown file mounted from above the source folder is read only inside the
+folder the user names (``--allow-read``), else the build stops naming it (confinement).
 
 Navigation: Hugo's section tree, from the home page (``_index.md`` of the content folder):
 every top-level folder and every folder with an ``_index.md`` is a section, led by its
@@ -36,6 +37,7 @@ kept as written.
 from __future__ import annotations
 
 import datetime as dt
+import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -205,6 +207,47 @@ def _mounted_content(root: Path, data: Mapping[str, Any], language: str) -> Path
     return None
 
 
+def _mounts_above(
+    ctx: Context, root: Path, data: Mapping[str, Any], language: str, where: str
+) -> dict[str, list[tuple[str, Path]]]:
+    """The Markdown files ``module.mounts`` brings into the content from above the source
+    folder, by the content folder they land in; a build stops, naming ``--allow-read``,
+    when the user has not allowed that folder (nothing above the source is read unless
+    named)."""
+    found: dict[str, list[tuple[str, Path]]] = {}
+    mounts = config.get(data, "module", "mounts")
+    for mount in mounts if isinstance(mounts, list) else ():
+        target = config.string(mount.get("target")) if isinstance(mount, dict) else None
+        source = config.string(mount.get("source")) if isinstance(mount, dict) else None
+        if target is None or source is None or not target.startswith("content/"):
+            continue
+        if ".." not in PurePosixPath(source).parts or not _for_language(mount, language):
+            continue
+        file = Path(os.path.normpath(root / source))
+        if not ctx.readable(file):
+            folder = Path(os.path.relpath(file.parent, root)).as_posix()
+            raise SourceError(
+                f"module.mounts mounts {source} from above the source folder, which is read "
+                f"only when named: add --allow-read {folder}",
+                reason="missing-input",
+                path=where,
+            )
+        rel = target.removeprefix("content/").strip("/")
+        if file.is_file() and file.suffix in (".md", ".markdown"):
+            parent = PurePosixPath(rel).parent.as_posix()
+            found.setdefault("" if parent == "." else parent, []).append((rel, file))
+    return found
+
+
+def _for_language(mount: Mapping[str, Any], language: str) -> bool:
+    """Whether a mount applies to ``language`` (its ``lang`` or ``sites.matrix.languages``)."""
+    lang = mount.get("lang")
+    languages = config.get(mount, "sites", "matrix", "languages")
+    if isinstance(lang, str) and lang != language:
+        return False
+    return not (isinstance(languages, list) and language not in languages)
+
+
 # ── navigation ──────────────────────────────────────────────────────────────────────────
 
 
@@ -224,6 +267,9 @@ class _Walk:
     items: list[_Item] = field(default_factory=list)
     routes: list[str] = field(default_factory=list)
     """Published pages that are no catalog page (:attr:`Outline.routes`)."""
+    mounted: dict[str, list[tuple[str, Path]]] = field(default_factory=dict)
+    """Files mounted from above the source folder, by the content folder they land in:
+    folder -> (content path, file)."""
     cascade: list[dict[str, Any]] = field(default_factory=list)
     """The ``build`` options sections above pass down (``cascade: {build: ...}``), nearest
     last."""
@@ -264,11 +310,17 @@ def _date(data: Mapping[str, Any]) -> float:
 
 
 def _key(
-    ctx: Context, data: Mapping[str, Any], path: Path, fallback_title: str, date: float
+    ctx: Context,
+    data: Mapping[str, Any],
+    path: Path,
+    fallback_title: str,
+    date: float,
+    *,
+    rel: str | None = None,
 ) -> tuple[Any, ...]:
     where = ctx.display(path)
     title = _text(data, "linkTitle") or _text(data, "title") or fallback_title
-    return hugo_sort_key(_weight(data, where), date, title, ctx.rel(path))
+    return hugo_sort_key(_weight(data, where), date, title, rel or ctx.rel(path))
 
 
 def _build_option(data: Mapping[str, Any], key: str) -> Any:
@@ -301,7 +353,8 @@ def _published(data: Mapping[str, Any]) -> bool:
     )
 
 
-def _page(ctx: Context, path: Path, walk: _Walk) -> _Item | None:
+def _page(ctx: Context, path: Path, walk: _Walk, rel: str | None = None) -> _Item | None:
+    """A page (``rel``: its content path, for a file mounted from elsewhere)."""
     data = _front(ctx, path)
     if walk.cascade and "build" not in data and "_build" not in data:
         data = {**data, "build": walk.cascade[-1]}  # the nearest section's cascade
@@ -310,13 +363,14 @@ def _page(ctx: Context, path: Path, walk: _Walk) -> _Item | None:
     unlisted = _build_option(data, "list") in ("never", False)
     # `render: link`: no page, but its URL is a link target (the host redirects it).
     if unlisted or _build_option(data, "render") == "link" or _filled_by_layout(ctx, path, data):
-        walk.route(path, data)  # published, but no page of the navigation or the catalog
+        if rel is None:
+            walk.route(path, data)  # published, but no page of the navigation or the catalog
         return None
     label = _text(data, "linkTitle")
-    node = OutlinePage(ctx.rel(path), label, None, ctx.display(path), None)
+    node = OutlinePage(rel or ctx.rel(path), label, None, ctx.display(path), None)
     # A page with no title sorts by an empty one (Hugo takes no title from a heading).
     date = _date(data)
-    return _Item(_key(ctx, data, path, "", date), node, date)
+    return _Item(_key(ctx, data, path, "", date, rel=rel), node, date)
 
 
 def _members(
@@ -360,6 +414,16 @@ def _members(
         ):
             continue
         item = _page(ctx, entry, walk)
+        if item is not None:
+            into.append(item)
+    _mounted_members(ctx, folder, walk, into)
+
+
+def _mounted_members(ctx: Context, folder: Path, walk: _Walk, into: list[_Item]) -> None:
+    """The pages mounted into ``folder`` from above the source folder (the user allowed it)."""
+    here = "" if folder == ctx.content_root else ctx.rel(folder)
+    for rel, file in walk.mounted.get(here, []):
+        item = _page(ctx, file, walk, rel)
         if item is not None:
             into.append(item)
 
@@ -753,6 +817,8 @@ class Hugo(Generator):
         data = _read_config(root_folder, _config_files(root_folder))
         language, others = _languages(data)
         walk = _Walk(ctx, others, self, language)
+        where = ctx.display(site.config)
+        walk.mounted = _mounts_above(ctx, root_folder, data, language, where)
         root, declaration = _root(ctx, walk, data)
         return Outline(
             self.name,
@@ -761,6 +827,7 @@ class Hugo(Generator):
             root_declaration=declaration,
             interleaved_root=True,
             routes=tuple(dict.fromkeys(walk.routes)),
+            files={rel: file for found in walk.mounted.values() for rel, file in found},
         )
 
     def page_url(self, rel: str, front: Mapping[str, Any]) -> PageUrl:
