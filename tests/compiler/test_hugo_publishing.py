@@ -273,3 +273,38 @@ def test_a_mount_from_above_the_site_is_read_only_when_named(tmp_path: Path) -> 
     assert f"[readme]({REF}project/README)" in _body(source, "project/_index")
     assert next(d for d in source.documents if d.id == "project/README").origin == "../README.md"
     assert source.warnings == ()
+
+
+def test_include_shortcodes_and_a_render_hook_that_looks_pages_up(tmp_path: Path) -> None:
+    # {{% include "file.md" %}} alone on its line renders that content file into the page
+    # (its headings are the page's); a link render hook calling GetPage resolves a relative
+    # destination as a ref does: beside the page, else from the content root.
+    root = write_tree(
+        tmp_path / "hugo",
+        {
+            "hugo.toml": 'title = "H"\n',
+            "layouts/_markup/render-link.html": (
+                "{{ with .PageInner.GetPage .Destination }}x{{ end }}"
+            ),
+            "content/_index.md": "---\ntitle: H\n---\n",
+            "content/_common/_index.md": "---\ncascade:\n  build:\n    render: never\n---\n",
+            "content/_common/spec.md": (
+                "---\n_comment: snippet\n---\n\n## Processing specification\n\nSizes.\n"
+            ),
+            "content/methods/_index.md": "---\ntitle: Methods\n---\n",
+            "content/methods/crop.md": (
+                "---\ntitle: Crop\n---\nSee [the spec](#processing-specification).\n\n"
+                '{{% include "/_common/spec.md" %}}\n\n{{% include "/_common/none.md" %}}\n'
+            ),
+            "content/guide/intro.md": (
+                "---\ntitle: Intro\n---\n[crop](methods/crop/) [missing](methods/gone/)\n"
+            ),
+        },
+        catalog=None,
+    )
+    source = load_markdown_tree(root)
+    crop = _body(source, "methods/crop")
+    assert "## Processing specification\n\nSizes." in crop
+    assert f"[the spec]({REF}methods/crop#line=" in crop
+    assert f"[crop]({REF}methods/crop)" in _body(source, "guide/intro")
+    assert _warnings(source) == [("unresolved-link", "content/guide/intro.md", 4)]

@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from gezel_knowledge.compiler.errors import SourceError
+from gezel_knowledge.compiler.errors import SourceError, display_path
 from gezel_knowledge.compiler.generators import _config as config
 from gezel_knowledge.compiler.generators._context import Context, pretty
 from gezel_knowledge.compiler.generators._tree import FolderInfo, FolderRules, front
@@ -715,6 +715,19 @@ _FROM_DESTINATION = re.compile(r"\$(\w+)\s*:?=[^}\n]*\.Destination\b")
 _EQ_LITERAL = re.compile(r"\beq\s+(\.Destination|\$\w+)(?:\.\w+)?\s+\"([^\"\s{}]{1,64})\"")
 
 
+def _hook_looks_up(root: Path, data: Mapping[str, Any]) -> bool:
+    """Whether a link render hook looks destinations up as pages (the site's own hook calling
+    ``GetPage``, or Hugo's embedded one, ``renderHooks.link.enableDefault``), so a link
+    resolves as a ``ref`` does: relative to the page, else from the content root."""
+    if config.get(data, "markup", "goldmark", "renderHooks", "link", "enableDefault") is True:
+        return True
+    for folder in _HOOKS:
+        hook = root / folder / "render-link.html"
+        if hook.is_file() and "GetPage" in config.read_text(hook, root):
+            return True
+    return False
+
+
 def _hook_destinations(root: Path) -> frozenset[str]:
     """Link destinations the site's own link render hook (``layouts/_markup/render-link.html``)
     compares with a literal (``eq $u.String "g"``, the Hugo documentation's glossary links):
@@ -728,6 +741,47 @@ def _hook_destinations(root: Path) -> frozenset[str]:
         names = {".Destination", *("$" + m for m in _FROM_DESTINATION.findall(text))}
         found.update(lit for var, lit in _EQ_LITERAL.findall(text) if var in names)
     return frozenset(found)
+
+
+# ── includes ────────────────────────────────────────────────────────────────────────────
+
+# A Markdown-rendering shortcode alone on its line whose one argument is a Markdown file:
+# {{% include "/_common/x.md" %}} (the Hugo documentation), {{% readfile file="x.md" %}}
+# (Docsy). Hugo renders that file's text into the page.
+_INCLUDE = re.compile(
+    r'^[ \t]*\{\{%[ \t]*([\w/.-]+)[ \t]+(?:file=)?"([^"\n{}]+\.md)"[ \t]*%\}\}[ \t]*$',
+    re.MULTILINE,
+)
+_MAX_INCLUDE_DEPTH = 4
+
+
+def _include_file(content: Path, page: Path, path: str, within: Path) -> Path | None:
+    """The Markdown file an include names: beside the page, else in the content folder
+    (inside ``within``), or ``None``."""
+    for base in (content,) if path.startswith("/") else (page.parent, content):
+        candidate = Path(os.path.normpath(base / path.lstrip("/")))
+        if candidate.is_file() and candidate.resolve().is_relative_to(within):
+            return candidate
+    return None
+
+
+def expand_includes(content: Path, page: Path, body: str, within: Path, depth: int = 0) -> str:
+    """A page's body with each include shortcode replaced by the text (no front matter) of the
+    content file it names; one that names no such file is left as written."""
+    if "{{%" not in body or depth >= _MAX_INCLUDE_DEPTH:
+        return body
+
+    def one(match: re.Match[str]) -> str:
+        if match.group(1) in ("ref", "relref"):
+            return match.group(0)
+        file = _include_file(content, page, match.group(2), within)
+        if file is None:
+            return match.group(0)
+        where = display_path(file, within)
+        text = split_front_matter(read_text_file(file, where=where), path=where).body
+        return expand_includes(content, file, text.strip("\n"), within, depth + 1)
+
+    return _INCLUDE.sub(one, body)
 
 
 # ── the generator ───────────────────────────────────────────────────────────────────────
@@ -750,10 +804,18 @@ class Hugo(Generator):
     marker = "Hugo configuration"
     found_from_content = True
 
-    def __init__(self, permalinks: Mapping[str, str] | None = None, language: str = "en") -> None:
+    def __init__(
+        self,
+        permalinks: Mapping[str, str] | None = None,
+        language: str = "en",
+        *,
+        lookup_links: bool = False,
+    ) -> None:
         self.permalinks = dict(permalinks or {})
         self.language = language
         """The default content language: ``page.en.md`` is its ``page.md``."""
+        self.lookup_links = lookup_links
+        """Whether a link render hook looks destinations up as pages (``_hook_looks_up``)."""
 
     def detect(self, root: Path, *, forced: bool) -> Site | None:
         files = _config_files(root)
@@ -783,7 +845,7 @@ class Hugo(Generator):
         )
         author = params.get("author")
         return Site(
-            Hugo(_permalinks(data), language),
+            Hugo(_permalinks(data), language, lookup_links=_hook_looks_up(root, data)),
             file,
             content,
             config.site_metadata(
@@ -869,10 +931,17 @@ class Hugo(Generator):
                 out.append(joined)
         return tuple(out)
 
+    def expand(self, site: Site, page: Path, body: str, *, within: Path) -> str:
+        return expand_includes(site.content_root, page, body, within.resolve())
+
     def link_target(self, raw: str) -> LinkTarget | None:
         path = hugo_ref(raw)
         if path is None and _SHORTCODE.search(raw):
             # Another shortcode ({{% param url %}}) that Hugo expands into the target: no
             # path to check, so the link is kept as written (an empty target).
             return LinkTarget("")
+        suffix = PurePosixPath(raw.split("#", 1)[0]).suffix.lower()
+        if path is None and self.lookup_links and not raw.startswith(("#", "/")):
+            # The render hook looks a relative destination up as a page, as a ref does.
+            return LinkTarget(raw) if suffix in ("", ".md") else None
         return None if path is None else LinkTarget(path)
