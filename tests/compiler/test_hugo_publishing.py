@@ -308,3 +308,30 @@ def test_include_shortcodes_and_a_render_hook_that_looks_pages_up(tmp_path: Path
     assert f"[the spec]({REF}methods/crop#line=" in crop
     assert f"[crop]({REF}methods/crop)" in _body(source, "guide/intro")
     assert _warnings(source) == [("unresolved-link", "content/guide/intro.md", 4)]
+
+
+def test_a_languages_own_menus_file_orders_the_home(tmp_path: Path) -> None:
+    # config/_default/menus.en.toml is the `menus` of the language en (Hugo's file naming).
+    root = write_tree(
+        tmp_path / "hugo",
+        {
+            "config/_default/hugo.toml": 'title = "H"\ndefaultContentLanguage = "en"\n',
+            "config/_default/menus.en.toml": (
+                '[[main]]\nname = "Docs"\npageRef = "/docs"\nweight = 10\n'
+                '[[main]]\nname = "Blog"\npageRef = "/blog"\nweight = 20\n'
+            ),
+            "config/_default/menus.nl.toml": (
+                '[[main]]\nname = "Blog"\npageRef = "/blog"\nweight = 1\n'
+            ),
+            "content/_index.md": "---\ntitle: H\n---\n",
+            "content/blog/_index.md": "---\ntitle: Blog\n---\n",
+            "content/blog/post.md": "---\ntitle: Post\n---\nP.\n",
+            "content/docs/_index.md": "---\ntitle: Docs\n---\n",
+            "content/docs/start.md": "---\ntitle: Start\n---\nS.\n",
+        },
+        catalog=None,
+    )
+    source = load_markdown_tree(root)
+    order = sorted((t.sort_key, t.id) for t in source.topics if t.parent_id is None)
+    # "h" holds the home page; without the menu, Blog would come before Docs (by title).
+    assert [topic for _, topic in order] == ["h", "docs", "blog"]

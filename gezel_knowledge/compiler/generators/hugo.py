@@ -166,7 +166,8 @@ def _config_files(root: Path) -> list[Path]:
         found.extend(
             p
             for p in sorted(folder.iterdir())
-            if p.suffix in _CONFIG_SUFFIXES and p.is_file() and "." not in p.stem
+            # menus.en.toml: the `menus` of one language.
+            if p.suffix in _CONFIG_SUFFIXES and p.is_file() and p.stem.count(".") <= 1
         )
     return found
 
@@ -177,6 +178,10 @@ def _read_config(root: Path, files: list[Path]) -> dict[str, Any]:
         values = config.read_data(file, root)
         if file.parent == root or file.stem in _CONFIG_NAMES:
             data = _merge(data, values)
+        elif "." in file.stem:
+            # config/_default/menus.en.toml holds the `menus` key of the language `en`.
+            key, language = file.stem.split(".", 1)
+            data = _merge(data, {"languages": {language: {key: values}}})
         else:
             # config/_default/params.yaml holds the `params` key, languages.yaml `languages`...
             data = _merge(data, {file.stem: values})
@@ -491,10 +496,17 @@ def _menu_entry(data: Mapping[str, Any], menu: str) -> tuple[int, str] | None:
     return weight, name
 
 
-def _config_menu(data: Mapping[str, Any], menu: str) -> dict[str, tuple[int, str]]:
-    """The configuration's ``menus.<menu>`` entries that name a page (``pageRef``), by the
-    content path they name (``docs``), as (weight, name)."""
-    entries = config.get(data, "menus", menu) or config.get(data, "menu", menu)
+def _config_menu(data: Mapping[str, Any], menu: str, language: str) -> dict[str, tuple[int, str]]:
+    """The configuration's ``menus.<menu>`` entries that name a page (``pageRef``), the
+    language's own first (``languages.en.menus``, ``menus.en.toml``), by the content path they
+    name (``docs``), as (weight, name)."""
+    own = config.get(data, "languages", language)
+    entries = (
+        config.get(own, "menus", menu)
+        or config.get(own, "menu", menu)
+        or config.get(data, "menus", menu)
+        or config.get(data, "menu", menu)
+    )
     out: dict[str, tuple[int, str]] = {}
     for entry in entries if isinstance(entries, list) else ():
         ref = config.string(entry.get("pageRef")) if isinstance(entry, dict) else None
@@ -575,7 +587,7 @@ def _root(
             if item is not None:
                 items.append(item)
     _members(ctx, folder, walk, items, 0, flatten=False)
-    _by_main_menu(ctx, walk, items, _config_menu(site_config or {}, "main"))
+    _by_main_menu(ctx, walk, items, _config_menu(site_config or {}, "main", walk.language))
     _ordered(root, lead, items)
     return root, declaration
 
