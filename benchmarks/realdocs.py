@@ -501,6 +501,12 @@ class PageMap:
         for key in (_page_key(document_id), _page_key(f"{document_id}/index")):
             if key in self._keys:
                 return self._relative(self._keys[key])
+        # A file mounted into the content from the folder above the site (Hugo module.mounts
+        # of ../README.md at content/project/repo/README.md).
+        for suffix in PAGE_SUFFIXES:
+            above = self.site.parent / (posixpath.basename(document_id) + suffix)
+            if above.is_file():
+                return self._relative(above)
         if self._lines is None:
             self._lines = {
                 p: _lines(p.read_text(encoding="utf-8", errors="replace")) for p in self.pages

@@ -544,9 +544,38 @@ def _hugo_pages(site: Path, content: str, lines: list[str]) -> list[str]:
         # README.md mounted at content/project/repo/README.md): that file is the page.
         if not page.exists() and outside.exists():
             out.append(_rel(site, outside))
-        elif not _filled_by_layout(page):
+        elif not _filled_by_layout(page) and not _never_rendered(page, site / content):
             out.append(f"{content}/{line}")
     return out
+
+
+def _front_matter(page: Path) -> dict[str, Any]:
+    text = page.read_text(encoding="utf-8-sig") if page.is_file() else ""
+    m = re.match(r"---\n(.*?)\n---", text, re.S)
+    meta = yaml.safe_load(m.group(1)) if m else None
+    return meta if isinstance(meta, dict) else {}
+
+
+def _never_rendered(page: Path, content: Path) -> bool:
+    """A regular page Hugo does not render (`build: {render: never}`, its own or passed down
+    by the nearest section's `cascade`): no page of the site. Hugo 0.111's walk still lists
+    some (`list: local`), today's Hugo documents them as unpublished."""
+    if page.stem.split(".", 1)[0] == "_index":
+        return False
+    own = _front_matter(page)
+    build = own.get("build") or own.get("_build")
+    if isinstance(build, dict):
+        return build.get("render") in ("never", False)
+    folder = page.parent
+    while folder.is_relative_to(content):
+        cascade = _front_matter(folder / "_index.md").get("cascade")
+        for entry in cascade if isinstance(cascade, list) else [cascade]:
+            if isinstance(entry, dict) and "target" not in entry:
+                passed = entry.get("build") or entry.get("_build")
+                if isinstance(passed, dict):
+                    return passed.get("render") in ("never", False)
+        folder = folder.parent
+    return False
 
 
 def _filled_by_layout(page: Path) -> bool:

@@ -87,6 +87,13 @@ def register(subparsers: Any) -> None:
     meta.add_argument("--attribution-required", action=argparse.BooleanOptionalAction)
     meta.add_argument("--readme", type=Path)
     parser.add_argument(
+        "--allow-read",
+        type=Path,
+        metavar="DIR",
+        help="a folder above SRC whose files the site's configuration mounts (Hugo "
+        "module.mounts from ../): read only what it names",
+    )
+    parser.add_argument(
         "--strict", action="store_true", help="treat warnings (unresolved links...) as errors"
     )
     parser.add_argument("--quiet", action="store_true", help="no progress display")
@@ -129,6 +136,7 @@ def options(args: argparse.Namespace) -> BuildOptions:
         jobs=args.jobs,
         ray=args.ray,
         strict=args.strict,
+        allow_read=args.allow_read,
     )
 
 

@@ -126,16 +126,20 @@ def load_source(
     *,
     metadata: MetadataInput | None = None,
     catalog: CatalogFile | None = None,
+    allow_read: Path | None = None,
 ) -> CatalogSource:
     """A Markdown tree (a folder) or a document list (a ``.jsonl`` or ``.parquet`` file).
 
     ``catalog`` (a catalog.yaml path, or metadata already read from one) is used instead of the
-    source's own catalog.yaml; ``metadata`` overrides either field by field.
+    source's own catalog.yaml; ``metadata`` overrides either field by field; ``allow_read``
+    (:attr:`BuildOptions.allow_read`) is the folder above a tree its site may read from.
     """
     source = Path(path)
     try:
         if source.is_dir():
-            return load_markdown_tree(source, metadata=metadata, catalog=catalog)
+            return load_markdown_tree(
+                source, metadata=metadata, catalog=catalog, allow_read=allow_read
+            )
         if source.is_file() and source.suffix.lower() in (".jsonl", ".ndjson"):
             return load_document_list(source, metadata=metadata, catalog=catalog)
         if source.is_file() and source.suffix.lower() == ".parquet":
@@ -242,7 +246,12 @@ def compile_catalog(
         loaded = source
         metadata = apply_metadata(source.metadata, options.metadata)
     else:
-        loaded = load_source(source, metadata=options.metadata, catalog=options.catalog)
+        loaded = load_source(
+            source,
+            metadata=options.metadata,
+            catalog=options.catalog,
+            allow_read=options.allow_read,
+        )
         metadata = loaded.metadata
     embedder = _embedder(options.embedder, metadata.embedder)
     run = _Run(

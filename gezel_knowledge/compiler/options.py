@@ -72,6 +72,10 @@ class BuildOptions:
     instance, a string on that address. The archive is the local build's, byte for byte."""
     strict: bool = False
     """Stop at warnings (:class:`~gezel_knowledge.compiler.errors.WarningsAsErrors`)."""
+    allow_read: Path | None = None
+    """A folder above the source that the site's configuration may read files from (Hugo
+    ``module.mounts`` with ``../``); only the files it names are read. Without it such a
+    configuration stops the build, naming this option."""
 
     def __post_init__(self) -> None:
         if self.jobs is not None and self.jobs < 1:

@@ -224,3 +224,38 @@ def test_unknown_embedder_profile_is_refused(
     )
     assert code == 1
     assert "unknown-profile" in capsys.readouterr().err
+
+
+def test_build_says_notes_once_and_allow_read_names_the_folder_above(
+    tmp_path: Path, home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A Git LFS pointer image is a note, not a warning (and no strict failure); a Hugo mount
+    # from above the source stops the build naming --allow-read, which then lets it read.
+    del home
+    lfs = b"version https://git-lfs.github.com/spec/v1\noid sha256:0\nsize 12\n"
+    repo = tmp_path / "repo"
+    write_tree(repo, {"NOTES.md": "# Notes\n\nFrom the repository.\n"}, catalog=None)
+    source = write_tree(
+        repo / "site",
+        {
+            "hugo.toml": (
+                'title = "H"\n[[module.mounts]]\nsource = "content"\ntarget = "content"\n'
+                '[[module.mounts]]\nsource = "../NOTES.md"\ntarget = "content/notes.md"\n'
+            ),
+            "content/_index.md": "---\ntitle: H\n---\nHome. ![pic](/pic.png)\n",
+            "static/pic.png": lfs,
+        },
+    )
+    out = tmp_path / "out.gezk"
+    args = ["build", str(source), "-o", str(out), "--embedder", "test-hash-embed@1"]
+    args += ["--created-at", "2026-12-01", "--strict"]
+    assert main(args) != 0
+    assert "add --allow-read .. [missing-input]" in capsys.readouterr().err
+    assert main([*args, "--allow-read", str(repo)]) == 0
+    err = capsys.readouterr().err
+    assert "note: 1 image is a Git LFS pointer, not image data" in err
+    assert "warning" not in err
+    assert main([*args, "--allow-read", str(repo), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["documents"] == 2
+    assert len(report["notes"]) == 1

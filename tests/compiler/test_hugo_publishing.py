@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gezel_knowledge.compiler import CatalogSource, LinkBase
+import pytest
+
+from gezel_knowledge.compiler import CatalogSource, LinkBase, SourceError
 from gezel_knowledge.compiler.sources.markdown_tree import load_markdown_tree
 from tests.compiler.trees import write_tree
 
@@ -236,3 +238,100 @@ def test_cascaded_build_hook_literals_and_definition_term_ids(tmp_path: Path) ->
         ("missing-anchor", "content/conf.md", 14),
         ("unresolved-link", "content/conf.md", 14),
     ]
+
+
+def test_a_mount_from_above_the_site_is_read_only_when_named(tmp_path: Path) -> None:
+    # module.mounts brings the repository's README into the site: confinement stops the build
+    # naming the one option that allows it; with it, the file is the page at its target, in
+    # Hugo's order, and links to it resolve.
+    repo = tmp_path / "repo"
+    write_tree(repo, {"README.md": "# Widget\n\nThe repository's own page.\n"}, catalog=None)
+    root = write_tree(
+        repo / "site",
+        {
+            "hugo.yaml": (
+                "title: H\nmodule:\n  mounts:\n    - {source: content, target: content}\n"
+                "    - {source: ../README.md, target: content/project/README.md}\n"
+            ),
+            "content/_index.md": "---\ntitle: H\n---\n",
+            "content/project/_index.md": "---\ntitle: Project\n---\n[readme](README.md)\n",
+            "content/project/plan.md": "---\ntitle: Plan\nweight: 1\n---\nPlan.\n",
+        },
+        catalog=None,
+    )
+    with pytest.raises(SourceError) as err:
+        load_markdown_tree(root)
+    assert err.value.reason == "missing-input"
+    assert "add --allow-read .." in str(err.value)
+    source = load_markdown_tree(root, allow_read=repo)
+    assert {d.id: (d.topic_path, d.ordinal) for d in source.documents} == {
+        "_index": (("h",), 0),
+        "project/_index": (("project",), 0),
+        "project/plan": (("project",), 1),
+        "project/README": (("project",), 2),
+    }
+    assert f"[readme]({REF}project/README)" in _body(source, "project/_index")
+    assert next(d for d in source.documents if d.id == "project/README").origin == "../README.md"
+    assert source.warnings == ()
+
+
+def test_include_shortcodes_and_a_render_hook_that_looks_pages_up(tmp_path: Path) -> None:
+    # {{% include "file.md" %}} alone on its line renders that content file into the page
+    # (its headings are the page's); a link render hook calling GetPage resolves a relative
+    # destination as a ref does: beside the page, else from the content root.
+    root = write_tree(
+        tmp_path / "hugo",
+        {
+            "hugo.toml": 'title = "H"\n',
+            "layouts/_markup/render-link.html": (
+                "{{ with .PageInner.GetPage .Destination }}x{{ end }}"
+            ),
+            "content/_index.md": "---\ntitle: H\n---\n",
+            "content/_common/_index.md": "---\ncascade:\n  build:\n    render: never\n---\n",
+            "content/_common/spec.md": (
+                "---\n_comment: snippet\n---\n\n## Processing specification\n\nSizes.\n"
+            ),
+            "content/methods/_index.md": "---\ntitle: Methods\n---\n",
+            "content/methods/crop.md": (
+                "---\ntitle: Crop\n---\nSee [the spec](#processing-specification).\n\n"
+                '{{% include "/_common/spec.md" %}}\n\n{{% include "/_common/none.md" %}}\n'
+            ),
+            "content/guide/intro.md": (
+                "---\ntitle: Intro\n---\n[crop](methods/crop/) [missing](methods/gone/)\n"
+            ),
+        },
+        catalog=None,
+    )
+    source = load_markdown_tree(root)
+    crop = _body(source, "methods/crop")
+    assert "## Processing specification\n\nSizes." in crop
+    assert f"[the spec]({REF}methods/crop#line=" in crop
+    assert f"[crop]({REF}methods/crop)" in _body(source, "guide/intro")
+    assert _warnings(source) == [("unresolved-link", "content/guide/intro.md", 4)]
+
+
+def test_a_languages_own_menus_file_orders_the_home(tmp_path: Path) -> None:
+    # config/_default/menus.en.toml is the `menus` of the language en (Hugo's file naming).
+    root = write_tree(
+        tmp_path / "hugo",
+        {
+            "config/_default/hugo.toml": 'title = "H"\ndefaultContentLanguage = "en"\n',
+            "config/_default/menus.en.toml": (
+                '[[main]]\nname = "Docs"\npageRef = "/docs"\nweight = 10\n'
+                '[[main]]\nname = "Blog"\npageRef = "/blog"\nweight = 20\n'
+            ),
+            "config/_default/menus.nl.toml": (
+                '[[main]]\nname = "Blog"\npageRef = "/blog"\nweight = 1\n'
+            ),
+            "content/_index.md": "---\ntitle: H\n---\n",
+            "content/blog/_index.md": "---\ntitle: Blog\n---\n",
+            "content/blog/post.md": "---\ntitle: Post\n---\nP.\n",
+            "content/docs/_index.md": "---\ntitle: Docs\n---\n",
+            "content/docs/start.md": "---\ntitle: Start\n---\nS.\n",
+        },
+        catalog=None,
+    )
+    source = load_markdown_tree(root)
+    order = sorted((t.sort_key, t.id) for t in source.topics if t.parent_id is None)
+    # "h" holds the home page; without the menu, Blog would come before Docs (by title).
+    assert [topic for _, topic in order] == ["h", "docs", "blog"]

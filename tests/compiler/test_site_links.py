@@ -174,9 +174,8 @@ def test_hugo_links_the_site_resolves_are_silent(tmp_path: Path) -> None:
                 "title: H\nbaseURL: https://h.example/\n"
                 "module:\n  mounts:\n"
                 "    - {source: content/en, target: content}\n"
-                "    - {source: ../README.md, target: content/project/README.md}\n"
             ),
-            "content/en/project/_index.md": "---\ntitle: Project\n---\n[readme](README.md)\n",
+            "content/en/project/_index.md": "---\ntitle: Project\n---\nThe project.\n",
             "content/en/blog/old.md": (
                 "---\ntitle: Old\naliases: [older, ../gone]\n---\n"
                 "### {{% param icon %}} Upgrading\n\nText.\n"
@@ -193,7 +192,7 @@ def test_hugo_links_the_site_resolves_are_silent(tmp_path: Path) -> None:
     old = f"{REF}blog/old"
     body = _body(source, "links")
     # Relative aliases are relative to the page's URL folder; a shortcode in a heading is not
-    # part of its id; the repository README is mounted from outside the source folder.
+    # part of its id (mounts from above the source: test_hugo_publishing).
     assert body.startswith(f"[a]({old}) [b]({old}) [d]({old}#line=1-3)\n")
     assert _warnings(source) == [("unresolved-link", "content/en/links.md", 3)]
 

@@ -4,6 +4,7 @@ resolved to pages."""
 from __future__ import annotations
 
 import fnmatch
+import os
 import re
 from collections.abc import Iterator, Sequence
 from pathlib import Path, PurePosixPath
@@ -44,8 +45,13 @@ class Context:
         exclude: Sequence[str],
         reserved: set[Path],
         suffixes: tuple[str, ...] = MARKDOWN_SUFFIXES,
+        *,
+        allow_read: Path | None = None,
     ) -> None:
         self.source_root = source_root
+        self.allow_read = allow_read
+        """A folder above the source whose files the configuration may name (the user named
+        it); ``None``: nothing above the source is read."""
         self.content_root = content_root
         self.exclude = tuple(exclude)
         self.reserved = reserved
@@ -53,10 +59,18 @@ class Context:
         """The file suffixes that are pages (Markdown, plus notebooks or MDX for some)."""
         self.warnings: list[BuildWarning] = []
 
+    def readable(self, path: Path) -> bool:
+        """Whether a file above the source folder lies in the folder the user allowed."""
+        allowed = self.allow_read
+        return allowed is not None and path.resolve().is_relative_to(allowed.resolve())
+
     def rel(self, path: Path) -> str:
         return path.relative_to(self.content_root).as_posix()
 
     def display(self, path: Path) -> str:
+        if self.allow_read is not None and self.readable(path):
+            # A file the user let the build read above the source: named as ../README.md.
+            return Path(os.path.relpath(path, self.source_root)).as_posix()
         return display_path(path, self.source_root)
 
     def warn(self, reason: str, message: str, path: str | None, line: int | None = None) -> None:

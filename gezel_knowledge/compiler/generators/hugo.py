@@ -4,7 +4,8 @@
 Content: the default language's (``defaultContentLanguage``, else ``en``) folder: the
 ``module.mounts`` entry mounting a folder at ``content`` for that language (``content/en``),
 else its ``languages.<lang>.contentDir`` (``content.en``), else ``contentDir``, else
-``content``. Mounts from outside the source folder are not read (confinement).
+``content``. A Markdown file mounted from above the source folder is read only inside the
+folder the user names (``--allow-read``), else the build stops naming it (confinement).
 
 Navigation: Hugo's section tree, from the home page (``_index.md`` of the content folder):
 every top-level folder and every folder with an ``_index.md`` is a section, led by its
@@ -36,13 +37,14 @@ kept as written.
 from __future__ import annotations
 
 import datetime as dt
+import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from gezel_knowledge.compiler.errors import SourceError
+from gezel_knowledge.compiler.errors import SourceError, display_path
 from gezel_knowledge.compiler.generators import _config as config
 from gezel_knowledge.compiler.generators._context import Context, pretty
 from gezel_knowledge.compiler.generators._tree import FolderInfo, FolderRules, front
@@ -164,7 +166,8 @@ def _config_files(root: Path) -> list[Path]:
         found.extend(
             p
             for p in sorted(folder.iterdir())
-            if p.suffix in _CONFIG_SUFFIXES and p.is_file() and "." not in p.stem
+            # menus.en.toml: the `menus` of one language.
+            if p.suffix in _CONFIG_SUFFIXES and p.is_file() and p.stem.count(".") <= 1
         )
     return found
 
@@ -175,6 +178,10 @@ def _read_config(root: Path, files: list[Path]) -> dict[str, Any]:
         values = config.read_data(file, root)
         if file.parent == root or file.stem in _CONFIG_NAMES:
             data = _merge(data, values)
+        elif "." in file.stem:
+            # config/_default/menus.en.toml holds the `menus` key of the language `en`.
+            key, language = file.stem.split(".", 1)
+            data = _merge(data, {"languages": {language: {key: values}}})
         else:
             # config/_default/params.yaml holds the `params` key, languages.yaml `languages`...
             data = _merge(data, {file.stem: values})
@@ -205,6 +212,47 @@ def _mounted_content(root: Path, data: Mapping[str, Any], language: str) -> Path
     return None
 
 
+def _mounts_above(
+    ctx: Context, root: Path, data: Mapping[str, Any], language: str, where: str
+) -> dict[str, list[tuple[str, Path]]]:
+    """The Markdown files ``module.mounts`` brings into the content from above the source
+    folder, by the content folder they land in; a build stops, naming ``--allow-read``,
+    when the user has not allowed that folder (nothing above the source is read unless
+    named)."""
+    found: dict[str, list[tuple[str, Path]]] = {}
+    mounts = config.get(data, "module", "mounts")
+    for mount in mounts if isinstance(mounts, list) else ():
+        target = config.string(mount.get("target")) if isinstance(mount, dict) else None
+        source = config.string(mount.get("source")) if isinstance(mount, dict) else None
+        if target is None or source is None or not target.startswith("content/"):
+            continue
+        if ".." not in PurePosixPath(source).parts or not _for_language(mount, language):
+            continue
+        file = Path(os.path.normpath(root / source))
+        if not ctx.readable(file):
+            folder = Path(os.path.relpath(file.parent, root)).as_posix()
+            raise SourceError(
+                f"module.mounts mounts {source} from above the source folder, which is read "
+                f"only when named: add --allow-read {folder}",
+                reason="missing-input",
+                path=where,
+            )
+        rel = target.removeprefix("content/").strip("/")
+        if file.is_file() and file.suffix in (".md", ".markdown"):
+            parent = PurePosixPath(rel).parent.as_posix()
+            found.setdefault("" if parent == "." else parent, []).append((rel, file))
+    return found
+
+
+def _for_language(mount: Mapping[str, Any], language: str) -> bool:
+    """Whether a mount applies to ``language`` (its ``lang`` or ``sites.matrix.languages``)."""
+    lang = mount.get("lang")
+    languages = config.get(mount, "sites", "matrix", "languages")
+    if isinstance(lang, str) and lang != language:
+        return False
+    return not (isinstance(languages, list) and language not in languages)
+
+
 # ── navigation ──────────────────────────────────────────────────────────────────────────
 
 
@@ -224,6 +272,9 @@ class _Walk:
     items: list[_Item] = field(default_factory=list)
     routes: list[str] = field(default_factory=list)
     """Published pages that are no catalog page (:attr:`Outline.routes`)."""
+    mounted: dict[str, list[tuple[str, Path]]] = field(default_factory=dict)
+    """Files mounted from above the source folder, by the content folder they land in:
+    folder -> (content path, file)."""
     cascade: list[dict[str, Any]] = field(default_factory=list)
     """The ``build`` options sections above pass down (``cascade: {build: ...}``), nearest
     last."""
@@ -264,11 +315,17 @@ def _date(data: Mapping[str, Any]) -> float:
 
 
 def _key(
-    ctx: Context, data: Mapping[str, Any], path: Path, fallback_title: str, date: float
+    ctx: Context,
+    data: Mapping[str, Any],
+    path: Path,
+    fallback_title: str,
+    date: float,
+    *,
+    rel: str | None = None,
 ) -> tuple[Any, ...]:
     where = ctx.display(path)
     title = _text(data, "linkTitle") or _text(data, "title") or fallback_title
-    return hugo_sort_key(_weight(data, where), date, title, ctx.rel(path))
+    return hugo_sort_key(_weight(data, where), date, title, rel or ctx.rel(path))
 
 
 def _build_option(data: Mapping[str, Any], key: str) -> Any:
@@ -301,7 +358,8 @@ def _published(data: Mapping[str, Any]) -> bool:
     )
 
 
-def _page(ctx: Context, path: Path, walk: _Walk) -> _Item | None:
+def _page(ctx: Context, path: Path, walk: _Walk, rel: str | None = None) -> _Item | None:
+    """A page (``rel``: its content path, for a file mounted from elsewhere)."""
     data = _front(ctx, path)
     if walk.cascade and "build" not in data and "_build" not in data:
         data = {**data, "build": walk.cascade[-1]}  # the nearest section's cascade
@@ -310,13 +368,14 @@ def _page(ctx: Context, path: Path, walk: _Walk) -> _Item | None:
     unlisted = _build_option(data, "list") in ("never", False)
     # `render: link`: no page, but its URL is a link target (the host redirects it).
     if unlisted or _build_option(data, "render") == "link" or _filled_by_layout(ctx, path, data):
-        walk.route(path, data)  # published, but no page of the navigation or the catalog
+        if rel is None:
+            walk.route(path, data)  # published, but no page of the navigation or the catalog
         return None
     label = _text(data, "linkTitle")
-    node = OutlinePage(ctx.rel(path), label, None, ctx.display(path), None)
+    node = OutlinePage(rel or ctx.rel(path), label, None, ctx.display(path), None)
     # A page with no title sorts by an empty one (Hugo takes no title from a heading).
     date = _date(data)
-    return _Item(_key(ctx, data, path, "", date), node, date)
+    return _Item(_key(ctx, data, path, "", date, rel=rel), node, date)
 
 
 def _members(
@@ -360,6 +419,16 @@ def _members(
         ):
             continue
         item = _page(ctx, entry, walk)
+        if item is not None:
+            into.append(item)
+    _mounted_members(ctx, folder, walk, into)
+
+
+def _mounted_members(ctx: Context, folder: Path, walk: _Walk, into: list[_Item]) -> None:
+    """The pages mounted into ``folder`` from above the source folder (the user allowed it)."""
+    here = "" if folder == ctx.content_root else ctx.rel(folder)
+    for rel, file in walk.mounted.get(here, []):
+        item = _page(ctx, file, walk, rel)
         if item is not None:
             into.append(item)
 
@@ -427,10 +496,17 @@ def _menu_entry(data: Mapping[str, Any], menu: str) -> tuple[int, str] | None:
     return weight, name
 
 
-def _config_menu(data: Mapping[str, Any], menu: str) -> dict[str, tuple[int, str]]:
-    """The configuration's ``menus.<menu>`` entries that name a page (``pageRef``), by the
-    content path they name (``docs``), as (weight, name)."""
-    entries = config.get(data, "menus", menu) or config.get(data, "menu", menu)
+def _config_menu(data: Mapping[str, Any], menu: str, language: str) -> dict[str, tuple[int, str]]:
+    """The configuration's ``menus.<menu>`` entries that name a page (``pageRef``), the
+    language's own first (``languages.en.menus``, ``menus.en.toml``), by the content path they
+    name (``docs``), as (weight, name)."""
+    own = config.get(data, "languages", language)
+    entries = (
+        config.get(own, "menus", menu)
+        or config.get(own, "menu", menu)
+        or config.get(data, "menus", menu)
+        or config.get(data, "menu", menu)
+    )
     out: dict[str, tuple[int, str]] = {}
     for entry in entries if isinstance(entries, list) else ():
         ref = config.string(entry.get("pageRef")) if isinstance(entry, dict) else None
@@ -511,7 +587,7 @@ def _root(
             if item is not None:
                 items.append(item)
     _members(ctx, folder, walk, items, 0, flatten=False)
-    _by_main_menu(ctx, walk, items, _config_menu(site_config or {}, "main"))
+    _by_main_menu(ctx, walk, items, _config_menu(site_config or {}, "main", walk.language))
     _ordered(root, lead, items)
     return root, declaration
 
@@ -651,6 +727,19 @@ _FROM_DESTINATION = re.compile(r"\$(\w+)\s*:?=[^}\n]*\.Destination\b")
 _EQ_LITERAL = re.compile(r"\beq\s+(\.Destination|\$\w+)(?:\.\w+)?\s+\"([^\"\s{}]{1,64})\"")
 
 
+def _hook_looks_up(root: Path, data: Mapping[str, Any]) -> bool:
+    """Whether a link render hook looks destinations up as pages (the site's own hook calling
+    ``GetPage``, or Hugo's embedded one, ``renderHooks.link.enableDefault``), so a link
+    resolves as a ``ref`` does: relative to the page, else from the content root."""
+    if config.get(data, "markup", "goldmark", "renderHooks", "link", "enableDefault") is True:
+        return True
+    for folder in _HOOKS:
+        hook = root / folder / "render-link.html"
+        if hook.is_file() and "GetPage" in config.read_text(hook, root):
+            return True
+    return False
+
+
 def _hook_destinations(root: Path) -> frozenset[str]:
     """Link destinations the site's own link render hook (``layouts/_markup/render-link.html``)
     compares with a literal (``eq $u.String "g"``, the Hugo documentation's glossary links):
@@ -664,6 +753,47 @@ def _hook_destinations(root: Path) -> frozenset[str]:
         names = {".Destination", *("$" + m for m in _FROM_DESTINATION.findall(text))}
         found.update(lit for var, lit in _EQ_LITERAL.findall(text) if var in names)
     return frozenset(found)
+
+
+# ── includes ────────────────────────────────────────────────────────────────────────────
+
+# A Markdown-rendering shortcode alone on its line whose one argument is a Markdown file:
+# {{% include "/_common/x.md" %}} (the Hugo documentation), {{% readfile file="x.md" %}}
+# (Docsy). Hugo renders that file's text into the page.
+_INCLUDE = re.compile(
+    r'^[ \t]*\{\{%[ \t]*([\w/.-]+)[ \t]+(?:file=)?"([^"\n{}]+\.md)"[ \t]*%\}\}[ \t]*$',
+    re.MULTILINE,
+)
+_MAX_INCLUDE_DEPTH = 4
+
+
+def _include_file(content: Path, page: Path, path: str, within: Path) -> Path | None:
+    """The Markdown file an include names: beside the page, else in the content folder
+    (inside ``within``), or ``None``."""
+    for base in (content,) if path.startswith("/") else (page.parent, content):
+        candidate = Path(os.path.normpath(base / path.lstrip("/")))
+        if candidate.is_file() and candidate.resolve().is_relative_to(within):
+            return candidate
+    return None
+
+
+def expand_includes(content: Path, page: Path, body: str, within: Path, depth: int = 0) -> str:
+    """A page's body with each include shortcode replaced by the text (no front matter) of the
+    content file it names; one that names no such file is left as written."""
+    if "{{%" not in body or depth >= _MAX_INCLUDE_DEPTH:
+        return body
+
+    def one(match: re.Match[str]) -> str:
+        if match.group(1) in ("ref", "relref"):
+            return match.group(0)
+        file = _include_file(content, page, match.group(2), within)
+        if file is None:
+            return match.group(0)
+        where = display_path(file, within)
+        text = split_front_matter(read_text_file(file, where=where), path=where).body
+        return expand_includes(content, file, text.strip("\n"), within, depth + 1)
+
+    return _INCLUDE.sub(one, body)
 
 
 # ── the generator ───────────────────────────────────────────────────────────────────────
@@ -686,10 +816,18 @@ class Hugo(Generator):
     marker = "Hugo configuration"
     found_from_content = True
 
-    def __init__(self, permalinks: Mapping[str, str] | None = None, language: str = "en") -> None:
+    def __init__(
+        self,
+        permalinks: Mapping[str, str] | None = None,
+        language: str = "en",
+        *,
+        lookup_links: bool = False,
+    ) -> None:
         self.permalinks = dict(permalinks or {})
         self.language = language
         """The default content language: ``page.en.md`` is its ``page.md``."""
+        self.lookup_links = lookup_links
+        """Whether a link render hook looks destinations up as pages (``_hook_looks_up``)."""
 
     def detect(self, root: Path, *, forced: bool) -> Site | None:
         files = _config_files(root)
@@ -719,7 +857,7 @@ class Hugo(Generator):
         )
         author = params.get("author")
         return Site(
-            Hugo(_permalinks(data), language),
+            Hugo(_permalinks(data), language, lookup_links=_hook_looks_up(root, data)),
             file,
             content,
             config.site_metadata(
@@ -753,6 +891,8 @@ class Hugo(Generator):
         data = _read_config(root_folder, _config_files(root_folder))
         language, others = _languages(data)
         walk = _Walk(ctx, others, self, language)
+        where = ctx.display(site.config)
+        walk.mounted = _mounts_above(ctx, root_folder, data, language, where)
         root, declaration = _root(ctx, walk, data)
         return Outline(
             self.name,
@@ -761,6 +901,7 @@ class Hugo(Generator):
             root_declaration=declaration,
             interleaved_root=True,
             routes=tuple(dict.fromkeys(walk.routes)),
+            files={rel: file for found in walk.mounted.values() for rel, file in found},
         )
 
     def page_url(self, rel: str, front: Mapping[str, Any]) -> PageUrl:
@@ -802,10 +943,17 @@ class Hugo(Generator):
                 out.append(joined)
         return tuple(out)
 
+    def expand(self, site: Site, page: Path, body: str, *, within: Path) -> str:
+        return expand_includes(site.content_root, page, body, within.resolve())
+
     def link_target(self, raw: str) -> LinkTarget | None:
         path = hugo_ref(raw)
         if path is None and _SHORTCODE.search(raw):
             # Another shortcode ({{% param url %}}) that Hugo expands into the target: no
             # path to check, so the link is kept as written (an empty target).
             return LinkTarget("")
+        suffix = PurePosixPath(raw.split("#", 1)[0]).suffix.lower()
+        if path is None and self.lookup_links and not raw.startswith(("#", "/")):
+            # The render hook looks a relative destination up as a page, as a ref does.
+            return LinkTarget(raw) if suffix in ("", ".md") else None
         return None if path is None else LinkTarget(path)

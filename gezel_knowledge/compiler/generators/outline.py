@@ -4,6 +4,7 @@ in the generator's order."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from gezel_knowledge.compiler.metadata.catalog_yaml import TopicDeclaration
 
@@ -56,6 +57,9 @@ class Outline:
     root_declaration: TopicDeclaration | None = None
     """What the content folder itself declares about the root topic (its ``_topic.yaml``,
     Hugo's root ``_index.md``)."""
+    files: dict[str, Path] = field(default_factory=dict)
+    """Pages whose file lies elsewhere than their content path says (Hugo mounts a file
+    from above the source folder at ``project/README.md``): content path -> file."""
     routes: tuple[str, ...] = ()
     """Pages the generator publishes outside its navigation and the catalog (Hugo's search
     page filled by its theme, a ``list: never`` page), as :attr:`LinkStyle.routes`: a link

@@ -151,13 +151,19 @@ def recognise_outline(
     forced: bool = False,
     exclude: Sequence[str] = (),
     reserved: set[Path] | None = None,
+    allow_read: Path | None = None,
 ) -> Recognised:
     """The outline of ``site``'s pages (its generator's navigation, else the folder tree);
     ``forced`` when catalog.yaml insists on the generator, whose navigation file must then
     exist."""
     generator = site.generator
     ctx = Context(
-        source_root, site.content_root, exclude, reserved or set(), generator.page_suffixes
+        source_root,
+        site.content_root,
+        exclude,
+        reserved or set(),
+        generator.page_suffixes,
+        allow_read=allow_read,
     )
     outline = generator.outline(site, ctx)
     if outline is None:

@@ -365,8 +365,17 @@ def _asset_archive_path(rel: str) -> str:
 
 
 class _Tree:
-    def __init__(self, source_root: Path, content_root: Path, site: Site) -> None:
+    def __init__(
+        self,
+        source_root: Path,
+        content_root: Path,
+        site: Site,
+        files: Mapping[str, Path] | None = None,
+    ) -> None:
         self.source_root = source_root
+        self.files = dict(files or {})
+        """Pages mounted from a folder the user allowed above the source (content path ->
+        file)."""
         self.content_root = content_root
         self.site = site
         self.style = site.links
@@ -442,16 +451,22 @@ class _Tree:
         return tuple(out)
 
     def display(self, path: Path) -> str:
+        if not path.is_relative_to(self.source_root) and path.is_relative_to(
+            self.source_root.parent
+        ):
+            # A file mounted from the folder above (the user allowed it): ../README.md.
+            return Path(os.path.relpath(path, self.source_root)).as_posix()
         return display_path(path, self.source_root)
 
     def warn(self, reason: str, message: str, where: str, line: int) -> None:
         self.warnings.append(BuildWarning(reason, message, path=where, line=line))
 
     def scan(self, rel: str, label: str | None) -> _Page:
-        file = self.content_root / rel
+        mounted = self.files.get(rel)
+        file = mounted if mounted is not None else self.content_root / rel
         where = self.display(file)
         resolved = resolved_path(file, where=where)
-        if not resolved.is_relative_to(self.source_root):
+        if mounted is None and not resolved.is_relative_to(self.source_root):
             raise SourceError(
                 "resolves outside the source folder", reason="unsafe-path", path=where
             )
@@ -915,9 +930,11 @@ def load_markdown_tree(
     *,
     metadata: MetadataInput | None = None,
     catalog: CatalogFile | None = None,
+    allow_read: Path | str | None = None,
 ) -> CatalogSource:
     """Read a Markdown tree (and its ``catalog.yaml``, or ``catalog`` instead of it) into a
-    :class:`CatalogSource`; ``metadata`` overrides field by field."""
+    :class:`CatalogSource`; ``metadata`` overrides field by field; ``allow_read`` names the
+    folder above the tree whose files the site's configuration may mount."""
     source_root = Path(root).resolve()
     if not source_root.is_dir():
         raise SourceError("is not a folder", reason="not-a-folder", path=str(root))
@@ -941,13 +958,14 @@ def load_markdown_tree(
         forced=kind != "auto",
         exclude=meta.exclude or (),
         reserved=reserved,
+        allow_read=Path(allow_read).resolve() if allow_read is not None else None,
     )
     labels = outline_pages(recognised.outline)
     if recognised.outline.routes:
         # Pages the generator publishes outside its navigation: links to them are silent.
         routes = (*site.links.routes, *recognised.outline.routes)
         site = replace(site, links=replace(site.links, routes=routes))
-    tree = _Tree(source_root, recognised.content_root, site)
+    tree = _Tree(source_root, recognised.content_root, site, recognised.outline.files)
     for rel in sorted(labels):
         tree.scan(rel, labels[rel])
     if meta.name is None and site.generator_name is not None:

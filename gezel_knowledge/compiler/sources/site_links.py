@@ -223,6 +223,7 @@ class LinkResolver:
                 self._by_files(page_rel, target)
                 or self._by_files("", "/" + target.lstrip("/"))
                 or self._by_urls(page_rel, target)
+                or self._by_urls(page_rel, "/" + target.lstrip("/"))
                 or self._by_name(target)
             )
         if PurePosixPath(target).suffix.lower() in PAGE_SUFFIXES:
