@@ -507,6 +507,10 @@ class PageMap:
             above = self.site.parent / (posixpath.basename(document_id) + suffix)
             if above.is_file():
                 return self._relative(above)
+        return self._by_content(document_id, body)
+
+    def _by_content(self, document_id: str, body: str) -> str:
+        """The page whose lines the body shares most (at least 30%), for an id no rule maps."""
         if self._lines is None:
             self._lines = {
                 p: _lines(p.read_text(encoding="utf-8", errors="replace")) for p in self.pages
