@@ -10,6 +10,7 @@ from gezel_knowledge.compiler import LinkBase, SourceError
 from gezel_knowledge.compiler.sources.markdown_tree import load_markdown_tree
 from gezel_knowledge.compiler.text.links import find_links
 from tests.compiler.trees import PNG, SVG, build, entries, write_tree
+from tests.faults import MB, assert_linear_time
 
 LINKS = LinkBase("tester", "demo")
 
@@ -329,3 +330,20 @@ def test_a_sites_image_the_catalog_cannot_ship_is_kept_as_written(tmp_path: Path
     body = source.documents[0].load_body(LINKS)
     assert body == "# A\n\n![x](bad.png)\n![y](img/diagram.svg)\n![z](assets/ok.png)\n"
     assert [a.path for a in source.assets] == ["assets/ok.png"]
+
+
+def test_fences_indented_in_lists_tabs_and_admonitions_are_code() -> None:
+    # Python-Markdown's containers (=== "tab", !!! note) and list items indent their fences;
+    # the code in them is no link, the list item's own paragraph is.
+    body = (
+        '=== "Python 3.10"\n    ```py\n    print(Foo[int](f=1))\n    ```\n\n'
+        "!!! note\n    ~~~~\n        a[1](b)\n    ~~~~\n\n"
+        "- item\n\n    [real](page.md)\n\n    ```\n    unclosed[x](y.md)\n"
+    )
+    # An indented opening with no closing marks nothing.
+    assert [link.target for link in find_links(body)] == ["page.md", "y.md"]
+
+
+def test_indented_fences_are_found_in_linear_time() -> None:
+    text = "    ```x\n" * (MB // 9)
+    assert_linear_time(lambda: find_links(text), MB, seconds_per_mb=10, what="indented fences")

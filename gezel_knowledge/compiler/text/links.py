@@ -99,6 +99,7 @@ def find_links(
     if blocks is None:
         blocks = parse_blocks(body, index)
     code = code_line_mask(blocks, index.count)
+    _mask_indented_fences(body, index, code)
     if myst:
         for number in directive_lines(body):
             if number <= index.count:
@@ -133,6 +134,45 @@ def find_links(
             refs.append(LinkRef(start + s, start + e, line[s:e], number, image=True, html=True))
     refs.sort(key=lambda r: r.start)
     return refs
+
+
+_INDENTED_FENCE = re.compile(r"(?: {4,}|\t[ \t]*)(`{3,}|~{3,})")
+
+
+def _mask_indented_fences(body: str, index: LineIndex, code: list[bool]) -> None:
+    """Mark as code the fenced blocks indented four spaces or more, inside list items and
+    the indented containers of Python-Markdown (admonitions, ``=== "tab"`` blocks), which
+    every renderer reads as fences there: from the opening line through the first closing
+    run of the same character at least as long. An opening without a closing marks nothing."""
+    count = index.count
+    # The shortest run of each character that found no closing: a longer one after it finds
+    # none either, so it is not searched again (the scan stays near linear on hostile text).
+    unclosed: dict[str, int] = {}
+    number = 1
+    while number <= count:
+        if code[number - 1]:
+            number += 1
+            continue
+        start, end = index.span(number)
+        opening = _INDENTED_FENCE.match(body, start, end)
+        run = opening.group(1) if opening is not None else ""
+        if not run or len(run) >= unclosed.get(run[0], len(run) + 1):
+            number += 1
+            continue
+        closer = re.compile(rf"[ \t]*{re.escape(run[0])}{{{len(run)},}}[ \t]*\Z")
+        probe = number + 1
+        while probe <= count:
+            s, e = index.span(probe)
+            if closer.match(body[s:e]):
+                break
+            probe += 1
+        if probe > count:
+            unclosed[run[0]] = len(run)
+            number += 1
+            continue
+        for n in range(number, probe + 1):
+            code[n - 1] = True
+        number = probe + 1
 
 
 def _ref(line: str, line_start: int, s: int, e: int, number: int, *, image: bool) -> LinkRef:
