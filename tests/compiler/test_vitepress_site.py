@@ -191,3 +191,33 @@ def test_included_files_are_part_of_the_page(tmp_path: Path) -> None:
     assert "Not this" not in cli
     y = next(d for d in source.documents if d.id == "y").load_body(LINKS)
     assert "<!--@include: ../../outside.md-->" in y  # never read outside the source folder
+
+
+def test_locale_configs_spread_in_are_not_the_sites_settings(tmp_path: Path) -> None:
+    # Each locale spreads its own configuration (description, head, themeConfig): the root
+    # locale's object then holds more settings keys than the site's, which holds `locales`.
+    config = (
+        "import { defineConfig } from 'vitepress'\nimport { en } from './en'\n"
+        "import { zh } from './zh'\n"
+        "export default defineConfig({\n  ...shared,\n  locales: {\n"
+        "    root: { label: 'English', lang: 'en-US', link: '/', ...en },\n"
+        "    zh: { label: 'Chinese', lang: 'zh-CN', link: '/zh/', ...zh },\n  },\n})\n"
+    )
+    locale = (
+        "export const {name} = {{ description: 'D', head: [],\n"
+        "  themeConfig: {{ sidebar: [{{ text: 'Guide', link: '{prefix}/guide' }}] }} }}\n"
+    )
+    root = write_tree(
+        tmp_path / "site",
+        {
+            ".vitepress/config/index.ts": config,
+            ".vitepress/config/en.ts": locale.format(name="en", prefix=""),
+            ".vitepress/config/zh.ts": locale.format(name="zh", prefix="/zh"),
+            "index.md": "# Home\n",
+            "guide.md": "# Guide\n",
+            "zh/index.md": "# Zh home\n",
+            "zh/guide.md": "# Zh guide\n",
+        },
+    )
+    source = load_markdown_tree(root)
+    assert sorted(d.id for d in source.documents) == ["guide", "index"]

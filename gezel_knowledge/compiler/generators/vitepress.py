@@ -125,7 +125,14 @@ class _Config:
 
 def _read(file: Path, root: Path) -> _Config:
     files = read_config(file, root)
-    settings = score_settings(files[0].values if files else [], _SETTINGS)
+    values = files[0].values if files else []
+    # `locales` is a key of the site's settings only: the object holding it is the settings,
+    # though a locale's own configuration (`root: { lang, ...enConfig }`) may hold more of
+    # the other keys.
+    settings = next(
+        (v for v in values if isinstance(v, dict) and config.mapping(v.get("locales"))),
+        None,
+    ) or score_settings(values, _SETTINGS)
     locales = config.mapping(settings.get("locales"))
     others = tuple(k.strip("/") for k in locales if k != "root" and k.strip("/"))
     return _Config(settings, files, others)
