@@ -118,6 +118,10 @@ def sqlite_backend() -> SqliteBackend:
     )
 
 
+BUSY_TIMEOUT_MS = 60_000
+"""How long a write waits for another connection's transaction before failing."""
+
+
 def _reset_backend_cache() -> None:
     """Forget the probed backend (tests simulate other environments)."""
     global _backend  # noqa: PLW0603
@@ -133,7 +137,10 @@ def connect(path: Path | str) -> sqlite3.Connection:
     backend = sqlite_backend()
     conn = backend.module.connect(str(path), isolation_level=None, check_same_thread=False)
     _load_vec(conn)
-    conn.execute("PRAGMA busy_timeout = 5000")
+    # Several processes may write one index (indexers serialise on a file lock, enrichments
+    # and memory writes interleave by batch): on a loaded machine a writer can wait behind
+    # many of the others' batches, and 5 s was seen to run out. Waiting is what a user wants.
+    conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
     conn.execute("PRAGMA foreign_keys = ON")
     if str(path) != ":memory:":
         conn.execute("PRAGMA journal_mode = WAL")
