@@ -119,3 +119,13 @@ def test_headings_in_block_quotes_and_inline_attribute_ids_are_anchors() -> None
     assert found["custom_dir"] == (5, 7)
     assert found["mkdocs-locale"] == (9, 9)
     assert found["theme"] == (3, 9)
+
+
+def test_angle_brackets_that_are_no_html_tag_stay_in_the_heading() -> None:
+    # `<string, AnyValue>` is no tag (a comma after the name), so GitHub keeps it as text;
+    # `<T>` and `<span class="x">` are tags, dropped.
+    anchors = _anchors(
+        "### map<string, AnyValue>\n\n## List<T>\n\n## A <span class='x'>b</span>\n", "github"
+    )
+    assert {"mapstring-anyvalue", "list", "a-b"} <= set(anchors)
+    assert heading_text("map<string, AnyValue>") == "map<string, AnyValue>"
