@@ -145,3 +145,13 @@ def test_setext_headings_are_anchors_up_to_the_next_heading() -> None:
     }
     assert anchors["differences_1"] == (21, 22)
     assert anchors["next"] == (17, 22)
+
+
+def test_angle_brackets_that_are_no_html_tag_stay_in_the_heading() -> None:
+    # `<string, AnyValue>` is no tag (a comma after the name), so GitHub keeps it as text;
+    # `<T>` and `<span class="x">` are tags, dropped.
+    anchors = _anchors(
+        "### map<string, AnyValue>\n\n## List<T>\n\n## A <span class='x'>b</span>\n", "github"
+    )
+    assert {"mapstring-anyvalue", "list", "a-b"} <= set(anchors)
+    assert heading_text("map<string, AnyValue>") == "map<string, AnyValue>"

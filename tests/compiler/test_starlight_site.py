@@ -102,3 +102,30 @@ def test_links_are_urls_of_slugs(tmp_path: Path) -> None:
     body = next(d for d in source.documents if d.id == "getting-started").load_body(LINKS)
     assert "[b](knowledge://tester/demo/guides/b-zeta#line=" in body
     assert "[a](knowledge://tester/demo/faq)" in body
+
+
+def test_a_default_locale_with_no_root_is_its_own_folder(tmp_path: Path) -> None:
+    config = (
+        "import starlight from '@astrojs/starlight';\n"
+        "export default { integrations: [starlight({ title: { en: 'Docs', fr: 'Doc' },\n"
+        "  defaultLocale: 'en', locales: { en: { lang: 'en' }, fr: { lang: 'fr' } },\n"
+        "  sidebar: [{ label: 'Guides',\n"
+        "    items: ['guides/b', { label: 'A', link: '/guides/a/' }] }],\n"
+        "})] };\n"
+    )
+    c = "src/content/docs/"
+    root = write_tree(
+        tmp_path / "site",
+        {
+            "astro.config.mjs": config,
+            c + "en/index.md": _page("Home"),
+            c + "en/guides/a.md": _page("Alpha"),
+            c + "en/guides/b.md": _page("Beta"),
+            c + "fr/index.md": _page("Accueil"),
+        },
+        catalog=None,
+    )
+    source = load_markdown_tree(root)
+    assert source.warnings == ()
+    assert toc_order(source) == ["en/index", "en/guides/b", "en/guides/a"]
+    assert source.metadata.name == "Docs"

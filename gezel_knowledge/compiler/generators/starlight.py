@@ -315,7 +315,9 @@ class _Builder:
         if link is not None:
             if not SCHEME.match(link):
                 path = link.split("#", 1)[0].split("?", 1)[0].strip("/")
-                doc = self.by_slug.get(path)
+                # Starlight puts the locale before a manual link (`/guides/` in `en/`).
+                localised = f"{self.locale}/{path}".strip("/") if self.locale else path
+                doc = self.by_slug.get(localised) or self.by_slug.get(path)
                 if doc is not None:
                     self.page(into, doc, label)
         elif isinstance(auto, dict):

@@ -89,6 +89,13 @@ _IMAGE = re.compile(r"!\[(?:[^\[\]\\]|\\.)*\]\([^()]*\)")
 _LINK = re.compile(r"(?<!\\)\[((?:[^\[\]\\]|\\.)*)\](?:\([^()]*\)|\[[^\[\]]*\])")
 _BACKTICKS = re.compile(r"`+")
 _TAG = re.compile(r"</?[A-Za-z][^<>]*>")
+# What CommonMark takes for an HTML tag (a name, then attributes each after whitespace): only
+# such a tag is dropped from a heading; `map<string, AnyValue>` is text. Applied to one `_TAG`
+# match at a time, so its cost stays within that match.
+_VALID_TAG = re.compile(
+    r"</?[A-Za-z][A-Za-z0-9-]*"
+    r"(?:\s+[A-Za-z_:][\w.:-]*(?:\s*=\s*(?:\"[^\"]*\"|'[^']*'|[^\s\"'=<>`]+))?)*\s*/?>"
+)
 _EMPHASIS = re.compile(r"(?<!\\)(?:\*+|~~|(?<![^\W_])_+|_+(?![^\W_]))")
 _ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
 _ATTRIBUTES = re.compile(r"\{:?[ \t]*([^{}]*)\}[ \t]*\Z")
@@ -121,7 +128,7 @@ def _without_markup(text: str) -> str:
     text = _SHORTCODE.sub("", text)
     text = _IMAGE.sub("", text)
     text = _LINK.sub(r"\1", text)
-    text = _TAG.sub("", text)
+    text = _TAG.sub(lambda m: "" if _VALID_TAG.fullmatch(m.group()) else m.group(), text)
     text = _EMPHASIS.sub("", text)
     return html.unescape(_ESCAPE.sub(r"\1", text))
 
