@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 
 import brotli
+import numpy as np
 import pytest
 
 from gezel_knowledge.validate import Finding, validate_archive, validate_catalog
@@ -569,3 +571,34 @@ def test_a_line_range_two_past_the_body_is_refused(fresh: Fresh) -> None:
     )
     reseal(root)
     assert "invalid-line-range" in reasons(root, deep=True)
+
+
+def test_a_near_duplicate_that_outscores_a_chunk_does_not_fail_the_self_probe(
+    fresh: Fresh,
+) -> None:
+    # The rerank score is dot(query, q / 127), no cosine: a near-duplicate row a little longer
+    # than chunk 1's own outscores it on chunk 1's probe. Both rows are as a build writes them.
+    root = fresh("embedded")
+    router = root / "index" / "router.db"
+    conn = sqlite3.connect(router)
+    (own,) = conn.execute("SELECT v FROM chunk_vectors_int8 WHERE chunk_id = 1").fetchone()
+    (bits,) = conn.execute("SELECT v FROM chunk_vectors_bit WHERE chunk_id = 1").fetchone()
+    longer = np.clip(np.frombuffer(own, dtype=np.int8).astype(np.int32) * 21 // 20, -127, 127)
+    last = conn.execute("SELECT MAX(chunk_id) FROM chunk_vectors_int8").fetchone()[0]
+    with conn:
+        conn.execute(
+            "UPDATE chunk_vectors_int8 SET v = ? WHERE chunk_id = ?",
+            (longer.astype(np.int8).tobytes(), last - 1),
+        )
+        conn.execute("UPDATE chunk_vectors_bit SET v = ? WHERE chunk_id = ?", (bits, last - 1))
+    conn.close()
+    reseal(root)
+    assert validate_catalog(root, deep=True).findings == ()
+    # A row that is nobody's (its own bits, another's int8) still fails.
+    mutate_db(
+        router,
+        "UPDATE chunk_vectors_int8 SET v = (SELECT v FROM chunk_vectors_int8 WHERE chunk_id = 9)"
+        " WHERE chunk_id = 1",
+    )
+    reseal(root)
+    assert {"self-probe-failed", "vectors-misaligned"} & reasons(root, deep=True)
