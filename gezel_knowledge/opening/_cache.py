@@ -13,7 +13,8 @@ Layout of a cache directory (default ``<GEZEL_HOME>/cache/catalogs``)::
 
 An archive is deeply validated on its first extraction and the verdict is kept with its digest,
 so a refused archive is refused again at once and a valid one is not validated again. A verdict
-counts only for the limits and the library version that reached it. On reuse, every file of the
+counts only for the limits, the library version and the validation rules that reached it (a
+changed rule reaches it again). On reuse, every file of the
 entry is checked against the sizes and mtimes recorded when it was published (cheap: one
 ``stat`` per file); an entry that fails is discarded and extracted again.
 
@@ -83,6 +84,14 @@ _SCHEMA = 1
 _UNLEASED_GRACE = 24 * 3600.0
 _SIZE = re.compile(r"^\s*(\d+)\s*([KMGT]?)(?:i?B)?\s*$", re.IGNORECASE)
 _STAGING = re.compile(r"^\.([0-9a-f]{64})\.staging-")
+
+VALIDATION_RULES = 2
+"""Bumped whenever deep validation accepts or refuses something it did not before (2: a
+probed chunk may find itself among its first three), so a verdict kept under the old rules
+is reached again rather than trusted; a release's version number does the same."""
+
+CHECKED_BY = f"{__version__} rules {VALIDATION_RULES}"
+"""Who reached a kept verdict: the library version and the validation rules."""
 
 
 def default_cache_dir() -> Path:
@@ -244,7 +253,7 @@ class CatalogCache:
             not isinstance(obj, dict)
             or obj.get("kind") != _KIND
             or obj.get("schema") != _SCHEMA
-            or obj.get("checkedBy") != __version__
+            or obj.get("checkedBy") != CHECKED_BY
             or obj.get("limits") != limits_fingerprint(limits)
             or obj.get("sha256") != sha256
         ):
@@ -289,7 +298,7 @@ class CatalogCache:
             "kind": _KIND,
             "schema": _SCHEMA,
             "sha256": sha256,
-            "checkedBy": __version__,
+            "checkedBy": CHECKED_BY,
             "limits": limits_fingerprint(limits),
             **obj,
         }

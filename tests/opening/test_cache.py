@@ -116,6 +116,27 @@ def test_a_refused_archive_is_refused_again_from_its_verdict(
     assert len(validations) == 1
 
 
+def test_a_verdict_reached_under_other_validation_rules_is_reached_again(
+    make_archive: MakeArchive,
+    tmp_path: Path,
+    validations: list[int],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A rule that changed without a new release (a refusal the old rules reached may be
+    # wrong now) must not be trusted from the kept verdict.
+    sql = "UPDATE documents SET title = CAST(X'c328' AS TEXT) WHERE id = 'doc-0001'"
+    archive = make_archive("broken", sql)
+    cache = tmp_path / "cache"
+    with pytest.raises(IntegrityFailure):
+        open_catalog(archive, cache_dir=cache)
+    monkeypatch.setattr(cache_module, "CHECKED_BY", cache_module.CHECKED_BY + " next")
+    with pytest.raises(IntegrityFailure):
+        open_catalog(archive, cache_dir=cache)
+    with pytest.raises(IntegrityFailure):
+        open_catalog(archive, cache_dir=cache)
+    assert len(validations) == 2
+
+
 def test_an_unchanged_archive_is_not_hashed_or_validated_again(
     make_archive: MakeArchive, tmp_path: Path, hashes: list[int], validations: list[int]
 ) -> None:
