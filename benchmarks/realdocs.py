@@ -55,6 +55,7 @@ from typing import Any
 
 import gezel_knowledge
 from gezel_knowledge import open_catalog
+from gezel_knowledge.errors import KnowledgeError
 
 HERE = Path(__file__).resolve().parent
 DATA = HERE / "realdocs"
@@ -726,7 +727,11 @@ def search_built(
     except Unavailable as exc:
         row.update(builds=False, error=f"not checked out: {exc}")
         return row
-    catalog = open_catalog(output)
+    try:
+        catalog = open_catalog(output)
+    except KnowledgeError as exc:
+        row.update(builds=True, searched_only=True, error=f"catalog does not open: {exc}")
+        return row
     try:
         ids = catalog_order(catalog)
         mapper = PageMap(site, tree.content)
@@ -789,7 +794,13 @@ def measure(
     row["catalog"]["publisher"] = (manifest.get("publisher") or {}).get("id")
     row["catalog"]["license"] = (manifest.get("license") or {}).get("spdx")
     row.update(classify(list(b.report.get("warnings", [])), load_verdicts(tree.name), site))
-    catalog = open_catalog(output) if search else open_catalog(output, embedder=None)
+    try:
+        catalog = open_catalog(output) if search else open_catalog(output, embedder=None)
+    except KnowledgeError as exc:
+        # Built but refused at open: a defect of this library worth its own line, not the
+        # end of the whole run.
+        row["error"] = f"catalog does not open: {exc}"
+        return row
     try:
         ids = catalog_order(catalog)
         mapper = PageMap(site, tree.content)
@@ -937,6 +948,11 @@ def print_table(rows: list[dict[str, Any]]) -> None:
         print("\nno: the build stops (no*: measured again with --metadata-flags):")
         for r in failed:
             print(f"  {r['name']}: {r.get('error')}")
+    refused = [r for r in rows if r.get("builds") and r.get("error")]
+    if refused:
+        print("\nbuilt, but the catalog does not open:")
+        for r in refused:
+            print(f"  {r['name']}: {r['error']}")
 
 
 def rescore(result: dict[str, Any], trees_dir: Path) -> dict[str, Any]:
