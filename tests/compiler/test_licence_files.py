@@ -65,6 +65,24 @@ def test_the_plain_licence_name_is_preferred_to_a_dual_licence_pair(tmp_path: Pa
     assert find_licence_file(tmp_path) == tmp_path / "LICENSE-MIT"
 
 
+def test_a_notice_that_points_at_the_licence_file_gives_way_to_it(tmp_path: Path) -> None:
+    # hugoDocs' LICENSE.md only says where the content's licence is.
+    pointer = "See [content/LICENSE.md](content/LICENSE.md) for the license of the content.\n"
+    root = write_tree(
+        tmp_path / "site",
+        {"LICENSE.md": pointer, "content/LICENSE.md": APACHE_NOTICE, "a.md": "# A\n"},
+        catalog=None,
+        notices=False,
+    )
+    assert find_licence_file(root) == root / "content" / "LICENSE.md"
+    # A pointer at nothing recognisable, or outside the folder, keeps the notice itself.
+    (root / "content" / "LICENSE.md").write_text("All rights reserved.\n")
+    assert find_licence_file(root) == root / "LICENSE.md"
+    (root / "LICENSE.md").write_text("See ../LICENSE.\n")
+    (tmp_path / "LICENSE").write_text(MIT)
+    assert find_licence_file(root) == root / "LICENSE.md"
+
+
 def test_the_short_apache_notice_is_the_apache_licence() -> None:
     licence = recognise_licence(APACHE_NOTICE)
     assert licence is not None

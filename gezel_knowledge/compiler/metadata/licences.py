@@ -205,8 +205,31 @@ def _notice_in(folder: Path) -> Path | None:
 
 
 def find_licence_file(root: Path) -> Path | None:
-    """The licence notice in the source folder ``root`` (never above it), or ``None``."""
-    return _notice_in(root)
+    """The licence notice in the source folder ``root`` (never above it), or ``None``. A short
+    notice that only points at another file of ``root`` (``See [content/LICENSE.md](...)``)
+    gives way to that file when it holds a licence this module recognises."""
+    notice = _notice_in(root)
+    return _pointed_at(notice, root) if notice is not None else None
+
+
+_POINTER = re.compile(r"\]\(([^)\s]+)\)|(?<![\w/.])((?:[\w.-]+/)*(?:LICEN[CS]E|COPYING)[\w.-]*)")
+_MAX_POINTER_NOTICE = 2000
+
+
+def _pointed_at(notice: Path, root: Path) -> Path:
+    """``notice``, or the licence file inside ``root`` a short unrecognised notice names."""
+    text = read_notice(notice)
+    if text is None or len(text) > _MAX_POINTER_NOTICE or recognise_licence(text) is not None:
+        return notice
+    top = root.resolve()
+    for match in _POINTER.finditer(text):
+        target = (notice.parent / (match.group(1) or match.group(2))).resolve()
+        if target == notice.resolve() or not target.is_relative_to(top) or not target.is_file():
+            continue
+        pointed = read_notice(target)
+        if pointed is not None and recognise_licence(pointed) is not None:
+            return notice.parent / (match.group(1) or match.group(2))
+    return notice
 
 
 def licence_file_above(root: Path) -> Path | None:
