@@ -11,6 +11,7 @@ read.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -20,7 +21,7 @@ from gezel_knowledge.compiler.generators import _config as config
 from gezel_knowledge.compiler.generators._context import normalise
 from gezel_knowledge.compiler.generators._js import read_module, walk_values
 
-__all__ = ["MAX_FILES", "JsFile", "read_config", "score_settings"]
+__all__ = ["MAX_FILES", "SKIPPED_FOLDERS", "JsFile", "find_config", "read_config", "score_settings"]
 
 MAX_FILES = 32
 _SUFFIXES = (".ts", ".mts", ".js", ".mjs", ".cts", ".cjs", ".json")
@@ -90,3 +91,29 @@ def score_settings(values: list[Any], keys: tuple[str, ...]) -> dict[str, Any]:
             if here > score:
                 best, score = value, here
     return best
+
+
+SKIPPED_FOLDERS = ("node_modules", "dist")
+"""Folders of a JavaScript project that hold no pages of its site."""
+
+
+def find_config(root: Path, config_in: Callable[[Path], Path | None]) -> Path | None:
+    """The configuration ``config_in`` finds at ``root``, else in one folder just below it
+    (``docs/`` first; hidden folders, ``node_modules`` and ``dist`` skipped): a repository
+    whose site is ``docs/`` builds at its root."""
+    found = config_in(root)
+    if found is not None:
+        return found
+    try:
+        folders = sorted(
+            (p for p in root.iterdir() if p.is_dir() and not p.name.startswith(".")),
+            key=lambda p: (p.name != "docs", p.name),
+        )
+    except OSError:
+        return None
+    for folder in folders:
+        if folder.name not in SKIPPED_FOLDERS and not folder.is_symlink():
+            found = config_in(folder)
+            if found is not None:
+                return found
+    return None

@@ -48,7 +48,13 @@ from gezel_knowledge.compiler.errors import display_path
 from gezel_knowledge.compiler.generators import _config as config
 from gezel_knowledge.compiler.generators._context import MARKDOWN_SUFFIXES, MDX, SCHEME, Context
 from gezel_knowledge.compiler.generators._js import read_module
-from gezel_knowledge.compiler.generators._js_config import JsFile, read_config, score_settings
+from gezel_knowledge.compiler.generators._js_config import (
+    SKIPPED_FOLDERS,
+    JsFile,
+    find_config,
+    read_config,
+    score_settings,
+)
 from gezel_knowledge.compiler.generators._tree import front
 from gezel_knowledge.compiler.generators.base import Generator, LinkStyle, PageUrl, Site
 from gezel_knowledge.compiler.generators.outline import Outline, OutlinePage, OutlineSection
@@ -58,7 +64,6 @@ __all__ = ["Starlight", "slug_of"]
 _CONFIGS = tuple(f"astro.config.{s}" for s in ("mjs", "js", "ts", "mts", "cjs", "cts"))
 _STARLIGHT = ("title", "sidebar", "locales", "defaultLocale", "social", "editLink", "customCss")
 _ASTRO = ("site", "base", "trailingSlash", "srcDir", "integrations", "outDir")
-_SKIPPED = ("node_modules", "dist")
 _MAX_DEPTH = 32
 _IMPORT_NAME = re.compile(r"""import\s+([A-Za-z_$][\w$]*)\s+from\s+['"]@astrojs/starlight['"]""")
 # github-slugger: lowercase, drop what is not a letter, mark, number, connector, space or '-'.
@@ -79,22 +84,7 @@ def _config_in(folder: Path) -> Path | None:
 
 def _config_file(root: Path) -> Path | None:
     """The configuration at ``root``, else in one folder just below it (``docs/`` first)."""
-    found = _config_in(root)
-    if found is not None:
-        return found
-    try:
-        folders = sorted(
-            (p for p in root.iterdir() if p.is_dir() and not p.name.startswith(".")),
-            key=lambda p: (p.name != "docs", p.name),
-        )
-    except OSError:
-        return None
-    for folder in folders:
-        if folder.name not in _SKIPPED and not folder.is_symlink():
-            found = _config_in(folder)
-            if found is not None:
-                return found
-    return None
+    return find_config(root, _config_in)
 
 
 def _str(value: Any) -> str | None:
@@ -189,7 +179,7 @@ def _docs(ctx: Context, read: _Config) -> list[_Doc]:
     out = []
     for folder, dirs, files in os.walk(ctx.content_root):  # never follows linked folders
         base = Path(folder)
-        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in _SKIPPED)
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in SKIPPED_FOLDERS)
         for name in sorted(files):
             path = base / name
             if name.startswith((".", "_")) or not ctx.is_page(path) or path.is_symlink():

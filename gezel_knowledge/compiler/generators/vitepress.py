@@ -46,7 +46,13 @@ from gezel_knowledge.compiler.generators import _config as config
 from gezel_knowledge.compiler.generators._context import SCHEME, Context, normalise
 from gezel_knowledge.compiler.generators._glob import Glob
 from gezel_knowledge.compiler.generators._js import UNKNOWN
-from gezel_knowledge.compiler.generators._js_config import JsFile, read_config, score_settings
+from gezel_knowledge.compiler.generators._js_config import (
+    SKIPPED_FOLDERS,
+    JsFile,
+    find_config,
+    read_config,
+    score_settings,
+)
 from gezel_knowledge.compiler.generators.base import Generator, LinkStyle, PageUrl, Site
 from gezel_knowledge.compiler.generators.outline import Outline, OutlinePage, OutlineSection
 from gezel_knowledge.compiler.text.data import read_text_file
@@ -70,7 +76,6 @@ _SETTINGS = (
     "themeConfig",
     "locales",
 )
-_SKIPPED = ("node_modules", "dist")
 _MAX_DEPTH = 32
 
 
@@ -80,22 +85,7 @@ def _config_in(folder: Path) -> Path | None:
 
 def _config_file(root: Path) -> Path | None:
     """The configuration at ``root``, else in one folder just below it (``docs/`` first)."""
-    found = _config_in(root)
-    if found is not None:
-        return found
-    try:
-        folders = sorted(
-            (p for p in root.iterdir() if p.is_dir() and not p.name.startswith(".")),
-            key=lambda p: (p.name != "docs", p.name),
-        )
-    except OSError:
-        return None
-    for folder in folders:
-        if folder.name not in _SKIPPED and not folder.is_symlink():
-            found = _config_in(folder)
-            if found is not None:
-                return found
-    return None
+    return find_config(root, _config_in)
 
 
 def _project(file: Path) -> Path:
@@ -328,7 +318,7 @@ def _pages(ctx: Context, read: _Config) -> list[str]:
     found = []
     for folder, dirs, files in os.walk(ctx.content_root):  # never follows linked folders
         base = Path(folder)
-        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in _SKIPPED)
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in SKIPPED_FOLDERS)
         for name in files:
             path = base / name
             if name.startswith(".") or not ctx.is_page(path) or path.is_symlink():
