@@ -48,6 +48,7 @@ from numpy.typing import NDArray
 from gezel_knowledge.embedders import HashEmbedder
 from gezel_knowledge.opening import open_catalog
 from gezel_knowledge.reader import Catalog
+from gezel_knowledge.reader.vectors import compiled_kernels_available
 from gezk.ddl import create_schema, seal, write_meta
 from gezk.ids import chunk_uid, content_hash
 from gezk.profiles import MARKDOWN_CHUNKS_2, TEST_HASH_EMBED_1
@@ -307,6 +308,10 @@ def measure(catalog: Catalog, queries: list[str]) -> dict[str, Any]:
     times: dict[str, tuple[list[float], list[float]]] = {
         m: ([], []) for m in ("vector", "hybrid", "keyword")
     }
+    # The compiled kernels are prepared on a background thread whose CPU time (a cold numba
+    # compile takes seconds) would land on whichever searches ran meanwhile: wait for them.
+    kernels = compiled_kernels_available()
+    print(f"stage-1 kernels: {kernels.message}", file=sys.stderr)
     for mode in times:  # warm: sign bits, connections, page cache
         catalog.search(queries[0], mode=mode, k=10, min_similarity=-1.0)  # type: ignore[arg-type]
     for query in queries:

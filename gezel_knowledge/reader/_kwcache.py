@@ -246,6 +246,16 @@ class KeywordIndexes:
             if lock is not None:
                 lock.release()
 
+    def passages_with(self, shard: ShardInfo, token: str) -> int | None:
+        """Passages of ``shard`` holding the folded ``token`` or a word of its stem, from the
+        shard's index when it is loaded (``None`` when not: nothing is built for it)."""
+        with self._lock:
+            index = self._ready.get(shard.id)
+        if index is None:
+            return None
+        term_id = index.term_id(self.stem(token) if self.stem is not None else token)
+        return 0 if term_id is None else index.df(term_id)
+
     # -- the FTS5 fallback's view of stems ------------------------------------------------------
 
     def variants(self, shard: ShardInfo, term: str) -> list[str]:

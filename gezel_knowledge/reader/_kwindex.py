@@ -96,7 +96,7 @@ class BuiltIndex:
     only variant)."""
 
 
-def _docsize_lengths(conn: sqlite3.Connection, table: str) -> NDArray[np.uint32]:
+def docsize_lengths(conn: sqlite3.Connection, table: str) -> NDArray[np.uint32]:
     """Each passage's token count (all columns) from ``<table>_docsize``, by passage id."""
     ids: list[int] = []
     sizes: list[int] = []
@@ -285,7 +285,7 @@ def build_index(
     terms are parsed at once), so memory holds the postings and one batch of instances, never
     the token stream.
     """
-    lengths = _docsize_lengths(conn, table)
+    lengths = docsize_lengths(conn, table)
     rows = int(conn.execute(f"SELECT COUNT(*) FROM {table}_docsize").fetchone()[0])
     tokens = int(lengths.sum(dtype=np.int64))
     norms = norms_of(lengths, rows, tokens)

@@ -14,24 +14,36 @@ first hit was another page, but so was a page with a one-word title in others (d
 Titles made only of stopwords are never named (a title "Where in" has no word to match), and a
 long title is named only by a question holding all its words, which is why titles of papers
 (SciFact, Cranfield) are rarely named by a claim or question about them.
+
+The test runs over every title at once: each catalog handle reads its titles' tokens once
+(FTS5's own, from ``fts_documents``) into arrays, and a search marks the title words its terms
+stand for and counts the marks per title. An FTS5 query over the titles holding any query word
+would score a large share of a big catalog's documents for every search (a common word is in
+thousands of titles); only the named documents are scored, by the same BM25 as before.
 """
 
 from __future__ import annotations
 
 import json
+import threading
+import weakref
 from collections.abc import Sequence
-from typing import Any
+from dataclasses import dataclass, field
+
+import numpy as np
+from numpy.typing import NDArray
 
 from gezel_knowledge._rows import fetch_all
-from gezel_knowledge.query import query_term_counts, terms_match_expression
+from gezel_knowledge.archive.paths import ROUTER_PATH
+from gezel_knowledge.query import STOPWORDS
 from gezel_knowledge.reader._fold import fold_term
+from gezel_knowledge.reader._kwcache import build_connection
+from gezel_knowledge.reader._kwindex import K1, bm25_idf, docsize_lengths, norms_of
+from gezel_knowledge.reader._rows import ShardInfo
 from gezel_knowledge.reader._store import CatalogStore
 from gezel_knowledge.reader.hybrid import RankedDocument
 
-__all__ = ["COMMON_WORD_FRACTION", "NAMED_CANDIDATES", "named_titles"]
-
-NAMED_CANDIDATES = 64
-"""Titles holding a query word that are checked, best BM25 first, per search."""
+__all__ = ["COMMON_WORD_FRACTION", "named_titles"]
 
 COMMON_WORD_FRACTION = 0.25
 """A word found in more than this share of a catalog's passages names no page by itself.
@@ -40,71 +52,229 @@ Such a word is the catalog's own subject, mostly its product's name ("Prettier" 
 Prettier documentation's passages, "docfx" in 54% of docfx's): every question says it, so a
 title made of it ("Why Prettier?", "docfx") would be named by every question."""
 
+TITLE_WEIGHT = 4.0
+"""The title column's weight in the title lists' ``bm25(fts_documents, 4.0, 1.0, 2.0)``."""
 
-def _common(store: CatalogStore, term: str) -> bool:
-    """Whether ``term`` is in more than :data:`COMMON_WORD_FRACTION` of the passages."""
-    match = terms_match_expression([term])
-    total = sum(s.chunk_count for s in store.shards)
-    if match is None or total == 0:
-        return False
-    limit = int(COMMON_WORD_FRACTION * total)
-    found = 0
-    for shard in store.shards:
-        # Counting stops one past the limit: a common word costs no more than a rare one.
-        (count,) = (
-            store.connection(shard)
-            .execute(
-                "SELECT COUNT(*) FROM (SELECT 1 FROM fts_chunks WHERE fts_chunks MATCH ? LIMIT ?)",
-                (match, limit + 1 - found),
-            )
-            .fetchone()
+_VERDICTS_KEPT = 4096
+"""Common-word verdicts remembered per catalog handle: common words recur across questions."""
+
+
+@dataclass
+class _TitleWords:
+    """Every title's tokens as word ids, grouped by document, and what BM25 needs of them."""
+
+    words: dict[str, int]
+    document_ids: list[str]
+    rowids: NDArray[np.int64]
+    token_document: NDArray[np.intp]
+    """The document (by position) of each title token, ascending."""
+    token_word: NDArray[np.intp]
+    token_content: NDArray[np.bool_]
+    """Whether each token is a content word (not a stopword)."""
+    content: NDArray[np.int64]
+    """Content words per title (0: a title of stopwords only, never named)."""
+    titles_with: NDArray[np.int64]
+    """Titles holding each word: FTS5's hit count of a title-column phrase."""
+    rows: int
+    norms: NDArray[np.float64] | None
+    """BM25's length part per document, from its length in every column, as FTS5 has it
+    (``None``: FTS5 scores the named documents itself)."""
+    common: dict[str, bool] = field(default_factory=dict)
+
+
+_cache: weakref.WeakKeyDictionary[CatalogStore, _TitleWords] = weakref.WeakKeyDictionary()
+_lock = threading.Lock()
+
+
+def _read(store: CatalogStore) -> _TitleWords:
+    # A connection of its own: the vocabulary view is a temporary table of the connection.
+    conn = build_connection(store.root / ROUTER_PATH)
+    try:
+        rows = conn.execute(
+            "SELECT rowid, document_id FROM fts_documents ORDER BY rowid"
+        ).fetchall()
+        # fts5vocab's instance view lists each token FTS5 indexed, so titles are split and
+        # folded exactly as the MATCH that scores them splits and folds them.
+        conn.execute(
+            "CREATE VIRTUAL TABLE temp.title_tokens USING fts5vocab(main, fts_documents, instance)"
         )
-        found += int(count)
-        if found > limit:
-            return True
-    return False
+        tokens = conn.execute(
+            "SELECT doc, term FROM temp.title_tokens WHERE col = 'title'"
+        ).fetchall()
+        try:
+            lengths: NDArray[np.uint32] | None = docsize_lengths(conn, "fts_documents")
+        except ValueError:  # rowids too sparse for a dense table: FTS5 scores instead
+            lengths = None
+    finally:
+        conn.close()
+    rowids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
+    words: dict[str, int] = {}
+    ids = [words.setdefault(str(term), len(words)) for _, term in tokens]
+    token_document = np.searchsorted(
+        rowids, np.fromiter((d for d, _ in tokens), dtype=np.int64, count=len(tokens))
+    ).astype(np.intp)
+    token_word = np.array(ids, dtype=np.intp)
+    stop = np.array([w in STOPWORDS for w in words], dtype=np.bool_)
+    token_content = ~stop[token_word] if words else np.zeros(0, dtype=np.bool_)
+    pairs = np.unique(token_document.astype(np.int64) * max(1, len(words)) + token_word)
+    return _TitleWords(
+        words=words,
+        document_ids=[str(r[1]) for r in rows],
+        rowids=rowids,
+        token_document=token_document,
+        token_word=token_word,
+        token_content=token_content,
+        content=np.bincount(token_document[token_content], minlength=len(rowids)),
+        titles_with=np.bincount(pairs % max(1, len(words)), minlength=len(words)),
+        rows=len(rowids),
+        norms=None
+        if lengths is None
+        else norms_of(lengths, len(rowids), int(lengths.sum(dtype=np.int64)))[rowids],
+    )
 
 
-def _stems(store: CatalogStore, terms: Sequence[str]) -> set[str]:
-    """The folded (and, with a stemmer, stemmed) tokens of ``terms``."""
-    stem = store.keyword.stem
-    return {stem(t) if stem is not None else t for term in terms for t in fold_term(term)}
+def _title_words(store: CatalogStore) -> _TitleWords:
+    with _lock:
+        found = _cache.get(store)
+        if found is None:
+            found = _cache[store] = _read(store)
+        return found
+
+
+def _passages_with(store: CatalogStore, shard: ShardInfo, token: str, limit: int) -> int:
+    """Passages of ``shard`` holding ``token`` or a word of its stem (counted to ``limit + 1``
+    at most without the shard's keyword index)."""
+    indexed = store.keyword.passages_with(shard, token)
+    if indexed is not None:
+        return indexed
+    match = " OR ".join(f'"{v}"' for v in store.keyword.variants(shard, token))
+    (count,) = (
+        store.connection(shard)
+        .execute(
+            "SELECT COUNT(*) FROM (SELECT 1 FROM fts_chunks WHERE fts_chunks MATCH ? LIMIT ?)",
+            (match, limit + 1),
+        )
+        .fetchone()
+    )
+    return int(count)
+
+
+def _common(store: CatalogStore, titles: _TitleWords, token: str) -> bool:
+    """Whether ``token`` (its stem's words) is in more than :data:`COMMON_WORD_FRACTION` of
+    the passages; remembered per catalog handle."""
+    found = titles.common.get(token)
+    if found is not None:
+        return found
+    total = sum(s.chunk_count for s in store.shards)
+    limit = int(COMMON_WORD_FRACTION * total)
+    seen = 0
+    for shard in store.shards:
+        seen += _passages_with(store, shard, token, limit - seen)
+        if seen > limit:
+            break
+    found = total > 0 and seen > limit
+    if len(titles.common) >= _VERDICTS_KEPT:
+        titles.common.clear()
+    titles.common[token] = found
+    return found
 
 
 def named_titles(
     store: CatalogStore, terms: Sequence[str], limit: int, eligible: Sequence[str] | None
 ) -> list[RankedDocument]:
     """Documents whose title's content words are all among the query's ``terms`` (stems
-    aside), best BM25 of the title first, at most ``limit``."""
+    aside), at least one of them not common, best BM25 of the title first, at most ``limit``."""
     if not terms or limit < 1:
         return []
-    variants = [f'"{v}"' for t in terms for v in store.keyword.title_variants(t)]
-    where = ""
-    params: list[Any] = ["title : (" + " OR ".join(variants) + ")"]
+    titles = _title_words(store)
+    if not titles.words:
+        return []
+    # Each query token stands for the title words sharing its stem.
+    stands_for: dict[str, list[int]] = {}
+    for term in terms:
+        for token in fold_term(term):
+            if token not in stands_for:
+                variants = store.keyword.title_variants(token)
+                stands_for[token] = [titles.words[v] for v in variants if v in titles.words]
+    marked = np.zeros(len(titles.words), dtype=np.bool_)
+    for ids in stands_for.values():
+        marked[ids] = True
+    said = np.bincount(
+        titles.token_document[marked[titles.token_word] & titles.token_content],
+        minlength=len(titles.rowids),
+    )
+    named = np.flatnonzero((titles.content > 0) & (said == titles.content))
+    if named.size == 0:
+        return []
+    # Named by at least one word telling this page from the others.
+    telling = np.zeros(len(titles.words), dtype=np.bool_)
+    for token, ids in stands_for.items():
+        if ids and not _common(store, titles, token):
+            telling[ids] = True
+    telling_said = np.bincount(
+        titles.token_document[telling[titles.token_word] & titles.token_content],
+        minlength=len(titles.rowids),
+    )
+    named = named[telling_said[named] > 0]
     if eligible is not None:
-        where = " AND f.document_id IN (SELECT value FROM json_each(?))"
-        params.append(json.dumps(list(eligible)))
+        allowed = set(eligible)
+        named = np.array([i for i in named if titles.document_ids[i] in allowed], dtype=np.intp)
+    if named.size == 0:
+        return []
+    phrases = [v for t in terms for v in store.keyword.title_variants(t)]
+    if titles.norms is None or any(" " in p for p in phrases):
+        return _scored_by_fts5(store, titles, phrases, named, limit)
+    scores = _bm25(titles, phrases, named)
+    best = sorted(
+        zip(named.tolist(), scores.tolist(), strict=True),
+        key=lambda n: (-n[1], titles.document_ids[n[0]]),
+    )[:limit]
+    return [RankedDocument(titles.document_ids[i], score) for i, score in best]
+
+
+def _bm25(
+    titles: _TitleWords, phrases: Sequence[str], named: NDArray[np.intp]
+) -> NDArray[np.float64]:
+    """FTS5's ``bm25(fts_documents, 4.0, 1.0, 2.0)`` of the named documents for the query
+    ``title : (phrase OR ...)``, phrase by phrase in its order as FTS5 adds them up: each
+    phrase's IDF from the titles holding it, its frequency the title's (weighted 4)."""
+    is_named = np.zeros(len(titles.rowids), dtype=np.bool_)
+    is_named[named] = True
+    picked = is_named[titles.token_document]
+    docs, words = titles.token_document[picked], titles.token_word[picked]
+    position = np.searchsorted(named, docs)
+    assert titles.norms is not None
+    norms = titles.norms[named]
+    score = np.zeros(len(named), dtype=np.float64)
+    for phrase in phrases:
+        word = titles.words.get(phrase)
+        if word is None:
+            continue  # in no title: no hit, and a zero frequency adds nothing
+        idf = bm25_idf(titles.rows, int(titles.titles_with[word]))
+        freq = TITLE_WEIGHT * np.bincount(position[words == word], minlength=len(named))
+        score += idf * (freq * (K1 + 1.0)) / (freq + norms)
+    return score
+
+
+def _scored_by_fts5(
+    store: CatalogStore,
+    titles: _TitleWords,
+    phrases: Sequence[str],
+    named: NDArray[np.intp],
+    limit: int,
+) -> list[RankedDocument]:
+    """The named documents scored by FTS5 itself: for a query with a phrase (``snake_case``
+    words), which title token counts do not give."""
     rows = fetch_all(
         store.router,
-        "SELECT f.document_id, f.title, bm25(fts_documents, 4.0, 1.0, 2.0) AS score"
-        f" FROM fts_documents f WHERE fts_documents MATCH ?{where}"
+        "SELECT f.document_id, bm25(fts_documents, 4.0, 1.0, 2.0) AS score"
+        " FROM fts_documents f WHERE fts_documents MATCH ?"
+        " AND f.rowid IN (SELECT value FROM json_each(?))"
         " ORDER BY score, f.document_id LIMIT ?",
-        [*params, NAMED_CANDIDATES],
+        [
+            "title : (" + " OR ".join(f'"{p}"' for p in phrases) + ")",
+            json.dumps([int(r) for r in titles.rowids[named]]),
+            limit,
+        ],
     )
-    by_stem = {s: t for t in terms for s in _stems(store, [t])}
-    common: dict[str, bool] = {}
-    named: list[RankedDocument] = []
-    for row in rows:
-        words = [t for t, _ in query_term_counts(str(row["title"]), None)]
-        own = _stems(store, words)
-        # A title of stopwords only keeps them as its words; the query's terms never hold one.
-        if not own or not own <= by_stem.keys():
-            continue
-        for stem in own - common.keys():
-            common[stem] = _common(store, by_stem[stem])
-        # Named by at least one word telling this page from the others.
-        if not all(common[stem] for stem in own):
-            named.append(RankedDocument(str(row["document_id"]), -float(row["score"])))
-            if len(named) == limit:
-                break
-    return named
+    return [RankedDocument(str(r["document_id"]), -float(r["score"])) for r in rows]

@@ -5,13 +5,17 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from gezel_knowledge.embedders import HashEmbedder
 from gezel_knowledge.fusion import KEYWORD, RRF10, TITLE, VECTOR
 from gezel_knowledge.opening import open_catalog
-from gezel_knowledge.reader import Catalog
+from gezel_knowledge.query import query_terms
+from gezel_knowledge.reader import Catalog, _titles
+from gezel_knowledge.reader._kwcache import KEYWORD_INDEX_ENV
 from gezel_knowledge.reader._rows import ChunkRow
+from gezel_knowledge.reader._titles import _scored_by_fts5, _title_words, named_titles
 from gezel_knowledge.reader.hybrid import NAMED, RankedDocument, RankedPassage, fuse_documents
 from tests.reader.catalog_builder import CatalogBuild, Doc, Topic
 
@@ -117,10 +121,67 @@ def product_catalog(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return CatalogBuild(docs, TOPICS).write(tmp_path_factory.mktemp("product") / "catalog")
 
 
-def test_a_word_of_every_page_names_no_title_by_itself(product_catalog: Path) -> None:
+@pytest.mark.parametrize("index", ["on", "off"])
+def test_a_word_of_every_page_names_no_title_by_itself(
+    product_catalog: Path, index: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Passage counts come from the derived keyword index, or from FTS5 without it.
+    monkeypatch.setenv(KEYWORD_INDEX_ENV, index)
     with open_catalog(product_catalog, embedder=HashEmbedder()) as catalog:
         # "Bulbkeeper" and "Why Bulbkeeper?" hold only the common word: never named.
         assert _named(catalog, "Where does Bulbkeeper store tulip bulbs?") == []
         assert _named(catalog, "What is the storage of Bulbkeeper like?") == ["storage"]
         # A title's common word must still be said for the title to be named.
         assert _named(catalog, "What is Bulbkeeper?") == []
+        store, shard = catalog._store, catalog._store.shards[0]
+        counted = store.keyword.passages_with(shard, "bulbkeeper")
+        assert counted == (4 if index == "on" else None)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How do I render Jinja2 templates?",
+        "What is the philosophy behind the options, and the templates?",
+        "How do I define path parameters in routes and routing?",
+        "Notes on page 03 and page 07 of the release",
+    ],
+)
+def test_named_titles_are_scored_as_fts5_scores_them(catalog: Catalog, question: str) -> None:
+    # The named documents' BM25 is computed from the titles' token counts; SQLite's own
+    # bm25() over the same documents is the reference, scores and order alike.
+    store = catalog._store
+    terms = query_terms(question)
+    named = named_titles(store, terms, 10, None)
+    assert named
+    titles = _title_words(store)
+    positions = {d: i for i, d in enumerate(titles.document_ids)}
+    found = np.array(sorted(positions[n.document_id] for n in named), dtype=np.intp)
+    phrases = [v for t in terms for v in store.keyword.title_variants(t)]
+    reference = _scored_by_fts5(store, titles, phrases, found, 10)
+    assert [n.document_id for n in named] == [r.document_id for r in reference]
+    assert [n.score for n in named] == pytest.approx([r.score for r in reference], rel=1e-12)
+
+
+def test_a_phrase_in_the_question_is_scored_by_fts5(
+    catalog: Catalog, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A snake_case word is a phrase, which title token counts cannot score: FTS5 does.
+    def counted(*_: object) -> None:
+        raise AssertionError("a phrase was scored from token counts")
+
+    monkeypatch.setattr(_titles, "_bm25", counted)
+    named = _named(catalog, "Does release_notes list the templates?")
+    assert set(named) == {"release-notes", "templates"}
+
+
+def test_titles_without_a_dense_length_table_are_scored_by_fts5(
+    titled_catalog: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def sparse(*_: object) -> None:
+        raise ValueError("passage ids too sparse or too large for a dense length table")
+
+    monkeypatch.setattr(_titles, "docsize_lengths", sparse)
+    with open_catalog(titled_catalog, embedder=HashEmbedder()) as catalog:
+        assert _named(catalog, "How do I render Jinja2 templates?") == ["templates"]
+        assert _title_words(catalog._store).norms is None
