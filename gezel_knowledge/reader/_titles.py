@@ -55,6 +55,8 @@ title made of it ("Why Prettier?", "docfx") would be named by every question."""
 TITLE_WEIGHT = 4.0
 """The title column's weight in the title lists' ``bm25(fts_documents, 4.0, 1.0, 2.0)``."""
 
+_READ_BATCH = 65_536
+
 _VERDICTS_KEPT = 4096
 """Common-word verdicts remembered per catalog handle: common words recur across questions."""
 
@@ -98,9 +100,21 @@ def _read(store: CatalogStore) -> _TitleWords:
         conn.execute(
             "CREATE VIRTUAL TABLE temp.title_tokens USING fts5vocab(main, fts_documents, instance)"
         )
-        tokens = conn.execute(
-            "SELECT doc, term FROM temp.title_tokens WHERE col = 'title'"
-        ).fetchall()
+        # Read in batches: a catalog's titles can hold millions of tokens, and a Python
+        # tuple per token would cost far more memory than the arrays kept.
+        words: dict[str, int] = {}
+        docs: list[NDArray[np.int64]] = []
+        ids: list[NDArray[np.intp]] = []
+        cursor = conn.execute("SELECT doc, term FROM temp.title_tokens WHERE col = 'title'")
+        while batch := cursor.fetchmany(_READ_BATCH):
+            docs.append(np.fromiter((d for d, _ in batch), dtype=np.int64, count=len(batch)))
+            ids.append(
+                np.fromiter(
+                    (words.setdefault(str(t), len(words)) for _, t in batch),
+                    dtype=np.intp,
+                    count=len(batch),
+                )
+            )
         try:
             lengths: NDArray[np.uint32] | None = docsize_lengths(conn, "fts_documents")
         except ValueError:  # rowids too sparse for a dense table: FTS5 scores instead
@@ -108,12 +122,10 @@ def _read(store: CatalogStore) -> _TitleWords:
     finally:
         conn.close()
     rowids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
-    words: dict[str, int] = {}
-    ids = [words.setdefault(str(term), len(words)) for _, term in tokens]
     token_document = np.searchsorted(
-        rowids, np.fromiter((d for d, _ in tokens), dtype=np.int64, count=len(tokens))
+        rowids, np.concatenate(docs) if docs else np.zeros(0, dtype=np.int64)
     ).astype(np.intp)
-    token_word = np.array(ids, dtype=np.intp)
+    token_word = np.concatenate(ids) if ids else np.zeros(0, dtype=np.intp)
     stop = np.array([w in STOPWORDS for w in words], dtype=np.bool_)
     token_content = ~stop[token_word] if words else np.zeros(0, dtype=np.bool_)
     pairs = np.unique(token_document.astype(np.int64) * max(1, len(words)) + token_word)
