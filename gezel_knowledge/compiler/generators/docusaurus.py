@@ -74,6 +74,7 @@ from gezel_knowledge.compiler.generators.base import (
     PageUrl,
     Site,
 )
+from gezel_knowledge.compiler.generators.docusaurus_v1 import detect_v1
 from gezel_knowledge.compiler.generators.outline import Outline, OutlinePage, OutlineSection
 from gezel_knowledge.compiler.text.data import load_json, load_yaml, read_text_file
 from gezel_knowledge.compiler.text.names import derive_topic_id
@@ -874,7 +875,8 @@ class Docusaurus(Generator):
     def detect(self, root: Path, *, forced: bool) -> Site | None:
         file = _config_file(root)
         if file is None:
-            return None
+            # No docusaurus.config.*: a Docusaurus 1 site (website/siteConfig.js), if any.
+            return detect_v1(root, forced=forced)
         read = _read_config(config.read_text(file, root))
         site_dir = file.parent
         planned = [_instance(root, site_dir, p, o) for p, o in read.instances] or [
