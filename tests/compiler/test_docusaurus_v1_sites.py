@@ -9,7 +9,7 @@ from gezel_knowledge.compiler import CatalogSource, LinkBase
 from gezel_knowledge.compiler.generators.docusaurus_v1 import split_v1_front_matter
 from gezel_knowledge.compiler.generators.registry import detect_site
 from gezel_knowledge.compiler.sources.markdown_tree import load_markdown_tree
-from tests.compiler.trees import write_tree
+from tests.compiler.trees import toc_order, write_tree
 
 LINKS = LinkBase("tester", "demo")
 REF = "knowledge://tester/demo/"
@@ -55,31 +55,6 @@ TREE = {
 }
 
 
-def _placed(source: CatalogSource) -> list[tuple[str, str]]:
-    """Each document and its topic, the table of contents walked depth first (document
-    ordinals and topic sort keys, less 2**31, share one order)."""
-    out: list[tuple[str, str]] = []
-
-    def walk(topic: str, path: tuple[str, ...]) -> None:
-        entries: list[tuple[int, str, str]] = [
-            (d.ordinal or 0, "doc", d.id) for d in source.documents if d.topic_path == path
-        ]
-        entries += [
-            (int(t.sort_key or 0) - 2**31, "topic", t.id)
-            for t in source.topics
-            if t.parent_id == topic
-        ]
-        for _, kind, ident in sorted(entries):
-            if kind == "doc":
-                out.append((ident, topic))
-            else:
-                walk(ident, (*path, ident))
-
-    root = next(t for t in source.topics if t.parent_id is None)
-    walk(root.id, (root.id,))
-    return out
-
-
 def _body(source: CatalogSource, doc_id: str) -> str:
     return next(d for d in source.documents if d.id == doc_id).load_body(LINKS)
 
@@ -114,7 +89,7 @@ def test_a_docusaurus_1_site_builds_at_its_root(tmp_path: Path) -> None:
     source = load_markdown_tree(root)
     # Sidebars, categories and items in file order; a subcategory in place; the docs no
     # sidebar lists after, in path order. Ids: front matter id after the subfolder.
-    assert _placed(source) == [
+    assert toc_order(source) == [
         ("intro", "start"),
         ("setup", "start"),
         ("guides/first", "guides"),
