@@ -65,6 +65,7 @@ from gezel_knowledge.compiler.generators._js import (
     read_module,
     walk_values,
 )
+from gezel_knowledge.compiler.generators._js_ignored import ignored_folders, routes_below
 from gezel_knowledge.compiler.generators._mdx import expand_partials
 from gezel_knowledge.compiler.generators._tree import front
 from gezel_knowledge.compiler.generators.base import (
@@ -897,7 +898,18 @@ class Docusaurus(Generator):
             )
         site = read.site
         base = (_string(site.get("baseUrl")) or "/").strip("/")
-        routes = _routes(site_dir, site)
+        # Pages the deploy writes before Docusaurus runs (.gitignore'd folders of the docs,
+        # static/ or src/pages/) are routes of the site.
+        ignored = ignored_folders(site_dir, root)
+        routes = _routes(site_dir, site) + tuple(
+            r
+            for base in (
+                *(i.folder for i in instances),
+                site_dir / "static",
+                site_dir / "src" / "pages",
+            )
+            for r in routes_below(ignored, base)
+        )
         if len(instances) == 1:
             content = instances[0].folder
             folders: tuple[str, ...] = ("",)

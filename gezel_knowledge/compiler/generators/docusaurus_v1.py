@@ -44,6 +44,7 @@ from gezel_knowledge.compiler.errors import SourceError, display_path
 from gezel_knowledge.compiler.generators import _config as config
 from gezel_knowledge.compiler.generators._context import MARKDOWN_SUFFIXES, Context, normalise
 from gezel_knowledge.compiler.generators._js import literals, walk_values
+from gezel_knowledge.compiler.generators._js_ignored import ignored_folders, routes_below
 from gezel_knowledge.compiler.generators.base import Generator, LinkStyle, PageUrl, Site
 from gezel_knowledge.compiler.generators.outline import Outline, OutlinePage, OutlineSection
 from gezel_knowledge.compiler.text.data import load_json, read_text_file
@@ -148,6 +149,16 @@ def _routes(site_dir: Path) -> tuple[str, ...]:
     return tuple(routes)
 
 
+def _ignored_routes(site_dir: Path, content: Path, root: Path) -> tuple[str, ...]:
+    """Routes the deploy writes before Docusaurus runs: ``.gitignore``'d folders of the docs,
+    of ``static/`` and of ``pages/`` (``pages/en/x/`` also at ``x/``)."""
+    ignored = ignored_folders(site_dir, root)
+    pages = routes_below(ignored, site_dir / "pages")
+    in_english = tuple(r.removeprefix("en/") for r in pages if r.startswith("en/"))
+    docs = routes_below(ignored, content)
+    return pages + in_english + docs + routes_below(ignored, site_dir / "static")
+
+
 def detect_v1(root: Path, *, forced: bool) -> Site | None:
     """The Docusaurus 1 site at ``root`` (``website/siteConfig.js``), or ``None``."""
     file = _config_file(root)
@@ -189,7 +200,7 @@ def detect_v1(root: Path, *, forced: bool) -> Site | None:
             "html",
             prefixes=(base + "/",) if base else (),
             static_roots=(site_dir / "static",),
-            routes=_routes(site_dir),
+            routes=_routes(site_dir) + _ignored_routes(site_dir, content, root),
         ),
     )
 

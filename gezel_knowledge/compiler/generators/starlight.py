@@ -55,6 +55,7 @@ from gezel_knowledge.compiler.generators._js_config import (
     read_config,
     score_settings,
 )
+from gezel_knowledge.compiler.generators._js_ignored import ignored_folders, routes_below
 from gezel_knowledge.compiler.generators._tree import front
 from gezel_knowledge.compiler.generators.base import Generator, LinkStyle, PageUrl, Site
 from gezel_knowledge.compiler.generators.outline import Outline, OutlinePage, OutlineSection
@@ -383,7 +384,7 @@ class Starlight(Generator):
                 "html" if never else "directory",
                 prefixes=(base + "/",) if base else (),
                 static_roots=(project / "public",),
-                routes=_routes(src / "pages"),
+                routes=_routes(src / "pages") + _ignored_routes(project, root, content, src),
             ),
         )
 
@@ -414,6 +415,17 @@ class Starlight(Generator):
 
 
 _MAX_ROUTES = 10_000
+
+
+def _ignored_routes(project: Path, root: Path, content: Path, src: Path) -> tuple[str, ...]:
+    """Routes the deploy writes before Astro runs: ``.gitignore``'d folders of the docs
+    (``reference/plugins/``, pages a script generates), of ``src/pages`` and ``public/``."""
+    ignored = ignored_folders(project, root)
+    return tuple(
+        r
+        for base in (content, src / "pages", project / "public")
+        for r in routes_below(ignored, base)
+    )
 
 
 def _routes(pages: Path) -> tuple[str, ...]:

@@ -53,6 +53,7 @@ from gezel_knowledge.compiler.generators._js_config import (
     read_config,
     score_settings,
 )
+from gezel_knowledge.compiler.generators._js_ignored import ignored_folders, routes_below
 from gezel_knowledge.compiler.generators.base import Generator, LinkStyle, PageUrl, Site
 from gezel_knowledge.compiler.generators.outline import Outline, OutlinePage, OutlineSection
 from gezel_knowledge.compiler.text.data import read_text_file
@@ -390,6 +391,12 @@ class VitePress(Generator):
                 slug="vitepress",
                 prefixes=(base + "/",) if base else (),
                 static_roots=(content / "public",),
+                # Pages the deploy writes before VitePress runs (.gitignore'd folders).
+                routes=tuple(
+                    r
+                    for b in (content, content / "public")
+                    for r in routes_below(ignored_folders(project, root), b)
+                ),
             ),
         )
 
