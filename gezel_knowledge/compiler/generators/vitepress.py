@@ -45,7 +45,7 @@ from gezel_knowledge.compiler.errors import SourceError, display_path
 from gezel_knowledge.compiler.generators import _config as config
 from gezel_knowledge.compiler.generators._context import SCHEME, Context, normalise
 from gezel_knowledge.compiler.generators._glob import Glob
-from gezel_knowledge.compiler.generators._js import UNKNOWN
+from gezel_knowledge.compiler.generators._js import SPREAD, UNKNOWN
 from gezel_knowledge.compiler.generators._js_config import (
     SKIPPED_FOLDERS,
     JsFile,
@@ -416,7 +416,18 @@ class VitePress(Generator):
         sidebar = _sidebar(read, _directory_config(read, ctx.content_root, project))
         if sidebar is not None:
             builder.sidebar(root, sidebar)
-        elif read.theme.get("sidebar") is UNKNOWN:
+        # `...await sidebarsFromFiles()`, `'/api/': apiSidebar()`: built by code, not run.
+        unread = isinstance(sidebar, dict) and any(
+            k == SPREAD or v is UNKNOWN for k, v in sidebar.items()
+        )
+        if unread:
+            ctx.warn(
+                "sidebars-not-read",
+                "has sidebars built by code (a spread or a call it does not run); the pages "
+                "only they would list follow the others, in path order",
+                where,
+            )
+        elif sidebar is None and read.theme.get("sidebar") is UNKNOWN:
             ctx.warn(
                 "sidebars-not-read",
                 "has a sidebar that needs JavaScript to evaluate (it is not run); the pages "
