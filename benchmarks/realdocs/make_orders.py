@@ -669,6 +669,94 @@ def _filled_by_layout(page: Path) -> bool:
     return named and not m.group(2).strip()
 
 
+EVALCONFIG = HERE / "evalconfig.mjs"
+
+
+def _evaluated(config: Path) -> dict[str, Any]:
+    """A JavaScript/TypeScript site configuration evaluated by node (evalconfig.mjs: bundled by
+    esbuild, packages stubbed to return their first object argument, fast-glob and
+    gray-matter real); NODE_PATH must name a node_modules holding those three."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "config.json"
+        subprocess.run(
+            ["node", str(EVALCONFIG), config.name, str(out)],
+            cwd=config.parent,
+            check=True,
+            capture_output=True,
+        )
+        (config.parent / ".evalconfig.bundle.mjs").unlink(missing_ok=True)
+        data: dict[str, Any] = json.loads(out.read_text(encoding="utf-8"))
+    return data
+
+
+def _glob_regex(pattern: str) -> re.Pattern[str]:
+    """A fast-glob pattern (``**/guide/examples/*``) as a regular expression over a path."""
+    out = ""
+    i = 0
+    while i < len(pattern):
+        if pattern.startswith("**/", i):
+            out += "(?:.*/)?"
+            i += 3
+        elif pattern[i] == "*":
+            out += "[^/]*"
+            i += 1
+        else:
+            out += re.escape(pattern[i])
+            i += 1
+    return re.compile(out + r"\Z")
+
+
+def vitepress(site: Path) -> list[str]:
+    """VitePress: the home page, then themeConfig.sidebar of the evaluated configuration (an
+    array, or sidebars by path each in file order) walked depth first, each item's link
+    before its items and links under the nearest base; then the pages no sidebar lists, by
+    path (srcExclude, node_modules, dist, hidden folders and other locales left out)."""
+    config_file = next(
+        c for d in (site, site / "docs") for c in sorted(d.glob(".vitepress/config.*"))
+    )
+    project = config_file.parent.parent
+    config = _evaluated(config_file)
+    src = (project / config.get("srcDir", ".")).resolve()
+    excludes = [_glob_regex(p) for p in config.get("srcExclude", [])]
+    locales = [k.strip("/") for k in config.get("locales", {}) if k != "root"]
+    pages: dict[str, Path] = {}
+    for page in sorted(src.rglob("*.md"), key=lambda p: p.relative_to(src).as_posix()):
+        rel = page.relative_to(src).as_posix()
+        parts = rel.split("/")
+        if any(p.startswith(".") or p in ("node_modules", "dist") for p in parts[:-1]):
+            continue
+        if parts[0] in locales or any(x.match(rel) for x in excludes):
+            continue
+        route = rel[: -len(".md")]
+        route = route[: -len("index")] if route == "index" or route.endswith("/index") else route
+        pages[route.strip("/")] = page
+    out: list[Path] = [pages[""]] if "" in pages else []
+
+    def walk(items: Any, base: str) -> None:
+        for item in items or []:
+            own = item.get("base", base)
+            link = item.get("link")
+            if isinstance(link, str) and "://" not in link:
+                target = link if link.startswith("/") else own + link
+                key = target.split("#")[0].removesuffix(".md").removesuffix(".html").strip("/")
+                key = "" if key == "index" else key.removesuffix("/index")
+                if key in pages:
+                    out.append(pages[key])
+            walk(item.get("items"), own)
+
+    sidebar = config.get("themeConfig", {}).get("sidebar", [])
+    if isinstance(sidebar, list):
+        walk(sidebar, "/")
+    else:
+        for path, value in sidebar.items():
+            if isinstance(value, dict):
+                walk(value.get("items"), value.get("base", path))
+            else:
+                walk(value, "/")
+    out += [p for p in pages.values() if p not in out]
+    return [_rel(site, p) for p in dict.fromkeys(out)]
+
+
 MAKERS: dict[str, Callable[[Path], list[str]]] = {
     "mdbook": mdbook,
     "gitbook": gitbook,
@@ -678,6 +766,7 @@ MAKERS: dict[str, Callable[[Path], list[str]]] = {
     "sphinx": sphinx,
     "mkdocs": mkdocs,
     "docusaurus": docusaurus,
+    "vitepress": vitepress,
     "docusaurus-all": lambda site: docusaurus(site, only_first=False),
 }
 
