@@ -129,3 +129,25 @@ def test_a_default_locale_with_no_root_is_its_own_folder(tmp_path: Path) -> None
     assert source.warnings == ()
     assert toc_order(source) == ["en/index", "en/guides/b", "en/guides/a"]
     assert source.metadata.name == "Docs"
+
+
+def test_a_locale_folder_written_in_capitals_is_that_locale(tmp_path: Path) -> None:
+    # Starlight's locales are slugs: the folder zh-CN/ holds the pages of the locale zh-cn.
+    config = (
+        "import starlight from '@astrojs/starlight';\n"
+        "export default { integrations: [starlight({ title: 'B', defaultLocale: 'root',\n"
+        "  locales: { root: { label: 'English', lang: 'en' }, 'zh-cn': { lang: 'zh-CN' } } })] };\n"
+    )
+    c = "src/content/docs/"
+    root = write_tree(
+        tmp_path / "site",
+        {
+            "astro.config.mjs": config,
+            c + "index.md": _page("B"),
+            c + "guide.md": _page("Guide"),
+            c + "zh-CN/index.md": _page("首页"),
+            c + "zh-CN/guide.md": _page("指南"),
+        },
+    )
+    source = load_markdown_tree(root)
+    assert sorted(d.id for d in source.documents) == ["guide", "index"]

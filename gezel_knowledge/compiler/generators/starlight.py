@@ -175,8 +175,8 @@ class _Doc:
 
 
 def _docs(ctx: Context, read: _Config) -> list[_Doc]:
-    prefix = read.locale_folder + "/" if read.locale_folder else ""
-    others = tuple(f"{o}/" for o in read.others)
+    prefix = _segment_slug(read.locale_folder) + "/" if read.locale_folder else ""
+    others = tuple(f"{_segment_slug(o)}/" for o in read.others)
     out = []
     for folder, dirs, files in os.walk(ctx.content_root):  # never follows linked folders
         base = Path(folder)
@@ -186,7 +186,9 @@ def _docs(ctx: Context, read: _Config) -> list[_Doc]:
             if name.startswith((".", "_")) or not ctx.is_page(path) or path.is_symlink():
                 continue
             rel = ctx.rel(path)
-            if not rel.startswith(prefix) or rel.startswith(others) or ctx.excluded(path):
+            # Locales are slugs: the folder zh-CN/ is the locale zh-cn.
+            folded = "/".join(_segment_slug(p) for p in rel.split("/")[:-1]) + "/"
+            if not folded.startswith(prefix) or folded.startswith(others) or ctx.excluded(path):
                 continue
             within = str(PurePosixPath(rel[len(prefix) :]).with_suffix(""))
             if within == "404":
