@@ -68,9 +68,14 @@ def test_starlight_links_to_ignored_generated_pages_are_routes(tmp_path: Path) -
     root = write_tree(
         tmp_path / "site",
         {
-            ".gitignore": "dist/\nsrc/content/docs/reference/plugins/\n",
+            ".gitignore": (
+                "dist/\nsrc/content/docs/reference/plugins/\n/src/content/docs/releases.md\n"
+            ),
             "astro.config.mjs": config,
-            c + "index.md": "---\ntitle: K\n---\n\n[p](/reference/plugins/eslint/) [q](../nope/)\n",
+            c + "index.md": (
+                "---\ntitle: K\n---\n\n[p](/reference/plugins/eslint/) [q](../nope/) "
+                "[r](/releases/) [s](releases.md)\n"
+            ),
             c + "reference/cli.md": "---\ntitle: CLI\n---\n\n[e](plugins/eslint.md)\n",
         },
     )

@@ -65,7 +65,12 @@ from gezel_knowledge.compiler.generators._js import (
     read_module,
     walk_values,
 )
-from gezel_knowledge.compiler.generators._js_ignored import ignored_folders, routes_below
+from gezel_knowledge.compiler.generators._js_ignored import (
+    ignored_files,
+    ignored_folders,
+    page_routes,
+    routes_below,
+)
 from gezel_knowledge.compiler.generators._mdx import expand_partials
 from gezel_knowledge.compiler.generators._tree import front
 from gezel_knowledge.compiler.generators.base import (
@@ -910,6 +915,8 @@ class Docusaurus(Generator):
             )
             for r in routes_below(ignored, base)
         )
+        files = ignored_files(site_dir, root)
+        routes += tuple(r for i in instances for r in page_routes(files, i.folder))
         if len(instances) == 1:
             content = instances[0].folder
             folders: tuple[str, ...] = ("",)

@@ -44,7 +44,12 @@ from gezel_knowledge.compiler.errors import SourceError, display_path
 from gezel_knowledge.compiler.generators import _config as config
 from gezel_knowledge.compiler.generators._context import MARKDOWN_SUFFIXES, Context, normalise
 from gezel_knowledge.compiler.generators._js import literals, walk_values
-from gezel_knowledge.compiler.generators._js_ignored import ignored_folders, routes_below
+from gezel_knowledge.compiler.generators._js_ignored import (
+    ignored_files,
+    ignored_folders,
+    page_routes,
+    routes_below,
+)
 from gezel_knowledge.compiler.generators.base import Generator, LinkStyle, PageUrl, Site
 from gezel_knowledge.compiler.generators.outline import Outline, OutlinePage, OutlineSection
 from gezel_knowledge.compiler.text.data import load_json, read_text_file
@@ -155,7 +160,7 @@ def _ignored_routes(site_dir: Path, content: Path, root: Path) -> tuple[str, ...
     ignored = ignored_folders(site_dir, root)
     pages = routes_below(ignored, site_dir / "pages")
     in_english = tuple(r.removeprefix("en/") for r in pages if r.startswith("en/"))
-    docs = routes_below(ignored, content)
+    docs = routes_below(ignored, content) + page_routes(ignored_files(site_dir, root), content)
     return pages + in_english + docs + routes_below(ignored, site_dir / "static")
 
 

@@ -61,7 +61,12 @@ from gezel_knowledge.compiler.generators._js_config import (
     read_config,
     score_settings,
 )
-from gezel_knowledge.compiler.generators._js_ignored import ignored_folders, routes_below
+from gezel_knowledge.compiler.generators._js_ignored import (
+    ignored_files,
+    ignored_folders,
+    page_routes,
+    routes_below,
+)
 from gezel_knowledge.compiler.generators._tree import front
 from gezel_knowledge.compiler.generators.base import Generator, LinkStyle, PageUrl, Site
 from gezel_knowledge.compiler.generators.outline import Outline, OutlinePage, OutlineSection
@@ -484,13 +489,12 @@ def _redirects(astro: dict[str, Any]) -> tuple[str, ...]:
 
 def _ignored_routes(project: Path, root: Path, content: Path, src: Path) -> tuple[str, ...]:
     """Routes the deploy writes before Astro runs: ``.gitignore``'d folders of the docs
-    (``reference/plugins/``, pages a script generates), of ``src/pages`` and ``public/``."""
+    (``reference/plugins/``, pages a script generates), of ``src/pages`` and ``public/``,
+    and ignored pages of the docs (``releases.md``)."""
     ignored = ignored_folders(project, root)
-    return tuple(
-        r
-        for base in (content, src / "pages", project / "public")
-        for r in routes_below(ignored, base)
-    )
+    bases = (content, src / "pages", project / "public")
+    pages = page_routes(ignored_files(project, root), content)
+    return tuple(r for base in bases for r in routes_below(ignored, base)) + pages
 
 
 def _routes(pages: Path) -> tuple[str, ...]:

@@ -53,7 +53,12 @@ from gezel_knowledge.compiler.generators._js_config import (
     read_config,
     score_settings,
 )
-from gezel_knowledge.compiler.generators._js_ignored import ignored_folders, routes_below
+from gezel_knowledge.compiler.generators._js_ignored import (
+    ignored_files,
+    ignored_folders,
+    page_routes,
+    routes_below,
+)
 from gezel_knowledge.compiler.generators.base import Generator, LinkStyle, PageUrl, Site
 from gezel_knowledge.compiler.generators.outline import Outline, OutlinePage, OutlineSection
 from gezel_knowledge.compiler.text.data import read_text_file
@@ -396,7 +401,8 @@ class VitePress(Generator):
                     r
                     for b in (content, content / "public")
                     for r in routes_below(ignored_folders(project, root), b)
-                ),
+                )
+                + page_routes(ignored_files(project, root), content),
             ),
         )
 
