@@ -15,7 +15,11 @@ const REAL = new Set(['fast-glob', 'gray-matter', 'node:path', 'node:url', 'node
 const stub = {
   name: 'stub',
   setup(build) {
-    build.onResolve({ filter: /^[^./]/ }, args => {
+    // Packages, and relative imports into the site's own node_modules (a package.json read
+    // for its version), are stubbed; the site's own files are bundled as they are.
+    build.onResolve({ filter: /.*/ }, args => {
+      if (args.namespace === 'stub' || args.kind === 'entry-point') return undefined;
+      if (/^[./]/.test(args.path) && !args.path.includes('node_modules/')) return undefined;
       const pkg = args.path.startsWith('@') ? args.path.split('/').slice(0, 2).join('/') : args.path.split('/')[0];
       if (args.importer.includes('/node_modules/') || args.path.startsWith('node:') || builtinModules.includes(pkg) || REAL.has(args.path) || REAL.has(pkg)) return undefined;
       const names = new Set();
