@@ -8,7 +8,7 @@ from pathlib import Path
 
 from gezel_knowledge.compiler import CatalogSource, LinkBase
 from gezel_knowledge.compiler.sources.markdown_tree import load_markdown_tree
-from tests.compiler.trees import write_tree
+from tests.compiler.trees import toc_order, write_tree
 
 LINKS = LinkBase("tester", "demo")
 REF = "knowledge://tester/demo/"
@@ -274,3 +274,25 @@ def test_site_relative_links_name_the_site_folder(tmp_path: Path) -> None:
         "[raw](pathname:///files/a.zip)\n"
     )
     assert _warnings(source) == [("unresolved-link", "docs/intro.md", 1)]
+
+
+def test_sidebars_written_as_literals_are_read_beside_ones_built_by_code(tmp_path: Path) -> None:
+    sidebars = (
+        "const tutorials = () => { const out = []; for (const t of list) out.push(t); "
+        "return out; };\n"
+        "export default { docs: { About: ['intro', 'setup'] }, tutorials: tutorials() };\n"
+    )
+    root = write_tree(
+        tmp_path / "site",
+        {
+            "docusaurus.config.js": "module.exports = { title: 'S', presets: [['classic']] };\n",
+            "sidebars.js": sidebars,
+            "docs/intro.md": "# Intro\n",
+            "docs/setup.md": "# Setup\n",
+            "docs/tutorials/index.md": "# Tutorials\n",
+        },
+    )
+    source = load_markdown_tree(root)
+    # The literal sidebar is followed; the one built by code is not, and its pages follow.
+    assert [d for d, _ in toc_order(source)] == ["intro", "setup", "tutorials/index"]
+    assert [(w.reason, w.path) for w in source.warnings] == [("sidebars-not-read", "sidebars.js")]

@@ -316,3 +316,12 @@ def test_many_calls_of_one_function_cost_little() -> None:
     text = f"export default {{ {calls} }}\nfunction f() {{ return [{{ a: [1, 2, 3] }}] }}\n"
     assert_linear_time(lambda: read_module(text), len(text), seconds_per_mb=60, what="calls")
     assert read_module(text).exported["k19999"] == [{"a": [1, 2, 3]}]
+
+
+def test_a_name_typed_as_an_array_is_bound_to_its_literal() -> None:
+    module = read_module(
+        "export const bars: DefaultTheme.SidebarItem[] = [{ text: 'Guide', link: '/g' }];\n"
+        "export default { sidebar: { '/guide/': bars, '/': bars } };\n"
+    )
+    bars = [{"text": "Guide", "link": "/g"}]
+    assert module.exported == {"sidebar": {"/guide/": bars, "/": bars}}

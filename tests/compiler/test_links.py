@@ -347,3 +347,12 @@ def test_fences_indented_in_lists_tabs_and_admonitions_are_code() -> None:
 def test_indented_fences_are_found_in_linear_time() -> None:
     text = "    ```x\n" * (MB // 9)
     assert_linear_time(lambda: find_links(text), MB, seconds_per_mb=10, what="indented fences")
+
+
+def test_only_an_img_src_attribute_is_an_image_link() -> None:
+    # Vue's bound `:src` (VitePress evaluates it as JavaScript) and `data-src` are no URLs.
+    body = (
+        '<img src="a.png"> <img :src="`/x-${dark}.png`"> <img v-bind:src="u">'
+        ' <img data-src="lazy.png" alt="x"> <img alt="y" src=\'b.png\'>\n'
+    )
+    assert [r.target for r in find_links(body)] == ["a.png", "b.png"]

@@ -129,3 +129,67 @@ def test_a_default_locale_with_no_root_is_its_own_folder(tmp_path: Path) -> None
     assert source.warnings == ()
     assert toc_order(source) == ["en/index", "en/guides/b", "en/guides/a"]
     assert source.metadata.name == "Docs"
+
+
+def test_a_locale_folder_written_in_capitals_is_that_locale(tmp_path: Path) -> None:
+    # Starlight's locales are slugs: the folder zh-CN/ holds the pages of the locale zh-cn.
+    config = (
+        "import starlight from '@astrojs/starlight';\n"
+        "export default { integrations: [starlight({ title: 'B', defaultLocale: 'root',\n"
+        "  locales: { root: { label: 'English', lang: 'en' }, 'zh-cn': { lang: 'zh-CN' } } })] };\n"
+    )
+    c = "src/content/docs/"
+    root = write_tree(
+        tmp_path / "site",
+        {
+            "astro.config.mjs": config,
+            c + "index.md": _page("B"),
+            c + "guide.md": _page("Guide"),
+            c + "zh-CN/index.md": _page("首页"),
+            c + "zh-CN/guide.md": _page("指南"),
+        },
+    )
+    source = load_markdown_tree(root)
+    assert sorted(d.id for d in source.documents) == ["guide", "index"]
+
+
+def test_redirects_and_links_the_sites_link_checker_skips_are_kept_silently(
+    tmp_path: Path,
+) -> None:
+    config = (
+        "import starlight from '@astrojs/starlight';\n"
+        "import validator from 'starlight-links-validator';\n"
+        "import redirects from './redirects.js';\n"
+        "const plugins = [validator({ errorOnInvalidHashes: false, exclude: ['/chat', "
+        "'/rules/**/*', '/x/*.md'] })];\n"
+        "export default { redirects: { ...redirects, '/old': '/guide' },\n"
+        "  integrations: [starlight({ title: 'B', plugins })] };\n"
+    )
+    page = (
+        "[a](/chat) [b](/rules/no-foo/) [c](/moved/) [d](/old) [e](/guide/#nowhere) "
+        "[f](/x/y.md) [g](/gone/)\n"
+    )
+    c = "src/content/docs/"
+    tree = {
+        "astro.config.mjs": config,
+        "redirects.js": "export default { '/moved': '/guide' };\n",
+        c + "index.md": _page("B", body=page),
+        c + "guide.md": _page("Guide"),
+    }
+    root = write_tree(tmp_path / "site", tree)
+    source = load_markdown_tree(root)
+    # Redirect sources are routes; the checker's excluded links and hashes are unchecked;
+    # a pattern with a wildcard inside is not read, and a missing page still warns.
+    assert sorted(w.message.split("'")[1] for w in source.warnings) == ["/gone/", "/x/y.md"]
+    unchecked = config.replace("import validator from 'starlight-links-validator';\n", "")
+    unchecked = unchecked.replace("const plugins = [validator(", "const plugins = [(")
+    plain = tree | {"astro.config.mjs": unchecked}
+    root = write_tree(tmp_path / "plain", plain)
+    source = load_markdown_tree(root)
+    assert sorted(w.message.split("'")[1] for w in source.warnings) == [
+        "/chat",
+        "/gone/",
+        "/guide/#nowhere",
+        "/rules/no-foo/",
+        "/x/y.md",
+    ]

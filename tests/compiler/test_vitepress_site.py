@@ -221,3 +221,32 @@ def test_locale_configs_spread_in_are_not_the_sites_settings(tmp_path: Path) -> 
     )
     source = load_markdown_tree(root)
     assert sorted(d.id for d in source.documents) == ["guide", "index"]
+
+
+def test_imported_defaults_typed_arrays_and_sidebars_built_by_code(tmp_path: Path) -> None:
+    # Slidev's shape: a default import, a name typed `T[]`, a spread of sidebars made by code.
+    root = write_tree(
+        tmp_path / "site",
+        {
+            "docs/.vitepress/config.ts": (
+                "import Custom from './custom'\nimport { getMore } from './more'\n"
+                "export const bars: DefaultTheme.SidebarItem[] = [\n"
+                "  { text: 'Guide', items: [{ text: 'Why', link: '/guide/why' }] },\n"
+                "  { text: 'Custom', items: Custom },\n]\n"
+                "export default defineConfig({ title: 'S', themeConfig: { sidebar: {\n"
+                "  '/guide/': bars, ...await getMore(), '/': bars } } })\n"
+            ),
+            "docs/.vitepress/custom.ts": "export default [{ text: 'F', link: '/zz/fonts' }]\n",
+            "docs/.vitepress/more.ts": "export async function getMore() { return build() }\n",
+            "docs/index.md": "# S\n",
+            "docs/zz/fonts.md": "# Fonts\n",
+            "docs/features/a.md": "# A\n",
+            "docs/guide/why.md": "# Why\n",
+        },
+        catalog=None,
+    )
+    source = load_markdown_tree(root)
+    assert toc_order(source) == ["index", "guide/why", "zz/fonts", "features/a"]
+    assert [(w.reason, w.path) for w in source.warnings] == [
+        ("sidebars-not-read", "docs/.vitepress/config.ts")
+    ]

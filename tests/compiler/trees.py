@@ -8,7 +8,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from gezel_knowledge.compiler import BuildOptions, BuildResult, compile_catalog
+from gezel_knowledge.compiler import BuildOptions, BuildResult, CatalogSource, compile_catalog
 from gezel_knowledge.embedders import HashEmbedder
 
 CATALOG_YAML = """\
@@ -83,3 +83,28 @@ def extract(archive: Path, dest: Path) -> Path:
     with zipfile.ZipFile(archive) as zf:
         zf.extractall(dest)
     return dest
+
+
+def toc_order(source: CatalogSource) -> list[tuple[str, str]]:
+    """Each document and its topic, the table of contents walked depth first (document
+    ordinals and topic sort keys, less 2**31, share one order)."""
+    out: list[tuple[str, str]] = []
+
+    def walk(topic: str, path: tuple[str, ...]) -> None:
+        entries: list[tuple[int, str, str]] = [
+            (d.ordinal or 0, "doc", d.id) for d in source.documents if d.topic_path == path
+        ]
+        entries += [
+            (int(t.sort_key or 0) - 2**31, "topic", t.id)
+            for t in source.topics
+            if t.parent_id == topic
+        ]
+        for _, kind, ident in sorted(entries):
+            if kind == "doc":
+                out.append((ident, topic))
+            else:
+                walk(ident, (*path, ident))
+
+    root = next(t for t in source.topics if t.parent_id is None)
+    walk(root.id, (root.id,))
+    return out

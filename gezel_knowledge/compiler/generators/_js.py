@@ -616,13 +616,13 @@ class _Reader:
             return None
         j = k - 2
         if not self.is_declared(j):
-            # A type annotation (`: Name`, `: a.Name`, `: A & B`, `: Record<K, V>`), read back
-            # to its colon.
+            # A type annotation (`: Name`, `: a.Name`, `: A & B`, `: Record<K, V>`, `: T[]`),
+            # read back to its colon.
             for _ in range(16):
                 if j < 2 or self.punc(j, ":"):
                     break
                 if self.t[j].kind != "ident" and not any(
-                    self.punc(j, c) for c in (".", "&", "|", "<", ">", ",")
+                    self.punc(j, c) for c in (".", "&", "|", "<", ">", ",", "[", "]")
                 ):
                     return None
                 j -= 1

@@ -19,7 +19,7 @@ from typing import Any
 from gezel_knowledge.compiler.errors import SourceError
 from gezel_knowledge.compiler.generators import _config as config
 from gezel_knowledge.compiler.generators._context import normalise
-from gezel_knowledge.compiler.generators._js import read_module, walk_values
+from gezel_knowledge.compiler.generators._js import UNKNOWN, imports, read_module, walk_values
 
 __all__ = ["MAX_FILES", "SKIPPED_FOLDERS", "JsFile", "find_config", "read_config", "score_settings"]
 
@@ -71,9 +71,24 @@ def read_config(file: Path, root: Path) -> list[JsFile]:
                 seen.add(found.resolve())
                 queue.append(found)
     names: dict[str, Any] = {}
+    exports: dict[Path, tuple[Any, dict[str, Any]]] = {}
     out: list[JsFile] = []
     for path, text in reversed(texts):
-        module = read_module(text, names)
+        # `import Customizations from './customizations'`: the name stands for what that file
+        # exports (read before this one); `import { a as b }` for the name it binds.
+        known = dict(names)
+        for imported in imports(text):
+            source = imported.source
+            target = _resolve(path.parent, source, root) if source[:1] == "." else None
+            if target is None or target.resolve() not in exports:
+                continue
+            exported, bound = exports[target.resolve()]
+            member = imported.member
+            value = exported if member is None else bound.get(member, UNKNOWN)
+            if value is not UNKNOWN:
+                known[imported.name] = value
+        module = read_module(text, known)
+        exports[path.resolve()] = (module.exported, module.names)
         names.update(module.names)
         values = [v for literal in module.literals for v in walk_values(literal)]
         out.append(JsFile(path, values, module.exported, text, dict(names)))

@@ -24,6 +24,7 @@ from gezel_knowledge.compiler.generators.outline import Outline
 from gezel_knowledge.compiler.metadata.catalog_yaml import CatalogMetadata
 from gezel_knowledge.compiler.text.anchors import SlugRule, SlugStyle
 from gezel_knowledge.compiler.text.data import YamlNode
+from gezel_knowledge.compiler.text.frontmatter import FrontMatter, split_front_matter
 
 __all__ = [
     "INDEX_STEMS",
@@ -194,6 +195,11 @@ class Generator(ABC):
         """Other URLs a page answers to (Hugo's ``aliases``)."""
         del rel, front
         return ()
+
+    def split_front_matter(self, text: str, *, path: str) -> FrontMatter:
+        """A page's front matter and body as the generator reads them; the default: YAML
+        (``---``) or TOML (``+++``) front matter (:mod:`~.text.frontmatter`)."""
+        return split_front_matter(text, path=path)
 
     def expand(self, site: Site, page: Path, body: str, *, within: Path) -> str:
         """A page's body with what the generator includes before rendering it put in

@@ -45,13 +45,19 @@ from gezel_knowledge.compiler.errors import SourceError, display_path
 from gezel_knowledge.compiler.generators import _config as config
 from gezel_knowledge.compiler.generators._context import SCHEME, Context, normalise
 from gezel_knowledge.compiler.generators._glob import Glob
-from gezel_knowledge.compiler.generators._js import UNKNOWN
+from gezel_knowledge.compiler.generators._js import SPREAD, UNKNOWN
 from gezel_knowledge.compiler.generators._js_config import (
     SKIPPED_FOLDERS,
     JsFile,
     find_config,
     read_config,
     score_settings,
+)
+from gezel_knowledge.compiler.generators._js_ignored import (
+    ignored_files,
+    ignored_folders,
+    page_routes,
+    routes_below,
 )
 from gezel_knowledge.compiler.generators.base import Generator, LinkStyle, PageUrl, Site
 from gezel_knowledge.compiler.generators.outline import Outline, OutlinePage, OutlineSection
@@ -390,6 +396,13 @@ class VitePress(Generator):
                 slug="vitepress",
                 prefixes=(base + "/",) if base else (),
                 static_roots=(content / "public",),
+                # Pages the deploy writes before VitePress runs (.gitignore'd folders).
+                routes=tuple(
+                    r
+                    for b in (content, content / "public")
+                    for r in routes_below(ignored_folders(project, root), b)
+                )
+                + page_routes(ignored_files(project, root), content),
             ),
         )
 
@@ -409,7 +422,18 @@ class VitePress(Generator):
         sidebar = _sidebar(read, _directory_config(read, ctx.content_root, project))
         if sidebar is not None:
             builder.sidebar(root, sidebar)
-        elif read.theme.get("sidebar") is UNKNOWN:
+        # `...await sidebarsFromFiles()`, `'/api/': apiSidebar()`: built by code, not run.
+        unread = isinstance(sidebar, dict) and any(
+            k == SPREAD or v is UNKNOWN for k, v in sidebar.items()
+        )
+        if unread:
+            ctx.warn(
+                "sidebars-not-read",
+                "has sidebars built by code (a spread or a call it does not run); the pages "
+                "only they would list follow the others, in path order",
+                where,
+            )
+        elif sidebar is None and read.theme.get("sidebar") is UNKNOWN:
             ctx.warn(
                 "sidebars-not-read",
                 "has a sidebar that needs JavaScript to evaluate (it is not run); the pages "

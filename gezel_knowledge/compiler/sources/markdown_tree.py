@@ -85,7 +85,7 @@ from gezel_knowledge.compiler.text.data import (
     read_text_file,
     resolved_path,
 )
-from gezel_knowledge.compiler.text.frontmatter import split_front_matter
+from gezel_knowledge.compiler.text.frontmatter import FrontMatter, split_front_matter
 from gezel_knowledge.compiler.text.links import (
     LinkRef,
     find_links,
@@ -111,6 +111,8 @@ __all__ = [
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:|//")
 
 _Action = tuple[str, str, tuple[int, int] | None]
+_Split = Callable[..., FrontMatter]
+"""A generator's front matter reader: ``split(text, path=where)``."""
 
 
 @dataclass(slots=True)
@@ -131,6 +133,9 @@ class _Page:
     replacement, None)."""
     expand: Callable[[str], str] | None = None
     """The generator's includes put into a body (:meth:`Generator.expand`)."""
+    split: _Split = split_front_matter
+    """How the generator separates front matter from the body
+    (:meth:`Generator.split_front_matter`)."""
     generated_headings: bool = False
     """Whether the generator adds headings to the page, so unknown anchors are not reported."""
     unused: frozenset[int] = frozenset()
@@ -190,11 +195,13 @@ def _first_h1(blocks: list[Block]) -> str | None:
     return next((h.text for h in headings(blocks) if h.depth == 1 and h.text), None)
 
 
-def _load_page_text(file: Path, rel: str, where: str) -> tuple[dict[str, Any], str, int]:
+def _load_page_text(
+    file: Path, rel: str, where: str, split: _Split = split_front_matter
+) -> tuple[dict[str, Any], str, int]:
     text = read_text_file(file, where=where)
     if file.suffix.lower() == ".ipynb":
         return {}, _notebook_markdown(text, where), 1
-    front = split_front_matter(text, path=where)
+    front = split(text, path=where)
     return front.data, front.body, front.body_line
 
 
@@ -470,8 +477,8 @@ class _Tree:
             raise SourceError(
                 "resolves outside the source folder", reason="unsafe-path", path=where
             )
-        front, raw_body, body_line = _load_page_text(file, rel, where)
         generator, site, within = self.site.generator, self.site, self.source_root
+        front, raw_body, body_line = _load_page_text(file, rel, where, generator.split_front_matter)
 
         def expand(text: str) -> str:
             return generator.expand(site, file, text, within=within)
@@ -496,6 +503,7 @@ class _Tree:
             body_line=body_line,
             body_sha256=hashlib.sha256(body.encode("utf-8")).hexdigest(),
             expand=expand,
+            split=generator.split_front_matter,
             generated_headings=generator.generates_headings(body),
             anchors=page_anchors(blocks, index, body, self.style.slug),
             links=find_links(body, index, blocks, myst=self.style.myst_labels is not None),
@@ -733,7 +741,10 @@ class _Tree:
         if decoded.startswith("/"):
             rel = decoded.lstrip("/")
             roots = (self.content_root, *self.style.static_roots)
-            return [root / rel for root in roots]
+            # The site is served under its base URL (`/reason-react/`): a path written with
+            # it names the same file as one written without.
+            rels = [rel, *(rel[len(p) :] for p in self.style.prefixes if rel.startswith(p))]
+            return [root / r for r in rels for root in roots]
         beside = [self.content_root / PurePosixPath(page.rel).parent / decoded]
         if self.style.urls != "directory":
             return beside
@@ -855,7 +866,7 @@ def _body_loader(page: _Page, rel: str, where: str, *, myst: bool) -> Callable[[
     plan = dict(page.plan)
 
     def load(links: LinkBase) -> str:
-        _, raw_body, _ = _load_page_text(file, rel, where)
+        _, raw_body, _ = _load_page_text(file, rel, where, page.split)
         if expand is not None:
             raw_body = expand(raw_body)
         body = normalize_body(raw_body)

@@ -35,7 +35,9 @@ _INLINE = re.compile(
 # mdBook, goldmark all read it so), not a link.
 _DEFINITION = re.compile(r" {0,3}\[(?!\^)(?:[^\]\\]|\\.)+\]:[ \t]*(<[^<>\n]*>|\S+)")
 # Within one tag: the scan from an "<img" stops at the next "<", never reading the next tag's.
-_IMG_SRC = re.compile(r"<img\b[^<>]*?\bsrc\s*=\s*(?:\"([^\"]*)\"|'([^']*)')", re.IGNORECASE)
+# The `src` attribute itself, after whitespace: not Vue's bound `:src` / `v-bind:src` (a
+# JavaScript expression VitePress evaluates) nor `data-src`.
+_IMG_SRC = re.compile(r"<img\b[^<>]*?\ssrc\s*=\s*(?:\"([^\"]*)\"|'([^']*)')", re.IGNORECASE)
 _BACKTICKS = re.compile(r"`+")
 # A definition cannot interrupt a paragraph (CommonMark): it opens a block, or follows a line
 # after which one may start: a blank, a heading, a thematic break, a definition or footnote.

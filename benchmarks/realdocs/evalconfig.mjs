@@ -1,0 +1,46 @@
+// Evaluate a VitePress or Astro configuration with node, for make_orders.py: bundled by
+// esbuild, each package stubbed (a callable proxy returning its first object argument:
+// defineConfig, starlight(), withPwa) but the real ones listed and node's own; the result
+// (functions left out) written as JSON. Usage: NODE_PATH=<node_modules with esbuild,
+// fast-glob, gray-matter> node evalconfig.mjs CONFIG OUT.json (run in CONFIG's folder).
+import { createRequire, builtinModules } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { writeFileSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+const [file, out] = process.argv.slice(2);
+// esbuild and the real packages come from NODE_PATH (a scratch node_modules outside the tree).
+const modules = (process.env.NODE_PATH || '').split(':').filter(Boolean);
+const esbuild = createRequire(path.join(modules[0] || '.', 'x.js'))('esbuild');
+const REAL = new Set(['fast-glob', 'gray-matter', 'node:path', 'node:url', 'node:fs', 'path', 'url', 'fs', 'node:process', 'process', 'node:fs/promises']);
+const stub = {
+  name: 'stub',
+  setup(build) {
+    // Packages, and relative imports into the site's own node_modules (a package.json read
+    // for its version), are stubbed; the site's own files are bundled as they are.
+    build.onResolve({ filter: /.*/ }, args => {
+      if (args.namespace === 'stub' || args.kind === 'entry-point') return undefined;
+      if (/^[./]/.test(args.path) && !args.path.includes('node_modules/')) return undefined;
+      const pkg = args.path.startsWith('@') ? args.path.split('/').slice(0, 2).join('/') : args.path.split('/')[0];
+      if (args.importer.includes('/node_modules/') || args.path.startsWith('node:') || builtinModules.includes(pkg) || REAL.has(args.path) || REAL.has(pkg)) return undefined;
+      const names = new Set();
+      const text = readFileSync(args.importer, 'utf8');
+      const esc = args.path.replace(/[.*+?^${}()|[\]\\\/]/g, '\\$&');
+      const re = new RegExp('import\\s+(?:type\\s+)?(?:[\\w$]+\\s*,\\s*)?\\{([^}]*)\\}\\s*from\\s*[\'"]' + esc + '[\'"]', 'g');
+      for (const m of text.matchAll(re)) for (const part of m[1].split(',')) { const n = part.trim().replace(/^type\s+/, '').split(/\s+as\s+/)[0].trim(); if (n) names.add(n); }
+      return { path: args.path + '?' + [...names].join(','), namespace: 'stub' };
+    });
+    build.onLoad({ filter: /.*/, namespace: 'stub' }, args => ({
+      contents: `const h = { get(t, k) { if (k === 'then') return undefined; if (k === '__esModule') return false; if (k === Symbol.toPrimitive) return () => ''; if (k === 'default') return p; return p; }, apply(t, self, args) { const a = args.find(x => x && typeof x === 'object'); return a === undefined ? p : a; } };
+const p = new Proxy(function () {}, h); export default p;` + (args.path.split('?')[1] || '').split(',').filter(Boolean).map(n => `export const ${n} = p;`).join('\n'),
+      loader: 'js',
+    }));
+  },
+};
+const target = path.join(path.dirname(file), '.evalconfig.bundle.mjs');
+await esbuild.build({ entryPoints: [file], bundle: true, platform: 'node', format: 'esm', outfile: target, plugins: [stub], nodePaths: modules, banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" }, logLevel: 'error', loader: { '.svg': 'text', '.vue': 'text' } });
+const mod = await import(pathToFileURL(target).href);
+let config = mod.default;
+if (typeof config === 'function') config = await config({ mode: 'production', command: 'build' });
+config = await config;
+const seen = new WeakSet();
+writeFileSync(out, JSON.stringify(config, (k, v) => { if (typeof v === 'function') return undefined; if (v && typeof v === 'object') { if (seen.has(v) && !Array.isArray(v)) {} } return v; }));

@@ -1,0 +1,109 @@
+"""Folders a JavaScript documentation site's build writes, as its ``.gitignore`` says.
+
+A site's deploy script often writes pages before the generator runs (tutorials rendered
+from notebooks into ``docs/tutorials/``, plugin pages into ``reference/plugins/``, an API
+reference into ``pages/api/``), and its repository keeps them out of git with ``.gitignore``
+lines such as ``docs/tutorials/*`` or ``src/content/docs/reference/plugins/``. A link into
+such a folder names a page the generator publishes, which the tree cannot hold.
+
+Read: the ``.gitignore`` of each folder from the source folder down to the site's folder;
+its anchored patterns (a ``/`` before the last character) naming a folder or a folder's
+contents (``a/b/``, ``a/b/*``, ``a/b/**``), or a file (``/docs/releases.md``, a page a script
+writes), with no other wildcard. A pattern that matches at
+any depth (``dist/``, ``node_modules/``) names build output, not pages, and is not read; a
+``!`` line re-includes a file, which exists anyway.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path, PurePosixPath
+
+from gezel_knowledge.compiler.errors import SourceError
+from gezel_knowledge.compiler.generators import _config as config
+
+__all__ = ["ignored_files", "ignored_folders", "page_routes", "routes_below"]
+
+_MAX_PATTERNS = 2000
+_WILDCARDS = frozenset("*?[]\\")
+
+
+def _path(line: str) -> tuple[str, bool] | None:
+    """The folder (itself or its contents) or file an anchored ``.gitignore`` line names, and
+    whether it is a folder; else ``None``."""
+    line = line.strip()
+    if not line or line.startswith(("#", "!")):
+        return None
+    folder = False
+    for ending in ("/**", "/*", "/"):
+        if line.endswith(ending):
+            line, folder = line[: -len(ending)], True
+            break
+    line = line.lstrip("/")
+    if not line:
+        return None
+    parts = PurePosixPath(line).parts
+    if not parts or any(_WILDCARDS & set(p) or p in (".", "..") for p in parts):
+        return None
+    return "/".join(parts), folder
+
+
+def _anchored(raw: str) -> bool:
+    """Whether a ``.gitignore`` line is anchored (a ``/`` before its last character)."""
+    return "/" in raw.strip().rstrip("/")
+
+
+def ignored_folders(site: Path, root: Path) -> tuple[Path, ...]:
+    """The folders the ``.gitignore`` files from ``root`` (the source folder) down to
+    ``site`` list as ignored (see the module docstring), deepest first."""
+    return tuple(p for p, folder in _ignored(site, root) if folder)
+
+
+def ignored_files(site: Path, root: Path) -> tuple[Path, ...]:
+    """The files (``/docs/src/content/docs/releases.md``) those ``.gitignore`` files list."""
+    return tuple(p for p, folder in _ignored(site, root) if not folder)
+
+
+def _ignored(site: Path, root: Path) -> list[tuple[Path, bool]]:
+    try:
+        chain = [site, *site.relative_to(root).parents]
+    except ValueError:
+        return []
+    found: set[tuple[Path, bool]] = set()
+    for rel in chain:
+        base = site if rel == site else root / rel
+        ignore = base / ".gitignore"
+        if not ignore.is_file():
+            continue
+        try:
+            text = config.read_text(ignore, root)
+        except SourceError:
+            continue  # unreadable, or a link leaving the source folder: not read
+        for line in text.splitlines()[:_MAX_PATTERNS]:
+            named = _path(line) if _anchored(line) else None
+            if named is not None:
+                found.add((base.joinpath(*named[0].split("/")), named[1]))
+    return sorted(found, key=lambda f: (-len(f[0].parts), str(f[0]), f[1]))
+
+
+def page_routes(files: tuple[Path, ...], base: Path) -> tuple[str, ...]:
+    """The ignored page files inside ``base`` as routes: the path, and the path without its
+    suffix (``releases``; an ``index`` page its folder), relative to it."""
+    out = []
+    for file in files:
+        if file.is_relative_to(base) and file.suffix in (".md", ".mdx", ".mdoc", ".markdown"):
+            rel = PurePosixPath(file.relative_to(base).as_posix())
+            page = rel.with_suffix("")
+            bare = page.parent.as_posix() if page.name == "index" else page.as_posix()
+            out.append(rel.as_posix())
+            if bare != ".":
+                out.append(bare)
+    return tuple(out)
+
+
+def routes_below(folders: tuple[Path, ...], base: Path) -> tuple[str, ...]:
+    """The folders inside ``base`` as routes below them (``tutorials/``), relative to it."""
+    out = []
+    for folder in folders:
+        if folder != base and folder.is_relative_to(base):
+            out.append(folder.relative_to(base).as_posix() + "/")
+    return tuple(out)
