@@ -74,8 +74,8 @@ def search_idf(rows: int, hits: int) -> float:
 
     It differs from FTS5's (:func:`bm25_idf`) by the ``1 +``, which keeps a term found in half
     of the passages or more worth a little (FTS5 floors it at 1e-6: nothing) and leaves rare
-    terms' weights almost as they were. Chosen on the dev halves of five collections
-    (docs/quality.md); the arithmetic of each term's part stays FTS5's.
+    terms' weights almost as they were. Chosen on the dev halves of five collections, level on
+    their test halves (docs/quality.md); the arithmetic of each term's part stays FTS5's.
     """
     return math.log(1.0 + (rows - hits + 0.5) / (hits + 0.5))
 
