@@ -84,6 +84,22 @@ class _Known:
 # Checked in order: a more specific licence comes before one whose phrases it contains.
 _KNOWN = (
     _Known("CC0-1.0", "CC0 1.0 Universal", False, ("cc0 1.0 universal",)),
+    # The NonCommercial and NoDerivatives variants name themselves in full, with or without
+    # "Creative Commons" (a human-readable summary often only links creativecommons.org).
+    _Known(
+        "CC-BY-NC-SA-4.0",
+        "CC BY-NC-SA 4.0",
+        True,
+        ("attribution-noncommercial-sharealike 4.0 international",),
+    ),
+    _Known(
+        "CC-BY-NC-ND-4.0",
+        "CC BY-NC-ND 4.0",
+        True,
+        ("attribution-noncommercial-noderivatives 4.0 international",),
+    ),
+    _Known("CC-BY-NC-4.0", "CC BY-NC 4.0", True, ("attribution-noncommercial 4.0 international",)),
+    _Known("CC-BY-ND-4.0", "CC BY-ND 4.0", True, ("attribution-noderivatives 4.0 international",)),
     _Known(
         "CC-BY-SA-4.0",
         "CC BY-SA 4.0",
