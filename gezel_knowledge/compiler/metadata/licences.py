@@ -34,6 +34,7 @@ __all__ = [
     "copyright_holder",
     "find_licence_file",
     "licence_file_above",
+    "licence_named",
     "read_notice",
     "recognise_licence",
 ]
@@ -187,6 +188,14 @@ _KNOWN = (
         ("this is free and unencumbered software released into the public domain",),
     ),
 )
+
+
+def licence_named(spdx: str) -> License | None:
+    """The common licence whose SPDX id is ``spdx`` (case aside), as a site's configuration
+    names it (MyST's ``license: CC0-1.0``); ``None`` for any other id."""
+    wanted = spdx.strip().lower()
+    known = next((k for k in _KNOWN if k.spdx.lower() == wanted), None)
+    return License(known.name, known.attribution, known.spdx) if known is not None else None
 
 
 def _normalised(text: str) -> str:
