@@ -8,6 +8,33 @@ from gezel_knowledge.compiler import CatalogSource, LinkBase
 from gezel_knowledge.compiler.sources.markdown_tree import load_markdown_tree
 from tests.compiler.trees import PNG, write_tree
 
+LINKS = LinkBase("tester", "demo")
+
+
+def _order(source: CatalogSource) -> list[str]:
+    """Document ids in navigation order: topics by sort key, documents by ordinal, merged."""
+    children: dict[str | None, list[tuple[str, str]]] = {}
+    for topic in source.topics:
+        children.setdefault(topic.parent_id, []).append((topic.sort_key, topic.id))
+    out: list[str] = []
+
+    def visit(topic_id: str) -> None:
+        items = [
+            (f"{(d.ordinal or 0) + 2**31:010d}", 0, d.id)
+            for d in source.documents
+            if d.topic_path[-1] == topic_id
+        ]
+        items += [(key, 1, child) for key, child in children.get(topic_id, [])]
+        for _, kind, ident in sorted(items):
+            if kind == 0:
+                out.append(ident)
+            else:
+                visit(ident)
+
+    for _, root in sorted(children.get(None, [])):
+        visit(root)
+    return out
+
 
 def _placed(source: CatalogSource) -> dict[str, tuple[tuple[str, ...], int | None]]:
     return {d.id: (d.topic_path, d.ordinal) for d in source.documents}
@@ -441,24 +468,77 @@ def test_blog_posts_follow_the_blog_index_newest_first(tmp_path: Path) -> None:
     }
 
 
-def test_a_monorepo_include_is_left_out_with_a_warning(tmp_path: Path) -> None:
+def test_monorepo_includes_merge_other_projects_under_their_site_name(tmp_path: Path) -> None:
+    # mkdocs-monorepo-plugin: !include puts the included nav in place (its pages published
+    # under site_name), *include does so for each mkdocs.yml a glob matches, in path order,
+    # each a section named after its site_name (slugified unless plain); a project without
+    # nav lists its docs folder, folders before files. External links are no pages.
     root = write_tree(
         tmp_path / "site",
         {
             "mkdocs.yml": (
                 "site_name: S\nplugins:\n  - monorepo\nnav:\n  - index.md\n"
                 "  - https://example.com/elsewhere\n  - Away: https://example.com\n"
-                "  - API: '!include ./api/mkdocs.yml'\n"
+                "  - Parts: '*include ./parts/*/mkdocs.yml'\n"
+                "  - API:\n    - v1: '!include ./v1/mkdocs.yml'\n"
+                "    - v2: '!include ./v2/mkdocs.yml'\n"
             ),
-            "docs/index.md": "# Home\n",
-            "api/mkdocs.yml": "site_name: api\nnav:\n  - index.md\n",
-            "api/docs/index.md": "# API\n",
+            "docs/index.md": "# Home\n\n[v1](versions/v1/ref.md) [b](part-b/README.md)\n",
+            "parts/b/mkdocs.yml": "site_name: Part B\nnav:\n  - Home: README.md\n",
+            "parts/b/docs/README.md": "# B\n\n[home](../index.md)\n",
+            "parts/a/mkdocs.yml": "site_name: Part A\nnav:\n  - README.md\n",
+            "parts/a/docs/README.md": "# A\n",
+            "v1/mkdocs.yml": (
+                "site_name: versions/v1\nnav:\n  - Reference: ref.md\n  - Changes: log.md\n"
+            ),
+            "v1/docs/ref.md": "# Reference\n",
+            "v1/docs/log.md": "# Changelog\n",
+            "v2/mkdocs.yml": "site_name: versions/v2\ndocs_dir: pages\n",
+            "v2/pages/z.md": "# Z\n",
+            "v2/pages/old/a.md": "# Old A\n",
         },
     )
     source = load_markdown_tree(root)
-    # The external links are no pages and say nothing; the include names what is left out.
-    assert [(w.reason, w.line) for w in source.warnings] == [("outline-entry-outside", 8)]
-    assert "!include ./api/mkdocs.yml" in source.warnings[0].message
+    assert source.warnings == ()
+    assert _order(source) == [
+        "index",
+        "part-a/README",
+        "part-b/README",
+        "versions/v1/ref",
+        "versions/v1/log",
+        "versions/v2/old/a",
+        "versions/v2/z",
+    ]
+    names = {t.id: t.name for t in source.topics}
+    assert {"Parts", "Part A", "Part B", "API", "v1", "v2", "Old"} <= set(names.values())
+    # The merged pages keep their files and links resolve across the merged site.
+    body = next(d for d in source.documents if d.id == "index").load_body(LINKS)
+    assert "versions/v1/ref" in body
+    assert "part-b/README" in body
+
+
+def test_a_monorepo_include_that_cannot_merge_is_left_out_with_a_warning(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "site",
+        {
+            "mkdocs.yml": (
+                "site_name: S\nnav:\n  - index.md\n  - Gone: '!include ./gone/mkdocs.yml'\n"
+                "  - Nameless: '!include ./nameless/mkdocs.yml'\n"
+                "  - Nested: '!include ./nested/mkdocs.yml'\n"
+            ),
+            "docs/index.md": "# Home\n",
+            "nameless/mkdocs.yml": "nav:\n  - index.md\n",
+            "nameless/docs/index.md": "# Nameless\n",
+            "nested/mkdocs.yml": "site_name: nested\nnav:\n  - X: '!include ../x/mkdocs.yml'\n",
+            "nested/docs/index.md": "# Nested\n",
+        },
+    )
+    source = load_markdown_tree(root)
+    assert [(w.reason, w.line) for w in source.warnings] == [
+        ("outline-entry-outside", 4),
+        ("outline-entry-outside", 5),
+        ("outline-entry-outside", 6),
+    ]
     assert _placed(source) == {"index": (("demo",), 0)}
 
 

@@ -18,8 +18,9 @@ Metadata: ``site_name``, ``site_description``, ``theme.language``, ``site_author
 at ``page/``) or without (``page.html``); anchors by Python-Markdown's ``toc`` slugs, or the
 ``slugify`` the site configures (:mod:`._toc_slugs`). A link is reported only when MkDocs
 itself would warn about it under the site's ``validation`` settings. Material's blog posts,
-which ``nav`` never lists, follow the blog's index page (:mod:`._material_blog`); a
-mkdocs-monorepo-plugin ``!include`` entry is left out with a warning.
+which ``nav`` never lists, follow the blog's index page (:mod:`._material_blog`);
+mkdocs-monorepo-plugin's ``!include`` entries merge other projects' navigation and pages
+(:mod:`._monorepo`).
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ from gezel_knowledge.compiler.generators._literate_nav import (
     plugin_options,
 )
 from gezel_knowledge.compiler.generators._material_blog import place_posts
+from gezel_knowledge.compiler.generators._monorepo import Monorepo
 from gezel_knowledge.compiler.generators._snippets import expand_snippets
 from gezel_knowledge.compiler.generators._toc_slugs import toc_slug_rule
 from gezel_knowledge.compiler.generators.base import Generator, LinkStyle, Site
@@ -236,25 +238,14 @@ def _name_untitled(section: OutlineSection) -> None:
 
 def _left_out(ctx: Context, target: str, where: str, line: int, generated: tuple[str, ...]) -> bool:
     """Whether a nav entry names no page to read: a path the ``gen-files`` plugin writes when
-    MkDocs builds (left out silently: MkDocs finds it), or mkdocs-monorepo-plugin's
-    ``!include path/mkdocs.yml``, which merges another project's docs folder here: its pages
-    are outside docs_dir, so they are left out with a warning saying so."""
+    MkDocs builds (left out silently: MkDocs finds it), or a folder."""
     if target.strip("/") in generated:
         return True
     if target.endswith("/") and not SCHEME.match(target):
         # A folder is no page (literate-nav reads the folders it handles before this).
         ctx.warn("missing-outline-page", f"nav names no file {target!r}; left out", where, line)
         return True
-    if not _INCLUDE.match(target):
-        return False
-    ctx.warn(
-        "outline-entry-outside",
-        f"nav entry {target!r} includes another MkDocs project (mkdocs-monorepo-plugin), "
-        "whose pages are outside docs_dir; left out",
-        where,
-        line,
-    )
-    return True
+    return False
 
 
 def _generated_entries(nav: YamlNode | None, docs: Path) -> tuple[str, ...]:
@@ -294,6 +285,7 @@ def _nav_outline(
     ``literate-nav`` when the site uses it)."""
     where = ctx.display(config)
     root = OutlineSection(name="", key=where)
+    monorepo = Monorepo(ctx, config, where)
 
     def folder(target: str) -> Path | None:
         """The folder a nav entry names, when ``literate-nav`` reads it."""
@@ -302,24 +294,33 @@ def _nav_outline(
         path = normalise(ctx.content_root, target, ctx.content_root)
         return path if path is not None and path.is_dir() else None
 
-    def page(target: str, title: str | None, position: int, line: int) -> OutlinePage | None:
+    def page(
+        target: str, title: str | None, position: int, line: int
+    ) -> OutlinePage | OutlineSection | None:
+        if monorepo.names(target):
+            # mkdocs-monorepo-plugin: another project's navigation, a section in its place.
+            return monorepo.section(str(title or "").strip(), target, position, line)
         skipped = _left_out(ctx, target, where, line, generated)
         path = None if skipped else ctx.page(ctx.content_root, target, origin=config, line=line)
         if path is not None and reader is not None:
             reader.seen.add(path)
         return None if path is None else OutlinePage(path, title, position, where, line)
 
+    def place(target: str, title: str | None, line: int, into: OutlineSection) -> None:
+        """A nav entry's folder (read by ``literate-nav``) or page, put in ``into``."""
+        listed = folder(target)
+        if listed is not None and reader is not None:
+            reader.subfolder(listed, title, into)
+            return
+        found = page(target, title, len(into.children), line)
+        if found is not None:
+            into.children.append(found)
+
     def entries(node: YamlNode, into: OutlineSection) -> None:
         for entry in items(node, "nav", where):
             position = len(into.children)
             if isinstance(entry.value, str):
-                listed = folder(entry.value)
-                if listed is not None and reader is not None:
-                    reader.subfolder(listed, None, into)
-                    continue
-                found = page(entry.value, None, position, entry.line)
-                if found is not None:
-                    into.children.append(found)
+                place(entry.value, None, entry.line, into)
                 continue
             if not isinstance(entry.value, dict) or len(entry.value) != 1:
                 raise SourceError(
@@ -337,13 +338,7 @@ def _nav_outline(
                 _name_untitled(section)
                 into.children.append(section)
             elif isinstance(target.value, str):
-                listed = folder(target.value)
-                if listed is not None and reader is not None:
-                    reader.subfolder(listed, title, into)
-                    continue
-                found = page(target.value, title, position, target.line)
-                if found is not None:
-                    into.children.append(found)
+                place(target.value, title, target.line, into)
             else:
                 raise SourceError(
                     f"nav entry {title!r} has no target",
@@ -353,7 +348,7 @@ def _nav_outline(
                 )
 
     entries(nav, root)
-    return Outline("mkdocs", root, where, interleaved_root=True)
+    return Outline("mkdocs", root, where, interleaved_root=True, files=monorepo.files)
 
 
 # What MkDocs publishes beside the pages, which a page may link to: every build's sitemap and
