@@ -561,3 +561,37 @@ def test_nav_entries_gen_files_writes_are_left_out_silently(tmp_path: Path) -> N
         "missing-outline-page",
         "unresolved-link",
     ]
+
+
+def test_pages_not_in_nav_names_follow_the_navigation_in_file_order(tmp_path: Path) -> None:
+    # MkDocs builds every page; not_in_nav (gitignore lines) says which are meant to be outside
+    # the nav: they follow it, each folder's files (index first) before its folders. Pages it
+    # does not name stay out, as do excluded ones and pages nav lists (placed there once).
+    root = write_tree(
+        tmp_path / "site",
+        {
+            "mkdocs.yml": (
+                "site_name: S\nnav:\n  - index.md\n  - Log: changes/index.md\n"
+                "not_in_nav: |\n  changes/\n  /extra/*.md\nexclude_docs: |\n  changes/old/\n"
+            ),
+            "docs/index.md": "# Home\n\n[2.0](changes/release-2.0.md)\n",
+            "docs/changes/index.md": "# Changes\n",
+            "docs/changes/release-2.0.md": "# Release 2.0\n",
+            "docs/changes/a-release.md": "# Release 1.0\n",
+            "docs/changes/z/notes.md": "# Notes\n",
+            "docs/changes/old/gone.md": "# Gone\n",
+            "docs/extra/page.md": "# Extra\n",
+            "docs/extra/deep/no.md": "# Not named\n",
+            "docs/stray.md": "# Stray\n",
+        },
+    )
+    source = load_markdown_tree(root)
+    assert source.warnings == ()
+    assert _order(source) == [
+        "index",
+        "changes/index",
+        "changes/a-release",
+        "changes/release-2.0",
+        "changes/z/notes",
+        "extra/page",
+    ]

@@ -153,7 +153,49 @@ class MkDocs(Generator):
         blog = blog if blog is not None else plugin_options(data.get("plugins"), "material/blog")
         if blog is not None:
             place_posts(ctx, blog, outline.root)
+        not_in_nav = data.get("not_in_nav")
+        if not_in_nav:
+            _place_not_in_nav(ctx, DocsFilter(not_in_nav, defaults=False), docs, outline.root)
         return outline
+
+
+def _listed(section: OutlineSection) -> set[str]:
+    """The pages an outline section holds, at any depth."""
+    found: set[str] = set()
+    for child in section.children:
+        found |= _listed(child) if isinstance(child, OutlineSection) else {child.path}
+    return found
+
+
+def _place_not_in_nav(
+    ctx: Context, not_in_nav: DocsFilter, docs: DocsFilter, root: OutlineSection
+) -> None:
+    """The pages ``not_in_nav`` names that ``nav`` does not list, after the navigation in
+    MkDocs' file order (each folder's files, ``index``/``README`` first, before its folders):
+    MkDocs builds and publishes them; ``not_in_nav`` says they are meant to be outside it."""
+    listed = _listed(root)
+
+    def walk(folder: Path) -> None:
+        entries = sorted(folder.iterdir(), key=lambda p: p.name)
+        files = sorted(
+            (p for p in entries if p.is_file() and ctx.is_page(p)),
+            key=lambda p: (p.stem not in ("index", "README"), p.name),
+        )
+        for file in files:
+            rel = ctx.rel(file)
+            if rel in listed or ctx.excluded(file) or docs.excluded(rel, folder=False):
+                continue
+            if not_in_nav.excluded(rel, folder=False):
+                root.children.append(OutlinePage(rel, None, len(root.children), None, None))
+        for sub in entries:
+            if (
+                sub.is_dir()
+                and not sub.is_symlink()
+                and not docs.excluded(ctx.rel(sub), folder=True)
+            ):
+                walk(sub)
+
+    walk(ctx.content_root)
 
 
 def _chain(file: Path, root: Path) -> list[Path]:
