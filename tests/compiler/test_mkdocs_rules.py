@@ -460,10 +460,10 @@ def test_blog_posts_follow_the_blog_index_newest_first(tmp_path: Path) -> None:
     assert _placed(source) == {
         "index": (("demo",), 0),
         "blog/index": (("demo", "blog"), 0),
-        "blog/posts/pinned": (("demo", "blog"), 1),
-        "blog/posts/2024/new": (("demo", "blog"), 2),
-        "blog/posts/old": (("demo", "blog"), 3),
-        "blog/posts/same": (("demo", "blog"), 4),
+        "blog/2022/01/01/pinned": (("demo", "blog"), 1),
+        "blog/2024/03/01/new": (("demo", "blog"), 2),
+        "blog/2023/01/05/old": (("demo", "blog"), 3),
+        "blog/2023/01/05/same-day": (("demo", "blog"), 4),
         "tags": (("demo",), 2),
     }
 
@@ -595,3 +595,62 @@ def test_pages_not_in_nav_names_follow_the_navigation_in_file_order(tmp_path: Pa
         "changes/z/notes",
         "extra/page",
     ]
+
+
+def test_material_blog_posts_are_published_and_named_at_their_post_urls(tmp_path: Path) -> None:
+    # Material's blog: a post's URL is blog/{date}/{slug}/ (yyyy/MM/dd; the slug from front
+    # matter, else the title by post_slugify with its separator); its id is that URL path,
+    # and links by URL or by file find it.
+    files = {
+        "docs/index.md": (
+            "# Home\n\n[by url](blog/2024/01/31/hatch_v110/) [by file](blog/posts/b.md) "
+            "[named](blog/2023/12/01/chosen/)\n"
+        ),
+        "docs/blog/index.md": "# Blog\n",
+        "docs/blog/posts/a.md": "---\ndate: 2024-01-31\n---\n\n# Hatch v1.10!\n\nNews.\n",
+        "docs/blog/posts/b.md": (
+            "---\ndate:\n  created: 2023-12-01\nslug: chosen\ncategories: [Big News]\n---\n\n"
+            "# B\n\n[back](../../index.md) [sibling](../2024/01/31/hatch_v110/)\n"
+        ),
+    }
+    root = write_tree(
+        tmp_path / "site",
+        {
+            **files,
+            "mkdocs.yml": (
+                "site_name: S\nnav:\n  - index.md\n  - Blog: blog/index.md\nplugins:\n"
+                "  - material/blog:\n      post_slugify: !!python/object/apply:"
+                "pymdownx.slugs.slugify\n        kwds:\n          case: lower\n"
+                "      post_slugify_separator: _\n"
+            ),
+        },
+    )
+    source = load_markdown_tree(root)
+    assert source.warnings == ()
+    posts = ["blog/2024/01/31/hatch_v110", "blog/2023/12/01/chosen"]
+    assert _order(source) == ["index", "blog/index", *posts]
+    home = next(d for d in source.documents if d.id == "index").load_body(LINKS)
+    assert home.count(posts[0]) == 1
+    assert home.count(posts[1]) == 2
+    # Another format: the first category and the file name; no date needed.
+    root = write_tree(
+        tmp_path / "other",
+        {
+            **files,
+            "mkdocs.yml": (
+                "site_name: S\nnav:\n  - index.md\nplugins:\n  - blog:\n"
+                "      post_url_format: '{categories}/{file}'\n"
+            ),
+        },
+    )
+    ids = {d.id for d in load_markdown_tree(root).documents}
+    assert {"blog/a", "blog/big-news/b"} <= ids
+
+
+def test_blog_post_url_date_formats_and_fields() -> None:
+    from gezel_knowledge.compiler.generators._material_blog import _formatted  # noqa: PLC0415
+
+    assert _formatted("yyyy/MM/dd", 2024, 1, 5) == "2024/01/05"
+    assert _formatted("yy/M/d", 2024, 1, 5) == "24/1/5"
+    assert _formatted("yyyy/MMM", 2024, 3, 5) == "2024/Mar"
+    assert _formatted("yyyy 'week' ww", 2024, 3, 5) is None

@@ -26,6 +26,7 @@ mkdocs-monorepo-plugin's ``!include`` entries merge other projects' navigation a
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -39,11 +40,11 @@ from gezel_knowledge.compiler.generators._literate_nav import (
     literate_nav,
     plugin_options,
 )
-from gezel_knowledge.compiler.generators._material_blog import place_posts
+from gezel_knowledge.compiler.generators._material_blog import place_posts, post_urls
 from gezel_knowledge.compiler.generators._monorepo import Monorepo
 from gezel_knowledge.compiler.generators._snippets import expand_snippets
 from gezel_knowledge.compiler.generators._toc_slugs import toc_slug_rule
-from gezel_knowledge.compiler.generators.base import Generator, LinkStyle, Site
+from gezel_knowledge.compiler.generators.base import Generator, LinkStyle, PageUrl, Site
 from gezel_knowledge.compiler.generators.outline import Outline, OutlinePage, OutlineSection
 from gezel_knowledge.compiler.text.data import YamlNode, load_yaml_nodes
 
@@ -65,6 +66,18 @@ class MkDocs(Generator):
     found_from_content = True
     outline_required = "mkdocs.yml with nav"
 
+    def __init__(self, post_urls: Mapping[str, str] | None = None) -> None:
+        self._post_urls = dict(post_urls or {})
+        """Material blog posts' URL paths (``blog/2024/01/31/slug``) by content path."""
+
+    def page_url(self, rel: str, front: Mapping[str, Any]) -> PageUrl:
+        post = self._post_urls.get(rel)
+        return PageUrl(post) if post is not None else super().page_url(rel, front)
+
+    def document_id(self, rel: str, front: Mapping[str, Any]) -> str:
+        # A blog post's id is its URL path, as every other page's is (``a/b.md`` is ``a/b/``).
+        return self._post_urls.get(rel) or super().document_id(rel, front)
+
     def detect(self, root: Path, *, forced: bool) -> Site | None:
         file = next((root / n for n in _CONFIGS if (root / n).is_file()), None)
         if file is None:
@@ -85,8 +98,14 @@ class MkDocs(Generator):
         )
         directory_urls = data.get("use_directory_urls", True) is not False
         repository = data.get("repo_url")
+        blog = _blog_options(data)
+        posts = (
+            post_urls(content, blog, _plugin_node(file, root, blog_name), root)
+            if blog is not None and (blog_name := _blog_name(data)) is not None
+            else {}
+        )
         return Site(
-            self,
+            MkDocs(posts) if posts else self,
             file,
             content,
             config.site_metadata(
@@ -149,14 +168,42 @@ class MkDocs(Generator):
             return Outline("mkdocs", root, where, interleaved_root=True)
         generated = site.links.generated
         outline = _nav_outline(ctx, site.outline_file, site.nav, reader, generated)
-        blog = plugin_options(data.get("plugins"), "blog")
-        blog = blog if blog is not None else plugin_options(data.get("plugins"), "material/blog")
+        blog = _blog_options(data)
         if blog is not None:
             place_posts(ctx, blog, outline.root)
         not_in_nav = data.get("not_in_nav")
         if not_in_nav:
             _place_not_in_nav(ctx, DocsFilter(not_in_nav, defaults=False), docs, outline.root)
         return outline
+
+
+_BLOG_NAMES = ("blog", "material/blog")
+
+
+def _blog_name(data: dict[str, Any]) -> str | None:
+    """How ``plugins`` names Material's blog plugin, if it enables it."""
+    plugins = data.get("plugins")
+    return next((n for n in _BLOG_NAMES if plugin_options(plugins, n) is not None), None)
+
+
+def _blog_options(data: dict[str, Any]) -> dict[str, object] | None:
+    """The options of Material's blog plugin (``blog`` or ``material/blog``), if enabled."""
+    name = _blog_name(data)
+    return plugin_options(data.get("plugins"), name) if name is not None else None
+
+
+def _plugin_node(file: Path, root: Path, name: str) -> YamlNode | None:
+    """The options node mkdocs.yml's ``plugins`` gives plugin ``name`` (for its YAML tags)."""
+    nodes = load_yaml_nodes(config.read_text(file, root), path=file.name)
+    plugins = nodes.value.get("plugins") if isinstance(nodes.value, dict) else None
+    entries: list[tuple[str, YamlNode]] = []
+    if plugins is not None and isinstance(plugins.value, dict):
+        entries = list(plugins.value.items())
+    elif plugins is not None and isinstance(plugins.value, list):
+        for item in plugins.value:
+            if isinstance(item.value, dict) and len(item.value) == 1:
+                entries += list(item.value.items())
+    return next((node for key, node in entries if key == name), None)
 
 
 def _listed(section: OutlineSection) -> set[str]:
