@@ -562,3 +562,16 @@ def test_jupyter_book_unknown_labels_warn_unless_sphinx_may_find_them(tmp_path: 
         "title: Book\nsphinx:\n  extra_extensions: [sphinx.ext.autodoc]\n", encoding="utf-8"
     )
     assert _warnings(load_markdown_tree(root)) == []
+
+
+def test_sphinx_labels_are_found_whatever_their_case(tmp_path: Path) -> None:
+    # Sphinx registers labels lowercased and looks them up lowercased: repo2docker's
+    # [](#postBuild) finds (postbuild)=; mystmd's labels keep their case (a miss warns).
+    files = {
+        "index.md": "# Home\n\n```{toctree}\nactions\n```\n\nA [](#postBuild) file.\n",
+        "actions.md": "# Actions\n\n(postbuild)=\n## postBuild\n\nRun code.\n",
+    }
+    sphinx = {**files, "conf.py": 'project = "Demo"\nextensions = ["myst_parser"]\n'}
+    source = load_markdown_tree(write_tree(tmp_path / "sphinx", sphinx))
+    assert _warnings(source) == []
+    assert "knowledge://tester/demo/actions" in _body(source, "index")
