@@ -502,13 +502,18 @@ class PageMap:
         for key in (_page_key(document_id), _page_key(f"{document_id}/index")):
             if key in self._keys:
                 return self._relative(self._keys[key])
-        # A file mounted into the content from the folder above the site (Hugo module.mounts
-        # of ../README.md at content/project/repo/README.md).
+        # A page of the site whose body it is (a file merged in under another path: the
+        # mkdocs-monorepo-plugin's site_name/page.md), else a file mounted into the content
+        # from the folder above the site (Hugo module.mounts of ../README.md at
+        # content/project/repo/README.md).
+        found = self._by_content(document_id, body)
+        if not found.startswith("?"):
+            return found
         for suffix in PAGE_SUFFIXES:
             above = self.site.parent / (posixpath.basename(document_id) + suffix)
             if above.is_file():
                 return self._relative(above)
-        return self._by_content(document_id, body)
+        return found
 
     def _by_content(self, document_id: str, body: str) -> str:
         """The page whose lines the body shares most (at least 30%), for an id no rule maps."""
@@ -517,6 +522,16 @@ class PageMap:
                 p: _lines(p.read_text(encoding="utf-8", errors="replace")) for p in self.pages
             }
         mine = _lines(body)
+        if not mine:
+            # A page of a heading or two: the one page whose text is the same, spaces aside.
+            flat = " ".join(body.split())
+            same = [
+                p
+                for p in self.pages
+                if flat
+                and " ".join(p.read_text(encoding="utf-8", errors="replace").split()) == flat
+            ]
+            return self._relative(same[0]) if len(same) == 1 else f"?{document_id}"
         best, score = None, 0.0
         for page, theirs in self._lines.items():
             if not mine or not theirs:

@@ -196,6 +196,13 @@ def docfx(site: Path) -> list[str]:
 def myst(site: Path) -> list[str]:
     """mystmd: project.toc entries in file order, children depth first, patterns sorted."""
     config = yaml.safe_load((site / "myst.yml").read_text(encoding="utf-8"))
+    toc = config["project"].get("toc")
+    # mystmd's `extends`: local files merged under myst.yml; the toc comes from one of them
+    # when myst.yml has none (remote URLs are shared site settings, never a toc here).
+    for extra in config.get("extends") or []:
+        if toc is None and "://" not in extra:
+            extended = yaml.safe_load((site / extra).read_text(encoding="utf-8")) or {}
+            toc = (extended.get("project") or {}).get("toc")
     out: list[str] = []
 
     def walk(entries: list[dict[str, Any]]) -> None:
@@ -212,7 +219,7 @@ def myst(site: Path) -> list[str]:
                 out.extend(_rel(site, p) for p in hits)
             walk(e.get("children") or [])
 
-    walk(config["project"]["toc"])
+    walk(toc or [])
     return out
 
 

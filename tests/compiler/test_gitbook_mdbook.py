@@ -168,3 +168,40 @@ def test_mdbook_links_above_the_book_are_the_hosts_other_paths(tmp_path: Path) -
     assert [(w.reason, w.path, w.line) for w in source.warnings] == [
         ("unresolved-link", "src/a.md", 3)
     ]
+
+
+def test_mdbook_spec_rules_grammar_and_std_links_resolve_as_the_preprocessor_makes_them(
+    tmp_path: Path,
+) -> None:
+    # The Rust Reference's mdbook-spec: r[rule.id] lines are anchors (#r-rule.id), definitions
+    # naming a rule or a grammar production link to its page, rustdoc takes the remaining
+    # links with no suffix ([Vec], pointer#method.offset); a mistyped file still warns.
+    book = {
+        "book.toml": (
+            '[book]\ntitle = "Spec"\n\n[preprocessor.spec]\n'
+            'command = "cargo run --manifest-path tools/mdbook-spec/Cargo.toml"\n'
+        ),
+        "LICENSE": "MIT\n",
+        "src/SUMMARY.md": "# Summary\n\n- [Exprs](exprs/closure.md)\n- [Items](items.md)\n",
+        "src/exprs/closure.md": (
+            "# Closures\n\nr[expr.closure]\n\nText.\n\n```grammar,expressions\n"
+            "ClosureExpression ->\n    `|` Params `|`\n```\n"
+        ),
+        "src/items.md": (
+            "# Items\n\nr[items.fn]\n\nSee [closures] and [syntax], [here](#r-items.fn), "
+            "[there](exprs/closure.md#r-expr.closure), [Vec] and [offset].\n"
+            "Also [gone](exprs/closure.mdr).\n\n"
+            "[closures]: expr.closure\n[syntax]: grammar-ClosureExpression\n"
+            "[Vec]: std::vec::Vec\n[offset]: pointer#method.offset\n"
+        ),
+    }
+    source = load_markdown_tree(write_tree(tmp_path / "spec", book, catalog=None))
+    assert [(w.reason, w.path) for w in source.warnings] == [("unresolved-link", "src/items.md")]
+    assert "exprs/closure.mdr" in source.warnings[0].message
+    items = next(d for d in source.documents if d.id == "items").load_body(LINKS)
+    assert items.count("knowledge://tester/demo/exprs/closure") == 3
+    # Without the preprocessor the same links are what mdBook sees: a rule id names no file.
+    plain = {**book, "book.toml": '[book]\ntitle = "Spec"\n'}
+    source = load_markdown_tree(write_tree(tmp_path / "plain", plain, catalog=None))
+    assert ("unresolved-link", "src/items.md") in [(w.reason, w.path) for w in source.warnings]
+    assert len(source.warnings) > 1

@@ -125,6 +125,14 @@ def test_id_version_and_licence_are_derived(tmp_path: Path) -> None:
             "CC-BY-SA-4.0",
         ),
         ("CC0 1.0 Universal\n\nStatement of Purpose", "CC0-1.0"),
+        (
+            "# License\n\nmade available under the **Attribution-NonCommercial-ShareAlike 4.0 "
+            "International** ([CC BY-NC-SA 4.0](https://creativecommons.org/licenses/by-nc-sa/4.0/))",
+            "CC-BY-NC-SA-4.0",
+        ),
+        ("Attribution-NonCommercial 4.0 International Public License", "CC-BY-NC-4.0"),
+        ("Attribution-NoDerivatives 4.0 International", "CC-BY-ND-4.0"),
+        ("Attribution-NonCommercial-NoDerivatives 4.0 International", "CC-BY-NC-ND-4.0"),
         ("This project is MIT licensed, see the website.", None),
     ],
 )

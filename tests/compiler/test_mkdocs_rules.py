@@ -8,6 +8,33 @@ from gezel_knowledge.compiler import CatalogSource, LinkBase
 from gezel_knowledge.compiler.sources.markdown_tree import load_markdown_tree
 from tests.compiler.trees import PNG, write_tree
 
+LINKS = LinkBase("tester", "demo")
+
+
+def _order(source: CatalogSource) -> list[str]:
+    """Document ids in navigation order: topics by sort key, documents by ordinal, merged."""
+    children: dict[str | None, list[tuple[str, str]]] = {}
+    for topic in source.topics:
+        children.setdefault(topic.parent_id, []).append((topic.sort_key, topic.id))
+    out: list[str] = []
+
+    def visit(topic_id: str) -> None:
+        items = [
+            (f"{(d.ordinal or 0) + 2**31:010d}", 0, d.id)
+            for d in source.documents
+            if d.topic_path[-1] == topic_id
+        ]
+        items += [(key, 1, child) for key, child in children.get(topic_id, [])]
+        for _, kind, ident in sorted(items):
+            if kind == 0:
+                out.append(ident)
+            else:
+                visit(ident)
+
+    for _, root in sorted(children.get(None, [])):
+        visit(root)
+    return out
+
 
 def _placed(source: CatalogSource) -> dict[str, tuple[tuple[str, ...], int | None]]:
     return {d.id: (d.topic_path, d.ordinal) for d in source.documents}
@@ -433,32 +460,85 @@ def test_blog_posts_follow_the_blog_index_newest_first(tmp_path: Path) -> None:
     assert _placed(source) == {
         "index": (("demo",), 0),
         "blog/index": (("demo", "blog"), 0),
-        "blog/posts/pinned": (("demo", "blog"), 1),
-        "blog/posts/2024/new": (("demo", "blog"), 2),
-        "blog/posts/old": (("demo", "blog"), 3),
-        "blog/posts/same": (("demo", "blog"), 4),
+        "blog/2022/01/01/pinned": (("demo", "blog"), 1),
+        "blog/2024/03/01/new": (("demo", "blog"), 2),
+        "blog/2023/01/05/old": (("demo", "blog"), 3),
+        "blog/2023/01/05/same-day": (("demo", "blog"), 4),
         "tags": (("demo",), 2),
     }
 
 
-def test_a_monorepo_include_is_left_out_with_a_warning(tmp_path: Path) -> None:
+def test_monorepo_includes_merge_other_projects_under_their_site_name(tmp_path: Path) -> None:
+    # mkdocs-monorepo-plugin: !include puts the included nav in place (its pages published
+    # under site_name), *include does so for each mkdocs.yml a glob matches, in path order,
+    # each a section named after its site_name (slugified unless plain); a project without
+    # nav lists its docs folder, folders before files. External links are no pages.
     root = write_tree(
         tmp_path / "site",
         {
             "mkdocs.yml": (
                 "site_name: S\nplugins:\n  - monorepo\nnav:\n  - index.md\n"
                 "  - https://example.com/elsewhere\n  - Away: https://example.com\n"
-                "  - API: '!include ./api/mkdocs.yml'\n"
+                "  - Parts: '*include ./parts/*/mkdocs.yml'\n"
+                "  - API:\n    - v1: '!include ./v1/mkdocs.yml'\n"
+                "    - v2: '!include ./v2/mkdocs.yml'\n"
             ),
-            "docs/index.md": "# Home\n",
-            "api/mkdocs.yml": "site_name: api\nnav:\n  - index.md\n",
-            "api/docs/index.md": "# API\n",
+            "docs/index.md": "# Home\n\n[v1](versions/v1/ref.md) [b](part-b/README.md)\n",
+            "parts/b/mkdocs.yml": "site_name: Part B\nnav:\n  - Home: README.md\n",
+            "parts/b/docs/README.md": "# B\n\n[home](../index.md)\n",
+            "parts/a/mkdocs.yml": "site_name: Part A\nnav:\n  - README.md\n",
+            "parts/a/docs/README.md": "# A\n",
+            "v1/mkdocs.yml": (
+                "site_name: versions/v1\nnav:\n  - Reference: ref.md\n  - Changes: log.md\n"
+            ),
+            "v1/docs/ref.md": "# Reference\n",
+            "v1/docs/log.md": "# Changelog\n",
+            "v2/mkdocs.yml": "site_name: versions/v2\ndocs_dir: pages\n",
+            "v2/pages/z.md": "# Z\n",
+            "v2/pages/old/a.md": "# Old A\n",
         },
     )
     source = load_markdown_tree(root)
-    # The external links are no pages and say nothing; the include names what is left out.
-    assert [(w.reason, w.line) for w in source.warnings] == [("outline-entry-outside", 8)]
-    assert "!include ./api/mkdocs.yml" in source.warnings[0].message
+    assert source.warnings == ()
+    assert _order(source) == [
+        "index",
+        "part-a/README",
+        "part-b/README",
+        "versions/v1/ref",
+        "versions/v1/log",
+        "versions/v2/old/a",
+        "versions/v2/z",
+    ]
+    names = {t.id: t.name for t in source.topics}
+    assert {"Parts", "Part A", "Part B", "API", "v1", "v2", "Old"} <= set(names.values())
+    # The merged pages keep their files and links resolve across the merged site.
+    body = next(d for d in source.documents if d.id == "index").load_body(LINKS)
+    assert "versions/v1/ref" in body
+    assert "part-b/README" in body
+
+
+def test_a_monorepo_include_that_cannot_merge_is_left_out_with_a_warning(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "site",
+        {
+            "mkdocs.yml": (
+                "site_name: S\nnav:\n  - index.md\n  - Gone: '!include ./gone/mkdocs.yml'\n"
+                "  - Nameless: '!include ./nameless/mkdocs.yml'\n"
+                "  - Nested: '!include ./nested/mkdocs.yml'\n"
+            ),
+            "docs/index.md": "# Home\n",
+            "nameless/mkdocs.yml": "nav:\n  - index.md\n",
+            "nameless/docs/index.md": "# Nameless\n",
+            "nested/mkdocs.yml": "site_name: nested\nnav:\n  - X: '!include ../x/mkdocs.yml'\n",
+            "nested/docs/index.md": "# Nested\n",
+        },
+    )
+    source = load_markdown_tree(root)
+    assert [(w.reason, w.line) for w in source.warnings] == [
+        ("outline-entry-outside", 4),
+        ("outline-entry-outside", 5),
+        ("outline-entry-outside", 6),
+    ]
     assert _placed(source) == {"index": (("demo",), 0)}
 
 
@@ -481,3 +561,96 @@ def test_nav_entries_gen_files_writes_are_left_out_silently(tmp_path: Path) -> N
         "missing-outline-page",
         "unresolved-link",
     ]
+
+
+def test_pages_not_in_nav_names_follow_the_navigation_in_file_order(tmp_path: Path) -> None:
+    # MkDocs builds every page; not_in_nav (gitignore lines) says which are meant to be outside
+    # the nav: they follow it, each folder's files (index first) before its folders. Pages it
+    # does not name stay out, as do excluded ones and pages nav lists (placed there once).
+    root = write_tree(
+        tmp_path / "site",
+        {
+            "mkdocs.yml": (
+                "site_name: S\nnav:\n  - index.md\n  - Log: changes/index.md\n"
+                "not_in_nav: |\n  changes/\n  /extra/*.md\nexclude_docs: |\n  changes/old/\n"
+            ),
+            "docs/index.md": "# Home\n\n[2.0](changes/release-2.0.md)\n",
+            "docs/changes/index.md": "# Changes\n",
+            "docs/changes/release-2.0.md": "# Release 2.0\n",
+            "docs/changes/a-release.md": "# Release 1.0\n",
+            "docs/changes/z/notes.md": "# Notes\n",
+            "docs/changes/old/gone.md": "# Gone\n",
+            "docs/extra/page.md": "# Extra\n",
+            "docs/extra/deep/no.md": "# Not named\n",
+            "docs/stray.md": "# Stray\n",
+        },
+    )
+    source = load_markdown_tree(root)
+    assert source.warnings == ()
+    assert _order(source) == [
+        "index",
+        "changes/index",
+        "changes/a-release",
+        "changes/release-2.0",
+        "changes/z/notes",
+        "extra/page",
+    ]
+
+
+def test_material_blog_posts_are_published_and_named_at_their_post_urls(tmp_path: Path) -> None:
+    # Material's blog: a post's URL is blog/{date}/{slug}/ (yyyy/MM/dd; the slug from front
+    # matter, else the title by post_slugify with its separator); its id is that URL path,
+    # and links by URL or by file find it.
+    files = {
+        "docs/index.md": (
+            "# Home\n\n[by url](blog/2024/01/31/hatch_v110/) [by file](blog/posts/b.md) "
+            "[named](blog/2023/12/01/chosen/)\n"
+        ),
+        "docs/blog/index.md": "# Blog\n",
+        "docs/blog/posts/a.md": "---\ndate: 2024-01-31\n---\n\n# Hatch v1.10!\n\nNews.\n",
+        "docs/blog/posts/b.md": (
+            "---\ndate:\n  created: 2023-12-01\nslug: chosen\ncategories: [Big News]\n---\n\n"
+            "# B\n\n[back](../../index.md) [sibling](../2024/01/31/hatch_v110/)\n"
+        ),
+    }
+    root = write_tree(
+        tmp_path / "site",
+        {
+            **files,
+            "mkdocs.yml": (
+                "site_name: S\nnav:\n  - index.md\n  - Blog: blog/index.md\nplugins:\n"
+                "  - material/blog:\n      post_slugify: !!python/object/apply:"
+                "pymdownx.slugs.slugify\n        kwds:\n          case: lower\n"
+                "      post_slugify_separator: _\n"
+            ),
+        },
+    )
+    source = load_markdown_tree(root)
+    assert source.warnings == ()
+    posts = ["blog/2024/01/31/hatch_v110", "blog/2023/12/01/chosen"]
+    assert _order(source) == ["index", "blog/index", *posts]
+    home = next(d for d in source.documents if d.id == "index").load_body(LINKS)
+    assert home.count(posts[0]) == 1
+    assert home.count(posts[1]) == 2
+    # Another format: the first category and the file name; no date needed.
+    root = write_tree(
+        tmp_path / "other",
+        {
+            **files,
+            "mkdocs.yml": (
+                "site_name: S\nnav:\n  - index.md\nplugins:\n  - blog:\n"
+                "      post_url_format: '{categories}/{file}'\n"
+            ),
+        },
+    )
+    ids = {d.id for d in load_markdown_tree(root).documents}
+    assert {"blog/a", "blog/big-news/b"} <= ids
+
+
+def test_blog_post_url_date_formats_and_fields() -> None:
+    from gezel_knowledge.compiler.generators._material_blog import _formatted  # noqa: PLC0415
+
+    assert _formatted("yyyy/MM/dd", 2024, 1, 5) == "2024/01/05"
+    assert _formatted("yy/M/d", 2024, 1, 5) == "24/1/5"
+    assert _formatted("yyyy/MMM", 2024, 3, 5) == "2024/Mar"
+    assert _formatted("yyyy 'week' ww", 2024, 3, 5) is None

@@ -138,6 +138,48 @@ def test_myst_yml_metadata_comes_from_the_project(tmp_path: Path) -> None:
     assert meta.source_url == "https://github.com/demo-org/demo"
 
 
+def test_myst_toc_from_an_extends_file_and_the_licence_the_project_names(tmp_path: Path) -> None:
+    # 2i2c's infrastructure guide keeps its toc in toc.yml (extends: [remote, ./toc.yml]);
+    # jupyter/governance names its licence in myst.yml (license: CC0-1.0).
+    root = write_tree(
+        tmp_path / "site",
+        {
+            "myst.yml": (
+                "version: 1\nextends:\n  - https://example.test/shared.yml\n  - ./toc.yml\n"
+                "project:\n  title: Guide\n  license: cc0-1.0\n"
+            ),
+            "toc.yml": (
+                "version: 1\nproject:\n  toc:\n    - file: index.md\n    - title: Part\n"
+                "      children:\n        - file: z.md\n        - file: a.md\n"
+            ),
+            "index.md": "# Home\n",
+            "a.md": "# A\n",
+            "z.md": "# Z\n",
+            "unlisted.md": "# Not in the toc\n",
+        },
+        catalog=None,
+    )
+    source = load_markdown_tree(root)
+    assert _order(source) == ["index", "z", "a"]
+    assert source.metadata.license is not None
+    assert (source.metadata.license.spdx, source.metadata.license.attribution_required) == (
+        "CC0-1.0",
+        False,
+    )
+
+
+def test_myst_content_licence_of_a_split_licence_and_an_unknown_id(tmp_path: Path) -> None:
+    files = {"index.md": "# Home\n", "LICENSE": "Some licence.\n"}
+    split = "version: 1\nproject:\n  license: {content: CC-BY-4.0, code: MIT}\n"
+    root = write_tree(tmp_path / "split", {**files, "myst.yml": split}, catalog=None)
+    licence = load_markdown_tree(root).metadata.license
+    assert licence is not None
+    assert licence.spdx == "CC-BY-4.0"
+    odd = "version: 1\nproject:\n  license: Not-A-Known-Id\n"
+    root = write_tree(tmp_path / "odd", {**files, "myst.yml": odd}, catalog=None)
+    assert load_markdown_tree(root).metadata.license is None
+
+
 def test_mystmd_labels_and_implicit_heading_ids_resolve_across_pages(tmp_path: Path) -> None:
     source = load_markdown_tree(_myst_tree(tmp_path))
     body = _body(source, "index")
@@ -520,3 +562,16 @@ def test_jupyter_book_unknown_labels_warn_unless_sphinx_may_find_them(tmp_path: 
         "title: Book\nsphinx:\n  extra_extensions: [sphinx.ext.autodoc]\n", encoding="utf-8"
     )
     assert _warnings(load_markdown_tree(root)) == []
+
+
+def test_sphinx_labels_are_found_whatever_their_case(tmp_path: Path) -> None:
+    # Sphinx registers labels lowercased and looks them up lowercased: repo2docker's
+    # [](#postBuild) finds (postbuild)=; mystmd's labels keep their case (a miss warns).
+    files = {
+        "index.md": "# Home\n\n```{toctree}\nactions\n```\n\nA [](#postBuild) file.\n",
+        "actions.md": "# Actions\n\n(postbuild)=\n## postBuild\n\nRun code.\n",
+    }
+    sphinx = {**files, "conf.py": 'project = "Demo"\nextensions = ["myst_parser"]\n'}
+    source = load_markdown_tree(write_tree(tmp_path / "sphinx", sphinx))
+    assert _warnings(source) == []
+    assert "knowledge://tester/demo/actions" in _body(source, "index")

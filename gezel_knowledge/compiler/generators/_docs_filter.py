@@ -54,9 +54,10 @@ def _compile(glob: str) -> re.Pattern[str]:
 class DocsFilter:
     """MkDocs' exclusions of one ``docs_dir`` (see the module docstring)."""
 
-    def __init__(self, *pattern_texts: object) -> None:
+    def __init__(self, *pattern_texts: object, defaults: bool = True) -> None:
+        # ``defaults=False``: only the patterns given (``not_in_nav`` has no default ones).
         self.patterns: list[_Pattern] = []
-        for text in (".*", "/templates/", *pattern_texts):
+        for text in (*((".*", "/templates/") if defaults else ()), *pattern_texts):
             lines = text.splitlines() if isinstance(text, str) else []
             if isinstance(text, list):
                 lines = [t for t in text if isinstance(t, str)]

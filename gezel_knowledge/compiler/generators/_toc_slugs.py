@@ -14,7 +14,7 @@ from __future__ import annotations
 from gezel_knowledge.compiler.text.anchors import SlugRule, SlugStyle
 from gezel_knowledge.compiler.text.data import YamlNode
 
-__all__ = ["toc_slug_rule"]
+__all__ = ["slug_function_rule", "toc_slug_rule"]
 
 _TOC_NAMES = ("toc", "markdown.extensions.toc")
 _PYTHON_NAME = "tag:yaml.org,2002:python/name:"
@@ -58,8 +58,12 @@ def toc_slug_rule(extensions: YamlNode | None) -> SlugStyle | SlugRule:
         return "python-markdown"
     separator_node = options.get("separator")
     separator = separator_node.text() if separator_node is not None else None
-    separator = separator if separator else "-"
-    function = options.get("slugify")
+    return slug_function_rule(options.get("slugify"), separator if separator else "-")
+
+
+def slug_function_rule(function: YamlNode | None, separator: str = "-") -> SlugStyle | SlugRule:
+    """The slug rule a ``slugify`` function node names (a YAML tag, never imported) with
+    ``separator``: Python-Markdown's default when it names none this module knows."""
     tag = function.tag if function is not None else None
     rule: SlugRule | None = None
     if tag is not None and tag.startswith(_PYTHON_NAME):

@@ -18,13 +18,15 @@ Metadata: ``site_name``, ``site_description``, ``theme.language``, ``site_author
 at ``page/``) or without (``page.html``); anchors by Python-Markdown's ``toc`` slugs, or the
 ``slugify`` the site configures (:mod:`._toc_slugs`). A link is reported only when MkDocs
 itself would warn about it under the site's ``validation`` settings. Material's blog posts,
-which ``nav`` never lists, follow the blog's index page (:mod:`._material_blog`); a
-mkdocs-monorepo-plugin ``!include`` entry is left out with a warning.
+which ``nav`` never lists, follow the blog's index page (:mod:`._material_blog`);
+mkdocs-monorepo-plugin's ``!include`` entries merge other projects' navigation and pages
+(:mod:`._monorepo`).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -38,10 +40,11 @@ from gezel_knowledge.compiler.generators._literate_nav import (
     literate_nav,
     plugin_options,
 )
-from gezel_knowledge.compiler.generators._material_blog import place_posts
+from gezel_knowledge.compiler.generators._material_blog import place_posts, post_urls
+from gezel_knowledge.compiler.generators._monorepo import Monorepo
 from gezel_knowledge.compiler.generators._snippets import expand_snippets
 from gezel_knowledge.compiler.generators._toc_slugs import toc_slug_rule
-from gezel_knowledge.compiler.generators.base import Generator, LinkStyle, Site
+from gezel_knowledge.compiler.generators.base import Generator, LinkStyle, PageUrl, Site
 from gezel_knowledge.compiler.generators.outline import Outline, OutlinePage, OutlineSection
 from gezel_knowledge.compiler.text.data import YamlNode, load_yaml_nodes
 
@@ -63,6 +66,18 @@ class MkDocs(Generator):
     found_from_content = True
     outline_required = "mkdocs.yml with nav"
 
+    def __init__(self, post_urls: Mapping[str, str] | None = None) -> None:
+        self._post_urls = dict(post_urls or {})
+        """Material blog posts' URL paths (``blog/2024/01/31/slug``) by content path."""
+
+    def page_url(self, rel: str, front: Mapping[str, Any]) -> PageUrl:
+        post = self._post_urls.get(rel)
+        return PageUrl(post) if post is not None else super().page_url(rel, front)
+
+    def document_id(self, rel: str, front: Mapping[str, Any]) -> str:
+        # A blog post's id is its URL path, as every other page's is (``a/b.md`` is ``a/b/``).
+        return self._post_urls.get(rel) or super().document_id(rel, front)
+
     def detect(self, root: Path, *, forced: bool) -> Site | None:
         file = next((root / n for n in _CONFIGS if (root / n).is_file()), None)
         if file is None:
@@ -83,8 +98,14 @@ class MkDocs(Generator):
         )
         directory_urls = data.get("use_directory_urls", True) is not False
         repository = data.get("repo_url")
+        blog = _blog_options(data)
+        posts = (
+            post_urls(content, blog, _plugin_node(file, root, blog_name), root)
+            if blog is not None and (blog_name := _blog_name(data)) is not None
+            else {}
+        )
         return Site(
-            self,
+            MkDocs(posts) if posts else self,
             file,
             content,
             config.site_metadata(
@@ -147,11 +168,81 @@ class MkDocs(Generator):
             return Outline("mkdocs", root, where, interleaved_root=True)
         generated = site.links.generated
         outline = _nav_outline(ctx, site.outline_file, site.nav, reader, generated)
-        blog = plugin_options(data.get("plugins"), "blog")
-        blog = blog if blog is not None else plugin_options(data.get("plugins"), "material/blog")
+        blog = _blog_options(data)
         if blog is not None:
             place_posts(ctx, blog, outline.root)
+        not_in_nav = data.get("not_in_nav")
+        if not_in_nav:
+            _place_not_in_nav(ctx, DocsFilter(not_in_nav, defaults=False), docs, outline.root)
         return outline
+
+
+_BLOG_NAMES = ("blog", "material/blog")
+
+
+def _blog_name(data: dict[str, Any]) -> str | None:
+    """How ``plugins`` names Material's blog plugin, if it enables it."""
+    plugins = data.get("plugins")
+    return next((n for n in _BLOG_NAMES if plugin_options(plugins, n) is not None), None)
+
+
+def _blog_options(data: dict[str, Any]) -> dict[str, object] | None:
+    """The options of Material's blog plugin (``blog`` or ``material/blog``), if enabled."""
+    name = _blog_name(data)
+    return plugin_options(data.get("plugins"), name) if name is not None else None
+
+
+def _plugin_node(file: Path, root: Path, name: str) -> YamlNode | None:
+    """The options node mkdocs.yml's ``plugins`` gives plugin ``name`` (for its YAML tags)."""
+    nodes = load_yaml_nodes(config.read_text(file, root), path=file.name)
+    plugins = nodes.value.get("plugins") if isinstance(nodes.value, dict) else None
+    entries: list[tuple[str, YamlNode]] = []
+    if plugins is not None and isinstance(plugins.value, dict):
+        entries = list(plugins.value.items())
+    elif plugins is not None and isinstance(plugins.value, list):
+        for item in plugins.value:
+            if isinstance(item.value, dict) and len(item.value) == 1:
+                entries += list(item.value.items())
+    return next((node for key, node in entries if key == name), None)
+
+
+def _listed(section: OutlineSection) -> set[str]:
+    """The pages an outline section holds, at any depth."""
+    found: set[str] = set()
+    for child in section.children:
+        found |= _listed(child) if isinstance(child, OutlineSection) else {child.path}
+    return found
+
+
+def _place_not_in_nav(
+    ctx: Context, not_in_nav: DocsFilter, docs: DocsFilter, root: OutlineSection
+) -> None:
+    """The pages ``not_in_nav`` names that ``nav`` does not list, after the navigation in
+    MkDocs' file order (each folder's files, ``index``/``README`` first, before its folders):
+    MkDocs builds and publishes them; ``not_in_nav`` says they are meant to be outside it."""
+    listed = _listed(root)
+
+    def walk(folder: Path) -> None:
+        entries = sorted(folder.iterdir(), key=lambda p: p.name)
+        files = sorted(
+            (p for p in entries if p.is_file() and ctx.is_page(p)),
+            key=lambda p: (p.stem not in ("index", "README"), p.name),
+        )
+        for file in files:
+            rel = ctx.rel(file)
+            if rel in listed or ctx.excluded(file) or docs.excluded(rel, folder=False):
+                continue
+            if not_in_nav.excluded(rel, folder=False):
+                root.children.append(OutlinePage(rel, None, len(root.children), None, None))
+        for sub in entries:
+            if (
+                sub.is_dir()
+                and not sub.is_symlink()
+                and not docs.excluded(ctx.rel(sub), folder=True)
+            ):
+                walk(sub)
+
+    walk(ctx.content_root)
 
 
 def _chain(file: Path, root: Path) -> list[Path]:
@@ -236,25 +327,14 @@ def _name_untitled(section: OutlineSection) -> None:
 
 def _left_out(ctx: Context, target: str, where: str, line: int, generated: tuple[str, ...]) -> bool:
     """Whether a nav entry names no page to read: a path the ``gen-files`` plugin writes when
-    MkDocs builds (left out silently: MkDocs finds it), or mkdocs-monorepo-plugin's
-    ``!include path/mkdocs.yml``, which merges another project's docs folder here: its pages
-    are outside docs_dir, so they are left out with a warning saying so."""
+    MkDocs builds (left out silently: MkDocs finds it), or a folder."""
     if target.strip("/") in generated:
         return True
     if target.endswith("/") and not SCHEME.match(target):
         # A folder is no page (literate-nav reads the folders it handles before this).
         ctx.warn("missing-outline-page", f"nav names no file {target!r}; left out", where, line)
         return True
-    if not _INCLUDE.match(target):
-        return False
-    ctx.warn(
-        "outline-entry-outside",
-        f"nav entry {target!r} includes another MkDocs project (mkdocs-monorepo-plugin), "
-        "whose pages are outside docs_dir; left out",
-        where,
-        line,
-    )
-    return True
+    return False
 
 
 def _generated_entries(nav: YamlNode | None, docs: Path) -> tuple[str, ...]:
@@ -294,6 +374,7 @@ def _nav_outline(
     ``literate-nav`` when the site uses it)."""
     where = ctx.display(config)
     root = OutlineSection(name="", key=where)
+    monorepo = Monorepo(ctx, config, where)
 
     def folder(target: str) -> Path | None:
         """The folder a nav entry names, when ``literate-nav`` reads it."""
@@ -302,24 +383,33 @@ def _nav_outline(
         path = normalise(ctx.content_root, target, ctx.content_root)
         return path if path is not None and path.is_dir() else None
 
-    def page(target: str, title: str | None, position: int, line: int) -> OutlinePage | None:
+    def page(
+        target: str, title: str | None, position: int, line: int
+    ) -> OutlinePage | OutlineSection | None:
+        if monorepo.names(target):
+            # mkdocs-monorepo-plugin: another project's navigation, a section in its place.
+            return monorepo.section(str(title or "").strip(), target, position, line)
         skipped = _left_out(ctx, target, where, line, generated)
         path = None if skipped else ctx.page(ctx.content_root, target, origin=config, line=line)
         if path is not None and reader is not None:
             reader.seen.add(path)
         return None if path is None else OutlinePage(path, title, position, where, line)
 
+    def place(target: str, title: str | None, line: int, into: OutlineSection) -> None:
+        """A nav entry's folder (read by ``literate-nav``) or page, put in ``into``."""
+        listed = folder(target)
+        if listed is not None and reader is not None:
+            reader.subfolder(listed, title, into)
+            return
+        found = page(target, title, len(into.children), line)
+        if found is not None:
+            into.children.append(found)
+
     def entries(node: YamlNode, into: OutlineSection) -> None:
         for entry in items(node, "nav", where):
             position = len(into.children)
             if isinstance(entry.value, str):
-                listed = folder(entry.value)
-                if listed is not None and reader is not None:
-                    reader.subfolder(listed, None, into)
-                    continue
-                found = page(entry.value, None, position, entry.line)
-                if found is not None:
-                    into.children.append(found)
+                place(entry.value, None, entry.line, into)
                 continue
             if not isinstance(entry.value, dict) or len(entry.value) != 1:
                 raise SourceError(
@@ -337,13 +427,7 @@ def _nav_outline(
                 _name_untitled(section)
                 into.children.append(section)
             elif isinstance(target.value, str):
-                listed = folder(target.value)
-                if listed is not None and reader is not None:
-                    reader.subfolder(listed, title, into)
-                    continue
-                found = page(target.value, title, position, target.line)
-                if found is not None:
-                    into.children.append(found)
+                place(target.value, title, target.line, into)
             else:
                 raise SourceError(
                     f"nav entry {title!r} has no target",
@@ -353,7 +437,7 @@ def _nav_outline(
                 )
 
     entries(nav, root)
-    return Outline("mkdocs", root, where, interleaved_root=True)
+    return Outline("mkdocs", root, where, interleaved_root=True, files=monorepo.files)
 
 
 # What MkDocs publishes beside the pages, which a page may link to: every build's sitemap and

@@ -12,7 +12,10 @@ An entry with ``hidden: true`` is built but not in the navigation, and left out.
 
 Metadata: ``project`` (over what the ``extends`` files inside the project say; URLs are never
 fetched) ``title``, ``description``, ``authors`` (names or ``{name}``),
-``github`` (the publisher and the source URL), ``language`` (else ``en``). Links: files,
+``github`` (the publisher and the source URL), ``language`` (else ``en``), ``license`` (an SPDX
+id of a common licence, or ``{content: id}``; the notice itself is still the licence file).
+The ``toc`` is ``project.toc`` of ``myst.yml``, else of the last ``extends`` file that has one
+(``extends: [toc.yml]``), its paths relative to that file. Links: files,
 MyST labels (``(label)=``, ``:label:``, headings' implicit ids) and ``#label`` targets of the
 whole project (:mod:`~gezel_knowledge.compiler.text.myst`); a link to another file of the
 project is a download, kept as written; targets that ``error_rules`` (``rule:
@@ -23,6 +26,7 @@ from __future__ import annotations
 
 import fnmatch
 import re
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -41,7 +45,9 @@ from gezel_knowledge.compiler.generators._context import (
 from gezel_knowledge.compiler.generators._toc_entry import place_entry
 from gezel_knowledge.compiler.generators.base import Generator, LinkStyle, Site
 from gezel_knowledge.compiler.generators.outline import Outline, OutlinePage, OutlineSection
+from gezel_knowledge.compiler.metadata.licences import licence_named
 from gezel_knowledge.compiler.text.data import YamlNode, load_yaml_nodes
+from gezk.manifest import License
 
 __all__ = ["Myst", "natural_key"]
 
@@ -91,6 +97,42 @@ def _ignored_links(rules: object) -> frozenset[str]:
 _MAX_EXTENDS = 8
 
 
+def _licence(value: object) -> License | None:
+    """The licence ``project.license`` names: an SPDX id, or ``{content: id, code: id}``
+    (the content's licence is the documents')."""
+    if isinstance(value, dict):
+        value = value.get("content")
+    return licence_named(value) if isinstance(value, str) else None
+
+
+def _toc(file: Path, root: Path, depth: int = 0) -> tuple[YamlNode, Path] | None:
+    """``project.toc`` and the file holding it: ``file``'s own, else the last one its
+    ``extends`` files inside ``root`` give (mystmd merges them under the file; a URL is never
+    read). Its paths are relative to the file holding it."""
+    nodes = load_yaml_nodes(config.read_text(file, root), path=file.name)
+    data = nodes.value if isinstance(nodes.value, dict) else {}
+    project = data.get("project")
+    own = project.value.get("toc") if project and isinstance(project.value, dict) else None
+    if own is not None:
+        return own, file
+    extends = data.get("extends")
+    bases = (
+        [extends.value]
+        if extends is not None and isinstance(extends.value, str)
+        else [b.value for b in extends.value]
+        if extends is not None and isinstance(extends.value, list)
+        else []
+    )
+    found = None
+    for base in bases:
+        if not isinstance(base, str) or SCHEME.match(base) or depth >= _MAX_EXTENDS:
+            continue
+        target = normalise(file.parent, base, root)
+        if target is not None and target.is_file():
+            found = _toc(target, root, depth + 1) or found
+    return found
+
+
 def _project(file: Path, root: Path, depth: int = 0) -> dict[str, Any]:
     """``project`` of a ``myst.yml``, over what the files it ``extends`` inside ``root`` say
     (a URL or a file outside ``root`` is never read)."""
@@ -124,27 +166,22 @@ class Myst(Generator):
         github = config.string(project.get("github"))
         if github and "://" not in github and github.count("/") == 1:
             github = f"https://github.com/{github}"  # mystmd takes ``owner/repo`` too
-        nodes = load_yaml_nodes(config.read_text(file, root), path=file.name)
-        project_node = nodes.value.get("project") if isinstance(nodes.value, dict) else None
-        toc = (
-            project_node.value.get("toc")
-            if project_node and isinstance(project_node.value, dict)
-            else None
+        toc = _toc(file, root)
+        metadata = config.site_metadata(
+            project.get("title"),
+            project.get("description"),
+            project.get("language"),
+            config.absolute_url(github),
+            config.publisher(github, _authors(project.get("authors")) or None),
         )
         return Site(
             self,
             file,
             root,
-            config.site_metadata(
-                project.get("title"),
-                project.get("description"),
-                project.get("language"),
-                config.absolute_url(github),
-                config.publisher(github, _authors(project.get("authors")) or None),
-            ),
+            replace(metadata, license=_licence(project.get("license"))),
             LinkStyle(myst_labels="mystmd", ignored=_ignored_links(project.get("error_rules"))),
-            outline_file=file if toc is not None else None,
-            nav=toc,
+            outline_file=toc[1] if toc is not None else None,
+            nav=toc[0] if toc is not None else None,
         )
 
     def outline(self, site: Site, ctx: Context) -> Outline | None:

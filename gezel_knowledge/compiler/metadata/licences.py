@@ -34,6 +34,7 @@ __all__ = [
     "copyright_holder",
     "find_licence_file",
     "licence_file_above",
+    "licence_named",
     "read_notice",
     "recognise_licence",
 ]
@@ -84,6 +85,22 @@ class _Known:
 # Checked in order: a more specific licence comes before one whose phrases it contains.
 _KNOWN = (
     _Known("CC0-1.0", "CC0 1.0 Universal", False, ("cc0 1.0 universal",)),
+    # The NonCommercial and NoDerivatives variants name themselves in full, with or without
+    # "Creative Commons" (a human-readable summary often only links creativecommons.org).
+    _Known(
+        "CC-BY-NC-SA-4.0",
+        "CC BY-NC-SA 4.0",
+        True,
+        ("attribution-noncommercial-sharealike 4.0 international",),
+    ),
+    _Known(
+        "CC-BY-NC-ND-4.0",
+        "CC BY-NC-ND 4.0",
+        True,
+        ("attribution-noncommercial-noderivatives 4.0 international",),
+    ),
+    _Known("CC-BY-NC-4.0", "CC BY-NC 4.0", True, ("attribution-noncommercial 4.0 international",)),
+    _Known("CC-BY-ND-4.0", "CC BY-ND 4.0", True, ("attribution-noderivatives 4.0 international",)),
     _Known(
         "CC-BY-SA-4.0",
         "CC BY-SA 4.0",
@@ -171,6 +188,14 @@ _KNOWN = (
         ("this is free and unencumbered software released into the public domain",),
     ),
 )
+
+
+def licence_named(spdx: str) -> License | None:
+    """The common licence whose SPDX id is ``spdx`` (case aside), as a site's configuration
+    names it (MyST's ``license: CC0-1.0``); ``None`` for any other id."""
+    wanted = spdx.strip().lower()
+    known = next((k for k in _KNOWN if k.spdx.lower() == wanted), None)
+    return License(known.name, known.attribution, known.spdx) if known is not None else None
 
 
 def _normalised(text: str) -> str:

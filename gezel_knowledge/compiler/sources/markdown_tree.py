@@ -395,6 +395,8 @@ class _Tree:
         self.resolver: LinkResolver | None = None
         self.labels: dict[str, tuple[str, tuple[int, int]]] = {}
         """MyST labels of every page (label -> page, lines), for generators that read them."""
+        self._folded_labels: dict[str, tuple[str, tuple[int, int]]] | None = None
+        """The labels by their lowercased names (Sphinx's lookup), made when first needed."""
         self.uids: dict[str, _Page] | None = None
         """Pages by their front matter ``uid`` (DocFX's cross-reference ids), made on demand."""
         self.lfs_pointers: set[Path] = set()
@@ -699,7 +701,16 @@ class _Tree:
         another project's target; ``False`` when none of these, so the link warns."""
         if raw in self.style.ignored:
             return True  # the site's configuration says not to check it
-        found = self.labels.get(unquote(raw.removeprefix("#")))
+        name = unquote(raw.removeprefix("#"))
+        found = self.labels.get(name)
+        if found is None and self.style.myst_labels == "sphinx":
+            # Sphinx registers labels lowercased and looks references up lowercased:
+            # [](#postBuild) finds (postbuild)=.
+            if self._folded_labels is None:  # built once, when every page has been read
+                self._folded_labels = {}
+                for key, value in self.labels.items():
+                    self._folded_labels.setdefault(key.lower(), value)
+            found = self._folded_labels.get(name.lower())
         if found is not None:
             page.plan[link.start] = ("doc", self.pages[found[0]].doc_id, found[1])
             return True
