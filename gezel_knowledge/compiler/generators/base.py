@@ -154,6 +154,9 @@ class Generator(ABC):
     folders up, is built as that project (``docs/`` of an MkDocs site)."""
     plain: ClassVar[bool] = False
     """Whether this is no generator at all: a plain folder tree."""
+    lenient_front_matter: ClassVar[bool] = False
+    """Whether a page whose front matter does not parse is still published, without it (a
+    repository's folder: GitHub shows the error above the page); else the build stops."""
     outline_required: ClassVar[str | None] = None
     """What must exist when catalog.yaml insists on this outline (``mkdocs.yml with nav``), for
     generators whose navigation is a file; ``None`` when the folders may stand in for it."""

@@ -84,6 +84,31 @@ class _Known:
 # Checked in order: a more specific licence comes before one whose phrases it contains.
 _KNOWN = (
     _Known("CC0-1.0", "CC0 1.0 Universal", False, ("cc0 1.0 universal",)),
+    # The non-commercial and no-derivatives variants name themselves in full.
+    _Known(
+        "CC-BY-NC-SA-4.0",
+        "CC BY-NC-SA 4.0",
+        True,
+        ("creative commons", "attribution-noncommercial-sharealike 4.0 international"),
+    ),
+    _Known(
+        "CC-BY-NC-ND-4.0",
+        "CC BY-NC-ND 4.0",
+        True,
+        ("creative commons", "attribution-noncommercial-noderivatives 4.0 international"),
+    ),
+    _Known(
+        "CC-BY-NC-4.0",
+        "CC BY-NC 4.0",
+        True,
+        ("creative commons", "attribution-noncommercial 4.0 international"),
+    ),
+    _Known(
+        "CC-BY-ND-4.0",
+        "CC BY-ND 4.0",
+        True,
+        ("creative commons", "attribution-noderivatives 4.0 international"),
+    ),
     _Known(
         "CC-BY-SA-4.0",
         "CC BY-SA 4.0",
