@@ -35,6 +35,7 @@ from gezel_knowledge.compiler.generators._context import (
     normalise,
     text,
 )
+from gezel_knowledge.compiler.generators._glob import Glob
 from gezel_knowledge.compiler.generators._tree import front
 from gezel_knowledge.compiler.generators.base import Generator, LinkStyle, LinkTarget, Site
 from gezel_knowledge.compiler.generators.outline import Outline, OutlinePage, OutlineSection
@@ -95,7 +96,10 @@ class DocFx(Generator):
         toc = site.outline_file
         # The TOC beside docfx.json is the navigation bar; a lone toc.yml project has none.
         navbar = site.config is not None and toc.parent == site.config.parent
-        return _DocFx(ctx, toc, set(), site.links.generated, navbar=navbar).outline()
+        data = _read_docfx_json(site.config, ctx.source_root) if site.config is not None else {}
+        docs = _DocFx(ctx, toc, set(), site.links.generated, navbar=navbar)
+        docs.overwrites = Glob(_overwrite_patterns(data))
+        return docs.outline()
 
     def link_target(self, raw: str) -> LinkTarget | None:
         # A tab link names a tab of tabbed content, not a heading: nothing to resolve.
@@ -145,6 +149,25 @@ def _read_docfx_json(file: Path, root: Path) -> dict[str, object]:
     text_ = config.read_text(file, root)
     data = load_json(json_without_comments(text_), path=where)
     return data if isinstance(data, dict) else {}
+
+
+def _overwrite_patterns(data: dict[str, object]) -> list[str]:
+    """The files ``build.overwrite`` names (a pattern, a list of them, or file mappings
+    ``{files: [...]}``): overwrite documents, which amend API pages; no page of the site."""
+    value = config.get(data, "build", "overwrite")
+    entries = value if isinstance(value, list) else [value]
+    found: list[str] = []
+    for entry in entries:
+        if isinstance(entry, str):
+            found.append(entry)
+        elif isinstance(entry, dict):
+            files = entry.get("files")
+            src = config.string(entry.get("src")) or ""
+            prefix = src.strip("/").removeprefix("./")
+            for pattern in files if isinstance(files, list) else [files]:
+                if isinstance(pattern, str) and ".." not in prefix.split("/"):
+                    found.append(f"{prefix}/{pattern}" if prefix and prefix != "." else pattern)
+    return found
 
 
 def _generated_folders(data: dict[str, object]) -> set[str]:
@@ -241,6 +264,8 @@ class _DocFx:
         self.seen = seen
         self.generated = generated
         self._uids: dict[str, str] | None = None
+        self.overwrites = Glob([])
+        """``build.overwrite`` files: no pages, and their uids are the API's."""
         self.where = ctx.display(toc)
         seen.add(toc.resolve())
 
@@ -268,11 +293,19 @@ class _DocFx:
                 hidden = any(
                     p.startswith(".") for p in page.relative_to(self.ctx.content_root).parts
                 )
-                if page.is_file() and not hidden and not page.is_symlink():
+                overwrite = self.overwrites.match(self.ctx.rel(page))
+                if page.is_file() and not hidden and not page.is_symlink() and not overwrite:
                     uid = front(self.ctx, page).get("uid")
                     if isinstance(uid, str) and uid.strip():
                         self._uids.setdefault(uid.strip(), self.ctx.rel(page))
         return self._uids
+
+    def child(self, toc: Path) -> _DocFx:
+        """The reader of a ``toc.yml`` this one includes (same project, same cycle guard)."""
+        docs = _DocFx(self.ctx, toc, self.seen, self.generated)
+        docs.overwrites = self.overwrites
+        docs._uids = self._uids
+        return docs
 
     def fail(self, message: str, reason: str, line: int) -> SourceError:
         return SourceError(message, reason=reason, path=self.where, line=line)
@@ -283,7 +316,17 @@ class _DocFx:
         path_text = _project_relative(unquote(href.split("#", 1)[0]))
         candidate = normalise(self.toc.parent, path_text, self.ctx.content_root)
         if candidate is None:
-            raise self.fail(f"toc entry {href!r} leaves the content folder", "unsafe-path", line)
+            # Outside the project: DocFX may map it in (docfx.json `"src": "../"`); the
+            # catalog never reads it. A page is left out by :meth:`page`, a toc here.
+            if not (href.endswith("/") or PurePosixPath(path_text).name.lower() in _TOC_NAMES):
+                return False
+            self.ctx.warn(
+                "outline-entry-outside",
+                f"toc entry {href!r} is outside the content folder; left out",
+                self.where,
+                line,
+            )
+            return True
         if href.endswith("/") or candidate.is_dir():
             found = next((candidate / n for n in _TOC_NAMES if (candidate / n).is_file()), None)
             if found is None and self.ctx.rel(candidate) in self.generated:
@@ -316,6 +359,16 @@ class _DocFx:
             candidate = normalise(self.toc.parent, path_text, self.ctx.content_root)
             if candidate is not None and candidate.is_file():
                 return None  # a YAML page DocFX builds (ApiPage, SDP): not one the catalog holds
+        if path_text and normalise(self.toc.parent, path_text, self.ctx.content_root) is None:
+            # A file docfx.json maps in from above the project (`"src": "../"`): DocFX builds
+            # it, but the catalog reads nothing outside its source folder.
+            self.ctx.warn(
+                "outline-entry-outside",
+                f"toc entry {href!r} is outside the content folder; left out",
+                self.where,
+                line,
+            )
+            return None
         return self.ctx.page(self.toc.parent, target, origin=self.toc, line=line)
 
     def uid_page(self, fields: dict[str, YamlNode]) -> str | None:
@@ -376,7 +429,7 @@ class _DocFx:
         section = OutlineSection(
             name=name or "Untitled", key=f"{self.where}:{line}", order=position
         )
-        nested = _DocFx(self.ctx, toc, self.seen, self.generated).outline().root.children
+        nested = self.child(toc).outline().root.children
         listed = any(p.path == path for p in _pages(nested))
         if not listed:
             section.children.append(OutlinePage(path, name or None, 0, self.where, line))
@@ -421,6 +474,6 @@ class _DocFx:
             raise self.fail(
                 f"toc {self.ctx.display(child_toc)} includes itself", "outline-cycle", line
             )
-        for child in _DocFx(self.ctx, child_toc, self.seen, self.generated).outline().root.children:
+        for child in self.child(child_toc).outline().root.children:
             child.order = len(section.children)
             section.children.append(child)

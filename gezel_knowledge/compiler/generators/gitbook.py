@@ -17,7 +17,8 @@ existing file the summary names above ``root`` (``readme: ../README.md``, as Git
 them from the repository), never above the source folder; an entry that would leave the
 source folder is left out with a warning. Document ids are relative to that folder.
 
-Metadata: legacy ``book.json`` ``title``, ``description``, ``language``. Links: relative file
+Metadata: legacy ``book.json`` ``title``, ``description``, ``language``, ``author`` (the
+publisher). Links: relative file
 links, ``folder/`` for its ``README.md``; anchors by GitBook's slugs (dots kept).
 """
 
@@ -108,7 +109,13 @@ class GitBook(Generator):
             self,
             found.config,
             found.content,
-            config.site_metadata(book.get("title"), book.get("description"), book.get("language")),
+            config.site_metadata(
+                book.get("title"),
+                book.get("description"),
+                book.get("language"),
+                # Legacy GitBook's `author` names the book's author (its publisher here).
+                publisher=config.publisher(None, book.get("author")),
+            ),
             LinkStyle(slug="gitbook"),
             outline_file=found.summary,
         )
@@ -127,4 +134,9 @@ class GitBook(Generator):
             and ctx.is_page(readme)
             else None
         )
-        return summary_outline(ctx, site.outline_file, self.name, first_page=first)
+        # In a legacy GitBook CLI book (book.json), an entry without a file (`* [RCU]()`) is
+        # an article to come, shown unlinked by design as an mdBook draft is: no warning.
+        legacy = (ctx.source_root / "book.json").is_file()
+        return summary_outline(
+            ctx, site.outline_file, self.name, drafts_shown=legacy, first_page=first
+        )

@@ -152,6 +152,80 @@ def _merge(base: dict[str, Any], more: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
+# Hugo reads its configuration's keys and a page's front matter keys in any case
+# (`[Languages.en]`, `linktitle`, `publishdate`); these are the ones read here, by the
+# spelling the code uses. Params keep their keys (a theme reads them as it spells them).
+_KEYS = {
+    k.lower(): k
+    for k in (
+        "baseURL",
+        "build",
+        "cascade",
+        "contentDir",
+        "date",
+        "defaultContentLanguage",
+        "defaultContentLanguageInSubdir",
+        "description",
+        "disablePathToLower",
+        "draft",
+        "enableDefault",
+        "expiryDate",
+        "goldmark",
+        "headless",
+        "identifier",
+        "lang",
+        "languageCode",
+        "languages",
+        "lastmod",
+        "layout",
+        "linkTitle",
+        "markup",
+        "menu",
+        "menus",
+        "module",
+        "mounts",
+        "name",
+        "pageRef",
+        "params",
+        "parent",
+        "parser",
+        "permalinks",
+        "publishDate",
+        "renderHooks",
+        "slug",
+        "source",
+        "summary",
+        "target",
+        "taxonomies",
+        "title",
+        "topicId",
+        "type",
+        "uglyURLs",
+        "url",
+        "weight",
+        "autoDefinitionTermID",
+    )
+}
+
+
+def canonical_keys(data: Any, depth: int = 0) -> Any:
+    """``data`` with the keys Hugo reads in any case spelled as :data:`_KEYS` spells them
+    (``params`` left as written); a key given twice keeps its first spelling's value."""
+    if depth > _MAX_DEPTH:
+        return data
+    if isinstance(data, list):
+        return [canonical_keys(v, depth + 1) for v in data]
+    if not isinstance(data, dict):
+        return data
+    out: dict[Any, Any] = {}
+    for key, value in data.items():
+        name = _KEYS.get(key.lower(), key) if isinstance(key, str) else key
+        kept = value if name == "params" else canonical_keys(value, depth + 1)
+        if name not in out:
+            out[name] = kept
+    return out
+
+
 def _config_files(root: Path) -> list[Path]:
     """The configuration files Hugo reads, the root file first."""
     found: list[Path] = []
@@ -175,7 +249,7 @@ def _config_files(root: Path) -> list[Path]:
 def _read_config(root: Path, files: list[Path]) -> dict[str, Any]:
     data: dict[str, Any] = {}
     for file in files:
-        values = config.read_data(file, root)
+        values = canonical_keys(config.read_data(file, root))
         if file.parent == root or file.stem in _CONFIG_NAMES:
             data = _merge(data, values)
         elif "." in file.stem:
@@ -297,8 +371,9 @@ class _Walk:
         return bool(suffixes) and suffixes[-1] in self.other_languages
 
 
-def _front(ctx: Context, page: Path) -> dict[str, object]:
-    return front(ctx, page)
+def _front(ctx: Context, page: Path) -> dict[str, Any]:
+    data: dict[str, Any] = canonical_keys(front(ctx, page))
+    return data
 
 
 def _filled_by_layout(ctx: Context, page: Path, data: Mapping[str, Any]) -> bool:
@@ -558,13 +633,15 @@ def _root(
     ctx: Context, walk: _Walk, site_config: Mapping[str, Any] | None = None
 ) -> tuple[OutlineSection, TopicDeclaration | None]:
     folder = ctx.content_root
-    index = folder / "_index.md"
+    index = walk.special(folder, "_index")  # _index.md, or the default language's own
     root = OutlineSection(name="", key="(root)/")
     declaration: TopicDeclaration | None = None
     lead: OutlinePage | None = None
     if index.is_file():
         where = ctx.display(index)
-        data = split_front_matter(read_text_file(index, where=where), path=where).data
+        data = canonical_keys(
+            split_front_matter(read_text_file(index, where=where), path=where).data
+        )
         title = _text(data, "title")
         description = _text(data, "description") or _text(data, "summary")
         declaration = TopicDeclaration(
@@ -808,6 +885,16 @@ def _languages(data: Mapping[str, Any]) -> tuple[str, tuple[str, ...]]:
     return default, others
 
 
+def _prefixes(data: Mapping[str, Any], language: str) -> tuple[str, ...]:
+    """The site's URL path prefixes: ``baseURL``'s path, and the default language's folder
+    when ``defaultContentLanguageInSubdir`` publishes it under ``/en/`` (longest first)."""
+    base = config.url_path(data.get("baseURL"))
+    if data.get("defaultContentLanguageInSubdir") is not True:
+        return base
+    folders = [f"{b}{language}/" for b in base] + [f"{language}/"]
+    return tuple(dict.fromkeys([*folders, *base]))
+
+
 class Hugo(Generator):
     """Hugo; a site's own instance knows its ``permalinks`` (section -> pattern)."""
 
@@ -873,7 +960,7 @@ class Hugo(Generator):
                 # `uglyURLs: true` publishes a/b.md as a/b.html rather than a/b/.
                 "html" if data.get("uglyURLs") is True else "directory",
                 lowercase=not data.get("disablePathToLower", False),
-                prefixes=config.url_path(data.get("baseURL")),
+                prefixes=_prefixes(data, language),
                 static_roots=(root / "static",),
                 routes=_routes(data),
                 ignored=_hook_destinations(root),
@@ -905,6 +992,7 @@ class Hugo(Generator):
         )
 
     def page_url(self, rel: str, front: Mapping[str, Any]) -> PageUrl:
+        front = canonical_keys(front)
         path = PurePosixPath(rel)
         suffix = f".{self.language}"
         if path.stem.endswith(suffix) and path.stem != suffix:

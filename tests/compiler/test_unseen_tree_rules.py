@@ -1,0 +1,133 @@
+"""Rules found on documentation trees no earlier round had tried (issue 21, round 3): DocFX
+overwrite files and toc entries above the project, legacy GitBook books, a plain folder's
+front matter that does not parse, Hugo configuration keys in any case and the default
+language's URL folder, Creative Commons variants."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from gezel_knowledge.compiler import LinkBase
+from gezel_knowledge.compiler.metadata.licences import recognise_licence
+from gezel_knowledge.compiler.sources.markdown_tree import load_markdown_tree
+from tests.compiler.trees import write_tree
+
+LINKS = LinkBase("tester", "demo")
+
+
+def test_docfx_overwrite_files_are_no_pages_and_their_yaml_is_not_read(tmp_path: Path) -> None:
+    # `*content` is DocFX's placeholder in an overwrite file, not a YAML alias.
+    root = write_tree(
+        tmp_path / "docfx",
+        {
+            "docfx.json": '{"build": {"content": [{"files": ["**.md", "toc.yml"]}],'
+            ' "overwrite": "_overwrites/**.md"}}',
+            "toc.yml": "- name: Intro\n  topicUid: Guide.Intro\n",
+            "intro.md": "---\nuid: Guide.Intro\n---\n# Intro\n\nHello.\n",
+            "_overwrites/api.md": "---\nuid: Api.Thing\nremarks: *content\n---\nMore.\n",
+        },
+    )
+    source = load_markdown_tree(root)
+    assert [d.id for d in source.documents][:1] == ["intro"]
+
+
+def test_docfx_toc_entry_above_the_project_is_left_out_with_a_warning(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "repo" / "docs",
+        {
+            "docfx.json": '{"build": {"content": [{"files": ["*.md", "toc.yml"]},'
+            ' {"src": "../", "files": ["CHANGELOG.md"]}]}}',
+            "toc.yml": "- name: Home\n  href: index.md\n- name: Changes\n  href: ../CHANGELOG.md\n",
+            "index.md": "# Home\n\nWelcome.\n",
+        },
+    )
+    (root.parent / "CHANGELOG.md").write_text("# Changes\n")
+    source = load_markdown_tree(root)
+    assert [d.id for d in source.documents] == ["index"]
+    assert [(w.reason, w.path, w.line) for w in source.warnings] == [
+        ("outline-entry-outside", "toc.yml", 4)
+    ]
+
+
+def test_a_legacy_gitbook_book_names_its_author_and_shows_articles_to_come(
+    tmp_path: Path,
+) -> None:
+    root = write_tree(
+        tmp_path / "book",
+        {
+            "book.json": '{"title": "Insides", "author": "Jane Roe"}',
+            "SUMMARY.md": "# Summary\n\n* [Boot](boot.md)\n* [Later]()\n",
+            "boot.md": "# Boot\n\nIt starts.\n",
+        },
+        catalog=None,
+    )
+    source = load_markdown_tree(root)
+    assert source.metadata.publisher is not None
+    assert source.metadata.publisher.name == "Jane Roe"
+    assert source.warnings == ()
+
+
+def test_a_plain_folder_page_whose_front_matter_does_not_parse_is_built_without_it(
+    tmp_path: Path,
+) -> None:
+    # GitHub shows such a page (with the YAML error above it); the build warns and goes on.
+    page = '---\nname: x\ndescription: Use it. Trigger: "go" now.\n---\n# Traces\n\nSpans.\n'
+    root = write_tree(tmp_path / "docs", {"README.md": "# Docs\n", "traces.md": page})
+    source = load_markdown_tree(root)
+    doc = next(d for d in source.documents if d.id == "traces")
+    assert doc.title == "Traces"
+    assert "Spans." in doc.load_body(LINKS)
+    assert [(w.reason, w.path, w.line) for w in source.warnings] == [
+        ("invalid-front-matter", "traces.md", 3)
+    ]
+
+
+def test_hugo_reads_configuration_keys_in_any_case(tmp_path: Path) -> None:
+    # `[Languages.fr]` is `languages`: page.fr.md is the French translation, left out.
+    root = write_tree(
+        tmp_path / "hugo",
+        {
+            "config.toml": 'title = "H"\nDefaultContentLanguage = "en"\n'
+            "[Languages.en]\nweight = 1\n[Languages.fr]\nweight = 2\n",
+            "content/_index.en.md": "---\ntitle: H\n---\nHome.\n",
+            "content/page.en.md": "---\ntitle: Page\nLinkTitle: Short\n---\nText.\n",
+            "content/page.fr.md": "---\ntitle: Page FR\n---\nTexte.\n",
+        },
+    )
+    source = load_markdown_tree(root)
+    assert sorted(d.id for d in source.documents) == ["_index.en", "page.en"]
+    assert next(d for d in source.documents if d.id == "page.en").title == "Short"
+
+
+def test_hugo_files_under_the_default_languages_url_folder_are_found(tmp_path: Path) -> None:
+    # defaultContentLanguageInSubdir publishes the site under /en/, its bundles' files too.
+    root = write_tree(
+        tmp_path / "hugo",
+        {
+            "hugo.toml": 'title = "H"\ndefaultContentLanguageInSubdir = true\n',
+            "content/_index.md": "---\ntitle: H\n---\nHome.\n",
+            "content/basics/_index.md": (
+                "---\ntitle: Basics\n---\n![Shot](/en/basics/images/shot.png?width=60pc)\n"
+                "See [home](/en/).\n"
+            ),
+            "content/basics/images/shot.png": "png",
+            # Relative to the page's URL (/docs/guide/): the site's static/images/logo.png.
+            "content/docs/guide.md": "---\ntitle: Guide\n---\n![Logo](../../images/logo.png)\n",
+            "static/images/logo.png": "png",
+        },
+    )
+    source = load_markdown_tree(root)
+    assert source.warnings == ()
+
+
+def test_creative_commons_non_commercial_variants_are_recognised() -> None:
+    for words, spdx in (
+        ("Attribution-NonCommercial-ShareAlike 4.0 International", "CC-BY-NC-SA-4.0"),
+        ("Attribution-NonCommercial-NoDerivatives 4.0 International", "CC-BY-NC-ND-4.0"),
+        ("Attribution-NonCommercial 4.0 International", "CC-BY-NC-4.0"),
+        ("Attribution-NoDerivatives 4.0 International", "CC-BY-ND-4.0"),
+    ):
+        text = f"{words}\n\n=====\n\nCreative Commons Corporation is not a law firm.\n"
+        found = recognise_licence(text)
+        assert found is not None
+        assert found.spdx == spdx
