@@ -131,3 +131,64 @@ def test_creative_commons_non_commercial_variants_are_recognised() -> None:
         found = recognise_licence(text)
         assert found is not None
         assert found.spdx == spdx
+
+
+def test_hugo_taxonomy_folders_are_routes_and_config_subfolders_are_read(tmp_path: Path) -> None:
+    # content/contributors/ holds the `contributors` taxonomy's pages; the main menu lives in
+    # config/_default/menus/menus.en.toml and puts Showcase before Docs.
+    root = write_tree(
+        tmp_path / "hugo",
+        {
+            "config/_default/hugo.toml": (
+                'title = "H"\n[taxonomies]\ncontributor = "contributors"\n'
+            ),
+            "config/_default/menus/menus.en.toml": (
+                '[[main]]\nname = "Showcase"\npageRef = "/showcase/"\nweight = 10\n'
+            ),
+            "content/_index.md": "---\ntitle: H\n---\nSee [Jane](/contributors/jane/).\n",
+            "content/docs/_index.md": "---\ntitle: Docs\n---\nDocs.\n",
+            "content/showcase/_index.md": "---\ntitle: Showcase\n---\nSites.\n",
+            "content/contributors/_index.md": "---\ntitle: Contributors\n---\n",
+            "content/contributors/jane/_index.md": "---\ntitle: Jane\n---\nWrites.\n",
+        },
+    )
+    source = load_markdown_tree(root)
+    assert sorted(d.id for d in source.documents) == ["_index", "docs/_index", "showcase/_index"]
+    # Sections' sort keys are 2**31 + their position in the home's one order.
+    sections = {t.id: int(t.sort_key) - 2**31 for t in source.topics if t.id != "demo"}
+    assert sections == {"showcase": 1, "docs": 2}
+    assert source.warnings == ()
+
+
+def test_hugo_ref_to_a_section_page_finds_the_default_languages_own_file(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "hugo",
+        {
+            "config.toml": 'title = "H"\n[languages.en]\nweight = 1\n[languages.fr]\nweight = 2\n',
+            "content/_index.en.md": '---\ntitle: H\n---\n[Pages]({{%relref "cont/_index.md" %}})\n',
+            "content/cont/_index.en.md": "---\ntitle: Content\n---\nText.\n",
+            "content/cont/_index.fr.md": "---\ntitle: Contenu\n---\nTexte.\n",
+        },
+    )
+    source = load_markdown_tree(root)
+    assert source.warnings == ()
+    assert "knowledge://tester/demo/cont/_index.en" in next(
+        d for d in source.documents if d.id == "_index.en"
+    ).load_body(LINKS)
+
+
+def test_a_legacy_gitbook_books_readme_is_its_first_page(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "book",
+        {
+            "book.json": '{"title": "Insides"}',
+            "README.md": "# Insides\n\nAbout the book.\n",
+            "SUMMARY.md": "# Summary\n\n* [Boot](boot.md)\n",
+            "boot.md": "# Boot\n\nIt starts.\n",
+        },
+    )
+    source = load_markdown_tree(root)
+    assert [d.id for d in sorted(source.documents, key=lambda d: d.ordinal or 0)] == [
+        "README",
+        "boot",
+    ]

@@ -193,6 +193,12 @@ class Generator(ABC):
         del rel
         return ()
 
+    def file_variants(self, rel: str) -> tuple[str, ...]:
+        """Other content-relative files a file link to ``rel`` may name (Hugo: the default
+        language's own ``page.en.md`` for ``page.md``); the default: none."""
+        del rel
+        return ()
+
     def url_aliases(self, rel: str, front: Mapping[str, Any]) -> tuple[str, ...]:
         """Other URLs a page answers to (Hugo's ``aliases``)."""
         del rel, front

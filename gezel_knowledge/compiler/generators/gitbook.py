@@ -126,7 +126,10 @@ class GitBook(Generator):
         found = _structure(ctx.source_root)
         # A Git-synced space (.gitbook.yaml) opens on its readme; a bare SUMMARY.md folder
         # lists its introduction itself, and its README.md may be the catalog's own.
-        readme = found.readme if found is not None and found.config is not None else None
+        # So does a legacy GitBook CLI book (book.json): its README.md is the introduction.
+        legacy = (ctx.source_root / "book.json").is_file()
+        spaced = found is not None and (found.config is not None or legacy)
+        readme = found.readme if found is not None and spaced else None
         first = (
             ctx.rel(readme)
             if readme is not None
@@ -136,7 +139,6 @@ class GitBook(Generator):
         )
         # In a legacy GitBook CLI book (book.json), an entry without a file (`* [RCU]()`) is
         # an article to come, shown unlinked by design as an mdBook draft is: no warning.
-        legacy = (ctx.source_root / "book.json").is_file()
         return summary_outline(
             ctx, site.outline_file, self.name, drafts_shown=legacy, first_page=first
         )

@@ -237,11 +237,16 @@ def _config_files(root: Path) -> list[Path]:
             break
     folder = root / "config" / "_default"
     if folder.is_dir():
+        # Hugo reads the folder's subfolders too (Doks keeps config/_default/menus/menus.en.toml).
         found.extend(
             p
-            for p in sorted(folder.iterdir())
+            for p in sorted(folder.rglob("*"), key=lambda p: p.relative_to(folder).parts)
             # menus.en.toml: the `menus` of one language.
-            if p.suffix in _CONFIG_SUFFIXES and p.is_file() and p.stem.count(".") <= 1
+            if p.suffix in _CONFIG_SUFFIXES
+            and p.is_file()
+            and p.stem.count(".") <= 1
+            and not p.is_symlink()
+            and len(p.relative_to(folder).parts) <= 3
         )
     return found
 
@@ -349,6 +354,9 @@ class _Walk:
     mounted: dict[str, list[tuple[str, Path]]] = field(default_factory=dict)
     """Files mounted from above the source folder, by the content folder they land in:
     folder -> (content path, file)."""
+    taxonomies: frozenset[str] = frozenset()
+    """The taxonomies' plural names (``tags``): a content folder of that name holds the
+    taxonomy's list and term pages, which Hugo lists by term, not in the section tree."""
     cascade: list[dict[str, Any]] = field(default_factory=list)
     """The ``build`` options sections above pass down (``cascade: {build: ...}``), nearest
     last."""
@@ -465,25 +473,7 @@ def _members(
         if name.startswith(".") or ctx.excluded(entry):
             continue
         if entry.is_dir():
-            if entry.is_symlink():
-                ctx.warn(
-                    "symlink-skipped",
-                    "is a symbolic link to a folder; not followed",
-                    ctx.display(entry),
-                )
-                continue
-            bundle = walk.special(entry, "index")
-            if bundle.is_file():
-                item = _page(ctx, bundle, walk)
-            elif walk.special(entry, "_index").is_file():
-                item = _section(ctx, entry, walk, depth + 1)
-            else:
-                # No section page: its pages belong to this section.
-                if flatten:
-                    _members(ctx, entry, walk, into, depth + 1)
-                continue
-            if item is not None:
-                into.append(item)
+            _folder_member(ctx, entry, walk, into, depth, flatten=flatten)
             continue
         if (
             not entry.is_file()
@@ -497,6 +487,43 @@ def _members(
         if item is not None:
             into.append(item)
     _mounted_members(ctx, folder, walk, into)
+
+
+def _folder_member(
+    ctx: Context, entry: Path, walk: _Walk, into: list[_Item], depth: int, *, flatten: bool
+) -> None:
+    """A subfolder of a section: a leaf bundle, a subsection, a taxonomy's folder (routes),
+    or a plain folder whose pages belong to the section (``flatten``)."""
+    if entry.is_symlink():
+        ctx.warn(
+            "symlink-skipped", "is a symbolic link to a folder; not followed", ctx.display(entry)
+        )
+        return
+    if entry.parent == ctx.content_root and entry.name in walk.taxonomies:
+        _taxonomy_routes(ctx, entry, walk)
+        return
+    bundle = walk.special(entry, "index")
+    if bundle.is_file():
+        item = _page(ctx, bundle, walk)
+    elif walk.special(entry, "_index").is_file():
+        item = _section(ctx, entry, walk, depth + 1)
+    else:
+        # No section page: its pages belong to this section.
+        if flatten:
+            _members(ctx, entry, walk, into, depth + 1)
+        return
+    if item is not None:
+        into.append(item)
+
+
+def _taxonomy_routes(ctx: Context, folder: Path, walk: _Walk) -> None:
+    """A taxonomy's content folder (``content/tags/``: its own page, a page per term): all
+    published, as routes (links to them resolve), none a page of the navigation."""
+    for page in sorted(folder.rglob("*")):
+        if page.is_file() and ctx.is_page(page) and not walk.language_page(page):
+            data = _front(ctx, page)
+            if _published(data):
+                walk.route(page, data)
 
 
 def _mounted_members(ctx: Context, folder: Path, walk: _Walk, into: list[_Item]) -> None:
@@ -659,6 +686,7 @@ def _root(
             and not walk.special(entry, "index").is_file()
             and not walk.special(entry, "_index").is_file()
             and not ctx.excluded(entry)
+            and entry.name not in walk.taxonomies
         ):
             item = _section(ctx, entry, walk, 1)
             if item is not None:
@@ -713,6 +741,14 @@ class HugoFolders(FolderRules):
         if order is None and entry.stem.lower() in ("index", "readme"):
             order = 0
         return OutlinePage(ctx.rel(entry), None, order, ctx.display(entry), None)
+
+
+def _taxonomy_folders(data: Mapping[str, Any]) -> frozenset[str]:
+    """The taxonomies' plural names: the configured ``taxonomies``, else Hugo's default
+    (``tags``, ``categories``)."""
+    taxonomies = data.get("taxonomies")
+    plural = taxonomies.values() if isinstance(taxonomies, dict) else _TAXONOMIES.values()
+    return frozenset(t.strip("/") for t in plural if isinstance(t, str) and t.strip("/"))
 
 
 def _routes(data: Mapping[str, Any]) -> tuple[str, ...]:
@@ -977,7 +1013,7 @@ class Hugo(Generator):
         root_folder = folder.parent.parent if folder.name == "_default" else folder
         data = _read_config(root_folder, _config_files(root_folder))
         language, others = _languages(data)
-        walk = _Walk(ctx, others, self, language)
+        walk = _Walk(ctx, others, self, language, taxonomies=_taxonomy_folders(data))
         where = ctx.display(site.config)
         walk.mounted = _mounts_above(ctx, root_folder, data, language, where)
         root, declaration = _root(ctx, walk, data)
@@ -1012,6 +1048,13 @@ class Hugo(Generator):
         if slug and segments:
             return PageUrl("/".join([*segments[:-1], slug]), default.folder)
         return default
+
+    def file_variants(self, rel: str) -> tuple[str, ...]:
+        # `ref "a/_index.md"` finds the default language's own file, a/_index.en.md.
+        path = PurePosixPath(rel)
+        if path.suffix.lower() not in (".md", ".markdown"):
+            return ()
+        return (path.with_name(f"{path.stem}.{self.language}{path.suffix}").as_posix(),)
 
     def url_aliases(self, rel: str, front: Mapping[str, Any]) -> tuple[str, ...]:
         aliases = front.get("aliases")
