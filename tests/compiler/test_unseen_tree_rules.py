@@ -192,3 +192,24 @@ def test_a_legacy_gitbook_books_readme_is_its_first_page(tmp_path: Path) -> None
         "README",
         "boot",
     ]
+
+
+def test_hugo_keeps_dated_pages_whatever_the_day_but_not_one_expired_before_publication(
+    tmp_path: Path,
+) -> None:
+    root = write_tree(
+        tmp_path / "hugo",
+        {
+            "hugo.toml": 'title = "H"\n',
+            "content/_index.md": "---\ntitle: H\n---\nHome.\n",
+            # A future publishDate and a past expiryDate depend on the build's day: kept.
+            "content/soon.md": "---\ntitle: Soon\npublishDate: 2999-01-01\n---\nLater.\n",
+            "content/old.md": "---\ntitle: Old\nexpiryDate: 2001-01-01\n---\nGone.\n",
+            # Expires before it is published: Hugo never shows it, on any day.
+            "content/never.md": (
+                "---\ntitle: Never\npublishDate: 2020-05-01\nexpiryDate: 2020-04-01\n---\nNo.\n"
+            ),
+        },
+    )
+    source = load_markdown_tree(root)
+    assert sorted(d.id for d in source.documents) == ["_index", "old", "soon"]

@@ -433,12 +433,25 @@ def _cascaded_build(data: Mapping[str, Any]) -> dict[str, Any] | None:
 
 
 def _published(data: Mapping[str, Any]) -> bool:
-    """Whether Hugo publishes a page: no draft, no headless bundle, not ``render: never``."""
+    """Whether Hugo publishes a page: no draft, no headless bundle, not ``render: never``,
+    and not expired before it is published (:func:`_never_current`)."""
     return (
         data.get("draft") is not True
         and data.get("headless") is not True
         and _build_option(data, "render") not in ("never", False)
+        and not _never_current(data)
     )
+
+
+def _never_current(data: Mapping[str, Any]) -> bool:
+    """Whether a page expires no later than it is published (``expiryDate`` at or before
+    ``publishDate``, else ``date``): Hugo leaves it out whatever day it builds. Other dates
+    are kept as if built with ``--buildFuture --buildExpired``: whether Hugo publishes a
+    page with a future ``publishDate`` or a past ``expiryDate`` depends on the day it
+    builds, and a catalog never depends on the day."""
+    expiry = _timestamp(data.get("expiryDate"))
+    start = _timestamp(data.get("publishDate") or data.get("date"))
+    return bool(expiry) and bool(start) and expiry <= start
 
 
 def _page(ctx: Context, path: Path, walk: _Walk, rel: str | None = None) -> _Item | None:
