@@ -213,3 +213,60 @@ def test_hugo_keeps_dated_pages_whatever_the_day_but_not_one_expired_before_publ
     )
     source = load_markdown_tree(root)
     assert sorted(d.id for d in source.documents) == ["_index", "old", "soon"]
+
+
+def test_hugo_sections_follow_a_nested_side_menu(tmp_path: Path) -> None:
+    # Doks' sidebar: first-level `docs` entries in the configuration (identifier, url), pages
+    # below them by `menu: {docs: {parent: ...}}`; menu weights win over page weights. A flat
+    # footer menu orders nothing.
+    def page(title: str, weight: int, menu: str = "") -> str:
+        return f"---\ntitle: {title}\nweight: {weight}\n{menu}---\nText.\n"
+
+    root = write_tree(
+        tmp_path / "hugo",
+        {
+            "config.toml": (
+                'title = "H"\n'
+                '[[menu.docs]]\nname = "Prologue"\nweight = 10\nidentifier = "prologue"\n'
+                'url = "/docs/prologue/"\n'
+                '[[menu.docs]]\nname = "Help"\nweight = 50\nidentifier = "help"\n'
+                'url = "/docs/help/"\n'
+                '[[menu.docs]]\nname = "Recipes"\nweight = 20\nidentifier = "recipes"\n'
+                'url = "/docs/recipes/"\n'
+                '[[menu.footer]]\nname = "Privacy"\nurl = "/docs/help/privacy/"\nweight = 1\n'
+            ),
+            "content/_index.md": page("H", 0),
+            "content/docs/_index.md": page("Docs", 0),
+            "content/docs/prologue/_index.md": page("Prologue", 3),
+            "content/docs/recipes/_index.md": page("Recipes", 2),
+            "content/docs/help/_index.md": page("Help", 1),
+            "content/docs/prologue/introduction.md": page(
+                "Introduction", 200, "menu:\n  docs:\n    parent: prologue\n    weight: 1\n"
+            ),
+            "content/docs/prologue/quick-start.md": page(
+                "Quick Start", 100, "menu:\n  docs:\n    parent: prologue\n    weight: 2\n"
+            ),
+            "content/docs/help/faq.md": page("FAQ", 2),
+            "content/docs/help/privacy.md": page("Privacy", 1, "menu: footer\n"),
+        },
+    )
+    source = load_markdown_tree(root)
+    position = {t.id: int(t.sort_key) - 2**31 for t in source.topics}
+    assert sorted(["help", "recipes", "prologue"], key=position.__getitem__) == [
+        "prologue",
+        "recipes",
+        "help",
+    ]
+    prologue = sorted(
+        (d for d in source.documents if d.topic_path[-1] == "prologue"),
+        key=lambda d: d.ordinal or 0,
+    )
+    assert [d.id for d in prologue] == [
+        "docs/prologue/_index",
+        "docs/prologue/introduction",
+        "docs/prologue/quick-start",
+    ]
+    help_pages = sorted(
+        (d for d in source.documents if d.topic_path[-1] == "help"), key=lambda d: d.ordinal or 0
+    )
+    assert [d.id for d in help_pages] == ["docs/help/_index", "docs/help/privacy", "docs/help/faq"]

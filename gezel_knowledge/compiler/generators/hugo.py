@@ -12,13 +12,14 @@ every top-level folder and every folder with an ``_index.md`` is a section, led 
 ``_index.md`` (its section page, always a page); a folder with an ``index.md`` is a leaf
 bundle, one page; the pages of other folders belong to the section above them. A section's
 pages and subsections share one order, Hugo's default: ``weight`` (unset or 0 last), then
-``date`` (newest first), then ``linkTitle`` (else ``title``), then the file path. The
-navigation label is ``linkTitle``. ``draft: true`` pages, headless bundles (``headless:
-true``), pages Hugo does not render (``build: {render: never}``) and pages of other languages
-(``page.fr.md``) are left out, silently, as Hugo publishes none of them. Pages Hugo publishes
-but lists nowhere (``build: {list: never}``) and pages without text that a layout fills
-(``layout: search``, ``type: search``) are routes: left out of the catalog, links to them
-kept silently.
+``date`` (newest first), then ``linkTitle`` (else ``title``), then the file path; the home
+follows the ``main`` menu and any section a nested side menu (Doks' ``docs``) where they
+list its members. The navigation label is ``linkTitle``. ``draft: true`` pages, headless
+bundles (``headless: true``), pages Hugo does not render (``build: {render: never}``) and
+pages of other languages (``page.fr.md``) are left out, silently, as Hugo publishes none of
+them. Pages Hugo publishes but lists nowhere (``build: {list: never}``) and pages without
+text that a layout fills (``layout: search``, ``type: search``) are routes: left out of the
+catalog, links to them kept silently.
 
 Metadata: ``title``, ``params.description``, ``languageCode``, ``params.github_repo`` (or
 ``params.repository``, hugo-book's ``BookRepo``, Geekdoc's ``geekdocRepo``) as the publisher,
@@ -354,6 +355,8 @@ class _Walk:
     mounted: dict[str, list[tuple[str, Path]]] = field(default_factory=dict)
     """Files mounted from above the source folder, by the content folder they land in:
     folder -> (content path, file)."""
+    side_menus: _SideMenus | None = None
+    """The site's nested menus other than ``main`` (a theme's sidebar)."""
     taxonomies: frozenset[str] = frozenset()
     """The taxonomies' plural names (``tags``): a content folder of that name holds the
     taxonomy's list and term pages, which Hugo lists by term, not in the section tree."""
@@ -586,6 +589,7 @@ def _section(ctx: Context, folder: Path, walk: _Walk, depth: int) -> _Item | Non
             walk.cascade.pop()
     if lead is None and not items:
         return None
+    _by_side_menus(ctx, walk, items)
     _ordered(section, lead, items)
     path = index if index.is_file() else folder
     # A section with no date of its own is as new as its newest page or subsection.
@@ -632,6 +636,112 @@ def _config_menu(data: Mapping[str, Any], menu: str, language: str) -> dict[str,
     return out
 
 
+@dataclass(frozen=True, slots=True)
+class _SideMenus:
+    """The nested menus other than ``main`` (Doks' ``docs`` menu: first-level entries in the
+    configuration with an ``identifier`` and a ``url``, pages below them by front matter
+    ``menu: {docs: {parent: prologue, weight: 20}}``), which themes show as the sidebar."""
+
+    names: frozenset[str]
+    targets: Mapping[str, tuple[int, str]]
+    """Configuration entries by the content path they name (``docs/prologue``)."""
+
+
+def _menu_path(ref: str, data: Mapping[str, Any]) -> str | None:
+    """The content path a menu entry's ``pageRef`` or site-relative ``url`` names."""
+    if "://" in ref or ref.startswith(("#", "mailto:")):
+        return None
+    path = ref.split("#", 1)[0].strip("/")
+    for prefix in config.url_path(data.get("baseURL")):
+        path = path.removeprefix(prefix.strip("/")).strip("/")
+    return path.removesuffix("/_index.md").removesuffix(".md").lower() or None
+
+
+def _side_menus(data: Mapping[str, Any], language: str) -> _SideMenus | None:
+    """The configuration's nested menus other than ``main``: those where an entry names a
+    ``parent``, or whose entries' identifiers pages name as their parent (a flat menu such
+    as a footer orders nothing)."""
+    own = config.get(data, "languages", language)
+    menus = {
+        **config.mapping(config.get(data, "menu")),
+        **config.mapping(config.get(data, "menus")),
+        **config.mapping(config.get(own, "menu")),
+        **config.mapping(config.get(own, "menus")),
+    }
+    names: set[str] = set()
+    targets: dict[str, tuple[int, str]] = {}
+    for name, entries in menus.items():
+        if name == "main" or not isinstance(entries, list):
+            continue
+        fields = [e for e in entries if isinstance(e, dict)]
+        if not any(_text(e, "identifier") or _text(e, "parent") for e in fields):
+            continue
+        names.add(str(name))
+        for entry in fields:
+            ref = config.string(entry.get("pageRef")) or config.string(entry.get("url"))
+            path = _menu_path(ref, data) if ref else None
+            if path is not None:
+                targets.setdefault(path, (_weight(entry, ""), _text(entry, "name") or ""))
+    return _SideMenus(frozenset(names), targets) if names else None
+
+
+def _side_entry(data: Mapping[str, Any], menus: _SideMenus) -> tuple[int, str] | None:
+    """A page's own nested entry in a side menu (``menu: {docs: {parent: p}}``), as (weight,
+    name); the page's ``weight`` and ``linkTitle`` (else ``title``) stand in."""
+    value = data.get("menu", data.get("menus"))
+    for name in sorted(menus.names):
+        fields = value.get(name) if isinstance(value, dict) else None
+        if isinstance(fields, dict) and _text(fields, "parent"):
+            weight = _weight(fields, "") if "weight" in fields else _weight(data, "")
+            label = _text(fields, "name") or _text(data, "linkTitle") or _text(data, "title")
+            return weight, label or ""
+    return None
+
+
+def _by_side_menus(ctx: Context, walk: _Walk, items: list[_Item]) -> None:
+    """Order a section's pages and subsections as the site's side menu does where it lists
+    any of them (its configuration entries naming a subsection, its pages' own entries under
+    a parent): menu entries first in the menu's order, the rest after in the default order."""
+    menus = walk.side_menus
+    if menus is None:
+        return
+    entries: list[tuple[int, str] | None] = []
+    for item in items:
+        rel, lead = _item_files(ctx, walk, item)
+        own = _side_entry(_front(ctx, lead), menus) if lead.is_file() else None
+        entries.append(own or menus.targets.get(_item_path(walk, rel).lower()))
+    _order_by_entries(items, entries)
+
+
+def _item_files(ctx: Context, walk: _Walk, item: _Item) -> tuple[str, Path]:
+    """An item's content path (a section's folder) and the file whose front matter is its."""
+    node = item.node
+    if isinstance(node, OutlineSection):
+        rel = node.key.rstrip("/")
+        return rel, walk.special(ctx.content_root / rel, "_index")
+    return node.path, ctx.content_root / node.path
+
+
+def _item_path(walk: _Walk, rel: str) -> str:
+    """The path a menu names an item by: a bundle or page without ``index``/suffix."""
+    path = PurePosixPath(rel)
+    stem = path.stem.removesuffix("." + walk.language)
+    return path.parent.as_posix() if stem == "index" else path.with_name(stem).as_posix()
+
+
+def _order_by_entries(items: list[_Item], entries: list[tuple[int, str] | None]) -> None:
+    """Items with a menu entry first, in the menu's order; the others after, as they were."""
+    if not any(entries):
+        return
+    keyed = [
+        ((0, *_menu_key(entry)) if entry else (1, *item.key), item)
+        for entry, item in zip(entries, items, strict=True)
+    ]
+    keyed.sort(key=lambda pair: pair[0])
+    for position, (_, item) in enumerate(keyed):
+        item.key = (position,)
+
+
 def _menu_key(entry: tuple[int, str]) -> tuple[Any, ...]:
     """Hugo's menu order: weight (0 last), then name."""
     weight, name = entry
@@ -646,27 +756,10 @@ def _by_main_menu(
     come first in the menu's order, then the rest in Hugo's default order."""
     entries: list[tuple[int, str] | None] = []
     for item in items:
-        node = item.node
-        if isinstance(node, OutlineSection):
-            rel = node.key.rstrip("/")
-            lead = walk.special(ctx.content_root / rel, "_index")
-        else:
-            rel = node.path
-            lead = ctx.content_root / rel
+        rel, lead = _item_files(ctx, walk, item)
         own = _menu_entry(_front(ctx, lead), "main") if lead.is_file() else None
-        path = PurePosixPath(rel)
-        stem = path.stem.removesuffix("." + walk.language)
-        name = path.parent.as_posix() if stem == "index" else path.with_name(stem).as_posix()
-        entries.append(own or configured.get(name.lower()))
-    if not any(entries):
-        return
-    keyed = [
-        ((0, *_menu_key(entry)) if entry else (1, *item.key), item)
-        for entry, item in zip(entries, items, strict=True)
-    ]
-    keyed.sort(key=lambda pair: pair[0])
-    for position, (_, item) in enumerate(keyed):
-        item.key = (position,)
+        entries.append(own or configured.get(_item_path(walk, rel).lower()))
+    _order_by_entries(items, entries)
 
 
 def _root(
@@ -1026,7 +1119,14 @@ class Hugo(Generator):
         root_folder = folder.parent.parent if folder.name == "_default" else folder
         data = _read_config(root_folder, _config_files(root_folder))
         language, others = _languages(data)
-        walk = _Walk(ctx, others, self, language, taxonomies=_taxonomy_folders(data))
+        walk = _Walk(
+            ctx,
+            others,
+            self,
+            language,
+            side_menus=_side_menus(data, language),
+            taxonomies=_taxonomy_folders(data),
+        )
         where = ctx.display(site.config)
         walk.mounted = _mounts_above(ctx, root_folder, data, language, where)
         root, declaration = _root(ctx, walk, data)
