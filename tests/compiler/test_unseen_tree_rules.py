@@ -31,7 +31,7 @@ def test_docfx_overwrite_files_are_no_pages_and_their_yaml_is_not_read(tmp_path:
     assert [d.id for d in source.documents][:1] == ["intro"]
 
 
-def test_docfx_toc_entry_above_the_project_is_left_out_with_a_warning(tmp_path: Path) -> None:
+def test_docfx_toc_entry_above_the_project_is_read_only_when_allowed(tmp_path: Path) -> None:
     root = write_tree(
         tmp_path / "repo" / "docs",
         {
@@ -41,12 +41,19 @@ def test_docfx_toc_entry_above_the_project_is_left_out_with_a_warning(tmp_path: 
             "index.md": "# Home\n\nWelcome.\n",
         },
     )
-    (root.parent / "CHANGELOG.md").write_text("# Changes\n")
+    (root.parent / "CHANGELOG.md").write_text("# Changes\n\nFixed.\n")
     source = load_markdown_tree(root)
     assert [d.id for d in source.documents] == ["index"]
     assert [(w.reason, w.path, w.line) for w in source.warnings] == [
         ("outline-entry-outside", "toc.yml", 4)
     ]
+    assert "add --allow-read .. to read it" in source.warnings[0].message
+    # Allowed, it is the page docfx.json maps it to (CHANGELOG.md at the project's root).
+    allowed = load_markdown_tree(root, allow_read=root.parent)
+    ordered = sorted(allowed.documents, key=lambda d: d.ordinal or 0)
+    assert [d.id for d in ordered] == ["index", "CHANGELOG"]
+    assert allowed.warnings == ()
+    assert "Fixed." in ordered[1].load_body(LINKS)
 
 
 def test_a_legacy_gitbook_book_names_its_author_and_shows_articles_to_come(

@@ -22,6 +22,7 @@ it: a UTF-8 byte-order mark, ``//`` and ``/* */`` comments and trailing commas a
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path, PurePosixPath
 from urllib.parse import unquote
@@ -99,6 +100,7 @@ class DocFx(Generator):
         data = _read_docfx_json(site.config, ctx.source_root) if site.config is not None else {}
         docs = _DocFx(ctx, toc, set(), site.links.generated, navbar=navbar)
         docs.overwrites = Glob(_overwrite_patterns(data))
+        docs.mapped = _mapped_sources(data, site.config.parent if site.config else toc.parent)
         return docs.outline()
 
     def link_target(self, raw: str) -> LinkTarget | None:
@@ -168,6 +170,18 @@ def _overwrite_patterns(data: dict[str, object]) -> list[str]:
                 if isinstance(pattern, str) and ".." not in prefix.split("/"):
                     found.append(f"{prefix}/{pattern}" if prefix and prefix != "." else pattern)
     return found
+
+
+def _mapped_sources(data: dict[str, object], project: Path) -> tuple[Path, ...]:
+    """The folders above the project ``build.content`` maps files in from (``"src": "../"``),
+    resolved against the project's folder."""
+    entries = config.get(data, "build", "content")
+    found: list[Path] = []
+    for entry in entries if isinstance(entries, list) else []:
+        src = config.string(entry.get("src")) if isinstance(entry, dict) else None
+        if src and ".." in PurePosixPath(src).parts:
+            found.append(Path(os.path.normpath(project / src)))
+    return tuple(dict.fromkeys(found))
 
 
 def _generated_folders(data: dict[str, object]) -> set[str]:
@@ -265,6 +279,10 @@ class _DocFx:
         self.generated = generated
         self._uids: dict[str, str] | None = None
         self.overwrites = Glob([])
+        self.mapped: tuple[Path, ...] = ()
+        """Folders above the project that ``build.content`` maps in (``"src": "../"``)."""
+        self.files: dict[str, Path] = {}
+        """Pages read from those folders (the user allowed it), by their content path."""
         """``build.overwrite`` files: no pages, and their uids are the API's."""
         self.where = ctx.display(toc)
         seen.add(toc.resolve())
@@ -282,7 +300,7 @@ class _DocFx:
                 "toc.yml must be a list of items", reason="invalid-outline", path=self.where, line=1
             )
         self.walk(items, root)
-        return Outline("docfx", root, self.where, interleaved_root=True)
+        return Outline("docfx", root, self.where, interleaved_root=True, files=self.files)
 
     @property
     def uids(self) -> dict[str, str]:
@@ -304,6 +322,8 @@ class _DocFx:
         """The reader of a ``toc.yml`` this one includes (same project, same cycle guard)."""
         docs = _DocFx(self.ctx, toc, self.seen, self.generated)
         docs.overwrites = self.overwrites
+        docs.mapped = self.mapped
+        docs.files = self.files
         docs._uids = self._uids
         return docs
 
@@ -360,16 +380,34 @@ class _DocFx:
             if candidate is not None and candidate.is_file():
                 return None  # a YAML page DocFX builds (ApiPage, SDP): not one the catalog holds
         if path_text and normalise(self.toc.parent, path_text, self.ctx.content_root) is None:
-            # A file docfx.json maps in from above the project (`"src": "../"`): DocFX builds
-            # it, but the catalog reads nothing outside its source folder.
-            self.ctx.warn(
-                "outline-entry-outside",
-                f"toc entry {href!r} is outside the content folder; left out",
-                self.where,
-                line,
-            )
-            return None
+            return self.mapped_page(href, path_text, line)
         return self.ctx.page(self.toc.parent, target, origin=self.toc, line=line)
+
+    def mapped_page(self, href: str, path_text: str, line: int) -> str | None:
+        """A toc entry above the project: a Markdown file ``build.content`` maps in from
+        there (``"src": "../"``, ``"files": ["CHANGELOG.md"]``) is the page at its mapped path
+        when the user allowed that folder (``--allow-read``); else it is left out, with a
+        warning naming the option."""
+        file = Path(os.path.normpath(self.toc.parent / path_text))
+        source = next((m for m in self.mapped if file.is_relative_to(m)), None)
+        if source is not None and file.is_file() and self.ctx.is_page(file):
+            rel = file.relative_to(source).as_posix()
+            if self.ctx.readable(file) and rel not in self.files:
+                self.files[rel] = file
+                return rel
+            if rel in self.files:
+                return rel
+        folder = Path(os.path.relpath(file.parent, self.ctx.source_root)).as_posix()
+        self.ctx.warn(
+            "outline-entry-outside",
+            f"toc entry {href!r} is outside the source folder; left out (docfx.json maps it "
+            f"in: add --allow-read {folder} to read it)"
+            if source is not None
+            else f"toc entry {href!r} is outside the content folder; left out",
+            self.where,
+            line,
+        )
+        return None
 
     def uid_page(self, fields: dict[str, YamlNode]) -> str | None:
         """The page an item names by uid (``topicUid``, or the older ``uid``/``homepageUid``);
