@@ -99,11 +99,13 @@ def test_hugo_reads_configuration_keys_in_any_case(tmp_path: Path) -> None:
             "content/_index.en.md": "---\ntitle: H\n---\nHome.\n",
             "content/page.en.md": "---\ntitle: Page\nLinkTitle: Short\n---\nText.\n",
             "content/page.fr.md": "---\ntitle: Page FR\n---\nTexte.\n",
+            "content/other.en.md": "---\nTitle: Other Page\n---\n# A heading\n\nText.\n",
         },
     )
     source = load_markdown_tree(root)
-    assert sorted(d.id for d in source.documents) == ["_index.en", "page.en"]
-    assert next(d for d in source.documents if d.id == "page.en").title == "Short"
+    assert sorted(d.id for d in source.documents) == ["_index.en", "other.en", "page.en"]
+    titles = {d.id: d.title for d in source.documents}
+    assert (titles["page.en"], titles["other.en"]) == ("Short", "Other Page")
 
 
 def test_hugo_files_under_the_default_languages_url_folder_are_found(tmp_path: Path) -> None:

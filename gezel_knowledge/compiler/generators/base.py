@@ -193,6 +193,11 @@ class Generator(ABC):
         del rel
         return ()
 
+    def front_matter(self, data: dict[str, Any]) -> dict[str, Any]:
+        """A page's front matter as the generator reads it (Hugo: keys in any case, so
+        ``Title`` is ``title``); the default: as written."""
+        return data
+
     def file_variants(self, rel: str) -> tuple[str, ...]:
         """Other content-relative files a file link to ``rel`` may name (Hugo: the default
         language's own ``page.en.md`` for ``page.md``); the default: none."""

@@ -1162,6 +1162,10 @@ class Hugo(Generator):
             return PageUrl("/".join([*segments[:-1], slug]), default.folder)
         return default
 
+    def front_matter(self, data: dict[str, Any]) -> dict[str, Any]:
+        canonical: dict[str, Any] = canonical_keys(data)
+        return canonical
+
     def file_variants(self, rel: str) -> tuple[str, ...]:
         # `ref "a/_index.md"` finds the default language's own file, a/_index.en.md.
         path = PurePosixPath(rel)

@@ -484,6 +484,7 @@ class _Tree:
         lenient = self.warn if self.site.generator.lenient_front_matter else None
         front, raw_body, body_line = _load_page_text(file, rel, where, lenient)
         generator, site, within = self.site.generator, self.site, self.source_root
+        front = generator.front_matter(front)
 
         def expand(text: str) -> str:
             return generator.expand(site, file, text, within=within)
