@@ -45,7 +45,9 @@ def split_front_matter(text: str, *, path: str, lenient: bool = False) -> FrontM
             try:
                 data = _parse(raw, first, path)
             except SourceError as problem:
-                if not lenient:
+                # Only text that does not parse; hostile input (aliases, depth, huge numbers)
+                # stops the build whatever the generator.
+                if not lenient or problem.reason != "invalid-front-matter":
                     raise
                 return FrontMatter({}, body, i + 2, problem)
             return FrontMatter(data, body, i + 2)
