@@ -33,6 +33,7 @@ import tomllib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote
 
 import yaml
 
@@ -58,7 +59,8 @@ def summary_links(site: Path, summary: Path) -> list[str]:
         for link in LINK.findall(line):
             target = link.split("#", 1)[0]
             if target and "://" not in target:
-                out.append(_rel(site, summary.parent / target))
+                # `/contents/a.md` is from the book's root, the summary's folder.
+                out.append(_rel(site, summary.parent / unquote(target).lstrip("/")))
     return out
 
 
@@ -107,7 +109,19 @@ def _docfx_toc_md(path: Path) -> list[dict[str, Any]]:
 def _docfx_uids(site: Path) -> dict[str, Path]:
     """Pages by their front matter uid."""
     uids: dict[str, Path] = {}
+    config = site / "docfx.json"
+    try:
+        data = json.loads(config.read_text(encoding="utf-8-sig")) if config.is_file() else {}
+    except json.JSONDecodeError:
+        data = {}  # comments or trailing commas, which DocFX allows: no overwrite read here
+    overwrite = (data.get("build") or {}).get("overwrite") or []
+    overwrite = [overwrite] if isinstance(overwrite, str) else overwrite
     for page in sorted(site.rglob("*.md")):
+        rel = _rel(site, page)
+        if any(
+            isinstance(g, str) and fnmatch.fnmatch(rel, g.replace("**/", "*")) for g in overwrite
+        ):
+            continue  # an overwrite file amends API pages; DocFX reads no uid page from it
         m = re.match(r"---\n(.*?)\n---", page.read_text(encoding="utf-8-sig"), re.S)
         meta = yaml.safe_load(m.group(1)) if m else None
         if isinstance(meta, dict) and isinstance(meta.get("uid"), str):
@@ -505,6 +519,8 @@ def docusaurus(site: Path, *, only_first: bool = True) -> list[str]:
 
 
 SHORTCODE = re.compile(r"\{\{[<%]\s*(/?)\s*([\w./-]+)")
+# A self-closed shortcode (`{{% attachments /%}}`) counts as closed: its stub reads .Inner.
+SELF_CLOSED = re.compile(r"\{\{[<%]\s*([\w./-]+)[^{}]*/\s*[>%]\}\}")
 HUGO_LAYOUT = """{{- define "walk" -}}
 {{- range .Pages -}}
 {{- with .File }}{{ .Path }}
@@ -572,16 +588,19 @@ def hugo(site: Path, content: str) -> list[str]:
         (layouts / "shortcodes").mkdir()
         used: dict[str, bool] = {}
         for page in site.rglob("*.md"):
-            for close, name in SHORTCODE.findall(page.read_text("utf-8", errors="replace")):
+            text = page.read_text("utf-8", errors="replace")
+            for close, name in SHORTCODE.findall(text):
                 used[name] = used.get(name, False) or bool(close)
+            for name in SELF_CLOSED.findall(text):
+                used[name] = True
         for name, paired in used.items():
             target = layouts / "shortcodes" / f"{name}.html"
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text("{{- $_ := .Inner -}}" if paired else "")
         override = work / "override.toml"
         override.write_text(
-            'enableGitInfo = false\n[outputs]\nhome = ["HTML"]\nsection = ["HTML"]\n'
-            'page = ["HTML"]\n'
+            'enableGitInfo = false\nthemesDir = "themes"\n'
+            '[outputs]\nhome = ["HTML"]\nsection = ["HTML"]\npage = ["HTML"]\n'
         )
         for name in ("go.mod", "go.sum", "go.work", "hugo.work", "docsy.work"):
             # Without them Hugo asks for the theme module by name (no `go mod download`).
@@ -594,7 +613,11 @@ def hugo(site: Path, content: str) -> list[str]:
         first = next((copy / n for n in configs if (copy / n).is_file()), None)
         cmd += ["--config", f"{first},{override}" if first is not None else str(override)]
         for _ in range(4):
-            done = subprocess.run(cmd, cwd=copy, capture_output=True, text=True, check=False)
+            # The environment wins over every configuration file (config/_default/ too).
+            env = {**os.environ, "HUGO_ENABLEGITINFO": "false"}
+            done = subprocess.run(
+                cmd, cwd=copy, capture_output=True, text=True, check=False, env=env
+            )
             missing = re.search(r'module "([^"]+)" not found', done.stderr)
             if done.returncode == 0 or missing is None:
                 break
@@ -602,13 +625,25 @@ def hugo(site: Path, content: str) -> list[str]:
             (copy / "themes" / missing.group(1)).mkdir(parents=True, exist_ok=True)
         if done.returncode != 0:
             raise RuntimeError(" | ".join((done.stderr + done.stdout).splitlines()[-6:]))
-        lines = (work / "public" / "index.html").read_text().split()
-        if not lines:
-            candidates = list((work / "public").rglob("index.html"))
-            lines = candidates[0].read_text().split() if candidates else []
+        lines = _home_lines(work / "public")
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return _hugo_pages(site, content, lines)
+
+
+def _home_lines(public: Path) -> list[str]:
+    """The walk the home layout wrote: public/index.html, or the page it redirects to
+    (defaultContentLanguageInSubdir sends / to /en/), else the first index.html."""
+    home = public / "index.html"
+    lines = home.read_text().split() if home.is_file() else []
+    if 'http-equiv="refresh"' in lines:
+        target = re.search(r'url=/([^"]*)"', home.read_text())
+        home = public / (target.group(1) if target else "") / "index.html"
+        lines = home.read_text().split() if home.is_file() else []
+    if not lines:
+        candidates = list(public.rglob("index.html"))
+        lines = candidates[0].read_text().split() if candidates else []
+    return lines
 
 
 def _hugo_pages(site: Path, content: str, lines: list[str]) -> list[str]:
@@ -627,11 +662,20 @@ def _hugo_pages(site: Path, content: str, lines: list[str]) -> list[str]:
     return out
 
 
+def _split(text: str) -> tuple[dict[str, Any], str] | None:
+    """YAML (``---``) or TOML (``+++``) front matter and the body, or ``None``."""
+    m = re.match(r"---\n(.*?)\n---\n?(.*)\Z", text, re.S)
+    if m:
+        meta = yaml.safe_load(m.group(1))
+        return (meta if isinstance(meta, dict) else {}), m.group(2)
+    m = re.match(r"\+\+\+\n(.*?)\n\+\+\+\n?(.*)\Z", text, re.S)
+    return (tomllib.loads(m.group(1)), m.group(2)) if m else None
+
+
 def _front_matter(page: Path) -> dict[str, Any]:
     text = page.read_text(encoding="utf-8-sig") if page.is_file() else ""
-    m = re.match(r"---\n(.*?)\n---", text, re.S)
-    meta = yaml.safe_load(m.group(1)) if m else None
-    return meta if isinstance(meta, dict) else {}
+    found = _split(text)
+    return found[0] if found else {}
 
 
 def _never_rendered(page: Path, content: Path) -> bool:
@@ -663,17 +707,15 @@ def _filled_by_layout(page: Path) -> bool:
     section."""
     index = page.stem.split(".", 1)[0] == "_index"
     text = page.read_text(encoding="utf-8-sig") if page.is_file() and not index else ""
-    m = re.match(r"---\n(.*?)\n---\n?(.*)\Z", text, re.S)
-    if not m:
+    found = _split(text)
+    if found is None:
         return False
-    meta = yaml.safe_load(m.group(1))
-    if not isinstance(meta, dict):
-        return False
+    meta, body = found
     build = meta.get("build") or meta.get("_build")
     if isinstance(build, dict) and build.get("render") == "link":
         return True  # listed, but only a link target (redirected by the host): no page
     named = any(isinstance(meta.get(k), str) for k in ("layout", "type"))
-    return named and not m.group(2).strip()
+    return named and not body.strip()
 
 
 EVALCONFIG = HERE / "evalconfig.mjs"

@@ -124,11 +124,13 @@ def test_missing_metadata_says_where_to_set_it(tmp_path: Path) -> None:
 
 
 def test_bad_front_matter_names_file_and_line(tmp_path: Path) -> None:
-    root = write_tree(tmp_path / "t", {"a.md": "---\ntitle: A\nordinal: [1\n---\nBody.\n"})
+    # A generator's page (MkDocs stops on it too); a plain folder's is only warned about.
+    files = {"mkdocs.yml": "site_name: T\n", "docs/a.md": "---\ntitle: A\nordinal: [1\n---\nB.\n"}
+    root = write_tree(tmp_path / "t", files)
     with pytest.raises(SourceError) as err:
         build(root, tmp_path / "t.gezk")
     assert err.value.reason == "invalid-front-matter"
-    assert err.value.path == "a.md"
+    assert err.value.path == "docs/a.md"
 
 
 @pytest.mark.parametrize(
@@ -144,6 +146,10 @@ def test_invalid_yaml_names_the_file_and_the_line_yaml_points_at(
 ) -> None:
     broken = "title: A\nlist: [1, 2\nnext: 3\n"
     files = {"a.md": f"---\n{broken}---\nBody.\n"} if name == "a.md" else {name: broken}
+    if name == "a.md":
+        # A Hugo page: Hugo stops on it (a plain folder's page is only warned about).
+        files["hugo.toml"] = 'title = "T"\n'
+        files = {("content/a.md" if k == "a.md" else k): v for k, v in files.items()}
     root = write_tree(tmp_path / "t", {"a.md": "# A\n", **files})
     with pytest.raises(SourceError) as err:
         build(root, tmp_path / "t.gezk")

@@ -155,6 +155,9 @@ class Generator(ABC):
     folders up, is built as that project (``docs/`` of an MkDocs site)."""
     plain: ClassVar[bool] = False
     """Whether this is no generator at all: a plain folder tree."""
+    lenient_front_matter: ClassVar[bool] = False
+    """Whether a page whose front matter does not parse is still published, without it (a
+    repository's folder: GitHub shows the error above the page); else the build stops."""
     outline_required: ClassVar[str | None] = None
     """What must exist when catalog.yaml insists on this outline (``mkdocs.yml with nav``), for
     generators whose navigation is a file; ``None`` when the folders may stand in for it."""
@@ -191,15 +194,27 @@ class Generator(ABC):
         del rel
         return ()
 
+    def front_matter(self, data: dict[str, Any]) -> dict[str, Any]:
+        """A page's front matter as the generator reads it (Hugo: keys in any case, so
+        ``Title`` is ``title``); the default: as written."""
+        return data
+
+    def file_variants(self, rel: str) -> tuple[str, ...]:
+        """Other content-relative files a file link to ``rel`` may name (Hugo: the default
+        language's own ``page.en.md`` for ``page.md``); the default: none."""
+        del rel
+        return ()
+
     def url_aliases(self, rel: str, front: Mapping[str, Any]) -> tuple[str, ...]:
         """Other URLs a page answers to (Hugo's ``aliases``)."""
         del rel, front
         return ()
 
-    def split_front_matter(self, text: str, *, path: str) -> FrontMatter:
+    def split_front_matter(self, text: str, *, path: str, lenient: bool = False) -> FrontMatter:
         """A page's front matter and body as the generator reads them; the default: YAML
-        (``---``) or TOML (``+++``) front matter (:mod:`~.text.frontmatter`)."""
-        return split_front_matter(text, path=path)
+        (``---``) or TOML (``+++``) front matter (:mod:`~.text.frontmatter`; ``lenient`` as
+        there)."""
+        return split_front_matter(text, path=path, lenient=lenient)
 
     def expand(self, site: Site, page: Path, body: str, *, within: Path) -> str:
         """A page's body with what the generator includes before rendering it put in

@@ -22,6 +22,7 @@ it: a UTF-8 byte-order mark, ``//`` and ``/* */`` comments and trailing commas a
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path, PurePosixPath
 from urllib.parse import unquote
@@ -35,6 +36,7 @@ from gezel_knowledge.compiler.generators._context import (
     normalise,
     text,
 )
+from gezel_knowledge.compiler.generators._glob import Glob
 from gezel_knowledge.compiler.generators._tree import front
 from gezel_knowledge.compiler.generators.base import Generator, LinkStyle, LinkTarget, Site
 from gezel_knowledge.compiler.generators.outline import Outline, OutlinePage, OutlineSection
@@ -95,7 +97,11 @@ class DocFx(Generator):
         toc = site.outline_file
         # The TOC beside docfx.json is the navigation bar; a lone toc.yml project has none.
         navbar = site.config is not None and toc.parent == site.config.parent
-        return _DocFx(ctx, toc, set(), site.links.generated, navbar=navbar).outline()
+        data = _read_docfx_json(site.config, ctx.source_root) if site.config is not None else {}
+        docs = _DocFx(ctx, toc, set(), site.links.generated, navbar=navbar)
+        docs.overwrites = Glob(_overwrite_patterns(data))
+        docs.mapped = _mapped_sources(data, site.config.parent if site.config else toc.parent)
+        return docs.outline()
 
     def link_target(self, raw: str) -> LinkTarget | None:
         # A tab link names a tab of tabbed content, not a heading: nothing to resolve.
@@ -145,6 +151,37 @@ def _read_docfx_json(file: Path, root: Path) -> dict[str, object]:
     text_ = config.read_text(file, root)
     data = load_json(json_without_comments(text_), path=where)
     return data if isinstance(data, dict) else {}
+
+
+def _overwrite_patterns(data: dict[str, object]) -> list[str]:
+    """The files ``build.overwrite`` names (a pattern, a list of them, or file mappings
+    ``{files: [...]}``): overwrite documents, which amend API pages; no page of the site."""
+    value = config.get(data, "build", "overwrite")
+    entries = value if isinstance(value, list) else [value]
+    found: list[str] = []
+    for entry in entries:
+        if isinstance(entry, str):
+            found.append(entry)
+        elif isinstance(entry, dict):
+            files = entry.get("files")
+            src = config.string(entry.get("src")) or ""
+            prefix = src.strip("/").removeprefix("./")
+            for pattern in files if isinstance(files, list) else [files]:
+                if isinstance(pattern, str) and ".." not in prefix.split("/"):
+                    found.append(f"{prefix}/{pattern}" if prefix and prefix != "." else pattern)
+    return found
+
+
+def _mapped_sources(data: dict[str, object], project: Path) -> tuple[Path, ...]:
+    """The folders above the project ``build.content`` maps files in from (``"src": "../"``),
+    resolved against the project's folder."""
+    entries = config.get(data, "build", "content")
+    found: list[Path] = []
+    for entry in entries if isinstance(entries, list) else []:
+        src = config.string(entry.get("src")) if isinstance(entry, dict) else None
+        if src and ".." in PurePosixPath(src).parts:
+            found.append(Path(os.path.normpath(project / src)))
+    return tuple(dict.fromkeys(found))
 
 
 def _generated_folders(data: dict[str, object]) -> set[str]:
@@ -241,6 +278,12 @@ class _DocFx:
         self.seen = seen
         self.generated = generated
         self._uids: dict[str, str] | None = None
+        self.overwrites = Glob([])
+        self.mapped: tuple[Path, ...] = ()
+        """Folders above the project that ``build.content`` maps in (``"src": "../"``)."""
+        self.files: dict[str, Path] = {}
+        """Pages read from those folders (the user allowed it), by their content path."""
+        """``build.overwrite`` files: no pages, and their uids are the API's."""
         self.where = ctx.display(toc)
         seen.add(toc.resolve())
 
@@ -257,7 +300,7 @@ class _DocFx:
                 "toc.yml must be a list of items", reason="invalid-outline", path=self.where, line=1
             )
         self.walk(items, root)
-        return Outline("docfx", root, self.where, interleaved_root=True)
+        return Outline("docfx", root, self.where, interleaved_root=True, files=self.files)
 
     @property
     def uids(self) -> dict[str, str]:
@@ -268,11 +311,21 @@ class _DocFx:
                 hidden = any(
                     p.startswith(".") for p in page.relative_to(self.ctx.content_root).parts
                 )
-                if page.is_file() and not hidden and not page.is_symlink():
+                overwrite = self.overwrites.match(self.ctx.rel(page))
+                if page.is_file() and not hidden and not page.is_symlink() and not overwrite:
                     uid = front(self.ctx, page).get("uid")
                     if isinstance(uid, str) and uid.strip():
                         self._uids.setdefault(uid.strip(), self.ctx.rel(page))
         return self._uids
+
+    def child(self, toc: Path) -> _DocFx:
+        """The reader of a ``toc.yml`` this one includes (same project, same cycle guard)."""
+        docs = _DocFx(self.ctx, toc, self.seen, self.generated)
+        docs.overwrites = self.overwrites
+        docs.mapped = self.mapped
+        docs.files = self.files
+        docs._uids = self._uids
+        return docs
 
     def fail(self, message: str, reason: str, line: int) -> SourceError:
         return SourceError(message, reason=reason, path=self.where, line=line)
@@ -283,7 +336,17 @@ class _DocFx:
         path_text = _project_relative(unquote(href.split("#", 1)[0]))
         candidate = normalise(self.toc.parent, path_text, self.ctx.content_root)
         if candidate is None:
-            raise self.fail(f"toc entry {href!r} leaves the content folder", "unsafe-path", line)
+            # Outside the project: DocFX may map it in (docfx.json `"src": "../"`); the
+            # catalog never reads it. A page is left out by :meth:`page`, a toc here.
+            if not (href.endswith("/") or PurePosixPath(path_text).name.lower() in _TOC_NAMES):
+                return False
+            self.ctx.warn(
+                "outline-entry-outside",
+                f"toc entry {href!r} is outside the content folder; left out",
+                self.where,
+                line,
+            )
+            return True
         if href.endswith("/") or candidate.is_dir():
             found = next((candidate / n for n in _TOC_NAMES if (candidate / n).is_file()), None)
             if found is None and self.ctx.rel(candidate) in self.generated:
@@ -316,7 +379,35 @@ class _DocFx:
             candidate = normalise(self.toc.parent, path_text, self.ctx.content_root)
             if candidate is not None and candidate.is_file():
                 return None  # a YAML page DocFX builds (ApiPage, SDP): not one the catalog holds
+        if path_text and normalise(self.toc.parent, path_text, self.ctx.content_root) is None:
+            return self.mapped_page(href, path_text, line)
         return self.ctx.page(self.toc.parent, target, origin=self.toc, line=line)
+
+    def mapped_page(self, href: str, path_text: str, line: int) -> str | None:
+        """A toc entry above the project: a Markdown file ``build.content`` maps in from
+        there (``"src": "../"``, ``"files": ["CHANGELOG.md"]``) is the page at its mapped path
+        when the user allowed that folder (``--allow-read``); else it is left out, with a
+        warning naming the option."""
+        file = Path(os.path.normpath(self.toc.parent / path_text))
+        source = next((m for m in self.mapped if file.is_relative_to(m)), None)
+        if source is not None and file.is_file() and self.ctx.is_page(file):
+            rel = file.relative_to(source).as_posix()
+            if self.ctx.readable(file) and rel not in self.files:
+                self.files[rel] = file
+                return rel
+            if rel in self.files:
+                return rel
+        folder = Path(os.path.relpath(file.parent, self.ctx.source_root)).as_posix()
+        self.ctx.warn(
+            "outline-entry-outside",
+            f"toc entry {href!r} is outside the source folder; left out (docfx.json maps it "
+            f"in: add --allow-read {folder} to read it)"
+            if source is not None
+            else f"toc entry {href!r} is outside the content folder; left out",
+            self.where,
+            line,
+        )
+        return None
 
     def uid_page(self, fields: dict[str, YamlNode]) -> str | None:
         """The page an item names by uid (``topicUid``, or the older ``uid``/``homepageUid``);
@@ -376,7 +467,7 @@ class _DocFx:
         section = OutlineSection(
             name=name or "Untitled", key=f"{self.where}:{line}", order=position
         )
-        nested = _DocFx(self.ctx, toc, self.seen, self.generated).outline().root.children
+        nested = self.child(toc).outline().root.children
         listed = any(p.path == path for p in _pages(nested))
         if not listed:
             section.children.append(OutlinePage(path, name or None, 0, self.where, line))
@@ -421,6 +512,6 @@ class _DocFx:
             raise self.fail(
                 f"toc {self.ctx.display(child_toc)} includes itself", "outline-cycle", line
             )
-        for child in _DocFx(self.ctx, child_toc, self.seen, self.generated).outline().root.children:
+        for child in self.child(child_toc).outline().root.children:
             child.order = len(section.children)
             section.children.append(child)

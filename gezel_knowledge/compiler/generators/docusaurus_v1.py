@@ -271,7 +271,8 @@ class DocusaurusV1(Generator):
     def detect(self, root: Path, *, forced: bool) -> Site | None:
         return detect_v1(root, forced=forced)
 
-    def split_front_matter(self, text: str, *, path: str) -> FrontMatter:
+    def split_front_matter(self, text: str, *, path: str, lenient: bool = False) -> FrontMatter:
+        del lenient  # Docusaurus 1 pages are read strictly (lenient_front_matter is off)
         return split_v1_front_matter(text, path=path)
 
     def outline(self, site: Site, ctx: Context) -> Outline | None:

@@ -152,6 +152,8 @@ class Folders(Generator):
     described_as = None
     marker = "a folder of Markdown"
     plain = True
+    # GitHub renders a page whose front matter does not parse, with the error above it.
+    lenient_front_matter = True
 
     def __init__(self, kind: FolderKind = "auto") -> None:
         self.kind = kind

@@ -17,7 +17,8 @@ existing file the summary names above ``root`` (``readme: ../README.md``, as Git
 them from the repository), never above the source folder; an entry that would leave the
 source folder is left out with a warning. Document ids are relative to that folder.
 
-Metadata: legacy ``book.json`` ``title``, ``description``, ``language``. Links: relative file
+Metadata: legacy ``book.json`` ``title``, ``description``, ``language``, ``author`` (the
+publisher). Links: relative file
 links, ``folder/`` for its ``README.md``; anchors by GitBook's slugs (dots kept).
 """
 
@@ -108,7 +109,13 @@ class GitBook(Generator):
             self,
             found.config,
             found.content,
-            config.site_metadata(book.get("title"), book.get("description"), book.get("language")),
+            config.site_metadata(
+                book.get("title"),
+                book.get("description"),
+                book.get("language"),
+                # Legacy GitBook's `author` names the book's author (its publisher here).
+                publisher=config.publisher(None, book.get("author")),
+            ),
             LinkStyle(slug="gitbook"),
             outline_file=found.summary,
         )
@@ -119,7 +126,10 @@ class GitBook(Generator):
         found = _structure(ctx.source_root)
         # A Git-synced space (.gitbook.yaml) opens on its readme; a bare SUMMARY.md folder
         # lists its introduction itself, and its README.md may be the catalog's own.
-        readme = found.readme if found is not None and found.config is not None else None
+        # So does a legacy GitBook CLI book (book.json): its README.md is the introduction.
+        legacy = (ctx.source_root / "book.json").is_file()
+        spaced = found is not None and (found.config is not None or legacy)
+        readme = found.readme if found is not None and spaced else None
         first = (
             ctx.rel(readme)
             if readme is not None
@@ -127,4 +137,8 @@ class GitBook(Generator):
             and ctx.is_page(readme)
             else None
         )
-        return summary_outline(ctx, site.outline_file, self.name, first_page=first)
+        # In a legacy GitBook CLI book (book.json), an entry without a file (`* [RCU]()`) is
+        # an article to come, shown unlinked by design as an mdBook draft is: no warning.
+        return summary_outline(
+            ctx, site.outline_file, self.name, drafts_shown=legacy, first_page=first
+        )

@@ -12,13 +12,14 @@ every top-level folder and every folder with an ``_index.md`` is a section, led 
 ``_index.md`` (its section page, always a page); a folder with an ``index.md`` is a leaf
 bundle, one page; the pages of other folders belong to the section above them. A section's
 pages and subsections share one order, Hugo's default: ``weight`` (unset or 0 last), then
-``date`` (newest first), then ``linkTitle`` (else ``title``), then the file path. The
-navigation label is ``linkTitle``. ``draft: true`` pages, headless bundles (``headless:
-true``), pages Hugo does not render (``build: {render: never}``) and pages of other languages
-(``page.fr.md``) are left out, silently, as Hugo publishes none of them. Pages Hugo publishes
-but lists nowhere (``build: {list: never}``) and pages without text that a layout fills
-(``layout: search``, ``type: search``) are routes: left out of the catalog, links to them
-kept silently.
+``date`` (newest first), then ``linkTitle`` (else ``title``), then the file path; the home
+follows the ``main`` menu and any section a nested side menu (Doks' ``docs``) where they
+list its members. The navigation label is ``linkTitle``. ``draft: true`` pages, headless
+bundles (``headless: true``), pages Hugo does not render (``build: {render: never}``) and
+pages of other languages (``page.fr.md``) are left out, silently, as Hugo publishes none of
+them. Pages Hugo publishes but lists nowhere (``build: {list: never}``) and pages without
+text that a layout fills (``layout: search``, ``type: search``) are routes: left out of the
+catalog, links to them kept silently.
 
 Metadata: ``title``, ``params.description``, ``languageCode``, ``params.github_repo`` (or
 ``params.repository``, hugo-book's ``BookRepo``, Geekdoc's ``geekdocRepo``) as the publisher,
@@ -152,6 +153,80 @@ def _merge(base: dict[str, Any], more: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
+# Hugo reads its configuration's keys and a page's front matter keys in any case
+# (`[Languages.en]`, `linktitle`, `publishdate`); these are the ones read here, by the
+# spelling the code uses. Params keep their keys (a theme reads them as it spells them).
+_KEYS = {
+    k.lower(): k
+    for k in (
+        "baseURL",
+        "build",
+        "cascade",
+        "contentDir",
+        "date",
+        "defaultContentLanguage",
+        "defaultContentLanguageInSubdir",
+        "description",
+        "disablePathToLower",
+        "draft",
+        "enableDefault",
+        "expiryDate",
+        "goldmark",
+        "headless",
+        "identifier",
+        "lang",
+        "languageCode",
+        "languages",
+        "lastmod",
+        "layout",
+        "linkTitle",
+        "markup",
+        "menu",
+        "menus",
+        "module",
+        "mounts",
+        "name",
+        "pageRef",
+        "params",
+        "parent",
+        "parser",
+        "permalinks",
+        "publishDate",
+        "renderHooks",
+        "slug",
+        "source",
+        "summary",
+        "target",
+        "taxonomies",
+        "title",
+        "topicId",
+        "type",
+        "uglyURLs",
+        "url",
+        "weight",
+        "autoDefinitionTermID",
+    )
+}
+
+
+def canonical_keys(data: Any, depth: int = 0) -> Any:
+    """``data`` with the keys Hugo reads in any case spelled as :data:`_KEYS` spells them
+    (``params`` left as written); a key given twice keeps its first spelling's value."""
+    if depth > _MAX_DEPTH:
+        return data
+    if isinstance(data, list):
+        return [canonical_keys(v, depth + 1) for v in data]
+    if not isinstance(data, dict):
+        return data
+    out: dict[Any, Any] = {}
+    for key, value in data.items():
+        name = _KEYS.get(key.lower(), key) if isinstance(key, str) else key
+        kept = value if name == "params" else canonical_keys(value, depth + 1)
+        if name not in out:
+            out[name] = kept
+    return out
+
+
 def _config_files(root: Path) -> list[Path]:
     """The configuration files Hugo reads, the root file first."""
     found: list[Path] = []
@@ -163,11 +238,16 @@ def _config_files(root: Path) -> list[Path]:
             break
     folder = root / "config" / "_default"
     if folder.is_dir():
+        # Hugo reads the folder's subfolders too (Doks keeps config/_default/menus/menus.en.toml).
         found.extend(
             p
-            for p in sorted(folder.iterdir())
+            for p in sorted(folder.rglob("*"), key=lambda p: p.relative_to(folder).parts)
             # menus.en.toml: the `menus` of one language.
-            if p.suffix in _CONFIG_SUFFIXES and p.is_file() and p.stem.count(".") <= 1
+            if p.suffix in _CONFIG_SUFFIXES
+            and p.is_file()
+            and p.stem.count(".") <= 1
+            and not p.is_symlink()
+            and len(p.relative_to(folder).parts) <= 3
         )
     return found
 
@@ -175,7 +255,7 @@ def _config_files(root: Path) -> list[Path]:
 def _read_config(root: Path, files: list[Path]) -> dict[str, Any]:
     data: dict[str, Any] = {}
     for file in files:
-        values = config.read_data(file, root)
+        values = canonical_keys(config.read_data(file, root))
         if file.parent == root or file.stem in _CONFIG_NAMES:
             data = _merge(data, values)
         elif "." in file.stem:
@@ -275,6 +355,11 @@ class _Walk:
     mounted: dict[str, list[tuple[str, Path]]] = field(default_factory=dict)
     """Files mounted from above the source folder, by the content folder they land in:
     folder -> (content path, file)."""
+    side_menus: _SideMenus | None = None
+    """The site's nested menus other than ``main`` (a theme's sidebar)."""
+    taxonomies: frozenset[str] = frozenset()
+    """The taxonomies' plural names (``tags``): a content folder of that name holds the
+    taxonomy's list and term pages, which Hugo lists by term, not in the section tree."""
     cascade: list[dict[str, Any]] = field(default_factory=list)
     """The ``build`` options sections above pass down (``cascade: {build: ...}``), nearest
     last."""
@@ -297,8 +382,9 @@ class _Walk:
         return bool(suffixes) and suffixes[-1] in self.other_languages
 
 
-def _front(ctx: Context, page: Path) -> dict[str, object]:
-    return front(ctx, page)
+def _front(ctx: Context, page: Path) -> dict[str, Any]:
+    data: dict[str, Any] = canonical_keys(front(ctx, page))
+    return data
 
 
 def _filled_by_layout(ctx: Context, page: Path, data: Mapping[str, Any]) -> bool:
@@ -350,12 +436,25 @@ def _cascaded_build(data: Mapping[str, Any]) -> dict[str, Any] | None:
 
 
 def _published(data: Mapping[str, Any]) -> bool:
-    """Whether Hugo publishes a page: no draft, no headless bundle, not ``render: never``."""
+    """Whether Hugo publishes a page: no draft, no headless bundle, not ``render: never``,
+    and not expired before it is published (:func:`_never_current`)."""
     return (
         data.get("draft") is not True
         and data.get("headless") is not True
         and _build_option(data, "render") not in ("never", False)
+        and not _never_current(data)
     )
+
+
+def _never_current(data: Mapping[str, Any]) -> bool:
+    """Whether a page expires no later than it is published (``expiryDate`` at or before
+    ``publishDate``, else ``date``): Hugo leaves it out whatever day it builds. Other dates
+    are kept as if built with ``--buildFuture --buildExpired``: whether Hugo publishes a
+    page with a future ``publishDate`` or a past ``expiryDate`` depends on the day it
+    builds, and a catalog never depends on the day."""
+    expiry = _timestamp(data.get("expiryDate"))
+    start = _timestamp(data.get("publishDate") or data.get("date"))
+    return bool(expiry) and bool(start) and expiry <= start
 
 
 def _page(ctx: Context, path: Path, walk: _Walk, rel: str | None = None) -> _Item | None:
@@ -390,25 +489,7 @@ def _members(
         if name.startswith(".") or ctx.excluded(entry):
             continue
         if entry.is_dir():
-            if entry.is_symlink():
-                ctx.warn(
-                    "symlink-skipped",
-                    "is a symbolic link to a folder; not followed",
-                    ctx.display(entry),
-                )
-                continue
-            bundle = walk.special(entry, "index")
-            if bundle.is_file():
-                item = _page(ctx, bundle, walk)
-            elif walk.special(entry, "_index").is_file():
-                item = _section(ctx, entry, walk, depth + 1)
-            else:
-                # No section page: its pages belong to this section.
-                if flatten:
-                    _members(ctx, entry, walk, into, depth + 1)
-                continue
-            if item is not None:
-                into.append(item)
+            _folder_member(ctx, entry, walk, into, depth, flatten=flatten)
             continue
         if (
             not entry.is_file()
@@ -422,6 +503,43 @@ def _members(
         if item is not None:
             into.append(item)
     _mounted_members(ctx, folder, walk, into)
+
+
+def _folder_member(
+    ctx: Context, entry: Path, walk: _Walk, into: list[_Item], depth: int, *, flatten: bool
+) -> None:
+    """A subfolder of a section: a leaf bundle, a subsection, a taxonomy's folder (routes),
+    or a plain folder whose pages belong to the section (``flatten``)."""
+    if entry.is_symlink():
+        ctx.warn(
+            "symlink-skipped", "is a symbolic link to a folder; not followed", ctx.display(entry)
+        )
+        return
+    if entry.parent == ctx.content_root and entry.name in walk.taxonomies:
+        _taxonomy_routes(ctx, entry, walk)
+        return
+    bundle = walk.special(entry, "index")
+    if bundle.is_file():
+        item = _page(ctx, bundle, walk)
+    elif walk.special(entry, "_index").is_file():
+        item = _section(ctx, entry, walk, depth + 1)
+    else:
+        # No section page: its pages belong to this section.
+        if flatten:
+            _members(ctx, entry, walk, into, depth + 1)
+        return
+    if item is not None:
+        into.append(item)
+
+
+def _taxonomy_routes(ctx: Context, folder: Path, walk: _Walk) -> None:
+    """A taxonomy's content folder (``content/tags/``: its own page, a page per term): all
+    published, as routes (links to them resolve), none a page of the navigation."""
+    for page in sorted(folder.rglob("*")):
+        if page.is_file() and ctx.is_page(page) and not walk.language_page(page):
+            data = _front(ctx, page)
+            if _published(data):
+                walk.route(page, data)
 
 
 def _mounted_members(ctx: Context, folder: Path, walk: _Walk, into: list[_Item]) -> None:
@@ -471,6 +589,7 @@ def _section(ctx: Context, folder: Path, walk: _Walk, depth: int) -> _Item | Non
             walk.cascade.pop()
     if lead is None and not items:
         return None
+    _by_side_menus(ctx, walk, items)
     _ordered(section, lead, items)
     path = index if index.is_file() else folder
     # A section with no date of its own is as new as its newest page or subsection.
@@ -517,6 +636,112 @@ def _config_menu(data: Mapping[str, Any], menu: str, language: str) -> dict[str,
     return out
 
 
+@dataclass(frozen=True, slots=True)
+class _SideMenus:
+    """The nested menus other than ``main`` (Doks' ``docs`` menu: first-level entries in the
+    configuration with an ``identifier`` and a ``url``, pages below them by front matter
+    ``menu: {docs: {parent: prologue, weight: 20}}``), which themes show as the sidebar."""
+
+    names: frozenset[str]
+    targets: Mapping[str, tuple[int, str]]
+    """Configuration entries by the content path they name (``docs/prologue``)."""
+
+
+def _menu_path(ref: str, data: Mapping[str, Any]) -> str | None:
+    """The content path a menu entry's ``pageRef`` or site-relative ``url`` names."""
+    if "://" in ref or ref.startswith(("#", "mailto:")):
+        return None
+    path = ref.split("#", 1)[0].strip("/")
+    for prefix in config.url_path(data.get("baseURL")):
+        path = path.removeprefix(prefix.strip("/")).strip("/")
+    return path.removesuffix("/_index.md").removesuffix(".md").lower() or None
+
+
+def _side_menus(data: Mapping[str, Any], language: str) -> _SideMenus | None:
+    """The configuration's nested menus other than ``main``: those where an entry names a
+    ``parent``, or whose entries' identifiers pages name as their parent (a flat menu such
+    as a footer orders nothing)."""
+    own = config.get(data, "languages", language)
+    menus = {
+        **config.mapping(config.get(data, "menu")),
+        **config.mapping(config.get(data, "menus")),
+        **config.mapping(config.get(own, "menu")),
+        **config.mapping(config.get(own, "menus")),
+    }
+    names: set[str] = set()
+    targets: dict[str, tuple[int, str]] = {}
+    for name, entries in menus.items():
+        if name == "main" or not isinstance(entries, list):
+            continue
+        fields = [e for e in entries if isinstance(e, dict)]
+        if not any(_text(e, "identifier") or _text(e, "parent") for e in fields):
+            continue
+        names.add(str(name))
+        for entry in fields:
+            ref = config.string(entry.get("pageRef")) or config.string(entry.get("url"))
+            path = _menu_path(ref, data) if ref else None
+            if path is not None:
+                targets.setdefault(path, (_weight(entry, ""), _text(entry, "name") or ""))
+    return _SideMenus(frozenset(names), targets) if names else None
+
+
+def _side_entry(data: Mapping[str, Any], menus: _SideMenus) -> tuple[int, str] | None:
+    """A page's own nested entry in a side menu (``menu: {docs: {parent: p}}``), as (weight,
+    name); the page's ``weight`` and ``linkTitle`` (else ``title``) stand in."""
+    value = data.get("menu", data.get("menus"))
+    for name in sorted(menus.names):
+        fields = value.get(name) if isinstance(value, dict) else None
+        if isinstance(fields, dict) and _text(fields, "parent"):
+            weight = _weight(fields, "") if "weight" in fields else _weight(data, "")
+            label = _text(fields, "name") or _text(data, "linkTitle") or _text(data, "title")
+            return weight, label or ""
+    return None
+
+
+def _by_side_menus(ctx: Context, walk: _Walk, items: list[_Item]) -> None:
+    """Order a section's pages and subsections as the site's side menu does where it lists
+    any of them (its configuration entries naming a subsection, its pages' own entries under
+    a parent): menu entries first in the menu's order, the rest after in the default order."""
+    menus = walk.side_menus
+    if menus is None:
+        return
+    entries: list[tuple[int, str] | None] = []
+    for item in items:
+        rel, lead = _item_files(ctx, walk, item)
+        own = _side_entry(_front(ctx, lead), menus) if lead.is_file() else None
+        entries.append(own or menus.targets.get(_item_path(walk, rel).lower()))
+    _order_by_entries(items, entries)
+
+
+def _item_files(ctx: Context, walk: _Walk, item: _Item) -> tuple[str, Path]:
+    """An item's content path (a section's folder) and the file whose front matter is its."""
+    node = item.node
+    if isinstance(node, OutlineSection):
+        rel = node.key.rstrip("/")
+        return rel, walk.special(ctx.content_root / rel, "_index")
+    return node.path, ctx.content_root / node.path
+
+
+def _item_path(walk: _Walk, rel: str) -> str:
+    """The path a menu names an item by: a bundle or page without ``index``/suffix."""
+    path = PurePosixPath(rel)
+    stem = path.stem.removesuffix("." + walk.language)
+    return path.parent.as_posix() if stem == "index" else path.with_name(stem).as_posix()
+
+
+def _order_by_entries(items: list[_Item], entries: list[tuple[int, str] | None]) -> None:
+    """Items with a menu entry first, in the menu's order; the others after, as they were."""
+    if not any(entries):
+        return
+    keyed = [
+        ((0, *_menu_key(entry)) if entry else (1, *item.key), item)
+        for entry, item in zip(entries, items, strict=True)
+    ]
+    keyed.sort(key=lambda pair: pair[0])
+    for position, (_, item) in enumerate(keyed):
+        item.key = (position,)
+
+
 def _menu_key(entry: tuple[int, str]) -> tuple[Any, ...]:
     """Hugo's menu order: weight (0 last), then name."""
     weight, name = entry
@@ -531,40 +756,25 @@ def _by_main_menu(
     come first in the menu's order, then the rest in Hugo's default order."""
     entries: list[tuple[int, str] | None] = []
     for item in items:
-        node = item.node
-        if isinstance(node, OutlineSection):
-            rel = node.key.rstrip("/")
-            lead = walk.special(ctx.content_root / rel, "_index")
-        else:
-            rel = node.path
-            lead = ctx.content_root / rel
+        rel, lead = _item_files(ctx, walk, item)
         own = _menu_entry(_front(ctx, lead), "main") if lead.is_file() else None
-        path = PurePosixPath(rel)
-        stem = path.stem.removesuffix("." + walk.language)
-        name = path.parent.as_posix() if stem == "index" else path.with_name(stem).as_posix()
-        entries.append(own or configured.get(name.lower()))
-    if not any(entries):
-        return
-    keyed = [
-        ((0, *_menu_key(entry)) if entry else (1, *item.key), item)
-        for entry, item in zip(entries, items, strict=True)
-    ]
-    keyed.sort(key=lambda pair: pair[0])
-    for position, (_, item) in enumerate(keyed):
-        item.key = (position,)
+        entries.append(own or configured.get(_item_path(walk, rel).lower()))
+    _order_by_entries(items, entries)
 
 
 def _root(
     ctx: Context, walk: _Walk, site_config: Mapping[str, Any] | None = None
 ) -> tuple[OutlineSection, TopicDeclaration | None]:
     folder = ctx.content_root
-    index = folder / "_index.md"
+    index = walk.special(folder, "_index")  # _index.md, or the default language's own
     root = OutlineSection(name="", key="(root)/")
     declaration: TopicDeclaration | None = None
     lead: OutlinePage | None = None
     if index.is_file():
         where = ctx.display(index)
-        data = split_front_matter(read_text_file(index, where=where), path=where).data
+        data = canonical_keys(
+            split_front_matter(read_text_file(index, where=where), path=where).data
+        )
         title = _text(data, "title")
         description = _text(data, "description") or _text(data, "summary")
         declaration = TopicDeclaration(
@@ -582,6 +792,7 @@ def _root(
             and not walk.special(entry, "index").is_file()
             and not walk.special(entry, "_index").is_file()
             and not ctx.excluded(entry)
+            and entry.name not in walk.taxonomies
         ):
             item = _section(ctx, entry, walk, 1)
             if item is not None:
@@ -636,6 +847,14 @@ class HugoFolders(FolderRules):
         if order is None and entry.stem.lower() in ("index", "readme"):
             order = 0
         return OutlinePage(ctx.rel(entry), None, order, ctx.display(entry), None)
+
+
+def _taxonomy_folders(data: Mapping[str, Any]) -> frozenset[str]:
+    """The taxonomies' plural names: the configured ``taxonomies``, else Hugo's default
+    (``tags``, ``categories``)."""
+    taxonomies = data.get("taxonomies")
+    plural = taxonomies.values() if isinstance(taxonomies, dict) else _TAXONOMIES.values()
+    return frozenset(t.strip("/") for t in plural if isinstance(t, str) and t.strip("/"))
 
 
 def _routes(data: Mapping[str, Any]) -> tuple[str, ...]:
@@ -808,6 +1027,16 @@ def _languages(data: Mapping[str, Any]) -> tuple[str, tuple[str, ...]]:
     return default, others
 
 
+def _prefixes(data: Mapping[str, Any], language: str) -> tuple[str, ...]:
+    """The site's URL path prefixes: ``baseURL``'s path, and the default language's folder
+    when ``defaultContentLanguageInSubdir`` publishes it under ``/en/`` (longest first)."""
+    base = config.url_path(data.get("baseURL"))
+    if data.get("defaultContentLanguageInSubdir") is not True:
+        return base
+    folders = [f"{b}{language}/" for b in base] + [f"{language}/"]
+    return tuple(dict.fromkeys([*folders, *base]))
+
+
 class Hugo(Generator):
     """Hugo; a site's own instance knows its ``permalinks`` (section -> pattern)."""
 
@@ -873,7 +1102,7 @@ class Hugo(Generator):
                 # `uglyURLs: true` publishes a/b.md as a/b.html rather than a/b/.
                 "html" if data.get("uglyURLs") is True else "directory",
                 lowercase=not data.get("disablePathToLower", False),
-                prefixes=config.url_path(data.get("baseURL")),
+                prefixes=_prefixes(data, language),
                 static_roots=(root / "static",),
                 routes=_routes(data),
                 ignored=_hook_destinations(root),
@@ -890,7 +1119,14 @@ class Hugo(Generator):
         root_folder = folder.parent.parent if folder.name == "_default" else folder
         data = _read_config(root_folder, _config_files(root_folder))
         language, others = _languages(data)
-        walk = _Walk(ctx, others, self, language)
+        walk = _Walk(
+            ctx,
+            others,
+            self,
+            language,
+            side_menus=_side_menus(data, language),
+            taxonomies=_taxonomy_folders(data),
+        )
         where = ctx.display(site.config)
         walk.mounted = _mounts_above(ctx, root_folder, data, language, where)
         root, declaration = _root(ctx, walk, data)
@@ -905,6 +1141,7 @@ class Hugo(Generator):
         )
 
     def page_url(self, rel: str, front: Mapping[str, Any]) -> PageUrl:
+        front = canonical_keys(front)
         path = PurePosixPath(rel)
         suffix = f".{self.language}"
         if path.stem.endswith(suffix) and path.stem != suffix:
@@ -924,6 +1161,17 @@ class Hugo(Generator):
         if slug and segments:
             return PageUrl("/".join([*segments[:-1], slug]), default.folder)
         return default
+
+    def front_matter(self, data: dict[str, Any]) -> dict[str, Any]:
+        canonical: dict[str, Any] = canonical_keys(data)
+        return canonical
+
+    def file_variants(self, rel: str) -> tuple[str, ...]:
+        # `ref "a/_index.md"` finds the default language's own file, a/_index.en.md.
+        path = PurePosixPath(rel)
+        if path.suffix.lower() not in (".md", ".markdown"):
+            return ()
+        return (path.with_name(f"{path.stem}.{self.language}{path.suffix}").as_posix(),)
 
     def url_aliases(self, rel: str, front: Mapping[str, Any]) -> tuple[str, ...]:
         aliases = front.get("aliases")

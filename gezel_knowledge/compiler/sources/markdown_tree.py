@@ -196,12 +196,26 @@ def _first_h1(blocks: list[Block]) -> str | None:
 
 
 def _load_page_text(
-    file: Path, rel: str, where: str, split: _Split = split_front_matter
+    file: Path,
+    rel: str,
+    where: str,
+    split: _Split = split_front_matter,
+    warn: Callable[[str, str, str, int], None] | None = None,
 ) -> tuple[dict[str, Any], str, int]:
+    """A page's front matter, body and the body's first line, split as the generator splits
+    them; with ``warn``, front matter that does not parse is reported and left out
+    (:attr:`Generator.lenient_front_matter`)."""
     text = read_text_file(file, where=where)
     if file.suffix.lower() == ".ipynb":
         return {}, _notebook_markdown(text, where), 1
-    front = split(text, path=where)
+    front = split(text, path=where, lenient=warn is not None)
+    if front.problem is not None and warn is not None:
+        problem = front.problem
+        # The problem's text without its place (the warning names the file and line itself).
+        message = (
+            str(problem).removeprefix(f"{problem.subject}: ") if problem.subject else str(problem)
+        )
+        warn("invalid-front-matter", f"{message}; front matter left out", where, problem.line or 1)
     return front.data, front.body, front.body_line
 
 
@@ -480,7 +494,11 @@ class _Tree:
                 "resolves outside the source folder", reason="unsafe-path", path=where
             )
         generator, site, within = self.site.generator, self.site, self.source_root
-        front, raw_body, body_line = _load_page_text(file, rel, where, generator.split_front_matter)
+        lenient = self.warn if generator.lenient_front_matter else None
+        front, raw_body, body_line = _load_page_text(
+            file, rel, where, generator.split_front_matter, lenient
+        )
+        front = generator.front_matter(front)
 
         def expand(text: str) -> str:
             return generator.expand(site, file, text, within=within)
@@ -752,8 +770,8 @@ class _Tree:
         if decoded.startswith("/"):
             rel = decoded.lstrip("/")
             roots = (self.content_root, *self.style.static_roots)
-            # The site is served under its base URL (`/reason-react/`): a path written with
-            # it names the same file as one written without.
+            # Under one of the site's URL prefixes (its base URL's path, `/reason-react/`;
+            # Hugo's /en/): a path written with it names the same file as one without.
             rels = [rel, *(rel[len(p) :] for p in self.style.prefixes if rel.startswith(p))]
             return [root / r for r in rels for root in roots]
         beside = [self.content_root / PurePosixPath(page.rel).parent / decoded]
@@ -763,7 +781,13 @@ class _Tree:
         # page's URL (MkDocs publishes a/b.md at a/b/), one folder deeper than the file.
         url = self.site.generator.page_url(page.rel, page.front).path
         from_url = normalise_path([*url.split("/"), *decoded.split("/")])
-        return beside if from_url is None else [*beside, self.content_root / from_url]
+        if from_url is None:
+            return beside
+        # From the page's URL, the file may be the site's (content) or a static folder's.
+        return [
+            *beside,
+            *(root / from_url for root in (self.content_root, *self.style.static_roots)),
+        ]
 
     def _plan_asset(self, page: _Page, link: LinkRef, decoded: str, where: str, line: int) -> None:
         if self.style.repository and self._outside(page, decoded):
@@ -870,14 +894,18 @@ def _is_lfs_pointer(path: Path) -> bool:
         return False
 
 
-def _body_loader(page: _Page, rel: str, where: str, *, myst: bool) -> Callable[[LinkBase], str]:
+def _body_loader(
+    page: _Page, rel: str, where: str, *, myst: bool, lenient: bool = False
+) -> Callable[[LinkBase], str]:
     file = page.file
     expand = page.expand
     expected = page.body_sha256
     plan = dict(page.plan)
 
     def load(links: LinkBase) -> str:
-        _, raw_body, _ = _load_page_text(file, rel, where, page.split)
+        # Read again as the scan read it (a lenient page's problem was reported then).
+        quiet = (lambda *_: None) if lenient else None
+        _, raw_body, _ = _load_page_text(file, rel, where, page.split, quiet)
         if expand is not None:
             raw_body = expand(raw_body)
         body = normalize_body(raw_body)
@@ -1034,7 +1062,13 @@ def load_markdown_tree(
                 id=page.doc_id,
                 title=page.title,
                 topic_path=placement.topic_path,
-                load_body=_body_loader(page, rel, where, myst=site.links.myst_labels is not None),
+                load_body=_body_loader(
+                    page,
+                    rel,
+                    where,
+                    myst=site.links.myst_labels is not None,
+                    lenient=site.generator.lenient_front_matter,
+                ),
                 slug=document_slug(page.title),
                 summary=summary,
                 language=_fm_str(front, "language", where),

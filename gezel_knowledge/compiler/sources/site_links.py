@@ -151,7 +151,10 @@ class LinkResolver:
 
     def _by_files(self, page_rel: str, target: str) -> str | None:
         base = list(PurePosixPath(page_rel).parent.parts)
-        found = next((c for c in self.file_candidates(base, target) if c in self.pages), None)
+        candidates = self.file_candidates(base, target)
+        # A generator may publish a file under another name (Hugo's _index.en.md).
+        candidates += [v for c in candidates for v in self.generator.file_variants(c)]
+        found = next((c for c in candidates if c in self.pages), None)
         if found is not None:
             return found
         # Folders the generator also looks file links up from (Docusaurus: the docs folder;

@@ -23,10 +23,14 @@ class FrontMatter:
     body: str
     body_line: int
     """The 1-based line of the source file where ``body`` starts."""
+    problem: SourceError | None = None
+    """Why the front matter did not parse, when it was read leniently (its data is then
+    empty and the body is what follows the block)."""
 
 
-def split_front_matter(text: str, *, path: str) -> FrontMatter:
-    """Separate YAML (``---``) or TOML (``+++``) front matter from a Markdown file's body."""
+def split_front_matter(text: str, *, path: str, lenient: bool = False) -> FrontMatter:
+    """Separate YAML (``---``) or TOML (``+++``) front matter from a Markdown file's body
+    (``lenient``: a closed block that does not parse is returned as ``problem``, not raised)."""
     if text.startswith("\ufeff"):
         text = text[1:]
     lines = text.split("\n")
@@ -38,7 +42,14 @@ def split_front_matter(text: str, *, path: str) -> FrontMatter:
         if lines[i].rstrip("\r").rstrip() in closers:
             raw = "\n".join(line.rstrip("\r") for line in lines[1:i])
             body = "\n".join(lines[i + 1 :])
-            data = _parse(raw, first, path)
+            try:
+                data = _parse(raw, first, path)
+            except SourceError as problem:
+                # Only text that does not parse; hostile input (aliases, depth, huge numbers)
+                # stops the build whatever the generator.
+                if not lenient or problem.reason != "invalid-front-matter":
+                    raise
+                return FrontMatter({}, body, i + 2, problem)
             return FrontMatter(data, body, i + 2)
     if first == "---":
         # An opening '---' with no closing line is a thematic break, not front matter.
