@@ -1,9 +1,11 @@
 """Per-document fusion of a catalog's ranked lists (seed "Hybrid ranking").
 
 Vector passages, document title/summary/alias matches and chunk keyword matches are each turned
-into a ranking of documents (a document's rank is where its first, best item appears) and fused
-by :func:`gezel_knowledge.fusion.fuse` (by default :data:`~gezel_knowledge.fusion.DEFAULT_FUSION`,
-``score``: each list's scores divided by its best, vector 0.7, every other list 0.3). A fourth
+into a ranking of documents (a document's rank is where its first, best item appears; in the
+vector list its second passage above the cosine floor adds :data:`SECOND_PASSAGE_SHARE` of its
+cosine there) and fused by :func:`gezel_knowledge.fusion.fuse` (by default
+:data:`~gezel_knowledge.fusion.DEFAULT_FUSION`, ``score``: each list's scores divided by its
+best, vector 0.7, every other list 0.3). A fourth
 list, documents whose title the query names (:mod:`gezel_knowledge.reader._titles`), weighs
 :data:`NAMED_SHARE` of the title list's weight in any preset. Documents left tied go first by
 their standing in score (each list's raw score divided by its best). A fused document keeps its
