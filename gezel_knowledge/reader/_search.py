@@ -353,7 +353,8 @@ def search_catalog(store: CatalogStore, vectors: VectorSearch, q: CatalogQuery) 
     if run.eligible is not None and not run.eligible:
         return run.result([])
     lists = run.lists(terms)
-    evidence = cosine_floor(vectors.profile)
+    # Hybrid search counts a document's second passage; vector search keeps cosine order.
+    evidence = (cosine_floor(vectors.profile) or 0.0) if q.mode == "hybrid" else None
     fused = fuse_documents(lists, q.fusion, run.floor(), evidence)[: run.wanted]
     places = {e.document_id: e for e in run.eligible or []}
     marks = run.marks(fused)

@@ -99,8 +99,8 @@ def _vector_documents(
     passages: Sequence[RankedPassage], evidence: float | None
 ) -> tuple[list[Ranked[str, ChunkRow]], dict[str, float]]:
     """The vector list as documents ranked by best cosine plus the share
-    (:data:`SECOND_PASSAGE_SHARE`) of their second passage's cosine above ``evidence``, and
-    each document's best cosine."""
+    (:data:`SECOND_PASSAGE_SHARE`) of their second passage's cosine above ``evidence`` (by best
+    cosine alone when ``evidence`` is ``None``), and each document's best cosine."""
     best: dict[str, RankedPassage] = {}
     second: dict[str, float] = {}
     for p in passages:
@@ -109,9 +109,10 @@ def _vector_documents(
             best[document] = p
         elif document not in second:
             second[document] = p.score
+    share = 0.0 if evidence is None else SECOND_PASSAGE_SHARE
     zero = max(0.0, evidence or 0.0)
     ranked = [
-        Ranked(d, p.score + SECOND_PASSAGE_SHARE * max(0.0, second.get(d, zero) - zero), p.row)
+        Ranked(d, p.score + share * max(0.0, second.get(d, zero) - zero), p.row)
         for d, p in best.items()
     ]
     # Stable: documents of equal standing keep the list's order.
@@ -146,7 +147,8 @@ def fuse_documents(
 
     Lists are fused vector first, so a document's vector passage wins over its keyword passage.
     A document's standing in the vector list counts its second passage above ``evidence``
-    (:data:`SECOND_PASSAGE_SHARE`; the profile's cosine floor, 0 without one); a vector passage
+    (:data:`SECOND_PASSAGE_SHARE`; hybrid search passes the profile's cosine floor, 0 without
+    one, and vector search ``None``: its documents stay in cosine order); a vector passage
     below ``floor`` (the cosine of a document only the keyword list found) still ranks its
     document, but is not reported as a vector signal. Documents the fused ranks leave tied
     (first in one list and second in another, against the other way round) are ordered by

@@ -27,6 +27,15 @@ def test_a_second_passage_above_the_floor_lifts_its_document() -> None:
     assert {f.key: f.signals[0].score for f in fused} == {"guide": 0.68, "notes": 0.70}
 
 
+def test_without_evidence_documents_keep_cosine_order() -> None:
+    # Vector search passes no evidence: a document ranks by its best passage alone.
+    vector = _list(("notes", 0.70), ("guide", 0.68), ("guide", 0.66))
+    assert [f.key for f in fuse_documents({VECTOR: vector}, SCORE, floor=0.35)] == [
+        "notes",
+        "guide",
+    ]
+
+
 def test_a_second_passage_at_the_floor_adds_nothing() -> None:
     vector = _list(("notes", 0.70), ("guide", 0.69), ("guide", 0.35))
     for preset in (SCORE, RRF10):
