@@ -77,19 +77,31 @@ def _is_token_char(ch: str) -> bool:
     return category[0] in "LNM" or category == "Co"
 
 
+def _word_follows(text: str, start: int) -> bool:
+    """Whether ``text`` has a token of two characters or more at ``start``."""
+    return all(_is_token_char(ch) for ch in text[start : start + 2]) and len(text) >= start + 2
+
+
 def _terms(text: str) -> list[str]:
-    """Word tokens; tokens joined by connector punctuation (``_``) form one phrase."""
+    """Word tokens; tokens joined by connector punctuation (``_``), or by a full stop between
+    two tokens of two characters or more (``prettier.format``, ``build.target``, ``11.10``),
+    form one phrase: a dotted name in a question is a name, which FTS5 indexes as the same
+    tokens side by side, so the phrase finds the passages that write it rather than every
+    passage saying either word. A full stop ending a sentence (``end. Next``) still separates,
+    and so does one after a single letter: initials and abbreviations (``H.C.``, ``e.g.``,
+    ``U.S.``) are not names."""
     terms: list[str] = []
     phrase: list[str] = []
     token: list[str] = []
-    for ch in text:
+    for i, ch in enumerate(text):
         if _is_token_char(ch):
             token.append(ch)
             continue
+        dotted = ch == "." and len(token) > 1 and _word_follows(text, i + 1)
         if token:
             phrase.append("".join(token))
             token = []
-        if ch == "_" or unicodedata.category(ch) == "Pc":
+        if ch == "_" or unicodedata.category(ch) == "Pc" or dotted:
             continue  # the phrase goes on after the connector
         if phrase:
             terms.append(" ".join(phrase))

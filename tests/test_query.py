@@ -80,6 +80,31 @@ def test_snake_case_is_one_phrase_term(fts: sqlite3.Connection) -> None:
     assert len(_matches(fts, "parse config")) == 2
 
 
+def test_a_dotted_name_is_one_phrase_term(fts: sqlite3.Connection) -> None:
+    assert query_terms("How do I call prettier.format from code?") == [
+        "call",
+        "prettier format",
+        "code",
+    ]
+    assert query_terms("version 11.10") == ["version", "11 10"]
+    # A full stop that ends a word, or a sentence, separates as before.
+    assert query_terms("the end. Next") == ["end", "Next"]
+    assert query_terms("trailing.") == ["trailing"]
+    # Initials and abbreviations are not dotted names.
+    assert query_terms("papers by H.C. Lucas, e.g. on U.S. banks") == [
+        "papers",
+        "H",
+        "C",
+        "Lucas",
+        "e",
+        "g",
+        "U",
+        "banks",  # "s" is a stopword
+    ]
+    assert query_terms("version 2.5 of os.path") == ["version", "2", "5", "os path"]
+    assert _matches(fts, "parse.config") == ["def parse_config(path): read the configuration"]
+
+
 def test_stopwords_are_dropped_unless_nothing_else_remains() -> None:
     assert query_terms("How do I prune the roses?") == ["prune", "roses"]
     assert query_terms("what is this") == ["what", "is", "this"]

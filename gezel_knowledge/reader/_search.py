@@ -176,7 +176,8 @@ class _Run:
     def eligible_ids(self) -> list[str] | None:
         return None if self.eligible is None else [e.document_id for e in self.eligible]
 
-    def _floor(self) -> float | None:
+    def floor(self) -> float | None:
+        """The cosine below which a vector passage is no evidence."""
         q = self.q
         if q.min_similarity is not None:
             return q.min_similarity
@@ -185,7 +186,7 @@ class _Run:
     def _vector_list(self, depth: int) -> list[RankedPassage]:
         q = self.q
         assert q.vector is not None
-        floor = self._floor()
+        floor = self.floor()
         while True:
             found, self.searched = self.vectors.passages(
                 q.vector,
@@ -207,11 +208,16 @@ class _Run:
         self, vector: list[RankedPassage], keyword: Sequence[RankedPassage]
     ) -> list[RankedPassage]:
         """The vector list with the exact cosine of each keyword-found document it lacks (its
-        best keyword passage's, when above the floor), in cosine order: the vector list is a
-        shortlist of quantised scores, and a document it missed is not one without meaning."""
+        best keyword passage's), in cosine order: the vector list is a shortlist of quantised
+        scores, and a document it missed is not one without meaning. A cosine below the floor
+        ranks its document in the fusion, measured against the passages above it, but is no
+        vector signal (hybrid.fuse_documents); with no passage above the floor, none is added."""
         q = self.q
         assert q.vector is not None
         have = {p.row.document_id for p in vector}
+        if not have:
+            # No passage cleared the floor: cosines below it are no evidence by themselves.
+            return vector
         lacking: dict[str, ChunkRow] = {}
         for p in keyword:
             if p.row.document_id not in have:
@@ -219,11 +225,9 @@ class _Run:
         if not lacking:
             return vector
         cosines = self.vectors.passage_cosines(q.vector, list(lacking.values()))
-        floor = self._floor()
         extra = [
             RankedPassage(row, cosines[(row.shard_id, row.chunk_id)]) for row in lacking.values()
         ]
-        extra = [p for p in extra if floor is None or p.score >= floor]
         return sorted([*vector, *extra], key=lambda p: -p.score)
 
     def _keyword_list(
@@ -349,7 +353,9 @@ def search_catalog(store: CatalogStore, vectors: VectorSearch, q: CatalogQuery) 
     if run.eligible is not None and not run.eligible:
         return run.result([])
     lists = run.lists(terms)
-    fused = fuse_documents(lists, q.fusion)[: run.wanted]
+    # Hybrid search counts a document's second passage; vector search keeps cosine order.
+    evidence = (cosine_floor(vectors.profile) or 0.0) if q.mode == "hybrid" else None
+    fused = fuse_documents(lists, q.fusion, run.floor(), evidence)[: run.wanted]
     places = {e.document_id: e for e in run.eligible or []}
     marks = run.marks(fused)
     hits = [run.hit(i, f, places.get(f.key), marks.get(f.key)) for i, f in enumerate(fused)]

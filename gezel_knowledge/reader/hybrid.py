@@ -1,9 +1,11 @@
 """Per-document fusion of a catalog's ranked lists (seed "Hybrid ranking").
 
 Vector passages, document title/summary/alias matches and chunk keyword matches are each turned
-into a ranking of documents (a document's rank is where its first, best item appears) and fused
-by :func:`gezel_knowledge.fusion.fuse` (by default :data:`~gezel_knowledge.fusion.DEFAULT_FUSION`,
-``score``: each list's scores divided by its best, vector 0.7, every other list 0.3). A fourth
+into a ranking of documents (a document's rank is where its first, best item appears; in the
+vector list its second passage above the cosine floor adds :data:`SECOND_PASSAGE_SHARE` of its
+cosine there) and fused by :func:`gezel_knowledge.fusion.fuse` (by default
+:data:`~gezel_knowledge.fusion.DEFAULT_FUSION`, ``score``: each list's scores divided by its
+best, vector 0.7, every other list 0.3). A fourth
 list, documents whose title the query names (:mod:`gezel_knowledge.reader._titles`), weighs
 :data:`NAMED_SHARE` of the title list's weight in any preset. Documents left tied go first by
 their standing in score (each list's raw score divided by its best). A fused document keeps its
@@ -26,9 +28,17 @@ from gezel_knowledge.fusion import (
     Ranked,
     fuse,
 )
+from gezel_knowledge.hits import Signal
 from gezel_knowledge.reader._rows import ChunkRow
 
-__all__ = ["NAMED", "NAMED_SHARE", "RankedDocument", "RankedPassage", "fuse_documents"]
+__all__ = [
+    "NAMED",
+    "NAMED_SHARE",
+    "SECOND_PASSAGE_SHARE",
+    "RankedDocument",
+    "RankedPassage",
+    "fuse_documents",
+]
 
 NAMED = "named-title"
 """The ranked list of documents whose title the query names (raw score: negated BM25)."""
@@ -42,6 +52,18 @@ weight it settles the documents the passage lists leave tied or a rank apart, an
 outvote a document that both passage lists put first. On the 25 trees of
 ``benchmarks/realdocs.py``, a half let generic titles win eight questions more than a quarter
 did (docs/quality.md)."""
+
+
+SECOND_PASSAGE_SHARE = 0.2
+"""How much a document's second passage in the vector list adds to its best cosine, per unit
+of cosine above the embedding profile's cosine floor.
+
+A page about the question's subject has several passages near it; a long page that touches
+everything (release notes, a usage guide, an overview) often has one. The vector list ranks a
+document by ``best + SECOND_PASSAGE_SHARE * max(0, second - floor)``: a second passage at or
+below the cosine floor adds nothing, so a document with one passage is never marked down. On
+the 56 trees of ``benchmarks/realdocs.py`` this moved the answer page first for 8 questions and
+away from it for none (docs/quality.md)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,24 +95,81 @@ def _by_document(
     return list(out.values())
 
 
+def _vector_documents(
+    passages: Sequence[RankedPassage], evidence: float | None
+) -> tuple[list[Ranked[str, ChunkRow]], dict[str, float]]:
+    """The vector list as documents ranked by best cosine plus the share
+    (:data:`SECOND_PASSAGE_SHARE`) of their second passage's cosine above ``evidence`` (by best
+    cosine alone when ``evidence`` is ``None``), and each document's best cosine."""
+    best: dict[str, RankedPassage] = {}
+    second: dict[str, float] = {}
+    for p in passages:
+        document = p.row.document_id
+        if document not in best:
+            best[document] = p
+        elif document not in second:
+            second[document] = p.score
+    share = 0.0 if evidence is None else SECOND_PASSAGE_SHARE
+    zero = max(0.0, evidence or 0.0)
+    ranked = [
+        Ranked(d, p.score + share * max(0.0, second.get(d, zero) - zero), p.row)
+        for d, p in best.items()
+    ]
+    # Stable: documents of equal standing keep the list's order.
+    ranked.sort(key=lambda r: -r.score)
+    return ranked, {d: p.score for d, p in best.items()}
+
+
+def _cosine_signals(
+    fused: Fused[str, ChunkRow], cosines: Mapping[str, float], floor: float | None
+) -> Fused[str, ChunkRow]:
+    """``fused`` with its vector signal's raw score the best passage's cosine, and no vector
+    signal when that cosine is below the floor (the hit is then marked ``keyword-only``)."""
+    signals: list[Signal] = []
+    for s in fused.signals:
+        if s.name != VECTOR:
+            signals.append(s)
+            continue
+        cosine = cosines[fused.key]
+        if floor is None or cosine >= floor:
+            signals.append(Signal(VECTOR, s.rank, cosine))
+    return replace(fused, signals=tuple(signals))
+
+
 def fuse_documents(
     lists: Mapping[str, Sequence[RankedPassage] | Sequence[RankedDocument]],
     preset: FusionPreset = DEFAULT_FUSION,
+    floor: float | None = None,
+    evidence: float | None = None,
 ) -> list[Fused[str, ChunkRow]]:
     """Fuse the vector, title, keyword and named-title lists (each best first) into
     documents, best first.
 
     Lists are fused vector first, so a document's vector passage wins over its keyword passage.
-    Documents the fused ranks leave tied (first in one list and second in another, against
-    the other way round) are ordered by their standing in score (:func:`_standing`): the one
-    whose list put it further ahead of the rest goes first, rather than the vector list's.
+    A document's standing in the vector list counts its second passage above ``evidence``
+    (:data:`SECOND_PASSAGE_SHARE`; hybrid search passes the profile's cosine floor, 0 without
+    one, and vector search ``None``: its documents stay in cosine order); a vector passage
+    below ``floor`` (the cosine of a document only the keyword list found) still ranks its
+    document, but is not reported as a vector signal. Documents the fused ranks leave tied
+    (first in one list and second in another, against the other way round) are ordered by
+    their standing in score (:func:`_standing`): the one whose list put it further ahead of the
+    rest goes first, rather than the vector list's.
     """
-    ordered = {
-        name: _by_document(lists[name]) for name in (VECTOR, TITLE, KEYWORD, NAMED) if name in lists
-    }
+    ordered: dict[str, list[Ranked[str, ChunkRow]]] = {}
+    cosines: dict[str, float] = {}
+    for name in (VECTOR, TITLE, KEYWORD, NAMED):
+        if name not in lists:
+            continue
+        items = lists[name]
+        if name == VECTOR:
+            passages = [p for p in items if isinstance(p, RankedPassage)]
+            ordered[name], cosines = _vector_documents(passages, evidence)
+        else:
+            ordered[name] = _by_document(items)
     weights = {**preset.weights, NAMED: preset.weight(TITLE) * NAMED_SHARE}
     fused = fuse(ordered, replace(preset, weights=MappingProxyType(weights)))
-    return sorted(fused, key=lambda f: (-round(f.score, TIE_DIGITS), -_standing(f, ordered)))
+    fused.sort(key=lambda f: (-round(f.score, TIE_DIGITS), -_standing(f, ordered)))
+    return [_cosine_signals(f, cosines, floor) if f.key in cosines else f for f in fused]
 
 
 TIE_DIGITS = 12
