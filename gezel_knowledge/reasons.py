@@ -239,7 +239,7 @@ _INTEGRITY: Final = {
     "release-mismatch": "the archive is of another catalog or version than the one asked for",
     "schema-mismatch": "a database's tables differ from those of its schema version",
     "schema-version-mismatch": "a database's index schema version differs from the manifest's",
-    "self-probe-failed": "a chunk's own vector does not find it among its first three",
+    "self-probe-failed": "a chunk's own vector does not find it first or among near-duplicates",
     "shard-mismatch": "a shard's meta or rows belong to another catalog, build or shard",
     "shared-entry-corrupt": "a shared store entry is unreadable or describes another archive",
     "size-mismatch": "a size differs from the one declared",

@@ -85,9 +85,10 @@ _UNLEASED_GRACE = 24 * 3600.0
 _SIZE = re.compile(r"^\s*(\d+)\s*([KMGT]?)(?:i?B)?\s*$", re.IGNORECASE)
 _STAGING = re.compile(r"^\.([0-9a-f]{64})\.staging-")
 
-VALIDATION_RULES = 2
+VALIDATION_RULES = 3
 """Bumped whenever deep validation accepts or refuses something it did not before (2: a
-probed chunk may find itself among its first three), so a verdict kept under the old rules
+probed chunk may find itself among its first three; 3: or further down behind
+near-duplicates scoring within 0.02 of the first), so a verdict kept under the old rules
 is reached again rather than trusted; a release's version number does the same."""
 
 CHECKED_BY = f"{__version__} rules {VALIDATION_RULES}"

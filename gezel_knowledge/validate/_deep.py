@@ -33,7 +33,15 @@ PROBE_SAMPLE = 16
 """Chunks per shard that must find themselves through both stages."""
 
 PROBE_DEPTH = 3
-"""How deep a probed chunk may find itself (near-duplicates may score above it)."""
+"""How deep a probed chunk may find itself whatever the scores above it."""
+
+PROBE_WIDTH = 64
+"""How deep a probed chunk may find itself behind near-duplicates scoring within
+:data:`PROBE_TOLERANCE` of the first hit."""
+
+PROBE_TOLERANCE = 0.02
+"""A probe's own score may trail the first hit's by this much (rerank scores are near 1 for a
+chunk's own row; a wrong or damaged row trails by far more)."""
 
 
 def _integrity(ctx: Context) -> None:
@@ -180,13 +188,15 @@ def _vectors(ctx: Context, sid: int, conn: sqlite3.Connection, chunk_count: int)
 def _probe(
     ctx: Context, sid: int, conn: sqlite3.Connection, bits: PackedBits, q8: NDArray[np.int8]
 ) -> None:
-    """A sample of chunks must find themselves among the first :data:`PROBE_DEPTH` through
-    stage 1 and stage 2.
+    """A sample of chunks must find themselves through stage 1 and stage 2: among the first
+    :data:`PROBE_DEPTH`, or further down only behind near-duplicates scoring within
+    :data:`PROBE_TOLERANCE` of the first hit.
 
     Not necessarily first: the rerank score is ``dot(query, q / 127)`` (spec 6.2), not a
     cosine, so a near-duplicate passage whose int8 row came out slightly longer outscores the
     chunk's own row (two paragraphs of a specification differing by a word did, at cosine
-    0.9985). A misaligned or corrupted row does not come that close.
+    0.9985), and a site of templated pages (Biome's lint rules) has dozens of them. A
+    misaligned or corrupted row does not come that close.
     """
     n = q8.shape[0]
     sample = np.unique(np.linspace(0, n - 1, num=min(PROBE_SAMPLE, n)).astype(np.int64))
@@ -203,16 +213,19 @@ def _probe(
                 sid,
                 bits,
                 query,
-                final_k=PROBE_DEPTH,
+                final_k=PROBE_WIDTH,
                 center=center,
                 stage1=stage1,
             )
             # An exact duplicate vector ties the probe; the lower chunk id wins that tie.
-            if not any(np.array_equal(q8[h.chunk_id - 1], q8[row]) for h in hits):
+            found = next((h for h in hits if np.array_equal(q8[h.chunk_id - 1], q8[row])), None)
+            if found is None or (
+                hits.index(found) >= PROBE_DEPTH and found.score < hits[0].score - PROBE_TOLERANCE
+            ):
                 ctx.add(
                     "self-probe-failed",
-                    f"chunk {int(row) + 1} does not find itself in its first {PROBE_DEPTH} "
-                    f"({stage1} stage 1)",
+                    f"chunk {int(row) + 1} does not find itself in its first {PROBE_DEPTH}, nor"
+                    f" within {PROBE_TOLERANCE} of the first hit's score ({stage1} stage 1)",
                     f"shard {sid}",
                 )
                 return

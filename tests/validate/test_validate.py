@@ -594,6 +594,27 @@ def test_a_near_duplicate_that_outscores_a_chunk_does_not_fail_the_self_probe(
     conn.close()
     reseal(root)
     assert validate_catalog(root, deep=True).findings == ()
+    # More near-duplicates than the first three places (templated pages), each a little
+    # longer: the chunk is further down but within the tolerance of the first hit.
+    q = np.frombuffer(own, dtype=np.int8).astype(np.int32)
+    query = q / 127.0 / np.linalg.norm(q / 127.0)
+    duplicates = []
+    for shift in range(4):
+        bumped = (np.arange(q.shape[0]) % 7 == shift) & (q != 0)
+        duplicates.append(np.clip(q + np.sign(q) * bumped, -127, 127))
+        lead = float(query @ (duplicates[-1] / 127.0)) - float(query @ (q / 127.0))
+        assert 0.0 < lead < 0.02  # ahead of the chunk's own row, within the tolerance
+    conn = sqlite3.connect(router)
+    with conn:
+        for chunk_id, row in zip(range(last - 4, last), duplicates, strict=True):
+            conn.execute(
+                "UPDATE chunk_vectors_int8 SET v = ? WHERE chunk_id = ?",
+                (row.astype(np.int8).tobytes(), chunk_id),
+            )
+            conn.execute("UPDATE chunk_vectors_bit SET v = ? WHERE chunk_id = ?", (bits, chunk_id))
+    conn.close()
+    reseal(root)
+    assert validate_catalog(root, deep=True).findings == ()
     # A row that is nobody's (its own bits, another's int8) still fails.
     mutate_db(
         router,
