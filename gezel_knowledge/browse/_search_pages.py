@@ -23,6 +23,7 @@ from gezel_knowledge.errors import InvalidInput
 from gezel_knowledge.fusion import KEYWORD, KEYWORD_ONLY, TITLE, VECTOR
 from gezel_knowledge.hits import SearchHit
 from gezel_knowledge.indexes import MemoryIndex
+from gezel_knowledge.reader.hybrid import NAMED
 from gezel_knowledge.results import SEARCH_MODES, SearchMode
 
 __all__ = ["cite_response", "memory_page", "search_page"]
@@ -31,7 +32,7 @@ PER_PAGE = 10
 MAX_PAGES = 20
 MODES: dict[str, str] = {"hybrid": "hybrid", "vector": "meaning", "keyword": "words"}
 """Each search mode and the name the page gives it."""
-_LABELS = {VECTOR: "meaning", TITLE: "title", KEYWORD: "keywords"}
+_LABELS = {VECTOR: "meaning", TITLE: "title", KEYWORD: "keywords", NAMED: "title named"}
 
 
 def found_by(hit: SearchHit) -> list[str]:

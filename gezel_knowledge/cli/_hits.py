@@ -14,6 +14,7 @@ from gezel_knowledge.cli._output import excerpt, plural
 from gezel_knowledge.display import score_text
 from gezel_knowledge.fusion import KEYWORD, KEYWORD_ONLY, TITLE, VECTOR
 from gezel_knowledge.hits import SearchHit, Signal
+from gezel_knowledge.reader.hybrid import NAMED
 from gezel_knowledge.results import SearchResult
 
 __all__ = [
@@ -37,7 +38,7 @@ RELEVANCE_HELP = (
 )
 """What the ranking and relevance mean, for the search commands' ``--help``."""
 
-_LABELS = {VECTOR: "meaning", TITLE: "title", KEYWORD: "keywords"}
+_LABELS = {VECTOR: "meaning", TITLE: "title", KEYWORD: "keywords", NAMED: "title named"}
 
 
 def signal_text(signal: Signal) -> str:
@@ -75,7 +76,8 @@ def _place(hit: SearchHit, *, show_source: bool) -> str:
 LEGEND = (
     "'score' is the cosine similarity of the passage to the question (1 = the same meaning; "
     "'-': not measured), which a cutoff can act on. 'matched' says how each result was found: "
-    "by meaning, by title, by keywords; #1 is the best of that list."
+    "by meaning, by title, by keywords, or by a title the question names ('title named'); "
+    "#1 is the best of that list."
 )
 
 

@@ -25,6 +25,7 @@ thousands of titles); only the named documents are scored, by the same BM25 as b
 from __future__ import annotations
 
 import json
+import sqlite3
 import threading
 import weakref
 from collections.abc import Sequence
@@ -38,7 +39,7 @@ from gezel_knowledge.archive.paths import ROUTER_PATH
 from gezel_knowledge.query import STOPWORDS
 from gezel_knowledge.reader._fold import fold_term
 from gezel_knowledge.reader._kwcache import build_connection
-from gezel_knowledge.reader._kwindex import K1, bm25_idf, docsize_lengths, norms_of
+from gezel_knowledge.reader._kwindex import K1, bm25_idf, norms_of
 from gezel_knowledge.reader._rows import ShardInfo
 from gezel_knowledge.reader._store import CatalogStore
 from gezel_knowledge.reader.hybrid import RankedDocument
@@ -55,19 +56,22 @@ title made of it ("Why Prettier?", "docfx") would be named by every question."""
 TITLE_WEIGHT = 4.0
 """The title column's weight in the title lists' ``bm25(fts_documents, 4.0, 1.0, 2.0)``."""
 
+_BATCH_CHARS = 4_000_000
+"""Instance text parsed at once while reading the titles."""
+
 _VERDICTS_KEPT = 4096
 """Common-word verdicts remembered per catalog handle: common words recur across questions."""
 
 
 @dataclass
 class _TitleWords:
-    """Every title's tokens as word ids, grouped by document, and what BM25 needs of them."""
+    """Every title's tokens as word ids, by document, and what BM25 needs of them."""
 
     words: dict[str, int]
-    document_ids: list[str]
     rowids: NDArray[np.int64]
+    """The documents with a title token (``fts_documents`` rowids), ascending."""
     token_document: NDArray[np.intp]
-    """The document (by position) of each title token, ascending."""
+    """The document (a position in ``rowids``) of each title token."""
     token_word: NDArray[np.intp]
     token_content: NDArray[np.bool_]
     """Whether each token is a content word (not a stopword)."""
@@ -76,9 +80,9 @@ class _TitleWords:
     titles_with: NDArray[np.int64]
     """Titles holding each word: FTS5's hit count of a title-column phrase."""
     rows: int
-    norms: NDArray[np.float64] | None
-    """BM25's length part per document, from its length in every column, as FTS5 has it
-    (``None``: FTS5 scores the named documents itself)."""
+    """Rows of ``fts_documents`` as FTS5's BM25 counts them (0: unknown, FTS5 scores)."""
+    tokens: int
+    """Tokens of every row and column, as FTS5's BM25 counts them."""
     common: dict[str, bool] = field(default_factory=dict)
 
 
@@ -86,50 +90,87 @@ _cache: weakref.WeakKeyDictionary[CatalogStore, _TitleWords] = weakref.WeakKeyDi
 _lock = threading.Lock()
 
 
+def _varints(blob: bytes) -> list[int]:
+    """SQLite varints, as FTS5 writes its totals and sizes (7 bits a byte, high bit: more)."""
+    out: list[int] = []
+    value = 0
+    for byte in blob:
+        value = (value << 7) | (byte & 0x7F)
+        if not byte & 0x80:
+            out.append(value)
+            value = 0
+    return out
+
+
+def _totals(conn: sqlite3.Connection) -> tuple[int, int]:
+    """FTS5's row and token counts of ``fts_documents`` (its averages record), or ``(0, 0)``
+    when the record is not as FTS5 writes it."""
+    found = conn.execute("SELECT block FROM fts_documents_data WHERE id = 1").fetchone()
+    values = _varints(bytes(found[0])) if found and isinstance(found[0], bytes) else []
+    # The row count, then each column's total (the unindexed document_id's is 0).
+    if len(values) != 5 or values[0] <= 0:
+        return 0, 0
+    return values[0], sum(values[1:])
+
+
 def _read(store: CatalogStore) -> _TitleWords:
     # A connection of its own: the vocabulary view is a temporary table of the connection.
     conn = build_connection(store.root / ROUTER_PATH)
+    words: dict[str, int] = {}
+    docs: list[NDArray[np.int64]] = []
+    word_of: list[NDArray[np.intp]] = []
+
+    def parse(terms: list[str], texts: list[str]) -> None:
+        per_term = np.array([t.count(",") + 1 for t in texts], dtype=np.int64)
+        # numpy's text parser reads the joined ids without a Python object per token.
+        ids = np.fromstring(",".join(texts), dtype=np.int64, sep=",")
+        if ids.shape[0] != int(per_term.sum()):
+            raise ValueError("unexpected instance list from fts5vocab")
+        first = np.array([words.setdefault(t, len(words)) for t in terms], dtype=np.intp)
+        docs.append(ids)
+        word_of.append(np.repeat(first, per_term))
+
     try:
-        rows = conn.execute(
-            "SELECT rowid, document_id FROM fts_documents ORDER BY rowid"
-        ).fetchall()
+        rows, tokens = _totals(conn)
         # fts5vocab's instance view lists each token FTS5 indexed, so titles are split and
-        # folded exactly as the MATCH that scores them splits and folds them.
+        # folded exactly as the MATCH that scores them splits and folds them; grouped by
+        # term, SQLite joins each term's documents into one string numpy parses at once.
         conn.execute(
             "CREATE VIRTUAL TABLE temp.title_tokens USING fts5vocab(main, fts_documents, instance)"
         )
-        tokens = conn.execute(
-            "SELECT doc, term FROM temp.title_tokens WHERE col = 'title'"
-        ).fetchall()
-        try:
-            lengths: NDArray[np.uint32] | None = docsize_lengths(conn, "fts_documents")
-        except ValueError:  # rowids too sparse for a dense table: FTS5 scores instead
-            lengths = None
+        terms: list[str] = []
+        texts: list[str] = []
+        size = 0
+        for term, text in conn.execute(
+            "SELECT term, group_concat(doc) FROM temp.title_tokens"
+            " WHERE col = 'title' GROUP BY term"
+        ):
+            terms.append(str(term))
+            texts.append(str(text))
+            size += len(texts[-1])
+            if size >= _BATCH_CHARS:
+                parse(terms, texts)
+                terms, texts, size = [], [], 0
+        if terms:
+            parse(terms, texts)
     finally:
         conn.close()
-    rowids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
-    words: dict[str, int] = {}
-    ids = [words.setdefault(str(term), len(words)) for _, term in tokens]
-    token_document = np.searchsorted(
-        rowids, np.fromiter((d for d, _ in tokens), dtype=np.int64, count=len(tokens))
-    ).astype(np.intp)
-    token_word = np.array(ids, dtype=np.intp)
+    all_docs = np.concatenate(docs) if docs else np.zeros(0, dtype=np.int64)
+    rowids, token_document = np.unique(all_docs, return_inverse=True)
+    token_word = np.concatenate(word_of) if word_of else np.zeros(0, dtype=np.intp)
     stop = np.array([w in STOPWORDS for w in words], dtype=np.bool_)
     token_content = ~stop[token_word] if words else np.zeros(0, dtype=np.bool_)
-    pairs = np.unique(token_document.astype(np.int64) * max(1, len(words)) + token_word)
+    pairs = np.unique(token_word.astype(np.int64) * max(1, len(rowids)) + token_document)
     return _TitleWords(
         words=words,
-        document_ids=[str(r[1]) for r in rows],
         rowids=rowids,
-        token_document=token_document,
+        token_document=token_document.astype(np.intp),
         token_word=token_word,
         token_content=token_content,
         content=np.bincount(token_document[token_content], minlength=len(rowids)),
-        titles_with=np.bincount(pairs % max(1, len(words)), minlength=len(words)),
-        rows=len(rowids),
-        norms=None
-        if lengths is None
-        else norms_of(lengths, len(rowids), int(lengths.sum(dtype=np.int64)))[rowids],
+        titles_with=np.bincount(pairs // max(1, len(rowids)), minlength=len(words)),
+        rows=rows,
+        tokens=tokens,
     )
 
 
@@ -187,8 +228,29 @@ def named_titles(
     if not terms or limit < 1:
         return []
     titles = _title_words(store)
-    if not titles.words:
+    named = _named(store, titles, terms) if titles.words else np.zeros(0, dtype=np.intp)
+    if named.size == 0:
         return []
+    rowids = titles.rowids[named]
+    found = _named_rows(store, rowids)
+    if eligible is not None:
+        allowed = set(eligible)
+        keep = np.array([found[int(r)][0] in allowed for r in rowids], dtype=np.bool_)
+        named, rowids = named[keep], rowids[keep]
+        if named.size == 0:
+            return []
+    phrases = [v for t in terms for v in store.keyword.title_variants(t)]
+    if titles.rows == 0 or any(" " in p for p in phrases):
+        return _scored_by_fts5(store, rowids, phrases, limit)
+    lengths = np.array([found[int(r)][1] for r in rowids], dtype=np.uint32)
+    scores = _bm25(titles, phrases, named, norms_of(lengths, titles.rows, titles.tokens))
+    ids = [found[int(r)][0] for r in rowids]
+    best = sorted(zip(ids, scores.tolist(), strict=True), key=lambda n: (-n[1], n[0]))
+    return [RankedDocument(document_id, score) for document_id, score in best[:limit]]
+
+
+def _named(store: CatalogStore, titles: _TitleWords, terms: Sequence[str]) -> NDArray[np.intp]:
+    """The titles (positions in ``titles.rowids``) the terms name, ascending."""
     # Each query token stands for the title words sharing its stem.
     stands_for: dict[str, list[int]] = {}
     for term in terms:
@@ -199,41 +261,41 @@ def named_titles(
     marked = np.zeros(len(titles.words), dtype=np.bool_)
     for ids in stands_for.values():
         marked[ids] = True
-    said = np.bincount(
-        titles.token_document[marked[titles.token_word] & titles.token_content],
-        minlength=len(titles.rowids),
-    )
-    named = np.flatnonzero((titles.content > 0) & (said == titles.content))
+    named = np.flatnonzero((titles.content > 0) & (_said(titles, marked) == titles.content))
     if named.size == 0:
-        return []
+        return named
     # Named by at least one word telling this page from the others.
     telling = np.zeros(len(titles.words), dtype=np.bool_)
     for token, ids in stands_for.items():
         if ids and not _common(store, titles, token):
             telling[ids] = True
-    telling_said = np.bincount(
-        titles.token_document[telling[titles.token_word] & titles.token_content],
+    return named[_said(titles, telling)[named] > 0]
+
+
+def _said(titles: _TitleWords, marked: NDArray[np.bool_]) -> NDArray[np.int64]:
+    """Per title, how many of its content tokens are ``marked`` words."""
+    return np.bincount(
+        titles.token_document[marked[titles.token_word] & titles.token_content],
         minlength=len(titles.rowids),
     )
-    named = named[telling_said[named] > 0]
-    if eligible is not None:
-        allowed = set(eligible)
-        named = np.array([i for i in named if titles.document_ids[i] in allowed], dtype=np.intp)
-    if named.size == 0:
-        return []
-    phrases = [v for t in terms for v in store.keyword.title_variants(t)]
-    if titles.norms is None or any(" " in p for p in phrases):
-        return _scored_by_fts5(store, titles, phrases, named, limit)
-    scores = _bm25(titles, phrases, named)
-    best = sorted(
-        zip(named.tolist(), scores.tolist(), strict=True),
-        key=lambda n: (-n[1], titles.document_ids[n[0]]),
-    )[:limit]
-    return [RankedDocument(titles.document_ids[i], score) for i, score in best]
+
+
+def _named_rows(store: CatalogStore, rowids: NDArray[np.int64]) -> dict[int, tuple[str, int]]:
+    """Each named row's document id and length in tokens (every column), by rowid."""
+    rows = store.router.execute(
+        "SELECT s.id, f.document_id, s.sz FROM fts_documents_docsize s"
+        " JOIN fts_documents f ON f.rowid = s.id"
+        " WHERE s.id IN (SELECT value FROM json_each(?))",
+        (json.dumps(rowids.tolist()),),
+    ).fetchall()
+    return {int(r[0]): (str(r[1]), sum(_varints(bytes(r[2])))) for r in rows}
 
 
 def _bm25(
-    titles: _TitleWords, phrases: Sequence[str], named: NDArray[np.intp]
+    titles: _TitleWords,
+    phrases: Sequence[str],
+    named: NDArray[np.intp],
+    norms: NDArray[np.float64],
 ) -> NDArray[np.float64]:
     """FTS5's ``bm25(fts_documents, 4.0, 1.0, 2.0)`` of the named documents for the query
     ``title : (phrase OR ...)``, phrase by phrase in its order as FTS5 adds them up: each
@@ -243,8 +305,6 @@ def _bm25(
     picked = is_named[titles.token_document]
     docs, words = titles.token_document[picked], titles.token_word[picked]
     position = np.searchsorted(named, docs)
-    assert titles.norms is not None
-    norms = titles.norms[named]
     score = np.zeros(len(named), dtype=np.float64)
     for phrase in phrases:
         word = titles.words.get(phrase)
@@ -257,14 +317,10 @@ def _bm25(
 
 
 def _scored_by_fts5(
-    store: CatalogStore,
-    titles: _TitleWords,
-    phrases: Sequence[str],
-    named: NDArray[np.intp],
-    limit: int,
+    store: CatalogStore, rowids: NDArray[np.int64], phrases: Sequence[str], limit: int
 ) -> list[RankedDocument]:
     """The named documents scored by FTS5 itself: for a query with a phrase (``snake_case``
-    words), which title token counts do not give."""
+    words), which title token counts do not give, or when FTS5's totals could not be read."""
     rows = fetch_all(
         store.router,
         "SELECT f.document_id, bm25(fts_documents, 4.0, 1.0, 2.0) AS score"
@@ -273,7 +329,7 @@ def _scored_by_fts5(
         " ORDER BY score, f.document_id LIMIT ?",
         [
             "title : (" + " OR ".join(f'"{p}"' for p in phrases) + ")",
-            json.dumps([int(r) for r in titles.rowids[named]]),
+            json.dumps(rowids.tolist()),
             limit,
         ],
     )

@@ -11,6 +11,7 @@ from gezel_knowledge.cli import main
 from gezel_knowledge.cli._hits import LEGEND, WORDS_ONLY, hit_lines, result_lines, signal_text
 from gezel_knowledge.fusion import KEYWORD, KEYWORD_ONLY, TITLE, VECTOR
 from gezel_knowledge.hits import SearchHit, Signal
+from gezel_knowledge.reader.hybrid import NAMED
 from gezel_knowledge.results import SearchResult
 
 
@@ -20,6 +21,7 @@ from gezel_knowledge.results import SearchResult
         (Signal(VECTOR, 1, 0.6612), "meaning #1 (cosine 0.66)"),
         (Signal(TITLE, 4, -3.2), "title #4"),
         (Signal(KEYWORD, 2, -7.5), "keywords #2"),
+        (Signal(NAMED, 1, 2.1), "title named #1"),
         # A mark, not a list: no "#0" rank, and the cosine that fell short of the floor.
         (Signal(KEYWORD_ONLY, 0, 0.123), "words only (cosine 0.12, below the floor)"),
     ],
@@ -30,7 +32,7 @@ def test_each_signal_reads_as_the_legend_explains(signal: Signal, text: str) -> 
 
 
 def test_the_legend_names_every_label_it_prints() -> None:
-    for label in ("meaning", "title", "keywords"):
+    for label in ("meaning", "title", "keywords", "a title the question names ('title named')"):
         assert f"by {label}" in LEGEND
     assert "'words only'" in WORDS_ONLY
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -154,11 +155,21 @@ def test_named_titles_are_scored_as_fts5_scores_them(catalog: Catalog, question:
     terms = query_terms(question)
     named = named_titles(store, terms, 10, None)
     assert named
-    titles = _title_words(store)
-    positions = {d: i for i, d in enumerate(titles.document_ids)}
-    found = np.array(sorted(positions[n.document_id] for n in named), dtype=np.intp)
+    rowids = [
+        int(r[0])
+        for r in store.router.execute(
+            "SELECT rowid FROM fts_documents WHERE document_id IN (SELECT value FROM json_each(?))"
+            " ORDER BY rowid",
+            (json.dumps([n.document_id for n in named]),),
+        )
+    ]
+    # The named documents were scored from the token counts and FTS5's totals.
+    assert (
+        _title_words(store).rows
+        == store.router.execute("SELECT COUNT(*) FROM documents").fetchone()[0]
+    )
     phrases = [v for t in terms for v in store.keyword.title_variants(t)]
-    reference = _scored_by_fts5(store, titles, phrases, found, 10)
+    reference = _scored_by_fts5(store, np.array(rowids, dtype=np.int64), phrases, 10)
     assert [n.document_id for n in named] == [r.document_id for r in reference]
     assert [n.score for n in named] == pytest.approx([r.score for r in reference], rel=1e-12)
 
@@ -175,13 +186,15 @@ def test_a_phrase_in_the_question_is_scored_by_fts5(
     assert set(named) == {"release-notes", "templates"}
 
 
-def test_titles_without_a_dense_length_table_are_scored_by_fts5(
+def test_titles_are_scored_by_fts5_when_its_totals_cannot_be_read(
     titled_catalog: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def sparse(*_: object) -> None:
-        raise ValueError("passage ids too sparse or too large for a dense length table")
+    def unreadable(*_: object) -> tuple[int, int]:
+        return 0, 0
 
-    monkeypatch.setattr(_titles, "docsize_lengths", sparse)
+    monkeypatch.setattr(_titles, "_totals", unreadable)
+    calls: list[object] = []
+    monkeypatch.setattr(_titles, "_bm25", lambda *a: calls.append(a))
     with open_catalog(titled_catalog, embedder=HashEmbedder()) as catalog:
         assert _named(catalog, "How do I render Jinja2 templates?") == ["templates"]
-        assert _title_words(catalog._store).norms is None
+    assert calls == []
