@@ -6,6 +6,7 @@ Run on demand, never by the test suite; the collections stay out of the reposito
     python benchmarks/classic_ir.py cranfield RAW_DIR OUT_DIR   # cran.all.1400, cran.qry, cranqrel
     python benchmarks/classic_ir.py cisi RAW_DIR OUT_DIR        # CISI.ALL, CISI.QRY, CISI.REL
     python benchmarks/classic_ir.py cacm RAW_DIR OUT_DIR        # cacm.all, query.text, qrels.text
+    python benchmarks/classic_ir.py med RAW_DIR OUT_DIR         # MED.ALL, MED.QRY, MED.REL
     python benchmarks/classic_ir.py split BEIR_DIR OUT_DIR      # e.g. SciFact's training claims
 
 Every output folder holds ``corpus.jsonl``, ``queries.jsonl`` and ``qrels/dev.tsv`` and
@@ -134,6 +135,44 @@ def cacm(raw: Path, out: Path) -> None:
     _finish(out, docs, queries, qrels)
 
 
+_MED_NUMBER = re.compile(r"^\d+\.\s+")
+_SENTENCE_END = re.compile(r"\.\s")
+_MED_INSERTED = " to be or not to be. to be or not to be."
+"""A sentence the copy of MED.ALL read (its document 1) holds and the Glasgow original does not."""
+
+
+def _med_title(text: str) -> str:
+    """A MEDLINE record's ``.W`` starts with the article's title: its first sentence (after an
+    abstract number some records carry), or its first 12 words when that runs past 30 words."""
+    text = _MED_NUMBER.sub("", text)
+    end = _SENTENCE_END.search(text)
+    title = text[: end.start()].strip() if end else text
+    return title if len(title.split()) <= 30 else " ".join(text.split()[:12])
+
+
+def med(raw: Path, out: Path) -> None:
+    """MED (Medline): 1,033 medical abstracts, 30 questions of one to three sentences, binary
+    judgements in TREC's four columns (``1 0 MED-13 1``); ids are the ``.I`` numbers.
+
+    The file has no title field: a document's title is its text's first sentence (kept in the
+    text too, as the file has it), so no document is titled by its bare number.
+    """
+    docs = []
+    for i, f in smart_records(raw / "MED.ALL"):
+        text = f.get("W", "").replace(_MED_INSERTED, "")
+        docs.append({"_id": str(int(i)), "title": _med_title(text), "text": text})
+    queries = [
+        {"_id": str(int(i)), "text": f.get("W", "")} for i, f in smart_records(raw / "MED.QRY")
+    ]
+    qrels: dict[str, dict[str, int]] = {}
+    for line in (raw / "MED.REL").read_text().splitlines():
+        parts = line.split()
+        if len(parts) == 4 and parts[3].isdigit():
+            doc = parts[2].removeprefix("MED-")
+            qrels.setdefault(str(int(parts[0])), {})[str(int(doc))] = int(parts[3])
+    _finish(out, docs, queries, qrels)
+
+
 def split_beir(source: Path, out: Path) -> None:
     """Copy a one-split BEIR folder's corpus and questions and write its dev and test halves."""
     out.mkdir(parents=True, exist_ok=True)
@@ -167,13 +206,12 @@ def _finish(
 def main() -> None:
     """Parse the command line and convert."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("kind", choices=("cranfield", "cisi", "cacm", "split"))
+    parser.add_argument("kind", choices=("cranfield", "cisi", "cacm", "med", "split"))
     parser.add_argument("source", type=Path)
     parser.add_argument("out", type=Path)
     args = parser.parse_args()
-    {"cranfield": cranfield, "cisi": cisi, "cacm": cacm, "split": split_beir}[args.kind](
-        args.source, args.out
-    )
+    kinds = {"cranfield": cranfield, "cisi": cisi, "cacm": cacm, "med": med, "split": split_beir}
+    kinds[args.kind](args.source, args.out)
 
 
 if __name__ == "__main__":

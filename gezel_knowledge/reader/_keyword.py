@@ -16,7 +16,6 @@ OR-ed over titles it ranked documents by whichever single query word their short
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -31,6 +30,7 @@ from gezel_knowledge.reader._kwindex import (
     KeywordIndex,
     QueryTerm,
     bm25_idf,
+    search_idf,
     top_passages,
 )
 from gezel_knowledge.reader._rows import CHUNK_COLUMNS, ChunkRow, ShardInfo
@@ -134,31 +134,6 @@ def _eligible_filter(eligible: Sequence[str] | None) -> tuple[str, list[Any]]:
     return where, [json.dumps(list(eligible))]
 
 
-def _shard_passages(
-    store: CatalogStore, shard: ShardInfo, match: str, limit: int, eligible: Sequence[str] | None
-) -> list[RankedPassage]:
-    where, extra = _eligible_filter(eligible)
-    # Rank inside FTS first and join the few winners: joining every match to chunks before
-    # sorting costs more than the ranking itself. Title, headings and text weigh the same:
-    # title weight 2 scored 0.002 nDCG@10 lower on SciFact and 0.003 higher on the second
-    # corpus, within noise either way (docs/quality.md).
-    rows = fetch_all(
-        store.connection(shard),
-        f"SELECT {_JOINED_CHUNK_COLUMNS}, r.score FROM (SELECT rowid AS id,"
-        " bm25(fts_chunks, 1.0, 1.0, 1.0) AS score"
-        f" FROM fts_chunks WHERE fts_chunks MATCH ?{where} ORDER BY score LIMIT ?) r"
-        " JOIN chunks c ON c.id = r.id ORDER BY r.score, c.id",
-        [match, *extra, limit],
-    )
-    return [RankedPassage(ChunkRow.from_row(shard.id, r), -float(r["score"])) for r in rows]
-
-
-def _idf(rows: int, hits: int) -> float:
-    """BM25's inverse document frequency as FTS5 computes it, never below a small positive."""
-    idf = math.log((rows - hits + 0.5) / (hits + 0.5))
-    return idf if idf > 0 else 1e-6
-
-
 def _count_limit(shard: ShardInfo) -> int:
     """Where a shard's term counts stop: exact in a small shard, just past common in a large one."""
     if shard.chunk_count < COMMON_TERM_MIN_CHUNKS:
@@ -169,20 +144,22 @@ def _count_limit(shard: ShardInfo) -> int:
 def idf_weights(
     store: CatalogStore, shards: Sequence[ShardInfo], terms: Sequence[Sequence[str]]
 ) -> list[dict[str, float]]:
-    """Per shard, each of its ``terms`` held there: IDF over all ``shards`` / IDF in the shard.
+    """Per shard, each of its ``terms`` held there: the search's IDF over all ``shards``
+    (:func:`search_idf`) / FTS5's IDF in the shard (:func:`bm25_idf`).
 
-    Multiplying a term's BM25 part by its weight turns a shard's score into the score the
-    passage would get if the shards were one table (the average passage length stays the
-    shard's own). A term common in a large shard is counted there only to just past
-    :data:`COMMON_TERM_FRACTION`; its IDF is near zero either way.
+    Multiplying a term's ``bm25()`` part by its weight turns a shard's score into the score the
+    derived index gives the passage, as if the shards were one table (the average passage
+    length stays the shard's own). A term common in a large shard is counted there only to just
+    past :data:`COMMON_TERM_FRACTION`, so its weight is not exact: such a term is searched only
+    when no rarer one is, and the ranking is the fallback's (docs/search.md).
     """
     every = list(dict.fromkeys(t for ts in terms for t in ts))
     counts = {(s.id, t): _term_count(store, s, t, _count_limit(s)) for s in shards for t in every}
     rows = sum(s.chunk_count for s in shards)
-    overall = {t: _idf(rows, sum(counts[(s.id, t)] for s in shards)) for t in every}
+    overall = {t: search_idf(rows, sum(counts[(s.id, t)] for s in shards)) for t in every}
     return [
         {
-            t: overall[t] / _idf(s.chunk_count, counts[(s.id, t)])
+            t: overall[t] / bm25_idf(s.chunk_count, counts[(s.id, t)])
             for t in ts
             if counts[(s.id, t)] > 0
         }
@@ -289,8 +266,8 @@ def _indexed_passages(  # noqa: PLR0917 - the keyword_passages arguments and the
             term_id = term_ids[key]
             if term_id is None:
                 continue
-            # One shard: FTS5's own IDF; several: the IDF over all of them, as one table's.
-            idf = bm25_idf(ix.rows, ix.df(term_id)) if len(shards) == 1 else bm25_idf(rows, df[key])
+            # The IDF over every shard searched, as one table's (one shard: its own).
+            idf = search_idf(rows, df[key])
             query.append(QueryTerm(term_id, idf, count))
         allowed = _chunk_filter(store, shard, eligible, ix.norms.shape[0])
         ix.searches += 1
@@ -331,26 +308,23 @@ def _fts_passages(
     limit: int,
     eligible: Sequence[str] | None,
 ) -> list[RankedPassage]:
-    """The passage list from FTS5 itself: the reference, and the fallback."""
+    """The passage list from FTS5 itself: the fallback while a large shard's index is built.
+
+    Each term is matched on its own and its ``bm25()`` part rescaled to the search's IDF
+    (:func:`idf_weights`), so an unstemmed query in a shard below
+    :data:`COMMON_TERM_MIN_CHUNKS` passages gets the derived index's scores (to rounding).
+    """
     found: list[RankedPassage] = []
-    if len(shards) == 1:
-        shard = shards[0]
-        counted = _fts_terms(store, shard, terms)
-        kept = set(passage_terms(store, shard, [t for t, _ in counted]))
-        match = terms_match_expression([t for t, c in counted if t in kept for _ in range(c)])
-        if match is not None:
-            found = _shard_passages(store, shard, match, limit, eligible)
-    elif shards:
-        per_shard = [_fts_terms(store, shard, terms) for shard in shards]
-        searched = [
-            passage_terms(store, shard, [t for t, _ in counted])
-            for shard, counted in zip(shards, per_shard, strict=True)
-        ]
-        weights = idf_weights(store, shards, searched)
-        for shard, weight, counted in zip(shards, weights, per_shard, strict=True):
-            times = dict(counted)
-            scaled = {t: w * times.get(t, 1) for t, w in weight.items()}
-            found += _weighted_passages(store, shard, scaled, limit, eligible)
+    per_shard = [_fts_terms(store, shard, terms) for shard in shards]
+    searched = [
+        passage_terms(store, shard, [t for t, _ in counted])
+        for shard, counted in zip(shards, per_shard, strict=True)
+    ]
+    weights = idf_weights(store, shards, searched)
+    for shard, weight, counted in zip(shards, weights, per_shard, strict=True):
+        times = dict(counted)
+        scaled = {t: w * times.get(t, 1) for t, w in weight.items()}
+        found += _weighted_passages(store, shard, scaled, limit, eligible)
     return found
 
 
@@ -377,10 +351,9 @@ def keyword_passages(
 
     The shards' derived keyword indexes answer when every shard has one (exact BM25 over the
     query's terms, stems grouped when the catalog's language has a stemmer); otherwise FTS5
-    does, with the same stem variants where it can. Each shard's FTS5 computes IDF from its own
-    passages, so with several shards each term's part is rescaled to the IDF of all the shards
-    searched together (:func:`idf_weights`), and the index does the same: their lists merge as
-    one table's would; one shard ranks alone.
+    does, with the same stem variants where it can. Either way a term weighs Lucene's IDF over
+    all the shards searched together (:func:`search_idf`; FTS5's own parts are rescaled to it,
+    :func:`idf_weights`), so shard lists merge as one table's would.
     """
     found: list[RankedPassage] | None = None
     for _attempt in range(2 if shards and terms else 0):

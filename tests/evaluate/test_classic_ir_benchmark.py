@@ -115,6 +115,38 @@ def test_cacm_ids_lose_leading_zeros_and_a_title_only_record_gets_its_title_as_t
     assert lines == ["1\t2\t1"]
 
 
+def test_med_titles_come_from_the_first_sentence_and_the_inserted_sentence_goes(
+    tmp_path: Path,
+) -> None:
+    classic = load_benchmark("classic_ir")
+    raw = tmp_path / "raw"
+    raw.mkdir()
+    long_title = " ".join(f"w{i}" for i in range(40))
+    (raw / "MED.ALL").write_text(
+        ".I 1\n.W\ncorrelation of glucose and fatty\nacids .  to be or not to be. to be or not"
+        " to be.\n  levels were measured .\n"
+        ".I 2\n.W\n2431. histochemistry of lung mucins. the demonstration of sialomucin\n"
+        f".I 3\n.W\n{long_title} end\n"
+    )
+    (raw / "MED.QRY").write_text(".I 1\n.W\n the crystalline lens.\n.I 2\n.W\n unjudged.\n")
+    (raw / "MED.REL").write_text("1 0 MED-2 1\n1 0 MED-3 1\n")
+    out = tmp_path / "med"
+    classic.med(raw, out)
+    corpus = [json.loads(line) for line in (out / "corpus.jsonl").read_text().splitlines()]
+    assert corpus[0] == {
+        "_id": "1",
+        "title": "correlation of glucose and fatty acids",
+        "text": "correlation of glucose and fatty acids . levels were measured .",
+    }
+    assert corpus[1]["title"] == "histochemistry of lung mucins"
+    assert corpus[2]["title"] == " ".join(f"w{i}" for i in range(12))
+    lines = (out / "qrels" / "dev.tsv").read_text().splitlines()[1:]
+    lines += (out / "qrels" / "test.tsv").read_text().splitlines()[1:]
+    assert lines == ["1\t2\t1", "1\t3\t1"]
+    queries = [json.loads(line) for line in (out / "queries.jsonl").read_text().splitlines()]
+    assert queries[0] == {"_id": "1", "text": "the crystalline lens."}
+
+
 def test_bm25_ablation_separates_stems_from_query_term_counts(tmp_path: Path) -> None:
     ablation = load_benchmark("bm25_ablation")
     folder = tmp_path / "beir"

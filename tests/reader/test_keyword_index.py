@@ -183,9 +183,13 @@ def test_first_and_later_searches_agree_and_fts5_agrees_unstemmed(
     def docs(results: list[tuple]) -> list[list[str]]:  # type: ignore[type-arg]
         return [[h.document_id for h in hits] for hits in results]
 
+    def scores(results: list[tuple]) -> list[float]:  # type: ignore[type-arg]
+        return [h.signal("keyword").score for hits in results for h in hits]
+
     assert docs(first) == docs(again)
-    if language == "ja":  # no stemmer: FTS5 over the same terms ranks identically
+    if language == "ja":  # no stemmer: FTS5 over the same terms ranks and scores alike
         assert docs(first) == docs(fts)
+        assert scores(first) == pytest.approx(scores(fts), rel=1e-12)
 
 
 # --- the cache file ---------------------------------------------------------------------------

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-import sqlite3
+import math
 from pathlib import Path
 
 import pytest
 
 from gezel_knowledge.opening import open_catalog
 from gezel_knowledge.reader._keyword import keyword_passages
+from gezel_knowledge.reader._kwcache import KEYWORD_INDEX_ENV
 from tests.reader.catalog_builder import CatalogBuild, Doc, Topic
 
 # Every passage is its document's one paragraph of six words under a two-word title, so every
@@ -78,16 +79,31 @@ def test_the_stronger_match_in_the_common_shard_comes_first(
     assert len(ranked) == 7
 
 
-def test_one_shard_scores_are_fts5_bm25_itself(one_and_two: tuple[Path, Path]) -> None:
-    one, _ = one_and_two
-    [shard] = (one / "index" / "shards").glob("*.db")
-    with sqlite3.connect(f"file:{shard}?mode=ro", uri=True) as conn:
-        expected = conn.execute(
-            "SELECT c.document_id, -bm25(fts_chunks, 1.0, 1.0, 1.0) AS s"
-            " FROM fts_chunks JOIN chunks c ON c.id = fts_chunks.rowid"
-            ' WHERE fts_chunks MATCH \'"zeta" OR "kappa"\' ORDER BY s DESC, c.id'
-        ).fetchall()
-    assert _keyword_scores(one, "zeta kappa") == [(d, s) for d, s in expected]
+def _lucene_idf(rows: int, hits: int) -> float:
+    return math.log(1.0 + (rows - hits + 0.5) / (hits + 0.5))
+
+
+@pytest.mark.parametrize("index", ["derived index", "FTS5 fallback"])
+@pytest.mark.parametrize("catalog", ["one", "two"])
+def test_scores_are_bm25_with_lucenes_idf_on_either_path(
+    one_and_two: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch, catalog: str, index: str
+) -> None:
+    # Every passage is eight tokens long, the average, so a word said tf times in a passage adds
+    # idf * tf * (k1 + 1) / (tf + k1), k1 = 1.2; over the twenty passages "zeta" is in seven
+    # and "kappa" in two. FTS5's IDF would give "zeta" 0.647 where Lucene's gives 1.030.
+    if index == "FTS5 fallback":
+        monkeypatch.setenv(KEYWORD_INDEX_ENV, "off")
+    one, two = one_and_two
+    zeta, kappa = _lucene_idf(20, 7), _lucene_idf(20, 2)
+
+    def part(tf: int) -> float:
+        return tf * 2.2 / (tf + 1.2)
+
+    expected = [("s0-00", zeta + kappa), ("s0-01", kappa), ("s1-00", zeta * part(3))]
+    expected += [(f"s1-{n:02d}", zeta) for n in range(1, 6)]
+    found = _keyword_scores(one if catalog == "one" else two, "zeta kappa")
+    assert [d for d, _ in found] == [d for d, _ in expected]
+    assert [s for _, s in found] == pytest.approx([s for _, s in expected], rel=1e-12)
 
 
 def test_eligible_documents_bound_every_shard(one_and_two: tuple[Path, Path]) -> None:
