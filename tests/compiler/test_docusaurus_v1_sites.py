@@ -132,3 +132,15 @@ def test_a_docusaurus_2_configuration_wins_over_a_left_over_site_config(tmp_path
     site = detect_site(root)
     assert site is not None
     assert site.metadata.name == "Two"
+
+
+def test_docs_built_on_their_own_keep_the_sites_static_images(tmp_path: Path) -> None:
+    # Pointing at docs/ of the site: it is the site's content folder; an image served from
+    # website/static (above the source folder) is the generator's, kept as written and noted.
+    tree = {**TREE, "docs/faq.md": "---\ntitle: FAQ\n---\n\n![shot](/img/shot.png)\n"}
+    root = write_tree(tmp_path / "site", tree)
+    source = load_markdown_tree(root / "docs")
+    assert source.site == "docusaurus"
+    assert "![shot](/img/shot.png)" in _body(source, "faq")
+    assert not [w for w in source.warnings if w.reason == "missing-image"]
+    assert any("above the source folder" in n for n in source.notes)

@@ -803,6 +803,13 @@ class _Tree:
             self._keep(page, link, where, line, reason="missing-image", why="names a missing file")
             return
         resolved = resolved_path(candidate, where=where)
+        if not resolved.is_relative_to(self.source_root) and self._static_above(candidate):
+            # The site's static folder lies above the source folder (docs/ built on its own,
+            # the site configured in website/ beside it): the generator serves the image.
+            # Seen to exist, never read (confinement); kept as written, noted once.
+            self.outside_files.add(Path(os.path.relpath(candidate, self.source_root)).as_posix())
+            self._keep_silently(page, link)
+            return
         if not resolved.is_relative_to(self.source_root):
             raise SourceError(
                 f"image {link.target!r} is outside the source folder",
@@ -830,6 +837,14 @@ class _Tree:
             self._keep_silently(page, link)  # not shipped: noted once
             return
         page.plan[link.start] = ("asset", archive, None)
+
+    def _static_above(self, candidate: Path) -> bool:
+        """Whether ``candidate`` is in one of the site's static folders that lies outside the
+        source folder."""
+        return any(
+            candidate.is_relative_to(root) and not root.resolve().is_relative_to(self.source_root)
+            for root in self.style.static_roots
+        )
 
     def _unshippable(self, resolved: Path, problem: AssetProblem) -> bool:
         """Whether an image whose bytes the archive refuses is left out rather than stopping
