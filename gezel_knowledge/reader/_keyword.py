@@ -16,7 +16,7 @@ OR-ed over titles it ranked documents by whichever single query word their short
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -41,11 +41,24 @@ from gezel_knowledge.reader.vectors import HOT_AFTER_SEARCHES, compiled_keyword_
 __all__ = [
     "COMMON_TERM_FRACTION",
     "COMMON_TERM_MIN_CHUNKS",
+    "HYBRID_IDF",
+    "Idf",
     "idf_weights",
     "keyword_passages",
     "passage_terms",
     "title_matches",
 ]
+
+Idf = Callable[[int, int], float]
+"""An IDF of a term found in ``hits`` of ``rows`` passages."""
+
+HYBRID_IDF: Idf = bm25_idf
+"""The passage list's IDF inside hybrid search: FTS5's, which weighs a term in half of the
+passages or more at nothing. Keyword mode weighs it a little (Lucene's, :func:`search_idf`):
+on the evaluation collections' dev halves that raised keyword mode (+0.010 CISI, +0.014 CACM)
+but lowered hybrid (-0.011 CISI), and on the 80 documentation trees hybrid search found seven
+answers fewer with it and none more (docs/quality.md). In hybrid search the vector list
+carries a question's common words; the keyword list is worth most on its rare ones."""
 
 COMMON_TERM_FRACTION = 0.05
 """Passage search skips query terms found in more than this fraction of a shard's passages."""
@@ -142,10 +155,13 @@ def _count_limit(shard: ShardInfo) -> int:
 
 
 def idf_weights(
-    store: CatalogStore, shards: Sequence[ShardInfo], terms: Sequence[Sequence[str]]
+    store: CatalogStore,
+    shards: Sequence[ShardInfo],
+    terms: Sequence[Sequence[str]],
+    idf: Idf = search_idf,
 ) -> list[dict[str, float]]:
     """Per shard, each of its ``terms`` held there: the search's IDF over all ``shards``
-    (:func:`search_idf`) / FTS5's IDF in the shard (:func:`bm25_idf`).
+    (``idf``, by default :func:`search_idf`) / FTS5's IDF in the shard (:func:`bm25_idf`).
 
     Multiplying a term's ``bm25()`` part by its weight turns a shard's score into the score the
     derived index gives the passage, as if the shards were one table (the average passage
@@ -156,7 +172,7 @@ def idf_weights(
     every = list(dict.fromkeys(t for ts in terms for t in ts))
     counts = {(s.id, t): _term_count(store, s, t, _count_limit(s)) for s in shards for t in every}
     rows = sum(s.chunk_count for s in shards)
-    overall = {t: search_idf(rows, sum(counts[(s.id, t)] for s in shards)) for t in every}
+    overall = {t: idf(rows, sum(counts[(s.id, t)] for s in shards)) for t in every}
     return [
         {
             t: overall[t] / bm25_idf(s.chunk_count, counts[(s.id, t)])
@@ -241,6 +257,7 @@ def _indexed_passages(  # noqa: PLR0917 - the keyword_passages arguments and the
     shards: Sequence[ShardInfo],
     limit: int,
     eligible: Sequence[str] | None,
+    idf: Idf,
 ) -> list[RankedPassage] | None:
     """The passage list from the shards' derived indexes; ``None`` when a term is a phrase."""
     stem = store.keyword.stem if indexes[0].stemmed else None
@@ -267,8 +284,7 @@ def _indexed_passages(  # noqa: PLR0917 - the keyword_passages arguments and the
             if term_id is None:
                 continue
             # The IDF over every shard searched, as one table's (one shard: its own).
-            idf = search_idf(rows, df[key])
-            query.append(QueryTerm(term_id, idf, count))
+            query.append(QueryTerm(term_id, idf(rows, df[key]), count))
         allowed = _chunk_filter(store, shard, eligible, ix.norms.shape[0])
         ix.searches += 1
         # As for vectors: a shard searched again is hot, and gets the compiled kernel once it
@@ -307,6 +323,8 @@ def _fts_passages(
     shards: Sequence[ShardInfo],
     limit: int,
     eligible: Sequence[str] | None,
+    *,
+    idf: Idf,
 ) -> list[RankedPassage]:
     """The passage list from FTS5 itself: the fallback while a large shard's index is built.
 
@@ -320,7 +338,7 @@ def _fts_passages(
         passage_terms(store, shard, [t for t, _ in counted])
         for shard, counted in zip(shards, per_shard, strict=True)
     ]
-    weights = idf_weights(store, shards, searched)
+    weights = idf_weights(store, shards, searched, idf)
     for shard, weight, counted in zip(shards, weights, per_shard, strict=True):
         times = dict(counted)
         scaled = {t: w * times.get(t, 1) for t, w in weight.items()}
@@ -345,9 +363,12 @@ def keyword_passages(
     shards: Sequence[ShardInfo],
     limit: int,
     eligible: Sequence[str] | None,
+    *,
+    idf: Idf = search_idf,
 ) -> list[RankedPassage]:
     """Passages matching ``terms`` (distinct terms with their query counts) across ``shards``,
-    best BM25 first, at most ``limit``.
+    best BM25 first, at most ``limit``; a term weighs ``idf`` (hybrid search passes FTS5's,
+    :data:`HYBRID_IDF`).
 
     The shards' derived keyword indexes answer when every shard has one (exact BM25 over the
     query's terms, stems grouped when the catalog's language has a stemmer); otherwise FTS5
@@ -362,13 +383,13 @@ def keyword_passages(
         if len(ready) < len(shards):
             break
         try:
-            found = _indexed_passages(store, ready, terms, shards, limit, eligible)
+            found = _indexed_passages(store, ready, terms, shards, limit, eligible, idf)
             break
         except DamagedIndex as exc:
             # A cache file failed a check: forget it and build again (at once when small).
             if exc.shard is not None:
                 store.keyword.discard(exc.shard)
     if found is None:
-        found = _fts_passages(store, terms, shards, limit, eligible)
+        found = _fts_passages(store, terms, shards, limit, eligible, idf=idf)
     found.sort(key=lambda p: (-p.score, p.row.shard_id, p.row.chunk_id))
     return found[:limit]

@@ -41,7 +41,8 @@ from gezel_knowledge.query import (
     query_term_counts,
     query_terms,
 )
-from gezel_knowledge.reader._keyword import keyword_passages, title_matches
+from gezel_knowledge.reader._keyword import HYBRID_IDF, keyword_passages, title_matches
+from gezel_knowledge.reader._kwindex import search_idf
 from gezel_knowledge.reader._rows import ChunkRow, ShardInfo
 from gezel_knowledge.reader._semantic import VectorSearch
 from gezel_knowledge.reader._store import CatalogStore
@@ -234,7 +235,11 @@ class _Run:
         self, terms: list[tuple[str, int]], shards: list[ShardInfo], depth: int
     ) -> list[RankedPassage]:
         while True:
-            passages = keyword_passages(self.store, terms, shards, depth, self.eligible_ids)
+            # Keyword mode weighs common words a little; hybrid leaves them to the vectors.
+            idf = search_idf if self.q.mode == "keyword" else HYBRID_IDF
+            passages = keyword_passages(
+                self.store, terms, shards, depth, self.eligible_ids, idf=idf
+            )
             if len(passages) < depth or not _deeper(passages, depth, self.wanted):
                 return passages
             depth = min(MAX_LIST_DEPTH, 4 * depth)

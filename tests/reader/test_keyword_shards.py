@@ -114,3 +114,23 @@ def test_eligible_documents_bound_every_shard(one_and_two: tuple[Path, Path]) ->
             store, [("zeta", 1)], store.shards, 10, ["s1-00", "s0-00", "s0-05"]
         )
     assert [p.row.document_id for p in found] == ["s1-00", "s0-00"]
+
+
+@pytest.mark.parametrize("index", ["derived index", "FTS5 fallback"])
+def test_hybrid_search_weighs_its_passage_list_by_fts5s_idf(
+    one_and_two: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch, index: str
+) -> None:
+    # Inside hybrid search a term weighs FTS5's IDF log((N - n + 0.5) / (n + 0.5)), which keeps
+    # common words to the vector list: "zeta" (7 of 20) weighs 0.588 there, 1.030 in keyword mode.
+    if index == "FTS5 fallback":
+        monkeypatch.setenv(KEYWORD_INDEX_ENV, "off")
+    one, _ = one_and_two
+    zeta, kappa = math.log(13.5 / 7.5), math.log(18.5 / 2.5)
+    with open_catalog(one) as c:
+        hits = c.search("zeta kappa", mode="hybrid", k=20, min_similarity=1.0).hits
+    found = {h.document_id: h.signal("keyword") for h in hits}
+    expected = {"s0-00": zeta + kappa, "s0-01": kappa, "s1-01": zeta}
+    for document_id, score in expected.items():
+        signal = found[document_id]
+        assert signal is not None
+        assert signal.score == pytest.approx(score, rel=1e-12)
