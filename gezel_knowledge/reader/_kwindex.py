@@ -42,6 +42,7 @@ __all__ = [
     "build_index",
     "search_idf",
     "top_passages",
+    "varints",
 ]
 
 K1 = 1.2
@@ -109,20 +110,26 @@ class BuiltIndex:
     only variant)."""
 
 
-def docsize_lengths(conn: sqlite3.Connection, table: str) -> NDArray[np.uint32]:
+def varints(blob: bytes) -> list[int]:
+    """SQLite varints, as FTS5 writes its sizes and totals (7 bits a byte, high bit: more)."""
+    out: list[int] = []
+    value = 0
+    for byte in blob:
+        value = (value << 7) | (byte & 0x7F)
+        if not byte & 0x80:
+            out.append(value)
+            value = 0
+    return out
+
+
+def _docsize_lengths(conn: sqlite3.Connection, table: str) -> NDArray[np.uint32]:
     """Each passage's token count (all columns) from ``<table>_docsize``, by passage id."""
     ids: list[int] = []
     sizes: list[int] = []
     for rowid, blob in conn.execute(f"SELECT id, sz FROM {table}_docsize ORDER BY id"):
-        # One SQLite varint per column: big-endian groups of 7 bits, the high bit continuing.
-        total, value = 0, 0
-        for byte in bytes(blob):
-            value = (value << 7) | (byte & 0x7F)
-            if not byte & 0x80:
-                total += value
-                value = 0
+        # One varint per column.
         ids.append(int(rowid))
-        sizes.append(total)
+        sizes.append(sum(varints(bytes(blob))))
     top = max(ids, default=0)
     if ids and (ids[0] < 0 or top > max(64 * len(ids), 1 << 20) or top >= 2**31 - 1):
         raise ValueError("passage ids too sparse or too large for a dense length table")
@@ -298,7 +305,7 @@ def build_index(
     terms are parsed at once), so memory holds the postings and one batch of instances, never
     the token stream.
     """
-    lengths = docsize_lengths(conn, table)
+    lengths = _docsize_lengths(conn, table)
     rows = int(conn.execute(f"SELECT COUNT(*) FROM {table}_docsize").fetchone()[0])
     tokens = int(lengths.sum(dtype=np.int64))
     norms = norms_of(lengths, rows, tokens)

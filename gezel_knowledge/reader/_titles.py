@@ -39,7 +39,7 @@ from gezel_knowledge.archive.paths import ROUTER_PATH
 from gezel_knowledge.query import STOPWORDS
 from gezel_knowledge.reader._fold import fold_term
 from gezel_knowledge.reader._kwcache import build_connection
-from gezel_knowledge.reader._kwindex import K1, bm25_idf, norms_of
+from gezel_knowledge.reader._kwindex import K1, bm25_idf, norms_of, varints
 from gezel_knowledge.reader._rows import ShardInfo
 from gezel_knowledge.reader._store import CatalogStore
 from gezel_knowledge.reader.hybrid import RankedDocument
@@ -90,23 +90,11 @@ _cache: weakref.WeakKeyDictionary[CatalogStore, _TitleWords] = weakref.WeakKeyDi
 _lock = threading.Lock()
 
 
-def _varints(blob: bytes) -> list[int]:
-    """SQLite varints, as FTS5 writes its totals and sizes (7 bits a byte, high bit: more)."""
-    out: list[int] = []
-    value = 0
-    for byte in blob:
-        value = (value << 7) | (byte & 0x7F)
-        if not byte & 0x80:
-            out.append(value)
-            value = 0
-    return out
-
-
 def _totals(conn: sqlite3.Connection) -> tuple[int, int]:
     """FTS5's row and token counts of ``fts_documents`` (its averages record), or ``(0, 0)``
     when the record is not as FTS5 writes it."""
     found = conn.execute("SELECT block FROM fts_documents_data WHERE id = 1").fetchone()
-    values = _varints(bytes(found[0])) if found and isinstance(found[0], bytes) else []
+    values = varints(bytes(found[0])) if found and isinstance(found[0], bytes) else []
     # The row count, then each column's total (the unindexed document_id's is 0).
     if len(values) != 5 or values[0] <= 0:
         return 0, 0
@@ -288,7 +276,7 @@ def _named_rows(store: CatalogStore, rowids: NDArray[np.int64]) -> dict[int, tup
         " WHERE s.id IN (SELECT value FROM json_each(?))",
         (json.dumps(rowids.tolist()),),
     ).fetchall()
-    return {int(r[0]): (str(r[1]), sum(_varints(bytes(r[2])))) for r in rows}
+    return {int(r[0]): (str(r[1]), sum(varints(bytes(r[2])))) for r in rows}
 
 
 def _bm25(
