@@ -28,6 +28,7 @@ for six but one fewer too ("What changed in the v1 API changelog?"), see docs/qu
 
 DATED_FOLDERS = frozenset(
     {
+        "_posts",
         "announcements",
         "blog",
         "blogs",
@@ -35,29 +36,35 @@ DATED_FOLDERS = frozenset(
         "change_log",
         "changelog",
         "changelogs",
+        "history",
         "news",
         "posts",
         "release-notes",
         "release_notes",
         "releases",
+        "whats-new",
+        "whats_new",
+        "whatsnew",
     }
 )
 """Folder names (any part of an id but its last) that hold dated pages, compared in lower
-case."""
+case: blog plugins' and Hugo's sections, Jekyll's ``_posts``, a ``history`` or ``releases``
+folder of changelogs."""
 
 _DATED_NAME = re.compile(
-    r"_?(?:change[-_]?log|release[-_]?notes|releases|whats[-_]?new|news)(?:[-_.].*)?",
+    r"_?(?:change[-_]?log|changes|release[-_]?notes|releases|whats[-_]?new|news)(?:[-_.].*)?",
     re.IGNORECASE,
 )
-"""A page name (an id's last part) that says what it is: ``CHANGELOG``, ``release-notes``,
-``_changelog``, ``changelog_v1``, ``whats-new-in-v2``, ``news``."""
+"""A page name (an id's last part) that says what it is: ``CHANGELOG``, ``CHANGES`` (as
+Sphinx projects name theirs), ``release-notes``, ``_changelog``, ``changelog_v1``,
+``whats-new-in-v2``, ``news``."""
 
 
 def is_dated(document_id: str) -> bool:
     """Whether the document is a blog post, news item, changelog or release notes by its id.
 
     True when a folder of the id is one of :data:`DATED_FOLDERS` or when its last part names
-    a changelog, release notes, releases, what's new or news. A page *about* blogs
+    a changelog, changes, release notes, releases, what's new or news. A page *about* blogs
     (``plugins/blog``, ``setup/setting-up-a-blog``) is no dated page.
     """
     *folders, name = document_id.split("/")

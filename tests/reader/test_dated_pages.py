@@ -34,6 +34,10 @@ from tests.reader.catalog_builder import CatalogBuild, Doc, Topic
         "articles/en/whats-new-in-v2",
         "users/releases",
         "news",
+        "_posts/2020-01-01-hello",  # Jekyll
+        "history/hatchling",  # a folder of changelogs
+        "CHANGES",  # as Sphinx projects name their changelog
+        "whats-new/2024",
     ],
 )
 def test_blog_posts_news_and_changelogs_are_dated(document_id: str) -> None:
@@ -52,6 +56,8 @@ def test_blog_posts_news_and_changelogs_are_dated(document_id: str) -> None:
         "methods/menu-entry/Post",
         "newsletter",
         "releases-guide/how-we-release",  # the name must be the whole part, or end at - _ .
+        "changes/per-environment-apis",  # a folder of breaking changes explained
+        "api/history",  # a history API, not a changelog
         "guides/getting-started",
     ],
 )
