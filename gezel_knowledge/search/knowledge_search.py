@@ -73,6 +73,7 @@ from gezel_knowledge.query import (
     QueryVectors,
     check_min_similarity,
     fts_match_expression,
+    query_term_counts,
     query_vectors_for,
 )
 from gezel_knowledge.reader import (
@@ -445,7 +446,9 @@ class KnowledgeSearch:
                     continue
                 answered.append((plan, result))
         if has_words:
-            hits = _fuse([(p.group, p.mounted.key, r.hits) for p, r in answered], wanted, preset)
+            # The same weights each catalog fused with: a long question trusts keywords more.
+            across = preset.for_question(len(query_term_counts(query, None)))
+            hits = _fuse([(p.group, p.mounted.key, r.hits) for p, r in answered], wanted, across)
             if reranker is not None:
                 hits = rerank_hits(reranker, query, hits, k)
         else:
