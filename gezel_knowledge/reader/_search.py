@@ -363,7 +363,9 @@ def search_catalog(store: CatalogStore, vectors: VectorSearch, q: CatalogQuery) 
     evidence = (cosine_floor(vectors.profile) or 0.0) if q.mode == "hybrid" else None
     # Hybrid search puts a documentation page before a dated one that answers as well.
     dated = is_dated if q.mode == "hybrid" else None
-    fused = fuse_documents(lists, q.fusion, run.floor(), evidence, dated)[: run.wanted]
+    # A long question (a pasted paragraph) trusts its keyword lists more (fusion.for_question).
+    preset = q.fusion.for_question(len(query_term_counts(q.text, None)))
+    fused = fuse_documents(lists, preset, run.floor(), evidence, dated)[: run.wanted]
     places = {e.document_id: e for e in run.eligible or []}
     marks = run.marks(fused)
     hits = [run.hit(i, f, places.get(f.key), marks.get(f.key)) for i, f in enumerate(fused)]

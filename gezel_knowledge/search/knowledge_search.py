@@ -77,6 +77,7 @@ from gezel_knowledge.query import (
     QueryVectors,
     check_min_similarity,
     fts_match_expression,
+    query_term_counts,
     query_vectors_for,
 )
 from gezel_knowledge.reader import (
@@ -452,10 +453,12 @@ class KnowledgeSearch:
                     continue
                 answered.append((plan, result))
         if has_words:
+            # The same weights each catalog fused with: a long question trusts keywords more.
+            across = preset.for_question(len(query_term_counts(query, None)))
             hits = _fuse(
                 [(p.group, p.mounted.key, r.hits) for p, r in answered],
                 wanted,
-                preset,
+                across,
                 dated=mode == "hybrid",
             )
             if reranker is not None:
