@@ -347,6 +347,32 @@ def test_toctrees_in_myst_and_rst() -> None:
     assert [e.target for e in rst.entries] == ["one", "../two"]
 
 
+def test_a_toctree_inside_eval_rst_is_read_as_restructuredtext() -> None:
+    text = (
+        "# Usage\n\n```{eval-rst}\n.. toctree::\n   :hidden:\n\n   files.md\n   webworker\n"
+        "```\n\n```{toctree}\nlast\n```\n"
+    )
+    first, second = toctrees(text)
+    assert first.options == {"hidden": ""}
+    assert [(e.target, e.line) for e in first.entries] == [("files.md", 7), ("webworker", 8)]
+    assert [e.target for e in second.entries] == ["last"]
+    # shown as code, an eval-rst block is never read
+    assert toctrees("````markdown\n```{eval-rst}\n.. toctree::\n\n   no\n```\n````\n") == []
+
+
+def test_sphinx_follows_a_toctree_in_an_eval_rst_block(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "site",
+        {
+            "conf.py": 'project = "Demo"\nextensions = ["myst_parser"]\n',
+            "index.md": "# Home\n\n```{toctree}\nusage/index\n```\n",
+            "usage/index.md": "# Usage\n\n```{eval-rst}\n.. toctree::\n   :hidden:\n\n   files.md\n```\n",
+            "usage/files.md": "# Files\n",
+        },
+    )
+    assert _order(load_markdown_tree(root)) == ["index", "usage/index", "usage/files"]
+
+
 def test_myst_targets_skip_code_but_read_directive_options() -> None:
     body = (
         "(top)=\n# Top\n\n"

@@ -5,7 +5,8 @@
 numbers, lists, tuples, mappings), of names assigned before, of ``+`` of such values and of
 f-strings made of them; anything else is unknown and left at Sphinx's default.
 
-Navigation: the ``toctree`` directives (:mod:`~gezel_knowledge.compiler.text.myst`) walked
+Navigation: the ``toctree`` directives (:mod:`~gezel_knowledge.compiler.text.myst`; also
+those of a MyST page's ``{eval-rst}`` blocks) walked
 from the root document (``root_doc``, or ``master_doc``; default ``index``), depth first, each
 document placed where it is first included, as Sphinx builds its navigation. The root
 document's toctrees with a ``:caption:`` are sections named by it; a document whose own
