@@ -366,7 +366,9 @@ def test_sphinx_follows_a_toctree_in_an_eval_rst_block(tmp_path: Path) -> None:
         {
             "conf.py": 'project = "Demo"\nextensions = ["myst_parser"]\n',
             "index.md": "# Home\n\n```{toctree}\nusage/index\n```\n",
-            "usage/index.md": "# Usage\n\n```{eval-rst}\n.. toctree::\n   :hidden:\n\n   files.md\n```\n",
+            "usage/index.md": (
+                "# Usage\n\n```{eval-rst}\n.. toctree::\n   :hidden:\n\n   files.md\n```\n"
+            ),
             "usage/files.md": "# Files\n",
         },
     )
