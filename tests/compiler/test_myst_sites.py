@@ -309,6 +309,39 @@ def test_sphinx_unknown_label_warns_unless_intersphinx_may_hold_it(tmp_path: Pat
 # ── Jupyter Book 1 ─────────────────────────────────────────────────────────────────────
 
 
+def test_entries_nested_under_a_missing_file_are_in_no_toctree(tmp_path: Path) -> None:
+    toc = (
+        "root: index\nsubtrees:\n- entries:\n"
+        "  - file: guide\n"
+        "  - file: release/index\n"
+        "    subtrees:\n    - entries:\n      - file: release/v2\n      - file: release/v1\n"
+        "  - file: api/index\n"
+        "    entries:\n      - file: api/one\n"
+        "  - file: last\n"
+    )
+    root = write_tree(
+        tmp_path / "docs",
+        {
+            "conf.py": 'project = "Demo"\nextensions = ["myst_parser", "sphinx_external_toc"]\n',
+            "_toc.yml": toc,
+            "index.md": "# Home\n",
+            "guide.md": "# Guide\n",
+            "release/v2.md": "# v2\n",
+            "release/v1.md": "# v1\n",
+            "api/index.rst": "API\n===\n",  # built by Sphinx, unreadable here: kept a parent
+            "api/one.md": "# One\n",
+            "last.md": "# Last\n",
+        },
+    )
+    source = load_markdown_tree(root)
+    assert _order(source) == ["index", "guide", "api/one", "last"]
+    assert _warnings(source) == [
+        ("missing-outline-page", "_toc.yml", 5),
+        ("missing-outline-page", "_toc.yml", 5),
+    ]
+    assert "in no toctree" in source.warnings[1].message
+
+
 def test_jupyter_book_empty_title_is_the_root_pages_and_labels_resolve(tmp_path: Path) -> None:
     root = write_tree(
         tmp_path / "jb",

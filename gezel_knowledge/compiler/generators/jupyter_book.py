@@ -4,7 +4,9 @@ Navigation: ``_toc.yml``: ``root``, ``parts`` (captioned parts are topics),
 ``chapters``/``sections``/``entries``, ``subtrees``, ``file``/``title``/``glob``; ``url``
 entries are no pages and are left out. Pages are Markdown files and notebooks (``.ipynb``); a
 ``file`` naming a page Jupyter Book builds but the catalog cannot read (reStructuredText,
-jupytext's ``.Rmd``) is left out silently, one naming nothing with a warning.
+jupytext's ``.Rmd``) is left out silently, one naming nothing with a warning, and so are the
+entries nested under it (Sphinx makes them a toctree of that page: without it they are in no
+navigation).
 
 Metadata: ``_config.yml`` ``title`` (when empty, the root page's title, which the site shows as
 its home), ``description``, ``language`` (or Sphinx's), ``author``, ``repository.url``,
@@ -173,6 +175,19 @@ class _JupyterBook:
         others = [base, *(base.with_name(base.name + s) for s in _BUILT_ELSEWHERE)]
         return any(p.is_file() and p.suffix in _BUILT_ELSEWHERE for p in others)
 
+    def absent(self, fields: dict[str, YamlNode]) -> bool:
+        """Whether an entry's ``file`` names nothing at all: no file by that name, with or
+        without a suffix (a URL is no file but is not absent)."""
+        target = fields["file"].text() or ""
+        parts = [p for p in target.split("#", 1)[0].split("/") if p not in ("", ".")]
+        if not parts or ".." in parts or "://" in target:
+            return False
+        base = self.toc.parent.joinpath(*parts)
+        if base.exists():
+            return False
+        folder = base.parent
+        return not folder.is_dir() or not any(p.stem == base.name for p in folder.iterdir())
+
     def entries(self, node: YamlNode, into: OutlineSection) -> None:
         """Chapters, sections or entries: pages, globs, and sections holding more."""
         for entry, fields in mappings(node, "entries", "entry", self.where):
@@ -199,6 +214,17 @@ class _JupyterBook:
         nested = [fields[k] for k in ("sections", "entries") if k in fields]
         subtrees = fields.get("subtrees") or fields.get("parts")
         page = self.page_of(fields["file"], title, 0) if "file" in fields else None
+        if page is None and "file" in fields and (nested or subtrees) and self.absent(fields):
+            # Sphinx makes the nested entries a toctree of their page: with no page there
+            # is no toctree, and they are in no navigation.
+            self.ctx.warn(
+                "missing-outline-page",
+                f"the entries nested under the missing file {fields['file'].text()!r} are in "
+                "no toctree; left out with it",
+                self.where,
+                line,
+            )
+            return
         key = f"{self.where}:{line}"
         section = place_entry(into, page, title, key=key, nests=bool(nested) or bool(subtrees))
         if section is None:
