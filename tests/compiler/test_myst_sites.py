@@ -309,6 +309,31 @@ def test_sphinx_unknown_label_warns_unless_intersphinx_may_hold_it(tmp_path: Pat
 # ── Jupyter Book 1 ─────────────────────────────────────────────────────────────────────
 
 
+def test_a_toc_yml_beside_conf_py_takes_sphinxs_metadata_and_link_rules(tmp_path: Path) -> None:
+    conf = (
+        'project = "Viewer"\nauthor = "The viewer team"\n'
+        'extensions = ["myst_parser", "sphinx_external_toc", "sphinx.ext.autosummary"]\n'
+    )
+    root = write_tree(
+        tmp_path / "docs",
+        {
+            "conf.py": conf,
+            "_toc.yml": "root: index\nsubtrees:\n- entries:\n  - file: guide\n",
+            "index.md": "# Viewer: a fast viewer for images\n",
+            "guide.md": "# Guide\n\nSee {class}`viewer.Layer` and [the layer](viewer.Layer).\n",
+        },
+        catalog=None,
+    )
+    source = load_markdown_tree(root)
+    assert source.site == "jupyter-book"
+    assert source.metadata.name == "Viewer"  # conf.py's project, not the root page's title
+    assert source.metadata.publisher is not None
+    assert source.metadata.publisher.name == "The viewer team"
+    assert _warnings(source) == []  # autosummary documents viewer.Layer: no page holds it
+    (root / "conf.py").write_text(conf.replace(', "sphinx.ext.autosummary"', ""))
+    assert _warnings(load_markdown_tree(root)) == [("unresolved-link", "guide.md", 3)]
+
+
 def test_entries_nested_under_a_missing_file_are_in_no_toctree(tmp_path: Path) -> None:
     toc = (
         "root: index\nsubtrees:\n- entries:\n"

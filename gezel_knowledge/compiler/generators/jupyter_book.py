@@ -10,10 +10,11 @@ navigation).
 
 Metadata: ``_config.yml`` ``title`` (when empty, the root page's title, which the site shows as
 its home), ``description``, ``language`` (or Sphinx's), ``author``, ``repository.url``,
-``html.baseurl``. Links: files, and MyST labels of the whole book
-(:mod:`~gezel_knowledge.compiler.text.myst`); a label Sphinx may find in another project's
-inventory (``sphinx.config.intersphinx_mapping``) is left as written, silently. Anchors:
-GitHub's slugs and MyST targets.
+``html.baseurl``; a ``_toc.yml`` beside a ``conf.py`` and no ``_config.yml`` is Sphinx with
+sphinx-external-toc, whose metadata and link rules are then ``conf.py``'s, as for Sphinx. Links:
+files, and MyST labels of the whole book (:mod:`~gezel_knowledge.compiler.text.myst`); a label
+Sphinx may find in another project's inventory (``sphinx.config.intersphinx_mapping``) is left
+as written, silently. Anchors: GitHub's slugs and MyST targets.
 """
 
 from __future__ import annotations
@@ -32,6 +33,12 @@ from gezel_knowledge.compiler.generators._context import (
 from gezel_knowledge.compiler.generators._toc_entry import place_entry
 from gezel_knowledge.compiler.generators.base import Generator, LinkStyle, Site
 from gezel_knowledge.compiler.generators.outline import Outline, OutlinePage, OutlineSection
+from gezel_knowledge.compiler.generators.sphinx import (
+    assigned_names,
+    read_conf,
+    sphinx_labels_outside_pages,
+    sphinx_repository,
+)
 from gezel_knowledge.compiler.text.blocks import headings, normalize_body, parse_blocks
 from gezel_knowledge.compiler.text.data import YamlNode, load_yaml_nodes, read_text_file
 from gezel_knowledge.compiler.text.frontmatter import split_front_matter
@@ -81,6 +88,8 @@ class JupyterBook(Generator):
         if not toc.is_file():
             return None
         file = root / "_config.yml"
+        if not file.is_file() and (root / "conf.py").is_file():
+            return self._external_toc(root, toc)
         data = config.read_data(file, root) if file.is_file() else {}
         repository = config.get(data, "repository", "url")
         title = config.string(data.get("title"))
@@ -98,6 +107,31 @@ class JupyterBook(Generator):
                 config.publisher(repository, data.get("author")),
             ),
             LinkStyle(myst_labels="sphinx", inventories=_labels_outside_pages(data)),
+            outline_file=toc,
+        )
+
+    def _external_toc(self, root: Path, toc: Path) -> Site:
+        """A Sphinx site whose navigation is ``_toc.yml`` (sphinx-external-toc, the reader of
+        Jupyter Book 1's): metadata and link rules from its ``conf.py``, as Sphinx's."""
+        file = root / "conf.py"
+        conf_text = config.read_text(file, root)
+        conf = read_conf(conf_text)
+        repository = sphinx_repository(conf)
+        return Site(
+            self,
+            file,
+            root,
+            config.site_metadata(
+                conf.get("project") or self._root_title(root, toc),
+                None,
+                conf.get("language"),
+                config.absolute_url(conf.get("html_baseurl"), repository),
+                config.publisher(repository, conf.get("author")),
+            ),
+            LinkStyle(
+                myst_labels="sphinx",
+                inventories=sphinx_labels_outside_pages(conf, assigned_names(conf_text)),
+            ),
             outline_file=toc,
         )
 
