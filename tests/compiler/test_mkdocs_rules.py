@@ -563,6 +563,33 @@ def test_nav_entries_gen_files_writes_are_left_out_silently(tmp_path: Path) -> N
     ]
 
 
+def test_nav_entries_a_script_writes_as_gitignore_says_are_left_out_silently(
+    tmp_path: Path,
+) -> None:
+    # uv's and Pydantic's way: a script writes docs/reference/cli.md (and a changelog) before
+    # `mkdocs build`, and .gitignore keeps them out of git by their anchored paths.
+    files = {
+        "docs/index.md": "# Home\n\n[cli](reference/cli.md#uv-run) [log](changelog.md)\n",
+        "docs/guide.md": "# Guide\n\n[gone](reference/other.md)\n",
+    }
+    nav = "nav:\n  - index.md\n  - guide.md\n  - reference/cli.md\n  - changelog.md\n"
+    ignore = "# generated\n/docs/reference/cli.md\ndocs/changelog.md\nsite/\n*.md~\n"
+    root = write_tree(
+        tmp_path / "a", {"mkdocs.yml": f"site_name: S\n{nav}", ".gitignore": ignore, **files}
+    )
+    source = load_markdown_tree(root)
+    assert [(w.reason, w.path, w.line) for w in source.warnings] == [
+        ("unresolved-link", "docs/guide.md", 3)  # reference/other.md: nothing writes it
+    ]
+    assert _order(source) == ["index", "guide"]
+    # A pattern of any depth (no / before its end) names build output, never a page.
+    loose = write_tree(
+        tmp_path / "b",
+        {"mkdocs.yml": f"site_name: S\n{nav}", ".gitignore": "cli.md\nchangelog.md\n", **files},
+    )
+    assert [w.reason for w in load_markdown_tree(loose).warnings].count("missing-outline-page") == 2
+
+
 def test_pages_not_in_nav_names_follow_the_navigation_in_file_order(tmp_path: Path) -> None:
     # MkDocs builds every page; not_in_nav (gitignore lines) says which are meant to be outside
     # the nav: they follow it, each folder's files (index first) before its folders. Pages it

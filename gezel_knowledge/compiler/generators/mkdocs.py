@@ -4,7 +4,9 @@ Navigation: ``nav``: pages (``- page.md`` or ``- Title: page.md``) and sections
 (``- Section: [...]``), paths relative to ``docs_dir``. A section's pages keep their nav
 order, so a section whose first entry is its ``index.md`` (Material's section index pages) is
 led by it. External links (``- Blog: https://...``) are no pages and are left out, as are
-entries naming files that do not exist (with a warning, as MkDocs gives one). An untitled
+entries naming files that do not exist (with a warning, as MkDocs gives one), unless a
+``.gitignore`` of the site names the file by its path: a script writes it before MkDocs
+builds, so MkDocs finds it (left out silently, links to it kept as written). An untitled
 section (``- "":``) is named after its first page. Without ``nav``, the ``docs_dir`` tree, as
 MkDocs builds its navigation then. With the ``literate-nav`` plugin, folders' Markdown nav files
 (:mod:`._literate_nav`); with ``awesome-pages`` and no ``nav``, folders' ``.pages`` files
@@ -35,6 +37,7 @@ from gezel_knowledge.compiler.generators import _config as config
 from gezel_knowledge.compiler.generators._awesome_pages import PagesReader
 from gezel_knowledge.compiler.generators._context import SCHEME, Context, items, normalise
 from gezel_knowledge.compiler.generators._docs_filter import DocsFilter
+from gezel_knowledge.compiler.generators._js_ignored import ignored_files, ignored_folders
 from gezel_knowledge.compiler.generators._literate_nav import (
     LiterateReader,
     literate_nav,
@@ -125,7 +128,8 @@ class MkDocs(Generator):
                     _generated_entries(nav, content)
                     if plugin_options(data.get("plugins"), "gen-files") is not None
                     else ()
-                ),
+                )
+                + _git_ignored(content, root),
             ),
             # The navigation: nav, a literate-nav file, .pages files, else the docs folder.
             outline_file=nav_file,
@@ -326,8 +330,9 @@ def _name_untitled(section: OutlineSection) -> None:
 
 
 def _left_out(ctx: Context, target: str, where: str, line: int, generated: tuple[str, ...]) -> bool:
-    """Whether a nav entry names no page to read: a path the ``gen-files`` plugin writes when
-    MkDocs builds (left out silently: MkDocs finds it), or a folder."""
+    """Whether a nav entry names no page to read: a path the ``gen-files`` plugin or a script
+    (a ``.gitignore``'d path) writes before MkDocs builds (left out silently: MkDocs finds it),
+    or a folder."""
     if target.strip("/") in generated:
         return True
     if target.endswith("/") and not SCHEME.match(target):
@@ -335,6 +340,18 @@ def _left_out(ctx: Context, target: str, where: str, line: int, generated: tuple
         ctx.warn("missing-outline-page", f"nav names no file {target!r}; left out", where, line)
         return True
     return False
+
+
+def _git_ignored(docs: Path, root: Path) -> tuple[str, ...]:
+    """The files and folders of ``docs`` its repository's ``.gitignore`` files (from the site's
+    folder down to ``docs``) keep out of git by an anchored path (``/docs/reference/cli.md``):
+    what a script writes before MkDocs builds, so MkDocs finds it (content-relative)."""
+    found = (*ignored_files(docs, root), *ignored_folders(docs, root))
+    return tuple(
+        sorted(
+            {p.relative_to(docs).as_posix() for p in found if p != docs and p.is_relative_to(docs)}
+        )
+    )
 
 
 def _generated_entries(nav: YamlNode | None, docs: Path) -> tuple[str, ...]:
