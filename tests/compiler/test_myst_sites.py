@@ -580,6 +580,16 @@ MYST_FAMILIES = [
 ]
 
 
+def test_a_myst_comment_line_holds_no_link() -> None:
+    body = (
+        "Text [kept](a.md)\n% ![old](../images/gone.png)\n   % [also](b.md)\n"
+        "    % indented code, not a comment\n\n100% [done](c.md)\n"
+    )
+    assert [r.target for r in find_links(body, myst=True)] == ["a.md", "c.md"]
+    # In plain Markdown a % line is text.
+    assert len(find_links(body)) == 4
+
+
 @pytest.mark.parametrize(("head", "unit"), MYST_FAMILIES)
 def test_myst_scanners_are_linear(head: str, unit: str) -> None:
     # issue 26's budget: about ten times this machine's time, far below a quadratic scan
