@@ -563,6 +563,21 @@ def test_nav_entries_gen_files_writes_are_left_out_silently(tmp_path: Path) -> N
     ]
 
 
+def test_an_old_sites_pages_setting_is_its_nav(tmp_path: Path) -> None:
+    # MkDocs 0.17 to 1.2 read the deprecated `pages` as `nav`; 1.3 refuses the setting.
+    files = {"docs/index.md": "# Home\n", "docs/b.md": "# B\n", "docs/a.md": "# A\n"}
+    pages = "pages:\n  - Home: index.md\n  - Guide:\n    - b.md\n    - a.md\n"
+    root = write_tree(tmp_path / "old", {"mkdocs.yml": f"site_name: S\n{pages}", **files})
+    source = load_markdown_tree(root)
+    assert _order(source) == ["index", "b", "a"]
+    assert "Guide" in {t.name for t in source.topics}
+    both = write_tree(
+        tmp_path / "both",
+        {"mkdocs.yml": f"site_name: S\nnav:\n  - a.md\n  - index.md\n{pages}", **files},
+    )
+    assert _order(load_markdown_tree(both)) == ["a", "index"]  # nav wins; b is in no nav
+
+
 def test_nav_entries_a_script_writes_as_gitignore_says_are_left_out_silently(
     tmp_path: Path,
 ) -> None:

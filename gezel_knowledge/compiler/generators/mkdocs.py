@@ -7,7 +7,8 @@ led by it. External links (``- Blog: https://...``) are no pages and are left ou
 entries naming files that do not exist (with a warning, as MkDocs gives one), unless a
 ``.gitignore`` of the site names the file by its path: a script writes it before MkDocs
 builds, so MkDocs finds it (left out silently, links to it kept as written). An untitled
-section (``- "":``) is named after its first page. Without ``nav``, the ``docs_dir`` tree, as
+section (``- "":``) is named after its first page. An old site's ``pages`` is its ``nav``, as
+MkDocs 0.17 to 1.2 read it. Without ``nav``, the ``docs_dir`` tree, as
 MkDocs builds its navigation then. With the ``literate-nav`` plugin, folders' Markdown nav files
 (:mod:`._literate_nav`); with ``awesome-pages`` and no ``nav``, folders' ``.pages`` files
 (:mod:`._awesome_pages`).
@@ -273,6 +274,10 @@ def _read_config(file: Path, root: Path) -> tuple[dict[str, Any], YamlNode | Non
         data = _merged(data, config.read_data(each, root))
         nodes = load_yaml_nodes(config.read_text(each, root), path=each.name)
         own = nodes.value.get("nav") if isinstance(nodes.value, dict) else None
+        if own is None and isinstance(nodes.value, dict):
+            # MkDocs 0.17 to 1.2 read the deprecated ``pages`` as ``nav`` (1.3 refuses it):
+            # a site that still has it was built with it as its navigation.
+            own = nodes.value.get("pages")
         if own is not None:
             nav, nav_file = own, each
     data.pop("INHERIT", None)
