@@ -563,6 +563,42 @@ def test_nav_entries_gen_files_writes_are_left_out_silently(tmp_path: Path) -> N
     ]
 
 
+def test_mkdocs_static_i18n_leaves_the_other_languages_pages_out(tmp_path: Path) -> None:
+    languages = (
+        "plugins:\n  - i18n:\n      docs_structure: {}\n      languages:\n"
+        "        - locale: en\n          default: true\n        - locale: fr\n"
+        "        - locale: pt-BR\n"
+    )
+    suffix = write_tree(
+        tmp_path / "suffix",
+        {
+            "mkdocs.yml": "site_name: S\n" + languages.format("suffix"),
+            "docs/index.md": "# Home\n",
+            "docs/index.fr.md": "# Accueil\n",
+            "docs/guide/a.md": "# A\n",
+            "docs/guide/a.fr.md": "# A (fr)\n",
+            "docs/guide/a.pt-BR.md": "# A (pt)\n",
+            "docs/guide/b.final.md": "# B\n",  # a dot in a name is no language
+        },
+    )
+    assert _order(load_markdown_tree(suffix)) == ["index", "guide/a", "guide/b.final"]
+    folder = write_tree(
+        tmp_path / "folder",
+        {
+            "mkdocs.yml": "site_name: S\n" + languages.format("folder"),
+            "docs/en/index.md": "# Home\n",
+            "docs/fr/index.md": "# Accueil\n",
+            "docs/pt-BR/index.md": "# Início\n",
+        },
+    )
+    assert _order(load_markdown_tree(folder)) == ["en/index"]
+    # Without the plugin, a .fr.md page is a page like any other.
+    plain = write_tree(
+        tmp_path / "plain", {"mkdocs.yml": "site_name: S\n", "docs/index.fr.md": "# Accueil\n"}
+    )
+    assert _order(load_markdown_tree(plain)) == ["index.fr"]
+
+
 def test_an_old_sites_pages_setting_is_its_nav(tmp_path: Path) -> None:
     # MkDocs 0.17 to 1.2 read the deprecated `pages` as `nav`; 1.3 refuses the setting.
     files = {"docs/index.md": "# Home\n", "docs/b.md": "# B\n", "docs/a.md": "# A\n"}

@@ -11,7 +11,8 @@ section (``- "":``) is named after its first page. An old site's ``pages`` is it
 MkDocs 0.17 to 1.2 read it. Without ``nav``, the ``docs_dir`` tree, as
 MkDocs builds its navigation then. With the ``literate-nav`` plugin, folders' Markdown nav files
 (:mod:`._literate_nav`); with ``awesome-pages`` and no ``nav``, folders' ``.pages`` files
-(:mod:`._awesome_pages`).
+(:mod:`._awesome_pages`). With mkdocs-static-i18n, the other languages' pages are left out
+(:mod:`._mkdocs_i18n`).
 
 Pages: ``pymdownx.snippets`` includes are put in (:mod:`._snippets`); a page with ``:::``
 autodoc blocks has headings MkDocs generates.
@@ -45,6 +46,7 @@ from gezel_knowledge.compiler.generators._literate_nav import (
     plugin_options,
 )
 from gezel_knowledge.compiler.generators._material_blog import place_posts, post_urls
+from gezel_knowledge.compiler.generators._mkdocs_i18n import other_language_patterns
 from gezel_knowledge.compiler.generators._monorepo import Monorepo
 from gezel_knowledge.compiler.generators._snippets import expand_snippets
 from gezel_knowledge.compiler.generators._toc_slugs import toc_slug_rule
@@ -156,7 +158,11 @@ class MkDocs(Generator):
         # Read where detect() found it: the configuration may sit above a docs/ source.
         data, _, _ = _read_config(site.config, site.config.parent)
         settings = literate_nav(data.get("plugins"))
-        docs = DocsFilter(data.get("exclude_docs"), data.get("draft_docs"))
+        docs = DocsFilter(
+            data.get("exclude_docs"),
+            data.get("draft_docs"),
+            other_language_patterns(data.get("plugins")),
+        )
         reader = LiterateReader(ctx, settings, docs) if settings is not None else None
         if site.nav is None:
             where = ctx.display(site.outline_file)
