@@ -89,6 +89,24 @@ def test_the_short_apache_notice_is_the_apache_licence() -> None:
     assert licence.spdx == "Apache-2.0"
 
 
+@pytest.mark.parametrize("spelling", ["neighboring", "neighbouring"])
+def test_the_short_cc0_waiver_is_cc0(spelling: str) -> None:
+    notice = (
+        "To the extent possible under law, the persons who contributed to this work\n"
+        f"have waived all copyright and related or {spelling} rights to this work\n"
+        "by associating CC0 with it.\n\n"
+        "See http://creativecommons.org/publicdomain/zero/1.0/ for more information.\n"
+    )
+    licence = recognise_licence(notice)
+    assert licence is not None
+    assert (licence.spdx, licence.attribution_required) == ("CC0-1.0", False)
+
+
+def test_a_waiver_without_the_cc0_deed_is_not_taken_for_cc0() -> None:
+    notice = "The authors have waived all copyright and related or neighboring rights."
+    assert recognise_licence(notice) is None
+
+
 @pytest.mark.parametrize(
     ("text", "holder"),
     [

@@ -563,6 +563,84 @@ def test_nav_entries_gen_files_writes_are_left_out_silently(tmp_path: Path) -> N
     ]
 
 
+def test_mkdocs_static_i18n_leaves_the_other_languages_pages_out(tmp_path: Path) -> None:
+    languages = (
+        "plugins:\n  - i18n:\n      docs_structure: {}\n      languages:\n"
+        "        - locale: en\n          default: true\n        - locale: fr\n"
+        "        - locale: pt-BR\n"
+    )
+    suffix = write_tree(
+        tmp_path / "suffix",
+        {
+            "mkdocs.yml": "site_name: S\n" + languages.format("suffix"),
+            "docs/index.md": "# Home\n",
+            "docs/index.fr.md": "# Accueil\n",
+            "docs/guide/a.md": "# A\n",
+            "docs/guide/a.fr.md": "# A (fr)\n",
+            "docs/guide/a.pt-BR.md": "# A (pt)\n",
+            "docs/guide/b.final.md": "# B\n",  # a dot in a name is no language
+        },
+    )
+    assert _order(load_markdown_tree(suffix)) == ["index", "guide/a", "guide/b.final"]
+    folder = write_tree(
+        tmp_path / "folder",
+        {
+            "mkdocs.yml": "site_name: S\n" + languages.format("folder"),
+            "docs/en/index.md": "# Home\n",
+            "docs/fr/index.md": "# Accueil\n",
+            "docs/pt-BR/index.md": "# Início\n",
+        },
+    )
+    assert _order(load_markdown_tree(folder)) == ["en/index"]
+    # Without the plugin, a .fr.md page is a page like any other.
+    plain = write_tree(
+        tmp_path / "plain", {"mkdocs.yml": "site_name: S\n", "docs/index.fr.md": "# Accueil\n"}
+    )
+    assert _order(load_markdown_tree(plain)) == ["index.fr"]
+
+
+def test_an_old_sites_pages_setting_is_its_nav(tmp_path: Path) -> None:
+    # MkDocs 0.17 to 1.2 read the deprecated `pages` as `nav`; 1.3 refuses the setting.
+    files = {"docs/index.md": "# Home\n", "docs/b.md": "# B\n", "docs/a.md": "# A\n"}
+    pages = "pages:\n  - Home: index.md\n  - Guide:\n    - b.md\n    - a.md\n"
+    root = write_tree(tmp_path / "old", {"mkdocs.yml": f"site_name: S\n{pages}", **files})
+    source = load_markdown_tree(root)
+    assert _order(source) == ["index", "b", "a"]
+    assert "Guide" in {t.name for t in source.topics}
+    both = write_tree(
+        tmp_path / "both",
+        {"mkdocs.yml": f"site_name: S\nnav:\n  - a.md\n  - index.md\n{pages}", **files},
+    )
+    assert _order(load_markdown_tree(both)) == ["a", "index"]  # nav wins; b is in no nav
+
+
+def test_nav_entries_a_script_writes_as_gitignore_says_are_left_out_silently(
+    tmp_path: Path,
+) -> None:
+    # uv's and Pydantic's way: a script writes docs/reference/cli.md (and a changelog) before
+    # `mkdocs build`, and .gitignore keeps them out of git by their anchored paths.
+    files = {
+        "docs/index.md": "# Home\n\n[cli](reference/cli.md#uv-run) [log](changelog.md)\n",
+        "docs/guide.md": "# Guide\n\n[gone](reference/other.md)\n",
+    }
+    nav = "nav:\n  - index.md\n  - guide.md\n  - reference/cli.md\n  - changelog.md\n"
+    ignore = "# generated\n/docs/reference/cli.md\ndocs/changelog.md\nsite/\n*.md~\n"
+    root = write_tree(
+        tmp_path / "a", {"mkdocs.yml": f"site_name: S\n{nav}", ".gitignore": ignore, **files}
+    )
+    source = load_markdown_tree(root)
+    assert [(w.reason, w.path, w.line) for w in source.warnings] == [
+        ("unresolved-link", "docs/guide.md", 3)  # reference/other.md: nothing writes it
+    ]
+    assert _order(source) == ["index", "guide"]
+    # A pattern of any depth (no / before its end) names build output, never a page.
+    loose = write_tree(
+        tmp_path / "b",
+        {"mkdocs.yml": f"site_name: S\n{nav}", ".gitignore": "cli.md\nchangelog.md\n", **files},
+    )
+    assert [w.reason for w in load_markdown_tree(loose).warnings].count("missing-outline-page") == 2
+
+
 def test_pages_not_in_nav_names_follow_the_navigation_in_file_order(tmp_path: Path) -> None:
     # MkDocs builds every page; not_in_nav (gitignore lines) says which are meant to be outside
     # the nav: they follow it, each folder's files (index first) before its folders. Pages it

@@ -309,6 +309,64 @@ def test_sphinx_unknown_label_warns_unless_intersphinx_may_hold_it(tmp_path: Pat
 # ── Jupyter Book 1 ─────────────────────────────────────────────────────────────────────
 
 
+def test_a_toc_yml_beside_conf_py_takes_sphinxs_metadata_and_link_rules(tmp_path: Path) -> None:
+    conf = (
+        'project = "Viewer"\nauthor = "The viewer team"\n'
+        'extensions = ["myst_parser", "sphinx_external_toc", "sphinx.ext.autosummary"]\n'
+    )
+    root = write_tree(
+        tmp_path / "docs",
+        {
+            "conf.py": conf,
+            "_toc.yml": "root: index\nsubtrees:\n- entries:\n  - file: guide\n",
+            "index.md": "# Viewer: a fast viewer for images\n",
+            "guide.md": "# Guide\n\nSee {class}`viewer.Layer` and [the layer](viewer.Layer).\n",
+        },
+        catalog=None,
+    )
+    source = load_markdown_tree(root)
+    assert source.site == "jupyter-book"
+    assert source.metadata.name == "Viewer"  # conf.py's project, not the root page's title
+    assert source.metadata.publisher is not None
+    assert source.metadata.publisher.name == "The viewer team"
+    assert _warnings(source) == []  # autosummary documents viewer.Layer: no page holds it
+    (root / "conf.py").write_text(conf.replace(', "sphinx.ext.autosummary"', ""))
+    assert _warnings(load_markdown_tree(root)) == [("unresolved-link", "guide.md", 3)]
+
+
+def test_entries_nested_under_a_missing_file_are_in_no_toctree(tmp_path: Path) -> None:
+    toc = (
+        "root: index\nsubtrees:\n- entries:\n"
+        "  - file: guide\n"
+        "  - file: release/index\n"
+        "    subtrees:\n    - entries:\n      - file: release/v2\n      - file: release/v1\n"
+        "  - file: api/index\n"
+        "    entries:\n      - file: api/one\n"
+        "  - file: last\n"
+    )
+    root = write_tree(
+        tmp_path / "docs",
+        {
+            "conf.py": 'project = "Demo"\nextensions = ["myst_parser", "sphinx_external_toc"]\n',
+            "_toc.yml": toc,
+            "index.md": "# Home\n",
+            "guide.md": "# Guide\n",
+            "release/v2.md": "# v2\n",
+            "release/v1.md": "# v1\n",
+            "api/index.rst": "API\n===\n",  # built by Sphinx, unreadable here: kept a parent
+            "api/one.md": "# One\n",
+            "last.md": "# Last\n",
+        },
+    )
+    source = load_markdown_tree(root)
+    assert _order(source) == ["index", "guide", "api/one", "last"]
+    assert _warnings(source) == [
+        ("missing-outline-page", "_toc.yml", 5),
+        ("missing-outline-page", "_toc.yml", 5),
+    ]
+    assert "in no toctree" in source.warnings[1].message
+
+
 def test_jupyter_book_empty_title_is_the_root_pages_and_labels_resolve(tmp_path: Path) -> None:
     root = write_tree(
         tmp_path / "jb",
@@ -345,6 +403,34 @@ def test_toctrees_in_myst_and_rst() -> None:
     (rst,) = toctrees(rst_text, rst=True)
     assert rst.options == {"hidden": ""}
     assert [e.target for e in rst.entries] == ["one", "../two"]
+
+
+def test_a_toctree_inside_eval_rst_is_read_as_restructuredtext() -> None:
+    text = (
+        "# Usage\n\n```{eval-rst}\n.. toctree::\n   :hidden:\n\n   files.md\n   webworker\n"
+        "```\n\n```{toctree}\nlast\n```\n"
+    )
+    first, second = toctrees(text)
+    assert first.options == {"hidden": ""}
+    assert [(e.target, e.line) for e in first.entries] == [("files.md", 7), ("webworker", 8)]
+    assert [e.target for e in second.entries] == ["last"]
+    # shown as code, an eval-rst block is never read
+    assert toctrees("````markdown\n```{eval-rst}\n.. toctree::\n\n   no\n```\n````\n") == []
+
+
+def test_sphinx_follows_a_toctree_in_an_eval_rst_block(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "site",
+        {
+            "conf.py": 'project = "Demo"\nextensions = ["myst_parser"]\n',
+            "index.md": "# Home\n\n```{toctree}\nusage/index\n```\n",
+            "usage/index.md": (
+                "# Usage\n\n```{eval-rst}\n.. toctree::\n   :hidden:\n\n   files.md\n```\n"
+            ),
+            "usage/files.md": "# Files\n",
+        },
+    )
+    assert _order(load_markdown_tree(root)) == ["index", "usage/index", "usage/files"]
 
 
 def test_myst_targets_skip_code_but_read_directive_options() -> None:
@@ -492,6 +578,16 @@ MYST_FAMILIES = [
     ("```{toctree}\nTitle", " "),
     (".. toctree::\n   :glob:", " "),
 ]
+
+
+def test_a_myst_comment_line_holds_no_link() -> None:
+    body = (
+        "Text [kept](a.md)\n% ![old](../images/gone.png)\n   % [also](b.md)\n"
+        "    % indented code, not a comment\n\n100% [done](c.md)\n"
+    )
+    assert [r.target for r in find_links(body, myst=True)] == ["a.md", "c.md"]
+    # In plain Markdown a % line is text.
+    assert len(find_links(body)) == 4
 
 
 @pytest.mark.parametrize(("head", "unit"), MYST_FAMILIES)

@@ -4,14 +4,17 @@ Navigation: ``_toc.yml``: ``root``, ``parts`` (captioned parts are topics),
 ``chapters``/``sections``/``entries``, ``subtrees``, ``file``/``title``/``glob``; ``url``
 entries are no pages and are left out. Pages are Markdown files and notebooks (``.ipynb``); a
 ``file`` naming a page Jupyter Book builds but the catalog cannot read (reStructuredText,
-jupytext's ``.Rmd``) is left out silently, one naming nothing with a warning.
+jupytext's ``.Rmd``) is left out silently, one naming nothing with a warning, and so are the
+entries nested under it (Sphinx makes them a toctree of that page: without it they are in no
+navigation).
 
 Metadata: ``_config.yml`` ``title`` (when empty, the root page's title, which the site shows as
 its home), ``description``, ``language`` (or Sphinx's), ``author``, ``repository.url``,
-``html.baseurl``. Links: files, and MyST labels of the whole book
-(:mod:`~gezel_knowledge.compiler.text.myst`); a label Sphinx may find in another project's
-inventory (``sphinx.config.intersphinx_mapping``) is left as written, silently. Anchors:
-GitHub's slugs and MyST targets.
+``html.baseurl``; a ``_toc.yml`` beside a ``conf.py`` and no ``_config.yml`` is Sphinx with
+sphinx-external-toc, whose metadata and link rules are then ``conf.py``'s, as for Sphinx. Links:
+files, and MyST labels of the whole book (:mod:`~gezel_knowledge.compiler.text.myst`); a label
+Sphinx may find in another project's inventory (``sphinx.config.intersphinx_mapping``) is left
+as written, silently. Anchors: GitHub's slugs and MyST targets.
 """
 
 from __future__ import annotations
@@ -30,6 +33,12 @@ from gezel_knowledge.compiler.generators._context import (
 from gezel_knowledge.compiler.generators._toc_entry import place_entry
 from gezel_knowledge.compiler.generators.base import Generator, LinkStyle, Site
 from gezel_knowledge.compiler.generators.outline import Outline, OutlinePage, OutlineSection
+from gezel_knowledge.compiler.generators.sphinx import (
+    assigned_names,
+    read_conf,
+    sphinx_labels_outside_pages,
+    sphinx_repository,
+)
 from gezel_knowledge.compiler.text.blocks import headings, normalize_body, parse_blocks
 from gezel_knowledge.compiler.text.data import YamlNode, load_yaml_nodes, read_text_file
 from gezel_knowledge.compiler.text.frontmatter import split_front_matter
@@ -79,6 +88,8 @@ class JupyterBook(Generator):
         if not toc.is_file():
             return None
         file = root / "_config.yml"
+        if not file.is_file() and (root / "conf.py").is_file():
+            return self._external_toc(root, toc)
         data = config.read_data(file, root) if file.is_file() else {}
         repository = config.get(data, "repository", "url")
         title = config.string(data.get("title"))
@@ -96,6 +107,31 @@ class JupyterBook(Generator):
                 config.publisher(repository, data.get("author")),
             ),
             LinkStyle(myst_labels="sphinx", inventories=_labels_outside_pages(data)),
+            outline_file=toc,
+        )
+
+    def _external_toc(self, root: Path, toc: Path) -> Site:
+        """A Sphinx site whose navigation is ``_toc.yml`` (sphinx-external-toc, the reader of
+        Jupyter Book 1's): metadata and link rules from its ``conf.py``, as Sphinx's."""
+        file = root / "conf.py"
+        conf_text = config.read_text(file, root)
+        conf = read_conf(conf_text)
+        repository = sphinx_repository(conf)
+        return Site(
+            self,
+            file,
+            root,
+            config.site_metadata(
+                conf.get("project") or self._root_title(root, toc),
+                None,
+                conf.get("language"),
+                config.absolute_url(conf.get("html_baseurl"), repository),
+                config.publisher(repository, conf.get("author")),
+            ),
+            LinkStyle(
+                myst_labels="sphinx",
+                inventories=sphinx_labels_outside_pages(conf, assigned_names(conf_text)),
+            ),
             outline_file=toc,
         )
 
@@ -173,6 +209,19 @@ class _JupyterBook:
         others = [base, *(base.with_name(base.name + s) for s in _BUILT_ELSEWHERE)]
         return any(p.is_file() and p.suffix in _BUILT_ELSEWHERE for p in others)
 
+    def absent(self, fields: dict[str, YamlNode]) -> bool:
+        """Whether an entry's ``file`` names nothing at all: no file by that name, with or
+        without a suffix (a URL is no file but is not absent)."""
+        target = fields["file"].text() or ""
+        parts = [p for p in target.split("#", 1)[0].split("/") if p not in ("", ".")]
+        if not parts or ".." in parts or "://" in target:
+            return False
+        base = self.toc.parent.joinpath(*parts)
+        if base.exists():
+            return False
+        folder = base.parent
+        return not folder.is_dir() or not any(p.stem == base.name for p in folder.iterdir())
+
     def entries(self, node: YamlNode, into: OutlineSection) -> None:
         """Chapters, sections or entries: pages, globs, and sections holding more."""
         for entry, fields in mappings(node, "entries", "entry", self.where):
@@ -199,6 +248,17 @@ class _JupyterBook:
         nested = [fields[k] for k in ("sections", "entries") if k in fields]
         subtrees = fields.get("subtrees") or fields.get("parts")
         page = self.page_of(fields["file"], title, 0) if "file" in fields else None
+        if page is None and "file" in fields and (nested or subtrees) and self.absent(fields):
+            # Sphinx makes the nested entries a toctree of their page: with no page there
+            # is no toctree, and they are in no navigation.
+            self.ctx.warn(
+                "missing-outline-page",
+                f"the entries nested under the missing file {fields['file'].text()!r} are in "
+                "no toctree; left out with it",
+                self.where,
+                line,
+            )
+            return
         key = f"{self.where}:{line}"
         section = place_entry(into, page, title, key=key, nests=bool(nested) or bool(subtrees))
         if section is None:

@@ -4,11 +4,15 @@ Navigation: ``nav``: pages (``- page.md`` or ``- Title: page.md``) and sections
 (``- Section: [...]``), paths relative to ``docs_dir``. A section's pages keep their nav
 order, so a section whose first entry is its ``index.md`` (Material's section index pages) is
 led by it. External links (``- Blog: https://...``) are no pages and are left out, as are
-entries naming files that do not exist (with a warning, as MkDocs gives one). An untitled
-section (``- "":``) is named after its first page. Without ``nav``, the ``docs_dir`` tree, as
+entries naming files that do not exist (with a warning, as MkDocs gives one), unless a
+``.gitignore`` of the site names the file by its path: a script writes it before MkDocs
+builds, so MkDocs finds it (left out silently, links to it kept as written). An untitled
+section (``- "":``) is named after its first page. An old site's ``pages`` is its ``nav``, as
+MkDocs 0.17 to 1.2 read it. Without ``nav``, the ``docs_dir`` tree, as
 MkDocs builds its navigation then. With the ``literate-nav`` plugin, folders' Markdown nav files
 (:mod:`._literate_nav`); with ``awesome-pages`` and no ``nav``, folders' ``.pages`` files
-(:mod:`._awesome_pages`).
+(:mod:`._awesome_pages`). With mkdocs-static-i18n, the other languages' pages are left out
+(:mod:`._mkdocs_i18n`).
 
 Pages: ``pymdownx.snippets`` includes are put in (:mod:`._snippets`); a page with ``:::``
 autodoc blocks has headings MkDocs generates.
@@ -35,12 +39,14 @@ from gezel_knowledge.compiler.generators import _config as config
 from gezel_knowledge.compiler.generators._awesome_pages import PagesReader
 from gezel_knowledge.compiler.generators._context import SCHEME, Context, items, normalise
 from gezel_knowledge.compiler.generators._docs_filter import DocsFilter
+from gezel_knowledge.compiler.generators._js_ignored import ignored_files, ignored_folders
 from gezel_knowledge.compiler.generators._literate_nav import (
     LiterateReader,
     literate_nav,
     plugin_options,
 )
 from gezel_knowledge.compiler.generators._material_blog import place_posts, post_urls
+from gezel_knowledge.compiler.generators._mkdocs_i18n import other_language_patterns
 from gezel_knowledge.compiler.generators._monorepo import Monorepo
 from gezel_knowledge.compiler.generators._snippets import expand_snippets
 from gezel_knowledge.compiler.generators._toc_slugs import toc_slug_rule
@@ -125,7 +131,8 @@ class MkDocs(Generator):
                     _generated_entries(nav, content)
                     if plugin_options(data.get("plugins"), "gen-files") is not None
                     else ()
-                ),
+                )
+                + _git_ignored(content, root),
             ),
             # The navigation: nav, a literate-nav file, .pages files, else the docs folder.
             outline_file=nav_file,
@@ -151,7 +158,11 @@ class MkDocs(Generator):
         # Read where detect() found it: the configuration may sit above a docs/ source.
         data, _, _ = _read_config(site.config, site.config.parent)
         settings = literate_nav(data.get("plugins"))
-        docs = DocsFilter(data.get("exclude_docs"), data.get("draft_docs"))
+        docs = DocsFilter(
+            data.get("exclude_docs"),
+            data.get("draft_docs"),
+            other_language_patterns(data.get("plugins")),
+        )
         reader = LiterateReader(ctx, settings, docs) if settings is not None else None
         if site.nav is None:
             where = ctx.display(site.outline_file)
@@ -269,6 +280,10 @@ def _read_config(file: Path, root: Path) -> tuple[dict[str, Any], YamlNode | Non
         data = _merged(data, config.read_data(each, root))
         nodes = load_yaml_nodes(config.read_text(each, root), path=each.name)
         own = nodes.value.get("nav") if isinstance(nodes.value, dict) else None
+        if own is None and isinstance(nodes.value, dict):
+            # MkDocs 0.17 to 1.2 read the deprecated ``pages`` as ``nav`` (1.3 refuses it):
+            # a site that still has it was built with it as its navigation.
+            own = nodes.value.get("pages")
         if own is not None:
             nav, nav_file = own, each
     data.pop("INHERIT", None)
@@ -326,8 +341,9 @@ def _name_untitled(section: OutlineSection) -> None:
 
 
 def _left_out(ctx: Context, target: str, where: str, line: int, generated: tuple[str, ...]) -> bool:
-    """Whether a nav entry names no page to read: a path the ``gen-files`` plugin writes when
-    MkDocs builds (left out silently: MkDocs finds it), or a folder."""
+    """Whether a nav entry names no page to read: a path the ``gen-files`` plugin or a script
+    (a ``.gitignore``'d path) writes before MkDocs builds (left out silently: MkDocs finds it),
+    or a folder."""
     if target.strip("/") in generated:
         return True
     if target.endswith("/") and not SCHEME.match(target):
@@ -335,6 +351,18 @@ def _left_out(ctx: Context, target: str, where: str, line: int, generated: tuple
         ctx.warn("missing-outline-page", f"nav names no file {target!r}; left out", where, line)
         return True
     return False
+
+
+def _git_ignored(docs: Path, root: Path) -> tuple[str, ...]:
+    """The files and folders of ``docs`` its repository's ``.gitignore`` files (from the site's
+    folder down to ``docs``) keep out of git by an anchored path (``/docs/reference/cli.md``):
+    what a script writes before MkDocs builds, so MkDocs finds it (content-relative)."""
+    found = (*ignored_files(docs, root), *ignored_folders(docs, root))
+    return tuple(
+        sorted(
+            {p.relative_to(docs).as_posix() for p in found if p != docs and p.is_relative_to(docs)}
+        )
+    )
 
 
 def _generated_entries(nav: YamlNode | None, docs: Path) -> tuple[str, ...]:

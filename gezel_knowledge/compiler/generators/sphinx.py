@@ -5,7 +5,8 @@
 numbers, lists, tuples, mappings), of names assigned before, of ``+`` of such values and of
 f-strings made of them; anything else is unknown and left at Sphinx's default.
 
-Navigation: the ``toctree`` directives (:mod:`~gezel_knowledge.compiler.text.myst`) walked
+Navigation: the ``toctree`` directives (:mod:`~gezel_knowledge.compiler.text.myst`; also
+those of a MyST page's ``{eval-rst}`` blocks) walked
 from the root document (``root_doc``, or ``master_doc``; default ``index``), depth first, each
 document placed where it is first included, as Sphinx builds its navigation. The root
 document's toctrees with a ``:caption:`` are sections named by it; a document whose own
@@ -50,7 +51,13 @@ from gezel_knowledge.compiler.generators.outline import Outline, OutlinePage, Ou
 from gezel_knowledge.compiler.text.data import read_text_file
 from gezel_knowledge.compiler.text.myst import Toctree, toctrees
 
-__all__ = ["Sphinx", "assigned_names", "read_conf"]
+__all__ = [
+    "Sphinx",
+    "assigned_names",
+    "read_conf",
+    "sphinx_labels_outside_pages",
+    "sphinx_repository",
+]
 
 _UNKNOWN = object()
 _MAX_CONF_BYTES = 1 << 20
@@ -166,7 +173,7 @@ _OUTSIDE_PAGES = frozenset(
 from the code."""
 
 
-def _labels_outside_pages(conf: Mapping[str, Any], assigned: frozenset[str]) -> bool:
+def sphinx_labels_outside_pages(conf: Mapping[str, Any], assigned: frozenset[str]) -> bool:
     """Whether Sphinx may find a label in no page: ``intersphinx_mapping``, an extension that
     documents code, or an ``extensions`` list that is not literal."""
     extensions = conf.get("extensions")
@@ -214,7 +221,8 @@ def _suffixes(conf: Mapping[str, Any]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(suffixes))
 
 
-def _publisher_url(conf: Mapping[str, Any]) -> str | None:
+def sphinx_repository(conf: Mapping[str, Any]) -> str | None:
+    """The repository URL ``conf.py``'s theme options or HTML context name."""
     theme = config.mapping(conf.get("html_theme_options"))
     for key in ("repository_url", "github_url", "source_repository"):
         url = config.absolute_url(theme.get(key))
@@ -250,7 +258,7 @@ class Sphinx(Generator):
             (file.parent / f"{root_doc}{suffix}").is_file() for suffix in _suffixes(conf)
         ):
             return None  # a conf.py without its root document is no Sphinx site to read
-        repository = _publisher_url(conf)
+        repository = sphinx_repository(conf)
         return Site(
             self,
             file,
@@ -264,7 +272,7 @@ class Sphinx(Generator):
             ),
             LinkStyle(
                 myst_labels="sphinx",
-                inventories=_labels_outside_pages(conf, assigned_names(text)),
+                inventories=sphinx_labels_outside_pages(conf, assigned_names(text)),
             ),
             outline_file=file,
             nav=None,

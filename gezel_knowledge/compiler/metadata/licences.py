@@ -86,6 +86,17 @@ class _Known:
 # Checked in order: a more specific licence comes before one whose phrases it contains.
 _KNOWN = (
     _Known("CC0-1.0", "CC0 1.0 Universal", False, ("cc0 1.0 universal",)),
+    # Creative Commons' own short waiver, a notice with the deed's address in place of the
+    # legal code ("neighboring" and "neighbouring" both occur).
+    _Known(
+        "CC0-1.0",
+        "CC0 1.0 Universal",
+        False,
+        (
+            "waived all copyright and related or neighbo",
+            "creativecommons.org/publicdomain/zero/1.0",
+        ),
+    ),
     # The NonCommercial and NoDerivatives variants name themselves in full, with or without
     # "Creative Commons" (a human-readable summary often only links creativecommons.org).
     _Known(

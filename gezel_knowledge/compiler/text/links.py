@@ -87,6 +87,9 @@ def _mask_code_spans(line: str) -> str:
     return "".join(out)
 
 
+_MYST_COMMENT = re.compile(r" {0,3}%")
+
+
 def find_links(
     body: str,
     index: LineIndex | None = None,
@@ -96,7 +99,8 @@ def find_links(
 ) -> list[LinkRef]:
     """Every link target of a normalised body outside code, in order (``blocks``: the body's
     :func:`parse_blocks`, when the caller has them already; ``myst``: the content of MyST
-    directives fenced like code, ```` ```{note} ````, is Markdown, not code)."""
+    directives fenced like code, ```` ```{note} ````, is Markdown, not code; a ``%`` comment
+    line holds none)."""
     index = index or LineIndex(body)
     if blocks is None:
         blocks = parse_blocks(body, index)
@@ -106,6 +110,12 @@ def find_links(
         for number in directive_lines(body):
             if number <= index.count:
                 code[number - 1] = False
+        # A MyST comment: a line whose first character (after up to 3 spaces) is % is never
+        # rendered, and it interrupts a paragraph, so its links are no links.
+        for number in range(1, index.count + 1):
+            start, end = index.span(number)
+            if _MYST_COMMENT.match(body, start, end):
+                code[number - 1] = True
     refs: list[LinkRef] = []
     # A definition cannot interrupt a paragraph: it opens a block, or follows another.
     may_define = True

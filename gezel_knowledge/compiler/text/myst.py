@@ -298,31 +298,41 @@ def _read_toctree(start: int, content: list[tuple[int, str]]) -> Toctree:
     return Toctree(start, options, tuple(entries))
 
 
+def _rst_toctrees(lines: list[str], first: int) -> list[Toctree]:
+    """The ``.. toctree::`` directives of reStructuredText ``lines``, the first numbered
+    ``first``."""
+    found: list[Toctree] = []
+    i = 0
+    while i < len(lines):
+        opening = _RST_TOCTREE.match(lines[i])
+        if opening is None:
+            i += 1
+            continue
+        indent = len(opening.group(1))
+        j = i + 1
+        content: list[tuple[int, str]] = []
+        while j < len(lines):
+            row = lines[j]
+            if row.strip() and len(row) - len(row.lstrip()) <= indent:
+                break
+            content.append((first + j, row))
+            j += 1
+        found.append(_read_toctree(first + i, content))
+        i = j
+    return found
+
+
 def toctrees(text: str, *, rst: bool = False) -> list[Toctree]:
     """Every ``toctree`` directive of a page's text (MyST Markdown, or reStructuredText when
-    ``rst``), in order."""
+    ``rst``), in order; in MyST, those of its ``{eval-rst}`` blocks too, which Sphinx parses
+    as reStructuredText of the page."""
     lines = text.split("\n")
+    if rst:
+        return _rst_toctrees(lines, 1)
     found: list[Toctree] = []
     stack: list[_Open] = []
     i = 0
     while i < len(lines):
-        if rst:
-            opening = _RST_TOCTREE.match(lines[i])
-            if opening is None:
-                i += 1
-                continue
-            indent = len(opening.group(1))
-            j = i + 1
-            content: list[tuple[int, str]] = []
-            while j < len(lines):
-                row = lines[j]
-                if row.strip() and len(row) - len(row.lstrip()) <= indent:
-                    break
-                content.append((j + 1, row))
-                j += 1
-            found.append(_read_toctree(i + 1, content))
-            i = j
-            continue
         inner = stack[-1] if stack else None
         if inner is not None and _closes(lines[i], inner):
             stack.pop()
@@ -335,7 +345,7 @@ def toctrees(text: str, *, rst: bool = False) -> list[Toctree]:
         if fence is None:
             i += 1
             continue
-        if fence.directive != "toctree":
+        if fence.directive not in ("toctree", "eval-rst"):
             stack.append(fence)  # other directives hold MyST: a toctree may be inside
             i += 1
             continue
@@ -344,6 +354,9 @@ def toctrees(text: str, *, rst: bool = False) -> list[Toctree]:
         while j < len(lines) and not _closes(lines[j], fence):
             content.append((j + 1, lines[j]))
             j += 1
-        found.append(_read_toctree(i + 1, content))
+        if fence.directive == "eval-rst":
+            found.extend(_rst_toctrees([row for _, row in content], i + 2))
+        else:
+            found.append(_read_toctree(i + 1, content))
         i = j + 1
     return found
