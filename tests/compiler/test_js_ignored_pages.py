@@ -80,3 +80,18 @@ def test_starlight_links_to_ignored_generated_pages_are_routes(tmp_path: Path) -
         },
     )
     assert _unresolved(root) == ["../nope/"]
+
+
+def test_an_anchored_pattern_with_no_suffix_is_a_folder_too(tmp_path: Path) -> None:
+    # Git ignores a file or a folder named by `/docs/api`: the API reference a plugin
+    # generates there at build time. `/docs/notes.txt` names a file, not a folder.
+    root = write_tree(tmp_path / "site", {".gitignore": "/docs/api\n/docs/notes.txt\n"})
+    found = ignored_folders(root, root)
+    assert found == (root / "docs" / "api",)
+    tree = {
+        ".gitignore": "/docs/api\n",
+        "docusaurus.config.js": "module.exports = { title: 'T', presets: [['classic', {}]] };\n",
+        "docs/intro.md": "# Intro\n\n[f](/docs/api/modules/core#fn) [m](/docs/apis/x)\n",
+    }
+    site = write_tree(tmp_path / "docusaurus", tree)
+    assert _unresolved(site) == ["/docs/apis/x"]

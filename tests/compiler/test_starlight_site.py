@@ -193,3 +193,31 @@ def test_redirects_and_links_the_sites_link_checker_skips_are_kept_silently(
         "/rules/no-foo/",
         "/x/y.md",
     ]
+
+
+def test_locales_imported_from_a_json_file_are_read(tmp_path: Path) -> None:
+    # `import locales from './locales.json'`: the other locales' folders are no pages of
+    # this catalog, and the root locale gives the language.
+    config = (
+        "import starlight from '@astrojs/starlight';\n"
+        "import locales from './locales.json';\n"
+        "export default { integrations: [starlight({ title: 'Kit', locales })] };\n"
+    )
+    locales = '{"root": {"label": "English", "lang": "en"}, "fr": {"lang": "fr"}}\n'
+    c = "src/content/docs/"
+    root = write_tree(
+        tmp_path / "site",
+        {
+            "astro.config.mjs": config,
+            "locales.json": locales,
+            c + "index.md": _page("Kit"),
+            c + "guide.md": _page("Guide"),
+            c + "fr/guide.md": _page("Guide FR", body="[x](/fr/missing/)\n"),
+        },
+        catalog=None,
+    )
+    source = load_markdown_tree(root)
+    assert toc_order(source) == ["index", "guide"]
+    assert source.metadata.name == "Kit"
+    assert source.metadata.language == "en"
+    assert source.warnings == ()

@@ -5,11 +5,12 @@ spreads ``enConfig`` from ``./en.ts``, ``astro.config.mjs`` imports its sidebar 
 ``./sidebar.mjs``. Each file's literals are read by :mod:`._js`; relative imports
 (``import x from './en'``, ``export * from '../y.js'``) are followed, breadth first, to at most
 :data:`MAX_FILES` files inside the source folder. What a module imports from a package is not
-read.
+read; an imported ``.json`` file (``import locales from './locales.json'``) stands for its value.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -87,12 +88,27 @@ def read_config(file: Path, root: Path) -> list[JsFile]:
             value = exported if member is None else bound.get(member, UNKNOWN)
             if value is not UNKNOWN:
                 known[imported.name] = value
+        if path.suffix == ".json":
+            # `import locales from './locales.json'`: the name stands for the file's value.
+            value = _json_value(text)
+            exports[path.resolve()] = (value, {})
+            values = walk_values(value) if value is not UNKNOWN else []
+            out.append(JsFile(path, values, value, text, dict(names)))
+            continue
         module = read_module(text, known)
         exports[path.resolve()] = (module.exported, module.names)
         names.update(module.names)
         values = [v for literal in module.literals for v in walk_values(literal)]
         out.append(JsFile(path, values, module.exported, text, dict(names)))
     return out[::-1]
+
+
+def _json_value(text: str) -> Any:
+    """A JSON file's value (``UNKNOWN`` when it is not JSON)."""
+    try:
+        return json.loads(text)
+    except ValueError:
+        return UNKNOWN
 
 
 def score_settings(values: list[Any], keys: tuple[str, ...]) -> dict[str, Any]:

@@ -8,10 +8,10 @@ such a folder names a page the generator publishes, which the tree cannot hold.
 
 Read: the ``.gitignore`` of each folder from the source folder down to the site's folder;
 its anchored patterns (a ``/`` before the last character) naming a folder or a folder's
-contents (``a/b/``, ``a/b/*``, ``a/b/**``), or a file (``/docs/releases.md``, a page a script
-writes), with no other wildcard. A pattern that matches at
-any depth (``dist/``, ``node_modules/``) names build output, not pages, and is not read; a
-``!`` line re-includes a file, which exists anyway.
+contents (``a/b/``, ``a/b/*``, ``a/b/**``, or ``/a/b`` with no suffix, which git matches as a
+folder too), or a file (``/docs/releases.md``, a page a script writes), with no other
+wildcard. A pattern that matches at any depth (``dist/``, ``node_modules/``) names build
+output, not pages, and is not read; a ``!`` line re-includes a file, which exists anyway.
 """
 
 from __future__ import annotations
@@ -44,6 +44,9 @@ def _path(line: str) -> tuple[str, bool] | None:
     parts = PurePosixPath(line).parts
     if not parts or any(_WILDCARDS & set(p) or p in (".", "..") for p in parts):
         return None
+    # Without a trailing slash git ignores a file or a folder of that name: one with no
+    # suffix (`/docs/api`, where an API reference is generated) is read as a folder.
+    folder = folder or "." not in parts[-1]
     return "/".join(parts), folder
 
 
