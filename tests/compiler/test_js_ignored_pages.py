@@ -95,3 +95,27 @@ def test_an_anchored_pattern_with_no_suffix_is_a_folder_too(tmp_path: Path) -> N
     }
     site = write_tree(tmp_path / "docusaurus", tree)
     assert _unresolved(site) == ["/docs/apis/x"]
+
+
+def test_a_gitignore_beside_generated_pages_names_them(tmp_path: Path) -> None:
+    # Tauri's src/content/docs/reference/.gitignore lists the pages its scripts write.
+    c = "src/content/docs/"
+    root = write_tree(
+        tmp_path / "site",
+        {
+            "astro.config.mjs": (
+                "import starlight from '@astrojs/starlight';\n"
+                "export default { integrations: [starlight({ title: 'Kit' })] };\n"
+            ),
+            c + "reference/.gitignore": "config.md\nacl/*.md\njavascript/*\n!javascript/index.md\n",
+            c + "release/.gitignore": "*.md\n",
+            c + "reference/javascript/index.md": "---\ntitle: JS\n---\n",
+            c + "index.md": (
+                "---\ntitle: Kit\n---\n\n[a](/reference/config/) [b](/reference/acl/scope/) "
+                "[c](/reference/javascript/fs/) [d](/release/v2/) [e](/reference/cli/)\n"
+            ),
+        },
+        catalog=None,
+    )
+    # cli.md is not listed: the link to it still warns.
+    assert _unresolved(root) == ["/reference/cli/"]
