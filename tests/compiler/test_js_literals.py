@@ -325,3 +325,19 @@ def test_a_name_typed_as_an_array_is_bound_to_its_literal() -> None:
     )
     bars = [{"text": "Guide", "link": "/g"}]
     assert module.exported == {"sidebar": {"/guide/": bars, "/": bars}}
+
+
+def test_a_spread_call_copies_the_literal_the_function_returns() -> None:
+    # Mermaid's sidebar: `[{...}, ...sidebarSyntax(), ...sidebarConfig()]`.
+    text = (
+        "export default { sidebar: { '/': all() }, o: { ...base(), b: 2 }, u: [...g(x)] }\n"
+        "function all() { return [{ text: 'Intro' }, ...syntax(), ...later()] }\n"
+        "function syntax() { return [{ text: 'Flowchart' }, { text: 'Gantt' }] }\n"
+        "const base = () => ({ a: 1 })\n"
+        "function later() { const x = 1; return [x] }\n"
+    )
+    assert read_module(text).exported == {
+        "sidebar": {"/": [{"text": "Intro"}, {"text": "Flowchart"}, {"text": "Gantt"}, UNKNOWN]},
+        "o": {"a": 1, "b": 2},
+        "u": [UNKNOWN],  # g is no function returning a literal
+    }

@@ -485,7 +485,7 @@ class _Reader:
                 k += 1
                 continue
             if self.punc(k, "..."):
-                spread = self.spread(k + 1, end, list)
+                spread = self.spread(k + 1, end, list, depth)
                 out.extend(spread if isinstance(spread, list) else [UNKNOWN])
                 k = self.skip_expression(k + 1, end)
                 continue
@@ -493,13 +493,22 @@ class _Reader:
             out.append(item)
         return out
 
-    def spread(self, k: int, end: int, kind: type[list[Any]] | type[dict[str, Any]]) -> Any:
-        """The bound literal of kind ``kind`` a spread ``...NAME`` copies (``UNKNOWN`` for
-        anything else, or past :data:`MAX_SPREAD`)."""
+    def spread(
+        self, k: int, end: int, kind: type[list[Any]] | type[dict[str, Any]], depth: int
+    ) -> Any:
+        """The literal of kind ``kind`` a spread copies: a bound ``...NAME``, or ``...NAME()``
+        of a function returning one at once (Mermaid's ``...sidebarSyntax()``); ``UNKNOWN``
+        for anything else, or past :data:`MAX_SPREAD`."""
         tok = self.t[k] if k < end else None
-        if tok is None or tok.kind != "ident" or self.skip_expression(k, end) != k + 1:
+        if tok is None or tok.kind != "ident":
             return UNKNOWN
-        value = self.bindings.get(str(tok.value), UNKNOWN)
+        after = self.skip_expression(k, end)
+        if after == k + 1:
+            value = self.bindings.get(str(tok.value), UNKNOWN)
+        elif self.punc(k + 1, "(") and self.match[k + 1] == after - 1:
+            value = self.call(k, depth)
+        else:
+            return UNKNOWN
         if not isinstance(value, kind) or self.spread_budget < len(value):
             return UNKNOWN
         self.spread_budget -= len(value)
@@ -536,7 +545,7 @@ class _Reader:
                 continue
             tok = self.t[k]
             if self.punc(k, "..."):
-                spread = self.spread(k + 1, end, dict)
+                spread = self.spread(k + 1, end, dict, depth)
                 if isinstance(spread, dict):
                     out.update(spread)
                 else:
