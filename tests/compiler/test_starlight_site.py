@@ -9,7 +9,7 @@ from pathlib import Path
 from gezel_knowledge.compiler import LinkBase
 from gezel_knowledge.compiler.sources.markdown_tree import load_markdown_tree
 from tests.compiler.test_vitepress_site import toc_order
-from tests.compiler.trees import write_tree
+from tests.compiler.trees import PNG, write_tree
 
 LINKS = LinkBase("tester", "demo")
 
@@ -221,3 +221,33 @@ def test_locales_imported_from_a_json_file_are_read(tmp_path: Path) -> None:
     assert source.metadata.name == "Kit"
     assert source.metadata.language == "en"
     assert source.warnings == ()
+
+
+def test_images_named_with_a_tsconfig_alias_are_the_files_it_stands_for(tmp_path: Path) -> None:
+    # tsconfig.json `paths` (comments allowed): Astro resolves `@assets/x.png` in pages.
+    c = "src/content/docs/"
+    root = write_tree(
+        tmp_path / "site",
+        {
+            "astro.config.mjs": (
+                "import starlight from '@astrojs/starlight';\n"
+                "export default { integrations: [starlight({ title: 'Kit' })] };\n"
+            ),
+            "tsconfig.json": (
+                '{ // aliases\n "compilerOptions": { "baseUrl": ".", "paths": {\n'
+                '  "@assets/*": ["src/assets/*"], "@up/*": ["../outside/*"] } } }\n'
+            ),
+            "src/assets/d/chart.png": PNG,
+            c + "index.md": "---\ntitle: Kit\n---\n",
+            c + "guide/a.md": (
+                "---\ntitle: A\n---\n\n![c](@assets/d/chart.png#gh-dark-mode-only)\n"
+                "![m](@assets/d/missing.png) ![u](@up/x.png)\n"
+            ),
+        },
+        catalog=None,
+    )
+    source = load_markdown_tree(root)
+    missing = sorted(w.message.split("'")[1] for w in source.warnings)
+    # The alias leaving the project is not read as one: its link stays as written.
+    assert missing == ["@assets/d/missing.png", "@up/x.png"]
+    assert [a.path for a in source.assets] == ["assets/src/assets/d/chart.png"]

@@ -234,3 +234,9 @@ class Generator(ABC):
         """A target in the generator's own syntax (Hugo's ``{{< ref >}}``), or ``None``."""
         del raw
         return None
+
+    def aliased(self, raw: str) -> tuple[Path, str] | None:
+        """The file a target written with an import alias names (Astro's tsconfig ``paths``:
+        ``@assets/a.png``) and what follows its path (``#x``); ``None`` for other targets."""
+        del raw
+        return None

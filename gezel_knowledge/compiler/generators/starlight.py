@@ -50,10 +50,10 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from gezel_knowledge.compiler.errors import display_path
+from gezel_knowledge.compiler.errors import SourceError, display_path
 from gezel_knowledge.compiler.generators import _config as config
 from gezel_knowledge.compiler.generators._context import MARKDOWN_SUFFIXES, MDX, SCHEME, Context
-from gezel_knowledge.compiler.generators._js import read_module
+from gezel_knowledge.compiler.generators._js import literals, read_module
 from gezel_knowledge.compiler.generators._js_config import (
     SKIPPED_FOLDERS,
     JsFile,
@@ -394,6 +394,21 @@ class Starlight(Generator):
     marker = "astro.config.mjs using @astrojs/starlight"
     page_suffixes = (*MARKDOWN_SUFFIXES, MDX, ".mdoc")
 
+    def __init__(self, aliases: tuple[tuple[str, Path], ...] = ()) -> None:
+        self._aliases = aliases
+        """The project's import aliases (``@assets/`` and the folder it stands for)."""
+
+    def aliased(self, raw: str) -> tuple[Path, str] | None:
+        for prefix, folder in self._aliases:
+            if raw.startswith(prefix):
+                rest = raw[len(prefix) :]
+                cut = min((i for i in (rest.find("#"), rest.find("?")) if i >= 0), default=-1)
+                path, after = (rest, "") if cut < 0 else (rest[:cut], rest[cut:])
+                parts = [p for p in path.split("/") if p]
+                if parts and ".." not in parts:
+                    return folder.joinpath(*parts), after
+        return None
+
     def detect(self, root: Path, *, forced: bool) -> Site | None:
         file = _config_file(root)
         if file is None:
@@ -424,7 +439,7 @@ class Starlight(Generator):
         base = (_str(read.astro.get("base")) or "/").strip("/")
         never = read.astro.get("trailingSlash") == "never"
         return Site(
-            self,
+            Starlight(_aliases(project, root)),
             file,
             content,
             config.site_metadata(
@@ -477,6 +492,38 @@ class Starlight(Generator):
 
 
 _MAX_ROUTES = 10_000
+_MAX_ALIASES = 100
+
+
+def _aliases(project: Path, root: Path) -> tuple[tuple[str, Path], ...]:
+    """The import aliases of the project's ``tsconfig.json`` ``compilerOptions.paths``, which
+    Astro resolves in pages too (``![](@assets/a.png)``): each ``prefix/*`` whose first
+    target is ``folder/*``, from ``baseUrl`` (else the tsconfig's folder), inside ``root``.
+    The file is read as JavaScript literals (tsconfig allows comments); ``extends`` is not
+    followed."""
+    file = project / "tsconfig.json"
+    if not file.is_file():
+        return ()
+    try:
+        found = literals(config.read_text(file, root))
+    except SourceError:
+        return ()
+    options = config.mapping(found[0] if found and isinstance(found[0], dict) else {}).get(
+        "compilerOptions"
+    )
+    options = config.mapping(options)
+    base = _str(options.get("baseUrl")) or "."
+    out: list[tuple[str, Path]] = []
+    for key, targets in list(config.mapping(options.get("paths")).items())[:_MAX_ALIASES]:
+        first = targets[0] if isinstance(targets, list) and targets else None
+        if not (isinstance(key, str) and key.endswith("/*") and len(key) > 2):
+            continue
+        if not (isinstance(first, str) and first.endswith("/*")):
+            continue
+        folder = Path(os.path.normpath(project / base / first[:-2]))
+        if folder.is_relative_to(root):
+            out.append((key[:-1], folder))
+    return tuple(sorted(out, key=lambda a: -len(a[0])))
 
 
 def _redirects(astro: dict[str, Any]) -> tuple[str, ...]:

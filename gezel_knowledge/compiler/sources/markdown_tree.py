@@ -564,6 +564,7 @@ class _Tree:
                 continue
             if not raw or _SCHEME.match(raw) or raw in self.style.ignored:
                 continue  # a URL, or a target the site says the generator renders itself
+            raw = self._unaliased(page, raw)
             ref = self.site.generator.link_target(raw)
             path_part, _, fragment = (ref.path if ref is not None else raw).partition("#")
             path_part = path_part.split("?", 1)[0]
@@ -595,6 +596,15 @@ class _Tree:
                 reason = "unresolved-link" if missing else "link-not-rewritten"
                 why = "names no page of the tree" if missing else "is not a page of the catalog"
                 self._keep(page, link, where, line, reason=reason, why=why)
+
+    def _unaliased(self, page: _Page, raw: str) -> str:
+        """A target written with an import alias (``@assets/a.png``) as the path from the
+        page to the file it names; any other target as it is."""
+        alias = self.site.generator.aliased(raw)
+        if alias is None:
+            return raw
+        folder = self.content_root / PurePosixPath(page.rel).parent
+        return Path(os.path.relpath(alias[0], folder)).as_posix() + alias[1]
 
     def _quiet(self, page: _Page, link: LinkRef, decoded: str, on_disk: Path | None) -> bool:
         """Whether the generator, under the site's settings, keeps this unresolved link
