@@ -341,3 +341,21 @@ def test_a_spread_call_copies_the_literal_the_function_returns() -> None:
         "o": {"a": 1, "b": 2},
         "u": [UNKNOWN],  # g is no function returning a literal
     }
+
+
+def test_an_environment_test_is_the_value_of_a_build_with_none_set() -> None:
+    # Immer: `baseUrl: process.env.NETLIFY_PREVIEW ? "/" : "/immer/"`.
+    text = (
+        "export default { a: process.env.PREVIEW ? '/' : '/immer/', b: process.env.B || 'x',\n"
+        "  c: process.env.C ?? 3, d: process.env.D ? (y ? 1 : 2) : [4],\n"
+        "  e: process.env.E ? f(1, 2) : g(), h: process.env.H, i: process.platform ? 1 : 2 }\n"
+    )
+    assert read_module(text).exported == {
+        "a": "/immer/",
+        "b": "x",
+        "c": 3,
+        "d": [4],
+        "e": UNKNOWN,  # the value needs JavaScript
+        "h": UNKNOWN,
+        "i": UNKNOWN,  # not an environment variable
+    }

@@ -8,8 +8,9 @@ every literal the file holds as Python values: objects as dicts, arrays as lists
 ``path.join(__dirname, 'x')``/``path.resolve(__dirname, 'x')`` (the parts joined). A name bound
 to a literal earlier in the file (``const items = [...]``, ``const last = '11.x'``) stands for
 it, in a value, a computed key (``[last]: {...}``) or a spread (``[...items, 'x']``,
-``{...base}``). Anything else that needs JavaScript to evaluate (a call, an interpolated
-template) is :data:`UNKNOWN`.
+``{...base}``). A test of an environment variable (``process.env.X ? a : b``,
+``process.env.X || b``) is ``b``, what a build with none set gives. Anything else that needs
+JavaScript to evaluate (a call, an interpolated template) is :data:`UNKNOWN`.
 
 The files are untrusted, so everything here is linear in the text: one pass of the tokenizer,
 brackets matched once, each literal parsed once (a failed attempt is remembered), nesting
@@ -384,6 +385,8 @@ class _Reader:
             after = close + 1
         elif tok.kind in ("str", "num"):
             result = UNKNOWN if tok.value is None else tok.value
+        elif tok.kind == "ident" and (unset := self.env_default(k, end, depth)) is not None:
+            return unset
         elif tok.kind == "ident":
             result, after = self.name(k)
             if self.punc(after, "(") and self.match[after] > 0 and result is UNKNOWN:
@@ -407,6 +410,43 @@ class _Reader:
         if after < end and not self.punc(after, ","):
             return UNKNOWN, self.skip_expression(after, end)
         return result, after
+
+    def env_default(self, k: int, end: int, depth: int) -> tuple[Any, int] | None:
+        """``process.env.X ? a : b``, ``process.env.X || b`` and ``process.env.X ?? b``: the
+        value ``b`` a build with no environment variable set gives, with the index after it
+        (``None`` for any other expression)."""
+        t = self.t
+        if not (
+            k + 5 < end
+            and t[k].value == "process"
+            and self.punc(k + 1, ".")
+            and t[k + 2].value == "env"
+            and self.punc(k + 3, ".")
+            and t[k + 4].kind == "ident"
+        ):
+            return None
+        op = k + 5
+        if (self.punc(op, "|") and self.punc(op + 1, "|")) or (
+            self.punc(op, "?") and self.punc(op + 1, "?")
+        ):
+            return self.value(op + 2, end, depth)
+        if not self.punc(op, "?"):
+            return None
+        j, nested = op + 1, 0
+        while j < end:
+            if self.punc(j, ",") or self.punc(j, ";"):
+                return None
+            if t[j].kind == "punc" and t[j].value in ("(", "[", "{") and self.match[j] > 0:
+                j = self.match[j] + 1
+                continue
+            if self.punc(j, "?"):
+                nested += 1
+            elif self.punc(j, ":"):
+                if nested == 0:
+                    return self.value(j + 1, end, depth)
+                nested -= 1
+            j += 1
+        return None
 
     def name(self, k: int) -> tuple[Any, int]:
         """A name's value: ``true``, ``false``, ``null``, ``undefined``, a ``require``, or a
