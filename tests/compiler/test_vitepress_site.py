@@ -250,3 +250,29 @@ def test_imported_defaults_typed_arrays_and_sidebars_built_by_code(tmp_path: Pat
     assert [(w.reason, w.path) for w in source.warnings] == [
         ("sidebars-not-read", "docs/.vitepress/config.ts")
     ]
+
+
+def test_a_sidebar_for_a_folder_the_tree_lacks_names_pages_the_build_writes(
+    tmp_path: Path,
+) -> None:
+    # vue-router's '/api/' sidebar lists the reference typedoc writes into api/ at build.
+    config = (
+        "export default { themeConfig: { sidebar: {\n"
+        "  '/api/': [{ text: 'API', link: '/api/' }],\n"
+        "  '/guide/': [{ text: 'Guide', link: '/guide/' }] } } }\n"
+    )
+    root = write_tree(
+        tmp_path / "site",
+        {
+            ".vitepress/config.ts": config,
+            "index.md": "# Home\n",
+            "guide/index.md": (
+                "# Guide\n\n[a](/api/interfaces/Router.md#push) [b](../api/#x) [c](/guide/gone)\n"
+            ),
+        },
+    )
+    source = load_markdown_tree(root)
+    messages = [w.message for w in source.warnings]
+    # The links into api/ are routes, its sidebar silent; a missing page of a folder the
+    # tree has still warns.
+    assert messages == ["link '/guide/gone' names no page of the tree; kept as written"]

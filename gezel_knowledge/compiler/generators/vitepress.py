@@ -182,6 +182,21 @@ def _sidebar(read: _Config, directory: dict[str, Any]) -> Any:
 # ── routes ──────────────────────────────────────────────────────────────────────────────
 
 
+def _absent_sidebar_folders(sidebar: Any, content: Path) -> tuple[str, ...]:
+    """The paths of a sidebar by path (``'/api/': [...]``) whose folder the tree lacks: the
+    build writes the pages there before VitePress runs (typedoc's API reference), so links
+    below them are routes of the site."""
+    if not isinstance(sidebar, dict):
+        return ()
+    out = []
+    for key in sidebar:
+        parts = [p for p in key.split("/") if p] if isinstance(key, str) else []
+        absent = parts and ".." not in parts and not content.joinpath(*parts).exists()
+        if absent and key.endswith("/"):
+            out.append("/".join(parts) + "/")
+    return tuple(out)
+
+
 def _param(segment: str) -> tuple[str, str] | None:
     """A ``:name`` segment's name and the suffix after it (``:pkg.md`` is ``pkg``, ``.md``);
     ``:rest*`` is ``rest*``, standing for the rest of the path."""
@@ -249,6 +264,8 @@ class _Builder:
     by_route: dict[str, str]
     where: str
     placed: set[str] = field(default_factory=set)
+    generated: tuple[str, ...] = ()
+    """Folders the build writes (:func:`_absent_sidebar_folders`): their links are silent."""
 
     def rel(self, link: str, base: str) -> str | None:
         """The page a sidebar link names (relative to ``base``), or ``None``."""
@@ -263,7 +280,7 @@ class _Builder:
         if key == "index" or key.endswith("/index"):
             key = key[: -len("index")]
         found = self.by_route.get(key.strip("/"))
-        if found is None:
+        if found is None and not (key.strip("/") + "/").startswith(self.generated):
             self.ctx.warn(
                 "missing-outline-page",
                 f"sidebar links {link!r}, which no page is published at; left out",
@@ -402,7 +419,10 @@ class VitePress(Generator):
                     for b in (content, content / "public")
                     for r in routes_below(ignored_folders(project, root), b)
                 )
-                + page_routes(ignored_files(project, root), content),
+                + page_routes(ignored_files(project, root), content)
+                + _absent_sidebar_folders(
+                    _sidebar(read, _directory_config(read, content, root)), content
+                ),
             ),
         )
 
@@ -420,6 +440,7 @@ class VitePress(Generator):
         if "" in by_route:
             builder.page(root, by_route[""], None)  # the home page
         sidebar = _sidebar(read, _directory_config(read, ctx.content_root, project))
+        builder.generated = _absent_sidebar_folders(sidebar, ctx.content_root)
         if sidebar is not None:
             builder.sidebar(root, sidebar)
         # `...await sidebarsFromFiles()`, `'/api/': apiSidebar()`: built by code, not run.
