@@ -11,6 +11,7 @@ from gezel_knowledge.compiler.generators._js import (
     MAX_DEPTH,
     UNKNOWN,
     Import,
+    Regex,
     _Reader,
     imports,
     literals,
@@ -53,7 +54,7 @@ def test_literals_are_read_and_code_is_unknown() -> None:
         "edit": UNKNOWN,
         "users": UNKNOWN,
         "method": UNKNOWN,
-        "re": UNKNOWN,
+        "re": Regex("a\\/b[/]c", "g"),  # kept as its source, never compiled
         "called": UNKNOWN,
         "list": ["a", {"b": "c"}, UNKNOWN, "d"],
         "...": UNKNOWN,
@@ -358,4 +359,12 @@ def test_an_environment_test_is_the_value_of_a_build_with_none_set() -> None:
         "e": UNKNOWN,  # the value needs JavaScript
         "h": UNKNOWN,
         "i": UNKNOWN,  # not an environment variable
+    }
+
+
+def test_a_regular_expression_is_kept_as_its_source() -> None:
+    text = "export default { a: [/^\\/play/, /x+/gi], b: 1 / 2 }\n"
+    assert read_module(text).exported == {
+        "a": [Regex("^\\/play", ""), Regex("x+", "gi")],
+        "b": UNKNOWN,
     }

@@ -276,3 +276,23 @@ def test_a_sidebar_for_a_folder_the_tree_lacks_names_pages_the_build_writes(
     # The links into api/ are routes, its sidebar silent; a missing page of a folder the
     # tree has still warns.
     assert messages == ["link '/guide/gone' names no page of the tree; kept as written"]
+
+
+def test_ignore_dead_links_naming_paths_are_routes_of_the_host(tmp_path: Path) -> None:
+    # UnoCSS: `ignoreDeadLinks: [/^\/play/, /^\/interactive/]`, apps beside the docs.
+    config = (
+        "export default { ignoreDeadLinks: [/^\\/interactive/, '/exact/page', /(.*)+x/,\n"
+        "  /^\\/(a|b)/], themeConfig: {} }\n"
+    )
+    root = write_tree(
+        tmp_path / "site",
+        {
+            ".vitepress/config.ts": config,
+            "index.md": (
+                "# Home\n\n[i](/interactive/?s=sr-only) [e](/exact/page) [x](/ax) [a](/a/b)\n"
+            ),
+        },
+    )
+    source = load_markdown_tree(root)
+    # A pattern that is no literal path (an alternation, a wildcard) is not read.
+    assert sorted(w.message.split("'")[1] for w in source.warnings) == ["/a/b", "/ax"]

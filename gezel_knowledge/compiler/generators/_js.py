@@ -3,7 +3,8 @@
 Docusaurus keeps its configuration and sidebars in JavaScript. Their useful parts are plain
 literals (``{ docs: { path: '../docs' } }``, ``[{ type: 'doc', id: 'intro' }]``), so this reads
 every literal the file holds as Python values: objects as dicts, arrays as lists, strings
-(template literals without ``${...}`` too), numbers, ``true``/``false``/``null``, and
+(template literals without ``${...}`` too), numbers, ``true``/``false``/``null``, regular
+expressions (as :class:`Regex`, their source), and
 ``require('x')``/``require.resolve('x')`` as the string they name, and so
 ``path.join(__dirname, 'x')``/``path.resolve(__dirname, 'x')`` (the parts joined). A name bound
 to a literal earlier in the file (``const items = [...]``, ``const last = '11.x'``) stands for
@@ -30,6 +31,7 @@ __all__ = [
     "UNKNOWN",
     "Import",
     "Module",
+    "Regex",
     "Token",
     "imports",
     "literals",
@@ -383,8 +385,8 @@ class _Reader:
                 inner, inner_end = self.value(k + 1, close, depth + 1)
                 result = inner if inner_end == close else UNKNOWN
             after = close + 1
-        elif tok.kind in ("str", "num"):
-            result = UNKNOWN if tok.value is None else tok.value
+        elif tok.kind in ("str", "num", "regex"):
+            result = _scalar(tok)
         elif tok.kind == "ident" and (unset := self.env_default(k, end, depth)) is not None:
             return unset
         elif tok.kind == "ident":
@@ -711,6 +713,22 @@ class _Reader:
                 return self.memo.get(start, (UNKNOWN, 0))[0]
             return UNKNOWN
         return UNKNOWN
+
+
+@dataclass(frozen=True, slots=True)
+class Regex:
+    """A regular expression literal (``/^\\/play/``): its source and flags, never compiled."""
+
+    source: str
+    flags: str
+
+
+def _scalar(tok: Token) -> Any:
+    """A string, number or regular expression token's value."""
+    if tok.kind == "regex":
+        body, _, flags = str(tok.value)[1:].rpartition("/")
+        return Regex(body, flags)
+    return UNKNOWN if tok.value is None else tok.value
 
 
 @dataclass(frozen=True, slots=True)

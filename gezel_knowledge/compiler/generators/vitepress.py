@@ -30,6 +30,11 @@ first; an item with ``items`` is a section (led by its own ``link`` page), one w
 Metadata: ``title``, ``description``, ``lang`` (else the root locale's), ``sitemap.hostname``;
 the publisher from a GitHub ``socialLinks`` entry or the ``editLink`` pattern. Anchors:
 VitePress' slugs (:mod:`~gezel_knowledge.compiler.text.anchors`), ``{#id}`` honoured.
+
+Links to what the site publishes besides its pages are kept silently: folders the deploy
+writes (``.gitignore``'d, or a sidebar's path such as ``'/api/'`` whose folder the tree lacks,
+where typedoc writes an API reference), and the paths ``ignoreDeadLinks`` names (a string, or
+a regular expression anchored at a literal path: ``/^\\/interactive/``).
 """
 
 from __future__ import annotations
@@ -45,7 +50,7 @@ from gezel_knowledge.compiler.errors import SourceError, display_path
 from gezel_knowledge.compiler.generators import _config as config
 from gezel_knowledge.compiler.generators._context import SCHEME, Context, normalise
 from gezel_knowledge.compiler.generators._glob import Glob
-from gezel_knowledge.compiler.generators._js import SPREAD, UNKNOWN
+from gezel_knowledge.compiler.generators._js import SPREAD, UNKNOWN, Regex
 from gezel_knowledge.compiler.generators._js_config import (
     SKIPPED_FOLDERS,
     JsFile,
@@ -180,6 +185,33 @@ def _sidebar(read: _Config, directory: dict[str, Any]) -> Any:
 
 
 # ── routes ──────────────────────────────────────────────────────────────────────────────
+
+
+_LITERAL_PATH = re.compile(r"(?:[A-Za-z0-9_.~-]|\\[/.-])+")
+
+
+def _ignored_dead_links(value: Any) -> tuple[str, ...]:
+    """The routes ``ignoreDeadLinks`` names: a string entry (a link) and a regular
+    expression anchored at a literal path (``/^\\/interactive/``: another app on the host);
+    ``true`` and other patterns name no route (never compiled, never run)."""
+    out: list[str] = []
+    for entry in value[:_MAX_IGNORED] if isinstance(value, list) else ():
+        if isinstance(entry, str) and entry.startswith("/"):
+            text = entry
+        elif isinstance(entry, Regex) and entry.source.startswith("^\\/"):
+            literal = entry.source[1:]
+            if not _LITERAL_PATH.fullmatch(literal):
+                continue
+            text = re.sub(r"\\(.)", r"\1", literal)
+        else:
+            continue
+        path = text.split("#", 1)[0].split("?", 1)[0].strip("/")
+        if path:
+            out.extend((path, path + "/"))
+    return tuple(out)
+
+
+_MAX_IGNORED = 1000
 
 
 def _absent_sidebar_folders(sidebar: Any, content: Path) -> tuple[str, ...]:
@@ -420,6 +452,7 @@ class VitePress(Generator):
                     for r in routes_below(ignored_folders(project, root), b)
                 )
                 + page_routes(ignored_files(project, root), content)
+                + _ignored_dead_links(settings.get("ignoreDeadLinks"))
                 + _absent_sidebar_folders(
                     _sidebar(read, _directory_config(read, content, root)), content
                 ),
