@@ -296,3 +296,24 @@ def test_ignore_dead_links_naming_paths_are_routes_of_the_host(tmp_path: Path) -
     source = load_markdown_tree(root)
     # A pattern that is no literal path (an alternation, a wildcard) is not read.
     assert sorted(w.message.split("'")[1] for w in source.warnings) == ["/a/b", "/ax"]
+
+
+def test_links_to_file_types_vitepress_does_not_check_are_kept_silently(tmp_path: Path) -> None:
+    # Mermaid links source files (../../tests/util.ts); VitePress' dead-link check skips
+    # targets of known file types, whether or not the file exists.
+    root = write_tree(
+        tmp_path / "site",
+        {
+            ".vitepress/config.ts": "export default { themeConfig: {} }\n",
+            "index.md": (
+                "# Home\n\n[t](../src/util.ts) [p](/files/guide.PDF#page=2) [m](./gone.md) "
+                "[h](./gone.html) [x](./gone.xyz)\n"
+            ),
+        },
+    )
+    source = load_markdown_tree(root)
+    assert sorted(w.message.split("'")[1] for w in source.warnings) == [
+        "./gone.html",
+        "./gone.md",
+        "./gone.xyz",
+    ]

@@ -89,6 +89,10 @@ class LinkStyle:
     root-relative to a folder the source folder does not hold, names a file of the repository
     the compiler does not read, and is kept as written with no warning."""
 
+    unchecked_suffixes: frozenset[str] = frozenset()
+    """Suffixes (lowercase, no dot) of link targets the generator never checks, kept as
+    written without a warning when no page answers them (VitePress' known file types: a
+    link to a ``.ts`` or ``.pdf`` file is no page link to it)."""
     quiet: frozenset[str] = frozenset()
     """Links the generator resolves or does not report under the site's settings (MkDocs'
     ``validation``), kept as written without a warning when no page answers them:

@@ -33,8 +33,9 @@ VitePress' slugs (:mod:`~gezel_knowledge.compiler.text.anchors`), ``{#id}`` hono
 
 Links to what the site publishes besides its pages are kept silently: folders the deploy
 writes (``.gitignore``'d, or a sidebar's path such as ``'/api/'`` whose folder the tree lacks,
-where typedoc writes an API reference), and the paths ``ignoreDeadLinks`` names (a string, or
-a regular expression anchored at a literal path: ``/^\\/interactive/``).
+where typedoc writes an API reference), the paths ``ignoreDeadLinks`` names (a string, or a
+regular expression anchored at a literal path: ``/^\\/interactive/``), and links to files of the
+types VitePress' dead-link check skips (``.ts``, ``.pdf``, ``.json``...).
 """
 
 from __future__ import annotations
@@ -187,6 +188,15 @@ def _sidebar(read: _Config, directory: dict[str, Any]) -> Any:
 # ── routes ──────────────────────────────────────────────────────────────────────────────
 
 
+# The file types VitePress' dead-link check skips (treatAsHtml's list): a link to one is left
+# as written, whether or not the file exists.
+_FILE_TYPE_NAMES = (
+    "3g2 3gp aac ai apng au avif bin bmp cer class conf crl css csv dll doc eps epub exe gif gz "
+    "ics ief jar jpe jpeg jpg js json jsonld m4a man mid midi mjs mov mp2 mp3 mp4 mpe mpeg mpg "
+    "mpp oga ogg ogv ogx opus otf p10 p7c p7m p7s pdf png ps qt roff rtf rtx ser svg t tif tiff "
+    "tr ts tsv ttf txt vtt wav weba webm webp woff woff2 xhtml xml yaml yml zip"
+)
+_FILE_TYPES = frozenset(_FILE_TYPE_NAMES.split())
 _LITERAL_PATH = re.compile(r"(?:[A-Za-z0-9_.~-]|\\[/.-])+")
 
 
@@ -443,6 +453,7 @@ class VitePress(Generator):
             LinkStyle(
                 "html",
                 slug="vitepress",
+                unchecked_suffixes=_FILE_TYPES,
                 prefixes=(base + "/",) if base else (),
                 static_roots=(content / "public",),
                 # Pages the deploy writes before VitePress runs (.gitignore'd folders).

@@ -608,7 +608,11 @@ class _Tree:
 
     def _quiet(self, page: _Page, link: LinkRef, decoded: str, on_disk: Path | None) -> bool:
         """Whether the generator, under the site's settings, keeps this unresolved link
-        without a warning (:attr:`LinkStyle.quiet`)."""
+        without a warning (:attr:`LinkStyle.quiet`, :attr:`LinkStyle.unchecked_suffixes`)."""
+        if self.style.unchecked_suffixes:
+            last = decoded.rstrip("/").rsplit("/", 1)[-1]
+            if last.rsplit(".", 1)[-1].lower() in self.style.unchecked_suffixes:
+                return True
         quiet = self.style.quiet
         if not quiet:
             return False
