@@ -307,13 +307,16 @@ def test_links_to_file_types_vitepress_does_not_check_are_kept_silently(tmp_path
             ".vitepress/config.ts": "export default { themeConfig: {} }\n",
             "index.md": (
                 "# Home\n\n[t](../src/util.ts) [p](/files/guide.PDF#page=2) [m](./gone.md) "
-                "[h](./gone.html) [x](./gone.xyz)\n"
+                '[h](./gone.html) [x](./gone.xyz)\n\n![i](./gone.png) <img src="/gone.gif">\n'
             ),
         },
     )
     source = load_markdown_tree(root)
+    # Images are no links: a missing one is broken whatever the dead-link check skips.
     assert sorted(w.message.split("'")[1] for w in source.warnings) == [
         "./gone.html",
         "./gone.md",
+        "./gone.png",
         "./gone.xyz",
+        "/gone.gif",
     ]

@@ -620,7 +620,8 @@ class _Tree:
     def _quiet(self, page: _Page, link: LinkRef, decoded: str, on_disk: Path | None) -> bool:
         """Whether the generator, under the site's settings, keeps this unresolved link
         without a warning (:attr:`LinkStyle.quiet`, :attr:`LinkStyle.unchecked_suffixes`)."""
-        if self.style.unchecked_suffixes:
+        if self.style.unchecked_suffixes and not link.image:
+            # A link, not an image: a missing image is broken whatever the link check skips.
             last = decoded.rstrip("/").rsplit("/", 1)[-1]
             if last.rsplit(".", 1)[-1].lower() in self.style.unchecked_suffixes:
                 return True
