@@ -251,3 +251,31 @@ def test_images_named_with_a_tsconfig_alias_are_the_files_it_stands_for(tmp_path
     # The alias leaving the project is not read as one: its link stays as written.
     assert missing == ["@assets/d/missing.png", "@up/x.png"]
     assert [a.path for a in source.assets] == ["assets/src/assets/d/chart.png"]
+
+
+def test_of_pages_sharing_a_slug_the_first_by_path_is_kept_and_the_others_named(
+    tmp_path: Path,
+) -> None:
+    # Wails: contributing.mdx and contributing/index.mdx, a translation's `slug: blog/x`.
+    c = "src/content/docs/"
+    root = write_tree(
+        tmp_path / "site",
+        {
+            "astro.config.mjs": (
+                "import starlight from '@astrojs/starlight';\n"
+                "export default { integrations: [starlight({ title: 'Kit' })] };\n"
+            ),
+            c + "index.md": _page("Kit"),
+            c + "contributing.mdx": _page("Contributing"),
+            c + "contributing/index.mdx": _page("Overview"),
+            c + "blog/post.md": _page("Post", "slug: blog/x\n"),
+            c + "id/blog/post.md": _page("Pos", "slug: blog/x\n"),
+        },
+        catalog=None,
+    )
+    source = load_markdown_tree(root)
+    assert sorted(d.id for d in source.documents) == ["blog/post", "contributing", "index"]
+    assert sorted((w.reason, w.path) for w in source.warnings) == [
+        ("duplicate-page-url", c + "contributing/index.mdx"),
+        ("duplicate-page-url", c + "id/blog/post.md"),
+    ]

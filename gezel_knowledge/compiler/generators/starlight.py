@@ -9,7 +9,8 @@ object holding most of ``title``, ``sidebar``, ``locales``, ``defaultLocale``, `
 ``trailingSlash``, ``srcDir``, ``integrations``.
 
 Pages: the ``.md``, ``.mdx`` and ``.mdoc`` files of the content folder but those whose name
-starts with ``_`` and ``draft: true`` ones, of the default locale only: with a ``root``
+starts with ``_`` and ``draft: true`` ones (of pages sharing a slug, Astro keeps one: the
+first by path, the others named by a warning), of the default locale only: with a ``root``
 locale, every folder but the other locales' (``fr/``); with ``defaultLocale: 'en'`` and no
 ``root``, the ``en/`` folder.
 
@@ -249,7 +250,19 @@ def _docs(ctx: Context, read: _Config) -> list[_Doc]:
             if data.get("draft") is True:
                 continue  # a draft is left out of a production build
             out.append(_Doc(rel, within, slug_of(rel, data), data))
-    return sorted(out, key=lambda d: d.rel)
+    # Astro keeps one entry per slug (a later one overwrites an earlier, in an order the
+    # filesystem gives): the first by path is the catalog's, the others are named.
+    kept: dict[str, _Doc] = {}
+    for doc in sorted(out, key=lambda d: d.rel):
+        first = kept.setdefault(doc.slug, doc)
+        if first is not doc:
+            ctx.warn(
+                "duplicate-page-url",
+                f"has the slug {doc.slug!r} of {first.rel}; Starlight publishes one of them, "
+                "left out",
+                ctx.display(ctx.content_root / doc.rel),
+            )
+    return list(kept.values())
 
 
 # ── the navigation ──────────────────────────────────────────────────────────────────────
