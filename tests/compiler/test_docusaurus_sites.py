@@ -322,3 +322,19 @@ def test_sidebars_written_as_literals_are_read_beside_ones_built_by_code(tmp_pat
     # The literal sidebar is followed; the one built by code is not, and its pages follow.
     assert [d for d, _ in toc_order(source)] == ["intro", "setup", "tutorials/index"]
     assert [(w.reason, w.path) for w in source.warnings] == [("sidebars-not-read", "sidebars.js")]
+
+
+def test_a_monorepos_docusaurus_package_builds_at_its_root(tmp_path: Path) -> None:
+    # facebook/lexical: packages/lexical-website, whose docs folder is its own.
+    root = write_tree(
+        tmp_path / "repo",
+        {
+            "package.json": '{"private": true, "workspaces": ["packages/*"]}\n',
+            "packages/site/docusaurus.config.js": "module.exports = { title: 'Lex' };\n",
+            "packages/site/docs/intro.md": "# Intro\n",
+            "packages/core/README.md": "# Core\n",
+        },
+    )
+    source = load_markdown_tree(root)
+    assert source.site == "docusaurus"
+    assert [d.id for d in source.documents] == ["intro"]

@@ -320,3 +320,33 @@ def test_links_to_file_types_vitepress_does_not_check_are_kept_silently(tmp_path
         "./gone.xyz",
         "/gone.gif",
     ]
+
+
+def test_a_monorepos_one_site_in_a_workspace_package_builds_at_its_root(
+    tmp_path: Path,
+) -> None:
+    # vuejs/router: the site is packages/docs/.vitepress; examples/ is no workspace folder.
+    files = {
+        "pnpm-workspace.yaml": "packages:\n  - packages/*\n",
+        "packages/docs/.vitepress/config.ts": (
+            "export default { title: 'Router', themeConfig: { sidebar: [\n"
+            "  { text: 'Guide', link: '/guide' }, { text: 'Home', link: '/' }] } }\n"
+        ),
+        "packages/docs/index.md": "# Home\n",
+        "packages/docs/guide.md": "# Guide\n",
+        "packages/router/README.md": "# The package\n",
+        "examples/demo/.vitepress/config.ts": "export default { title: 'Demo' }\n",
+    }
+    source = load_markdown_tree(write_tree(tmp_path / "repo", files, catalog=None))
+    assert source.site == "vitepress"
+    assert source.metadata.name == "Router"
+    assert toc_order(source) == ["index", "guide"]
+    # Two sites among the packages: which one is the repository's is not stated.
+    files["apps/web/.vitepress/config.ts"] = "export default { title: 'Web' }\n"
+    files["apps/web/index.md"] = "# Web\n"
+    other = load_markdown_tree(write_tree(tmp_path / "two", files, catalog=None))
+    assert other.site != "vitepress"
+    # No workspace manifest: packages/ is no monorepo's, and is not looked into.
+    del files["pnpm-workspace.yaml"], files["apps/web/.vitepress/config.ts"]
+    plain = load_markdown_tree(write_tree(tmp_path / "plain", files, catalog=None))
+    assert plain.site != "vitepress"
