@@ -178,9 +178,10 @@ def test_redirects_and_links_the_sites_link_checker_skips_are_kept_silently(
     }
     root = write_tree(tmp_path / "site", tree)
     source = load_markdown_tree(root)
-    # Redirect sources are routes; the checker's excluded links and hashes are unchecked;
-    # a pattern with a wildcard inside is not read, and a missing page still warns.
-    assert sorted(w.message.split("'")[1] for w in source.warnings) == ["/gone/", "/x/y.md"]
+    # Redirect sources are routes; the checker's excluded links and hashes are unchecked
+    # (a pattern with a wildcard inside, '/x/*.md', as a glob over the link); a missing
+    # page still warns.
+    assert sorted(w.message.split("'")[1] for w in source.warnings) == ["/gone/"]
     unchecked = config.replace("import validator from 'starlight-links-validator';\n", "")
     unchecked = unchecked.replace("const plugins = [validator(", "const plugins = [(")
     plain = tree | {"astro.config.mjs": unchecked}
@@ -278,4 +279,34 @@ def test_of_pages_sharing_a_slug_the_first_by_path_is_kept_and_the_others_named(
     assert sorted((w.reason, w.path) for w in source.warnings) == [
         ("duplicate-page-url", c + "contributing/index.mdx"),
         ("duplicate-page-url", c + "id/blog/post.md"),
+    ]
+
+
+def test_links_validator_exclude_globs_keep_their_links_silently(tmp_path: Path) -> None:
+    # Tauri: exclude: ['/plugin/*/#default-permission'], tables a component renders.
+    c = "src/content/docs/"
+    root = write_tree(
+        tmp_path / "site",
+        {
+            "astro.config.mjs": (
+                "import starlight from '@astrojs/starlight';\n"
+                "import starlightLinksValidator from 'starlight-links-validator';\n"
+                "const plugins = [\n"
+                "  starlightLinksValidator({ exclude: ['/plugin/*/#default-permission'] })];\n"
+                "export default { integrations: [starlight({ title: 'Kit', plugins })] };\n"
+            ),
+            c + "index.md": _page(
+                "Kit",
+                body="[a](/plugin/fs/#default-permission) [b](/plugin/fs/#other) "
+                "[c](/plugin/fs/deep/#default-permission)\n",
+            ),
+            c + "plugin/fs.md": _page("FS"),
+        },
+        catalog=None,
+    )
+    source = load_markdown_tree(root)
+    # `*` stays within one segment; another anchor is checked.
+    assert sorted(w.message.split("'")[1] for w in source.warnings) == [
+        "/plugin/fs/#other",
+        "/plugin/fs/deep/#default-permission",
     ]

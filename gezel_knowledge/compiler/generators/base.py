@@ -89,6 +89,10 @@ class LinkStyle:
     root-relative to a folder the source folder does not hold, names a file of the repository
     the compiler does not read, and is kept as written with no warning."""
 
+    unchecked_globs: tuple[str, ...] = ()
+    """Glob patterns (``/plugin/*/#default-permission``, as JavaScript tools write them) of
+    link targets, as written, that the site's link checker is told not to check: kept as
+    written, silently."""
     unchecked_suffixes: frozenset[str] = frozenset()
     """Suffixes (lowercase, no dot) of link targets the generator never checks, kept as
     written without a warning when no page answers them (VitePress' known file types: a

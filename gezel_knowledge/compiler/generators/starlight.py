@@ -33,8 +33,9 @@ first, and pages no sidebar lists follow the sidebar, in path order; ``404.md`` 
 not-found page, no document.
 
 Links the site's ``starlight-links-validator`` plugin is told not to check are kept silently:
-its ``exclude`` patterns (``/linter/rules/**/*``, as routes) and, with ``errorOnInvalidHashes:
-false``, anchors.
+its ``exclude`` patterns (``/linter/rules/**/*``, as routes; others, such as
+``/plugin/*/#default-permission``, as globs over the links as written) and, with
+``errorOnInvalidHashes: false``, anchors.
 
 Metadata: ``title`` (the default locale's when it is one per locale), ``description``, the
 default locale's ``lang``, Astro's ``site``; the publisher from a GitHub ``social`` link or
@@ -172,6 +173,17 @@ def _unchecked(validator: dict[str, Any] | None) -> tuple[str, ...]:
         if path and not any(c in path for c in "*?[]{}!"):
             out.append(path)
     return tuple(out)
+
+
+def _unchecked_globs(validator: dict[str, Any] | None) -> tuple[str, ...]:
+    """The validator's other ``exclude`` patterns (``/plugin/*/#default-permission``), as
+    globs over the links as written."""
+    patterns = (validator or {}).get("exclude")
+    return tuple(
+        p
+        for p in (patterns[:_MAX_EXCLUDES] if isinstance(patterns, list) else ())
+        if isinstance(p, str) and p.startswith("/") and any(c in p for c in "*?[]{}")
+    )
 
 
 def _options(main: JsFile) -> dict[str, Any]:
@@ -470,6 +482,7 @@ class Starlight(Generator):
                 + _ignored_routes(project, root, content, src)
                 + _redirects(read.astro)
                 + _unchecked(read.validator),
+                unchecked_globs=_unchecked_globs(read.validator),
                 # The site's link checker set not to fail on hashes: anchors go unchecked.
                 quiet=frozenset({"anchor"})
                 if read.validator is not None
