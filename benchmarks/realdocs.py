@@ -272,13 +272,16 @@ def _extract(gd: Path, commit: str, paths: list[str], into: Path) -> list[str]:
     """Write the blobs under ``paths`` at ``commit`` into ``into``; the paths of absent ones."""
     listing = _git(gd, "ls-tree", "-r", "-z", commit, "--", *paths).decode()
     blobs: list[tuple[str, str]] = []
+    links: set[str] = set()
     for entry in listing.split("\0"):
         if not entry:
             continue
         meta, name = entry.split("\t", 1)
         mode, kind, sha = meta.split()
-        if kind == "blob" and mode != "120000":
+        if kind == "blob":
             blobs.append((sha, name))
+            if mode == "120000":
+                links.add(name)
     request = "".join(f"{sha}\n" for sha, _ in blobs).encode()
     done = subprocess.run(
         ["git", f"--git-dir={gd}", "cat-file", "--batch"],
@@ -297,7 +300,11 @@ def _extract(gd: Path, commit: str, paths: list[str], into: Path) -> list[str]:
         size = int(header[2])
         target = into / name
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(data[at : at + size])
+        if name in links:
+            # A symbolic link, as a clone has it (LICENSE -> packages/x/LICENSE).
+            os.symlink(data[at : at + size].decode(), target)
+        else:
+            target.write_bytes(data[at : at + size])
         at += size + 1
     return missing
 

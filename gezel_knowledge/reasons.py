@@ -328,6 +328,7 @@ _WARNING: Final = {
     "body-not-normalized": "a document body is not NFC text with LF line ends",
     "draft-chapter": "an outline chapter without a file yet was left out",
     "draft-skipped": "a page marked as a draft was left out",
+    "duplicate-page-url": "two pages are published at the same URL; the first was kept",
     "empty-document": "a document has no text to search",
     "empty-outline-entry": "an outline entry has neither a page nor children",
     "link-not-rewritten": "a link names a file that is not a catalog document",

@@ -1,5 +1,6 @@
 // Evaluate a VitePress or Astro configuration with node, for make_orders.py: bundled by
-// esbuild, each package stubbed (a callable proxy returning its first object argument:
+// esbuild, each package stubbed (a callable proxy returning its first object argument, made
+// iterable so that `...plugin({...})` spreads nothing:
 // defineConfig, starlight(), withPwa) but the real ones listed and node's own; the result
 // (functions left out) written as JSON. Usage: NODE_PATH=<node_modules with esbuild,
 // fast-glob, gray-matter> node evalconfig.mjs CONFIG OUT.json (run in CONFIG's folder).
@@ -30,14 +31,14 @@ const stub = {
       return { path: args.path + '?' + [...names].join(','), namespace: 'stub' };
     });
     build.onLoad({ filter: /.*/, namespace: 'stub' }, args => ({
-      contents: `const h = { get(t, k) { if (k === 'then') return undefined; if (k === '__esModule') return false; if (k === Symbol.toPrimitive) return () => ''; if (k === 'default') return p; return p; }, apply(t, self, args) { const a = args.find(x => x && typeof x === 'object'); return a === undefined ? p : a; } };
+      contents: `const h = { get(t, k) { if (k === 'then') return undefined; if (k === '__esModule') return false; if (k === Symbol.toPrimitive) return () => ''; if (k === 'default') return p; return p; }, apply(t, self, args) { const a = args.find(x => x && typeof x === 'object'); if (a !== undefined && !(Symbol.iterator in a)) Object.defineProperty(a, Symbol.iterator, { value: function* () {} }); return a === undefined ? p : a; } };
 const p = new Proxy(function () {}, h); export default p;` + (args.path.split('?')[1] || '').split(',').filter(Boolean).map(n => `export const ${n} = p;`).join('\n'),
       loader: 'js',
     }));
   },
 };
 const target = path.join(path.dirname(file), '.evalconfig.bundle.mjs');
-await esbuild.build({ entryPoints: [file], bundle: true, platform: 'node', format: 'esm', outfile: target, plugins: [stub], nodePaths: modules, banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" }, logLevel: 'error', loader: { '.svg': 'text', '.vue': 'text' } });
+await esbuild.build({ entryPoints: [file], bundle: true, platform: 'node', format: 'esm', outfile: target, plugins: [stub], nodePaths: modules, banner: { js: "import { createRequire as __cr } from 'node:module'; import * as __fs from 'node:fs'; globalThis.fs ??= __fs; const require = __cr(import.meta.url);" }, logLevel: 'error', loader: { '.svg': 'text', '.vue': 'text' } });
 const mod = await import(pathToFileURL(target).href);
 let config = mod.default;
 if (typeof config === 'function') config = await config({ mode: 'production', command: 'build' });

@@ -218,6 +218,32 @@ def test_a_site_in_a_workspace_folder_whose_docs_are_outside_it(tmp_path: Path) 
     assert source.site != "docusaurus"
 
 
+def test_a_partials_relative_links_resolve_from_its_own_folder(tmp_path: Path) -> None:
+    # Redux: docs/components/_Warning.mdx links '../tutorials/b.md', imported by pages two
+    # folders deeper; MDX resolves the part's links from the part's own file.
+    root = write_tree(
+        tmp_path / "site",
+        {
+            "docusaurus.config.js": "module.exports = { title: 'P' };\n",
+            "docs/components/_warn.mdx": (
+                "See [b](../tutorials/b.md#top) and [c](./c.md).\n\n"
+                "```md\n[kept](../as/written.md)\n```\n"
+            ),
+            "docs/components/c.md": "# C\n",
+            "docs/tutorials/deep/a.md": (
+                "# A\n\nimport Warn from '../../components/_warn.mdx';\n\n<Warn />\n"
+            ),
+            "docs/tutorials/b.md": "# B\n\n## Top\n",
+        },
+    )
+    source = load_markdown_tree(root)
+    body = _body(source, "tutorials/deep/a")
+    assert f"[b]({REF}tutorials/b#" in body
+    assert f"[c]({REF}components/c)" in body
+    assert "[kept](../as/written.md)" in body  # code is no link
+    assert _warnings(source) == []
+
+
 def test_sidebar_parts_imported_from_other_files_are_read(tmp_path: Path) -> None:
     root = write_tree(
         tmp_path / "site",
@@ -296,3 +322,19 @@ def test_sidebars_written_as_literals_are_read_beside_ones_built_by_code(tmp_pat
     # The literal sidebar is followed; the one built by code is not, and its pages follow.
     assert [d for d, _ in toc_order(source)] == ["intro", "setup", "tutorials/index"]
     assert [(w.reason, w.path) for w in source.warnings] == [("sidebars-not-read", "sidebars.js")]
+
+
+def test_a_monorepos_docusaurus_package_builds_at_its_root(tmp_path: Path) -> None:
+    # facebook/lexical: packages/lexical-website, whose docs folder is its own.
+    root = write_tree(
+        tmp_path / "repo",
+        {
+            "package.json": '{"private": true, "workspaces": ["packages/*"]}\n',
+            "packages/site/docusaurus.config.js": "module.exports = { title: 'Lex' };\n",
+            "packages/site/docs/intro.md": "# Intro\n",
+            "packages/core/README.md": "# Core\n",
+        },
+    )
+    source = load_markdown_tree(root)
+    assert source.site == "docusaurus"
+    assert [d.id for d in source.documents] == ["intro"]

@@ -80,3 +80,42 @@ def test_starlight_links_to_ignored_generated_pages_are_routes(tmp_path: Path) -
         },
     )
     assert _unresolved(root) == ["../nope/"]
+
+
+def test_an_anchored_pattern_with_no_suffix_is_a_folder_too(tmp_path: Path) -> None:
+    # Git ignores a file or a folder named by `/docs/api`: the API reference a plugin
+    # generates there at build time. `/docs/notes.txt` names a file, not a folder.
+    root = write_tree(tmp_path / "site", {".gitignore": "/docs/api\n/docs/notes.txt\n"})
+    found = ignored_folders(root, root)
+    assert found == (root / "docs" / "api",)
+    tree = {
+        ".gitignore": "/docs/api\n",
+        "docusaurus.config.js": "module.exports = { title: 'T', presets: [['classic', {}]] };\n",
+        "docs/intro.md": "# Intro\n\n[f](/docs/api/modules/core#fn) [m](/docs/apis/x)\n",
+    }
+    site = write_tree(tmp_path / "docusaurus", tree)
+    assert _unresolved(site) == ["/docs/apis/x"]
+
+
+def test_a_gitignore_beside_generated_pages_names_them(tmp_path: Path) -> None:
+    # Tauri's src/content/docs/reference/.gitignore lists the pages its scripts write.
+    c = "src/content/docs/"
+    root = write_tree(
+        tmp_path / "site",
+        {
+            "astro.config.mjs": (
+                "import starlight from '@astrojs/starlight';\n"
+                "export default { integrations: [starlight({ title: 'Kit' })] };\n"
+            ),
+            c + "reference/.gitignore": "config.md\nacl/*.md\njavascript/*\n!javascript/index.md\n",
+            c + "release/.gitignore": "*.md\n",
+            c + "reference/javascript/index.md": "---\ntitle: JS\n---\n",
+            c + "index.md": (
+                "---\ntitle: Kit\n---\n\n[a](/reference/config/) [b](/reference/acl/scope/) "
+                "[c](/reference/javascript/fs/) [d](/release/v2/) [e](/reference/cli/)\n"
+            ),
+        },
+        catalog=None,
+    )
+    # cli.md is not listed: the link to it still warns.
+    assert _unresolved(root) == ["/reference/cli/"]

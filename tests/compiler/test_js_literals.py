@@ -11,6 +11,7 @@ from gezel_knowledge.compiler.generators._js import (
     MAX_DEPTH,
     UNKNOWN,
     Import,
+    Regex,
     _Reader,
     imports,
     literals,
@@ -53,7 +54,7 @@ def test_literals_are_read_and_code_is_unknown() -> None:
         "edit": UNKNOWN,
         "users": UNKNOWN,
         "method": UNKNOWN,
-        "re": UNKNOWN,
+        "re": Regex("a\\/b[/]c", "g"),  # kept as its source, never compiled
         "called": UNKNOWN,
         "list": ["a", {"b": "c"}, UNKNOWN, "d"],
         "...": UNKNOWN,
@@ -325,3 +326,45 @@ def test_a_name_typed_as_an_array_is_bound_to_its_literal() -> None:
     )
     bars = [{"text": "Guide", "link": "/g"}]
     assert module.exported == {"sidebar": {"/guide/": bars, "/": bars}}
+
+
+def test_a_spread_call_copies_the_literal_the_function_returns() -> None:
+    # Mermaid's sidebar: `[{...}, ...sidebarSyntax(), ...sidebarConfig()]`.
+    text = (
+        "export default { sidebar: { '/': all() }, o: { ...base(), b: 2 }, u: [...g(x)] }\n"
+        "function all() { return [{ text: 'Intro' }, ...syntax(), ...later()] }\n"
+        "function syntax() { return [{ text: 'Flowchart' }, { text: 'Gantt' }] }\n"
+        "const base = () => ({ a: 1 })\n"
+        "function later() { const x = 1; return [x] }\n"
+    )
+    assert read_module(text).exported == {
+        "sidebar": {"/": [{"text": "Intro"}, {"text": "Flowchart"}, {"text": "Gantt"}, UNKNOWN]},
+        "o": {"a": 1, "b": 2},
+        "u": [UNKNOWN],  # g is no function returning a literal
+    }
+
+
+def test_an_environment_test_is_the_value_of_a_build_with_none_set() -> None:
+    # Immer: `baseUrl: process.env.NETLIFY_PREVIEW ? "/" : "/immer/"`.
+    text = (
+        "export default { a: process.env.PREVIEW ? '/' : '/immer/', b: process.env.B || 'x',\n"
+        "  c: process.env.C ?? 3, d: process.env.D ? (y ? 1 : 2) : [4],\n"
+        "  e: process.env.E ? f(1, 2) : g(), h: process.env.H, i: process.platform ? 1 : 2 }\n"
+    )
+    assert read_module(text).exported == {
+        "a": "/immer/",
+        "b": "x",
+        "c": 3,
+        "d": [4],
+        "e": UNKNOWN,  # the value needs JavaScript
+        "h": UNKNOWN,
+        "i": UNKNOWN,  # not an environment variable
+    }
+
+
+def test_a_regular_expression_is_kept_as_its_source() -> None:
+    text = "export default { a: [/^\\/play/, /x+/gi], b: 1 / 2 }\n"
+    assert read_module(text).exported == {
+        "a": [Regex("^\\/play", ""), Regex("x+", "gi")],
+        "b": UNKNOWN,
+    }

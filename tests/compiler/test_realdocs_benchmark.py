@@ -143,6 +143,44 @@ def test_a_missing_snapshot_names_the_fetch_to_run(realdocs: ModuleType, tmp_pat
         realdocs.checkout(tree, tmp_path / "mirror", tmp_path / "trees")
 
 
+def test_a_checkout_keeps_symbolic_links_as_a_clone_does(
+    realdocs: ModuleType, tmp_path: Path
+) -> None:
+    # unocss/unocss: LICENSE at the root links to packages-integrations/vscode/LICENSE.
+    work = tmp_path / "work"
+    (work / "pkg").mkdir(parents=True)
+    (work / "pkg" / "LICENSE").write_text("MIT License\n")
+    (work / "LICENSE").symlink_to("pkg/LICENSE")
+    (work / "docs").mkdir()
+    (work / "docs" / "index.md").write_text("# Home\n")
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-C", str(work)]
+    subprocess.run([*git, "init", "-q"], check=True)
+    subprocess.run([*git, "add", "-A"], check=True)
+    subprocess.run([*git, "commit", "-qm", "x"], check=True)
+    commit = subprocess.run(
+        [*git, "rev-parse", "HEAD"], check=True, capture_output=True, text=True
+    ).stdout.strip()
+    mirror = tmp_path / "mirror" / "acme+kit"
+    mirror.mkdir(parents=True)
+    subprocess.run(["git", "clone", "-q", "--bare", str(work), str(mirror / "repo")], check=True)
+    tree = realdocs.Tree(
+        name="kit",
+        repository="acme/kit",
+        commit=commit,
+        subfolder="docs",
+        generator="folders",
+        licence="MIT",
+        content=".",
+        order="path order",
+        extra=("pkg/LICENSE",),
+    )
+    (tmp_path / "trees").mkdir()
+    site = realdocs.checkout(tree, tmp_path / "mirror", tmp_path / "trees")
+    licence = site.parent / "LICENSE"
+    assert licence.is_symlink()
+    assert licence.read_text() == "MIT License\n"
+
+
 class _Hit:
     def __init__(self, document_id: str, signals: tuple[tuple[str, int, float], ...]) -> None:
         self.document_id = document_id

@@ -9,7 +9,7 @@ from pathlib import Path
 from gezel_knowledge.compiler import LinkBase
 from gezel_knowledge.compiler.sources.markdown_tree import load_markdown_tree
 from tests.compiler.test_vitepress_site import toc_order
-from tests.compiler.trees import write_tree
+from tests.compiler.trees import PNG, write_tree
 
 LINKS = LinkBase("tester", "demo")
 
@@ -178,9 +178,10 @@ def test_redirects_and_links_the_sites_link_checker_skips_are_kept_silently(
     }
     root = write_tree(tmp_path / "site", tree)
     source = load_markdown_tree(root)
-    # Redirect sources are routes; the checker's excluded links and hashes are unchecked;
-    # a pattern with a wildcard inside is not read, and a missing page still warns.
-    assert sorted(w.message.split("'")[1] for w in source.warnings) == ["/gone/", "/x/y.md"]
+    # Redirect sources are routes; the checker's excluded links and hashes are unchecked
+    # (a pattern with a wildcard inside, '/x/*.md', as a glob over the link); a missing
+    # page still warns.
+    assert sorted(w.message.split("'")[1] for w in source.warnings) == ["/gone/"]
     unchecked = config.replace("import validator from 'starlight-links-validator';\n", "")
     unchecked = unchecked.replace("const plugins = [validator(", "const plugins = [(")
     plain = tree | {"astro.config.mjs": unchecked}
@@ -192,4 +193,120 @@ def test_redirects_and_links_the_sites_link_checker_skips_are_kept_silently(
         "/guide/#nowhere",
         "/rules/no-foo/",
         "/x/y.md",
+    ]
+
+
+def test_locales_imported_from_a_json_file_are_read(tmp_path: Path) -> None:
+    # `import locales from './locales.json'`: the other locales' folders are no pages of
+    # this catalog, and the root locale gives the language.
+    config = (
+        "import starlight from '@astrojs/starlight';\n"
+        "import locales from './locales.json';\n"
+        "export default { integrations: [starlight({ title: 'Kit', locales })] };\n"
+    )
+    locales = '{"root": {"label": "English", "lang": "en"}, "fr": {"lang": "fr"}}\n'
+    c = "src/content/docs/"
+    root = write_tree(
+        tmp_path / "site",
+        {
+            "astro.config.mjs": config,
+            "locales.json": locales,
+            c + "index.md": _page("Kit"),
+            c + "guide.md": _page("Guide"),
+            c + "fr/guide.md": _page("Guide FR", body="[x](/fr/missing/)\n"),
+        },
+        catalog=None,
+    )
+    source = load_markdown_tree(root)
+    assert toc_order(source) == ["index", "guide"]
+    assert source.metadata.name == "Kit"
+    assert source.metadata.language == "en"
+    assert source.warnings == ()
+
+
+def test_images_named_with_a_tsconfig_alias_are_the_files_it_stands_for(tmp_path: Path) -> None:
+    # tsconfig.json `paths` (comments allowed): Astro resolves `@assets/x.png` in pages.
+    c = "src/content/docs/"
+    root = write_tree(
+        tmp_path / "site",
+        {
+            "astro.config.mjs": (
+                "import starlight from '@astrojs/starlight';\n"
+                "export default { integrations: [starlight({ title: 'Kit' })] };\n"
+            ),
+            "tsconfig.json": (
+                '{ // aliases\n "compilerOptions": { "baseUrl": ".", "paths": {\n'
+                '  "@assets/*": ["src/assets/*"], "@up/*": ["../outside/*"] } } }\n'
+            ),
+            "src/assets/d/chart.png": PNG,
+            c + "index.md": "---\ntitle: Kit\n---\n",
+            c + "guide/a.md": (
+                "---\ntitle: A\n---\n\n![c](@assets/d/chart.png#gh-dark-mode-only)\n"
+                "![m](@assets/d/missing.png) ![u](@up/x.png)\n"
+            ),
+        },
+        catalog=None,
+    )
+    source = load_markdown_tree(root)
+    missing = sorted(w.message.split("'")[1] for w in source.warnings)
+    # The alias leaving the project is not read as one: its link stays as written.
+    assert missing == ["@assets/d/missing.png", "@up/x.png"]
+    assert [a.path for a in source.assets] == ["assets/src/assets/d/chart.png"]
+
+
+def test_of_pages_sharing_a_slug_the_first_by_path_is_kept_and_the_others_named(
+    tmp_path: Path,
+) -> None:
+    # Wails: contributing.mdx and contributing/index.mdx, a translation's `slug: blog/x`.
+    c = "src/content/docs/"
+    root = write_tree(
+        tmp_path / "site",
+        {
+            "astro.config.mjs": (
+                "import starlight from '@astrojs/starlight';\n"
+                "export default { integrations: [starlight({ title: 'Kit' })] };\n"
+            ),
+            c + "index.md": _page("Kit"),
+            c + "contributing.mdx": _page("Contributing"),
+            c + "contributing/index.mdx": _page("Overview"),
+            c + "blog/post.md": _page("Post", "slug: blog/x\n"),
+            c + "id/blog/post.md": _page("Pos", "slug: blog/x\n"),
+        },
+        catalog=None,
+    )
+    source = load_markdown_tree(root)
+    assert sorted(d.id for d in source.documents) == ["blog/post", "contributing", "index"]
+    assert sorted((w.reason, w.path) for w in source.warnings) == [
+        ("duplicate-page-url", c + "contributing/index.mdx"),
+        ("duplicate-page-url", c + "id/blog/post.md"),
+    ]
+
+
+def test_links_validator_exclude_globs_keep_their_links_silently(tmp_path: Path) -> None:
+    # Tauri: exclude: ['/plugin/*/#default-permission'], tables a component renders.
+    c = "src/content/docs/"
+    root = write_tree(
+        tmp_path / "site",
+        {
+            "astro.config.mjs": (
+                "import starlight from '@astrojs/starlight';\n"
+                "import starlightLinksValidator from 'starlight-links-validator';\n"
+                "const plugins = [\n"
+                "  starlightLinksValidator({ exclude: ['/plugin/*/#default-permission'] })];\n"
+                "export default { integrations: [starlight({ title: 'Kit', plugins })] };\n"
+            ),
+            c + "index.md": _page(
+                "Kit",
+                body="[a](/plugin/fs/#default-permission) [b](/plugin/fs/#other) "
+                "[c](/plugin/fs/deep/#default-permission)\n",
+            ),
+            c + "plugin/fs.md": _page("FS"),
+        },
+        catalog=None,
+    )
+    source = load_markdown_tree(root)
+    # `*` stays within one segment; another anchor is checked.
+    assert sorted(w.message.split("'")[1] for w in source.warnings) == [
+        "/plugin/fs/#other",
+        "/plugin/fs/deep/#default-permission",
     ]

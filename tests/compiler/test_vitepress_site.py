@@ -250,3 +250,103 @@ def test_imported_defaults_typed_arrays_and_sidebars_built_by_code(tmp_path: Pat
     assert [(w.reason, w.path) for w in source.warnings] == [
         ("sidebars-not-read", "docs/.vitepress/config.ts")
     ]
+
+
+def test_a_sidebar_for_a_folder_the_tree_lacks_names_pages_the_build_writes(
+    tmp_path: Path,
+) -> None:
+    # vue-router's '/api/' sidebar lists the reference typedoc writes into api/ at build.
+    config = (
+        "export default { themeConfig: { sidebar: {\n"
+        "  '/api/': [{ text: 'API', link: '/api/' }],\n"
+        "  '/guide/': [{ text: 'Guide', link: '/guide/' }] } } }\n"
+    )
+    root = write_tree(
+        tmp_path / "site",
+        {
+            ".vitepress/config.ts": config,
+            "index.md": "# Home\n",
+            "guide/index.md": (
+                "# Guide\n\n[a](/api/interfaces/Router.md#push) [b](../api/#x) [c](/guide/gone)\n"
+            ),
+        },
+    )
+    source = load_markdown_tree(root)
+    messages = [w.message for w in source.warnings]
+    # The links into api/ are routes, its sidebar silent; a missing page of a folder the
+    # tree has still warns.
+    assert messages == ["link '/guide/gone' names no page of the tree; kept as written"]
+
+
+def test_ignore_dead_links_naming_paths_are_routes_of_the_host(tmp_path: Path) -> None:
+    # UnoCSS: `ignoreDeadLinks: [/^\/play/, /^\/interactive/]`, apps beside the docs.
+    config = (
+        "export default { ignoreDeadLinks: [/^\\/interactive/, '/exact/page', /(.*)+x/,\n"
+        "  /^\\/(a|b)/], themeConfig: {} }\n"
+    )
+    root = write_tree(
+        tmp_path / "site",
+        {
+            ".vitepress/config.ts": config,
+            "index.md": (
+                "# Home\n\n[i](/interactive/?s=sr-only) [e](/exact/page) [x](/ax) [a](/a/b)\n"
+            ),
+        },
+    )
+    source = load_markdown_tree(root)
+    # A pattern that is no literal path (an alternation, a wildcard) is not read.
+    assert sorted(w.message.split("'")[1] for w in source.warnings) == ["/a/b", "/ax"]
+
+
+def test_links_to_file_types_vitepress_does_not_check_are_kept_silently(tmp_path: Path) -> None:
+    # Mermaid links source files (../../tests/util.ts); VitePress' dead-link check skips
+    # targets of known file types, whether or not the file exists.
+    root = write_tree(
+        tmp_path / "site",
+        {
+            ".vitepress/config.ts": "export default { themeConfig: {} }\n",
+            "index.md": (
+                "# Home\n\n[t](../src/util.ts) [p](/files/guide.PDF#page=2) [m](./gone.md) "
+                '[h](./gone.html) [x](./gone.xyz)\n\n![i](./gone.png) <img src="/gone.gif">\n'
+            ),
+        },
+    )
+    source = load_markdown_tree(root)
+    # Images are no links: a missing one is broken whatever the dead-link check skips.
+    assert sorted(w.message.split("'")[1] for w in source.warnings) == [
+        "./gone.html",
+        "./gone.md",
+        "./gone.png",
+        "./gone.xyz",
+        "/gone.gif",
+    ]
+
+
+def test_a_monorepos_one_site_in_a_workspace_package_builds_at_its_root(
+    tmp_path: Path,
+) -> None:
+    # vuejs/router: the site is packages/docs/.vitepress; examples/ is no workspace folder.
+    files = {
+        "pnpm-workspace.yaml": "packages:\n  - packages/*\n",
+        "packages/docs/.vitepress/config.ts": (
+            "export default { title: 'Router', themeConfig: { sidebar: [\n"
+            "  { text: 'Guide', link: '/guide' }, { text: 'Home', link: '/' }] } }\n"
+        ),
+        "packages/docs/index.md": "# Home\n",
+        "packages/docs/guide.md": "# Guide\n",
+        "packages/router/README.md": "# The package\n",
+        "examples/demo/.vitepress/config.ts": "export default { title: 'Demo' }\n",
+    }
+    source = load_markdown_tree(write_tree(tmp_path / "repo", files, catalog=None))
+    assert source.site == "vitepress"
+    assert source.metadata.name == "Router"
+    assert toc_order(source) == ["index", "guide"]
+    # Two sites among the packages: which one is the repository's is not stated.
+    files["apps/web/.vitepress/config.ts"] = "export default { title: 'Web' }\n"
+    files["apps/web/index.md"] = "# Web\n"
+    other = load_markdown_tree(write_tree(tmp_path / "two", files, catalog=None))
+    assert other.site != "vitepress"
+    # No workspace manifest: packages/ is no monorepo's, and is not looked into.
+    del files["pnpm-workspace.yaml"], files["apps/web/.vitepress/config.ts"]
+    plain = load_markdown_tree(write_tree(tmp_path / "plain", files, catalog=None))
+    assert plain.site != "vitepress"

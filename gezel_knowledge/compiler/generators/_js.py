@@ -3,13 +3,15 @@
 Docusaurus keeps its configuration and sidebars in JavaScript. Their useful parts are plain
 literals (``{ docs: { path: '../docs' } }``, ``[{ type: 'doc', id: 'intro' }]``), so this reads
 every literal the file holds as Python values: objects as dicts, arrays as lists, strings
-(template literals without ``${...}`` too), numbers, ``true``/``false``/``null``, and
+(template literals without ``${...}`` too), numbers, ``true``/``false``/``null``, regular
+expressions (as :class:`Regex`, their source), and
 ``require('x')``/``require.resolve('x')`` as the string they name, and so
 ``path.join(__dirname, 'x')``/``path.resolve(__dirname, 'x')`` (the parts joined). A name bound
 to a literal earlier in the file (``const items = [...]``, ``const last = '11.x'``) stands for
 it, in a value, a computed key (``[last]: {...}``) or a spread (``[...items, 'x']``,
-``{...base}``). Anything else that needs JavaScript to evaluate (a call, an interpolated
-template) is :data:`UNKNOWN`.
+``{...base}``). A test of an environment variable (``process.env.X ? a : b``,
+``process.env.X || b``) is ``b``, what a build with none set gives. Anything else that needs
+JavaScript to evaluate (a call, an interpolated template) is :data:`UNKNOWN`.
 
 The files are untrusted, so everything here is linear in the text: one pass of the tokenizer,
 brackets matched once, each literal parsed once (a failed attempt is remembered), nesting
@@ -29,6 +31,7 @@ __all__ = [
     "UNKNOWN",
     "Import",
     "Module",
+    "Regex",
     "Token",
     "imports",
     "literals",
@@ -382,8 +385,10 @@ class _Reader:
                 inner, inner_end = self.value(k + 1, close, depth + 1)
                 result = inner if inner_end == close else UNKNOWN
             after = close + 1
-        elif tok.kind in ("str", "num"):
-            result = UNKNOWN if tok.value is None else tok.value
+        elif tok.kind in ("str", "num", "regex"):
+            result = _scalar(tok)
+        elif tok.kind == "ident" and (unset := self.env_default(k, end, depth)) is not None:
+            return unset
         elif tok.kind == "ident":
             result, after = self.name(k)
             if self.punc(after, "(") and self.match[after] > 0 and result is UNKNOWN:
@@ -407,6 +412,43 @@ class _Reader:
         if after < end and not self.punc(after, ","):
             return UNKNOWN, self.skip_expression(after, end)
         return result, after
+
+    def env_default(self, k: int, end: int, depth: int) -> tuple[Any, int] | None:
+        """``process.env.X ? a : b``, ``process.env.X || b`` and ``process.env.X ?? b``: the
+        value ``b`` a build with no environment variable set gives, with the index after it
+        (``None`` for any other expression)."""
+        t = self.t
+        if not (
+            k + 5 < end
+            and t[k].value == "process"
+            and self.punc(k + 1, ".")
+            and t[k + 2].value == "env"
+            and self.punc(k + 3, ".")
+            and t[k + 4].kind == "ident"
+        ):
+            return None
+        op = k + 5
+        if (self.punc(op, "|") and self.punc(op + 1, "|")) or (
+            self.punc(op, "?") and self.punc(op + 1, "?")
+        ):
+            return self.value(op + 2, end, depth)
+        if not self.punc(op, "?"):
+            return None
+        j, nested = op + 1, 0
+        while j < end:
+            if self.punc(j, ",") or self.punc(j, ";"):
+                return None
+            if t[j].kind == "punc" and t[j].value in ("(", "[", "{") and self.match[j] > 0:
+                j = self.match[j] + 1
+                continue
+            if self.punc(j, "?"):
+                nested += 1
+            elif self.punc(j, ":"):
+                if nested == 0:
+                    return self.value(j + 1, end, depth)
+                nested -= 1
+            j += 1
+        return None
 
     def name(self, k: int) -> tuple[Any, int]:
         """A name's value: ``true``, ``false``, ``null``, ``undefined``, a ``require``, or a
@@ -485,7 +527,7 @@ class _Reader:
                 k += 1
                 continue
             if self.punc(k, "..."):
-                spread = self.spread(k + 1, end, list)
+                spread = self.spread(k + 1, end, list, depth)
                 out.extend(spread if isinstance(spread, list) else [UNKNOWN])
                 k = self.skip_expression(k + 1, end)
                 continue
@@ -493,13 +535,22 @@ class _Reader:
             out.append(item)
         return out
 
-    def spread(self, k: int, end: int, kind: type[list[Any]] | type[dict[str, Any]]) -> Any:
-        """The bound literal of kind ``kind`` a spread ``...NAME`` copies (``UNKNOWN`` for
-        anything else, or past :data:`MAX_SPREAD`)."""
+    def spread(
+        self, k: int, end: int, kind: type[list[Any]] | type[dict[str, Any]], depth: int
+    ) -> Any:
+        """The literal of kind ``kind`` a spread copies: a bound ``...NAME``, or ``...NAME()``
+        of a function returning one at once (Mermaid's ``...sidebarSyntax()``); ``UNKNOWN``
+        for anything else, or past :data:`MAX_SPREAD`."""
         tok = self.t[k] if k < end else None
-        if tok is None or tok.kind != "ident" or self.skip_expression(k, end) != k + 1:
+        if tok is None or tok.kind != "ident":
             return UNKNOWN
-        value = self.bindings.get(str(tok.value), UNKNOWN)
+        after = self.skip_expression(k, end)
+        if after == k + 1:
+            value = self.bindings.get(str(tok.value), UNKNOWN)
+        elif self.punc(k + 1, "(") and self.match[k + 1] == after - 1:
+            value = self.call(k, depth)
+        else:
+            return UNKNOWN
         if not isinstance(value, kind) or self.spread_budget < len(value):
             return UNKNOWN
         self.spread_budget -= len(value)
@@ -536,7 +587,7 @@ class _Reader:
                 continue
             tok = self.t[k]
             if self.punc(k, "..."):
-                spread = self.spread(k + 1, end, dict)
+                spread = self.spread(k + 1, end, dict, depth)
                 if isinstance(spread, dict):
                     out.update(spread)
                 else:
@@ -662,6 +713,22 @@ class _Reader:
                 return self.memo.get(start, (UNKNOWN, 0))[0]
             return UNKNOWN
         return UNKNOWN
+
+
+@dataclass(frozen=True, slots=True)
+class Regex:
+    """A regular expression literal (``/^\\/play/``): its source and flags, never compiled."""
+
+    source: str
+    flags: str
+
+
+def _scalar(tok: Token) -> Any:
+    """A string, number or regular expression token's value."""
+    if tok.kind == "regex":
+        body, _, flags = str(tok.value)[1:].rpartition("/")
+        return Regex(body, flags)
+    return UNKNOWN if tok.value is None else tok.value
 
 
 @dataclass(frozen=True, slots=True)

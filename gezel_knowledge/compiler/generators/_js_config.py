@@ -5,11 +5,12 @@ spreads ``enConfig`` from ``./en.ts``, ``astro.config.mjs`` imports its sidebar 
 ``./sidebar.mjs``. Each file's literals are read by :mod:`._js`; relative imports
 (``import x from './en'``, ``export * from '../y.js'``) are followed, breadth first, to at most
 :data:`MAX_FILES` files inside the source folder. What a module imports from a package is not
-read.
+read; an imported ``.json`` file (``import locales from './locales.json'``) stands for its value.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -21,7 +22,16 @@ from gezel_knowledge.compiler.generators import _config as config
 from gezel_knowledge.compiler.generators._context import normalise
 from gezel_knowledge.compiler.generators._js import UNKNOWN, imports, read_module, walk_values
 
-__all__ = ["MAX_FILES", "SKIPPED_FOLDERS", "JsFile", "find_config", "read_config", "score_settings"]
+__all__ = [
+    "MAX_FILES",
+    "SKIPPED_FOLDERS",
+    "WORKSPACE_FOLDERS",
+    "JsFile",
+    "find_config",
+    "read_config",
+    "score_settings",
+    "workspace_config",
+]
 
 MAX_FILES = 32
 _SUFFIXES = (".ts", ".mts", ".js", ".mjs", ".cts", ".cjs", ".json")
@@ -87,12 +97,27 @@ def read_config(file: Path, root: Path) -> list[JsFile]:
             value = exported if member is None else bound.get(member, UNKNOWN)
             if value is not UNKNOWN:
                 known[imported.name] = value
+        if path.suffix == ".json":
+            # `import locales from './locales.json'`: the name stands for the file's value.
+            value = _json_value(text)
+            exports[path.resolve()] = (value, {})
+            values = walk_values(value) if value is not UNKNOWN else []
+            out.append(JsFile(path, values, value, text, dict(names)))
+            continue
         module = read_module(text, known)
         exports[path.resolve()] = (module.exported, module.names)
         names.update(module.names)
         values = [v for literal in module.literals for v in walk_values(literal)]
         out.append(JsFile(path, values, module.exported, text, dict(names)))
     return out[::-1]
+
+
+def _json_value(text: str) -> Any:
+    """A JSON file's value (``UNKNOWN`` when it is not JSON)."""
+    try:
+        return json.loads(text)
+    except ValueError:
+        return UNKNOWN
 
 
 def score_settings(values: list[Any], keys: tuple[str, ...]) -> dict[str, Any]:
@@ -115,7 +140,8 @@ SKIPPED_FOLDERS = ("node_modules", "dist")
 def find_config(root: Path, config_in: Callable[[Path], Path | None]) -> Path | None:
     """The configuration ``config_in`` finds at ``root``, else in one folder just below it
     (``docs/`` first; hidden folders, ``node_modules`` and ``dist`` skipped): a repository
-    whose site is ``docs/`` builds at its root."""
+    whose site is ``docs/`` builds at its root; else a monorepo's one site
+    (:func:`workspace_config`)."""
     found = config_in(root)
     if found is not None:
         return found
@@ -131,4 +157,50 @@ def find_config(root: Path, config_in: Callable[[Path], Path | None]) -> Path | 
             found = config_in(folder)
             if found is not None:
                 return found
-    return None
+    return workspace_config(root, config_in)
+
+
+WORKSPACE_FOLDERS = ("apps", "packages")
+"""The folders of a JavaScript monorepo whose subfolders are its workspace's packages."""
+_MAX_PACKAGES = 500
+
+
+def _is_workspace(root: Path) -> bool:
+    """Whether ``root`` is a JavaScript monorepo: ``pnpm-workspace.yaml``, ``lerna.json``,
+    or a ``package.json`` naming ``workspaces``."""
+    if (root / "pnpm-workspace.yaml").is_file() or (root / "lerna.json").is_file():
+        return True
+    manifest = root / "package.json"
+    try:
+        head = manifest.read_bytes()[:1_000_000] if manifest.is_file() else b""
+    except OSError:
+        return False
+    return b'"workspaces"' in head
+
+
+def workspace_config(root: Path, config_in: Callable[[Path], Path | None]) -> Path | None:
+    """A monorepo's site: the one configuration ``config_in`` finds in a package of
+    ``apps/`` or ``packages/`` (``packages/docs/``, or a package's ``docs/``) of a
+    JavaScript monorepo (:func:`_is_workspace`), so a repository whose documentation is a
+    workspace package builds at its root. None when there is none or more than one (which
+    is the site is not stated)."""
+    if not _is_workspace(root):
+        return None
+    found: list[Path] = []
+    for name in WORKSPACE_FOLDERS:
+        base = root / name
+        if not base.is_dir() or base.is_symlink():
+            continue
+        try:
+            packages = sorted(p for p in base.iterdir() if p.is_dir() and not p.is_symlink())
+        except OSError:
+            continue
+        for package in packages[:_MAX_PACKAGES]:
+            if package.name.startswith(".") or package.name in SKIPPED_FOLDERS:
+                continue
+            here = config_in(package) or (
+                config_in(package / "docs") if (package / "docs").is_dir() else None
+            )
+            if here is not None:
+                found.append(here)
+    return found[0] if len(found) == 1 else None

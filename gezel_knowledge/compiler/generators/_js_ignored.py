@@ -8,14 +8,20 @@ such a folder names a page the generator publishes, which the tree cannot hold.
 
 Read: the ``.gitignore`` of each folder from the source folder down to the site's folder;
 its anchored patterns (a ``/`` before the last character) naming a folder or a folder's
-contents (``a/b/``, ``a/b/*``, ``a/b/**``), or a file (``/docs/releases.md``, a page a script
-writes), with no other wildcard. A pattern that matches at
-any depth (``dist/``, ``node_modules/``) names build output, not pages, and is not read; a
-``!`` line re-includes a file, which exists anyway.
+contents (``a/b/``, ``a/b/*``, ``a/b/**``, or ``/a/b`` with no suffix, which git matches as a
+folder too), or a file (``/docs/releases.md``, a page a script writes), with no other
+wildcard; ``a/b/*.md`` names the folder's pages. A pattern that matches at any depth
+(``dist/``, ``node_modules/``) names build output, not pages, and is not read; a ``!`` line
+re-includes a file, which exists anyway.
+
+A ``.gitignore`` in a folder below the site (``src/content/docs/reference/.gitignore``, beside
+the pages a script writes) is read the same way, and there an unanchored line naming pages
+is read too: ``*`` or ``*.md`` (the folder's pages), ``config.md`` (a page of that folder).
 """
 
 from __future__ import annotations
 
+import os
 from pathlib import Path, PurePosixPath
 
 from gezel_knowledge.compiler.errors import SourceError
@@ -24,7 +30,10 @@ from gezel_knowledge.compiler.generators import _config as config
 __all__ = ["ignored_files", "ignored_folders", "page_routes", "routes_below"]
 
 _MAX_PATTERNS = 2000
+_MAX_FOLDERS = 5000
 _WILDCARDS = frozenset("*?[]\\")
+_PAGE_SUFFIXES = (".md", ".mdx", ".mdoc", ".markdown")
+_SKIPPED = frozenset({"node_modules", "dist", "build"})
 
 
 def _path(line: str) -> tuple[str, bool] | None:
@@ -34,7 +43,7 @@ def _path(line: str) -> tuple[str, bool] | None:
     if not line or line.startswith(("#", "!")):
         return None
     folder = False
-    for ending in ("/**", "/*", "/"):
+    for ending in ("/**", "/*", "/", *(f"/*{s}" for s in _PAGE_SUFFIXES)):
         if line.endswith(ending):
             line, folder = line[: -len(ending)], True
             break
@@ -44,6 +53,9 @@ def _path(line: str) -> tuple[str, bool] | None:
     parts = PurePosixPath(line).parts
     if not parts or any(_WILDCARDS & set(p) or p in (".", "..") for p in parts):
         return None
+    # Without a trailing slash git ignores a file or a folder of that name: one with no
+    # suffix (`/docs/api`, where an API reference is generated) is read as a folder.
+    folder = folder or "." not in parts[-1]
     return "/".join(parts), folder
 
 
@@ -63,12 +75,47 @@ def ignored_files(site: Path, root: Path) -> tuple[Path, ...]:
     return tuple(p for p, folder in _ignored(site, root) if not folder)
 
 
+def _unanchored(line: str) -> tuple[str, bool] | None:
+    """What an unanchored line of a ``.gitignore`` inside the site names: the folder's own
+    pages (``*``, ``*.md``: the folder) or a page of it (``config.md``)."""
+    line = line.strip()
+    if line in ("*", "**", *(f"*{s}" for s in _PAGE_SUFFIXES)):
+        return "", True
+    if "/" in line or _WILDCARDS & set(line) or not line.endswith(_PAGE_SUFFIXES):
+        return None
+    return line, False
+
+
+def _nested(site: Path) -> list[Path]:
+    """The ``.gitignore`` files in the folders below ``site`` (hidden folders and
+    :data:`SKIPPED` ones left out), at most :data:`_MAX_FOLDERS` folders visited."""
+    found: list[Path] = []
+    for visited, (folder, dirs, files) in enumerate(os.walk(site)):  # never follows links
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in _SKIPPED)
+        if visited >= _MAX_FOLDERS:
+            break
+        if ".gitignore" in files and Path(folder) != site:
+            found.append(Path(folder) / ".gitignore")
+    return found
+
+
 def _ignored(site: Path, root: Path) -> list[tuple[Path, bool]]:
     try:
         chain = [site, *site.relative_to(root).parents]
     except ValueError:
         return []
     found: set[tuple[Path, bool]] = set()
+    for ignore in _nested(site):
+        base = ignore.parent
+        try:
+            text = config.read_text(ignore, root)
+        except SourceError:
+            continue
+        for line in text.splitlines()[:_MAX_PATTERNS]:
+            named = _path(line) if _anchored(line) else _unanchored(line)
+            if named is not None:
+                path = base.joinpath(*named[0].split("/")) if named[0] else base
+                found.add((path, named[1]))
     for rel in chain:
         base = site if rel == site else root / rel
         ignore = base / ".gitignore"
@@ -90,7 +137,7 @@ def page_routes(files: tuple[Path, ...], base: Path) -> tuple[str, ...]:
     suffix (``releases``; an ``index`` page its folder), relative to it."""
     out = []
     for file in files:
-        if file.is_relative_to(base) and file.suffix in (".md", ".mdx", ".mdoc", ".markdown"):
+        if file.is_relative_to(base) and file.suffix in _PAGE_SUFFIXES:
             rel = PurePosixPath(file.relative_to(base).as_posix())
             page = rel.with_suffix("")
             bare = page.parent.as_posix() if page.name == "index" else page.as_posix()

@@ -5,12 +5,14 @@ page; ``@site/`` names the site's folder) and write ``<Name />`` where the part'
 Docusaurus renders the part there, headings included, so a link to one of them resolves. The
 import line is dropped and each ``<Name />`` (props, if any, ignored) replaced by the part's
 text without its front matter, expanded in turn, at most :data:`MAX_DEPTH` deep and
-:data:`MAX_EXPANDED` characters in all. An import of anything else (a React component, a
-part outside the source folder or missing) is left as written.
+:data:`MAX_EXPANDED` characters in all; the part's relative link targets are rewritten from
+the page's folder, as MDX resolves them from the part's own. An import of anything else (a
+React component, a part outside the source folder or missing) is left as written.
 """
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path, PurePosixPath
 
@@ -55,13 +57,11 @@ def expand_partials(body: str, *, folder: Path, site: Path, within: Path, depth:
             inner = split_front_matter(text, path=where).body
         except SourceError:
             inner = text
-        parts[name] = expand_partials(
-            inner,
-            folder=(file or folder / target).resolve().parent,
-            site=site,
-            within=within,
-            depth=depth + 1,
-        ).strip("\n")
+        part_folder = (file or folder / target).resolve().parent
+        expanded = expand_partials(
+            inner, folder=part_folder, site=site, within=within, depth=depth + 1
+        )
+        parts[name] = _rebased(expanded, part_folder, folder).strip("\n")
         return ""
 
     body = _IMPORT.sub(drop, body)
@@ -79,6 +79,39 @@ def expand_partials(body: str, *, folder: Path, site: Path, within: Path, depth:
         return f"\n{text}\n"
 
     return usage.sub(put, body)
+
+
+# An inline link or image target: `](target` up to a space or `)`.
+_TARGET = re.compile(r"(\]\()([^)\s]+)")
+_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
+
+
+def _rebased(text: str, part: Path, page: Path) -> str:
+    """A part's text with its relative link targets (``../a.md``, ``./img.png``) written
+    from the page's folder: MDX compiles the part as its own file, so they resolve from the
+    part's folder. Fenced code is left as it is."""
+    if part == page.resolve():
+        return text
+    out: list[str] = []
+    fence: str | None = None
+    for line in text.split("\n"):
+        opened = _FENCE.match(line)
+        if opened is not None:
+            fence = None if fence == opened.group(1) else (fence or opened.group(1))
+        elif fence is None and "](" in line:
+            out.append(_TARGET.sub(lambda m: m.group(1) + _from(m.group(2), part, page), line))
+            continue
+        out.append(line)
+    return "\n".join(out)
+
+
+def _from(target: str, part: Path, page: Path) -> str:
+    """``target`` (relative to ``part``) relative to ``page``; other targets as written."""
+    if not target or target.startswith(("/", "#", "@", "<")) or _SCHEME.match(target):
+        return target
+    path, sep, rest = target.partition("#")
+    rebased = os.path.relpath(os.path.normpath(part / path), page.resolve())
+    return Path(rebased).as_posix() + sep + rest
 
 
 def _read(file: Path, within: Path) -> str | None:

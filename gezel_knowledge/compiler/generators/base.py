@@ -89,6 +89,14 @@ class LinkStyle:
     root-relative to a folder the source folder does not hold, names a file of the repository
     the compiler does not read, and is kept as written with no warning."""
 
+    unchecked_globs: tuple[str, ...] = ()
+    """Glob patterns (``/plugin/*/#default-permission``, as JavaScript tools write them) of
+    link targets, as written, that the site's link checker is told not to check: kept as
+    written, silently."""
+    unchecked_suffixes: frozenset[str] = frozenset()
+    """Suffixes (lowercase, no dot) of link targets the generator never checks, kept as
+    written without a warning when no page answers them (VitePress' known file types: a
+    link to a ``.ts`` or ``.pdf`` file is no page link to it)."""
     quiet: frozenset[str] = frozenset()
     """Links the generator resolves or does not report under the site's settings (MkDocs'
     ``validation``), kept as written without a warning when no page answers them:
@@ -232,5 +240,11 @@ class Generator(ABC):
 
     def link_target(self, raw: str) -> LinkTarget | None:
         """A target in the generator's own syntax (Hugo's ``{{< ref >}}``), or ``None``."""
+        del raw
+        return None
+
+    def aliased(self, raw: str) -> tuple[Path, str] | None:
+        """The file a target written with an import alias names (Astro's tsconfig ``paths``:
+        ``@assets/a.png``) and what follows its path (``#x``); ``None`` for other targets."""
         del raw
         return None

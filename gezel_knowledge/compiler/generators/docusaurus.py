@@ -65,6 +65,7 @@ from gezel_knowledge.compiler.generators._js import (
     read_module,
     walk_values,
 )
+from gezel_knowledge.compiler.generators._js_config import workspace_config
 from gezel_knowledge.compiler.generators._js_ignored import (
     ignored_files,
     ignored_folders,
@@ -241,7 +242,8 @@ def _config_in(folder: Path) -> Path | None:
 def _config_file(root: Path) -> Path | None:
     """The configuration at ``root``, else in one folder just below it (``website/`` first),
     else two folders below (``packages/website/``, a workspace's site) when its docs live
-    outside its own folder (``path: '../../docs'``), as a monorepo keeps them."""
+    outside its own folder (``path: '../../docs'``), as a monorepo keeps them; else the one
+    site among the workspace packages of ``apps/`` and ``packages/``."""
     found = _config_in(root)
     if found is not None:
         return found
@@ -255,7 +257,8 @@ def _config_file(root: Path) -> Path | None:
             found = _config_in(inner)
             if found is not None and _docs_leave(found, root):
                 return found
-    return None
+    # A monorepo whose one site is a workspace package (packages/lexical-website/).
+    return workspace_config(root, _config_in)
 
 
 _MAX_INNER_FOLDERS = 200

@@ -9,7 +9,8 @@ object holding most of ``title``, ``sidebar``, ``locales``, ``defaultLocale``, `
 ``trailingSlash``, ``srcDir``, ``integrations``.
 
 Pages: the ``.md``, ``.mdx`` and ``.mdoc`` files of the content folder but those whose name
-starts with ``_`` and ``draft: true`` ones, of the default locale only: with a ``root``
+starts with ``_`` and ``draft: true`` ones (of pages sharing a slug, Astro keeps one: the
+first by path, the others named by a warning), of the default locale only: with a ``root``
 locale, every folder but the other locales' (``fr/``); with ``defaultLocale: 'en'`` and no
 ``root``, the ``en/`` folder.
 
@@ -32,8 +33,9 @@ first, and pages no sidebar lists follow the sidebar, in path order; ``404.md`` 
 not-found page, no document.
 
 Links the site's ``starlight-links-validator`` plugin is told not to check are kept silently:
-its ``exclude`` patterns (``/linter/rules/**/*``, as routes) and, with ``errorOnInvalidHashes:
-false``, anchors.
+its ``exclude`` patterns (``/linter/rules/**/*``, as routes; others, such as
+``/plugin/*/#default-permission``, as globs over the links as written) and, with
+``errorOnInvalidHashes: false``, anchors.
 
 Metadata: ``title`` (the default locale's when it is one per locale), ``description``, the
 default locale's ``lang``, Astro's ``site``; the publisher from a GitHub ``social`` link or
@@ -50,10 +52,10 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from gezel_knowledge.compiler.errors import display_path
+from gezel_knowledge.compiler.errors import SourceError, display_path
 from gezel_knowledge.compiler.generators import _config as config
 from gezel_knowledge.compiler.generators._context import MARKDOWN_SUFFIXES, MDX, SCHEME, Context
-from gezel_knowledge.compiler.generators._js import read_module
+from gezel_knowledge.compiler.generators._js import literals, read_module
 from gezel_knowledge.compiler.generators._js_config import (
     SKIPPED_FOLDERS,
     JsFile,
@@ -173,6 +175,17 @@ def _unchecked(validator: dict[str, Any] | None) -> tuple[str, ...]:
     return tuple(out)
 
 
+def _unchecked_globs(validator: dict[str, Any] | None) -> tuple[str, ...]:
+    """The validator's other ``exclude`` patterns (``/plugin/*/#default-permission``), as
+    globs over the links as written."""
+    patterns = (validator or {}).get("exclude")
+    return tuple(
+        p
+        for p in (patterns[:_MAX_EXCLUDES] if isinstance(patterns, list) else ())
+        if isinstance(p, str) and p.startswith("/") and any(c in p for c in "*?[]{}")
+    )
+
+
 def _options(main: JsFile) -> dict[str, Any]:
     """Starlight's options: the literal passed to the integration (``starlight({...})``, a
     call inside Astro's configuration literal, so read on its own), else the object holding
@@ -249,7 +262,19 @@ def _docs(ctx: Context, read: _Config) -> list[_Doc]:
             if data.get("draft") is True:
                 continue  # a draft is left out of a production build
             out.append(_Doc(rel, within, slug_of(rel, data), data))
-    return sorted(out, key=lambda d: d.rel)
+    # Astro keeps one entry per slug (a later one overwrites an earlier, in an order the
+    # filesystem gives): the first by path is the catalog's, the others are named.
+    kept: dict[str, _Doc] = {}
+    for doc in sorted(out, key=lambda d: d.rel):
+        first = kept.setdefault(doc.slug, doc)
+        if first is not doc:
+            ctx.warn(
+                "duplicate-page-url",
+                f"has the slug {doc.slug!r} of {first.rel}; Starlight publishes one of them, "
+                "left out",
+                ctx.display(ctx.content_root / doc.rel),
+            )
+    return list(kept.values())
 
 
 # ── the navigation ──────────────────────────────────────────────────────────────────────
@@ -394,6 +419,21 @@ class Starlight(Generator):
     marker = "astro.config.mjs using @astrojs/starlight"
     page_suffixes = (*MARKDOWN_SUFFIXES, MDX, ".mdoc")
 
+    def __init__(self, aliases: tuple[tuple[str, Path], ...] = ()) -> None:
+        self._aliases = aliases
+        """The project's import aliases (``@assets/`` and the folder it stands for)."""
+
+    def aliased(self, raw: str) -> tuple[Path, str] | None:
+        for prefix, folder in self._aliases:
+            if raw.startswith(prefix):
+                rest = raw[len(prefix) :]
+                cut = min((i for i in (rest.find("#"), rest.find("?")) if i >= 0), default=-1)
+                path, after = (rest, "") if cut < 0 else (rest[:cut], rest[cut:])
+                parts = [p for p in path.split("/") if p]
+                if parts and ".." not in parts:
+                    return folder.joinpath(*parts), after
+        return None
+
     def detect(self, root: Path, *, forced: bool) -> Site | None:
         file = _config_file(root)
         if file is None:
@@ -424,7 +464,7 @@ class Starlight(Generator):
         base = (_str(read.astro.get("base")) or "/").strip("/")
         never = read.astro.get("trailingSlash") == "never"
         return Site(
-            self,
+            Starlight(_aliases(project, root)),
             file,
             content,
             config.site_metadata(
@@ -442,6 +482,7 @@ class Starlight(Generator):
                 + _ignored_routes(project, root, content, src)
                 + _redirects(read.astro)
                 + _unchecked(read.validator),
+                unchecked_globs=_unchecked_globs(read.validator),
                 # The site's link checker set not to fail on hashes: anchors go unchecked.
                 quiet=frozenset({"anchor"})
                 if read.validator is not None
@@ -477,6 +518,38 @@ class Starlight(Generator):
 
 
 _MAX_ROUTES = 10_000
+_MAX_ALIASES = 100
+
+
+def _aliases(project: Path, root: Path) -> tuple[tuple[str, Path], ...]:
+    """The import aliases of the project's ``tsconfig.json`` ``compilerOptions.paths``, which
+    Astro resolves in pages too (``![](@assets/a.png)``): each ``prefix/*`` whose first
+    target is ``folder/*``, from ``baseUrl`` (else the tsconfig's folder), inside ``root``.
+    The file is read as JavaScript literals (tsconfig allows comments); ``extends`` is not
+    followed."""
+    file = project / "tsconfig.json"
+    if not file.is_file():
+        return ()
+    try:
+        found = literals(config.read_text(file, root))
+    except SourceError:
+        return ()
+    options = config.mapping(found[0] if found and isinstance(found[0], dict) else {}).get(
+        "compilerOptions"
+    )
+    options = config.mapping(options)
+    base = _str(options.get("baseUrl")) or "."
+    out: list[tuple[str, Path]] = []
+    for key, targets in list(config.mapping(options.get("paths")).items())[:_MAX_ALIASES]:
+        first = targets[0] if isinstance(targets, list) and targets else None
+        if not (isinstance(key, str) and key.endswith("/*") and len(key) > 2):
+            continue
+        if not (isinstance(first, str) and first.endswith("/*")):
+            continue
+        folder = Path(os.path.normpath(project / base / first[:-2]))
+        if folder.is_relative_to(root):
+            out.append((key[:-1], folder))
+    return tuple(sorted(out, key=lambda a: -len(a[0])))
 
 
 def _redirects(astro: dict[str, Any]) -> tuple[str, ...]:

@@ -30,6 +30,12 @@ first; an item with ``items`` is a section (led by its own ``link`` page), one w
 Metadata: ``title``, ``description``, ``lang`` (else the root locale's), ``sitemap.hostname``;
 the publisher from a GitHub ``socialLinks`` entry or the ``editLink`` pattern. Anchors:
 VitePress' slugs (:mod:`~gezel_knowledge.compiler.text.anchors`), ``{#id}`` honoured.
+
+Links to what the site publishes besides its pages are kept silently: folders the deploy
+writes (``.gitignore``'d, or a sidebar's path such as ``'/api/'`` whose folder the tree lacks,
+where typedoc writes an API reference), the paths ``ignoreDeadLinks`` names (a string, or a
+regular expression anchored at a literal path: ``/^\\/interactive/``), and links to files of the
+types VitePress' dead-link check skips (``.ts``, ``.pdf``, ``.json``...).
 """
 
 from __future__ import annotations
@@ -45,7 +51,7 @@ from gezel_knowledge.compiler.errors import SourceError, display_path
 from gezel_knowledge.compiler.generators import _config as config
 from gezel_knowledge.compiler.generators._context import SCHEME, Context, normalise
 from gezel_knowledge.compiler.generators._glob import Glob
-from gezel_knowledge.compiler.generators._js import SPREAD, UNKNOWN
+from gezel_knowledge.compiler.generators._js import SPREAD, UNKNOWN, Regex
 from gezel_knowledge.compiler.generators._js_config import (
     SKIPPED_FOLDERS,
     JsFile,
@@ -182,6 +188,57 @@ def _sidebar(read: _Config, directory: dict[str, Any]) -> Any:
 # ── routes ──────────────────────────────────────────────────────────────────────────────
 
 
+# The file types VitePress' dead-link check skips (treatAsHtml's list): a link to one is left
+# as written, whether or not the file exists.
+_FILE_TYPE_NAMES = (
+    "3g2 3gp aac ai apng au avif bin bmp cer class conf crl css csv dll doc eps epub exe gif gz "
+    "ics ief jar jpe jpeg jpg js json jsonld m4a man mid midi mjs mov mp2 mp3 mp4 mpe mpeg mpg "
+    "mpp oga ogg ogv ogx opus otf p10 p7c p7m p7s pdf png ps qt roff rtf rtx ser svg t tif tiff "
+    "tr ts tsv ttf txt vtt wav weba webm webp woff woff2 xhtml xml yaml yml zip"
+)
+_FILE_TYPES = frozenset(_FILE_TYPE_NAMES.split())
+_LITERAL_PATH = re.compile(r"(?:[A-Za-z0-9_.~-]|\\[/.-])+")
+
+
+def _ignored_dead_links(value: Any) -> tuple[str, ...]:
+    """The routes ``ignoreDeadLinks`` names: a string entry (a link) and a regular
+    expression anchored at a literal path (``/^\\/interactive/``: another app on the host);
+    ``true`` and other patterns name no route (never compiled, never run)."""
+    out: list[str] = []
+    for entry in value[:_MAX_IGNORED] if isinstance(value, list) else ():
+        if isinstance(entry, str) and entry.startswith("/"):
+            text = entry
+        elif isinstance(entry, Regex) and entry.source.startswith("^\\/"):
+            literal = entry.source[1:]
+            if not _LITERAL_PATH.fullmatch(literal):
+                continue
+            text = re.sub(r"\\(.)", r"\1", literal)
+        else:
+            continue
+        path = text.split("#", 1)[0].split("?", 1)[0].strip("/")
+        if path:
+            out.extend((path, path + "/"))
+    return tuple(out)
+
+
+_MAX_IGNORED = 1000
+
+
+def _absent_sidebar_folders(sidebar: Any, content: Path) -> tuple[str, ...]:
+    """The paths of a sidebar by path (``'/api/': [...]``) whose folder the tree lacks: the
+    build writes the pages there before VitePress runs (typedoc's API reference), so links
+    below them are routes of the site."""
+    if not isinstance(sidebar, dict):
+        return ()
+    out = []
+    for key in sidebar:
+        parts = [p for p in key.split("/") if p] if isinstance(key, str) else []
+        absent = parts and ".." not in parts and not content.joinpath(*parts).exists()
+        if absent and key.endswith("/"):
+            out.append("/".join(parts) + "/")
+    return tuple(out)
+
+
 def _param(segment: str) -> tuple[str, str] | None:
     """A ``:name`` segment's name and the suffix after it (``:pkg.md`` is ``pkg``, ``.md``);
     ``:rest*`` is ``rest*``, standing for the rest of the path."""
@@ -249,6 +306,8 @@ class _Builder:
     by_route: dict[str, str]
     where: str
     placed: set[str] = field(default_factory=set)
+    generated: tuple[str, ...] = ()
+    """Folders the build writes (:func:`_absent_sidebar_folders`): their links are silent."""
 
     def rel(self, link: str, base: str) -> str | None:
         """The page a sidebar link names (relative to ``base``), or ``None``."""
@@ -263,7 +322,7 @@ class _Builder:
         if key == "index" or key.endswith("/index"):
             key = key[: -len("index")]
         found = self.by_route.get(key.strip("/"))
-        if found is None:
+        if found is None and not (key.strip("/") + "/").startswith(self.generated):
             self.ctx.warn(
                 "missing-outline-page",
                 f"sidebar links {link!r}, which no page is published at; left out",
@@ -394,6 +453,7 @@ class VitePress(Generator):
             LinkStyle(
                 "html",
                 slug="vitepress",
+                unchecked_suffixes=_FILE_TYPES,
                 prefixes=(base + "/",) if base else (),
                 static_roots=(content / "public",),
                 # Pages the deploy writes before VitePress runs (.gitignore'd folders).
@@ -402,7 +462,11 @@ class VitePress(Generator):
                     for b in (content, content / "public")
                     for r in routes_below(ignored_folders(project, root), b)
                 )
-                + page_routes(ignored_files(project, root), content),
+                + page_routes(ignored_files(project, root), content)
+                + _ignored_dead_links(settings.get("ignoreDeadLinks"))
+                + _absent_sidebar_folders(
+                    _sidebar(read, _directory_config(read, content, root)), content
+                ),
             ),
         )
 
@@ -420,6 +484,7 @@ class VitePress(Generator):
         if "" in by_route:
             builder.page(root, by_route[""], None)  # the home page
         sidebar = _sidebar(read, _directory_config(read, ctx.content_root, project))
+        builder.generated = _absent_sidebar_folders(sidebar, ctx.content_root)
         if sidebar is not None:
             builder.sidebar(root, sidebar)
         # `...await sidebarsFromFiles()`, `'/api/': apiSidebar()`: built by code, not run.

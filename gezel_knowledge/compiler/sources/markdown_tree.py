@@ -52,6 +52,7 @@ from gezel_knowledge.archive.assets import (
 )
 from gezel_knowledge.compiler.errors import BuildWarning, SourceError, display_path
 from gezel_knowledge.compiler.generators._context import pretty
+from gezel_knowledge.compiler.generators._glob import Glob
 from gezel_knowledge.compiler.generators.base import INDEX_STEMS, LinkTarget, Site
 from gezel_knowledge.compiler.generators.registry import (
     OUTLINE_KINDS,
@@ -418,6 +419,7 @@ class _Tree:
         self.folded_assets: dict[str, str] = {}
         self.warnings: list[BuildWarning] = []
         self.resolver: LinkResolver | None = None
+        self.unchecked = Glob(self.style.unchecked_globs)
         self.labels: dict[str, tuple[str, tuple[int, int]]] = {}
         """MyST labels of every page (label -> page, lines), for generators that read them."""
         self._folded_labels: dict[str, tuple[str, tuple[int, int]]] | None = None
@@ -573,8 +575,9 @@ class _Tree:
             if raw[:5].lower() == "xref:":
                 self._plan_xref(page, link, raw[5:], where=where, line=line)
                 continue
-            if not raw or _SCHEME.match(raw) or raw in self.style.ignored:
-                continue  # a URL, or a target the site says the generator renders itself
+            if not raw or _SCHEME.match(raw) or self._ignored(raw):
+                continue  # a URL, or a target the site renders itself or does not check
+            raw = self._unaliased(page, raw)
             ref = self.site.generator.link_target(raw) or _templated(raw)
             path_part, _, fragment = (ref.path if ref is not None else raw).partition("#")
             path_part = path_part.split("?", 1)[0]
@@ -607,9 +610,28 @@ class _Tree:
                 why = "names no page of the tree" if missing else "is not a page of the catalog"
                 self._keep(page, link, where, line, reason=reason, why=why)
 
+    def _ignored(self, raw: str) -> bool:
+        """Whether the site says the generator renders ``raw`` itself (:attr:`LinkStyle.
+        ignored`) or its link checker does not check it (:attr:`LinkStyle.unchecked_globs`)."""
+        return raw in self.style.ignored or bool(self.unchecked and self.unchecked.match(raw))
+
+    def _unaliased(self, page: _Page, raw: str) -> str:
+        """A target written with an import alias (``@assets/a.png``) as the path from the
+        page to the file it names; any other target as it is."""
+        alias = self.site.generator.aliased(raw)
+        if alias is None:
+            return raw
+        folder = self.content_root / PurePosixPath(page.rel).parent
+        return Path(os.path.relpath(alias[0], folder)).as_posix() + alias[1]
+
     def _quiet(self, page: _Page, link: LinkRef, decoded: str, on_disk: Path | None) -> bool:
         """Whether the generator, under the site's settings, keeps this unresolved link
-        without a warning (:attr:`LinkStyle.quiet`)."""
+        without a warning (:attr:`LinkStyle.quiet`, :attr:`LinkStyle.unchecked_suffixes`)."""
+        if self.style.unchecked_suffixes and not link.image:
+            # A link, not an image: a missing image is broken whatever the link check skips.
+            last = decoded.rstrip("/").rsplit("/", 1)[-1]
+            if last.rsplit(".", 1)[-1].lower() in self.style.unchecked_suffixes:
+                return True
         quiet = self.style.quiet
         if not quiet:
             return False
