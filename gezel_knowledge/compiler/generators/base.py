@@ -137,6 +137,9 @@ class LinkTarget:
     path: str
     file_first: bool = True
     """Resolve as a file relative to the page, then to the content folder (Hugo's ``ref``)."""
+    plain: bool = False
+    """An ordinary link written another way (DocFX's ``~/a.md`` is ``/a.md``): resolved, as a
+    page or an asset, exactly as that link would be."""
 
 
 class Generator(ABC):

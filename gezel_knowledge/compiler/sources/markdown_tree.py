@@ -49,7 +49,7 @@ from gezel_knowledge.archive.assets import (
 )
 from gezel_knowledge.compiler.errors import BuildWarning, SourceError, display_path
 from gezel_knowledge.compiler.generators._context import pretty
-from gezel_knowledge.compiler.generators.base import INDEX_STEMS, Site
+from gezel_knowledge.compiler.generators.base import INDEX_STEMS, LinkTarget, Site
 from gezel_knowledge.compiler.generators.registry import (
     OUTLINE_KINDS,
     recognise_outline,
@@ -564,7 +564,7 @@ class _Tree:
                 continue
             if not raw or _SCHEME.match(raw) or raw in self.style.ignored:
                 continue  # a URL, or a target the site says the generator renders itself
-            ref = self.site.generator.link_target(raw)
+            raw, ref = self._target(raw)
             path_part, _, fragment = (ref.path if ref is not None else raw).partition("#")
             path_part = path_part.split("?", 1)[0]
             if not path_part:
@@ -595,6 +595,14 @@ class _Tree:
                 reason = "unresolved-link" if missing else "link-not-rewritten"
                 why = "names no page of the tree" if missing else "is not a page of the catalog"
                 self._keep(page, link, where, line, reason=reason, why=why)
+
+    def _target(self, raw: str) -> tuple[str, LinkTarget | None]:
+        """The target, and the generator's reading of it; an ordinary link the generator only
+        spells another way (:attr:`LinkTarget.plain`) is that link."""
+        ref = self.site.generator.link_target(raw)
+        if ref is not None and ref.plain:
+            return ref.path, None
+        return raw, ref
 
     def _quiet(self, page: _Page, link: LinkRef, decoded: str, on_disk: Path | None) -> bool:
         """Whether the generator, under the site's settings, keeps this unresolved link
