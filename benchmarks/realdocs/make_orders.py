@@ -562,6 +562,12 @@ def _plain_hugo_config(copy: Path) -> None:
             data.pop("permalinks", None)
             if isinstance(data.get("module"), dict):
                 data["module"].pop("workspace", None)
+            # Newer typographer settings (a mapping) are unknown to Hugo 0.111; no order in them.
+            markup = data.get("markup")
+            goldmark = markup.get("goldmark") if isinstance(markup, dict) else None
+            extensions = goldmark.get("extensions") if isinstance(goldmark, dict) else None
+            if isinstance(extensions, dict) and isinstance(extensions.get("typographer"), dict):
+                extensions.pop("typographer")
             config.write_text(yaml.safe_dump(data), encoding="utf-8")
 
 
@@ -587,7 +593,8 @@ def hugo(site: Path, content: str) -> list[str]:
         # The theme is left out (its modules need the network); its shortcodes render nothing.
         (layouts / "shortcodes").mkdir()
         used: dict[str, bool] = {}
-        for page in site.rglob("*.md"):
+        # Content pages written in HTML (a Docsy home's _index.html) call shortcodes too.
+        for page in [*site.rglob("*.md"), *(site / content).rglob("*.html")]:
             text = page.read_text("utf-8", errors="replace")
             for close, name in SHORTCODE.findall(text):
                 used[name] = used.get(name, False) or bool(close)
