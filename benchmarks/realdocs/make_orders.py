@@ -162,17 +162,21 @@ class _DocfxOrder:
             folder = folder.parent
         return None
 
+    def path(self, base: Path, href: str) -> Path:
+        """An href's file: ``~/`` is the project's folder, anything else the toc's."""
+        return self.site / href[2:] if href.startswith("~/") else base / href
+
     def target(self, item: dict[str, Any], base: Path) -> tuple[Path | None, Path | None]:
         """An item's nested toc and its page (href, else uid), after its topic page."""
         href = str(item.get("href") or "")
         topic = item.get("topicHref") or item.get("homepage")
         uid = item.get("topicUid") or item.get("uid") or item.get("homepageUid")
         if topic:
-            self.out.append(_rel(self.site, base / topic))
+            self.out.append(_rel(self.site, self.path(base, str(topic))))
         elif uid and not href and uid in self.uids:
             self.out.append(_rel(self.site, self.uids[uid]))
         if href and "://" not in href:
-            target = base / href.removeprefix("~/")
+            target = self.path(base, href)
             if href.endswith("/") or target.is_dir():
                 return _docfx_find_toc(target), None
             if target.name.lower() in ("toc.yml", "toc.md"):
