@@ -335,3 +335,29 @@ def test_a_languages_own_menus_file_orders_the_home(tmp_path: Path) -> None:
     order = sorted((t.sort_key, t.id) for t in source.topics if t.parent_id is None)
     # "h" holds the home page; without the menu, Blog would come before Docs (by title).
     assert [topic for _, topic in order] == ["h", "docs", "blog"]
+
+
+def test_a_bundles_files_are_published_at_their_paths(tmp_path: Path) -> None:
+    # A page's URL is a folder (/ops/monitoring/), so `../grafana.json` is /ops/grafana.json:
+    # the file beside the section's _index.md, which Hugo publishes there. A file only a
+    # path from the page's file would name, or none at all, still warns.
+    root = write_tree(
+        tmp_path / "hugo",
+        {
+            "hugo.toml": 'title = "H"\n',
+            "content/_index.md": "---\ntitle: H\n---\n",
+            "content/ops/_index.md": "---\ntitle: Ops\n---\n",
+            "content/ops/monitoring.md": (
+                "---\ntitle: Monitoring\n---\nImport [the dashboard](../grafana.json), "
+                "[the rules](/ops/rules.yml) and [the spec](../api/spec.json).\n\n"
+                "[gone](../gone.json)\n"
+            ),
+            "content/ops/grafana.json": "{}\n",
+            "content/ops/rules.yml": "groups: []\n",
+            "content/ops/api/spec.json": "{}\n",
+            "content/gone.json": "{}\n",
+        },
+        catalog=None,
+    )
+    source = load_markdown_tree(root)
+    assert _warnings(source) == [("link-not-rewritten", "content/ops/monitoring.md", 6)]

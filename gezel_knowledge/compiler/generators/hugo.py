@@ -1104,6 +1104,8 @@ class Hugo(Generator):
                 lowercase=not data.get("disablePathToLower", False),
                 prefixes=_prefixes(data, language),
                 static_roots=(root / "static",),
+                # A bundle's other files are published beside its pages, at their paths.
+                resource_roots=(content,),
                 routes=_routes(data),
                 ignored=_hook_destinations(root),
                 definition_terms=config.get(
