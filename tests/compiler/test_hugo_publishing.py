@@ -361,3 +361,44 @@ def test_a_bundles_files_are_published_at_their_paths(tmp_path: Path) -> None:
     )
     source = load_markdown_tree(root)
     assert _warnings(source) == [("link-not-rewritten", "content/ops/monitoring.md", 6)]
+
+
+def test_a_sections_pages_follow_the_main_menu_they_nest_in(tmp_path: Path) -> None:
+    # kind's shape: the layouts show the main menu as the sidebar; pages of one section
+    # (guide/ and design/ have no _index.md) name their parent entry in the main menu. They
+    # are listed under their parents in the menu's order (User Guide, weight 2, before
+    # Design, weight 5), each parent's pages by weight (0 last), then name.
+    root = write_tree(
+        tmp_path / "hugo",
+        {
+            "config.toml": (
+                'title = "K"\n[menu]\n[[menu.main]]\nidentifier = "user"\nname = "User Guide"\n'
+                'weight = 2\n[[menu.main]]\nidentifier = "design"\nname = "Design"\n'
+                'url = "/docs/design/"\nweight = 5\n'
+            ),
+            "content/_index.md": "---\ntitle: K\n---\n",
+            "content/docs/design/alpha.md": (
+                "---\ntitle: Alpha\nmenu:\n  main:\n    parent: design\n---\nA.\n"
+            ),
+            "content/docs/design/omega.md": (
+                "---\ntitle: Omega\nmenu:\n  main:\n    parent: design\n    weight: 1\n---\nO.\n"
+            ),
+            "content/docs/guide/start.md": (
+                "---\ntitle: Start\nmenu:\n  main:\n    parent: user\n    weight: 1\n---\nS.\n"
+            ),
+            "content/docs/guide/more.md": (
+                "---\ntitle: More\nmenu:\n  main:\n    parent: user\n    weight: 3\n---\nM.\n"
+            ),
+            "content/docs/plain.md": "---\ntitle: Plain\n---\nP.\n",
+        },
+        catalog=None,
+    )
+    source = load_markdown_tree(root)
+    docs = sorted((d.ordinal, d.id) for d in source.documents if d.topic_path == ("docs",))
+    assert [doc_id for _, doc_id in docs] == [
+        "docs/guide/start",
+        "docs/guide/more",
+        "docs/design/omega",
+        "docs/design/alpha",
+        "docs/plain",
+    ]
