@@ -402,3 +402,22 @@ def test_a_sections_pages_follow_the_main_menu_they_nest_in(tmp_path: Path) -> N
         "docs/design/alpha",
         "docs/plain",
     ]
+
+
+def test_a_page_whose_name_opens_with_an_underscore_is_an_ordinary_page(tmp_path: Path) -> None:
+    # Hugo treats _index.md (any language's) as the section's page and nothing else that
+    # opens with `_`: the glossary's _TEMPLATE.md is published at /_template/.
+    root = write_tree(
+        tmp_path / "hugo",
+        {
+            "hugo.toml": 'title = "G"\n',
+            "content/_index.md": "---\ntitle: G\n---\n",
+            "content/_index.fr.md": "---\ntitle: G fr\n---\n",
+            "content/_TEMPLATE.md": "---\ntitle: Template\n---\nT.\n",
+            "content/term.md": "---\ntitle: Term\n---\nSee [the template](/_template/).\n",
+        },
+        catalog=None,
+    )
+    source = load_markdown_tree(root)
+    assert sorted(d.id for d in source.documents) == ["_TEMPLATE", "_index", "term"]
+    assert source.warnings == ()

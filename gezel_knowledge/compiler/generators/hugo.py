@@ -495,7 +495,9 @@ def _members(
         if (
             not entry.is_file()
             or not ctx.is_page(entry)
-            or name.startswith("_")
+            # Of the files whose name opens with `_`, Hugo reads only _index.md as special
+            # (the section's page); any other (_TEMPLATE.md) is an ordinary page.
+            or name.split(".", 1)[0] == "_index"
             or entry.stem == "index"
             or walk.language_page(entry)
         ):
