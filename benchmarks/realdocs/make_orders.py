@@ -162,17 +162,21 @@ class _DocfxOrder:
             folder = folder.parent
         return None
 
+    def path(self, base: Path, href: str) -> Path:
+        """An href's file: ``~/`` is the project's folder, anything else the toc's."""
+        return self.site / href[2:] if href.startswith("~/") else base / href
+
     def target(self, item: dict[str, Any], base: Path) -> tuple[Path | None, Path | None]:
         """An item's nested toc and its page (href, else uid), after its topic page."""
         href = str(item.get("href") or "")
         topic = item.get("topicHref") or item.get("homepage")
         uid = item.get("topicUid") or item.get("uid") or item.get("homepageUid")
         if topic:
-            self.out.append(_rel(self.site, base / topic))
+            self.out.append(_rel(self.site, self.path(base, str(topic))))
         elif uid and not href and uid in self.uids:
             self.out.append(_rel(self.site, self.uids[uid]))
         if href and "://" not in href:
-            target = base / href.removeprefix("~/")
+            target = self.path(base, href)
             if href.endswith("/") or target.is_dir():
                 return _docfx_find_toc(target), None
             if target.name.lower() in ("toc.yml", "toc.md"):
@@ -564,6 +568,12 @@ def _plain_hugo_config(copy: Path) -> None:
             data.pop("permalinks", None)
             if isinstance(data.get("module"), dict):
                 data["module"].pop("workspace", None)
+            # Newer typographer settings (a mapping) are unknown to Hugo 0.111; no order in them.
+            markup = data.get("markup")
+            goldmark = markup.get("goldmark") if isinstance(markup, dict) else None
+            extensions = goldmark.get("extensions") if isinstance(goldmark, dict) else None
+            if isinstance(extensions, dict) and isinstance(extensions.get("typographer"), dict):
+                extensions.pop("typographer")
             config.write_text(yaml.safe_dump(data), encoding="utf-8")
 
 
@@ -589,7 +599,8 @@ def hugo(site: Path, content: str) -> list[str]:
         # The theme is left out (its modules need the network); its shortcodes render nothing.
         (layouts / "shortcodes").mkdir()
         used: dict[str, bool] = {}
-        for page in site.rglob("*.md"):
+        # Content pages written in HTML (a Docsy home's _index.html) call shortcodes too.
+        for page in [*site.rglob("*.md"), *(site / content).rglob("*.html")]:
             text = page.read_text("utf-8", errors="replace")
             for close, name in SHORTCODE.findall(text):
                 used[name] = used.get(name, False) or bool(close)

@@ -297,3 +297,59 @@ def test_code_included_from_above_the_project_is_kept_silently_and_noted(
         "1 file above the source folder (such as ../../samples/Hello.cs) is named by links "
         "the generator resolves; not read (confinement), the links are kept as written",
     )
+
+
+def test_links_from_the_project_folder_resolve_as_docfx_resolves_them(tmp_path: Path) -> None:
+    # `~/` is the DocFX project's folder in page links, images and code snippets alike.
+    root = write_tree(
+        tmp_path / "fx",
+        {
+            "docfx.json": "{}",
+            "toc.yml": "- name: Guide\n  href: guide/a.md\n- name: B\n  href: b.md\n",
+            "guide/a.md": (
+                "# A\n\nSee [B](~/b.md#usage) and [old docs](~/legacy/home.html).\n\n"
+                "![shot](~/images/shot.png)\n\n[!code-csharp[Main](~/snippets/Demo.cs#Main)]\n"
+                "[gone](~/gone.md)\n"
+            ),
+            "b.md": "# B\n\n## Usage\n\nUse it.\n",
+            "legacy/home.html": "<p>old</p>\n",
+            "images/shot.png": PNG,
+            "snippets/Demo.cs": "class Demo {}\n",
+        },
+        catalog=None,
+    )
+    source = load_markdown_tree(root)
+    assert _warnings(source) == [("unresolved-link", "guide/a.md", 8)]
+    assert [a.path for a in source.assets] == ["assets/images/shot.png"]
+    body = next(d for d in source.documents if d.id == "guide/a").load_body(LINKS)
+    assert "[B](knowledge://tester/demo/b#line=3-5)" in body
+
+
+def test_a_section_page_its_items_list_again_is_placed_once_silently(tmp_path: Path) -> None:
+    # topicHref names the page the node opens; DocFX lists it again as the first item (or
+    # later): one page, placed as the section's first page, with no repeated-placement warning.
+    root = write_tree(
+        tmp_path / "fx",
+        {
+            "docfx.json": "{}",
+            "toc.yml": (
+                "- name: Guide\n  href: guide/toc.yml\n  topicHref: guide/intro.md\n"
+                "- name: Other\n  topicHref: other/b.md\n  items:\n"
+                "    - name: A\n      href: other/a.md\n    - name: B\n      href: other/b.md\n"
+            ),
+            "guide/toc.yml": "- name: Intro\n  href: intro.md\n- name: Next\n  href: next.md\n",
+            "guide/intro.md": "# Intro\n",
+            "guide/next.md": "# Next\n",
+            "other/a.md": "# A\n",
+            "other/b.md": "# B\n",
+        },
+        catalog=None,
+    )
+    source = load_markdown_tree(root)
+    assert source.warnings == ()
+    assert {d.id: (d.topic_path, d.ordinal) for d in source.documents} == {
+        "guide/intro": (("guide",), 0),
+        "guide/next": (("guide",), 1),
+        "other/b": (("other",), 0),
+        "other/a": (("other",), 1),
+    }

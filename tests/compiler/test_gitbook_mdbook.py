@@ -205,3 +205,32 @@ def test_mdbook_spec_rules_grammar_and_std_links_resolve_as_the_preprocessor_mak
     source = load_markdown_tree(write_tree(tmp_path / "plain", plain, catalog=None))
     assert ("unresolved-link", "src/items.md") in [(w.reason, w.path) for w in source.warnings]
     assert len(source.warnings) > 1
+
+
+def _book(root: Path, *, legacy: bool) -> Path:
+    files: dict[str, str | bytes] = {
+        "SUMMARY.md": "# Summary\n\n* [Intro](README.md)\n",
+        "README.md": (
+            "# Intro\n\nSee [the Dockerfile](examples/Dockerfile), [notes](demo/README.md) "
+            "and [gone](examples/gone.yaml).\n"
+        ),
+        "examples/Dockerfile": "FROM scratch\n",
+        "demo/README.md": "# Demo\n",
+    }
+    if legacy:
+        files["book.json"] = '{"title": "Book"}\n'
+    return write_tree(root, files)
+
+
+def test_a_legacy_book_links_its_static_files_silently(tmp_path: Path) -> None:
+    # GitBook CLI copies every file its summary does not list to the site, so the links to
+    # the Dockerfile and to the unlisted README work there; the missing file still warns.
+    source = load_markdown_tree(_book(tmp_path / "legacy", legacy=True))
+    assert [(w.reason, w.line) for w in source.warnings] == [("unresolved-link", 3)]
+    # Without book.json (a Git-synced space, a bare SUMMARY.md folder) only pages publish.
+    source = load_markdown_tree(_book(tmp_path / "space", legacy=False))
+    assert sorted((w.reason, w.line) for w in source.warnings) == [
+        ("link-not-rewritten", 3),
+        ("link-not-rewritten", 3),
+        ("unresolved-link", 3),
+    ]

@@ -335,3 +335,89 @@ def test_a_languages_own_menus_file_orders_the_home(tmp_path: Path) -> None:
     order = sorted((t.sort_key, t.id) for t in source.topics if t.parent_id is None)
     # "h" holds the home page; without the menu, Blog would come before Docs (by title).
     assert [topic for _, topic in order] == ["h", "docs", "blog"]
+
+
+def test_a_bundles_files_are_published_at_their_paths(tmp_path: Path) -> None:
+    # A page's URL is a folder (/ops/monitoring/), so `../grafana.json` is /ops/grafana.json:
+    # the file beside the section's _index.md, which Hugo publishes there. A file only a
+    # path from the page's file would name, or none at all, still warns.
+    root = write_tree(
+        tmp_path / "hugo",
+        {
+            "hugo.toml": 'title = "H"\n',
+            "content/_index.md": "---\ntitle: H\n---\n",
+            "content/ops/_index.md": "---\ntitle: Ops\n---\n",
+            "content/ops/monitoring.md": (
+                "---\ntitle: Monitoring\n---\nImport [the dashboard](../grafana.json), "
+                "[the rules](/ops/rules.yml) and [the spec](../api/spec.json).\n\n"
+                "[gone](../gone.json)\n"
+            ),
+            "content/ops/grafana.json": "{}\n",
+            "content/ops/rules.yml": "groups: []\n",
+            "content/ops/api/spec.json": "{}\n",
+            "content/gone.json": "{}\n",
+        },
+        catalog=None,
+    )
+    source = load_markdown_tree(root)
+    assert _warnings(source) == [("link-not-rewritten", "content/ops/monitoring.md", 6)]
+
+
+def test_a_sections_pages_follow_the_main_menu_they_nest_in(tmp_path: Path) -> None:
+    # kind's shape: the layouts show the main menu as the sidebar; pages of one section
+    # (guide/ and design/ have no _index.md) name their parent entry in the main menu. They
+    # are listed under their parents in the menu's order (User Guide, weight 2, before
+    # Design, weight 5), each parent's pages by weight (0 last), then name.
+    root = write_tree(
+        tmp_path / "hugo",
+        {
+            "config.toml": (
+                'title = "K"\n[menu]\n[[menu.main]]\nidentifier = "user"\nname = "User Guide"\n'
+                'weight = 2\n[[menu.main]]\nidentifier = "design"\nname = "Design"\n'
+                'url = "/docs/design/"\nweight = 5\n'
+            ),
+            "content/_index.md": "---\ntitle: K\n---\n",
+            "content/docs/design/alpha.md": (
+                "---\ntitle: Alpha\nmenu:\n  main:\n    parent: design\n---\nA.\n"
+            ),
+            "content/docs/design/omega.md": (
+                "---\ntitle: Omega\nmenu:\n  main:\n    parent: design\n    weight: 1\n---\nO.\n"
+            ),
+            "content/docs/guide/start.md": (
+                "---\ntitle: Start\nmenu:\n  main:\n    parent: user\n    weight: 1\n---\nS.\n"
+            ),
+            "content/docs/guide/more.md": (
+                "---\ntitle: More\nmenu:\n  main:\n    parent: user\n    weight: 3\n---\nM.\n"
+            ),
+            "content/docs/plain.md": "---\ntitle: Plain\n---\nP.\n",
+        },
+        catalog=None,
+    )
+    source = load_markdown_tree(root)
+    docs = sorted((d.ordinal, d.id) for d in source.documents if d.topic_path == ("docs",))
+    assert [doc_id for _, doc_id in docs] == [
+        "docs/guide/start",
+        "docs/guide/more",
+        "docs/design/omega",
+        "docs/design/alpha",
+        "docs/plain",
+    ]
+
+
+def test_a_page_whose_name_opens_with_an_underscore_is_an_ordinary_page(tmp_path: Path) -> None:
+    # Hugo treats _index.md (any language's) as the section's page and nothing else that
+    # opens with `_`: the glossary's _TEMPLATE.md is published at /_template/.
+    root = write_tree(
+        tmp_path / "hugo",
+        {
+            "hugo.toml": 'title = "G"\n',
+            "content/_index.md": "---\ntitle: G\n---\n",
+            "content/_index.fr.md": "---\ntitle: G fr\n---\n",
+            "content/_TEMPLATE.md": "---\ntitle: Template\n---\nT.\n",
+            "content/term.md": "---\ntitle: Term\n---\nSee [the template](/_template/).\n",
+        },
+        catalog=None,
+    )
+    source = load_markdown_tree(root)
+    assert sorted(d.id for d in source.documents) == ["_TEMPLATE", "_index", "term"]
+    assert source.warnings == ()

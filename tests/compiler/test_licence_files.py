@@ -246,3 +246,17 @@ def test_a_docfx_footer_names_the_publisher(tmp_path: Path) -> None:
     publisher = load_markdown_tree(root).metadata.publisher
     assert publisher is not None
     assert (publisher.id, publisher.name) == ("yusuke-nakada", "Yusuke Nakada")
+
+
+def test_a_site_with_no_licence_notice_anywhere_is_told_the_flag(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A site that states its licence only in prose (docker_practice's README) holds no
+    # notice: the message names the flag that supplies one, as every other problem does.
+    monkeypatch.setenv("GEZEL_HOME", str(tmp_path / "home"))
+    write_tree(
+        tmp_path / "repo" / "site", {"a.md": "# A\n\nText.\n"}, catalog=SITE_CATALOG, notices=False
+    )
+    (tmp_path / "repo" / ".git").mkdir()  # the repository's root: nothing is looked up above it
+    assert _built(tmp_path, tmp_path / "k.gezk", capsys) == 1
+    assert "name one with --license-file FILE" in capsys.readouterr().err

@@ -99,3 +99,26 @@ def test_an_untitled_index_page_is_named_after_its_folder(tmp_path: Path) -> Non
     )
     titles = {d.id: d.title for d in load_markdown_tree(root).documents}
     assert titles == {"dark-mode/_index": "Dark mode", "notes/plain": "plain"}
+
+
+def test_pages_opening_with_one_shared_banner_are_titled_by_their_own_heading(
+    tmp_path: Path,
+) -> None:
+    # A book's chapters all open with the series' name, then their own H1: the shared banner
+    # names none of them. A page with one H1, or whose first H1 no other page shares, keeps it.
+    root = write_tree(
+        tmp_path / "book",
+        {
+            "ch1.md": "# The Series: Book One\n# Chapter 1: *What* It Is\n\nText.\n",
+            "ch2.md": "# The Series: Book One\n\n# Chapter 2: Next\n\nText.\n",
+            "ch3.md": "# The Series: Book One\n\n## Only a subheading\n\nText.\n",
+            "solo.md": "# Solo Page\n# Second Heading\n\nText.\n",
+        },
+    )
+    source = load_markdown_tree(root)
+    assert {d.id: d.title for d in source.documents} == {
+        "ch1": "Chapter 1: What It Is",
+        "ch2": "Chapter 2: Next",
+        "ch3": "The Series: Book One",
+        "solo": "Solo Page",
+    }

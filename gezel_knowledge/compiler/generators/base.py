@@ -57,6 +57,11 @@ class LinkStyle:
     links."""
     static_roots: tuple[Path, ...] = ()
     """Folders served at the site root (Hugo and Docusaurus ``static/``), for images."""
+    resource_roots: tuple[Path, ...] = ()
+    """Content folders whose files that are no pages the generator publishes at the URL of
+    their path (Hugo's page-bundle resources: ``op-guide/grafana.json`` beside
+    ``op-guide/_index.md`` is ``/op-guide/grafana.json``): a URL link naming one, from the
+    linking page's URL, is kept as written, silently."""
     routes: tuple[str, ...] = ()
     """What the site publishes besides the catalog's pages, which a link may name and the
     generator resolves (Docusaurus ``src/pages``, Hugo's ``sitemap.xml`` and taxonomies):
@@ -145,6 +150,9 @@ class LinkTarget:
     path: str
     file_first: bool = True
     """Resolve as a file relative to the page, then to the content folder (Hugo's ``ref``)."""
+    plain: bool = False
+    """An ordinary link written another way (DocFX's ``~/a.md`` is ``/a.md``): resolved, as a
+    page or an asset, exactly as that link would be."""
 
 
 class Generator(ABC):

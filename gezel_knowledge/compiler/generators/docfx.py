@@ -3,9 +3,11 @@
 Navigation: ``toc.yml``: ``name``/``href``/``topicHref``/``items``, and the ``toc.yml`` files
 it includes (an ``href`` to a folder, or to another ``toc.yml``); a ``toc.md`` instead (its
 headings ``# [Name](href)`` or ``# Name``, deeper headings the items of the one above; at the
-root only beside a ``docfx.json``). An ``href`` may start with ``~/``, the DocFX project's
-folder. An include that does not exist (a folder whose ``toc.yml``
-DocFX generates, such as an API reference) is left out with a warning.
+root only beside a ``docfx.json``). An ``href``, and a page's link, image or code snippet,
+may start with ``~/``, the DocFX project's folder. A section's ``topicHref`` page that its
+items list again is placed once, leading the section, silently. An include that does not
+exist (a folder whose ``toc.yml`` DocFX generates, such as an API reference) is left out with
+a warning.
 
 Metadata: ``build.globalMetadata`` ``_appName`` (or ``_appTitle``), ``_description``,
 ``_lang``; the publisher is the owner of ``_gitContribute.repo``, else the holder the
@@ -105,7 +107,10 @@ class DocFx(Generator):
 
     def link_target(self, raw: str) -> LinkTarget | None:
         # A tab link names a tab of tabbed content, not a heading: nothing to resolve.
-        return LinkTarget("") if raw.startswith("#tab/") else None
+        if raw.startswith("#tab/"):
+            return LinkTarget("")
+        # `~/` is the project's folder in page links and code snippets too.
+        return LinkTarget(_project_relative(raw), plain=True) if raw.startswith("~/") else None
 
 
 def json_without_comments(text_: str) -> str:
@@ -252,6 +257,21 @@ def _pages(children: list[OutlineSection | OutlinePage]) -> list[OutlinePage]:
         else:
             out.extend(_pages(child.children))
     return out
+
+
+def _drop_lead_repeat(section: OutlineSection, path: str) -> None:
+    """A section's own page (its ``topicHref``) listed again among its items is the same
+    page twice in DocFX's navigation (the node's link, then an item): placed once, as the
+    section's first page, without a warning."""
+    kept = [section.children[0]]
+    for child in section.children[1:]:
+        if not (isinstance(child, OutlinePage) and child.path == path):
+            kept.append(child)
+    if len(kept) == len(section.children):
+        return
+    for order, child in enumerate(kept):
+        child.order = order
+    section.children[:] = kept
 
 
 def _project_relative(href: str) -> str:
@@ -504,6 +524,8 @@ class _DocFx:
             self.walk(fields["items"], section)
         if isinstance(child_toc, Path):
             self.include(child_toc, line, section)
+        if path is not None:
+            _drop_lead_repeat(section, path)
         return section
 
     def include(self, child_toc: Path, line: int, section: OutlineSection) -> None:

@@ -19,7 +19,10 @@ source folder is left out with a warning. Document ids are relative to that fold
 
 Metadata: legacy ``book.json`` ``title``, ``description``, ``language``, ``author`` (the
 publisher). Links: relative file
-links, ``folder/`` for its ``README.md``; anchors by GitBook's slugs (dots kept).
+links, ``folder/`` for its ``README.md``; anchors by GitBook's slugs (dots kept). A legacy book
+(``book.json``) copies every file its summary does not list to the site as a static file, so a
+link to an existing file of its folder that is no page (a ``Dockerfile``, a ``README.md`` the
+summary leaves out) is kept as written, silently.
 """
 
 from __future__ import annotations
@@ -116,7 +119,12 @@ class GitBook(Generator):
                 # Legacy GitBook's `author` names the book's author (its publisher here).
                 publisher=config.publisher(None, book.get("author")),
             ),
-            LinkStyle(slug="gitbook"),
+            # A legacy GitBook CLI book copies every file its summary does not list to the
+            # site as a static file, so a link to one works there.
+            LinkStyle(
+                slug="gitbook",
+                quiet=frozenset({"content-file"}) if book_json.is_file() else frozenset(),
+            ),
             outline_file=found.summary,
         )
 

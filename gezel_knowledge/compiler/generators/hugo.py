@@ -13,13 +13,14 @@ every top-level folder and every folder with an ``_index.md`` is a section, led 
 bundle, one page; the pages of other folders belong to the section above them. A section's
 pages and subsections share one order, Hugo's default: ``weight`` (unset or 0 last), then
 ``date`` (newest first), then ``linkTitle`` (else ``title``), then the file path; the home
-follows the ``main`` menu and any section a nested side menu (Doks' ``docs``) where they
-list its members. The navigation label is ``linkTitle``. ``draft: true`` pages, headless
-bundles (``headless: true``), pages Hugo does not render (``build: {render: never}``) and
-pages of other languages (``page.fr.md``) are left out, silently, as Hugo publishes none of
-them. Pages Hugo publishes but lists nowhere (``build: {list: never}``) and pages without
-text that a layout fills (``layout: search``, ``type: search``) are routes: left out of the
-catalog, links to them kept silently.
+follows the ``main`` menu and any section a nested side menu (Doks' ``docs``, or ``main``
+when pages name a parent in it, as kind's sidebar) where they list its members, grouped
+under the parents the configuration defines. The navigation label is ``linkTitle``.
+``draft: true`` pages, headless bundles (``headless: true``), pages Hugo does not render
+(``build: {render: never}``) and pages of other languages (``page.fr.md``) are left out,
+silently, as Hugo publishes none of them. Pages Hugo publishes but lists nowhere
+(``build: {list: never}``) and pages without text that a layout fills (``layout: search``,
+``type: search``) are routes: left out of the catalog, links to them kept silently.
 
 Metadata: ``title``, ``params.description``, ``languageCode``, ``params.github_repo`` (or
 ``params.repository``, hugo-book's ``BookRepo``, Geekdoc's ``geekdocRepo``) as the publisher,
@@ -494,7 +495,9 @@ def _members(
         if (
             not entry.is_file()
             or not ctx.is_page(entry)
-            or name.startswith("_")
+            # Of the files whose name opens with `_`, Hugo reads only _index.md as special
+            # (the section's page); any other (_TEMPLATE.md) is an ordinary page.
+            or name.split(".", 1)[0] == "_index"
             or entry.stem == "index"
             or walk.language_page(entry)
         ):
@@ -645,6 +648,9 @@ class _SideMenus:
     names: frozenset[str]
     targets: Mapping[str, tuple[int, str]]
     """Configuration entries by the content path they name (``docs/prologue``)."""
+    parents: Mapping[tuple[str, str], tuple[int, str]] = field(default_factory=dict)
+    """Configuration entries by (menu, ``identifier``): the parents pages name, whose own
+    place in the menu comes before their children's."""
 
 
 def _menu_path(ref: str, data: Mapping[str, Any]) -> str | None:
@@ -670,31 +676,41 @@ def _side_menus(data: Mapping[str, Any], language: str) -> _SideMenus | None:
     }
     names: set[str] = set()
     targets: dict[str, tuple[int, str]] = {}
+    parents: dict[tuple[str, str], tuple[int, str]] = {}
     for name, entries in menus.items():
-        if name == "main" or not isinstance(entries, list):
+        if not isinstance(entries, list):
             continue
         fields = [e for e in entries if isinstance(e, dict)]
         if not any(_text(e, "identifier") or _text(e, "parent") for e in fields):
             continue
         names.add(str(name))
         for entry in fields:
+            key = (_weight(entry, ""), _text(entry, "name") or "")
+            if _text(entry, "identifier"):
+                parents.setdefault((str(name), _text(entry, "identifier") or ""), key)
+            if name == "main":
+                continue  # the main menu orders the home (_by_main_menu), not sections
             ref = config.string(entry.get("pageRef")) or config.string(entry.get("url"))
             path = _menu_path(ref, data) if ref else None
             if path is not None:
-                targets.setdefault(path, (_weight(entry, ""), _text(entry, "name") or ""))
-    return _SideMenus(frozenset(names), targets) if names else None
+                targets.setdefault(path, key)
+    return _SideMenus(frozenset(names), targets, parents) if names else None
 
 
-def _side_entry(data: Mapping[str, Any], menus: _SideMenus) -> tuple[int, str] | None:
-    """A page's own nested entry in a side menu (``menu: {docs: {parent: p}}``), as (weight,
-    name); the page's ``weight`` and ``linkTitle`` (else ``title``) stand in."""
+def _side_entry(data: Mapping[str, Any], menus: _SideMenus) -> tuple[Any, ...] | None:
+    """A page's own nested entry in a side menu (``menu: {docs: {parent: p}}``) as its menu
+    sort key: its parent's place in the menu when the configuration defines that parent,
+    then its own (weight, name; the page's ``weight`` and ``linkTitle``, else ``title``,
+    stand in)."""
     value = data.get("menu", data.get("menus"))
     for name in sorted(menus.names):
         fields = value.get(name) if isinstance(value, dict) else None
         if isinstance(fields, dict) and _text(fields, "parent"):
             weight = _weight(fields, "") if "weight" in fields else _weight(data, "")
             label = _text(fields, "name") or _text(data, "linkTitle") or _text(data, "title")
-            return weight, label or ""
+            parent = menus.parents.get((name, _text(fields, "parent") or ""))
+            own = _menu_key((weight, label or ""))
+            return (*_menu_key(parent), *own) if parent is not None else own
     return None
 
 
@@ -705,11 +721,12 @@ def _by_side_menus(ctx: Context, walk: _Walk, items: list[_Item]) -> None:
     menus = walk.side_menus
     if menus is None:
         return
-    entries: list[tuple[int, str] | None] = []
+    entries: list[tuple[Any, ...] | None] = []
     for item in items:
         rel, lead = _item_files(ctx, walk, item)
         own = _side_entry(_front(ctx, lead), menus) if lead.is_file() else None
-        entries.append(own or menus.targets.get(_item_path(walk, rel).lower()))
+        target = menus.targets.get(_item_path(walk, rel).lower())
+        entries.append(own or (_menu_key(target) if target is not None else None))
     _order_by_entries(items, entries)
 
 
@@ -729,12 +746,13 @@ def _item_path(walk: _Walk, rel: str) -> str:
     return path.parent.as_posix() if stem == "index" else path.with_name(stem).as_posix()
 
 
-def _order_by_entries(items: list[_Item], entries: list[tuple[int, str] | None]) -> None:
-    """Items with a menu entry first, in the menu's order; the others after, as they were."""
+def _order_by_entries(items: list[_Item], entries: list[tuple[Any, ...] | None]) -> None:
+    """Items with a menu entry (its sort key, :func:`_menu_key`) first, in the menu's order;
+    the others after, as they were."""
     if not any(entries):
         return
     keyed = [
-        ((0, *_menu_key(entry)) if entry else (1, *item.key), item)
+        ((0, *entry) if entry else (1, *item.key), item)
         for entry, item in zip(entries, items, strict=True)
     ]
     keyed.sort(key=lambda pair: pair[0])
@@ -754,11 +772,12 @@ def _by_main_menu(
     """Order the home's pages and sections as the ``main`` menu does, where it lists any of
     them: themes show that menu as the site's top navigation (Docsy's navbar). The entries
     come first in the menu's order, then the rest in Hugo's default order."""
-    entries: list[tuple[int, str] | None] = []
+    entries: list[tuple[Any, ...] | None] = []
     for item in items:
         rel, lead = _item_files(ctx, walk, item)
         own = _menu_entry(_front(ctx, lead), "main") if lead.is_file() else None
-        entries.append(own or configured.get(_item_path(walk, rel).lower()))
+        entry = own or configured.get(_item_path(walk, rel).lower())
+        entries.append(_menu_key(entry) if entry is not None else None)
     _order_by_entries(items, entries)
 
 
@@ -1104,6 +1123,8 @@ class Hugo(Generator):
                 lowercase=not data.get("disablePathToLower", False),
                 prefixes=_prefixes(data, language),
                 static_roots=(root / "static",),
+                # A bundle's other files are published beside its pages, at their paths.
+                resource_roots=(content,),
                 routes=_routes(data),
                 ignored=_hook_destinations(root),
                 definition_terms=config.get(

@@ -165,7 +165,8 @@ def _missing_notice(notice: Path | None, root: Path) -> MetadataProblem:
         )
     return MetadataProblem(
         "license.file",
-        "the licence notice is missing: add a LICENSE file or set license.file in catalog.yaml",
+        "the licence notice is missing: add a LICENSE file, name one with --license-file FILE "
+        "or set license.file in catalog.yaml",
         "missing-input",
     )
 

@@ -134,6 +134,9 @@ class _Page:
     links: list[LinkRef]
     heading: str = ""
     """The page's own title (front matter ``title``, else first H1), whatever its label."""
+    subtitle: str = ""
+    """When the title is the page's first H1 and another H1 follows it with no heading between
+    (a series banner, then the chapter's own title), that second H1."""
     plan: dict[int, _Action] = field(default_factory=dict)
     """link start offset -> ("doc", id, range), ("asset", archive path, None) or ("text",
     replacement, None)."""
@@ -205,6 +208,26 @@ def _file_title(rel: str) -> str:
 
 def _first_h1(blocks: list[Block]) -> str | None:
     return next((h.text for h in headings(blocks) if h.depth == 1 and h.text), None)
+
+
+def _second_h1(blocks: list[Block]) -> str:
+    """The H1 that directly follows the page's opening H1 (no other heading between), or
+    ``""``: ``# Book title`` then ``# Chapter 1: ...``."""
+    found = list(headings(blocks))[:2]
+    if len(found) == 2 and all(h.depth == 1 and h.text for h in found):
+        return plain_title(found[1].text)
+    return ""
+
+
+def _retitle_banners(pages: Mapping[str, _Page]) -> None:
+    """Pages that all open with one banner H1 (a book series' name) and then their own H1
+    are titled by that second H1: a title several pages share names none of them."""
+    counts: dict[str, int] = {}
+    for page in pages.values():
+        counts[page.title] = counts.get(page.title, 0) + 1
+    for page in pages.values():
+        if page.subtitle and counts[page.title] > 1:
+            page.title = page.subtitle
 
 
 def _load_page_text(
@@ -525,6 +548,7 @@ class _Tree:
             _first_h1(blocks) or ""
         )
         title = plain_title(label or "") or heading or _file_title(rel)
+        from_h1 = not label and not _fm_str(front, "title", where)
         # The generator's id for the page (Docusaurus' doc id), by default its path.
         doc_id = _doc_id(self.site.generator.document_id(rel, front), where)
         page = _Page(
@@ -541,6 +565,7 @@ class _Tree:
             anchors=page_anchors(blocks, index, body, self.style.slug),
             links=find_links(body, index, blocks, myst=self.style.myst_labels is not None),
             heading=unicodedata.normalize("NFC", heading),
+            subtitle=unicodedata.normalize("NFC", _second_h1(blocks)) if from_h1 else "",
         )
         if self.style.definition_terms:
             terms = definition_term_anchors(blocks, body, self.style.slug, page.anchors)
@@ -577,8 +602,7 @@ class _Tree:
                 continue
             if not raw or _SCHEME.match(raw) or self._ignored(raw):
                 continue  # a URL, or a target the site renders itself or does not check
-            raw = self._unaliased(page, raw)
-            ref = self.site.generator.link_target(raw) or _templated(raw)
+            raw, ref = self._target(self._unaliased(page, raw))
             path_part, _, fragment = (ref.path if ref is not None else raw).partition("#")
             path_part = path_part.split("?", 1)[0]
             if not path_part:
@@ -623,6 +647,14 @@ class _Tree:
             return raw
         folder = self.content_root / PurePosixPath(page.rel).parent
         return Path(os.path.relpath(alias[0], folder)).as_posix() + alias[1]
+
+    def _target(self, raw: str) -> tuple[str, LinkTarget | None]:
+        """The target, and the generator's reading of it; an ordinary link the generator only
+        spells another way (:attr:`LinkTarget.plain`) is that link."""
+        ref = self.site.generator.link_target(raw) or _templated(raw)
+        if ref is not None and ref.plain:
+            return ref.path, None
+        return raw, ref
 
     def _quiet(self, page: _Page, link: LinkRef, decoded: str, on_disk: Path | None) -> bool:
         """Whether the generator, under the site's settings, keeps this unresolved link
@@ -1089,6 +1121,7 @@ def load_markdown_tree(
         content = recognised.content_root
         where = str(root) if content == source_root else tree.display(content)
         raise _no_pages(content, site, where)
+    _retitle_banners(tree.pages)
     if meta.name is None and site.generator_name is not None:
         meta = replace(meta, name=_landing_title(tree, labels))
     declaration = meta.root_topic or recognised.outline.root_declaration

@@ -188,6 +188,8 @@ class LinkResolver:
                 and any(root.joinpath(*parts).is_file() for root in self.style.static_roots)
             ):
                 return True
+        if self._resource(page_rel, target):
+            return True
         if not routes:
             return False
         fold = str.lower if self.style.lowercase else str
@@ -199,6 +201,28 @@ class LinkResolver:
             if key in exact or key.startswith(below) or (key + "/") in below:
                 return True
         return False
+
+    def _resource(self, page_rel: str, target: str) -> bool:
+        """Whether a URL target names a file that is no page in a folder the generator
+        publishes at its path (:attr:`LinkStyle.resource_roots`)."""
+        if not self.style.resource_roots or self.style.urls == "files":
+            return False
+        if PurePosixPath(target).suffix.lower() in (*PAGE_SUFFIXES, ""):
+            return False
+        if target.startswith("/"):
+            parts = [p for p in target.split("/") if p]
+        else:
+            url = self.page_urls.get(page_rel, "")
+            base = url.split("/") if url else []
+            if self.style.urls != "directory" and page_rel not in self.folder_pages:
+                base = base[:-1]
+            parts = (normalise_path([*base, *target.split("/")]) or "").split("/")
+        return (
+            bool(parts)
+            and ".." not in parts
+            and "" not in parts
+            and any(root.joinpath(*parts).is_file() for root in self.style.resource_roots)
+        )
 
     def _by_name(self, target: str) -> str | None:
         """Hugo's last resort for a ``ref`` of one path segment (``{{< ref "go" >}}``): the
