@@ -100,8 +100,10 @@ _EMPHASIS = re.compile(r"(?<!\\)(?:\*+|~~|(?<![^\W_])_+|_+(?![^\W_]))")
 _ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
 _ATTRIBUTES = re.compile(r"\{:?[ \t]*([^{}]*)\}[ \t]*\Z")
 _ATTRIBUTE_ID = re.compile(r"(?:^|\s)#([\w:.-]+)")
+# An attribute value may be unquoted (`<a id=opt-base></a>`), as HTML allows.
 _HTML_ANCHOR = re.compile(
-    r"<a\s[^<>]*?\b(?:id|name)\s*=\s*[\"']([^\"'<>]+)[\"'][^<>]*>", re.IGNORECASE
+    r"<a\s[^<>]*?\b(?:id|name)\s*=\s*(?:[\"']([^\"'<>]+)[\"']|([^\s\"'<>=`]+))[^<>]*>",
+    re.IGNORECASE,
 )
 # Any other element's id is a target too (<sup id="a1">, <span id="x">): a browser scrolls to it.
 _HTML_ID = re.compile(r"<(?![aA]\s)[A-Za-z][\w-]*\s[^<>]*?\bid\s*=\s*[\"']([^\"'<>]+)[\"'][^<>]*>")
@@ -322,7 +324,7 @@ def _line_targets(
             continue
         lines = body[block.start : block.end].split("\n")
         labels = [m.group(1) for m in (_MYST_TARGET.match(line) for line in lines) if m]
-        labels += [a for line in lines for a in _HTML_ANCHOR.findall(line)]
+        labels += [q or u for line in lines for q, u in _HTML_ANCHOR.findall(line)]
         labels += [a for line in lines for a in _HTML_ID.findall(line)]
         labels += [a for line in lines for a in _INLINE_ATTRIBUTES.findall(line)]
         if not labels:
@@ -400,7 +402,7 @@ def page_anchors(
         text, ids = _split_attributes(heading.text)
         if heading.explicit_id:
             ids.insert(0, heading.explicit_id)
-        ids += _HTML_ANCHOR.findall(text)
+        ids += [q or u for q, u in _HTML_ANCHOR.findall(text)]
         for anchor in ids:
             found.setdefault(anchor, span)
         texts.append((heading_text(text), span))

@@ -1,0 +1,513 @@
+"""Docsify: an ``index.html`` whose script sets ``window.$docsify`` (in the source folder, else
+in its ``docs/``); Docsify renders the Markdown in the browser, so the pages are the folder's
+Markdown files as they are.
+
+The configuration is JavaScript and is never run: the literals of the page's inline scripts
+(and of the local scripts it loads, when no inline one sets ``$docsify``) are read
+(:mod:`._js`); the settings are the object holding most of Docsify's options. ``basePath``
+(a folder inside the site) is where the Markdown is; ``relativePath`` (off by default) says
+whether a page's links are relative to its own folder rather than to the site root.
+
+Pages: every ``.md`` file below the content folder but hidden ones, ``node_modules``, files
+and folders whose names start with ``_`` (Docsify's own files, ``_sidebar.md``,
+``_navbar.md``, ``_coverpage.md``, ``_404.md``, and the ``_media`` its sites keep embedded
+files in) and the files ``loadSidebar``, ``loadNavbar``, ``coverpage`` and ``notFoundPage``
+name. A folder's ``README.md`` is its page (``/guide/``); ``homepage`` (``README.md``) is the
+page at ``/``.
+
+Navigation: with ``loadSidebar``, its file (``_sidebar.md``, or the name it gives) in the
+content folder: a Markdown list, each item a link (a page) or a text (a group holding the
+items nested under it), nesting by indentation; then the sidebars of sub-folders (Docsify
+shows the nearest folder's own sidebar; ``alias`` may send them to another file), each a
+section of the pages it adds; then the pages no sidebar lists, in path order. The home page
+comes first when no sidebar lists it. Without ``loadSidebar`` (Docsify shows the page's own
+headings only), the folders in path order, the home page first. Sidebar links are routes
+(``/guide``, ``guide.md``, ``guide/``, ``#/guide``, ``?id=`` anchors); a route ``alias``
+sends to a URL is published elsewhere and is no page, silently.
+
+Links: from the site root unless ``relativePath`` is on (a page's file link beside it is
+tried first); ``?id=heading`` is an anchor. Headings get Docsify's ids
+(:mod:`~gezel_knowledge.compiler.text.anchors`, close to GitHub's).
+
+Metadata: ``name`` (its HTML removed), ``<html lang>``; the publisher from ``repo``.
+"""
+
+from __future__ import annotations
+
+import html
+import os
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from gezel_knowledge.compiler.errors import SourceError, display_path
+from gezel_knowledge.compiler.generators import _config as config
+from gezel_knowledge.compiler.generators._context import SCHEME, Context, left_out, normalise
+from gezel_knowledge.compiler.generators._js import literals, walk_values
+from gezel_knowledge.compiler.generators.base import Generator, LinkStyle, LinkTarget, Site
+from gezel_knowledge.compiler.generators.outline import Outline, OutlinePage, OutlineSection
+
+__all__ = ["Docsify"]
+
+_INDEX = "index.html"
+_KEYS = (
+    "name",
+    "repo",
+    "loadSidebar",
+    "loadNavbar",
+    "subMaxLevel",
+    "maxLevel",
+    "basePath",
+    "homepage",
+    "coverpage",
+    "alias",
+    "auto2top",
+    "relativePath",
+    "themeColor",
+    "notFoundPage",
+    "search",
+)
+_SCRIPT = re.compile(r"<script\b([^>]*)>(.*?)</script\s*>", re.IGNORECASE | re.DOTALL)
+_SRC = re.compile(r"""\bsrc\s*=\s*["']([^"']+)["']""", re.IGNORECASE)
+_LANG = re.compile(r"""<html\b[^>]*\blang\s*=\s*["']([^"']+)["']""", re.IGNORECASE)
+_ITEM = re.compile(r"^([ \t]*)[-*+][ \t]+(.*?)[ \t]*$")
+_LINK = re.compile(r"\[((?:[^\[\]\\]|\\.)*)\]\(\s*<?([^)\s>]*)>?(?:\s+[\"'][^\"']*[\"'])?\s*\)")
+_TAGS = re.compile(r"<[^>]+>")
+_IMAGE = re.compile(r"!\[[^\[\]]*\]\([^()]*\)")
+_MAX_SCRIPTS = 16
+_MAX_ITEMS = 100_000
+
+
+def _settings(text: str) -> dict[str, Any]:
+    """The object of a script's literals that holds most Docsify options."""
+    best: dict[str, Any] = {}
+    score = 0
+    for value in walk_values(literals(text)):
+        if isinstance(value, dict):
+            here = sum(k in value for k in _KEYS)
+            if here > score:
+                best, score = value, here
+    return best
+
+
+def _scripts(index: Path, root: Path) -> list[str]:
+    """The scripts of ``index.html`` that set ``$docsify``: inline ones, else local files."""
+    page = config.read_text(index, root)
+    inline: list[str] = []
+    local: list[str] = []
+    for attributes, body in _SCRIPT.findall(page):
+        if "$docsify" in body:
+            inline.append(body)
+        src = _SRC.search(attributes)
+        if src is not None and not SCHEME.match(src[1]) and len(local) < _MAX_SCRIPTS:
+            local.append(src[1])
+    if inline:
+        return inline
+    found = []
+    for name in local:
+        file = normalise(index.parent, name.split("?", 1)[0], root)
+        if file is not None and file.is_file():
+            text = config.read_text(file, root)
+            if "$docsify" in text:
+                found.append(text)
+    return found
+
+
+def _other_site(folder: Path) -> bool:
+    """Whether a sub-folder is a Docsify site of its own (its ``index.html`` sets
+    ``$docsify``): its pages are that site's, not this one's."""
+    index = folder / _INDEX
+    if not index.is_file() or index.stat().st_size > 1_000_000:
+        return False
+    return "$docsify" in index.read_text(encoding="utf-8", errors="replace")
+
+
+def _walked(here: Path, dirs: list[str]) -> list[str]:
+    """The sub-folders of ``here`` whose pages are the site's."""
+    return sorted(
+        d
+        for d in dirs
+        if not d.startswith((".", "_"))
+        and d != "node_modules"
+        and not (here / d).is_symlink()
+        and not _other_site(here / d)
+    )
+
+
+def _file_option(value: Any, default: str) -> str | None:
+    """A file option (``loadSidebar``: ``true`` or a file name), ``None`` when off."""
+    if value is True:
+        return default
+    if isinstance(value, str) and value.strip():
+        return value.strip().lstrip("/")
+    return None
+
+
+def _aliases(value: Any) -> list[tuple[re.Pattern[str], str]]:
+    out = []
+    for key, target in config.mapping(value).items():
+        if not isinstance(target, str):
+            continue
+        try:
+            out.append((re.compile(f"^{key}$"), target))
+        except re.error:
+            continue  # a pattern Python does not read; Docsify's own regex dialect
+    return out
+
+
+_LITERAL = re.compile(r"[\w.~/-]*\Z")
+
+
+def _alias_routes(aliases: list[tuple[re.Pattern[str], str]]) -> tuple[str, ...]:
+    """The routes ``alias`` sends to a URL, as :attr:`LinkStyle.routes`: a key that is a
+    literal path after an optional leading pattern (``.*?/changelog``: ``changelog``), or a
+    literal folder before a last ``(.*)`` (``/zh-cn/(.*)``: everything below ``zh-cn/``)."""
+    routes: list[str] = []
+    for pattern, target in aliases:
+        if not SCHEME.match(target):
+            continue
+        key = pattern.pattern.removeprefix("^").removesuffix("$")
+        for lead in (".*?/", ".*/", "/"):
+            key = key.removeprefix(lead)
+        below = key.endswith(("(.*)", ".*", "(.*?)", ".*?"))
+        stem = re.sub(r"\(?\.\*\??\)?\Z", "", key) if below else key
+        if not _LITERAL.match(stem) or not stem.strip("/"):
+            continue
+        stem = stem.strip("/")
+        routes += [stem + "/"] if below else [stem, stem + ".md"]
+    return tuple(routes)
+
+
+def _html_lang(index: Path, root: Path) -> str | None:
+    match = _LANG.search(config.read_text(index, root))
+    return match[1] if match else None
+
+
+@dataclass(slots=True)
+class _Item:
+    label: str
+    target: str | None
+    line: int
+    indent: int
+    children: list[_Item] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class _Walk:
+    """One sidebar file's items into an outline section."""
+
+    generator: Docsify
+    ctx: Context
+    pages: set[str]
+    placed: set[str]
+    where: str
+    base: str
+
+    def items(self, items: list[_Item], into: OutlineSection) -> None:
+        where = self.where
+        for item in items:
+            rel = self.page(item)
+            if item.children:
+                section = OutlineSection(
+                    name=item.label, key=f"{where}:{item.line}", order=len(into.children)
+                )
+                own = OutlinePage(rel, item.label, 0, where, item.line) if rel else None
+                if own is not None and own.path not in self.placed:
+                    self.placed.add(own.path)
+                    section.children.append(own)
+                self.items(item.children, section)
+                if own is not None and section.children == [own]:
+                    # Only anchors of its own page below it (`help.md#rotate`): a page.
+                    own.order = len(into.children)
+                    into.children.append(own)
+                elif section.children:
+                    into.children.append(section)
+            elif rel is not None and rel not in self.placed:
+                self.placed.add(rel)
+                into.children.append(
+                    OutlinePage(rel, item.label, len(into.children), where, item.line)
+                )
+
+    def page(self, item: _Item) -> str | None:
+        """The page an item links to; ``None`` (with a warning when it names no file) for a
+        text item, a URL, an anchor or a route aliased to a URL."""
+        target = item.target
+        if target is None or SCHEME.match(target):
+            return None
+        route = target.removeprefix("#").split("?", 1)[0].split("#", 1)[0]
+        if self.generator.aliased_away(route):
+            return None
+        rel = self.generator.route_file(target, self.pages, self.base)
+        if rel is None and route:
+            self.ctx.warn(
+                "missing-outline-page",
+                f"sidebar names {target!r}, which is no page; left out",
+                self.where,
+                item.line,
+            )
+        return rel
+
+
+class Docsify(Generator):
+    """Docsify."""
+
+    name = "docsify"
+    described_as = "a Docsify site"
+    marker = "index.html setting window.$docsify"
+
+    def __init__(self, settings: Mapping[str, Any] | None = None) -> None:
+        self._settings = dict(settings or {})
+        self._aliases = _aliases(self._settings.get("alias"))
+        self._relative = self._settings.get("relativePath") is True
+
+    # ── detection ─────────────────────────────────────────────────────────────────────────
+
+    def detect(self, root: Path, *, forced: bool) -> Site | None:
+        for folder in (root, root / "docs"):
+            index = folder / _INDEX
+            if index.is_file() and not folder.is_symlink():
+                scripts = _scripts(index, root)
+                if scripts:
+                    return self._site(root, index, scripts)
+        if forced:
+            raise SourceError(
+                "catalog.yaml asks for the docsify outline but there is no index.html "
+                "setting window.$docsify",
+                reason="missing-outline",
+            )
+        return None
+
+    def _site(self, root: Path, index: Path, scripts: list[str]) -> Site:
+        settings: dict[str, Any] = {}
+        for text in scripts:
+            found = _settings(text)
+            if sum(k in found for k in _KEYS) > sum(k in settings for k in _KEYS):
+                settings = found
+        content = index.parent
+        base = settings.get("basePath")
+        if isinstance(base, str) and base.strip() and not SCHEME.match(base.strip()):
+            inside = normalise(index.parent, base.strip().strip("/") or ".", root)
+            if inside is None or not inside.is_dir():
+                raise SourceError(
+                    f"basePath {base!r} is not a folder of the site",
+                    reason="missing-file",
+                    path=display_path(index, root),
+                )
+            content = inside
+        name = settings.get("name")
+        name = html.unescape(_TAGS.sub("", name)) if isinstance(name, str) else None
+        repo = config.string(settings.get("repo"))
+        if repo and not SCHEME.match(repo) and repo.count("/") == 1:
+            repo = f"https://github.com/{repo}"
+        generator = Docsify(settings)
+        return Site(
+            generator,
+            index,
+            content,
+            config.site_metadata(
+                name,
+                None,
+                _html_lang(index, root),
+                None,
+                config.publisher(repo, None),
+            ),
+            LinkStyle(
+                # Docsify fetches whatever file a route names: a link to a file of the site
+                # that is no page (an embedded snippet) resolves.
+                quiet=frozenset({"content-file"}),
+                routes=_alias_routes(generator._aliases),
+            ),
+        )
+
+    # ── pages ─────────────────────────────────────────────────────────────────────────────
+
+    def _special(self) -> set[str]:
+        """Content-relative files that are Docsify's own, not pages."""
+        s = self._settings
+        names = {
+            _file_option(s.get("loadSidebar"), "_sidebar.md"),
+            _file_option(s.get("loadNavbar"), "_navbar.md"),
+            _file_option(s.get("notFoundPage"), "_404.md"),
+        }
+        cover = s.get("coverpage")
+        if isinstance(cover, dict):
+            names.update(v.lstrip("/") for v in cover.values() if isinstance(v, str))
+        else:
+            names.add(_file_option(cover, "_coverpage.md"))
+        return {n for n in names if n}
+
+    def _pages(self, ctx: Context) -> list[str]:
+        special = self._special()
+        bare = {PurePosixPath(n).name for n in special}
+        sidebar = _file_option(self._settings.get("loadSidebar"), "_sidebar.md")
+        found = []
+        for folder, dirs, files in os.walk(ctx.content_root):  # never follows linked folders
+            here = Path(folder)
+            dirs[:] = _walked(here, dirs)
+            for name in sorted(files):
+                path = here / name
+                if name.startswith((".", "_")) or not ctx.is_page(path) or path.is_symlink():
+                    continue
+                rel = ctx.rel(path)
+                # A folder's own sidebar (and navbar) has the root one's name.
+                if rel in special or (
+                    name in bare and sidebar and name == PurePosixPath(sidebar).name
+                ):
+                    continue
+                if not left_out(ctx, path):
+                    found.append(rel)
+        return sorted(found)
+
+    def _homepage(self) -> str:
+        home = self._settings.get("homepage")
+        if isinstance(home, str) and home.strip() and not SCHEME.match(home.strip()):
+            return home.strip().lstrip("/")
+        return "README.md"
+
+    # ── routes ────────────────────────────────────────────────────────────────────────────
+
+    def aliased_away(self, route: str) -> bool:
+        """Whether ``alias`` sends a route to a URL (content published elsewhere)."""
+        path = "/" + route.lstrip("/")
+        for pattern, target in self._aliases:
+            if pattern.match(path) or pattern.match(path.removesuffix(".md")):
+                return bool(SCHEME.match(target))
+        return False
+
+    def route_file(self, target: str, pages: set[str], base: str) -> str | None:
+        """The page a route (a sidebar link) names, or ``None``."""
+        path = target.removeprefix("#").split("?", 1)[0].split("#", 1)[0].strip()
+        if not path.startswith("/") and self._relative and base:
+            path = f"{base}/{path}"
+        path = path.strip("/")
+        candidates = []
+        if not path:
+            candidates = [self._homepage()]
+        elif target.split("?", 1)[0].split("#", 1)[0].endswith("/"):
+            candidates = [f"{path}/README.md"]
+        else:
+            candidates = [path, f"{path}.md", f"{path}/README.md"]
+        return next((c for c in candidates if c in pages), None)
+
+    # ── navigation ────────────────────────────────────────────────────────────────────────
+
+    def outline(self, site: Site, ctx: Context) -> Outline | None:
+        generator = site.generator
+        assert isinstance(generator, Docsify)
+        return generator._outline(ctx)
+
+    def _outline(self, ctx: Context) -> Outline:
+        pages = self._pages(ctx)
+        page_set = set(pages)
+        sidebar_name = _file_option(self._settings.get("loadSidebar"), "_sidebar.md")
+        root_file = ctx.content_root / sidebar_name if sidebar_name else None
+        where = ctx.display(root_file) if root_file is not None else ctx.display(ctx.content_root)
+        root = OutlineSection(name="", key=where)
+        placed: set[str] = set()
+        home = self._homepage()
+        if root_file is not None and sidebar_name is not None:
+            sidebars = [root_file] if root_file.is_file() else []
+            sidebars += self._folder_sidebars(ctx, PurePosixPath(sidebar_name).name, root_file)
+            if not sidebars:
+                ctx.warn(
+                    "missing-outline",
+                    f"loadSidebar names {sidebar_name!r}, which does not exist; the folders "
+                    "are the outline",
+                    ctx.display(ctx.content_root),
+                )
+            for file in sidebars:
+                into = root
+                if file != root_file:
+                    folder = ctx.rel(file.parent)
+                    into = OutlineSection(name=PurePosixPath(folder).name, key=ctx.display(file))
+                    readme = f"{folder}/README.md"
+                    if readme in page_set:
+                        into.title_page = readme
+                self._sidebar(ctx, file, into, page_set, placed)
+                if into is not root and into.children:
+                    into.order = len(root.children)
+                    root.children.append(into)
+        if home in page_set and home not in placed:
+            root.children.insert(0, OutlinePage(home, None, None, where))
+            placed.add(home)
+        for rel in pages:
+            if rel not in placed:
+                root.children.append(OutlinePage(rel, None, None, where))
+        for i, child in enumerate(root.children):
+            child.order = i
+        return Outline(self.name, root, where, interleaved_root=True)
+
+    def _folder_sidebars(self, ctx: Context, name: str, root_file: Path) -> list[Path]:
+        """The sub-folders' own sidebars Docsify shows (not aliased to another file)."""
+        found = []
+        for folder, dirs, files in os.walk(ctx.content_root):
+            here = Path(folder)
+            dirs[:] = _walked(here, dirs)
+            if name in files and here / name != root_file:
+                route = "/" + ctx.rel(here / name)
+                if any(p.match(route) for p, _ in self._aliases):
+                    continue  # alias sends this folder's sidebar elsewhere
+                found.append(here / name)
+        return sorted(found)
+
+    def _sidebar(
+        self,
+        ctx: Context,
+        file: Path,
+        into: OutlineSection,
+        pages: set[str],
+        placed: set[str],
+    ) -> None:
+        where = ctx.display(file)
+        text = config.read_text(file, ctx.source_root)
+        items: list[_Item] = []
+        stack: list[_Item] = []
+        for number, line in enumerate(text.splitlines(), 1):
+            match = _ITEM.match(line)
+            if match is None:
+                continue
+            indent = len(match[1].expandtabs(4))
+            content = _IMAGE.sub("", match[2])  # an icon before a label
+            link = _LINK.search(content)
+            item = _Item(
+                label=(link[1] if link else content).strip(),
+                target=link[2] if link else None,
+                line=number,
+                indent=indent,
+            )
+            while stack and stack[-1].indent >= indent:
+                stack.pop()
+            (stack[-1].children if stack else items).append(item)
+            stack.append(item)
+            if len(items) > _MAX_ITEMS:
+                break
+        base = ctx.rel(file.parent) if file.parent != ctx.content_root else ""
+        _Walk(self, ctx, pages, placed, where, base).items(items, into)
+
+    # ── links ─────────────────────────────────────────────────────────────────────────────
+
+    def file_bases(self, rel: str) -> tuple[str, ...]:
+        # relativePath off: a link is read from the site root (a file beside the page is
+        # tried first, which a link written for GitHub names).
+        del rel
+        return () if self._relative else ("",)
+
+    def link_target(self, raw: str) -> LinkTarget | None:
+        # Docsify's own route syntax: `#/guide`, `guide?id=heading`, `?id=heading`.
+        if not (raw.startswith("#/") or "?id=" in raw):
+            return None
+        path = raw.removeprefix("#")
+        path, _, query = path.partition("?")
+        anchor = ""
+        for part in query.split("&"):
+            if part.startswith("id="):
+                anchor = part[3:]
+        if not path:
+            return LinkTarget("#" + anchor) if anchor else None
+        if self.aliased_away(path):
+            return None
+        if path.endswith("/"):
+            path += "README.md"
+        return LinkTarget(path + (f"#{anchor}" if anchor else ""))

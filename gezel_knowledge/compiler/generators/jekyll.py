@@ -1,0 +1,587 @@
+"""Jekyll (GitHub Pages): ``_config.yml`` at the site root (the folder Jekyll builds, often a
+repository's ``docs/``), with a sign that Jekyll builds it: a ``theme`` or ``remote_theme``, a
+``Gemfile`` naming ``jekyll`` or ``github-pages``, or ``_layouts``/``_includes`` folders.
+
+Pages (Jekyll's reader): Markdown files (``markdown_ext``, by default ``markdown, mkdown,
+mkdn, mkd, md``) with front matter; files and folders whose names start with ``.``, ``_`` or
+``#`` or end with ``~`` are not read unless ``include:`` names them; ``exclude:`` patterns
+(each a glob or a path prefix, from the site root) and Jekyll's default excludes
+(``Gemfile``, ``node_modules``, ``vendor/bundle/``...) are left out; ``published: false``
+pages too. A site GitHub Pages builds (no ``Gemfile``, or one naming ``github-pages``, or
+``plugins`` naming ``jekyll-optional-front-matter``) runs GitHub Pages' default plugins:
+Markdown files without front matter are pages as well (jekyll-optional-front-matter), but for
+its meta files (README, LICENSE, CONTRIBUTING, CODE_OF_CONDUCT...), and a folder's README
+is its index page when it has no ``index`` (jekyll-readme-index). The documents of
+collections with ``output: true`` (``collections:``, in ``collections_dir``) and of
+``_posts`` are pages too (with front matter, as Jekyll requires of documents).
+
+Navigation: with the just-the-docs theme (``theme``/``remote_theme`` naming it), its main
+navigation: pages with a ``title``, top level those with no ``parent``, a page's children
+those whose ``parent`` is its title (and whose ``grand_parent``, when set, is its parent);
+siblings with a numeric ``nav_order`` first (by number), then a string ``nav_order`` (by
+string; ``nav_sort: case_insensitive`` folds case), then those without, by title; a page's
+``child_nav_order: desc`` reverses its children; ``nav_exclude: true`` leaves a page (and
+its children) out of the navigation. Any other theme's navigation is its own layout's
+(minima's ``header_pages``, a site's ``_data`` files read by its own templates): the
+outline is then Jekyll's own page order, ``site.pages`` sorted by file name, grouped by
+folder (the index page first, sub-folders after the pages). Pages the navigation does not
+show follow it in path order, then each collection's documents (posts newest first).
+
+URLs: a page's ``permalink`` front matter (placeholders ``:path``, ``:basename``,
+``:output_ext`` filled in), else ``/path/name.html``, or ``/path/name/`` when the site's
+``permalink`` is ``pretty`` or ends with ``/``; an index page at its folder; under
+``baseurl``. Links: relative file links (GitHub Pages' jekyll-relative-links), URLs,
+``{% link path %}`` (from the site root), ``{% post_url name %}``, and
+``{{ site.baseurl }}/x``/``{{ '/x' | relative_url }}`` (the URL path ``/x``). Anchors are
+kramdown's ``auto_ids``, close to GitHub's.
+
+Metadata: ``title``, ``description``, ``lang``, ``url`` + ``baseurl``; the publisher from
+``repository`` (github-metadata) or ``author``.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from gezel_knowledge.compiler.errors import SourceError
+from gezel_knowledge.compiler.generators import _config as config
+from gezel_knowledge.compiler.generators._context import Context, left_out
+from gezel_knowledge.compiler.generators.base import Generator, LinkStyle, PageUrl, Site
+from gezel_knowledge.compiler.generators.outline import Outline, OutlinePage, OutlineSection
+from gezel_knowledge.compiler.text.data import read_text_file
+from gezel_knowledge.compiler.text.frontmatter import split_front_matter
+
+__all__ = ["Jekyll"]
+
+_CONFIG = "_config.yml"
+_MARKDOWN_EXT = "markdown,mkdown,mkdn,mkd,md"
+_DEFAULT_EXCLUDE = (
+    ".sass-cache",
+    ".jekyll-cache",
+    "gemfiles",
+    "Gemfile",
+    "Gemfile.lock",
+    "node_modules",
+    "vendor/bundle/",
+    "vendor/cache/",
+    "vendor/gems/",
+    "vendor/ruby/",
+)
+# jekyll-optional-front-matter leaves these meta files static unless `include` names them.
+_META_FILES = frozenset(
+    {
+        "readme",
+        "license",
+        "licence",
+        "copying",
+        "code_of_conduct",
+        "contributing",
+        "issue_template",
+        "pull_request_template",
+    }
+)
+_INDEX = "index"
+_POST_NAME = re.compile(r"(\d{4})-(\d{2})-(\d{2})-(.+)\Z")
+# Liquid that writes a URL, as Jekyll renders it before Markdown (outside {% raw %}):
+# {% link path %} and {% post_url name %} name files; site.baseurl and the url filters
+# leave the root-relative path.
+_RAW = re.compile(r"\{%-?\s*raw\s*-?%\}(.*?)\{%-?\s*endraw\s*-?%\}", re.DOTALL)
+_URL_LIQUID = re.compile(
+    r"\{%-?\s*link\s+(?P<link>[^\s%{}]+)\s*-?%\}"
+    r"|\{%-?\s*post_url\s+(?P<post>[^\s%{}]+)\s*-?%\}"
+    r"|\{\{-?\s*site\.(?:baseurl|url)\s*-?\}\}"
+    r"|\{\{-?\s*[\"'](?P<filtered>[^\"'{}]*)[\"']\s*\|\s*"
+    r"(?:relative_url|absolute_url|prepend:\s*site\.baseurl)\s*-?\}\}"
+)
+
+
+def _strings(value: Any) -> list[str]:
+    """A configuration list of strings (a lone string is a list of one)."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list):
+        return [str(v) for v in value if isinstance(v, str | int) and str(v)]
+    return []
+
+
+def _gemfile(root: Path) -> str | None:
+    file = root / "Gemfile"
+    return config.read_text(file, root) if file.is_file() else None
+
+
+def _theme(data: Mapping[str, Any]) -> str:
+    return " ".join(s for s in (config.string(data.get(k)) for k in ("theme", "remote_theme")) if s)
+
+
+def _just_the_docs(root: Path, data: Mapping[str, Any], gemfile: str | None) -> bool:
+    """Whether the site uses the just-the-docs theme: its ``theme``/``remote_theme``, its
+    Gemfile, or the theme's own repository (a gemspec of that name)."""
+    if "just-the-docs" in _theme(data) or (gemfile is not None and "just-the-docs" in gemfile):
+        return True
+    return (root / "just-the-docs.gemspec").is_file()
+
+
+def _is_jekyll(root: Path, data: Mapping[str, Any], gemfile: str | None) -> bool:
+    """Whether a ``_config.yml`` is a Jekyll site's (see the module docstring)."""
+    if _theme(data):
+        return True
+    if gemfile is not None and re.search(r"""gem\s+["'](?:jekyll|github-pages)["']""", gemfile):
+        return True
+    return (root / "_layouts").is_dir() or (root / "_includes").is_dir()
+
+
+def _github_pages(data: Mapping[str, Any], gemfile: str | None) -> bool:
+    """Whether GitHub Pages' default plugins run (see the module docstring)."""
+    plugins = _strings(data.get("plugins")) + _strings(data.get("gems"))
+    if "jekyll-optional-front-matter" in plugins:
+        return True
+    return gemfile is None or "github-pages" in gemfile
+
+
+@dataclass(frozen=True, slots=True)
+class _Filter:
+    """Jekyll's entry filter: what the reader leaves out (``exclude``/``include``)."""
+
+    exclude: tuple[str, ...]
+    include: tuple[str, ...]
+
+    @staticmethod
+    def _matches(rel: str, patterns: tuple[str, ...]) -> bool:
+        for pattern in patterns:
+            bare = pattern.strip("/")
+            if not bare:
+                continue
+            if rel == bare or rel.startswith(bare + "/") or fnmatch.fnmatchcase(rel, bare):
+                return True
+            if fnmatch.fnmatchcase(rel.rsplit("/", 1)[-1], bare) and "/" not in bare:
+                return True
+        return False
+
+    def included(self, rel: str) -> bool:
+        """Whether ``include:`` names the entry."""
+        return self._matches(rel, self.include)
+
+    def left_out(self, rel: str, name: str) -> bool:
+        """Whether the entry at site-relative ``rel`` (file or folder name ``name``) is not
+        read."""
+        if self.included(rel):
+            return False
+        special = name.startswith((".", "_", "#")) or name.endswith("~")
+        return special or self._matches(rel, self.exclude)
+
+
+@dataclass(slots=True)
+class _Page:
+    rel: str
+    front: dict[str, Any]
+    collection: str | None = None
+
+
+@dataclass(slots=True)
+class _Pages:
+    pages: list[_Page] = field(default_factory=list)
+    collections: list[str] = field(default_factory=list)
+
+
+def _front(ctx_root: Path, file: Path) -> tuple[bool, dict[str, Any]]:
+    """Whether a file opens with front matter, and that front matter."""
+    where = file.relative_to(ctx_root).as_posix()
+    text = read_text_file(file, where=where)
+    if not text.lstrip("\ufeff").startswith("---"):
+        return False, {}
+    found = split_front_matter(text, path=where, lenient=True)
+    return found.body_line > 1, dict(found.data)
+
+
+class Jekyll(Generator):
+    """Jekyll, as GitHub Pages builds it."""
+
+    name = "jekyll"
+    described_as = "a Jekyll site"
+    marker = "_config.yml"
+
+    def __init__(
+        self,
+        data: Mapping[str, Any] | None = None,
+        *,
+        github_pages: bool = False,
+        just_the_docs: bool = False,
+    ) -> None:
+        self._data = dict(data or {})
+        self._github_pages = github_pages
+        self._just_the_docs = just_the_docs
+        permalink = config.string(self._data.get("permalink")) or "date"
+        self._pretty = permalink == "pretty" or permalink.endswith("/")
+        self._readme_index: set[str] = set()
+        """Folders whose README is their index page (jekyll-readme-index)."""
+
+    # ── detection ─────────────────────────────────────────────────────────────────────────
+
+    def detect(self, root: Path, *, forced: bool) -> Site | None:
+        file = root / _CONFIG
+        if not file.is_file():
+            if forced:
+                raise SourceError(
+                    "catalog.yaml asks for the jekyll outline but there is no _config.yml",
+                    reason="missing-outline",
+                )
+            return None
+        data = config.read_data(file, root)
+        gemfile = _gemfile(root)
+        if not forced and not _is_jekyll(root, data, gemfile):
+            return None
+        generator = Jekyll(
+            data,
+            github_pages=_github_pages(data, gemfile),
+            just_the_docs=_just_the_docs(root, data, gemfile),
+        )
+        url = config.string(data.get("url"))
+        base = (config.string(data.get("baseurl")) or "").strip("/")
+        absolute = config.absolute_url(f"{url.rstrip('/')}/{base}" if url and base else url)
+        repository = config.string(data.get("repository"))
+        return Site(
+            generator,
+            file,
+            root,
+            config.site_metadata(
+                data.get("title"),
+                data.get("description"),
+                data.get("lang"),
+                absolute,
+                config.publisher(
+                    f"https://github.com/{repository}" if repository else None,
+                    _author(data.get("author")),
+                ),
+            ),
+            LinkStyle(
+                "directory" if generator._pretty else "html",
+                prefixes=(base + "/",) if base else (),
+                # Files Jekyll copies as they are (static files) are published beside the
+                # pages: a link to one resolves.
+                quiet=frozenset({"content-file"}),
+            ),
+        )
+
+    # ── pages ─────────────────────────────────────────────────────────────────────────────
+
+    def _extensions(self) -> tuple[str, ...]:
+        text = config.string(self._data.get("markdown_ext")) or _MARKDOWN_EXT
+        return tuple("." + e.strip().lower() for e in text.split(",") if e.strip())
+
+    def _collections(self) -> list[tuple[str, str]]:
+        """Output collections: (label, folder relative to the site root), ``_posts`` first."""
+        found: list[tuple[str, str]] = []
+        base = (config.string(self._data.get("collections_dir")) or "").strip("/")
+        declared = self._data.get("collections")
+        items: dict[str, Any] = {}
+        if isinstance(declared, dict):
+            items = {str(k): v for k, v in declared.items()}
+        elif isinstance(declared, list):
+            items = {str(k): {} for k in declared if isinstance(k, str)}
+        posts = items.pop("posts", {"output": True})
+        if not isinstance(posts, dict) or posts.get("output", True) is not False:
+            found.append(("posts", "/".join(p for p in (base, "_posts") if p)))
+        for label, settings in items.items():
+            if isinstance(settings, dict) and settings.get("output") is True:
+                found.append((label, "/".join(p for p in (base, "_" + label) if p)))
+        return found
+
+    def _read(self, ctx: Context) -> _Pages:
+        exts = self._extensions()
+        filt = _Filter(
+            tuple(_strings(self._data.get("exclude"))) + _DEFAULT_EXCLUDE,
+            tuple(_strings(self._data.get("include"))),
+        )
+        out = _Pages()
+        root = ctx.content_root
+        collections = self._collections()
+        folders = {folder: label for label, folder in collections}
+        for label, folder in collections:
+            if (root / folder).is_dir():
+                out.collections.append(label)
+        for folder, dirs, files in os.walk(root):  # never follows linked folders
+            here = Path(folder)
+            rel_dir = "" if here == root else ctx.rel(here)
+            collection = next(
+                (lbl for f, lbl in folders.items() if rel_dir == f or rel_dir.startswith(f + "/")),
+                None,
+            )
+            kept = []
+            for d in sorted(dirs):
+                rel = f"{rel_dir}/{d}" if rel_dir else d
+                inside = collection is not None or rel in folders
+                if d == "node_modules" or d.startswith(".") or (here / d).is_symlink():
+                    continue
+                if (inside and not d.startswith(".")) or not filt.left_out(rel, d):
+                    kept.append(d)
+            dirs[:] = kept
+            has_index = any(n.lower().startswith(_INDEX + ".") for n in files)
+            for name in sorted(files):
+                path = here / name
+                stem, suffix = os.path.splitext(name)
+                if suffix.lower() not in exts or path.is_symlink() or not path.is_file():
+                    continue
+                rel = ctx.rel(path)
+                if filt.left_out(rel, name) or left_out(ctx, path) or not ctx.is_page(path):
+                    continue
+                has_front, front = _front(root, path)
+                if self._publishes(rel, has_front, front, collection, filt, has_index=has_index):
+                    readme = stem.lower() == "readme" and collection is None
+                    if self._github_pages and readme and not has_index:
+                        self._readme_index.add(rel_dir)
+                    out.pages.append(_Page(rel, front, collection))
+        return out
+
+    def _publishes(
+        self,
+        rel: str,
+        has_front: bool,
+        front: Mapping[str, Any],
+        collection: str | None,
+        filt: _Filter,
+        *,
+        has_index: bool,
+    ) -> bool:
+        """Whether a Markdown file Jekyll reads is a page it publishes."""
+        if front.get("published") is False:
+            return False
+        stem = PurePosixPath(rel).stem
+        if collection is not None:
+            # A collection's file without front matter is a static file; a post is named
+            # by its date.
+            return has_front and (collection != "posts" or bool(_POST_NAME.match(stem)))
+        if has_front:
+            return True
+        if not self._github_pages:
+            return False  # Jekyll copies a file without front matter as it is
+        if stem.lower() not in _META_FILES or filt.included(rel):
+            return True
+        # jekyll-readme-index: a README is its folder's index page when it has no index.
+        return stem.lower() == "readme" and not has_index
+
+    # ── navigation ────────────────────────────────────────────────────────────────────────
+
+    def outline(self, site: Site, ctx: Context) -> Outline | None:
+        # The generator instance of the site holds its configuration.
+        generator = site.generator
+        assert isinstance(generator, Jekyll)
+        return generator._outline(site, ctx)
+
+    def _outline(self, site: Site, ctx: Context) -> Outline:
+        found = self._read(ctx)
+        where = ctx.display(site.config) if site.config is not None else "(root)"
+        root = OutlineSection(name="", key=where)
+        pages = [p for p in found.pages if p.collection is None]
+        placed: set[str] = set()
+        if self._just_the_docs:
+            _JustTheDocs(self._data, pages, placed).fill(root)
+            rest = sorted(p.rel for p in pages if p.rel not in placed)
+            for rel in rest:
+                root.children.append(OutlinePage(rel, None, len(root.children), where))
+        else:
+            _by_folders(root, pages, where)
+        for label in found.collections:
+            docs = [p for p in found.pages if p.collection == label]
+            if not docs:
+                continue
+            docs.sort(key=lambda p: p.rel, reverse=label == "posts")
+            section = OutlineSection(name=label.capitalize(), key=f"{where}:{label}")
+            section.order = len(root.children)
+            for page in docs:
+                section.children.append(OutlinePage(page.rel, None, len(section.children), where))
+            root.children.append(section)
+        return Outline(self.name, root, where, interleaved_root=True)
+
+    # ── URLs and links ────────────────────────────────────────────────────────────────────
+
+    def page_url(self, rel: str, front: Mapping[str, Any]) -> PageUrl:
+        path = PurePosixPath(rel)
+        folder = "" if str(path.parent) == "." else str(path.parent)
+        permalink = front.get("permalink")
+        if isinstance(permalink, str) and permalink.strip():
+            text = permalink.strip()
+            text = (
+                text.replace(":path", folder)
+                .replace(":basename", path.stem)
+                .replace(":output_ext", ".html")
+            )
+            return PageUrl(text.strip("/"), text.endswith("/"))
+        match = _POST_NAME.match(path.stem)
+        if folder.split("/")[-1] == "_posts" and match:
+            year, month, day, title = match.groups()
+            return PageUrl(f"{year}/{month}/{day}/{title}", self._pretty)
+        if folder.startswith("_"):
+            # A collection's document: /:collection/:path (without the underscore).
+            folder = folder[1:]
+        index = path.stem == _INDEX or (
+            path.stem.lower() == "readme" and folder in self._readme_index
+        )
+        if index:
+            return PageUrl(folder, True)
+        return PageUrl("/".join(p for p in (folder, path.stem) if p), self._pretty)
+
+    def expand(self, site: Site, page: Path, body: str, *, within: Path) -> str:
+        del site, page, within
+        if "{" not in body:
+            return body
+        out: list[str] = []
+        last = 0
+        for raw in _RAW.finditer(body):
+            out.append(_render_urls(body[last : raw.start()]))
+            out.append(raw.group(1))  # {% raw %} keeps its text and loses its tags
+            last = raw.end()
+        out.append(_render_urls(body[last:]))
+        return "".join(out)
+
+
+def _render_urls(text: str) -> str:
+    """The Liquid of ``text`` that writes URLs, rendered (see ``_URL_LIQUID``)."""
+
+    def render(match: re.Match[str]) -> str:
+        if match["link"] is not None:
+            return "/" + match["link"].strip("\"'").lstrip("/")
+        if match["post"] is not None:
+            return "/_posts/" + match["post"].strip("\"'")
+        if match["filtered"] is not None:
+            return match["filtered"]
+        return ""  # site.baseurl, site.url: links are read root-relative
+
+    return _URL_LIQUID.sub(render, text)
+
+
+def _author(value: Any) -> str | None:
+    if isinstance(value, dict):
+        return config.string(value.get("name"))
+    return config.string(value)
+
+
+def _by_folders(root: OutlineSection, pages: list[_Page], where: str) -> None:
+    """Jekyll's page order (``site.pages`` by file name), grouped by folder: a folder's index
+    page first, its pages, then its sub-folders by name."""
+    sections: dict[str, OutlineSection] = {"": root}
+
+    def section(folder: str) -> OutlineSection:
+        if folder in sections:
+            return sections[folder]
+        parent_name, _, name = folder.rpartition("/")
+        parent = section(parent_name)
+        made = OutlineSection(
+            name=name.replace("-", " ").replace("_", " ").capitalize(), key=folder + "/"
+        )
+        sections[folder] = made
+        parent.children.append(made)
+        return made
+
+    def page_key(page: _Page) -> tuple[int, str, str]:
+        name = page.rel.rsplit("/", 1)[-1]
+        stem = name.rsplit(".", 1)[0].lower()
+        return (0 if stem in (_INDEX, "readme") else 1, name, page.rel)
+
+    for page in sorted(pages, key=page_key):
+        folder = page.rel.rpartition("/")[0]
+        section(folder).children.append(OutlinePage(page.rel, None, None, where))
+
+    def number(sec: OutlineSection) -> None:
+        pages_first = [c for c in sec.children if isinstance(c, OutlinePage)]
+        folders = sorted(
+            (c for c in sec.children if isinstance(c, OutlineSection)), key=lambda s: s.key
+        )
+        sec.children = [*pages_first, *folders]
+        for i, child in enumerate(sec.children):
+            child.order = i
+            if isinstance(child, OutlineSection):
+                number(child)
+
+    number(root)
+
+
+@dataclass(slots=True)
+class _JustTheDocs:
+    """just-the-docs' main navigation (see the module docstring)."""
+
+    data: Mapping[str, Any]
+    pages: list[_Page]
+    placed: set[str]
+
+    def _sorted(self, pages: list[_Page]) -> list[_Page]:
+        fold = self.data.get("nav_sort") == "case_insensitive"
+
+        def is_number(value: Any) -> bool:
+            return isinstance(value, int | float) and not isinstance(value, bool)
+
+        def text(value: Any) -> str:
+            return str(value).casefold() if fold else str(value)
+
+        def tie(page: _Page) -> tuple[str, str]:
+            # Equal keys keep the order Liquid's sort received: Jekyll's pages by file name.
+            return (page.rel.rsplit("/", 1)[-1], page.rel)
+
+        ordered = [p for p in pages if p.front.get("nav_order") is not None]
+        titled = [p for p in pages if p.front.get("nav_order") is None]
+        groups = (
+            sorted(
+                (p for p in ordered if is_number(p.front["nav_order"])),
+                key=lambda p: (p.front["nav_order"], *tie(p)),
+            ),
+            sorted(
+                (p for p in ordered if not is_number(p.front["nav_order"])),
+                key=lambda p: (text(p.front["nav_order"]), *tie(p)),
+            ),
+            sorted(
+                (p for p in titled if is_number(p.front.get("title"))),
+                key=lambda p: (p.front["title"], *tie(p)),
+            ),
+            sorted(
+                (p for p in titled if not is_number(p.front.get("title"))),
+                key=lambda p: (text(p.front.get("title")), *tie(p)),
+            ),
+        )
+        return [p for group in groups for p in group]
+
+    def fill(self, root: OutlineSection) -> None:
+        titled = [p for p in self.pages if p.front.get("title") not in (None, "")]
+        top = [p for p in titled if p.front.get("parent") in (None, "")]
+        self._level(root, top, titled, ancestors=())
+
+    def _level(
+        self,
+        into: OutlineSection,
+        nodes: list[_Page],
+        titled: list[_Page],
+        ancestors: tuple[str, ...],
+    ) -> None:
+        for node in self._sorted(nodes):
+            title = str(node.front.get("title"))
+            if node.front.get("nav_exclude") is True or title in ancestors:
+                continue
+            if node.rel in self.placed:
+                continue
+            self.placed.add(node.rel)
+            children = []
+            if node.front.get("has_children") is not False:
+                for child in titled:
+                    if str(child.front.get("parent")) != title or child.rel in self.placed:
+                        continue
+                    grand = child.front.get("grand_parent")
+                    if grand not in (None, "") and grand != node.front.get("parent"):
+                        continue
+                    children.append(child)
+            if not children:
+                into.children.append(OutlinePage(node.rel, title, len(into.children)))
+                continue
+            section = OutlineSection(name=title, key=node.rel, order=len(into.children))
+            section.children.append(OutlinePage(node.rel, title, 0))
+            into.children.append(section)
+            order = node.front.get("child_nav_order")
+            before = len(section.children)
+            self._level(section, children, titled, (*ancestors, title))
+            if order in ("desc", "reversed"):
+                section.children[before:] = section.children[before:][::-1]
+                for i, entry in enumerate(section.children):
+                    entry.order = i
