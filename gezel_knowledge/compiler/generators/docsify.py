@@ -77,6 +77,12 @@ _LINK = re.compile(r"\[((?:[^\[\]\\]|\\.)*)\]\(\s*<?([^)\s>]*)>?(?:\s+[\"'][^\"'
 _TAGS = re.compile(r"<[^>]+>")
 _IMAGE = re.compile(r"!\[[^\[\]]*\]\([^()]*\)")
 _MAX_SCRIPTS = 16
+# A heading's Docsify settings: `:id=name` (its anchor), `{docsify-ignore}` and
+# `{docsify-ignore-all}` (left out of the sidebar's table of contents), which Docsify removes
+# from the heading's text.
+_HEADING = re.compile(r"^( {0,3}#{1,6}[ \t].*)$", re.MULTILINE)
+_HEADING_ID = re.compile(r"(?:^|(?<=\s)):id=([\w%-]+)")
+_IGNORE = re.compile(r"\s*(?:\{docsify-ignore(?:-all)?\}|<!--\s*\{docsify-ignore(?:-all)?\}\s*-->)")
 _MAX_ITEMS = 100_000
 
 
@@ -314,6 +320,7 @@ class Docsify(Generator):
                 config.publisher(repo, None),
             ),
             LinkStyle(
+                slug="docsify",
                 # Docsify fetches whatever file a route names: a link to a file of the site
                 # that is no page (an embedded snippet) resolves.
                 quiet=frozenset({"content-file"}),
@@ -485,6 +492,21 @@ class Docsify(Generator):
                 break
         base = ctx.rel(file.parent) if file.parent != ctx.content_root else ""
         _Walk(self, ctx, pages, placed, where, base).items(items, into)
+
+    def expand(self, site: Site, page: Path, body: str, *, within: Path) -> str:
+        del site, page, within
+        if ":id=" not in body and "docsify-ignore" not in body:
+            return body
+
+        def heading(match: re.Match[str]) -> str:
+            line = _IGNORE.sub("", match[1])
+            found = _HEADING_ID.search(line)
+            if found is None:
+                return line
+            # Written as the attribute list the anchor reader knows: `## Title {#name}`.
+            return f"{_HEADING_ID.sub('', line).rstrip()} {{#{found[1]}}}"
+
+        return _HEADING.sub(heading, body)
 
     # ── links ─────────────────────────────────────────────────────────────────────────────
 

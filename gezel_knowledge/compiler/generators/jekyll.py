@@ -92,6 +92,7 @@ _POST_NAME = re.compile(r"(\d{4})-(\d{2})-(\d{2})-(.+)\Z")
 # {% link path %} and {% post_url name %} name files; site.baseurl and the url filters
 # leave the root-relative path.
 _RAW = re.compile(r"\{%-?\s*raw\s*-?%\}(.*?)\{%-?\s*endraw\s*-?%\}", re.DOTALL)
+_FOOTNOTE = re.compile(r"^ {0,3}\[\^([^\]\s]+)\]:.*$", re.MULTILINE)
 _URL_LIQUID = re.compile(
     r"\{%-?\s*link\s+(?P<link>[^\s%{}]+)\s*-?%\}"
     r"|\{%-?\s*post_url\s+(?P<post>[^\s%{}]+)\s*-?%\}"
@@ -429,7 +430,7 @@ class Jekyll(Generator):
     def expand(self, site: Site, page: Path, body: str, *, within: Path) -> str:
         del site, page, within
         if "{" not in body:
-            return body
+            return _footnote_anchors(body) if "[^" in body else body
         out: list[str] = []
         last = 0
         for raw in _RAW.finditer(body):
@@ -437,7 +438,13 @@ class Jekyll(Generator):
             out.append(raw.group(1))  # {% raw %} keeps its text and loses its tags
             last = raw.end()
         out.append(_render_urls(body[last:]))
-        return "".join(out)
+        return _footnote_anchors("".join(out))
+
+
+def _footnote_anchors(text: str) -> str:
+    """Each footnote definition with the anchor kramdown gives it (``fn:name``), so that a
+    link to ``#fn:name`` finds it."""
+    return _FOOTNOTE.sub(lambda m: f'{m[0]} <a id="fn:{m[1]}"></a>', text)
 
 
 def _render_urls(text: str) -> str:
