@@ -517,19 +517,26 @@ class Docsify(Generator):
         return () if self._relative else ("",)
 
     def link_target(self, raw: str) -> LinkTarget | None:
-        # Docsify's own route syntax: `#/guide`, `guide?id=heading`, `?id=heading`.
-        if not (raw.startswith("#/") or "?id=" in raw):
+        # Docsify's own route syntax (`#/guide`, `guide?id=heading`, `?id=heading`), and with
+        # relativePath off a route written from the site root (`guide.md` on any page is
+        # /guide.md). A link starting with `.` and one naming another kind of file (an
+        # image is read from the page's folder) keep the default reading.
+        path, anchor = raw, ""
+        if raw.startswith("#/") or "?id=" in raw:
+            path, _, query = raw.removeprefix("#").partition("?")
+            for part in query.split("&"):
+                if part.startswith("id="):
+                    anchor = part[3:]
+            if not path:
+                return LinkTarget("#" + anchor) if anchor else None
+        elif raw.startswith(("#", ".", "/")) or self._relative:
             return None
-        path = raw.removeprefix("#")
-        path, _, query = path.partition("?")
-        anchor = ""
-        for part in query.split("&"):
-            if part.startswith("id="):
-                anchor = part[3:]
-        if not path:
-            return LinkTarget("#" + anchor) if anchor else None
-        if self.aliased_away(path):
+        else:
+            path, _, anchor = raw.partition("#")
+        suffix = PurePosixPath(path.rstrip("/")).suffix.lower()
+        if suffix not in ("", ".md") and not path.endswith("/"):
             return None
         if path.endswith("/"):
             path += "README.md"
-        return LinkTarget(path + (f"#{anchor}" if anchor else ""))
+        rooted = path if path.startswith("/") or self._relative else "/" + path
+        return LinkTarget(rooted + (f"#{anchor}" if anchor else ""))
