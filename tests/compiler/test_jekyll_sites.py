@@ -225,3 +225,54 @@ def test_liquid_urls_permalinks_and_footnotes_resolve(tmp_path: Path) -> None:
     assert "![i](assets/" in body
     assert "`{{ site.baseurl }}`" in body  # {% raw %} keeps its text
     assert source.warnings == ()
+
+
+def test_defaults_and_headings_give_front_matter(tmp_path: Path) -> None:
+    config = (
+        "title: D\nremote_theme: just-the-docs/just-the-docs\n"
+        "defaults:\n"
+        "  - scope: {path: ''}\n    values: {layout: default}\n"
+        "  - scope: {path: guide, type: pages}\n    values: {parent: Guide}\n"
+        "  - scope: {path: guide/index.md}\n    values: {parent: ''}\n"
+        "  - scope: {path: old}\n    values: {nav_exclude: true}\n"
+    )
+    tree = {
+        "_config.yml": config,  # no Gemfile: GitHub Pages' plugins run
+        "LICENSE": LICENSE,
+        "index.md": _page("Home", "nav_order: 1\n"),
+        "guide/index.md": _page("Guide", "nav_order: 2\n"),
+        "guide/b.md": "# Bravo\n\nTitled by its heading.\n",
+        "guide/a.md": "Alpha\n=====\n\nA setext heading.\n",
+        "old/x.md": _page("Old"),
+        "zulu.md": "Text first.\n\n# Not a title\n",
+    }
+    source = load_markdown_tree(write_tree(tmp_path / "site", tree))
+    # guide/ pages are the Guide's children by the defaults, titled by their headings
+    # (jekyll-titles-from-headings) and sorted by those titles; old/ is out of the navigation;
+    # the README is no page beside an index (a meta file).
+    assert _order(source) == [
+        "index",
+        "guide/index",
+        "guide/a",
+        "guide/b",
+        "old/x",
+        "zulu",
+    ]
+
+
+def test_a_repository_root_builds_its_docs_site(tmp_path: Path) -> None:
+    # GitHub Pages publishes docs/: its _config.yml needs no other sign of Jekyll.
+    tree = {
+        "docs/_config.yml": "title: From Docs\n",
+        "docs/index.md": _page("Home"),
+        "docs/usage.md": "# Usage\n",
+        "src/notes.md": "# Not the site's\n",
+    }
+    root = write_tree(tmp_path / "repo", tree)
+    site = detect_site(root)
+    assert site is not None
+    assert site.generator_name == "jekyll"
+    assert site.content_root == root / "docs"
+    assert site.metadata.name == "From Docs"
+    source = load_markdown_tree(root)
+    assert _order(source) == ["index", "usage"]

@@ -1,6 +1,7 @@
-"""Jekyll (GitHub Pages): ``_config.yml`` at the site root (the folder Jekyll builds, often a
-repository's ``docs/``), with a sign that Jekyll builds it: a ``theme`` or ``remote_theme``, a
-``Gemfile`` naming ``jekyll`` or ``github-pages``, or ``_layouts``/``_includes`` folders.
+"""Jekyll (GitHub Pages): ``_config.yml`` at the site root (the folder Jekyll builds), with a
+sign that Jekyll builds it: a ``theme`` or ``remote_theme``, a ``Gemfile`` naming ``jekyll`` or
+``github-pages``, or ``_layouts``/``_includes`` folders; in a folder named ``docs`` (the one
+GitHub Pages publishes) it needs none, and a repository's root builds its ``docs/`` site.
 
 Pages (Jekyll's reader): Markdown files (``markdown_ext``, by default ``markdown, mkdown,
 mkdn, mkd, md``) with front matter; files and folders whose names start with ``.``, ``_`` or
@@ -13,7 +14,9 @@ Markdown files without front matter are pages as well (jekyll-optional-front-mat
 its meta files (README, LICENSE, CONTRIBUTING, CODE_OF_CONDUCT...), and a folder's README
 is its index page when it has no ``index`` (jekyll-readme-index). The documents of
 collections with ``output: true`` (``collections:``, in ``collections_dir``) and of
-``_posts`` are pages too (with front matter, as Jekyll requires of documents).
+``_posts`` are pages too (with front matter, as Jekyll requires of documents). Front matter
+``defaults:`` apply; on GitHub Pages a page with no ``title`` takes the heading it opens with
+(jekyll-titles-from-headings), which just-the-docs' navigation then shows.
 
 Navigation: with the just-the-docs theme (``theme``/``remote_theme`` naming it), its main
 navigation: pages with a ``title``, top level those with no ``parent``, a page's children
@@ -92,6 +95,9 @@ _POST_NAME = re.compile(r"(\d{4})-(\d{2})-(\d{2})-(.+)\Z")
 # {% link path %} and {% post_url name %} name files; site.baseurl and the url filters
 # leave the root-relative path.
 _RAW = re.compile(r"\{%-?\s*raw\s*-?%\}(.*?)\{%-?\s*endraw\s*-?%\}", re.DOTALL)
+_TITLE_HEADING = re.compile(
+    r"\A\s*(?:#{1,3}[ \t]+(.*?)(?:[ \t]+#{1,3})?[ \t]*|(.+)\r?\n[-=]+[ \t]*)$", re.M
+)
 _FOOTNOTE = re.compile(r"^ {0,3}\[\^([^\]\s]+)\]:.*$", re.MULTILINE)
 _URL_LIQUID = re.compile(
     r"\{%-?\s*link\s+(?P<link>[^\s%{}]+)\s*-?%\}"
@@ -111,8 +117,8 @@ def _strings(value: Any) -> list[str]:
     return []
 
 
-def _gemfile(root: Path) -> str | None:
-    file = root / "Gemfile"
+def _gemfile(site_root: Path, root: Path) -> str | None:
+    file = site_root / "Gemfile"
     return config.read_text(file, root) if file.is_file() else None
 
 
@@ -190,14 +196,23 @@ class _Pages:
     collections: list[str] = field(default_factory=list)
 
 
-def _front(ctx_root: Path, file: Path) -> tuple[bool, dict[str, Any]]:
-    """Whether a file opens with front matter, and that front matter."""
+def _front(ctx_root: Path, file: Path) -> tuple[bool, dict[str, Any], str]:
+    """Whether a file opens with front matter, that front matter, and the page's body."""
     where = file.relative_to(ctx_root).as_posix()
     text = read_text_file(file, where=where)
     if not text.lstrip("\ufeff").startswith("---"):
-        return False, {}
+        return False, {}, text
     found = split_front_matter(text, path=where, lenient=True)
-    return found.body_line > 1, dict(found.data)
+    return found.body_line > 1, dict(found.data), found.body
+
+
+def _heading_title(body: str) -> str | None:
+    """The title jekyll-titles-from-headings gives a page with none: the heading its body
+    opens with (ATX levels 1 to 3, or setext)."""
+    match = _TITLE_HEADING.match(body)
+    if match is None:
+        return None
+    return (match[1] or match[2] or "").strip() or None
 
 
 class Jekyll(Generator):
@@ -225,22 +240,32 @@ class Jekyll(Generator):
     # ── detection ─────────────────────────────────────────────────────────────────────────
 
     def detect(self, root: Path, *, forced: bool) -> Site | None:
-        file = root / _CONFIG
-        if not file.is_file():
-            if forced:
-                raise SourceError(
-                    "catalog.yaml asks for the jekyll outline but there is no _config.yml",
-                    reason="missing-outline",
-                )
-            return None
-        data = config.read_data(file, root)
-        gemfile = _gemfile(root)
-        if not forced and not _is_jekyll(root, data, gemfile):
-            return None
+        # The site root, else the repository's docs/ that GitHub Pages publishes.
+        for site_root in (root, root / "docs"):
+            file = site_root / _CONFIG
+            if not file.is_file() or site_root.is_symlink():
+                continue
+            data = config.read_data(file, root)
+            gemfile = _gemfile(site_root, root)
+            # A _config.yml in a folder named docs is GitHub Pages' source (Settings, Pages,
+            # "Deploy from a branch", /docs).
+            published = site_root.name == "docs"
+            if forced or published or _is_jekyll(site_root, data, gemfile):
+                return self._site(root, site_root, file, data, gemfile)
+        if forced:
+            raise SourceError(
+                "catalog.yaml asks for the jekyll outline but there is no _config.yml",
+                reason="missing-outline",
+            )
+        return None
+
+    def _site(
+        self, root: Path, site_root: Path, file: Path, data: dict[str, Any], gemfile: str | None
+    ) -> Site:
         generator = Jekyll(
             data,
             github_pages=_github_pages(data, gemfile),
-            just_the_docs=_just_the_docs(root, data, gemfile),
+            just_the_docs=_just_the_docs(site_root, data, gemfile),
         )
         url = config.string(data.get("url"))
         base = (config.string(data.get("baseurl")) or "").strip("/")
@@ -249,7 +274,7 @@ class Jekyll(Generator):
         return Site(
             generator,
             file,
-            root,
+            site_root,
             config.site_metadata(
                 data.get("title"),
                 data.get("description"),
@@ -331,13 +356,47 @@ class Jekyll(Generator):
                 rel = ctx.rel(path)
                 if filt.left_out(rel, name) or left_out(ctx, path) or not ctx.is_page(path):
                     continue
-                has_front, front = _front(root, path)
+                has_front, front = self._front(root, path, rel, collection)
                 if self._publishes(rel, has_front, front, collection, filt, has_index=has_index):
                     readme = stem.lower() == "readme" and collection is None
                     if self._github_pages and readme and not has_index:
                         self._readme_index.add(rel_dir)
                     out.pages.append(_Page(rel, front, collection))
         return out
+
+    def _front(
+        self, root: Path, path: Path, rel: str, collection: str | None
+    ) -> tuple[bool, dict[str, Any]]:
+        """Whether a page has front matter, and its front matter as Jekyll sees it: with
+        ``defaults:`` and, on GitHub Pages, the title its opening heading gives."""
+        has_front, own, body = _front(root, path)
+        front = {**self._defaults(rel, collection), **own}
+        if self._github_pages and front.get("title") in (None, ""):
+            title = _heading_title(body)  # jekyll-titles-from-headings
+            if title is not None:
+                front["title"] = title
+        return has_front, front
+
+    def _defaults(self, rel: str, collection: str | None) -> dict[str, Any]:
+        """The front matter ``defaults:`` gives a page (those of a longer ``scope.path``
+        win, as Jekyll's more specific scope does)."""
+        kind = "pages" if collection is None else collection
+        found: list[tuple[int, dict[str, Any]]] = []
+        entries = self._data.get("defaults")
+        for entry in entries if isinstance(entries, list) else ():
+            scope = config.mapping(config.mapping(entry).get("scope"))
+            values = config.mapping(config.mapping(entry).get("values"))
+            path = str(scope.get("path") or "").strip("/")
+            wanted = scope.get("type")
+            if wanted not in (None, "", kind):
+                continue
+            inside = not path or rel == path or rel.startswith(path + "/")
+            if inside or fnmatch.fnmatchcase(rel, path):
+                found.append((len(path), values))
+        merged: dict[str, Any] = {}
+        for _, values in sorted(found, key=lambda item: item[0]):
+            merged.update(values)
+        return merged
 
     def _publishes(
         self,
