@@ -124,3 +124,34 @@ def test_an_image_climbing_out_through_assets_never_reads_as_a_shipped_asset(
     assert source.documents[0].load_body(LINKS) == (
         '# A\n\n![up](./assets/../../LICENSE) <img src="./assets/images/../../../../x">\n'
     )
+
+
+def test_a_folder_of_mdx_pages_is_read_as_markdown(tmp_path: Path) -> None:
+    docs = _docs_folder(
+        tmp_path,
+        {
+            "index.mdx": "import { Callout } from 'nextra/components'\n\n# Home\n\nWelcome.\n",
+            "guide/setup.mdx": "# Setup\n\nRun the installer.\n",
+            "guide/notes.md": "# Notes\n\n[setup](setup.mdx)\n",
+        },
+    )
+    source = load_markdown_tree(docs)
+    assert _order(source) == ["index", "guide/notes", "guide/setup"]
+    assert source.warnings == ()
+
+
+def test_a_link_written_by_templating_is_kept_silently(tmp_path: Path) -> None:
+    docs = _docs_folder(
+        tmp_path,
+        {
+            "README.md": (
+                "# Docs\n\n[linked]({% link b.md %}) [base]({{ site.baseurl }}/b/)\n"
+                "![avatar]({{ contributor.avatar_url }}) [gone](c.md)\n"
+            ),
+            "b.md": "# B\n",
+        },
+    )
+    source = load_markdown_tree(docs)
+    assert [(w.reason, w.message) for w in source.warnings] == [
+        ("unresolved-link", "link 'c.md' names no page of the tree; kept as written")
+    ]

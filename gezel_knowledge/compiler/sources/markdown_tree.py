@@ -23,7 +23,10 @@
   generator's slug rules);
   links to images, and images, are copied to ``assets/`` and point there. A link that names no
   page, a missing heading, a missing image or a file that is not a catalog document is kept as
-  written with a warning naming the file and line.
+  written with a warning naming the file and line. A target holding a template expression the
+  generator has not resolved (Liquid's ``{% link x.md %}``, ``{{ site.baseurl }}/x``, a
+  macro's ``{{ url }}``) is kept as written, silently: the site's templating writes it at
+  build time, and the compiler cannot know what it becomes.
 
 The tree is read twice: once here, to learn every document's id, title, headings and links (the
 bodies are not kept), and once per document during the build, when its body is rewritten.
@@ -49,7 +52,7 @@ from gezel_knowledge.archive.assets import (
 )
 from gezel_knowledge.compiler.errors import BuildWarning, SourceError, display_path
 from gezel_knowledge.compiler.generators._context import pretty
-from gezel_knowledge.compiler.generators.base import INDEX_STEMS, Site
+from gezel_knowledge.compiler.generators.base import INDEX_STEMS, LinkTarget, Site
 from gezel_knowledge.compiler.generators.registry import (
     OUTLINE_KINDS,
     recognise_outline,
@@ -109,6 +112,8 @@ __all__ = [
 ]
 
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:|//")
+# A link parsed from `[x]({% link a.md %})` ends at the first space: `{%` alone is a template.
+_TEMPLATE = re.compile(r"\{\{|\{%|%\}|\}\}")
 
 _Action = tuple[str, str, tuple[int, int] | None]
 _Split = Callable[..., FrontMatter]
@@ -141,6 +146,12 @@ class _Page:
     unused: frozenset[int] = frozenset()
     """Start offsets of reference definitions nothing uses: no link of the rendered page, so
     they are rewritten when they resolve but never reported."""
+
+
+def _templated(raw: str) -> LinkTarget | None:
+    """An empty target (kept as written, silently) for a template expression no generator
+    rule resolved: the site's templating writes it at build time."""
+    return LinkTarget("") if _TEMPLATE.search(raw) else None
 
 
 def _notebook_markdown(text: str, where: str) -> str:
@@ -564,7 +575,7 @@ class _Tree:
                 continue
             if not raw or _SCHEME.match(raw) or raw in self.style.ignored:
                 continue  # a URL, or a target the site says the generator renders itself
-            ref = self.site.generator.link_target(raw)
+            ref = self.site.generator.link_target(raw) or _templated(raw)
             path_part, _, fragment = (ref.path if ref is not None else raw).partition("#")
             path_part = path_part.split("?", 1)[0]
             if not path_part:
