@@ -276,3 +276,16 @@ def test_a_repository_root_builds_its_docs_site(tmp_path: Path) -> None:
     assert site.metadata.name == "From Docs"
     source = load_markdown_tree(root)
     assert _order(source) == ["index", "usage"]
+
+
+def test_posts_are_published_at_the_permalink_pattern(tmp_path: Path) -> None:
+    tree = {
+        "_config.yml": "title: P\ntheme: minima\npermalink: /blog/:year/:title/\n",
+        "LICENSE": LICENSE,
+        "index.md": _page("Home", body="[n](/blog/2024/new/) [d](/news/2024/01/02/new.html)\n"),
+        "_posts/2024-01-02-new.md": _page("New", "categories: [News]\n"),
+    }
+    source = load_markdown_tree(write_tree(tmp_path / "site", tree))
+    assert f"[n]({REF}_posts/2024-01-02-new)" in _body(source, "index")
+    # Not the default date style: that URL is no page.
+    assert [w.reason for w in source.warnings] == ["unresolved-link"]

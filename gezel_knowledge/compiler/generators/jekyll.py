@@ -98,6 +98,14 @@ _RAW = re.compile(r"\{%-?\s*raw\s*-?%\}(.*?)\{%-?\s*endraw\s*-?%\}", re.DOTALL)
 _TITLE_HEADING = re.compile(
     r"\A\s*(?:#{1,3}[ \t]+(.*?)(?:[ \t]+#{1,3})?[ \t]*|(.+)\r?\n[-=]+[ \t]*)$", re.M
 )
+# Jekyll's built-in permalink styles, as patterns (posts; pages take /:path/:basename).
+_STYLES = {
+    "date": "/:categories/:year/:month/:day/:title:output_ext",
+    "pretty": "/:categories/:year/:month/:day/:title/",
+    "ordinal": "/:categories/:year/:y_day/:title:output_ext",
+    "none": "/:categories/:title:output_ext",
+}
+_PLACEHOLDER = re.compile(r":([a-z_]+)")
 _FOOTNOTE = re.compile(r"^ {0,3}\[\^([^\]\s]+)\]:.*$", re.MULTILINE)
 _URL_LIQUID = re.compile(
     r"\{%-?\s*link\s+(?P<link>[^\s%{}]+)\s*-?%\}"
@@ -234,6 +242,7 @@ class Jekyll(Generator):
         self._just_the_docs = just_the_docs
         permalink = config.string(self._data.get("permalink")) or "date"
         self._pretty = permalink == "pretty" or permalink.endswith("/")
+        self._post_pattern = _STYLES.get(permalink, permalink)
         self._readme_index: set[str] = set()
         """Folders whose README is their index page (jekyll-readme-index)."""
 
@@ -474,8 +483,7 @@ class Jekyll(Generator):
             return PageUrl(text.strip("/"), text.endswith("/"))
         match = _POST_NAME.match(path.stem)
         if folder.split("/")[-1] == "_posts" and match:
-            year, month, day, title = match.groups()
-            return PageUrl(f"{year}/{month}/{day}/{title}", self._pretty)
+            return _post_url(self._post_pattern, match, front)
         if folder.startswith("_"):
             # A collection's document: /:collection/:path (without the underscore).
             folder = folder[1:]
@@ -519,6 +527,30 @@ def _render_urls(text: str) -> str:
         return ""  # site.baseurl, site.url: links are read root-relative
 
     return _URL_LIQUID.sub(render, text)
+
+
+def _post_url(pattern: str, name: re.Match[str], front: Mapping[str, Any]) -> PageUrl:
+    """A post's URL by the site's ``permalink`` pattern (Jekyll's placeholders)."""
+    year, month, day, title = name.groups()
+    categories = front.get("categories", front.get("category"))
+    if isinstance(categories, str):
+        categories = categories.split()
+    cats = "/".join(str(c).lower() for c in categories) if isinstance(categories, list) else ""
+    values = {
+        "categories": cats,
+        "year": year,
+        "month": month,
+        "day": day,
+        "title": title,
+        "slug": title,
+        "output_ext": ".html",
+        "i_month": str(int(month)),
+        "i_day": str(int(day)),
+        "short_year": year[2:],
+    }
+    text = _PLACEHOLDER.sub(lambda m: values.get(m[1], m[0]), pattern)
+    path = "/".join(p for p in text.split("/") if p)
+    return PageUrl(path, text.endswith("/"))
 
 
 def _author(value: Any) -> str | None:
