@@ -29,7 +29,8 @@ Links: from the site root unless ``relativePath`` is on (a page's file link besi
 tried first); ``?id=heading`` is an anchor. Headings get Docsify's ids
 (:mod:`~gezel_knowledge.compiler.text.anchors`, close to GitHub's).
 
-Metadata: ``name`` (its HTML removed), ``<html lang>``; the publisher from ``repo``.
+Metadata: ``name`` (its HTML removed; else the page's ``<title>``), ``<html lang>``; the
+publisher from ``repo``.
 """
 
 from __future__ import annotations
@@ -71,10 +72,12 @@ _KEYS = (
 )
 _SCRIPT = re.compile(r"<script\b([^>]*)>(.*?)</script\s*>", re.IGNORECASE | re.DOTALL)
 _SRC = re.compile(r"""\bsrc\s*=\s*["']([^"']+)["']""", re.IGNORECASE)
+_TITLE = re.compile(r"<title\b[^>]*>([^<]*)</title\s*>", re.IGNORECASE)
 _LANG = re.compile(r"""<html\b[^>]*\blang\s*=\s*["']([^"']+)["']""", re.IGNORECASE)
 _ITEM = re.compile(r"^([ \t]*)[-*+][ \t]+(.*?)[ \t]*$")
 _LINK = re.compile(r"\[((?:[^\[\]\\]|\\.)*)\]\(\s*<?([^)\s>]*)>?(?:\s+[\"'][^\"']*[\"'])?\s*\)")
 _TAGS = re.compile(r"<[^>]+>")
+_EMPHASIS = re.compile(r"\*\*|__|(?<!\w)[*_](?=\S)|(?<=\S)[*_](?!\w)")
 _IMAGE = re.compile(r"!\[[^\[\]]*\]\([^()]*\)")
 _MAX_SCRIPTS = 16
 # A heading's Docsify settings: `:id=name` (its anchor), `{docsify-ignore}` and
@@ -140,6 +143,18 @@ def _walked(here: Path, dirs: list[str]) -> list[str]:
         and not (here / d).is_symlink()
         and not _other_site(here / d)
     )
+
+
+def _entry_pages(folder: Path) -> list[Path]:
+    """The HTML pages of a folder that may start Docsify: ``index.html``, then the others by
+    name (a site whose ``index.html`` is a landing page loads Docsify from ``doc.html``)."""
+    pages = sorted(p for p in folder.iterdir() if p.suffix.lower() == ".html" and p.is_file())
+    return sorted(pages[:_MAX_SCRIPTS], key=lambda p: p.name != _INDEX)
+
+
+def _label(text: str) -> str:
+    """A sidebar item's text as its label: HTML tags and emphasis markers removed."""
+    return _EMPHASIS.sub("", _TAGS.sub("", text)).strip()
 
 
 def _file_option(value: Any, default: str) -> str | None:
@@ -272,11 +287,12 @@ class Docsify(Generator):
 
     def detect(self, root: Path, *, forced: bool) -> Site | None:
         for folder in (root, root / "docs"):
-            index = folder / _INDEX
-            if index.is_file() and not folder.is_symlink():
-                scripts = _scripts(index, root)
+            if not folder.is_dir() or folder.is_symlink():
+                continue
+            for page in _entry_pages(folder):
+                scripts = _scripts(page, root)
                 if scripts:
-                    return self._site(root, index, scripts)
+                    return self._site(root, page, scripts)
         if forced:
             raise SourceError(
                 "catalog.yaml asks for the docsify outline but there is no index.html "
@@ -304,6 +320,10 @@ class Docsify(Generator):
             content = inside
         name = settings.get("name")
         name = html.unescape(_TAGS.sub("", name)) if isinstance(name, str) else None
+        if not (name and name.strip()):
+            # No `name`: the page's own <title>, the name the browser shows for the site.
+            title = _TITLE.search(config.read_text(index, root))
+            name = html.unescape(title[1]).strip() if title else None
         repo = config.string(settings.get("repo"))
         if repo and not SCHEME.match(repo) and repo.count("/") == 1:
             repo = f"https://github.com/{repo}"
@@ -479,7 +499,7 @@ class Docsify(Generator):
             content = _IMAGE.sub("", match[2])  # an icon before a label
             link = _LINK.search(content)
             item = _Item(
-                label=(link[1] if link else content).strip(),
+                label=_label(link[1] if link else content),
                 target=link[2] if link else None,
                 line=number,
                 indent=indent,

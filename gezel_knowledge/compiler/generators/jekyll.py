@@ -54,7 +54,7 @@ from typing import Any
 
 from gezel_knowledge.compiler.errors import SourceError
 from gezel_knowledge.compiler.generators import _config as config
-from gezel_knowledge.compiler.generators._context import Context, left_out
+from gezel_knowledge.compiler.generators._context import SCHEME, Context, left_out
 from gezel_knowledge.compiler.generators.base import Generator, LinkStyle, PageUrl, Site
 from gezel_knowledge.compiler.generators.outline import Outline, OutlinePage, OutlineSection
 from gezel_knowledge.compiler.text.data import read_text_file
@@ -64,6 +64,7 @@ __all__ = ["Jekyll"]
 
 _CONFIG = "_config.yml"
 _MARKDOWN_EXT = "markdown,mkdown,mkdn,mkd,md"
+_HTML = (".html", ".htm")
 _DEFAULT_EXCLUDE = (
     ".sass-cache",
     ".jekyll-cache",
@@ -202,6 +203,8 @@ class _Page:
 class _Pages:
     pages: list[_Page] = field(default_factory=list)
     collections: list[str] = field(default_factory=list)
+    routes: list[str] = field(default_factory=list)
+    """URL paths of the site's HTML pages (no catalog pages) and their redirects."""
 
 
 def _front(ctx_root: Path, file: Path) -> tuple[bool, dict[str, Any], str]:
@@ -285,12 +288,15 @@ class Jekyll(Generator):
             file,
             site_root,
             config.site_metadata(
-                data.get("title"),
+                data.get("title") or data.get("name"),
                 data.get("description"),
                 data.get("lang"),
                 absolute,
                 config.publisher(
-                    f"https://github.com/{repository}" if repository else None,
+                    # github-metadata's `owner/name`, or the repository's URL.
+                    repository
+                    if repository is None or "://" in repository
+                    else f"https://github.com/{repository}",
                     _author(data.get("author")),
                 ),
             ),
@@ -309,9 +315,10 @@ class Jekyll(Generator):
         text = config.string(self._data.get("markdown_ext")) or _MARKDOWN_EXT
         return tuple("." + e.strip().lower() for e in text.split(",") if e.strip())
 
-    def _collections(self) -> list[tuple[str, str]]:
-        """Output collections: (label, folder relative to the site root), ``_posts`` first."""
-        found: list[tuple[str, str]] = []
+    def _collections(self) -> list[tuple[str, str, str]]:
+        """Output collections: (label, folder relative to the site root, URL pattern),
+        ``posts`` first (Jekyll merges its own ``posts`` in front of the configured ones)."""
+        found: list[tuple[str, str, str]] = []
         base = (config.string(self._data.get("collections_dir")) or "").strip("/")
         declared = self._data.get("collections")
         items: dict[str, Any] = {}
@@ -319,12 +326,16 @@ class Jekyll(Generator):
             items = {str(k): v for k, v in declared.items()}
         elif isinstance(declared, list):
             items = {str(k): {} for k in declared if isinstance(k, str)}
-        posts = items.pop("posts", {"output": True})
-        if not isinstance(posts, dict) or posts.get("output", True) is not False:
-            found.append(("posts", "/".join(p for p in (base, "_posts") if p)))
+        posts = items.pop("posts", {})
+        posts = posts if isinstance(posts, dict) else {}
+        if posts.get("output", True) is not False:
+            pattern = config.string(posts.get("permalink")) or self._post_pattern
+            found.append(("posts", "/".join(p for p in (base, "_posts") if p), pattern))
+        suffix = "/" if self._pretty else ":output_ext"
         for label, settings in items.items():
             if isinstance(settings, dict) and settings.get("output") is True:
-                found.append((label, "/".join(p for p in (base, "_" + label) if p)))
+                pattern = config.string(settings.get("permalink")) or f"/:collection/:path{suffix}"
+                found.append((label, "/".join(p for p in (base, "_" + label) if p), pattern))
         return found
 
     def _read(self, ctx: Context) -> _Pages:
@@ -336,8 +347,8 @@ class Jekyll(Generator):
         out = _Pages()
         root = ctx.content_root
         collections = self._collections()
-        folders = {folder: label for label, folder in collections}
-        for label, folder in collections:
+        folders = {folder: label for label, folder, _ in collections}
+        for label, folder, _ in collections:
             if (root / folder).is_dir():
                 out.collections.append(label)
         for folder, dirs, files in os.walk(root):  # never follows linked folders
@@ -360,6 +371,8 @@ class Jekyll(Generator):
             for name in sorted(files):
                 path = here / name
                 stem, suffix = os.path.splitext(name)
+                if suffix.lower() in _HTML and not filt.left_out(ctx.rel(path), name):
+                    out.routes += self._html_routes(root, path, collection)
                 if suffix.lower() not in exts or path.is_symlink() or not path.is_file():
                     continue
                 rel = ctx.rel(path)
@@ -372,6 +385,20 @@ class Jekyll(Generator):
                         self._readme_index.add(rel_dir)
                     out.pages.append(_Page(rel, front, collection))
         return out
+
+    def _html_routes(self, root: Path, path: Path, collection: str | None) -> list[str]:
+        """Where an HTML page with front matter is published, and the URLs it redirects
+        from (jekyll-redirect-from): links to them resolve in the site, not the catalog."""
+        if path.is_symlink() or not path.is_file():
+            return []
+        has_front, front, _ = _front(root, path)
+        if not has_front:
+            return []
+        rel = path.relative_to(root).as_posix()
+        url = self.page_url(rel, front) if collection is None else None
+        found = [url.path] if url is not None else []
+        found += [a.strip("/") for a in _redirects(front)]
+        return [f for f in found if f]
 
     def _front(
         self, root: Path, path: Path, rel: str, collection: str | None
@@ -465,7 +492,7 @@ class Jekyll(Generator):
             for page in docs:
                 section.children.append(OutlinePage(page.rel, None, len(section.children), where))
             root.children.append(section)
-        return Outline(self.name, root, where, interleaved_root=True)
+        return Outline(self.name, root, where, interleaved_root=True, routes=tuple(found.routes))
 
     # ── URLs and links ────────────────────────────────────────────────────────────────────
 
@@ -481,18 +508,21 @@ class Jekyll(Generator):
                 .replace(":output_ext", ".html")
             )
             return PageUrl(text.strip("/"), text.endswith("/"))
-        match = _POST_NAME.match(path.stem)
-        if folder.split("/")[-1] == "_posts" and match:
-            return _post_url(self._post_pattern, match, front)
-        if folder.startswith("_"):
-            # A collection's document: /:collection/:path (without the underscore).
-            folder = folder[1:]
+        for label, root, pattern in self._collections():
+            if rel.startswith(root + "/"):
+                inside = PurePosixPath(rel[len(root) + 1 :]).with_suffix("").as_posix()
+                return _document_url(pattern, label, inside, front)
         index = path.stem == _INDEX or (
             path.stem.lower() == "readme" and folder in self._readme_index
         )
         if index:
             return PageUrl(folder, True)
         return PageUrl("/".join(p for p in (folder, path.stem) if p), self._pretty)
+
+    def url_aliases(self, rel: str, front: Mapping[str, Any]) -> tuple[str, ...]:
+        # jekyll-redirect-from (a GitHub Pages default): the URLs a page redirects from.
+        del rel
+        return tuple(_redirects(front))
 
     def expand(self, site: Site, page: Path, body: str, *, within: Path) -> str:
         del site, page, within
@@ -523,34 +553,51 @@ def _render_urls(text: str) -> str:
         if match["post"] is not None:
             return "/_posts/" + match["post"].strip("\"'")
         if match["filtered"] is not None:
-            return match["filtered"]
+            # relative_url and absolute_url put a path under the site root.
+            filtered = match["filtered"]
+            return (
+                "/" + filtered.lstrip("/") if filtered and not SCHEME.match(filtered) else filtered
+            )
         return ""  # site.baseurl, site.url: links are read root-relative
 
     return _URL_LIQUID.sub(render, text)
 
 
-def _post_url(pattern: str, name: re.Match[str], front: Mapping[str, Any]) -> PageUrl:
-    """A post's URL by the site's ``permalink`` pattern (Jekyll's placeholders)."""
-    year, month, day, title = name.groups()
+def _document_url(pattern: str, label: str, path: str, front: Mapping[str, Any]) -> PageUrl:
+    """A collection document's URL by its collection's ``permalink`` pattern (Jekyll's
+    placeholders; a post's date and title come from its file name)."""
+    name = PurePosixPath(path).name
+    values = {"collection": label, "path": path, "name": name, "title": name, "slug": name}
+    values["output_ext"] = ".html"
+    date = _POST_NAME.match(name)
+    if date is not None:
+        year, month, day, title = date.groups()
+        values.update(
+            year=year,
+            month=month,
+            day=day,
+            title=title,
+            slug=title,
+            i_month=str(int(month)),
+            i_day=str(int(day)),
+            short_year=year[2:],
+        )
     categories = front.get("categories", front.get("category"))
     if isinstance(categories, str):
         categories = categories.split()
-    cats = "/".join(str(c).lower() for c in categories) if isinstance(categories, list) else ""
-    values = {
-        "categories": cats,
-        "year": year,
-        "month": month,
-        "day": day,
-        "title": title,
-        "slug": title,
-        "output_ext": ".html",
-        "i_month": str(int(month)),
-        "i_day": str(int(day)),
-        "short_year": year[2:],
-    }
+    if isinstance(categories, list):
+        values["categories"] = "/".join(str(c).lower() for c in categories)
+    else:
+        values["categories"] = ""
     text = _PLACEHOLDER.sub(lambda m: values.get(m[1], m[0]), pattern)
-    path = "/".join(p for p in text.split("/") if p)
-    return PageUrl(path, text.endswith("/"))
+    return PageUrl("/".join(p for p in text.split("/") if p), text.endswith("/"))
+
+
+def _redirects(front: Mapping[str, Any]) -> list[str]:
+    """A page's ``redirect_from`` URLs."""
+    value = front.get("redirect_from")
+    values = [value] if isinstance(value, str) else value if isinstance(value, list) else []
+    return [v.strip() for v in values if isinstance(v, str) and v.strip()]
 
 
 def _author(value: Any) -> str | None:
