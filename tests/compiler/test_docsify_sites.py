@@ -164,3 +164,54 @@ def test_docsify_slugs() -> None:
     assert slugify("1. Install", "docsify") == "_1-install"
     assert slugify("Offline Mode (PWA)", "docsify") == "offline-mode-pwa"
     assert slugify("Ünïcode Title_x", "docsify") == "Ünïcode-title_x"  # only A-Z lowercased
+
+
+def test_embeds_are_put_in_the_page(tmp_path: Path) -> None:
+    page = (
+        "# Embeds\n\nBefore.\n\n[part](_media/part.md ':include')\n\n"
+        "[code](/_media/demo.js ':include :type=code :fragment=demo')\n\n"
+        "[clip](clip.mp4 ':include :type=video')\n\n"
+        "```md\n[part](_media/part.md ':include')\n```\n\n[to](#embedded-heading)\n"
+    )
+    tree = _tree(
+        **{
+            "embeds.md": page,
+            "_media/part.md": "## Embedded heading\n\nFrom another file.\n",
+            "_media/demo.js": "/// [demo]\nconst answer = 42;\n/// [demo]\nconst other = 1;\n",
+        }
+    )
+    source = load_markdown_tree(write_tree(tmp_path / "site", tree))
+    body = _body(source, "embeds")
+    # The Markdown file's text and the code fragment are the page's; the heading they bring
+    # is an anchor; a video embed and an embed written in code stay as written.
+    assert "From another file." in body
+    assert "```js\nconst answer = 42;\n```" in body
+    assert "const other" not in body
+    assert "[clip](clip.mp4 ':include :type=video')" in body
+    assert "```md\n[part](_media/part.md ':include')\n```" in body
+    assert f"[to]({REF}embeds#line=" in body
+
+
+def test_a_docsify_page_other_than_index_html_and_its_title(tmp_path: Path) -> None:
+    landing = "<html><head><title>Landing</title></head><body>Welcome</body></html>\n"
+    settings = "loadSidebar: true,"
+    doc = _index(settings).replace("<body>", "<head><title>Demo &amp; Docs</title></head><body>")
+    tree = {
+        "index.html": landing,
+        "doc.html": doc,
+        "_sidebar.md": (
+            "- **Basics**\n  - [Start](/start)\n- <span>More</span>\n  - [End](end.md)\n"
+        ),
+        "README.md": "# Home\n",
+        "start.md": "# Start\n",
+        "end.md": "# End\n",
+    }
+    root = write_tree(tmp_path / "site", tree)
+    site = detect_site(root)
+    assert site is not None
+    assert site.generator_name == "docsify"
+    assert site.metadata.name == "Demo & Docs"  # no `name`: the page's <title>
+    source = load_markdown_tree(root)
+    assert _order(source) == ["README", "start", "end"]
+    # Text items are groups named without their emphasis and HTML.
+    assert {"Basics", "More"} <= {t.name for t in source.topics}

@@ -289,3 +289,34 @@ def test_posts_are_published_at_the_permalink_pattern(tmp_path: Path) -> None:
     assert f"[n]({REF}_posts/2024-01-02-new)" in _body(source, "index")
     # Not the default date style: that URL is no page.
     assert [w.reason for w in source.warnings] == ["unresolved-link"]
+
+
+def test_collection_permalinks_redirects_and_html_routes(tmp_path: Path) -> None:
+    config = (
+        "title: J\ntheme: minima\ncollections:\n  docs:\n    output: true\n"
+        "    permalink: /:collection/:path/\n"
+    )
+    index = (
+        "[a]({{ 'docs/guide/setup/' | relative_url }}) [b](/docs/old-setup/) "
+        "[c](/help/) [d](/news/)\n"
+    )
+    tree = {
+        "_config.yml": config,
+        "LICENSE": LICENSE,
+        "index.md": _page("Home", body=index),
+        "_docs/guide/setup.md": _page("Setup", "redirect_from: [/docs/old-setup/]\n"),
+        "_docs/guide/pic.md": _page("Pic", body="![p](../../img/p.png)\n"),
+        "img/p.png": b"\x89PNG\r\n\x1a\n" + b"\x00" * 20,
+        "news.html": "---\nlayout: default\n---\n<p>News</p>\n",
+        "redirects/help.html": "---\npermalink: /help/\n---\n<p>Help</p>\n",
+    }
+    source = load_markdown_tree(write_tree(tmp_path / "site", tree))
+    body = _body(source, "index")
+    # The collection's permalink, a redirect_from URL, the site's HTML pages (routes).
+    assert f"[a]({REF}_docs/guide/setup)" in body
+    assert f"[b]({REF}_docs/guide/setup)" in body
+    assert "[c](/help/)" in body
+    assert "[d](/news/)" in body
+    # An image relative to a page published at a folder URL (/docs/guide/pic/).
+    assert "![p](assets/" in _body(source, "_docs/guide/pic")
+    assert source.warnings == ()

@@ -1,6 +1,6 @@
-"""Docsify: an ``index.html`` whose script sets ``window.$docsify`` (in the source folder, else
-in its ``docs/``); Docsify renders the Markdown in the browser, so the pages are the folder's
-Markdown files as they are.
+"""Docsify: an HTML page whose script sets ``window.$docsify`` (``index.html``, else another
+page of the folder such as ``doc.html``; in the source folder, else in its ``docs/``); Docsify
+renders the Markdown in the browser, so the pages are the folder's Markdown files as they are.
 
 The configuration is JavaScript and is never run: the literals of the page's inline scripts
 (and of the local scripts it loads, when no inline one sets ``$docsify``) are read
@@ -25,6 +25,7 @@ headings only), the folders in path order, the home page first. Sidebar links ar
 (``/guide``, ``guide.md``, ``guide/``, ``#/guide``, ``?id=`` anchors); a route ``alias``
 sends to a URL is published elsewhere and is no page, silently.
 
+Embeds (``[name](file ':include')``) are put in the page as Docsify puts them (:func:`_embed`).
 Links: from the site root unless ``relativePath`` is on (a page's file link beside it is
 tried first); ``?id=heading`` is an anchor. Headings get Docsify's ids
 (:mod:`~gezel_knowledge.compiler.text.anchors`, close to GitHub's).
@@ -38,6 +39,7 @@ from __future__ import annotations
 import html
 import os
 import re
+import textwrap
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -49,6 +51,7 @@ from gezel_knowledge.compiler.generators._context import SCHEME, Context, left_o
 from gezel_knowledge.compiler.generators._js import literals, walk_values
 from gezel_knowledge.compiler.generators.base import Generator, LinkStyle, LinkTarget, Site
 from gezel_knowledge.compiler.generators.outline import Outline, OutlinePage, OutlineSection
+from gezel_knowledge.compiler.text.data import read_text_file
 
 __all__ = ["Docsify"]
 
@@ -78,6 +81,12 @@ _ITEM = re.compile(r"^([ \t]*)[-*+][ \t]+(.*?)[ \t]*$")
 _LINK = re.compile(r"\[((?:[^\[\]\\]|\\.)*)\]\(\s*<?([^)\s>]*)>?(?:\s+[\"'][^\"']*[\"'])?\s*\)")
 _TAGS = re.compile(r"<[^>]+>")
 _EMPHASIS = re.compile(r"\*\*|__|(?<!\w)[*_](?=\S)|(?<=\S)[*_](?!\w)")
+_EMBED = re.compile(
+    r"(?<!!)\[[^\[\]\n]*\]\(\s*(?P<target>[^\s()]+)\s+([\"'])(?P<options>[^\"'\n]*:include\b[^\"'\n]*)\2\s*\)"
+)
+_FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
+_OPTION_TYPE = re.compile(r":type=([\w-]+)")
+_OPTION_FRAGMENT = re.compile(r":fragment=([^\s:]+)")
 _IMAGE = re.compile(r"!\[[^\[\]]*\]\([^()]*\)")
 _MAX_SCRIPTS = 16
 # A heading's Docsify settings: `:id=name` (its anchor), `{docsify-ignore}` and
@@ -269,6 +278,62 @@ class _Walk:
                 item.line,
             )
         return rel
+
+
+def _embed(body: str, folder: Path, content: Path, within: Path) -> str:
+    """A page's embeds (``[name](file ':include')``) replaced by what Docsify puts there: a
+    Markdown file's text, any other file as a code block in its language (``:type=code``),
+    the part between ``### [name]`` or ``/// [name]`` markers for ``:fragment=name``. Media
+    embeds (``:type=iframe``, ``video``, ``audio``, ``mermaid``) and files that are missing
+    or outside the source folder stay links."""
+
+    def one(match: re.Match[str]) -> str:
+        target, options = match["target"], match["options"]
+        kind = _OPTION_TYPE.search(options)
+        if SCHEME.match(target) or (kind and kind[1] not in ("code", "markdown")):
+            return match[0]
+        path = target.split("#", 1)[0].split("?", 1)[0]
+        base = content if path.startswith("/") else folder
+        file = normalise(base, path.lstrip("/"), within) if base.is_relative_to(within) else None
+        if file is None or not file.is_file() or not file.resolve().is_relative_to(within):
+            return match[0]
+        try:
+            text = read_text_file(file, where=file.name, within=within)
+        except SourceError:
+            return match[0]
+        fragment = _OPTION_FRAGMENT.search(options)
+        if fragment is not None:
+            marker = rf"(?:###|///)\s*\[{re.escape(fragment[1])}\]"
+            found = re.search(rf"{marker}(.*?){marker}", text, re.DOTALL)
+            text = textwrap.dedent(found[1]).strip() if found else ""
+        suffix = file.suffix.lower().lstrip(".")
+        markdown = (kind is None and suffix in ("md", "markdown")) or (
+            kind and kind[1] == "markdown"
+        )
+        if markdown:
+            # Docsify puts the embedded tokens in the page as blocks of their own.
+            return f"\n\n{text.strip()}\n\n"
+        fence = "~~~~" if "```" in text else "```"
+        return f"\n\n{fence}{suffix}\n{text.rstrip()}\n{fence}\n\n"
+
+    # Only outside fenced code blocks: a link in code is text.
+    out: list[str] = []
+    fence: str | None = None
+    for line in body.splitlines(keepends=True):
+        opened = _FENCE.match(line)
+        if fence is None and opened is not None:
+            fence = opened[1][0] * len(opened[1])
+        elif (
+            fence is not None
+            and line.strip().startswith(fence)
+            and not line.strip(fence[0]).strip()
+        ):
+            fence = None
+        elif fence is None and ":include" in line:
+            out.append(_EMBED.sub(one, line))
+            continue
+        out.append(line)
+    return "".join(out)
 
 
 class Docsify(Generator):
@@ -514,7 +579,8 @@ class Docsify(Generator):
         _Walk(self, ctx, pages, placed, where, base).items(items, into)
 
     def expand(self, site: Site, page: Path, body: str, *, within: Path) -> str:
-        del site, page, within
+        if ":include" in body:
+            body = _embed(body, page.parent, site.content_root, within.resolve())
         if ":id=" not in body and "docsify-ignore" not in body:
             return body
 

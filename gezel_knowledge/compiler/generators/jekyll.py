@@ -30,7 +30,9 @@ outline is then Jekyll's own page order, ``site.pages`` sorted by file name, gro
 folder (the index page first, sub-folders after the pages). Pages the navigation does not
 show follow it in path order, then each collection's documents (posts newest first).
 
-URLs: a page's ``permalink`` front matter (placeholders ``:path``, ``:basename``,
+URLs (collection documents by their collection's ``permalink`` pattern, posts by the posts'
+or the site's; a page also at its ``redirect_from`` URLs; the site's HTML pages are routes): a
+page's ``permalink`` front matter (placeholders ``:path``, ``:basename``,
 ``:output_ext`` filled in), else ``/path/name.html``, or ``/path/name/`` when the site's
 ``permalink`` is ``pretty`` or ends with ``/``; an index page at its folder; under
 ``baseurl``. Links: relative file links (GitHub Pages' jekyll-relative-links), URLs,
@@ -38,8 +40,8 @@ URLs: a page's ``permalink`` front matter (placeholders ``:path``, ``:basename``
 ``{{ site.baseurl }}/x``/``{{ '/x' | relative_url }}`` (the URL path ``/x``). Anchors are
 kramdown's ``auto_ids``, close to GitHub's.
 
-Metadata: ``title``, ``description``, ``lang``, ``url`` + ``baseurl``; the publisher from
-``repository`` (github-metadata) or ``author``.
+Metadata: ``title`` (else ``name``), ``description``, ``lang``, ``url`` + ``baseurl``; the
+publisher from ``repository`` (github-metadata) or ``author``.
 """
 
 from __future__ import annotations
