@@ -215,3 +215,12 @@ def test_a_docsify_page_other_than_index_html_and_its_title(tmp_path: Path) -> N
     assert _order(source) == ["README", "start", "end"]
     # Text items are groups named without their emphasis and HTML.
     assert {"Basics", "More"} <= {t.name for t in source.topics}
+
+
+def test_a_deeply_nested_sidebar_builds(tmp_path: Path) -> None:
+    # Deeper than any sidebar shows (and than Python's recursion): flattened at a depth.
+    sidebar = "".join(f"{'  ' * i}- [P{i}](p{i}.md)\n" for i in range(2000))
+    pages = {f"p{i}.md": f"# P{i}\n" for i in range(0, 2000, 100)}
+    tree = {"index.html": _index("loadSidebar: true,"), "_sidebar.md": sidebar, **pages}
+    source = load_markdown_tree(write_tree(tmp_path / "site", tree))
+    assert _order(source)[:3] == ["README", "p0", "p100"]

@@ -320,3 +320,15 @@ def test_collection_permalinks_redirects_and_html_routes(tmp_path: Path) -> None
     # An image relative to a page published at a folder URL (/docs/guide/pic/).
     assert "![p](assets/" in _body(source, "_docs/guide/pic")
     assert source.warnings == ()
+
+
+def test_a_deep_parent_chain_builds(tmp_path: Path) -> None:
+    # just-the-docs shows three levels; a chain far deeper than recursion allows still builds.
+    pages = {
+        f"p{i}.md": _page(f"T{i}", f"parent: T{i - 1}\n" if i else "nav_order: 1\n")
+        for i in range(1500)
+    }
+    tree = {"_config.yml": CONFIG, "LICENSE": LICENSE, **pages}
+    source = load_markdown_tree(write_tree(tmp_path / "site", tree))
+    assert len(source.documents) == 1501  # and the README, the home page (no index.md)
+    assert _order(source)[:2] == ["p0", "p1"]

@@ -89,6 +89,7 @@ _OPTION_TYPE = re.compile(r":type=([\w-]+)")
 _OPTION_FRAGMENT = re.compile(r":fragment=([^\s:]+)")
 _IMAGE = re.compile(r"!\[[^\[\]]*\]\([^()]*\)")
 _MAX_SCRIPTS = 16
+_MAX_DEPTH = 12  # the catalog nests topics 16 deep at most
 # A heading's Docsify settings: `:id=name` (its anchor), `{docsify-ignore}` and
 # `{docsify-ignore-all}` (left out of the sidebar's table of contents), which Docsify removes
 # from the heading's text.
@@ -569,8 +570,8 @@ class Docsify(Generator):
                 line=number,
                 indent=indent,
             )
-            while stack and stack[-1].indent >= indent:
-                stack.pop()
+            while stack and (stack[-1].indent >= indent or len(stack) >= _MAX_DEPTH):
+                stack.pop()  # deeper than a sidebar shows: a sibling at the deepest level
             (stack[-1].children if stack else items).append(item)
             stack.append(item)
             if len(items) > _MAX_ITEMS:

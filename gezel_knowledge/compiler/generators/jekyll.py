@@ -67,6 +67,7 @@ __all__ = ["Jekyll"]
 _CONFIG = "_config.yml"
 _MARKDOWN_EXT = "markdown,mkdown,mkdn,mkd,md"
 _HTML = (".html", ".htm")
+_MAX_DEPTH = 12  # the catalog nests topics 16 deep at most
 _DEFAULT_EXCLUDE = (
     ".sass-cache",
     ".jekyll-cache",
@@ -693,14 +694,19 @@ class _JustTheDocs:
 
     def fill(self, root: OutlineSection) -> None:
         titled = [p for p in self.pages if p.front.get("title") not in (None, "")]
+        by_parent: dict[str, list[_Page]] = {}
+        for page in titled:
+            parent = page.front.get("parent")
+            if parent not in (None, ""):
+                by_parent.setdefault(str(parent), []).append(page)
         top = [p for p in titled if p.front.get("parent") in (None, "")]
-        self._level(root, top, titled, ancestors=())
+        self._level(root, top, by_parent, ancestors=())
 
     def _level(
         self,
         into: OutlineSection,
         nodes: list[_Page],
-        titled: list[_Page],
+        by_parent: dict[str, list[_Page]],
         ancestors: tuple[str, ...],
     ) -> None:
         for node in self._sorted(nodes):
@@ -711,9 +717,10 @@ class _JustTheDocs:
                 continue
             self.placed.add(node.rel)
             children = []
-            if node.front.get("has_children") is not False:
-                for child in titled:
-                    if str(child.front.get("parent")) != title or child.rel in self.placed:
+            # Deeper than any navigation shows: the rest follow the navigation in path order.
+            if node.front.get("has_children") is not False and len(ancestors) < _MAX_DEPTH:
+                for child in by_parent.get(title, ()):
+                    if child.rel in self.placed:
                         continue
                     grand = child.front.get("grand_parent")
                     if grand not in (None, "") and grand != node.front.get("parent"):
@@ -727,7 +734,7 @@ class _JustTheDocs:
             into.children.append(section)
             order = node.front.get("child_nav_order")
             before = len(section.children)
-            self._level(section, children, titled, (*ancestors, title))
+            self._level(section, children, by_parent, (*ancestors, title))
             if order in ("desc", "reversed"):
                 section.children[before:] = section.children[before:][::-1]
                 for i, entry in enumerate(section.children):
