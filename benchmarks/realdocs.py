@@ -75,6 +75,8 @@ GENERATORS = (
     "sphinx",
     "vitepress",
     "starlight",
+    "jekyll",
+    "docsify",
     "folders",
 )
 GOALS = {"false_free_trees": 20, "first": 0.8, "top3": 0.95}

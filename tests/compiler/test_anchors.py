@@ -155,3 +155,12 @@ def test_angle_brackets_that_are_no_html_tag_stay_in_the_heading() -> None:
     )
     assert {"mapstring-anyvalue", "list", "a-b"} <= set(anchors)
     assert heading_text("map<string, AnyValue>") == "map<string, AnyValue>"
+
+
+def test_an_unquoted_html_id_is_an_anchor() -> None:
+    # HTML allows an attribute value without quotes (pino's docs: <a id=opt-base></a>).
+    body = "# API\n\n<a id=opt-base></a>\n### `base`\n\nText.\n\n<a name='quoted'></a>\nMore.\n"
+    anchors = _anchors(body, "github")
+    assert "opt-base" in anchors
+    assert "quoted" in anchors
+    assert "opt-base>" not in anchors

@@ -21,6 +21,7 @@ __all__ = [
     "Context",
     "is_markdown",
     "items",
+    "left_out",
     "mappings",
     "normalise",
     "pretty",
@@ -175,6 +176,16 @@ def text(fields: dict[str, YamlNode], key: str) -> str | None:
     """A mapping's scalar field as a string, ``None`` when absent or not a scalar."""
     node = fields.get(key)
     return None if node is None else node.text()
+
+
+def left_out(ctx: Context, path: Path) -> bool:
+    """Whether a file a generator would publish is left out of the catalog: the build's
+    ``exclude`` patterns and the catalog's own input files, but for a ``README``, which is
+    then a page of the site (Docsify's home page, a Jekyll folder's index) rather than the
+    catalog's description."""
+    if path.stem.lower() == "readme":
+        return any(fnmatch.fnmatchcase(ctx.rel(path), p) for p in ctx.exclude)
+    return ctx.excluded(path)
 
 
 def is_markdown(path: Path) -> bool:

@@ -22,10 +22,12 @@ from gezel_knowledge.compiler.errors import BuildWarning, SourceError
 from gezel_knowledge.compiler.generators._context import Context
 from gezel_knowledge.compiler.generators.base import Generator, Site
 from gezel_knowledge.compiler.generators.docfx import DocFx
+from gezel_knowledge.compiler.generators.docsify import Docsify
 from gezel_knowledge.compiler.generators.docusaurus import Docusaurus
 from gezel_knowledge.compiler.generators.folders import Folders
 from gezel_knowledge.compiler.generators.gitbook import GitBook
 from gezel_knowledge.compiler.generators.hugo import Hugo
+from gezel_knowledge.compiler.generators.jekyll import Jekyll
 from gezel_knowledge.compiler.generators.jupyter_book import JupyterBook
 from gezel_knowledge.compiler.generators.mdbook import MdBook
 from gezel_knowledge.compiler.generators.mkdocs import MkDocs
@@ -59,6 +61,8 @@ GENERATORS: tuple[Generator, ...] = (
     Starlight(),
     Hugo(),
     Sphinx(),
+    Jekyll(),
+    Docsify(),
 )
 """Every generator recognised, in the order they are looked for."""
 

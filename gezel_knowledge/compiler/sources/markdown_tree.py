@@ -840,11 +840,13 @@ class _Tree:
             rels = [rel, *(rel[len(p) :] for p in self.style.prefixes if rel.startswith(p))]
             return [root / r for r in rels for root in roots]
         beside = [self.content_root / PurePosixPath(page.rel).parent / decoded]
-        if self.style.urls != "directory":
+        published = self.site.generator.page_url(page.rel, page.front)
+        if self.style.urls != "directory" and not published.folder:
             return beside
         # An HTML <img> is not rewritten by the generator: the browser resolves it from the
-        # page's URL (MkDocs publishes a/b.md at a/b/), one folder deeper than the file.
-        url = self.site.generator.page_url(page.rel, page.front).path
+        # page's URL (MkDocs publishes a/b.md at a/b/; a Jekyll collection's permalink may end
+        # in /), one folder deeper than the file.
+        url = published.path
         from_url = normalise_path([*url.split("/"), *decoded.split("/")])
         if from_url is None:
             return beside

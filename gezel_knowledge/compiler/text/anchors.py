@@ -57,8 +57,15 @@ __all__ = [
     "slugify",
 ]
 
-SlugStyle = Literal["github", "python-markdown", "mdbook", "gitbook", "vitepress"]
-SLUG_STYLES: tuple[SlugStyle, ...] = ("github", "python-markdown", "mdbook", "gitbook", "vitepress")
+SlugStyle = Literal["github", "python-markdown", "mdbook", "gitbook", "vitepress", "docsify"]
+SLUG_STYLES: tuple[SlugStyle, ...] = (
+    "github",
+    "python-markdown",
+    "mdbook",
+    "gitbook",
+    "vitepress",
+    "docsify",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,8 +107,10 @@ _EMPHASIS = re.compile(r"(?<!\\)(?:\*+|~~|(?<![^\W_])_+|_+(?![^\W_]))")
 _ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
 _ATTRIBUTES = re.compile(r"\{:?[ \t]*([^{}]*)\}[ \t]*\Z")
 _ATTRIBUTE_ID = re.compile(r"(?:^|\s)#([\w:.-]+)")
+# An attribute value may be unquoted (`<a id=opt-base></a>`), as HTML allows.
 _HTML_ANCHOR = re.compile(
-    r"<a\s[^<>]*?\b(?:id|name)\s*=\s*[\"']([^\"'<>]+)[\"'][^<>]*>", re.IGNORECASE
+    r"<a\s[^<>]*?\b(?:id|name)\s*=\s*(?:[\"']([^\"'<>]+)[\"']|([^\s\"'<>=`]+))[^<>]*>",
+    re.IGNORECASE,
 )
 # Any other element's id is a target too (<sup id="a1">, <span id="x">): a browser scrolls to it.
 _HTML_ID = re.compile(r"<(?![aA]\s)[A-Za-z][\w-]*\s[^<>]*?\bid\s*=\s*[\"']([^\"'<>]+)[\"'][^<>]*>")
@@ -118,6 +127,12 @@ _CONTROL = re.compile(r"[\x00-\x1f]")
 _VITEPRESS_SPECIAL = re.compile(
     r"[\s~`!@#$%^&*()\-_+=\[\]{}|\\;:\"'\u201c\u201d\u2018\u2019<>,.?/]+"
 )
+# Docsify's slugify: general and supplemental punctuation and ASCII punctuation but `-` and
+# `_` removed (one character class, so linear); emoji removed (the pictographic planes and
+# the dingbat and symbol blocks, as `\p{Extended_Pictographic}` mostly covers).
+_DOCSIFY_STRIP = re.compile(r"[\u2000-\u206F\u2E00-\u2E7F\\'!\"#$%&()*+,./:;<=>?@\[\]^`{|}~]")
+_DOCSIFY_EMOJI = re.compile(r"[\uFE0F\u2600-\u27BF\U0001F000-\U0001FAFF]")
+_WHITESPACE = re.compile(r"\s")
 # A Hugo shortcode in a heading ({{% param x %}}) renders as something else (often an icon);
 # the heading's id comes from the rest of its text.
 _SHORTCODE = re.compile(r"\{\{[<%][^{}]*[%>]\}\}")
@@ -267,6 +282,12 @@ def slugify(text: str, style: SlugStyle | SlugRule) -> str:
         folded = _CONTROL.sub("", folded)
         slug = _VITEPRESS_SPECIAL.sub("-", folded).strip("-")
         return ("_" + slug if slug[:1].isdigit() else slug).lower()
+    if style == "docsify":
+        value = _DOCSIFY_EMOJI.sub("", unicodedata.normalize("NFC", text.strip()))
+        value = "".join(c.lower() if "A" <= c <= "Z" else c for c in value)
+        value = _WHITESPACE.sub("-", _DOCSIFY_STRIP.sub("", _TAG.sub("", value)))
+        first = value[:1]
+        return "_" + value if first.isascii() and first.isdigit() else value
     return _GITHUB_STRIP.sub("", text.lower()).replace(" ", "-")
 
 
@@ -322,7 +343,7 @@ def _line_targets(
             continue
         lines = body[block.start : block.end].split("\n")
         labels = [m.group(1) for m in (_MYST_TARGET.match(line) for line in lines) if m]
-        labels += [a for line in lines for a in _HTML_ANCHOR.findall(line)]
+        labels += [q or u for line in lines for q, u in _HTML_ANCHOR.findall(line)]
         labels += [a for line in lines for a in _HTML_ID.findall(line)]
         labels += [a for line in lines for a in _INLINE_ATTRIBUTES.findall(line)]
         if not labels:
@@ -400,7 +421,7 @@ def page_anchors(
         text, ids = _split_attributes(heading.text)
         if heading.explicit_id:
             ids.insert(0, heading.explicit_id)
-        ids += _HTML_ANCHOR.findall(text)
+        ids += [q or u for q, u in _HTML_ANCHOR.findall(text)]
         for anchor in ids:
             found.setdefault(anchor, span)
         texts.append((heading_text(text), span))
