@@ -123,6 +123,12 @@ def find_links(
         for match in _INLINE.finditer(masked):
             s, e = match.span(2)
             refs.append(_ref(line, start, s, e, number, image=match.group(1) == "!"))
+            if match.group(1) != "!" and "![" in masked[match.start() : s]:
+                # An image in a link's text ([![badge](b.svg)](url)) is the page's image too.
+                for inner in _INLINE.finditer(masked, match.start() + 1, s):
+                    if inner.group(1) == "!":
+                        si, ei = inner.span(2)
+                        refs.append(_ref(line, start, si, ei, number, image=True))
         definition = _DEFINITION.match(masked) if opens else None
         if definition:
             may_define = True
