@@ -332,3 +332,11 @@ def test_a_deep_parent_chain_builds(tmp_path: Path) -> None:
     source = load_markdown_tree(write_tree(tmp_path / "site", tree))
     assert len(source.documents) == 1501  # and the README, the home page (no index.md)
     assert _order(source)[:2] == ["p0", "p1"]
+
+
+def test_a_docs_folder_of_another_generator_is_not_jekylls(tmp_path: Path) -> None:
+    # A Jupyter Book keeps its _config.yml in docs/ too: the repository is not a Jekyll site.
+    tree = {"docs/_config.yml": "title: Book\n", "docs/_toc.yml": "root: intro\n"}
+    root = write_tree(tmp_path / "repo", {**tree, "docs/intro.md": "# Intro\n"})
+    site = detect_site(root)
+    assert site is None or site.generator_name != "jekyll"

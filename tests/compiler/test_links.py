@@ -356,3 +356,28 @@ def test_only_an_img_src_attribute_is_an_image_link() -> None:
         ' <img data-src="lazy.png" alt="x"> <img alt="y" src=\'b.png\'>\n'
     )
     assert [r.target for r in find_links(body)] == ["a.png", "b.png"]
+
+
+def test_an_image_inside_a_link_is_shipped(tmp_path: Path) -> None:
+    # [![icon](img/code.svg)Demo](https://...) and a badge linking a page: the image is the
+    # page's (Docsify sidebars, READMEs' badges); it was not found, so a catalog kept
+    # `assets/img/code.svg` in its body without the file, and deep validation refused it.
+    body = "[![Code](img/code.svg)Demo](https://example.org)\n\n[![B](img/b.png)](other.md)\n"
+    found = [(link.target, link.image) for link in find_links(body)]
+    assert found == [
+        ("img/code.svg", True),
+        ("https://example.org", False),
+        ("img/b.png", True),
+        ("other.md", False),
+    ]
+    root = write_tree(
+        tmp_path / "src",
+        {
+            "page.md": "# Page\n\n" + body,
+            "other.md": "# Other\n",
+            "img/code.svg": SVG,
+            "img/b.png": PNG,
+        },
+    )
+    source = load_markdown_tree(root)
+    assert sorted(a.path for a in source.assets) == ["assets/img/b.png", "assets/img/code.svg"]

@@ -146,6 +146,15 @@ def _just_the_docs(root: Path, data: Mapping[str, Any], gemfile: str | None) -> 
     return (root / "just-the-docs.gemspec").is_file()
 
 
+_OTHER_TOOLS = ("_toc.yml", "myst.yml", "conf.py", "mkdocs.yml", "book.toml", "docfx.json")
+
+
+def _other_tool(folder: Path) -> bool:
+    """Whether a folder holds another generator's project file (Jupyter Book and MyST keep
+    a ``_config.yml`` too)."""
+    return any((folder / name).is_file() for name in _OTHER_TOOLS)
+
+
 def _is_jekyll(root: Path, data: Mapping[str, Any], gemfile: str | None) -> bool:
     """Whether a ``_config.yml`` is a Jekyll site's (see the module docstring)."""
     if _theme(data):
@@ -262,9 +271,11 @@ class Jekyll(Generator):
                 continue
             data = config.read_data(file, root)
             gemfile = _gemfile(site_root, root)
+            if site_root != root and _other_tool(site_root):
+                continue  # docs/ is another generator's project (Jupyter Book's _config.yml)
             # A _config.yml in a folder named docs is GitHub Pages' source (Settings, Pages,
             # "Deploy from a branch", /docs).
-            published = site_root.name == "docs"
+            published = site_root.name == "docs" and not _other_tool(site_root)
             if forced or published or _is_jekyll(site_root, data, gemfile):
                 return self._site(root, site_root, file, data, gemfile)
         if forced:

@@ -133,6 +133,9 @@ def find_links(
         for match in _INLINE.finditer(masked):
             s, e = match.span(2)
             refs.append(_ref(line, start, s, e, number, image=match.group(1) == "!"))
+            if match.group(1) != "!" and "![" in masked[match.start() : s]:
+                span = (match.start() + 1, s)
+                refs += _images_in_text(line, masked, start, span=span, number=number)
         definition = _DEFINITION.match(masked) if opens else None
         if definition:
             may_define = True
@@ -146,6 +149,18 @@ def find_links(
             refs.append(LinkRef(start + s, start + e, line[s:e], number, image=True, html=True))
     refs.sort(key=lambda r: r.start)
     return refs
+
+
+def _images_in_text(
+    line: str, masked: str, start: int, *, span: tuple[int, int], number: int
+) -> list[LinkRef]:
+    """The images in a link's text (``[![badge](b.svg)](url)``): the page's images too."""
+    found = []
+    for inner in _INLINE.finditer(masked, *span):
+        if inner.group(1) == "!":
+            s, e = inner.span(2)
+            found.append(_ref(line, start, s, e, number, image=True))
+    return found
 
 
 _INDENTED_FENCE = re.compile(r"(?: {4,}|\t[ \t]*)(`{3,}|~{3,})")
