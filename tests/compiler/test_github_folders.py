@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gezel_knowledge.compiler import CatalogSource, LinkBase
+import pytest
+
+from gezel_knowledge.compiler import CatalogSource, LinkBase, SourceError
 from gezel_knowledge.compiler.sources.markdown_tree import load_markdown_tree
 from tests.compiler.trees import PNG, write_tree
 
@@ -124,3 +126,54 @@ def test_an_image_climbing_out_through_assets_never_reads_as_a_shipped_asset(
     assert source.documents[0].load_body(LINKS) == (
         '# A\n\n![up](./assets/../../LICENSE) <img src="./assets/images/../../../../x">\n'
     )
+
+
+def test_a_folder_of_mdx_pages_is_read_as_markdown(tmp_path: Path) -> None:
+    docs = _docs_folder(
+        tmp_path,
+        {
+            "index.mdx": "import { Callout } from 'nextra/components'\n\n# Home\n\nWelcome.\n",
+            "guide/setup.mdx": "# Setup\n\nRun the installer.\n",
+            "guide/notes.md": "# Notes\n\n[setup](setup.mdx)\n",
+        },
+    )
+    source = load_markdown_tree(docs)
+    assert _order(source) == ["index", "guide/notes", "guide/setup"]
+    assert source.warnings == ()
+
+
+def test_a_link_written_by_templating_is_kept_silently(tmp_path: Path) -> None:
+    docs = _docs_folder(
+        tmp_path,
+        {
+            "README.md": (
+                "# Docs\n\n[linked]({% link b.md %}) [base]({{ site.baseurl }}/b/)\n"
+                "![avatar]({{ contributor.avatar_url }}) [gone](c.md)\n"
+            ),
+            "b.md": "# B\n",
+        },
+    )
+    source = load_markdown_tree(docs)
+    assert [(w.reason, w.message) for w in source.warnings] == [
+        ("unresolved-link", "link 'c.md' names no page of the tree; kept as written")
+    ]
+
+
+def test_a_folder_of_restructuredtext_says_its_pages_are_not_read(tmp_path: Path) -> None:
+    docs = _docs_folder(
+        tmp_path,
+        {"index.rst": "Home\n====\n", "api.rst": "API\n===\n", "conf.py": "project = 'x'\n"},
+    )
+    with pytest.raises(SourceError) as err:
+        load_markdown_tree(docs)
+    assert err.value.reason == "no-pages"
+    assert "holds no page (.md" in err.value.message
+    assert "its 2 reStructuredText files are not read" in err.value.message
+
+
+def test_an_empty_folder_holds_no_page(tmp_path: Path) -> None:
+    docs = _docs_folder(tmp_path, {"notes.txt": "plain text\n"})
+    with pytest.raises(SourceError) as err:
+        load_markdown_tree(docs)
+    assert err.value.reason == "no-pages"
+    assert "not read" not in err.value.message

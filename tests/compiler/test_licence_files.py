@@ -136,6 +136,27 @@ def test_a_licence_above_the_site_names_the_one_flag_and_then_needs_no_other(
     assert manifest["publisher"] == {"id": "zeroex-intl", "name": "ZeroEx Intl"}
 
 
+def test_a_licence_page_including_the_file_above_names_that_file_as_the_one_flag(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("GEZEL_HOME", str(tmp_path / "home"))
+    repo = tmp_path / "repo"
+    page = "# BSD License\n\n```{literalinclude} ../LICENSE.txt\n```\n"
+    write_tree(repo / "site", {"a.md": "# A\n\nText.\n"}, catalog=SITE_CATALOG, notices=False)
+    (repo / "site" / "license.md").write_text(page)
+    (repo / "LICENSE.txt").write_text(MIT)
+    monkeypatch.chdir(repo / "site")
+    out = tmp_path / "k.gezk"
+    assert _built(tmp_path, out, capsys) == 1
+    err = capsys.readouterr().err
+    assert "license.md points at ../LICENSE.txt" in err
+    assert "add --license-file ../LICENSE.txt" in err
+    assert "license is missing" not in err
+    assert _built(tmp_path, out, capsys, "--license-file", "../LICENSE.txt") == 0
+    manifest = json.loads(entries(out)["manifest.json"])
+    assert manifest["license"]["spdx"] == "MIT"
+
+
 def test_a_licence_the_site_holds_gives_licence_and_publisher_with_no_flag(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -1,5 +1,8 @@
 """The plain-folder fallback: a tree of Markdown files that no generator configures.
 
+Pages: ``.md``, ``.markdown`` and ``.mdx`` files (a site of a generator not recognised is
+still Markdown to read).
+
 Navigation: the folder tree (:mod:`._tree`), named and ordered by, in this order of preference:
 
 1. Hugo-style ``_index.md`` front matter (``title``, ``description``, ``weight``), when there is
@@ -31,7 +34,7 @@ from pathlib import Path
 from typing import Literal
 
 from gezel_knowledge.compiler.errors import SourceError
-from gezel_knowledge.compiler.generators._context import Context
+from gezel_knowledge.compiler.generators._context import MARKDOWN_SUFFIXES, MDX, Context
 from gezel_knowledge.compiler.generators._tree import (
     FIRST,
     INDEX_STEMS,
@@ -152,6 +155,10 @@ class Folders(Generator):
     described_as = None
     marker = "a folder of Markdown"
     plain = True
+    # A folder of MDX (a site of a generator not recognised: Nextra, Rspress, Mintlify) is
+    # still Markdown to read; MDX's imports and components stay as text, as a generator that
+    # is recognised leaves them.
+    page_suffixes = (*MARKDOWN_SUFFIXES, MDX)
     # GitHub renders a page whose front matter does not parse, with the error above it.
     lenient_front_matter = True
 

@@ -35,6 +35,7 @@ __all__ = [
     "find_licence_file",
     "licence_file_above",
     "licence_named",
+    "pointer_above",
     "read_notice",
     "recognise_licence",
 ]
@@ -255,6 +256,21 @@ def _pointed_at(notice: Path, root: Path) -> Path:
         if pointed is not None and recognise_licence(pointed) is not None:
             return notice.parent / (match.group(1) or match.group(2))
     return notice
+
+
+def pointer_above(notice: Path, root: Path) -> Path | None:
+    """The file above ``root`` that a short unrecognised notice names (``docs/license.md``
+    holding ``{literalinclude} ../LICENSE.txt``): named in messages, never read."""
+    text = read_notice(notice)
+    if text is None or len(text) > _MAX_POINTER_NOTICE or recognise_licence(text) is not None:
+        return None
+    top = root.resolve()
+    for match in _POINTER.finditer(text):
+        named = notice.parent / (match.group(1) or match.group(2))
+        target = named.resolve()
+        if not target.is_relative_to(top) and target.is_file():
+            return named
+    return None
 
 
 def licence_file_above(root: Path) -> Path | None:

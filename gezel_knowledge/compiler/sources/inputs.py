@@ -46,6 +46,7 @@ from gezel_knowledge.compiler.metadata.licences import (
     copyright_holder,
     find_licence_file,
     licence_file_above,
+    pointer_above,
     read_notice,
     recognise_licence,
 )
@@ -170,6 +171,25 @@ def _missing_notice(notice: Path | None, root: Path) -> MetadataProblem:
     )
 
 
+def _pointing_above(notice: Path, root: Path) -> list[MetadataProblem]:
+    """The one flag to add when the notice found only points at a licence file above the
+    source folder (which is never read unless named)."""
+    target = pointer_above(notice, root)
+    if target is None:
+        return []
+    shown = os.path.relpath(target)
+    if any(part != ".." for part in Path(shown).parts[:-1]):
+        shown = str(target.resolve())
+    return [
+        MetadataProblem(
+            "license.file",
+            f"the licence notice {notice.name} points at {shown} above the source folder, "
+            f"which is not read unless named: add --license-file {shown}",
+            "missing-input",
+        )
+    ]
+
+
 def check_inputs(
     source: CatalogSource,
     metadata: CatalogMetadata,
@@ -201,6 +221,8 @@ def check_inputs(
     elif notice is None or not notice.is_file():
         problems.append(_missing_notice(notice, confined.root))
     meta = derived_metadata(metadata, created, notice)
+    if meta.license is None and metadata.license_file is None and notice is not None:
+        problems.extend(_pointing_above(notice, confined.root))
     readme = meta.readme or source.readme
     outside = confined.problem("readme", "the README", readme, "--readme")
     if outside is not None:

@@ -23,7 +23,10 @@
   generator's slug rules);
   links to images, and images, are copied to ``assets/`` and point there. A link that names no
   page, a missing heading, a missing image or a file that is not a catalog document is kept as
-  written with a warning naming the file and line.
+  written with a warning naming the file and line. A target holding a template expression the
+  generator has not resolved (Liquid's ``{% link x.md %}``, ``{{ site.baseurl }}/x``, a
+  macro's ``{{ url }}``) is kept as written, silently: the site's templating writes it at
+  build time, and the compiler cannot know what it becomes.
 
 The tree is read twice: once here, to learn every document's id, title, headings and links (the
 bodies are not kept), and once per document during the build, when its body is rewritten.
@@ -109,6 +112,8 @@ __all__ = [
 ]
 
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:|//")
+# A link parsed from `[x]({% link a.md %})` ends at the first space: `{%` alone is a template.
+_TEMPLATE = re.compile(r"\{\{|\{%|%\}|\}\}")
 
 _Action = tuple[str, str, tuple[int, int] | None]
 _Split = Callable[..., FrontMatter]
@@ -144,6 +149,12 @@ class _Page:
     unused: frozenset[int] = frozenset()
     """Start offsets of reference definitions nothing uses: no link of the rendered page, so
     they are rewritten when they resolve but never reported."""
+
+
+def _templated(raw: str) -> LinkTarget | None:
+    """An empty target (kept as written, silently) for a template expression no generator
+    rule resolved: the site's templating writes it at build time."""
+    return LinkTarget("") if _TEMPLATE.search(raw) else None
 
 
 def _notebook_markdown(text: str, where: str) -> str:
@@ -624,7 +635,7 @@ class _Tree:
     def _target(self, raw: str) -> tuple[str, LinkTarget | None]:
         """The target, and the generator's reading of it; an ordinary link the generator only
         spells another way (:attr:`LinkTarget.plain`) is that link."""
-        ref = self.site.generator.link_target(raw)
+        ref = self.site.generator.link_target(raw) or _templated(raw)
         if ref is not None and ref.plain:
             return ref.path, None
         return raw, ref
@@ -1023,6 +1034,25 @@ def _checked_outline(meta: CatalogMetadata, where: str) -> CatalogMetadata:
     return replace(meta, outline=None, problems=(*meta.problems, problem))
 
 
+_OTHER_MARKUP = {".rst": "reStructuredText", ".adoc": "AsciiDoc", ".asciidoc": "AsciiDoc"}
+
+
+def _no_pages(content: Path, site: Site, where: str) -> SourceError:
+    """The error for a source holding no page: what was looked for, and the markup of the
+    files that are there when it is one the compiler does not read (a Sphinx site in .rst)."""
+    suffixes = ", ".join(site.generator.page_suffixes)
+    found: dict[str, int] = {}
+    for path in content.rglob("*"):
+        markup = _OTHER_MARKUP.get(path.suffix.lower())
+        if markup is not None and not any(p.startswith(".") for p in path.parts):
+            found[markup] = found.get(markup, 0) + 1
+    other = "".join(
+        f"; its {n} {markup} files are not read: pages are Markdown (MyST included)"
+        for markup, n in sorted(found.items(), key=lambda kv: -kv[1])[:1]
+    )
+    return SourceError(f"holds no page ({suffixes}){other}", reason="no-pages", path=where)
+
+
 def load_markdown_tree(
     root: Path | str,
     *,
@@ -1066,6 +1096,10 @@ def load_markdown_tree(
     tree = _Tree(source_root, recognised.content_root, site, recognised.outline.files)
     for rel in sorted(labels):
         tree.scan(rel, labels[rel])
+    if not tree.pages:
+        content = recognised.content_root
+        where = str(root) if content == source_root else tree.display(content)
+        raise _no_pages(content, site, where)
     _retitle_banners(tree.pages)
     if meta.name is None and site.generator_name is not None:
         meta = replace(meta, name=_landing_title(tree, labels))
