@@ -107,15 +107,7 @@ def find_links(
     code = code_line_mask(blocks, index.count)
     _mask_indented_fences(body, index, code)
     if myst:
-        for number in directive_lines(body):
-            if number <= index.count:
-                code[number - 1] = False
-        # A MyST comment: a line whose first character (after up to 3 spaces) is % is never
-        # rendered, and it interrupts a paragraph, so its links are no links.
-        for number in range(1, index.count + 1):
-            start, end = index.span(number)
-            if _MYST_COMMENT.match(body, start, end):
-                code[number - 1] = True
+        _mask_myst(body, index, code)
     refs: list[LinkRef] = []
     # A definition cannot interrupt a paragraph: it opens a block, or follows another.
     may_define = True
@@ -149,6 +141,20 @@ def find_links(
             refs.append(LinkRef(start + s, start + e, line[s:e], number, image=True, html=True))
     refs.sort(key=lambda r: r.start)
     return refs
+
+
+def _mask_myst(body: str, index: LineIndex, code: list[bool]) -> None:
+    """Unmask the content of MyST directives fenced like code (Markdown, not code), and mask
+    MyST comment lines."""
+    for number in directive_lines(body):
+        if number <= index.count:
+            code[number - 1] = False
+    # A MyST comment: a line whose first character (after up to 3 spaces) is % is never
+    # rendered, and it interrupts a paragraph, so its links are no links.
+    for number in range(1, index.count + 1):
+        start, end = index.span(number)
+        if _MYST_COMMENT.match(body, start, end):
+            code[number - 1] = True
 
 
 def _images_in_text(
