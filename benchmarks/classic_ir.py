@@ -7,6 +7,9 @@ Run on demand, never by the test suite; the collections stay out of the reposito
     python benchmarks/classic_ir.py cisi RAW_DIR OUT_DIR        # CISI.ALL, CISI.QRY, CISI.REL
     python benchmarks/classic_ir.py cacm RAW_DIR OUT_DIR        # cacm.all, query.text, qrels.text
     python benchmarks/classic_ir.py med RAW_DIR OUT_DIR         # MED.ALL, MED.QRY, MED.REL
+    python benchmarks/classic_ir.py lisa RAW_DIR OUT_DIR        # LISA[0-5].*, LISA.QUE, LISARJ.NUM
+    python benchmarks/classic_ir.py npl RAW_DIR OUT_DIR         # doc-text, query-text, rlv-ass
+    python benchmarks/classic_ir.py time RAW_DIR OUT_DIR        # TIME.ALL, TIME.QUE, TIME.REL
     python benchmarks/classic_ir.py split BEIR_DIR OUT_DIR      # e.g. SciFact's training claims
 
 Every output folder holds ``corpus.jsonl``, ``queries.jsonl`` and ``qrels/dev.tsv`` and
@@ -32,8 +35,8 @@ SEED = 23
 _FIELD = re.compile(r"^\.([A-Z])(?:\s+(.*))?$")
 
 
-def smart_records(path: Path) -> Iterator[tuple[str, dict[str, str]]]:
-    """Each ``.I`` record of a SMART-format file: its id and its fields (``T``, ``W``...)."""
+def smart_raw_records(path: Path) -> Iterator[tuple[str, dict[str, list[str]]]]:
+    """Each ``.I`` record of a SMART-format file: its id and its fields' lines, as they are."""
     record: dict[str, list[str]] | None = None
     record_id = ""
     field = ""
@@ -41,7 +44,7 @@ def smart_records(path: Path) -> Iterator[tuple[str, dict[str, str]]]:
         match = _FIELD.match(line)
         if match and match.group(1) == "I":
             if record is not None:
-                yield record_id, {k: " ".join(" ".join(v).split()) for k, v in record.items()}
+                yield record_id, record
             record, record_id, field = {}, (match.group(2) or "").strip(), ""
         elif match and record is not None:
             field = match.group(1)
@@ -51,7 +54,17 @@ def smart_records(path: Path) -> Iterator[tuple[str, dict[str, str]]]:
         elif record is not None and field:
             record[field].append(line)
     if record is not None:
-        yield record_id, {k: " ".join(" ".join(v).split()) for k, v in record.items()}
+        yield record_id, record
+
+
+def smart_records(path: Path) -> Iterator[tuple[str, dict[str, str]]]:
+    """Each ``.I`` record of a SMART-format file: its id and its fields (``T``, ``W``...)."""
+    for record_id, record in smart_raw_records(path):
+        yield record_id, {k: _words(v) for k, v in record.items()}
+
+
+def _words(lines: list[str]) -> str:
+    return " ".join(" ".join(lines).split())
 
 
 def _write_jsonl(path: Path, rows: list[dict[str, str]]) -> None:
@@ -144,9 +157,14 @@ _MED_INSERTED = " to be or not to be. to be or not to be."
 def _med_title(text: str) -> str:
     """A MEDLINE record's ``.W`` starts with the article's title: its first sentence (after an
     abstract number some records carry), or its first 12 words when that runs past 30 words."""
-    text = _MED_NUMBER.sub("", text)
-    end = _SENTENCE_END.search(text)
-    title = text[: end.start()].strip() if end else text
+    return _lead_title(_MED_NUMBER.sub("", text), _SENTENCE_END)
+
+
+def _lead_title(text: str, end_of_title: re.Pattern[str]) -> str:
+    """The text up to the first match of ``end_of_title``, or its first 12 words when that runs
+    past 30 words; for a collection without a title field."""
+    end = end_of_title.search(text)
+    title = " ".join((text[: end.start()] if end else text).split())
     return title if len(title.split()) <= 30 else " ".join(text.split()[:12])
 
 
@@ -170,6 +188,106 @@ def med(raw: Path, out: Path) -> None:
         if len(parts) == 4 and parts[3].isdigit():
             doc = parts[2].removeprefix("MED-")
             qrels.setdefault(str(int(parts[0])), {})[str(int(doc))] = int(parts[3])
+    _finish(out, docs, queries, qrels)
+
+
+def _numbered_lists(path: Path) -> dict[str, dict[str, int]]:
+    """Judgements written one question a line, ``QUESTION DOC DOC ...`` (binary)."""
+    qrels: dict[str, dict[str, int]] = {}
+    for line in path.read_text(encoding="latin-1").splitlines():
+        parts = line.split()
+        if len(parts) >= 2 and all(p.isdigit() for p in parts):
+            qrels.setdefault(str(int(parts[0])), {}).update({str(int(d)): 1 for d in parts[1:]})
+    return qrels
+
+
+def lisa(raw: Path, out: Path) -> None:
+    """LISA (Sheffield): 6,004 Library and Information Science Abstracts of 1982, 35 questions
+    written as requests of one to several sentences, binary judgements (``LISARJ.NUM``, which
+    ``LISA.REL`` itself says to use).
+
+    Read in the SMART layout of its Virginia Tech copy (``.I``, then ``.W`` holding the title,
+    a blank line and the abstract). The distributed ``LISA1.501`` is damaged: records 1993 to
+    1997 are lost and 1998 to 2001 appear twice, after a stray fragment that ends record 1992;
+    the first copy of a repeated id is kept (none of those records is judged), 5,999 documents.
+    """
+    docs: dict[str, dict[str, str]] = {}
+    for part in sorted(raw.glob("LISA[0-9].[0-9][0-9][0-9]")):
+        for i, f in smart_raw_records(part):
+            lines = f.get("W", [])
+            blank = next((n for n, line in enumerate(lines) if not line.strip()), len(lines))
+            title, text = _words(lines[:blank]), _words(lines[blank:])
+            docs.setdefault(
+                str(int(i)), {"_id": str(int(i)), "title": title, "text": text or title}
+            )
+    queries = [
+        {"_id": str(int(i)), "text": f.get("W", "")} for i, f in smart_records(raw / "LISA.QUE")
+    ]
+    _finish(out, list(docs.values()), queries, _numbered_lists(raw / "LISARJ.NUM"))
+
+
+_DOUBLE_SPACE = re.compile(r"\S(\s{2,})\S")
+_NEVER = re.compile(r"(?!)")
+
+
+def npl(raw: Path, out: Path) -> None:
+    """NPL (Vaswani): 11,429 electronics abstracts, lower case without punctuation, 93 short
+    questions, binary judgements one question a line.
+
+    The file has no title field; two spaces mark where a sentence ended, so a document's title
+    is its text up to the first two spaces (its first 12 words when that runs past 30).
+    """
+    docs = []
+    for i, f in smart_raw_records(raw / "doc-text"):
+        joined = " ".join(line.strip() for line in f.get("W", []))
+        gap = _DOUBLE_SPACE.search(joined)
+        head = joined[: gap.start(1)] if gap else joined
+        title = _lead_title(head, _NEVER)
+        docs.append({"_id": str(int(i)), "title": title, "text": _words([joined])})
+    queries = [
+        {"_id": str(int(i)), "text": f.get("W", "")} for i, f in smart_records(raw / "query-text")
+    ]
+    _finish(out, docs, queries, _numbered_lists(raw / "rlv-ass"))
+
+
+_TIME_RECORD = re.compile(r"^\*(TEXT|FIND)\s+(\d+)[^\n]*$|^\*STOP\b.*$", re.M)
+TIME_GAP = (370, 378)
+"""``TIME.REL`` numbers the documents 1 to 425 in file order, but ``TIME.ALL`` holds 423: the
+two missing ones sat between numbers 370 and 378 (a judged document up to 370 shares its
+question's words at its own number, every one from 378 two numbers earlier; none is judged in
+between)."""
+
+
+def _time_records(path: Path) -> list[tuple[str, str]]:
+    """Each ``*TEXT`` or ``*FIND`` record: its number (no leading zeros) and its words."""
+    text = path.read_text(encoding="latin-1")
+    marks = list(_TIME_RECORD.finditer(text))
+    ends = [m.start() for m in marks[1:]] + [len(text)]
+    return [
+        (str(int(m.group(2))), _words(text[m.end() : end].splitlines()))
+        for m, end in zip(marks, ends, strict=True)
+        if m.group(2)
+    ]
+
+
+def time_magazine(raw: Path, out: Path) -> None:
+    """TIME: 423 TIME magazine articles of 1963, 83 one-line questions, binary judgements;
+    a document's id is its ``*TEXT`` number and its title its first sentence.
+
+    The judgements count documents in file order (``TIME_GAP``); a judgement inside the gap
+    has no document and stops the conversion.
+    """
+    records = _time_records(raw / "TIME.ALL")
+    docs = [{"_id": i, "title": _lead_title(t, _SENTENCE_END), "text": t} for i, t in records]
+    queries = [{"_id": i, "text": t} for i, t in _time_records(raw / "TIME.QUE")]
+    qrels: dict[str, dict[str, int]] = {}
+    for question, judged in _numbered_lists(raw / "TIME.REL").items():
+        for number in judged:
+            n = int(number)
+            if TIME_GAP[0] < n < TIME_GAP[1]:
+                raise ValueError(f"TIME.REL judges document {n}, inside the gap {TIME_GAP}")
+            position = n if n <= TIME_GAP[0] else n - 2
+            qrels.setdefault(question, {})[records[position - 1][0]] = 1
     _finish(out, docs, queries, qrels)
 
 
@@ -206,11 +324,20 @@ def _finish(
 def main() -> None:
     """Parse the command line and convert."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("kind", choices=("cranfield", "cisi", "cacm", "med", "split"))
+    kinds = {
+        "cranfield": cranfield,
+        "cisi": cisi,
+        "cacm": cacm,
+        "med": med,
+        "lisa": lisa,
+        "npl": npl,
+        "time": time_magazine,
+        "split": split_beir,
+    }
+    parser.add_argument("kind", choices=tuple(kinds))
     parser.add_argument("source", type=Path)
     parser.add_argument("out", type=Path)
     args = parser.parse_args()
-    kinds = {"cranfield": cranfield, "cisi": cisi, "cacm": cacm, "med": med, "split": split_beir}
     kinds[args.kind](args.source, args.out)
 
 

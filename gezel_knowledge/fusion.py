@@ -23,7 +23,7 @@ position, not probability.
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Generic, Literal, TypeVar
 
@@ -39,6 +39,7 @@ __all__ = [
     "GEZEL",
     "KEYWORD",
     "KEYWORD_ONLY",
+    "LONG_QUESTION_TERMS",
     "RANK_SCORE",
     "RRF",
     "RRF10",
@@ -57,6 +58,10 @@ __all__ = [
 ]
 
 RRF_K = 60
+
+LONG_QUESTION_TERMS = 30
+"""Distinct content terms past which a question is a pasted paragraph rather than a question
+(``score`` then weighs the vector list 0.4 instead of 0.7; docs/quality.md, fourth round)."""
 
 VECTOR = "vector"
 """The ranked list of vector neighbours (its raw score is a cosine)."""
@@ -112,10 +117,42 @@ class FusionPreset:
     """``rank-score``: the share of the normalised score (the rest is the reciprocal rank)."""
     confidence_rank: int = 10
     confidence_depth: int = 100
+    long_question: int | None = None
+    """A question of more than this many distinct terms fuses with :attr:`long_vector_weight`
+    (:meth:`for_question`); ``None``: every question fuses alike."""
+    long_vector_weight: float = 0.4
+    """The vector list's weight for a long question; every other list's weight is scaled so the
+    two still add up as before (``score``: vector 0.4, every other list 0.6)."""
 
     def weight(self, signal: str) -> float:
         """The weight of the ranked list named ``signal``."""
         return self.weights.get(signal, self.default_weight)
+
+    def for_question(self, terms: int) -> FusionPreset:
+        """The preset a question of ``terms`` distinct content terms fuses with: this one, or for
+        a long question (more than :attr:`long_question`) one that trusts the vector list less.
+
+        A paragraph pasted as a question carries its own lexical evidence, many words the
+        passages must share, while its one embedding blurs them into an average: on the dev
+        halves of eight collections, CISI's, CACM's and LISA's long questions ranked better with
+        the keyword lists weighing more (docs/quality.md, fourth round).
+        """
+        if self.long_question is None or terms <= self.long_question:
+            return self
+        vector = self.long_vector_weight
+        rest = 1.0 - self.weight(VECTOR)
+
+        def scaled(w: float) -> float:
+            # (1 - vector) * (w / rest): a list weighing ``rest`` gets exactly 1 - vector.
+            return (1.0 - vector) * (w / rest) if rest > 0 else w
+
+        weights = {name: scaled(w) for name, w in self.weights.items() if name != VECTOR}
+        return replace(
+            self,
+            weights=MappingProxyType({**weights, VECTOR: vector}),
+            default_weight=scaled(self.default_weight),
+            long_question=None,
+        )
 
 
 GEZEL = FusionPreset("gezel", RRF_K, MappingProxyType({VECTOR: 1.0, TITLE: 1.0, KEYWORD: 0.5}))
@@ -135,11 +172,14 @@ SCORE = FusionPreset(
     MappingProxyType({VECTOR: 0.7}),
     default_weight=0.3,
     method="score",
+    long_question=LONG_QUESTION_TERMS,
+    long_vector_weight=0.4,
 )
 """Each list's raw scores divided by its best score, summed with vector 0.7 and every other
-list 0.3 (a convex combination of max-normalised cosine and BM25). The catalogs' default: ahead
-of ``rrf10`` on the dev and the test halves of all four collections measured (pooled over the
-test questions by 0.016 nDCG@10, paired p 0.0005) and on documentation trees
+list 0.3 (a convex combination of max-normalised cosine and BM25); a question of more than
+:data:`LONG_QUESTION_TERMS` distinct terms, vector 0.4 and every other list 0.6. The catalogs'
+default: ahead of ``rrf10`` on the dev and the test halves of all four collections measured
+(pooled over the test questions by 0.016 nDCG@10, paired p 0.0005) and on documentation trees
 (docs/quality.md)."""
 
 RANK_SCORE = FusionPreset(

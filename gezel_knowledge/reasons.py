@@ -135,6 +135,7 @@ _INPUT: Final = {
     "missing-metadata": "catalog metadata the build needs was not given",
     "missing-outline": "catalog.yaml asks for an outline the source does not have",
     "no-center": "the passage vectors average to zero: there is no center",
+    "no-pages": "the source folder holds no page to build",
     "no-passages": "a centered profile needs passage vectors, and there are none",
     "no-shared-store": "no shared store is configured",
     "no-tokenizer": "a chunking profile counts tokens, and no tokenizer was given",

@@ -13,7 +13,9 @@ from gezel_knowledge.fusion import (
     FUSION_PRESETS,
     GEZEL,
     KEYWORD,
+    LONG_QUESTION_TERMS,
     RRF,
+    RRF10,
     RRF_K,
     SCORE,
     TITLE,
@@ -226,3 +228,33 @@ def test_confidence_score_weighs_relative_scores_by_the_confidence_of_each_head(
     }
     flat = {VECTOR: _scored(*[(f"d{i}", 0.5) for i in range(30)])}
     assert {f.score for f in fuse(flat, CONFIDENCE_SCORE)} == {0.0}
+
+
+def test_a_long_question_weighs_the_vector_list_less_in_score_fusion() -> None:
+    assert LONG_QUESTION_TERMS == 30
+    assert SCORE.for_question(LONG_QUESTION_TERMS) is SCORE
+    long = SCORE.for_question(LONG_QUESTION_TERMS + 1)
+    assert long.weight(VECTOR) == 0.4
+    assert long.weight(KEYWORD) == pytest.approx(0.6)
+    assert long.weight(TITLE) == pytest.approx(0.6)
+    assert long.weight("named-title") == pytest.approx(0.6)
+    assert long.name == "score"
+    assert long.method == "score"
+    # Its own long-question rule is spent: asking again changes nothing.
+    assert long.for_question(1000) is long
+    # Vector a 1.0, b 0.5; keyword b 10, a 2 (relative 1 and 0.2). Short question:
+    # a = 0.7 + 0.3 * 0.2 = 0.76 ahead of b = 0.35 + 0.3 = 0.65. Long question:
+    # a = 0.4 + 0.6 * 0.2 = 0.52 behind b = 0.2 + 0.6 = 0.8.
+    lists = {
+        VECTOR: [Ranked("a", 1.0), Ranked("b", 0.5)],
+        KEYWORD: [Ranked("b", 10.0), Ranked("a", 2.0)],
+    }
+    short = [(f.key, round(f.score, 9)) for f in fuse(lists, SCORE.for_question(5))]
+    assert short == [("a", 0.76), ("b", 0.65)]
+    longer = [(f.key, round(f.score, 9)) for f in fuse(lists, long)]
+    assert longer == [("b", 0.8), ("a", 0.52)]
+
+
+def test_presets_without_a_long_question_rule_fuse_every_question_alike() -> None:
+    for preset in (GEZEL, RRF, RRF10, CONFIDENCE, CONFIDENCE_SCORE):
+        assert preset.for_question(10_000) is preset

@@ -47,6 +47,7 @@ from gezel_knowledge.reader._rows import ChunkRow, ShardInfo
 from gezel_knowledge.reader._semantic import VectorSearch
 from gezel_knowledge.reader._store import CatalogStore
 from gezel_knowledge.reader._titles import named_titles
+from gezel_knowledge.reader.dated import is_dated
 from gezel_knowledge.reader.floors import cosine_floor
 from gezel_knowledge.reader.hybrid import NAMED, RankedDocument, RankedPassage, fuse_documents
 from gezel_knowledge.reader.models import Stage1
@@ -360,7 +361,11 @@ def search_catalog(store: CatalogStore, vectors: VectorSearch, q: CatalogQuery) 
     lists = run.lists(terms)
     # Hybrid search counts a document's second passage; vector search keeps cosine order.
     evidence = (cosine_floor(vectors.profile) or 0.0) if q.mode == "hybrid" else None
-    fused = fuse_documents(lists, q.fusion, run.floor(), evidence)[: run.wanted]
+    # Hybrid search puts a documentation page before a dated one that answers as well.
+    dated = is_dated if q.mode == "hybrid" else None
+    # A long question (a pasted paragraph) trusts its keyword lists more (fusion.for_question).
+    preset = q.fusion.for_question(len(query_term_counts(q.text, None)))
+    fused = fuse_documents(lists, preset, run.floor(), evidence, dated)[: run.wanted]
     places = {e.document_id: e for e in run.eligible or []}
     marks = run.marks(fused)
     hits = [run.hit(i, f, places.get(f.key), marks.get(f.key)) for i, f in enumerate(fused)]

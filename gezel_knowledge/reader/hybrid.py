@@ -8,13 +8,15 @@ cosine there) and fused by :func:`gezel_knowledge.fusion.fuse` (by default
 best, vector 0.7, every other list 0.3). A fourth
 list, documents whose title the query names (:mod:`gezel_knowledge.reader._titles`), weighs
 :data:`NAMED_SHARE` of the title list's weight in any preset. Documents left tied go first by
-their standing in score (each list's raw score divided by its best). A fused document keeps its
-best passage: the best vector passage when it has one, else its best keyword passage.
+their standing in score (each list's raw score divided by its best). Hybrid search weighs a
+dated page (a blog post, a changelog: :mod:`gezel_knowledge.reader.dated`) a little less. A
+fused document keeps its best passage: the best vector passage when it has one, else its best
+keyword passage.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from types import MappingProxyType
 
@@ -30,6 +32,7 @@ from gezel_knowledge.fusion import (
 )
 from gezel_knowledge.hits import Signal
 from gezel_knowledge.reader._rows import ChunkRow
+from gezel_knowledge.reader.dated import DATED_WEIGHT
 
 __all__ = [
     "NAMED",
@@ -141,6 +144,7 @@ def fuse_documents(
     preset: FusionPreset = DEFAULT_FUSION,
     floor: float | None = None,
     evidence: float | None = None,
+    dated: Callable[[str], bool] | None = None,
 ) -> list[Fused[str, ChunkRow]]:
     """Fuse the vector, title, keyword and named-title lists (each best first) into
     documents, best first.
@@ -153,7 +157,9 @@ def fuse_documents(
     document, but is not reported as a vector signal. Documents the fused ranks leave tied
     (first in one list and second in another, against the other way round) are ordered by
     their standing in score (:func:`_standing`): the one whose list put it further ahead of the
-    rest goes first, rather than the vector list's.
+    rest goes first, rather than the vector list's. A document for which ``dated`` is true (a
+    blog post, a changelog: :func:`gezel_knowledge.reader.dated.is_dated`) has its fused score
+    multiplied by :data:`~gezel_knowledge.reader.dated.DATED_WEIGHT`.
     """
     ordered: dict[str, list[Ranked[str, ChunkRow]]] = {}
     cosines: dict[str, float] = {}
@@ -168,6 +174,9 @@ def fuse_documents(
             ordered[name] = _by_document(items)
     weights = {**preset.weights, NAMED: preset.weight(TITLE) * NAMED_SHARE}
     fused = fuse(ordered, replace(preset, weights=MappingProxyType(weights)))
+    if dated is not None:
+        # A dated page goes after a documentation page that answers as well (reader.dated).
+        fused = [replace(f, score=f.score * DATED_WEIGHT) if dated(f.key) else f for f in fused]
     fused.sort(key=lambda f: (-round(f.score, TIE_DIGITS), -_standing(f, ordered)))
     return [_cosine_signals(f, cosines, floor) if f.key in cosines else f for f in fused]
 

@@ -18,14 +18,17 @@ For one question, :class:`KnowledgeSearch`:
    shards that hold its documents inside the radius, and a catalog without subject locations
    (or a 0.5/0.6 catalog, which has none) contributes nothing and is not an error;
 4. always runs keyword search (titles/summaries/aliases and passages) on every catalog;
-5. fuses per document as the reader does: three ranked lists, vector passages, title matches
-   and passage keyword matches, with :func:`~gezel_knowledge.fusion.fuse` (by default
-   :data:`~gezel_knowledge.fusion.DEFAULT_FUSION`), then lets an optional
+5. fuses per document as the reader does: four ranked lists, vector passages, title matches,
+   passage keyword matches and named titles (a quarter of the title list's weight), with
+   :func:`~gezel_knowledge.fusion.fuse` (by default
+   :data:`~gezel_knowledge.fusion.DEFAULT_FUSION`; in hybrid search a dated page weighs
+   :data:`~gezel_knowledge.reader.dated.DATED_WEIGHT`), then lets an optional
    :class:`~gezel_knowledge.rerank.Reranker` reorder the best fused hits.
    Across catalogs, a vector list of one group is ordered by cosine (comparable within a
    space); lists that are not comparable across catalogs (BM25 from different corpora, cosines
-   from different spaces) are merged by each catalog's own rank. With one catalog this is
-   exactly the reader's own ranking.
+   from different spaces) are merged by each catalog's own rank. When one catalog answers, its
+   hits keep the reader's own ranking as they come (a rebuild from hits cannot see a
+   document's second passage, which the reader's vector list counts).
 
 Hits carry provenance (catalog id, version, archive digest) and a ``knowledge://`` citation;
 their text is untrusted evidence. The result reports each catalog (how semantic search took
@@ -39,6 +42,7 @@ import sqlite3
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from types import MappingProxyType
 
 import numpy as np
 from numpy.typing import NDArray
@@ -73,6 +77,7 @@ from gezel_knowledge.query import (
     QueryVectors,
     check_min_similarity,
     fts_match_expression,
+    query_term_counts,
     query_vectors_for,
 )
 from gezel_knowledge.reader import (
@@ -83,6 +88,8 @@ from gezel_knowledge.reader import (
     Passage,
     proactive_floor,
 )
+from gezel_knowledge.reader.dated import DATED_WEIGHT, is_dated
+from gezel_knowledge.reader.hybrid import NAMED, NAMED_SHARE
 from gezel_knowledge.rerank import Reranker, rerank_depth, rerank_hits
 from gezel_knowledge.results import SearchMode, SearchResult, SemanticState, SourceReport
 from gezel_knowledge.search.named import pick_catalog
@@ -428,7 +435,8 @@ class KnowledgeSearch:
                         query,
                         plan.vector,
                         mode=mode,
-                        k=max(2 * wanted, 20),
+                        # Alone, a catalog's own top `wanted` is the answer (`k` means `k`).
+                        k=wanted if len(plans) == 1 else max(2 * wanted, 20),
                         min_similarity=min_similarity,
                         fusion=preset,
                         near=near,
@@ -445,7 +453,14 @@ class KnowledgeSearch:
                     continue
                 answered.append((plan, result))
         if has_words:
-            hits = _fuse([(p.group, p.mounted.key, r.hits) for p, r in answered], wanted, preset)
+            # The same weights each catalog fused with: a long question trusts keywords more.
+            across = preset.for_question(len(query_term_counts(query, None)))
+            hits = _fuse(
+                [(p.group, p.mounted.key, r.hits) for p, r in answered],
+                wanted,
+                across,
+                dated=mode == "hybrid",
+            )
             if reranker is not None:
                 hits = rerank_hits(reranker, query, hits, k)
         else:
@@ -690,11 +705,25 @@ def _checked_budget(
 
 
 def _fuse(
-    results: Sequence[tuple[int | None, str, Sequence[SearchHit]]], k: int, preset: FusionPreset
+    results: Sequence[tuple[int | None, str, Sequence[SearchHit]]],
+    k: int,
+    preset: FusionPreset,
+    *,
+    dated: bool = False,
 ) -> tuple[SearchHit, ...]:
-    """Rebuild the three ranked lists across catalogs and fuse them per document."""
+    """Rebuild the ranked lists across catalogs and fuse them per document (a dated page's
+    fused score weighed by :data:`~gezel_knowledge.reader.dated.DATED_WEIGHT` when ``dated``);
+    with hits from one catalog only, that catalog's own order."""
+    answering = [hits for _, _, hits in results if hits]
+    if len(answering) == 1:
+        # The catalog fused its lists with what a rebuild from hits cannot see (a document's
+        # second passage, the named-title weight, dated pages): its order stands as it is.
+        return tuple(
+            replace(hit, rank=rank, relevance=relevance(rank))
+            for rank, hit in enumerate(answering[0][:k])
+        )
     Entry = tuple[tuple[float | int | str, ...], Ranked[tuple[str, str], SearchHit]]
-    entries: dict[str, list[Entry]] = {VECTOR: [], TITLE: [], KEYWORD: []}
+    entries: dict[str, list[Entry]] = {VECTOR: [], TITLE: [], KEYWORD: [], NAMED: []}
     by_group: dict[int | None, list[tuple[float, str, int, SearchHit]]] = {}
     for group, key, catalog_hits in results:
         for hit in catalog_hits:
@@ -714,7 +743,15 @@ def _fuse(
     lists = {
         name: [r for _, r in sorted(found, key=lambda e: e[0])] for name, found in entries.items()
     }
-    fused = fuse(lists, preset)[:k]
+    # The named-title list weighs a share of the title list's, as in each catalog (hybrid.py).
+    weights = {**preset.weights, NAMED: preset.weight(TITLE) * NAMED_SHARE}
+    fused = fuse(lists, replace(preset, weights=MappingProxyType(weights)))
+    if dated:
+        fused = [
+            replace(f, score=f.score * DATED_WEIGHT) if is_dated(f.key[1]) else f for f in fused
+        ]
+        fused.sort(key=lambda f: -f.score)
+    fused = fused[:k]
     return tuple(
         replace(f.item, rank=rank, relevance=relevance(rank), signals=_marked(f.signals, f.item))
         for rank, f in enumerate(fused)

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gezel_knowledge.compiler import CatalogSource, LinkBase
+import pytest
+
+from gezel_knowledge.compiler import CatalogSource, LinkBase, SourceError
 from gezel_knowledge.compiler.sources.markdown_tree import load_markdown_tree
 from tests.compiler.trees import PNG, write_tree
 
@@ -155,3 +157,23 @@ def test_a_link_written_by_templating_is_kept_silently(tmp_path: Path) -> None:
     assert [(w.reason, w.message) for w in source.warnings] == [
         ("unresolved-link", "link 'c.md' names no page of the tree; kept as written")
     ]
+
+
+def test_a_folder_of_restructuredtext_says_its_pages_are_not_read(tmp_path: Path) -> None:
+    docs = _docs_folder(
+        tmp_path,
+        {"index.rst": "Home\n====\n", "api.rst": "API\n===\n", "conf.py": "project = 'x'\n"},
+    )
+    with pytest.raises(SourceError) as err:
+        load_markdown_tree(docs)
+    assert err.value.reason == "no-pages"
+    assert "holds no page (.md" in err.value.message
+    assert "its 2 reStructuredText files are not read" in err.value.message
+
+
+def test_an_empty_folder_holds_no_page(tmp_path: Path) -> None:
+    docs = _docs_folder(tmp_path, {"notes.txt": "plain text\n"})
+    with pytest.raises(SourceError) as err:
+        load_markdown_tree(docs)
+    assert err.value.reason == "no-pages"
+    assert "not read" not in err.value.message

@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from tests.benchmark_modules import load_benchmark
 
 CISI_ALL = """.I 1
@@ -164,3 +166,114 @@ def test_bm25_ablation_separates_stems_from_query_term_counts(tmp_path: Path) ->
         "stemmed, counts": 1.0,
         "stemmed, once": 1.0,
     }
+
+
+def _halves(out: Path) -> list[str]:
+    lines = (out / "qrels" / "dev.tsv").read_text().splitlines()[1:]
+    return sorted(lines + (out / "qrels" / "test.tsv").read_text().splitlines()[1:])
+
+
+def test_lisa_titles_end_at_the_blank_line_and_a_repeated_record_keeps_its_first_copy(
+    tmp_path: Path,
+) -> None:
+    classic = load_benchmark("classic_ir")
+    raw = tmp_path / "raw"
+    raw.mkdir()
+    (raw / "LISA0.001").write_text(
+        ".I    1\n.W\nTHE INDIAN COUNCIL OF LIBRARY\nRESEARCH.\n     \nEXAMINES THE\n"
+        "INDIAN LIBRARY SCENE.\n\n.I 2\n.W\nA TITLE ALONE.\n"
+    )
+    # The damaged part file repeats a record after a stray fragment; the first copy stays.
+    (raw / "LISA0.501").write_text(
+        ".I 3\n.W\nVIDEODISCS.\n\nFIRST COPY.\n\nSTRAY FRAGMENT.\n\n.I 3\n.W\nVIDEODISCS.\n\n"
+        "SECOND COPY.\n"
+    )
+    (raw / "LISA.QUE").write_text(
+        ".I 1\n.W\ni am interested in\nindian libraries. \n.I 2\n.W\nunjudged.\n"
+    )
+    (raw / "LISA.REL").write_text("!!! USE LISARJ.NUM !!!\n\nQuery 1\n1 Relevant Refs:\n2 -1\n")
+    (raw / "LISARJ.NUM").write_text("1 1 3  \r\n2   \r\n")
+    out = tmp_path / "lisa"
+    classic.lisa(raw, out)
+    corpus = [json.loads(line) for line in (out / "corpus.jsonl").read_text().splitlines()]
+    assert corpus == [
+        {
+            "_id": "1",
+            "title": "THE INDIAN COUNCIL OF LIBRARY RESEARCH.",
+            "text": "EXAMINES THE INDIAN LIBRARY SCENE.",
+        },
+        {"_id": "2", "title": "A TITLE ALONE.", "text": "A TITLE ALONE."},
+        {"_id": "3", "title": "VIDEODISCS.", "text": "FIRST COPY. STRAY FRAGMENT."},
+    ]
+    queries = [json.loads(line) for line in (out / "queries.jsonl").read_text().splitlines()]
+    assert queries[0] == {"_id": "1", "text": "i am interested in indian libraries."}
+    # LISARJ.NUM, not LISA.REL, holds the judgements.
+    assert _halves(out) == ["1\t1\t1", "1\t3\t1"]
+
+
+def test_npl_titles_end_at_the_first_two_spaces(tmp_path: Path) -> None:
+    classic = load_benchmark("classic_ir")
+    raw = tmp_path / "raw"
+    raw.mkdir()
+    long_run = " ".join(f"w{i}" for i in range(40))
+    (raw / "doc-text").write_text(
+        ".I 1\n.W\ncompact memories have flexible capacities  a digital data\nstorage system\n"
+        f".I 2\n.W\nno sentence mark here\nat all\n.I 3\n.W\n{long_run}  tail\n"
+    )
+    (raw / "query-text").write_text(".I 1\n.W\nDIGITAL STORAGE\n.I 2\n.W\nMICROWAVES\n")
+    (raw / "rlv-ass").write_text("1 1  3\n2 2\n")
+    out = tmp_path / "npl"
+    classic.npl(raw, out)
+    corpus = [json.loads(line) for line in (out / "corpus.jsonl").read_text().splitlines()]
+    assert corpus[0] == {
+        "_id": "1",
+        "title": "compact memories have flexible capacities",
+        "text": "compact memories have flexible capacities a digital data storage system",
+    }
+    assert corpus[1]["title"] == "no sentence mark here at all"
+    assert corpus[2]["title"] == " ".join(f"w{i}" for i in range(12))
+    queries = [json.loads(line) for line in (out / "queries.jsonl").read_text().splitlines()]
+    assert queries == [{"_id": "1", "text": "DIGITAL STORAGE"}, {"_id": "2", "text": "MICROWAVES"}]
+    assert _halves(out) == ["1\t1\t1", "1\t3\t1", "2\t2\t1"]
+
+
+def _time_files(raw: Path, judged: str) -> None:
+    raw.mkdir(exist_ok=True)
+    # 376 documents numbered 17, 18, ... in file order: the judgements count them 1 to 378,
+    # with the two lost ones between 370 and 378.
+    (raw / "TIME.ALL").write_text(
+        "".join(
+            f"\n*TEXT {n + 16:03d} 01/04/63 PAGE 020\n\nSTORY {n} . IT GOES ON .\n\n"
+            for n in range(1, 377)
+        )
+        + "*STOP\n"
+    )
+    (raw / "TIME.QUE").write_text(
+        "*FIND      1\n\n STORY ONE .\n\n*FIND      2\n\n STORY\n\nLAST .\n\n*STOP\n"
+    )
+    (raw / "TIME.REL").write_text(judged)
+
+
+def test_time_numbers_judged_documents_by_position_across_the_two_lost_ones(
+    tmp_path: Path,
+) -> None:
+    classic = load_benchmark("classic_ir")
+    raw = tmp_path / "raw"
+    _time_files(raw, "1  1 370\n\n2  378\n")
+    out = tmp_path / "time"
+    classic.time_magazine(raw, out)
+    corpus = [json.loads(line) for line in (out / "corpus.jsonl").read_text().splitlines()]
+    assert len(corpus) == 376
+    assert corpus[0] == {"_id": "17", "title": "STORY 1", "text": "STORY 1 . IT GOES ON ."}
+    queries = [json.loads(line) for line in (out / "queries.jsonl").read_text().splitlines()]
+    assert queries == [{"_id": "1", "text": "STORY ONE ."}, {"_id": "2", "text": "STORY LAST ."}]
+    # Position 370 is the 370th document (*TEXT 386); 378 is the 376th (*TEXT 392).
+    assert _halves(out) == ["1\t17\t1", "1\t386\t1", "2\t392\t1"]
+
+
+def test_time_refuses_a_judgement_inside_the_gap(tmp_path: Path) -> None:
+    classic = load_benchmark("classic_ir")
+    raw = tmp_path / "raw"
+    _time_files(raw, "1  372\n")
+    with pytest.raises(ValueError, match="inside the gap"):
+        classic.time_magazine(raw, tmp_path / "time")

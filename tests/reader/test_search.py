@@ -14,7 +14,7 @@ import pytest
 from gezel_knowledge.embedders import HashEmbedder
 from gezel_knowledge.errors import InvalidInput, ModelUnavailable
 from gezel_knowledge.opening import open_catalog
-from gezel_knowledge.reader import Catalog, _keyword, _semantic
+from gezel_knowledge.reader import Catalog, _keyword, _search, _semantic
 from gezel_knowledge.reader._kwcache import KEYWORD_INDEX_ENV
 from gezel_knowledge.reader.vectors import candidate_count, rank_shards
 from gezk.hashembed import hash_embed
@@ -333,3 +333,22 @@ def test_a_query_without_words_can_still_search_by_vector(catalog: Catalog) -> N
     hits = catalog.search("🙂🙂", mode="vector", min_similarity=-1.0).hits
     assert hits
     assert all(h.signal("vector") is not None for h in hits)
+
+
+def test_hybrid_search_fuses_a_long_question_with_the_long_question_weights(
+    catalog: Catalog, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seen: list[float] = []
+    real = _search.fuse_documents
+
+    def spy(lists: Any, preset: Any, *rest: Any) -> Any:
+        seen.append(preset.weight("vector"))
+        return real(lists, preset, *rest)
+
+    monkeypatch.setattr(_search, "fuse_documents", spy)
+    words = [f"lattice{i}" for i in range(31)]
+    catalog.search(" ".join(words[:30]), mode="hybrid")
+    # Repeated words and stopwords do not make a question long; distinct terms do.
+    catalog.search(" ".join(words[:30] * 3) + " the of and", mode="hybrid")
+    catalog.search(" ".join(words), mode="hybrid")
+    assert seen == [0.7, 0.7, 0.4]

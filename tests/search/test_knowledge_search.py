@@ -15,7 +15,7 @@ from gezel_knowledge.embedders import EmbedderResolution, HashEmbedder, resolve_
 from gezel_knowledge.errors import IntegrityFailure
 from gezel_knowledge.install import CatalogPolicy, KnowledgeHome
 from gezel_knowledge.reader import Catalog
-from gezel_knowledge.search import KnowledgeSearch
+from gezel_knowledge.search import KnowledgeSearch, knowledge_search
 from gezk.profiles import TEST_HASH_EMBED_1, EmbeddingProfile, ModelRef
 from gezk.spatial import RadiusQuery
 from tests.reader.catalog_builder import CatalogBuild, pack, sample_docs
@@ -316,3 +316,28 @@ def test_text_free_radius_discovery_merges_catalogs_by_distance(tmp_path: Path) 
     distances = [h.distance_meters for h in results.hits]
     assert distances == sorted(distances)
     assert [h.rank for h in results.hits] == [0, 1]
+
+
+def test_a_long_question_fuses_across_catalogs_with_the_readers_long_question_weights(
+    archive_factory: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    home = KnowledgeHome(tmp_path)
+    home.install(archive_factory("alpha"))
+    query = "lattice ember orchard " + " ".join(f"word{i}" for i in range(28))
+    seen: list[float] = []
+    real = knowledge_search._fuse
+
+    def spy(results: Any, k: int, preset: Any, *, dated: bool = False) -> Any:
+        seen.append(preset.weight("vector"))
+        return real(results, k, preset, dated=dated)
+
+    monkeypatch.setattr(knowledge_search, "_fuse", spy)
+    with KnowledgeSearch(home) as search:
+        ours = search.search(query, k=5)
+        search.search("lattice ember orchard", k=5)
+    assert seen == [0.4, 0.7]
+    with home.mount("alpha") as catalog:
+        catalog.embedder = HashEmbedder()
+        theirs = catalog.search(query, k=5)
+    assert [h.citation for h in ours.hits] == [h.citation for h in theirs.hits]
+    assert [h.relevance for h in ours.hits] == [h.relevance for h in theirs.hits]

@@ -1001,6 +1001,25 @@ def _checked_outline(meta: CatalogMetadata, where: str) -> CatalogMetadata:
     return replace(meta, outline=None, problems=(*meta.problems, problem))
 
 
+_OTHER_MARKUP = {".rst": "reStructuredText", ".adoc": "AsciiDoc", ".asciidoc": "AsciiDoc"}
+
+
+def _no_pages(content: Path, site: Site, where: str) -> SourceError:
+    """The error for a source holding no page: what was looked for, and the markup of the
+    files that are there when it is one the compiler does not read (a Sphinx site in .rst)."""
+    suffixes = ", ".join(site.generator.page_suffixes)
+    found: dict[str, int] = {}
+    for path in content.rglob("*"):
+        markup = _OTHER_MARKUP.get(path.suffix.lower())
+        if markup is not None and not any(p.startswith(".") for p in path.parts):
+            found[markup] = found.get(markup, 0) + 1
+    other = "".join(
+        f"; its {n} {markup} files are not read: pages are Markdown (MyST included)"
+        for markup, n in sorted(found.items(), key=lambda kv: -kv[1])[:1]
+    )
+    return SourceError(f"holds no page ({suffixes}){other}", reason="no-pages", path=where)
+
+
 def load_markdown_tree(
     root: Path | str,
     *,
@@ -1044,6 +1063,10 @@ def load_markdown_tree(
     tree = _Tree(source_root, recognised.content_root, site, recognised.outline.files)
     for rel in sorted(labels):
         tree.scan(rel, labels[rel])
+    if not tree.pages:
+        content = recognised.content_root
+        where = str(root) if content == source_root else tree.display(content)
+        raise _no_pages(content, site, where)
     if meta.name is None and site.generator_name is not None:
         meta = replace(meta, name=_landing_title(tree, labels))
     declaration = meta.root_topic or recognised.outline.root_declaration
