@@ -334,6 +334,37 @@ def test_a_toc_yml_beside_conf_py_takes_sphinxs_metadata_and_link_rules(tmp_path
     assert _warnings(load_markdown_tree(root)) == [("unresolved-link", "guide.md", 3)]
 
 
+def test_a_pages_own_toctree_follows_its_toc_yml_entries(tmp_path: Path) -> None:
+    # napari's naps/index.md: a hidden {toctree} of its own beside the _toc.yml subtree.
+    toc = (
+        "root: index\nsubtrees:\n- entries:\n"
+        "  - file: naps/index\n    subtrees:\n    - entries:\n      - file: naps/one\n"
+        "  - file: last\n"
+    )
+    own = "# NAPs\n\n```{toctree}\n---\nhidden:\n---\ntemplate\none\nhttps://example.org\n```\n"
+    root = write_tree(
+        tmp_path / "docs",
+        {
+            "_toc.yml": toc,
+            "index.md": "# Home\n\n```{toctree}\nlast\n```\n",  # listed in _toc.yml: kept there
+            "naps/index.md": own,
+            "naps/one.md": "# One\n",
+            "naps/template.md": "# Template\n",
+            "last.md": "# Last\n",
+        },
+        catalog=None,
+    )
+    source = load_markdown_tree(root)
+    assert _order(source) == ["index", "naps/index", "naps/one", "naps/template", "last"]
+    assert _warnings(source) == []
+    # sphinx-tags writes _tags/ when Sphinx builds (conf.py beside _toc.yml): not missing.
+    (root / "last.md").write_text("# Last\n\n```{toctree}\n_tags/tagsindex\ngone\n```\n")
+    assert [w.line for w in load_markdown_tree(root).warnings] == [4, 5]
+    conf = 'extensions = ["myst_parser", "sphinx_external_toc", "sphinx_tags"]\n'
+    (root / "conf.py").write_text(conf + "tags_create_tags = True\n")
+    assert [w.line for w in load_markdown_tree(root).warnings] == [5]
+
+
 def test_entries_nested_under_a_missing_file_are_in_no_toctree(tmp_path: Path) -> None:
     toc = (
         "root: index\nsubtrees:\n- entries:\n"

@@ -19,6 +19,7 @@ as written, silently. Anchors: GitHub's slugs and MyST targets.
 
 from __future__ import annotations
 
+import posixpath
 from pathlib import Path
 
 from gezel_knowledge.compiler.errors import SourceError
@@ -26,6 +27,7 @@ from gezel_knowledge.compiler.generators import _config as config
 from gezel_knowledge.compiler.generators._context import (
     MARKDOWN_SUFFIXES,
     NOTEBOOK,
+    SCHEME,
     Context,
     mappings,
     text,
@@ -36,12 +38,14 @@ from gezel_knowledge.compiler.generators.outline import Outline, OutlinePage, Ou
 from gezel_knowledge.compiler.generators.sphinx import (
     assigned_names,
     read_conf,
+    sphinx_generated_folders,
     sphinx_labels_outside_pages,
     sphinx_repository,
 )
 from gezel_knowledge.compiler.text.blocks import headings, normalize_body, parse_blocks
 from gezel_knowledge.compiler.text.data import YamlNode, load_yaml_nodes, read_text_file
 from gezel_knowledge.compiler.text.frontmatter import split_front_matter
+from gezel_knowledge.compiler.text.myst import toctrees
 
 __all__ = ["JupyterBook", "page_title"]
 
@@ -153,16 +157,50 @@ class JupyterBook(Generator):
     def outline(self, site: Site, ctx: Context) -> Outline | None:
         if site.outline_file is None:
             return None
-        return _JupyterBook(ctx, site.outline_file).outline()
+        generated: list[str] = []
+        if site.config is not None and site.config.name == "conf.py":
+            conf_text = config.read_text(site.config, site.content_root)
+            generated = sphinx_generated_folders(read_conf(conf_text), assigned_names(conf_text))
+        return _JupyterBook(ctx, site.outline_file, generated).outline()
+
+
+def _stem(path: str) -> str:
+    """A page path without its suffix, as ``_toc.yml`` and toctrees name pages."""
+    base, dot, suffix = path.rpartition(".")
+    return base if dot and "/" not in suffix and suffix.lower() in _PAGE_SUFFIXES else path
+
+
+_PAGE_SUFFIXES = frozenset({"md", "markdown", "ipynb", "rst", "rmd", "myst"})
+
+
+def _listed(data: YamlNode) -> frozenset[str]:
+    """Every page ``_toc.yml`` names (``root`` and ``file`` values), without suffix."""
+    found: set[str] = set()
+    stack = [data]
+    while stack:
+        node = stack.pop()
+        if isinstance(node.value, dict):
+            for key, child in node.value.items():
+                if key in ("root", "file") and isinstance(child.value, str):
+                    found.add(_stem(posixpath.normpath(child.value.strip().lstrip("/"))))
+                else:
+                    stack.append(child)
+        elif isinstance(node.value, list):
+            stack.extend(node.value)
+    return frozenset(found)
 
 
 class _JupyterBook:
     """A Jupyter Book ``_toc.yml``: its root page, entries, parts and subtrees."""
 
-    def __init__(self, ctx: Context, toc: Path) -> None:
+    def __init__(self, ctx: Context, toc: Path, generated: list[str] | None = None) -> None:
         self.ctx = ctx
         self.toc = toc
+        self.generated = tuple(generated or ())
+        """Folders a Sphinx extension writes pages into when it builds (``_tags/``)."""
         self.where = ctx.display(toc)
+        self.listed: frozenset[str] = frozenset()
+        """Every page ``_toc.yml`` names, without suffix."""
 
     def outline(self) -> Outline:
         data = load_yaml_nodes(read_text_file(self.toc, where=self.where), path=self.where)
@@ -170,6 +208,7 @@ class _JupyterBook:
             raise SourceError(
                 "_toc.yml must be a mapping", reason="invalid-outline", path=self.where, line=1
             )
+        self.listed = _listed(data)
         root = OutlineSection(name="", key=self.where)
         fields = data.value
         if "root" in fields:
@@ -260,13 +299,41 @@ class _JupyterBook:
             )
             return
         key = f"{self.where}:{line}"
-        section = place_entry(into, page, title, key=key, nests=bool(nested) or bool(subtrees))
+        own = self.own_toctrees(page) if page is not None else []
+        nests = bool(nested) or bool(subtrees) or bool(own)
+        section = place_entry(into, page, title, key=key, nests=nests)
         if section is None:
             return
         for child in nested:
             self.entries(child, section)
         if subtrees is not None:
             self.parts(subtrees, section)
+        for found in own:
+            found.order = len(section.children)
+            section.children.append(found)
+
+    def own_toctrees(self, page: OutlinePage) -> list[OutlinePage]:
+        """The pages a Markdown page's own ``{toctree}`` directives list that ``_toc.yml``
+        does not: Sphinx follows them too, after the page's ``_toc.yml`` entries."""
+        file = self.ctx.content_root / page.path
+        if file.suffix.lower() not in MARKDOWN_SUFFIXES:
+            return []
+        where = self.ctx.display(file)
+        out: list[OutlinePage] = []
+        for tree in toctrees(read_text_file(file, where=where)):
+            if "glob" in tree.options:
+                continue  # patterns: not read here
+            for entry in tree.entries:
+                target = entry.target
+                if target == "self" or SCHEME.match(target) or self.built_elsewhere(target):
+                    continue
+                key = posixpath.normpath(posixpath.join(posixpath.dirname(page.path), target))
+                if _stem(key) in self.listed or key.startswith(self.generated):
+                    continue  # placed by _toc.yml, or written when Sphinx builds
+                path = self.ctx.page(file.parent, target, origin=file, line=entry.line)
+                if path is not None and path not in {p.path for p in out}:
+                    out.append(OutlinePage(path, entry.title, len(out), where, entry.line))
+        return out
 
     def parts(self, node: YamlNode, into: OutlineSection) -> None:
         """Parts or subtrees: a captioned part is a section, an uncaptioned one is inlined."""

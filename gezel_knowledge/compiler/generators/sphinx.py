@@ -16,10 +16,10 @@ suffix; ``:glob:`` patterns match every document not already named, in name orde
 (``:reversed:`` reverses); ``self`` and URLs are no pages. Documents Sphinx builds that the
 catalog cannot read (reStructuredText, jupytext formats) are left out silently (their own
 toctrees are still followed), as are the pages an API generator writes at build time
-(sphinx-autodoc2's ``apidocs``); a missing document is left out with a warning, as Sphinx gives
-one (sphinx-autoapi's ``autoapi_root`` is such a folder too, and a file ``conf.py`` names by
-its path, which its code writes). Documents no toctree includes
-are not in the navigation and are left out.
+(sphinx-autodoc2's ``apidocs``, sphinx-tags' ``_tags``); a missing document is left out with
+a warning, as Sphinx gives one (sphinx-autoapi's ``autoapi_root`` is such a folder too, and a
+file ``conf.py`` names by its path, which its code writes). Documents no toctree includes are
+not in the navigation and are left out.
 
 Metadata: ``project`` (the name), ``author`` (the publisher, unless ``html_theme_options``
 names a ``repository_url``, or ``html_context`` a GitHub user), ``language`` (else ``en``),
@@ -55,6 +55,7 @@ __all__ = [
     "Sphinx",
     "assigned_names",
     "read_conf",
+    "sphinx_generated_folders",
     "sphinx_labels_outside_pages",
     "sphinx_repository",
 ]
@@ -185,9 +186,10 @@ def sphinx_labels_outside_pages(conf: Mapping[str, Any], assigned: frozenset[str
     )
 
 
-def _generated_folders(conf: Mapping[str, Any], assigned: frozenset[str]) -> list[str]:
-    """Folders an API generator writes pages into at build time: sphinx-autodoc2's
-    ``autodoc2_output_dir`` (``apidocs``), sphinx-autoapi's ``autoapi_root`` (``autoapi``)."""
+def sphinx_generated_folders(conf: Mapping[str, Any], assigned: frozenset[str]) -> list[str]:
+    """Folders an extension writes pages into at build time: sphinx-autodoc2's
+    ``autodoc2_output_dir`` (``apidocs``), sphinx-autoapi's ``autoapi_root`` (``autoapi``),
+    sphinx-tags' ``tags_output_dir`` (``_tags``, with ``tags_create_tags``)."""
     extensions = conf.get("extensions")
     names = {e for e in extensions if isinstance(e, str)} if isinstance(extensions, list) else set()
     folders = []
@@ -195,6 +197,8 @@ def _generated_folders(conf: Mapping[str, Any], assigned: frozenset[str]) -> lis
         folders.append(config.string(conf.get("autodoc2_output_dir")) or "apidocs")
     if "autoapi_dirs" in assigned or "autoapi.extension" in names:
         folders.append(config.string(conf.get("autoapi_root")) or "autoapi")
+    if "sphinx_tags" in names and conf.get("tags_create_tags") is True:
+        folders.append(config.string(conf.get("tags_output_dir")) or "_tags")
     return [f.strip("/") + "/" for f in folders]
 
 
@@ -301,7 +305,7 @@ class _Toctrees:
         self.excludes = (
             [e for e in excludes if isinstance(e, str)] if isinstance(excludes, list) else []
         )
-        self.generated = _generated_folders(conf, assigned)
+        self.generated = sphinx_generated_folders(conf, assigned)
         self.placed: set[str] = set()
         self._docnames: list[str] | None = None
 
