@@ -224,3 +224,12 @@ def test_a_deeply_nested_sidebar_builds(tmp_path: Path) -> None:
     tree = {"index.html": _index("loadSidebar: true,"), "_sidebar.md": sidebar, **pages}
     source = load_markdown_tree(write_tree(tmp_path / "site", tree))
     assert _order(source)[:3] == ["README", "p0", "p100"]
+
+
+def test_an_alias_python_cannot_compile_is_skipped(tmp_path: Path) -> None:
+    # A repetition count past Python's limit raises OverflowError, not re.error; a deeply
+    # nested pattern RecursionError: the alias is skipped like any pattern Python cannot read.
+    settings = "loadSidebar: true, alias: {'/a{4294967296}': '/b', '/x" + "(" * 1200 + "': '/c'},"
+    tree = {"index.html": _index(settings), "_sidebar.md": "- [A](a.md)\n", "a.md": "# A\n"}
+    source = load_markdown_tree(write_tree(tmp_path / "site", tree))
+    assert _order(source) == ["README", "a"]

@@ -183,8 +183,10 @@ def _aliases(value: Any) -> list[tuple[re.Pattern[str], str]]:
             continue
         try:
             out.append((re.compile(f"^{key}$"), target))
-        except re.error:
-            continue  # a pattern Python does not read; Docsify's own regex dialect
+        except (re.error, OverflowError, RecursionError):
+            # A pattern Python does not read (Docsify's own regex dialect), or one past its
+            # limits (a repetition count too large, groups nested too deep).
+            continue
     return out
 
 
