@@ -233,3 +233,14 @@ def test_an_alias_python_cannot_compile_is_skipped(tmp_path: Path) -> None:
     tree = {"index.html": _index(settings), "_sidebar.md": "- [A](a.md)\n", "a.md": "# A\n"}
     source = load_markdown_tree(write_tree(tmp_path / "site", tree))
     assert _order(source) == ["README", "a"]
+
+
+def test_a_linked_index_html_outside_the_source_is_not_read(tmp_path: Path) -> None:
+    # A sub-folder's index.html linking out of the source folder is never read: it does not
+    # make that folder another site, so its pages stay this site's.
+    outside = write_tree(tmp_path / "outside", {"index.html": _index("name: 'elsewhere'")})
+    tree = {"index.html": _index("loadSidebar: false,"), "sub/a.md": "# A\n"}
+    root = write_tree(tmp_path / "site", tree)
+    (root / "sub" / "index.html").symlink_to(outside / "index.html")
+    source = load_markdown_tree(root)
+    assert "sub/a" in {d.id for d in source.documents}

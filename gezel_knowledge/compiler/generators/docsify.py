@@ -138,9 +138,13 @@ def _other_site(folder: Path) -> bool:
     """Whether a sub-folder is a Docsify site of its own (its ``index.html`` sets
     ``$docsify``): its pages are that site's, not this one's."""
     index = folder / _INDEX
-    if not index.is_file() or index.stat().st_size > 1_000_000:
+    # A linked index.html is not read: the link may lead out of the source folder.
+    if index.is_symlink() or not index.is_file() or index.stat().st_size > 1_000_000:
         return False
-    return "$docsify" in index.read_text(encoding="utf-8", errors="replace")
+    try:
+        return "$docsify" in index.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return False  # unreadable: no site of its own the build can see
 
 
 def _walked(here: Path, dirs: list[str]) -> list[str]:
