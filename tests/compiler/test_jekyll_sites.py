@@ -340,3 +340,16 @@ def test_a_docs_folder_of_another_generator_is_not_jekylls(tmp_path: Path) -> No
     root = write_tree(tmp_path / "repo", {**tree, "docs/intro.md": "# Intro\n"})
     site = detect_site(root)
     assert site is None or site.generator_name != "jekyll"
+
+
+def test_a_static_html_file_jekyll_only_copies_does_not_stop_the_build(tmp_path: Path) -> None:
+    # HTML without front matter is a static file: not UTF-8 (a legacy page) or past the text
+    # limit (generated API docs), it is no route and no reason to fail.
+    tree = {
+        "_config.yml": "title: J\ntheme: minima\n",
+        "LICENSE": LICENSE,
+        "index.md": _page("Home"),
+        "legacy/old.html": "<p>caf\xe9</p>\n".encode("latin-1"),
+    }
+    source = load_markdown_tree(write_tree(tmp_path / "site", tree))
+    assert [d.id for d in source.documents] == ["index"]

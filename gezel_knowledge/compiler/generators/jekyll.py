@@ -405,7 +405,11 @@ class Jekyll(Generator):
         from (jekyll-redirect-from): links to them resolve in the site, not the catalog."""
         if path.is_symlink() or not path.is_file():
             return []
-        has_front, front, _ = _front(root, path)
+        try:
+            has_front, front, _ = _front(root, path)
+        except SourceError:
+            # Not UTF-8 or too large to read: a static file, as Jekyll copies legacy pages.
+            return []
         if not has_front:
             return []
         rel = path.relative_to(root).as_posix()
