@@ -6,9 +6,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from gezel_knowledge.compiler import CatalogSource, LinkBase
+from gezel_knowledge.compiler.generators.jekyll import _heading_title
 from gezel_knowledge.compiler.generators.registry import detect_site
 from gezel_knowledge.compiler.sources.markdown_tree import load_markdown_tree
 from tests.compiler.trees import write_tree
+from tests.faults import assert_linear_time
 
 LINKS = LinkBase("tester", "demo")
 REF = "knowledge://tester/demo/"
@@ -353,3 +355,23 @@ def test_a_static_html_file_jekyll_only_copies_does_not_stop_the_build(tmp_path:
     }
     source = load_markdown_tree(write_tree(tmp_path / "site", tree))
     assert [d.id for d in source.documents] == ["index"]
+
+
+def test_a_title_from_a_heading_is_found_in_linear_time(tmp_path: Path) -> None:
+    # jekyll-titles-from-headings reads the opening line: a long run of spaces before it, or
+    # inside a heading, must not make the pattern backtrack quadratically.
+    size = 100_000
+    for body in (" " * size + "x\n", "# a" + " " * size + "x\n"):
+        assert_linear_time(lambda b=body: _heading_title(b), size, seconds_per_mb=10, what="title")
+    assert _heading_title("\n\n## Plain title ##\n\nText.\n") == "Plain title"
+    assert _heading_title("Setext title\n====\n") == "Setext title"
+    assert _heading_title("#### Too deep\n") is None
+    # Through a build: a page opening with spaces has no heading title, and builds.
+    tree = {
+        "_config.yml": "title: J\ntheme: minima\n",
+        "LICENSE": LICENSE,
+        "index.md": _page("Home"),
+        "spaces.md": " " * size + "x\n",
+    }
+    root = write_tree(tmp_path / "site", tree)
+    assert_linear_time(lambda: load_markdown_tree(root), size, seconds_per_mb=20, what="build")

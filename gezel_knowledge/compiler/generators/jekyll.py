@@ -109,6 +109,7 @@ _STYLES = {
     "ordinal": "/:categories/:year/:y_day/:title:output_ext",
     "none": "/:categories/:title:output_ext",
 }
+_MAX_TITLE_LINE = 1000  # characters; no heading is longer
 _PLACEHOLDER = re.compile(r":([a-z_]+)")
 _FOOTNOTE = re.compile(r"^ {0,3}\[\^([^\]\s]+)\]:.*$", re.MULTILINE)
 _URL_LIQUID = re.compile(
@@ -232,7 +233,12 @@ def _front(ctx_root: Path, file: Path) -> tuple[bool, dict[str, Any], str]:
 def _heading_title(body: str) -> str | None:
     """The title jekyll-titles-from-headings gives a page with none: the heading its body
     opens with (ATX levels 1 to 3, or setext)."""
-    match = _TITLE_HEADING.match(body)
+    # Only the opening line or two, of a heading's length: the pattern backtracks over a
+    # line, so a long run of spaces would take quadratic time.
+    head = body.lstrip().split("\n", 2)[:2]
+    if len(head[0]) > _MAX_TITLE_LINE:
+        return None
+    match = _TITLE_HEADING.match("\n".join(head))
     if match is None:
         return None
     return (match[1] or match[2] or "").strip() or None
