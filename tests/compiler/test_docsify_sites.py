@@ -10,6 +10,7 @@ from gezel_knowledge.compiler.generators.registry import detect_site
 from gezel_knowledge.compiler.sources.markdown_tree import load_markdown_tree
 from gezel_knowledge.compiler.text.anchors import slugify
 from tests.compiler.trees import write_tree
+from tests.faults import assert_linear_time
 
 LINKS = LinkBase("tester", "demo")
 REF = "knowledge://tester/demo/"
@@ -244,3 +245,17 @@ def test_a_linked_index_html_outside_the_source_is_not_read(tmp_path: Path) -> N
     (root / "sub" / "index.html").symlink_to(outside / "index.html")
     source = load_markdown_tree(root)
     assert "sub/a" in {d.id for d in source.documents}
+
+
+def test_long_runs_of_spaces_are_read_in_linear_time(tmp_path: Path) -> None:
+    # A sidebar item, a sidebar link and a heading holding a long run of spaces: no pattern
+    # may backtrack over the run from each of its positions.
+    size = 100_000
+    sidebar = f"- [A](a.md)\n- b{' ' * size}c\n- [x]({' ' * size}y\n"
+    page = f"# A\n\n## Set{' ' * size}up :id=setup\n\nText.\n"
+    tree = {"index.html": _index("loadSidebar: true,"), "_sidebar.md": sidebar, "a.md": page}
+    root = write_tree(tmp_path / "site", tree)
+    found: list[CatalogSource] = []
+    scan = lambda: found.append(load_markdown_tree(root))  # noqa: E731
+    assert_linear_time(scan, 3 * size, seconds_per_mb=20, what="docsify spaces")
+    assert "{#setup}" in _body(found[0], "a") or "#setup" in _body(found[0], "a")

@@ -77,8 +77,11 @@ _SCRIPT = re.compile(r"<script\b([^>]*)>(.*?)</script\s*>", re.IGNORECASE | re.D
 _SRC = re.compile(r"""\bsrc\s*=\s*["']([^"']+)["']""", re.IGNORECASE)
 _TITLE = re.compile(r"<title\b[^>]*>([^<]*)</title\s*>", re.IGNORECASE)
 _LANG = re.compile(r"""<html\b[^>]*\blang\s*=\s*["']([^"']+)["']""", re.IGNORECASE)
-_ITEM = re.compile(r"^([ \t]*)[-*+][ \t]+(.*?)[ \t]*$")
-_LINK = re.compile(r"\[((?:[^\[\]\\]|\\.)*)\]\(\s*<?([^)\s>]*)>?(?:\s+[\"'][^\"']*[\"'])?\s*\)")
+# Linear: the item's text is taken whole and stripped after (a lazy text before trailing
+# blanks backtracks over a long run of them from each of its positions).
+_ITEM = re.compile(r"^([ \t]*)[-*+][ \t]+(.*)$")
+# `\s*+`: the blanks after `(` are never given back, which a later `\s+` would retry.
+_LINK = re.compile(r"\[((?:[^\[\]\\]|\\.)*)\]\(\s*+<?([^)\s>]*)>?(?:\s+[\"'][^\"']*[\"'])?\s*\)")
 _TAGS = re.compile(r"<[^>]+>")
 _EMPHASIS = re.compile(r"\*\*|__|(?<!\w)[*_](?=\S)|(?<=\S)[*_](?!\w)")
 _EMBED = re.compile(
@@ -95,7 +98,10 @@ _MAX_DEPTH = 12  # the catalog nests topics 16 deep at most
 # from the heading's text.
 _HEADING = re.compile(r"^( {0,3}#{1,6}[ \t].*)$", re.MULTILINE)
 _HEADING_ID = re.compile(r"(?:^|(?<=\s)):id=([\w%-]+)")
-_IGNORE = re.compile(r"\s*(?:\{docsify-ignore(?:-all)?\}|<!--\s*\{docsify-ignore(?:-all)?\}\s*-->)")
+# A match starts where a run of blanks does (not inside it): linear over a long run.
+_IGNORE = re.compile(
+    r"(?<!\s)\s*(?:\{docsify-ignore(?:-all)?\}|<!--\s*\{docsify-ignore(?:-all)?\}\s*-->)"
+)
 _MAX_ITEMS = 100_000
 
 
@@ -568,7 +574,7 @@ class Docsify(Generator):
             if match is None:
                 continue
             indent = len(match[1].expandtabs(4))
-            content = _IMAGE.sub("", match[2])  # an icon before a label
+            content = _IMAGE.sub("", match[2].rstrip(" \t"))  # an icon before a label
             link = _LINK.search(content)
             item = _Item(
                 label=_label(link[1] if link else content),
