@@ -375,3 +375,25 @@ def test_a_title_from_a_heading_is_found_in_linear_time(tmp_path: Path) -> None:
     }
     root = write_tree(tmp_path / "site", tree)
     assert_linear_time(lambda: load_markdown_tree(root), size, seconds_per_mb=20, what="build")
+
+
+def test_unclosed_raw_tags_are_read_in_linear_time(tmp_path: Path) -> None:
+    # Many `{% raw %}` with no `{% endraw %}` after them: each must not scan to the end.
+    size = 100_000
+    body = "{% endraw %}{% raw %}{{ x }}" + "{% raw %}" * (size // 9) + "\n\n[a]({% link b.md %})\n"
+    tree = {
+        "_config.yml": "title: J\ntheme: minima\n",
+        "LICENSE": LICENSE,
+        "index.md": _page("Home", body="{% raw %}[b]({% link b.md %}){% endraw %}\n"),
+        "b.md": _page("B"),
+        "many.md": _page("Many", body=body),
+    }
+    root = write_tree(tmp_path / "site", tree)
+    found: list[CatalogSource] = []
+    scan = lambda: found.append(load_markdown_tree(root))  # noqa: E731
+    assert_linear_time(scan, size, seconds_per_mb=20, what="raw tags")
+    # Raw text is kept as written (its Liquid unrendered); outside it, Liquid is rendered.
+    assert "[b]({% link b.md %})" in _body(found[0], "index")
+    many = _body(found[0], "many")
+    assert f"[a]({REF}b)" in many
+    assert "{{ x }}" in many

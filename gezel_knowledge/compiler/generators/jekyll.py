@@ -98,7 +98,8 @@ _POST_NAME = re.compile(r"(\d{4})-(\d{2})-(\d{2})-(.+)\Z")
 # Liquid that writes a URL, as Jekyll renders it before Markdown (outside {% raw %}):
 # {% link path %} and {% post_url name %} name files; site.baseurl and the url filters
 # leave the root-relative path.
-_RAW = re.compile(r"\{%-?\s*raw\s*-?%\}(.*?)\{%-?\s*endraw\s*-?%\}", re.DOTALL)
+_RAW_OPEN = re.compile(r"\{%-?\s*raw\s*-?%\}")
+_RAW_CLOSE = re.compile(r"\{%-?\s*endraw\s*-?%\}")
 _TITLE_HEADING = re.compile(
     r"\A\s*(?:#{1,3}[ \t]+(.*?)(?:[ \t]+#{1,3})?[ \t]*|(.+)\r?\n[-=]+[ \t]*)$", re.M
 )
@@ -554,10 +555,15 @@ class Jekyll(Generator):
             return _footnote_anchors(body) if "[^" in body else body
         out: list[str] = []
         last = 0
-        for raw in _RAW.finditer(body):
-            out.append(_render_urls(body[last : raw.start()]))
-            out.append(raw.group(1))  # {% raw %} keeps its text and loses its tags
-            last = raw.end()
+        # Each {% raw %} to the first {% endraw %} after it; with none after one, none after
+        # a later one either (searched once, not from every {% raw %}: linear).
+        while (opened := _RAW_OPEN.search(body, last)) is not None:
+            closed = _RAW_CLOSE.search(body, opened.end())
+            if closed is None:
+                break
+            out.append(_render_urls(body[last : opened.start()]))
+            out.append(body[opened.end() : closed.start()])  # raw text, without its tags
+            last = closed.end()
         out.append(_render_urls(body[last:]))
         return _footnote_anchors("".join(out))
 
