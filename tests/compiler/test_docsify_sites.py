@@ -259,3 +259,21 @@ def test_long_runs_of_spaces_are_read_in_linear_time(tmp_path: Path) -> None:
     scan = lambda: found.append(load_markdown_tree(root))  # noqa: E731
     assert_linear_time(scan, 3 * size, seconds_per_mb=20, what="docsify spaces")
     assert "{#setup}" in _body(found[0], "a") or "#setup" in _body(found[0], "a")
+
+
+def test_an_index_html_of_unclosed_tags_is_read_in_linear_time(tmp_path: Path) -> None:
+    # Any source's index.html is read to detect Docsify: script and html tags never closed
+    # must not be scanned to the end of the page from each of them.
+    size = 200_000
+    noise = "<script " * (size // 16) + "<html " * (size // 12)
+    site = write_tree(
+        tmp_path / "site", {"index.html": _index("name: 'N',") + noise, "a.md": "# A\n"}
+    )
+    plain = write_tree(tmp_path / "plain", {"index.html": noise + "<script>", "a.md": "# A\n"})
+    for root in (site, plain):
+        assert_linear_time(lambda r=root: detect_site(r), size, seconds_per_mb=20, what="html")
+    found = detect_site(site)
+    assert found is not None
+    assert found.generator_name == "docsify"
+    assert found.metadata.name == "N"
+    assert found.metadata.language == "de"

@@ -73,10 +73,13 @@ _KEYS = (
     "notFoundPage",
     "search",
 )
-_SCRIPT = re.compile(r"<script\b([^>]*)>(.*?)</script\s*>", re.IGNORECASE | re.DOTALL)
+# A tag's attributes stop at `<` too, and each script's end is searched once (_script_tags):
+# a page of tags never closed is read in linear time.
+_SCRIPT_OPEN = re.compile(r"<script\b([^<>]*)>", re.IGNORECASE)
+_SCRIPT_CLOSE = re.compile(r"</script\s*>", re.IGNORECASE)
 _SRC = re.compile(r"""\bsrc\s*=\s*["']([^"']+)["']""", re.IGNORECASE)
 _TITLE = re.compile(r"<title\b[^>]*>([^<]*)</title\s*>", re.IGNORECASE)
-_LANG = re.compile(r"""<html\b[^>]*\blang\s*=\s*["']([^"']+)["']""", re.IGNORECASE)
+_LANG = re.compile(r"""<html\b[^<>]*\blang\s*=\s*["']([^"']+)["']""", re.IGNORECASE)
 # Linear: the item's text is taken whole and stripped after (a lazy text before trailing
 # blanks backtracks over a long run of them from each of its positions).
 _ITEM = re.compile(r"^([ \t]*)[-*+][ \t]+(.*)$")
@@ -117,12 +120,26 @@ def _settings(text: str) -> dict[str, Any]:
     return best
 
 
+def _script_tags(page: str) -> list[tuple[str, str]]:
+    """Each ``<script>`` element's attributes and text, to the first ``</script>`` after it
+    (with none after one, none after a later one either: the search stops)."""
+    found: list[tuple[str, str]] = []
+    last = 0
+    while (opened := _SCRIPT_OPEN.search(page, last)) is not None:
+        closed = _SCRIPT_CLOSE.search(page, opened.end())
+        if closed is None:
+            break
+        found.append((opened[1], page[opened.end() : closed.start()]))
+        last = closed.end()
+    return found
+
+
 def _scripts(index: Path, root: Path) -> list[str]:
     """The scripts of ``index.html`` that set ``$docsify``: inline ones, else local files."""
     page = config.read_text(index, root)
     inline: list[str] = []
     local: list[str] = []
-    for attributes, body in _SCRIPT.findall(page):
+    for attributes, body in _script_tags(page):
         if "$docsify" in body:
             inline.append(body)
         src = _SRC.search(attributes)
