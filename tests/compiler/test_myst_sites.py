@@ -702,3 +702,19 @@ def test_sphinx_labels_are_found_whatever_their_case(tmp_path: Path) -> None:
     source = load_markdown_tree(write_tree(tmp_path / "sphinx", sphinx))
     assert _warnings(source) == []
     assert "knowledge://tester/demo/actions" in _body(source, "index")
+
+
+def test_a_linked_page_outside_the_source_is_not_read_for_its_toctrees(tmp_path: Path) -> None:
+    # A _toc.yml page that is a link out of the source folder: refused before it is read
+    # (the file there is not UTF-8, which reading it would report instead).
+    outside = tmp_path / "outside.md"
+    outside.write_bytes(b"# Secret \xff\n")
+    root = write_tree(
+        tmp_path / "docs",
+        {"_toc.yml": "root: index\nchapters:\n- file: linked\n", "index.md": "# Home\n"},
+        catalog=None,
+    )
+    (root / "linked.md").symlink_to(outside)
+    with pytest.raises(SourceError) as caught:
+        load_markdown_tree(root)
+    assert caught.value.reason == "unsafe-path"

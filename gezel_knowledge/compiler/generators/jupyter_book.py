@@ -320,7 +320,9 @@ class _JupyterBook:
             return []
         where = self.ctx.display(file)
         out: list[OutlinePage] = []
-        for tree in toctrees(read_text_file(file, where=where)):
+        # Inside the source folder only: a page may be a link out of it.
+        text = read_text_file(file, where=where, within=self.ctx.source_root)
+        for tree in toctrees(text):
             if "glob" in tree.options:
                 continue  # patterns: not read here
             for entry in tree.entries:
