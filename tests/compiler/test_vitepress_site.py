@@ -350,3 +350,17 @@ def test_a_monorepos_one_site_in_a_workspace_package_builds_at_its_root(
     del files["pnpm-workspace.yaml"], files["apps/web/.vitepress/config.ts"]
     plain = load_markdown_tree(write_tree(tmp_path / "plain", files, catalog=None))
     assert plain.site != "vitepress"
+
+
+def test_a_linked_package_json_outside_the_source_is_not_read(tmp_path: Path) -> None:
+    # The workspace manifest is a link out of the source folder: not read, so it makes no
+    # monorepo (and the packages are not looked into).
+    outside = tmp_path / "package.json"
+    outside.write_text('{"workspaces": ["packages/*"]}\n')
+    files = {
+        "packages/docs/.vitepress/config.ts": "export default { title: 'Router' }\n",
+        "packages/docs/index.md": "# Home\n",
+    }
+    root = write_tree(tmp_path / "repo", files, catalog=None)
+    (root / "package.json").symlink_to(outside)
+    assert load_markdown_tree(root).site != "vitepress"

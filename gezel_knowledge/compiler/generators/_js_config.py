@@ -172,10 +172,11 @@ def _is_workspace(root: Path) -> bool:
         return True
     manifest = root / "package.json"
     try:
-        head = manifest.read_bytes()[:1_000_000] if manifest.is_file() else b""
-    except OSError:
+        # Inside the source folder only (a link out of it is not read), within the text limit.
+        text = config.read_text(manifest, root) if manifest.is_file() else ""
+    except SourceError:
         return False
-    return b'"workspaces"' in head
+    return '"workspaces"' in text
 
 
 def workspace_config(root: Path, config_in: Callable[[Path], Path | None]) -> Path | None:
