@@ -277,3 +277,21 @@ def test_an_index_html_of_unclosed_tags_is_read_in_linear_time(tmp_path: Path) -
     assert found.generator_name == "docsify"
     assert found.metadata.name == "N"
     assert found.metadata.language == "de"
+
+
+def test_a_sidebar_label_of_many_angle_brackets_is_read_in_linear_time(tmp_path: Path) -> None:
+    # HTML is removed from a label: a `<` never closed must not be scanned to the line's end
+    # from each of them.
+    size = 200_000
+    sidebar = "- [A](a.md)\n- " + "<" * size + "\n- <b>Bold</b> group\n  - [B](b.md)\n"
+    tree = {
+        "index.html": _index("loadSidebar: true,"),
+        "_sidebar.md": sidebar,
+        "a.md": "# A\n",
+        "b.md": "# B\n",
+    }
+    root = write_tree(tmp_path / "site", tree)
+    found: list[CatalogSource] = []
+    scan = lambda: found.append(load_markdown_tree(root))  # noqa: E731
+    assert_linear_time(scan, size, seconds_per_mb=20, what="sidebar labels")
+    assert "Bold group" in {t.name for t in found[0].topics}

@@ -85,7 +85,8 @@ _LANG = re.compile(r"""<html\b[^<>]*\blang\s*=\s*["']([^"']+)["']""", re.IGNOREC
 _ITEM = re.compile(r"^([ \t]*)[-*+][ \t]+(.*)$")
 # `\s*+`: the blanks after `(` are never given back, which a later `\s+` would retry.
 _LINK = re.compile(r"\[((?:[^\[\]\\]|\\.)*)\]\(\s*+<?([^)\s>]*)>?(?:\s+[\"'][^\"']*[\"'])?\s*\)")
-_TAGS = re.compile(r"<[^>]+>")
+# A tag ends before another `<`: a `<` never closed is not scanned to the end from each one.
+_TAGS = re.compile(r"<[^<>]+>")
 _EMPHASIS = re.compile(r"\*\*|__|(?<!\w)[*_](?=\S)|(?<=\S)[*_](?!\w)")
 _EMBED = re.compile(
     r"(?<!!)\[[^\[\]\n]*\]\(\s*(?P<target>[^\s()]+)\s+([\"'])(?P<options>[^\"'\n]*:include\b[^\"'\n]*)\2\s*\)"
