@@ -295,3 +295,15 @@ def test_a_sidebar_label_of_many_angle_brackets_is_read_in_linear_time(tmp_path:
     scan = lambda: found.append(load_markdown_tree(root))  # noqa: E731
     assert_linear_time(scan, size, seconds_per_mb=20, what="sidebar labels")
     assert "Bold group" in {t.name for t in found[0].topics}
+
+
+def test_an_unclosed_embed_title_is_read_in_linear_time(tmp_path: Path) -> None:
+    # A link title of many `:include` never closed: not rescanned from each of them.
+    size = 200_000
+    page = "# A\n\n[x](y ':include" + " :include" * (size // 9) + "\n\n[t](b.md 'title')\n"
+    tree = {"index.html": _index("name: 'N',"), "a.md": page, "b.md": "# B\n"}
+    root = write_tree(tmp_path / "site", tree)
+    found: list[CatalogSource] = []
+    scan = lambda: found.append(load_markdown_tree(root))  # noqa: E731
+    assert_linear_time(scan, size, seconds_per_mb=20, what="embed titles")
+    assert f"[t]({REF}b" in _body(found[0], "a")  # a titled link: no embed, a link

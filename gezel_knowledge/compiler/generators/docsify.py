@@ -88,9 +88,12 @@ _LINK = re.compile(r"\[((?:[^\[\]\\]|\\.)*)\]\(\s*+<?([^)\s>]*)>?(?:\s+[\"'][^\"
 # A tag ends before another `<`: a `<` never closed is not scanned to the end from each one.
 _TAGS = re.compile(r"<[^<>]+>")
 _EMPHASIS = re.compile(r"\*\*|__|(?<!\w)[*_](?=\S)|(?<=\S)[*_](?!\w)")
+# Any quoted options, `:include` looked for in them after (_INCLUDE): a pattern looking for it
+# inside backtracks over every `:include` of a title never closed (quadratic).
 _EMBED = re.compile(
-    r"(?<!!)\[[^\[\]\n]*\]\(\s*(?P<target>[^\s()]+)\s+([\"'])(?P<options>[^\"'\n]*:include\b[^\"'\n]*)\2\s*\)"
+    r"(?<!!)\[[^\[\]\n]*\]\(\s*(?P<target>[^\s()]+)\s+([\"'])(?P<options>[^\"'\n]*)\2\s*\)"
 )
+_INCLUDE = re.compile(r":include\b")
 _FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
 _OPTION_TYPE = re.compile(r":type=([\w-]+)")
 _OPTION_FRAGMENT = re.compile(r":fragment=([^\s:]+)")
@@ -320,6 +323,8 @@ def _embed(body: str, folder: Path, content: Path, within: Path) -> str:
 
     def one(match: re.Match[str]) -> str:
         target, options = match["target"], match["options"]
+        if _INCLUDE.search(options) is None:
+            return match[0]  # a link with a title: no embed
         kind = _OPTION_TYPE.search(options)
         if SCHEME.match(target) or (kind and kind[1] not in ("code", "markdown")):
             return match[0]
