@@ -21,7 +21,7 @@ deeper than :data:`MAX_DEPTH` left unknown.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -35,6 +35,7 @@ __all__ = [
     "Token",
     "imports",
     "literals",
+    "object_with_most",
     "read_module",
     "tokenize",
     "walk_values",
@@ -814,6 +815,21 @@ def read_module(text: str, known: Mapping[str, Any] | None = None) -> Module:
 def literals(text: str) -> list[Any]:
     """Every outermost object or array literal of a JavaScript/TypeScript text, as values."""
     return _Reader(tokenize(text)).all_literals()
+
+
+def object_with_most(text: str, keys: Iterable[str]) -> dict[str, Any]:
+    """The object literal of a script that holds the most of ``keys`` (a site's settings
+    object among the script's other literals), the first of those tied; ``{}`` when none
+    holds any."""
+    wanted = frozenset(keys)
+    best: dict[str, Any] = {}
+    score = 0
+    for value in walk_values(literals(text)):
+        if isinstance(value, dict):
+            here = sum(k in value for k in wanted)
+            if here > score:
+                best, score = value, here
+    return best
 
 
 def walk_values(value: Any) -> list[Any]:

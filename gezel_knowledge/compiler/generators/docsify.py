@@ -48,7 +48,7 @@ from typing import Any
 from gezel_knowledge.compiler.errors import SourceError, display_path
 from gezel_knowledge.compiler.generators import _config as config
 from gezel_knowledge.compiler.generators._context import SCHEME, Context, left_out, normalise
-from gezel_knowledge.compiler.generators._js import literals, walk_values
+from gezel_knowledge.compiler.generators._js import object_with_most
 from gezel_knowledge.compiler.generators.base import Generator, LinkStyle, LinkTarget, Site
 from gezel_knowledge.compiler.generators.outline import Outline, OutlinePage, OutlineSection
 from gezel_knowledge.compiler.text.data import read_text_file
@@ -114,14 +114,7 @@ _MAX_ITEMS = 100_000
 
 def _settings(text: str) -> dict[str, Any]:
     """The object of a script's literals that holds most Docsify options."""
-    best: dict[str, Any] = {}
-    score = 0
-    for value in walk_values(literals(text)):
-        if isinstance(value, dict):
-            here = sum(k in value for k in _KEYS)
-            if here > score:
-                best, score = value, here
-    return best
+    return object_with_most(text, _KEYS)
 
 
 def _script_tags(page: str) -> list[tuple[str, str]]:

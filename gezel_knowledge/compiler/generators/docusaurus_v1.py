@@ -43,7 +43,7 @@ from typing import Any
 from gezel_knowledge.compiler.errors import SourceError, display_path
 from gezel_knowledge.compiler.generators import _config as config
 from gezel_knowledge.compiler.generators._context import MARKDOWN_SUFFIXES, Context, normalise
-from gezel_knowledge.compiler.generators._js import literals, walk_values
+from gezel_knowledge.compiler.generators._js import object_with_most
 from gezel_knowledge.compiler.generators._js_ignored import (
     ignored_files,
     ignored_folders,
@@ -120,14 +120,8 @@ def _config_file(root: Path) -> Path | None:
 
 
 def _settings(text: str) -> dict[str, Any]:
-    best: dict[str, Any] = {}
-    score = 0
-    for value in walk_values(literals(text)):
-        if isinstance(value, dict):
-            here = sum(k in value for k in _KEYS)
-            if here > score:
-                best, score = value, here
-    return best
+    """The object of ``siteConfig.js`` that holds most Docusaurus 1 settings."""
+    return object_with_most(text, _KEYS)
 
 
 def _routes(site_dir: Path) -> tuple[str, ...]:

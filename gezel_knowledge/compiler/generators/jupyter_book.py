@@ -39,8 +39,7 @@ from gezel_knowledge.compiler.generators.sphinx import (
     assigned_names,
     read_conf,
     sphinx_generated_folders,
-    sphinx_labels_outside_pages,
-    sphinx_repository,
+    sphinx_site,
 )
 from gezel_knowledge.compiler.text.blocks import headings, normalize_body, parse_blocks
 from gezel_knowledge.compiler.text.data import YamlNode, load_yaml_nodes, read_text_file
@@ -120,24 +119,8 @@ class JupyterBook(Generator):
         file = root / "conf.py"
         conf_text = config.read_text(file, root)
         conf = read_conf(conf_text)
-        repository = sphinx_repository(conf)
-        return Site(
-            self,
-            file,
-            root,
-            config.site_metadata(
-                conf.get("project") or self._root_title(root, toc),
-                None,
-                conf.get("language"),
-                config.absolute_url(conf.get("html_baseurl"), repository),
-                config.publisher(repository, conf.get("author")),
-            ),
-            LinkStyle(
-                myst_labels="sphinx",
-                inventories=sphinx_labels_outside_pages(conf, assigned_names(conf_text)),
-            ),
-            outline_file=toc,
-        )
+        title = None if conf.get("project") else self._root_title(root, toc)
+        return sphinx_site(self, file, root, conf, conf_text, outline_file=toc, title=title)
 
     @staticmethod
     def _root_title(root: Path, toc: Path) -> str | None:

@@ -58,6 +58,7 @@ __all__ = [
     "sphinx_generated_folders",
     "sphinx_labels_outside_pages",
     "sphinx_repository",
+    "sphinx_site",
 ]
 
 _UNKNOWN = object()
@@ -174,6 +175,39 @@ _OUTSIDE_PAGES = frozenset(
 from the code."""
 
 
+def sphinx_site(
+    generator: Generator,
+    file: Path,
+    root: Path,
+    conf: Mapping[str, Any],
+    conf_text: str,
+    *,
+    outline_file: Path,
+    title: str | None = None,
+) -> Site:
+    """The site of a Sphinx project configured by ``file`` (``conf``, read from
+    ``conf_text``): metadata and link rules from ``conf.py``; ``title`` when it names no
+    ``project``."""
+    repository = sphinx_repository(conf)
+    return Site(
+        generator,
+        file,
+        root,
+        config.site_metadata(
+            conf.get("project") or title,
+            None,
+            conf.get("language"),
+            config.absolute_url(conf.get("html_baseurl"), repository),
+            config.publisher(repository, conf.get("author")),
+        ),
+        LinkStyle(
+            myst_labels="sphinx",
+            inventories=sphinx_labels_outside_pages(conf, assigned_names(conf_text)),
+        ),
+        outline_file=outline_file,
+    )
+
+
 def sphinx_labels_outside_pages(conf: Mapping[str, Any], assigned: frozenset[str]) -> bool:
     """Whether Sphinx may find a label in no page: ``intersphinx_mapping``, an extension that
     documents code, or an ``extensions`` list that is not literal."""
@@ -262,25 +296,7 @@ class Sphinx(Generator):
             (file.parent / f"{root_doc}{suffix}").is_file() for suffix in _suffixes(conf)
         ):
             return None  # a conf.py without its root document is no Sphinx site to read
-        repository = sphinx_repository(conf)
-        return Site(
-            self,
-            file,
-            file.parent,
-            config.site_metadata(
-                conf.get("project"),
-                None,
-                conf.get("language"),
-                config.absolute_url(conf.get("html_baseurl"), repository),
-                config.publisher(repository, conf.get("author")),
-            ),
-            LinkStyle(
-                myst_labels="sphinx",
-                inventories=sphinx_labels_outside_pages(conf, assigned_names(text)),
-            ),
-            outline_file=file,
-            nav=None,
-        )
+        return sphinx_site(self, file, file.parent, conf, text, outline_file=file)
 
     def outline(self, site: Site, ctx: Context) -> Outline | None:
         if site.outline_file is None:
