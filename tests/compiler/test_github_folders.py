@@ -177,3 +177,10 @@ def test_an_empty_folder_holds_no_page(tmp_path: Path) -> None:
         load_markdown_tree(docs)
     assert err.value.reason == "no-pages"
     assert "not read" not in err.value.message
+
+
+def test_a_source_below_a_hidden_folder_still_names_its_markup(tmp_path: Path) -> None:
+    docs = _docs_folder(tmp_path / ".cache", {"index.rst": "Home\n====\n"})
+    with pytest.raises(SourceError) as err:
+        load_markdown_tree(docs)
+    assert "its 1 reStructuredText files are not read" in err.value.message

@@ -1067,7 +1067,8 @@ def _no_pages(content: Path, site: Site, where: str) -> SourceError:
     found: dict[str, int] = {}
     for path in content.rglob("*"):
         markup = _OTHER_MARKUP.get(path.suffix.lower())
-        if markup is not None and not any(p.startswith(".") for p in path.parts):
+        hidden = any(p.startswith(".") for p in path.relative_to(content).parts)
+        if markup is not None and not hidden:
             found[markup] = found.get(markup, 0) + 1
     other = "".join(
         f"; its {n} {markup} files are not read: pages are Markdown (MyST included)"
