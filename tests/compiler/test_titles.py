@@ -9,6 +9,7 @@ import pytest
 from gezel_knowledge.compiler.sources.markdown_tree import load_markdown_tree
 from gezel_knowledge.compiler.text.titles import plain_title
 from tests.compiler.trees import write_tree
+from tests.faults import assert_linear_time
 
 
 @pytest.mark.parametrize(
@@ -122,3 +123,14 @@ def test_pages_opening_with_one_shared_banner_are_titled_by_their_own_heading(
         "ch3": "The Series: Book One",
         "solo": "Solo Page",
     }
+
+
+def test_a_title_of_long_blank_runs_is_read_in_linear_time() -> None:
+    # A trailing `{#id}` or role target is looked for after the last closing character only:
+    # a pattern opening with blanks, searched everywhere, retried each blank of a run.
+    size = 200_000
+    for raw in ("a" + " " * size + "b", "{doc}`x" + " " * size + "`", "x {" + " " * size):
+        assert_linear_time(lambda r=raw: plain_title(r), size, seconds_per_mb=5, what="title")
+    assert plain_title("Install  {#install}  ") == "Install"
+    assert plain_title("x {a} {#id}") == "x {a}"
+    assert plain_title("{ref}`a <b> c <d>`") == "a <b> c"

@@ -27,15 +27,34 @@ _EMPHASIS = (
     re.compile(r"(?<![\w_])_(?=\S)(.+?)(?<=\S)_(?![\w_])"),
     re.compile(r"~~(?=\S)(.+?)(?<=\S)~~"),
 )
-_ATTRIBUTES = re.compile(r"\s*\{\s*#[^}]*\}\s*\Z")
+_ATTRIBUTES = re.compile(r"\{\s*#[^}]*\}\Z")
 _ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
-_ROLE_TARGET = re.compile(r"\s*<[^<>]*>\s*\Z")
+_ROLE_TARGET = re.compile(r"<[^<>]*>\Z")
 _SPACES = re.compile(r"\s+")
+
+
+def _without_last(text: str, stops: str, construct: re.Pattern[str]) -> str:
+    """``text`` without a ``construct`` that ends it (trailing blanks aside) and the blanks
+    before it. The construct's last character is one of ``stops`` and it holds no other, so it
+    lies after the last of them before the end: searched there only, as a pattern opening with
+    ``\\s*`` and searched over the whole text would retry each blank of a long run (quadratic
+    on a hostile heading)."""
+    stripped = text.rstrip()
+    if not stripped:
+        return text
+    after = max(stripped.rfind(ch, 0, len(stripped) - 1) for ch in stops) + 1
+    found = construct.search(stripped, after)
+    return stripped[: found.start()].rstrip() if found else text
+
+
+def _role_text(content: str) -> str:
+    """A MyST role's text: its content without the ``<target>`` that ends it."""
+    return _without_last(_strip_space(content), ">", _ROLE_TARGET)
 
 
 def plain_title(text: str) -> str:
     """``text`` (a heading or a navigation label) without its Markdown (module docstring)."""
-    text = _ATTRIBUTES.sub("", text)
+    text = _without_last(text, "}", _ATTRIBUTES)
     spans: list[str] = []
 
     def keep(content: str) -> str:
@@ -43,7 +62,9 @@ def plain_title(text: str) -> str:
         return f"\x00{len(spans) - 1}\x00"
 
     # Code spans first: their content is literal, never emphasis or a link.
-    text = _ROLE.sub(lambda m: keep(_ROLE_TARGET.sub("", _strip_space(m.group(2)))), text)
+    text = _ROLE.sub(
+        lambda m: keep(_without_last(_strip_space(m.group(2)), ">", _ROLE_TARGET)), text
+    )
     text = _CODE.sub(lambda m: keep(_strip_space(m.group(2))), text)
     text = _ESCAPE.sub(lambda m: keep(m.group(1)), text)
     without_images = _IMAGE.sub("", text)
