@@ -236,6 +236,22 @@ def test_an_alias_python_cannot_compile_is_skipped(tmp_path: Path) -> None:
     assert _order(source) == ["README", "a"]
 
 
+def test_an_alias_of_nested_quantifiers_is_skipped(tmp_path: Path) -> None:
+    # `(a+)+$` against a route of 40 a's and a b takes Python's re hours: a site's alias of
+    # that shape is not run (its route then names no page); the other aliases still are.
+    settings = (
+        "loadSidebar: true, alias: {'/(a+)+$': 'https://example.org/', "
+        "'/gone': 'https://example.org/gone'},"
+    )
+    sidebar = "- [A](a.md)\n- [Long](/aaaa)\n- [Gone](/gone)\n"
+    tree = {"index.html": _index(settings), "_sidebar.md": sidebar, "a.md": "# A\n"}
+    source = load_markdown_tree(write_tree(tmp_path / "site", tree))
+    assert _order(source) == ["README", "a"]
+    warned = " ".join(w.message for w in source.warnings)
+    assert "aaaa" in warned
+    assert "gone" not in warned
+
+
 def test_a_linked_index_html_outside_the_source_is_not_read(tmp_path: Path) -> None:
     # A sub-folder's index.html linking out of the source folder is never read: it does not
     # make that folder another site, so its pages stay this site's.

@@ -200,10 +200,16 @@ def _file_option(value: Any, default: str) -> str | None:
     return None
 
 
+# A quantified group holding a quantifier (`(a+)+`, `(\w*x)*`): the shape whose matching time
+# grows exponentially with the route, which a site's own alias must not make the build pay.
+_NESTED_QUANTIFIER = re.compile(r"\((?:[^()\\]|\\.)*(?:[*+]|\{\d)(?:[^()\\]|\\.)*\)(?:[*+]|\{\d)")
+
+
 def _aliases(value: Any) -> list[tuple[re.Pattern[str], str]]:
+    """The site's ``alias`` patterns that Python reads and can match in bounded time."""
     out = []
     for key, target in config.mapping(value).items():
-        if not isinstance(target, str):
+        if not isinstance(target, str) or _NESTED_QUANTIFIER.search(key):
             continue
         try:
             out.append((re.compile(f"^{key}$"), target))
