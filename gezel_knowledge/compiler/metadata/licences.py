@@ -253,35 +253,36 @@ _POINTER = re.compile(r"\]\(([^)\s]+)\)|(?<![\w/.])((?:[\w.-]+/)*(?:LICEN[CS]E|C
 _MAX_POINTER_NOTICE = 2000
 
 
-def _pointed_at(notice: Path, root: Path) -> Path:
-    """``notice``, or the licence file inside ``root`` a short unrecognised notice names."""
+def _named_by(notice: Path) -> list[Path]:
+    """The files a short notice that is no licence itself names (``See [LICENSE.md](...)``,
+    ``{literalinclude} ../LICENSE.txt``), relative to its folder; none for any other."""
     text = read_notice(notice)
     if text is None or len(text) > _MAX_POINTER_NOTICE or recognise_licence(text) is not None:
-        return notice
+        return []
+    return [notice.parent / (m.group(1) or m.group(2)) for m in _POINTER.finditer(text)]
+
+
+def _pointed_at(notice: Path, root: Path) -> Path:
+    """``notice``, or the licence file inside ``root`` a short unrecognised notice names."""
     top = root.resolve()
-    for match in _POINTER.finditer(text):
-        target = (notice.parent / (match.group(1) or match.group(2))).resolve()
+    for named in _named_by(notice):
+        target = named.resolve()
         if target == notice.resolve() or not target.is_relative_to(top) or not target.is_file():
             continue
         pointed = read_notice(target)
         if pointed is not None and recognise_licence(pointed) is not None:
-            return notice.parent / (match.group(1) or match.group(2))
+            return named
     return notice
 
 
 def pointer_above(notice: Path, root: Path) -> Path | None:
     """The file above ``root`` that a short unrecognised notice names (``docs/license.md``
     holding ``{literalinclude} ../LICENSE.txt``): named in messages, never read."""
-    text = read_notice(notice)
-    if text is None or len(text) > _MAX_POINTER_NOTICE or recognise_licence(text) is not None:
-        return None
     top = root.resolve()
-    for match in _POINTER.finditer(text):
-        named = notice.parent / (match.group(1) or match.group(2))
-        target = named.resolve()
-        if not target.is_relative_to(top) and target.is_file():
-            return named
-    return None
+    return next(
+        (n for n in _named_by(notice) if not n.resolve().is_relative_to(top) and n.is_file()),
+        None,
+    )
 
 
 def licence_file_above(root: Path) -> Path | None:

@@ -146,6 +146,15 @@ class _Confinement:
         )
 
 
+def _shown(path: Path) -> str:
+    """A file above the source folder as a message names it: relative to where the user
+    stands when it is in a folder above them (``../LICENSE``), else absolute."""
+    shown = os.path.relpath(path)
+    if any(part != ".." for part in Path(shown).parts[:-1]):
+        return os.path.normpath(os.path.abspath(path))
+    return shown
+
+
 def _missing_notice(notice: Path | None, root: Path) -> MetadataProblem:
     """The licence notice is missing: the one flag to add when the repository holds one above
     the source folder (never read from there unless named), else how to add one."""
@@ -154,9 +163,7 @@ def _missing_notice(notice: Path | None, root: Path) -> MetadataProblem:
         return MetadataProblem("license.file", hint, "missing-input")
     above = licence_file_above(root)
     if above is not None:
-        shown = os.path.relpath(above)
-        if any(part != ".." for part in Path(shown).parts[:-1]):
-            shown = str(above)  # relative only when it is in a folder the user stands below
+        shown = _shown(above)
         return MetadataProblem(
             "license.file",
             f"the licence notice is not in the source folder; {shown} above it is not read "
@@ -177,9 +184,7 @@ def _pointing_above(notice: Path, root: Path) -> list[MetadataProblem]:
     target = pointer_above(notice, root)
     if target is None:
         return []
-    shown = os.path.relpath(target)
-    if any(part != ".." for part in Path(shown).parts[:-1]):
-        shown = str(target.resolve())
+    shown = _shown(target)
     return [
         MetadataProblem(
             "license.file",
