@@ -51,23 +51,49 @@ DATED_FOLDERS = frozenset(
 case: blog plugins' and Hugo's sections, Jekyll's ``_posts``, a ``history`` or ``releases``
 folder of changelogs."""
 
-_DATED_NAME = re.compile(
-    r"_?(?:change[-_]?log|changes|release[-_]?notes|releases|whats[-_]?new|news)(?:[-_.].*)?",
+_DATED_WORD = re.compile(
+    r"(?<![^-_. ])_?(?:change[-_]?log|changes|release[-_]?notes|releases|whats[-_]?new|news)"
+    r"(?![^-_. ])",
     re.IGNORECASE,
 )
-"""A page name (an id's last part) that says what it is: ``CHANGELOG``, ``CHANGES`` (as
-Sphinx projects name theirs), ``release-notes``, ``_changelog``, ``changelog_v1``,
-``whats-new-in-v2``, ``news``."""
+"""A changelog word in a page name (an id's last part), standing as a word of it: ``CHANGELOG``,
+``CHANGES`` (as Sphinx projects name theirs), ``release-notes``, ``_changelog``, ``whats-new``,
+``news``."""
+
+_LANGUAGE_SUFFIX = re.compile(r"\.[a-z]{2}", re.IGNORECASE)
+"""A language suffix of a page name (Hugo's ``changelog.fr``), which says nothing of its kind."""
+
+
+def _version_or_nothing(part: str) -> bool:
+    """Whether the words beside a changelog word leave it the page's subject: none at all (or a
+    language suffix), or a version or date (any part holding a digit: ``_v1``, ``-in-v2``,
+    ``AdapterV4-``, ``2024-``)."""
+    return (
+        not part or _LANGUAGE_SUFFIX.fullmatch(part) is not None or any(c.isdigit() for c in part)
+    )
+
+
+def _dated_name(name: str) -> bool:
+    """Whether a page name says it is a changelog, release notes, what's new or news: the word
+    alone, or with a version or date before or after it (``changelog_v1``,
+    ``whats-new-in-v2``, ``AdapterV4-Release-Notes``). Other words beside it make it the name of
+    a page about something else (``changelog-format``, ``news-feed-configuration``,
+    ``releases-policy``, ``api_changes``)."""
+    return any(
+        _version_or_nothing(name[: m.start()]) and _version_or_nothing(name[m.end() :])
+        for m in _DATED_WORD.finditer(name)
+    )
 
 
 def is_dated(document_id: str) -> bool:
     """Whether the document is a blog post, news item, changelog or release notes by its id.
 
     True when a folder of the id is one of :data:`DATED_FOLDERS` or when its last part names
-    a changelog, changes, release notes, releases, what's new or news. A page *about* blogs
-    (``plugins/blog``, ``setup/setting-up-a-blog``) is no dated page.
+    a changelog, changes, release notes, releases, what's new or news, alone or with a version
+    or date (:func:`_dated_name`). A page *about* blogs (``plugins/blog``,
+    ``setup/setting-up-a-blog``) or about a changelog (``changelog-format``) is no dated page.
     """
     *folders, name = document_id.split("/")
     if any(folder.lower() in DATED_FOLDERS for folder in folders):
         return True
-    return _DATED_NAME.fullmatch(name) is not None
+    return _dated_name(name)

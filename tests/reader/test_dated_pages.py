@@ -38,6 +38,10 @@ from tests.reader.catalog_builder import CatalogBuild, Doc, Topic
         "history/hatchling",  # a folder of changelogs
         "CHANGES",  # as Sphinx projects name their changelog
         "whats-new/2024",
+        "articles/vs-test-adapter/AdapterV4-Release-Notes",  # a version before the word
+        "community/release-notes-3.15",  # a version after it
+        "news-2024",  # a date after it
+        "about/changelog.fr",  # a language suffix
     ],
 )
 def test_blog_posts_news_and_changelogs_are_dated(document_id: str) -> None:
@@ -59,6 +63,13 @@ def test_blog_posts_news_and_changelogs_are_dated(document_id: str) -> None:
         "changes/per-environment-apis",  # a folder of breaking changes explained
         "api/history",  # a history API, not a changelog
         "guides/getting-started",
+        # A changelog word with other words beside it names a page about something else.
+        "contributing/changelog-format",
+        "setup/news-feed-configuration",
+        "project/releases-policy",
+        "sig-architecture/api_changes",
+        "writing-release-notes",
+        "solve/significant-changes",
     ],
 )
 def test_documentation_pages_are_not_dated(document_id: str) -> None:
