@@ -36,10 +36,10 @@ from gezel_knowledge.fusion import (
 )
 from gezel_knowledge.hits import SearchHit, Signal
 from gezel_knowledge.query import (
+    MAX_QUERY_TERMS,
     QueryVectors,
     check_min_similarity,
     query_term_counts,
-    query_terms,
 )
 from gezel_knowledge.reader._keyword import HYBRID_IDF, keyword_passages, title_matches
 from gezel_knowledge.reader._kwindex import search_idf
@@ -245,8 +245,10 @@ class _Run:
                 return passages
             depth = min(MAX_LIST_DEPTH, 4 * depth)
 
-    def lists(self, terms: list[str]) -> Lists:
-        """The ranked lists the query's mode asks for."""
+    def lists(self, counted: list[tuple[str, int]]) -> Lists:
+        """The ranked lists the query's mode asks for, from the query's distinct terms with
+        their counts (:func:`~gezel_knowledge.query.query_term_counts`, all of them)."""
+        terms = [term for term, _ in counted[:MAX_QUERY_TERMS]]
         q = self.q
         depth = max(q.final_k, PASSAGES_PER_DOCUMENT * self.wanted)
         lists: Lists = {}
@@ -263,8 +265,8 @@ class _Run:
             )
             # Every distinct term with its count: the passage list keeps the most telling
             # ones itself (by IDF), so a pasted paragraph is not cut at its first words.
-            counted = query_term_counts(q.text, MAX_PASSAGE_QUERY_WORDS)
-            keyword = lists[KEYWORD] = self._keyword_list(counted, shards, depth)
+            passage_terms = counted[:MAX_PASSAGE_QUERY_WORDS]
+            keyword = lists[KEYWORD] = self._keyword_list(passage_terms, shards, depth)
             if vector is not None:
                 lists[VECTOR] = self._completed(vector, keyword)
             # Documents whose title the question names (a hint, weighed less: hybrid.py).
@@ -345,11 +347,12 @@ class _Run:
 def search_catalog(store: CatalogStore, vectors: VectorSearch, q: CatalogQuery) -> SearchResult:
     """Run ``q`` against one catalog."""
     q.check()
-    terms = query_terms(q.text)
+    # The question is split into terms once: its lists and its fusion weights use them.
+    counted = query_term_counts(q.text, None)
     run = _Run(store, vectors, q)
     if q.near is not None:
         run.eligible = eligible_documents(store.router, store.schema, q.near)
-    if not terms and not q.wants_vectors:
+    if not counted and not q.wants_vectors:
         # Nothing to rank by: radius discovery when there is a radius, else nothing.
         found = run.eligible or []
         discovered = [
@@ -358,13 +361,13 @@ def search_catalog(store: CatalogStore, vectors: VectorSearch, q: CatalogQuery) 
         return run.result(discovered)
     if run.eligible is not None and not run.eligible:
         return run.result([])
-    lists = run.lists(terms)
+    lists = run.lists(counted)
     # Hybrid search counts a document's second passage; vector search keeps cosine order.
     evidence = (cosine_floor(vectors.profile) or 0.0) if q.mode == "hybrid" else None
     # Hybrid search puts a documentation page before a dated one that answers as well.
     dated = is_dated if q.mode == "hybrid" else None
     # A long question (a pasted paragraph) trusts its keyword lists more (fusion.for_question).
-    preset = q.fusion.for_question(len(query_term_counts(q.text, None)))
+    preset = q.fusion.for_question(len(counted))
     fused = fuse_documents(lists, preset, run.floor(), evidence, dated)[: run.wanted]
     places = {e.document_id: e for e in run.eligible or []}
     marks = run.marks(fused)

@@ -76,7 +76,6 @@ from gezel_knowledge.install.state import HomeState
 from gezel_knowledge.query import (
     QueryVectors,
     check_min_similarity,
-    fts_match_expression,
     query_term_counts,
     query_vectors_for,
 )
@@ -411,11 +410,15 @@ class KnowledgeSearch:
         per catalog searched or quarantined.
         """
         budget = _checked_budget(query, k, near, shard_budget, min_similarity, proactive=proactive)
-        preset = fusion or DEFAULT_FUSION
+        counted = query_term_counts(query, None)
+        # The weights this question fuses with, chosen once by its distinct terms (a long
+        # question trusts keywords more): each catalog fuses its lists with them, and so
+        # does the fusion across catalogs (FusionPreset.for_question keeps a chosen preset).
+        preset = (fusion or DEFAULT_FUSION).for_question(len(counted))
         wanted = rerank_depth(k, reranker)
         vectors = query_vectors_for(query, query_vectors)
         # A query without words is text-free radius discovery: no vectors, nothing to fuse.
-        has_words = fts_match_expression(query) is not None
+        has_words = bool(counted)
         quarantined: list[SourceReport] = []
         failed: list[SourceReport] = []
         with self._lock:
@@ -453,12 +456,10 @@ class KnowledgeSearch:
                     continue
                 answered.append((plan, result))
         if has_words:
-            # The same weights each catalog fused with: a long question trusts keywords more.
-            across = preset.for_question(len(query_term_counts(query, None)))
             hits = _fuse(
                 [(p.group, p.mounted.key, r.hits) for p, r in answered],
                 wanted,
-                across,
+                preset,
                 dated=mode == "hybrid",
             )
             if reranker is not None:

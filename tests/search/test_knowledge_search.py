@@ -14,7 +14,7 @@ import pytest
 from gezel_knowledge.embedders import EmbedderResolution, HashEmbedder, resolve_query_embedder
 from gezel_knowledge.errors import IntegrityFailure
 from gezel_knowledge.install import CatalogPolicy, KnowledgeHome
-from gezel_knowledge.reader import Catalog
+from gezel_knowledge.reader import Catalog, _search
 from gezel_knowledge.search import KnowledgeSearch, knowledge_search
 from gezk.profiles import TEST_HASH_EMBED_1, EmbeddingProfile, ModelRef
 from gezk.spatial import RadiusQuery
@@ -341,3 +341,39 @@ def test_a_long_question_fuses_across_catalogs_with_the_readers_long_question_we
         theirs = catalog.search(query, k=5)
     assert [h.citation for h in ours.hits] == [h.citation for h in theirs.hits]
     assert [h.relevance for h in ours.hits] == [h.relevance for h in theirs.hits]
+
+
+def test_a_search_splits_the_question_into_terms_once_and_each_catalog_once(
+    archive_factory: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    home = KnowledgeHome(tmp_path)
+    home.install(archive_factory("alpha"))
+    home.install(archive_factory("beta"))
+    query = "lattice ember orchard " + " ".join(f"word{i}" for i in range(28))
+    splits: list[str] = []
+    presets: list[float] = []
+
+    def counting(module: Any) -> None:
+        real = module.query_term_counts
+
+        def split(text: str, limit: int | None = 32) -> Any:
+            splits.append(module.__name__.rsplit(".", 1)[-1])
+            return real(text, limit)
+
+        monkeypatch.setattr(module, "query_term_counts", split)
+
+    counting(knowledge_search)
+    counting(_search)
+    real_search = Catalog.search_with_vector
+
+    def spy(self: Catalog, *args: Any, **kwargs: Any) -> Any:
+        presets.append(kwargs["fusion"].weight("vector"))
+        return real_search(self, *args, **kwargs)
+
+    monkeypatch.setattr(Catalog, "search_with_vector", spy)
+    with KnowledgeSearch(home) as search:
+        search.search(query, k=5)
+    # 31 distinct content terms: a long question, so every catalog is handed the long
+    # question's weights (vector 0.4) chosen once, not the default's 0.7.
+    assert presets == [0.4, 0.4]
+    assert sorted(splits) == ["_search", "_search", "knowledge_search"]
