@@ -275,6 +275,26 @@ class _Run:
                 self.searched = [s.id for s in shards]
         return lists
 
+    def openings(self, vector: Sequence[RankedPassage]) -> dict[str, float]:
+        """The cosine of the opening passage (ordinal 0) of each document in the vector list
+        whose best passage is another (hybrid.OPENING_SHARE): one indexed read of the openings
+        and one int8 read per shard."""
+        q = self.q
+        assert q.vector is not None
+        wanted: dict[int, dict[str, None]] = {}
+        seen: set[str] = set()
+        for p in vector:
+            document = p.row.document_id
+            if document not in seen:
+                seen.add(document)
+                if p.row.ordinal != 0:
+                    wanted.setdefault(p.row.shard_id, {})[document] = None
+        rows: list[ChunkRow] = []
+        for shard_id, documents in wanted.items():
+            rows += self.store.opening_chunks(self.store.shard(shard_id), list(documents))
+        cosines = self.vectors.passage_cosines(q.vector, rows)
+        return {row.document_id: cosines[(row.shard_id, row.chunk_id)] for row in rows}
+
     def marks(self, fused: Sequence[Fused[str, ChunkRow]]) -> dict[str, Signal]:
         """``keyword-only`` marks of the fused documents that the vector list, which ran, did
         not support: each with its passage's cosine (one int8 read per shard)."""
@@ -364,11 +384,19 @@ def search_catalog(store: CatalogStore, vectors: VectorSearch, q: CatalogQuery) 
     lists = run.lists(counted)
     # Hybrid search counts a document's second passage; vector search keeps cosine order.
     evidence = (cosine_floor(vectors.profile) or 0.0) if q.mode == "hybrid" else None
-    # Hybrid search puts a documentation page before a dated one that answers as well.
+    # Hybrid search puts a documentation page before a dated one that answers as well, and a
+    # page that opens near the question before one that touches it deep inside.
     dated = is_dated if q.mode == "hybrid" else None
+    vector = lists.get(VECTOR)
+    openings = (
+        run.openings([p for p in vector if isinstance(p, RankedPassage)])
+        if q.mode == "hybrid" and vector
+        else None
+    )
     # A long question (a pasted paragraph) trusts its keyword lists more (fusion.for_question).
     preset = q.fusion.for_question(len(counted))
-    fused = fuse_documents(lists, preset, run.floor(), evidence, dated)[: run.wanted]
+    fused = fuse_documents(lists, preset, run.floor(), evidence, dated, openings=openings)
+    fused = fused[: run.wanted]
     places = {e.document_id: e for e in run.eligible or []}
     marks = run.marks(fused)
     hits = [run.hit(i, f, places.get(f.key), marks.get(f.key)) for i, f in enumerate(fused)]

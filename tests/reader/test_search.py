@@ -341,9 +341,9 @@ def test_hybrid_search_fuses_a_long_question_with_the_long_question_weights(
     seen: list[float] = []
     real = _search.fuse_documents
 
-    def spy(lists: Any, preset: Any, *rest: Any) -> Any:
+    def spy(lists: Any, preset: Any, *rest: Any, **named: Any) -> Any:
         seen.append(preset.weight("vector"))
-        return real(lists, preset, *rest)
+        return real(lists, preset, *rest, **named)
 
     monkeypatch.setattr(_search, "fuse_documents", spy)
     words = [f"lattice{i}" for i in range(31)]
