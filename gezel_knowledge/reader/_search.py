@@ -277,8 +277,8 @@ class _Run:
 
     def openings(self, vector: Sequence[RankedPassage]) -> dict[str, float]:
         """The cosine of the opening passage (ordinal 0) of each document in the vector list
-        whose best passage is another (hybrid.OPENING_SHARE): one indexed read of the openings
-        and one int8 read per shard."""
+        whose best passage is another (hybrid.OPENING_SHARE): one indexed read of their int8
+        rows per shard."""
         q = self.q
         assert q.vector is not None
         wanted: dict[int, dict[str, None]] = {}
@@ -289,11 +289,10 @@ class _Run:
                 seen.add(document)
                 if p.row.ordinal != 0:
                     wanted.setdefault(p.row.shard_id, {})[document] = None
-        rows: list[ChunkRow] = []
+        out: dict[str, float] = {}
         for shard_id, documents in wanted.items():
-            rows += self.store.opening_chunks(self.store.shard(shard_id), list(documents))
-        cosines = self.vectors.passage_cosines(q.vector, rows)
-        return {row.document_id: cosines[(row.shard_id, row.chunk_id)] for row in rows}
+            out.update(self.vectors.opening_cosines(q.vector, shard_id, list(documents)))
+        return out
 
     def marks(self, fused: Sequence[Fused[str, ChunkRow]]) -> dict[str, Signal]:
         """``keyword-only`` marks of the fused documents that the vector list, which ran, did

@@ -191,6 +191,34 @@ class VectorSearch:
             )
         return out
 
+    def opening_cosines(
+        self, query: NDArray[np.float32], shard_id: int, document_ids: Sequence[str]
+    ) -> dict[str, float]:
+        """The stage-2 cosine of the opening passage (ordinal 0) of each of these documents of
+        one shard, by document: one indexed read of their int8 rows (no passage text), scored
+        as :meth:`passage_cosines` scores."""
+        found = (
+            self._store.connection(self._store.shard(shard_id))
+            .execute(
+                "SELECT c.document_id, v.v FROM chunks AS c"
+                " LEFT JOIN chunk_vectors_int8 AS v ON v.chunk_id = c.id"
+                " WHERE c.ordinal = 0 AND c.document_id IN (SELECT value FROM json_each(?))",
+                (json.dumps(list(document_ids)),),
+            )
+            .fetchall()
+        )
+        if any(not isinstance(v, bytes) or len(v) != query.shape[0] for _, v in found):
+            raise IntegrityFailure(
+                f"shard {shard_id} lacks int8 vectors of some of its chunks",
+                reason="vectors-misaligned",
+            )
+        if not found:
+            return {}
+        matrix = np.frombuffer(b"".join(v for _, v in found), dtype=np.int8)
+        rows_f = matrix.reshape(len(found), -1).astype(np.float64) / 127.0
+        scores = (rows_f * query.astype(np.float64)).sum(axis=1)
+        return {str(d): float(x) for (d, _), x in zip(found, scores, strict=True)}
+
     def passages(
         self,
         query_vector: ArrayLike,

@@ -227,17 +227,6 @@ class CatalogStore:
         )
         return None if row is None else ChunkRow.from_row(shard.id, row)
 
-    def opening_chunks(self, shard: ShardInfo, document_ids: Sequence[str]) -> list[ChunkRow]:
-        """The opening passage (ordinal 0) of each of these documents of the shard that has one
-        (an indexed read: ``chunks_document``)."""
-        rows = fetch_all(
-            self.connection(shard),
-            f"SELECT {CHUNK_COLUMNS} FROM chunks WHERE ordinal = 0"
-            " AND document_id IN (SELECT value FROM json_each(?))",
-            (json.dumps(list(document_ids)),),
-        )
-        return [ChunkRow.from_row(shard.id, r) for r in rows]
-
     def chunk(self, document_id: str, chunk_uid: str) -> ChunkRow:
         """The document's chunk ``chunk_uid``; raises ``chunk-not-found``."""
         shard = self.shard(self.document_row(document_id).shard_id)
