@@ -49,7 +49,13 @@ from gezel_knowledge.reader._store import CatalogStore
 from gezel_knowledge.reader._titles import named_titles
 from gezel_knowledge.reader.dated import is_dated
 from gezel_knowledge.reader.floors import cosine_floor
-from gezel_knowledge.reader.hybrid import NAMED, RankedDocument, RankedPassage, fuse_documents
+from gezel_knowledge.reader.hybrid import (
+    NAMED,
+    RankedDocument,
+    RankedPassage,
+    copies_last,
+    fuse_documents,
+)
 from gezel_knowledge.reader.models import Stage1
 from gezel_knowledge.reader.spatial import Eligible, eligible_documents
 from gezel_knowledge.reader.vectors import DEFAULT_FINAL_K, EXPLICIT_SHARD_BUDGET
@@ -395,6 +401,9 @@ def search_catalog(store: CatalogStore, vectors: VectorSearch, q: CatalogQuery) 
     # A long question (a pasted paragraph) trusts its keyword lists more (fusion.for_question).
     preset = q.fusion.for_question(len(counted))
     fused = fuse_documents(lists, preset, run.floor(), evidence, dated, openings=openings)
+    if q.mode == "hybrid":
+        # Copies of a page (another version of it) go after the other pages (hybrid.py).
+        fused = copies_last(fused)
     fused = fused[: run.wanted]
     places = {e.document_id: e for e in run.eligible or []}
     marks = run.marks(fused)

@@ -10,8 +10,9 @@ best, vector 0.7, every other list 0.3). A fourth
 list, documents whose title the query names (:mod:`gezel_knowledge.reader._titles`), weighs
 :data:`NAMED_SHARE` of the title list's weight in any preset. Documents left tied go first by
 their standing in score (each list's raw score divided by its best). Hybrid search weighs a
-dated page (a blog post, a changelog: :mod:`gezel_knowledge.reader.dated`) a little less. A
-fused document keeps its best passage: the best vector passage when it has one, else its best
+dated page (a blog post, a changelog: :mod:`gezel_knowledge.reader.dated`) a little less and
+lists copies of a page after the other pages (:func:`copies_last`). A fused document keeps its
+best passage: the best vector passage when it has one, else its best
 keyword passage.
 """
 
@@ -42,6 +43,7 @@ __all__ = [
     "SECOND_PASSAGE_SHARE",
     "RankedDocument",
     "RankedPassage",
+    "copies_last",
     "fuse_documents",
 ]
 
@@ -216,6 +218,30 @@ def fuse_documents(
         fused = [replace(f, score=f.score * DATED_WEIGHT) if dated(f.key) else f for f in fused]
     fused.sort(key=lambda f: (-round(f.score, TIE_DIGITS), -_standing(f, ordered)))
     return [_cosine_signals(f, cosines, floor) if f.key in cosines else f for f in fused]
+
+
+def copies_last(fused: Sequence[Fused[str, ChunkRow]]) -> list[Fused[str, ChunkRow]]:
+    """``fused`` with every copy of a document ranked above it moved after the documents that are
+    no copies, each part in its order.
+
+    A copy is a document whose kept passage has the same title and text as the kept passage of
+    a document before it: the same page in another version of the documentation
+    (``v3.5/how-to-watch-keys`` and ``v3.6/.../how-to-watch-keys``), or a page included twice.
+    Copies would fill the first places with one answer; after the others they stay findable. A
+    document without a kept passage is no copy.
+    """
+    seen: set[tuple[str, str]] = set()
+    first: list[Fused[str, ChunkRow]] = []
+    copies: list[Fused[str, ChunkRow]] = []
+    for f in fused:
+        key = None if f.item is None else (f.item.title, f.item.text)
+        if key is not None and key in seen:
+            copies.append(f)
+            continue
+        if key is not None:
+            seen.add(key)
+        first.append(f)
+    return first + copies
 
 
 TIE_DIGITS = 12
