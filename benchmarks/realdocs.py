@@ -715,6 +715,9 @@ def search_score(
     first = top3 = 0
     misses: list[dict[str, Any]] = []
     first_misses: list[dict[str, Any]] = []
+    # A large shard's keyword index is otherwise built in the background after the first
+    # searches, which FTS5 answers meanwhile: the same catalog would score differently by timing.
+    catalog.prepare_keyword_index()
     for q in questions:
         result = catalog.search(q.text, k=k)
         got = [pages.get(h.document_id, f"?{h.document_id}") for h in result.hits[:3]]

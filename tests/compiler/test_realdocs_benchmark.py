@@ -194,6 +194,11 @@ class _Catalog:
     def __init__(self, hits: list[_Hit]) -> None:
         self.hits = hits
         self.asked: list[int] = []
+        self.prepared_after: int | None = None
+
+    def prepare_keyword_index(self) -> int:
+        self.prepared_after = len(self.asked)
+        return 1
 
     def search(self, text: str, k: int) -> SimpleNamespace:
         self.asked.append(k)
@@ -227,6 +232,8 @@ def test_first_hit_misses_are_explained_by_their_lists(realdocs: ModuleType) -> 
     assert fourth["got"] == ["docs/index.md", "docs/b.md", "docs/c.md"]
     assert fourth["expected"]["rank"] == 4
     assert fourth["expected"]["lists"] == {"title": [1, 3.25], "vector": [9, 0.4]}
+    # The keyword index is ready before the first question, not built behind the searches.
+    assert catalog.prepared_after == 0
     # Scored three deep; only the two misses searched again, deeper.
     assert catalog.asked == [3, 3, realdocs.EXPLAIN_K, 3, realdocs.EXPLAIN_K]
     # Asked for ten documents (the library's default), the first three count all the same.
