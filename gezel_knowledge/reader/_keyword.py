@@ -23,6 +23,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from gezel_knowledge._rows import fetch_all
+from gezel_knowledge.cjk import token_keys
 from gezel_knowledge.query import MAX_QUERY_TERMS, terms_match_expression
 from gezel_knowledge.reader._fold import fold_term
 from gezel_knowledge.reader._kwindex import (
@@ -266,8 +267,9 @@ def _indexed_passages(  # noqa: PLR0917 - the keyword_passages arguments and the
         tokens = fold_term(term)
         if len(tokens) != 1:
             return None  # a phrase needs positions: FTS5 answers
-        key = tokens[0] if stem is None else stem(tokens[0])
-        counts[key] = counts.get(key, 0) + count
+        # A word's key is itself or its stem; a CJK run's are its bigrams (gezel_knowledge.cjk).
+        for key in token_keys(tokens[0], stem):
+            counts[key] = counts.get(key, 0) + count
     ids = [{k: ix.term_id(k) for k in counts} for ix in indexes]
     df = dict.fromkeys(counts, 0)
     for ix, found_ids in zip(indexes, ids, strict=True):

@@ -28,8 +28,9 @@ from gezel_knowledge.reader._kwindex import BuiltIndex
 
 __all__ = ["FORMAT_VERSION", "IndexRefused", "read_index", "write_index"]
 
-FORMAT_VERSION = 3
-"""Bumped whenever the layout or the arithmetic changes: older files are rebuilt."""
+FORMAT_VERSION = 4
+"""Bumped whenever the layout or the arithmetic changes: older files are rebuilt (4: terms
+holding CJK characters are keyed by their bigrams, ``gezel_knowledge.cjk``)."""
 
 _MAGIC = b"GZKWIX\r\n"
 _ALIGN = 8

@@ -24,12 +24,15 @@ import itertools
 import math
 import sqlite3
 import zlib
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 import numpy as np
 from numpy.typing import NDArray
+
+from gezel_knowledge.cjk import has_cjk, token_keys
 
 __all__ = [
     "K1",
@@ -217,37 +220,67 @@ def _ranges(starts: NDArray[np.int64], lengths: NDArray[np.int64]) -> NDArray[np
     return shift + np.arange(total, dtype=np.int64)
 
 
+def _term_keys(
+    terms: list[str], stem: Callable[[str], str] | None
+) -> tuple[list[str], NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]:
+    """Sorted keys and the (term, key, times) pairs mapping vocabulary terms to them: one pair
+    per term (its stem, or itself), several for a term holding CJK characters (its bigrams
+    and the words joined to them, ``gezel_knowledge.cjk``), ``times`` a key's repeats in it."""
+    pair_term: list[int] = []
+    pair_key: list[str] = []
+    pair_times: list[int] = []
+    for i, term in enumerate(terms):
+        if term.isascii() or not has_cjk(term):
+            pair_term.append(i)
+            pair_key.append(term if stem is None else stem(term))
+            pair_times.append(1)
+            continue
+        for key, times in Counter(token_keys(term, stem)).items():
+            pair_term.append(i)
+            pair_key.append(key)
+            pair_times.append(times)
+    keys = sorted(set(pair_key))
+    index = {k: i for i, k in enumerate(keys)}
+    return (
+        keys,
+        np.array(pair_term, dtype=np.int64),
+        np.array([index[k] for k in pair_key], dtype=np.int64),
+        np.array(pair_times, dtype=np.int64),
+    )
+
+
 def _grouped(
     runs: _Runs, stem: Callable[[str], str] | None
 ) -> tuple[list[str], NDArray[np.int64], NDArray[np.int32], NDArray[np.uint16], list[str] | None]:
-    """Keys (terms or stems, sorted), posting counts per key, postings in key order: a stem's
-    variants merged into one list, frequencies summed per passage."""
+    """Keys (terms or stems, sorted), posting counts per key, postings in key order: the terms
+    of a key (a stem's variants, the CJK terms holding a bigram) merged into one list,
+    frequencies summed per passage (times the key's repeats in each term)."""
     counts = np.concatenate(runs.counts) if runs.counts else np.zeros(0, np.int64)
     docs, freqs = runs.docs[: runs.used], runs.freqs[: runs.used]
-    if stem is None:
+    if stem is None and not any(not t.isascii() and has_cjk(t) for t in runs.terms):
         return runs.terms, counts, docs, freqs, None  # the vocabulary is sorted already
-    term_keys = [stem(t) for t in runs.terms]
-    keys = sorted(set(term_keys))
-    index = {k: i for i, k in enumerate(keys)}
-    key_of = np.array([index[k] for k in term_keys], dtype=np.int64)
+    keys, pair_term, key_of, times = _term_keys(runs.terms, stem)
     term_start = np.concatenate(([0], np.cumsum(counts)[:-1]))
-    by_key = np.argsort(key_of, kind="stable")  # a key's variants in vocabulary order
+    pair_counts = counts[pair_term]
+    by_key = np.argsort(key_of, kind="stable")  # a key's terms in vocabulary order
     key_terms = np.zeros(len(keys) + 1, dtype=np.int64)
     np.cumsum(np.bincount(key_of, minlength=len(keys)), out=key_terms[1:])
     key_postings = np.zeros(len(keys) + 1, dtype=np.int64)
-    np.cumsum(np.bincount(key_of, weights=counts, minlength=len(keys)), out=key_postings[1:])
-    out_docs = np.zeros(docs.shape[0], dtype=np.int32)
-    out_freqs = np.zeros(docs.shape[0], dtype=np.uint16)
+    np.cumsum(np.bincount(key_of, weights=pair_counts, minlength=len(keys)), out=key_postings[1:])
+    size = int(key_postings[-1])
+    out_docs = np.zeros(size, dtype=np.int32)
+    out_freqs = np.zeros(size, dtype=np.uint16)
     key_counts = np.zeros(len(keys), dtype=np.int64)
     used = 0
     # Blocks of keys, so that sorting variants together needs memory for one block only.
     for lo, hi in _blocks(key_postings):
         block = by_key[key_terms[lo] : key_terms[hi]]
-        take = _ranges(term_start[block], counts[block])
-        b_docs, b_freqs = docs[take], freqs[take]
-        b_key = np.repeat(key_of[block] - lo, counts[block])
+        take = _ranges(term_start[pair_term[block]], pair_counts[block])
+        b_docs = docs[take]
+        b_freqs = freqs[take].astype(np.int64) * np.repeat(times[block], pair_counts[block])
+        b_key = np.repeat(key_of[block] - lo, pair_counts[block])
         order = np.lexsort((b_docs, b_key))
-        b_docs, b_freqs, b_key = b_docs[order], b_freqs[order].astype(np.int64), b_key[order]
+        b_docs, b_freqs, b_key = b_docs[order], b_freqs[order], b_key[order]
         first = np.ones(b_docs.shape[0], dtype=np.bool_)
         first[1:] = (b_key[1:] != b_key[:-1]) | (b_docs[1:] != b_docs[:-1])
         starts = np.flatnonzero(first)
@@ -260,7 +293,7 @@ def _grouped(
         key_counts[lo:hi] = np.bincount(b_key[starts], minlength=hi - lo)
         used = end
     variants = [
-        " ".join(runs.terms[i] for i in by_key[key_terms[k] : key_terms[k + 1]])
+        " ".join(runs.terms[i] for i in pair_term[by_key[key_terms[k] : key_terms[k + 1]]])
         for k in range(len(keys))
     ]
     return keys, key_counts, out_docs[:used], out_freqs[:used], variants
