@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-__all__ = ["has_cjk", "token_keys", "token_parts"]
+__all__ = ["CJK_GLOB", "JOINED", "has_cjk", "key_parts", "term_units", "token_keys", "token_parts"]
 
 # Han (with its extensions, radicals and compatibility ideographs), the ideographic marks
 # (々 〆 〇), Hiragana, Katakana (with the prolonged sound mark and the halfwidth forms),
@@ -41,6 +41,13 @@ _CJK_RANGES = (
 )
 _CJK = re.compile(f"[{_CJK_RANGES}]")
 _RUNS = re.compile(f"[{_CJK_RANGES}]+|[^{_CJK_RANGES}]+")
+
+
+JOINED = "\x00"
+"""Starts the key of a word joined to CJK characters in one token (``redis`` in ``redis集成``)
+in the derived keyword index: such a word is found by questions that hold CJK characters, and
+a question without any (in English, say) ranks a multilingual catalog's passages exactly as
+before, when a Japanese page's ``MotionBuilderは`` was no word ``motionbuilder``."""
 
 
 def has_cjk(text: str) -> bool:
@@ -69,9 +76,36 @@ def token_parts(token: str) -> list[tuple[str, bool]]:
     return parts
 
 
-def token_keys(token: str, stem: Callable[[str], str] | None = None) -> list[str]:
-    """The keys a folded FTS5 token stands for in keyword search, in order and with repeats:
-    :func:`token_parts`, the non-CJK ones stemmed by ``stem`` when given."""
-    if stem is None:
-        return [p for p, _ in token_parts(token)]
-    return [p if cjk else stem(p) for p, cjk in token_parts(token)]
+def key_parts(
+    token: str, stem: Callable[[str], str] | None = None, *, mark_joined: bool = False
+) -> list[tuple[str, bool]]:
+    """:func:`token_parts` with the non-CJK parts stemmed by ``stem`` when given, and, with
+    ``mark_joined``, the words of a token holding CJK characters marked (:data:`JOINED`)."""
+    parts = token_parts(token)
+    if len(parts) == 1 and not parts[0][1]:
+        return [(token if stem is None else stem(token), False)]
+    mark = JOINED if mark_joined else ""
+    return [
+        (p, True) if cjk else (mark + (p if stem is None else stem(p)), False) for p, cjk in parts
+    ]
+
+
+def token_keys(
+    token: str, stem: Callable[[str], str] | None = None, *, mark_joined: bool = False
+) -> list[str]:
+    """The keys a folded FTS5 token stands for in keyword search, in order and with repeats
+    (:func:`key_parts` without the flags)."""
+    return [k for k, _ in key_parts(token, stem, mark_joined=mark_joined)]
+
+
+def term_units(term: str) -> list[str]:
+    """The parts of a query term searched on their own, in order and with repeats: a word
+    holding CJK characters gives :func:`token_parts` (unfolded: FTS5 folds them), any other
+    term (a word, or a ``snake_case`` phrase, which needs the tokens as written) itself."""
+    if " " in term or not has_cjk(term):
+        return [term]
+    return [p for p, _ in token_parts(term)]
+
+
+CJK_GLOB = "*[" + _CJK_RANGES.replace("\\", "") + "]*"
+"""An SQLite ``GLOB`` pattern matching text that holds a CJK character."""

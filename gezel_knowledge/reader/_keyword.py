@@ -23,7 +23,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from gezel_knowledge._rows import fetch_all
-from gezel_knowledge.cjk import token_keys
+from gezel_knowledge.cjk import JOINED, has_cjk, key_parts, term_units
 from gezel_knowledge.query import MAX_QUERY_TERMS, terms_match_expression
 from gezel_knowledge.reader._fold import fold_term
 from gezel_knowledge.reader._kwindex import (
@@ -77,8 +77,12 @@ def title_matches(
     in a catalog whose language has a stemmer), best BM25 first."""
     if not terms:
         return []
+    # A word holding CJK characters is held when each of its bigrams is (gezel_knowledge.cjk).
+    units = list(dict.fromkeys(u for t in terms for u in term_units(t)))
+    joined = any(has_cjk(t) for t in terms)
     match = " AND ".join(
-        "(" + " OR ".join(f'"{v}"' for v in store.keyword.title_variants(t)) + ")" for t in terms
+        "(" + " OR ".join(f'"{v}"' for v in store.keyword.title_variants(u, joined=joined)) + ")"
+        for u in units
     )
     where = ""
     params: list[Any] = [match]
@@ -263,13 +267,17 @@ def _indexed_passages(  # noqa: PLR0917 - the keyword_passages arguments and the
     """The passage list from the shards' derived indexes; ``None`` when a term is a phrase."""
     stem = store.keyword.stem if indexes[0].stemmed else None
     counts: dict[str, int] = {}
+    # A question holding CJK characters finds its words joined to CJK text too (cjk.JOINED).
+    joined = any(has_cjk(t) for t, _ in terms)
     for term, count in terms:
         tokens = fold_term(term)
         if len(tokens) != 1:
             return None  # a phrase needs positions: FTS5 answers
         # A word's key is itself or its stem; a CJK run's are its bigrams (gezel_knowledge.cjk).
-        for key in token_keys(tokens[0], stem):
+        for key, cjk in key_parts(tokens[0], stem):
             counts[key] = counts.get(key, 0) + count
+            if joined and not cjk:
+                counts[JOINED + key] = counts.get(JOINED + key, 0) + count
     ids = [{k: ix.term_id(k) for k in counts} for ix in indexes]
     df = dict.fromkeys(counts, 0)
     for ix, found_ids in zip(indexes, ids, strict=True):
@@ -313,9 +321,11 @@ def _expanded(
 ) -> list[tuple[str, int]]:
     """Each word term with the shard's vocabulary terms sharing its stem (stemmed catalogs)."""
     out: dict[str, int] = {}
+    joined = any(has_cjk(t) for t, _ in terms)
     for term, count in terms:
-        for variant in store.keyword.variants(shard, term):
-            out[variant] = out.get(variant, 0) + count
+        for unit in term_units(term):
+            for variant in store.keyword.variants(shard, unit, joined=joined):
+                out[variant] = out.get(variant, 0) + count
     return list(out.items())
 
 

@@ -33,6 +33,7 @@ import snowballstemmer
 
 from gezel_knowledge._locking import FileLock, LockTimeout
 from gezel_knowledge.archive.paths import ROUTER_PATH
+from gezel_knowledge.cjk import CJK_GLOB, JOINED, has_cjk, token_keys
 from gezel_knowledge.home import gezel_home
 from gezel_knowledge.reader._fold import fold_term
 from gezel_knowledge.reader._kwfile import IndexRefused, read_index, write_index
@@ -54,6 +55,9 @@ KEYWORD_INDEX_ENV: Final = "GEZEL_KNOWLEDGE_KEYWORD_INDEX"
 
 SYNC_BUILD_MAX_CHUNKS: Final = 20_000
 """Shards smaller than this are indexed on their first search; larger ones in the background."""
+
+_MAX_CJK_VARIANTS: Final = 4096
+"""Vocabulary terms a CJK key stands for in an FTS5 query at most (as for stem variants)."""
 
 _LOCK_TIMEOUT: Final = 600.0
 _BUILD_AFTER_SEARCHES: Final = 2  # as for the compiled vector kernels: a shard searched again
@@ -110,6 +114,7 @@ class KeywordIndexes:
         self._asked: dict[int, int] = {}
         self._variants: dict[tuple[str, str, str], list[str]] = {}
         self._vocab: dict[tuple[str, str], sqlite3.Connection] = {}
+        self._cjk_terms: dict[tuple[str, str], list[str]] = {}
 
     def path_of(self, shard: ShardInfo) -> Path:
         """The shard's cache file."""
@@ -253,21 +258,35 @@ class KeywordIndexes:
             index = self._ready.get(shard.id)
         if index is None:
             return None
-        term_id = index.term_id(self.stem(token) if self.stem is not None else token)
+        keys = token_keys(token, self.stem)
+        if len(keys) != 1:
+            return None  # a token of several keys: counted by FTS5
+        term_id = index.term_id(keys[0])
         return 0 if term_id is None else index.df(term_id)
 
     # -- the FTS5 fallback's view of stems ------------------------------------------------------
 
-    def variants(self, shard: ShardInfo, term: str) -> list[str]:
+    def variants(self, shard: ShardInfo, term: str, *, joined: bool = False) -> list[str]:
         """The shard's vocabulary terms sharing ``term``'s stem (``[term]`` when unstemmed, a
-        phrase, or none found), for an FTS5 search that should rank as the index does."""
+        phrase, or none found), for an FTS5 search that should rank as the index does; with
+        ``joined`` (a question holding CJK characters), also the terms joining a word of that
+        stem to CJK characters."""
         with self._lock:
             index = self._ready.get(shard.id)
+        indexes = [] if index is None else [index]
+        if has_cjk(term):
+            return self._cjk_variants(indexes, self._shard_file(shard), "fts_chunks", term)
         if index is not None and self.stem is not None and " " not in term:
-            return self._indexed_variants([index], term)
-        return self._variants_in(self._shard_file(shard), "fts_chunks", term)
+            found = self._indexed_variants([index], term)
+        else:
+            found = self._variants_in(self._shard_file(shard), "fts_chunks", term)
+        if joined:
+            found = self._joined_variants(
+                indexes, self._shard_file(shard), "fts_chunks", term, found
+            )
+        return found
 
-    def title_variants(self, term: str) -> list[str]:
+    def title_variants(self, term: str, *, joined: bool = False) -> list[str]:
         """The same over the titles, summaries and aliases (the router's ``fts_documents``).
 
         Every passage carries its document's title, so the shards' indexes know the titles'
@@ -275,9 +294,16 @@ class KeywordIndexes:
         """
         with self._lock:
             ready = list(self._ready.values())
+        router = self.root / ROUTER_PATH
+        if has_cjk(term):
+            return self._cjk_variants(ready, router, "fts_documents", term)
         if ready and self.stem is not None and " " not in term:
-            return self._indexed_variants(ready, term)
-        return self._variants_in(self.root / ROUTER_PATH, "fts_documents", term)
+            found = self._indexed_variants(ready, term)
+        else:
+            found = self._variants_in(router, "fts_documents", term)
+        if joined:
+            found = self._joined_variants(ready, router, "fts_documents", term, found)
+        return found
 
     def _indexed_variants(self, indexes: list[KeywordIndex], term: str) -> list[str]:
         assert self.stem is not None
@@ -291,6 +317,87 @@ class KeywordIndexes:
             if term_id is not None:
                 found.update(dict.fromkeys(index.variants(term_id)))
         return list(found)
+
+    def _cjk_variants(
+        self, indexes: list[KeywordIndex], path: Path, table: str, term: str
+    ) -> list[str]:
+        """The vocabulary terms holding a CJK key of ``term`` (a bigram, or a lone character
+        by itself: ``gezel_knowledge.cjk``), from the indexes when given, else from the table's
+        vocabulary; ``term`` itself first, as FTS5 would match it."""
+        tokens = fold_term(term)
+        if len(tokens) != 1:
+            return [term]  # a phrase: its tokens as written
+        keys = [k for k in dict.fromkeys(token_keys(tokens[0])) if has_cjk(k)]
+        return self._holding(indexes, path, table, keys, [tokens[0]])
+
+    def _joined_variants(
+        self, indexes: list[KeywordIndex], path: Path, table: str, term: str, found: list[str]
+    ) -> list[str]:
+        """``found`` and the vocabulary terms joining a word of ``term``'s stem to CJK
+        characters (its marked key, ``cjk.JOINED``)."""
+        tokens = fold_term(term)
+        if len(tokens) != 1:
+            return found
+        key = JOINED + (tokens[0] if self.stem is None else self.stem(tokens[0]))
+        return self._holding(indexes, path, table, [key], found)
+
+    def _holding(
+        self,
+        indexes: list[KeywordIndex],
+        path: Path,
+        table: str,
+        keys: list[str],
+        first: list[str],
+    ) -> list[str]:
+        """``first``, then the vocabulary terms holding any of ``keys`` (at most
+        :data:`_MAX_CJK_VARIANTS`), from the indexes when given, else from the vocabulary."""
+        found: dict[str, None] = dict.fromkeys(first)
+        for key in keys:
+            if indexes:
+                for index in indexes:
+                    term_id = index.term_id(key)
+                    if term_id is not None:
+                        found.update(dict.fromkeys(index.variants(term_id)))
+            else:
+                found.update(dict.fromkeys(self._vocabulary_holding(path, table, key)))
+        return list(found)[:_MAX_CJK_VARIANTS]
+
+    def _vocabulary_holding(self, path: Path, table: str, key: str) -> list[str]:
+        """The table's vocabulary terms holding CJK characters whose keys include ``key``
+        (remembered)."""
+        cache_key = (str(path), table, "\0" + key)
+        found = self._variants.get(cache_key)
+        if found is None:
+            terms = self._cjk_vocabulary(path, table)
+            # A stem starts as its word does (Snowball changes endings), so a term holding the
+            # key holds its first characters as they are.
+            probe = key.lstrip(JOINED)[:3]
+            found = [
+                t for t in terms if probe in t and key in token_keys(t, self.stem, mark_joined=True)
+            ]
+            if len(self._variants) >= 4096:
+                self._variants.clear()
+            self._variants[cache_key] = found
+        return found
+
+    def _cjk_vocabulary(self, path: Path, table: str) -> list[str]:
+        """The table's vocabulary terms holding a CJK character, read once per handle."""
+        found = self._cjk_terms.get((str(path), table))
+        if found is None:
+            conn = self._vocabulary(path, table)
+            # GLOB's character class filters inside SQLite: a table without CJK costs a scan.
+            rows = conn.execute("SELECT term FROM temp.vocab WHERE term GLOB ?", (CJK_GLOB,))
+            found = self._cjk_terms[(str(path), table)] = [str(t) for (t,) in rows]
+        return found
+
+    def _vocabulary(self, path: Path, table: str) -> sqlite3.Connection:
+        """A connection with ``temp.vocab``, the table's ``fts5vocab`` row view (kept)."""
+        conn = self._vocab.get((str(path), table))
+        if conn is None:
+            conn = build_connection(path)
+            conn.execute(f"CREATE VIRTUAL TABLE temp.vocab USING fts5vocab(main, {table}, row)")
+            self._vocab[(str(path), table)] = conn
+        return conn
 
     def _variants_in(self, path: Path, table: str, term: str) -> list[str]:
         if self.stem is None or " " in term:
@@ -317,11 +424,7 @@ class KeywordIndexes:
         prefix = word[: min(len(stem), len(word)) if shared is None else shared]
         if len(prefix) < 3:
             return [word]
-        conn = self._vocab.get((str(path), table))
-        if conn is None:
-            conn = build_connection(path)
-            conn.execute(f"CREATE VIRTUAL TABLE temp.vocab USING fts5vocab(main, {table}, row)")
-            self._vocab[(str(path), table)] = conn
+        conn = self._vocabulary(path, table)
         rows = conn.execute(
             "SELECT term FROM temp.vocab WHERE term >= ? AND term < ? LIMIT 4096",
             (prefix, prefix + "\U0010ffff"),
@@ -343,6 +446,7 @@ class KeywordIndexes:
             for conn in self._vocab.values():
                 conn.close()
             self._vocab.clear()
+            self._cjk_terms.clear()
 
 
 @functools.cache

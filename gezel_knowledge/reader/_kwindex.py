@@ -225,7 +225,8 @@ def _term_keys(
 ) -> tuple[list[str], NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]:
     """Sorted keys and the (term, key, times) pairs mapping vocabulary terms to them: one pair
     per term (its stem, or itself), several for a term holding CJK characters (its bigrams
-    and the words joined to them, ``gezel_knowledge.cjk``), ``times`` a key's repeats in it."""
+    and the words joined to them, marked: ``gezel_knowledge.cjk``), ``times`` a key's repeats
+    in it."""
     pair_term: list[int] = []
     pair_key: list[str] = []
     pair_times: list[int] = []
@@ -235,7 +236,7 @@ def _term_keys(
             pair_key.append(term if stem is None else stem(term))
             pair_times.append(1)
             continue
-        for key, times in Counter(token_keys(term, stem)).items():
+        for key, times in Counter(token_keys(term, stem, mark_joined=True)).items():
             pair_term.append(i)
             pair_key.append(key)
             pair_times.append(times)
