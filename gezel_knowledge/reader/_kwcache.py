@@ -29,7 +29,9 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any, Final
 
+import numpy as np
 import snowballstemmer
+from numpy.typing import NDArray
 
 from gezel_knowledge._locking import FileLock, LockTimeout
 from gezel_knowledge.archive.paths import ROUTER_PATH
@@ -37,7 +39,8 @@ from gezel_knowledge.cjk import CJK_GLOB, JOINED, has_cjk, token_keys
 from gezel_knowledge.home import gezel_home
 from gezel_knowledge.reader._fold import fold_term
 from gezel_knowledge.reader._kwfile import IndexRefused, read_index, write_index
-from gezel_knowledge.reader._kwindex import K1, B, KeywordIndex, build_index
+from gezel_knowledge.reader._kwindex import K1, B, KeywordIndex, build_index, docsize_lengths
+from gezel_knowledge.reader._kwscoped import INSTANCES, scoped_index
 from gezel_knowledge.reader._rows import ShardInfo
 from gezel_knowledge.stemming import snowball_algorithm, stemmer_for
 from gezk.manifest import CatalogManifest
@@ -115,6 +118,7 @@ class KeywordIndexes:
         self._variants: dict[tuple[str, str, str], list[str]] = {}
         self._vocab: dict[tuple[str, str], sqlite3.Connection] = {}
         self._cjk_terms: dict[tuple[str, str], list[str]] = {}
+        self._lengths: dict[int, tuple[NDArray[np.uint32], int]] = {}
 
     def path_of(self, shard: ShardInfo) -> Path:
         """The shard's cache file."""
@@ -431,6 +435,37 @@ class KeywordIndexes:
         )
         return [str(t) for (t,) in rows if self.stem(str(t)) == stem]
 
+    # -- the FTS5 fallback's index of one question's keys ---------------------------------------
+
+    def scoped(self, shard: ShardInfo, words: dict[str, str | None]) -> KeywordIndex:
+        """An index of the question's keys only, read from the shard's FTS5 tables
+        (``reader._kwscoped``): ``words`` maps each key to the question's word it stems from,
+        ``None`` for a CJK pair or a joined word's key."""
+        path = self._shard_file(shard)
+        conn = self._vocabulary(path, "fts_chunks")
+        conn.execute(
+            f"CREATE VIRTUAL TABLE IF NOT EXISTS {INSTANCES}"
+            " USING fts5vocab(main, fts_chunks, instance)"
+        )
+        with self._lock:
+            sized = self._lengths.get(shard.id)
+        if sized is None:
+            sized = docsize_lengths(conn, "fts_chunks")
+            with self._lock:
+                self._lengths[shard.id] = sized
+        variants: dict[str, list[tuple[str, int]]] = {}
+        for key, word in words.items():
+            if word is None:
+                terms = self._vocabulary_holding(path, "fts_chunks", key)
+                variants[key] = [
+                    (t, token_keys(t, self.stem, mark_joined=True).count(key)) for t in terms
+                ]
+            else:
+                plain = self._variants_in(path, "fts_chunks", word)
+                variants[key] = [(fold_term(t)[0], 1) for t in plain if not has_cjk(t)]
+        built = scoped_index(conn, sized[0], sized[1], variants)
+        return KeywordIndex(built, stemmed=self.stem is not None, verified=True)
+
     def wait(self) -> None:
         """Wait for every background build started so far."""
         with self._lock:
@@ -447,6 +482,7 @@ class KeywordIndexes:
                 conn.close()
             self._vocab.clear()
             self._cjk_terms.clear()
+            self._lengths.clear()
 
 
 @functools.cache

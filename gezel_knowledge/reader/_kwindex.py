@@ -41,8 +41,10 @@ __all__ = [
     "DamagedIndex",
     "KeywordIndex",
     "QueryTerm",
+    "assembled",
     "bm25_idf",
     "build_index",
+    "docsize_lengths",
     "search_idf",
     "top_passages",
     "varints",
@@ -125,8 +127,9 @@ def varints(blob: bytes) -> list[int]:
     return out
 
 
-def _docsize_lengths(conn: sqlite3.Connection, table: str) -> NDArray[np.uint32]:
-    """Each passage's token count (all columns) from ``<table>_docsize``, by passage id."""
+def docsize_lengths(conn: sqlite3.Connection, table: str) -> tuple[NDArray[np.uint32], int]:
+    """Each passage's token count (all columns) from ``<table>_docsize``, by passage id, and
+    the number of passages."""
     ids: list[int] = []
     sizes: list[int] = []
     for rowid, blob in conn.execute(f"SELECT id, sz FROM {table}_docsize ORDER BY id"):
@@ -138,7 +141,7 @@ def _docsize_lengths(conn: sqlite3.Connection, table: str) -> NDArray[np.uint32]
         raise ValueError("passage ids too sparse or too large for a dense length table")
     lengths = np.zeros(top + 1, dtype=np.uint32)
     lengths[np.asarray(ids, dtype=np.int64)] = np.asarray(sizes, dtype=np.uint32)
-    return lengths
+    return lengths, len(ids)
 
 
 _BATCH_CHARS = 4_000_000
@@ -339,11 +342,25 @@ def build_index(
     terms are parsed at once), so memory holds the postings and one batch of instances, never
     the token stream.
     """
-    lengths = _docsize_lengths(conn, table)
-    rows = int(conn.execute(f"SELECT COUNT(*) FROM {table}_docsize").fetchone()[0])
+    lengths, rows = docsize_lengths(conn, table)
+    tokens = int(lengths.sum(dtype=np.int64))
+    keys, counts, docs, freqs, variants = _grouped(_read_runs(conn, table, tokens), stem)
+    return assembled(lengths, rows, keys, counts, docs, freqs, variants)
+
+
+def assembled(  # noqa: PLR0917 - the index's arrays
+    lengths: NDArray[np.uint32],
+    rows: int,
+    keys: list[str],
+    counts: NDArray[np.int64],
+    docs: NDArray[np.int32],
+    freqs: NDArray[np.uint16],
+    variants: list[str] | None,
+) -> BuiltIndex:
+    """An index of postings grouped by key (``counts`` postings each, in key order): their
+    offsets, each key's largest possible part of a score and each list's check."""
     tokens = int(lengths.sum(dtype=np.int64))
     norms = norms_of(lengths, rows, tokens)
-    keys, counts, docs, freqs, variants = _grouped(_read_runs(conn, table, tokens), stem)
     offsets = np.zeros(len(keys) + 1, dtype=np.int64)
     np.cumsum(counts, out=offsets[1:])
     max_parts = np.zeros(len(keys), dtype=np.float64)

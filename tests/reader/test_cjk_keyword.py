@@ -69,9 +69,15 @@ def test_a_japanese_question_scores_its_bigrams(japanese: Path) -> None:
 def test_a_japanese_run_is_found_without_its_index(
     japanese: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # The FTS5 fallback matches the vocabulary terms holding each bigram: the same passages.
+    # Without the derived index, an index of the question's keys is read from FTS5: the same
+    # scores as the derived index's.
     monkeypatch.setenv(KEYWORD_INDEX_ENV, "off")
-    assert [d for d, _ in _keyword(japanese, "サーバー設定")] == ["settings", "start"]
+    avg = 2.0
+    settings = 3 * _idf(3, 2) * _part(1, 2, avg) + _idf(3, 1) * _part(2, 2, avg)
+    start = 3 * _idf(3, 2) * _part(1, 2, avg)
+    found = _keyword(japanese, "サーバー設定")
+    assert [d for d, _ in found] == ["settings", "start"]
+    assert [s for _, s in found] == pytest.approx([settings, start], rel=1e-12)
 
 
 @pytest.fixture(scope="module")
@@ -102,7 +108,22 @@ def test_a_korean_run_is_found_without_its_index(
     korean: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv(KEYWORD_INDEX_ENV, "off")
-    assert [d for d, _ in _keyword(korean, "서버 설치")] == ["install", "status"]
+    avg = 4.0
+    install = _idf(3, 2) * _part(1, 4, avg) + _idf(3, 1) * _part(2, 4, avg)
+    status = _idf(3, 2) * _part(2, 4, avg)
+    found = _keyword(korean, "서버 설치")
+    assert [d for d, _ in found] == ["install", "status"]
+    assert [s for _, s in found] == pytest.approx([install, status], rel=1e-12)
+
+
+def test_joined_words_score_alike_without_the_index(
+    chinese: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    indexed = _keyword(chinese, "怎么集成Redis")
+    monkeypatch.setenv(KEYWORD_INDEX_ENV, "off")
+    fallback = _keyword(chinese, "怎么集成Redis")
+    assert [d for d, _ in fallback] == [d for d, _ in indexed] == ["redis", "english"]
+    assert [s for _, s in fallback] == pytest.approx([s for _, s in indexed], rel=1e-12)
 
 
 @pytest.fixture(scope="module")
