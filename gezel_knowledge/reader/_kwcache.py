@@ -119,6 +119,7 @@ class KeywordIndexes:
         self._vocab: dict[tuple[str, str], sqlite3.Connection] = {}
         self._cjk_terms: dict[tuple[str, str], list[str]] = {}
         self._lengths: dict[int, tuple[NDArray[np.uint32], int]] = {}
+        self._times: dict[tuple[str, str, str], list[int]] = {}
 
     def path_of(self, shard: ShardInfo) -> Path:
         """The shard's cache file."""
@@ -299,14 +300,16 @@ class KeywordIndexes:
         with self._lock:
             ready = list(self._ready.values())
         router = self.root / ROUTER_PATH
+        # CJK keys stand for the titles' own words (read once): the passages' words holding a
+        # common pair run to thousands, and an FTS5 query OR-ing them all costs milliseconds.
         if has_cjk(term):
-            return self._cjk_variants(ready, router, "fts_documents", term)
+            return self._cjk_variants([], router, "fts_documents", term)
         if ready and self.stem is not None and " " not in term:
             found = self._indexed_variants(ready, term)
         else:
             found = self._variants_in(router, "fts_documents", term)
         if joined:
-            found = self._joined_variants(ready, router, "fts_documents", term, found)
+            found = self._joined_variants([], router, "fts_documents", term, found)
         return found
 
     def _indexed_variants(self, indexes: list[KeywordIndex], term: str) -> list[str]:
@@ -376,13 +379,22 @@ class KeywordIndexes:
             # A stem starts as its word does (Snowball changes endings), so a term holding the
             # key holds its first characters as they are.
             probe = key.lstrip(JOINED)[:3]
-            found = [
-                t for t in terms if probe in t and key in token_keys(t, self.stem, mark_joined=True)
+            times = [
+                (t, token_keys(t, self.stem, mark_joined=True).count(key) if probe in t else 0)
+                for t in terms
             ]
+            found = [t for t, n in times if n]
             if len(self._variants) >= 4096:
                 self._variants.clear()
+                self._times.clear()
             self._variants[cache_key] = found
+            self._times[cache_key] = [n for _, n in times if n]
         return found
+
+    def _holding_times(self, path: Path, table: str, key: str) -> list[tuple[str, int]]:
+        """:meth:`_vocabulary_holding` with the times ``key`` occurs in each term."""
+        found = self._vocabulary_holding(path, table, key)
+        return list(zip(found, self._times[(str(path), table, "\0" + key)], strict=True))
 
     def _cjk_vocabulary(self, path: Path, table: str) -> list[str]:
         """The table's vocabulary terms holding a CJK character, read once per handle."""
@@ -456,10 +468,7 @@ class KeywordIndexes:
         variants: dict[str, list[tuple[str, int]]] = {}
         for key, word in words.items():
             if word is None:
-                terms = self._vocabulary_holding(path, "fts_chunks", key)
-                variants[key] = [
-                    (t, token_keys(t, self.stem, mark_joined=True).count(key)) for t in terms
-                ]
+                variants[key] = self._holding_times(path, "fts_chunks", key)
             else:
                 plain = self._variants_in(path, "fts_chunks", word)
                 variants[key] = [(fold_term(t)[0], 1) for t in plain if not has_cjk(t)]
