@@ -19,7 +19,16 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-__all__ = ["CJK_GLOB", "JOINED", "has_cjk", "key_parts", "term_units", "token_keys", "token_parts"]
+__all__ = [
+    "CJK_GLOB",
+    "JOINED",
+    "all_cjk",
+    "has_cjk",
+    "key_parts",
+    "term_units",
+    "token_keys",
+    "token_parts",
+]
 
 # Han (with its extensions, radicals and compatibility ideographs), the ideographic marks
 # (々 〆 〇), Hiragana, Katakana (with the prolonged sound mark and the halfwidth forms),
@@ -40,6 +49,7 @@ _CJK_RANGES = (
     "\U00020000-\U0003ffff"
 )
 _CJK = re.compile(f"[{_CJK_RANGES}]")
+_ALL_CJK = re.compile(f"[{_CJK_RANGES}]+")
 _RUNS = re.compile(f"[{_CJK_RANGES}]+|[^{_CJK_RANGES}]+")
 
 
@@ -53,6 +63,11 @@ before, when a Japanese page's ``MotionBuilderは`` was no word ``motionbuilder`
 def has_cjk(text: str) -> bool:
     """Whether ``text`` holds a Chinese, Japanese or Korean character."""
     return _CJK.search(text) is not None
+
+
+def all_cjk(text: str) -> bool:
+    """Whether every character of ``text`` (at least one) is Chinese, Japanese or Korean."""
+    return _ALL_CJK.fullmatch(text) is not None
 
 
 def _bigrams(run: str) -> list[str]:

@@ -3,18 +3,23 @@
 from __future__ import annotations
 
 import sqlite3
+from collections import Counter
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from gezel_knowledge.cjk import (
     CJK_GLOB,
     JOINED,
+    all_cjk,
     has_cjk,
     key_parts,
     term_units,
     token_keys,
     token_parts,
 )
+from gezel_knowledge.reader._kwkeys import term_keys
 
 
 @pytest.mark.parametrize(
@@ -77,3 +82,40 @@ def test_query_units_keep_phrases_and_plain_words_whole() -> None:
     assert term_units("parse config") == ["parse config"]
     assert term_units("Redis") == ["Redis"]
     assert term_units("集成Redis") == ["集成", "Redis"]
+
+
+def test_all_cjk_needs_every_character() -> None:
+    assert [all_cjk(t) for t in ("路由", "サーバー", "서버", "redis集成", "")] == [
+        True,
+        True,
+        True,
+        False,
+        False,
+    ]
+
+
+_ALPHABET = "路由拦截哈サーバ設定を서버를aZ1é\U00020000"
+
+
+@given(st.lists(st.text(alphabet=_ALPHABET, min_size=1, max_size=7), max_size=40))
+def test_the_index_keys_terms_as_the_rule_does(words: list[str]) -> None:
+    # The index splits terms of CJK characters only with numpy; every term must get exactly
+    # the keys, with the repeats, that token_keys gives it one by one.
+    terms = sorted(set(words))
+    stem = str.upper  # any stemmer: only words without CJK characters and joined words see it
+    keys, pair_term, key_of, times = term_keys(terms, stem)
+    got = sorted(
+        (terms[t], keys[k], n)
+        for t, k, n in zip(pair_term.tolist(), key_of.tolist(), times.tolist(), strict=True)
+    )
+    expected = sorted(
+        (term, key, n)
+        for term in terms
+        for key, n in Counter(token_keys(term, stem, mark_joined=True)).items()
+    )
+    assert got == expected
+    assert keys == sorted({k for _, k, _ in expected})
+    # By key, then by term: a key's terms in vocabulary order.
+    assert list(zip(key_of.tolist(), pair_term.tolist(), strict=True)) == sorted(
+        zip(key_of.tolist(), pair_term.tolist(), strict=True)
+    )

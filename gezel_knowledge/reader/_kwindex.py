@@ -24,7 +24,6 @@ import itertools
 import math
 import sqlite3
 import zlib
-from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -32,7 +31,8 @@ from typing import Any, Protocol
 import numpy as np
 from numpy.typing import NDArray
 
-from gezel_knowledge.cjk import has_cjk, token_keys
+from gezel_knowledge.cjk import has_cjk
+from gezel_knowledge.reader._kwkeys import term_keys
 
 __all__ = [
     "K1",
@@ -223,36 +223,6 @@ def _ranges(starts: NDArray[np.int64], lengths: NDArray[np.int64]) -> NDArray[np
     return shift + np.arange(total, dtype=np.int64)
 
 
-def _term_keys(
-    terms: list[str], stem: Callable[[str], str] | None
-) -> tuple[list[str], NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]:
-    """Sorted keys and the (term, key, times) pairs mapping vocabulary terms to them: one pair
-    per term (its stem, or itself), several for a term holding CJK characters (its bigrams
-    and the words joined to them, marked: ``gezel_knowledge.cjk``), ``times`` a key's repeats
-    in it."""
-    pair_term: list[int] = []
-    pair_key: list[str] = []
-    pair_times: list[int] = []
-    for i, term in enumerate(terms):
-        if term.isascii() or not has_cjk(term):
-            pair_term.append(i)
-            pair_key.append(term if stem is None else stem(term))
-            pair_times.append(1)
-            continue
-        for key, times in Counter(token_keys(term, stem, mark_joined=True)).items():
-            pair_term.append(i)
-            pair_key.append(key)
-            pair_times.append(times)
-    keys = sorted(set(pair_key))
-    index = {k: i for i, k in enumerate(keys)}
-    return (
-        keys,
-        np.array(pair_term, dtype=np.int64),
-        np.array([index[k] for k in pair_key], dtype=np.int64),
-        np.array(pair_times, dtype=np.int64),
-    )
-
-
 def _grouped(
     runs: _Runs, stem: Callable[[str], str] | None
 ) -> tuple[list[str], NDArray[np.int64], NDArray[np.int32], NDArray[np.uint16], list[str] | None]:
@@ -263,10 +233,9 @@ def _grouped(
     docs, freqs = runs.docs[: runs.used], runs.freqs[: runs.used]
     if stem is None and not any(not t.isascii() and has_cjk(t) for t in runs.terms):
         return runs.terms, counts, docs, freqs, None  # the vocabulary is sorted already
-    keys, pair_term, key_of, times = _term_keys(runs.terms, stem)
+    keys, pair_term, key_of, times = term_keys(runs.terms, stem)
     term_start = np.concatenate(([0], np.cumsum(counts)[:-1]))
     pair_counts = counts[pair_term]
-    by_key = np.argsort(key_of, kind="stable")  # a key's terms in vocabulary order
     key_terms = np.zeros(len(keys) + 1, dtype=np.int64)
     np.cumsum(np.bincount(key_of, minlength=len(keys)), out=key_terms[1:])
     key_postings = np.zeros(len(keys) + 1, dtype=np.int64)
@@ -278,7 +247,8 @@ def _grouped(
     used = 0
     # Blocks of keys, so that sorting variants together needs memory for one block only.
     for lo, hi in _blocks(key_postings):
-        block = by_key[key_terms[lo] : key_terms[hi]]
+        # The pairs come by key, a key's terms in vocabulary order.
+        block = np.arange(key_terms[lo], key_terms[hi])
         take = _ranges(term_start[pair_term[block]], pair_counts[block])
         b_docs = docs[take]
         b_freqs = freqs[take].astype(np.int64) * np.repeat(times[block], pair_counts[block])
@@ -296,9 +266,9 @@ def _grouped(
         out_freqs[used:end] = summed
         key_counts[lo:hi] = np.bincount(b_key[starts], minlength=hi - lo)
         used = end
+    terms, at = pair_term.tolist(), key_terms.tolist()
     variants = [
-        " ".join(runs.terms[i] for i in pair_term[by_key[key_terms[k] : key_terms[k + 1]]])
-        for k in range(len(keys))
+        " ".join([runs.terms[i] for i in terms[at[k] : at[k + 1]]]) for k in range(len(keys))
     ]
     return keys, key_counts, out_docs[:used], out_freqs[:used], variants
 
