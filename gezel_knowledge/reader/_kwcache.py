@@ -17,6 +17,7 @@ written keeps the index in memory for the handle's life.
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 import functools
 import hashlib
@@ -40,6 +41,7 @@ from gezel_knowledge.home import gezel_home
 from gezel_knowledge.reader._fold import fold_term
 from gezel_knowledge.reader._kwfile import IndexRefused, read_index, write_index
 from gezel_knowledge.reader._kwindex import K1, B, KeywordIndex, build_index, docsize_lengths
+from gezel_knowledge.reader._kwkeys import term_keys
 from gezel_knowledge.reader._kwscoped import INSTANCES, scoped_index
 from gezel_knowledge.reader._rows import ShardInfo
 from gezel_knowledge.stemming import snowball_algorithm, stemmer_for
@@ -58,6 +60,9 @@ KEYWORD_INDEX_ENV: Final = "GEZEL_KNOWLEDGE_KEYWORD_INDEX"
 
 SYNC_BUILD_MAX_CHUNKS: Final = 20_000
 """Shards smaller than this are indexed on their first search; larger ones in the background."""
+
+_KeyMap = tuple[list[str], list[int], list[int], list[int], list[str]]
+"""Sorted keys, each key's range of pairs, each pair's term and repeats, the terms."""
 
 _MAX_CJK_VARIANTS: Final = 4096
 """Vocabulary terms a CJK key stands for in an FTS5 query at most (as for stem variants)."""
@@ -119,7 +124,8 @@ class KeywordIndexes:
         self._vocab: dict[tuple[str, str], sqlite3.Connection] = {}
         self._cjk_terms: dict[tuple[str, str], list[str]] = {}
         self._lengths: dict[int, tuple[NDArray[np.uint32], int]] = {}
-        self._times: dict[tuple[str, str, str], list[int]] = {}
+        self._key_maps: dict[tuple[str, str], _KeyMap] = {}
+        self._large: set[str] = set()
 
     def path_of(self, shard: ShardInfo) -> Path:
         """The shard's cache file."""
@@ -279,6 +285,7 @@ class KeywordIndexes:
         with self._lock:
             index = self._ready.get(shard.id)
         indexes = [] if index is None else [index]
+        self._note_size(shard)
         if has_cjk(term):
             return self._cjk_variants(indexes, self._shard_file(shard), "fts_chunks", term)
         if index is not None and self.stem is not None and " " not in term:
@@ -370,41 +377,52 @@ class KeywordIndexes:
         return list(found)[:_MAX_CJK_VARIANTS]
 
     def _vocabulary_holding(self, path: Path, table: str, key: str) -> list[str]:
-        """The table's vocabulary terms holding CJK characters whose keys include ``key``
-        (remembered)."""
-        cache_key = (str(path), table, "\0" + key)
-        found = self._variants.get(cache_key)
-        if found is None:
-            terms = self._cjk_vocabulary(path, table)
-            # A stem starts as its word does (Snowball changes endings), so a term holding the
-            # key holds its first characters as they are.
-            probe = key.lstrip(JOINED)[:3]
-            times = [
-                (t, token_keys(t, self.stem, mark_joined=True).count(key) if probe in t else 0)
-                for t in terms
-            ]
-            found = [t for t, n in times if n]
-            if len(self._variants) >= 4096:
-                self._variants.clear()
-                self._times.clear()
-            self._variants[cache_key] = found
-            self._times[cache_key] = [n for _, n in times if n]
-        return found
+        """The table's vocabulary terms holding CJK characters whose keys include ``key``."""
+        return [t for t, _ in self._holding_times(path, table, key)]
 
     def _holding_times(self, path: Path, table: str, key: str) -> list[tuple[str, int]]:
-        """:meth:`_vocabulary_holding` with the times ``key`` occurs in each term."""
-        found = self._vocabulary_holding(path, table, key)
-        return list(zip(found, self._times[(str(path), table, "\0" + key)], strict=True))
+        """The same, each with the times ``key`` occurs in it."""
+        keys, bounds, pair_term, times, terms = self._cjk_keys(path, table)
+        at = bisect.bisect_left(keys, key)
+        if at == len(keys) or keys[at] != key:
+            return []
+        span = range(bounds[at], bounds[at + 1])
+        return [(terms[pair_term[i]], times[i]) for i in span]
+
+    def _cjk_keys(self, path: Path, table: str) -> _KeyMap:
+        """The keys of the table's CJK vocabulary (``reader._kwkeys``), each with its terms
+        and repeats, made once per handle: a key's terms are then a binary search away."""
+        found = self._key_maps.get((str(path), table))
+        if found is None:
+            terms = self._cjk_vocabulary(path, table)
+            keys, pair_term, key_of, times = term_keys(terms, self.stem)
+            bounds = np.zeros(len(keys) + 1, dtype=np.int64)
+            np.cumsum(np.bincount(key_of, minlength=len(keys)), out=bounds[1:])
+            found = (keys, bounds.tolist(), pair_term.tolist(), times.tolist(), terms)
+            self._key_maps[(str(path), table)] = found
+        return found
 
     def _cjk_vocabulary(self, path: Path, table: str) -> list[str]:
-        """The table's vocabulary terms holding a CJK character, read once per handle."""
+        """The table's vocabulary terms holding a CJK character, read once per handle; in a
+        large shard only those starting with one."""
         found = self._cjk_terms.get((str(path), table))
         if found is None:
             conn = self._vocabulary(path, table)
-            # GLOB's character class filters inside SQLite: a table without CJK costs a scan.
-            rows = conn.execute("SELECT term FROM temp.vocab WHERE term GLOB ?", (CJK_GLOB,))
+            # fts5vocab counts every term's postings as it lists it, so a whole vocabulary
+            # costs about what an index build reads (0.57 s of CPU on 200,000 passages): a
+            # large shard, which builds its index after its first searches anyway, reads only
+            # the terms starting with a CJK character (they sort after every Latin letter).
+            # Its fallback then misses words like ``redis集成`` that the index has.
+            start = "\u1100" if str(path) in self._large else ""
+            rows = conn.execute(
+                "SELECT term FROM temp.vocab WHERE term >= ? AND term GLOB ?", (start, CJK_GLOB)
+            )
             found = self._cjk_terms[(str(path), table)] = [str(t) for (t,) in rows]
         return found
+
+    def _note_size(self, shard: ShardInfo) -> None:
+        if shard.chunk_count >= SYNC_BUILD_MAX_CHUNKS:
+            self._large.add(str(self._shard_file(shard)))
 
     def _vocabulary(self, path: Path, table: str) -> sqlite3.Connection:
         """A connection with ``temp.vocab``, the table's ``fts5vocab`` row view (kept)."""
@@ -454,6 +472,7 @@ class KeywordIndexes:
         (``reader._kwscoped``): ``words`` maps each key to the question's word it stems from,
         ``None`` for a CJK pair or a joined word's key."""
         path = self._shard_file(shard)
+        self._note_size(shard)
         conn = self._vocabulary(path, "fts_chunks")
         conn.execute(
             f"CREATE VIRTUAL TABLE IF NOT EXISTS {INSTANCES}"
@@ -492,6 +511,7 @@ class KeywordIndexes:
             self._vocab.clear()
             self._cjk_terms.clear()
             self._lengths.clear()
+            self._key_maps.clear()
 
 
 @functools.cache

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from gezel_knowledge.opening import open_catalog
+from gezel_knowledge.reader import _kwcache
 from gezel_knowledge.reader._kwcache import KEYWORD_INDEX_ENV
 from tests.reader.catalog_builder import CatalogBuild, Doc, Topic
 
@@ -152,3 +154,29 @@ def test_a_chinese_question_names_a_title_inside_its_run(chinese: Path) -> None:
         hits = catalog.search("如何配置路由拦截器", mode="keyword", k=3).hits
     assert hits[0].document_id == "route"
     assert {s.name for s in hits[0].signals} == {"keyword", "named-title"}
+
+
+def test_a_large_shards_first_search_scores_cjk_words_as_its_index_will(
+    japanese: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # A shard this size or larger is not indexed on its first search: FTS5 answers, through
+    # an index of the question's keys over the terms starting with a CJK character.
+    monkeypatch.setenv("GEZEL_HOME", str(tmp_path))  # no index cached by the tests above
+    monkeypatch.setattr(_kwcache, "SYNC_BUILD_MAX_CHUNKS", 1)
+    scoped = _kwcache.KeywordIndexes.scoped
+    calls: list[int] = []
+
+    def counted(self: _kwcache.KeywordIndexes, *args: Any) -> Any:
+        calls.append(1)
+        return scoped(self, *args)
+
+    monkeypatch.setattr(_kwcache.KeywordIndexes, "scoped", counted)
+    avg = 2.0
+    settings = 3 * _idf(3, 2) * _part(1, 2, avg) + _idf(3, 1) * _part(2, 2, avg)
+    start = 3 * _idf(3, 2) * _part(1, 2, avg)
+    with open_catalog(japanese, embedder=None) as catalog:
+        hits = catalog.search("サーバー設定", mode="keyword", k=10).hits
+    assert calls == [1]
+    found = [(h.document_id, h.signal("keyword").score) for h in hits]  # type: ignore[union-attr]
+    assert [d for d, _ in found] == ["settings", "start"]
+    assert [s for _, s in found] == pytest.approx([settings, start], rel=1e-12)
