@@ -125,7 +125,7 @@ class KeywordIndexes:
         self._cjk_terms: dict[tuple[str, str], list[str]] = {}
         self._lengths: dict[int, tuple[NDArray[np.uint32], int]] = {}
         self._key_maps: dict[tuple[str, str], _KeyMap] = {}
-        self._large: set[str] = set()
+        self._large: set[tuple[str, str]] = set()
 
     def path_of(self, shard: ShardInfo) -> Path:
         """The shard's cache file."""
@@ -413,7 +413,7 @@ class KeywordIndexes:
             # large shard, which builds its index after its first searches anyway, reads only
             # the terms starting with a CJK character (they sort after every Latin letter).
             # Its fallback then misses words like ``redis集成`` that the index has.
-            start = "\u1100" if str(path) in self._large else ""
+            start = "\u1100" if (str(path), table) in self._large else ""
             rows = conn.execute(
                 "SELECT term FROM temp.vocab WHERE term >= ? AND term GLOB ?", (start, CJK_GLOB)
             )
@@ -422,7 +422,8 @@ class KeywordIndexes:
 
     def _note_size(self, shard: ShardInfo) -> None:
         if shard.chunk_count >= SYNC_BUILD_MAX_CHUNKS:
-            self._large.add(str(self._shard_file(shard)))
+            # The passages' vocabulary only: the titles' (the router's) is far smaller.
+            self._large.add((str(self._shard_file(shard)), "fts_chunks"))
 
     def _vocabulary(self, path: Path, table: str) -> sqlite3.Connection:
         """A connection with ``temp.vocab``, the table's ``fts5vocab`` row view (kept)."""
