@@ -2,9 +2,9 @@
 
 The terms are the ones keyword search matched (:func:`gezel_knowledge.query.query_terms`, the
 one query-terms function), compared as the keyword index compares them: on whole words, ignoring
-case and diacritics (``cafe`` marks ``Café``). The snippet is escaped text with ``<mark>`` around
-each term, never the passage's own markup: code fences and their language names are left out,
-and a heading is set off from the text after it.
+case and diacritics (``cafe`` marks ``Café``), a CJK word by its pairs of characters. The
+snippet is escaped text with ``<mark>`` around each term, never the passage's own markup: code
+fences and their language names are left out, and a heading is set off from the text after it.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ import html
 import re
 import unicodedata
 
+from gezel_knowledge.cjk import has_cjk, token_parts
 from gezel_knowledge.query import query_terms
 
 __all__ = ["marked_snippet", "plain_text"]
@@ -60,10 +61,18 @@ def _base(char: str) -> str:
 def _pattern(query: str) -> re.Pattern[str] | None:
     """One pattern per query (a page marks ten snippets with it), on folded text."""
     words = {_fold(t) for term in query_terms(query) for t in term.split()}
+    # A CJK word is matched as keyword search matches it (gezel_knowledge.cjk): by its pairs of
+    # characters, inside a run, and the words joined to it as words.
+    parts = [p for w in words if has_cjk(w) for p in token_parts(w)]
+    words = {w for w in words if not has_cjk(w)} | {p for p, cjk in parts if not cjk}
     terms = sorted(words, key=len, reverse=True)
-    if not terms:
-        return None
-    return re.compile(r"(?<!\w)(" + "|".join(re.escape(t) for t in terms) + r")(?!\w)")
+    pairs = sorted({p for p, cjk in parts if cjk}, key=len, reverse=True)
+    alternatives = (
+        [r"(?<!\w)(?:" + "|".join(re.escape(t) for t in terms) + r")(?!\w)"] if terms else []
+    )
+    if pairs:
+        alternatives.append("|".join(re.escape(p) for p in pairs))
+    return re.compile("|".join(alternatives)) if alternatives else None
 
 
 def marked_snippet(text: str, query: str, width: int = 280) -> str:

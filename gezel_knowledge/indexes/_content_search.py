@@ -20,11 +20,12 @@ from gezel_knowledge._rows import Row, fetch_all
 from gezel_knowledge.embedders.base import Embedder
 from gezel_knowledge.fusion import KEYWORD, VECTOR, FusionPreset, Ranked, fuse, relevance
 from gezel_knowledge.hits import SearchHit, Signal
+from gezel_knowledge.indexes._cjk_match import keyword_match
 from gezel_knowledge.indexes._content_schema import HEADING_SEPARATOR
 from gezel_knowledge.indexes._content_types import ImageEmbedder
 from gezel_knowledge.indexes._storage import read_stamp
 from gezel_knowledge.indexes._vectors import vector_list
-from gezel_knowledge.query import QueryVectors, fts_match_expression
+from gezel_knowledge.query import QueryVectors
 from gezel_knowledge.results import SearchMode, SearchResult, Semantic, SourceReport
 
 __all__ = ["ContentQuery", "search_content"]
@@ -232,7 +233,7 @@ def search_content(conn: sqlite3.Connection, workspace: Path, q: ContentQuery) -
         )
         if semantic.state == "used":
             lists[VECTOR] = found
-    match = fts_match_expression(q.text)
+    match = keyword_match(conn, ("symbols_fts", "files_fts", "chunks_fts"), q.text)
     if q.mode != "vector" and match is not None:
         lists.update(_keyword_lists(conn, match, n))
     if q.mode != "keyword" and q.image_embedder is not None:

@@ -16,9 +16,10 @@ from gezel_knowledge._rows import Row, fetch_all
 from gezel_knowledge.embedders.base import Embedder
 from gezel_knowledge.fusion import KEYWORD, VECTOR, Fused, FusionPreset, Ranked, fuse, relevance
 from gezel_knowledge.hits import SearchHit
+from gezel_knowledge.indexes._cjk_match import keyword_match
 from gezel_knowledge.indexes._memory_format import DURABLE_KINDS
 from gezel_knowledge.indexes._vectors import vector_list
-from gezel_knowledge.query import QueryVectors, fts_match_expression
+from gezel_knowledge.query import QueryVectors
 from gezel_knowledge.reader.floors import cosine_floor
 from gezel_knowledge.results import SearchMode, SearchResult, Semantic, SourceReport
 
@@ -152,7 +153,7 @@ def search_memory(conn: sqlite3.Connection, folder: str, q: MemoryQuery) -> Sear
     """Run ``q`` against an open memory index whose files live in ``folder``."""
     n = max(8 * q.k, 80)
     lists: Lists = {}
-    match = fts_match_expression(q.text)
+    match = keyword_match(conn, ("mem_fts",), q.text)
     if q.mode != "vector" and match is not None:
         rows = fetch_all(
             conn,

@@ -23,6 +23,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from gezel_knowledge._rows import fetch_all
+from gezel_knowledge.cjk import JOINED, has_cjk, key_parts, term_units, token_parts
 from gezel_knowledge.query import MAX_QUERY_TERMS, terms_match_expression
 from gezel_knowledge.reader._fold import fold_term
 from gezel_knowledge.reader._kwindex import (
@@ -76,8 +77,12 @@ def title_matches(
     in a catalog whose language has a stemmer), best BM25 first."""
     if not terms:
         return []
+    # A word holding CJK characters is held when each of its bigrams is (gezel_knowledge.cjk).
+    units = list(dict.fromkeys(u for t in terms for u in term_units(t)))
+    joined = any(has_cjk(t) for t in terms)
     match = " AND ".join(
-        "(" + " OR ".join(f'"{v}"' for v in store.keyword.title_variants(t)) + ")" for t in terms
+        "(" + " OR ".join(f'"{v}"' for v in store.keyword.title_variants(u, joined=joined)) + ")"
+        for u in units
     )
     where = ""
     params: list[Any] = [match]
@@ -250,6 +255,50 @@ def _informative(
     return [(k, counts[k]) for k in present]
 
 
+def _query_keys(
+    terms: Sequence[tuple[str, int]], stem: Callable[[str], str] | None
+) -> dict[str, tuple[int, str | None]] | None:
+    """The index keys of the query's terms, each with its count and the question's word it
+    stems from (``None`` for a CJK pair or a joined word's key); ``None`` for a phrase."""
+    keyed: dict[str, tuple[int, str | None]] = {}
+
+    def add(key: str, count: int, word: str | None) -> None:
+        keyed[key] = (keyed[key][0] + count, keyed[key][1]) if key in keyed else (count, word)
+
+    # A question holding CJK characters finds its words joined to CJK text too (cjk.JOINED).
+    joined = any(has_cjk(t) for t, _ in terms)
+    for term, count in terms:
+        tokens = fold_term(term)
+        if len(tokens) != 1:
+            return None
+        # A word's key is itself or its stem; a CJK run's are its bigrams (gezel_knowledge.cjk).
+        parts = token_parts(tokens[0])
+        for (key, cjk), (word, _) in zip(key_parts(tokens[0], stem), parts, strict=True):
+            add(key, count, None if cjk else word)
+            if joined and not cjk:
+                add(JOINED + key, count, None)
+    return keyed
+
+
+def _scoped_passages(  # noqa: PLR0917 - the keyword_passages arguments
+    store: CatalogStore,
+    terms: Sequence[tuple[str, int]],
+    shards: Sequence[ShardInfo],
+    limit: int,
+    eligible: Sequence[str] | None,
+    idf: Idf,
+) -> list[RankedPassage] | None:
+    """The passage list of a question holding CJK characters without the derived indexes:
+    an index of the question's keys only, per shard (``reader._kwscoped``); ``None`` for a
+    phrase."""
+    keyed = _query_keys(terms, store.keyword.stem)
+    if keyed is None:
+        return None
+    words = {key: word for key, (_, word) in keyed.items()}
+    indexes = [store.keyword.scoped(shard, words) for shard in shards]
+    return _indexed_passages(store, indexes, terms, shards, limit, eligible, idf)
+
+
 def _indexed_passages(  # noqa: PLR0917 - the keyword_passages arguments and the indexes
     store: CatalogStore,
     indexes: Sequence[KeywordIndex],
@@ -260,14 +309,10 @@ def _indexed_passages(  # noqa: PLR0917 - the keyword_passages arguments and the
     idf: Idf,
 ) -> list[RankedPassage] | None:
     """The passage list from the shards' derived indexes; ``None`` when a term is a phrase."""
-    stem = store.keyword.stem if indexes[0].stemmed else None
-    counts: dict[str, int] = {}
-    for term, count in terms:
-        tokens = fold_term(term)
-        if len(tokens) != 1:
-            return None  # a phrase needs positions: FTS5 answers
-        key = tokens[0] if stem is None else stem(tokens[0])
-        counts[key] = counts.get(key, 0) + count
+    keyed = _query_keys(terms, store.keyword.stem if indexes[0].stemmed else None)
+    if keyed is None:
+        return None  # a phrase needs positions: FTS5 answers
+    counts = {key: count for key, (count, _) in keyed.items()}
     ids = [{k: ix.term_id(k) for k in counts} for ix in indexes]
     df = dict.fromkeys(counts, 0)
     for ix, found_ids in zip(indexes, ids, strict=True):
@@ -311,9 +356,11 @@ def _expanded(
 ) -> list[tuple[str, int]]:
     """Each word term with the shard's vocabulary terms sharing its stem (stemmed catalogs)."""
     out: dict[str, int] = {}
+    joined = any(has_cjk(t) for t, _ in terms)
     for term, count in terms:
-        for variant in store.keyword.variants(shard, term):
-            out[variant] = out.get(variant, 0) + count
+        for unit in term_units(term):
+            for variant in store.keyword.variants(shard, unit, joined=joined):
+                out[variant] = out.get(variant, 0) + count
     return list(out.items())
 
 
@@ -389,6 +436,8 @@ def keyword_passages(
             # A cache file failed a check: forget it and build again (at once when small).
             if exc.shard is not None:
                 store.keyword.discard(exc.shard)
+    if found is None and any(has_cjk(t) for t, _ in terms):
+        found = _scoped_passages(store, terms, shards, limit, eligible, idf)
     if found is None:
         found = _fts_passages(store, terms, shards, limit, eligible, idf=idf)
     found.sort(key=lambda p: (-p.score, p.row.shard_id, p.row.chunk_id))

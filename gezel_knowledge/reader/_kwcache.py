@@ -17,6 +17,7 @@ written keeps the index in memory for the handle's life.
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 import functools
 import hashlib
@@ -29,14 +30,19 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any, Final
 
+import numpy as np
 import snowballstemmer
+from numpy.typing import NDArray
 
 from gezel_knowledge._locking import FileLock, LockTimeout
 from gezel_knowledge.archive.paths import ROUTER_PATH
+from gezel_knowledge.cjk import CJK_GLOB, JOINED, has_cjk, token_keys
 from gezel_knowledge.home import gezel_home
 from gezel_knowledge.reader._fold import fold_term
 from gezel_knowledge.reader._kwfile import IndexRefused, read_index, write_index
-from gezel_knowledge.reader._kwindex import K1, B, KeywordIndex, build_index
+from gezel_knowledge.reader._kwindex import K1, B, KeywordIndex, build_index, docsize_lengths
+from gezel_knowledge.reader._kwkeys import term_keys
+from gezel_knowledge.reader._kwscoped import INSTANCES, scoped_index
 from gezel_knowledge.reader._rows import ShardInfo
 from gezel_knowledge.stemming import snowball_algorithm, stemmer_for
 from gezk.manifest import CatalogManifest
@@ -54,6 +60,12 @@ KEYWORD_INDEX_ENV: Final = "GEZEL_KNOWLEDGE_KEYWORD_INDEX"
 
 SYNC_BUILD_MAX_CHUNKS: Final = 20_000
 """Shards smaller than this are indexed on their first search; larger ones in the background."""
+
+_KeyMap = tuple[list[str], list[int], list[int], list[int], list[str]]
+"""Sorted keys, each key's range of pairs, each pair's term and repeats, the terms."""
+
+_MAX_CJK_VARIANTS: Final = 4096
+"""Vocabulary terms a CJK key stands for in an FTS5 query at most (as for stem variants)."""
 
 _LOCK_TIMEOUT: Final = 600.0
 _BUILD_AFTER_SEARCHES: Final = 2  # as for the compiled vector kernels: a shard searched again
@@ -110,6 +122,10 @@ class KeywordIndexes:
         self._asked: dict[int, int] = {}
         self._variants: dict[tuple[str, str, str], list[str]] = {}
         self._vocab: dict[tuple[str, str], sqlite3.Connection] = {}
+        self._cjk_terms: dict[tuple[str, str], list[str]] = {}
+        self._lengths: dict[int, tuple[NDArray[np.uint32], int]] = {}
+        self._key_maps: dict[tuple[str, str], _KeyMap] = {}
+        self._large: set[tuple[str, str]] = set()
 
     def path_of(self, shard: ShardInfo) -> Path:
         """The shard's cache file."""
@@ -253,21 +269,36 @@ class KeywordIndexes:
             index = self._ready.get(shard.id)
         if index is None:
             return None
-        term_id = index.term_id(self.stem(token) if self.stem is not None else token)
+        keys = token_keys(token, self.stem)
+        if len(keys) != 1:
+            return None  # a token of several keys: counted by FTS5
+        term_id = index.term_id(keys[0])
         return 0 if term_id is None else index.df(term_id)
 
     # -- the FTS5 fallback's view of stems ------------------------------------------------------
 
-    def variants(self, shard: ShardInfo, term: str) -> list[str]:
+    def variants(self, shard: ShardInfo, term: str, *, joined: bool = False) -> list[str]:
         """The shard's vocabulary terms sharing ``term``'s stem (``[term]`` when unstemmed, a
-        phrase, or none found), for an FTS5 search that should rank as the index does."""
+        phrase, or none found), for an FTS5 search that should rank as the index does; with
+        ``joined`` (a question holding CJK characters), also the terms joining a word of that
+        stem to CJK characters."""
         with self._lock:
             index = self._ready.get(shard.id)
+        indexes = [] if index is None else [index]
+        self._note_size(shard)
+        if has_cjk(term):
+            return self._cjk_variants(indexes, self._shard_file(shard), "fts_chunks", term)
         if index is not None and self.stem is not None and " " not in term:
-            return self._indexed_variants([index], term)
-        return self._variants_in(self._shard_file(shard), "fts_chunks", term)
+            found = self._indexed_variants([index], term)
+        else:
+            found = self._variants_in(self._shard_file(shard), "fts_chunks", term)
+        if joined:
+            found = self._joined_variants(
+                indexes, self._shard_file(shard), "fts_chunks", term, found
+            )
+        return found
 
-    def title_variants(self, term: str) -> list[str]:
+    def title_variants(self, term: str, *, joined: bool = False) -> list[str]:
         """The same over the titles, summaries and aliases (the router's ``fts_documents``).
 
         Every passage carries its document's title, so the shards' indexes know the titles'
@@ -275,9 +306,18 @@ class KeywordIndexes:
         """
         with self._lock:
             ready = list(self._ready.values())
+        router = self.root / ROUTER_PATH
+        # CJK keys stand for the titles' own words (read once): the passages' words holding a
+        # common pair run to thousands, and an FTS5 query OR-ing them all costs milliseconds.
+        if has_cjk(term):
+            return self._cjk_variants([], router, "fts_documents", term)
         if ready and self.stem is not None and " " not in term:
-            return self._indexed_variants(ready, term)
-        return self._variants_in(self.root / ROUTER_PATH, "fts_documents", term)
+            found = self._indexed_variants(ready, term)
+        else:
+            found = self._variants_in(router, "fts_documents", term)
+        if joined:
+            found = self._joined_variants([], router, "fts_documents", term, found)
+        return found
 
     def _indexed_variants(self, indexes: list[KeywordIndex], term: str) -> list[str]:
         assert self.stem is not None
@@ -291,6 +331,108 @@ class KeywordIndexes:
             if term_id is not None:
                 found.update(dict.fromkeys(index.variants(term_id)))
         return list(found)
+
+    def _cjk_variants(
+        self, indexes: list[KeywordIndex], path: Path, table: str, term: str
+    ) -> list[str]:
+        """The vocabulary terms holding a CJK key of ``term`` (a bigram, or a lone character
+        by itself: ``gezel_knowledge.cjk``), from the indexes when given, else from the table's
+        vocabulary; ``term`` itself first, as FTS5 would match it."""
+        tokens = fold_term(term)
+        if len(tokens) != 1:
+            return [term]  # a phrase: its tokens as written
+        keys = [k for k in dict.fromkeys(token_keys(tokens[0])) if has_cjk(k)]
+        return self._holding(indexes, path, table, keys, [tokens[0]])
+
+    def _joined_variants(
+        self, indexes: list[KeywordIndex], path: Path, table: str, term: str, found: list[str]
+    ) -> list[str]:
+        """``found`` and the vocabulary terms joining a word of ``term``'s stem to CJK
+        characters (its marked key, ``cjk.JOINED``)."""
+        tokens = fold_term(term)
+        if len(tokens) != 1:
+            return found
+        key = JOINED + (tokens[0] if self.stem is None else self.stem(tokens[0]))
+        return self._holding(indexes, path, table, [key], found)
+
+    def _holding(
+        self,
+        indexes: list[KeywordIndex],
+        path: Path,
+        table: str,
+        keys: list[str],
+        first: list[str],
+    ) -> list[str]:
+        """``first``, then the vocabulary terms holding any of ``keys`` (at most
+        :data:`_MAX_CJK_VARIANTS`), from the indexes when given, else from the vocabulary."""
+        found: dict[str, None] = dict.fromkeys(first)
+        for key in keys:
+            if indexes:
+                for index in indexes:
+                    term_id = index.term_id(key)
+                    if term_id is not None:
+                        found.update(dict.fromkeys(index.variants(term_id)))
+            else:
+                found.update(dict.fromkeys(self._vocabulary_holding(path, table, key)))
+        return list(found)[:_MAX_CJK_VARIANTS]
+
+    def _vocabulary_holding(self, path: Path, table: str, key: str) -> list[str]:
+        """The table's vocabulary terms holding CJK characters whose keys include ``key``."""
+        return [t for t, _ in self._holding_times(path, table, key)]
+
+    def _holding_times(self, path: Path, table: str, key: str) -> list[tuple[str, int]]:
+        """The same, each with the times ``key`` occurs in it."""
+        keys, bounds, pair_term, times, terms = self._cjk_keys(path, table)
+        at = bisect.bisect_left(keys, key)
+        if at == len(keys) or keys[at] != key:
+            return []
+        span = range(bounds[at], bounds[at + 1])
+        return [(terms[pair_term[i]], times[i]) for i in span]
+
+    def _cjk_keys(self, path: Path, table: str) -> _KeyMap:
+        """The keys of the table's CJK vocabulary (``reader._kwkeys``), each with its terms
+        and repeats, made once per handle: a key's terms are then a binary search away."""
+        found = self._key_maps.get((str(path), table))
+        if found is None:
+            terms = self._cjk_vocabulary(path, table)
+            keys, pair_term, key_of, times = term_keys(terms, self.stem)
+            bounds = np.zeros(len(keys) + 1, dtype=np.int64)
+            np.cumsum(np.bincount(key_of, minlength=len(keys)), out=bounds[1:])
+            found = (keys, bounds.tolist(), pair_term.tolist(), times.tolist(), terms)
+            self._key_maps[(str(path), table)] = found
+        return found
+
+    def _cjk_vocabulary(self, path: Path, table: str) -> list[str]:
+        """The table's vocabulary terms holding a CJK character, read once per handle; in a
+        large shard only those starting with one."""
+        found = self._cjk_terms.get((str(path), table))
+        if found is None:
+            conn = self._vocabulary(path, table)
+            # fts5vocab counts every term's postings as it lists it, so a whole vocabulary
+            # costs about what an index build reads (0.57 s of CPU on 200,000 passages): a
+            # large shard, which builds its index after its first searches anyway, reads only
+            # the terms starting with a CJK character (they sort after every Latin letter).
+            # Its fallback then misses words like ``redis集成`` that the index has.
+            start = "\u1100" if (str(path), table) in self._large else ""
+            rows = conn.execute(
+                "SELECT term FROM temp.vocab WHERE term >= ? AND term GLOB ?", (start, CJK_GLOB)
+            )
+            found = self._cjk_terms[(str(path), table)] = [str(t) for (t,) in rows]
+        return found
+
+    def _note_size(self, shard: ShardInfo) -> None:
+        if shard.chunk_count >= SYNC_BUILD_MAX_CHUNKS:
+            # The passages' vocabulary only: the titles' (the router's) is far smaller.
+            self._large.add((str(self._shard_file(shard)), "fts_chunks"))
+
+    def _vocabulary(self, path: Path, table: str) -> sqlite3.Connection:
+        """A connection with ``temp.vocab``, the table's ``fts5vocab`` row view (kept)."""
+        conn = self._vocab.get((str(path), table))
+        if conn is None:
+            conn = build_connection(path)
+            conn.execute(f"CREATE VIRTUAL TABLE temp.vocab USING fts5vocab(main, {table}, row)")
+            self._vocab[(str(path), table)] = conn
+        return conn
 
     def _variants_in(self, path: Path, table: str, term: str) -> list[str]:
         if self.stem is None or " " in term:
@@ -317,16 +459,41 @@ class KeywordIndexes:
         prefix = word[: min(len(stem), len(word)) if shared is None else shared]
         if len(prefix) < 3:
             return [word]
-        conn = self._vocab.get((str(path), table))
-        if conn is None:
-            conn = build_connection(path)
-            conn.execute(f"CREATE VIRTUAL TABLE temp.vocab USING fts5vocab(main, {table}, row)")
-            self._vocab[(str(path), table)] = conn
+        conn = self._vocabulary(path, table)
         rows = conn.execute(
             "SELECT term FROM temp.vocab WHERE term >= ? AND term < ? LIMIT 4096",
             (prefix, prefix + "\U0010ffff"),
         )
         return [str(t) for (t,) in rows if self.stem(str(t)) == stem]
+
+    # -- the FTS5 fallback's index of one question's keys ---------------------------------------
+
+    def scoped(self, shard: ShardInfo, words: dict[str, str | None]) -> KeywordIndex:
+        """An index of the question's keys only, read from the shard's FTS5 tables
+        (``reader._kwscoped``): ``words`` maps each key to the question's word it stems from,
+        ``None`` for a CJK pair or a joined word's key."""
+        path = self._shard_file(shard)
+        self._note_size(shard)
+        conn = self._vocabulary(path, "fts_chunks")
+        conn.execute(
+            f"CREATE VIRTUAL TABLE IF NOT EXISTS {INSTANCES}"
+            " USING fts5vocab(main, fts_chunks, instance)"
+        )
+        with self._lock:
+            sized = self._lengths.get(shard.id)
+        if sized is None:
+            sized = docsize_lengths(conn, "fts_chunks")
+            with self._lock:
+                self._lengths[shard.id] = sized
+        variants: dict[str, list[tuple[str, int]]] = {}
+        for key, word in words.items():
+            if word is None:
+                variants[key] = self._holding_times(path, "fts_chunks", key)
+            else:
+                plain = self._variants_in(path, "fts_chunks", word)
+                variants[key] = [(fold_term(t)[0], 1) for t in plain if not has_cjk(t)]
+        built = scoped_index(conn, sized[0], sized[1], variants)
+        return KeywordIndex(built, stemmed=self.stem is not None, verified=True)
 
     def wait(self) -> None:
         """Wait for every background build started so far."""
@@ -343,6 +510,9 @@ class KeywordIndexes:
             for conn in self._vocab.values():
                 conn.close()
             self._vocab.clear()
+            self._cjk_terms.clear()
+            self._lengths.clear()
+            self._key_maps.clear()
 
 
 @functools.cache

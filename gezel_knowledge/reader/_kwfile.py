@@ -28,8 +28,10 @@ from gezel_knowledge.reader._kwindex import BuiltIndex
 
 __all__ = ["FORMAT_VERSION", "IndexRefused", "read_index", "write_index"]
 
-FORMAT_VERSION = 3
-"""Bumped whenever the layout or the arithmetic changes: older files are rebuilt."""
+FORMAT_VERSION = 5
+"""Bumped whenever the layout or the arithmetic changes: older files are rebuilt (5: terms
+holding CJK characters are keyed by their bigrams and marked joined words,
+``gezel_knowledge.cjk``; 4 keyed joined words as plain ones)."""
 
 _MAGIC = b"GZKWIX\r\n"
 _ALIGN = 8

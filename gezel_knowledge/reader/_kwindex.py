@@ -31,6 +31,9 @@ from typing import Any, Protocol
 import numpy as np
 from numpy.typing import NDArray
 
+from gezel_knowledge.cjk import has_cjk
+from gezel_knowledge.reader._kwkeys import term_keys
+
 __all__ = [
     "K1",
     "B",
@@ -38,8 +41,10 @@ __all__ = [
     "DamagedIndex",
     "KeywordIndex",
     "QueryTerm",
+    "assembled",
     "bm25_idf",
     "build_index",
+    "docsize_lengths",
     "search_idf",
     "top_passages",
     "varints",
@@ -122,8 +127,9 @@ def varints(blob: bytes) -> list[int]:
     return out
 
 
-def _docsize_lengths(conn: sqlite3.Connection, table: str) -> NDArray[np.uint32]:
-    """Each passage's token count (all columns) from ``<table>_docsize``, by passage id."""
+def docsize_lengths(conn: sqlite3.Connection, table: str) -> tuple[NDArray[np.uint32], int]:
+    """Each passage's token count (all columns) from ``<table>_docsize``, by passage id, and
+    the number of passages."""
     ids: list[int] = []
     sizes: list[int] = []
     for rowid, blob in conn.execute(f"SELECT id, sz FROM {table}_docsize ORDER BY id"):
@@ -135,7 +141,7 @@ def _docsize_lengths(conn: sqlite3.Connection, table: str) -> NDArray[np.uint32]
         raise ValueError("passage ids too sparse or too large for a dense length table")
     lengths = np.zeros(top + 1, dtype=np.uint32)
     lengths[np.asarray(ids, dtype=np.int64)] = np.asarray(sizes, dtype=np.uint32)
-    return lengths
+    return lengths, len(ids)
 
 
 _BATCH_CHARS = 4_000_000
@@ -220,34 +226,35 @@ def _ranges(starts: NDArray[np.int64], lengths: NDArray[np.int64]) -> NDArray[np
 def _grouped(
     runs: _Runs, stem: Callable[[str], str] | None
 ) -> tuple[list[str], NDArray[np.int64], NDArray[np.int32], NDArray[np.uint16], list[str] | None]:
-    """Keys (terms or stems, sorted), posting counts per key, postings in key order: a stem's
-    variants merged into one list, frequencies summed per passage."""
+    """Keys (terms or stems, sorted), posting counts per key, postings in key order: the terms
+    of a key (a stem's variants, the CJK terms holding a bigram) merged into one list,
+    frequencies summed per passage (times the key's repeats in each term)."""
     counts = np.concatenate(runs.counts) if runs.counts else np.zeros(0, np.int64)
     docs, freqs = runs.docs[: runs.used], runs.freqs[: runs.used]
-    if stem is None:
+    if stem is None and not any(not t.isascii() and has_cjk(t) for t in runs.terms):
         return runs.terms, counts, docs, freqs, None  # the vocabulary is sorted already
-    term_keys = [stem(t) for t in runs.terms]
-    keys = sorted(set(term_keys))
-    index = {k: i for i, k in enumerate(keys)}
-    key_of = np.array([index[k] for k in term_keys], dtype=np.int64)
+    keys, pair_term, key_of, times = term_keys(runs.terms, stem)
     term_start = np.concatenate(([0], np.cumsum(counts)[:-1]))
-    by_key = np.argsort(key_of, kind="stable")  # a key's variants in vocabulary order
+    pair_counts = counts[pair_term]
     key_terms = np.zeros(len(keys) + 1, dtype=np.int64)
     np.cumsum(np.bincount(key_of, minlength=len(keys)), out=key_terms[1:])
     key_postings = np.zeros(len(keys) + 1, dtype=np.int64)
-    np.cumsum(np.bincount(key_of, weights=counts, minlength=len(keys)), out=key_postings[1:])
-    out_docs = np.zeros(docs.shape[0], dtype=np.int32)
-    out_freqs = np.zeros(docs.shape[0], dtype=np.uint16)
+    np.cumsum(np.bincount(key_of, weights=pair_counts, minlength=len(keys)), out=key_postings[1:])
+    size = int(key_postings[-1])
+    out_docs = np.zeros(size, dtype=np.int32)
+    out_freqs = np.zeros(size, dtype=np.uint16)
     key_counts = np.zeros(len(keys), dtype=np.int64)
     used = 0
     # Blocks of keys, so that sorting variants together needs memory for one block only.
     for lo, hi in _blocks(key_postings):
-        block = by_key[key_terms[lo] : key_terms[hi]]
-        take = _ranges(term_start[block], counts[block])
-        b_docs, b_freqs = docs[take], freqs[take]
-        b_key = np.repeat(key_of[block] - lo, counts[block])
+        # The pairs come by key, a key's terms in vocabulary order.
+        block = np.arange(key_terms[lo], key_terms[hi])
+        take = _ranges(term_start[pair_term[block]], pair_counts[block])
+        b_docs = docs[take]
+        b_freqs = freqs[take].astype(np.int64) * np.repeat(times[block], pair_counts[block])
+        b_key = np.repeat(key_of[block] - lo, pair_counts[block])
         order = np.lexsort((b_docs, b_key))
-        b_docs, b_freqs, b_key = b_docs[order], b_freqs[order].astype(np.int64), b_key[order]
+        b_docs, b_freqs, b_key = b_docs[order], b_freqs[order], b_key[order]
         first = np.ones(b_docs.shape[0], dtype=np.bool_)
         first[1:] = (b_key[1:] != b_key[:-1]) | (b_docs[1:] != b_docs[:-1])
         starts = np.flatnonzero(first)
@@ -259,9 +266,9 @@ def _grouped(
         out_freqs[used:end] = summed
         key_counts[lo:hi] = np.bincount(b_key[starts], minlength=hi - lo)
         used = end
+    terms, at = pair_term.tolist(), key_terms.tolist()
     variants = [
-        " ".join(runs.terms[i] for i in by_key[key_terms[k] : key_terms[k + 1]])
-        for k in range(len(keys))
+        " ".join([runs.terms[i] for i in terms[at[k] : at[k + 1]]]) for k in range(len(keys))
     ]
     return keys, key_counts, out_docs[:used], out_freqs[:used], variants
 
@@ -305,11 +312,25 @@ def build_index(
     terms are parsed at once), so memory holds the postings and one batch of instances, never
     the token stream.
     """
-    lengths = _docsize_lengths(conn, table)
-    rows = int(conn.execute(f"SELECT COUNT(*) FROM {table}_docsize").fetchone()[0])
+    lengths, rows = docsize_lengths(conn, table)
+    tokens = int(lengths.sum(dtype=np.int64))
+    keys, counts, docs, freqs, variants = _grouped(_read_runs(conn, table, tokens), stem)
+    return assembled(lengths, rows, keys, counts, docs, freqs, variants)
+
+
+def assembled(  # noqa: PLR0917 - the index's arrays
+    lengths: NDArray[np.uint32],
+    rows: int,
+    keys: list[str],
+    counts: NDArray[np.int64],
+    docs: NDArray[np.int32],
+    freqs: NDArray[np.uint16],
+    variants: list[str] | None,
+) -> BuiltIndex:
+    """An index of postings grouped by key (``counts`` postings each, in key order): their
+    offsets, each key's largest possible part of a score and each list's check."""
     tokens = int(lengths.sum(dtype=np.int64))
     norms = norms_of(lengths, rows, tokens)
-    keys, counts, docs, freqs, variants = _grouped(_read_runs(conn, table, tokens), stem)
     offsets = np.zeros(len(keys) + 1, dtype=np.int64)
     np.cumsum(counts, out=offsets[1:])
     max_parts = np.zeros(len(keys), dtype=np.float64)

@@ -28,7 +28,7 @@ import json
 import sqlite3
 import threading
 import weakref
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -36,6 +36,7 @@ from numpy.typing import NDArray
 
 from gezel_knowledge._rows import fetch_all
 from gezel_knowledge.archive.paths import ROUTER_PATH
+from gezel_knowledge.cjk import has_cjk, term_units, token_keys, token_parts
 from gezel_knowledge.query import STOPWORDS
 from gezel_knowledge.reader._fold import fold_term
 from gezel_knowledge.reader._kwcache import build_connection
@@ -84,6 +85,15 @@ class _TitleWords:
     tokens: int
     """Tokens of every row and column, as FTS5's BM25 counts them."""
     common: dict[str, bool] = field(default_factory=dict)
+    _cjk: dict[int, frozenset[str]] | None = None
+
+    def cjk_keys(self, stem: Callable[[str], str] | None) -> dict[int, frozenset[str]]:
+        """The keys of each title word holding CJK characters, by word id (made once)."""
+        if self._cjk is None:
+            self._cjk = {
+                i: frozenset(token_keys(w, stem)) for w, i in self.words.items() if has_cjk(w)
+            }
+        return self._cjk
 
 
 _cache: weakref.WeakKeyDictionary[CatalogStore, _TitleWords] = weakref.WeakKeyDictionary()
@@ -227,7 +237,7 @@ def named_titles(
         named, rowids = named[keep], rowids[keep]
         if named.size == 0:
             return []
-    phrases = [v for t in terms for v in store.keyword.title_variants(t)]
+    phrases = [v for t in terms for v in _title_phrases(store, t)]
     if titles.rows == 0 or any(" " in p for p in phrases):
         return _scored_by_fts5(store, rowids, phrases, limit)
     lengths = np.array([found[int(r)][1] for r in rowids], dtype=np.uint32)
@@ -237,15 +247,48 @@ def named_titles(
     return [RankedDocument(document_id, score) for document_id, score in best[:limit]]
 
 
+def _title_phrases(store: CatalogStore, term: str) -> list[str]:
+    """The title words a query term scores: its stem's variants; for a word holding CJK
+    characters, those of its parts, each title word once."""
+    units = term_units(term)
+    if len(units) == 1:
+        return store.keyword.title_variants(term)
+    return list(dict.fromkeys(v for u in units for v in store.keyword.title_variants(u)))
+
+
+def _cjk_named(
+    store: CatalogStore, titles: _TitleWords, stands_for: dict[str, list[int]], cjk: set[str]
+) -> None:
+    """Add to each CJK key of the query (``cjk``) the title words holding CJK characters
+    whose every key (bigrams, and the stems of words joined to them) the query holds."""
+    stem = store.keyword.stem
+    held = set(cjk) | {stem(u) if stem is not None else u for u in stands_for if u not in cjk}
+    for word, keys in titles.cjk_keys(stem).items():
+        if keys <= held:
+            for key in keys & cjk:
+                stands_for[key].append(word)
+
+
 def _named(store: CatalogStore, titles: _TitleWords, terms: Sequence[str]) -> NDArray[np.intp]:
     """The titles (positions in ``titles.rowids``) the terms name, ascending."""
-    # Each query token stands for the title words sharing its stem.
+    # Each query token stands for the title words sharing its stem; a token holding CJK
+    # characters is read as its parts (gezel_knowledge.cjk), each CJK key standing for the
+    # title words all of whose keys the query holds.
     stands_for: dict[str, list[int]] = {}
+    cjk: set[str] = set()
     for term in terms:
         for token in fold_term(term):
-            if token not in stands_for:
-                variants = store.keyword.title_variants(token)
-                stands_for[token] = [titles.words[v] for v in variants if v in titles.words]
+            for unit, is_cjk in token_parts(token):
+                if unit in stands_for:
+                    continue
+                if is_cjk:
+                    cjk.add(unit)
+                    stands_for[unit] = []
+                    continue
+                variants = store.keyword.title_variants(unit)
+                stands_for[unit] = [titles.words[v] for v in variants if v in titles.words]
+    if cjk:
+        _cjk_named(store, titles, stands_for, cjk)
     marked = np.zeros(len(titles.words), dtype=np.bool_)
     for ids in stands_for.values():
         marked[ids] = True

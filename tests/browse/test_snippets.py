@@ -31,3 +31,11 @@ def test_the_window_opens_near_the_first_term_and_text_is_escaped() -> None:
     assert snippet.endswith(" …")
     assert "&lt;b&gt;<mark>needle</mark>&lt;/b&gt; &amp; more" in snippet
     assert len(snippet) < 220
+
+
+def test_a_cjk_question_marks_its_pairs_inside_a_run() -> None:
+    # 如何注册路由拦截器: its pairs 注册, 路由 and 拦截 (and 截器, covered by 拦截 first) are
+    # marked inside the passage's run, as keyword search matched them; 如何 is not there.
+    assert marked_snippet("在项目中注册路由拦截器，即可校验。", "如何注册路由拦截器") == (
+        "在项目中<mark>注册</mark><mark>路由</mark><mark>拦截</mark>器，即可校验。"
+    )
