@@ -284,6 +284,39 @@ def test_sphinx_conf_py_is_read_statically(tmp_path: Path) -> None:
     assert read_conf("def broken(:\n") == {}
 
 
+def test_conf_py_lists_grown_under_a_condition_are_read(tmp_path: Path) -> None:
+    # pip's conf.py: extensions starts as one name and gains myst_parser inside
+    # `if "man" not in tags:`; the HTML build loads it, so .md pages are read.
+    conf = (
+        'extensions = ["own_ext"]\n'
+        'if "man" not in tags:\n'
+        '    extensions.extend(("sphinx.ext.todo", "myst_parser"))\n'
+        "try:\n"
+        "    import x\n"
+        "except ImportError:\n"
+        '    extensions.append("fallback")\n'
+        'project = "Pipe"\n'
+        "def setup(app):\n"
+        '    extensions.append("never")\n'
+    )
+    assert read_conf(conf)["extensions"] == [
+        "own_ext",
+        "sphinx.ext.todo",
+        "myst_parser",
+        "fallback",
+    ]
+    assert "extensions" not in read_conf('extensions = ["a"]\nextensions.append(name())\n')
+    root = write_tree(
+        tmp_path / "site",
+        {"conf.py": conf, "index.md": "# Pipe\n\n```{toctree}\nguide\n```\n", "guide.md": "# G\n"},
+        catalog=None,
+    )
+    source = load_markdown_tree(root)
+    assert source.site == "sphinx"
+    assert source.metadata.name == "Pipe"
+    assert _order(source) == ["index", "guide"]
+
+
 def test_sphinx_labels_domain_objects_and_footnotes(tmp_path: Path) -> None:
     source = load_markdown_tree(_sphinx_tree(tmp_path))
     alpha = _body(source, "guides/alpha")

@@ -120,7 +120,10 @@ def read_conf(text: str) -> dict[str, Any]:
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return {}
     known: dict[str, Any] = {}
-    for statement in tree.body:
+    for statement in _module_statements(tree.body):
+        if isinstance(statement, ast.Expr):
+            _mutate(statement.value, known)
+            continue
         if isinstance(statement, ast.Assign):
             targets, value_node = statement.targets, statement.value
         elif isinstance(statement, ast.AnnAssign) and statement.value is not None:
@@ -142,6 +145,64 @@ def read_conf(text: str) -> dict[str, Any]:
                 else:
                     known[target.id] = value
     return known
+
+
+_GROWING = ("append", "extend", "insert")
+
+
+def _module_statements(body: list[ast.stmt], *, nested: bool = False) -> list[ast.stmt]:
+    """The module's statements in order; inside its ``if``/``try``/``with`` blocks (every
+    branch), only those growing a list (``extensions.append("x")``, ``.extend(...)``,
+    ``.insert(...)``, ``+=``), which a configuration often does under a condition (``if "man"
+    not in tags:``): what the HTML build may load is counted (a function's body is not run)."""
+    out: list[ast.stmt] = []
+    for statement in body:
+        if isinstance(statement, ast.If | ast.Try | ast.With):
+            blocks: list[list[ast.stmt]] = [statement.body]
+            if isinstance(statement, ast.If):
+                blocks.append(statement.orelse)
+            elif isinstance(statement, ast.Try):
+                blocks += [statement.orelse, statement.finalbody]
+                blocks += [handler.body for handler in statement.handlers]
+            for block in blocks:
+                out += _module_statements(block, nested=True)
+        elif not nested or _grows(statement):
+            out.append(statement)
+    return out
+
+
+def _grows(statement: ast.stmt) -> bool:
+    """Whether a statement may grow a list: ``+=`` or a call (``.append(...)``)."""
+    if isinstance(statement, ast.AugAssign):
+        return isinstance(statement.op, ast.Add)
+    return isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call)
+
+
+def _mutate(node: ast.expr, known: dict[str, Any]) -> None:
+    """``name.append(x)``, ``.extend(xs)``, ``.insert(i, x)`` of a known list, applied; with a
+    value that is not literal the list is no longer known."""
+    if not (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and isinstance(node.func.value, ast.Name)
+        and node.func.attr in _GROWING
+        and isinstance(known.get(node.func.value.id), list)
+    ):
+        return
+    name = node.func.value.id
+    args = node.args[1:] if node.func.attr == "insert" else node.args
+    try:
+        values = [_value(a, known) for a in args]
+    except RecursionError:
+        values = [_UNKNOWN]
+    if len(values) != 1 or node.keywords or values[0] is _UNKNOWN:
+        known.pop(name, None)
+    elif node.func.attr == "extend" and isinstance(values[0], list):
+        known[name] = [*known[name], *values[0]]
+    elif node.func.attr == "extend":
+        known.pop(name, None)
+    else:
+        known[name] = [*known[name], values[0]]
 
 
 def assigned_names(text: str) -> frozenset[str]:
