@@ -841,3 +841,26 @@ def test_include_markdown_puts_files_in_with_their_links_moved(tmp_path: Path) -
     # Lines after the first keep the directive's indentation (inside the admonition).
     assert "!!! note\n    \n\n    Fast.\n    <!--intro-end-->\n" in home
     assert '{% include-markdown "../missing.md" %}' in home
+
+
+def test_snippet_scissors_take_any_number_of_dashes(tmp_path: Path) -> None:
+    # pymdownx.snippets reads -+8<-+ (Powertools writes ---8<-- "examples/...").
+    root = write_tree(
+        tmp_path / "site",
+        {
+            "mkdocs.yml": (
+                "site_name: S\nnav:\n  - index.md\n"
+                "markdown_extensions:\n  - pymdownx.snippets:\n      base_path: '.'\n"
+            ),
+            "docs/index.md": (
+                '# Home\n\n```python\n---8<-- "examples/app.py"\n```\n\n'
+                '-8<-\nexamples/two.py\n-8<-\n;---8<-- "kept.py"\n'
+            ),
+            "examples/app.py": "print('one')\n",
+            "examples/two.py": "print('two')\n",
+        },
+    )
+    body = load_markdown_tree(root).documents[0].load_body(LINKS)
+    assert "```python\nprint('one')\n```" in body
+    assert "print('two')" in body
+    assert '\n---8<-- "kept.py"' in body

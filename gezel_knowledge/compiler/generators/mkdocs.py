@@ -153,7 +153,7 @@ class MkDocs(Generator):
             body = expand_include_markdown(
                 body, page=page.resolve(), within=within.resolve(), opening=tags[0], closing=tags[1]
             )
-        if "--8<--" not in body:
+        if "8<-" not in body:  # pymdownx.snippets' scissors, ``--8<--`` or ``---8<--``
             return body
         bases = _snippet_bases(site.config)
         if not bases:
