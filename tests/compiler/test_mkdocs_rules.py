@@ -864,3 +864,29 @@ def test_snippet_scissors_take_any_number_of_dashes(tmp_path: Path) -> None:
     assert "```python\nprint('one')\n```" in body
     assert "print('two')" in body
     assert '\n---8<-- "kept.py"' in body
+
+
+def test_the_default_languages_own_nav_is_the_navigation(tmp_path: Path) -> None:
+    # mkdocs-static-i18n 1.x: a language entry's nav replaces mkdocs.yml's nav for that
+    # language; the default language (default: true, not the first) is the catalog's.
+    root = write_tree(
+        tmp_path / "site",
+        {
+            "mkdocs.yml": (
+                "site_name: S\nnav:\n  - other.md\n"
+                "plugins:\n  - search\n  - i18n:\n      docs_structure: folder\n      languages:\n"
+                "        - locale: ja\n          nav:\n            - ja/index.md\n"
+                "        - locale: en\n          default: true\n          nav:\n"
+                "            - Intro: index.md\n            - Guide:\n"
+                "                - Start: guide/start.md\n            - Gone: gone.md\n"
+            ),
+            "docs/index.md": "# Home\n",
+            "docs/other.md": "# Other\n",
+            "docs/guide/start.md": "# Start\n",
+            "docs/ja/index.md": "# ホーム\n",
+        },
+    )
+    source = load_markdown_tree(root)
+    assert _order(source) == ["index", "guide/start"]
+    assert {d.id: d.title for d in source.documents}["index"] == "Intro"
+    assert [(w.reason, w.line) for w in source.warnings] == [("missing-outline-page", 18)]

@@ -47,7 +47,10 @@ from gezel_knowledge.compiler.generators._literate_nav import (
     plugin_options,
 )
 from gezel_knowledge.compiler.generators._material_blog import place_posts, post_urls
-from gezel_knowledge.compiler.generators._mkdocs_i18n import other_language_patterns
+from gezel_knowledge.compiler.generators._mkdocs_i18n import (
+    default_language_nav,
+    other_language_patterns,
+)
 from gezel_knowledge.compiler.generators._monorepo import Monorepo
 from gezel_knowledge.compiler.generators._snippets import expand_snippets
 from gezel_knowledge.compiler.generators._toc_slugs import toc_slug_rule
@@ -308,6 +311,9 @@ def _read_config(file: Path, root: Path) -> tuple[dict[str, Any], YamlNode | Non
             # MkDocs 0.17 to 1.2 read the deprecated ``pages`` as ``nav`` (1.3 refuses it):
             # a site that still has it was built with it as its navigation.
             own = nodes.value.get("pages")
+        if isinstance(nodes.value, dict):
+            # mkdocs-static-i18n builds the default language with its own nav, if it has one.
+            own = default_language_nav(nodes.value.get("plugins")) or own
         if own is not None:
             nav, nav_file = own, each
     data.pop("INHERIT", None)
