@@ -83,6 +83,9 @@ class JupyterBook(Generator):
     name = "jupyter-book"
     described_as = "a Jupyter Book"
     marker = "_toc.yml"
+    # Its pages are read by myst-parser, which warns about front matter that is not YAML and
+    # builds the page without it.
+    lenient_front_matter = True
     page_suffixes = (*MARKDOWN_SUFFIXES, NOTEBOOK)
     outline_required = "outline file"
 

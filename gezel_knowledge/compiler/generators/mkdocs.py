@@ -76,6 +76,8 @@ class MkDocs(Generator):
     name = "mkdocs"
     described_as = "an MkDocs site"
     marker = "mkdocs.yml"
+    # MkDocs reads a page whose meta-data block is not YAML as a page without meta-data.
+    lenient_front_matter = True
     found_from_content = True
     outline_required = "mkdocs.yml with nav"
 

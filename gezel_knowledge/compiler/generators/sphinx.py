@@ -341,6 +341,9 @@ class Sphinx(Generator):
     name = "sphinx"
     described_as = "a Sphinx site"
     marker = "conf.py"
+    # myst-parser warns about front matter that is not YAML (myst.topmatter) and builds the
+    # page without it.
+    lenient_front_matter = True
     page_suffixes = (*MARKDOWN_SUFFIXES, NOTEBOOK)
 
     def detect(self, root: Path, *, forced: bool) -> Site | None:
