@@ -317,6 +317,28 @@ def test_conf_py_lists_grown_under_a_condition_are_read(tmp_path: Path) -> None:
     assert _order(source) == ["index", "guide"]
 
 
+def test_sphinx_orphan_pages_follow_the_navigation_in_name_order(tmp_path: Path) -> None:
+    # `orphan:` pages are built outside every toctree (pip's ResolutionImpossible example,
+    # linked from its UX guidance); a page without it that no toctree includes is left out.
+    root = write_tree(
+        tmp_path / "site",
+        {
+            "conf.py": 'extensions = ["myst_parser"]\nexclude_patterns = ["drafts/*"]\n',
+            "index.md": "# Home\n\n```{toctree}\nguide\n```\n",
+            "guide.md": "# Guide\n\nSee [the example](z/example).\n",
+            "z/example.md": "---\norphan:\n---\n\n# Example error\n",
+            "a/early.md": "---\norphan: true\n---\n\n# Early\n",
+            "stray.md": "# Stray\n",
+            "drafts/note.md": "---\norphan:\n---\n# Draft\n",
+        },
+    )
+    source = load_markdown_tree(root)
+    assert _order(source) == ["index", "guide", "a/early", "z/example"]
+    guide = _body(source, "guide")
+    assert "[the example](knowledge://tester/demo/z/example)" in guide
+    assert source.warnings == ()
+
+
 def test_sphinx_labels_domain_objects_and_footnotes(tmp_path: Path) -> None:
     source = load_markdown_tree(_sphinx_tree(tmp_path))
     alpha = _body(source, "guides/alpha")

@@ -19,7 +19,8 @@ toctrees are still followed), as are the pages an API generator writes at build 
 (sphinx-autodoc2's ``apidocs``, sphinx-tags' ``_tags``); a missing document is left out with
 a warning, as Sphinx gives one (sphinx-autoapi's ``autoapi_root`` is such a folder too, and a
 file ``conf.py`` names by its path, which its code writes). Documents no toctree includes are
-not in the navigation and are left out.
+not in the navigation and are left out, but for those whose front matter says ``orphan:``
+(published outside the navigation, as pages link to them), which follow it in name order.
 
 Metadata: ``project`` (the name), ``author`` (the publisher, unless ``html_theme_options``
 names a ``repository_url``, or ``html_context`` a GitHub user), ``language`` (else ``en``),
@@ -49,6 +50,7 @@ from gezel_knowledge.compiler.generators._context import (
 from gezel_knowledge.compiler.generators.base import Generator, LinkStyle, Site
 from gezel_knowledge.compiler.generators.outline import Outline, OutlinePage, OutlineSection
 from gezel_knowledge.compiler.text.data import read_text_file
+from gezel_knowledge.compiler.text.frontmatter import split_front_matter
 from gezel_knowledge.compiler.text.myst import Toctree, toctrees
 
 __all__ = [
@@ -467,7 +469,26 @@ class _Toctrees:
                 )
                 root.children.append(into)
             self.include(self.root_doc, file, tree, into)
+        self.orphans(root)
         return Outline("sphinx", root, where, interleaved_root=True)
+
+    def orphans(self, root: OutlineSection) -> None:
+        """The pages no toctree includes that say they are published outside the navigation
+        (front matter ``orphan:``), after it in name order, as MkDocs' ``not_in_nav`` pages:
+        Sphinx builds them, and pages link to them."""
+        for name in self.docnames():
+            file = self.file_of(name)
+            if name in self.placed or file is None or file.suffix.lower() == NOTEBOOK:
+                continue
+            if not self.ctx.is_page(file):
+                continue
+            text = read_text_file(file, where=self.ctx.display(file))
+            front = split_front_matter(text, path=self.ctx.display(file), lenient=True)
+            if "orphan" in front.data:
+                self.placed.add(name)
+                root.children.append(
+                    OutlinePage(self.ctx.rel(file), None, len(root.children), None, None)
+                )
 
     def trees(self, file: Path) -> list[Toctree]:
         """The toctrees of a document's source (none in a notebook)."""
