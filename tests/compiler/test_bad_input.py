@@ -124,13 +124,14 @@ def test_missing_metadata_says_where_to_set_it(tmp_path: Path) -> None:
 
 
 def test_bad_front_matter_names_file_and_line(tmp_path: Path) -> None:
-    # A generator's page (MkDocs stops on it too); a plain folder's is only warned about.
-    files = {"mkdocs.yml": "site_name: T\n", "docs/a.md": "---\ntitle: A\nordinal: [1\n---\nB.\n"}
+    # A page of a generator that stops on it (Hugo fails to unmarshal it); a plain folder's,
+    # MkDocs', Sphinx's and Jupyter Book's are only warned about (tests/compiler/test_sites).
+    files = {"hugo.toml": 'title = "T"\n', "content/a.md": "---\ntitle: A\nordinal: [1\n---\nB.\n"}
     root = write_tree(tmp_path / "t", files)
     with pytest.raises(SourceError) as err:
         build(root, tmp_path / "t.gezk")
     assert err.value.reason == "invalid-front-matter"
-    assert err.value.path == "docs/a.md"
+    assert err.value.path == "content/a.md"
 
 
 @pytest.mark.parametrize(

@@ -107,6 +107,26 @@ def test_a_waiver_without_the_cc0_deed_is_not_taken_for_cc0() -> None:
     assert recognise_licence(notice) is None
 
 
+def test_mit_no_attribution_is_told_from_mit() -> None:
+    # MIT-0 keeps MIT's grant under its own title and drops its condition: no attribution.
+    mit0 = (
+        "MIT No Attribution\n\nCopyright 2019 Amazon.com, Inc. or its affiliates.\n\n"
+        "Permission is hereby granted, free of charge, to any person obtaining a copy of this\n"
+        "software, to deal in the Software without restriction, subject to no condition.\n"
+    )
+    found = recognise_licence(mit0)
+    assert found is not None
+    assert (found.spdx, found.attribution_required) == ("MIT-0", False)
+    condition = "The above copyright notice and this permission notice shall be included in all"
+    full_mit = "MIT No Attribution? no: " + MIT + condition + " copies\n"
+    mit = recognise_licence(full_mit)
+    assert mit is not None
+    assert (mit.spdx, mit.attribution_required) == ("MIT", True)
+    plain = recognise_licence(MIT)
+    assert plain is not None
+    assert plain.spdx == "MIT"
+
+
 @pytest.mark.parametrize(
     ("text", "holder"),
     [
@@ -122,6 +142,12 @@ def test_a_waiver_without_the_cc0_deed_is_not_taken_for_cc0() -> None:
         ("Copyright (C) 2007 Free Software Foundation, Inc. <https://fsf.org/>", None),
         ("[© CC BY 4.0](https://creativecommons.org/licenses/by/4.0/legalcode)", None),
         ("Copyright © 2025 Yusuke Nakada. Generated with <a href='x'>DocFX</a>", "Yusuke Nakada"),
+        # A closing note in parentheses names no one (pip's licence).
+        (
+            "Copyright (c) 2008-present The pip developers (see AUTHORS.txt file)",
+            "The pip developers",
+        ),
+        ("Copyright 2020 Kettle (Pty) Ltd", "Kettle (Pty) Ltd"),
     ],
 )
 def test_the_copyright_holder_of_a_notice(text: str, holder: str | None) -> None:

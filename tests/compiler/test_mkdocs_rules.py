@@ -732,3 +732,161 @@ def test_blog_post_url_date_formats_and_fields() -> None:
     assert _formatted("yy/M/d", 2024, 1, 5) == "24/1/5"
     assert _formatted("yyyy/MMM", 2024, 3, 5) == "2024/Mar"
     assert _formatted("yyyy 'week' ww", 2024, 3, 5) is None
+
+
+def test_a_properdocs_yml_is_read_as_mkdocs_yml(tmp_path: Path) -> None:
+    # ProperDocs (a fork of MkDocs 1.6) reads properdocs.yml before an mkdocs.yml.
+    root = write_tree(
+        tmp_path / "site",
+        {
+            "properdocs.yml": (
+                "site_name: Wheelwright\ntheme:\n  name: readthedocs\n"
+                "nav:\n  - Home: index.md\n  - Guide:\n    - setup.md\n"
+            ),
+            "mkdocs.yml": "site_name: Old name\nnav:\n  - setup.md\n",
+            "docs/index.md": "# Home\n\n[icon](img/favicon.ico)\n",
+            "docs/setup.md": "# Setup\n",
+        },
+        catalog=None,
+    )
+    source = load_markdown_tree(root)
+    assert source.site == "mkdocs"
+    assert source.metadata.name == "Wheelwright"
+    assert _order(source) == ["index", "setup"]
+    assert _placed(source)["setup"][0][-1] == "guide"
+    assert source.warnings == ()  # img/ is the readthedocs theme's own folder
+
+
+def test_a_zensical_toml_is_read_as_mkdocs_settings(tmp_path: Path) -> None:
+    # Zensical's [project] table holds MkDocs' settings: nav as inline tables, and
+    # markdown_extensions as a table whose unquoted pymdownx.* names nest.
+    root = write_tree(
+        tmp_path / "site",
+        {
+            "zensical.toml": (
+                "[project]\n"
+                'site_name = "Lantern"\n'
+                'repo_url = "https://github.com/lumen/lantern"\n'
+                "nav = [\n"
+                '  { "Home" = [\n'
+                '    { "Overview" = "index.md" },\n'
+                '    { "Changelog" = "changelog.md" },\n'
+                "  ] },\n"
+                '  { "Usage" = [ "usage/index.md", { "Themes" = "usage/themes.md" } ] },\n'
+                '  { "Blog" = "https://example.org/blog" },\n'
+                '  { "Gone" = "gone.md" },\n'
+                "]\n"
+                "[project.markdown_extensions.toc]\n"
+                'permalink = "#"\n'
+                "[project.markdown_extensions.pymdownx.snippets]\n"
+                "check_paths = true\n"
+            ),
+            "CHANGELOG.md": "# Changelog\n\n## 1.0\n\nFirst.\n",
+            "docs/index.md": "# Lantern\n\nSee [1.0](changelog.md#10).\n",
+            "docs/changelog.md": '--8<-- "CHANGELOG.md"\n',
+            "docs/usage/index.md": "# Usage\n",
+            "docs/usage/themes.md": "# Themes\n",
+        },
+        catalog=None,
+    )
+    source = load_markdown_tree(root)
+    assert source.site == "mkdocs"
+    assert source.metadata.name == "Lantern"
+    assert source.metadata.publisher is not None
+    assert source.metadata.publisher.id == "lumen"
+    assert _order(source) == ["index", "changelog", "usage/index", "usage/themes"]
+    titles = {d.id: d.title for d in source.documents}
+    assert titles["index"] == "Overview"
+    assert titles["usage/themes"] == "Themes"
+    # The missing page warns at the line of zensical.toml that names it.
+    assert [(w.reason, w.path, w.line) for w in source.warnings] == [
+        ("missing-outline-page", "zensical.toml", 11)
+    ]
+    changelog = next(d for d in source.documents if d.id == "changelog")
+    assert changelog.load_body(LINKS).startswith("# Changelog\n\n## 1.0")
+
+
+def test_include_markdown_puts_files_in_with_their_links_moved(tmp_path: Path) -> None:
+    # mkdocs-include-markdown-plugin: the part of README.md between two markers goes in the
+    # page, indented as the directive, its relative links rewritten from the repository root
+    # to docs/; headings offset; an include that cannot be read stays as written.
+    root = write_tree(
+        tmp_path / "site",
+        {
+            "mkdocs.yml": (
+                "site_name: S\nnav:\n  - index.md\n  - options.md\n"
+                "plugins:\n  - search\n  - include-markdown\n"
+            ),
+            "README.md": (
+                "# Project\n\nSkipped.\n<!--intro-start-->\n"
+                "Build with [options](docs/options.md#archs).\n\n"
+                "## Features\n\nFast.\n<!--intro-end-->\nAfter.\n"
+            ),
+            "docs/index.md": (
+                '# Home\n\n{%\n   include-markdown "../README.md"\n   start="<!--intro-start-->"\n'
+                '   end="<!--intro-end-->"\n   heading-offset=1\n%}\n\n'
+                '!!! note\n    {% include-markdown "../README.md" start="## Features" %}\n\n'
+                '{% include-markdown "../missing.md" %}\n'
+            ),
+            "docs/options.md": "# Options\n\n## archs\n\nWhich.\n",
+        },
+    )
+    source = load_markdown_tree(root)
+    assert source.warnings == ()
+    home = next(d for d in source.documents if d.id == "index").load_body(LINKS)
+    assert "Skipped." not in home
+    assert "After." not in home.split("!!! note")[0]
+    assert "Build with [options](knowledge://tester/demo/options#line=3-5)." in home
+    assert "\n### Features\n" in home
+    # Lines after the first keep the directive's indentation (inside the admonition).
+    assert "!!! note\n    \n\n    Fast.\n    <!--intro-end-->\n" in home
+    assert '{% include-markdown "../missing.md" %}' in home
+
+
+def test_snippet_scissors_take_any_number_of_dashes(tmp_path: Path) -> None:
+    # pymdownx.snippets reads -+8<-+ (Powertools writes ---8<-- "examples/...").
+    root = write_tree(
+        tmp_path / "site",
+        {
+            "mkdocs.yml": (
+                "site_name: S\nnav:\n  - index.md\n"
+                "markdown_extensions:\n  - pymdownx.snippets:\n      base_path: '.'\n"
+            ),
+            "docs/index.md": (
+                '# Home\n\n```python\n---8<-- "examples/app.py"\n```\n\n'
+                '-8<-\nexamples/two.py\n-8<-\n;---8<-- "kept.py"\n'
+            ),
+            "examples/app.py": "print('one')\n",
+            "examples/two.py": "print('two')\n",
+        },
+    )
+    body = load_markdown_tree(root).documents[0].load_body(LINKS)
+    assert "```python\nprint('one')\n```" in body
+    assert "print('two')" in body
+    assert '\n---8<-- "kept.py"' in body
+
+
+def test_the_default_languages_own_nav_is_the_navigation(tmp_path: Path) -> None:
+    # mkdocs-static-i18n 1.x: a language entry's nav replaces mkdocs.yml's nav for that
+    # language; the default language (default: true, not the first) is the catalog's.
+    root = write_tree(
+        tmp_path / "site",
+        {
+            "mkdocs.yml": (
+                "site_name: S\nnav:\n  - other.md\n"
+                "plugins:\n  - search\n  - i18n:\n      docs_structure: folder\n      languages:\n"
+                "        - locale: ja\n          nav:\n            - ja/index.md\n"
+                "        - locale: en\n          default: true\n          nav:\n"
+                "            - Intro: index.md\n            - Guide:\n"
+                "                - Start: guide/start.md\n            - Gone: gone.md\n"
+            ),
+            "docs/index.md": "# Home\n",
+            "docs/other.md": "# Other\n",
+            "docs/guide/start.md": "# Start\n",
+            "docs/ja/index.md": "# ホーム\n",
+        },
+    )
+    source = load_markdown_tree(root)
+    assert _order(source) == ["index", "guide/start"]
+    assert {d.id: d.title for d in source.documents}["index"] == "Intro"
+    assert [(w.reason, w.line) for w in source.warnings] == [("missing-outline-page", 18)]

@@ -260,12 +260,12 @@ def test_sphinx_toctree_order_from_the_root_document(tmp_path: Path) -> None:
         "guides/alpha",
         "guides/child",
         "ref/api-detail",
+        "orphan",  # built outside every toctree: after the navigation
     ]
     assert {"Guides", "Reference"} <= {t.name for t in source.topics}
     # ``Title <path>`` labels the page in the navigation
     site = source_site(root)
     assert outline_pages(recognise_outline(root, site).outline)["guides/zeta.md"] == "Custom title"
-    assert "orphan" not in {d.id for d in source.documents}
     # ref/api.rst is built by Sphinx but unreadable here: left out silently, its toctree
     # followed; only the missing document warns, as Sphinx does
     assert _warnings(source) == [("missing-outline-page", "start.md", 25)]
@@ -282,6 +282,61 @@ def test_sphinx_conf_py_is_read_statically(tmp_path: Path) -> None:
     assert conf["master_doc"] == "start"
     assert conf["html_theme_options"] == {"repository_url": "https://github.com/demo-org/docs"}
     assert read_conf("def broken(:\n") == {}
+
+
+def test_conf_py_lists_grown_under_a_condition_are_read(tmp_path: Path) -> None:
+    # pip's conf.py: extensions starts as one name and gains myst_parser inside
+    # `if "man" not in tags:`; the HTML build loads it, so .md pages are read.
+    conf = (
+        'extensions = ["own_ext"]\n'
+        'if "man" not in tags:\n'
+        '    extensions.extend(("sphinx.ext.todo", "myst_parser"))\n'
+        "try:\n"
+        "    import x\n"
+        "except ImportError:\n"
+        '    extensions.append("fallback")\n'
+        'project = "Pipe"\n'
+        "def setup(app):\n"
+        '    extensions.append("never")\n'
+    )
+    assert read_conf(conf)["extensions"] == [
+        "own_ext",
+        "sphinx.ext.todo",
+        "myst_parser",
+        "fallback",
+    ]
+    assert "extensions" not in read_conf('extensions = ["a"]\nextensions.append(name())\n')
+    root = write_tree(
+        tmp_path / "site",
+        {"conf.py": conf, "index.md": "# Pipe\n\n```{toctree}\nguide\n```\n", "guide.md": "# G\n"},
+        catalog=None,
+    )
+    source = load_markdown_tree(root)
+    assert source.site == "sphinx"
+    assert source.metadata.name == "Pipe"
+    assert _order(source) == ["index", "guide"]
+
+
+def test_sphinx_orphan_pages_follow_the_navigation_in_name_order(tmp_path: Path) -> None:
+    # `orphan:` pages are built outside every toctree (pip's ResolutionImpossible example,
+    # linked from its UX guidance); a page without it that no toctree includes is left out.
+    root = write_tree(
+        tmp_path / "site",
+        {
+            "conf.py": 'extensions = ["myst_parser"]\nexclude_patterns = ["drafts/*"]\n',
+            "index.md": "# Home\n\n```{toctree}\nguide\n```\n",
+            "guide.md": "# Guide\n\nSee [the example](z/example).\n",
+            "z/example.md": "---\norphan:\n---\n\n# Example error\n",
+            "a/early.md": "---\norphan: true\n---\n\n# Early\n",
+            "stray.md": "# Stray\n",
+            "drafts/note.md": "---\norphan:\n---\n# Draft\n",
+        },
+    )
+    source = load_markdown_tree(root)
+    assert _order(source) == ["index", "guide", "a/early", "z/example"]
+    guide = _body(source, "guide")
+    assert "[the example](knowledge://tester/demo/z/example)" in guide
+    assert source.warnings == ()
 
 
 def test_sphinx_labels_domain_objects_and_footnotes(tmp_path: Path) -> None:
@@ -390,7 +445,8 @@ def test_entries_nested_under_a_missing_file_are_in_no_toctree(tmp_path: Path) -
         },
     )
     source = load_markdown_tree(root)
-    assert _order(source) == ["index", "guide", "api/one", "last"]
+    # Sphinx builds the nested pages but no toctree lists them: they follow the navigation.
+    assert _order(source) == ["index", "guide", "api/one", "last", "release/v2", "release/v1"]
     assert _warnings(source) == [
         ("missing-outline-page", "_toc.yml", 5),
         ("missing-outline-page", "_toc.yml", 5),

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from gezel_knowledge.compiler import SourceError
+from gezel_knowledge.compiler import LinkBase, SourceError
 from gezel_knowledge.compiler.generators.registry import detect_site
 from gezel_knowledge.compiler.sources.markdown_tree import load_markdown_tree
 from gezk.manifest import Publisher
@@ -218,3 +218,40 @@ def test_a_books_introduction_is_a_document_not_the_catalog_readme(tmp_path: Pat
         assert (source.site, source.outline) == ("mdbook", "mdbook")
         assert [d.id for d in source.documents] == ["README", "a"]
         assert source.readme is None
+
+
+@pytest.mark.parametrize(
+    ("files", "page"),
+    [
+        # MkDocs reads a meta-data block that is not YAML as no meta-data.
+        ({"mkdocs.yml": "site_name: T\nnav:\n  - a.md\n"}, "docs/a.md"),
+        # myst-parser (Sphinx, Jupyter Book 1) warns (myst.topmatter) and builds the page.
+        (
+            {
+                "conf.py": 'extensions = ["myst_parser"]\n',
+                "index.md": "# I\n\n```{toctree}\na\n```\n",
+            },
+            "a.md",
+        ),
+        (
+            {
+                "_toc.yml": "format: jb-book\nroot: index\nchapters:\n  - file: a\n",
+                "index.md": "# I\n",
+            },
+            "a.md",
+        ),
+    ],
+)
+def test_front_matter_that_is_not_yaml_is_left_out_with_a_warning(
+    tmp_path: Path, files: dict[str, str], page: str
+) -> None:
+    # The Jupyter Enhancement Proposals' `issue-number: [#117](https://...)`.
+    bad = "---\ntitle: Restart\nissue: [#117](https://x.test/117)\n---\n\n# Restart\n\nText.\n"
+    root = write_tree(tmp_path / "site", {**files, page: bad})
+    source = load_markdown_tree(root)
+    doc = next(d for d in source.documents if d.id == "a")
+    assert doc.title == "Restart"
+    assert "Text." in doc.load_body(LinkBase("tester", "demo"))
+    assert [(w.reason, w.path, w.line) for w in source.warnings] == [
+        ("invalid-front-matter", page, 3)
+    ]

@@ -1,6 +1,7 @@
 """``pymdownx.snippets``: files an MkDocs page includes before it is rendered.
 
-A line ``--8<-- "file.md"`` (any indentation, single or double quotes) is replaced by the
+A line ``--8<-- "file.md"`` (any indentation, single or double quotes, any number of dashes
+either side: ``---8<--``) is replaced by the
 file's lines, indented as the line was; a block of file names between two ``--8<--`` lines
 includes each. A file name is looked for in each ``base_path`` (the folder MkDocs runs in,
 ``.``, by default); one that is not found, a URL, or one outside the source folder includes
@@ -22,15 +23,17 @@ __all__ = ["MAX_DEPTH", "expand_snippets"]
 
 MAX_DEPTH = 4
 _MARK = "--8<--"
-_LINE = re.compile(r"([ \t]*)(;?)--8<--[ \t]+(['\"])([^'\"\n]+)\3[ \t]*\Z")
-_BLOCK = re.compile(r"([ \t]*)--8<--[ \t]*\Z")
+# The extension takes any number of dashes either side of the scissors (``---8<--``).
+_SCISSORS = "8<-"
+_LINE = re.compile(r"([ \t]*)(;?)-+8<-+[ \t]+(['\"])([^'\"\n]+)\3[ \t]*\Z")
+_BLOCK = re.compile(r"([ \t]*)-+8<-+[ \t]*\Z")
 
 
 def expand_snippets(
     body: str, *, bases: Sequence[Path], within: Path, seen: tuple[Path, ...] = ()
 ) -> str:
     """``body`` with its snippets included (see the module docstring)."""
-    if _MARK not in body:
+    if _SCISSORS not in body:
         return body
     out: list[str] = []
     block: list[str] | None = None
@@ -47,7 +50,7 @@ def expand_snippets(
         single = _LINE.match(line)
         if single is not None:
             if single.group(2):
-                out.append(line.replace(";" + _MARK, _MARK, 1))
+                out.append(line.replace(";", "", 1))
             else:
                 out.extend(_included(single.group(4), single.group(1), bases, within, seen))
             continue

@@ -4,9 +4,9 @@ Navigation: ``_toc.yml``: ``root``, ``parts`` (captioned parts are topics),
 ``chapters``/``sections``/``entries``, ``subtrees``, ``file``/``title``/``glob``; ``url``
 entries are no pages and are left out. Pages are Markdown files and notebooks (``.ipynb``); a
 ``file`` naming a page Jupyter Book builds but the catalog cannot read (reStructuredText,
-jupytext's ``.Rmd``) is left out silently, one naming nothing with a warning, and so are the
-entries nested under it (Sphinx makes them a toctree of that page: without it they are in no
-navigation).
+jupytext's ``.Rmd``) is left out silently, one naming nothing with a warning; the entries
+nested under it are in no navigation (Sphinx makes them a toctree of that page) but are built,
+so they follow the navigation, in ``_toc.yml`` order.
 
 Metadata: ``_config.yml`` ``title`` (when empty, the root page's title, which the site shows as
 its home), ``description``, ``language`` (or Sphinx's), ``author``, ``repository.url``,
@@ -83,6 +83,9 @@ class JupyterBook(Generator):
     name = "jupyter-book"
     described_as = "a Jupyter Book"
     marker = "_toc.yml"
+    # Its pages are read by myst-parser, which warns about front matter that is not YAML and
+    # builds the page without it.
+    lenient_front_matter = True
     page_suffixes = (*MARKDOWN_SUFFIXES, NOTEBOOK)
     outline_required = "outline file"
 
@@ -173,6 +176,14 @@ def _listed(data: YamlNode) -> frozenset[str]:
     return frozenset(found)
 
 
+def _pages(section: OutlineSection) -> list[OutlinePage]:
+    """The pages a section holds at any depth, in order (a section's leading page first)."""
+    out: list[OutlinePage] = []
+    for child in section.children:
+        out += _pages(child) if isinstance(child, OutlineSection) else [child]
+    return out
+
+
 class _JupyterBook:
     """A Jupyter Book ``_toc.yml``: its root page, entries, parts and subtrees."""
 
@@ -184,6 +195,8 @@ class _JupyterBook:
         self.where = ctx.display(toc)
         self.listed: frozenset[str] = frozenset()
         """Every page ``_toc.yml`` names, without suffix."""
+        self.unlisted: list[OutlinePage] = []
+        """Pages nested under a missing file: built, in no toctree (after the navigation)."""
 
     def outline(self) -> Outline:
         data = load_yaml_nodes(read_text_file(self.toc, where=self.where), path=self.where)
@@ -204,6 +217,9 @@ class _JupyterBook:
         for key in ("parts", "subtrees"):
             if key in fields:
                 self.parts(fields[key], root)
+        for page in self.unlisted:
+            page.order = len(root.children)
+            root.children.append(page)
         return Outline("jupyter-book", root, self.where, interleaved_root=True)
 
     def page_of(self, node: YamlNode, title: str | None, order: int) -> OutlinePage | None:
@@ -276,10 +292,16 @@ class _JupyterBook:
             self.ctx.warn(
                 "missing-outline-page",
                 f"the entries nested under the missing file {fields['file'].text()!r} are in "
-                "no toctree; left out with it",
+                "no toctree; built outside the navigation, they follow it",
                 self.where,
                 line,
             )
+            holder = OutlineSection(name="", key=f"{self.where}:{line}")
+            for child in nested:
+                self.entries(child, holder)
+            if subtrees is not None:
+                self.parts(subtrees, holder)
+            self.unlisted += _pages(holder)
             return
         key = f"{self.where}:{line}"
         own = self.own_toctrees(page) if page is not None else []

@@ -39,6 +39,7 @@ from gezel_knowledge.compiler.generators import _config as config
 from gezel_knowledge.compiler.generators._awesome_pages import PagesReader
 from gezel_knowledge.compiler.generators._context import SCHEME, Context, items, normalise
 from gezel_knowledge.compiler.generators._docs_filter import DocsFilter
+from gezel_knowledge.compiler.generators._include_markdown import expand_include_markdown
 from gezel_knowledge.compiler.generators._js_ignored import ignored_files, ignored_folders
 from gezel_knowledge.compiler.generators._literate_nav import (
     LiterateReader,
@@ -46,17 +47,23 @@ from gezel_knowledge.compiler.generators._literate_nav import (
     plugin_options,
 )
 from gezel_knowledge.compiler.generators._material_blog import place_posts, post_urls
-from gezel_knowledge.compiler.generators._mkdocs_i18n import other_language_patterns
+from gezel_knowledge.compiler.generators._mkdocs_i18n import (
+    default_language_nav,
+    other_language_patterns,
+)
 from gezel_knowledge.compiler.generators._monorepo import Monorepo
 from gezel_knowledge.compiler.generators._snippets import expand_snippets
 from gezel_knowledge.compiler.generators._toc_slugs import toc_slug_rule
+from gezel_knowledge.compiler.generators._zensical import settings, settings_nodes
 from gezel_knowledge.compiler.generators.base import Generator, LinkStyle, PageUrl, Site
 from gezel_knowledge.compiler.generators.outline import Outline, OutlinePage, OutlineSection
-from gezel_knowledge.compiler.text.data import YamlNode, load_yaml_nodes
+from gezel_knowledge.compiler.text.data import YamlNode, load_toml, load_yaml_nodes
 
 __all__ = ["MkDocs"]
 
-_CONFIGS = ("mkdocs.yml", "mkdocs.yaml")
+# Zensical reads zensical.toml before mkdocs.yml, ProperDocs (a fork of MkDocs 1.6)
+# properdocs.yml before it: a site keeping both builds with the newer tool's file.
+_CONFIGS = ("zensical.toml", "properdocs.yml", "properdocs.yaml", "mkdocs.yml", "mkdocs.yaml")
 _MAX_INHERIT = 8
 _AUTODOC = re.compile(r"^:::[ \t]+\S", re.MULTILINE)
 _TAGS_MARKERS = ("<!-- material/tags", "[TAGS]")
@@ -69,6 +76,8 @@ class MkDocs(Generator):
     name = "mkdocs"
     described_as = "an MkDocs site"
     marker = "mkdocs.yml"
+    # MkDocs reads a page whose meta-data block is not YAML as a page without meta-data.
+    lenient_front_matter = True
     found_from_content = True
     outline_required = "mkdocs.yml with nav"
 
@@ -140,7 +149,16 @@ class MkDocs(Generator):
         )
 
     def expand(self, site: Site, page: Path, body: str, *, within: Path) -> str:
-        if site.config is None or "--8<--" not in body:
+        if site.config is None:
+            return body
+        # mkdocs-include-markdown-plugin runs on the page's Markdown, before the Markdown
+        # extensions (pymdownx.snippets) read it.
+        tags = _include_markdown_tags(site.config)
+        if tags is not None and tags[0] in body:
+            body = expand_include_markdown(
+                body, page=page.resolve(), within=within.resolve(), opening=tags[0], closing=tags[1]
+            )
+        if "8<-" not in body:  # pymdownx.snippets' scissors, ``--8<--`` or ``---8<--``
             return body
         bases = _snippet_bases(site.config)
         if not bases:
@@ -205,7 +223,7 @@ def _blog_options(data: dict[str, Any]) -> dict[str, object] | None:
 
 def _plugin_node(file: Path, root: Path, name: str) -> YamlNode | None:
     """The options node mkdocs.yml's ``plugins`` gives plugin ``name`` (for its YAML tags)."""
-    nodes = load_yaml_nodes(config.read_text(file, root), path=file.name)
+    _, nodes = _load(file, root)
     plugins = nodes.value.get("plugins") if isinstance(nodes.value, dict) else None
     entries: list[tuple[str, YamlNode]] = []
     if plugins is not None and isinstance(plugins.value, dict):
@@ -256,6 +274,17 @@ def _place_not_in_nav(
     walk(ctx.content_root)
 
 
+def _load(file: Path, root: Path) -> tuple[dict[str, Any], YamlNode]:
+    """A configuration's settings and the same as :class:`YamlNode` values (with lines):
+    ``mkdocs.yml``/``properdocs.yml`` as YAML, ``zensical.toml``'s ``project`` table in
+    MkDocs' shapes (:mod:`._zensical`)."""
+    text = config.read_text(file, root)
+    if file.suffix.lower() == ".toml":
+        data = settings(load_toml(text, path=file.name))
+        return data, settings_nodes(data, text)
+    return config.read_data(file, root), load_yaml_nodes(text, path=file.name)
+
+
 def _chain(file: Path, root: Path) -> list[Path]:
     """``file`` and the configurations it names in ``INHERIT``, the nearest first (each
     relative to the one naming it, inside ``root``)."""
@@ -263,7 +292,7 @@ def _chain(file: Path, root: Path) -> list[Path]:
     current: Path | None = file
     while current is not None and len(chain) < _MAX_INHERIT and current not in chain:
         chain.append(current)
-        parent = config.string(config.read_data(current, root).get("INHERIT"))
+        parent = config.string(_load(current, root)[0].get("INHERIT"))
         following = normalise(current.parent, parent, root) if parent else None
         current = following if following is not None and following.is_file() else None
     return chain
@@ -277,13 +306,16 @@ def _read_config(file: Path, root: Path) -> tuple[dict[str, Any], YamlNode | Non
     nav: YamlNode | None = None
     nav_file = file
     for each in reversed(_chain(file, root)):  # the furthest ancestor first, each child over it
-        data = _merged(data, config.read_data(each, root))
-        nodes = load_yaml_nodes(config.read_text(each, root), path=each.name)
+        own_data, nodes = _load(each, root)
+        data = _merged(data, own_data)
         own = nodes.value.get("nav") if isinstance(nodes.value, dict) else None
         if own is None and isinstance(nodes.value, dict):
             # MkDocs 0.17 to 1.2 read the deprecated ``pages`` as ``nav`` (1.3 refuses it):
             # a site that still has it was built with it as its navigation.
             own = nodes.value.get("pages")
+        if isinstance(nodes.value, dict):
+            # mkdocs-static-i18n builds the default language with its own nav, if it has one.
+            own = default_language_nav(nodes.value.get("plugins")) or own
         if own is not None:
             nav, nav_file = own, each
     data.pop("INHERIT", None)
@@ -294,7 +326,7 @@ def _extensions(file: Path, root: Path) -> YamlNode | None:
     """The ``markdown_extensions`` node in force: the nearest configuration's that states
     one (a list is the child's, never merged with its parent's)."""
     for each in _chain(file, root):
-        nodes = load_yaml_nodes(config.read_text(each, root), path=each.name)
+        _, nodes = _load(each, root)
         found = nodes.value.get("markdown_extensions") if isinstance(nodes.value, dict) else None
         if found is not None:
             return found
@@ -310,6 +342,21 @@ def _merged(base: dict[str, Any], child: dict[str, Any]) -> dict[str, Any]:
         else:
             out[key] = value
     return out
+
+
+def _include_markdown_tags(file: Path) -> tuple[str, str] | None:
+    """The delimiters of mkdocs-include-markdown-plugin's directives (``opening_tag``,
+    ``closing_tag``: ``{%`` and ``%}``), when ``plugins`` enables it."""
+    data, _, _ = _read_config(file, file.parent)
+    options = plugin_options(data.get("plugins"), "include-markdown")
+    if options is None:
+        return None
+    opening = options.get("opening_tag")
+    closing = options.get("closing_tag")
+    return (
+        opening if isinstance(opening, str) and opening else "{%",
+        closing if isinstance(closing, str) and closing else "%}",
+    )
 
 
 def _snippet_bases(file: Path) -> tuple[Path, ...]:

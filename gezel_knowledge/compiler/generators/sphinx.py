@@ -19,7 +19,8 @@ toctrees are still followed), as are the pages an API generator writes at build 
 (sphinx-autodoc2's ``apidocs``, sphinx-tags' ``_tags``); a missing document is left out with
 a warning, as Sphinx gives one (sphinx-autoapi's ``autoapi_root`` is such a folder too, and a
 file ``conf.py`` names by its path, which its code writes). Documents no toctree includes are
-not in the navigation and are left out.
+not in the navigation and are left out, but for those whose front matter says ``orphan:``
+(published outside the navigation, as pages link to them), which follow it in name order.
 
 Metadata: ``project`` (the name), ``author`` (the publisher, unless ``html_theme_options``
 names a ``repository_url``, or ``html_context`` a GitHub user), ``language`` (else ``en``),
@@ -49,6 +50,7 @@ from gezel_knowledge.compiler.generators._context import (
 from gezel_knowledge.compiler.generators.base import Generator, LinkStyle, Site
 from gezel_knowledge.compiler.generators.outline import Outline, OutlinePage, OutlineSection
 from gezel_knowledge.compiler.text.data import read_text_file
+from gezel_knowledge.compiler.text.frontmatter import split_front_matter
 from gezel_knowledge.compiler.text.myst import Toctree, toctrees
 
 __all__ = [
@@ -120,7 +122,10 @@ def read_conf(text: str) -> dict[str, Any]:
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return {}
     known: dict[str, Any] = {}
-    for statement in tree.body:
+    for statement in _module_statements(tree.body):
+        if isinstance(statement, ast.Expr):
+            _mutate(statement.value, known)
+            continue
         if isinstance(statement, ast.Assign):
             targets, value_node = statement.targets, statement.value
         elif isinstance(statement, ast.AnnAssign) and statement.value is not None:
@@ -142,6 +147,64 @@ def read_conf(text: str) -> dict[str, Any]:
                 else:
                     known[target.id] = value
     return known
+
+
+_GROWING = ("append", "extend", "insert")
+
+
+def _module_statements(body: list[ast.stmt], *, nested: bool = False) -> list[ast.stmt]:
+    """The module's statements in order; inside its ``if``/``try``/``with`` blocks (every
+    branch), only those growing a list (``extensions.append("x")``, ``.extend(...)``,
+    ``.insert(...)``, ``+=``), which a configuration often does under a condition (``if "man"
+    not in tags:``): what the HTML build may load is counted (a function's body is not run)."""
+    out: list[ast.stmt] = []
+    for statement in body:
+        if isinstance(statement, ast.If | ast.Try | ast.With):
+            blocks: list[list[ast.stmt]] = [statement.body]
+            if isinstance(statement, ast.If):
+                blocks.append(statement.orelse)
+            elif isinstance(statement, ast.Try):
+                blocks += [statement.orelse, statement.finalbody]
+                blocks += [handler.body for handler in statement.handlers]
+            for block in blocks:
+                out += _module_statements(block, nested=True)
+        elif not nested or _grows(statement):
+            out.append(statement)
+    return out
+
+
+def _grows(statement: ast.stmt) -> bool:
+    """Whether a statement may grow a list: ``+=`` or a call (``.append(...)``)."""
+    if isinstance(statement, ast.AugAssign):
+        return isinstance(statement.op, ast.Add)
+    return isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call)
+
+
+def _mutate(node: ast.expr, known: dict[str, Any]) -> None:
+    """``name.append(x)``, ``.extend(xs)``, ``.insert(i, x)`` of a known list, applied; with a
+    value that is not literal the list is no longer known."""
+    if not (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and isinstance(node.func.value, ast.Name)
+        and node.func.attr in _GROWING
+        and isinstance(known.get(node.func.value.id), list)
+    ):
+        return
+    name = node.func.value.id
+    args = node.args[1:] if node.func.attr == "insert" else node.args
+    try:
+        values = [_value(a, known) for a in args]
+    except RecursionError:
+        values = [_UNKNOWN]
+    if len(values) != 1 or node.keywords or values[0] is _UNKNOWN:
+        known.pop(name, None)
+    elif node.func.attr == "extend" and isinstance(values[0], list):
+        known[name] = [*known[name], *values[0]]
+    elif node.func.attr == "extend":
+        known.pop(name, None)
+    else:
+        known[name] = [*known[name], values[0]]
 
 
 def assigned_names(text: str) -> frozenset[str]:
@@ -280,6 +343,9 @@ class Sphinx(Generator):
     name = "sphinx"
     described_as = "a Sphinx site"
     marker = "conf.py"
+    # myst-parser warns about front matter that is not YAML (myst.topmatter) and builds the
+    # page without it.
+    lenient_front_matter = True
     page_suffixes = (*MARKDOWN_SUFFIXES, NOTEBOOK)
 
     def detect(self, root: Path, *, forced: bool) -> Site | None:
@@ -403,7 +469,26 @@ class _Toctrees:
                 )
                 root.children.append(into)
             self.include(self.root_doc, file, tree, into)
+        self.orphans(root)
         return Outline("sphinx", root, where, interleaved_root=True)
+
+    def orphans(self, root: OutlineSection) -> None:
+        """The pages no toctree includes that say they are published outside the navigation
+        (front matter ``orphan:``), after it in name order, as MkDocs' ``not_in_nav`` pages:
+        Sphinx builds them, and pages link to them."""
+        for name in self.docnames():
+            file = self.file_of(name)
+            if name in self.placed or file is None or file.suffix.lower() == NOTEBOOK:
+                continue
+            if not self.ctx.is_page(file):
+                continue
+            text = read_text_file(file, where=self.ctx.display(file))
+            front = split_front_matter(text, path=self.ctx.display(file), lenient=True)
+            if "orphan" in front.data:
+                self.placed.add(name)
+                root.children.append(
+                    OutlinePage(self.ctx.rel(file), None, len(root.children), None, None)
+                )
 
     def trees(self, file: Path) -> list[Toctree]:
         """The toctrees of a document's source (none in a notebook)."""

@@ -181,6 +181,18 @@ _KNOWN = (
         ("redistribution and use in source and binary forms",),
         ("neither the name of", "the names of its contributors may not"),
     ),
+    # MIT No Attribution: MIT's grant under its own title, without MIT's one condition
+    # (keeping the notice in all copies).
+    _Known(
+        "MIT-0",
+        "MIT No Attribution",
+        False,
+        (
+            "mit no attribution",
+            "permission is hereby granted, free of charge, to any person obtaining a copy",
+        ),
+        ("shall be included in all copies",),
+    ),
     _Known(
         "MIT",
         "MIT License",
@@ -300,8 +312,11 @@ _COPYRIGHT = re.compile(
     r"((?:\d{4}\s*(?:[-–,]\s*(?:\d{4}|present)\s*)*)?),?\s*(?:by\s+)?(.+)$",
     re.IGNORECASE,
 )
+# Trailing what names no holder: "All rights reserved", a URL or e-mail address, a note in
+# parentheses ("The pip developers (see AUTHORS.txt file)").
 _HOLDER_END = re.compile(
-    r"(?:\.?\s*all rights reserved\.?|\s*\(?<?https?://\S*\)?|\s*<[^>]*@[^>]*>|[.,;\s])+$",
+    r"(?:\.?\s*all rights reserved\.?|\s*\(?<?https?://\S*\)?|\s*<[^>]*@[^>]*>|\s+\([^()]*\)"
+    r"|[.,;\s])+$",
     re.IGNORECASE,
 )
 _LICENCE_NAME = re.compile(
