@@ -338,3 +338,26 @@ def test_a_monorepos_docusaurus_package_builds_at_its_root(tmp_path: Path) -> No
     source = load_markdown_tree(root)
     assert source.site == "docusaurus"
     assert [d.id for d in source.documents] == ["intro"]
+
+
+def test_a_bare_summary_beside_a_website_config_is_not_the_site(tmp_path: Path) -> None:
+    """A SUMMARY.md left from a GitBook past, with no .gitbook.yaml or book.json, yields to
+    the Docusaurus configuration in website/ that publishes the same docs folder."""
+    root = write_tree(
+        tmp_path / "repo",
+        {
+            "SUMMARY.md": "* [Gone](docs/gone/README.md)\n* [B](docs/b.md)\n",
+            "website/docusaurus.config.js": "module.exports = { title: 'S', presets: [['classic',"
+            " { docs: { path: '../docs', sidebarPath: './sidebars.json' } }]] };\n",
+            "website/sidebars.json": '{"docs": ["b", "a"]}',
+            "docs/a.md": "# A\n",
+            "docs/b.md": "# B\n",
+        },
+    )
+    source = load_markdown_tree(root)
+    assert _order(source) == ["b", "a"]
+    assert _warnings(source) == []
+    # Alone, the bare SUMMARY.md is still read as a GitBook space.
+    (root / "website" / "docusaurus.config.js").unlink()
+    source = load_markdown_tree(root)
+    assert [w[0] for w in _warnings(source)] == ["missing-outline-page"]

@@ -99,10 +99,11 @@ _EXCLUDE = (
     "**/*.test.{js,jsx,ts,tsx}",
     "**/__tests__/**",
 )
-# Docusaurus' number prefix: digits, then separators, then the name; a date or a version
-# (2021-01-01-, 1.2.3-) is no prefix.
+# Docusaurus' number prefix: digits, then separators, then the name. A name that starts
+# with two numbers joined by one separator (a date 2021-01-01, a version 8.0, 1.3_to_1.4)
+# has none: Docusaurus's parser ignores every name the pattern `\d+[-_.]\d+` starts.
 _NUMBER_PREFIX = re.compile(r"(\d+)\s*[-_.]+\s*(?=[^-_.\s])")
-_DATE_OR_VERSION = re.compile(r"(?:\d{4}[-_.]\d{2}[-_.]\d{2}|\d+[-_.]\d+[-_.]\d+)[-_.]")
+_DATE_OR_VERSION = re.compile(r"\d+[-_.]\d")
 _INDEX_STEMS = ("index", "readme")
 _MAX_SIDEBAR_DEPTH = 32
 
