@@ -312,6 +312,19 @@ def test_a_call_of_a_function_returning_a_literal_is_that_literal() -> None:
     }
 
 
+def test_an_arrow_function_with_a_return_type_returns_its_literal() -> None:
+    # Hono's site: `const sidebars = (): DefaultTheme.SidebarItem[] => [...]`.
+    text = (
+        "const sidebars = (): DefaultTheme.SidebarItem[] => [{ text: 'A', link: '/a' }]\n"
+        "const more = (n: number): Array<Item | Other> => ({ x: 1 })\n"
+        "const cond = (a) ? b : (c) => [1]\n"
+        "export default { sidebar: { '/': sidebars(), '/m/': more(2) } }\n"
+    )
+    assert read_module(text).exported == {
+        "sidebar": {"/": [{"text": "A", "link": "/a"}], "/m/": {"x": 1}}
+    }
+
+
 def test_many_calls_of_one_function_cost_little() -> None:
     calls = ", ".join(f"k{i}: f()" for i in range(20_000))
     text = f"export default {{ {calls} }}\nfunction f() {{ return [{{ a: [1, 2, 3] }}] }}\n"

@@ -78,6 +78,8 @@ _NUMBER = re.compile(r"(?:0[xX][0-9a-fA-F_]+|(?:\d[\d_]*)?\.?\d[\d_]*(?:[eE][+-]
 _SPACE = re.compile(r"\s+")
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "v": "\v", "0": "\0"}
 # After these, a `/` starts a regular expression rather than a division.
+# What a short TypeScript type may hold besides names: `A.B[]`, `Array<A | B>`.
+_TYPE_PUNC = frozenset({".", "[", "]", "<", ">", "|", ","})
 _REGEX_AFTER = frozenset("(,=:[!&|?{};+-*%<>~^") | {"return", "typeof", "case", "=>", None}
 
 
@@ -330,8 +332,8 @@ class _Reader:
                 )
                 if close > 0 and body > 0 and body + 1 < n and t[body + 1].value == "return":
                     start = body + 2
-            elif self.punc(k, "=>") and k >= 4 and self.punc(k - 1, ")"):
-                paren = opener.get(k - 1, -1)
+            elif self.punc(k, "=>") and k >= 4 and (close := self._params_end(k)) > 0:
+                paren = opener.get(close, -1)
                 name = t[paren - 2] if paren >= 2 and self.punc(paren - 1, "=") else tok
                 if paren >= 3 and self.is_declared(paren - 2):
                     start = k + 1
@@ -342,6 +344,19 @@ class _Reader:
             if t[start].kind == "punc" and t[start].value in ("[", "{"):
                 found.setdefault(str(name.value), start)
         return found
+
+    def _params_end(self, arrow: int) -> int:
+        """The ``)`` closing an arrow function's parameters, before its ``=>`` at ``arrow`` or
+        before a short TypeScript return type (``(): DefaultTheme.SidebarItem[] =>``); -1."""
+        if self.punc(arrow - 1, ")"):
+            return arrow - 1
+        for j in range(arrow - 1, max(arrow - 16, 1), -1):
+            tok = self.t[j]
+            if self.punc(j, ":"):
+                return j - 1 if self.punc(j - 1, ")") else -1
+            if tok.kind != "ident" and not (tok.kind == "punc" and tok.value in _TYPE_PUNC):
+                return -1
+        return -1
 
     def call(self, k: int, depth: int) -> Any:
         """The literal the function named at ``k`` returns, when it returns one at once."""
