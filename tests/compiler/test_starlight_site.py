@@ -310,3 +310,29 @@ def test_links_validator_exclude_globs_keep_their_links_silently(tmp_path: Path)
         "/plugin/fs/#other",
         "/plugin/fs/deep/#default-permission",
     ]
+
+
+def test_sidebar_slugs_of_pages_the_deploy_writes_are_silent(tmp_path: Path) -> None:
+    # SST: generate.ts writes the component reference into a .gitignore'd folder (and one
+    # ignored page) before Astro runs; its sidebar names those slugs.
+    c = "src/content/docs/"
+    root = write_tree(
+        tmp_path / "site",
+        {
+            "astro.config.mjs": (
+                "import starlight from '@astrojs/starlight';\n"
+                "export default { integrations: [starlight({ title: 'Kit', sidebar: [\n"
+                "  'intro', { label: 'Components', items: ['docs/component/aws/bucket',\n"
+                "  'docs/common-errors', 'docs/gone'] }] })] };\n"
+            ),
+            ".gitignore": f"node_modules/\n{c}docs/component/\n{c}docs/common-errors.mdx\n",
+            c + "index.md": _page("Kit"),
+            c + "intro.md": _page("Intro"),
+        },
+        catalog=None,
+    )
+    source = load_markdown_tree(root)
+    assert toc_order(source) == ["index", "intro"]
+    assert [w.message for w in source.warnings] == [
+        "sidebar names slug 'docs/gone', which no page has; left out"
+    ]

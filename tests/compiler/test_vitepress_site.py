@@ -373,9 +373,10 @@ def test_a_readme_is_a_page_and_sidebar_links_to_served_files_are_no_pages(
     # Hono's site: VitePress publishes README.md as /README (no srcExclude leaves it out);
     # its sidebar links /llms.txt, a file a plugin writes and the site serves as it is.
     config = (
+        "const bar = [{ text: 'Guide', link: '/guide' }, { text: 'Gone', link: '/gone' }]\n"
         "export default { themeConfig: { sidebar: { '/': [\n"
         "  { text: 'Guide', link: '/guide' }, { text: 'llms.txt', link: '/llms.txt' },\n"
-        "  { text: 'Gone', link: '/gone' }] } } }\n"
+        "  { text: 'Gone', link: '/gone' }], '/a/': bar, '/b/': bar } } }\n"
     )
     root = write_tree(
         tmp_path / "site",
@@ -389,6 +390,7 @@ def test_a_readme_is_a_page_and_sidebar_links_to_served_files_are_no_pages(
     )
     source = load_markdown_tree(root)
     assert toc_order(source) == ["index", "guide", "README"]
+    # A missing page that sidebars sharing one array name is one warning, not three.
     assert [w.message for w in source.warnings] == [
         "sidebar links '/gone', which no page is published at; left out"
     ]

@@ -340,6 +340,8 @@ class _Builder:
     locale: str
     by_slug: dict[str, _Doc] = field(default_factory=dict)
     placed: set[str] = field(default_factory=set)
+    written: tuple[str, ...] = ()
+    """Routes of the pages the deploy writes (``.gitignore``'d): their sidebar slugs are silent."""
 
     def page(self, into: OutlineSection, doc: _Doc, label: str | None) -> None:
         if doc.rel in self.placed:
@@ -359,7 +361,8 @@ class _Builder:
         if self.locale:
             slug = f"{self.locale}/{slug}".strip("/")
         doc = self.by_slug.get(slug)
-        if doc is None:
+        written = any(slug == r.rstrip("/") or f"{slug}/".startswith(r) for r in self.written)
+        if doc is None and not written:
             self.ctx.warn(
                 "missing-outline-page",
                 f"sidebar names {what} {slug!r}, which no page has; left out",
@@ -498,6 +501,11 @@ class Starlight(Generator):
         docs = _docs(ctx, read)
         where = display_path(site.config, project)
         builder = _Builder(ctx, docs, where, read.locale_folder)
+        # SST's sidebar names its component reference, which generate.ts writes into the
+        # .gitignore'd src/content/docs/docs/component/ before Astro runs.
+        builder.written = routes_below(
+            ignored_folders(project, ctx.source_root), site.content_root
+        ) + page_routes(ignored_files(project, ctx.source_root), site.content_root)
         for doc in docs:
             builder.by_slug.setdefault(doc.slug, doc)
         root = OutlineSection(name="", key=where)

@@ -308,6 +308,7 @@ class _Builder:
     placed: set[str] = field(default_factory=set)
     generated: tuple[str, ...] = ()
     """Folders the build writes (:func:`_absent_sidebar_folders`): their links are silent."""
+    warned: set[str] = field(default_factory=set)
 
     def rel(self, link: str, base: str) -> str | None:
         """The page a sidebar link names (relative to ``base``), or ``None``."""
@@ -325,7 +326,10 @@ class _Builder:
         # A link to a file served as it is (`/llms.txt` a plugin writes, a PDF in public/)
         # is no page: the sidebar shows it, and the catalog has nothing to place.
         served = PurePosixPath(key).suffix.lower().lstrip(".") in _FILE_TYPES
-        if found is None and not served and not (key.strip("/") + "/").startswith(self.generated):
+        missing = found is None and not served and link not in self.warned
+        if missing and not (key.strip("/") + "/").startswith(self.generated):
+            # Once per link: one sidebar array is often shared by many paths (VueUse's six).
+            self.warned.add(link)
             self.ctx.warn(
                 "missing-outline-page",
                 f"sidebar links {link!r}, which no page is published at; left out",
