@@ -361,3 +361,27 @@ def test_a_bare_summary_beside_a_website_config_is_not_the_site(tmp_path: Path) 
     (root / "website" / "docusaurus.config.js").unlink()
     source = load_markdown_tree(root)
     assert [w[0] for w in _warnings(source)] == ["missing-outline-page"]
+
+
+def test_the_home_route_and_rooted_file_links_from_the_site_folder(tmp_path: Path) -> None:
+    """tRPC: the introduction has `slug: /` (at /docs/), the home page is src/pages/index
+    (at /); a rooted file link `/docs/setup.mdx` is found from the site's folder."""
+    root = write_tree(
+        tmp_path / "www",
+        {
+            "docusaurus.config.js": "module.exports = { title: 'T' };\n",
+            "src/pages/index.tsx": "export default function Home() { return null }\n",
+            "docs/intro.md": "---\nslug: /\n---\n# Intro\n",
+            "docs/setup.mdx": "# Setup\n",
+            "docs/guide.md": (
+                "# Guide\n\n[home](/?try=a#try-it-out) [intro](/docs/) [setup](/docs/setup.mdx) "
+                "[gone](/docs/gone.mdx)\n"
+            ),
+        },
+    )
+    source = load_markdown_tree(root)
+    assert _body(source, "guide") == (
+        f"# Guide\n\n[home](/?try=a#try-it-out) [intro]({REF}intro) [setup]({REF}setup) "
+        "[gone](/docs/gone.mdx)\n"
+    )
+    assert _warnings(source) == [("unresolved-link", "docs/guide.md", 3)]
