@@ -336,3 +336,33 @@ def test_sidebar_slugs_of_pages_the_deploy_writes_are_silent(tmp_path: Path) -> 
     assert [w.message for w in source.warnings] == [
         "sidebar names slug 'docs/gone', which no page has; left out"
     ]
+
+
+def test_sidebar_items_built_by_code_are_said_not_read(tmp_path: Path) -> None:
+    # Astro's docs: `sidebar` imported from a file whose groups are `group('key', {...})`
+    # calls of a function of a third file; the order then falls back to paths, with a warning.
+    c = "src/content/docs/"
+    root = write_tree(
+        tmp_path / "site",
+        {
+            "astro.config.mjs": (
+                "import starlight from '@astrojs/starlight';\n"
+                "import { sidebar } from './astro.sidebar';\n"
+                "export default { integrations: [starlight({ title: 'Kit', sidebar })] };\n"
+            ),
+            "astro.sidebar.ts": (
+                "import { group } from './config/sidebar';\n"
+                "export const sidebar = [group('start', { items: ['b', 'a'] }), 'c'];\n"
+            ),
+            "config/sidebar.ts": "export function group(k, g) { return { label: k, ...g } }\n",
+            c + "a.md": _page("A"),
+            c + "b.md": _page("B"),
+            c + "c.md": _page("C"),
+        },
+        catalog=None,
+    )
+    source = load_markdown_tree(root)
+    assert toc_order(source) == ["c", "a", "b"]
+    assert [(w.reason, w.path) for w in source.warnings] == [
+        ("sidebars-not-read", "astro.config.mjs")
+    ]

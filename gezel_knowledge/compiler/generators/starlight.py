@@ -55,7 +55,7 @@ from typing import Any
 from gezel_knowledge.compiler.errors import SourceError, display_path
 from gezel_knowledge.compiler.generators import _config as config
 from gezel_knowledge.compiler.generators._context import MARKDOWN_SUFFIXES, MDX, SCHEME, Context
-from gezel_knowledge.compiler.generators._js import literals, read_module
+from gezel_knowledge.compiler.generators._js import UNKNOWN, literals, read_module
 from gezel_knowledge.compiler.generators._js_config import (
     SKIPPED_FOLDERS,
     JsFile,
@@ -341,6 +341,8 @@ class _Builder:
     by_slug: dict[str, _Doc] = field(default_factory=dict)
     placed: set[str] = field(default_factory=set)
     written: tuple[str, ...] = ()
+    unread: bool = False
+    """Whether a sidebar item needs JavaScript to evaluate (a call the reader does not run)."""
     """Routes of the pages the deploy writes (``.gitignore``'d): their sidebar slugs are silent."""
 
     def page(self, into: OutlineSection, doc: _Doc, label: str | None) -> None:
@@ -380,6 +382,8 @@ class _Builder:
                     self.page(into, doc, None)
             elif isinstance(item, dict):
                 self.item(into, item, depth)
+            elif item is UNKNOWN:
+                self.unread = True  # built by code (Astro's docs: `group('guides', {...})`)
 
     def item(self, into: OutlineSection, item: dict[str, Any], depth: int) -> None:
         label = _str(item.get("label"))
@@ -515,8 +519,17 @@ class Starlight(Generator):
         sidebar = read.starlight.get("sidebar")
         if isinstance(sidebar, list):
             builder.items(root, sidebar, 0)
+        elif sidebar is UNKNOWN:
+            builder.unread = True
         else:
             builder.generated(root, _tree(docs, ""))
+        if builder.unread:
+            ctx.warn(
+                "sidebars-not-read",
+                "has sidebar items built by code (a call it does not run); the pages they "
+                "would list follow the others, in path order",
+                where,
+            )
         for doc in docs:
             builder.page(root, doc, None)  # published, though no sidebar lists it
         return Outline(self.name, root, where, interleaved_root=True)
