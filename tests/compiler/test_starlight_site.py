@@ -338,9 +338,10 @@ def test_sidebar_slugs_of_pages_the_deploy_writes_are_silent(tmp_path: Path) -> 
     ]
 
 
-def test_sidebar_items_built_by_code_are_said_not_read(tmp_path: Path) -> None:
+def test_sidebar_groups_made_by_a_function_of_another_file_are_read(tmp_path: Path) -> None:
     # Astro's docs: `sidebar` imported from a file whose groups are `group('key', {...})`
-    # calls of a function of a third file; the order then falls back to paths, with a warning.
+    # calls of a function a third file defines, labels from a fourth; a call of a package's
+    # function is not read, and the build says so.
     c = "src/content/docs/"
     root = write_tree(
         tmp_path / "site",
@@ -351,18 +352,25 @@ def test_sidebar_items_built_by_code_are_said_not_read(tmp_path: Path) -> None:
                 "export default { integrations: [starlight({ title: 'Kit', sidebar })] };\n"
             ),
             "astro.sidebar.ts": (
-                "import { group } from './config/sidebar';\n"
-                "export const sidebar = [group('start', { items: ['b', 'a'] }), 'c'];\n"
+                "import { group } from './config/sidebar';\nimport { made } from 'some-package';\n"
+                "export const sidebar = [group('start', { items: ['b', 'a'] }), 'c', made('d')];\n"
             ),
-            "config/sidebar.ts": "export function group(k, g) { return { label: k, ...g } }\n",
+            "config/sidebar.ts": (
+                "import labels from './labels';\n"
+                "export function group(key: string, group: Omit<Group, 'label'>): Group {\n"
+                "  return { label: labels[key], ...group };\n}\n"
+            ),
+            "config/labels.ts": "export default { start: 'Start here' };\n",
             c + "a.md": _page("A"),
             c + "b.md": _page("B"),
             c + "c.md": _page("C"),
+            c + "d.md": _page("D"),
         },
         catalog=None,
     )
     source = load_markdown_tree(root)
-    assert toc_order(source) == ["c", "a", "b"]
+    assert toc_order(source) == ["b", "a", "c", "d"]
+    assert [t.name for t in source.topics if t.parent_id is not None] == ["Start here"]
     assert [(w.reason, w.path) for w in source.warnings] == [
         ("sidebars-not-read", "astro.config.mjs")
     ]
