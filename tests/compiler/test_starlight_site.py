@@ -374,3 +374,26 @@ def test_sidebar_groups_made_by_a_function_of_another_file_are_read(tmp_path: Pa
     assert [(w.reason, w.path) for w in source.warnings] == [
         ("sidebars-not-read", "astro.config.mjs")
     ]
+
+
+def test_an_unread_sidebar_item_that_leaves_no_page_unplaced_is_silent(tmp_path: Path) -> None:
+    # Biome: `...makeChangelogsSidebarLinks([...])`, a plugin's links to the changelog pages
+    # it generates; every page of the tree is placed by the items read.
+    c = "src/content/docs/"
+    root = write_tree(
+        tmp_path / "site",
+        {
+            "astro.config.mjs": (
+                "import starlight from '@astrojs/starlight';\n"
+                "import { makeLinks } from 'starlight-changelogs';\n"
+                "export default { integrations: [starlight({ title: 'Kit', sidebar: [\n"
+                "  'b', 'a', ...makeLinks([{ base: 'changelog' }])] })] };\n"
+            ),
+            c + "a.md": _page("A"),
+            c + "b.md": _page("B"),
+        },
+        catalog=None,
+    )
+    source = load_markdown_tree(root)
+    assert toc_order(source) == ["b", "a"]
+    assert source.warnings == ()
