@@ -38,7 +38,7 @@ const p = new Proxy(function () {}, h); export default p;` + (args.path.split('?
   },
 };
 const target = path.join(path.dirname(file), '.evalconfig.bundle.mjs');
-await esbuild.build({ entryPoints: [file], bundle: true, platform: 'node', format: 'esm', outfile: target, plugins: [stub], nodePaths: modules, banner: { js: "import { createRequire as __cr } from 'node:module'; import * as __fs from 'node:fs'; globalThis.fs ??= __fs; const require = __cr(import.meta.url);" }, logLevel: 'error', loader: { '.svg': 'text', '.vue': 'text' } });
+await esbuild.build({ entryPoints: [file], bundle: true, platform: 'node', format: 'esm', outfile: target, plugins: [stub], nodePaths: modules, banner: { js: "import { createRequire as __cr } from 'node:module'; import * as __fs from 'node:fs'; globalThis.fs ??= __fs; const require = __cr(import.meta.url); globalThis.__evalFilename = new URL(import.meta.url).pathname; globalThis.__evalDirname = globalThis.__evalFilename.replace(/\\/[^\\/]*$/, '');" }, logLevel: 'error', define: { 'import.meta.env': '{"DEV":false,"PROD":true,"MODE":"production"}', __dirname: 'globalThis.__evalDirname', __filename: 'globalThis.__evalFilename' }, loader: { '.svg': 'text', '.vue': 'text' } });
 const mod = await import(pathToFileURL(target).href);
 let config = mod.default;
 if (typeof config === 'function') config = await config({ mode: 'production', command: 'build' });

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from gezel_knowledge.compiler.text.anchors import SlugStyle, heading_text, page_anchors, slugify
-from gezel_knowledge.compiler.text.blocks import LineIndex, parse_blocks
+from gezel_knowledge.compiler.text.blocks import LineIndex, headings, parse_blocks
 
 
 def _anchors(body: str, style: SlugStyle) -> dict[str, tuple[int, int]]:
@@ -164,3 +164,19 @@ def test_an_unquoted_html_id_is_an_anchor() -> None:
     assert "opt-base" in anchors
     assert "quoted" in anchors
     assert "opt-base>" not in anchors
+
+
+def test_mdx_fences_may_be_indented_any_amount() -> None:
+    # Astro's docs: a fence inside <TabItem> opened two spaces and a tab in and closed four
+    # spaces in, then one opened four spaces in and closed two spaces in. MDX turns indented
+    # code off, so all four are fence lines and the heading after them is a heading.
+    body = (
+        "<Tabs>\n  <TabItem>\n  \t```astro\n    <p>{Astro.url}</p>\n    ```\n  </TabItem>\n"
+        "  <TabItem>\n    ```ts\n    # not a heading\n  ```\n  </TabItem>\n</Tabs>\n\n"
+        "### `locals`\n"
+    )
+    index = LineIndex(body)
+    mdx = [h.text for h in headings(parse_blocks(body, index, mdx=True))]
+    assert mdx == ["`locals`"]
+    # In CommonMark the two-space line opens a fence that runs to the end: no heading.
+    assert [h.text for h in headings(parse_blocks(body, index))] == []

@@ -338,3 +338,50 @@ def test_a_monorepos_docusaurus_package_builds_at_its_root(tmp_path: Path) -> No
     source = load_markdown_tree(root)
     assert source.site == "docusaurus"
     assert [d.id for d in source.documents] == ["intro"]
+
+
+def test_a_bare_summary_beside_a_website_config_is_not_the_site(tmp_path: Path) -> None:
+    """A SUMMARY.md left from a GitBook past, with no .gitbook.yaml or book.json, yields to
+    the Docusaurus configuration in website/ that publishes the same docs folder."""
+    root = write_tree(
+        tmp_path / "repo",
+        {
+            "SUMMARY.md": "* [Gone](docs/gone/README.md)\n* [B](docs/b.md)\n",
+            "website/docusaurus.config.js": "module.exports = { title: 'S', presets: [['classic',"
+            " { docs: { path: '../docs', sidebarPath: './sidebars.json' } }]] };\n",
+            "website/sidebars.json": '{"docs": ["b", "a"]}',
+            "docs/a.md": "# A\n",
+            "docs/b.md": "# B\n",
+        },
+    )
+    source = load_markdown_tree(root)
+    assert _order(source) == ["b", "a"]
+    assert _warnings(source) == []
+    # Alone, the bare SUMMARY.md is still read as a GitBook space.
+    (root / "website" / "docusaurus.config.js").unlink()
+    source = load_markdown_tree(root)
+    assert [w[0] for w in _warnings(source)] == ["missing-outline-page"]
+
+
+def test_the_home_route_and_rooted_file_links_from_the_site_folder(tmp_path: Path) -> None:
+    """tRPC: the introduction has `slug: /` (at /docs/), the home page is src/pages/index
+    (at /); a rooted file link `/docs/setup.mdx` is found from the site's folder."""
+    root = write_tree(
+        tmp_path / "www",
+        {
+            "docusaurus.config.js": "module.exports = { title: 'T' };\n",
+            "src/pages/index.tsx": "export default function Home() { return null }\n",
+            "docs/intro.md": "---\nslug: /\n---\n# Intro\n",
+            "docs/setup.mdx": "# Setup\n",
+            "docs/guide.md": (
+                "# Guide\n\n[home](/?try=a#try-it-out) [intro](/docs/) [setup](/docs/setup.mdx) "
+                "[gone](/docs/gone.mdx)\n"
+            ),
+        },
+    )
+    source = load_markdown_tree(root)
+    assert _body(source, "guide") == (
+        f"# Guide\n\n[home](/?try=a#try-it-out) [intro]({REF}intro) [setup]({REF}setup) "
+        "[gone](/docs/gone.mdx)\n"
+    )
+    assert _warnings(source) == [("unresolved-link", "docs/guide.md", 3)]

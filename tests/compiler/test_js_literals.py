@@ -8,6 +8,7 @@ import pytest
 
 from gezel_knowledge.compiler.generators._glob import MAX_ALTERNATIVES, Glob
 from gezel_knowledge.compiler.generators._js import (
+    MAX_CALLS,
     MAX_DEPTH,
     UNKNOWN,
     Import,
@@ -310,6 +311,43 @@ def test_a_call_of_a_function_returning_a_literal_is_that_literal() -> None:
         "nav": {"text": "Guide", "again": UNKNOWN},
         "x": UNKNOWN,  # the function computes before it returns
     }
+
+
+def test_an_arrow_function_with_a_return_type_returns_its_literal() -> None:
+    # Hono's site: `const sidebars = (): DefaultTheme.SidebarItem[] => [...]`.
+    text = (
+        "const sidebars = (): DefaultTheme.SidebarItem[] => [{ text: 'A', link: '/a' }]\n"
+        "const more = (n: number): Array<Item | Other> => ({ x: 1 })\n"
+        "const cond = (a) ? b : (c) => [1]\n"
+        "export default { sidebar: { '/': sidebars(), '/m/': more(2) } }\n"
+    )
+    assert read_module(text).exported == {
+        "sidebar": {"/": [{"text": "A", "link": "/a"}], "/m/": {"x": 1}}
+    }
+
+
+def test_a_call_binds_its_arguments_to_the_functions_parameters() -> None:
+    text = (
+        "const labels = { a: 'Alpha' }\n"
+        "function group(key: Key, g: Omit<G, 'label'>): G { return { label: labels[key], ...g } }\n"
+        "const item = (slug, { x }) => ({ slug })\n"
+        "export default [group('a', { items: [1] }), group('b', { items: [2] }), item('s', {})]\n"
+    )
+    assert read_module(text).exported == [
+        {"label": "Alpha", "items": [1]},
+        {"label": UNKNOWN, "items": [2]},  # no such member
+        {"slug": UNKNOWN},  # parameters that destructure are not bound
+    ]
+
+
+def test_calls_binding_arguments_are_bounded() -> None:
+    calls = ", ".join(f"g({i})" for i in range(MAX_CALLS + 5))
+    text = f"export default [{calls}]\nfunction g(n) {{ return {{ n }} }}\n"
+    value = read_module(text).exported
+    assert value[0] == {"n": 0}
+    assert value[MAX_CALLS - 1] == {"n": MAX_CALLS - 1}
+    assert value[MAX_CALLS:] == [UNKNOWN] * 5
+    assert_linear_time(lambda: read_module(text), len(text), seconds_per_mb=120, what="calls")
 
 
 def test_many_calls_of_one_function_cost_little() -> None:

@@ -666,6 +666,12 @@ def test_docusaurus_doc_ids_drop_number_prefixes_and_follow_front_matter() -> No
     assert strip_number_prefix("2021-01-01-release") == ("2021-01-01-release", None)
     assert strip_number_prefix("1.2.3-notes") == ("1.2.3-notes", None)
     assert strip_number_prefix("3 - Setup") == ("Setup", 3)
+    # Two numbers joined by one separator start no prefix either (Hydra's upgrade folders).
+    assert strip_number_prefix("1.3_to_1.4") == ("1.3_to_1.4", None)
+    assert strip_number_prefix("8.0") == ("8.0", None)
+    assert strip_number_prefix("18_2 - Doc") == ("18_2 - Doc", None)
+    assert doc_id("upgrades/0.11_to_1.0/a.md", {"id": "b"}) == "upgrades/0.11_to_1.0/b"
+    assert strip_number_prefix("1--2 Doc") == ("2 Doc", 1)
 
 
 def test_docusaurus_docs_path_may_not_leave_the_source_folder(tmp_path: Path) -> None:

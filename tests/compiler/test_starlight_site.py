@@ -310,3 +310,90 @@ def test_links_validator_exclude_globs_keep_their_links_silently(tmp_path: Path)
         "/plugin/fs/#other",
         "/plugin/fs/deep/#default-permission",
     ]
+
+
+def test_sidebar_slugs_of_pages_the_deploy_writes_are_silent(tmp_path: Path) -> None:
+    # SST: generate.ts writes the component reference into a .gitignore'd folder (and one
+    # ignored page) before Astro runs; its sidebar names those slugs.
+    c = "src/content/docs/"
+    root = write_tree(
+        tmp_path / "site",
+        {
+            "astro.config.mjs": (
+                "import starlight from '@astrojs/starlight';\n"
+                "export default { integrations: [starlight({ title: 'Kit', sidebar: [\n"
+                "  'intro', { label: 'Components', items: ['docs/component/aws/bucket',\n"
+                "  'docs/common-errors', 'docs/gone'] }] })] };\n"
+            ),
+            ".gitignore": f"node_modules/\n{c}docs/component/\n{c}docs/common-errors.mdx\n",
+            c + "index.md": _page("Kit"),
+            c + "intro.md": _page("Intro"),
+        },
+        catalog=None,
+    )
+    source = load_markdown_tree(root)
+    assert toc_order(source) == ["index", "intro"]
+    assert [w.message for w in source.warnings] == [
+        "sidebar names slug 'docs/gone', which no page has; left out"
+    ]
+
+
+def test_sidebar_groups_made_by_a_function_of_another_file_are_read(tmp_path: Path) -> None:
+    # Astro's docs: `sidebar` imported from a file whose groups are `group('key', {...})`
+    # calls of a function a third file defines, labels from a fourth; a call of a package's
+    # function is not read, and the build says so.
+    c = "src/content/docs/"
+    root = write_tree(
+        tmp_path / "site",
+        {
+            "astro.config.mjs": (
+                "import starlight from '@astrojs/starlight';\n"
+                "import { sidebar } from './astro.sidebar';\n"
+                "export default { integrations: [starlight({ title: 'Kit', sidebar })] };\n"
+            ),
+            "astro.sidebar.ts": (
+                "import { group } from './config/sidebar';\nimport { made } from 'some-package';\n"
+                "export const sidebar = [group('start', { items: ['b', 'a'] }), 'c', made('d')];\n"
+            ),
+            "config/sidebar.ts": (
+                "import labels from './labels';\n"
+                "export function group(key: string, group: Omit<Group, 'label'>): Group {\n"
+                "  return { label: labels[key], ...group };\n}\n"
+            ),
+            "config/labels.ts": "export default { start: 'Start here' };\n",
+            c + "a.md": _page("A"),
+            c + "b.md": _page("B"),
+            c + "c.md": _page("C"),
+            c + "d.md": _page("D"),
+        },
+        catalog=None,
+    )
+    source = load_markdown_tree(root)
+    assert toc_order(source) == ["b", "a", "c", "d"]
+    assert [t.name for t in source.topics if t.parent_id is not None] == ["Start here"]
+    assert [(w.reason, w.path) for w in source.warnings] == [
+        ("sidebars-not-read", "astro.config.mjs")
+    ]
+
+
+def test_an_unread_sidebar_item_that_leaves_no_page_unplaced_is_silent(tmp_path: Path) -> None:
+    # Biome: `...makeChangelogsSidebarLinks([...])`, a plugin's links to the changelog pages
+    # it generates; every page of the tree is placed by the items read.
+    c = "src/content/docs/"
+    root = write_tree(
+        tmp_path / "site",
+        {
+            "astro.config.mjs": (
+                "import starlight from '@astrojs/starlight';\n"
+                "import { makeLinks } from 'starlight-changelogs';\n"
+                "export default { integrations: [starlight({ title: 'Kit', sidebar: [\n"
+                "  'b', 'a', ...makeLinks([{ base: 'changelog' }])] })] };\n"
+            ),
+            c + "a.md": _page("A"),
+            c + "b.md": _page("B"),
+        },
+        catalog=None,
+    )
+    source = load_markdown_tree(root)
+    assert toc_order(source) == ["b", "a"]
+    assert source.warnings == ()

@@ -220,7 +220,8 @@ def test_locale_configs_spread_in_are_not_the_sites_settings(tmp_path: Path) -> 
         },
     )
     source = load_markdown_tree(root)
-    assert sorted(d.id for d in source.documents) == ["guide", "index"]
+    # The README beside the pages is published too (/README): no srcExclude names it.
+    assert sorted(d.id for d in source.documents) == ["README", "guide", "index"]
 
 
 def test_imported_defaults_typed_arrays_and_sidebars_built_by_code(tmp_path: Path) -> None:
@@ -364,3 +365,32 @@ def test_a_linked_package_json_outside_the_source_is_not_read(tmp_path: Path) ->
     root = write_tree(tmp_path / "repo", files, catalog=None)
     (root / "package.json").symlink_to(outside)
     assert load_markdown_tree(root).site != "vitepress"
+
+
+def test_a_readme_is_a_page_and_sidebar_links_to_served_files_are_no_pages(
+    tmp_path: Path,
+) -> None:
+    # Hono's site: VitePress publishes README.md as /README (no srcExclude leaves it out);
+    # its sidebar links /llms.txt, a file a plugin writes and the site serves as it is.
+    config = (
+        "const bar = [{ text: 'Guide', link: '/guide' }, { text: 'Gone', link: '/gone' }]\n"
+        "export default { themeConfig: { sidebar: { '/': [\n"
+        "  { text: 'Guide', link: '/guide' }, { text: 'llms.txt', link: '/llms.txt' },\n"
+        "  { text: 'Gone', link: '/gone' }], '/a/': bar, '/b/': bar } } }\n"
+    )
+    root = write_tree(
+        tmp_path / "site",
+        {
+            ".vitepress/config.ts": config,
+            "index.md": "# Home\n",
+            "guide.md": "# Guide\n",
+            "README.md": "# About this repository\n",
+        },
+        catalog=None,
+    )
+    source = load_markdown_tree(root)
+    assert toc_order(source) == ["index", "guide", "README"]
+    # A missing page that sidebars sharing one array name is one warning, not three.
+    assert [w.message for w in source.warnings] == [
+        "sidebar links '/gone', which no page is published at; left out"
+    ]

@@ -26,12 +26,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 __all__ = [
+    "MAX_CALLS",
     "MAX_DEPTH",
     "SPREAD",
     "UNKNOWN",
     "Import",
     "Module",
     "Regex",
+    "Returning",
     "Token",
     "imports",
     "literals",
@@ -47,6 +49,28 @@ MAX_DEPTH = 64
 MAX_SPREAD = 100_000
 """How many items spreads of bound literals may copy in one file, in all (a chain of
 ``[...a, ...a]`` doubles each time); spreads past it are unknown."""
+
+
+MAX_CALLS = 1_000
+"""How many calls of functions with parameters one file's reading may evaluate (each reads
+the function's returned literal again, with its parameters bound); calls past it are
+unknown."""
+
+
+_MAX_CALLED_TOKENS = 5_000
+"""A called function's returned literal longer than this is unknown (bounds the work of
+:data:`MAX_CALLS` calls)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Returning:
+    """A function that returns a literal at once (``function group(key, g) { return {
+    label: key, ...g } }``), as another file that imports it calls it: the returned
+    literal's tokens, its parameters' names and the literals its own file binds."""
+
+    tokens: tuple[Token, ...]
+    params: tuple[str, ...]
+    names: Mapping[str, Any]
 
 
 class _Unknown:
@@ -78,6 +102,8 @@ _NUMBER = re.compile(r"(?:0[xX][0-9a-fA-F_]+|(?:\d[\d_]*)?\.?\d[\d_]*(?:[eE][+-]
 _SPACE = re.compile(r"\s+")
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "v": "\v", "0": "\0"}
 # After these, a `/` starts a regular expression rather than a division.
+# What a short TypeScript type may hold besides names: `A.B[]`, `Array<A | B>`.
+_TYPE_PUNC = frozenset({".", "[", "]", "<", ">", "|", ","})
 _REGEX_AFTER = frozenset("(,=:[!&|?{};+-*%<>~^") | {"return", "typeof", "case", "=>", None}
 
 
@@ -280,7 +306,13 @@ def tokenize(text: str) -> list[Token]:
 class _Reader:
     """Literals out of a token list (see the module docstring)."""
 
-    def __init__(self, tokens: list[Token], names: Mapping[str, Any] | None = None) -> None:
+    def __init__(
+        self,
+        tokens: list[Token],
+        names: Mapping[str, Any] | None = None,
+        functions: Mapping[str, Returning] | None = None,
+        calls: list[int] | None = None,
+    ) -> None:
         self.t = tokens
         self.match = self._match_brackets()
         self.memo: dict[int, tuple[Any, int]] = {}
@@ -289,8 +321,16 @@ class _Reader:
         """Literals bound by ``const NAME = ...`` (also ``let``, ``var``, a type annotation)
         earlier in the file, or given (what an imported file binds): a later ``NAME`` is
         their value."""
+        self.params: dict[str, tuple[str, ...]] = {}
+        """The parameters' names of each function of :attr:`functions` that has some."""
         self.functions = self._functions()
         """Functions that return a literal at once, by name: where the literal opens."""
+        self.foreign: dict[str, Returning] = {
+            k: v for k, v in (functions or {}).items() if k not in self.functions
+        }
+        """Functions an imported file defines (``import { group } from './config/sidebar'``)."""
+        self.calls = calls if calls is not None else [MAX_CALLS]
+        """What is left of :data:`MAX_CALLS`, shared with the readers of the calls made."""
         self.reading: set[int] = set()
         """Literals being read (a function's literal calling the function is unknown)."""
 
@@ -321,6 +361,7 @@ class _Reader:
         found: dict[str, int] = {}
         for k, tok in enumerate(t):
             start = -1
+            paren = -1
             if tok.kind == "ident" and tok.value == "function" and k + 2 < n:
                 name, paren = t[k + 1], k + 2
                 close = self.match[paren] if self.punc(paren, "(") else -1
@@ -330,8 +371,8 @@ class _Reader:
                 )
                 if close > 0 and body > 0 and body + 1 < n and t[body + 1].value == "return":
                     start = body + 2
-            elif self.punc(k, "=>") and k >= 4 and self.punc(k - 1, ")"):
-                paren = opener.get(k - 1, -1)
+            elif self.punc(k, "=>") and k >= 4 and (close := self._params_end(k)) > 0:
+                paren = opener.get(close, -1)
                 name = t[paren - 2] if paren >= 2 and self.punc(paren - 1, "=") else tok
                 if paren >= 3 and self.is_declared(paren - 2):
                     start = k + 1
@@ -341,7 +382,87 @@ class _Reader:
                 start += 1  # `=> ({ ... })`, `return ([ ... ])`
             if t[start].kind == "punc" and t[start].value in ("[", "{"):
                 found.setdefault(str(name.value), start)
+                params = self._param_names(paren)
+                if params and str(name.value) not in self.params:
+                    self.params[str(name.value)] = params
         return found
+
+    def _params_end(self, arrow: int) -> int:
+        """The ``)`` closing an arrow function's parameters, before its ``=>`` at ``arrow`` or
+        before a short TypeScript return type (``(): DefaultTheme.SidebarItem[] =>``); -1."""
+        if self.punc(arrow - 1, ")"):
+            return arrow - 1
+        for j in range(arrow - 1, max(arrow - 16, 1), -1):
+            tok = self.t[j]
+            if self.punc(j, ":"):
+                return j - 1 if self.punc(j - 1, ")") else -1
+            if tok.kind != "ident" and not (tok.kind == "punc" and tok.value in _TYPE_PUNC):
+                return -1
+        return -1
+
+    def _param_names(self, paren: int) -> tuple[str, ...]:
+        """The names of the parameters in the parentheses opened at ``paren`` (``(key: K,
+        group: Omit<G, 'label'>)`` holds ``key``, ``group``); none when one is no plain name
+        (a destructuring pattern, a default value)."""
+        if paren < 0 or not self.punc(paren, "(") or self.match[paren] < 0:
+            return ()
+        names: list[str] = []
+        k, close, angle = paren + 1, self.match[paren], 0
+        expect_name = True
+        while k < close:
+            tok = self.t[k]
+            if expect_name:
+                if tok.kind != "ident":
+                    return ()
+                names.append(str(tok.value))
+                expect_name = False
+            elif tok.kind == "punc" and tok.value in ("(", "[", "{") and self.match[k] > 0:
+                k = self.match[k]
+            elif self.punc(k, "<"):
+                angle += 1
+            elif self.punc(k, ">"):
+                angle -= 1
+            elif self.punc(k, "=") or self.punc(k, "..."):
+                return ()
+            elif self.punc(k, ",") and angle == 0:
+                expect_name = True
+            k += 1
+        return tuple(names)
+
+    def returning(self, name: str) -> Returning | None:
+        """The function ``name`` of this file (with parameters) or of an imported one."""
+        start = self.functions.get(name)
+        if start is None:
+            return self.foreign.get(name)
+        params = self.params.get(name)
+        if not params or self.match[start] < 0:
+            return None
+        return Returning(tuple(self.t[start : self.match[start] + 1]), params, self.bindings)
+
+    def call_with(self, k: int, paren: int, depth: int) -> Any:
+        """The literal the function named at ``k`` returns with the arguments of the call
+        opened at ``paren`` bound to its parameters: ``group('guides', { items: [...] })``
+        with ``return { label: key, ...group }``; ``UNKNOWN`` past :data:`MAX_CALLS`."""
+        function = self.returning(str(self.t[k].value))
+        if function is None or depth > MAX_DEPTH or self.calls[0] <= 0:
+            return UNKNOWN
+        if len(function.tokens) > _MAX_CALLED_TOKENS:
+            return UNKNOWN
+        self.calls[0] -= 1
+        args: list[Any] = []
+        j, close = paren + 1, self.match[paren]
+        while j < close and len(args) < len(function.params):
+            value, j = self.value(j, close, depth + 1)
+            args.append(value)
+            j = j + 1 if self.punc(j, ",") else self.skip_expression(j, close) + 1
+        names = dict(function.names)
+        for param, arg in zip(function.params, args, strict=False):
+            if arg is not UNKNOWN:
+                names[param] = arg
+            else:
+                names.pop(param, None)
+        inner = _Reader(list(function.tokens), names, calls=self.calls)
+        return inner.literal(0, depth + 1)[0]
 
     def call(self, k: int, depth: int) -> Any:
         """The literal the function named at ``k`` returns, when it returns one at once."""
@@ -391,10 +512,16 @@ class _Reader:
         elif tok.kind == "ident" and (unset := self.env_default(k, end, depth)) is not None:
             return unset
         elif tok.kind == "ident":
-            result, after = self.name(k)
+            result, after = self.member(*self.name(k))
             if self.punc(after, "(") and self.match[after] > 0 and result is UNKNOWN:
-                # `sidebarGuide()`: the literal the function returns, if it returns one.
-                result, after = self.call(k, depth), self.match[after] + 1
+                # `sidebarGuide()`: the literal the function returns, if it returns one;
+                # `group('key', {...})`: with its arguments bound to its parameters.
+                name = str(tok.value)
+                with_args = self.match[after] > after + 1 and (
+                    name in self.params or name in self.foreign
+                )
+                result = self.call_with(k, after, depth) if with_args else self.call(k, depth)
+                after = self.match[after] + 1
         elif tok.kind == "punc" and tok.value == "-" and k + 1 < end:
             nxt = self.t[k + 1]
             if nxt.kind == "num" and isinstance(nxt.value, int | float):
@@ -413,6 +540,20 @@ class _Reader:
         if after < end and not self.punc(after, ","):
             return UNKNOWN, self.skip_expression(after, end)
         return result, after
+
+    def member(self, value: Any, after: int) -> tuple[Any, int]:
+        """``labels[key]`` after a name bound to an object: its member named by a string or
+        by a name bound to one (``UNKNOWN`` for any other); else ``value`` as it is."""
+        if (
+            not isinstance(value, dict)
+            or not self.punc(after, "[")
+            or self.match[after] != after + 2
+        ):
+            return value, after
+        inner = self.t[after + 1]
+        key = self.bindings.get(str(inner.value)) if inner.kind == "ident" else None
+        key = inner.value if inner.kind == "str" else key
+        return (value.get(key, UNKNOWN) if isinstance(key, str) else UNKNOWN), after + 3
 
     def env_default(self, k: int, end: int, depth: int) -> tuple[Any, int] | None:
         """``process.env.X ? a : b``, ``process.env.X || b`` and ``process.env.X ?? b``: the
@@ -740,6 +881,9 @@ class Module:
     exported: Any
     names: dict[str, Any] = field(default_factory=dict)
     """The literals bound to names (``export const api = [...]`` among them)."""
+    functions: dict[str, Returning] = field(default_factory=dict)
+    """Its functions with parameters that return a literal at once, for the files that
+    import them."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -804,12 +948,18 @@ def _named_imports(t: list[Token], k: int) -> list[Import]:
     return [i for i in out if i.name != "type"]
 
 
-def read_module(text: str, known: Mapping[str, Any] | None = None) -> Module:
+def read_module(
+    text: str,
+    known: Mapping[str, Any] | None = None,
+    functions: Mapping[str, Returning] | None = None,
+) -> Module:
     """The literals of ``text`` (see :func:`literals`) and its export; ``known`` binds names
-    the file imports to their values (``import { guide } from './sidebar'``)."""
-    reader = _Reader(tokenize(text), known)
+    the file imports to their values (``import { guide } from './sidebar'``), ``functions``
+    the functions it imports (``import { group } from './config/sidebar'``)."""
+    reader = _Reader(tokenize(text), known, functions)
     found = reader.all_literals()
-    return Module(found, reader.exported(), dict(reader.bindings))
+    own = {n: f for n in reader.params if (f := reader.returning(n)) is not None}
+    return Module(found, reader.exported(), dict(reader.bindings), own)
 
 
 def literals(text: str) -> list[Any]:

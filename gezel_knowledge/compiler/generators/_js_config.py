@@ -20,7 +20,13 @@ from typing import Any
 from gezel_knowledge.compiler.errors import SourceError
 from gezel_knowledge.compiler.generators import _config as config
 from gezel_knowledge.compiler.generators._context import normalise
-from gezel_knowledge.compiler.generators._js import UNKNOWN, imports, read_module, walk_values
+from gezel_knowledge.compiler.generators._js import (
+    UNKNOWN,
+    Returning,
+    imports,
+    read_module,
+    walk_values,
+)
 
 __all__ = [
     "MAX_FILES",
@@ -81,31 +87,34 @@ def read_config(file: Path, root: Path) -> list[JsFile]:
                 seen.add(found.resolve())
                 queue.append(found)
     names: dict[str, Any] = {}
-    exports: dict[Path, tuple[Any, dict[str, Any]]] = {}
+    exports: dict[Path, tuple[Any, dict[str, Any], dict[str, Returning]]] = {}
     out: list[JsFile] = []
     for path, text in reversed(texts):
         # `import Customizations from './customizations'`: the name stands for what that file
         # exports (read before this one); `import { a as b }` for the name it binds.
         known = dict(names)
+        functions: dict[str, Returning] = {}
         for imported in imports(text):
             source = imported.source
             target = _resolve(path.parent, source, root) if source[:1] == "." else None
             if target is None or target.resolve() not in exports:
                 continue
-            exported, bound = exports[target.resolve()]
+            exported, bound, defined = exports[target.resolve()]
             member = imported.member
             value = exported if member is None else bound.get(member, UNKNOWN)
             if value is not UNKNOWN:
                 known[imported.name] = value
+            elif member is not None and member in defined:
+                functions[imported.name] = defined[member]
         if path.suffix == ".json":
             # `import locales from './locales.json'`: the name stands for the file's value.
             value = _json_value(text)
-            exports[path.resolve()] = (value, {})
+            exports[path.resolve()] = (value, {}, {})
             values = walk_values(value) if value is not UNKNOWN else []
             out.append(JsFile(path, values, value, text, dict(names)))
             continue
-        module = read_module(text, known)
-        exports[path.resolve()] = (module.exported, module.names)
+        module = read_module(text, known, functions)
+        exports[path.resolve()] = (module.exported, module.names, module.functions)
         names.update(module.names)
         values = [v for literal in module.literals for v in walk_values(literal)]
         out.append(JsFile(path, values, module.exported, text, dict(names)))

@@ -127,6 +127,9 @@ class Site:
     nav: YamlNode | None = None
     """The navigation the configuration holds (MkDocs' ``nav``), when it holds one."""
     warnings: tuple[BuildWarning, ...] = field(default=())
+    tentative: bool = False
+    """Recognised from a bare file alone (a SUMMARY.md with no GitBook configuration): another
+    generator's configuration at the same root outranks it."""
 
     @property
     def generator_name(self) -> str | None:

@@ -99,10 +99,11 @@ _EXCLUDE = (
     "**/*.test.{js,jsx,ts,tsx}",
     "**/__tests__/**",
 )
-# Docusaurus' number prefix: digits, then separators, then the name; a date or a version
-# (2021-01-01-, 1.2.3-) is no prefix.
+# Docusaurus' number prefix: digits, then separators, then the name. A name that starts
+# with two numbers joined by one separator (a date 2021-01-01, a version 8.0, 1.3_to_1.4)
+# has none: Docusaurus's parser ignores every name the pattern `\d+[-_.]\d+` starts.
 _NUMBER_PREFIX = re.compile(r"(\d+)\s*[-_.]+\s*(?=[^-_.\s])")
-_DATE_OR_VERSION = re.compile(r"(?:\d{4}[-_.]\d{2}[-_.]\d{2}|\d+[-_.]\d+[-_.]\d+)[-_.]")
+_DATE_OR_VERSION = re.compile(r"\d+[-_.]\d")
 _INDEX_STEMS = ("index", "readme")
 _MAX_SIDEBAR_DEPTH = 32
 
@@ -1058,13 +1059,22 @@ class Docusaurus(Generator):
     def link_target(self, raw: str) -> LinkTarget | None:
         # `@site/docs/intro.md` names a file of the site's folder (the content folder's
         # path to it is known); only page links are read this way.
-        if not raw.startswith("@site/") or self._site_dir is None:
+        # A rooted one (`/docs/client/setup.mdx`) is looked up from the docs folder, then,
+        # as Docusaurus' resolveMarkdownLinkPathname does last, from the site's folder.
+        rooted = raw.startswith("/") and not raw.startswith("//")
+        if not (raw.startswith("@site/") or rooted) or self._site_dir is None:
             return None
-        path, _, fragment = raw[len("@site/") :].partition("#")
+        path, _, fragment = raw.removeprefix("@site").lstrip("/").partition("#")
+        path = path.partition("?")[0]
         if PurePosixPath(path).suffix.lower() not in (*MARKDOWN_SUFFIXES, MDX):
             return None
         site_dir, content = self._site_dir
-        target = Path(os.path.normpath(site_dir.joinpath(*PurePosixPath(path).parts)))
+        parts = PurePosixPath(path).parts
+        if rooted and (".." in parts or content.joinpath(*parts).is_file()):
+            return None  # found from the docs folder as it is
+        target = Path(os.path.normpath(site_dir.joinpath(*parts)))
+        if rooted and not target.is_file():
+            return None
         if not target.is_relative_to(content):
             return None  # outside the content folder: no page of the catalog
         rel = target.relative_to(content).as_posix()

@@ -126,6 +126,9 @@ class GitBook(Generator):
                 quiet=frozenset({"content-file"}) if book_json.is_file() else frozenset(),
             ),
             outline_file=found.summary,
+            # A bare SUMMARY.md (no .gitbook.yaml, no book.json) is often a leftover beside
+            # the configuration of the generator that publishes the folder now.
+            tentative=found.config is None and not book_json.is_file(),
         )
 
     def outline(self, site: Site, ctx: Context) -> Outline | None:

@@ -102,11 +102,13 @@ def detect_site(root: Path, kind: str = "auto") -> Site | None:
         above = _site_above(root)
         if above is not None:
             return above
+        tentative: Site | None = None
         for generator in GENERATORS:
             site = generator.detect(root, forced=False)
-            if site is not None:
+            if site is not None and not site.tentative:
                 return site
-        return None
+            tentative = tentative or site
+        return tentative
     named = generator_named(kind)
     if named is None or named.plain:
         return None

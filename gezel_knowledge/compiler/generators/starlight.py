@@ -55,7 +55,7 @@ from typing import Any
 from gezel_knowledge.compiler.errors import SourceError, display_path
 from gezel_knowledge.compiler.generators import _config as config
 from gezel_knowledge.compiler.generators._context import MARKDOWN_SUFFIXES, MDX, SCHEME, Context
-from gezel_knowledge.compiler.generators._js import literals, read_module
+from gezel_knowledge.compiler.generators._js import UNKNOWN, literals, read_module
 from gezel_knowledge.compiler.generators._js_config import (
     SKIPPED_FOLDERS,
     JsFile,
@@ -340,6 +340,10 @@ class _Builder:
     locale: str
     by_slug: dict[str, _Doc] = field(default_factory=dict)
     placed: set[str] = field(default_factory=set)
+    written: tuple[str, ...] = ()
+    unread: bool = False
+    """Whether a sidebar item needs JavaScript to evaluate (a call the reader does not run)."""
+    """Routes of the pages the deploy writes (``.gitignore``'d): their sidebar slugs are silent."""
 
     def page(self, into: OutlineSection, doc: _Doc, label: str | None) -> None:
         if doc.rel in self.placed:
@@ -359,7 +363,8 @@ class _Builder:
         if self.locale:
             slug = f"{self.locale}/{slug}".strip("/")
         doc = self.by_slug.get(slug)
-        if doc is None:
+        written = any(slug == r.rstrip("/") or f"{slug}/".startswith(r) for r in self.written)
+        if doc is None and not written:
             self.ctx.warn(
                 "missing-outline-page",
                 f"sidebar names {what} {slug!r}, which no page has; left out",
@@ -377,6 +382,8 @@ class _Builder:
                     self.page(into, doc, None)
             elif isinstance(item, dict):
                 self.item(into, item, depth)
+            elif item is UNKNOWN:
+                self.unread = True  # built by code (Astro's docs: `group('guides', {...})`)
 
     def item(self, into: OutlineSection, item: dict[str, Any], depth: int) -> None:
         label = _str(item.get("label"))
@@ -498,6 +505,11 @@ class Starlight(Generator):
         docs = _docs(ctx, read)
         where = display_path(site.config, project)
         builder = _Builder(ctx, docs, where, read.locale_folder)
+        # SST's sidebar names its component reference, which generate.ts writes into the
+        # .gitignore'd src/content/docs/docs/component/ before Astro runs.
+        builder.written = routes_below(
+            ignored_folders(project, ctx.source_root), site.content_root
+        ) + page_routes(ignored_files(project, ctx.source_root), site.content_root)
         for doc in docs:
             builder.by_slug.setdefault(doc.slug, doc)
         root = OutlineSection(name="", key=where)
@@ -507,8 +519,19 @@ class Starlight(Generator):
         sidebar = read.starlight.get("sidebar")
         if isinstance(sidebar, list):
             builder.items(root, sidebar, 0)
+        elif sidebar is UNKNOWN:
+            builder.unread = True
         else:
             builder.generated(root, _tree(docs, ""))
+        # Said only when pages are left for the path order: an unread item whose pages the
+        # tree lacks (Biome's changelog links a plugin makes) changes nothing.
+        if builder.unread and any(doc.rel not in builder.placed for doc in docs):
+            ctx.warn(
+                "sidebars-not-read",
+                "has sidebar items built by code (a call it does not run); the pages they "
+                "would list follow the others, in path order",
+                where,
+            )
         for doc in docs:
             builder.page(root, doc, None)  # published, though no sidebar lists it
         return Outline(self.name, root, where, interleaved_root=True)

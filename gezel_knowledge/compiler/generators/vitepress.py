@@ -49,7 +49,7 @@ from typing import Any
 
 from gezel_knowledge.compiler.errors import SourceError, display_path
 from gezel_knowledge.compiler.generators import _config as config
-from gezel_knowledge.compiler.generators._context import SCHEME, Context, normalise
+from gezel_knowledge.compiler.generators._context import SCHEME, Context, left_out, normalise
 from gezel_knowledge.compiler.generators._glob import Glob
 from gezel_knowledge.compiler.generators._js import SPREAD, UNKNOWN, Regex
 from gezel_knowledge.compiler.generators._js_config import (
@@ -308,6 +308,7 @@ class _Builder:
     placed: set[str] = field(default_factory=set)
     generated: tuple[str, ...] = ()
     """Folders the build writes (:func:`_absent_sidebar_folders`): their links are silent."""
+    warned: set[str] = field(default_factory=set)
 
     def rel(self, link: str, base: str) -> str | None:
         """The page a sidebar link names (relative to ``base``), or ``None``."""
@@ -322,7 +323,13 @@ class _Builder:
         if key == "index" or key.endswith("/index"):
             key = key[: -len("index")]
         found = self.by_route.get(key.strip("/"))
-        if found is None and not (key.strip("/") + "/").startswith(self.generated):
+        # A link to a file served as it is (`/llms.txt` a plugin writes, a PDF in public/)
+        # is no page: the sidebar shows it, and the catalog has nothing to place.
+        served = PurePosixPath(key).suffix.lower().lstrip(".") in _FILE_TYPES
+        missing = found is None and not served and link not in self.warned
+        if missing and not (key.strip("/") + "/").startswith(self.generated):
+            # Once per link: one sidebar array is often shared by many paths (VueUse's six).
+            self.warned.add(link)
             self.ctx.warn(
                 "missing-outline-page",
                 f"sidebar links {link!r}, which no page is published at; left out",
@@ -391,7 +398,9 @@ def _pages(ctx: Context, read: _Config) -> list[str]:
             rel = ctx.rel(path)
             if any(rel.startswith(o) for o in others) or exclude.match(rel):
                 continue
-            if not ctx.excluded(path):
+            # VitePress publishes a README.md as any page (/README) unless srcExclude says
+            # otherwise; it is then a page here too, not the catalog's description.
+            if not left_out(ctx, path):
                 found.append(rel)
     return sorted(found)
 

@@ -541,7 +541,7 @@ class _Tree:
 
         body = normalize_body(expand(raw_body))
         index = LineIndex(body)
-        blocks = parse_blocks(body, index)
+        blocks = parse_blocks(body, index, mdx=file.suffix.lower() == ".mdx")
         # The navigation's label names the page as the site shows it; else the page's own.
         # A front matter title is plain text already (generators show it as written).
         heading = " ".join((_fm_str(front, "title", where) or "").split()) or plain_title(

@@ -168,11 +168,23 @@ class LinkResolver:
         return None
 
     def _by_urls(self, page_rel: str, target: str) -> str | None:
-        if self.style.urls == "files":
+        if self.style.urls == "files" or self._route_outside_prefixes(target):
             return None
         return next(
             (self.urls[k] for k in self._url_lookups(page_rel, target) if k in self.urls), None
         )
+
+    def _route_outside_prefixes(self, target: str) -> bool:
+        """Whether a rooted URL outside every path prefix is one of the site's own routes
+        (Docusaurus' home page, ``src/pages/index.js``, at ``/`` while a doc with ``slug: /``
+        is at ``/docs/``): it names that route, not the page its unprefixed path would."""
+        if not target.startswith("/") or not self.style.prefixes or not self.style.routes:
+            return False
+        path = target.lstrip("/")
+        if any(path.startswith(p) or path + "/" == p for p in self.style.prefixes):
+            return False
+        fold = str.lower if self.style.lowercase else str
+        return fold(self._key(path)) in {fold(r) for r in self.style.routes}
 
     def is_route(self, page_rel: str, target: str) -> bool:
         """Whether a target no page answers names something else the site publishes

@@ -31,6 +31,9 @@ BlockKind = Literal["heading", "fence", "text"]
 _ATX = re.compile(r" {0,3}(#{1,6})(?=[ \t]|$)(.*)\Z")
 _EXPLICIT_ID = re.compile(r"\{#([A-Za-z0-9_][A-Za-z0-9_:.-]*)\}\Z")
 _FENCE_OPEN = re.compile(r" {0,3}(`{3,}|~{3,})(.*)\Z")
+# MDX turns indented code off, so a fence may be indented any amount (a fence inside
+# `<TabItem>` written four spaces in, closed by a line two spaces in).
+_MDX_FENCE_OPEN = re.compile(r"[ \t]*(`{3,}|~{3,})(.*)\Z")
 
 
 def normalize_body(text: str) -> str:
@@ -128,8 +131,8 @@ def _without_closing(text: str) -> str:
     return text
 
 
-def _fence_opening(line: str) -> str | None:
-    match = _FENCE_OPEN.match(line)
+def _fence_opening(line: str, *, mdx: bool = False) -> str | None:
+    match = (_MDX_FENCE_OPEN if mdx else _FENCE_OPEN).match(line)
     if match is None:
         return None
     fence = match.group(1)
@@ -138,9 +141,9 @@ def _fence_opening(line: str) -> str | None:
     return fence
 
 
-def _closes(line: str, fence: str) -> bool:
-    stripped = line.lstrip(" ")
-    if len(line) - len(stripped) > 3:
+def _closes(line: str, fence: str, *, mdx: bool = False) -> bool:
+    stripped = line.lstrip(" \t" if mdx else " ")
+    if len(line) - len(stripped) > 3 and not mdx:
         return False
     run = len(stripped) - len(stripped.lstrip(fence[0]))
     return run >= len(fence) and not stripped[run:].strip(" \t")
@@ -151,8 +154,9 @@ def _line(body: str, index: LineIndex, number: int) -> str:
     return body[start:end]
 
 
-def parse_blocks(body: str, index: LineIndex | None = None) -> list[Block]:
-    """Split a normalised body into blocks with line spans and character offsets."""
+def parse_blocks(body: str, index: LineIndex | None = None, *, mdx: bool = False) -> list[Block]:
+    """Split a normalised body into blocks with line spans and character offsets (``mdx``:
+    an MDX page, whose fences may be indented any amount)."""
     index = index or LineIndex(body)
     blocks: list[Block] = []
     count = index.count
@@ -168,13 +172,13 @@ def parse_blocks(body: str, index: LineIndex | None = None) -> list[Block]:
             blocks.append(Block("heading", start, end, number, number, heading))
             number += 1
             continue
-        fence = _fence_opening(line)
+        fence = _fence_opening(line, mdx=mdx)
         if fence is not None:
             last = number
             probe = number + 1
             while probe <= count:
                 last = probe
-                if _closes(_line(body, index, probe), fence):
+                if _closes(_line(body, index, probe), fence, mdx=mdx):
                     break
                 probe += 1
             blocks.append(Block("fence", start, index.span(last)[1], number, last))
@@ -187,7 +191,7 @@ def parse_blocks(body: str, index: LineIndex | None = None) -> list[Block]:
             if (
                 not text.strip(" \t")
                 or _parse_heading(text, probe) is not None
-                or _fence_opening(text) is not None
+                or _fence_opening(text, mdx=mdx) is not None
             ):
                 break
             last = probe
