@@ -51,12 +51,26 @@ def summary_links(site: Path, summary: Path) -> list[str]:
     """Page links of an mdBook or GitBook SUMMARY.md in file order (drafts and URLs left out)."""
     out: list[str] = []
     in_code = False
-    for line in summary.read_text(encoding="utf-8").splitlines():
+    text = summary.read_text(encoding="utf-8")
+    # Reference links (`[Plugins][plugins]` and `[plugins]: ./plugins/plugins.md`) are links
+    # to both parsers (pulldown-cmark, GitBook's).
+    defs = {
+        " ".join(m[1].split()).casefold(): m[2]
+        for m in re.finditer(r"(?m)^ {0,3}\[([^\[\]]+)\]:[ \t]*<?([^\s>]+)>?", text)
+    }
+    for line in text.splitlines():
         if line.lstrip().startswith("```"):
             in_code = not in_code
-        if in_code:
+        if in_code or re.match(r" {0,3}\[[^\[\]]+\]:", line):
             continue
-        for link in LINK.findall(line):
+        links = LINK.findall(line)
+        if not links and defs:
+            for m in re.finditer(r"\[([^\[\]]*)\](?:\[([^\[\]]*)\])?", line):
+                key = " ".join((m[2] or m[1]).split()).casefold()
+                if key in defs:
+                    links = [defs[key]]
+                    break
+        for link in links:
             target = link.split("#", 1)[0]
             if target and "://" not in target:
                 # `/contents/a.md` is from the book's root, the summary's folder.
@@ -175,6 +189,12 @@ class _DocfxOrder:
             self.out.append(_rel(self.site, self.path(base, str(topic))))
         elif uid and not href and uid in self.uids:
             self.out.append(_rel(self.site, self.uids[uid]))
+        if href.startswith("/") and not href.startswith("//"):
+            # A URL of the built site (DocFX keeps it as written): the page written there.
+            page = self.url_page(href)
+            if page is not None:
+                self.out.append(_rel(self.site, page))
+            return None, page
         if href and "://" not in href:
             target = self.path(base, href)
             if href.endswith("/") or target.is_dir():
@@ -187,6 +207,13 @@ class _DocfxOrder:
         elif not topic and uid in self.uids and not item.get("items"):
             return None, self.uids[uid]
         return None, None
+
+    def url_page(self, href: str) -> Path | None:
+        url = unquote(href.split("#", 1)[0].split("?", 1)[0]).lstrip("/")
+        url = url + "index.html" if not url or url.endswith("/") else url
+        stem = url[: -len(".html")] if url.endswith(".html") else url
+        names = (f"{stem}.md", f"{stem}/index.md")
+        return next((self.site / n for n in names if (self.site / n).is_file()), None)
 
     def walk(self, items: list[dict[str, Any]], base: Path, navbar: bool) -> None:
         for item in items:
@@ -208,6 +235,26 @@ def docfx(site: Path) -> list[str]:
     root = _docfx_find_toc(site)
     if root is not None:
         order.toc(root, navbar=(site / "docfx.json").is_file())
+    # A toc the navigation bar never reaches is still built (when build.content names it)
+    # and is the sidebar of its folder's pages: after the bar's, shallowest first.
+    config = site / "docfx.json"
+    data = json.loads(config.read_text(encoding="utf-8-sig")) if config.is_file() else {}
+    globs = [
+        g
+        for entry in (data.get("build") or {}).get("content") or []
+        if not entry.get("src")
+        for g in entry.get("files") or []
+    ]
+    if root is not None and globs:
+        found = sorted(
+            (p for p in site.rglob("toc.yml") if p.parent != site),
+            key=lambda p: (len(p.relative_to(site).parts), p.as_posix()),
+        )
+        for toc in found:
+            rel = _rel(site, toc)
+            if toc.resolve() in order.seen or not any(_glob_regex(g).match(rel) for g in globs):
+                continue
+            order.toc(toc)
     return order.out
 
 

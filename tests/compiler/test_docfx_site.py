@@ -353,3 +353,47 @@ def test_a_section_page_its_items_list_again_is_placed_once_silently(tmp_path: P
         "other/b": (("other",), 0),
         "other/a": (("other",), 1),
     }
+
+
+def test_rooted_hrefs_are_site_urls_and_unreached_tocs_and_unlisted_pages_follow(
+    tmp_path: Path,
+) -> None:
+    # The navigation bar links `/` (a URL of the built site, never an include of itself);
+    # articles/toc.yml is reached from nowhere but is the sidebar of articles/, and names
+    # pages by their published URLs. Pages build.content builds that no toc lists follow in
+    # path order; a toc outside build.content (pdf/) and an excluded README are no pages.
+    root = write_tree(
+        tmp_path / "fx",
+        {
+            "docfx.json": (
+                '{"build": {"content": [{"files": ["articles/**/*.md", "articles/**/*.yml",'
+                ' "roadmap/**/*.md", "toc.yml", "*.md"], "exclude": ["README.md"]}]}}'
+            ),
+            "toc.yml": "- name: Learn\n  href: /\n- name: Shop\n  href: https://example.org/\n",
+            "index.md": "# Home\n",
+            "README.md": "# Repository readme\n",
+            "articles/toc.yml": (
+                "- name: Setup\n  href: /articles/setup.html\n"
+                "- name: Roadmap\n  href: /roadmap/\n"
+                "- name: Basics\n  href: basics.md\n  items:\n"
+                "    - name: Gone\n      href: /articles/gone.html\n"
+            ),
+            "articles/setup.md": "# Setup\n",
+            "articles/basics.md": "# Basics\n",
+            "articles/howto/b.md": "# B\n",
+            "articles/howto/a.md": "# A\n",
+            "roadmap/index.md": "# Roadmap\n",
+            "pdf/toc.yml": "- name: Setup again\n  href: ../articles/setup.md\n",
+        },
+        catalog=None,
+    )
+    source = load_markdown_tree(root)
+    assert source.warnings == ()
+    assert {d.id: (d.topic_path, d.ordinal) for d in source.documents} == {
+        "index": (("overview",), 0),
+        "articles/setup": (("overview", "articles"), 0),
+        "roadmap/index": (("overview", "articles"), 1),
+        "articles/basics": (("overview", "articles", "basics"), 0),
+        "articles/howto/a": (("overview",), 2),
+        "articles/howto/b": (("overview",), 3),
+    }

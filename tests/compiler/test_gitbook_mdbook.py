@@ -234,3 +234,38 @@ def test_a_legacy_book_links_its_static_files_silently(tmp_path: Path) -> None:
         ("link-not-rewritten", 3),
         ("unresolved-link", 3),
     ]
+
+
+def test_summary_reference_links_are_chapters_and_mdbook_terms_are_anchors(
+    tmp_path: Path,
+) -> None:
+    # `[Plugins][plugins]` names the file its reference definition gives (pulldown-cmark
+    # resolves it); mdBook gives definition-list terms ids as it gives headings.
+    root = write_tree(
+        tmp_path / "book",
+        {
+            "book.toml": '[book]\ntitle = "Refs"\n',
+            "src/SUMMARY.md": (
+                "# Summary\n\n[Intro](intro.md)\n\n- [Plugins][plugins]\n  - [Use][]\n\n"
+                "[Glossary](glossary.md)\n\n[plugins]: ./plugins/index.md\n[use]: plugins/use.md\n"
+            ),
+            "src/intro.md": (
+                "# Intro\n\nSee [plugins](plugins/index.md), [attached](glossary.md#attached)"
+                " and [smart pointers](glossary.md#smart-pointer).\n"
+            ),
+            "src/plugins/index.md": "# Plugins\n\n- [Glossary](../glossary.md)\n",
+            "src/plugins/use.md": "# Use\n",
+            "src/glossary.md": (
+                "# Glossary\n\nattached\n  : Bound to the interpreter.\n\n"
+                "smart pointer\n: Manages memory.\n"
+            ),
+        },
+    )
+    source = load_markdown_tree(root)
+    assert {d.id: (d.topic_path, d.ordinal) for d in source.documents} == {
+        "intro": (("demo",), 0),
+        "plugins/index": (("demo", "plugins"), 0),
+        "plugins/use": (("demo", "plugins"), 1),
+        "glossary": (("demo",), 2),
+    }
+    assert source.warnings == ()
