@@ -668,7 +668,9 @@ class _Tree:
         if not quiet:
             return False
         absolute = decoded.startswith("/")
-        if (link.html and "html" in quiet) or (absolute and "absolute" in quiet):
+        # Written from the site's root, not spelled so by the generator (DocFX's `~/a.md`).
+        rooted = absolute and link.target.lstrip().startswith("/")
+        if (link.html and "html" in quiet) or (rooted and "absolute" in quiet):
             return True
         if "above-root" in quiet and not absolute:
             folder = list(PurePosixPath(page.rel).parent.parts)
