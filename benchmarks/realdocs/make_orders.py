@@ -239,12 +239,9 @@ def docfx(site: Path) -> list[str]:
     # and is the sidebar of its folder's pages: after the bar's, shallowest first.
     config = site / "docfx.json"
     data = json.loads(config.read_text(encoding="utf-8-sig")) if config.is_file() else {}
-    globs = [
-        g
-        for entry in (data.get("build") or {}).get("content") or []
-        if not entry.get("src")
-        for g in entry.get("files") or []
-    ]
+    entries = [e for e in (data.get("build") or {}).get("content") or [] if not e.get("src")]
+    globs = [g for entry in entries for g in entry.get("files") or []]
+    excludes = [g for entry in entries for g in entry.get("exclude") or []]
     if root is not None and globs:
         found = sorted(
             (p for p in site.rglob("toc.yml") if p.parent != site),
@@ -255,6 +252,14 @@ def docfx(site: Path) -> list[str]:
             if toc.resolve() in order.seen or not any(_glob_regex(g).match(rel) for g in globs):
                 continue
             order.toc(toc)
+    if root is not None and globs:
+        # Pages build.content builds that no toc lists are published too: in path order.
+        listed = set(order.out)
+        for page in sorted(site.rglob("*.md")):
+            rel = _rel(site, page)
+            built = any(_glob_regex(g).match(rel) for g in globs)
+            if rel not in listed and built and not any(_glob_regex(g).match(rel) for g in excludes):
+                order.out.append(rel)
     return order.out
 
 

@@ -370,7 +370,9 @@ def test_rooted_hrefs_are_site_urls_and_unreached_tocs_and_unlisted_pages_follow
                 ' "roadmap/**/*.md", "toc.yml", "*.md"], "exclude": ["README.md"]}]}}'
             ),
             "toc.yml": "- name: Learn\n  href: /\n- name: Shop\n  href: https://example.org/\n",
-            "index.md": "# Home\n",
+            "index.md": (
+                "# Home\n\n[Setup](/articles/setup.html), [the guide](/downloads/guide.pdf)\n"
+            ),
             "README.md": "# Repository readme\n",
             "articles/toc.yml": (
                 "- name: Setup\n  href: /articles/setup.html\n"
@@ -397,3 +399,7 @@ def test_rooted_hrefs_are_site_urls_and_unreached_tocs_and_unlisted_pages_follow
         "articles/howto/a": (("overview",), 2),
         "articles/howto/b": (("overview",), 3),
     }
+    # A rooted link is a URL DocFX never checks: a page's resolves, anything else is kept.
+    home = next(d for d in source.documents if d.id == "index").load_body(LINKS)
+    assert "[Setup](knowledge://tester/demo/articles/setup)" in home
+    assert "[the guide](/downloads/guide.pdf)" in home

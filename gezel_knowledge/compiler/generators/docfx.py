@@ -89,7 +89,9 @@ class DocFx(Generator):
                     config.get(meta, "_gitContribute", "repo"), None, meta.get("_appFooter")
                 ),
             ),
-            LinkStyle(generated=generated, files_resolve=True),
+            # DocFX checks relative file links only: a rooted one (`/downloads/guide.pdf`)
+            # is a URL it keeps as written, resolved here when it names a page.
+            LinkStyle(generated=generated, files_resolve=True, quiet=frozenset({"absolute"})),
             outline_file=toc,
         )
 
@@ -563,8 +565,9 @@ class _DocFx:
                 rel = self.ctx.rel(file)
                 if rel in placed or not content[0].match(rel) or content[1].match(rel):
                     continue
-                generated = any(rel.startswith(f"{g}/") for g in self.generated)
-                if not generated and not self.overwrites.match(rel) and not self.ctx.excluded(file):
+                # A page kept in a folder `docfx metadata` writes into (api/index.md) is
+                # built like any other.
+                if not self.overwrites.match(rel) and not self.ctx.excluded(file):
                     found.append(rel)
         for rel in sorted(found):
             root.children.append(OutlinePage(rel, None, len(root.children), self.where))
