@@ -442,15 +442,23 @@ def page_anchors(
     spans = {block.line_start: span for block, span in sections}
     found: dict[str, tuple[int, int]] = {}
     texts = []
+    repeats: dict[str, int] = {}
     for block, span in sections:
         heading = block.heading
         assert heading is not None
         text, ids = _split_attributes(heading.text)
         if heading.explicit_id:
             ids.insert(0, heading.explicit_id)
-        ids += [q or u for q, u in _HTML_ANCHOR.findall(text)]
+        html_ids = [q or u for q, u in _HTML_ANCHOR.findall(text)]
+        ids += html_ids
         for anchor in ids:
             found.setdefault(anchor, span)
+        if style == "gitbook" and html_ids:
+            # GitBook writes a heading's id as an `<a id>` in it, and numbers a repeated one
+            # in page order as it numbers repeated slugs (`sample-file`, `sample-file-1`).
+            n = repeats.get(html_ids[0], 0)
+            repeats[html_ids[0]] = n + 1
+            found.setdefault(_repeat(html_ids[0], n, style), span)
         texts.append((heading_text(text), span))
     for label, span in _line_targets(blocks, body, spans):
         found.setdefault(label, span)
