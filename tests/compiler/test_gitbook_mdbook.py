@@ -269,3 +269,31 @@ def test_summary_reference_links_are_chapters_and_mdbook_terms_are_anchors(
         "glossary": (("demo",), 2),
     }
     assert source.warnings == ()
+
+
+def test_a_space_links_its_uploaded_files_and_numbers_repeated_heading_ids(
+    tmp_path: Path,
+) -> None:
+    # Git Sync writes an OpenAPI block's file link into .gitbook/assets/ (GitBook's own
+    # uploads), and a heading's id as an `<a id>` in it, numbered when repeated.
+    root = write_tree(
+        tmp_path / "space",
+        {
+            ".gitbook.yaml": "root: ./\n",
+            "SUMMARY.md": "# Table of contents\n\n* [Intro](README.md)\n* [API](api.md)\n",
+            "README.md": (
+                "# Intro\n\nSee [the second sample](api.md#sample-1) and [the first](api.md#sample)"
+                " and [nothing](api.md#sample-2).\n"
+            ),
+            "api.md": (
+                "# API\n\n{% openapi src=\".gitbook/assets/spec.yaml\" path=\"/v1\" method=\"post\" %}\n"
+                "[spec.yaml](.gitbook/assets/spec.yaml)\n{% endopenapi %}\n\n"
+                '## Title block <a href="#sample" id="sample"></a>\n\nOne.\n\n'
+                '## List block <a href="#sample" id="sample"></a>\n\nTwo.\n'
+            ),
+            ".gitbook/assets/spec.yaml": "openapi: 3.0.0\n",
+        },
+    )
+    source = load_markdown_tree(root)
+    assert [(w.reason, w.path) for w in source.warnings] == [("missing-anchor", "README.md")]
+    assert "#sample-2" in source.warnings[0].message
