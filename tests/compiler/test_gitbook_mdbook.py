@@ -286,7 +286,7 @@ def test_a_space_links_its_uploaded_files_and_numbers_repeated_heading_ids(
                 " and [nothing](api.md#sample-2).\n"
             ),
             "api.md": (
-                "# API\n\n{% openapi src=\".gitbook/assets/spec.yaml\" path=\"/v1\" method=\"post\" %}\n"
+                '# API\n\n{% openapi src=".gitbook/assets/spec.yaml" path="/v1" %}\n'
                 "[spec.yaml](.gitbook/assets/spec.yaml)\n{% endopenapi %}\n\n"
                 '## Title block <a href="#sample" id="sample"></a>\n\nOne.\n\n'
                 '## List block <a href="#sample" id="sample"></a>\n\nTwo.\n'
