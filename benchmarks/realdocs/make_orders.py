@@ -629,6 +629,13 @@ def _plain_hugo_config(copy: Path) -> None:
             config.write_text(yaml.safe_dump(data), encoding="utf-8")
 
 
+def _empty_theme(theme: Path) -> None:
+    """An empty theme folder, in place of a link into node_modules/ (Jaeger's docsy)."""
+    if theme.is_symlink() and not theme.exists():
+        theme.unlink()
+    theme.mkdir(parents=True, exist_ok=True)
+
+
 def hugo(site: Path, content: str) -> list[str]:
     """Hugo: a home layout that walks the home's entries of the `main` menu in the menu's
     order (a theme's top navigation), then its other sections and pages, each section in
@@ -687,7 +694,7 @@ def hugo(site: Path, content: str) -> list[str]:
             if done.returncode == 0 or missing is None:
                 break
             # The theme's own layouts are not wanted: an empty theme of that name will do.
-            (copy / "themes" / missing.group(1)).mkdir(parents=True, exist_ok=True)
+            _empty_theme(copy / "themes" / missing.group(1))
         if done.returncode != 0:
             raise RuntimeError(" | ".join((done.stderr + done.stdout).splitlines()[-6:]))
         lines = _home_lines(work / "public")

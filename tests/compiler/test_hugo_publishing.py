@@ -421,3 +421,33 @@ def test_a_page_whose_name_opens_with_an_underscore_is_an_ordinary_page(tmp_path
     source = load_markdown_tree(root)
     assert sorted(d.id for d in source.documents) == ["_TEMPLATE", "_index", "term"]
     assert source.warnings == ()
+
+
+def test_mounts_inside_the_content_and_file_filters_warn_that_they_are_not_followed(
+    tmp_path: Path,
+) -> None:
+    # A versioned site mounts content/docs/v2 at content/docs and filters the content mount:
+    # the build still succeeds, pages keep their folder paths, and one warning says so.
+    root = write_tree(
+        tmp_path / "hugo",
+        {
+            "hugo.yaml": (
+                "title: H\nmodule:\n  mounts:\n"
+                "    - {source: content, target: content, files: ['! docs/v?']}\n"
+                "    - {source: content/docs/v2, target: content/docs, files: '! _*'}\n"
+                "    - {source: static/logo.svg, target: assets/logo.svg}\n"
+            ),
+            "content/_index.md": "---\ntitle: H\n---\n",
+            "content/docs/v2/2.1/_index.md": "---\ntitle: Two one\n---\nText.\n",
+            "content/docs/v2/2.1/start.md": "---\ntitle: Start\n---\nStart here.\n",
+        },
+        catalog=None,
+    )
+    source = load_markdown_tree(root)
+    assert {d.id for d in source.documents} == {
+        "_index",
+        "docs/v2/2.1/_index",
+        "docs/v2/2.1/start",
+    }
+    assert [(w.reason, w.path) for w in source.warnings] == [("mounts-not-read", "hugo.yaml")]
+    assert "content/docs/v2 at content/docs" in source.warnings[0].message

@@ -293,6 +293,28 @@ def _mounted_content(root: Path, data: Mapping[str, Any], language: str) -> Path
     return None
 
 
+def _mounts_within(data: Mapping[str, Any], language: str) -> list[str]:
+    """The ``module.mounts`` entries the walk does not follow: a folder of the site mounted
+    inside the content (``content/docs/v2`` at ``content/docs``: a versioned site's latest
+    docs), and the ``files``/``includeFiles``/``excludeFiles`` filters of a content mount."""
+    mounts = config.get(data, "module", "mounts")
+    found: list[str] = []
+    for mount in mounts if isinstance(mounts, list) else ():
+        if not isinstance(mount, dict) or not _for_language(mount, language):
+            continue
+        target = (config.string(mount.get("target")) or "").strip("/")
+        source = config.string(mount.get("source")) or ""
+        if not (target == "content" or target.startswith("content/")):
+            continue
+        filtered = any(k in mount for k in ("files", "includeFiles", "excludeFiles"))
+        inside = target != "content" and ".." not in PurePosixPath(source).parts
+        if inside and not PurePosixPath(target).suffix:
+            found.append(f"{source} at {target}")
+        elif filtered:
+            found.append(f"{source}'s file filters")
+    return found
+
+
 def _mounts_above(
     ctx: Context, root: Path, data: Mapping[str, Any], language: str, where: str
 ) -> dict[str, list[tuple[str, Path]]]:
@@ -1150,6 +1172,17 @@ class Hugo(Generator):
         )
         where = ctx.display(site.config)
         walk.mounted = _mounts_above(ctx, root_folder, data, language, where)
+        unread = _mounts_within(data, language)
+        if unread:
+            shown = ", ".join(unread[:3]) + (
+                f" (+{len(unread) - 3} more)" if len(unread) > 3 else ""
+            )
+            ctx.warn(
+                "mounts-not-read",
+                f"module.mounts remaps or filters the content ({shown}): not followed; pages "
+                "keep their paths in the content folder",
+                where,
+            )
         root, declaration = _root(ctx, walk, data)
         return Outline(
             self.name,
