@@ -451,3 +451,29 @@ def test_mounts_inside_the_content_and_file_filters_warn_that_they_are_not_follo
     }
     assert [(w.reason, w.path) for w in source.warnings] == [("mounts-not-read", "hugo.yaml")]
     assert "content/docs/v2 at content/docs" in source.warnings[0].message
+
+
+def test_a_shortcode_whose_template_writes_ids_gives_its_page_anchors(tmp_path: Path) -> None:
+    # The theme's {{< cli/tools-list >}} writes <h2 id="{{ $tool }}"> from the site's data:
+    # links to the page's anchors are not checked; a plain shortcode's page still is.
+    root = write_tree(
+        tmp_path / "hugo",
+        {
+            "hugo.yaml": "title: H\ntheme: [base]\n",
+            "themes/base/layouts/shortcodes/cli/tools-list.html": (
+                '{{ range .Site.Data.tools }}<h2 id="{{ . }}">{{ . }}</h2>{{ end }}\n'
+            ),
+            "themes/base/layouts/shortcodes/note.html": "<div class=note>{{ .Inner }}</div>\n",
+            "content/_index.md": "---\ntitle: H\n---\n",
+            "content/cli.md": "---\ntitle: CLI\nweight: 1\n---\n{{< cli/tools-list >}}\n",
+            "content/notes.md": "---\ntitle: Notes\nweight: 2\n---\n{{< note >}}x{{< /note >}}\n",
+            "content/use.md": (
+                "---\ntitle: Use\nweight: 3\n---\n[collector](../cli/#collector), "
+                "[gone](../notes/#gone)\n"
+            ),
+        },
+        catalog=None,
+    )
+    source = load_markdown_tree(root)
+    assert [(w.reason, w.path) for w in source.warnings] == [("missing-anchor", "content/use.md")]
+    assert "#gone" in source.warnings[0].message
