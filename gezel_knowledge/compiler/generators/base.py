@@ -84,6 +84,10 @@ class LinkStyle:
     generated: tuple[str, ...] = ()
     """Content-relative folders the generator writes when it builds (DocFX's ``docfx
     metadata`` ``dest``): links into them resolve there, silently."""
+    sibling_roots: tuple[Path, ...] = ()
+    """Folders above the source folder that the site's own build checks out beside it (a
+    DocFX ``metadata`` or ``build.content`` ``src`` of ``../../engine``): a relative link into
+    one (a sample's source file) resolves there; kept as written, silently, never read."""
     files_resolve: bool = False
     """Whether a link to an existing file that is no page resolves in the generator (DocFX
     builds, copies or includes every file of its project), so it is kept silently."""

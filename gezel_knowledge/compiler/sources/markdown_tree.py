@@ -707,6 +707,11 @@ class _Tree:
         repository) a file outside the source folder."""
         if self._generated(page, decoded):
             return True
+        if self.style.sibling_roots and not decoded.startswith("/"):
+            folder = (self.content_root / page.rel).parent
+            joined = Path(os.path.normpath(folder / decoded))
+            if any(joined.is_relative_to(r) for r in self.style.sibling_roots):
+                return True  # in a checkout the site's build puts beside it: never read
         if self.style.repository and self._outside(page, decoded):
             return True
         if not self.style.files_resolve:
