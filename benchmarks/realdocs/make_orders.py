@@ -129,7 +129,13 @@ def _docfx_uids(site: Path) -> dict[str, Path]:
     except json.JSONDecodeError:
         data = {}  # comments or trailing commas, which DocFX allows: no overwrite read here
     overwrite = (data.get("build") or {}).get("overwrite") or []
-    overwrite = [overwrite] if isinstance(overwrite, str) else overwrite
+    overwrite = [overwrite] if isinstance(overwrite, str | dict) else overwrite
+    # File mappings ({files: [...]}) name their patterns inside.
+    overwrite = [
+        g
+        for entry in overwrite
+        for g in (entry.get("files") or [] if isinstance(entry, dict) else [entry])
+    ]
     for page in sorted(site.rglob("*.md")):
         rel = _rel(site, page)
         if any(
@@ -137,7 +143,10 @@ def _docfx_uids(site: Path) -> dict[str, Path]:
         ):
             continue  # an overwrite file amends API pages; DocFX reads no uid page from it
         m = re.match(r"---\n(.*?)\n---", page.read_text(encoding="utf-8-sig"), re.S)
-        meta = yaml.safe_load(m.group(1)) if m else None
+        try:
+            meta = yaml.safe_load(m.group(1)) if m else None
+        except yaml.YAMLError:
+            meta = None  # DocFX's own placeholders (`[*content]`) are no YAML: no uid here
         if isinstance(meta, dict) and isinstance(meta.get("uid"), str):
             uids.setdefault(meta["uid"], page)
     return uids
@@ -244,7 +253,7 @@ def docfx(site: Path) -> list[str]:
     excludes = [g for entry in entries for g in entry.get("exclude") or []]
     if root is not None and globs:
         found = sorted(
-            (p for p in site.rglob("toc.yml") if p.parent != site),
+            (p for n in ("toc.yml", "toc.md") for p in site.rglob(n) if p.parent != site),
             key=lambda p: (len(p.relative_to(site).parts), p.as_posix()),
         )
         for toc in found:
@@ -258,7 +267,9 @@ def docfx(site: Path) -> list[str]:
         for page in sorted(site.rglob("*.md")):
             rel = _rel(site, page)
             built = any(_glob_regex(g).match(rel) for g in globs)
-            if rel not in listed and built and not any(_glob_regex(g).match(rel) for g in excludes):
+            if rel in listed or not built or any(_glob_regex(g).match(rel) for g in excludes):
+                continue
+            if "redirect_url" not in _front_matter(page):  # a redirection, no page
                 order.out.append(rel)
     return order.out
 

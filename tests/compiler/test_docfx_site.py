@@ -403,3 +403,31 @@ def test_rooted_hrefs_are_site_urls_and_unreached_tocs_and_unlisted_pages_follow
     home = next(d for d in source.documents if d.id == "index").load_body(LINKS)
     assert "[Setup](knowledge://tester/demo/articles/setup)" in home
     assert "[the guide](/downloads/guide.pdf)" in home
+
+
+def test_redirections_are_no_pages_and_links_into_a_sibling_checkout_are_kept(
+    tmp_path: Path,
+) -> None:
+    # A page whose front matter holds redirect_url is a redirection DocFX writes; docfx.json
+    # reads the engine's sources from ../../engine (metadata src), the checkout the site's
+    # build puts beside the docs: a tutorial's link to a sample there is kept silently, never
+    # read; a missing file elsewhere still warns.
+    repo = tmp_path / "docs-repo"
+    root = write_tree(
+        repo / "en",
+        {
+            "docfx.json": (
+                '{"metadata": [{"src": [{"files": ["a.csproj"], "src": "../../engine"}],'
+                ' "dest": "api"}], "build": {"content": [{"files": ["**/*.md", "toc.yml"]}]}}'
+            ),
+            "toc.yml": "- name: Start\n  href: start.md\n",
+            "start.md": ("# Start\n\n[sample](../../engine/samples/Demo.cs) and [gone](gone.md)\n"),
+            "old.md": "---\nredirect_url: start.md\n---\n",
+            "guide/more.md": "# More\n\n[sample](../../../engine/samples/Demo.cs)\n",
+        },
+        catalog=None,
+    )
+    source = load_markdown_tree(root)
+    assert sorted(d.id for d in source.documents) == ["guide/more", "start"]
+    assert [(w.reason, w.path) for w in source.warnings] == [("unresolved-link", "start.md")]
+    assert "gone.md" in source.warnings[0].message

@@ -91,7 +91,12 @@ class DocFx(Generator):
             ),
             # DocFX checks relative file links only: a rooted one (`/downloads/guide.pdf`)
             # is a URL it keeps as written, resolved here when it names a page.
-            LinkStyle(generated=generated, files_resolve=True, quiet=frozenset({"absolute"})),
+            LinkStyle(
+                generated=generated,
+                files_resolve=True,
+                quiet=frozenset({"absolute"}),
+                sibling_roots=_sibling_roots(data, root),
+            ),
             outline_file=toc,
         )
 
@@ -216,6 +221,21 @@ def _content_globs(data: dict[str, object]) -> tuple[Glob, Glob] | None:
                 if isinstance(pattern, str) and pattern.strip():
                     into.append(prefix + pattern.strip().removeprefix("./"))
     return (Glob(files), Glob(exclude)) if files else None
+
+
+def _sibling_roots(data: dict[str, object], project: Path) -> tuple[Path, ...]:
+    """The folders above the project that ``metadata[].src`` and ``build.content`` read from
+    (``"src": "../../stride"``, the engine's checkout beside the docs), resolved."""
+    found: list[Path] = list(_mapped_sources(data, project))
+    entries = data.get("metadata")
+    for entry in entries if isinstance(entries, list) else []:
+        sources = entry.get("src") if isinstance(entry, dict) else None
+        for source in sources if isinstance(sources, list) else []:
+            src = config.string(source.get("src")) if isinstance(source, dict) else None
+            if src and ".." in PurePosixPath(src).parts:
+                found.append(Path(os.path.normpath(project / src)))
+    # A folder holding the project itself is no sibling (every link would be silent).
+    return tuple(f for f in dict.fromkeys(found) if not project.is_relative_to(f))
 
 
 def _generated_folders(data: dict[str, object]) -> set[str]:
@@ -566,8 +586,11 @@ class _DocFx:
                 if rel in placed or not content[0].match(rel) or content[1].match(rel):
                     continue
                 # A page kept in a folder `docfx metadata` writes into (api/index.md) is
-                # built like any other.
-                if not self.overwrites.match(rel) and not self.ctx.excluded(file):
+                # built like any other; one whose front matter holds `redirect_url` is a
+                # redirection DocFX writes, no page.
+                if self.overwrites.match(rel) or self.ctx.excluded(file):
+                    continue
+                if "redirect_url" not in front(self.ctx, file):
                     found.append(rel)
         for rel in sorted(found):
             root.children.append(OutlinePage(rel, None, len(root.children), self.where))
