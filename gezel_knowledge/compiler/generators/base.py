@@ -110,7 +110,8 @@ class LinkStyle:
     """Links the generator resolves or does not report under the site's settings (MkDocs'
     ``validation``), kept as written without a warning when no page answers them:
     ``anchor`` (a heading the target page lacks), ``absolute`` (a target from the site
-    root), ``extensionless`` (a target whose last segment has no suffix), ``html`` (a raw
+    root), ``absolute-links`` (the same, for links but not images: DocFX),
+    ``extensionless`` (a target whose last segment has no suffix), ``html`` (a raw
     HTML ``<img src>``), ``content-file`` (an existing file of the content folder that is no
     page of the catalog, which the generator publishes), ``not-found`` (any other missing
     target), ``above-root`` (a relative target that climbs above the content folder: a path

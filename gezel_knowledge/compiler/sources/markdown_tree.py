@@ -671,7 +671,9 @@ class _Tree:
         absolute = decoded.startswith("/")
         # Written from the site's root, not spelled so by the generator (DocFX's `~/a.md`).
         rooted = absolute and link.target.lstrip().startswith("/")
-        if (link.html and "html" in quiet) or (rooted and "absolute" in quiet):
+        # `absolute-links`: rooted links, not images (a missing image is a broken one).
+        absolute_quiet = "absolute" in quiet or ("absolute-links" in quiet and not link.image)
+        if (link.html and "html" in quiet) or (rooted and absolute_quiet):
             return True
         if "above-root" in quiet and not absolute:
             folder = list(PurePosixPath(page.rel).parent.parts)
