@@ -90,11 +90,12 @@ class DocFx(Generator):
                 ),
             ),
             # DocFX checks relative file links only: a rooted one (`/downloads/guide.pdf`)
-            # is a URL it keeps as written, resolved here when it names a page.
+            # is a URL it keeps as written, resolved here when it names a page; a rooted
+            # image that is missing is still a broken image.
             LinkStyle(
                 generated=generated,
                 files_resolve=True,
-                quiet=frozenset({"absolute"}),
+                quiet=frozenset({"absolute-links"}),
                 sibling_roots=_sibling_roots(data, root),
             ),
             outline_file=toc,
