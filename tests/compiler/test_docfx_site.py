@@ -372,7 +372,7 @@ def test_rooted_hrefs_are_site_urls_and_unreached_tocs_and_unlisted_pages_follow
             "toc.yml": "- name: Learn\n  href: /\n- name: Shop\n  href: https://example.org/\n",
             "index.md": (
                 "# Home\n\n[Setup](/articles/setup.html), [the guide](/downloads/guide.pdf)\n"
-                "![gone](/media/gone.png)\n"
+                "![gone](/media/gone.png) [source path](/articles/gone.md)\n"
             ),
             "README.md": "# Repository readme\n",
             "articles/toc.yml": (
@@ -391,7 +391,10 @@ def test_rooted_hrefs_are_site_urls_and_unreached_tocs_and_unlisted_pages_follow
         catalog=None,
     )
     source = load_markdown_tree(root)
-    assert [(w.reason, w.path) for w in source.warnings] == [("missing-image", "index.md")]
+    assert [(w.reason, w.path) for w in source.warnings] == [
+        ("missing-image", "index.md"),
+        ("unresolved-link", "index.md"),
+    ]
     assert {d.id: (d.topic_path, d.ordinal) for d in source.documents} == {
         "index": (("overview",), 0),
         "articles/setup": (("overview", "articles"), 0),

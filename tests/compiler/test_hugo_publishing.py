@@ -463,7 +463,10 @@ def test_a_shortcode_whose_template_writes_ids_gives_its_page_anchors(tmp_path: 
             "themes/base/layouts/shortcodes/cli/tools-list.html": (
                 '{{ range .Site.Data.tools }}<h2 id="{{ . }}">{{ . }}</h2>{{ end }}\n'
             ),
-            "themes/base/layouts/shortcodes/note.html": "<div class=note>{{ .Inner }}</div>\n",
+            # An id with a fixed prefix is never a heading's: the page's anchors are checked.
+            "themes/base/layouts/shortcodes/note.html": (
+                '<div id="note-{{ .Ordinal }}">{{ .Inner }}</div>\n'
+            ),
             "content/_index.md": "---\ntitle: H\n---\n",
             "content/cli.md": "---\ntitle: CLI\nweight: 1\n---\n{{< cli/tools-list >}}\n",
             "content/notes.md": "---\ntitle: Notes\nweight: 2\n---\n{{< note >}}x{{< /note >}}\n",

@@ -1002,7 +1002,9 @@ def _hook_looks_up(root: Path, data: Mapping[str, Any]) -> bool:
 
 _SHORTCODE_CALL = re.compile(r"\{\{[<%]-?\s*([\w./-]+)")
 # A template writing an element's id (or an <a name>) from what it is given makes anchors.
-_TEMPLATE_ID = re.compile(r"""\b(?:id|name)\s*=\s*["'][^"'<>]*\{\{""")
+# Only an id that is wholly the data's (`id="{{ $tool }}"`): one with a fixed prefix
+# (kind's `id="inline-code-{{ $hash }}"`) is never a heading's.
+_TEMPLATE_ID = re.compile(r"""\b(?:id|name)\s*=\s*["']\{\{""")
 _MAX_TEMPLATES = 2000
 
 

@@ -97,7 +97,7 @@ _INDEX = "index"
 _POST_NAME = re.compile(r"(\d{4})-(\d{2})-(\d{2})-(.+)\Z")
 _INCLUDE = re.compile(r"\{%-?\s*include\s+([\w./-]+)")
 # An include that writes an element id (or <a name>) from its parameters makes anchors.
-_LIQUID_ID = re.compile(r"""\b(?:id|name)\s*=\s*["'][^"'<>]*\{\{""")
+_LIQUID_ID = re.compile(r"""\b(?:id|name)\s*=\s*["']\{\{""")
 # Liquid that writes a URL, as Jekyll renders it before Markdown (outside {% raw %}):
 # {% link path %} and {% post_url name %} name files; site.baseurl and the url filters
 # leave the root-relative path.

@@ -671,8 +671,12 @@ class _Tree:
         absolute = decoded.startswith("/")
         # Written from the site's root, not spelled so by the generator (DocFX's `~/a.md`).
         rooted = absolute and link.target.lstrip().startswith("/")
-        # `absolute-links`: rooted links, not images (a missing image is a broken one).
-        absolute_quiet = "absolute" in quiet or ("absolute-links" in quiet and not link.image)
+        # `absolute-links`: rooted links, not images (a missing image is a broken one) nor
+        # links naming a page file (`/docs/a.md` is a source path, never a published URL).
+        page_file = PurePosixPath(decoded).suffix.lower() in self.site.generator.page_suffixes
+        absolute_quiet = "absolute" in quiet or (
+            "absolute-links" in quiet and not link.image and not page_file
+        )
         if (link.html and "html" in quiet) or (rooted and absolute_quiet):
             return True
         if "above-root" in quiet and not absolute:
