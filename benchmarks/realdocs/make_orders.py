@@ -236,6 +236,28 @@ class _DocfxOrder:
             self.walk(item.get("items") or [], base, False)
 
 
+def _docfx_json(config: Path) -> dict[str, Any]:
+    """docfx.json as DocFX reads it: comments and trailing commas allowed."""
+    text = config.read_text(encoding="utf-8-sig")
+    out, i = [], 0
+    while i < len(text):  # comments out, strings kept whole
+        if text[i] == '"':
+            end = i + 1
+            while end < len(text) and text[end] != '"':
+                end += 2 if text[end] == "\\" else 1
+            out.append(text[i : end + 1])
+            i = end + 1
+        elif text.startswith("//", i):
+            i = text.find("\n", i) if "\n" in text[i:] else len(text)
+        elif text.startswith("/*", i):
+            i = text.find("*/", i + 2) + 2 if "*/" in text[i + 2 :] else len(text)
+        else:
+            out.append(text[i])
+            i += 1
+    data = json.loads(re.sub(r",(\s*[}\]])", r"\1", "".join(out)))
+    return data if isinstance(data, dict) else {}
+
+
 def docfx(site: Path) -> list[str]:
     """DocFX (TocResolver): toc items depth first; topicHref (or the older homepage) or a
     uid page leads an item; a folder or toc href expands that toc; in the navigation bar
@@ -247,7 +269,7 @@ def docfx(site: Path) -> list[str]:
     # A toc the navigation bar never reaches is still built (when build.content names it)
     # and is the sidebar of its folder's pages: after the bar's, shallowest first.
     config = site / "docfx.json"
-    data = json.loads(config.read_text(encoding="utf-8-sig")) if config.is_file() else {}
+    data = _docfx_json(config) if config.is_file() else {}
     entries = [e for e in (data.get("build") or {}).get("content") or [] if not e.get("src")]
     globs = [g for entry in entries for g in entry.get("files") or []]
     excludes = [g for entry in entries for g in entry.get("exclude") or []]
@@ -269,6 +291,8 @@ def docfx(site: Path) -> list[str]:
             built = any(_glob_regex(g).match(rel) for g in globs)
             if rel in listed or not built or any(_glob_regex(g).match(rel) for g in excludes):
                 continue
+            if rel.lower() == "readme.md":
+                continue  # the site root's README: the catalog's own README, not a document
             if "redirect_url" not in _front_matter(page):  # a redirection, no page
                 order.out.append(rel)
     return order.out
