@@ -51,12 +51,26 @@ def summary_links(site: Path, summary: Path) -> list[str]:
     """Page links of an mdBook or GitBook SUMMARY.md in file order (drafts and URLs left out)."""
     out: list[str] = []
     in_code = False
-    for line in summary.read_text(encoding="utf-8").splitlines():
+    text = summary.read_text(encoding="utf-8")
+    # Reference links (`[Plugins][plugins]` and `[plugins]: ./plugins/plugins.md`) are links
+    # to both parsers (pulldown-cmark, GitBook's).
+    defs = {
+        " ".join(m[1].split()).casefold(): m[2]
+        for m in re.finditer(r"(?m)^ {0,3}\[([^\[\]]+)\]:[ \t]*<?([^\s>]+)>?", text)
+    }
+    for line in text.splitlines():
         if line.lstrip().startswith("```"):
             in_code = not in_code
-        if in_code:
+        if in_code or re.match(r" {0,3}\[[^\[\]]+\]:", line):
             continue
-        for link in LINK.findall(line):
+        links = LINK.findall(line)
+        if not links and defs:
+            for m in re.finditer(r"\[([^\[\]]*)\](?:\[([^\[\]]*)\])?", line):
+                key = " ".join((m[2] or m[1]).split()).casefold()
+                if key in defs:
+                    links = [defs[key]]
+                    break
+        for link in links:
             target = link.split("#", 1)[0]
             if target and "://" not in target:
                 # `/contents/a.md` is from the book's root, the summary's folder.
@@ -115,7 +129,13 @@ def _docfx_uids(site: Path) -> dict[str, Path]:
     except json.JSONDecodeError:
         data = {}  # comments or trailing commas, which DocFX allows: no overwrite read here
     overwrite = (data.get("build") or {}).get("overwrite") or []
-    overwrite = [overwrite] if isinstance(overwrite, str) else overwrite
+    overwrite = [overwrite] if isinstance(overwrite, str | dict) else overwrite
+    # File mappings ({files: [...]}) name their patterns inside.
+    overwrite = [
+        g
+        for entry in overwrite
+        for g in (entry.get("files") or [] if isinstance(entry, dict) else [entry])
+    ]
     for page in sorted(site.rglob("*.md")):
         rel = _rel(site, page)
         if any(
@@ -123,7 +143,10 @@ def _docfx_uids(site: Path) -> dict[str, Path]:
         ):
             continue  # an overwrite file amends API pages; DocFX reads no uid page from it
         m = re.match(r"---\n(.*?)\n---", page.read_text(encoding="utf-8-sig"), re.S)
-        meta = yaml.safe_load(m.group(1)) if m else None
+        try:
+            meta = yaml.safe_load(m.group(1)) if m else None
+        except yaml.YAMLError:
+            meta = None  # DocFX's own placeholders (`[*content]`) are no YAML: no uid here
         if isinstance(meta, dict) and isinstance(meta.get("uid"), str):
             uids.setdefault(meta["uid"], page)
     return uids
@@ -175,6 +198,12 @@ class _DocfxOrder:
             self.out.append(_rel(self.site, self.path(base, str(topic))))
         elif uid and not href and uid in self.uids:
             self.out.append(_rel(self.site, self.uids[uid]))
+        if href.startswith("/") and not href.startswith("//"):
+            # A URL of the built site (DocFX keeps it as written): the page written there.
+            page = self.url_page(href)
+            if page is not None:
+                self.out.append(_rel(self.site, page))
+            return None, page
         if href and "://" not in href:
             target = self.path(base, href)
             if href.endswith("/") or target.is_dir():
@@ -188,6 +217,13 @@ class _DocfxOrder:
             return None, self.uids[uid]
         return None, None
 
+    def url_page(self, href: str) -> Path | None:
+        url = unquote(href.split("#", 1)[0].split("?", 1)[0]).lstrip("/")
+        url = url + "index.html" if not url or url.endswith("/") else url
+        stem = url[: -len(".html")] if url.endswith(".html") else url
+        names = (f"{stem}.md", f"{stem}/index.md")
+        return next((self.site / n for n in names if (self.site / n).is_file()), None)
+
     def walk(self, items: list[dict[str, Any]], base: Path, navbar: bool) -> None:
         for item in items:
             nested, page = self.target(item, base)
@@ -200,6 +236,28 @@ class _DocfxOrder:
             self.walk(item.get("items") or [], base, False)
 
 
+def _docfx_json(config: Path) -> dict[str, Any]:
+    """docfx.json as DocFX reads it: comments and trailing commas allowed."""
+    text = config.read_text(encoding="utf-8-sig")
+    out, i = [], 0
+    while i < len(text):  # comments out, strings kept whole
+        if text[i] == '"':
+            end = i + 1
+            while end < len(text) and text[end] != '"':
+                end += 2 if text[end] == "\\" else 1
+            out.append(text[i : end + 1])
+            i = end + 1
+        elif text.startswith("//", i):
+            i = text.find("\n", i) if "\n" in text[i:] else len(text)
+        elif text.startswith("/*", i):
+            i = text.find("*/", i + 2) + 2 if "*/" in text[i + 2 :] else len(text)
+        else:
+            out.append(text[i])
+            i += 1
+    data = json.loads(re.sub(r",(\s*[}\]])", r"\1", "".join(out)))
+    return data if isinstance(data, dict) else {}
+
+
 def docfx(site: Path) -> list[str]:
     """DocFX (TocResolver): toc items depth first; topicHref (or the older homepage) or a
     uid page leads an item; a folder or toc href expands that toc; in the navigation bar
@@ -208,6 +266,35 @@ def docfx(site: Path) -> list[str]:
     root = _docfx_find_toc(site)
     if root is not None:
         order.toc(root, navbar=(site / "docfx.json").is_file())
+    # A toc the navigation bar never reaches is still built (when build.content names it)
+    # and is the sidebar of its folder's pages: after the bar's, shallowest first.
+    config = site / "docfx.json"
+    data = _docfx_json(config) if config.is_file() else {}
+    entries = [e for e in (data.get("build") or {}).get("content") or [] if not e.get("src")]
+    globs = [g for entry in entries for g in entry.get("files") or []]
+    excludes = [g for entry in entries for g in entry.get("exclude") or []]
+    if root is not None and globs:
+        found = sorted(
+            (p for n in ("toc.yml", "toc.md") for p in site.rglob(n) if p.parent != site),
+            key=lambda p: (len(p.relative_to(site).parts), p.as_posix()),
+        )
+        for toc in found:
+            rel = _rel(site, toc)
+            if toc.resolve() in order.seen or not any(_glob_regex(g).match(rel) for g in globs):
+                continue
+            order.toc(toc)
+    if root is not None and globs:
+        # Pages build.content builds that no toc lists are published too: in path order.
+        listed = set(order.out)
+        for page in sorted(site.rglob("*.md")):
+            rel = _rel(site, page)
+            built = any(_glob_regex(g).match(rel) for g in globs)
+            if rel in listed or not built or any(_glob_regex(g).match(rel) for g in excludes):
+                continue
+            if rel.lower() == "readme.md":
+                continue  # the site root's README: the catalog's own README, not a document
+            if "redirect_url" not in _front_matter(page):  # a redirection, no page
+                order.out.append(rel)
     return order.out
 
 
@@ -581,6 +668,13 @@ def _plain_hugo_config(copy: Path) -> None:
             config.write_text(yaml.safe_dump(data), encoding="utf-8")
 
 
+def _empty_theme(theme: Path) -> None:
+    """An empty theme folder, in place of a link into node_modules/ (Jaeger's docsy)."""
+    if theme.is_symlink() and not theme.exists():
+        theme.unlink()
+    theme.mkdir(parents=True, exist_ok=True)
+
+
 def hugo(site: Path, content: str) -> list[str]:
     """Hugo: a home layout that walks the home's entries of the `main` menu in the menu's
     order (a theme's top navigation), then its other sections and pages, each section in
@@ -639,7 +733,7 @@ def hugo(site: Path, content: str) -> list[str]:
             if done.returncode == 0 or missing is None:
                 break
             # The theme's own layouts are not wanted: an empty theme of that name will do.
-            (copy / "themes" / missing.group(1)).mkdir(parents=True, exist_ok=True)
+            _empty_theme(copy / "themes" / missing.group(1))
         if done.returncode != 0:
             raise RuntimeError(" | ".join((done.stderr + done.stdout).splitlines()[-6:]))
         lines = _home_lines(work / "public")

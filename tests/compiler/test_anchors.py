@@ -52,6 +52,9 @@ def test_heading_text_is_the_rendered_text() -> None:
         "The __init__ method is bold"
     )
     assert heading_text("__init__") == "init"  # strong emphasis, as a renderer reads it
+    # An underscore that opens no emphasis it closes is text (CommonMark).
+    assert heading_text('reference to _PyExc_SystemError"') == 'reference to _PyExc_SystemError"'
+    assert heading_text("a _b_ and foo_ bar") == "a b and foo_ bar"
     assert heading_text("Logo ![logo](logo.png) <span>here</span> a\\_b &amp; c") == (
         "Logo  here a_b & c"
     )

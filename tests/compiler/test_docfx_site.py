@@ -353,3 +353,85 @@ def test_a_section_page_its_items_list_again_is_placed_once_silently(tmp_path: P
         "other/b": (("other",), 0),
         "other/a": (("other",), 1),
     }
+
+
+def test_rooted_hrefs_are_site_urls_and_unreached_tocs_and_unlisted_pages_follow(
+    tmp_path: Path,
+) -> None:
+    # The navigation bar links `/` (a URL of the built site, never an include of itself);
+    # articles/toc.yml is reached from nowhere but is the sidebar of articles/, and names
+    # pages by their published URLs. Pages build.content builds that no toc lists follow in
+    # path order; a toc outside build.content (pdf/) and an excluded README are no pages.
+    root = write_tree(
+        tmp_path / "fx",
+        {
+            "docfx.json": (
+                '{"build": {"content": [{"files": ["articles/**/*.md", "articles/**/*.yml",'
+                ' "roadmap/**/*.md", "toc.yml", "*.md"], "exclude": ["README.md"]}]}}'
+            ),
+            "toc.yml": "- name: Learn\n  href: /\n- name: Shop\n  href: https://example.org/\n",
+            "index.md": (
+                "# Home\n\n[Setup](/articles/setup.html), [the guide](/downloads/guide.pdf)\n"
+                "![gone](/media/gone.png) [source path](/articles/gone.md)\n"
+            ),
+            "README.md": "# Repository readme\n",
+            "articles/toc.yml": (
+                "- name: Setup\n  href: /articles/setup.html\n"
+                "- name: Roadmap\n  href: /roadmap/\n"
+                "- name: Basics\n  href: basics.md\n  items:\n"
+                "    - name: Gone\n      href: /articles/gone.html\n"
+            ),
+            "articles/setup.md": "# Setup\n",
+            "articles/basics.md": "# Basics\n",
+            "articles/howto/b.md": "# B\n",
+            "articles/howto/a.md": "# A\n",
+            "roadmap/index.md": "# Roadmap\n",
+            "pdf/toc.yml": "- name: Setup again\n  href: ../articles/setup.md\n",
+        },
+        catalog=None,
+    )
+    source = load_markdown_tree(root)
+    assert [(w.reason, w.path) for w in source.warnings] == [
+        ("missing-image", "index.md"),
+        ("unresolved-link", "index.md"),
+    ]
+    assert {d.id: (d.topic_path, d.ordinal) for d in source.documents} == {
+        "index": (("overview",), 0),
+        "articles/setup": (("overview", "articles"), 0),
+        "roadmap/index": (("overview", "articles"), 1),
+        "articles/basics": (("overview", "articles", "basics"), 0),
+        "articles/howto/a": (("overview",), 2),
+        "articles/howto/b": (("overview",), 3),
+    }
+    # A rooted link is a URL DocFX never checks: a page's resolves, anything else is kept.
+    home = next(d for d in source.documents if d.id == "index").load_body(LINKS)
+    assert "[Setup](knowledge://tester/demo/articles/setup)" in home
+    assert "[the guide](/downloads/guide.pdf)" in home
+
+
+def test_redirections_are_no_pages_and_links_into_a_sibling_checkout_are_kept(
+    tmp_path: Path,
+) -> None:
+    # A page whose front matter holds redirect_url is a redirection DocFX writes; docfx.json
+    # reads the engine's sources from ../../engine (metadata src), the checkout the site's
+    # build puts beside the docs: a tutorial's link to a sample there is kept silently, never
+    # read; a missing file elsewhere still warns.
+    repo = tmp_path / "docs-repo"
+    root = write_tree(
+        repo / "en",
+        {
+            "docfx.json": (
+                '{"metadata": [{"src": [{"files": ["a.csproj"], "src": "../../engine"}],'
+                ' "dest": "api"}], "build": {"content": [{"files": ["**/*.md", "toc.yml"]}]}}'
+            ),
+            "toc.yml": "- name: Start\n  href: start.md\n",
+            "start.md": ("# Start\n\n[sample](../../engine/samples/Demo.cs) and [gone](gone.md)\n"),
+            "old.md": "---\nredirect_url: start.md\n---\n",
+            "guide/more.md": "# More\n\n[sample](../../../engine/samples/Demo.cs)\n",
+        },
+        catalog=None,
+    )
+    source = load_markdown_tree(root)
+    assert sorted(d.id for d in source.documents) == ["guide/more", "start"]
+    assert [(w.reason, w.path) for w in source.warnings] == [("unresolved-link", "start.md")]
+    assert "gone.md" in source.warnings[0].message

@@ -234,3 +234,66 @@ def test_a_legacy_book_links_its_static_files_silently(tmp_path: Path) -> None:
         ("link-not-rewritten", 3),
         ("unresolved-link", 3),
     ]
+
+
+def test_summary_reference_links_are_chapters_and_mdbook_terms_are_anchors(
+    tmp_path: Path,
+) -> None:
+    # `[Plugins][plugins]` names the file its reference definition gives (pulldown-cmark
+    # resolves it); mdBook gives definition-list terms ids as it gives headings.
+    root = write_tree(
+        tmp_path / "book",
+        {
+            "book.toml": '[book]\ntitle = "Refs"\n',
+            "src/SUMMARY.md": (
+                "# Summary\n\n[Intro](intro.md)\n\n- [Plugins][plugins]\n  - [Use][]\n\n"
+                "[Glossary](glossary.md)\n\n[plugins]: ./plugins/index.md\n[use]: plugins/use.md\n"
+            ),
+            "src/intro.md": (
+                "# Intro\n\nSee [plugins](plugins/index.md), [attached](glossary.md#attached)"
+                " and [smart pointers](glossary.md#smart-pointer).\n"
+            ),
+            "src/plugins/index.md": "# Plugins\n\n- [Glossary](../glossary.md)\n",
+            "src/plugins/use.md": "# Use\n",
+            "src/glossary.md": (
+                "# Glossary\n\nattached\n  : Bound to the interpreter.\n\n"
+                "smart pointer\n: Manages memory.\n"
+            ),
+        },
+    )
+    source = load_markdown_tree(root)
+    assert {d.id: (d.topic_path, d.ordinal) for d in source.documents} == {
+        "intro": (("demo",), 0),
+        "plugins/index": (("demo", "plugins"), 0),
+        "plugins/use": (("demo", "plugins"), 1),
+        "glossary": (("demo",), 2),
+    }
+    assert source.warnings == ()
+
+
+def test_a_space_links_its_uploaded_files_and_numbers_repeated_heading_ids(
+    tmp_path: Path,
+) -> None:
+    # Git Sync writes an OpenAPI block's file link into .gitbook/assets/ (GitBook's own
+    # uploads), and a heading's id as an `<a id>` in it, numbered when repeated.
+    root = write_tree(
+        tmp_path / "space",
+        {
+            ".gitbook.yaml": "root: ./\n",
+            "SUMMARY.md": "# Table of contents\n\n* [Intro](README.md)\n* [API](api.md)\n",
+            "README.md": (
+                "# Intro\n\nSee [the second sample](api.md#sample-1) and [the first](api.md#sample)"
+                " and [nothing](api.md#sample-2).\n"
+            ),
+            "api.md": (
+                '# API\n\n{% openapi src=".gitbook/assets/spec.yaml" path="/v1" %}\n'
+                "[spec.yaml](.gitbook/assets/spec.yaml)\n{% endopenapi %}\n\n"
+                '## Title block <a href="#sample" id="sample"></a>\n\nOne.\n\n'
+                '## List block <a href="#sample" id="sample"></a>\n\nTwo.\n'
+            ),
+            ".gitbook/assets/spec.yaml": "openapi: 3.0.0\n",
+        },
+    )
+    source = load_markdown_tree(root)
+    assert [(w.reason, w.path) for w in source.warnings] == [("missing-anchor", "README.md")]
+    assert "#sample-2" in source.warnings[0].message

@@ -421,3 +421,62 @@ def test_a_page_whose_name_opens_with_an_underscore_is_an_ordinary_page(tmp_path
     source = load_markdown_tree(root)
     assert sorted(d.id for d in source.documents) == ["_TEMPLATE", "_index", "term"]
     assert source.warnings == ()
+
+
+def test_mounts_inside_the_content_and_file_filters_warn_that_they_are_not_followed(
+    tmp_path: Path,
+) -> None:
+    # A versioned site mounts content/docs/v2 at content/docs and filters the content mount:
+    # the build still succeeds, pages keep their folder paths, and one warning says so.
+    root = write_tree(
+        tmp_path / "hugo",
+        {
+            "hugo.yaml": (
+                "title: H\nmodule:\n  mounts:\n"
+                "    - {source: content, target: content, files: ['! docs/v?']}\n"
+                "    - {source: content/docs/v2, target: content/docs, files: '! _*'}\n"
+                "    - {source: static/logo.svg, target: assets/logo.svg}\n"
+            ),
+            "content/_index.md": "---\ntitle: H\n---\n",
+            "content/docs/v2/2.1/_index.md": "---\ntitle: Two one\n---\nText.\n",
+            "content/docs/v2/2.1/start.md": "---\ntitle: Start\n---\nStart here.\n",
+        },
+        catalog=None,
+    )
+    source = load_markdown_tree(root)
+    assert {d.id for d in source.documents} == {
+        "_index",
+        "docs/v2/2.1/_index",
+        "docs/v2/2.1/start",
+    }
+    assert [(w.reason, w.path) for w in source.warnings] == [("mounts-not-read", "hugo.yaml")]
+    assert "content/docs/v2 at content/docs" in source.warnings[0].message
+
+
+def test_a_shortcode_whose_template_writes_ids_gives_its_page_anchors(tmp_path: Path) -> None:
+    # The theme's {{< cli/tools-list >}} writes <h2 id="{{ $tool }}"> from the site's data:
+    # links to the page's anchors are not checked; a plain shortcode's page still is.
+    root = write_tree(
+        tmp_path / "hugo",
+        {
+            "hugo.yaml": "title: H\ntheme: [base]\n",
+            "themes/base/layouts/shortcodes/cli/tools-list.html": (
+                '{{ range .Site.Data.tools }}<h2 id="{{ . }}">{{ . }}</h2>{{ end }}\n'
+            ),
+            # An id with a fixed prefix is never a heading's: the page's anchors are checked.
+            "themes/base/layouts/shortcodes/note.html": (
+                '<div id="note-{{ .Ordinal }}">{{ .Inner }}</div>\n'
+            ),
+            "content/_index.md": "---\ntitle: H\n---\n",
+            "content/cli.md": "---\ntitle: CLI\nweight: 1\n---\n{{< cli/tools-list >}}\n",
+            "content/notes.md": "---\ntitle: Notes\nweight: 2\n---\n{{< note >}}x{{< /note >}}\n",
+            "content/use.md": (
+                "---\ntitle: Use\nweight: 3\n---\n[collector](../cli/#collector), "
+                "[gone](../notes/#gone)\n"
+            ),
+        },
+        catalog=None,
+    )
+    source = load_markdown_tree(root)
+    assert [(w.reason, w.path) for w in source.warnings] == [("missing-anchor", "content/use.md")]
+    assert "#gone" in source.warnings[0].message

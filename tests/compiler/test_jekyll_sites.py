@@ -9,7 +9,7 @@ from gezel_knowledge.compiler import CatalogSource, LinkBase
 from gezel_knowledge.compiler.generators.jekyll import _heading_title
 from gezel_knowledge.compiler.generators.registry import detect_site
 from gezel_knowledge.compiler.sources.markdown_tree import load_markdown_tree
-from tests.compiler.trees import write_tree
+from tests.compiler.trees import PNG, write_tree
 from tests.faults import assert_linear_time
 
 LINKS = LinkBase("tester", "demo")
@@ -397,3 +397,58 @@ def test_unclosed_raw_tags_are_read_in_linear_time(tmp_path: Path) -> None:
     many = _body(found[0], "many")
     assert f"[a]({REF}b)" in many
     assert "{{ x }}" in many
+
+
+def test_the_documentation_themes_sidebar_orders_pages_found_by_permalink(
+    tmp_path: Path,
+) -> None:
+    # _config.yml's `sidebars` names _data/sidebars/main.yml: folders, folderitems and
+    # subfolders in order, each url the page with that permalink; a PDF-only item and a URL
+    # no page has (written by the site's own build) are no pages, links to the latter are
+    # kept silently. Pages published at a permalink link images and files from that URL's
+    # folder; an include writing ids from its parameters gives its page anchors.
+    root = write_tree(
+        tmp_path / "site",
+        {
+            "_config.yml": "title: Docs\nsidebars:\n- main\n",
+            "Gemfile": 'gem "jekyll"\n',
+            "LICENSE": LICENSE,
+            "_data/sidebars/main.yml": (
+                "entries:\n- title: sidebar\n  folders:\n"
+                "  - title: null\n    output: pdf\n    folderitems:\n"
+                "    - {title: Cover, url: /cover.html, output: pdf}\n"
+                "  - title: Users\n    output: web, pdf\n    folderitems:\n"
+                "    - {title: Install, url: /user_install.html, output: web}\n"
+                "    - title: null\n      output: web\n      subfolders:\n"
+                "      - title: Extending\n        output: web\n        subfolderitems:\n"
+                "        - {title: Rules, url: /user_rules.html, output: web}\n"
+                "        - {title: Java rules, url: /rules_java.html, output: web}\n"
+                "  - title: About\n    output: web\n    folderitems:\n"
+                "    - {title: Home, url: /index.html, output: web}\n"
+            ),
+            "_includes/option.html": '<a name="{{ include.name }}"></a>\n',
+            "index.md": "---\ntitle: Home\n---\nWelcome.\n",
+            "pages/user/install.md": (
+                "---\ntitle: Install\npermalink: user_install.html\n---\n"
+                "![logo](images/logo.png) [report](examples/report.html) "
+                "[cache](user_rules.html#cache) [Java](rules_java.html#naming)\n"
+            ),
+            "pages/user/rules.md": (
+                "---\ntitle: Rules\npermalink: user_rules.html\n---\n"
+                '{% include option.html name="cache" %}\n'
+            ),
+            "pages/cover.md": "---\ntitle: Cover\npermalink: cover.html\n---\nPDF only.\n",
+            "images/logo.png": PNG,
+            "examples/report.html": "<p>report</p>\n",
+        },
+        catalog=None,
+    )
+    source = load_markdown_tree(root)
+    assert source.warnings == ()
+    docs = {d.id: (d.topic_path, d.ordinal) for d in source.documents}
+    assert docs == {
+        "pages/user/install": (("docs", "users"), 0),
+        "pages/user/rules": (("docs", "users", "extending"), 0),
+        "index": (("docs", "about"), 0),
+        "pages/cover": (("docs",), 2),
+    }

@@ -381,3 +381,18 @@ def test_an_image_inside_a_link_is_shipped(tmp_path: Path) -> None:
     )
     source = load_markdown_tree(root)
     assert sorted(a.path for a in source.assets) == ["assets/img/b.png", "assets/img/code.svg"]
+
+
+def test_links_inside_html_comments_are_no_links() -> None:
+    # No renderer shows a comment's content: its links and images are not read, also when
+    # the comment spans lines; what follows it on the line is read again.
+    body = (
+        "[a](a.md) <!-- [b](b.md) --> [c](c.md)\n"
+        '<!--\n<img src="/images/gone.png">\n[d](d.md)\n-->\n'
+        "`<!--` is code, and [e](e.md) a link\n"
+    )
+    assert [(r.target, r.line) for r in find_links(body)] == [
+        ("a.md", 1),
+        ("c.md", 1),
+        ("e.md", 6),
+    ]

@@ -114,6 +114,17 @@ def test_id_version_and_licence_are_derived(tmp_path: Path) -> None:
         ),
         ("Redistribution and use in source and binary forms, with or without...", "BSD-2-Clause"),
         (
+            "Redistribution and use in source and binary forms ... * The end-user documentation "
+            "included with the redistribution, if any, must include the following\n"
+            "acknowledgement: ... * Neither the name of InfoEther, LLC nor the names",
+            "BSD-3-Clause-Attribution",
+        ),
+        (
+            "Microsoft Public License (Ms-PL)\n\nThis license governs use of the accompanying "
+            "software. If you use the software, you accept this license.",
+            "MS-PL",
+        ),
+        (
             "Apache License\nVersion 2.0, January 2004\n\nTERMS AND CONDITIONS FOR USE, "
             "REPRODUCTION, AND DISTRIBUTION",
             "Apache-2.0",

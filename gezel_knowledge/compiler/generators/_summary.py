@@ -17,7 +17,10 @@ Both are Markdown lists of links, read line by line:
   link text, the page's main title, is the label;
 - an entry naming a file outside the content folder is left out with an
   ``outline-entry-outside`` warning (the build never reads it);
-- separators (``---``) are ignored.
+- separators (``---``) are ignored;
+- a reference link (``[Plugins][plugins]``, ``[Plugins][]``, ``[Plugins]``) names the target
+  of the file's link reference definition of that label (``[plugins]: ./plugins/plugins.md``,
+  labels matched case-insensitively), as the Markdown parsers of both read it.
 
 The file is untrusted input: each line is read in time linear in its length (the link and
 heading rules below do what a regular expression would, without its backtracking), and list
@@ -43,6 +46,10 @@ _LIST_ITEM = re.compile(r"(\s*)[*+-]\s+(.*)\Z")
 _SEPARATOR = re.compile(r" {0,3}([-*_])(?:\s*\1){2,}\s*\Z")
 _HEADING_OPEN = re.compile(r" {0,3}(#+)\s")
 _TARGET = re.compile(r"\(\s*<?([^)>]*?)>?\s*\)")
+# A link reference definition, and a reference link's text and label (one pass each: the
+# bracketed parts hold no bracket, only escaped ones).
+_DEFINITION = re.compile(r" {0,3}\[((?:[^\[\]\\]|\\.)+)\]:[ \t]*<?([^\s>]+)>?")
+_REFERENCE = re.compile(r"\[((?:[^\[\]\\]|\\.)*)\](?:\[((?:[^\[\]\\]|\\.)*)\])?")
 # A target followed by a quoted link title: ``page.md "Sidebar title"``.
 _TITLED = re.compile(r"(\S+)\s+(?:\"([^\"]*)\"|'([^']*)')\Z")
 
@@ -91,6 +98,33 @@ def _find_link(line: str) -> _Link | None:
     return None
 
 
+def _label(text: str) -> str:
+    """A reference label as Markdown matches it: case and inner whitespace aside."""
+    return " ".join(text.split()).casefold()
+
+
+def _definitions(text: str) -> dict[str, str]:
+    """The link reference definitions of a SUMMARY.md (the first of a label wins)."""
+    found: dict[str, str] = {}
+    for line in text.split("\n"):
+        match = _DEFINITION.match(line)
+        if match is not None:
+            found.setdefault(_label(match.group(1)), match.group(2))
+    return found
+
+
+def _find_any_link(line: str, definitions: dict[str, str]) -> _Link | None:
+    """The line's inline link, else its reference link to a defined label."""
+    found = _find_link(line)
+    if found is not None or not definitions or _DEFINITION.match(line):
+        return found
+    for match in _REFERENCE.finditer(line):
+        target = definitions.get(_label(match.group(2) or match.group(1)))
+        if target is not None:
+            return _Link(match.group(1), target)
+    return None
+
+
 def _heading(line: str) -> tuple[str, str] | None:
     """``(hashes, title)`` of a heading line, as ``" {0,3}(#{1,6})\\s+(.*?)\\s*#*\\s*\\Z"``
     reads it: the title loses trailing blanks, a closing run of ``#`` and the blanks before
@@ -132,10 +166,11 @@ class _Summary:
         self.parts: list[_Part] = [_Part("", 0)]
         self.prefix: list[_Item] = []
         self.suffix: list[_Item] = []
+        self.definitions: dict[str, str] = {}
 
     def link(self, content: str, number: int) -> _Item:
         """A list item's or a chapter line's text as an item (its page, if it names one)."""
-        found = _find_link(content)
+        found = _find_any_link(content, self.definitions)
         if found is None:
             return _Item(content, None, number)
         label = found.label.strip()
@@ -168,6 +203,7 @@ class _Summary:
         text = read_text_file(self.summary, where=self.where, within=self.ctx.source_root).replace(
             "\r\n", "\n"
         )
+        self.definitions = _definitions(text)
         stack: list[tuple[int, _Item]] = []
         first_content = True
         listed = False
@@ -186,7 +222,7 @@ class _Summary:
                 continue
             item = _LIST_ITEM.match(line)
             if item is None:
-                if _find_link(line) is not None:
+                if _find_any_link(line, self.definitions) is not None:
                     # A chapter outside any list: a prefix or suffix chapter.
                     (self.suffix if listed else self.prefix).append(self.link(line.strip(), number))
                     stack = []
@@ -276,8 +312,9 @@ def _has_pages(item: _Item) -> bool:
 def summary_targets(text: str) -> list[str]:
     """The file targets a ``SUMMARY.md`` text links to (URLs and drafts left out), in order."""
     targets = []
+    definitions = _definitions(text)
     for line in text.split("\n"):
-        found = _find_link(line)
+        found = _find_any_link(line, definitions)
         if found is None:
             continue
         target = found.target.strip()

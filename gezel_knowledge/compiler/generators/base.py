@@ -84,6 +84,10 @@ class LinkStyle:
     generated: tuple[str, ...] = ()
     """Content-relative folders the generator writes when it builds (DocFX's ``docfx
     metadata`` ``dest``): links into them resolve there, silently."""
+    sibling_roots: tuple[Path, ...] = ()
+    """Folders above the source folder that the site's own build checks out beside it (a
+    DocFX ``metadata`` or ``build.content`` ``src`` of ``../../engine``): a relative link into
+    one (a sample's source file) resolves there; kept as written, silently, never read."""
     files_resolve: bool = False
     """Whether a link to an existing file that is no page resolves in the generator (DocFX
     builds, copies or includes every file of its project), so it is kept silently."""
@@ -106,7 +110,8 @@ class LinkStyle:
     """Links the generator resolves or does not report under the site's settings (MkDocs'
     ``validation``), kept as written without a warning when no page answers them:
     ``anchor`` (a heading the target page lacks), ``absolute`` (a target from the site
-    root), ``extensionless`` (a target whose last segment has no suffix), ``html`` (a raw
+    root), ``absolute-links`` (the same, for links but not images: DocFX),
+    ``extensionless`` (a target whose last segment has no suffix), ``html`` (a raw
     HTML ``<img src>``), ``content-file`` (an existing file of the content folder that is no
     page of the catalog, which the generator publishes), ``not-found`` (any other missing
     target), ``above-root`` (a relative target that climbs above the content folder: a path

@@ -89,7 +89,15 @@ class DocFx(Generator):
                     config.get(meta, "_gitContribute", "repo"), None, meta.get("_appFooter")
                 ),
             ),
-            LinkStyle(generated=generated, files_resolve=True),
+            # DocFX checks relative file links only: a rooted one (`/downloads/guide.pdf`)
+            # is a URL it keeps as written, resolved here when it names a page; a rooted
+            # image that is missing is still a broken image.
+            LinkStyle(
+                generated=generated,
+                files_resolve=True,
+                quiet=frozenset({"absolute-links"}),
+                sibling_roots=_sibling_roots(data, root),
+            ),
             outline_file=toc,
         )
 
@@ -103,7 +111,13 @@ class DocFx(Generator):
         docs = _DocFx(ctx, toc, set(), site.links.generated, navbar=navbar)
         docs.overwrites = Glob(_overwrite_patterns(data))
         docs.mapped = _mapped_sources(data, site.config.parent if site.config else toc.parent)
-        return docs.outline()
+        outline = docs.outline()
+        content = _content_globs(data)
+        if navbar:
+            docs.unreached_sidebars(outline.root, content)
+        if content is not None:
+            docs.unlisted_pages(outline.root, content)
+        return outline
 
     def link_target(self, raw: str) -> LinkTarget | None:
         # A tab link names a tab of tabbed content, not a heading: nothing to resolve.
@@ -187,6 +201,42 @@ def _mapped_sources(data: dict[str, object], project: Path) -> tuple[Path, ...]:
         if src and ".." in PurePosixPath(src).parts:
             found.append(Path(os.path.normpath(project / src)))
     return tuple(dict.fromkeys(found))
+
+
+def _content_globs(data: dict[str, object]) -> tuple[Glob, Glob] | None:
+    """The files ``build.content`` builds from the project's own folder (``files``, less
+    ``exclude``), as two globs; ``None`` when it names none (every file is then built)."""
+    entries = config.get(data, "build", "content")
+    files: list[str] = []
+    exclude: list[str] = []
+    for entry in entries if isinstance(entries, list) else []:
+        if not isinstance(entry, dict):
+            continue
+        src = (config.string(entry.get("src")) or "").strip().strip("/").removeprefix("./")
+        if ".." in src.split("/"):
+            continue  # mapped in from above the project: never a TOC of this folder
+        prefix = f"{src}/" if src and src != "." else ""
+        for key, into in (("files", files), ("exclude", exclude)):
+            value = entry.get(key)
+            for pattern in value if isinstance(value, list) else [value]:
+                if isinstance(pattern, str) and pattern.strip():
+                    into.append(prefix + pattern.strip().removeprefix("./"))
+    return (Glob(files), Glob(exclude)) if files else None
+
+
+def _sibling_roots(data: dict[str, object], project: Path) -> tuple[Path, ...]:
+    """The folders above the project that ``metadata[].src`` and ``build.content`` read from
+    (``"src": "../../stride"``, the engine's checkout beside the docs), resolved."""
+    found: list[Path] = list(_mapped_sources(data, project))
+    entries = data.get("metadata")
+    for entry in entries if isinstance(entries, list) else []:
+        sources = entry.get("src") if isinstance(entry, dict) else None
+        for source in sources if isinstance(sources, list) else []:
+            src = config.string(source.get("src")) if isinstance(source, dict) else None
+            if src and ".." in PurePosixPath(src).parts:
+                found.append(Path(os.path.normpath(project / src)))
+    # A folder holding the project itself is no sibling (every link would be silent).
+    return tuple(f for f in dict.fromkeys(found) if not project.is_relative_to(f))
 
 
 def _generated_folders(data: dict[str, object]) -> set[str]:
@@ -274,6 +324,11 @@ def _drop_lead_repeat(section: OutlineSection, path: str) -> None:
     section.children[:] = kept
 
 
+def _rooted(href: str) -> bool:
+    """``/a/b.html``: a path from the site's root, which DocFX keeps as written (not ``//host``)."""
+    return href.startswith("/") and not href.startswith("//")
+
+
 def _project_relative(href: str) -> str:
     """``~/a/b.md`` (relative to the DocFX project) as a content-root path ``/a/b.md``."""
     return "/" + href[2:] if href.startswith("~/") else href
@@ -353,6 +408,8 @@ class _DocFx:
     def nested_toc(self, href: str, line: int) -> Path | bool:
         """The ``toc.yml`` an ``href`` includes (a folder's, or one named); ``True`` for an
         include that is not there (warned), ``False`` for an href that is no include."""
+        if _rooted(href):
+            return False  # a URL of the built site (DocFX's AbsolutePath): never an include
         path_text = _project_relative(unquote(href.split("#", 1)[0]))
         candidate = normalise(self.toc.parent, path_text, self.ctx.content_root)
         if candidate is None:
@@ -393,6 +450,8 @@ class _DocFx:
         return False
 
     def page(self, href: str, line: int) -> str | None:
+        if _rooted(href):
+            return self.url_page(href)
         target = _project_relative(href)
         path_text = unquote(target.split("#", 1)[0].split("?", 1)[0])
         if PurePosixPath(path_text).suffix.lower() in _YAML_PAGES:
@@ -402,6 +461,23 @@ class _DocFx:
         if path_text and normalise(self.toc.parent, path_text, self.ctx.content_root) is None:
             return self.mapped_page(href, path_text, line)
         return self.ctx.page(self.toc.parent, target, origin=self.toc, line=line)
+
+    def url_page(self, href: str) -> str | None:
+        """A rooted ``href`` (``/a/b.html``, ``/a/``, ``/``): DocFX keeps it as a URL of the
+        built site, so it is the page DocFX writes at that URL (``a/b.md``, ``a/index.md``,
+        ``index.md``) when the project has one; anything else there is not the catalog's."""
+        url = unquote(href.split("#", 1)[0].split("?", 1)[0]).lstrip("/")
+        if not url or url.endswith("/"):
+            url += "index.html"
+        path = PurePosixPath(url)
+        if ".." in path.parts:
+            return None
+        stem = path.with_suffix("") if path.suffix.lower() in (".html", ".htm") else path
+        for name in (f"{stem}.md", f"{stem}/index.md"):
+            file = self.ctx.content_root / name
+            if file.is_file() and self.ctx.is_page(file):
+                return self.ctx.rel(file)
+        return None
 
     def mapped_page(self, href: str, path_text: str, line: int) -> str | None:
         """A toc entry above the project: a Markdown file ``build.content`` maps in from
@@ -466,6 +542,59 @@ class _DocFx:
                 into.children.append(self.sidebar_section(name, path, sidebar, line, position))
                 continue
             into.children.append(OutlinePage(path, name or None, position, self.where, line))
+
+    def unreached_sidebars(self, root: OutlineSection, content: tuple[Glob, Glob] | None) -> None:
+        """The TOCs the navigation bar never reaches (``href: /`` is a URL, not an include):
+        DocFX still builds each and shows it beside the pages of its folder, so each is a
+        section after the bar's entries, named after its folder, in path order; a TOC in a
+        folder DocFX does not build (``build.content``), a hidden one or a generated one
+        (``docfx metadata``'s ``api/``) is none."""
+        top = self.ctx.content_root
+        tocs = sorted(
+            (p for n in _TOC_NAMES for p in top.rglob(n) if p.is_file() and p.parent != top),
+            key=lambda p: (self.ctx.rel(p).count("/"), self.ctx.rel(p)),
+        )
+        for toc in tocs:
+            rel = self.ctx.rel(toc)
+            folders = PurePosixPath(rel).parts[:-1]
+            hidden = any(part.startswith((".", "_")) for part in folders)
+            generated = any(rel.startswith(f"{g}/") for g in self.generated)
+            built = content is None or (content[0].match(rel) and not content[1].match(rel))
+            if hidden or generated or not built or toc.resolve() in self.seen:
+                continue
+            section = OutlineSection(
+                name=folders[-1], key=self.ctx.display(toc), order=len(root.children)
+            )
+            for child in self.child(toc).outline().root.children:
+                child.order = len(section.children)
+                section.children.append(child)
+            if section.children:
+                root.children.append(section)
+
+    def unlisted_pages(self, root: OutlineSection, content: tuple[Glob, Glob]) -> None:
+        """The pages ``build.content`` builds that no TOC lists: DocFX publishes them too
+        (beside the nearest TOC, unlisted), so they follow the TOCs' entries, in path order."""
+        placed = {page.path for page in _pages(root.children)}
+        found: list[str] = []
+        for folder, dirs, files in os.walk(self.ctx.content_root):  # never follows links
+            base = Path(folder)
+            dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+            for name in sorted(files):
+                file = base / name
+                if name.startswith(".") or file.is_symlink() or not self.ctx.is_page(file):
+                    continue
+                rel = self.ctx.rel(file)
+                if rel in placed or not content[0].match(rel) or content[1].match(rel):
+                    continue
+                # A page kept in a folder `docfx metadata` writes into (api/index.md) is
+                # built like any other; one whose front matter holds `redirect_url` is a
+                # redirection DocFX writes, no page.
+                if self.overwrites.match(rel) or self.ctx.excluded(file):
+                    continue
+                if "redirect_url" not in front(self.ctx, file):
+                    found.append(rel)
+        for rel in sorted(found):
+            root.children.append(OutlinePage(rel, None, len(root.children), self.where))
 
     def sidebar(self, path: str) -> Path | None:
         """The TOC DocFX shows beside the page at ``path`` when it is not this one: the

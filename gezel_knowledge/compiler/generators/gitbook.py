@@ -37,6 +37,9 @@ from gezel_knowledge.compiler.generators._summary import summary_outline, summar
 from gezel_knowledge.compiler.generators.base import Generator, LinkStyle, Site
 from gezel_knowledge.compiler.generators.outline import Outline
 
+_ASSETS = ".gitbook/assets"
+"""Where a space keeps the files uploaded to it (relative to its root)."""
+
 __all__ = ["GitBook"]
 
 
@@ -124,6 +127,9 @@ class GitBook(Generator):
             LinkStyle(
                 slug="gitbook",
                 quiet=frozenset({"content-file"}) if book_json.is_file() else frozenset(),
+                # A space's uploaded files (an OpenAPI block's `src`, and the link to it
+                # Git Sync writes inside the block) are GitBook's: kept as written.
+                routes=(f"{_ASSETS}/",),
             ),
             outline_file=found.summary,
             # A bare SUMMARY.md (no .gitbook.yaml, no book.json) is often a leftover beside

@@ -293,6 +293,28 @@ def _mounted_content(root: Path, data: Mapping[str, Any], language: str) -> Path
     return None
 
 
+def _mounts_within(data: Mapping[str, Any], language: str) -> list[str]:
+    """The ``module.mounts`` entries the walk does not follow: a folder of the site mounted
+    inside the content (``content/docs/v2`` at ``content/docs``: a versioned site's latest
+    docs), and the ``files``/``includeFiles``/``excludeFiles`` filters of a content mount."""
+    mounts = config.get(data, "module", "mounts")
+    found: list[str] = []
+    for mount in mounts if isinstance(mounts, list) else ():
+        if not isinstance(mount, dict) or not _for_language(mount, language):
+            continue
+        target = (config.string(mount.get("target")) or "").strip("/")
+        source = config.string(mount.get("source")) or ""
+        if not (target == "content" or target.startswith("content/")):
+            continue
+        filtered = any(k in mount for k in ("files", "includeFiles", "excludeFiles"))
+        inside = target != "content" and ".." not in PurePosixPath(source).parts
+        if inside and not PurePosixPath(target).suffix:
+            found.append(f"{source} at {target}")
+        elif filtered:
+            found.append(f"{source}'s file filters")
+    return found
+
+
 def _mounts_above(
     ctx: Context, root: Path, data: Mapping[str, Any], language: str, where: str
 ) -> dict[str, list[tuple[str, Path]]]:
@@ -978,6 +1000,41 @@ def _hook_looks_up(root: Path, data: Mapping[str, Any]) -> bool:
     return False
 
 
+_SHORTCODE_CALL = re.compile(r"\{\{[<%]-?\s*([\w./-]+)")
+# A template writing an element's id (or an <a name>) from what it is given makes anchors.
+# Only an id that is wholly the data's (`id="{{ $tool }}"`): one with a fixed prefix
+# (kind's `id="inline-code-{{ $hash }}"`) is never a heading's.
+_TEMPLATE_ID = re.compile(r"""\b(?:id|name)\s*=\s*["']\{\{""")
+_MAX_TEMPLATES = 2000
+
+
+def _anchoring_shortcodes(root: Path, data: Mapping[str, Any]) -> frozenset[str]:
+    """The site's and its themes' shortcodes (``cli/tools-list``) whose templates write ids
+    from their data (Jaeger's CLI reference: ``<h2 id="{{ $tool }}">``): a page calling one
+    has anchors the compiler cannot list."""
+    themes = data.get("theme")
+    names = [themes] if isinstance(themes, str) else themes if isinstance(themes, list) else []
+    bases = [root / "layouts"] + [
+        root / "themes" / n / "layouts" for n in names if isinstance(n, str) and ".." not in n
+    ]
+    found: set[str] = set()
+    seen = 0
+    for base in bases:
+        for folder in (base / "shortcodes", base / "_shortcodes"):
+            if not folder.is_dir() or folder.is_symlink() or not folder.is_relative_to(root):
+                continue
+            for here, dirs, files in os.walk(folder):  # never follows linked folders
+                dirs.sort()
+                for name in sorted(files):
+                    seen += 1
+                    file = Path(here) / name
+                    if seen > _MAX_TEMPLATES or file.is_symlink() or not name.endswith(".html"):
+                        continue
+                    if _TEMPLATE_ID.search(config.read_text(file, root)):
+                        found.add(file.relative_to(folder).with_suffix("").as_posix())
+    return frozenset(found)
+
+
 def _hook_destinations(root: Path) -> frozenset[str]:
     """Link destinations the site's own link render hook (``layouts/_markup/render-link.html``)
     compares with a literal (``eq $u.String "g"``, the Hugo documentation's glossary links):
@@ -1070,7 +1127,10 @@ class Hugo(Generator):
         language: str = "en",
         *,
         lookup_links: bool = False,
+        anchoring: frozenset[str] = frozenset(),
     ) -> None:
+        self.anchoring = anchoring
+        """Shortcodes whose templates write ids from their data (``_anchoring_shortcodes``)."""
         self.permalinks = dict(permalinks or {})
         self.language = language
         """The default content language: ``page.en.md`` is its ``page.md``."""
@@ -1105,7 +1165,12 @@ class Hugo(Generator):
         )
         author = params.get("author")
         return Site(
-            Hugo(_permalinks(data), language, lookup_links=_hook_looks_up(root, data)),
+            Hugo(
+                _permalinks(data),
+                language,
+                lookup_links=_hook_looks_up(root, data),
+                anchoring=_anchoring_shortcodes(root, data),
+            ),
             file,
             content,
             config.site_metadata(
@@ -1150,6 +1215,17 @@ class Hugo(Generator):
         )
         where = ctx.display(site.config)
         walk.mounted = _mounts_above(ctx, root_folder, data, language, where)
+        unread = _mounts_within(data, language)
+        if unread:
+            shown = ", ".join(unread[:3]) + (
+                f" (+{len(unread) - 3} more)" if len(unread) > 3 else ""
+            )
+            ctx.warn(
+                "mounts-not-read",
+                f"module.mounts remaps or filters the content ({shown}): not followed; pages "
+                "keep their paths in the content folder",
+                where,
+            )
         root, declaration = _root(ctx, walk, data)
         return Outline(
             self.name,
@@ -1159,6 +1235,12 @@ class Hugo(Generator):
             interleaved_root=True,
             routes=tuple(dict.fromkeys(walk.routes)),
             files={rel: file for found in walk.mounted.values() for rel, file in found},
+        )
+
+    def generates_headings(self, body: str) -> bool:
+        # `{{< cli/tools-list >}}` whose template writes `<h2 id="{{ $tool }}">`.
+        return bool(self.anchoring) and any(
+            name in self.anchoring for name in _SHORTCODE_CALL.findall(body)
         )
 
     def page_url(self, rel: str, front: Mapping[str, Any]) -> PageUrl:

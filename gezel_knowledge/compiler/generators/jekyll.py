@@ -95,6 +95,9 @@ _META_FILES = frozenset(
 )
 _INDEX = "index"
 _POST_NAME = re.compile(r"(\d{4})-(\d{2})-(\d{2})-(.+)\Z")
+_INCLUDE = re.compile(r"\{%-?\s*include\s+([\w./-]+)")
+# An include that writes an element id (or <a name>) from its parameters makes anchors.
+_LIQUID_ID = re.compile(r"""\b(?:id|name)\s*=\s*["']\{\{""")
 # Liquid that writes a URL, as Jekyll renders it before Markdown (outside {% raw %}):
 # {% link path %} and {% post_url name %} name files; site.baseurl and the url filters
 # leave the root-relative path.
@@ -258,10 +261,14 @@ class Jekyll(Generator):
         *,
         github_pages: bool = False,
         just_the_docs: bool = False,
+        site_root: Path | None = None,
     ) -> None:
         self._data = dict(data or {})
         self._github_pages = github_pages
         self._just_the_docs = just_the_docs
+        self._site_root = site_root
+        self._anchoring: dict[str, bool] = {}
+        """Includes by name: whether each writes ids from its parameters."""
         permalink = config.string(self._data.get("permalink")) or "date"
         self._pretty = permalink == "pretty" or permalink.endswith("/")
         self._post_pattern = _STYLES.get(permalink, permalink)
@@ -299,6 +306,7 @@ class Jekyll(Generator):
             data,
             github_pages=_github_pages(data, gemfile),
             just_the_docs=_just_the_docs(site_root, data, gemfile),
+            site_root=site_root,
         )
         url = config.string(data.get("url"))
         base = (config.string(data.get("baseurl")) or "").strip("/")
@@ -500,8 +508,16 @@ class Jekyll(Generator):
         root = OutlineSection(name="", key=where)
         pages = [p for p in found.pages if p.collection is None]
         placed: set[str] = set()
-        if self._just_the_docs:
-            _JustTheDocs(self._data, pages, placed).fill(root)
+        sidebars = self._sidebars(ctx)
+        if self._just_the_docs or sidebars:
+            if self._just_the_docs:
+                _JustTheDocs(self._data, pages, placed).fill(root)
+            else:
+                by_url = {self._url_key(p.rel, p.front): p.rel for p in pages}
+                filler = _Sidebar(by_url, placed)
+                for items in sidebars:
+                    filler.fill(root, items)
+                found.routes.extend(filler.routes)
             rest = sorted(p.rel for p in pages if p.rel not in placed)
             for rel in rest:
                 root.children.append(OutlinePage(rel, None, len(root.children), where))
@@ -518,6 +534,26 @@ class Jekyll(Generator):
                 section.children.append(OutlinePage(page.rel, None, len(section.children), where))
             root.children.append(section)
         return Outline(self.name, root, where, interleaved_root=True, routes=tuple(found.routes))
+
+    def _sidebars(self, ctx: Context) -> list[list[Any]]:
+        """The Documentation Theme for Jekyll's sidebars: ``sidebars:`` in ``_config.yml``
+        names data files (``_data/sidebars/<name>.yml``), each ``entries`` of ``folders``."""
+        if self._site_root is None:
+            return []
+        found: list[list[Any]] = []
+        for name in _strings(self._data.get("sidebars")):
+            file = self._site_root / "_data" / "sidebars" / f"{name}.yml"
+            if "/" in name or ".." in name or not file.is_file():
+                continue
+            data = config.read_data(file, ctx.source_root)
+            entries = data.get("entries")
+            if isinstance(entries, list):
+                found.append(entries)
+        return found
+
+    def _url_key(self, rel: str, front: Mapping[str, Any]) -> str:
+        """A page's URL as a sidebar names it, without ``/``, ``index.html`` or ``.html``."""
+        return _url_key(self.page_url(rel, front).path)
 
     # ── URLs and links ────────────────────────────────────────────────────────────────────
 
@@ -543,6 +579,27 @@ class Jekyll(Generator):
         if index:
             return PageUrl(folder, True)
         return PageUrl("/".join(p for p in (folder, path.stem) if p), self._pretty)
+
+    def generates_headings(self, body: str) -> bool:
+        # `{% include custom/cli_option_row.html options="--cache" %}`: a site's include that
+        # writes `id="{{ ... }}"` or `name="{{ ... }}"` gives the page anchors of its own.
+        if self._site_root is None or "{%" not in body:
+            return False
+        return any(self._writes_ids(name) for name in set(_INCLUDE.findall(body)))
+
+    def _writes_ids(self, name: str) -> bool:
+        if name not in self._anchoring:
+            folder = self._site_root / "_includes" if self._site_root is not None else None
+            file = None if folder is None or ".." in name.split("/") else folder / name
+            found = False
+            if file is not None and file.is_file() and not file.is_symlink():
+                try:
+                    text = read_text_file(file, where=name, within=folder)
+                except SourceError:
+                    text = ""  # too large or unreadable: no anchors assumed
+                found = bool(_LIQUID_ID.search(text))
+            self._anchoring[name] = found
+        return self._anchoring[name]
 
     def url_aliases(self, rel: str, front: Mapping[str, Any]) -> tuple[str, ...]:
         # jekyll-redirect-from (a GitHub Pages default): the URLs a page redirects from.
@@ -674,6 +731,75 @@ def _by_folders(root: OutlineSection, pages: list[_Page], where: str) -> None:
                 number(child)
 
     number(root)
+
+
+def _url_key(url: str) -> str:
+    """``/a/b.html``, ``a/b``, ``/a/b/`` and ``/a/b/index.html`` alike: ``a/b``."""
+    path = url.split("#", 1)[0].split("?", 1)[0].strip("/")
+    return path.removesuffix("index.html").removesuffix(".html").strip("/")
+
+
+@dataclass(slots=True)
+class _Sidebar:
+    """The Documentation Theme for Jekyll's sidebar (``_data/sidebars/*.yml``): ``entries``,
+    each ``folders`` (a titled section, or its items directly when untitled), holding
+    ``folderitems`` (a page by ``url``; ``subfolders`` of ``subfolderitems``, then
+    ``subsubfolders`` of ``subsubfolderitems``); an entry whose ``output`` does not name
+    ``web`` is the PDF's only. A URL no page has is published by the site's own build (its
+    rule references): a route, kept as written."""
+
+    by_url: dict[str, str]
+    placed: set[str]
+    routes: list[str] = field(default_factory=list)
+
+    _LEVELS = (
+        ("folders", "folderitems"),
+        ("subfolders", "subfolderitems"),
+        ("subsubfolders", "subsubfolderitems"),
+    )
+
+    def fill(self, root: OutlineSection, entries: list[Any]) -> None:
+        for entry in entries:
+            if isinstance(entry, dict) and _on_web(entry):
+                self._folders(root, entry, 0)
+
+    def _folders(self, into: OutlineSection, holder: Mapping[str, Any], level: int) -> None:
+        folders_key, items_key = self._LEVELS[level]
+        folders = holder.get(folders_key)
+        for folder in folders if isinstance(folders, list) else ():
+            if not isinstance(folder, dict) or not _on_web(folder):
+                continue
+            title = folder.get("title")
+            target = into
+            if isinstance(title, str) and title.strip():
+                target = OutlineSection(
+                    name=title.strip(), key=f"sidebar:{title}", order=len(into.children)
+                )
+                into.children.append(target)
+            items = folder.get(items_key)
+            for item in items if isinstance(items, list) else ():
+                if isinstance(item, dict) and _on_web(item):
+                    self._item(target, item, level)
+
+    def _item(self, into: OutlineSection, item: Mapping[str, Any], level: int) -> None:
+        url = item.get("url")
+        if isinstance(url, str) and url.strip() and not item.get("external_url"):
+            rel = self.by_url.get(_url_key(url))
+            title = item.get("title")
+            label = title.strip() if isinstance(title, str) and title.strip() else None
+            if rel is None:
+                self.routes.append(_url_key(url))
+            elif rel not in self.placed:
+                self.placed.add(rel)
+                into.children.append(OutlinePage(rel, label, len(into.children)))
+        if level + 1 < len(self._LEVELS):
+            self._folders(into, item, level + 1)
+
+
+def _on_web(node: Mapping[str, Any]) -> bool:
+    """Whether a sidebar node shows on the web site (its ``output`` names ``web``)."""
+    output = node.get("output")
+    return output is None or "web" in str(output)
 
 
 @dataclass(slots=True)

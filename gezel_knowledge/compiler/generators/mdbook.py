@@ -125,6 +125,9 @@ class MdBook(Generator):
                 "mdbook",
                 prefixes=config.url_path(html.get("site-url")),
                 quiet=frozenset(quiet),
+                # mdBook (0.5) renders definition lists and gives each term an id as it
+                # gives headings, unless `output.html.definition-lists` turns them off.
+                definition_terms=html.get("definition-lists") is not False,
             ),
             outline_file=summary if summary.is_file() else None,
         )

@@ -142,6 +142,13 @@ _KNOWN = (
         ),
     ),
     _Known("MPL-2.0", "Mozilla Public License 2.0", True, ("mozilla public license", "2.0")),
+    # The .NET projects' licence (MonoGame's, many DocFX sites'), named in its own title.
+    _Known(
+        "MS-PL",
+        "Microsoft Public License",
+        True,
+        ("microsoft public license", "this license governs use of the accompanying software"),
+    ),
     _Known(
         "AGPL-3.0",
         "GNU Affero General Public License v3.0",
@@ -167,6 +174,18 @@ _KNOWN = (
         True,
         ("gnu general public license", "version 2, june 1991"),
         ("lesser general public license", "library general public license"),
+    ),
+    # The BSD form whose third clause asks the end-user documentation to carry an
+    # acknowledgement (PMD's, SPDX's BSD-3-Clause-Attribution) is not the plain 3-clause one.
+    _Known(
+        "BSD-3-Clause-Attribution",
+        "BSD with attribution",
+        True,
+        (
+            "redistribution and use in source and binary forms",
+            "end-user documentation included with the redistribution",
+            "must include the following acknowledg",
+        ),
     ),
     _Known(
         "BSD-3-Clause",

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import posixpath
 import re
 import unicodedata
 from collections.abc import Callable, Mapping
@@ -668,7 +669,15 @@ class _Tree:
         if not quiet:
             return False
         absolute = decoded.startswith("/")
-        if (link.html and "html" in quiet) or (absolute and "absolute" in quiet):
+        # Written from the site's root, not spelled so by the generator (DocFX's `~/a.md`).
+        rooted = absolute and link.target.lstrip().startswith("/")
+        # `absolute-links`: rooted links, not images (a missing image is a broken one) nor
+        # links naming a page file (`/docs/a.md` is a source path, never a published URL).
+        page_file = PurePosixPath(decoded).suffix.lower() in self.site.generator.page_suffixes
+        absolute_quiet = "absolute" in quiet or (
+            "absolute-links" in quiet and not link.image and not page_file
+        )
+        if (link.html and "html" in quiet) or (rooted and absolute_quiet):
             return True
         if "above-root" in quiet and not absolute:
             folder = list(PurePosixPath(page.rel).parent.parts)
@@ -683,13 +692,20 @@ class _Tree:
     def _on_disk(self, page: _Page, decoded: str) -> Path | None:
         """The file a target names relative to the page (or to the content folder, for a
         root-relative target), when it exists inside the source folder."""
-        base = [] if decoded.startswith("/") else list(PurePosixPath(page.rel).parent.parts)
+        bases = [[] if decoded.startswith("/") else list(PurePosixPath(page.rel).parent.parts)]
+        if not decoded.startswith("/") and self.style.urls == "html":
+            # Published at a permalink (pages/x/y.md at /y.html), the page's links are URLs
+            # from that URL's folder too.
+            published = self.site.generator.page_url(page.rel, page.front)
+            folder = published.path if published.folder else posixpath.dirname(published.path)
+            bases.append([p for p in folder.split("/") if p])
         above = self.content_root.relative_to(self.source_root).parts
-        rel = normalise_path([*above, *base, *decoded.lstrip("/").split("/")])
-        if rel is None:
-            return None
-        candidate = self.source_root / rel
-        return candidate if candidate.exists() else None
+        for base in bases:
+            rel = normalise_path([*above, *base, *decoded.lstrip("/").split("/")])
+            candidate = None if rel is None else self.source_root / rel
+            if candidate is not None and candidate.exists():
+                return candidate
+        return None
 
     def _resolved_elsewhere(self, page: _Page, decoded: str, *, missing: bool) -> bool:
         """Whether the generator resolves a target that is no page: a folder it writes, an
@@ -697,6 +713,11 @@ class _Tree:
         repository) a file outside the source folder."""
         if self._generated(page, decoded):
             return True
+        if self.style.sibling_roots and not decoded.startswith("/"):
+            folder = (self.content_root / page.rel).parent
+            joined = Path(os.path.normpath(folder / decoded))
+            if any(joined.is_relative_to(r) for r in self.style.sibling_roots):
+                return True  # in a checkout the site's build puts beside it: never read
         if self.style.repository and self._outside(page, decoded):
             return True
         if not self.style.files_resolve:
@@ -841,12 +862,14 @@ class _Tree:
             return [root / r for r in rels for root in roots]
         beside = [self.content_root / PurePosixPath(page.rel).parent / decoded]
         published = self.site.generator.page_url(page.rel, page.front)
-        if self.style.urls != "directory" and not published.folder:
+        directory = self.style.urls == "directory" or published.folder
+        if not directory and self.style.urls != "html":
             return beside
         # An HTML <img> is not rewritten by the generator: the browser resolves it from the
         # page's URL (MkDocs publishes a/b.md at a/b/; a Jekyll collection's permalink may end
-        # in /), one folder deeper than the file.
-        url = published.path
+        # in /), one folder deeper than the file; or, published as a/b.html, from that URL's
+        # folder (a Jekyll permalink puts pages/x/y.md at /y.html, beside /images/).
+        url = published.path if directory else posixpath.dirname(published.path)
         from_url = normalise_path([*url.split("/"), *decoded.split("/")])
         if from_url is None:
             return beside

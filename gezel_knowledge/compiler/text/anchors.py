@@ -103,7 +103,9 @@ _VALID_TAG = re.compile(
     r"</?[A-Za-z][A-Za-z0-9-]*"
     r"(?:\s+[A-Za-z_:][\w.:-]*(?:\s*=\s*(?:\"[^\"]*\"|'[^']*'|[^\s\"'=<>`]+))?)*\s*/?>"
 )
-_EMPHASIS = re.compile(r"(?<!\\)(?:\*+|~~|(?<![^\W_])_+|_+(?![^\W_]))")
+_EMPHASIS = re.compile(r"(?<!\\)(?:\*+|~~)")
+_UNDERSCORES = re.compile(r"(?<!\\)_+")
+_ALNUM = re.compile(r"[^\W_]")
 _ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
 _ATTRIBUTES = re.compile(r"\{:?[ \t]*([^{}]*)\}[ \t]*\Z")
 _ATTRIBUTE_ID = re.compile(r"(?:^|\s)#([\w:.-]+)")
@@ -144,8 +146,33 @@ def _without_markup(text: str) -> str:
     text = _IMAGE.sub("", text)
     text = _LINK.sub(r"\1", text)
     text = _TAG.sub(lambda m: "" if _VALID_TAG.fullmatch(m.group()) else m.group(), text)
-    text = _EMPHASIS.sub("", text)
+    text = _EMPHASIS.sub("", _without_underscore_emphasis(text))
     return html.unescape(_ESCAPE.sub(r"\1", text))
+
+
+def _without_underscore_emphasis(text: str) -> str:
+    """``_x_`` and ``__x__`` unwrapped; an underscore run that opens nothing it closes (the
+    ``_`` of ``to _PyExc_Error``, or ``snake_case``'s) is text, as CommonMark renders it."""
+    runs = list(_UNDERSCORES.finditer(text))
+    dropped: set[int] = set()
+    openers: list[int] = []
+    for i, run in enumerate(runs):
+        before = text[run.start() - 1] if run.start() else " "
+        after = text[run.end()] if run.end() < len(text) else " "
+        if openers and not _ALNUM.match(after) and not before.isspace():
+            dropped.update((openers.pop(), i))
+        elif not _ALNUM.match(before) and not after.isspace():
+            openers.append(i)
+    if not dropped:
+        return text
+    return (
+        "".join(
+            text[(runs[i - 1].end() if i else 0) : runs[i].start()]
+            + ("" if i in dropped else runs[i].group())
+            for i in range(len(runs))
+        )
+        + text[runs[-1].end() :]
+    )
 
 
 _CODE_MARK = "\ue000"
@@ -415,15 +442,23 @@ def page_anchors(
     spans = {block.line_start: span for block, span in sections}
     found: dict[str, tuple[int, int]] = {}
     texts = []
+    repeats: dict[str, int] = {}
     for block, span in sections:
         heading = block.heading
         assert heading is not None
         text, ids = _split_attributes(heading.text)
         if heading.explicit_id:
             ids.insert(0, heading.explicit_id)
-        ids += [q or u for q, u in _HTML_ANCHOR.findall(text)]
+        html_ids = [q or u for q, u in _HTML_ANCHOR.findall(text)]
+        ids += html_ids
         for anchor in ids:
             found.setdefault(anchor, span)
+        if style == "gitbook" and html_ids:
+            # GitBook writes a heading's id as an `<a id>` in it, and numbers a repeated one
+            # in page order as it numbers repeated slugs (`sample-file`, `sample-file-1`).
+            n = repeats.get(html_ids[0], 0)
+            repeats[html_ids[0]] = n + 1
+            found.setdefault(_repeat(html_ids[0], n, style), span)
         texts.append((heading_text(text), span))
     for label, span in _line_targets(blocks, body, spans):
         found.setdefault(label, span)
@@ -443,6 +478,11 @@ def page_anchors(
     return found
 
 
+# A definition's line: its colon may be indented up to three spaces (`  : text`), as
+# pulldown-cmark and goldmark both read it.
+_DEFINITION_LINE = re.compile(r" {0,3}: ")
+
+
 def definition_term_anchors(
     blocks: Sequence[Block],
     body: str,
@@ -460,7 +500,7 @@ def definition_term_anchors(
         lines = body[block.start : block.end].split("\n")
         for i, line in enumerate(lines[:-1]):
             term = line.strip()
-            if not term or term.startswith(":") or not lines[i + 1].startswith(": "):
+            if not term or term.startswith(":") or not _DEFINITION_LINE.match(lines[i + 1]):
                 continue
             base = slugify(heading_text(term), style)
             n = seen.get(base, 0)

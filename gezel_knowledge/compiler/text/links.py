@@ -111,6 +111,7 @@ def find_links(
     refs: list[LinkRef] = []
     # A definition cannot interrupt a paragraph: it opens a block, or follows another.
     may_define = True
+    in_comment = False
     for number in range(1, index.count + 1):
         if code[number - 1]:
             may_define = True
@@ -119,9 +120,9 @@ def find_links(
         line = body[start:end]
         opens = may_define
         may_define = not line.strip() or bool(_BLOCK_LINE.match(line))
-        if "[" not in line and "<img" not in line.lower():
+        if not in_comment and "<!--" not in line and "[" not in line and "<img" not in line.lower():
             continue
-        masked = _mask_code_spans(line)
+        masked, in_comment = _mask_comments(_mask_code_spans(line), in_comment)
         for match in _INLINE.finditer(masked):
             s, e = match.span(2)
             refs.append(_ref(line, start, s, e, number, image=match.group(1) == "!"))
@@ -141,6 +142,27 @@ def find_links(
             refs.append(LinkRef(start + s, start + e, line[s:e], number, image=True, html=True))
     refs.sort(key=lambda r: r.start)
     return refs
+
+
+def _mask_comments(line: str, in_comment: bool) -> tuple[str, bool]:
+    """``line`` with what HTML comments hold (``<!-- ... -->``, over lines too) blanked, as
+    no renderer shows it, and whether a comment is still open at its end."""
+    out: list[str] = []
+    i = 0
+    while i < len(line):
+        if in_comment:
+            close = line.find("-->", i)
+            stop = len(line) if close < 0 else close + 3
+            out.append(" " * (stop - i))
+            in_comment, i = close < 0, stop
+        else:
+            opening = line.find("<!--", i)
+            if opening < 0:
+                out.append(line[i:])
+                break
+            out.append(line[i:opening])
+            in_comment, i = True, opening
+    return "".join(out), in_comment
 
 
 def _mask_myst(body: str, index: LineIndex, code: list[bool]) -> None:
