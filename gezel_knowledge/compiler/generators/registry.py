@@ -30,6 +30,7 @@ from gezel_knowledge.compiler.generators.hugo import Hugo
 from gezel_knowledge.compiler.generators.jekyll import Jekyll
 from gezel_knowledge.compiler.generators.jupyter_book import JupyterBook
 from gezel_knowledge.compiler.generators.mdbook import MdBook
+from gezel_knowledge.compiler.generators.mintlify import Mintlify
 from gezel_knowledge.compiler.generators.mkdocs import MkDocs
 from gezel_knowledge.compiler.generators.myst import Myst
 from gezel_knowledge.compiler.generators.outline import Outline
@@ -59,6 +60,7 @@ GENERATORS: tuple[Generator, ...] = (
     Docusaurus(),
     VitePress(),
     Starlight(),
+    Mintlify(),
     Hugo(),
     Sphinx(),
     Jekyll(),
