@@ -1124,6 +1124,8 @@ def _meta_keys(text: str) -> list[tuple[str, str]]:  # noqa: C901, PLR0912 (one 
                 keys.append((key, text[value_start:i]))
             key, value_start = None, i + 1
         i += 1
+    # Comments are no part of a value (`// "display": "hidden"`).
+    keys = [(k, re.sub(r"//[^\n]*|/\*.*?\*/", "", v, flags=re.S)) for k, v in keys]
     ints = [k for k in keys if k[0].isdigit() and str(int(k[0])) == k[0]]
     ints.sort(key=lambda k: int(k[0]))
     return ints + [k for k in keys if k not in ints]
@@ -1147,13 +1149,16 @@ def nextra(site: Path) -> list[str]:  # noqa: C901, PLR0915 (one reading, kept w
     out: list[Path] = []
 
     def entries(folder: Path) -> dict[str, Path]:
-        found: dict[str, Path] = {}
+        """A folder's entries by route name; a file named like a folder beside it under the
+        name and a NUL mark."""
+        dirs: dict[str, Path] = {}
+        files: dict[str, Path] = {}
         for child in sorted(folder.iterdir()):
             name = child.name
             if name.startswith((".", "_")) or name in ("api", "node_modules"):
                 continue
             if child.is_dir():
-                found.setdefault(name, child)
+                dirs[name] = child
             elif child.suffix in (".md", ".mdx"):
                 stem = child.stem
                 if locale:
@@ -1162,9 +1167,15 @@ def nextra(site: Path) -> list[str]:  # noqa: C901, PLR0915 (one reading, kept w
                     stem = stem[: -len(locale) - 1]
                 elif "." in stem:
                     continue
-                found[stem] = child if stem not in found or found[stem].is_dir() else found[stem]
-                if stem in found and found[stem] != child:
-                    found[stem + "\0file"] = child
+                files[stem] = child
+        found: dict[str, Path] = {}
+        for key in sorted(set(dirs) | set(files)):
+            if key in dirs:
+                found[key] = dirs[key]
+                if key in files:
+                    found[key + "\0file"] = files[key]
+            else:
+                found[key] = files[key]
         return found
 
     def meta(folder: Path) -> list[tuple[str, str]]:
@@ -1196,9 +1207,6 @@ def nextra(site: Path) -> list[str]:  # noqa: C901, PLR0915 (one reading, kept w
                 twin = found.get(key + "\0file")
                 if twin is not None:
                     (hidden if is_hidden else out).append(twin)
-                index = [p for k, p in entries(path).items() if k == "index" and p.is_file()]
-                if index and index[0] not in out:
-                    pass  # the folder's index leads it (listed first by rest/meta order)
                 walk(path, is_hidden)
             else:
                 (hidden if is_hidden else out).append(path)
