@@ -33,6 +33,7 @@ from gezel_knowledge.compiler.generators.mdbook import MdBook
 from gezel_knowledge.compiler.generators.mintlify import Mintlify
 from gezel_knowledge.compiler.generators.mkdocs import MkDocs
 from gezel_knowledge.compiler.generators.myst import Myst
+from gezel_knowledge.compiler.generators.nextra import Nextra
 from gezel_knowledge.compiler.generators.outline import Outline
 from gezel_knowledge.compiler.generators.sphinx import Sphinx
 from gezel_knowledge.compiler.generators.starlight import Starlight
@@ -61,6 +62,7 @@ GENERATORS: tuple[Generator, ...] = (
     VitePress(),
     Starlight(),
     Mintlify(),
+    Nextra(),
     Hugo(),
     Sphinx(),
     Jekyll(),
