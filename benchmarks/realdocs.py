@@ -79,6 +79,7 @@ GENERATORS = (
     "docsify",
     "mintlify",
     "nextra",
+    "fumadocs",
     "folders",
 )
 GOALS = {"false_free_trees": 20, "first": 0.8, "top3": 0.95}
