@@ -14,8 +14,8 @@ and Nextra 4 a ``content/<defaultLocale>/`` folder when there is one.
 Pages: the Markdown files of the content folder but those whose name starts with ``_`` (and,
 in ``pages/``, its ``api/`` folder of API routes). A page is published at its path without
 suffix (and locale), an ``index`` page at its folder; relative links resolve from the page's
-folder; the other files of ``pages/`` (``.tsx``, ``.js``) are Next.js routes, which a link may
-name.
+folder; the other files of ``pages/`` (``.tsx``, ``.js``), the app's own pages and the
+config's redirects (:mod:`._next`) are Next.js routes, which a link may name.
 
 Navigation: each folder's ``_meta`` file (``_meta.json``, or ``_meta.js``/``.jsx``/``.ts``/
 ``.tsx`` read as literals; ``_meta.global.*`` is not read) orders the folder's entries, keys
@@ -56,10 +56,11 @@ from gezel_knowledge.compiler.generators._js_config import (
     score_settings,
 )
 from gezel_knowledge.compiler.generators._mdx import expand_partials
+from gezel_knowledge.compiler.generators._next import next_routes
 from gezel_knowledge.compiler.generators.base import Generator, LinkStyle, PageUrl, Site
 from gezel_knowledge.compiler.generators.outline import Outline, OutlinePage, OutlineSection
 
-__all__ = ["Nextra"]
+__all__ = ["Nextra", "custom_heading_ids"]
 
 _CONFIGS = tuple(f"next.config.{s}" for s in ("js", "mjs", "ts", "cjs", "mts"))
 _USES_NEXTRA = re.compile(rb"""(?:from\s+|require\(\s*)['"]nextra['"]""")
@@ -413,7 +414,7 @@ class Nextra(Generator):
                 "directory" if trailing else "html",
                 prefixes=(read.base + "/",) if read.base else (),
                 static_roots=(read.project / "public",),
-                routes=_routes(read),
+                routes=_routes(read) + next_routes(read.project, file, root),
             ),
         )
 
@@ -444,10 +445,10 @@ class Nextra(Generator):
         # (Nextra's custom heading id) written as the `{#id}` the anchors read.
         site_dir = site.config.parent if site.config is not None else within
         body = expand_partials(body, folder=page.parent, site=site_dir, within=within.resolve())
-        return _custom_ids(body) if "[#" in body else body
+        return custom_heading_ids(body) if "[#" in body else body
 
 
-def _custom_ids(body: str) -> str:
+def custom_heading_ids(body: str) -> str:
     """Headings ending in ``[#id]`` with the id written ``{#id}`` (fenced code left alone)."""
     out: list[str] = []
     fence: str | None = None
