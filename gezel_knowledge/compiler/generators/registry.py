@@ -25,6 +25,7 @@ from gezel_knowledge.compiler.generators.docfx import DocFx
 from gezel_knowledge.compiler.generators.docsify import Docsify
 from gezel_knowledge.compiler.generators.docusaurus import Docusaurus
 from gezel_knowledge.compiler.generators.folders import Folders
+from gezel_knowledge.compiler.generators.fumadocs import Fumadocs
 from gezel_knowledge.compiler.generators.gitbook import GitBook
 from gezel_knowledge.compiler.generators.hugo import Hugo
 from gezel_knowledge.compiler.generators.jekyll import Jekyll
@@ -63,6 +64,7 @@ GENERATORS: tuple[Generator, ...] = (
     Starlight(),
     Mintlify(),
     Nextra(),
+    Fumadocs(),
     Hugo(),
     Sphinx(),
     Jekyll(),
