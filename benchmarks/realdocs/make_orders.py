@@ -1216,6 +1216,97 @@ def nextra(site: Path) -> list[str]:  # noqa: C901, PLR0915 (one reading, kept w
     return [_rel(site, p) for p in dict.fromkeys(out)]
 
 
+# -- Fumadocs: meta.json files, read by its documented page conventions ----------------------
+
+
+def fumadocs(site: Path) -> list[str]:  # noqa: C901, PLR0915 (one reading, kept whole)
+    """Fumadocs: each folder's index page, then its meta.json `pages` (paths, `...`/`z...a`
+    rests by name, `...folder` extracted, `!name` excepted) or its items by name; then the
+    pages the tree does not show, by path. i18n: `dir` takes the default language's folder,
+    `dot` (the default) the files without another language's suffix."""
+    config = (site / "source.config.ts").read_text(encoding="utf-8")
+    found = re.search(r"defineDocs\(\s*\{[^}]*?dir:\s*['\"]([^'\"]+)", config, re.S)
+    docs = (site / (found.group(1) if found else "content/docs")).resolve()
+    lib = "\n".join(p.read_text(encoding="utf-8") for p in sorted(site.glob("lib/**/*.ts*")))
+    default = re.search(r"defaultLanguage:\s*['\"]([^'\"]+)", lib)
+    default_language = default.group(1) if default else None
+    dir_parser = re.search(r"parser:\s*['\"]dir['\"]", lib) is not None
+    if default_language and dir_parser and (docs / default_language).is_dir():
+        docs = docs / default_language
+    i18n = "defineI18n(" in lib
+
+    def other_locale(stem: str) -> bool:
+        if not i18n or dir_parser or "." not in stem:
+            return False
+        suffix = stem.rsplit(".", 1)[1]
+        return (
+            bool(re.fullmatch(r"[a-z]{2}(-[A-Za-z]{2,4})?", suffix)) and suffix != default_language
+        )
+
+    def items(folder: Path) -> dict[str, Path]:
+        out: dict[str, Path] = {}
+        for child in sorted(folder.iterdir()):
+            if child.name.startswith("."):
+                continue
+            if child.is_dir():
+                out[child.name] = child
+            elif child.suffix in (".md", ".mdx") and not other_locale(child.stem):
+                out.setdefault(child.stem, child)
+        return out
+
+    order: list[Path] = []
+
+    def add(folder: Path, name: str) -> None:
+        target = folder / name
+        if target.is_dir():
+            walk(target)
+            return
+        for suffix in (".mdx", ".md"):
+            if target.with_name(target.name + suffix).is_file():
+                order.append(target.with_name(target.name + suffix))
+                return
+
+    def walk(folder: Path) -> None:
+        meta_file = folder / "meta.json"
+        meta = json.loads(meta_file.read_text(encoding="utf-8")) if meta_file.is_file() else {}
+        index = meta.get("pagesIndex", "index")
+        entries = items(folder)
+        if index in entries and entries[index].is_file():
+            order.append(entries[index])
+        names = sorted((n for n in entries if n != index), key=lambda n: (n.casefold(), n))
+        pages = meta.get("pages")
+        if pages is None:
+            for n in names:
+                add(folder, n)
+            return
+        listed = {p.strip().removeprefix("./").strip("/") for p in pages}
+        excepted = {p[1:].removeprefix("./") for p in pages if p.startswith("!")}
+        for raw in pages:
+            entry = raw.strip()
+            if entry.startswith(("!", "[", "external:")) or re.fullmatch(r"---.*---", entry):
+                continue
+            if entry in ("...", "z...a"):
+                rest = [n for n in names if n not in listed and n not in excepted]
+                for n in reversed(rest) if entry == "z...a" else rest:
+                    add(folder, n)
+            elif entry.startswith("..."):
+                walk(folder / entry[3:].removeprefix("./"))
+            else:
+                add(folder, entry.removeprefix("./").strip("/"))
+
+    walk(docs)
+    shown = set(order)
+    rest = [
+        p
+        for p in sorted(docs.rglob("*"))
+        if p.suffix in (".md", ".mdx")
+        and p not in shown
+        and not other_locale(p.stem)
+        and not any(part.startswith(".") for part in p.relative_to(docs).parts)
+    ]
+    return [_rel(site, p) for p in dict.fromkeys(order + rest)]
+
+
 MAKERS: dict[str, Callable[[Path], list[str]]] = {
     "mdbook": mdbook,
     "gitbook": gitbook,
@@ -1229,6 +1320,7 @@ MAKERS: dict[str, Callable[[Path], list[str]]] = {
     "starlight": starlight,
     "mintlify": mintlify,
     "nextra": nextra,
+    "fumadocs": fumadocs,
     "docusaurus-all": lambda site: docusaurus(site, only_first=False),
 }
 
