@@ -25,7 +25,7 @@ the generator that publishes the page would find it:
   ``.`` turned into ``-``, ``'`` into ``’``, parentheses removed, other characters kept
   (``Rate limits (per minute)`` is ``rate-limits-per-minute``, ``Read/write access``
   ``read/write-access``, ``Example: connect`` ``example:-connect``); repeats get ``-2``,
-  ``-3``...
+  ``-3``... It is no fallback for the other generators' sites.
 
 The text is the heading as rendered: link and emphasis markup removed, code spans kept
 verbatim, images and HTML tags dropped, backslash escapes resolved. Besides the generator's own
@@ -446,7 +446,10 @@ def page_anchors(
     texts += _quoted_headings(blocks, body)
     texts += _setext_headings(blocks, body, index.count)
     texts.sort(key=lambda item: item[1][0])  # repeats are numbered in document order
-    styles: tuple[SlugStyle | SlugRule, ...] = (style, *(s for s in SLUG_STYLES if s != style))
+    # Mintlify's ids keep most punctuation: a fallback for its own sites only, so that a link
+    # another site's generator would not resolve is still reported there.
+    others = (s for s in SLUG_STYLES if s not in (style, "mintlify"))
+    styles: tuple[SlugStyle | SlugRule, ...] = (style, *others)
     for each in styles:
         seen: dict[str, int] = {}
         for text, span in texts:
