@@ -131,3 +131,22 @@ def test_i18n_by_file_suffix_and_by_folder(tmp_path: Path) -> None:
     )
     source = load_markdown_tree(root, metadata=None)
     assert toc_order(source) == ["index", "start"]
+
+
+def test_a_meta_extracting_its_own_folder_is_walked_once(tmp_path: Path) -> None:
+    # `....` names the folder itself, twice: walked again, each would double the work.
+    d = "content/docs/"
+    root = write_tree(
+        tmp_path / "site",
+        {
+            "source.config.ts": SOURCE_CONFIG,
+            d + "meta.json": json.dumps({"pages": ["a", "....", "....", "...guides"]}),
+            d + "a.mdx": _page("A"),
+            d + "guides/meta.json": json.dumps({"pages": ["b", "...", "...."]}),
+            d + "guides/b.mdx": _page("B"),
+            d + "guides/c.mdx": _page("C"),
+        },
+        catalog=None,
+    )
+    source = load_markdown_tree(root)
+    assert toc_order(source) == ["a", "guides/b", "guides/c"]

@@ -4,9 +4,11 @@ entries, Nextra 2's locale files, [#id] heading ids and routes from the site roo
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 from gezel_knowledge.compiler import LinkBase
+from gezel_knowledge.compiler.generators.nextra import _without_jsx
 from gezel_knowledge.compiler.sources.markdown_tree import load_markdown_tree
 from tests.compiler.test_vitepress_site import toc_order
 from tests.compiler.trees import write_tree
@@ -143,3 +145,15 @@ def test_nextra_2_reads_the_default_locales_files(tmp_path: Path) -> None:
     assert source.metadata.language == "en-US"
     body = next(d for d in source.documents if d.id == "index.en-US").load_body(LINKS)
     assert "[the post](knowledge://tester/demo/blog/post.en-US)" in body
+
+
+def test_unclosed_jsx_in_a_meta_file_is_read_in_linear_time() -> None:
+    # Thousands of values opening an element that never closes: each scan is bounded and a
+    # scanned stretch is not scanned again.
+    text = "export default {\n" + "a: <b x='1'\n" * 60_000 + "}\n"
+    start = time.perf_counter()
+    out = _without_jsx(text)
+    assert time.perf_counter() - start < 5
+    assert out == text
+    closed = "export default { a: <b><Icon /> Home</b>, c: 'C' }\n"
+    assert _without_jsx(closed) == "export default { a: null, c: 'C' }\n"

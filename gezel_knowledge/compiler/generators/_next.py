@@ -23,6 +23,8 @@ __all__ = ["next_routes"]
 
 _MAX_ROUTES = 2000
 _MAX_BODY = 200_000
+_MAX_METHODS = 8
+"""``redirects()``/``rewrites()`` bodies read (a config has one of each)."""
 # `async redirects() {` / `redirects: async () => {`: the body returning the list.
 _METHOD = re.compile(r"\b(?:redirects|rewrites)\s*(?:\(\s*\)|:\s*(?:async\s*)?\(\s*\)\s*=>)\s*\{")
 
@@ -51,7 +53,7 @@ def _redirect_sources(config: Path, root: Path) -> list[str]:
     files = read_config(config, root)
     text = files[0].text if files else ""
     out: list[str] = []
-    for method in _METHOD.finditer(text):
+    for method in list(_METHOD.finditer(text))[:_MAX_METHODS]:
         found = literals(text[method.end() : method.end() + _MAX_BODY])
         values: list[Any] = walk_values(found[0]) if found else []
         for value in values:

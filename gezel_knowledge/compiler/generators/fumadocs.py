@@ -211,6 +211,8 @@ class _Builder:
     ctx: Context
     read: _Read
     placed: set[str] = field(default_factory=set)
+    walking: set[Path] = field(default_factory=set)
+    """The folders being walked: a ``...folder`` naming one of them is not walked again."""
 
     def entries(self, folder: Path) -> tuple[dict[str, Path], dict[str, Path]]:
         """A folder's subfolders and its default language's pages, by name."""
@@ -252,8 +254,15 @@ class _Builder:
             into.children.append(OutlinePage(rel, None, len(into.children), self.ctx.display(file)))
 
     def folder(self, into: OutlineSection, folder: Path, depth: int) -> None:
-        if depth > _MAX_DEPTH:
+        if depth > _MAX_DEPTH or folder.resolve() in self.walking:
             return
+        self.walking.add(folder.resolve())
+        try:
+            self._folder(into, folder, depth)
+        finally:
+            self.walking.discard(folder.resolve())
+
+    def _folder(self, into: OutlineSection, folder: Path, depth: int) -> None:
         folders, pages = self.entries(folder)
         meta = self.meta(folder)
         index = _str(meta.get("pagesIndex")) or "index"

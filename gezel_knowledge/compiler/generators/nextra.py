@@ -216,8 +216,8 @@ def _jsx_end(text: str, start: int) -> int:
                 i += 1
             continue
         if c == "<":
-            close = text.find(">", i)
-            if close < 0 or close >= stop:
+            close = text.find(">", i, stop)
+            if close < 0:
                 return start
             tag = text[i : close + 1]
             if tag.startswith("</"):
@@ -238,13 +238,18 @@ def _without_jsx(text: str) -> str:
     JSX."""
     out: list[str] = []
     cursor = 0
+    scanned = 0
     for match in _JSX_START.finditer(text):
-        if match.end() < cursor:
-            continue
+        if match.end() < max(cursor, scanned):
+            continue  # inside a value read already, or one that did not close
         end = _jsx_end(text, match.end())
         if end > match.end():
             out += [text[cursor : match.end()], "null"]
             cursor = end
+        else:
+            # Not closed within the limit: what was scanned is not scanned again, so a
+            # hostile file costs time linear in its length.
+            scanned = min(len(text), match.end() + _MAX_JSX)
     return "".join(out) + text[cursor:]
 
 
