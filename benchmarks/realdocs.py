@@ -77,6 +77,9 @@ GENERATORS = (
     "starlight",
     "jekyll",
     "docsify",
+    "mintlify",
+    "nextra",
+    "fumadocs",
     "folders",
 )
 GOALS = {"false_free_trees": 20, "first": 0.8, "top3": 0.95}

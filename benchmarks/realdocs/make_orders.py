@@ -1044,6 +1044,367 @@ def starlight(site: Path) -> list[str]:
     return [_rel(site, p) for p in dict.fromkeys(out)]
 
 
+# -- Mintlify: docs.json / mint.json, read by its documented navigation rules ---------------
+
+_MINT_SKIPPED = {"node_modules", "build", "dist", "coverage", "tmp", "temp", "snippets"}
+_MINT_ROOT_FILES = {"readme.md", "license.md", "changelog.md", "contributing.md"}
+_MINT_ENDPOINT = re.compile(
+    r"^(\S+\s+)?(get|post|put|patch|delete|head|options|trace|webhook)\s", re.I
+)
+
+
+def _mint_site(site: Path) -> Path:
+    for folder in (site, site / "docs"):
+        for name in ("docs.json", "mint.json"):
+            if (folder / name).is_file():
+                return folder / name
+    raise FileNotFoundError("no docs.json or mint.json")
+
+
+def _mint_files(docs: Path) -> dict[str, Path]:
+    """Published pages by path without suffix (Mintlify's default ignores and .mintignore)."""
+    ignore = docs / ".mintignore"
+    patterns = []
+    if ignore.is_file():
+        patterns = [
+            line.strip()
+            for line in ignore.read_text().splitlines()
+            if line.strip() and not line.startswith("#") and not line.startswith("!")
+        ]
+    out: dict[str, Path] = {}
+    for page in sorted(docs.rglob("*")):
+        rel = page.relative_to(docs).as_posix()
+        parts = rel.split("/")
+        if page.suffix not in (".md", ".mdx") or not page.is_file():
+            continue
+        if any(p.startswith(".") or p.lower() in _MINT_SKIPPED for p in parts[:-1]):
+            continue
+        if len(parts) == 1 and parts[0].lower() in _MINT_ROOT_FILES:
+            continue
+        if any(
+            fnmatch.fnmatch(rel, pat.strip("/") + "/*")
+            or fnmatch.fnmatch(parts[-1], pat)
+            or any(fnmatch.fnmatch(x, pat.strip("/")) for x in parts[:-1])
+            for pat in patterns
+        ):
+            continue
+        out.setdefault(rel.rsplit(".", 1)[0], page)
+    return out
+
+
+def mintlify(site: Path) -> list[str]:  # noqa: C901, PLR0915 (one reading, kept whole)
+    """Mintlify: the default language's and version's navigation depth first; hidden groups,
+    tabs and pages, OpenAPI endpoints and links left out; unlisted pages are not indexed."""
+    config = _mint_site(site)
+    docs = config.parent
+    data = json.loads(config.read_text(encoding="utf-8"))
+    files = _mint_files(docs)
+    everything = (data.get("seo") or {}).get("indexing") == "all"
+    out: list[Path] = []
+
+    def page(entry: str) -> None:
+        if "://" in entry or _MINT_ENDPOINT.match(entry.strip()):
+            return
+        key = entry.strip().strip("/")
+        key = key.rsplit(".", 1)[0] if key.endswith((".md", ".mdx")) else key
+        found = files.get(key) or files.get(f"{key}/index" if key else "index")
+        if found is None:
+            return
+        if not everything and _front_matter(found).get("hidden") is True:
+            return
+        out.append(found)
+
+    def pages(entries: list[Any]) -> None:
+        for entry in entries:
+            if isinstance(entry, str):
+                page(entry)
+            elif isinstance(entry, dict) and "group" in entry:
+                group(entry)
+
+    def group(g: dict[str, Any]) -> None:
+        if g.get("hidden") is True:
+            return
+        if isinstance(g.get("root"), str):
+            page(g["root"])
+        pages(g.get("pages") or [])
+
+    def pick(entries: list[Any]) -> dict[str, Any] | None:
+        dicts = [e for e in entries if isinstance(e, dict)]
+        marked = [e for e in dicts if e.get("default") is True]
+        return (marked or dicts or [None])[0]
+
+    def node(n: dict[str, Any]) -> None:
+        if n.get("hidden") is True:
+            return
+        for key in ("languages", "versions"):
+            if isinstance(n.get(key), list):
+                chosen = pick(n[key])
+                if chosen:
+                    node(chosen)
+        for key in ("products", "tabs", "anchors", "dropdowns", "menu"):
+            for item in n.get(key) or []:
+                if isinstance(item, dict):
+                    node(item)
+        for g in n.get("groups") or []:
+            if isinstance(g, dict):
+                group(g)
+        pages(n.get("pages") or [])
+
+    nav = data.get("navigation")
+    if isinstance(nav, dict):
+        node(nav)
+    else:  # mint.json: groups of the first version; a tab's groups after the others
+        versions = data.get("versions") or []
+        first = versions[0] if versions else None
+        first = first.get("name") if isinstance(first, dict) else first
+        mine = [g for g in nav or [] if g.get("version") in (None, first)]
+        tabs = [str(t["url"]).strip("/") + "/" for t in data.get("tabs") or [] if t.get("url")]
+
+        def tab(g: dict[str, Any]) -> int:
+            names = [p for p in g.get("pages", []) if isinstance(p, str)]
+            for i, prefix in enumerate(tabs):
+                if names and all(p.strip("/").startswith(prefix) for p in names):
+                    return i
+            return -1
+
+        for i in range(-1, len(tabs)):
+            for g in mine:
+                if tab(g) == i:
+                    group(g)
+    if everything:
+        out += [p for p in files.values() if p not in out]
+    return [_rel(site, p) for p in dict.fromkeys(out)]
+
+
+# -- Nextra: _meta files, read by its documented rules ---------------------------------------
+
+
+def _meta_keys(text: str) -> list[tuple[str, str]]:  # noqa: C901, PLR0912 (one scanner)
+    """The top-level keys of a _meta file's object (JSON, or `export default {...}`), each with
+    the text of its value, in the order JavaScript keeps them (integer-like keys first)."""
+    start = text.find("{", text.find("export default") if "export default" in text else 0)
+    keys: list[tuple[str, str]] = []
+    depth, i, key, value_start = 0, start, None, 0
+    quote = None
+    while i < len(text):
+        c = text[i]
+        if quote:
+            if c == "\\":
+                i += 2
+                continue
+            if c == quote:
+                quote = None
+        elif c in "\"'`":
+            quote = c
+        elif text.startswith("//", i):
+            i = text.find("\n", i)
+            i = len(text) if i < 0 else i
+            continue
+        elif text.startswith("/*", i):
+            i = text.find("*/", i) + 2
+            continue
+        elif c in "{[(":
+            depth += 1
+            if depth == 1:
+                value_start = i + 1
+        elif c in "}])":
+            depth -= 1
+            if depth == 0:
+                if key is not None:
+                    keys.append((key, text[value_start:i]))
+                break
+        elif depth == 1 and c == ":" and key is None:
+            raw = text[value_start:i].strip().strip(",").strip()
+            key = raw.strip("\"'")
+            value_start = i + 1
+        elif depth == 1 and c == ",":
+            if key is not None:
+                keys.append((key, text[value_start:i]))
+            key, value_start = None, i + 1
+        i += 1
+    # Comments are no part of a value (`// "display": "hidden"`).
+    keys = [(k, re.sub(r"//[^\n]*|/\*.*?\*/", "", v, flags=re.S)) for k, v in keys]
+    ints = [k for k in keys if k[0].isdigit() and str(int(k[0])) == k[0]]
+    ints.sort(key=lambda k: int(k[0]))
+    return ints + [k for k in keys if k not in ints]
+
+
+def nextra(site: Path) -> list[str]:  # noqa: C901, PLR0915 (one reading, kept whole)
+    """Nextra: each folder's _meta keys in order, then unlisted entries by name (index first),
+    depth first, an index page leading its folder; separators and links left out; hidden
+    pages after the navigation in path order. Nextra 2 i18n: the default locale's files."""
+    content = next(
+        c
+        for c in (site / "content", site / "pages", site / "src/content", site / "src/pages")
+        if c.is_dir()
+    )
+    locale = None
+    for name in ("next.config.js", "next.config.mjs", "next.config.ts"):
+        if (site / name).is_file():
+            found = re.search(r"defaultLocale:\s*['\"]([^'\"]+)", (site / name).read_text())
+            locale = found.group(1) if found else None
+    hidden: list[Path] = []
+    out: list[Path] = []
+
+    def entries(folder: Path) -> dict[str, Path]:
+        """A folder's entries by route name; a file named like a folder beside it under the
+        name and a NUL mark."""
+        dirs: dict[str, Path] = {}
+        files: dict[str, Path] = {}
+        for child in sorted(folder.iterdir()):
+            name = child.name
+            if name.startswith((".", "_")) or name in ("api", "node_modules"):
+                continue
+            if child.is_dir():
+                dirs[name] = child
+            elif child.suffix in (".md", ".mdx"):
+                stem = child.stem
+                if locale:
+                    if not stem.endswith("." + locale):
+                        continue
+                    stem = stem[: -len(locale) - 1]
+                elif "." in stem:
+                    continue
+                files[stem] = child
+        found: dict[str, Path] = {}
+        for key in sorted(set(dirs) | set(files)):
+            if key in dirs:
+                found[key] = dirs[key]
+                if key in files:
+                    found[key + "\0file"] = files[key]
+            else:
+                found[key] = files[key]
+        return found
+
+    def meta(folder: Path) -> list[tuple[str, str]]:
+        names = [f"_meta.{locale}.json"] if locale else []
+        names += ["_meta.json", "_meta.js", "_meta.jsx", "_meta.ts", "_meta.tsx"]
+        for n in names:
+            if (folder / n).is_file():
+                return _meta_keys((folder / n).read_text(encoding="utf-8"))
+        return []
+
+    def walk(folder: Path, inherited_hidden: bool) -> None:
+        found = entries(folder)
+        listed = meta(folder)
+        star = dict(listed).get("*", "")
+        order = [k for k, _ in listed if k in found]
+        rest = sorted(k for k in found if k not in order and "\0" not in k)
+        if "index" in rest:
+            rest.remove("index")
+            rest.insert(0, "index")
+        values = dict(listed)
+        for key in order + rest:
+            value = values.get(key, "")
+            is_hidden = inherited_hidden or bool(
+                re.search(r"display['\"]?\s*:\s*['\"]hidden", value)
+                or (re.search(r"display['\"]?\s*:\s*['\"]hidden", star) and key in values)
+            )
+            path = found[key]
+            if path.is_dir():
+                twin = found.get(key + "\0file")
+                if twin is not None:
+                    (hidden if is_hidden else out).append(twin)
+                walk(path, is_hidden)
+            else:
+                (hidden if is_hidden else out).append(path)
+
+    walk(content, False)
+    out += sorted(p for p in hidden if p not in out)
+    return [_rel(site, p) for p in dict.fromkeys(out)]
+
+
+# -- Fumadocs: meta.json files, read by its documented page conventions ----------------------
+
+
+def fumadocs(site: Path) -> list[str]:  # noqa: C901, PLR0915 (one reading, kept whole)
+    """Fumadocs: each folder's index page, then its meta.json `pages` (paths, `...`/`z...a`
+    rests by name, `...folder` extracted, `!name` excepted) or its items by name; then the
+    pages the tree does not show, by path. i18n: `dir` takes the default language's folder,
+    `dot` (the default) the files without another language's suffix."""
+    config = (site / "source.config.ts").read_text(encoding="utf-8")
+    found = re.search(r"defineDocs\(\s*\{[^}]*?dir:\s*['\"]([^'\"]+)", config, re.S)
+    docs = (site / (found.group(1) if found else "content/docs")).resolve()
+    lib = "\n".join(p.read_text(encoding="utf-8") for p in sorted(site.glob("lib/**/*.ts*")))
+    default = re.search(r"defaultLanguage:\s*['\"]([^'\"]+)", lib)
+    default_language = default.group(1) if default else None
+    dir_parser = re.search(r"parser:\s*['\"]dir['\"]", lib) is not None
+    if default_language and dir_parser and (docs / default_language).is_dir():
+        docs = docs / default_language
+    i18n = "defineI18n(" in lib
+
+    def other_locale(stem: str) -> bool:
+        if not i18n or dir_parser or "." not in stem:
+            return False
+        suffix = stem.rsplit(".", 1)[1]
+        return (
+            bool(re.fullmatch(r"[a-z]{2}(-[A-Za-z]{2,4})?", suffix)) and suffix != default_language
+        )
+
+    def items(folder: Path) -> dict[str, Path]:
+        out: dict[str, Path] = {}
+        for child in sorted(folder.iterdir()):
+            if child.name.startswith("."):
+                continue
+            if child.is_dir():
+                out[child.name] = child
+            elif child.suffix in (".md", ".mdx") and not other_locale(child.stem):
+                out.setdefault(child.stem, child)
+        return out
+
+    order: list[Path] = []
+
+    def add(folder: Path, name: str) -> None:
+        target = folder / name
+        if target.is_dir():
+            walk(target)
+            return
+        for suffix in (".mdx", ".md"):
+            if target.with_name(target.name + suffix).is_file():
+                order.append(target.with_name(target.name + suffix))
+                return
+
+    def walk(folder: Path) -> None:
+        meta_file = folder / "meta.json"
+        meta = json.loads(meta_file.read_text(encoding="utf-8")) if meta_file.is_file() else {}
+        index = meta.get("pagesIndex", "index")
+        entries = items(folder)
+        if index in entries and entries[index].is_file():
+            order.append(entries[index])
+        names = sorted((n for n in entries if n != index), key=lambda n: (n.casefold(), n))
+        pages = meta.get("pages")
+        if pages is None:
+            for n in names:
+                add(folder, n)
+            return
+        listed = {p.strip().removeprefix("./").strip("/") for p in pages}
+        excepted = {p[1:].removeprefix("./") for p in pages if p.startswith("!")}
+        for raw in pages:
+            entry = raw.strip()
+            if entry.startswith(("!", "[", "external:")) or re.fullmatch(r"---.*---", entry):
+                continue
+            if entry in ("...", "z...a"):
+                rest = [n for n in names if n not in listed and n not in excepted]
+                for n in reversed(rest) if entry == "z...a" else rest:
+                    add(folder, n)
+            elif entry.startswith("..."):
+                walk(folder / entry[3:].removeprefix("./"))
+            else:
+                add(folder, entry.removeprefix("./").strip("/"))
+
+    walk(docs)
+    shown = set(order)
+    rest = [
+        p
+        for p in sorted(docs.rglob("*"))
+        if p.suffix in (".md", ".mdx")
+        and p not in shown
+        and not other_locale(p.stem)
+        and not any(part.startswith(".") for part in p.relative_to(docs).parts)
+    ]
+    return [_rel(site, p) for p in dict.fromkeys(order + rest)]
+
+
 MAKERS: dict[str, Callable[[Path], list[str]]] = {
     "mdbook": mdbook,
     "gitbook": gitbook,
@@ -1055,6 +1416,9 @@ MAKERS: dict[str, Callable[[Path], list[str]]] = {
     "docusaurus": docusaurus,
     "vitepress": vitepress,
     "starlight": starlight,
+    "mintlify": mintlify,
+    "nextra": nextra,
+    "fumadocs": fumadocs,
     "docusaurus-all": lambda site: docusaurus(site, only_first=False),
 }
 

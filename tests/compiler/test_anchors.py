@@ -183,3 +183,16 @@ def test_mdx_fences_may_be_indented_any_amount() -> None:
     assert mdx == ["`locals`"]
     # In CommonMark the two-space line opens a fence that runs to the end: no heading.
     assert [h.text for h in headings(parse_blocks(body, index))] == []
+
+
+def test_mintlify_ids_answer_on_mintlify_sites_only() -> None:
+    # Mintlify keeps a colon and numbers a repeat from 2; another site's generator does
+    # neither, so those ids are no fallback there.
+    body = "# Example: connect\n\ntext\n\n# Example: connect\n\nmore\n"
+    mintlify = _anchors(body, "mintlify")
+    assert "example:-connect" in mintlify
+    assert "example:-connect-2" in mintlify
+    assert "example-connect" in mintlify  # GitHub's, as a fallback there
+    github = _anchors(body, "github")
+    assert "example:-connect" not in github
+    assert "example-connect-1" in github

@@ -7,7 +7,9 @@ import line is dropped and each ``<Name />`` (props, if any, ignored) replaced b
 text without its front matter, expanded in turn, at most :data:`MAX_DEPTH` deep and
 :data:`MAX_EXPANDED` characters in all; the part's relative link targets are rewritten from
 the page's folder, as MDX resolves them from the part's own. An import of anything else (a
-React component, a part outside the source folder or missing) is left as written.
+React component, a part outside the source folder or missing) is left as written. With
+``rooted`` (Mintlify), a target starting with ``/`` is from the site's folder too
+(``/snippets/a.mdx``).
 """
 
 from __future__ import annotations
@@ -34,7 +36,9 @@ _IMPORT = re.compile(
 _FENCE = re.compile(r"^[ \t]{0,3}(```|~~~)", re.MULTILINE)
 
 
-def expand_partials(body: str, *, folder: Path, site: Path, within: Path, depth: int = 0) -> str:
+def expand_partials(
+    body: str, *, folder: Path, site: Path, within: Path, depth: int = 0, rooted: bool = False
+) -> str:
     """``body`` (a page in ``folder``) with its imported Markdown parts put in."""
     if "import" not in body or depth >= MAX_DEPTH:
         return body
@@ -49,6 +53,8 @@ def expand_partials(body: str, *, folder: Path, site: Path, within: Path, depth:
         if fenced(match.start()):
             return match.group(0)
         file = site / target.removeprefix("@site/") if target.startswith("@site/") else None
+        if rooted and target.startswith("/"):
+            file = site / target.lstrip("/")
         text = _read(file if file is not None else folder / target, within)
         if text is None:
             return match.group(0)
@@ -59,7 +65,7 @@ def expand_partials(body: str, *, folder: Path, site: Path, within: Path, depth:
             inner = text
         part_folder = (file or folder / target).resolve().parent
         expanded = expand_partials(
-            inner, folder=part_folder, site=site, within=within, depth=depth + 1
+            inner, folder=part_folder, site=site, within=within, depth=depth + 1, rooted=rooted
         )
         parts[name] = _rebased(expanded, part_folder, folder).strip("\n")
         return ""

@@ -254,6 +254,14 @@ class Generator(ABC):
         del body
         return False
 
+    def headings_from_front_matter(self, front: Mapping[str, Any]) -> bool:
+        """Whether the generator renders headings of its own for a page its front matter
+        describes (Mintlify's ``openapi: GET /users`` page, whose parameters it lists from
+        the OpenAPI file), so an anchor not found in its text may still exist; the default:
+        never."""
+        del front
+        return False
+
     def link_target(self, raw: str) -> LinkTarget | None:
         """A target in the generator's own syntax (Hugo's ``{{< ref >}}``), or ``None``."""
         del raw

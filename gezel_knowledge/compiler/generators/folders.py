@@ -155,7 +155,7 @@ class Folders(Generator):
     described_as = None
     marker = "a folder of Markdown"
     plain = True
-    # A folder of MDX (a site of a generator not recognised: Nextra, Rspress, Mintlify) is
+    # A folder of MDX (a site of a generator not recognised, such as Rspress) is
     # still Markdown to read; MDX's imports and components stay as text, as a generator that
     # is recognised leaves them.
     page_suffixes = (*MARKDOWN_SUFFIXES, MDX)

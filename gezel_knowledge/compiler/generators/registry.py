@@ -25,13 +25,16 @@ from gezel_knowledge.compiler.generators.docfx import DocFx
 from gezel_knowledge.compiler.generators.docsify import Docsify
 from gezel_knowledge.compiler.generators.docusaurus import Docusaurus
 from gezel_knowledge.compiler.generators.folders import Folders
+from gezel_knowledge.compiler.generators.fumadocs import Fumadocs
 from gezel_knowledge.compiler.generators.gitbook import GitBook
 from gezel_knowledge.compiler.generators.hugo import Hugo
 from gezel_knowledge.compiler.generators.jekyll import Jekyll
 from gezel_knowledge.compiler.generators.jupyter_book import JupyterBook
 from gezel_knowledge.compiler.generators.mdbook import MdBook
+from gezel_knowledge.compiler.generators.mintlify import Mintlify
 from gezel_knowledge.compiler.generators.mkdocs import MkDocs
 from gezel_knowledge.compiler.generators.myst import Myst
+from gezel_knowledge.compiler.generators.nextra import Nextra
 from gezel_knowledge.compiler.generators.outline import Outline
 from gezel_knowledge.compiler.generators.sphinx import Sphinx
 from gezel_knowledge.compiler.generators.starlight import Starlight
@@ -59,6 +62,9 @@ GENERATORS: tuple[Generator, ...] = (
     Docusaurus(),
     VitePress(),
     Starlight(),
+    Mintlify(),
+    Nextra(),
+    Fumadocs(),
     Hugo(),
     Sphinx(),
     Jekyll(),

@@ -562,7 +562,8 @@ class _Tree:
             body_sha256=hashlib.sha256(body.encode("utf-8")).hexdigest(),
             expand=expand,
             split=generator.split_front_matter,
-            generated_headings=generator.generates_headings(body),
+            generated_headings=generator.generates_headings(body)
+            or generator.headings_from_front_matter(front),
             anchors=page_anchors(blocks, index, body, self.style.slug),
             links=find_links(body, index, blocks, myst=self.style.myst_labels is not None),
             heading=unicodedata.normalize("NFC", heading),

@@ -21,6 +21,11 @@ the generator that publishes the page would find it:
   ASCII punctuation (``-`` and ``_`` included) turned into one ``-``, ``-`` trimmed from both
   ends, ``_`` put before a leading digit, lowercased (``config.build`` is ``config-build``);
   repeats get ``-1``, ``-2``...
+- ``mintlify``: Mintlify (its documented rules): lowercased, each whitespace character and
+  ``.`` turned into ``-``, ``'`` into ``’``, parentheses removed, other characters kept
+  (``Rate limits (per minute)`` is ``rate-limits-per-minute``, ``Read/write access``
+  ``read/write-access``, ``Example: connect`` ``example:-connect``); repeats get ``-2``,
+  ``-3``... It is no fallback for the other generators' sites.
 
 The text is the heading as rendered: link and emphasis markup removed, code spans kept
 verbatim, images and HTML tags dropped, backslash escapes resolved. Besides the generator's own
@@ -57,7 +62,9 @@ __all__ = [
     "slugify",
 ]
 
-SlugStyle = Literal["github", "python-markdown", "mdbook", "gitbook", "vitepress", "docsify"]
+SlugStyle = Literal[
+    "github", "python-markdown", "mdbook", "gitbook", "vitepress", "docsify", "mintlify"
+]
 SLUG_STYLES: tuple[SlugStyle, ...] = (
     "github",
     "python-markdown",
@@ -65,6 +72,7 @@ SLUG_STYLES: tuple[SlugStyle, ...] = (
     "gitbook",
     "vitepress",
     "docsify",
+    "mintlify",
 )
 
 
@@ -135,6 +143,8 @@ _VITEPRESS_SPECIAL = re.compile(
 _DOCSIFY_STRIP = re.compile(r"[\u2000-\u206F\u2E00-\u2E7F\\'!\"#$%&()*+,./:;<=>?@\[\]^`{|}~]")
 _DOCSIFY_EMOJI = re.compile(r"[\uFE0F\u2600-\u27BF\U0001F000-\U0001FAFF]")
 _WHITESPACE = re.compile(r"\s")
+# Mintlify: what is left out of an id once whitespace and periods are hyphens.
+_MINTLIFY_DROP = re.compile(r"[()]")
 # A Hugo shortcode in a heading ({{% param x %}}) renders as something else (often an icon);
 # the heading's id comes from the rest of its text.
 _SHORTCODE = re.compile(r"\{\{[<%][^{}]*[%>]\}\}")
@@ -315,12 +325,18 @@ def slugify(text: str, style: SlugStyle | SlugRule) -> str:
         value = _WHITESPACE.sub("-", _DOCSIFY_STRIP.sub("", _TAG.sub("", value)))
         first = value[:1]
         return "_" + value if first.isascii() and first.isdigit() else value
+    if style == "mintlify":
+        value = _WHITESPACE.sub("-", unicodedata.normalize("NFC", text).lower().strip())
+        value = value.replace("'", "\u2019").replace(".", "-")
+        return _MINTLIFY_DROP.sub("", value)
     return _GITHUB_STRIP.sub("", text.lower()).replace(" ", "-")
 
 
 def _repeat(slug: str, n: int, style: SlugStyle | SlugRule) -> str:
     if n == 0:
         return slug
+    if style == "mintlify":
+        return f"{slug}-{n + 1}"  # Mintlify's second `Overview` is `overview-2`
     underscore = style == "python-markdown" or isinstance(style, SlugRule)
     return f"{slug}_{n}" if underscore else f"{slug}-{n}"
 
@@ -465,7 +481,10 @@ def page_anchors(
     texts += _quoted_headings(blocks, body)
     texts += _setext_headings(blocks, body, index.count)
     texts.sort(key=lambda item: item[1][0])  # repeats are numbered in document order
-    styles: tuple[SlugStyle | SlugRule, ...] = (style, *(s for s in SLUG_STYLES if s != style))
+    # Mintlify's ids keep most punctuation: a fallback for its own sites only, so that a link
+    # another site's generator would not resolve is still reported there.
+    others = (s for s in SLUG_STYLES if s not in (style, "mintlify"))
+    styles: tuple[SlugStyle | SlugRule, ...] = (style, *others)
     for each in styles:
         seen: dict[str, int] = {}
         for text, span in texts:

@@ -1,0 +1,198 @@
+"""Mintlify sites: docs.json's navigation (divisions, groups with root pages, the default
+language and version) and the older mint.json's groups and tabs, hidden pages, snippets,
+root-absolute links and the anchors Mintlify gives headings and components."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from gezel_knowledge.compiler import LinkBase
+from gezel_knowledge.compiler.sources.markdown_tree import load_markdown_tree
+from gezel_knowledge.compiler.text.anchors import slugify
+from tests.compiler.test_vitepress_site import toc_order
+from tests.compiler.trees import write_tree
+
+LINKS = LinkBase("tester", "demo")
+
+DOCS_JSON = {
+    "$schema": "https://mintlify.com/docs.json",
+    "name": "Gadget",
+    "description": "Gadget's docs.",
+    "footer": {"socials": {"github": "https://github.com/acme/gadget"}},
+    "redirects": [{"source": "/old-start", "destination": "/quickstart"}],
+    "navigation": {
+        "languages": [
+            {"language": "fr", "groups": [{"group": "Début", "pages": ["fr/index"]}]},
+            {
+                "language": "en",
+                "default": True,
+                "tabs": [
+                    {
+                        "tab": "Guides",
+                        "groups": [
+                            {"group": "Start", "pages": ["index", "quickstart"]},
+                            {
+                                "group": "Setup",
+                                "root": "setup/index",
+                                "pages": [
+                                    "setup/install",
+                                    {"group": "Advanced", "pages": ["setup/advanced.mdx"]},
+                                    "GET /users",
+                                    "https://example.org/elsewhere",
+                                ],
+                            },
+                            {"group": "Secret", "hidden": True, "pages": ["secret"]},
+                        ],
+                    },
+                    {"tab": "API", "pages": ["api/overview", "api/get-user"]},
+                    {"tab": "Blog", "href": "https://example.org/blog"},
+                ],
+            },
+        ]
+    },
+}
+
+
+def _page(title: str, extra: str = "", body: str = "") -> str:
+    return f"---\ntitle: {title}\n{extra}---\n\n{body}"
+
+
+def _site(tmp_path: Path, config: dict[str, object] | None = None) -> Path:
+    return write_tree(
+        tmp_path / "site",
+        {
+            "docs/docs.json": json.dumps(config or DOCS_JSON),
+            "docs/index.mdx": _page("Welcome", body="Start with [the quickstart](/quickstart).\n"),
+            "docs/quickstart.mdx": _page(
+                "Quickstart",
+                'sidebarTitle: "Quick start"\n',
+                "import Note from '/snippets/note.mdx';\n\n<Note />\n\n"
+                "See [install](/setup/install#step-1:-download), [old](/old-start), "
+                "[unlisted](/unlisted), [français](/fr/index), [a field](/api/get-user#body-name), "
+                "[branch](/setup/install#branch) and [gone](/gone).\n",
+            ),
+            "docs/setup/index.mdx": _page("Setup"),
+            "docs/setup/install.mdx": _page(
+                "Install",
+                body='## Step 1: Download\n\n<Accordion title="Branch">\nText.\n</Accordion>\n',
+            ),
+            "docs/setup/advanced.mdx": _page("Advanced"),
+            "docs/secret.mdx": _page("Secret"),
+            "docs/unlisted.mdx": _page("Unlisted"),
+            "docs/api/overview.mdx": _page("API", "hidden: true\n"),
+            "docs/api/get-user.mdx": _page("Get user", "openapi: get /users/{id}\n"),
+            "docs/snippets/note.mdx": "A note shown in [the setup](/setup) page.\n",
+            "docs/fr/index.mdx": _page("Bienvenue"),
+            "docs/README.md": "# About these docs\n",
+        },
+        catalog=None,
+    )
+
+
+def test_the_default_languages_navigation_is_the_order(tmp_path: Path) -> None:
+    source = load_markdown_tree(_site(tmp_path) / "docs")
+    assert source.site == "mintlify"
+    # Tabs, groups and nested groups depth first, a group's root page leading it; the hidden
+    # group, the hidden: true page, other languages, unlisted pages, snippets, README and
+    # OpenAPI endpoints are no documents.
+    assert toc_order(source) == [
+        "index",
+        "quickstart",
+        "setup/index",
+        "setup/install",
+        "setup/advanced",
+        "api/get-user",
+    ]
+    # A tab that is a link holds no page: no topic.
+    assert [t.name for t in source.topics] == ["Guides", "Start", "Setup", "Advanced", "API"]
+    titles = {d.id: d.title for d in source.documents}
+    assert titles["quickstart"] == "Quick start"
+    assert source.metadata.name == "Gadget"
+    assert source.metadata.description == "Gadget's docs."
+    assert source.metadata.language == "en"
+    assert source.metadata.publisher is not None
+    assert source.metadata.publisher.name == "acme"
+
+
+def test_links_from_the_site_root_snippets_and_component_anchors(tmp_path: Path) -> None:
+    source = load_markdown_tree(_site(tmp_path) / "docs")
+    # Unlisted pages, other languages and redirect sources are routes; an API page's
+    # parameter anchors are Mintlify's; only the missing page warns.
+    assert [w.message.split("'")[1] for w in source.warnings] == ["/gone"]
+    body = next(d for d in source.documents if d.id == "quickstart").load_body(LINKS)
+    assert "A note shown in [the setup](knowledge://tester/demo/setup/index)" in body
+    assert "[install](knowledge://tester/demo/setup/install#line=" in body
+    assert "[branch](knowledge://tester/demo/setup/install#line=" in body
+    assert "[old](/old-start)" in body
+
+
+def test_seo_indexing_all_puts_hidden_and_unlisted_pages_after_the_navigation(
+    tmp_path: Path,
+) -> None:
+    config = dict(DOCS_JSON, seo={"indexing": "all"})
+    source = load_markdown_tree(_site(tmp_path, config) / "docs")
+    order = toc_order(source)
+    assert order[:2] == ["index", "quickstart"]
+    assert set(order) >= {"secret", "unlisted", "api/overview", "fr/index"}
+    assert order.index("unlisted") > order.index("api/get-user")
+
+
+def test_mint_json_takes_the_first_versions_groups_and_its_tabs(tmp_path: Path) -> None:
+    mint = {
+        "name": "Old",
+        "versions": ["v2", "v1"],
+        "tabs": [{"name": "API reference", "url": "api"}],
+        "navigation": [
+            {"group": "API", "pages": ["api/a"], "version": "v2"},
+            {"group": "", "pages": ["v2/intro"], "version": "v2"},
+            {"group": "Start", "pages": ["v1/intro", "v1/missing"], "version": "v1"},
+            {"group": "Guides", "pages": ["v2/guide"]},
+        ],
+        "footerSocials": {"github": "https://github.com/old/docs"},
+    }
+    root = write_tree(
+        tmp_path / "site",
+        {
+            "mint.json": json.dumps(mint),
+            "api/a.mdx": _page("A"),
+            "v2/intro.mdx": _page("Intro"),
+            "v2/guide.mdx": _page("Guide"),
+            "v1/intro.mdx": _page("Old intro"),
+        },
+        catalog=None,
+    )
+    source = load_markdown_tree(root)
+    assert toc_order(source) == ["v2/intro", "v2/guide", "api/a"]
+    # v1's navigation names a page the tree lacks: Mintlify reports it too.
+    assert [w.reason for w in source.warnings] == ["missing-outline-page"]
+    assert source.metadata.publisher is not None
+    assert source.metadata.publisher.name == "old"
+
+
+def test_mintignore_leaves_files_out(tmp_path: Path) -> None:
+    config = {"name": "G", "navigation": {"pages": ["index", "drafts/wip", "notes"]}}
+    root = write_tree(
+        tmp_path / "site",
+        {
+            "docs.json": json.dumps(config),
+            ".mintignore": "# drafts\ndrafts/\n*.draft.mdx\n",
+            "index.mdx": _page("G", body="[x](/notes.draft)\n"),
+            "drafts/wip.mdx": _page("WIP"),
+            "notes.mdx": _page("Notes"),
+            "notes.draft.mdx": _page("Notes draft"),
+        },
+        catalog=None,
+    )
+    source = load_markdown_tree(root)
+    assert toc_order(source) == ["index", "notes"]
+    assert sorted(w.reason for w in source.warnings) == ["missing-outline-page", "unresolved-link"]
+
+
+def test_mintlify_heading_ids() -> None:
+    # Mintlify's documented examples (create/text.mdx).
+    assert slugify("Config.json options", "mintlify") == "config-json-options"
+    assert slugify("What's new", "mintlify") == "what\u2019s-new"
+    assert slugify("Rate limits (per minute)", "mintlify") == "rate-limits-per-minute"
+    assert slugify("Read/write access", "mintlify") == "read/write-access"
+    assert slugify("Fees & billing", "mintlify") == "fees-&-billing"

@@ -1,0 +1,159 @@
+"""Nextra sites: the content or pages folder a next.config using nextra names, each folder's
+_meta order and titles (JSON, or JavaScript with JSX read as no title), hidden and linked
+entries, Nextra 2's locale files, [#id] heading ids and routes from the site root."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from gezel_knowledge.compiler import LinkBase
+from gezel_knowledge.compiler.generators.nextra import _without_jsx
+from gezel_knowledge.compiler.sources.markdown_tree import load_markdown_tree
+from tests.compiler.test_vitepress_site import toc_order
+from tests.compiler.trees import write_tree
+
+LINKS = LinkBase("tester", "demo")
+
+CONFIG = """\
+import nextra from 'nextra'
+
+const withNextra = nextra({ contentDirBasePath: '/docs' })
+
+export default withNextra({ reactStrictMode: true })
+"""
+
+LAYOUT = """\
+export const metadata = { title: { template: '%s – Gizmo' } }
+export default function Layout({ children }) {
+  return (
+    <html lang="en" dir="ltr">
+      <Navbar projectLink="https://github.com/acme/gizmo" />
+      {children}
+    </html>
+  )
+}
+"""
+
+ROOT_META = """\
+import { Icon } from 'icons'
+
+export default {
+  index: <b><Icon /> Home</b>,
+  guide: { title: 'The guide' },
+  '-- More': { type: 'separator', title: 'More' },
+  github: { title: 'GitHub', href: 'https://github.com/acme/gizmo' },
+  secret: { display: 'hidden' },
+  api: 'API reference',
+  // faq: { display: 'hidden' },
+}
+"""
+
+
+def _page(title: str, body: str = "") -> str:
+    return f"---\ntitle: {title}\n---\n\n{body}"
+
+
+def _site(tmp_path: Path) -> Path:
+    return write_tree(
+        tmp_path / "site",
+        {
+            "docs/next.config.mjs": CONFIG,
+            "docs/app/layout.tsx": LAYOUT,
+            "docs/content/_meta.tsx": ROOT_META,
+            "docs/content/index.mdx": _page(
+                "Gizmo",
+                "Read [the start](/docs/guide/start#first-steps), [the API](./api) and "
+                "[nothing](/docs/nowhere).\n",
+            ),
+            "docs/content/faq.mdx": _page("FAQ"),
+            "docs/content/secret.mdx": _page("Secret"),
+            "docs/content/api.mdx": _page("API"),
+            "docs/content/guide/_meta.js": "export default { start: 'Start here', '2': 'Two' }\n",
+            "docs/content/guide/index.mdx": _page("Guide"),
+            "docs/content/guide/start.mdx": _page("Start", "## The first steps [#first-steps]\n"),
+            "docs/content/guide/2.mdx": _page("Second"),
+            "docs/content/guide/zeta.md": _page("Zeta"),
+            "docs/content/_partial.mdx": "Not a page.\n",
+        },
+        catalog=None,
+    )
+
+
+def test_meta_files_give_nextras_order_and_titles(tmp_path: Path) -> None:
+    source = load_markdown_tree(_site(tmp_path))
+    assert source.site == "nextra"
+    # _meta order (integer-like keys first, as JavaScript orders them), then unlisted entries
+    # by name with index first; separators and links are no pages; the hidden page follows
+    # the navigation; a commented-out entry is no entry.
+    assert toc_order(source) == [
+        "index",
+        "guide/2",
+        "guide/start",
+        "guide/index",
+        "guide/zeta",
+        "api",
+        "faq",
+        "secret",
+    ]
+    assert [t.name for t in source.topics][-1] == "The guide"
+    titles = {d.id: d.title for d in source.documents}
+    assert titles["guide/start"] == "Start here"
+    assert titles["api"] == "API reference"
+    assert source.metadata.name == "Gizmo"
+    assert source.metadata.language == "en"
+    assert source.metadata.publisher is not None
+    assert source.metadata.publisher.name == "acme"
+
+
+def test_links_from_the_content_base_path_and_custom_heading_ids(tmp_path: Path) -> None:
+    source = load_markdown_tree(_site(tmp_path))
+    assert [w.message.split("'")[1] for w in source.warnings] == ["/docs/nowhere"]
+    body = next(d for d in source.documents if d.id == "index").load_body(LINKS)
+    assert "[the start](knowledge://tester/demo/guide/start#line=" in body
+    assert "[the API](knowledge://tester/demo/api)" in body
+
+
+def test_nextra_2_reads_the_default_locales_files(tmp_path: Path) -> None:
+    config = (
+        "const withNextra = require('nextra')({ theme: 'nextra-theme-docs' })\n"
+        "module.exports = withNextra({ i18n: { locales: ['en-US', 'fr-FR'], "
+        "defaultLocale: 'en-US' } })\n"
+    )
+    theme = "export default { useNextSeoProps() { return { titleTemplate: '%s | Tool' } } }\n"
+    root = write_tree(
+        tmp_path / "site",
+        {
+            "next.config.js": config,
+            "theme.config.jsx": theme,
+            "pages/_app.mdx": "App.\n",
+            "pages/_meta.en-US.json": '{"index": "Intro", "blog": {"type": "page"}}',
+            "pages/_meta.fr-FR.json": '{"blog": "Blogue", "index": "Accueil"}',
+            "pages/index.en-US.mdx": _page("Intro", "See [the post](/blog/post).\n"),
+            "pages/index.fr-FR.mdx": _page("Accueil"),
+            "pages/blog.en-US.mdx": _page("Blog"),
+            "pages/blog/post.en-US.mdx": _page("Post", "Back [home](/) or [to a route](/demo).\n"),
+            "pages/demo.tsx": "export default function Demo() { return null }\n",
+            "pages/api/hello.ts": "export default function handler() {}\n",
+        },
+        catalog=None,
+    )
+    source = load_markdown_tree(root)
+    assert toc_order(source) == ["index.en-US", "blog.en-US", "blog/post.en-US"]
+    assert source.warnings == ()
+    assert source.metadata.name == "Tool"
+    assert source.metadata.language == "en-US"
+    body = next(d for d in source.documents if d.id == "index.en-US").load_body(LINKS)
+    assert "[the post](knowledge://tester/demo/blog/post.en-US)" in body
+
+
+def test_unclosed_jsx_in_a_meta_file_is_read_in_linear_time() -> None:
+    # Thousands of values opening an element that never closes: each scan is bounded and a
+    # scanned stretch is not scanned again.
+    text = "export default {\n" + "a: <b x='1'\n" * 60_000 + "}\n"
+    start = time.perf_counter()
+    out = _without_jsx(text)
+    assert time.perf_counter() - start < 5
+    assert out == text
+    closed = "export default { a: <b><Icon /> Home</b>, c: 'C' }\n"
+    assert _without_jsx(closed) == "export default { a: null, c: 'C' }\n"
