@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -774,3 +775,33 @@ def test_a_linked_page_outside_the_source_is_not_read_for_its_toctrees(tmp_path:
     with pytest.raises(SourceError) as caught:
         load_markdown_tree(root)
     assert caught.value.reason == "unsafe-path"
+
+
+def test_an_image_a_notebooks_own_code_writes_is_not_reported_missing(tmp_path: Path) -> None:
+    # The radar cookbook's tracer notebook writes storm-animation.gif beside itself when the
+    # site executes it, and shows it; an image no code cell names is still reported.
+    notebook = {
+        "cells": [
+            {
+                "cell_type": "markdown",
+                "source": ["# Storm\n", "\n", "![](storm.gif) ![](gone.gif)\n"],
+            },
+            {"cell_type": "code", "source": ["with writer('storm.gif') as w:\n", "    w.add(f)\n"]},
+            {"cell_type": "markdown", "source": "![](../images/storm.gif)\n"},
+        ],
+        "metadata": {},
+    }
+    root = write_tree(
+        tmp_path / "book",
+        {
+            "myst.yml": (
+                "version: 1\nproject:\n  title: Storms\n  toc:\n    - file: nb/storm.ipynb\n"
+            ),
+            "nb/storm.ipynb": json.dumps(notebook),
+        },
+    )
+    source = load_markdown_tree(root)
+    assert sorted(w.message for w in source.warnings) == [
+        "link '../images/storm.gif' names a missing file; kept as written",
+        "link 'gone.gif' names a missing file; kept as written",
+    ]

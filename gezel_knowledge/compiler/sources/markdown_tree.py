@@ -187,6 +187,26 @@ def _notebook_markdown(text: str, where: str) -> str:
     return "\n\n".join(parts) + "\n"
 
 
+def _notebook_writes(page: _Page, decoded: str) -> bool:
+    """Whether a notebook page's own code writes the image a link names beside it when the
+    site executes it (Jupyter Book, MyST-NB and mystmd run notebooks at build time): a code
+    cell holds the file name as a string literal (``imageio.get_writer('storm.gif')``)."""
+    name = decoded.removeprefix("./")
+    if page.file.suffix.lower() != ".ipynb" or not name or "/" in name:
+        return False
+    where = page.rel
+    data = load_json(read_text_file(page.file, where=where), path=where, reason="invalid-notebook")
+    cells = data.get("cells") if isinstance(data, dict) else None
+    quoted = (f"'{name}'", f'"{name}"')
+    for cell in cells if isinstance(cells, list) else []:
+        if isinstance(cell, dict) and cell.get("cell_type") == "code":
+            source = cell.get("source", "")
+            text = "".join(source) if isinstance(source, list) else str(source)
+            if any(q in text for q in quoted):
+                return True
+    return False
+
+
 def _doc_id(stem: str, where: str) -> str:
     doc_id = unicodedata.normalize("NFC", stem)
     if not doc_id or doc_id != doc_id.strip() or len(doc_id) > 256:
@@ -888,7 +908,7 @@ class _Tree:
         candidates = self._asset_candidates(page, decoded)
         candidate = next((c for c in candidates if c.is_file()), None)
         if candidate is None:
-            if self._quiet(page, link, decoded, None):
+            if self._quiet(page, link, decoded, None) or _notebook_writes(page, decoded):
                 self._keep_silently(page, link)
                 return
             self._keep(page, link, where, line, reason="missing-image", why="names a missing file")
