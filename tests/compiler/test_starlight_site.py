@@ -376,9 +376,9 @@ def test_sidebar_groups_made_by_a_function_of_another_file_are_read(tmp_path: Pa
     ]
 
 
-def test_an_unread_sidebar_item_that_leaves_no_page_unplaced_is_silent(tmp_path: Path) -> None:
-    # Biome: `...makeChangelogsSidebarLinks([...])`, a plugin's links to the changelog pages
-    # it generates; every page of the tree is placed by the items read.
+def test_an_unread_item_inside_a_group_that_is_read_is_silent(tmp_path: Path) -> None:
+    # Biome: `...makeChangelogsSidebarLinks([...])` inside its Internals group, a plugin's
+    # links to the changelog pages it generates; the group itself is read.
     c = "src/content/docs/"
     root = write_tree(
         tmp_path / "site",
@@ -387,13 +387,14 @@ def test_an_unread_sidebar_item_that_leaves_no_page_unplaced_is_silent(tmp_path:
                 "import starlight from '@astrojs/starlight';\n"
                 "import { makeLinks } from 'starlight-changelogs';\n"
                 "export default { integrations: [starlight({ title: 'Kit', sidebar: [\n"
-                "  'b', 'a', ...makeLinks([{ base: 'changelog' }])] })] };\n"
+                "  { label: 'G', items: ['b', 'a', ...makeLinks([{ base: 'log' }])] }] })] };\n"
             ),
             c + "a.md": _page("A"),
             c + "b.md": _page("B"),
+            c + "c.md": _page("C"),
         },
         catalog=None,
     )
     source = load_markdown_tree(root)
-    assert toc_order(source) == ["b", "a"]
+    assert toc_order(source) == ["b", "a", "c"]
     assert source.warnings == ()

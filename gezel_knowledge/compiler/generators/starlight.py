@@ -382,8 +382,11 @@ class _Builder:
                     self.page(into, doc, None)
             elif isinstance(item, dict):
                 self.item(into, item, depth)
-            elif item is UNKNOWN:
-                self.unread = True  # built by code (Astro's docs: `group('guides', {...})`)
+            elif item is UNKNOWN and depth == 0:
+                # A whole entry built by code. One inside a group that is read (Biome's
+                # `...makeChangelogsSidebarLinks([...])`, a plugin's links to the pages it
+                # writes) leaves that group's pages placed: not said.
+                self.unread = True
 
     def item(self, into: OutlineSection, item: dict[str, Any], depth: int) -> None:
         label = _str(item.get("label"))
@@ -523,9 +526,7 @@ class Starlight(Generator):
             builder.unread = True
         else:
             builder.generated(root, _tree(docs, ""))
-        # Said only when pages are left for the path order: an unread item whose pages the
-        # tree lacks (Biome's changelog links a plugin makes) changes nothing.
-        if builder.unread and any(doc.rel not in builder.placed for doc in docs):
+        if builder.unread:
             ctx.warn(
                 "sidebars-not-read",
                 "has sidebar items built by code (a call it does not run); the pages they "
