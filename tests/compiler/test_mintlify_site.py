@@ -196,3 +196,65 @@ def test_mintlify_heading_ids() -> None:
     assert slugify("Rate limits (per minute)", "mintlify") == "rate-limits-per-minute"
     assert slugify("Read/write access", "mintlify") == "read/write-access"
     assert slugify("Fees & billing", "mintlify") == "fees-&-billing"
+
+
+def test_an_api_page_with_no_text_gets_its_operation_from_the_openapi_file(
+    tmp_path: Path,
+) -> None:
+    spec = {
+        "openapi": "3.0.0",
+        "paths": {
+            "/users/{id}": {
+                "get": {
+                    "summary": "Get a user",
+                    "description": "Returns one user by id.",
+                    "parameters": [{"name": "id", "in": "path", "description": "The user's id."}],
+                    "responses": {
+                        "200": {
+                            "description": "The user.",
+                            "content": {
+                                "application/json": {
+                                    "schema": {"properties": {"name": {"description": "Name."}}}
+                                }
+                            },
+                        }
+                    },
+                },
+                "post": {
+                    "summary": "Update a user",
+                    "requestBody": {
+                        "content": {
+                            "application/json": {
+                                "schema": {"properties": {"email": {"description": "New email."}}}
+                            }
+                        }
+                    },
+                },
+            }
+        },
+    }
+    config = {
+        "name": "G",
+        "navigation": {
+            "groups": [
+                {"group": "API", "openapi": "api.json", "pages": ["get-user", "update-user"]}
+            ]
+        },
+    }
+    root = write_tree(
+        tmp_path / "site",
+        {
+            "docs.json": json.dumps(config),
+            "api.json": json.dumps(spec),
+            "get-user.mdx": "---\ntitle: Get user\nopenapi: GET /users/{id}\n---\n",
+            "update-user.mdx": "---\ntitle: Update user\nopenapi: api.json POST /users/{id}\n---\n",
+        },
+        catalog=None,
+    )
+    source = load_markdown_tree(root)
+    assert [w.reason for w in source.warnings] == []
+    bodies = {d.id: d.load_body(LINKS) for d in source.documents}
+    assert "Returns one user by id." in bodies["get-user"]
+    assert "- `id` (path): The user's id." in bodies["get-user"]
+    assert "- `name`: Name." in bodies["get-user"]
+    assert "- `email`: New email." in bodies["update-user"]

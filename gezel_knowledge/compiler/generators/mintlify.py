@@ -29,6 +29,13 @@ its assistant's context, so they are no documents of the catalog: a link to one 
 written, silently (so is one to a page of another language or version, or to a ``redirects``
 source).
 
+API pages: a page whose front matter names an OpenAPI operation (``openapi: GET /users``, or
+``openapi: spec.json GET /users``) and that has no text of its own is given the operation's
+summary, description, parameters, request body fields and responses, from the file it names,
+else the OpenAPI files ``docs.json`` names, else ``openapi.json``/``.yaml`` at the site's root,
+as Mintlify renders the page from them; its anchors are Mintlify's to make, so a link to one of
+them is not reported.
+
 URLs: a page's path without suffix from the site root (``/quickstart``), an ``index`` page at
 its folder too; relative links resolve from the page's folder. Snippets imported with an
 absolute (``/snippets/a.mdx``) or relative path are put in the page (:mod:`._mdx`).
@@ -57,8 +64,10 @@ from gezel_knowledge.compiler.generators._tree import front
 from gezel_knowledge.compiler.generators.base import Generator, LinkStyle, Site
 from gezel_knowledge.compiler.generators.outline import Outline, OutlinePage, OutlineSection
 from gezel_knowledge.compiler.text.anchors import slugify
+from gezel_knowledge.compiler.text.data import read_text_file
+from gezel_knowledge.compiler.text.frontmatter import split_front_matter
 
-__all__ = ["Mintlify"]
+__all__ = ["Mintlify", "operation_markdown"]
 
 _CONFIGS = ("docs.json", "mint.json")
 _IGNORED_FOLDERS = frozenset(
@@ -349,7 +358,7 @@ class Mintlify(Generator):
             if isinstance(r, dict) and _str(r.get("source")) and ":" not in str(r["source"])
         )
         return Site(
-            self,
+            Mintlify(_spec_files(data, file.parent, root)),
             file,
             file.parent,
             config.site_metadata(
@@ -410,18 +419,134 @@ class Mintlify(Generator):
         path = PurePosixPath(rel)
         return (str(path.with_suffix("")),) if path.stem == "index" else ()
 
+    def __init__(self, specs: tuple[Path, ...] = ()) -> None:
+        self._specs = specs
+        """The site's OpenAPI files, in the order an API page's operation is looked for."""
+        self._parsed: dict[Path, dict[str, Any]] = {}
+
     def expand(self, site: Site, page: Path, body: str, *, within: Path) -> str:
         # Snippets: `import X from '/snippets/x.mdx'` (from the site root) or a relative path.
         site_dir = site.config.parent if site.config is not None else within
         body = expand_partials(
             body, folder=page.parent, site=site_dir, within=within.resolve(), rooted=True
         )
+        if not body.strip() and site.config is not None:
+            body = self._operation_text(page, site.config.parent, within) or body
         return _component_ids(body)
+
+    def _operation_text(self, page: Path, site_dir: Path, within: Path) -> str | None:
+        """The text Mintlify renders for an API page with no text of its own (front matter
+        ``openapi: GET /users``, or ``openapi: spec.json GET /users``): the operation's
+        summary, description and parameters from the site's OpenAPI file."""
+        try:
+            text = read_text_file(page, where=display_path(page, within), within=within)
+            data = split_front_matter(text, path=display_path(page, within)).data
+        except SourceError:
+            return None
+        value = data.get("openapi")
+        if not isinstance(value, str):
+            return None
+        words = value.split()
+        if len(words) < 2 or len(words) > 3:
+            return None
+        method, route = words[-2].lower(), words[-1]
+        specs = self._specs
+        if len(words) == 3:
+            named = site_dir / words[0].lstrip("/")
+            specs = (named, *specs)
+        for spec in specs:
+            operation = config.get(self._spec(spec, within), "paths", route, method)
+            if isinstance(operation, dict):
+                return operation_markdown(operation)
+        return None
+
+    def _spec(self, file: Path, within: Path) -> dict[str, Any]:
+        if file not in self._parsed:
+            try:
+                parsed = config.read_data(file, within) if file.is_file() else {}
+            except SourceError:
+                parsed = {}
+            self._parsed[file] = parsed
+        return self._parsed[file]
 
     def headings_from_front_matter(self, front: Mapping[str, Any]) -> bool:
         # An API page (`openapi: GET /users`, `api: POST ...`): Mintlify lists the operation's
         # parameters from the OpenAPI file, each with its anchor (`#body-messages`).
         return any(isinstance(front.get(k), str) for k in ("openapi", "api", "asyncapi"))
+
+
+_SPEC_NAMES = ("openapi.json", "openapi.yaml", "openapi.yml")
+_MAX_SPECS = 20
+_MAX_FIELDS = 200
+
+
+def _spec_files(data: dict[str, Any], site_dir: Path, root: Path) -> tuple[Path, ...]:
+    """The OpenAPI files a ``docs.json`` names (any ``openapi`` value or ``source`` that is a
+    local file), then ``openapi.json``/``.yaml`` at the site's root."""
+    found: list[str] = []
+    stack: list[Any] = [data]
+    while stack and len(found) < _MAX_SPECS:
+        value = stack.pop()
+        if isinstance(value, dict):
+            spec = value.get("openapi")
+            if isinstance(spec, dict):
+                spec = spec.get("source")
+            if isinstance(spec, str):
+                found.append(spec)
+            stack.extend(value.values())
+        elif isinstance(value, list):
+            stack.extend(value)
+    files: list[Path] = []
+    for name in [*found, *_SPEC_NAMES]:
+        if SCHEME.match(name) or ".." in PurePosixPath(name).parts:
+            continue
+        file = site_dir / name.lstrip("/")
+        if file.is_file() and file.resolve().is_relative_to(root.resolve()) and file not in files:
+            files.append(file)
+    return tuple(files)
+
+
+def operation_markdown(operation: dict[str, Any]) -> str:
+    """An OpenAPI operation as the Markdown of its summary, description, parameters, request
+    body fields and responses (each field with its description), as Mintlify's API page shows
+    them."""
+    lines: list[str] = []
+    for key in ("summary", "description"):
+        text = config.string(operation.get(key))
+        if text:
+            lines += [text, ""]
+    parameters = [p for p in operation.get("parameters") or [] if isinstance(p, dict)]
+    if parameters:
+        lines += ["## Parameters", ""]
+        for param in parameters[:_MAX_FIELDS]:
+            name = config.string(param.get("name")) or "?"
+            where = config.string(param.get("in")) or ""
+            text = config.string(param.get("description")) or ""
+            lines.append(f"- `{name}` ({where}): {text}".rstrip(": "))
+        lines.append("")
+    schema = config.get(operation, "requestBody", "content", "application/json", "schema")
+    properties = config.mapping(config.get(schema, "properties"))
+    if properties:
+        lines += ["## Body", ""]
+        for name, field in list(properties.items())[:_MAX_FIELDS]:
+            text = config.string(config.get(field, "description")) or ""
+            lines.append(f"- `{name}`: {text}".rstrip(": "))
+        lines.append("")
+    responses = config.mapping(operation.get("responses"))
+    for status, response in list(responses.items())[:_MAX_FIELDS]:
+        schema = config.get(response, "content", "application/json", "schema")
+        fields = config.mapping(
+            config.get(schema, "properties") or config.get(schema, "items", "properties")
+        )
+        text = config.string(config.get(response, "description"))
+        if not (fields or text):
+            continue
+        lines += [f"## Response {status}", ""] + ([text, ""] if text else [])
+        for name, field in list(fields.items())[:_MAX_FIELDS]:
+            about = config.string(config.get(field, "description")) or ""
+            lines.append(f"- `{name}`: {about}".rstrip(": "))
+        lines.append("")
+    return "\n".join(lines).strip() + "\n" if lines else ""
 
 
 # A component's opening tag, up to 2,000 characters, no nested tag inside.
