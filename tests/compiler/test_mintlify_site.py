@@ -12,6 +12,7 @@ from gezel_knowledge.compiler.sources.markdown_tree import load_markdown_tree
 from gezel_knowledge.compiler.text.anchors import slugify
 from tests.compiler.test_vitepress_site import toc_order
 from tests.compiler.trees import write_tree
+from tests.faults import assert_linear_time
 
 LINKS = LinkBase("tester", "demo")
 
@@ -258,3 +259,27 @@ def test_an_api_page_with_no_text_gets_its_operation_from_the_openapi_file(
     assert "- `id` (path): The user's id." in bodies["get-user"]
     assert "- `name`: Name." in bodies["get-user"]
     assert "- `email`: New email." in bodies["update-user"]
+
+
+def test_a_mint_json_of_many_groups_and_tabs_is_read_in_linear_time(tmp_path: Path) -> None:
+    # Each group's tab was found by trying every tab, once per tab: groups x tabs x tabs. A
+    # 60 KB mint.json of a thousand of each took hours.
+    count = 1_000
+    mint = {
+        "name": "Many",
+        "navigation": [
+            *({"group": f"g{i}", "pages": ["a"]} for i in range(count)),
+            {"group": "Nested", "pages": ["t7/deep/b"]},
+        ],
+        "tabs": [{"name": f"t{i}", "url": f"t{i}"} for i in range(count)],
+    }
+    text = json.dumps(mint)
+    tree = {"mint.json": text, "a.mdx": _page("A"), "t7/deep/b.mdx": _page("B")}
+    root = write_tree(tmp_path / "site", tree, catalog=None)
+    assert_linear_time(
+        lambda: load_markdown_tree(root), len(text), seconds_per_mb=60, what="mint.json"
+    )
+    source = load_markdown_tree(root)
+    # The groups outside every tab first (the first names the page), then tab t7's group.
+    assert toc_order(source) == ["a", "t7/deep/b"]
+    assert [t.name for t in source.topics] == ["g0", "t7", "Nested"]

@@ -317,24 +317,45 @@ def _mint_json(builder: _Builder, root: OutlineSection, data: dict[str, Any]) ->
     groups = [g for g in data.get("navigation") or [] if isinstance(g, dict)]
     tabs = [t for t in data.get("tabs") or [] if isinstance(t, dict) and _str(t.get("url"))]
 
+    # Each tab's folder prefix -> the first tab with it: a group's tab is looked up by the
+    # folders of its first page, not found by trying every tab for every group (a hostile
+    # mint.json of a few thousand groups and tabs would take hours).
+    first_tab: dict[str, int] = {}
+    for i, tab in enumerate(tabs):
+        first_tab.setdefault(str(tab["url"]).strip("/") + "/", i)
+
     def tab_of(group: dict[str, Any]) -> int | None:
-        pages = [p for p in group.get("pages") or [] if isinstance(p, str)]
-        for i, tab in enumerate(tabs):
-            prefix = str(tab["url"]).strip("/") + "/"
-            if pages and all(p.strip("/").startswith(prefix) for p in pages):
+        """The first tab whose ``url`` holds all the group's pages."""
+        pages = [p.strip("/") for p in group.get("pages") or [] if isinstance(p, str)]
+        if not pages:
+            return None
+        head, found, at = pages[0], [], pages[0].find("/")
+        for _ in range(_MAX_DEPTH):  # the folders holding the first page, 32 deep at most
+            if at < 0:
+                break
+            if head[: at + 1] in first_tab:
+                found.append(first_tab[head[: at + 1]])
+            at = head.find("/", at + 1)
+        for i in sorted(found):
+            prefix = str(tabs[i]["url"]).strip("/") + "/"
+            if all(p.startswith(prefix) for p in pages):
                 return i
         return None
 
     other = [g for g in groups if g.get("version") not in (None, version)]
     for group in other:
         builder.group(None, group, 0)
-    mine = [g for g in groups if g.get("version") in (None, version)]
-    for group in (g for g in mine if tab_of(g) is None):
+    mine = [(g, tab_of(g)) for g in groups if g.get("version") in (None, version)]
+    for group, _ in (m for m in mine if m[1] is None):
         builder.group(root, group, 0)
+    by_tab: dict[int, list[dict[str, Any]]] = {}
+    for group, at_tab in mine:
+        if at_tab is not None:
+            by_tab.setdefault(at_tab, []).append(group)
     for i, tab in enumerate(tabs):
         name = _str(tab.get("name")) or ""
         section = builder.section(root, name, f"{builder.where}:{name}")
-        for group in (g for g in mine if tab_of(g) == i):
+        for group in by_tab.get(i, ()):
             builder.group(section, group, 0)
 
 
