@@ -8,10 +8,12 @@ import time
 from pathlib import Path
 
 from gezel_knowledge.compiler import LinkBase
+from gezel_knowledge.compiler.generators import fumadocs, nextra
 from gezel_knowledge.compiler.generators.nextra import _without_jsx
 from gezel_knowledge.compiler.sources.markdown_tree import load_markdown_tree
 from tests.compiler.test_vitepress_site import toc_order
 from tests.compiler.trees import write_tree
+from tests.faults import assert_linear_time
 
 LINKS = LinkBase("tester", "demo")
 
@@ -157,3 +159,15 @@ def test_unclosed_jsx_in_a_meta_file_is_read_in_linear_time() -> None:
     assert out == text
     closed = "export default { a: <b><Icon /> Home</b>, c: 'C' }\n"
     assert _without_jsx(closed) == "export default { a: null, c: 'C' }\n"
+
+
+def test_the_html_lang_of_a_layout_is_found_in_linear_time() -> None:
+    # Nextra's and Fumadocs' layouts are searched for `<html lang="...">`: each of many
+    # `<html` openings that never close must not be scanned to the end of the file again.
+    size = 60_000
+    text = "<html " * (size // 6)
+    for pattern in (nextra._HTML_LANG, fumadocs._HTML_LANG):
+        assert_linear_time(lambda p=pattern: p.search(text), size, seconds_per_mb=10, what="lang")
+        found = pattern.search('<body/><html className="x" lang={"pt-BR"}>')
+        assert found is not None
+        assert found.group(1) == "pt-BR"

@@ -59,7 +59,8 @@ __all__ = ["Fumadocs"]
 _CONFIGS = tuple(f"source.config.{s}" for s in ("ts", "mts", "js", "mjs"))
 _LOCALE = re.compile(r"[a-z]{2}(?:-[A-Za-z]{2,4})?")
 _GITHUB = re.compile(r"""githubUrl\s*[:=]\s*\{?\s*['"`](https://github\.com/[^'"`\s]+)""")
-_HTML_LANG = re.compile(r"""<html\b[^>]*\blang\s*=\s*\{?\s*['"]([A-Za-z-]{2,20})['"]""")
+# `[^<>]`: a scan stops at the next tag, so many unclosed `<html` are each read once.
+_HTML_LANG = re.compile(r"""<html\b[^<>]*\blang\s*=\s*\{?\s*['"]([A-Za-z-]{2,20})['"]""")
 _INCLUDE = re.compile(r"<include(?:\s[^<>]*)?>([^<>\n]{1,300})</include>")
 _MAX_DEPTH = 32
 _NEXT_SUFFIXES = ("ts", "mjs", "js", "mts", "cjs")

@@ -69,7 +69,8 @@ _NEXT = ("basePath", "trailingSlash", "i18n", "output", "images", "reactStrictMo
 _TEMPLATE = re.compile(
     r"""\b(?:titleTemplate|template)\s*:\s*['"`]%s\s*[-–—|:·•]\s*([^'"`\n]{1,80})"""
 )
-_HTML_LANG = re.compile(r"""<html\b[^>]*\blang\s*=\s*\{?\s*['"]([A-Za-z-]{2,20})['"]""")
+# `[^<>]`: a scan stops at the next tag, so many unclosed `<html` are each read once.
+_HTML_LANG = re.compile(r"""<html\b[^<>]*\blang\s*=\s*\{?\s*['"]([A-Za-z-]{2,20})['"]""")
 _GITHUB = re.compile(
     r"""\b(?:link|projectLink|docsRepositoryBase)\s*[:=]\s*\{?\s*['"`](https://github\.com/[^'"`\s]+)"""
 )
