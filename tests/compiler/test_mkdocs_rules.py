@@ -5,8 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from gezel_knowledge.compiler import CatalogSource, LinkBase
+from gezel_knowledge.compiler.generators._include_markdown import _arguments
 from gezel_knowledge.compiler.sources.markdown_tree import load_markdown_tree
 from tests.compiler.trees import PNG, write_tree
+from tests.faults import assert_linear_time
 
 LINKS = LinkBase("tester", "demo")
 
@@ -890,3 +892,15 @@ def test_the_default_languages_own_nav_is_the_navigation(tmp_path: Path) -> None
     assert _order(source) == ["index", "guide/start"]
     assert {d.id: d.title for d in source.documents}["index"] == "Intro"
     assert [(w.reason, w.line) for w in source.warnings] == [("missing-outline-page", 18)]
+
+
+def test_include_markdown_arguments_are_read_in_linear_time() -> None:
+    # A directive's 4,000 characters of arguments read as name=value pairs: a long word with
+    # no `=` must be tried once, not from each of its characters.
+    size = 20_000
+    text = "a" * size
+    assert_linear_time(lambda: _arguments(text), size, seconds_per_mb=20, what="arguments")
+    assert _arguments('x start="<!--s-->" heading-offset=2 yes') == {
+        "start": "<!--s-->",
+        "heading-offset": "2",
+    }

@@ -29,8 +29,11 @@ from gezel_knowledge.compiler.text.data import read_text_file
 __all__ = ["MAX_DEPTH", "expand_include_markdown"]
 
 MAX_DEPTH = 8
-# name="quoted value" (or 'quoted'), or name=bare (true, false, 2).
-_ARGUMENT = re.compile(r"""([\w-]+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|(\S+))""")
+# name="quoted value" (or 'quoted'), or name=bare (true, false, 2). A name starts a word (the
+# look-behind): a long word with no `=` is tried once, not from each of its characters.
+_ARGUMENT = re.compile(
+    r"""(?<![\w-])([\w-]+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|(\S+))"""
+)
 _HEADING = re.compile(r"^(#{1,6})(?=[ \t]|$)", re.MULTILINE)
 _FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
 # Inline links and images, and link reference definitions, whose destination is rewritten.
