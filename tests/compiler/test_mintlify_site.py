@@ -5,9 +5,11 @@ root-absolute links and the anchors Mintlify gives headings and components."""
 from __future__ import annotations
 
 import json
+import tracemalloc
 from pathlib import Path
 
 from gezel_knowledge.compiler import LinkBase
+from gezel_knowledge.compiler.generators.mintlify import _config_in
 from gezel_knowledge.compiler.sources.markdown_tree import load_markdown_tree
 from gezel_knowledge.compiler.text.anchors import slugify
 from tests.compiler.test_vitepress_site import toc_order
@@ -283,3 +285,21 @@ def test_a_mint_json_of_many_groups_and_tabs_is_read_in_linear_time(tmp_path: Pa
     # The groups outside every tab first (the first names the page), then tab t7's group.
     assert toc_order(source) == ["a", "t7/deep/b"]
     assert [t.name for t in source.topics] == ["g0", "t7", "Nested"]
+
+
+def test_detection_reads_only_the_head_of_a_large_configuration(tmp_path: Path) -> None:
+    # Detection looks for "navigation" in a docs.json's first 2 MB: a huge file (or one linked
+    # from elsewhere) must not be read whole into memory for it.
+    root = tmp_path / "site"
+    root.mkdir()
+    with (root / "docs.json").open("wb") as fh:
+        fh.write(b'{"navigation": {}, "name": "x"}')
+        fh.truncate(200_000_000)  # sparse: no disk used
+    tracemalloc.start()
+    try:
+        found = _config_in(root)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert found == root / "docs.json"
+    assert peak < 20_000_000

@@ -33,6 +33,7 @@ __all__ = [
     "SKIPPED_FOLDERS",
     "WORKSPACE_FOLDERS",
     "JsFile",
+    "file_head",
     "find_config",
     "read_config",
     "score_settings",
@@ -144,6 +145,16 @@ def score_settings(values: list[Any], keys: tuple[str, ...]) -> dict[str, Any]:
 
 SKIPPED_FOLDERS = ("node_modules", "dist")
 """Folders of a JavaScript project that hold no pages of its site."""
+
+
+def file_head(file: Path, limit: int) -> bytes | None:
+    """The first ``limit`` bytes of ``file`` (``None`` when unreadable): detection looks for a
+    marker there, and a huge file must not be read whole to find it."""
+    try:
+        with file.open("rb") as fh:
+            return fh.read(limit)
+    except OSError:
+        return None
 
 
 def find_config(root: Path, config_in: Callable[[Path], Path | None]) -> Path | None:

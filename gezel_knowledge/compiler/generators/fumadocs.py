@@ -46,7 +46,12 @@ from gezel_knowledge.compiler.errors import SourceError, display_path
 from gezel_knowledge.compiler.generators import _config as config
 from gezel_knowledge.compiler.generators._context import MARKDOWN_SUFFIXES, MDX, Context
 from gezel_knowledge.compiler.generators._js import read_module
-from gezel_knowledge.compiler.generators._js_config import SKIPPED_FOLDERS, find_config, read_config
+from gezel_knowledge.compiler.generators._js_config import (
+    SKIPPED_FOLDERS,
+    file_head,
+    find_config,
+    read_config,
+)
 from gezel_knowledge.compiler.generators._mdx import expand_partials
 from gezel_knowledge.compiler.generators._next import next_routes
 from gezel_knowledge.compiler.generators.base import Generator, LinkStyle, PageUrl, Site
@@ -71,9 +76,8 @@ def _config_in(folder: Path) -> Path | None:
     for name in _CONFIGS:
         file = folder / name
         if file.is_file():
-            try:
-                head = file.read_bytes()[:1_000_000]
-            except OSError:
+            head = file_head(file, 1_000_000)
+            if head is None:
                 return None
             return file if b"fumadocs-mdx" in head else None
     return None

@@ -58,7 +58,7 @@ from gezel_knowledge.compiler.errors import SourceError, display_path
 from gezel_knowledge.compiler.generators import _config as config
 from gezel_knowledge.compiler.generators._context import MARKDOWN_SUFFIXES, MDX, SCHEME, Context
 from gezel_knowledge.compiler.generators._glob import Glob
-from gezel_knowledge.compiler.generators._js_config import find_config
+from gezel_knowledge.compiler.generators._js_config import file_head, find_config
 from gezel_knowledge.compiler.generators._mdx import expand_partials
 from gezel_knowledge.compiler.generators._tree import front
 from gezel_knowledge.compiler.generators.base import Generator, LinkStyle, Site
@@ -97,9 +97,8 @@ def _config_in(folder: Path) -> Path | None:
         file = folder / name
         if not file.is_file():
             continue
-        try:
-            head = file.read_bytes()[:2_000_000]
-        except OSError:
+        head = file_head(file, 2_000_000)
+        if head is None:
             return None
         if b'"navigation"' in head and (name == "mint.json" or b'"name"' in head):
             return file

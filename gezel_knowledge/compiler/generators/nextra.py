@@ -51,6 +51,7 @@ from gezel_knowledge.compiler.generators._context import MARKDOWN_SUFFIXES, MDX,
 from gezel_knowledge.compiler.generators._js import read_module
 from gezel_knowledge.compiler.generators._js_config import (
     SKIPPED_FOLDERS,
+    file_head,
     find_config,
     read_config,
     score_settings,
@@ -83,9 +84,8 @@ def _config_in(folder: Path) -> Path | None:
     for name in _CONFIGS:
         file = folder / name
         if file.is_file():
-            try:
-                head = file.read_bytes()[:1_000_000]
-            except OSError:
+            head = file_head(file, 1_000_000)
+            if head is None:
                 return None
             return file if _USES_NEXTRA.search(head) else None
     return None

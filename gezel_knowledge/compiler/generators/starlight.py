@@ -59,6 +59,7 @@ from gezel_knowledge.compiler.generators._js import UNKNOWN, literals, read_modu
 from gezel_knowledge.compiler.generators._js_config import (
     SKIPPED_FOLDERS,
     JsFile,
+    file_head,
     find_config,
     read_config,
     score_settings,
@@ -88,9 +89,8 @@ def _config_in(folder: Path) -> Path | None:
     for name in _CONFIGS:
         file = folder / name
         if file.is_file():
-            try:
-                head = file.read_bytes()[:1_000_000]
-            except OSError:
+            head = file_head(file, 1_000_000)
+            if head is None:
                 return None
             return file if b"@astrojs/starlight" in head else None
     return None
