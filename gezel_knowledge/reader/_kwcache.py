@@ -94,7 +94,14 @@ def build_connection(path: Path) -> sqlite3.Connection:
     uri = path.resolve().as_uri() + "?mode=ro&immutable=1"
     conn = sqlite3.connect(uri, uri=True, check_same_thread=False)
     conn.execute("PRAGMA trusted_schema = OFF")
+    # FTS5 cuts a token at 32,768 bytes, possibly inside a character: such a vocabulary term is
+    # no UTF-8, and sqlite3 would refuse to read it (and so every search of a CJK question).
+    conn.text_factory = _lenient_text
     return conn
+
+
+def _lenient_text(data: bytes) -> str:
+    return data.decode("utf-8", "replace")
 
 
 class KeywordIndexes:

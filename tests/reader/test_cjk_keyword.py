@@ -180,3 +180,23 @@ def test_a_large_shards_first_search_scores_cjk_words_as_its_index_will(
     found = [(h.document_id, h.signal("keyword").score) for h in hits]  # type: ignore[union-attr]
     assert [d for d, _ in found] == ["settings", "start"]
     assert [s for _, s in found] == pytest.approx([settings, start], rel=1e-12)
+
+
+@pytest.mark.parametrize("index", ["on", "off"])
+def test_a_run_longer_than_an_fts5_token_still_searches(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, index: str
+) -> None:
+    # FTS5 cuts a token at 32,768 bytes, here inside a three-byte character: the vocabulary
+    # then holds a term that is no UTF-8, and reading the CJK vocabulary ended the search in
+    # sqlite3.OperationalError (and the derived index was never built).
+    docs = [
+        Doc("flood", "洪水", "的" * 12_000, ("all",)),
+        Doc("plain", "说明", "目的地", ("all",)),
+    ]
+    root = _catalog(tmp_path, "zh", docs)
+    monkeypatch.setenv(KEYWORD_INDEX_ENV, index)
+    found = [d for d, _ in _keyword(root, "目的")]
+    assert found == ["plain"]
+    if index == "on":
+        # The derived index reads the cut term too: its pairs are the run's.
+        assert [d for d, _ in _keyword(root, "的的")] == ["flood"]
