@@ -58,11 +58,12 @@ def scoped_index(
         ids, tf = np.unique(
             np.concatenate(found) if found else np.zeros(0, np.int64), return_counts=True
         )
-        if tf.shape[0] and tf.max() > 0xFFFF:
-            raise ValueError("a key occurs too often in one passage for this index")
         counts[i] = ids.shape[0]
         docs.append(ids.astype(np.int32))
-        freqs.append(tf.astype(np.uint16))
+        # A count past a posting's 16 bits (a valid catalog may repeat a word that often; the
+        # full index refuses such a shard and this index answers for it) is the most it holds:
+        # BM25's term part is within 1e-4 of its limit, k1 + 1, long before it.
+        freqs.append(np.minimum(tf, 0xFFFF).astype(np.uint16))
     return assembled(
         lengths.astype(np.uint32),
         rows,

@@ -200,3 +200,24 @@ def test_a_run_longer_than_an_fts5_token_still_searches(
     if index == "on":
         # The derived index reads the cut term too: its pairs are the run's.
         assert [d for d, _ in _keyword(root, "的的")] == ["flood"]
+
+
+@pytest.mark.parametrize("index", ["on", "off"])
+def test_a_pair_repeated_past_a_postings_count_still_searches(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, index: str
+) -> None:
+    # A catalog is untrusted input: one passage holding a pair 66,000 times, past what a
+    # posting's count stores. The derived index refuses the shard (FTS5 answers instead), and
+    # the index of the question's keys read from FTS5 raised ValueError out of the search; it
+    # counts the pair as the most a posting holds.
+    docs = [
+        Doc("flood", "洪水", "的的 " * 66_000, ("all",)),
+        Doc("plain", "说明", "目的地", ("all",)),
+    ]
+    root = _catalog(tmp_path, "zh", docs)
+    monkeypatch.setenv(KEYWORD_INDEX_ENV, index)
+    found = _keyword(root, "的的")
+    assert [d for d, _ in found] == ["flood"]
+    avg = (1 + 66_000 + 2) / 2  # flood: its title and 66,000 tokens; plain: two tokens
+    expected = _idf(2, 1) * _part(0xFFFF, 66_001, avg)
+    assert found[0][1] == pytest.approx(expected, rel=1e-12)
