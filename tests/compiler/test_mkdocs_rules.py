@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 from gezel_knowledge.compiler import CatalogSource, LinkBase
-from gezel_knowledge.compiler.generators._include_markdown import _arguments
+from gezel_knowledge.compiler.generators._include_markdown import (
+    MAX_EXPANDED,
+    _arguments,
+    expand_include_markdown,
+)
 from gezel_knowledge.compiler.sources.markdown_tree import load_markdown_tree
 from tests.compiler.trees import PNG, write_tree
 from tests.faults import assert_linear_time
@@ -904,3 +909,23 @@ def test_include_markdown_arguments_are_read_in_linear_time() -> None:
         "start": "<!--s-->",
         "heading-offset": "2",
     }
+
+
+def test_include_markdown_fan_out_is_bounded(tmp_path: Path) -> None:
+    # Each file includes the next one ten times, eight files deep: 10^8 copies of the last if
+    # each directive were expanded. The included text is bounded in all, as MDX parts are.
+    tree = {f"f{i}.md": f'{{% include-markdown "f{i + 1}.md" %}}\n' * 10 for i in range(8)}
+    tree["f8.md"] = "x" * 1000 + "\n"
+    root = write_tree(tmp_path / "site", tree, catalog=None)
+    page = root / "page.md"
+    body = '{% include-markdown "f0.md" %}\n'
+    # A long indent before a directive is given to every included line: bounded as well.
+    wide = " " * 100_000 + '{% include-markdown "many.md" %}\n'
+    (root / "many.md").write_text("y\n" * 50_000)
+    started = time.process_time()
+    out = expand_include_markdown(body, page=page, within=root.resolve())
+    out_wide = expand_include_markdown(wide, page=page, within=root.resolve())
+    assert time.process_time() - started < 20
+    assert "x" * 1000 in out
+    assert len(out) <= MAX_EXPANDED + len(body)
+    assert len(out_wide) <= MAX_EXPANDED + len(wide)

@@ -24,11 +24,14 @@ import textwrap
 from pathlib import Path
 
 from gezel_knowledge.compiler.errors import SourceError, display_path
-from gezel_knowledge.compiler.text.data import read_text_file
+from gezel_knowledge.compiler.text.data import MAX_TEXT_FILE_BYTES, read_text_file
 
-__all__ = ["MAX_DEPTH", "expand_include_markdown"]
+__all__ = ["MAX_DEPTH", "MAX_EXPANDED", "expand_include_markdown"]
 
 MAX_DEPTH = 8
+MAX_EXPANDED = 4 * 1024 * 1024
+"""Characters a page's includes put in, in all (past it a directive is left as written): a
+file including another ten times, eight deep, would otherwise be 10^8 copies."""
 # name="quoted value" (or 'quoted'), or name=bare (true, false, 2). A name starts a word (the
 # look-behind): a long word with no `=` is tried once, not from each of its characters.
 _ARGUMENT = re.compile(
@@ -50,10 +53,12 @@ def expand_include_markdown(
     opening: str = "{%",
     closing: str = "%}",
     seen: tuple[Path, ...] = (),
+    budget: list[int] | None = None,
 ) -> str:
     """``body`` (the text of ``page``) with its includes put in (see the module docstring)."""
     if opening not in body:
         return body
+    left = [MAX_EXPANDED] if budget is None else budget
     directive = re.compile(
         r"(?P<indent>^[ \t]*)?"
         + re.escape(opening)
@@ -66,10 +71,15 @@ def expand_include_markdown(
     )
 
     def replace(match: re.Match[str]) -> str:
-        included = _included(match, page, within, seen)
+        included = _included(match, page, within, seen, left[0])
         if included is None:
             return match.group(0)
         path, text = included
+        indent = match.group("indent") or ""
+        # Counted before it is expanded, its includes then count theirs: the work is bounded.
+        if len(text) > left[0]:
+            return match.group(0)
+        left[0] -= len(text)
         args = _arguments(match.group("args"))
         markdown = match.group("kind") == "include-markdown"
         text = _between(text, args.get("start"), args.get("end"))
@@ -84,14 +94,19 @@ def expand_include_markdown(
                 opening=opening,
                 closing=closing,
                 seen=(*seen, page.resolve()),
+                budget=left,
             )
         if markdown and args.get("rewrite-relative-urls", "true") != "false":
             text = _rewritten(text, path.parent, page.parent)
         offset = args.get("heading-offset", "0")
         if markdown and offset.isdigit() and int(offset) > 0:
             text = _offset_headings(text, int(offset))
-        indent = match.group("indent") or ""
         if args.get("preserve-includer-indent", "true") != "false" and indent:
+            # The indent goes before each line, its includes' too: counted as well.
+            cost = len(indent) * text.count("\n")
+            if cost > left[0]:
+                return match.group(0)
+            left[0] -= cost
             lines = text.split("\n")
             text = "\n".join([lines[0], *(indent + line if line else line for line in lines[1:])])
         return indent + text
@@ -100,9 +115,10 @@ def expand_include_markdown(
 
 
 def _included(
-    match: re.Match[str], page: Path, within: Path, seen: tuple[Path, ...]
+    match: re.Match[str], page: Path, within: Path, seen: tuple[Path, ...], left: int
 ) -> tuple[Path, str] | None:
-    """The file a directive names and its text, or ``None`` when it is not read."""
+    """The file a directive names and its text, or ``None`` when it is not read (also when
+    it is larger than ``left`` characters could be: UTF-8 is at most 4 bytes a character)."""
     name = match.group("file").strip()
     if not name or _SCHEME.match(name) or any(c in name for c in "*?[") or name.startswith("/"):
         return None
@@ -112,7 +128,10 @@ def _included(
     if not path.is_relative_to(within):
         return None
     try:
-        return path, read_text_file(path, where=display_path(path, within), within=within)
+        limit = min(MAX_TEXT_FILE_BYTES, 4 * left)
+        return path, read_text_file(
+            path, where=display_path(path, within), within=within, limit=limit
+        )
     except SourceError:
         return None
 
