@@ -8,6 +8,9 @@ import json
 from pathlib import Path
 
 from gezel_knowledge.compiler import LinkBase
+from gezel_knowledge.compiler.generators._mdx import MAX_EXPANDED
+from gezel_knowledge.compiler.generators.base import Site
+from gezel_knowledge.compiler.generators.fumadocs import Fumadocs
 from gezel_knowledge.compiler.sources.markdown_tree import load_markdown_tree
 from tests.compiler.test_vitepress_site import toc_order
 from tests.compiler.trees import write_tree
@@ -150,3 +153,17 @@ def test_a_meta_extracting_its_own_folder_is_walked_once(tmp_path: Path) -> None
     )
     source = load_markdown_tree(root)
     assert toc_order(source) == ["a", "guides/b", "guides/c"]
+
+
+def test_includes_put_in_a_bounded_amount_of_text(tmp_path: Path) -> None:
+    # Thousands of <include> tags naming one large file: each copy was put in, 1,000 x 1 MB.
+    root = tmp_path / "site"
+    root.mkdir()
+    (root / "big.md").write_text("z" * 1_000_000 + "\n")
+    (root / "small.md").write_text("kept\n")
+    page = root / "page.mdx"
+    body = "<include>small.md</include>\n" + "<include>big.md</include>\n" * 1_000
+    site = Site(Fumadocs(), None, root, None, None)  # type: ignore[arg-type]
+    out = Fumadocs().expand(site, page, body, within=root)
+    assert out.startswith("kept\n")
+    assert len(out) <= MAX_EXPANDED + len(body)

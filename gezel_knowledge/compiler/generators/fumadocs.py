@@ -52,12 +52,12 @@ from gezel_knowledge.compiler.generators._js_config import (
     find_config,
     read_config,
 )
-from gezel_knowledge.compiler.generators._mdx import expand_partials
+from gezel_knowledge.compiler.generators._mdx import MAX_EXPANDED, expand_partials
 from gezel_knowledge.compiler.generators._next import next_routes
 from gezel_knowledge.compiler.generators.base import Generator, LinkStyle, PageUrl, Site
 from gezel_knowledge.compiler.generators.nextra import custom_heading_ids
 from gezel_knowledge.compiler.generators.outline import Outline, OutlinePage, OutlineSection
-from gezel_knowledge.compiler.text.data import read_text_file
+from gezel_knowledge.compiler.text.data import MAX_TEXT_FILE_BYTES, read_text_file
 
 __all__ = ["Fumadocs"]
 
@@ -430,22 +430,32 @@ class Fumadocs(Generator):
         site_dir = site.config.parent if site.config is not None else within
         body = expand_partials(body, folder=page.parent, site=site_dir, within=within.resolve())
         if "<include" in body:
-            body = _INCLUDE.sub(lambda m: _included(m, page, within), body)
+            # The text put in is bounded in all, as MDX parts are: a page naming one large
+            # file a thousand times must not become a thousand copies of it.
+            left = [MAX_EXPANDED - len(body)]
+            body = _INCLUDE.sub(lambda m: _included(m, page, within, left), body)
         return custom_heading_ids(body) if "[#" in body else body
 
 
-def _included(match: re.Match[str], page: Path, within: Path) -> str:
+def _included(match: re.Match[str], page: Path, within: Path, left: list[int]) -> str:
     """The text an ``<include>`` names (relative to the page; its front matter dropped), or
-    the tag as written when it names no readable file inside ``within``."""
+    the tag as written when it names no readable file inside ``within`` or more than the
+    ``left`` characters the page's includes may still put in."""
     target = match.group(1).strip()
     file = (page.parent / target).resolve()
-    if not file.is_relative_to(within.resolve()) or not file.is_file():
+    if left[0] <= 0 or not file.is_relative_to(within.resolve()) or not file.is_file():
         return match.group(0)
     try:
-        text = read_text_file(file, where=display_path(file, within), within=within.resolve())
+        where = display_path(file, within)
+        limit = min(MAX_TEXT_FILE_BYTES, 4 * left[0])  # UTF-8: at most 4 bytes a character
+        text = read_text_file(file, where=where, within=within.resolve(), limit=limit)
     except SourceError:
         return match.group(0)
     if text.startswith("---"):
         end = text.find("\n---", 3)
         text = text[end + 4 :] if end >= 0 else text
-    return text.strip("\n")
+    text = text.strip("\n")
+    if len(text) > left[0]:
+        return match.group(0)
+    left[0] -= len(text)
+    return text
