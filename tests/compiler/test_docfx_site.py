@@ -435,3 +435,25 @@ def test_redirections_are_no_pages_and_links_into_a_sibling_checkout_are_kept(
     assert sorted(d.id for d in source.documents) == ["guide/more", "start"]
     assert [(w.reason, w.path) for w in source.warnings] == [("unresolved-link", "start.md")]
     assert "gone.md" in source.warnings[0].message
+
+
+def test_an_unreached_toc_linked_from_outside_the_tree_is_not_read(tmp_path: Path) -> None:
+    # A sidebar toc.yml no toc reaches is read as its folder's section; one that is a symbolic
+    # link to a file outside the source folder must not be (it could name anything).
+    outside = tmp_path / "elsewhere" / "toc.yml"
+    outside.parent.mkdir()
+    outside.write_text("- name: Outside secret\n  href: page.md\n")
+    root = write_tree(
+        tmp_path / "fx",
+        {
+            "docfx.json": "{}",
+            "toc.yml": "- name: Home\n  href: index.md\n",
+            "index.md": "# Home\n",
+            "guide/page.md": "# Page\n",
+        },
+        catalog=None,
+    )
+    (root / "guide" / "toc.yml").symlink_to(outside)
+    source = load_markdown_tree(root)
+    assert "Outside secret" not in {t.name for t in source.topics}
+    assert [d.title for d in source.documents] == ["Home"]

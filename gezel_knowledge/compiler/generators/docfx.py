@@ -550,8 +550,15 @@ class _DocFx:
         folder DocFX does not build (``build.content``), a hidden one or a generated one
         (``docfx metadata``'s ``api/``) is none."""
         top = self.ctx.content_root
+        # Found by a walk, named by nothing: one linked from outside the source folder is none.
+        inside = self.ctx.source_root.resolve()
         tocs = sorted(
-            (p for n in _TOC_NAMES for p in top.rglob(n) if p.is_file() and p.parent != top),
+            (
+                p
+                for n in _TOC_NAMES
+                for p in top.rglob(n)
+                if p.is_file() and p.parent != top and p.resolve().is_relative_to(inside)
+            ),
             key=lambda p: (self.ctx.rel(p).count("/"), self.ctx.rel(p)),
         )
         for toc in tocs:
