@@ -47,7 +47,7 @@ from gezel_knowledge.compiler.generators import _config as config
 from gezel_knowledge.compiler.generators._context import MARKDOWN_SUFFIXES, MDX, Context
 from gezel_knowledge.compiler.generators._js import read_module
 from gezel_knowledge.compiler.generators._js_config import SKIPPED_FOLDERS, find_config, read_config
-from gezel_knowledge.compiler.generators._mdx import expand_partials
+from gezel_knowledge.compiler.generators._mdx import expand_partials, indented_headings
 from gezel_knowledge.compiler.generators._next import next_routes
 from gezel_knowledge.compiler.generators.base import Generator, LinkStyle, PageUrl, Site
 from gezel_knowledge.compiler.generators.nextra import custom_heading_ids
@@ -426,6 +426,8 @@ class Fumadocs(Generator):
         body = expand_partials(body, folder=page.parent, site=site_dir, within=within.resolve())
         if "<include" in body:
             body = _INCLUDE.sub(lambda m: _included(m, page, within), body)
+        if page.suffix.lower() == ".mdx":
+            body = indented_headings(body)
         return custom_heading_ids(body) if "[#" in body else body
 
 
