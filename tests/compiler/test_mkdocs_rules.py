@@ -6,6 +6,7 @@ import tomllib
 from pathlib import Path
 
 from gezel_knowledge.compiler import CatalogSource, LinkBase
+from gezel_knowledge.compiler.generators._include_markdown import expand_include_markdown
 from gezel_knowledge.compiler.generators._zensical import settings, settings_nodes
 from gezel_knowledge.compiler.sources.markdown_tree import load_markdown_tree
 from tests.compiler.trees import PNG, write_tree
@@ -912,3 +913,16 @@ def test_zensical_toml_lines_are_found_in_linear_time() -> None:
 
     assert_linear_time(scan, len(text), seconds_per_mb=4.0, what="zensical.toml lines")
     assert len(text) < 2 * MB
+
+
+def test_unclosed_include_markdown_directives_cost_linear_time(tmp_path: Path) -> None:
+    # A page of opening tags that never close: each is given a directive's length at most.
+    body = '{% include-markdown "a.md" start="x" ' * 30_000
+    page = tmp_path / "docs" / "index.md"
+    page.parent.mkdir()
+    (tmp_path / "docs" / "a.md").write_text("A\n", encoding="utf-8")
+
+    def scan() -> None:
+        assert expand_include_markdown(body, page=page, within=tmp_path) == body
+
+    assert_linear_time(scan, len(body), seconds_per_mb=4.0, what="unclosed include-markdown")
