@@ -155,6 +155,20 @@ def test_a_meta_extracting_its_own_folder_is_walked_once(tmp_path: Path) -> None
     assert toc_order(source) == ["a", "guides/b", "guides/c"]
 
 
+def test_a_heading_indented_inside_a_component_is_a_heading_in_mdx(tmp_path: Path) -> None:
+    # MDX has no indented code blocks: `    ### Configure` inside <Steps> is a heading.
+    body = (
+        "See [configure](#configure).\n\n<Steps>\n  <Step>\n    ### Configure\n\n"
+        "    Text.\n  </Step>\n</Steps>\n\n```md\n    ### Not a heading\n```\n"
+    )
+    root = _site(tmp_path, {"content/docs/alpha.mdx": _page("Alpha", body)})
+    source = load_markdown_tree(root)
+    assert [w.message.split("'")[1] for w in source.warnings] == ["/docs/gone"]
+    text = next(d for d in source.documents if d.id == "alpha").load_body(LINKS)
+    assert "[configure](knowledge://tester/demo/alpha#line=" in text
+    assert "    ### Not a heading" in text
+
+
 def test_includes_put_in_a_bounded_amount_of_text(tmp_path: Path) -> None:
     # Thousands of <include> tags naming one large file: each copy was put in, 1,000 x 1 MB.
     root = tmp_path / "site"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+import tomllib
 from pathlib import Path
 
 from gezel_knowledge.compiler import CatalogSource, LinkBase
@@ -11,9 +12,10 @@ from gezel_knowledge.compiler.generators._include_markdown import (
     _arguments,
     expand_include_markdown,
 )
+from gezel_knowledge.compiler.generators._zensical import settings, settings_nodes
 from gezel_knowledge.compiler.sources.markdown_tree import load_markdown_tree
 from tests.compiler.trees import PNG, write_tree
-from tests.faults import assert_linear_time
+from tests.faults import MB, assert_linear_time
 
 LINKS = LinkBase("tester", "demo")
 
@@ -897,6 +899,38 @@ def test_the_default_languages_own_nav_is_the_navigation(tmp_path: Path) -> None
     assert _order(source) == ["index", "guide/start"]
     assert {d.id: d.title for d in source.documents}["index"] == "Intro"
     assert [(w.reason, w.line) for w in source.warnings] == [("missing-outline-page", 18)]
+
+
+def test_zensical_toml_lines_are_found_in_linear_time() -> None:
+    # Every bare key and unquoted value misses the quoted-string index: a lookup never scans
+    # the text again (a megabyte of keys costs one pass, not one per key).
+    keys = "".join(f"k{i} = {i}\n" for i in range(60_000))
+    nav = "".join(f'  {{ "P{i}" = "p{i}.md" }},\n' for i in range(8_000))
+    text = f"[project]\n{keys}nav = [\n{nav}]\n"
+    data = settings(tomllib.loads(text))
+
+    def scan() -> None:
+        node = settings_nodes(data, text)
+        assert isinstance(node.value, dict)
+        last = node.value["nav"].value
+        assert isinstance(last, list)
+        assert last[-1].line == text.count("\n") - 1
+
+    assert_linear_time(scan, len(text), seconds_per_mb=4.0, what="zensical.toml lines")
+    assert len(text) < 2 * MB
+
+
+def test_unclosed_include_markdown_directives_cost_linear_time(tmp_path: Path) -> None:
+    # A page of opening tags that never close: each is given a directive's length at most.
+    body = '{% include-markdown "a.md" start="x" ' * 30_000
+    page = tmp_path / "docs" / "index.md"
+    page.parent.mkdir()
+    (tmp_path / "docs" / "a.md").write_text("A\n", encoding="utf-8")
+
+    def scan() -> None:
+        assert expand_include_markdown(body, page=page, within=tmp_path) == body
+
+    assert_linear_time(scan, len(body), seconds_per_mb=4.0, what="unclosed include-markdown")
 
 
 def test_include_markdown_arguments_are_read_in_linear_time() -> None:

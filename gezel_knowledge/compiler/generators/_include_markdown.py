@@ -32,6 +32,9 @@ MAX_DEPTH = 8
 MAX_EXPANDED = 4 * 1024 * 1024
 """Characters a page's includes put in, in all (past it a directive is left as written): a
 file including another ten times, eight deep, would otherwise be 10^8 copies."""
+_MAX_DIRECTIVE = 4000
+# After the opening tag: the directive's name and its quoted file (``{%-`` trims blanks).
+_HEAD = re.compile(r"-?\s*(?P<kind>include-markdown|include)\s+([\"'])(?P<file>[^\"'\n]{1,1000})\2")
 # name="quoted value" (or 'quoted'), or name=bare (true, false, 2). A name starts a word (the
 # look-behind): a long word with no `=` is tried once, not from each of its characters.
 _ARGUMENT = re.compile(
@@ -59,67 +62,97 @@ def expand_include_markdown(
     if opening not in body:
         return body
     left = [MAX_EXPANDED] if budget is None else budget
-    directive = re.compile(
-        r"(?P<indent>^[ \t]*)?"
-        + re.escape(opening)
-        + r"-?\s*(?P<kind>include-markdown|include)\s+(?P<q>[\"'])(?P<file>[^\"'\n]+)(?P=q)"
-        + r"(?P<args>(?:(?!"
-        + re.escape(closing)
-        + r")[\s\S]){0,4000}?)-?"
-        + re.escape(closing),
-        re.MULTILINE,
-    )
+    out: list[str] = []
+    at = 0
+    while (start := body.find(opening, at)) >= 0:
+        head = _HEAD.match(body, start + len(opening))
+        # The closing tag is looked for within a directive's length only: an unclosed one
+        # costs that much, never a scan to the end of the page.
+        end = body.find(closing, head.end(), start + _MAX_DIRECTIVE) if head else -1
+        if head is None or end < 0:
+            out.append(body[at : start + len(opening)])
+            at = start + len(opening)
+            continue
+        prefix = body[body.rfind("\n", 0, start) + 1 : start]
+        indent = prefix if not prefix.strip(" \t") else ""
+        text = _expanded(
+            head.group("kind"),
+            head.group("file"),
+            _arguments(body[head.end() : end].rstrip("-")),
+            indent,
+            page=page,
+            within=within,
+            tags=(opening, closing),
+            seen=seen,
+            left=left,
+        )
+        out.append(body[at:start] if text is not None else body[at : end + len(closing)])
+        if text is not None:
+            out.append(text)
+        at = end + len(closing)
+    out.append(body[at:])
+    return "".join(out)
 
-    def replace(match: re.Match[str]) -> str:
-        included = _included(match, page, within, seen, left[0])
-        if included is None:
-            return match.group(0)
-        path, text = included
-        indent = match.group("indent") or ""
-        # Counted before it is expanded, its includes then count theirs: the work is bounded.
-        if len(text) > left[0]:
-            return match.group(0)
-        left[0] -= len(text)
-        args = _arguments(match.group("args"))
-        markdown = match.group("kind") == "include-markdown"
-        text = _between(text, args.get("start"), args.get("end"))
-        if args.get("dedent") == "true":
-            text = textwrap.dedent(text)
-        if len(seen) < MAX_DEPTH:
-            # Its own includes first, relative to it; then all of it moved to the page.
-            text = expand_include_markdown(
-                text,
-                page=path,
-                within=within,
-                opening=opening,
-                closing=closing,
-                seen=(*seen, page.resolve()),
-                budget=left,
-            )
-        if markdown and args.get("rewrite-relative-urls", "true") != "false":
-            text = _rewritten(text, path.parent, page.parent)
-        offset = args.get("heading-offset", "0")
-        if markdown and offset.isdigit() and int(offset) > 0:
-            text = _offset_headings(text, int(offset))
-        if args.get("preserve-includer-indent", "true") != "false" and indent:
-            # The indent goes before each line, its includes' too: counted as well.
-            cost = len(indent) * text.count("\n")
-            if cost > left[0]:
-                return match.group(0)
-            left[0] -= cost
-            lines = text.split("\n")
-            text = "\n".join([lines[0], *(indent + line if line else line for line in lines[1:])])
-        return indent + text
 
-    return directive.sub(replace, body)
+def _expanded(
+    kind: str,
+    name: str,
+    args: dict[str, str],
+    indent: str,
+    *,
+    page: Path,
+    within: Path,
+    tags: tuple[str, str],
+    seen: tuple[Path, ...],
+    left: list[int],
+) -> str | None:
+    """The text one directive puts in, or ``None`` when its file is not read or would pass
+    the ``left`` characters the page's includes may still put in."""
+    included = _included(name, page, within, seen, left[0])
+    if included is None:
+        return None
+    path, text = included
+    # Counted before it is expanded, its includes then count theirs: the work is bounded.
+    if len(text) > left[0]:
+        return None
+    left[0] -= len(text)
+    markdown = kind == "include-markdown"
+    text = _between(text, args.get("start"), args.get("end"))
+    if args.get("dedent") == "true":
+        text = textwrap.dedent(text)
+    if len(seen) < MAX_DEPTH:
+        # Its own includes first, relative to it; then all of it moved to the page.
+        text = expand_include_markdown(
+            text,
+            page=path,
+            within=within,
+            opening=tags[0],
+            closing=tags[1],
+            seen=(*seen, page.resolve()),
+            budget=left,
+        )
+    if markdown and args.get("rewrite-relative-urls", "true") != "false":
+        text = _rewritten(text, path.parent, page.parent)
+    offset = args.get("heading-offset", "0")
+    if markdown and offset.isdigit() and int(offset) > 0:
+        text = _offset_headings(text, int(offset))
+    if args.get("preserve-includer-indent", "true") != "false" and indent:
+        # The indent goes before each line, its includes' too: counted as well.
+        cost = len(indent) * text.count("\n")
+        if cost > left[0]:
+            return None
+        left[0] -= cost
+        lines = text.split("\n")
+        text = "\n".join([lines[0], *(indent + line if line else line for line in lines[1:])])
+    return text
 
 
 def _included(
-    match: re.Match[str], page: Path, within: Path, seen: tuple[Path, ...], left: int
+    name: str, page: Path, within: Path, seen: tuple[Path, ...], left: int
 ) -> tuple[Path, str] | None:
     """The file a directive names and its text, or ``None`` when it is not read (also when
     it is larger than ``left`` characters could be: UTF-8 is at most 4 bytes a character)."""
-    name = match.group("file").strip()
+    name = name.strip()
     if not name or _SCHEME.match(name) or any(c in name for c in "*?[") or name.startswith("/"):
         return None
     path = (page.parent / name).resolve()

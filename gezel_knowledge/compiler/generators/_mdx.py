@@ -22,7 +22,7 @@ from gezel_knowledge.compiler.errors import SourceError, display_path
 from gezel_knowledge.compiler.text.data import read_text_file
 from gezel_knowledge.compiler.text.frontmatter import split_front_matter
 
-__all__ = ["MAX_DEPTH", "MAX_EXPANDED", "expand_partials"]
+__all__ = ["MAX_DEPTH", "MAX_EXPANDED", "expand_partials", "indented_headings"]
 
 MAX_DEPTH = 8
 MAX_EXPANDED = 4 * 1024 * 1024
@@ -135,3 +135,25 @@ def _read(file: Path, within: Path) -> str | None:
     except SourceError:
         return None
     return text.replace("\r\n", "\n")
+
+
+_INDENTED_HEADING = re.compile(r"^[ \t]{4,}(#{1,6}[ \t])")
+
+
+def indented_headings(body: str) -> str:
+    """An MDX page's headings indented inside a component (``<Steps>`` then ``    ### Set up``)
+    written at the margin: MDX has no indented code blocks, so such a line is a heading (and
+    an anchor), not code. Fenced code is left as it is."""
+    if "    #" not in body and "\t#" not in body:
+        return body
+    out: list[str] = []
+    fence: str | None = None
+    for line in body.split("\n"):
+        opened = _FENCE.match(line.lstrip(" \t"))
+        if opened is not None:
+            fence = None if fence == opened.group(1) else (fence or opened.group(1))
+        elif fence is None:
+            out.append(_INDENTED_HEADING.sub(r"\1", line))
+            continue
+        out.append(line)
+    return "\n".join(out)

@@ -13,7 +13,10 @@ the previous one), so a warning names the line of its entry.
 
 from __future__ import annotations
 
+import bisect
+import contextlib
 import json
+import re
 from typing import Any
 
 from gezel_knowledge.compiler.text.data import YamlNode
@@ -53,21 +56,38 @@ def settings_nodes(data: dict[str, Any], text: str) -> YamlNode:
     return _Lines(text).node(data)
 
 
+# A TOML string on one line: basic ("...", escapes) or literal ('...').
+_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"|\'[^\'\n]*\'')
+
+
 class _Lines:
-    """Finds where the TOML text writes each value, in document order."""
+    """Finds where the TOML text writes each value, in document order: every quoted string
+    of the text is indexed once, so each lookup is a search of its own occurrences."""
 
     def __init__(self, text: str) -> None:
-        self._text = text
-        self._at = 0
+        self._places: dict[str, list[int]] = {}
+        self._lines: dict[int, int] = {}
+        line, last = 1, 0
+        for match in _STRING.finditer(text):
+            line += text.count("\n", last, match.start())
+            last = match.start()
+            token = match.group(0)
+            value = token[1:-1]
+            if token.startswith('"'):
+                with contextlib.suppress(ValueError):
+                    value = json.loads(token)
+            self._places.setdefault(value, []).append(match.start())
+            self._lines[match.start()] = line
+        self._at = -1
         self._line = 1
 
     def _find(self, value: str) -> int:
-        for quoted in (json.dumps(value, ensure_ascii=False), f"'{value}'"):
-            found = self._text.find(quoted, self._at)
-            if found >= 0:
-                self._line += self._text.count("\n", self._at, found)
-                self._at = found + len(quoted)
-                break
+        places = self._places.get(value)
+        if places:
+            index = bisect.bisect_right(places, self._at)
+            if index < len(places):
+                self._at = places[index]
+                self._line = self._lines[self._at]
         return self._line
 
     def node(self, value: Any) -> YamlNode:

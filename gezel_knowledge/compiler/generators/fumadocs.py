@@ -52,7 +52,11 @@ from gezel_knowledge.compiler.generators._js_config import (
     find_config,
     read_config,
 )
-from gezel_knowledge.compiler.generators._mdx import MAX_EXPANDED, expand_partials
+from gezel_knowledge.compiler.generators._mdx import (
+    MAX_EXPANDED,
+    expand_partials,
+    indented_headings,
+)
 from gezel_knowledge.compiler.generators._next import next_routes
 from gezel_knowledge.compiler.generators.base import Generator, LinkStyle, PageUrl, Site
 from gezel_knowledge.compiler.generators.nextra import custom_heading_ids
@@ -434,6 +438,8 @@ class Fumadocs(Generator):
             # file a thousand times must not become a thousand copies of it.
             left = [MAX_EXPANDED - len(body)]
             body = _INCLUDE.sub(lambda m: _included(m, page, within, left), body)
+        if page.suffix.lower() == ".mdx":
+            body = indented_headings(body)
         return custom_heading_ids(body) if "[#" in body else body
 
 

@@ -59,7 +59,7 @@ from gezel_knowledge.compiler.generators import _config as config
 from gezel_knowledge.compiler.generators._context import MARKDOWN_SUFFIXES, MDX, SCHEME, Context
 from gezel_knowledge.compiler.generators._glob import Glob
 from gezel_knowledge.compiler.generators._js_config import file_head, find_config
-from gezel_knowledge.compiler.generators._mdx import expand_partials
+from gezel_knowledge.compiler.generators._mdx import expand_partials, indented_headings
 from gezel_knowledge.compiler.generators._tree import front
 from gezel_knowledge.compiler.generators.base import Generator, LinkStyle, Site
 from gezel_knowledge.compiler.generators.outline import Outline, OutlinePage, OutlineSection
@@ -452,6 +452,8 @@ class Mintlify(Generator):
         )
         if not body.strip() and site.config is not None:
             body = self._operation_text(page, site.config.parent, within) or body
+        if page.suffix.lower() == ".mdx":
+            body = indented_headings(body)
         return _component_ids(body)
 
     def _operation_text(self, page: Path, site_dir: Path, within: Path) -> str | None:

@@ -344,7 +344,11 @@ def _merged(base: dict[str, Any], child: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _include_markdown_tags(file: Path) -> tuple[str, str] | None:
+_Delimiters = tuple[str, str]
+"""An opening and a closing tag (named: a bare ``tuple[str, str]`` reads as a reason pair)."""
+
+
+def _include_markdown_tags(file: Path) -> _Delimiters | None:
     """The delimiters of mkdocs-include-markdown-plugin's directives (``opening_tag``,
     ``closing_tag``: ``{%`` and ``%}``), when ``plugins`` enables it."""
     data, _, _ = _read_config(file, file.parent)

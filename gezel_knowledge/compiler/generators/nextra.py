@@ -56,7 +56,7 @@ from gezel_knowledge.compiler.generators._js_config import (
     read_config,
     score_settings,
 )
-from gezel_knowledge.compiler.generators._mdx import expand_partials
+from gezel_knowledge.compiler.generators._mdx import expand_partials, indented_headings
 from gezel_knowledge.compiler.generators._next import next_routes
 from gezel_knowledge.compiler.generators.base import Generator, LinkStyle, PageUrl, Site
 from gezel_knowledge.compiler.generators.outline import Outline, OutlinePage, OutlineSection
@@ -451,6 +451,8 @@ class Nextra(Generator):
         # (Nextra's custom heading id) written as the `{#id}` the anchors read.
         site_dir = site.config.parent if site.config is not None else within
         body = expand_partials(body, folder=page.parent, site=site_dir, within=within.resolve())
+        if page.suffix.lower() == ".mdx":
+            body = indented_headings(body)
         return custom_heading_ids(body) if "[#" in body else body
 
 

@@ -148,6 +148,9 @@ class _Page:
     (:meth:`Generator.split_front_matter`)."""
     generated_headings: bool = False
     """Whether the generator adds headings to the page, so unknown anchors are not reported."""
+    notebook_strings: frozenset[str] | None = None
+    """The string literals of a notebook page's code cells, read once when a missing image is
+    looked for among them."""
     unused: frozenset[int] = frozenset()
     """Start offsets of reference definitions nothing uses: no link of the rendered page, so
     they are rewritten when they resolve but never reported."""
@@ -187,6 +190,10 @@ def _notebook_markdown(text: str, where: str) -> str:
     return "\n\n".join(parts) + "\n"
 
 
+# A one-line string literal of a notebook's code ('storm.gif' or "storm.gif").
+_CODE_STRING = re.compile(r"'([^'\n]*)'|\"([^\"\n]*)\"")
+
+
 def _notebook_writes(page: _Page, decoded: str) -> bool:
     """Whether a notebook page's own code writes the image a link names beside it when the
     site executes it (Jupyter Book, MyST-NB and mystmd run notebooks at build time): a code
@@ -194,17 +201,20 @@ def _notebook_writes(page: _Page, decoded: str) -> bool:
     name = decoded.removeprefix("./")
     if page.file.suffix.lower() != ".ipynb" or not name or "/" in name:
         return False
-    where = page.rel
-    data = load_json(read_text_file(page.file, where=where), path=where, reason="invalid-notebook")
-    cells = data.get("cells") if isinstance(data, dict) else None
-    quoted = (f"'{name}'", f'"{name}"')
-    for cell in cells if isinstance(cells, list) else []:
-        if isinstance(cell, dict) and cell.get("cell_type") == "code":
-            source = cell.get("source", "")
-            text = "".join(source) if isinstance(source, list) else str(source)
-            if any(q in text for q in quoted):
-                return True
-    return False
+    if page.notebook_strings is None:
+        where = page.rel
+        data = load_json(
+            read_text_file(page.file, where=where), path=where, reason="invalid-notebook"
+        )
+        cells = data.get("cells") if isinstance(data, dict) else None
+        found: set[str] = set()
+        for cell in cells if isinstance(cells, list) else []:
+            if isinstance(cell, dict) and cell.get("cell_type") == "code":
+                source = cell.get("source", "")
+                code = "".join(source) if isinstance(source, list) else str(source)
+                found.update(a or b for a, b in _CODE_STRING.findall(code))
+        page.notebook_strings = frozenset(found)
+    return name in page.notebook_strings
 
 
 def _doc_id(stem: str, where: str) -> str:
