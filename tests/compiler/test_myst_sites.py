@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 import pytest
@@ -805,3 +806,24 @@ def test_an_image_a_notebooks_own_code_writes_is_not_reported_missing(tmp_path: 
         "link '../images/storm.gif' names a missing file; kept as written",
         "link 'gone.gif' names a missing file; kept as written",
     ]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "extensions.extend(extensions)\n",
+        "extensions += extensions\n",
+        "extensions = extensions + extensions\n",
+        "html_title = html_title + html_title\n",
+    ],
+)
+def test_a_conf_py_value_doubled_again_and_again_is_unknown(line: str) -> None:
+    # Sixty doublings would be 2^60 items: a value larger than conf.py itself could be is no
+    # literal the file spells, so it is unknown (and costs nothing).
+    text = 'extensions = ["myst_parser"]\nhtml_title = "Docs"\n' + line * 60
+    started = time.process_time()
+    known = read_conf(text)
+    assert time.process_time() - started < 5
+    name = "html_title" if "html_title" in line else "extensions"
+    assert name not in known
+    assert read_conf('extensions = ["a"]\nextensions.extend(["b"])\n')["extensions"] == ["a", "b"]

@@ -110,8 +110,14 @@ def _value(node: ast.AST, known: Mapping[str, Any]) -> Any:
         same = (isinstance(left, str) and isinstance(right, str)) or (
             isinstance(left, list) and isinstance(right, list)
         )
-        return left + right if same else _UNKNOWN
+        return left + right if same and _fits(left, right) else _UNKNOWN
     return _UNKNOWN
+
+
+def _fits(left: Any, right: Any) -> bool:
+    """Whether a sum is no larger than ``conf.py`` could spell: a value doubled again and
+    again (``x += x``, ``x.extend(x)``) would otherwise grow as 2^n."""
+    return len(left) + len(right) <= _MAX_CONF_BYTES
 
 
 def read_conf(text: str) -> dict[str, Any]:
@@ -200,6 +206,9 @@ def _mutate(node: ast.expr, known: dict[str, Any]) -> None:
     if len(values) != 1 or node.keywords or values[0] is _UNKNOWN:
         known.pop(name, None)
     elif node.func.attr == "extend" and isinstance(values[0], list):
+        if not _fits(known[name], values[0]):
+            known.pop(name, None)
+            return
         known[name] = [*known[name], *values[0]]
     elif node.func.attr == "extend":
         known.pop(name, None)
