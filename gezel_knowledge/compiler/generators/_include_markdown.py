@@ -24,14 +24,12 @@ import textwrap
 from pathlib import Path
 
 from gezel_knowledge.compiler.errors import SourceError, display_path
+from gezel_knowledge.compiler.generators._budget import MAX_EXPANDED
 from gezel_knowledge.compiler.text.data import MAX_TEXT_FILE_BYTES, read_text_file
 
 __all__ = ["MAX_DEPTH", "MAX_EXPANDED", "expand_include_markdown"]
 
 MAX_DEPTH = 8
-MAX_EXPANDED = 4 * 1024 * 1024
-"""Characters a page's includes put in, in all (past it a directive is left as written): a
-file including another ten times, eight deep, would otherwise be 10^8 copies."""
 _MAX_DIRECTIVE = 4000
 # After the opening tag: the directive's name and its quoted file (``{%-`` trims blanks).
 _HEAD = re.compile(r"-?\s*(?P<kind>include-markdown|include)\s+([\"'])(?P<file>[^\"'\n]{1,1000})\2")

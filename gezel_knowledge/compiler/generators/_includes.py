@@ -6,7 +6,8 @@ from line 4, ``file:name`` the lines between ``ANCHOR: name`` and ``ANCHOR_END: 
 holding an anchor marker are dropped). ``{{#rustdoc_include}}`` selects alike;
 ``{{#playground file}}`` (and the older ``{{#playpen}}``) puts the file in a ``rust`` code
 block; ``{{#title ...}}`` names the HTML page and is removed from the text. Included text is
-expanded in turn, at most :data:`MAX_DEPTH` deep. A backslash before ``{{#`` keeps the
+expanded in turn, at most :data:`MAX_DEPTH` deep and :data:`._budget.MAX_EXPANDED` characters
+in all (past it a directive is left as written). A backslash before ``{{#`` keeps the
 directive as text (without the backslash). A file that is missing or outside the source
 folder leaves the directive as written, as mdBook does after reporting it.
 """
@@ -17,6 +18,7 @@ import re
 from pathlib import Path
 
 from gezel_knowledge.compiler.errors import SourceError, display_path
+from gezel_knowledge.compiler.generators._budget import Budget
 from gezel_knowledge.compiler.text.data import read_text_file
 
 __all__ = ["MAX_DEPTH", "expand_includes"]
@@ -32,10 +34,13 @@ _RANGE = re.compile(r"(\d*)(?::(\d*))?\Z")
 _ANCHOR = re.compile(r"ANCHOR(?:_END)?:[ \t]*([\w-]+)")
 
 
-def expand_includes(body: str, *, folder: Path, within: Path, depth: int = 0) -> str:
+def expand_includes(
+    body: str, *, folder: Path, within: Path, depth: int = 0, budget: Budget | None = None
+) -> str:
     """``body`` (a chapter in ``folder``) with its directives expanded (module docstring)."""
     if "{{" not in body:
         return body
+    left = Budget(body) if budget is None else budget
 
     def replace(match: re.Match[str]) -> str:
         escaped, kind, argument = match.group(1), match.group(2), (match.group(3) or "").strip()
@@ -50,11 +55,15 @@ def expand_includes(body: str, *, folder: Path, within: Path, depth: int = 0) ->
         if text is None:
             return match.group(0)
         if kind in ("playground", "playpen"):
+            if not left.take(text):
+                return match.group(0)
             attributes = ",".join(["rust", *argument.split()[1:]])
             return f"```{attributes}\n{text.rstrip(chr(10))}\n```"
         chosen = _select(text, selector)
+        if not left.take(chosen):
+            return match.group(0)
         return expand_includes(
-            chosen, folder=(folder / name).parent, within=within, depth=depth + 1
+            chosen, folder=(folder / name).parent, within=within, depth=depth + 1, budget=left
         )
 
     return _DIRECTIVE.sub(replace, body)

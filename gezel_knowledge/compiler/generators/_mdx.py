@@ -19,14 +19,13 @@ import re
 from pathlib import Path, PurePosixPath
 
 from gezel_knowledge.compiler.errors import SourceError, display_path
+from gezel_knowledge.compiler.generators._budget import MAX_EXPANDED
 from gezel_knowledge.compiler.text.data import read_text_file
 from gezel_knowledge.compiler.text.frontmatter import split_front_matter
 
 __all__ = ["MAX_DEPTH", "MAX_EXPANDED", "expand_partials", "indented_headings"]
 
 MAX_DEPTH = 8
-MAX_EXPANDED = 4 * 1024 * 1024
-"""Characters a page may grow to by its parts (a part used many times is copied each time)."""
 
 # One import per line, as MDX writes them: `import Name from './x.mdx';`.
 _IMPORT = re.compile(

@@ -48,6 +48,7 @@ from typing import Any
 
 from gezel_knowledge.compiler.errors import SourceError, display_path
 from gezel_knowledge.compiler.generators import _config as config
+from gezel_knowledge.compiler.generators._budget import Budget
 from gezel_knowledge.compiler.generators._context import Context, pretty
 from gezel_knowledge.compiler.generators._tree import FolderInfo, FolderRules, front
 from gezel_knowledge.compiler.generators.base import (
@@ -1072,11 +1073,21 @@ def _include_file(content: Path, page: Path, path: str, within: Path) -> Path | 
     return None
 
 
-def expand_includes(content: Path, page: Path, body: str, within: Path, depth: int = 0) -> str:
+def expand_includes(
+    content: Path,
+    page: Path,
+    body: str,
+    within: Path,
+    depth: int = 0,
+    *,
+    budget: Budget | None = None,
+) -> str:
     """A page's body with each include shortcode replaced by the text (no front matter) of the
-    content file it names; one that names no such file is left as written."""
+    content file it names; one that names no such file, or past the page's budget of included
+    characters (:mod:`._budget`), is left as written."""
     if "{{%" not in body or depth >= _MAX_INCLUDE_DEPTH:
         return body
+    left = Budget(body) if budget is None else budget
 
     def one(match: re.Match[str]) -> str:
         if match.group(1) in ("ref", "relref"):
@@ -1086,7 +1097,9 @@ def expand_includes(content: Path, page: Path, body: str, within: Path, depth: i
             return match.group(0)
         where = display_path(file, within)
         text = split_front_matter(read_text_file(file, where=where), path=where).body
-        return expand_includes(content, file, text.strip("\n"), within, depth + 1)
+        if not left.take(text):
+            return match.group(0)
+        return expand_includes(content, file, text.strip("\n"), within, depth + 1, budget=left)
 
     return _INCLUDE.sub(one, body)
 

@@ -49,6 +49,7 @@ from typing import Any
 
 from gezel_knowledge.compiler.errors import SourceError, display_path
 from gezel_knowledge.compiler.generators import _config as config
+from gezel_knowledge.compiler.generators._budget import Budget
 from gezel_knowledge.compiler.generators._context import SCHEME, Context, left_out, normalise
 from gezel_knowledge.compiler.generators._glob import Glob
 from gezel_knowledge.compiler.generators._js import SPREAD, UNKNOWN, Regex
@@ -525,17 +526,22 @@ class VitePress(Generator):
     def expand(self, site: Site, page: Path, body: str, *, within: Path) -> str:
         if "@include" not in body:
             return body
-        return _includes(body, page.parent, site.content_root, within.resolve(), 0)
+        return _includes(
+            body, page.parent, site.content_root, within.resolve(), 0, budget=Budget(body)
+        )
 
 
 _INCLUDE = re.compile(r"<!--[ \t]*@include:[ \t]*([^\s{#>]+)(#[\w-]+)?(\{\d*,?\d*\})?[ \t]*-->")
 _MAX_INCLUDES = 10
 
 
-def _includes(body: str, folder: Path, content: Path, within: Path, depth: int) -> str:
+def _includes(
+    body: str, folder: Path, content: Path, within: Path, depth: int, *, budget: Budget
+) -> str:
     """``body`` with VitePress' ``<!--@include: ./file.md-->`` put in (``@/`` is the content
     folder; ``#region`` a ``<!-- #region name -->`` part, ``{a,b}`` lines a to b), included
-    text expanded in turn; a file missing or outside the source folder is left as written."""
+    text expanded in turn; a file missing or outside the source folder, or past the page's
+    budget of included characters (:mod:`._budget`), is left as written."""
 
     def replace(match: re.Match[str]) -> str:
         name, region, lines = match.group(1), match.group(2), match.group(3)
@@ -560,6 +566,9 @@ def _includes(body: str, folder: Path, content: Path, within: Path, depth: int) 
             start = int(first) if first else 1
             end = int(last) if last else (len(chosen) if "," in lines else start)
             chosen = chosen[max(start, 1) - 1 : end]
-        return _includes("\n".join(chosen), file.parent, content, within, depth + 1)
+        part = "\n".join(chosen)
+        if not budget.take(part):
+            return match.group(0)
+        return _includes(part, file.parent, content, within, depth + 1, budget=budget)
 
     return _INCLUDE.sub(replace, body)
