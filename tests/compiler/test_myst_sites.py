@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from gezel_knowledge.compiler import CatalogSource, LinkBase, SourceError
+from gezel_knowledge.compiler.generators import sphinx
 from gezel_knowledge.compiler.generators.registry import recognise_outline, source_site
 from gezel_knowledge.compiler.generators.sphinx import assigned_names, read_conf
 from gezel_knowledge.compiler.sources.markdown_tree import load_markdown_tree
@@ -339,6 +340,37 @@ def test_sphinx_orphan_pages_follow_the_navigation_in_name_order(tmp_path: Path)
     guide = _body(source, "guide")
     assert "[the example](knowledge://tester/demo/z/example)" in guide
     assert source.warnings == ()
+
+
+def test_an_orphan_page_linked_from_outside_the_source_is_not_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # review5's note: the orphan rule read the front matter of a page that is a symbolic link
+    # out of the tree (and then stopped the build on it); such a page is left out unread.
+    outside = tmp_path / "outside.md"
+    outside.write_text("---\norphan: true\n---\n# Secret\n", encoding="utf-8")
+    root = write_tree(
+        tmp_path / "site",
+        {
+            "conf.py": 'extensions = ["myst_parser"]\n',
+            "index.md": "# Home\n\n```{toctree}\nguide\n```\n",
+            "guide.md": "# Guide\n",
+            "kept.md": "---\norphan: true\n---\n# Kept\n",
+        },
+    )
+    (root / "secret.md").symlink_to(outside)
+    read: list[Path] = []
+    real = sphinx.read_text_file
+
+    def recording(path: Path, **kwargs: object) -> str:
+        read.append(path.resolve())
+        return real(path, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(sphinx, "read_text_file", recording)
+    source = load_markdown_tree(root)
+    assert _order(source) == ["index", "guide", "kept"]
+    assert outside.resolve() not in read
+    assert (root / "kept.md").resolve() in read  # the rule still reads pages inside
 
 
 def test_sphinx_labels_domain_objects_and_footnotes(tmp_path: Path) -> None:

@@ -491,6 +491,10 @@ class _Toctrees:
                 continue
             if not self.ctx.is_page(file):
                 continue
+            # A page linked from outside the source folder is never read (confinement), and
+            # not placed: the build leaves such a page out as it does any other.
+            if not file.resolve().is_relative_to(self.ctx.source_root.resolve()):
+                continue
             text = read_text_file(file, where=self.ctx.display(file))
             front = split_front_matter(text, path=self.ctx.display(file), lenient=True)
             if "orphan" in front.data:
