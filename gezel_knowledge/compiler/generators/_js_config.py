@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -35,6 +35,7 @@ __all__ = [
     "JsFile",
     "file_head",
     "find_config",
+    "marked_config",
     "read_config",
     "score_settings",
     "workspace_config",
@@ -155,6 +156,20 @@ def file_head(file: Path, limit: int) -> bytes | None:
             return fh.read(limit)
     except OSError:
         return None
+
+
+def marked_config(
+    folder: Path, names: Sequence[str], marked: Callable[[bytes], bool]
+) -> Path | None:
+    """The first of ``names`` that is a file in ``folder``, when its head (the first
+    megabyte, :func:`file_head`) is ``marked`` as the generator's: a site has one
+    configuration, and the first found is the one its tool reads."""
+    for name in names:
+        file = folder / name
+        if file.is_file():
+            head = file_head(file, 1_000_000)
+            return file if head is not None and marked(head) else None
+    return None
 
 
 def find_config(root: Path, config_in: Callable[[Path], Path | None]) -> Path | None:

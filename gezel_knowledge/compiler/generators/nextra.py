@@ -51,8 +51,8 @@ from gezel_knowledge.compiler.generators._context import MARKDOWN_SUFFIXES, MDX,
 from gezel_knowledge.compiler.generators._js import read_module
 from gezel_knowledge.compiler.generators._js_config import (
     SKIPPED_FOLDERS,
-    file_head,
     find_config,
+    marked_config,
     read_config,
     score_settings,
 )
@@ -81,14 +81,7 @@ _MAX_DEPTH = 32
 
 
 def _config_in(folder: Path) -> Path | None:
-    for name in _CONFIGS:
-        file = folder / name
-        if file.is_file():
-            head = file_head(file, 1_000_000)
-            if head is None:
-                return None
-            return file if _USES_NEXTRA.search(head) else None
-    return None
+    return marked_config(folder, _CONFIGS, lambda head: _USES_NEXTRA.search(head) is not None)
 
 
 def _str(value: Any) -> str | None:

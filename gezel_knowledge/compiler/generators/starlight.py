@@ -59,8 +59,8 @@ from gezel_knowledge.compiler.generators._js import UNKNOWN, literals, read_modu
 from gezel_knowledge.compiler.generators._js_config import (
     SKIPPED_FOLDERS,
     JsFile,
-    file_head,
     find_config,
+    marked_config,
     read_config,
     score_settings,
 )
@@ -86,14 +86,7 @@ _SLUG_DROP = re.compile(r"[^\w\- ]")
 
 
 def _config_in(folder: Path) -> Path | None:
-    for name in _CONFIGS:
-        file = folder / name
-        if file.is_file():
-            head = file_head(file, 1_000_000)
-            if head is None:
-                return None
-            return file if b"@astrojs/starlight" in head else None
-    return None
+    return marked_config(folder, _CONFIGS, lambda head: b"@astrojs/starlight" in head)
 
 
 def _config_file(root: Path) -> Path | None:
