@@ -25,7 +25,12 @@ class Budget:
 
     def take(self, text: str) -> bool:
         """Count ``text`` against the budget; ``False`` (nothing counted) when it does not fit."""
-        if len(text) > self.left:
+        return self.spend(len(text))
+
+    def spend(self, characters: int) -> bool:
+        """Count ``characters`` against the budget; ``False`` (nothing counted) when they do not
+        fit."""
+        if characters > self.left:
             return False
-        self.left -= len(text)
+        self.left -= characters
         return True

@@ -24,7 +24,7 @@ import textwrap
 from pathlib import Path
 
 from gezel_knowledge.compiler.errors import SourceError, display_path
-from gezel_knowledge.compiler.generators._budget import MAX_EXPANDED
+from gezel_knowledge.compiler.generators._budget import MAX_EXPANDED, Budget
 from gezel_knowledge.compiler.text.data import MAX_TEXT_FILE_BYTES, read_text_file
 
 __all__ = ["MAX_DEPTH", "MAX_EXPANDED", "expand_include_markdown"]
@@ -54,12 +54,12 @@ def expand_include_markdown(
     opening: str = "{%",
     closing: str = "%}",
     seen: tuple[Path, ...] = (),
-    budget: list[int] | None = None,
+    budget: Budget | None = None,
 ) -> str:
     """``body`` (the text of ``page``) with its includes put in (see the module docstring)."""
     if opening not in body:
         return body
-    left = [MAX_EXPANDED] if budget is None else budget
+    left = Budget() if budget is None else budget
     out: list[str] = []
     at = 0
     while (start := body.find(opening, at)) >= 0:
@@ -102,18 +102,17 @@ def _expanded(
     within: Path,
     tags: tuple[str, str],
     seen: tuple[Path, ...],
-    left: list[int],
+    left: Budget,
 ) -> str | None:
     """The text one directive puts in, or ``None`` when its file is not read or would pass
     the ``left`` characters the page's includes may still put in."""
-    included = _included(name, page, within, seen, left[0])
+    included = _included(name, page, within, seen, left.left)
     if included is None:
         return None
     path, text = included
     # Counted before it is expanded, its includes then count theirs: the work is bounded.
-    if len(text) > left[0]:
+    if not left.take(text):
         return None
-    left[0] -= len(text)
     markdown = kind == "include-markdown"
     text = _between(text, args.get("start"), args.get("end"))
     if args.get("dedent") == "true":
@@ -136,10 +135,8 @@ def _expanded(
         text = _offset_headings(text, int(offset))
     if args.get("preserve-includer-indent", "true") != "false" and indent:
         # The indent goes before each line, its includes' too: counted as well.
-        cost = len(indent) * text.count("\n")
-        if cost > left[0]:
+        if not left.spend(len(indent) * text.count("\n")):
             return None
-        left[0] -= cost
         lines = text.split("\n")
         text = "\n".join([lines[0], *(indent + line if line else line for line in lines[1:])])
     return text

@@ -19,7 +19,7 @@ import re
 from pathlib import Path, PurePosixPath
 
 from gezel_knowledge.compiler.errors import SourceError, display_path
-from gezel_knowledge.compiler.generators._budget import MAX_EXPANDED
+from gezel_knowledge.compiler.generators._budget import MAX_EXPANDED, Budget
 from gezel_knowledge.compiler.text.data import read_text_file
 from gezel_knowledge.compiler.text.frontmatter import split_front_matter
 
@@ -74,13 +74,12 @@ def expand_partials(
         return body
     names = "|".join(re.escape(n) for n in sorted(parts, key=len, reverse=True))
     usage = re.compile(rf"<({names})(?:[ \t\n][^<>]*)?/>")
-    budget = [MAX_EXPANDED - len(body)]
+    budget = Budget(body)
 
     def put(match: re.Match[str]) -> str:
         text = parts[match.group(1)]
-        if budget[0] < len(text):
+        if not budget.take(text):
             return match.group(0)
-        budget[0] -= len(text)
         return f"\n{text}\n"
 
     return usage.sub(put, body)

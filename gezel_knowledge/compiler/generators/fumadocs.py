@@ -44,6 +44,7 @@ from typing import Any
 
 from gezel_knowledge.compiler.errors import SourceError, display_path
 from gezel_knowledge.compiler.generators import _config as config
+from gezel_knowledge.compiler.generators._budget import Budget
 from gezel_knowledge.compiler.generators._context import MARKDOWN_SUFFIXES, MDX, Context
 from gezel_knowledge.compiler.generators._js import read_module
 from gezel_knowledge.compiler.generators._js_config import (
@@ -52,11 +53,7 @@ from gezel_knowledge.compiler.generators._js_config import (
     marked_config,
     read_config,
 )
-from gezel_knowledge.compiler.generators._mdx import (
-    MAX_EXPANDED,
-    expand_partials,
-    indented_headings,
-)
+from gezel_knowledge.compiler.generators._mdx import expand_partials, indented_headings
 from gezel_knowledge.compiler.generators._next import next_routes
 from gezel_knowledge.compiler.generators.base import Generator, LinkStyle, PageUrl, Site
 from gezel_knowledge.compiler.generators.nextra import custom_heading_ids
@@ -429,24 +426,24 @@ class Fumadocs(Generator):
         if "<include" in body:
             # The text put in is bounded in all, as MDX parts are: a page naming one large
             # file a thousand times must not become a thousand copies of it.
-            left = [MAX_EXPANDED - len(body)]
+            left = Budget(body)
             body = _INCLUDE.sub(lambda m: _included(m, page, within, left), body)
         if page.suffix.lower() == ".mdx":
             body = indented_headings(body)
         return custom_heading_ids(body) if "[#" in body else body
 
 
-def _included(match: re.Match[str], page: Path, within: Path, left: list[int]) -> str:
+def _included(match: re.Match[str], page: Path, within: Path, left: Budget) -> str:
     """The text an ``<include>`` names (relative to the page; its front matter dropped), or
     the tag as written when it names no readable file inside ``within`` or more than the
     ``left`` characters the page's includes may still put in."""
     target = match.group(1).strip()
     file = (page.parent / target).resolve()
-    if left[0] <= 0 or not file.is_relative_to(within.resolve()) or not file.is_file():
+    if left.left <= 0 or not file.is_relative_to(within.resolve()) or not file.is_file():
         return match.group(0)
     try:
         where = display_path(file, within)
-        limit = min(MAX_TEXT_FILE_BYTES, 4 * left[0])  # UTF-8: at most 4 bytes a character
+        limit = min(MAX_TEXT_FILE_BYTES, 4 * left.left)  # UTF-8: at most 4 bytes a character
         text = read_text_file(file, where=where, within=within.resolve(), limit=limit)
     except SourceError:
         return match.group(0)
@@ -454,7 +451,4 @@ def _included(match: re.Match[str], page: Path, within: Path, left: list[int]) -
         end = text.find("\n---", 3)
         text = text[end + 4 :] if end >= 0 else text
     text = text.strip("\n")
-    if len(text) > left[0]:
-        return match.group(0)
-    left[0] -= len(text)
-    return text
+    return text if left.take(text) else match.group(0)
