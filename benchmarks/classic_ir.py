@@ -10,6 +10,8 @@ Run on demand, never by the test suite; the collections stay out of the reposito
     python benchmarks/classic_ir.py lisa RAW_DIR OUT_DIR        # LISA[0-5].*, LISA.QUE, LISARJ.NUM
     python benchmarks/classic_ir.py npl RAW_DIR OUT_DIR         # doc-text, query-text, rlv-ass
     python benchmarks/classic_ir.py time RAW_DIR OUT_DIR        # TIME.ALL, TIME.QUE, TIME.REL
+    python benchmarks/classic_ir.py cf RAW_DIR OUT_DIR          # cf74 to cf79, cfquery
+    python benchmarks/classic_ir.py adi RAW_DIR OUT_DIR         # ADI.ALL, ADI.QRY, ADI.REL
     python benchmarks/classic_ir.py split BEIR_DIR OUT_DIR      # e.g. SciFact's training claims
 
 Every output folder holds ``corpus.jsonl``, ``queries.jsonl`` and ``qrels/dev.tsv`` and
@@ -291,6 +293,78 @@ def time_magazine(raw: Path, out: Path) -> None:
     _finish(out, docs, queries, qrels)
 
 
+_CF_FIELD = re.compile(r"^([a-z]{2}) (.*)$")
+_CF_TAGS = frozenset(("pn", "rn", "an", "au", "ti", "so", "mj", "mn", "ab", "ex", "rf", "ct"))
+_CF_TEXT = frozenset(("ti", "ab", "ex"))
+
+
+def _cf_records(path: Path, first: str) -> Iterator[dict[str, list[str]]]:
+    """Each record of a Cystic Fibrosis file (two-letter fields at the start of a line, their
+    continuations indented; ``first`` opens a record: ``pn`` or ``qn``).
+
+    A line at the start without a known field continues a text field (some abstract lines lost
+    their indent); after any other field it begins the abstract (one record's ``ab`` lost its
+    name and first letters).
+    """
+    tags = _CF_TAGS | {"qn", "qu", "nr", "rd"}
+    record: dict[str, list[str]] | None = None
+    field = ""
+    for line in path.read_text(encoding="latin-1").splitlines():
+        match = _CF_FIELD.match(line)
+        if match and match.group(1) in tags:
+            field = match.group(1)
+            if field == first:
+                if record is not None:
+                    yield record
+                record = {}
+            if record is not None:
+                record.setdefault(field, []).append(match.group(2))
+        elif record is not None and line.strip():
+            if not line[0].isspace() and field not in _CF_TEXT:
+                field = "ab"
+            record.setdefault(field, []).append(line)
+    if record is not None:
+        yield record
+
+
+def cystic_fibrosis(raw: Path, out: Path) -> None:
+    """Cystic Fibrosis (Shaw, Wood, Wood and Tibbo 1991): 1,239 MEDLINE records of 1974 to
+    1979, 100 questions, each judged document scored 0 to 2 by four judges; the gain is their
+    sum (0 to 8). A document is its title and abstract (``ab``, or ``ex``, an extract, when it
+    has none); the MeSH headings, references and citations are left out."""
+    docs = []
+    for part in sorted(raw.glob("cf7[4-9]")):
+        for f in _cf_records(part, "pn"):
+            title = _words(f.get("ti", []))
+            text = _words(f.get("ab", []) or f.get("ex", []))
+            docs.append({"_id": str(int(_words(f["rn"]))), "title": title, "text": text or title})
+    queries, qrels = [], {}
+    for f in _cf_records(raw / "cfquery", "qn"):
+        question = str(int(_words(f["qn"])))
+        queries.append({"_id": question, "text": _words(f.get("qu", []))})
+        pairs = _words(f.get("rd", [])).split()
+        for doc, scores in zip(pairs[::2], pairs[1::2], strict=True):
+            qrels.setdefault(question, {})[str(int(doc))] = sum(int(c) for c in scores)
+    _finish(out, docs, queries, qrels)
+
+
+def adi(raw: Path, out: Path) -> None:
+    """ADI: 82 documents of the 1963 American Documentation Institute conference (title and
+    abstract), 35 questions of one to three sentences, binary judgements (``ADI.REL``: question,
+    document, two unused columns)."""
+    docs = [
+        {"_id": i, "title": f.get("T", ""), "text": f.get("W", "") or f.get("T", "")}
+        for i, f in smart_records(raw / "ADI.ALL")
+    ]
+    queries = [{"_id": i, "text": f.get("W", "")} for i, f in smart_records(raw / "ADI.QRY")]
+    qrels: dict[str, dict[str, int]] = {}
+    for line in (raw / "ADI.REL").read_text(encoding="latin-1").splitlines():
+        parts = line.split()
+        if len(parts) >= 2 and parts[0].isdigit() and parts[1].isdigit():
+            qrels.setdefault(str(int(parts[0])), {})[str(int(parts[1]))] = 1
+    _finish(out, docs, queries, qrels)
+
+
 def split_beir(source: Path, out: Path) -> None:
     """Copy a one-split BEIR folder's corpus and questions and write its dev and test halves."""
     out.mkdir(parents=True, exist_ok=True)
@@ -332,6 +406,8 @@ def main() -> None:
         "lisa": lisa,
         "npl": npl,
         "time": time_magazine,
+        "cf": cystic_fibrosis,
+        "adi": adi,
         "split": split_beir,
     }
     parser.add_argument("kind", choices=tuple(kinds))

@@ -277,3 +277,119 @@ def test_time_refuses_a_judgement_inside_the_gap(tmp_path: Path) -> None:
     _time_files(raw, "1  372\n")
     with pytest.raises(ValueError, match="inside the gap"):
         classic.time_magazine(raw, tmp_path / "time")
+
+
+CF_DOCS = """pn 74001
+rn 00001
+an 75051687
+au smithj
+ti mucus in cystic
+   fibrosis
+so actapaed 1974
+mn cysticfibrosis
+ab calcium changes
+   mucus
+cp
+   in children
+rf smith j
+ct jones k
+pn 74002
+rn 00002
+ti sweat tests
+mn human
+e on o th sodium is high
+   in sweat
+"""
+
+CF_QUERIES = """qn 00001
+qu what does calcium do to mucus
+   in cf
+nr 00002
+rd    1 2210    2 0001
+
+qn 00002
+qu sweat
+nr 00001
+rd    2 2222
+"""
+
+
+def test_cf_gains_sum_four_judges_and_unindented_lines_stay_in_their_record(
+    tmp_path: Path,
+) -> None:
+    classic = load_benchmark("classic_ir")
+    raw = tmp_path / "raw"
+    raw.mkdir()
+    (raw / "cf74").write_text(CF_DOCS)
+    (raw / "cfquery").write_text(CF_QUERIES)
+    out = tmp_path / "cf"
+    classic.cystic_fibrosis(raw, out)
+    corpus = [json.loads(line) for line in (out / "corpus.jsonl").read_text().splitlines()]
+    # An unindented line inside the abstract continues it; one after the MeSH headings
+    # begins the abstract of a record whose ab lost its name.
+    assert corpus == [
+        {
+            "_id": "1",
+            "title": "mucus in cystic fibrosis",
+            "text": "calcium changes mucus cp in children",
+        },
+        {"_id": "2", "title": "sweat tests", "text": "e on o th sodium is high in sweat"},
+    ]
+    queries = [json.loads(line) for line in (out / "queries.jsonl").read_text().splitlines()]
+    assert queries == [
+        {"_id": "1", "text": "what does calcium do to mucus in cf"},
+        {"_id": "2", "text": "sweat"},
+    ]
+    halves = (out / "qrels" / "dev.tsv").read_text() + (out / "qrels" / "test.tsv").read_text()
+    # 2210 -> 2 + 2 + 1 + 0 = 5; 0001 -> 1; 2222 -> 8.
+    assert sorted(line for line in halves.splitlines() if not line.startswith("query-id")) == [
+        "1\t1\t5",
+        "1\t2\t1",
+        "2\t2\t8",
+    ]
+
+
+ADI_ALL = """.I 1
+.T
+titles of
+articles
+.A
+A. Writer
+.W
+ titles tell
+ what articles hold .
+.I 2
+.T
+punched cards
+"""
+
+ADI_QRY = """.I 1
+.W
+What do titles say?
+.I 2
+.W
+Cards.
+"""
+
+ADI_REL = "1   1   0   0.000000   \n2   2   0   0.000000   \n"
+
+
+def test_adi_records_and_binary_judgements(tmp_path: Path) -> None:
+    classic = load_benchmark("classic_ir")
+    raw = tmp_path / "raw"
+    raw.mkdir()
+    (raw / "ADI.ALL").write_text(ADI_ALL)
+    (raw / "ADI.QRY").write_text(ADI_QRY)
+    (raw / "ADI.REL").write_text(ADI_REL)
+    out = tmp_path / "adi"
+    classic.adi(raw, out)
+    corpus = [json.loads(line) for line in (out / "corpus.jsonl").read_text().splitlines()]
+    assert corpus == [
+        {"_id": "1", "title": "titles of articles", "text": "titles tell what articles hold ."},
+        {"_id": "2", "title": "punched cards", "text": "punched cards"},
+    ]
+    halves = (out / "qrels" / "dev.tsv").read_text() + (out / "qrels" / "test.tsv").read_text()
+    assert sorted(line for line in halves.splitlines() if not line.startswith("query-id")) == [
+        "1\t1\t1",
+        "2\t2\t1",
+    ]
