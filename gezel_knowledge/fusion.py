@@ -123,6 +123,12 @@ class FusionPreset:
     long_vector_weight: float = 0.4
     """The vector list's weight for a long question; every other list's weight is scaled so the
     two still add up as before (``score``: vector 0.4, every other list 0.6)."""
+    feedback_documents: int = 0
+    """Pseudo-relevance feedback (catalog hybrid search): the first fused documents whose kept
+    passages' mean vector re-scores the vector list before a second fusion; 0: none."""
+    feedback_share: float = 0.0
+    """The feedback vector's share of the re-scoring query: ``(1 - share) * question + share *
+    mean(feedback passages)`` (Rocchio's update, over the passages already gathered)."""
 
     def weight(self, signal: str) -> float:
         """The weight of the ranked list named ``signal``."""

@@ -48,6 +48,7 @@ from gezel_knowledge.reader._semantic import VectorSearch
 from gezel_knowledge.reader._store import CatalogStore
 from gezel_knowledge.reader._titles import named_titles
 from gezel_knowledge.reader.dated import is_dated
+from gezel_knowledge.reader.feedback import feedback_query, rescored
 from gezel_knowledge.reader.floors import cosine_floor
 from gezel_knowledge.reader.hybrid import (
     NAMED,
@@ -55,6 +56,7 @@ from gezel_knowledge.reader.hybrid import (
     RankedPassage,
     copies_last,
     fuse_documents,
+    with_cosines,
 )
 from gezel_knowledge.reader.models import Stage1
 from gezel_knowledge.reader.spatial import Eligible, eligible_documents
@@ -281,12 +283,15 @@ class _Run:
                 self.searched = [s.id for s in shards]
         return lists
 
-    def openings(self, vector: Sequence[RankedPassage]) -> dict[str, float]:
+    def openings(
+        self, vector: Sequence[RankedPassage], query: NDArray[np.float32] | None = None
+    ) -> dict[str, float]:
         """The cosine of the opening passage (ordinal 0) of each document in the vector list
-        whose best passage is another (hybrid.OPENING_SHARE): one indexed read of their int8
-        rows per shard."""
+        whose best passage is another (hybrid.OPENING_SHARE), against ``query`` (by default the
+        question's vector): one indexed read of their int8 rows per shard."""
         q = self.q
         assert q.vector is not None
+        against = q.vector if query is None else query
         wanted: dict[int, dict[str, None]] = {}
         seen: set[str] = set()
         for p in vector:
@@ -297,8 +302,28 @@ class _Run:
                     wanted.setdefault(p.row.shard_id, {})[document] = None
         out: dict[str, float] = {}
         for shard_id, documents in wanted.items():
-            out.update(self.vectors.opening_cosines(q.vector, shard_id, list(documents)))
+            out.update(self.vectors.opening_cosines(against, shard_id, list(documents)))
         return out
+
+    def feedback(
+        self, lists: Lists, fused: Sequence[Fused[str, ChunkRow]], preset: FusionPreset
+    ) -> tuple[Lists, dict[str, float]] | None:
+        """The lists with the vector list re-scored by the question moved towards the first
+        fused documents' kept passages (reader.feedback), and the openings against that query;
+        ``None`` when no feedback passage has a vector. The pool is the one gathered: one read
+        of its int8 vectors, no shard scanned again."""
+        q = self.q
+        assert q.vector is not None
+        vector = [p for p in lists.get(VECTOR, []) if isinstance(p, RankedPassage)]
+        vectors = self.vectors.passage_vectors([p.row for p in vector])
+        unit = self.vectors.unit_query(q.vector)
+        moved = feedback_query(
+            unit, fused, vectors, preset.feedback_documents, preset.feedback_share
+        )
+        if moved is None:
+            return None
+        again = rescored(vector, vectors, moved)
+        return {**lists, VECTOR: again}, self.openings(again, moved.astype(np.float32))
 
     def marks(self, fused: Sequence[Fused[str, ChunkRow]]) -> dict[str, Signal]:
         """``keyword-only`` marks of the fused documents that the vector list, which ran, did
@@ -404,6 +429,18 @@ def search_catalog(store: CatalogStore, vectors: VectorSearch, q: CatalogQuery) 
     if q.mode == "hybrid":
         # Copies of a page (another version of it) go after the other pages (hybrid.py).
         fused = copies_last(fused)
+        if preset.feedback_documents > 0 and vector:
+            # Pseudo-relevance feedback: the first fusion's best documents move the query and
+            # the gathered vector list is scored again (reader.feedback); signals keep cosines.
+            again = run.feedback(lists, fused, preset)
+            if again is not None:
+                moved, moved_openings = again
+                # No floor here: with_cosines applies it to the true cosines.
+                fused = fuse_documents(
+                    moved, preset, None, evidence, dated, openings=moved_openings
+                )
+                first = [p for p in vector if isinstance(p, RankedPassage)]
+                fused = copies_last(with_cosines(fused, first, run.floor()))
     fused = fused[: run.wanted]
     places = {e.document_id: e for e in run.eligible or []}
     marks = run.marks(fused)

@@ -191,6 +191,34 @@ class VectorSearch:
             )
         return out
 
+    def passage_vectors(
+        self, rows: Sequence[ChunkRow]
+    ) -> dict[tuple[int, int], NDArray[np.float64]]:
+        """The stage-2 vectors (int8 / 127, as :meth:`passage_cosines` scores them) of some
+        passages, by (shard, chunk id); one read per shard, a passage without one left out."""
+        by_shard: dict[int, list[int]] = {}
+        for row in rows:
+            by_shard.setdefault(row.shard_id, []).append(row.chunk_id)
+        out: dict[tuple[int, int], NDArray[np.float64]] = {}
+        dimensions = self.profile.dimensions
+        for shard_id, chunk_ids in by_shard.items():
+            found = (
+                self._store.connection(self._store.shard(shard_id))
+                .execute(
+                    "SELECT chunk_id, v FROM chunk_vectors_int8"
+                    " WHERE chunk_id IN (SELECT value FROM json_each(?))",
+                    (json.dumps(chunk_ids),),
+                )
+                .fetchall()
+            )
+            good = [(c, v) for c, v in found if isinstance(v, bytes) and len(v) == dimensions]
+            if not good:
+                continue
+            matrix = np.frombuffer(b"".join(v for _, v in good), dtype=np.int8)
+            rows_f = matrix.reshape(len(good), -1).astype(np.float64) / 127.0
+            out.update(((shard_id, int(c)), rows_f[i]) for i, (c, _) in enumerate(good))
+        return out
+
     def opening_cosines(
         self, query: NDArray[np.float32], shard_id: int, document_ids: Sequence[str]
     ) -> dict[str, float]:

@@ -45,6 +45,7 @@ __all__ = [
     "RankedPassage",
     "copies_last",
     "fuse_documents",
+    "with_cosines",
 ]
 
 NAMED = "named-title"
@@ -217,6 +218,18 @@ def fuse_documents(
         # A dated page goes after a documentation page that answers as well (reader.dated).
         fused = [replace(f, score=f.score * DATED_WEIGHT) if dated(f.key) else f for f in fused]
     fused.sort(key=lambda f: (-round(f.score, TIE_DIGITS), -_standing(f, ordered)))
+    return [_cosine_signals(f, cosines, floor) if f.key in cosines else f for f in fused]
+
+
+def with_cosines(
+    fused: Sequence[Fused[str, ChunkRow]], passages: Sequence[RankedPassage], floor: float | None
+) -> list[Fused[str, ChunkRow]]:
+    """``fused`` with each vector signal's raw score its document's best cosine in ``passages``
+    (a vector list whose scores are cosines), and no vector signal when that is below the floor:
+    for a fusion of a vector list scored otherwise (pseudo-relevance feedback, reader.feedback)."""
+    cosines: dict[str, float] = {}
+    for p in passages:
+        cosines.setdefault(p.row.document_id, p.score)
     return [_cosine_signals(f, cosines, floor) if f.key in cosines else f for f in fused]
 
 
