@@ -34,6 +34,7 @@ __all__ = [
     "CONFIDENCE",
     "CONFIDENCE_SCORE",
     "DEFAULT_FUSION",
+    "FEEDBACK_DOCUMENTS",
     "FUSION_METHODS",
     "FUSION_PRESETS",
     "GEZEL",
@@ -45,6 +46,7 @@ __all__ = [
     "RRF10",
     "RRF_K",
     "SCORE",
+    "SCORE_FEEDBACK",
     "TITLE",
     "VECTOR",
     "Fused",
@@ -58,6 +60,9 @@ __all__ = [
 ]
 
 RRF_K = 60
+
+FEEDBACK_DOCUMENTS = 3
+"""The fused documents ``score-feedback`` takes as relevant (pseudo-relevance feedback)."""
 
 LONG_QUESTION_TERMS = 30
 """Distinct content terms past which a question is a pasted paragraph rather than a question
@@ -198,6 +203,15 @@ RANK_SCORE = FusionPreset(
 )
 """Half reciprocal rank (``k = 10``), half max-normalised score; vector 0.6, other lists 0.4."""
 
+SCORE_FEEDBACK = replace(
+    SCORE, name="score-feedback", feedback_documents=FEEDBACK_DOCUMENTS, feedback_share=0.1
+)
+"""``score`` with pseudo-relevance feedback in catalog hybrid search: the question's vector
+moved a tenth of the way towards the mean of the first three fused documents' kept passages
+re-scores the vector list, and the lists are fused again (``reader.feedback``). Opt-in: on the
+dev halves of eight collections it helped abstracts with vocabulary mismatch and cost
+collections with few relevant documents a question (docs/quality.md, sixth round)."""
+
 CONFIDENCE = FusionPreset("confidence", 10, method="confidence")
 """``rrf10`` with each list weighed by the confidence of its head (rank 10 against rank 100)."""
 
@@ -210,7 +224,19 @@ otherwise. On the dev halves of four collections it was at least 0.01 nDCG@10 ab
 BM25 and cosine on every one, but on CISI's test half it fell below ``rrf10`` (docs/quality.md)."""
 
 FUSION_PRESETS: Mapping[str, FusionPreset] = MappingProxyType(
-    {p.name: p for p in (GEZEL, RRF, RRF10, SCORE, RANK_SCORE, CONFIDENCE, CONFIDENCE_SCORE)}
+    {
+        p.name: p
+        for p in (
+            GEZEL,
+            RRF,
+            RRF10,
+            SCORE,
+            SCORE_FEEDBACK,
+            RANK_SCORE,
+            CONFIDENCE,
+            CONFIDENCE_SCORE,
+        )
+    }
 )
 """The named presets."""
 

@@ -112,11 +112,18 @@ def test_presets_are_named_and_the_gezel_preset_is_the_seeds() -> None:
         "rrf",
         "rrf10",
         "score",
+        "score-feedback",
         "rank-score",
         "confidence",
         "confidence-score",
     }
     assert DEFAULT_FUSION is fusion_preset("score")
+    assert DEFAULT_FUSION.feedback_documents == 0  # feedback is opt-in
+    feedback = fusion_preset("score-feedback")
+    assert (feedback.feedback_documents, feedback.feedback_share) == (3, 0.1)
+    assert (feedback.method, feedback.weight(VECTOR), feedback.long_question) == ("score", 0.7, 30)
+    # A long question keeps the feedback with the long-question weights.
+    assert feedback.for_question(31).feedback_documents == 3
     assert DEFAULT_FUSION.method == "score"
     assert [DEFAULT_FUSION.weight(n) for n in (VECTOR, TITLE, KEYWORD)] == [0.7, 0.3, 0.3]
     rrf10 = fusion_preset("rrf10")
