@@ -333,13 +333,17 @@ def cystic_fibrosis(raw: Path, out: Path) -> None:
     sum (0 to 8). A document is its title and abstract (``ab``, or ``ex``, an extract, when it
     has none); the MeSH headings, references and citations are left out."""
     docs = []
-    for part in sorted(raw.glob("cf7[4-9]")):
+    # The copy read names them cf74.txt ... cfquery.txt; the distribution cf74 ... cfquery.
+    for part in sorted(raw.glob("cf7[4-9]*")):
         for f in _cf_records(part, "pn"):
             title = _words(f.get("ti", []))
             text = _words(f.get("ab", []) or f.get("ex", []))
             docs.append({"_id": str(int(_words(f["rn"]))), "title": title, "text": text or title})
     queries, qrels = [], {}
-    for f in _cf_records(raw / "cfquery", "qn"):
+    questions = next((p for p in (raw / "cfquery", raw / "cfquery.txt") if p.is_file()), None)
+    if questions is None:
+        raise FileNotFoundError(f"no cfquery in {raw}")
+    for f in _cf_records(questions, "qn"):
         question = str(int(_words(f["qn"])))
         queries.append({"_id": question, "text": _words(f.get("qu", []))})
         pairs = _words(f.get("rd", [])).split()
