@@ -195,7 +195,8 @@ class VectorSearch:
         self, rows: Sequence[ChunkRow]
     ) -> dict[tuple[int, int], NDArray[np.float64]]:
         """The stage-2 vectors (int8 / 127, as :meth:`passage_cosines` scores them) of some
-        passages, by (shard, chunk id); one read per shard, a passage without one left out."""
+        passages, by (shard, chunk id); one read per shard. A shard lacking the vector of one of
+        them fails as :meth:`passage_cosines` does (``vectors-misaligned``)."""
         by_shard: dict[int, list[int]] = {}
         for row in rows:
             by_shard.setdefault(row.shard_id, []).append(row.chunk_id)
@@ -211,12 +212,16 @@ class VectorSearch:
                 )
                 .fetchall()
             )
-            good = [(c, v) for c, v in found if isinstance(v, bytes) and len(v) == dimensions]
-            if not good:
-                continue
-            matrix = np.frombuffer(b"".join(v for _, v in good), dtype=np.int8)
-            rows_f = matrix.reshape(len(good), -1).astype(np.float64) / 127.0
-            out.update(((shard_id, int(c)), rows_f[i]) for i, (c, _) in enumerate(good))
+            if len(found) != len(set(chunk_ids)) or any(
+                not isinstance(v, bytes) or len(v) != dimensions for _, v in found
+            ):
+                raise IntegrityFailure(
+                    f"shard {shard_id} lacks int8 vectors of some of its chunks",
+                    reason="vectors-misaligned",
+                )
+            matrix = np.frombuffer(b"".join(v for _, v in found), dtype=np.int8)
+            rows_f = matrix.reshape(len(found), -1).astype(np.float64) / 127.0
+            out.update(((shard_id, int(c)), rows_f[i]) for i, (c, _) in enumerate(found))
         return out
 
     def opening_cosines(

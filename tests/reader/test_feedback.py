@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from gezel_knowledge.embedders import HashEmbedder
+from gezel_knowledge.errors import IntegrityFailure
 from gezel_knowledge.fusion import SCORE, VECTOR, Fused
 from gezel_knowledge.opening import open_catalog
 from gezel_knowledge.reader import _search
@@ -42,7 +43,7 @@ def test_the_query_moves_towards_the_mean_of_the_first_documents_kept_passages()
     assert moved is not None
     assert moved.tolist() == pytest.approx([0.8, 0.2, 0.0])
     # A fused document without a kept passage, or one without a vector, is not counted.
-    lone = Fused("x", 1.0, None, ())
+    lone: Fused[str, ChunkRow] = Fused("x", 1.0, None, ())
     moved = feedback_query(query, [lone, _fused(_row("y", 9)), _fused(c)], vectors, 3, 0.5)
     assert moved is not None
     assert moved.tolist() == pytest.approx([0.5, 0.0, 0.5])
@@ -140,3 +141,17 @@ def test_hybrid_search_fuses_again_with_the_vector_list_scored_by_the_moved_quer
     for hit in found.hits:
         signal = next(s for s in hit.signals if s.name == VECTOR)
         assert signal.score == pytest.approx(cosines[hit.document_id], abs=1e-6)
+
+
+def test_reading_the_vector_of_a_passage_the_shard_lacks_fails_as_a_misaligned_catalog(
+    catalog_root: Path,
+) -> None:
+    with open_catalog(catalog_root, embedder=HashEmbedder()) as catalog:
+        vectors = catalog._vectors  # the reader's vector side, read directly
+        store = vectors._store
+        rows = list(store.chunk_rows(store.shard(0), [1]).values())
+        assert len(rows) == 1
+        assert len(vectors.passage_vectors(rows)) == 1
+        with pytest.raises(IntegrityFailure) as caught:
+            vectors.passage_vectors([*rows, replace(rows[0], chunk_id=987654)])
+    assert caught.value.reason == "vectors-misaligned"
