@@ -12,6 +12,7 @@ Run on demand, never by the test suite; the collections stay out of the reposito
     python benchmarks/classic_ir.py time RAW_DIR OUT_DIR        # TIME.ALL, TIME.QUE, TIME.REL
     python benchmarks/classic_ir.py cf RAW_DIR OUT_DIR          # cf74 to cf79, cfquery
     python benchmarks/classic_ir.py adi RAW_DIR OUT_DIR         # ADI.ALL, ADI.QRY, ADI.REL
+    python benchmarks/classic_ir.py arguana RAW_DIR OUT_DIR     # 02-extracted-arguments/test
     python benchmarks/classic_ir.py split BEIR_DIR OUT_DIR      # e.g. SciFact's training claims
 
 Every output folder holds ``corpus.jsonl``, ``queries.jsonl`` and ``qrels/dev.tsv`` and
@@ -339,7 +340,8 @@ def cystic_fibrosis(raw: Path, out: Path) -> None:
             title = _words(f.get("ti", []))
             text = _words(f.get("ab", []) or f.get("ex", []))
             docs.append({"_id": str(int(_words(f["rn"]))), "title": title, "text": text or title})
-    queries, qrels = [], {}
+    queries: list[dict[str, str]] = []
+    qrels: dict[str, dict[str, int]] = {}
     questions = next((p for p in (raw / "cfquery", raw / "cfquery.txt") if p.is_file()), None)
     if questions is None:
         raise FileNotFoundError(f"no cfquery in {raw}")
@@ -366,6 +368,56 @@ def adi(raw: Path, out: Path) -> None:
         parts = line.split()
         if len(parts) >= 2 and parts[0].isdigit() and parts[1].isdigit():
             qrels.setdefault(str(int(parts[0])), {})[str(int(parts[1]))] = 1
+    _finish(out, docs, queries, qrels)
+
+
+_ARGUANA_FILE = re.compile(r"^(pro|con)(\d+)(a-point|b-counter)\.txt$")
+
+
+def arguana(raw: Path, out: Path) -> None:
+    """ArguAna's best-counter task (Wachsmuth, Syed and Stein 2018), from its extracted
+    arguments (``THEME/DEBATE/{pro,con}/pro01a-point.txt``, ``pro01b-counter.txt``): a
+    question is a point (its title line and paragraphs: long questions), the one relevant
+    document its counter; the documents are every counter of the folder, so the others of the
+    same debate, which answer its other points, are the near misses.
+
+    A point without a counter is not a question. Ids are ``DEBATE-pro01`` (question) and
+    ``DEBATE-pro01b`` (document); a counter has no title line, so its title is its first
+    sentence. A debate filed under two themes (six in the test folder, the same files) is read
+    under the first theme only; a counter filed twice in a debate (the same text answering two
+    of its points) answers both.
+    """
+    docs: list[dict[str, str]] = []
+    queries: list[dict[str, str]] = []
+    theme_of: dict[str, str] = {}
+    for path in sorted(raw.glob("*/*/*/*.txt")):
+        match = _ARGUANA_FILE.match(path.name)
+        if match is None or path.parent.name != match.group(1):
+            continue
+        debate = path.parent.parent.name
+        if theme_of.setdefault(debate, path.parent.parent.parent.name) != (
+            path.parent.parent.parent.name
+        ):
+            continue
+        point = f"{debate}-{match.group(1)}{match.group(2)}"
+        text = _words(path.read_text(encoding="utf-8").splitlines())
+        if match.group(3) == "b-counter":
+            docs.append(
+                {"_id": f"{point}b", "title": _lead_title(text, _SENTENCE_END), "text": text}
+            )
+        else:
+            queries.append({"_id": point, "text": text})
+    # A debate may answer two of its points with the same counter, filed twice: every copy of
+    # a point's counter answers it.
+    copies: dict[str, list[str]] = {}
+    for doc in docs:
+        copies.setdefault(doc["text"], []).append(doc["_id"])
+    counters = {doc["_id"]: doc["text"] for doc in docs}
+    qrels = {
+        q["_id"]: dict.fromkeys(copies[counters[q["_id"] + "b"]], 1)
+        for q in queries
+        if q["_id"] + "b" in counters
+    }
     _finish(out, docs, queries, qrels)
 
 
@@ -412,6 +464,7 @@ def main() -> None:
         "time": time_magazine,
         "cf": cystic_fibrosis,
         "adi": adi,
+        "arguana": arguana,
         "split": split_beir,
     }
     parser.add_argument("kind", choices=tuple(kinds))

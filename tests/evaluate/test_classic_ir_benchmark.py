@@ -393,3 +393,61 @@ def test_adi_records_and_binary_judgements(tmp_path: Path) -> None:
         "1\t1\t1",
         "2\t2\t1",
     ]
+
+
+def _write(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+
+
+def test_arguana_points_ask_for_their_counters_among_every_counter(tmp_path: Path) -> None:
+    classic = load_benchmark("classic_ir")
+    raw = tmp_path / "test"
+    debate = raw / "culture" / "ban-child-actors"
+    _write(debate / "pro" / "pro01a-point.txt", "Schooling suffers\n\nLess time for lessons.\n")
+    _write(debate / "pro" / "pro01b-counter.txt", "Tutors come on set. Grades stay high.\n")
+    _write(debate / "con" / "con01a-point.txt", "Art needs children\n\nPlays have child roles.\n")
+    _write(debate / "con" / "con01b-counter.txt", "Adults can play them.\n")
+    _write(debate / "con" / "con02a-point.txt", "Families need income\n\nPay helps.\n")
+    _write(debate / "con" / "con02b-counter.txt", "Adults can play them.\n")  # filed twice
+    _write(debate / "pro" / "pro02a-point.txt", "A point without a counter\n")
+    _write(debate / "intro.txt", "Not an argument.\n")
+    # The same debate filed under a second theme is read once.
+    _write(raw / "society" / "ban-child-actors" / "pro" / "pro01a-point.txt", "Schooling\n")
+    _write(raw / "society" / "ban-child-actors" / "pro" / "pro01b-counter.txt", "Tutors.\n")
+    out = tmp_path / "arguana"
+    classic.arguana(raw, out)
+    corpus = [json.loads(line) for line in (out / "corpus.jsonl").read_text().splitlines()]
+    assert corpus == [
+        {
+            "_id": "ban-child-actors-con01b",
+            "title": "Adults can play them.",
+            "text": "Adults can play them.",
+        },
+        {
+            "_id": "ban-child-actors-con02b",
+            "title": "Adults can play them.",
+            "text": "Adults can play them.",
+        },
+        {
+            "_id": "ban-child-actors-pro01b",
+            "title": "Tutors come on set",
+            "text": "Tutors come on set. Grades stay high.",
+        },
+    ]
+    queries = [json.loads(line) for line in (out / "queries.jsonl").read_text().splitlines()]
+    assert {q["_id"]: q["text"] for q in queries} == {
+        "ban-child-actors-con01": "Art needs children Plays have child roles.",
+        "ban-child-actors-con02": "Families need income Pay helps.",
+        "ban-child-actors-pro01": "Schooling suffers Less time for lessons.",
+        "ban-child-actors-pro02": "A point without a counter",
+    }
+    halves = (out / "qrels" / "dev.tsv").read_text() + (out / "qrels" / "test.tsv").read_text()
+    # Both copies of the counter filed twice answer each of the two points; pro02 has none.
+    assert sorted(line for line in halves.splitlines() if not line.startswith("query-id")) == [
+        "ban-child-actors-con01\tban-child-actors-con01b\t1",
+        "ban-child-actors-con01\tban-child-actors-con02b\t1",
+        "ban-child-actors-con02\tban-child-actors-con01b\t1",
+        "ban-child-actors-con02\tban-child-actors-con02b\t1",
+        "ban-child-actors-pro01\tban-child-actors-pro01b\t1",
+    ]
