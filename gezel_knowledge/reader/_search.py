@@ -16,7 +16,7 @@ each mode returns ``k`` documents whenever that many qualify.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -59,6 +59,7 @@ from gezel_knowledge.reader.hybrid import (
 from gezel_knowledge.reader.models import Stage1
 from gezel_knowledge.reader.spatial import Eligible, eligible_documents
 from gezel_knowledge.reader.vectors import DEFAULT_FINAL_K, EXPLICIT_SHARD_BUDGET
+from gezel_knowledge.reader.versions import names_version, older_version_ids
 from gezel_knowledge.rerank import Reranker, rerank_depth, rerank_hits
 from gezel_knowledge.results import (
     SEARCH_MODES,
@@ -369,6 +370,16 @@ class _Run:
         return SearchResult(q.text, q.mode, tuple(hits), (report,))
 
 
+def _dated_pages(store: CatalogStore, text: str) -> Callable[[str], bool]:
+    """What hybrid search weighs as dated: blog posts and changelogs (reader.dated) and, unless
+    the question names a version itself, pages of an older documentation version
+    (reader.versions)."""
+    older = frozenset() if names_version(text) else older_version_ids(store)
+    if not older:
+        return is_dated
+    return lambda document_id: document_id in older or is_dated(document_id)
+
+
 def search_catalog(store: CatalogStore, vectors: VectorSearch, q: CatalogQuery) -> SearchResult:
     """Run ``q`` against one catalog."""
     q.check()
@@ -391,7 +402,7 @@ def search_catalog(store: CatalogStore, vectors: VectorSearch, q: CatalogQuery) 
     evidence = (cosine_floor(vectors.profile) or 0.0) if q.mode == "hybrid" else None
     # Hybrid search puts a documentation page before a dated one that answers as well, and a
     # page that opens near the question before one that touches it deep inside.
-    dated = is_dated if q.mode == "hybrid" else None
+    dated = _dated_pages(store, q.text) if q.mode == "hybrid" else None
     vector = lists.get(VECTOR)
     openings = (
         run.openings([p for p in vector if isinstance(p, RankedPassage)])
