@@ -197,8 +197,9 @@ def fuse_documents(
     (first in one list and second in another, against the other way round) are ordered by
     their standing in score (:func:`_standing`): the one whose list put it further ahead of the
     rest goes first, rather than the vector list's. A document for which ``dated`` is true (a
-    blog post, a changelog: :func:`gezel_knowledge.reader.dated.is_dated`) has its fused score
-    multiplied by :data:`~gezel_knowledge.reader.dated.DATED_WEIGHT`.
+    blog post, a changelog: :func:`gezel_knowledge.reader.dated.is_dated`; hybrid search also
+    counts an older documentation version's page, :mod:`gezel_knowledge.reader.versions`) has
+    its fused score multiplied by :data:`~gezel_knowledge.reader.dated.DATED_WEIGHT`.
     """
     ordered: dict[str, list[Ranked[str, ChunkRow]]] = {}
     cosines: dict[str, float] = {}

@@ -70,24 +70,35 @@ def older_versions(ids: Iterable[str]) -> frozenset[str]:
     """The ids among ``ids`` that are pages of an older (or unreleased) documentation version:
     under a version folder that has a higher version folder beside it, or under a preview folder
     beside version folders. Dated ids are never counted (see the module docstring)."""
-    pages = [i.split("/") for i in ids if "/" in i and not is_dated(i)]
+    ids = list(ids)
+    versions: dict[str, tuple[int, ...] | None] = {}
+
+    def version(name: str) -> tuple[int, ...] | None:
+        # Folder names repeat across thousands of ids: each is parsed once.
+        if name not in versions:
+            versions[name] = version_of(name)
+        return versions[name]
+
+    pages: list[list[str]] = []
     newest: dict[tuple[str, ...], tuple[int, ...]] = {}
-    for parts in pages:
-        for n, name in enumerate(parts[:-1]):
-            version = version_of(name)
-            if version is not None:
-                parent = tuple(parts[:n])
-                newest[parent] = max(newest.get(parent, version), version)
+    for i in ids:
+        parts = i.split("/")
+        found = [(n, v) for n, name in enumerate(parts[:-1]) if (v := version(name)) is not None]
+        preview = any(name.lower() in PREVIEW_FOLDERS for name in parts[:-1])
+        if (not found and not preview) or is_dated(i):
+            continue
+        pages.append(parts)
+        for n, v in found:
+            parent = tuple(parts[:n])
+            newest[parent] = max(newest.get(parent, v), v)
     out: set[str] = set()
     for parts in pages:
         for n, name in enumerate(parts[:-1]):
             current = newest.get(tuple(parts[:n]))
             if current is None:
                 continue
-            version = version_of(name)
-            if (version is not None and version < current) or (
-                version is None and name.lower() in PREVIEW_FOLDERS
-            ):
+            v = version(name)
+            if (v is not None and v < current) or (v is None and name.lower() in PREVIEW_FOLDERS):
                 out.add("/".join(parts))
                 break
     return frozenset(out)
