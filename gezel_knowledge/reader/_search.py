@@ -16,7 +16,7 @@ each mode returns ``k`` documents whenever that many qualify.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -59,8 +59,10 @@ from gezel_knowledge.reader.hybrid import (
     with_cosines,
 )
 from gezel_knowledge.reader.models import Stage1
+from gezel_knowledge.reader.reference import asks_how, is_reference
 from gezel_knowledge.reader.spatial import Eligible, eligible_documents
 from gezel_knowledge.reader.vectors import DEFAULT_FINAL_K, EXPLICIT_SHARD_BUDGET
+from gezel_knowledge.reader.versions import names_version, older_version_ids
 from gezel_knowledge.rerank import Reranker, rerank_depth, rerank_hits
 from gezel_knowledge.results import (
     SEARCH_MODES,
@@ -394,6 +396,16 @@ class _Run:
         return SearchResult(q.text, q.mode, tuple(hits), (report,))
 
 
+def _dated_pages(store: CatalogStore, text: str) -> Callable[[str], bool]:
+    """What hybrid search weighs as dated: blog posts and changelogs (reader.dated) and, unless
+    the question names a version itself, pages of an older documentation version
+    (reader.versions)."""
+    older = frozenset() if names_version(text) else older_version_ids(store)
+    if not older:
+        return is_dated
+    return lambda document_id: document_id in older or is_dated(document_id)
+
+
 def search_catalog(store: CatalogStore, vectors: VectorSearch, q: CatalogQuery) -> SearchResult:
     """Run ``q`` against one catalog."""
     q.check()
@@ -416,7 +428,7 @@ def search_catalog(store: CatalogStore, vectors: VectorSearch, q: CatalogQuery) 
     evidence = (cosine_floor(vectors.profile) or 0.0) if q.mode == "hybrid" else None
     # Hybrid search puts a documentation page before a dated one that answers as well, and a
     # page that opens near the question before one that touches it deep inside.
-    dated = is_dated if q.mode == "hybrid" else None
+    dated = _dated_pages(store, q.text) if q.mode == "hybrid" else None
     vector = lists.get(VECTOR)
     openings = (
         run.openings([p for p in vector if isinstance(p, RankedPassage)])
@@ -425,7 +437,11 @@ def search_catalog(store: CatalogStore, vectors: VectorSearch, q: CatalogQuery) 
     )
     # A long question (a pasted paragraph) trusts its keyword lists more (fusion.for_question).
     preset = q.fusion.for_question(len(counted))
-    fused = fuse_documents(lists, preset, run.floor(), evidence, dated, openings=openings)
+    # A how-to question is answered by a guide before the API reference (reader.reference).
+    reference = is_reference if q.mode == "hybrid" and asks_how(q.text) else None
+    fused = fuse_documents(
+        lists, preset, run.floor(), evidence, dated, openings=openings, reference=reference
+    )
     if q.mode == "hybrid":
         # Copies of a page (another version of it) go after the other pages (hybrid.py).
         fused = copies_last(fused)

@@ -10,7 +10,8 @@ best, vector 0.7, every other list 0.3). A fourth
 list, documents whose title the query names (:mod:`gezel_knowledge.reader._titles`), weighs
 :data:`NAMED_SHARE` of the title list's weight in any preset. Documents left tied go first by
 their standing in score (each list's raw score divided by its best). Hybrid search weighs a
-dated page (a blog post, a changelog: :mod:`gezel_knowledge.reader.dated`) a little less and
+dated page (a blog post, a changelog: :mod:`gezel_knowledge.reader.dated`), and for a how-to
+question an API reference page (:mod:`gezel_knowledge.reader.reference`), a little less and
 lists copies of a page after the other pages (:func:`copies_last`). A fused document keeps its
 best passage: the best vector passage when it has one, else its best
 keyword passage.
@@ -35,6 +36,7 @@ from gezel_knowledge.fusion import (
 from gezel_knowledge.hits import Signal
 from gezel_knowledge.reader._rows import ChunkRow
 from gezel_knowledge.reader.dated import DATED_WEIGHT
+from gezel_knowledge.reader.reference import REFERENCE_WEIGHT
 
 __all__ = [
     "NAMED",
@@ -183,6 +185,7 @@ def fuse_documents(
     dated: Callable[[str], bool] | None = None,
     *,
     openings: Mapping[str, float] | None = None,
+    reference: Callable[[str], bool] | None = None,
 ) -> list[Fused[str, ChunkRow]]:
     """Fuse the vector, title, keyword and named-title lists (each best first) into
     documents, best first.
@@ -198,8 +201,12 @@ def fuse_documents(
     (first in one list and second in another, against the other way round) are ordered by
     their standing in score (:func:`_standing`): the one whose list put it further ahead of the
     rest goes first, rather than the vector list's. A document for which ``dated`` is true (a
-    blog post, a changelog: :func:`gezel_knowledge.reader.dated.is_dated`) has its fused score
-    multiplied by :data:`~gezel_knowledge.reader.dated.DATED_WEIGHT`.
+    blog post, a changelog: :func:`gezel_knowledge.reader.dated.is_dated`; hybrid search also
+    counts an older documentation version's page, :mod:`gezel_knowledge.reader.versions`) has
+    its fused score multiplied by :data:`~gezel_knowledge.reader.dated.DATED_WEIGHT`, and one
+    for which ``reference`` is true (an API reference page, for a question asking how to do
+    something: :mod:`gezel_knowledge.reader.reference`) by
+    :data:`~gezel_knowledge.reader.reference.REFERENCE_WEIGHT`.
     """
     ordered: dict[str, list[Ranked[str, ChunkRow]]] = {}
     cosines: dict[str, float] = {}
@@ -217,6 +224,11 @@ def fuse_documents(
     if dated is not None:
         # A dated page goes after a documentation page that answers as well (reader.dated).
         fused = [replace(f, score=f.score * DATED_WEIGHT) if dated(f.key) else f for f in fused]
+    if reference is not None:
+        # A guide goes before a reference page that answers a how-to question as well.
+        fused = [
+            replace(f, score=f.score * REFERENCE_WEIGHT) if reference(f.key) else f for f in fused
+        ]
     fused.sort(key=lambda f: (-round(f.score, TIE_DIGITS), -_standing(f, ordered)))
     return [_cosine_signals(f, cosines, floor) if f.key in cosines else f for f in fused]
 

@@ -327,9 +327,9 @@ def test_a_long_question_fuses_across_catalogs_with_the_readers_long_question_we
     seen: list[float] = []
     real = knowledge_search._fuse
 
-    def spy(results: Any, k: int, preset: Any, *, dated: bool = False) -> Any:
+    def spy(results: Any, k: int, preset: Any, **weighed: bool) -> Any:
         seen.append(preset.weight("vector"))
-        return real(results, k, preset, dated=dated)
+        return real(results, k, preset, **weighed)
 
     monkeypatch.setattr(knowledge_search, "_fuse", spy)
     with KnowledgeSearch(home) as search:

@@ -1,5 +1,6 @@
 """How KnowledgeSearch fuses catalogs' hits: one catalog keeps its own order; across catalogs
-the named-title list and the dated-page weight count as they do in each catalog."""
+the named-title list, the dated-page weight and the reference-page weight count as they do in
+each catalog."""
 
 from __future__ import annotations
 
@@ -45,6 +46,19 @@ def test_across_catalogs_a_dated_page_weighs_less_in_hybrid_search() -> None:
     assert [h.document_id for h in _fuse(results, 5, SCORE)] == ["blog/post", "guide"]
     fused = _fuse(results, 5, SCORE, dated=True)
     assert [h.document_id for h in fused] == ["guide", "blog/post"]
+
+
+def test_across_catalogs_a_reference_page_weighs_less_for_a_how_to_question() -> None:
+    ref = _hit("alpha", "reference/logger", Signal(VECTOR, 1, 0.80), Signal(KEYWORD, 1, 10.0))
+    guide = _hit("beta", "guides/child-loggers", Signal(VECTOR, 1, 0.76), Signal(KEYWORD, 1, 9.0))
+    results = [(0, "acme/alpha", [ref]), (0, "acme/beta", [guide])]
+    # score: reference 1.0 (0.9 weighed as a reference page); guide 0.935, as above.
+    assert [h.document_id for h in _fuse(results, 5, SCORE)] == [
+        "reference/logger",
+        "guides/child-loggers",
+    ]
+    fused = _fuse(results, 5, SCORE, reference=True)
+    assert [h.document_id for h in fused] == ["guides/child-loggers", "reference/logger"]
 
 
 def test_across_catalogs_a_named_title_counts_at_a_quarter_of_the_title_weight() -> None:
