@@ -326,3 +326,49 @@ def test_only_the_first_metadata_files_are_read(tmp_path: Path) -> None:
     )
     # Sixteen at most: the last one read is m15.yml, later ones are not opened.
     assert load_markdown_tree(root).metadata.name == "From m15.yml"
+
+
+def test_include_shortcodes_put_the_files_in(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "inc",
+        {
+            "_quarto.yml": "project:\n  type: website\n",
+            "index.qmd": _page(
+                "Home",
+                "{{< include _parts/intro.qmd >}}\n\n{{{< include _parts/intro.qmd >}}}\n\n"
+                "{{< include /_gone.qmd >}}\n",
+            ),
+            "_parts/intro.qmd": (
+                "---\ntitle: ignored\n---\nShared words.\n\n{{< include /_more.md >}}\n"
+            ),
+            "_more.md": "More words.\n",
+        },
+        catalog=None,
+    )
+    source = load_markdown_tree(root)
+    assert toc_order(source) == ["index"]  # included files (`_` names) are no pages
+    body = source.documents[0].load_body(LINKS)
+    assert "Shared words.\n\nMore words." in body
+    assert "title: ignored" not in body
+    # An escaped shortcode is text; a missing file leaves the shortcode as written.
+    assert "{{{< include _parts/intro.qmd >}}}" in body
+    assert "{{< include /_gone.qmd >}}" in body
+
+
+def test_includes_stop_at_the_depth_limit_and_the_budget(tmp_path: Path) -> None:
+    fan = "\n".join(["{{< include _fan.md >}}"] * 8) + "\nx" * 1000
+    root = write_tree(
+        tmp_path / "bomb",
+        {
+            "_quarto.yml": "project:\n  type: website\n",
+            "index.qmd": _page("Home", "{{< include _self.md >}}\n\n{{< include _fan.md >}}\n"),
+            "_self.md": "again\n{{< include _self.md >}}\n",
+            "_fan.md": fan,
+        },
+        catalog=None,
+    )
+    body = load_markdown_tree(root).documents[0].load_body(LINKS)
+    # A file including itself stops after MAX_INCLUDE_DEPTH levels; 8 includes of 8 of ...
+    # (8**8 copies) stop at the page's budget of characters.
+    assert body.count("again") == 8
+    assert len(body) < 5 * 1024 * 1024

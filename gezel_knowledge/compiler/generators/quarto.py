@@ -29,6 +29,10 @@ silently when the file lies in a folder the project writes when it renders (quar
 ``quartodoc.dir``, ``reference`` by default, or a folder the project's ``.gitignore`` names);
 links into those folders are kept as written, silently.
 
+Pages: ``{{< include file >}}`` on a line of its own is replaced by the file (from the page's
+folder, or the project's from ``/``; its front matter dropped), expanded in turn, at most
+:data:`MAX_INCLUDE_DEPTH` deep and within the page's include budget (:mod:`._budget`).
+
 Metadata: ``website`` or ``book`` ``title``, ``description``, ``site-url``, ``repo-url`` (the
 publisher), ``author``; ``lang``. Links: files (``page.qmd``) and the pages' ``.html`` URLs; with
 the ``interlinks`` filter (quartodoc's), a target in backticks (``[](`pkg.func`)``) names an API
@@ -37,6 +41,7 @@ object the filter resolves, kept as written, silently.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -44,11 +49,13 @@ from typing import Any
 from gezel_knowledge._untrusted import MAX_NESTING
 from gezel_knowledge.compiler.errors import SourceError
 from gezel_knowledge.compiler.generators import _config as config
+from gezel_knowledge.compiler.generators._budget import Budget
 from gezel_knowledge.compiler.generators._context import SCHEME, Context, normalise
 from gezel_knowledge.compiler.generators._glob import Glob
 from gezel_knowledge.compiler.generators._toc_entry import place_entry
 from gezel_knowledge.compiler.generators.base import Generator, LinkStyle, Site
 from gezel_knowledge.compiler.generators.outline import Outline, OutlinePage, OutlineSection
+from gezel_knowledge.compiler.text.data import read_text_file
 from gezel_knowledge.compiler.text.frontmatter import split_front_matter
 
 __all__ = ["Quarto"]
@@ -61,6 +68,11 @@ _README = frozenset({"README.md", "README.qmd", "README.Rmd", "README.rmd"})
 _MAX_METADATA_FILES = 16
 _APPENDICES = "Appendices"
 _QUARTODOC_DIR = "reference"
+MAX_INCLUDE_DEPTH = 8
+# An include shortcode on a line of its own; `{{{< include x >}}}` is an escaped one (text).
+_INCLUDE = re.compile(
+    r"^[ \t]*\{\{<[ \t]*include[ \t]+([^<>{}\s]+)[ \t]*>\}\}[ \t]*$", re.MULTILINE
+)
 
 
 def _listing(value: Any) -> list[Any]:
@@ -181,10 +193,45 @@ class Quarto(Generator):
             outline_file=file,
         )
 
+    def expand(self, site: Site, page: Path, body: str, *, within: Path) -> str:
+        return _includes(
+            body, page.parent, site.content_root, within.resolve(), depth=0, left=Budget(body)
+        )
+
     def outline(self, site: Site, ctx: Context) -> Outline | None:
         assert site.config is not None  # detect always names the configuration
         data = _configuration(site.config, site.content_root)
         return _Project(ctx, site.config, data, site.links.generated).outline()
+
+
+def _includes(
+    body: str, folder: Path, project: Path, within: Path, *, depth: int, left: Budget
+) -> str:
+    """``body`` with its ``{{< include file >}}`` shortcodes replaced by the files (relative
+    to ``folder``, or to the project's folder from ``/``), their front matter dropped,
+    expanded in turn, at most :data:`MAX_INCLUDE_DEPTH` deep and within the page's
+    :class:`~._budget.Budget`; a file missing or outside ``within`` leaves the shortcode."""
+    if "{{<" not in body:
+        return body
+
+    def replace(match: re.Match[str]) -> str:
+        name = match.group(1)
+        base = project if name.startswith("/") else folder
+        file = (base / name.lstrip("/")).resolve()
+        if depth >= MAX_INCLUDE_DEPTH or not file.is_relative_to(within) or not file.is_file():
+            return match.group(0)
+        try:
+            text = read_text_file(file, where=file.name, within=within).replace("\r\n", "\n")
+            text = split_front_matter(text, path=file.name, lenient=True).body
+        except SourceError:
+            return match.group(0)
+        if not left.take(text):
+            return match.group(0)
+        return _includes(
+            text.rstrip("\n"), file.parent, project, within, depth=depth + 1, left=left
+        )
+
+    return _INCLUDE.sub(replace, body)
 
 
 @dataclass
