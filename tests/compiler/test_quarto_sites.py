@@ -372,3 +372,49 @@ def test_includes_stop_at_the_depth_limit_and_the_budget(tmp_path: Path) -> None
     # (8**8 copies) stop at the page's budget of characters.
     assert body.count("again") == 8
     assert len(body) < 5 * 1024 * 1024
+
+
+def test_a_listing_pages_posts_follow_it_newest_first(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "blog",
+        {
+            "_quarto.yml": "project:\n  type: website\nwebsite:\n  navbar:\n"
+            "    left: [blog/index.qmd]\n",
+            "index.qmd": _page("Home"),
+            "about.qmd": _page("About"),
+            "blog/index.qmd": _page("Blog", extra="listing:\n  contents: '**.qmd'\n"),
+            "blog/old/index.qmd": _page("Old news", extra="date: 2023-01-05\n"),
+            "blog/new/index.qmd": _page("New news", extra="date: 2024-06-01\n"),
+            "blog/undated.qmd": _page("Undated"),
+            "notes/index.qmd": _page("Notes", extra="listing:\n  sort: title\n"),
+            "notes/b.qmd": _page("Beta"),
+            "notes/a.qmd": _page("Alpha"),
+        },
+        catalog=None,
+    )
+    # The navbar's blog page, then its posts newest first (undated last); the other pages by
+    # path, a listing page's own pages after it in its sort order (by title).
+    assert toc_order(load_markdown_tree(root)) == [
+        "index",
+        "blog/index",
+        "blog/new/index",
+        "blog/old/index",
+        "blog/undated",
+        "about",
+        "notes/index",
+        "notes/a",
+        "notes/b",
+    ]
+
+
+def test_only_the_first_listing_pages_are_read(tmp_path: Path) -> None:
+    files = {"_quarto.yml": "project:\n  type: website\n"}
+    for i in range(70):
+        files[f"l{i:02}/index.qmd"] = _page(f"L{i}", extra="listing:\n  sort: title\n")
+        files[f"l{i:02}/z.qmd"] = _page("A page")
+        files[f"l{i:02}/a.qmd"] = _page("Z page")
+    order = toc_order(load_markdown_tree(write_tree(tmp_path / "many", files, catalog=None)))
+    # MAX_LISTINGS (64) listing pages order their pages by title (z before a); past them,
+    # by path.
+    assert order[:3] == ["l00/index", "l00/z", "l00/a"]
+    assert order[-3:] == ["l69/a", "l69/index", "l69/z"]

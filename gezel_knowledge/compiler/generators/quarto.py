@@ -20,7 +20,10 @@ Navigation, by ``project.type``:
   glob: the pages they match, Quarto's way: a folder is a section led by its ``index`` page,
   sorted by ``order`` front matter, then files before folders, then by name, case aside);
   then the navbar's pages (``website.navbar`` ``left``, ``right``, their menus) the sidebars
-  do not list; then every other page rendered, by path. The sidebars may come from the
+  do not list; then every other page rendered, by path; the pages a listing page lists
+  (front matter ``listing``: ``contents`` globs from its folder, by default every page below
+  it; ``sort``, by default newest ``date`` first, then ``title``) that no navigation places
+  follow that listing page, in its order. The sidebars may come from the
   ``metadata-files`` the configuration names (a missing one, which a tool such as quartodoc
   writes at render time, is skipped).
 
@@ -68,6 +71,9 @@ _README = frozenset({"README.md", "README.qmd", "README.Rmd", "README.rmd"})
 _MAX_METADATA_FILES = 16
 _APPENDICES = "Appendices"
 _QUARTODOC_DIR = "reference"
+MAX_LISTINGS = 64
+"""Listing pages whose lists are read (each scans every page: a bound on the work)."""
+_MAX_LISTING_GLOBS = 16
 MAX_INCLUDE_DEPTH = 8
 # An include shortcode on a line of its own; `{{{< include x >}}}` is an escaped one (text).
 _INCLUDE = re.compile(
@@ -372,11 +378,63 @@ class _Project:
                 root.children.append(section)
         navbar = config.mapping(website.get("navbar"))
         self._navbar([*_listing(navbar.get("left")), *_listing(navbar.get("right"))], root, 0)
+        listed = self._listings()
+        deferred = {rel for pages in listed.values() for rel in pages} - self.placed
         for rel in self.inputs:
-            if rel not in self.placed:
+            if rel not in self.placed and rel not in deferred:
                 self.placed.add(rel)
                 _append(root, OutlinePage(rel, None, None, self.where, None))
+        _follow_listings(root, listed, self.placed, self.where)
         return Outline("quarto", root, self.where, interleaved_root=True)
+
+    def _listings(self) -> dict[str, list[str]]:
+        """The pages each listing page lists (front matter ``listing``), in its sort order:
+        ``contents`` globs from the page's folder (default: every page below it), sorted by
+        ``sort`` (``date desc``, ``title``, ``false`` for the order of ``contents``; by
+        default newest first, then by title)."""
+        out: dict[str, list[str]] = {}
+        for rel, front in self.inputs.items():
+            if len(out) >= MAX_LISTINGS:
+                break
+            listings = [x for x in _listing(front.get("listing")) if isinstance(x, dict)]
+            if front.get("listing") == "default" or front.get("listing") is True:
+                listings = [{}]
+            folder = PurePosixPath(rel).parent
+            pages: list[str] = []
+            for listing in listings:
+                found = self._listed(rel, folder, listing)
+                pages += [p for p in found if p not in pages]
+            if pages:
+                out[rel] = pages
+        return out
+
+    def _listed(self, rel: str, folder: PurePosixPath, listing: dict[str, Any]) -> list[str]:
+        prefix = "" if str(folder) == "." else f"{folder}/"
+        globs = [g for g in _listing(listing.get("contents")) if isinstance(g, str)]
+        globs = globs[:_MAX_LISTING_GLOBS]
+        patterns = globs or ["**"]
+        found: list[str] = []
+        for pattern in patterns:
+            text = pattern.removeprefix("./")
+            if text.startswith("**") and not text.startswith("**/"):
+                text = "**/*" + text[2:]  # `**.qmd`: any page below, at any depth
+            target = (self.ctx.content_root / prefix / text).resolve()
+            if "*" not in text and target.is_dir():
+                text = text.rstrip("/") + "/**"
+            matcher = Glob([prefix + text])
+            found += [p for p in self.inputs if p != rel and p not in found and matcher.match(p)]
+        sort = listing.get("sort", ["date desc", "title"])
+        if sort is False:
+            return found
+        keys = [k for k in _listing(sort) if isinstance(k, str)]
+        for key in reversed(keys):  # the last key first: a stable sort keeps its order below
+            field_name, _, direction = key.strip().partition(" ")
+            descending = direction.strip().lower() == "desc"
+            present = [p for p in found if self.inputs[p].get(field_name) is not None]
+            absent = [p for p in found if self.inputs[p].get(field_name) is None]
+            present.sort(key=lambda p: str(self.inputs[p].get(field_name)), reverse=descending)
+            found = present + absent
+        return found
 
     def _chapters(self, entries: Any, into: OutlineSection, depth: int) -> None:
         """``book.chapters`` (or ``appendices``): paths, and ``part`` entries with chapters."""
@@ -551,6 +609,29 @@ class _Project:
             self._place_entry(child, section)
         if not section.children:
             into.children.remove(section)
+
+
+def _follow_listings(
+    root: OutlineSection, listed: dict[str, list[str]], placed: set[str], where: str
+) -> None:
+    """Each listing page's pages the navigation does not place, right after it, in order."""
+
+    def visit(section: OutlineSection) -> None:
+        children: list[OutlineSection | OutlinePage] = []
+        for child in section.children:
+            children.append(child)
+            if isinstance(child, OutlineSection):
+                visit(child)
+                continue
+            for rel in listed.get(child.path, ()):
+                if rel not in placed:
+                    placed.add(rel)
+                    children.append(OutlinePage(rel, None, None, where, None))
+        for position, child in enumerate(children):
+            child.order = position
+        section.children = children
+
+    visit(root)
 
 
 @dataclass
