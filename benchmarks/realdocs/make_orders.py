@@ -1426,7 +1426,7 @@ def _quarto_inputs(site: Path) -> list[str]:
     return out
 
 
-def quarto(site: Path) -> list[str]:  # noqa: C901 (one reading, kept whole)
+def quarto(site: Path) -> list[str]:  # noqa: C901, PLR0912, PLR0915 (one reading, kept whole)
     """Quarto by its documented rules: a book's chapters, parts and appendices; a website's
     home page, sidebars (sections depth first, auto entries), navbar, then its other pages."""
     config = yaml.safe_load((site / "_quarto.yml").read_text(encoding="utf-8")) or {}
@@ -1442,7 +1442,7 @@ def quarto(site: Path) -> list[str]:  # noqa: C901 (one reading, kept whole)
     out: list[str] = []
 
     def add(target: str) -> None:
-        target = target.split("#")[0].removeprefix("./").strip("/")
+        target = target.split("#", maxsplit=1)[0].removeprefix("./").strip("/")
         stem = target.removesuffix(".html")
         index = (f"{stem}/index" if stem else "index") + "{}"
         suffixes = (".qmd", ".md", ".ipynb", ".Rmd")
@@ -1470,11 +1470,7 @@ def quarto(site: Path) -> list[str]:  # noqa: C901 (one reading, kept whole)
         base = pattern.strip("/")
         if (site / base).is_dir():
             pattern = base + "/**"
-        hits = [
-            i
-            for i in inputs
-            if fnmatch.fnmatch(i, pattern) or (pattern == "*" and "/" in i)
-        ]
+        hits = [i for i in inputs if fnmatch.fnmatch(i, pattern) or (pattern == "*" and "/" in i)]
         hits = [h for h in hits if h.split("/")[-1].split(".")[0] != "index" or "/" in h]
 
         def key(rel: str) -> tuple[Any, ...]:
@@ -1514,7 +1510,43 @@ def quarto(site: Path) -> list[str]:  # noqa: C901 (one reading, kept whole)
             target = entry if isinstance(entry, str) else entry.get("href") or entry.get("file")
             if isinstance(target, str) and "://" not in target:
                 add(target)
-    return out + [i for i in inputs if i not in out]
+    # A listing page's pages (its `contents` globs from its folder, by default all below it),
+    # newest `date` first then by title unless `sort` says otherwise, follow it when no
+    # navigation places them.
+    listed: dict[str, list[str]] = {}
+    for rel in inputs:
+        front = {} if rel.endswith(".ipynb") else _front_matter(site / rel)
+        spec = front.get("listing")
+        specs = [spec] if isinstance(spec, dict) else [x for x in spec or [] if isinstance(x, dict)]
+        if spec in ("default", True):
+            specs = [{}]
+        folder = posixpath.dirname(rel)
+        for listing in specs:
+            globs = listing.get("contents") or ["**"]
+            globs = [globs] if isinstance(globs, str) else globs
+            hits = [
+                i
+                for i in inputs
+                if i != rel and any(fnmatch.fnmatch(i, posixpath.join(folder, g)) for g in globs)
+            ]
+            sort = listing.get("sort", ["date desc", "title"])
+            if sort is not False:
+                for key in reversed([sort] if isinstance(sort, str) else sort):
+                    name, _, way = key.partition(" ")
+                    has = [h for h in hits if _front_matter(site / h).get(name) is not None]
+                    hits = sorted(
+                        has,
+                        key=lambda h, n=name: str(_front_matter(site / h)[n]),
+                        reverse=way == "desc",
+                    ) + [h for h in hits if h not in has]
+            listed.setdefault(rel, []).extend(h for h in hits if h not in listed.get(rel, []))
+    later = {h for hits in listed.values() for h in hits} - set(out)
+    pages = out + [i for i in inputs if i not in out and i not in later]
+    final: list[str] = []
+    for rel in pages:
+        final.append(rel)
+        final += [h for h in listed.get(rel, []) if h in later and h not in final]
+    return final
 
 
 MAKERS: dict[str, Callable[[Path], list[str]]] = {
