@@ -62,7 +62,7 @@ DATA = HERE / "realdocs"
 DEFAULT_TREES = HERE.parents[1] / "realdocs-trees"
 DEFAULT_MIRROR = Path("/work/.mirror")
 CREATED_AT = "2026-01-01T00:00:00Z"
-PAGE_SUFFIXES = (".md", ".mdx", ".ipynb", ".markdown")
+PAGE_SUFFIXES = (".md", ".mdx", ".ipynb", ".markdown", ".qmd", ".Rmd")
 GENERATORS = (
     "mkdocs",
     "mdbook",
@@ -80,6 +80,7 @@ GENERATORS = (
     "mintlify",
     "nextra",
     "fumadocs",
+    "quarto",
     "folders",
 )
 GOALS = {"false_free_trees": 20, "first": 0.8, "top3": 0.95}

@@ -1405,6 +1405,150 @@ def fumadocs(site: Path) -> list[str]:  # noqa: C901, PLR0915 (one reading, kept
     return [_rel(site, p) for p in dict.fromkeys(order + rest)]
 
 
+_QUARTO_PAGES = (".qmd", ".md", ".markdown", ".rmd", ".rmarkdown", ".ipynb")
+
+
+def _quarto_inputs(site: Path) -> list[str]:
+    """The files ``quarto render`` renders (quarto-cli projectInputFiles): page suffixes, not
+    under a ``_``/``.`` name, no README, no engine environment folder; drafts left out."""
+    out = []
+    for p in sorted(site.rglob("*")):
+        rel = p.relative_to(site)
+        if not p.is_file() or p.suffix.lower() not in _QUARTO_PAGES:
+            continue
+        if any(part[0] in "_." for part in rel.parts) or p.stem == "README":
+            continue
+        if any(part in ("venv", "env", "renv", "packrat", "rsconnect") for part in rel.parts):
+            continue
+        if p.suffix != ".ipynb" and _front_matter(p).get("draft") is True:
+            continue
+        out.append(rel.as_posix())
+    return out
+
+
+def quarto(site: Path) -> list[str]:  # noqa: C901, PLR0912, PLR0915 (one reading, kept whole)
+    """Quarto by its documented rules: a book's chapters, parts and appendices; a website's
+    home page, sidebars (sections depth first, auto entries), navbar, then its other pages."""
+    config = yaml.safe_load((site / "_quarto.yml").read_text(encoding="utf-8")) or {}
+    for extra in config.get("metadata-files") or []:
+        if (site / extra).is_file():
+            more = yaml.safe_load((site / extra).read_text(encoding="utf-8")) or {}
+            for key, value in more.items():
+                if isinstance(value, dict) and isinstance(config.get(key), dict):
+                    config[key] = {**value, **config[key]}
+                else:
+                    config.setdefault(key, value)
+    inputs = _quarto_inputs(site)
+    out: list[str] = []
+
+    def add(target: str) -> None:
+        target = target.split("#", maxsplit=1)[0].removeprefix("./").strip("/")
+        stem = target.removesuffix(".html")
+        index = (f"{stem}/index" if stem else "index") + "{}"
+        suffixes = (".qmd", ".md", ".ipynb", ".Rmd")
+        for c in (target, *(stem + s for s in suffixes), *(index.format(s) for s in suffixes)):
+            if c in inputs and c not in out:
+                out.append(c)
+                return
+
+    if (config.get("project") or {}).get("type") == "book":
+        book = config.get("book") or {}
+
+        def chapters(items: list[Any]) -> None:
+            for item in items or []:
+                if isinstance(item, str):
+                    add(item)
+                elif isinstance(item, dict) and "part" in item:
+                    add(item["part"])
+                    chapters(item.get("chapters") or [])
+
+        chapters(book.get("chapters") or [])
+        chapters(book.get("appendices") or [])
+        return out
+
+    def auto(pattern: str) -> None:
+        base = pattern.strip("/")
+        if (site / base).is_dir():
+            pattern = base + "/**"
+        hits = [i for i in inputs if fnmatch.fnmatch(i, pattern) or (pattern == "*" and "/" in i)]
+        hits = [h for h in hits if h.split("/")[-1].split(".")[0] != "index" or "/" in h]
+
+        def key(rel: str) -> tuple[Any, ...]:
+            order = _front_matter(site / rel).get("order")
+            numeric = isinstance(order, (int, float))
+            return (not numeric, order if numeric else 0, rel.count("/"), rel.upper())
+
+        for rel in sorted(hits, key=key):
+            add(rel)
+
+    def contents(items: Any) -> None:
+        if isinstance(items, str):
+            items = [{"auto": items}]
+        for item in items or []:
+            if isinstance(item, str):
+                if item == "auto" or "*" in item:
+                    auto("*" if item == "auto" else item)
+                else:
+                    add(item)
+            elif isinstance(item, dict):
+                if "auto" in item:
+                    auto("*" if item["auto"] is True else str(item["auto"]))
+                if "href" in item or "file" in item:
+                    add(str(item.get("href") or item.get("file")))
+                if isinstance(item.get("section"), str) and "contents" in item:
+                    add(item["section"])
+                contents(item.get("contents") or [])
+
+    add("index")
+    website = config.get("website") or {}
+    sidebars = website.get("sidebar") or []
+    for sidebar in sidebars if isinstance(sidebars, list) else [sidebars]:
+        contents(sidebar.get("contents") or [])
+    navbar = website.get("navbar") or {}
+    for item in (navbar.get("left") or []) + (navbar.get("right") or []):
+        for entry in [item, *((item.get("menu") or []) if isinstance(item, dict) else [])]:
+            target = entry if isinstance(entry, str) else entry.get("href") or entry.get("file")
+            if isinstance(target, str) and "://" not in target:
+                add(target)
+    # A listing page's pages (its `contents` globs from its folder, by default all below it),
+    # newest `date` first then by title unless `sort` says otherwise, follow it when no
+    # navigation places them.
+    listed: dict[str, list[str]] = {}
+    for rel in inputs:
+        front = {} if rel.endswith(".ipynb") else _front_matter(site / rel)
+        spec = front.get("listing")
+        specs = [spec] if isinstance(spec, dict) else [x for x in spec or [] if isinstance(x, dict)]
+        if spec in ("default", True):
+            specs = [{}]
+        folder = posixpath.dirname(rel)
+        for listing in specs:
+            globs = listing.get("contents") or ["**"]
+            globs = [globs] if isinstance(globs, str) else globs
+            hits = [
+                i
+                for i in inputs
+                if i != rel and any(fnmatch.fnmatch(i, posixpath.join(folder, g)) for g in globs)
+            ]
+            sort = listing.get("sort", ["date desc", "title"])
+            if sort is not False:
+                for key in reversed([sort] if isinstance(sort, str) else sort):
+                    name, _, way = key.partition(" ")
+                    has = [h for h in hits if _front_matter(site / h).get(name) is not None]
+                    hits = sorted(
+                        has,
+                        key=lambda h, n=name: str(_front_matter(site / h)[n]),
+                        reverse=way == "desc",
+                    ) + [h for h in hits if h not in has]
+            listed.setdefault(rel, []).extend(h for h in hits if h not in listed.get(rel, []))
+    later = {h for hits in listed.values() for h in hits} - set(out)
+    pages = out + [i for i in inputs if i not in out and i not in later]
+    final: list[str] = []
+    for rel in pages:
+        final.append(rel)
+        final += [h for h in listed.get(rel, []) if h in later and h not in final]
+    return final
+
+
 MAKERS: dict[str, Callable[[Path], list[str]]] = {
     "mdbook": mdbook,
     "gitbook": gitbook,
@@ -1419,6 +1563,7 @@ MAKERS: dict[str, Callable[[Path], list[str]]] = {
     "mintlify": mintlify,
     "nextra": nextra,
     "fumadocs": fumadocs,
+    "quarto": quarto,
     "docusaurus-all": lambda site: docusaurus(site, only_first=False),
 }
 

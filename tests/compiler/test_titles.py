@@ -28,6 +28,11 @@ from tests.faults import assert_linear_time
         ("<code>x</code> and <em>y</em>", "x and y"),
         ("{doc}`Setting up <setup>`", "Setting up"),
         ("Heading {#custom-id}", "Heading"),
+        # Pandoc's (Quarto's) attribute lists: classes only, or `{-}` for unnumbered.
+        ("Welcome {.unnumbered}", "Welcome"),
+        ("Intro {#sec-intro .unnumbered}", "Intro"),
+        ("Preface {-}", "Preface"),
+        ("Sets {a, b}", "Sets {a, b}"),
         ("Stars \\*not\\* emphasis", "Stars *not* emphasis"),
         ("AT&amp;T  and\ttabs", "AT&T and tabs"),
         ("~~Old~~ New", "Old New"),

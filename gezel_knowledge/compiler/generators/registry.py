@@ -36,6 +36,7 @@ from gezel_knowledge.compiler.generators.mkdocs import MkDocs
 from gezel_knowledge.compiler.generators.myst import Myst
 from gezel_knowledge.compiler.generators.nextra import Nextra
 from gezel_knowledge.compiler.generators.outline import Outline
+from gezel_knowledge.compiler.generators.quarto import Quarto
 from gezel_knowledge.compiler.generators.sphinx import Sphinx
 from gezel_knowledge.compiler.generators.starlight import Starlight
 from gezel_knowledge.compiler.generators.vitepress import VitePress
@@ -58,6 +59,7 @@ GENERATORS: tuple[Generator, ...] = (
     MkDocs(),
     JupyterBook(),
     Myst(),
+    Quarto(),
     DocFx(),
     Docusaurus(),
     VitePress(),

@@ -5,7 +5,8 @@ A generator shows ``## `From` and `Into` `` as *From and Into*, ``[Guide](guide.
 content verbatim, links their text, emphasis and strikethrough their words, inline HTML its
 text, images nothing (their alt text when the title is only an image), MyST roles
 (``{doc}`Setup <setup>` ``) their text, backslash escapes and character references the
-character they stand for; a trailing ``{#id}`` attribute goes.
+character they stand for; a trailing attribute list goes (``{#id}``, ``{.class}``, Pandoc's
+``{-}``).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ _EMPHASIS = (
     re.compile(r"(?<![\w_])_(?=\S)(.+?)(?<=\S)_(?![\w_])"),
     re.compile(r"~~(?=\S)(.+?)(?<=\S)~~"),
 )
-_ATTRIBUTES = re.compile(r"\{\s*#[^}]*\}\Z")
+_ATTRIBUTES = re.compile(r"\{\s*(?:[#.][^}]*|-\s*)\}\Z")
 _ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
 _ROLE_TARGET = re.compile(r"<[^<>]*>\Z")
 _SPACES = re.compile(r"\s+")
