@@ -38,7 +38,7 @@ from urllib.parse import unquote
 import yaml
 
 HERE = Path(__file__).resolve().parent
-TREES = HERE.parents[2] / "realdocs-trees"
+TREES = Path(os.environ.get("GEZEL_REALDOCS_TREES") or HERE.parents[2] / "realdocs-trees")
 # Link text may hold balanced brackets (mdBook reads "[#[panic_handler]](panic-handler.md)").
 LINK = re.compile(r"\[(?:[^\[\]\\]|\\.|\[[^\[\]]*\])*\]\(([^)\s]*)\)")
 
@@ -601,6 +601,16 @@ def docusaurus(site: Path, *, only_first: bool = True) -> list[str]:
         for n in ("sidebars.json", "sidebars.js", "sidebars.ts")
         if (site_dir / n).is_file()
     )
+    # A versioned site serves `lastVersion`, else the newest of versions.json, from
+    # versioned_docs/ with its versioned_sidebars/ file.
+    versions = site_dir / "versions.json"
+    if versions.is_file():
+        last = re.search(r"lastVersion['\"]?:\s*['\"]([^'\"]+)['\"]", text)
+        names = json.loads(versions.read_text(encoding="utf-8"))
+        version = last.group(1) if last else (names[0] if names else "current")
+        if version != "current" and (site_dir / f"versioned_docs/version-{version}").is_dir():
+            docs = site_dir / f"versioned_docs/version-{version}"
+            sidebar_file = site_dir / f"versioned_sidebars/version-{version}-sidebars.json"
     sidebars = _load_sidebars(sidebar_file)
     ids = _doc_ids(docs)
     out: list[Path] = []
@@ -612,6 +622,15 @@ def docusaurus(site: Path, *, only_first: bool = True) -> list[str]:
         for value in sidebars.values():
             item(value)
         out.extend(p for p in ids.values() if p not in out)
+    # The docs options' `exclude` globs (relative to the docs folder) are no docs.
+    excluded = re.search(r"\bexclude['\"]?:\s*\[([^\]]*)\]", text)
+    if excluded:
+        globs = re.findall(r"['\"]([^'\"]+)['\"]", excluded.group(1))
+        out = [
+            p
+            for p in out
+            if not any(fnmatch.fnmatch(p.relative_to(docs).as_posix(), g) for g in globs)
+        ]
     return [_rel(site, p) for p in out]
 
 
@@ -1234,10 +1253,23 @@ def nextra(site: Path) -> list[str]:  # noqa: C901, PLR0915 (one reading, kept w
     depth first, an index page leading its folder; separators and links left out; hidden
     pages after the navigation in path order. Nextra 2 i18n: the default locale's files."""
     content = next(
-        c
-        for c in (site / "content", site / "pages", site / "src/content", site / "src/pages")
-        if c.is_dir()
+        (
+            c
+            for c in (site / "content", site / "pages", site / "src/content", site / "src/pages")
+            if c.is_dir()
+        ),
+        None,
     )
+    # Nextra 4 without a content folder: the app's page.mdx files are the pages, each at its
+    # folder's route; route groups `(name)` are no level; _private, [dynamic] and @slot
+    # folders are no pages of the docs.
+    app = content is None
+    if content is None:
+        content = next(c for c in (site / "app", site / "src/app") if c.is_dir())
+    global_meta: dict[str, Any] | None = None
+    for suffix in ("js", "jsx", "ts", "tsx", "mjs"):
+        if (content / f"_meta.global.{suffix}").is_file():
+            global_meta = _evaluated(content / f"_meta.global.{suffix}")
     locale = None
     for name in ("next.config.js", "next.config.mjs", "next.config.ts"):
         if (site / name).is_file():
@@ -1251,6 +1283,9 @@ def nextra(site: Path) -> list[str]:  # noqa: C901, PLR0915 (one reading, kept w
         name and a NUL mark."""
         dirs: dict[str, Path] = {}
         files: dict[str, Path] = {}
+        if app:
+            app_entries(folder, dirs, files, True)
+            return {**dirs, **{k + "\0file" if k in dirs else k: v for k, v in files.items()}}
         for child in sorted(folder.iterdir()):
             name = child.name
             if name.startswith((".", "_")) or name in ("api", "node_modules"):
@@ -1276,7 +1311,41 @@ def nextra(site: Path) -> list[str]:  # noqa: C901, PLR0915 (one reading, kept w
                 found[key] = files[key]
         return found
 
+    def page_of(folder: Path) -> Path | None:
+        return next((folder / n for n in ("page.mdx", "page.md") if (folder / n).is_file()), None)
+
+    def routed(name: str) -> bool:
+        return not name.startswith((".", "_", "[", "@")) and name != "node_modules"
+
+    def has_pages(folder: Path) -> bool:
+        return any(
+            page_of(Path(d)) is not None
+            for d, subs, _ in os.walk(folder)
+            if all(routed(p) for p in Path(d).relative_to(folder).parts)
+        )
+
+    def app_entries(folder: Path, dirs: dict[str, Path], files: dict[str, Path], top: bool) -> None:
+        if top and page_of(folder) is not None:
+            files["index"] = page_of(folder)  # type: ignore[assignment]
+        for child in sorted(c for c in folder.iterdir() if c.is_dir()):
+            if not routed(child.name):
+                continue
+            if child.name.startswith("("):
+                app_entries(child, dirs, files, False)
+            elif any(routed(c.name) and has_pages(c) for c in child.iterdir() if c.is_dir()):
+                dirs[child.name] = child
+            elif page_of(child) is not None:
+                files[child.name] = page_of(child)  # type: ignore[assignment]
+
     def meta(folder: Path) -> list[tuple[str, str]]:
+        if global_meta is not None:
+            here: Any = global_meta
+            for part in folder.relative_to(content).parts:
+                if part.startswith("("):
+                    continue
+                here = (here.get(part) or {}) if isinstance(here, dict) else {}
+                here = here.get("items", {}) if isinstance(here, dict) else {}
+            return [(k, json.dumps(v)) for k, v in here.items()] if isinstance(here, dict) else []
         names = [f"_meta.{locale}.json"] if locale else []
         names += ["_meta.json", "_meta.js", "_meta.jsx", "_meta.ts", "_meta.tsx"]
         for n in names:
