@@ -303,3 +303,26 @@ def test_detection_reads_only_the_head_of_a_large_configuration(tmp_path: Path) 
         tracemalloc.stop()
     assert found == root / "docs.json"
     assert peak < 20_000_000
+
+
+def test_a_parameter_field_answers_to_param_and_its_kebab_name(tmp_path: Path) -> None:
+    config = {"name": "Gadget", "navigation": {"pages": ["index", "client"]}}
+    root = write_tree(
+        tmp_path / "site",
+        {
+            "docs.json": json.dumps(config),
+            "index.mdx": _page(
+                "Welcome",
+                body="See [onError](/client#param-on-error), [the flag](/client#param-max-age), "
+                "[by kind](/client#path-onerror) and [none](/client#param-missing).\n",
+            ),
+            "client.mdx": _page(
+                "Client",
+                body='<ParamField path="onError" type="function">\nCalled.\n</ParamField>\n\n'
+                '<ParamField body="--max-age" type="number">\nSeconds.\n</ParamField>\n',
+            ),
+        },
+        catalog=None,
+    )
+    source = load_markdown_tree(root)
+    assert [w.message.split("'")[1] for w in source.warnings] == ["/client#param-missing"]

@@ -42,7 +42,9 @@ absolute (``/snippets/a.mdx``) or relative path are put in the page (:mod:`._mdx
 
 Metadata: ``name``, ``description``, the default language (Mintlify's ``cn`` and ``jp`` are
 ``zh`` and ``ja``), the publisher from a GitHub link of the footer's socials or the navbar.
-Anchors are GitHub's slugs.
+Anchors are Mintlify's slugs; a component has one too: an accordion or tab its title, a
+response field ``param-name``, a parameter field ``kind-name`` (``body-messages``) and
+``param-`` with its name in kebab case (``param-on-error`` for ``path="onError"``).
 """
 
 from __future__ import annotations
@@ -602,6 +604,23 @@ def _component_id(name: str, attributes: str) -> str | None:
     return f"{kind}-" + slugify(str(found[kind]), "mintlify")
 
 
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+
+
+def _param_anchor(attributes: str) -> str | None:
+    """``param-`` and a parameter field's name in kebab case: its camel-case words split,
+    slugged, hyphens at its ends dropped."""
+    found = {
+        m.group(1): m.group(2) if m.group(2) is not None else m.group(3)
+        for m in _ATTRIBUTE.finditer(attributes)
+    }
+    name = next((found[k] for k in _PARAM_KINDS if k in found), None)
+    if not name:
+        return None
+    words = slugify(_CAMEL.sub("-", str(name)), "mintlify").strip("-")
+    return "param-" + words if words else None
+
+
 def _component_ids(body: str) -> str:
     """``body`` with an ``id`` attribute on each component Mintlify anchors, so links to it
     resolve (fenced code left as written)."""
@@ -617,7 +636,15 @@ def _component_ids(body: str) -> str:
             return match.group(0)
         tag = f'<{name}{attributes} id="{anchor}"{closed}>'
         # A field is also reached by its name alone (`#api-params` for `api.params`).
-        return tag + f'<span id="{anchor[6:]}"></span>' if name == "ResponseField" else tag
+        if name == "ResponseField":
+            return tag + f'<span id="{anchor[6:]}"></span>'
+        # A parameter field is reached as `param-` and its name in kebab case too
+        # (`#param-on-error` for `path="onError"`, `#param-max-session-duration` for
+        # `--max-session-duration`), as Mintlify's newer pages link them.
+        if name == "ParamField":
+            kebab = _param_anchor(attributes)
+            return tag + f'<span id="{kebab}"></span>' if kebab else tag
+        return tag
 
     for line in body.split("\n"):
         opened = _FENCE.match(line)
