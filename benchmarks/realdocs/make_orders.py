@@ -1117,7 +1117,8 @@ def _mint_files(docs: Path) -> dict[str, Path]:
 
 def mintlify(site: Path) -> list[str]:  # noqa: C901, PLR0915 (one reading, kept whole)
     """Mintlify: the default language's and version's navigation depth first; hidden groups,
-    tabs and pages, OpenAPI endpoints and links left out; unlisted pages are not indexed."""
+    tabs and pages, OpenAPI endpoints, links and `url:` pages left out; unlisted pages are not
+    indexed."""
     config = _mint_site(site)
     docs = config.parent
     data = json.loads(config.read_text(encoding="utf-8"))
@@ -1134,6 +1135,9 @@ def mintlify(site: Path) -> list[str]:  # noqa: C901, PLR0915 (one reading, kept
         if found is None:
             return
         if not everything and _front_matter(found).get("hidden") is True:
+            return
+        # `url:` in the front matter: the entry links another site (organize/pages.mdx).
+        if "://" in str(_front_matter(found).get("url") or ""):
             return
         out.append(found)
 
