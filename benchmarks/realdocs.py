@@ -506,8 +506,10 @@ class PageMap:
             base = (self.site / content).resolve()
             roots += [base, *(p for p in base.parents if p.is_relative_to(self.site.resolve()))]
         roots = list(dict.fromkeys(roots))
+        # `docs/guide/page.mdx` is the Next.js app router's page of the `docs/guide` route.
+        names = ("index", "README", "page")
         for root in roots:
-            for candidate in (document_id, *(f"{document_id}/{n}" for n in ("index", "README"))):
+            for candidate in (document_id, *(f"{document_id}/{n}" for n in names)):
                 for suffix in PAGE_SUFFIXES:
                     page = root / f"{candidate}{suffix}"
                     if page.is_file():

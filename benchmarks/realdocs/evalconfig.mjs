@@ -1,4 +1,4 @@
-// Evaluate a VitePress or Astro configuration with node, for make_orders.py: bundled by
+// Evaluate a VitePress or Astro configuration (or a Nextra _meta.global file) with node, for make_orders.py: bundled by
 // esbuild, each package stubbed (a callable proxy returning its first object argument, made
 // iterable so that `...plugin({...})` spreads nothing:
 // defineConfig, starlight(), withPwa) but the real ones listed and node's own; the result
@@ -6,7 +6,7 @@
 // fast-glob, gray-matter> node evalconfig.mjs CONFIG OUT.json (run in CONFIG's folder).
 import { createRequire, builtinModules } from 'node:module';
 import { pathToFileURL } from 'node:url';
-import { writeFileSync, readFileSync } from 'node:fs';
+import { writeFileSync, readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 const [file, out] = process.argv.slice(2);
 // esbuild and the real packages come from NODE_PATH (a scratch node_modules outside the tree).
@@ -20,7 +20,8 @@ const stub = {
     // for its version), are stubbed; the site's own files are bundled as they are.
     build.onResolve({ filter: /.*/ }, args => {
       if (args.namespace === 'stub' || args.kind === 'entry-point') return undefined;
-      if (/^[./]/.test(args.path) && !args.path.includes('node_modules/')) return undefined;
+      // `/src/plugins/x` (Vite's project-root path) is no file path: stubbed as a package is.
+      if (/^[./]/.test(args.path) && !args.path.includes('node_modules/') && !(args.path.startsWith('/') && !existsSync(args.path))) return undefined;
       const pkg = args.path.startsWith('@') ? args.path.split('/').slice(0, 2).join('/') : args.path.split('/')[0];
       if (args.importer.includes('/node_modules/') || args.path.startsWith('node:') || builtinModules.includes(pkg) || REAL.has(args.path) || REAL.has(pkg)) return undefined;
       const names = new Set();
@@ -28,6 +29,8 @@ const stub = {
       const esc = args.path.replace(/[.*+?^${}()|[\]\\\/]/g, '\\$&');
       const re = new RegExp('import\\s+(?:type\\s+)?(?:[\\w$]+\\s*,\\s*)?\\{([^}]*)\\}\\s*from\\s*[\'"]' + esc + '[\'"]', 'g');
       for (const m of text.matchAll(re)) for (const part of m[1].split(',')) { const n = part.trim().replace(/^type\s+/, '').split(/\s+as\s+/)[0].trim(); if (n) names.add(n); }
+      // JSX (a Nextra _meta.global.tsx) imports the runtime's functions, not named in the text.
+      if (/jsx(-dev)?-runtime$/.test(args.path)) for (const n of ['jsx', 'jsxs', 'jsxDEV', 'Fragment']) names.add(n);
       return { path: args.path + '?' + [...names].join(','), namespace: 'stub' };
     });
     build.onLoad({ filter: /.*/, namespace: 'stub' }, args => ({

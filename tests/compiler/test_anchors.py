@@ -124,6 +124,14 @@ def test_headings_in_block_quotes_and_inline_attribute_ids_are_anchors() -> None
     assert found["theme"] == (3, 9)
 
 
+def test_a_heading_opening_a_list_item_is_an_anchor() -> None:
+    body = "# Options\n\n- #### `includeProcessedMarkdown`\n\n  Keeps the text.\n\n1. ### Second\n"
+    found = _anchors(body, "github")
+    assert found["includeprocessedmarkdown"][0] == 3
+    assert found["second"][0] == 7
+    assert "options" in found
+
+
 def test_a_link_whose_text_is_code_loses_its_url() -> None:
     # Docusaurus (github-slugger over the rendered text): the link's URL is no part of it.
     text = heading_text(

@@ -181,3 +181,31 @@ def test_includes_put_in_a_bounded_amount_of_text(tmp_path: Path) -> None:
     out = Fumadocs().expand(site, page, body, within=root)
     assert out.startswith("kept\n")
     assert len(out) <= MAX_EXPANDED + len(body)
+
+
+MODULE_SOURCE = """\
+import { loader } from 'fumadocs-core/source';
+import { docsRoute } from '../shared';
+export const source = loader(
+  {
+    docs: docs.toFumadocsSource(),
+    openapi: await openapi.staticSource({ baseDir: 'openapi/(generated)', meta: {} }),
+  },
+  { baseUrl: docsRoute, plugins: [icons()] },
+);
+export const blog = loader(posts.toFumadocsSource(), { baseUrl: '/blog' });
+"""
+
+
+def test_the_loaders_options_after_its_sources_in_a_source_module_folder(
+    tmp_path: Path,
+) -> None:
+    # `lib/source/index.tsx` is `lib/source`; the options follow the sources (Fumadocs 15+):
+    # the docs at /docs, the blog's loader a route.
+    files = {"lib/source.ts": "", "lib/source/index.tsx": MODULE_SOURCE}
+    root = _site(tmp_path, files)
+    (root / "lib/source.ts").unlink()
+    source = load_markdown_tree(root)
+    assert [w.message.split("'")[1] for w in source.warnings] == ["/docs/gone"]
+    body = next(d for d in source.documents if d.id == "index").load_body(LINKS)
+    assert "[setup](knowledge://tester/demo/guides/setup#line=" in body

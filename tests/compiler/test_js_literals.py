@@ -137,6 +137,8 @@ def test_each_bracket_is_parsed_once() -> None:
         "[",
         "`${",
         "`${`",
+        "x = `${a}${b}/`, ",
+        "`a${b}",
         "/*",
         "'",
         "{a: {b: 1}, c d}",
@@ -405,4 +407,21 @@ def test_a_regular_expression_is_kept_as_its_source() -> None:
     assert read_module(text).exported == {
         "a": [Regex("^\\/play", ""), Regex("x+", "gi")],
         "b": UNKNOWN,
+    }
+
+
+def test_a_template_of_names_bound_to_scalars_is_their_text() -> None:
+    # Capacitor's docusaurus.config.js: `baseUrl: \`${BASE_URL}/\``.
+    module = read_module(
+        "const BASE_URL = '/docs';\nconst HOST = 'capacitorjs.com';\nconst PORT = 8080;\n"
+        "module.exports = { url: `https://${HOST}:${ PORT }`, baseUrl: `${BASE_URL}/`,\n"
+        "  call: `${f()}`, member: `${a.b}`, unbound: `${NOPE}/x`, nested: `${`${BASE_URL}`}` };\n"
+    )
+    assert module.exported == {
+        "url": "https://capacitorjs.com:8080",
+        "baseUrl": "/docs/",
+        "call": UNKNOWN,
+        "member": UNKNOWN,
+        "unbound": UNKNOWN,
+        "nested": UNKNOWN,
     }

@@ -303,3 +303,73 @@ def test_detection_reads_only_the_head_of_a_large_configuration(tmp_path: Path) 
         tracemalloc.stop()
     assert found == root / "docs.json"
     assert peak < 20_000_000
+
+
+def test_a_parameter_field_answers_to_param_and_its_kebab_name(tmp_path: Path) -> None:
+    config = {"name": "Gadget", "navigation": {"pages": ["index", "client"]}}
+    root = write_tree(
+        tmp_path / "site",
+        {
+            "docs.json": json.dumps(config),
+            "index.mdx": _page(
+                "Welcome",
+                body="See [onError](/client#param-on-error), [the flag](/client#param-max-age), "
+                "[by kind](/client#path-onerror) and [none](/client#param-missing).\n",
+            ),
+            "client.mdx": _page(
+                "Client",
+                body='<ParamField path="onError" type="function">\nCalled.\n</ParamField>\n\n'
+                '<ParamField body="--max-age" type="number">\nSeconds.\n</ParamField>\n',
+            ),
+        },
+        catalog=None,
+    )
+    source = load_markdown_tree(root)
+    assert [w.message.split("'")[1] for w in source.warnings] == ["/client#param-missing"]
+
+
+def test_an_api_page_finds_its_operation_in_any_openapi_file_and_url_pages_are_links(
+    tmp_path: Path,
+) -> None:
+    spec = {
+        "openapi": "3.1.0",
+        "paths": {"/agents": {"post": {"summary": "Create an agent", "description": "Makes one."}}},
+    }
+    config = {"name": "Gadget", "navigation": {"pages": ["index", "api/create", "ios"]}}
+    root = write_tree(
+        tmp_path / "site",
+        {
+            "docs.json": json.dumps(config),
+            "index.mdx": _page("Welcome", body="See [iOS](/ios).\n"),
+            "api/create.mdx": _page("Create", 'openapi: "POST /agents"\n'),
+            "api/rest/openapi.json": json.dumps(spec, indent=2),
+            "ios.mdx": _page("iOS SDK", 'url: "https://ios.example.com/"\n'),
+        },
+        catalog=None,
+    )
+    source = load_markdown_tree(root)
+    # The spec under api/rest/ is found though docs.json names none; the `url:` page is a
+    # link of the navigation, no document, and a link to it is kept silently.
+    assert toc_order(source) == ["index", "api/create"]
+    assert source.warnings == ()
+    body = next(d for d in source.documents if d.id == "api/create").load_body(LINKS)
+    assert "Makes one." in body
+
+
+def test_an_openapi_file_behind_a_linked_folder_is_not_read(tmp_path: Path) -> None:
+    spec = {"openapi": "3.1.0", "paths": {"/agents": {"post": {"description": "Outside."}}}}
+    outside = write_tree(tmp_path / "outside", {"openapi.json": json.dumps(spec)}, catalog=None)
+    config = {"name": "Gadget", "navigation": {"pages": ["index", "api/create"]}}
+    root = write_tree(
+        tmp_path / "site",
+        {
+            "docs.json": json.dumps(config),
+            "index.mdx": _page("Welcome"),
+            "api/create.mdx": _page("Create", 'openapi: "POST /agents"\n'),
+        },
+        catalog=None,
+    )
+    (root / "specs").symlink_to(outside, target_is_directory=True)
+    source = load_markdown_tree(root)
+    body = next(d for d in source.documents if d.id == "api/create").load_body(LINKS)
+    assert "Outside." not in body

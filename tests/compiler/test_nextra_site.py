@@ -171,3 +171,91 @@ def test_the_html_lang_of_a_layout_is_found_in_linear_time() -> None:
         found = pattern.search('<body/><html className="x" lang={"pt-BR"}>')
         assert found is not None
         assert found.group(1) == "pt-BR"
+
+
+GLOBAL_META = """\
+import type { MetaRecord } from 'nextra'
+import { Badge } from '../components/badge'
+
+const GUIDE: MetaRecord = {
+  _: { type: 'separator', title: 'Basics' },
+  setup: '',
+  usage: { title: <Badge>Usage</Badge> },
+  more: { title: 'More', href: 'https://example.com' },
+}
+
+export default {
+  index: { type: 'page', display: 'hidden' },
+  docs: {
+    type: 'page',
+    title: 'Documentation',
+    items: {
+      guide: { title: 'The guide', items: GUIDE },
+      index: '',
+      reference: 'Reference',
+    },
+  },
+  about: { type: 'page' },
+}
+"""
+
+
+def _app_site(tmp_path: Path) -> Path:
+    return write_tree(
+        tmp_path / "site",
+        {
+            "next.config.ts": "import nextra from 'nextra'\nexport default nextra({})({})\n",
+            "app/layout.tsx": LAYOUT,
+            "app/page.tsx": "export default function Home() { return null }\n",
+            "app/_meta.global.tsx": GLOBAL_META,
+            "app/about/page.mdx": _page("About"),
+            "app/docs/page.mdx": _page("Introduction", "See [usage](./docs/guide/usage).\n"),
+            "app/docs/reference/page.mdx": _page(
+                "Reference", "Read [the setup](./guide/setup#install) and [a tab](/docs/tabs).\n"
+            ),
+            "app/docs/(basics)/guide/page.mdx": _page("Guide"),
+            "app/docs/(basics)/guide/old.mdx": "An imported part, no page.\n",
+            "app/docs/(basics)/guide/setup/page.mdx": _page("Setup", "## Install\n"),
+            "app/docs/(basics)/guide/usage/page.mdx": _page(
+                "Usage", "See [the reference](../reference).\n"
+            ),
+            "app/docs/(basics)/guide/zeta/page.md": _page("Zeta"),
+            "app/docs/_private/page.mdx": _page("Private"),
+            "app/docs/[name]/page.tsx": "export default function Built() { return null }\n",
+        },
+        catalog=None,
+    )
+
+
+def test_an_app_router_site_reads_page_files_and_its_global_meta(tmp_path: Path) -> None:
+    source = load_markdown_tree(_app_site(tmp_path))
+    assert source.site == "nextra"
+    # Pages are the page.mdx/page.md files at their folder's route (a route group is no
+    # level; a private folder and other .mdx files are no pages); _meta.global gives each
+    # folder its `items` in order, unlisted entries following by name.
+    assert toc_order(source) == [
+        "docs/guide/setup",
+        "docs/guide/usage",
+        "docs/guide",
+        "docs/guide/zeta",
+        "docs",
+        "docs/reference",
+        "about",
+    ]
+    titles = {d.id: d.title for d in source.documents}
+    assert titles["docs/reference"] == "Reference"
+    assert "The guide" in [t.name for t in source.topics]
+    assert source.metadata.name == "Gizmo"
+    assert source.metadata.language == "en"
+
+
+def test_an_app_router_pages_links_resolve_from_its_route(tmp_path: Path) -> None:
+    # A page is its folder's route, its links URL-relative: `/docs/reference` links
+    # `./guide/setup` to `/docs/guide/setup`, `/docs/guide/usage` links `../reference` to
+    # `/docs/reference`; `/docs/tabs` is a page of the dynamic `[name]` route.
+    source = load_markdown_tree(_app_site(tmp_path))
+    assert source.warnings == ()
+    body = next(d for d in source.documents if d.id == "docs/reference").load_body(LINKS)
+    assert "[the setup](knowledge://tester/demo/docs/guide/setup#line=" in body
+    body = next(d for d in source.documents if d.id == "docs/guide/usage").load_body(LINKS)
+    assert "[the reference](knowledge://tester/demo/docs/reference)" in body

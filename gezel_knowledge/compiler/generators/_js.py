@@ -8,10 +8,11 @@ expressions (as :class:`Regex`, their source), and
 ``require('x')``/``require.resolve('x')`` as the string they name, and so
 ``path.join(__dirname, 'x')``/``path.resolve(__dirname, 'x')`` (the parts joined). A name bound
 to a literal earlier in the file (``const items = [...]``, ``const last = '11.x'``) stands for
-it, in a value, a computed key (``[last]: {...}``) or a spread (``[...items, 'x']``,
-``{...base}``). A test of an environment variable (``process.env.X ? a : b``,
-``process.env.X || b``) is ``b``, what a build with none set gives. Anything else that needs
-JavaScript to evaluate (a call, an interpolated template) is :data:`UNKNOWN`.
+it, in a value, a computed key (``[last]: {...}``), a spread (``[...items, 'x']``,
+``{...base}``) or a template's ``${name}`` (a string or a number). A test of an environment
+variable (``process.env.X ? a : b``, ``process.env.X || b``) is ``b``, what a build with none
+set gives. Anything else that needs JavaScript to evaluate (a call, a template interpolating
+more than a name) is :data:`UNKNOWN`.
 
 The files are untrusted, so everything here is linear in the text: one pass of the tokenizer,
 brackets matched once, each literal parsed once (a failed attempt is remembered), nesting
@@ -90,8 +91,9 @@ evaluate (``{...make(), x: 1}``): what it copies is unknown."""
 
 @dataclass(frozen=True, slots=True)
 class Token:
-    """One token: ``str`` (``value`` ``None`` for an interpolated template), ``num``,
-    ``ident``, ``punc`` or ``regex``."""
+    """One token: ``str`` (``value`` ``None`` for an interpolated template), ``tmpl`` (a
+    template interpolating names only: its parts, ``(True, name)`` or ``(False, text)``),
+    ``num``, ``ident``, ``punc`` or ``regex``."""
 
     kind: str
     value: Any
@@ -225,6 +227,24 @@ def _template_end(text: str, start: int) -> tuple[int, bool]:
     return n, dynamic
 
 
+# `${NAME}` in a template literal: a name, which a binding may give.
+_PLACEHOLDER = re.compile(r"\$\{\s*([A-Za-z_$][\w$]*)\s*\}")
+
+
+def _template_parts(body: str) -> tuple[tuple[bool, str], ...] | None:
+    """An interpolated template's text and names in order (``True`` for a name), when every
+    ``${...}`` holds a name only; else ``None``."""
+    parts: list[tuple[bool, str]] = []
+    cursor = 0
+    for match in _PLACEHOLDER.finditer(body):
+        parts += [(False, _unescape(body[cursor : match.start()])), (True, match.group(1))]
+        cursor = match.end()
+    rest = body[cursor:]
+    if "${" in rest or any("${" in text for named, text in parts if not named):
+        return None
+    return (*parts, (False, _unescape(rest)))
+
+
 def _regex_end(text: str, start: int) -> int:
     i, n, in_class = start + 1, len(text), False
     while i < n:
@@ -270,7 +290,10 @@ def _token(text: str, i: int, last: Any) -> tuple[Token, int, Any]:
         return Token("str", _unescape(body)), end, "str"
     if c == "`":
         end, dynamic = _template_end(text, i)
-        return Token("str", None if dynamic else _unescape(text[i + 1 : end - 1])), end, "str"
+        if dynamic:
+            parts = _template_parts(text[i + 1 : end - 1])
+            return Token("tmpl", parts) if parts else Token("str", None), end, "str"
+        return Token("str", _unescape(text[i + 1 : end - 1])), end, "str"
     if c == "/" and last in _REGEX_AFTER:
         end = _regex_end(text, i)
         return Token("regex", text[i:end]), end, "regex"
@@ -507,8 +530,8 @@ class _Reader:
                 inner, inner_end = self.value(k + 1, close, depth + 1)
                 result = inner if inner_end == close else UNKNOWN
             after = close + 1
-        elif tok.kind in ("str", "num", "regex"):
-            result = _scalar(tok)
+        elif tok.kind in ("str", "num", "regex", "tmpl"):
+            result = self.template(tok.value) if tok.kind == "tmpl" else _scalar(tok)
         elif tok.kind == "ident" and (unset := self.env_default(k, end, depth)) is not None:
             return unset
         elif tok.kind == "ident":
@@ -697,6 +720,17 @@ class _Reader:
             return UNKNOWN
         self.spread_budget -= len(value)
         return value
+
+    def template(self, parts: tuple[tuple[bool, str], ...]) -> Any:
+        """A template of names (```${BASE_URL}/```): each name bound to a string or a number
+        earlier in the file, else :data:`UNKNOWN`."""
+        out: list[str] = []
+        for named, text in parts:
+            value = self.bindings.get(text, UNKNOWN) if named else text
+            if isinstance(value, bool) or not isinstance(value, str | int | float):
+                return UNKNOWN
+            out.append(str(value))
+        return "".join(out)
 
     def key(self, k: int) -> tuple[str | None, int] | None:
         """A property's key at ``k`` and the index of its last token (``None`` as the key

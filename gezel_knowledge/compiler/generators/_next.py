@@ -11,6 +11,7 @@ below it. These are routes a link may name, kept as written without a warning.
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 from pathlib import Path
@@ -26,10 +27,17 @@ _MAX_BODY = 200_000
 _MAX_METHODS = 8
 """``redirects()``/``rewrites()`` bodies read (a config has one of each)."""
 # `async redirects() {` / `redirects: async () => {`: the body returning the list.
-_METHOD = re.compile(r"\b(?:redirects|rewrites)\s*(?:\(\s*\)|:\s*(?:async\s*)?\(\s*\)\s*=>)\s*\{")
+# `redirects: () => [`: an arrow returning the list itself.
+_METHOD = re.compile(
+    r"\b(?:redirects|rewrites)\s*(?:\(\s*\)|:\s*(?:async\s*)?\(\s*\)\s*=>)\s*(?:\{|(?=\[))"
+)
+# `:slug(typescript|latex)`: a parameter matching only the words it lists.
+_CHOICES = re.compile(r":\w{1,100}\(([\w.-]{1,100}(?:\|[\w.-]{1,100}){0,50})\)")
 
 
-def _app_routes(project: Path) -> list[str]:
+def _app_routes(project: Path, *, dynamic: bool = False) -> list[str]:
+    """The app's routes; with ``dynamic``, a folder below a dynamic segment (``api/[name]``)
+    stands for everything below the segments before it (``api/``)."""
     out: list[str] = []
     for app in (project / "app", project / "src" / "app"):
         if not app.is_dir():
@@ -43,6 +51,10 @@ def _app_routes(project: Path) -> list[str]:
                 parts = parts[1:]
             if parts and not any(p.startswith("[") for p in parts):
                 out.append("/".join(parts))
+            elif dynamic and parts:
+                static = list(itertools.takewhile(lambda p: not p.startswith("["), parts))
+                if static:
+                    out.append("/".join(static) + "/")
             if len(out) >= _MAX_ROUTES:
                 return out
     return out
@@ -61,12 +73,22 @@ def _redirect_sources(config: Path, root: Path) -> list[str]:
                 continue
             source = value.get("source")
             if isinstance(source, str) and source.startswith("/"):
-                route = _route(source)
-                if route:
-                    out.append(route)
+                out += _routes(source)
             if len(out) >= _MAX_ROUTES:
                 return out
     return out
+
+
+def _routes(source: str) -> list[str]:
+    """A redirect source as routes: a parameter listing its words (``:slug(a|b)``) is each of
+    them; another (``:path*``) stands for what is below."""
+    choices = _CHOICES.search(source)
+    if choices is None:
+        route = _route(source)
+        return [route] if route else []
+    head, tail = source[: choices.start()], source[choices.end() :]
+    found = (_route(head + word + tail) for word in choices.group(1).split("|"))
+    return [r for r in found if r]
 
 
 def _route(source: str) -> str:
@@ -80,9 +102,12 @@ def _route(source: str) -> str:
     return "/".join(kept) if "/".join(kept).strip("/") else ""
 
 
-def next_routes(project: Path, config: Path | None, root: Path) -> tuple[str, ...]:
-    """The app's pages and route handlers and the config's redirect and rewrite sources."""
-    routes = _app_routes(project)
+def next_routes(
+    project: Path, config: Path | None, root: Path, *, dynamic: bool = False
+) -> tuple[str, ...]:
+    """The app's pages and route handlers and the config's redirect and rewrite sources
+    (``dynamic``: as :func:`_app_routes`)."""
+    routes = _app_routes(project, dynamic=dynamic)
     if config is not None and config.is_file():
         routes += _redirect_sources(config, root)
     return tuple(dict.fromkeys(routes))

@@ -91,16 +91,27 @@ def _call(text: str, name: str, names: Mapping[str, Any] | None = None) -> dict[
     return values[0] if values and isinstance(values[0], dict) else {}
 
 
+def _loader_options(text: str, names: Mapping[str, Any]) -> dict[str, Any]:
+    """The options of a ``loader(...)`` call whose arguments ``text`` opens: the first of
+    its first two object literals naming ``baseUrl``, else the first."""
+    values = [v for v in read_module(text, names).literals[:2] if isinstance(v, dict)]
+    return next((v for v in values if "baseUrl" in v), values[0] if values else {})
+
+
 def _loader_bases(project: Path, root: Path) -> list[str]:
     """The ``baseUrl`` of each ``loader({...})`` of ``lib/source.*`` (else of the first file
     of ``lib/`` calling ``loader``); names it imports from local files, such as the
     template's ``docsRoute``, are read as their literals."""
     candidates: list[Path] = []
+    suffixes = (".ts", ".tsx", ".js", ".mjs")
     for folder in (project / "lib", project / "src" / "lib"):
-        candidates += [folder / f"source{s}" for s in (".ts", ".tsx", ".js", ".mjs")]
+        candidates += [folder / f"source{s}" for s in suffixes]
+        # A module folder: `lib/source/index.tsx`.
+        candidates += [folder / "source" / f"index{s}" for s in suffixes]
     for folder in (project / "lib", project / "src" / "lib"):
         if folder.is_dir():
-            candidates += sorted(p for p in folder.rglob("*.ts") if not p.is_symlink())[:_MAX_FILES]
+            found = (p for p in folder.rglob("*.ts*") if p.suffix in (".ts", ".tsx"))
+            candidates += sorted(p for p in found if not p.is_symlink())[:_MAX_FILES]
     for file in candidates:
         if not file.is_file():
             continue
@@ -110,7 +121,9 @@ def _loader_bases(project: Path, root: Path) -> list[str]:
         text, names = files[0].text, files[0].names
         out: list[str] = []
         for call in re.finditer(r"\bloader\s*\(", text):
-            options = _call(text[call.start() :], "loader", names)
+            # `loader({ baseUrl, source })`, or the options after the sources:
+            # `loader(docs.toFumadocsSource(), { baseUrl })`, `loader({ docs, blog }, {...})`.
+            options = _loader_options(text[call.end() - 1 :], names)
             out.append((_str(options.get("baseUrl")) or "").strip("/"))
             if len(out) >= _MAX_FILES:
                 break

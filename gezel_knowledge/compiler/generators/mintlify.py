@@ -17,7 +17,9 @@ tab's ``menu`` (each a section named by its ``product``/``tab``/``anchor``/``dro
 path from the site root without suffix, or a nested group). A division or group with ``hidden:
 true`` is not shown, so its pages are no part of the catalog; nor is a page whose front
 matter says ``hidden: true``; with ``seo.indexing: "all"`` (which puts hidden pages in
-Mintlify's search) they are, after the navigation. An external ``href``, an OpenAPI endpoint
+Mintlify's search) they are, after the navigation. A page whose front matter has a ``url``
+(``url: https://docs-ios.example.com``) is a navigation link to another site, never a page
+of the catalog. An external ``href``, an OpenAPI endpoint
 entry (``GET /users``, ``openapi.yaml POST /pets``, ``webhook ...``) and an ``openapi``
 division generate no file and are left out, silently. ``mint.json``: ``navigation`` is a list
 of groups; those with a ``version`` other than the first of ``versions`` are another site;
@@ -33,6 +35,8 @@ API pages: a page whose front matter names an OpenAPI operation (``openapi: GET 
 ``openapi: spec.json GET /users``) and that has no text of its own is given the operation's
 summary, description, parameters, request body fields and responses, from the file it names,
 else the OpenAPI files ``docs.json`` names, else ``openapi.json``/``.yaml`` at the site's root,
+else any OpenAPI file of the site (Mintlify uploads them all; the first by path that has the
+operation),
 as Mintlify renders the page from them; its anchors are Mintlify's to make, so a link to one of
 them is not reported.
 
@@ -42,7 +46,9 @@ absolute (``/snippets/a.mdx``) or relative path are put in the page (:mod:`._mdx
 
 Metadata: ``name``, ``description``, the default language (Mintlify's ``cn`` and ``jp`` are
 ``zh`` and ``ja``), the publisher from a GitHub link of the footer's socials or the navbar.
-Anchors are GitHub's slugs.
+Anchors are Mintlify's slugs; a component has one too: an accordion or tab its title, a
+response field ``param-name``, a parameter field ``kind-name`` (``body-messages``) and
+``param-`` with its name in kebab case (``param-on-error`` for ``path="onError"``).
 """
 
 from __future__ import annotations
@@ -400,6 +406,7 @@ class Mintlify(Generator):
         every_page = config.get(data, "seo", "indexing") == "all"
         by_path: dict[str, str] = {}
         hidden: set[str] = set()
+        external: set[str] = set()
         labels: dict[str, str] = {}
         for rel in pages:
             stem = str(PurePosixPath(rel).with_suffix(""))
@@ -409,6 +416,11 @@ class Mintlify(Generator):
             page_front = front(ctx, ctx.content_root / rel)
             if not every_page and page_front.get("hidden") is True:
                 hidden.add(rel)
+            # `url: https://...`: the navigation entry links another site; no page.
+            external_url = page_front.get("url")
+            if isinstance(external_url, str) and SCHEME.match(external_url.strip()):
+                hidden.add(rel)
+                external.add(rel)
             label = config.string(page_front.get("sidebarTitle"))
             if label is not None:
                 labels[rel] = label
@@ -424,7 +436,7 @@ class Mintlify(Generator):
         for rel in pages:
             if rel in builder.seen:
                 continue
-            if every_page:
+            if every_page and rel not in external:
                 builder.seen.add(rel)
                 root.children.append(OutlinePage(rel, None, len(root.children), where))
             else:
@@ -519,13 +531,44 @@ def _spec_files(data: dict[str, Any], site_dir: Path, root: Path) -> tuple[Path,
         elif isinstance(value, list):
             stack.extend(value)
     files: list[Path] = []
-    for name in [*found, *_SPEC_NAMES]:
+    for name in [*found, *_SPEC_NAMES, *_tree_specs(site_dir)]:
         if SCHEME.match(name) or ".." in PurePosixPath(name).parts:
             continue
         file = site_dir / name.lstrip("/")
         if file.is_file() and file.resolve().is_relative_to(root.resolve()) and file not in files:
             files.append(file)
     return tuple(files)
+
+
+_SPEC_SUFFIXES = (".json", ".yaml", ".yml")
+_SPEC_HEAD = 4096
+_MAX_WALKED = 5000
+# An OpenAPI document's version key at its top: `"openapi": "3.1.0"`, `openapi: 3.0.0`.
+_OPENAPI_KEY = re.compile(r"""^[ \t]*\{?[ \t]*["']?(?:openapi|swagger)["']?[ \t]*:""", re.MULTILINE)
+
+
+def _tree_specs(site_dir: Path) -> list[str]:
+    """The OpenAPI files of the site anywhere (Mintlify uploads every one; a page naming only
+    ``METHOD /path`` takes the first match in alphabetical order): paths relative to the site,
+    sorted; at most :data:`_MAX_WALKED` folders looked at, each file's head read."""
+    out: list[str] = []
+    walked = 0
+    for folder, dirs, files in os.walk(site_dir):  # never follows linked folders
+        walked += 1
+        if walked > _MAX_WALKED:
+            break
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in _IGNORED_FOLDERS)
+        for name in files:
+            if not name.endswith(_SPEC_SUFFIXES) or len(out) >= _MAX_SPECS:
+                continue
+            try:
+                with open(Path(folder) / name, "rb") as handle:
+                    head = handle.read(_SPEC_HEAD).decode("utf-8", "replace")
+            except OSError:
+                continue
+            if _OPENAPI_KEY.search(head):
+                out.append((Path(folder) / name).relative_to(site_dir).as_posix())
+    return sorted(out)
 
 
 def operation_markdown(operation: dict[str, Any]) -> str:
@@ -602,6 +645,23 @@ def _component_id(name: str, attributes: str) -> str | None:
     return f"{kind}-" + slugify(str(found[kind]), "mintlify")
 
 
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+
+
+def _param_anchor(attributes: str) -> str | None:
+    """``param-`` and a parameter field's name in kebab case: its camel-case words split,
+    slugged, hyphens at its ends dropped."""
+    found = {
+        m.group(1): m.group(2) if m.group(2) is not None else m.group(3)
+        for m in _ATTRIBUTE.finditer(attributes)
+    }
+    name = next((found[k] for k in _PARAM_KINDS if k in found), None)
+    if not name:
+        return None
+    words = slugify(_CAMEL.sub("-", str(name)), "mintlify").strip("-")
+    return "param-" + words if words else None
+
+
 def _component_ids(body: str) -> str:
     """``body`` with an ``id`` attribute on each component Mintlify anchors, so links to it
     resolve (fenced code left as written)."""
@@ -617,7 +677,15 @@ def _component_ids(body: str) -> str:
             return match.group(0)
         tag = f'<{name}{attributes} id="{anchor}"{closed}>'
         # A field is also reached by its name alone (`#api-params` for `api.params`).
-        return tag + f'<span id="{anchor[6:]}"></span>' if name == "ResponseField" else tag
+        if name == "ResponseField":
+            return tag + f'<span id="{anchor[6:]}"></span>'
+        # A parameter field is reached as `param-` and its name in kebab case too
+        # (`#param-on-error` for `path="onError"`, `#param-max-session-duration` for
+        # `--max-session-duration`), as Mintlify's newer pages link them.
+        if name == "ParamField":
+            kebab = _param_anchor(attributes)
+            return tag + f'<span id="{kebab}"></span>' if kebab else tag
+        return tag
 
     for line in body.split("\n"):
         opened = _FENCE.match(line)

@@ -99,6 +99,8 @@ class _Read:
     base: str
     """The URL path the content folder is published at (``docs/``), with ``basePath``."""
     pages_router: bool
+    app_router: bool = False
+    """Nextra 4 without a content folder: pages are the app's ``page.md``/``page.mdx`` files."""
 
 
 def _read(file: Path, root: Path) -> _Read | None:
@@ -122,7 +124,12 @@ def _read(file: Path, root: Path) -> _Read | None:
             (c for c in (project / "pages", project / "src" / "pages") if c.is_dir()), None
         )
         if content is None:
-            return None
+            apps = (project / "app", project / "src" / "app")
+            app = next((a for a in apps if _has_pages(a)), None)
+            if app is None:
+                return None
+            base = (_str(next_options.get("basePath")) or "").strip("/")
+            return _Read(project, app, None, base, pages_router=False, app_router=True)
     elif locale is not None and (content / locale).is_dir():
         content, locale = content / locale, None
     else:
@@ -166,6 +173,79 @@ def _route_name(name: str, locale: str | None) -> str | None:
     return None if "." in stem else stem
 
 
+_APP_PAGES = ("page.mdx", "page.md")
+_MAX_WALK = 20_000
+"""Folders an app folder's search for pages looks at, at most."""
+
+
+def _app_page(folder: Path) -> Path | None:
+    """The Markdown page of an app-router folder (``page.mdx``), if it has one."""
+    return next((f for f in (folder / n for n in _APP_PAGES) if f.is_file()), None)
+
+
+def _routed(name: str) -> bool:
+    """Whether an app folder is part of the routes Nextra shows: not private (``_parts``),
+    hidden, dynamic (``[name]``) or a parallel-route slot (``@modal``)."""
+    return not name.startswith((".", "_", "[", "@")) and name not in SKIPPED_FOLDERS
+
+
+def _has_pages(folder: Path) -> bool:
+    """Whether an app-router folder holds a ``page.md``/``page.mdx`` at any depth (linked
+    folders not followed, at most :data:`_MAX_WALK` folders looked at)."""
+    if not folder.is_dir():
+        return False
+    # Linked folders are never followed.
+    for seen, (_here, dirs, files) in enumerate(os.walk(folder), 1):
+        if any(n in files for n in _APP_PAGES):
+            return True
+        if seen >= _MAX_WALK:
+            return False
+        dirs[:] = sorted(d for d in dirs if _routed(d))
+    return False
+
+
+def _app_route(rel: str) -> str:
+    """The route of an app-router page (``(group)/docs/page.mdx`` is ``docs``)."""
+    return "/".join(p for p in PurePosixPath(rel).parent.parts if not _route_group(p) and p != ".")
+
+
+def _subfolders(folder: Path) -> list[Path]:
+    try:
+        return sorted(c for c in folder.iterdir() if c.is_dir() and not c.is_symlink())
+    except OSError:
+        return []
+
+
+def _route_group(name: str) -> bool:
+    """A route group (``(framework)``): a folder that is no URL segment."""
+    return name.startswith("(") and name.endswith(")")
+
+
+_META_GLOBAL = tuple(f"_meta.global.{s}" for s in ("js", "jsx", "ts", "tsx", "mjs"))
+
+
+def _global_meta(content: Path, root: Path) -> dict[str, Any] | None:
+    """The content folder's ``_meta.global`` file (every folder's entries in one object,
+    a folder's under its ``items``), or ``None`` when there is none."""
+    for name in _META_GLOBAL:
+        file = content / name
+        if not file.is_file():
+            continue
+        try:
+            text = config.read_text(file, root)
+        except SourceError:
+            return {}
+        value = read_module(_without_jsx(text) if "<" in text else text).exported
+        return value if isinstance(value, dict) else {}
+    return None
+
+
+def _js_order(value: dict[str, Any]) -> dict[str, Any]:
+    """``value``'s keys in the order JavaScript keeps them: integer-like keys first."""
+    numbers = sorted((k for k in value if k.isdigit() and str(int(k)) == k), key=int)
+    return {k: value[k] for k in [*numbers, *(k for k in value if k not in numbers)]}
+
+
 def _meta(folder: Path, locale: str | None, root: Path) -> dict[str, Any]:
     """A folder's ``_meta`` entries, in the order JavaScript keeps the keys."""
     names = ((f"_meta.{locale}.json",) if locale else ()) + _META_NAMES
@@ -184,10 +264,7 @@ def _meta(folder: Path, locale: str | None, root: Path) -> dict[str, Any]:
                 return {}
         else:
             value = read_module(_without_jsx(text) if "<" in text else text).exported
-        if not isinstance(value, dict):
-            return {}
-        numbers = sorted((k for k in value if k.isdigit() and str(int(k)) == k), key=int)
-        return {k: value[k] for k in [*numbers, *(k for k in value if k not in numbers)]}
+        return _js_order(value) if isinstance(value, dict) else {}
     return {}
 
 
@@ -254,11 +331,58 @@ class _Builder:
     where: str
     hidden: list[str] = field(default_factory=list)
     placed: set[str] = field(default_factory=set)
+    global_meta: dict[str, Any] | None = None
+
+    def meta(self, folder: Path) -> dict[str, Any]:
+        """A folder's ``_meta`` entries: its own file's, or the ``items`` the
+        ``_meta.global`` file gives it (route groups are no level of it)."""
+        if self.global_meta is None:
+            return _meta(folder, self.read.locale, self.ctx.source_root)
+        here: dict[str, Any] = self.global_meta
+        for part in folder.relative_to(self.read.content).parts:
+            if _route_group(part):
+                continue
+            items = config.mapping(config.mapping(here.get(part)).get("items"))
+            if not items:
+                return {}
+            here = items
+        return _js_order(here)
+
+    def app_entries(
+        self, folder: Path, folders: dict[str, Path], pages: dict[str, Path], depth: int = 0
+    ) -> None:
+        """An app-router folder's entries: a subfolder holding pages below its own is a
+        folder, one with only its ``page.mdx`` a page; a route group's entries are its
+        parent's; the folder's own ``page.mdx`` is its ``index``."""
+        own = _app_page(folder)
+        if own is not None and depth == 0 and not self.ctx.excluded(own):
+            pages.setdefault("index", own)
+        try:
+            children = sorted(c for c in folder.iterdir() if c.is_dir() and not c.is_symlink())
+        except OSError:
+            return
+        for child in children:
+            name = child.name
+            if not _routed(name) or self.ctx.excluded(child):
+                continue
+            if _route_group(name):
+                if depth < _MAX_DEPTH:
+                    self.app_entries(child, folders, pages, depth + 1)
+                continue
+            below = any(_routed(c.name) and _has_pages(c) for c in _subfolders(child))
+            page = _app_page(child)
+            if below:
+                folders.setdefault(name, child)
+            elif page is not None and not self.ctx.excluded(page):
+                pages.setdefault(name, page)
 
     def entries(self, folder: Path) -> tuple[dict[str, Path], dict[str, Path]]:
         """A folder's folders and pages by route name."""
         folders: dict[str, Path] = {}
         pages: dict[str, Path] = {}
+        if self.read.app_router:
+            self.app_entries(folder, folders, pages)
+            return folders, pages
         try:
             children = sorted(folder.iterdir())
         except OSError:
@@ -291,7 +415,7 @@ class _Builder:
         if depth > _MAX_DEPTH:
             return
         folders, pages = self.entries(folder)
-        meta = _meta(folder, self.read.locale, self.ctx.source_root)
+        meta = self.meta(folder)
         defaults = config.mapping(meta.get("*"))
         listed = [k for k in meta if k != "*" and (k in folders or k in pages)]
         rest = sorted(k for k in {*folders, *pages} if k not in listed)
@@ -377,9 +501,11 @@ class Nextra(Generator):
     marker = "next.config.js using nextra"
     page_suffixes = (*MARKDOWN_SUFFIXES, MDX)
 
-    def __init__(self, locale: str | None = None) -> None:
+    def __init__(self, locale: str | None = None, *, app_router: bool = False) -> None:
         self._locale = locale
         """Nextra 2's locale suffix of the default locale's files."""
+        self._app_router = app_router
+        """Whether pages are the app's ``page.mdx`` files, published at their folder."""
 
     def detect(self, root: Path, *, forced: bool) -> Site | None:
         file = find_config(root, _config_in)
@@ -399,7 +525,7 @@ class Nextra(Generator):
         )
         trailing = next_options.get("trailingSlash") is True
         return Site(
-            Nextra(read.locale),
+            Nextra(read.locale, app_router=read.app_router),
             file,
             read.content,
             config.site_metadata(
@@ -413,7 +539,8 @@ class Nextra(Generator):
                 "directory" if trailing else "html",
                 prefixes=(read.base + "/",) if read.base else (),
                 static_roots=(read.project / "public",),
-                routes=_routes(read) + next_routes(read.project, file, root),
+                routes=_routes(read)
+                + next_routes(read.project, file, root, dynamic=read.app_router),
             ),
         )
 
@@ -424,6 +551,7 @@ class Nextra(Generator):
             return None
         where = display_path(site.config, ctx.source_root)
         builder = _Builder(ctx, read, where)
+        builder.global_meta = _global_meta(read.content, ctx.source_root)
         root = OutlineSection(name="", key=where)
         builder.folder(root, ctx.content_root, False, 0)
         for rel in sorted(builder.hidden):
@@ -432,12 +560,22 @@ class Nextra(Generator):
         return Outline(self.name, root, where, interleaved_root=True)
 
     def page_url(self, rel: str, front: Mapping[str, Any]) -> PageUrl:
+        if self._app_router:
+            # `docs/guide/page.mdx` is `/docs/guide`: its links resolve from `/docs/`.
+            route = _app_route(rel)
+            return PageUrl(route, not route)
         path = PurePosixPath(rel)
         route = _route_name(path.name, self._locale) or path.stem
         segments = [*path.parent.parts] if str(path.parent) != "." else []
         if route != "index":
             segments.append(route)
         return PageUrl("/".join(segments), route == "index")
+
+    def document_id(self, rel: str, front: Mapping[str, Any]) -> str:
+        # An app-router page is known by its route (`docs/guide`), the home page as `index`.
+        if self._app_router:
+            return _app_route(rel) or "index"
+        return super().document_id(rel, front)
 
     def expand(self, site: Site, page: Path, body: str, *, within: Path) -> str:
         # MDX parts a page imports (`import Part from './part.mdx'`); a heading's `[#id]`

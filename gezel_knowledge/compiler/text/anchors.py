@@ -32,9 +32,10 @@ verbatim, images and HTML tags dropped, backslash escapes resolved. Besides the 
 slugs, a page answers to explicit ids (``{#id}``, ``{: #id .class}``), HTML anchors
 (``<a id="x">`` or ``<a name="x">`` on or just above a heading), MyST targets (``(label)=`` just
 above a heading) and, as a fallback for links written against another renderer's preview, the
-slugs of the other styles. Headings inside block quotes (``> #### name``) get their slugs too
-(every renderer gives them ids), and attribute lists on inline text (``**name**{ #id }``,
-Python-Markdown's ``attr_list``) give ids to the block that holds them.
+slugs of the other styles. Headings inside block quotes (``> #### name``) and list items
+(``- #### name``) get their slugs too (every renderer gives them ids), and attribute lists on
+inline text (``**name**{ #id }``, Python-Markdown's ``attr_list``) give ids to the block that
+holds them.
 
 A site may configure its own slug function in place of its generator's (MkDocs'
 ``toc: slugify:``): a :class:`SlugRule` stands for it, and its slugs come first.
@@ -128,6 +129,8 @@ _MYST_TARGET = re.compile(r" {0,3}\(([^()\s]+)\)=[ \t]*\Z")
 # Both read in one pass: the heading's text is taken whole (its closing #s stripped after), and
 # an id is followed at once by "}" or a blank, so a long unclosed one is not rescanned.
 _QUOTED_HEADING = re.compile(r" {0,3}(?:>[ \t]?)+ {0,3}#{1,6}[ \t]+(.*)\Z")
+# A list item opening with a heading (`- #### \`includeProcessedMarkdown\``), nested lists too.
+_LISTED_HEADING = re.compile(r"[ \t]{0,12}(?:[-+*]|\d{1,9}[.)])[ \t]+#{1,6}[ \t]+(.*)\Z")
 _INLINE_ATTRIBUTES = re.compile(r"\{:?[ \t]*#([\w:.-]+)(?:[ \t][^{}\n]*)?\}")
 _PY_MARKDOWN_STRIP = re.compile(r"[^\w\s-]")
 _PY_MARKDOWN_JOIN = re.compile(r"[-\s]+")
@@ -400,14 +403,15 @@ def _line_targets(
 
 
 def _quoted_headings(blocks: Sequence[Block], body: str) -> list[tuple[str, tuple[int, int]]]:
-    """Headings inside block quotes, with the rest of their quote as their lines."""
+    """Headings inside block quotes and list items, with the rest of their block as their
+    lines."""
     found = []
     for block in blocks:
-        if block.kind != "text" or ">" not in body[block.start : block.end]:
+        if block.kind != "text" or "#" not in body[block.start : block.end]:
             continue
         lines = body[block.start : block.end].split("\n")
         for offset, line in enumerate(lines):
-            match = _QUOTED_HEADING.match(line)
+            match = _QUOTED_HEADING.match(line) or _LISTED_HEADING.match(line)
             if match is not None:
                 text, _ = _split_attributes(match.group(1).rstrip(" \t#"))
                 found.append((heading_text(text), (block.line_start + offset, block.line_end)))
