@@ -80,6 +80,8 @@ GENERATORS = (
     "mintlify",
     "nextra",
     "fumadocs",
+    "vuepress",
+    "rspress",
     "folders",
 )
 GOALS = {"false_free_trees": 20, "first": 0.8, "top3": 0.95}
