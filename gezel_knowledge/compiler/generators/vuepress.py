@@ -45,7 +45,7 @@ from typing import Any
 from gezel_knowledge.compiler.errors import display_path
 from gezel_knowledge.compiler.generators import _config as config
 from gezel_knowledge.compiler.generators._context import SCHEME, Context
-from gezel_knowledge.compiler.generators._js import read_module
+from gezel_knowledge.compiler.generators._js import SPREAD, UNKNOWN, read_module
 from gezel_knowledge.compiler.generators._js_config import (
     SKIPPED_FOLDERS,
     JsFile,
@@ -177,6 +177,8 @@ class _Builder:
     where: str
     placed: set[str] = field(default_factory=set)
     warned: set[str] = field(default_factory=set)
+    unread: bool = False
+    """Whether some part of the sidebar is built by code (``fs.readdirSync``), not run."""
 
     def rel(self, link: str, base: str) -> str | None:
         key = _key(link, base)
@@ -223,6 +225,8 @@ class _Builder:
         if prefix is not None and not SCHEME.match(prefix):
             own = prefix if prefix.startswith("/") else posixpath.join(base, prefix)
         children = item.get("children")
+        if children is UNKNOWN:
+            self.unread = True
         if not isinstance(children, list):
             if isinstance(link, str):
                 self.link(into, link, base, label)
@@ -244,6 +248,7 @@ class _Builder:
             self.items(into, sidebar, "/", 0)
             return
         for path, value in sidebar.items():
+            self.unread = self.unread or value is UNKNOWN or path == SPREAD
             if isinstance(value, list):
                 self.items(into, value, path if path.startswith("/") else "/" + path, 0)
 
@@ -325,6 +330,13 @@ class VuePress(Generator):
         sidebar = _sidebar(read)
         if sidebar is not None:
             builder.sidebar(root, sidebar)
+            if builder.unread:
+                ctx.warn(
+                    "sidebars-not-read",
+                    "has sidebar parts built by code (a call or a spread it does not run); "
+                    "the pages only they would list follow the others, in path order",
+                    where,
+                )
         else:
             unread = next(
                 (
