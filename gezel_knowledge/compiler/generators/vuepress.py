@@ -44,7 +44,7 @@ from typing import Any
 
 from gezel_knowledge.compiler.errors import display_path
 from gezel_knowledge.compiler.generators import _config as config
-from gezel_knowledge.compiler.generators._context import SCHEME, Context
+from gezel_knowledge.compiler.generators._context import SCHEME, Context, left_out
 from gezel_knowledge.compiler.generators._js import SPREAD, UNKNOWN, read_module
 from gezel_knowledge.compiler.generators._js_config import (
     SKIPPED_FOLDERS,
@@ -265,7 +265,9 @@ def _pages(ctx: Context, read: _Config) -> list[str]:
             if name.startswith(".") or not ctx.is_page(path) or path.is_symlink():
                 continue
             rel = ctx.rel(path)
-            if not rel.startswith(others) and not ctx.excluded(path):
+            # A README is the folder's page (the home page at the top), not the catalog's
+            # description.
+            if not rel.startswith(others) and not left_out(ctx, path):
                 found.append(rel)
 
     def order(rel: str) -> tuple[tuple[str, ...], bool, str]:
