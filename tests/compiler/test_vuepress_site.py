@@ -5,6 +5,7 @@ out, README and permalink routes, and sidebars built by code."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 from gezel_knowledge.compiler import LinkBase
@@ -214,3 +215,47 @@ def test_auto_sidebar_gives_path_order_without_a_warning(tmp_path: Path) -> None
     source = load_markdown_tree(root)
     assert toc_order(source) == ["index", "b", "a/README", "a/z"]
     assert source.warnings == ()
+
+
+def test_markdown_it_include_puts_files_in_from_the_package_folder(tmp_path: Path) -> None:
+    config = (
+        "module.exports = { title: 'Kit', themeConfig: { sidebar: ['/', '/api/'] },\n"
+        "  extendMarkdown: md => { md.use(require('markdown-it-include')) } }\n"
+    )
+    root = write_tree(
+        tmp_path / "site",
+        {
+            "package.json": '{"scripts": {"docs:build": "vuepress build docs"}}',
+            "docs/.vuepress/config.js": config,
+            "docs/index.md": _page("Kit", "Mount with [mount](./api/#mount).\n"),
+            "docs/api/README.md": "# API\n\n!!!include(docs/api/mount.md)!!!\n"
+            "!!!include(docs/api/gone.md)!!!\n",
+            "docs/api/mount.md": "## mount\n\n!!!include(./note.md)!!!\n",
+            "docs/api/note.md": "A note.\n",
+        },
+        catalog=None,
+    )
+    source = load_markdown_tree(root)
+    # The anchor comes from the included page; a missing file is left as written.
+    assert source.warnings == ()
+    body = next(d for d in source.documents if d.id == "api/README").load_body(LINKS)
+    assert "## mount" in body
+    assert "A note." in body
+    assert "!!!include(docs/api/gone.md)!!!" in body
+
+
+def test_includes_of_includes_stay_within_the_budget(tmp_path: Path) -> None:
+    # Each file includes the next one eight times: 8**8 copies unless the budget stops it.
+    files = {f"docs/p{i}.md": f"!!!include(./p{i + 1}.md)!!!\n" * 8 for i in range(10)}
+    files["docs/p10.md"] = "x" * 1000 + "\n"
+    files["docs/.vuepress/config.js"] = (
+        "module.exports = { title: 'T',\n"
+        "  extendMarkdown: md => md.use(require('markdown-it-include')) }\n"
+    )
+    root = write_tree(tmp_path / "site", files, catalog=None)
+    start = time.perf_counter()
+    source = load_markdown_tree(root)
+    body = next(d for d in source.documents if d.id == "p0").load_body(LINKS)
+    assert time.perf_counter() - start < 60
+    assert len(body) <= 5 * 1024 * 1024
+    assert "!!!include(" in body  # the directives past the depth or the budget stay as written

@@ -27,6 +27,12 @@ relative paths). A group with children is a section led by its own page. ``'auto
 ``'heading'`` and ``false`` (each page shows only its own headings) give no order. The home
 page comes first; pages no sidebar lists follow, in path order (a folder's README first).
 
+Includes: a site whose configuration uses ``markdown-it-include`` has each
+``!!!include(docs/a.md)!!!`` replaced by that file's text, its path relative to the folder
+VuePress runs in (the package holding the source directory: the nearest ``package.json``
+above it), an included file's own includes relative to its folder; bounded as every include
+is (:mod:`._budget`, depth :data:`_MAX_INCLUDES`), never read outside the source folder.
+
 Metadata: ``title``, ``description``, ``lang`` (or the root locale's); the URL from the
 theme's ``hostname``; the publisher from the theme's ``repo`` (``vuejs/vuepress`` is on GitHub)
 or ``docsRepo``. Anchors: VuePress' slugs (those VitePress inherited), ``{#id}`` honoured.
@@ -42,8 +48,9 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from gezel_knowledge.compiler.errors import display_path
+from gezel_knowledge.compiler.errors import SourceError, display_path
 from gezel_knowledge.compiler.generators import _config as config
+from gezel_knowledge.compiler.generators._budget import Budget
 from gezel_knowledge.compiler.generators._context import SCHEME, Context, left_out
 from gezel_knowledge.compiler.generators._js import SPREAD, UNKNOWN, read_module
 from gezel_knowledge.compiler.generators._js_config import (
@@ -55,6 +62,7 @@ from gezel_knowledge.compiler.generators._js_config import (
 )
 from gezel_knowledge.compiler.generators.base import Generator, LinkStyle, PageUrl, Site
 from gezel_knowledge.compiler.generators.outline import Outline, OutlinePage, OutlineSection
+from gezel_knowledge.compiler.text.data import read_text_file
 
 __all__ = ["VuePress"]
 
@@ -277,6 +285,45 @@ def _pages(ctx: Context, read: _Config) -> list[str]:
     return sorted(found, key=order)
 
 
+_INCLUDE = re.compile(r"!!!\s*include\s*\(\s*([^()\n]{1,300}?)\s*\)\s*!!!", re.IGNORECASE)
+_MAX_INCLUDES = 8
+
+
+def _include_root(files: list[JsFile], content: Path, root: Path) -> Path | None:
+    """Where ``markdown-it-include`` resolves paths (the folder VuePress runs in: the
+    nearest package above the source directory, within the source folder), or ``None`` when
+    the site does not use it."""
+    if not any("markdown-it-include" in f.text for f in files):
+        return None
+    resolved = root.resolve()
+    for folder in (content, *content.parents):
+        if not folder.resolve().is_relative_to(resolved):
+            break
+        if (folder / "package.json").is_file():
+            return folder
+    return content.parent if content.parent.resolve().is_relative_to(resolved) else content
+
+
+def _includes(body: str, base: Path, within: Path, depth: int, budget: Budget) -> str:
+    """``body`` with each ``!!!include(path)!!!`` (relative to ``base``) replaced by the
+    file's text, expanded in turn; a file missing, outside ``within`` or past the budget is
+    left as written."""
+
+    def replace(match: re.Match[str]) -> str:
+        file = (base / match.group(1)).resolve()
+        if depth >= _MAX_INCLUDES or not file.is_relative_to(within) or not file.is_file():
+            return match.group(0)
+        try:
+            text = read_text_file(file, where=display_path(file, within), within=within)
+        except SourceError:
+            return match.group(0)
+        if not budget.take(text):
+            return match.group(0)
+        return _includes(text, file.parent, within, depth + 1, budget)
+
+    return _INCLUDE.sub(replace, body)
+
+
 class VuePress(Generator):
     """VuePress 1 and 2 (the default theme's sidebar, and themes that keep its shape)."""
 
@@ -285,6 +332,10 @@ class VuePress(Generator):
     marker = ".vuepress/config.js"
     page_suffixes = (".md",)
     found_from_content = True
+
+    def __init__(self, include_root: Path | None = None) -> None:
+        self._include_root = include_root
+        """Where ``!!!include()!!!`` paths start, when the site uses ``markdown-it-include``."""
 
     def detect(self, root: Path, *, forced: bool) -> Site | None:
         file = find_config(root, _config_in)
@@ -298,7 +349,7 @@ class VuePress(Generator):
             repo = f"https://github.com/{repo.strip('/')}"
         base = (_str(settings.get("base")) or "/").strip("/")
         return Site(
-            VuePress(),
+            VuePress(_include_root(read_config(file, root), content, root)),
             file,
             content,
             config.site_metadata(
@@ -372,3 +423,8 @@ class VuePress(Generator):
             for stem in ("README", "index")
             if stem.lower() != path.stem.lower()
         )
+
+    def expand(self, site: Site, page: Path, body: str, *, within: Path) -> str:
+        if self._include_root is None or "!!!" not in body:
+            return body
+        return _includes(body, self._include_root, within.resolve(), 0, Budget(body))
