@@ -162,3 +162,33 @@ def test_a_huge_meta_json_is_read_within_its_bound(tmp_path: Path) -> None:
     # Past the first megabyte the text is no JSON: no entries, quickly.
     assert _meta(folder, tmp_path) is None
     assert time.perf_counter() - start < 5
+
+
+def test_meta_entries_naming_the_folder_itself_are_walked_once(tmp_path: Path) -> None:
+    loop = _meta_json([{"type": "dir", "name": n} for n in (".", "./", "..", "sub", "sub")] * 20)
+    root = write_tree(
+        tmp_path / "site",
+        {
+            "rspress.config.ts": "export default { title: 'T' }\n",
+            "docs/_meta.json": loop,
+            "docs/index.md": _page("T"),
+            "docs/sub/_meta.json": loop,
+            "docs/sub/a.md": _page("A"),
+        },
+        catalog=None,
+    )
+    start = time.perf_counter()
+    source = load_markdown_tree(root)
+    assert time.perf_counter() - start < 30
+    assert toc_order(source) == ["index", "sub/a"]
+
+
+def test_folders_nested_deeper_than_topics_may_nest_still_build(tmp_path: Path) -> None:
+    files = {"rspress.config.ts": "export default { title: 'T' }\n", "docs/index.md": _page("T")}
+    path = "docs"
+    for i in range(20):
+        path += f"/d{i}"
+        files[f"{path}/p{i}.md"] = _page(f"P{i}")
+    source = load_markdown_tree(write_tree(tmp_path / "site", files, catalog=None))
+    assert len(toc_order(source)) == 21
+    assert max(len(d.topic_path) for d in source.documents) <= 16

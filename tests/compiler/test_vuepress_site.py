@@ -259,3 +259,22 @@ def test_includes_of_includes_stay_within_the_budget(tmp_path: Path) -> None:
     assert time.perf_counter() - start < 60
     assert len(body) <= 5 * 1024 * 1024
     assert "!!!include(" in body  # the directives past the depth or the budget stay as written
+
+
+def test_a_sidebar_of_shared_literals_is_walked_within_a_bound(tmp_path: Path) -> None:
+    # Each level lists the one below twice: 2**30 paths through a few hundred bytes.
+    lines = ["const l0 = [{ title: 'x', children: ['/a'] }]"]
+    lines += [
+        f"const l{i} = [{{ title: 'g', children: l{i - 1} }}, ...l{i - 1}, l{i - 1}]"
+        for i in range(1, 31)
+    ]
+    config = "\n".join(lines) + "\nexport default { title: 'T', themeConfig: { sidebar: l30 } }\n"
+    root = write_tree(
+        tmp_path / "site",
+        {"docs/.vuepress/config.ts": config, "docs/index.md": _page("T"), "docs/a.md": _page("A")},
+        catalog=None,
+    )
+    start = time.perf_counter()
+    source = load_markdown_tree(root)
+    assert time.perf_counter() - start < 60
+    assert set(toc_order(source)) == {"index", "a"}

@@ -89,6 +89,8 @@ _SETTINGS = (
 )
 _PAGES = (".md", MDX)
 _MAX_DEPTH = 32
+_MAX_NESTING = 12
+"""Folders nested deeper give their pages to the section above (a catalog nests 16 topics)."""
 _MAX_META = 1_000_000
 
 
@@ -187,6 +189,8 @@ class _Builder:
     pages: set[str]
     where: str
     placed: set[str] = field(default_factory=set)
+    walked: set[Path] = field(default_factory=set)
+    """Folders walked already: a ``_meta.json`` naming one twice (or ``.``) walks it once."""
 
     def page_file(self, folder: Path, name: str) -> str | None:
         """The page ``name`` names in ``folder`` (with or without its suffix), if one."""
@@ -245,6 +249,8 @@ class _Builder:
             if kind == "file" and name is not None:
                 self.page(into, self.page_file(folder, name), label)
             elif kind in ("dir", "dir-section-header") and name is not None:
+                if name in (".", "..") or "/" in name or "\\" in name:
+                    continue  # Rspress' entries name the folder's own children
                 sub = folder / name
                 if (
                     sub.is_dir()
@@ -257,7 +263,14 @@ class _Builder:
         self, into: OutlineSection, folder: Path, label: str | None, *, header: bool, depth: int
     ) -> None:
         """A folder as a section: Rspress' ``dir`` group (or ``dir-section-header``)."""
+        if folder.resolve() in self.walked:
+            return
+        self.walked.add(folder.resolve())
         entries, has_meta = self.entries(folder, False)
+        if depth > _MAX_NESTING:
+            # Deeper folders than a catalog's topics may nest: their pages join this one.
+            self.items(into, entries, folder, depth)
+            return
         section = OutlineSection(
             name=label or "", key=self.ctx.display(folder) + "/", order=len(into.children)
         )

@@ -77,6 +77,9 @@ _THEME_CALL = re.compile(r"\btheme\s*:\s*[A-Za-z_$][\w$]*\s*\(\s*(?=\{)")
 _INDEX = ("readme", "index")
 _NO_ORDER = ("auto", "heading")
 _MAX_DEPTH = 32
+_MAX_ITEMS = 100_000
+_MAX_NESTING = 12
+"""Groups nested deeper give their pages to the group above (a catalog nests 16 topics)."""
 
 
 def _config_in(folder: Path) -> Path | None:
@@ -187,6 +190,9 @@ class _Builder:
     warned: set[str] = field(default_factory=set)
     unread: bool = False
     """Whether some part of the sidebar is built by code (``fs.readdirSync``), not run."""
+    visits: int = _MAX_ITEMS
+    """Sidebar items left to walk: a literal shared by name may be reached along many paths
+    (``b = [a, a]``, ``c = [b, b]``...), so the walk is bounded, not the literal's size."""
 
     def rel(self, link: str, base: str) -> str | None:
         key = _key(link, base)
@@ -212,6 +218,9 @@ class _Builder:
         if depth > _MAX_DEPTH or not isinstance(items, list):
             return
         for item in items:
+            self.visits -= 1
+            if self.visits < 0:
+                return
             if isinstance(item, str):
                 self.link(into, item, base, None)
             elif isinstance(item, list) and item and isinstance(item[0], str):
@@ -238,6 +247,12 @@ class _Builder:
         if not isinstance(children, list):
             if isinstance(link, str):
                 self.link(into, link, base, label)
+            return
+        if depth >= _MAX_NESTING:
+            # Deeper groups than a catalog's topics may nest: their pages join this one.
+            if isinstance(link, str):
+                self.link(into, link, own, None)
+            self.items(into, children, own, depth + 1)
             return
         section = OutlineSection(
             name=label or "", key=f"{self.where}:{label}", order=len(into.children)
