@@ -81,6 +81,8 @@ GENERATORS = (
     "nextra",
     "fumadocs",
     "quarto",
+    "vuepress",
+    "rspress",
     "folders",
 )
 GOALS = {"false_free_trees": 20, "first": 0.8, "top3": 0.95}

@@ -12,6 +12,11 @@ definition file is the whole rule (mdBook and GitBook ``SUMMARY.md``, DocFX ``to
 ``myst.yml`` toc, ``sidebars.json``) it is read by that rule; MkDocs, Sphinx and Jupyter Book 1
 orders come from the tools themselves, Hugo's from ``hugo`` rendering a layout that walks the
 site in its default page order, and a ``sidebars.js``/``.ts`` is evaluated by ``node``.
+
+The VuePress and Rspress orders (round 6) were written by the node scripts beside this one:
+``evaluate_cjs.js`` (or ``evalconfig.mjs``) evaluates a VuePress sidebar module,
+``vuepress_order.js`` walks it by the default theme's rules, and ``rspress_order.js`` ports
+Rspress' auto navigation (``walk.ts``, ``normalize.ts``); each file says how it is run.
 """
 
 # The generators are imported where they are used: each tree needs only its own.

@@ -14,8 +14,8 @@ def test_generator_examples_print_what_the_page_says(capsys: pytest.CaptureFixtu
     text = PAGE.read_text(encoding="utf-8")
     blocks = re.findall(r"^```py\n(.*?)^```$", text, flags=re.MULTILINE | re.DOTALL)
     # Hugo, Docusaurus, versioned Docusaurus, Docusaurus 1, Mintlify, Nextra, Nextra's app
-    # router, a JavaScript site's generated pages, a Quarto book
-    assert len(blocks) == 9
+    # router, VuePress, Rspress, a JavaScript site's generated pages, a Quarto book
+    assert len(blocks) == 11
     namespace: dict[str, object] = {"__name__": "__doc_example__"}
     for code in blocks:
         expected = [line[2:] for line in code.splitlines() if line.startswith("# ")]

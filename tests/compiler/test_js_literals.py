@@ -20,6 +20,7 @@ from gezel_knowledge.compiler.generators._js import (
     tokenize,
     walk_values,
 )
+from gezel_knowledge.compiler.generators._js_config import read_config
 from gezel_knowledge.compiler.sources.markdown_tree import load_markdown_tree
 from tests.compiler.trees import write_tree
 from tests.faults import MB, assert_linear_time
@@ -425,3 +426,35 @@ def test_a_template_of_names_bound_to_scalars_is_their_text() -> None:
         "unbound": UNKNOWN,
         "nested": UNKNOWN,
     }
+
+
+def test_a_function_returning_the_literal_it_binds_first_returns_that_literal() -> None:
+    # VuePress' shared sidebar builders: `const sidebar: T = [...]; return sidebar`.
+    text = (
+        "function guide(title: string): Sidebar {\n"
+        "  const sidebar: Sidebar = [{ title: title, children: ['', 'a'] }]\n"
+        "  return sidebar\n"
+        "}\n"
+        "function other() { const x = [1]; if (y) { return z } return w }\n"
+        "export default { '/guide/': guide('Basics'), '/o/': other() }\n"
+    )
+    assert read_module(text).exported == {
+        "/guide/": [{"title": "Basics", "children": ["", "a"]}],
+        "/o/": UNKNOWN,  # it returns another name
+    }
+
+
+def test_an_imported_function_with_no_parameters_is_called(tmp_path: Path) -> None:
+    # `import { api } from './shared.js'` names shared.ts (TypeScript's ESM imports name
+    # the emitted file), whose `api()` takes no argument.
+    root = write_tree(
+        tmp_path / "site",
+        {
+            "config.ts": "import { api } from './shared.js'\nexport default { s: api() }\n",
+            "shared.ts": "export function api(): string[] { return ['cli', 'node'] }\n",
+        },
+        catalog=None,
+    )
+    files = read_config(root / "config.ts", root)
+    assert [f.path.name for f in files] == ["config.ts", "shared.ts"]
+    assert files[0].exported == {"s": ["cli", "node"]}

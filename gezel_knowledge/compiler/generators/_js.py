@@ -394,6 +394,8 @@ class _Reader:
                 )
                 if close > 0 and body > 0 and body + 1 < n and t[body + 1].value == "return":
                     start = body + 2
+                elif close > 0 and body > 0:
+                    start = self._returned_local(body)
             elif self.punc(k, "=>") and k >= 4 and (close := self._params_end(k)) > 0:
                 paren = opener.get(close, -1)
                 name = t[paren - 2] if paren >= 2 and self.punc(paren - 1, "=") else tok
@@ -409,6 +411,35 @@ class _Reader:
                 if params and str(name.value) not in self.params:
                     self.params[str(name.value)] = params
         return found
+
+    def _returned_local(self, body: int) -> int:
+        """``{ const sidebar: T = [...]; return sidebar }``: where the literal a function's
+        first statement binds opens, when the function returns that name (VuePress' shared
+        sidebar builders); -1 otherwise."""
+        t, end = self.t, self.match[body]
+        k = body + 1
+        if end < 0 or k + 2 >= end or t[k].value not in ("const", "let", "var"):
+            return -1
+        name = t[k + 1]
+        if name.kind != "ident":
+            return -1
+        # Past a short type annotation to the `=`.
+        eq = next((j for j in range(k + 2, min(k + 18, end)) if self.punc(j, "=")), -1)
+        start = eq + 1
+        if eq < 0 or not (t[start].kind == "punc" and t[start].value in ("[", "{")):
+            return -1
+        after = self.match[start]
+        if after < 0:
+            return -1
+        j = after + 1
+        while j + 1 < end:
+            if t[j].kind == "punc" and t[j].value in ("(", "[", "{") and self.match[j] > 0:
+                j = self.match[j] + 1  # a nested block's `return` is not the function's
+                continue
+            if t[j].value == "return" and t[j + 1].kind == "ident":
+                return start if t[j + 1].value == name.value else -1
+            j += 1
+        return -1
 
     def _params_end(self, arrow: int) -> int:
         """The ``)`` closing an arrow function's parameters, before its ``=>`` at ``arrow`` or
@@ -452,13 +483,14 @@ class _Reader:
             k += 1
         return tuple(names)
 
-    def returning(self, name: str) -> Returning | None:
-        """The function ``name`` of this file (with parameters) or of an imported one."""
+    def returning(self, name: str, *, bare: bool = False) -> Returning | None:
+        """The function ``name`` of this file (with parameters, or ``bare``: with none too)
+        or of an imported one."""
         start = self.functions.get(name)
         if start is None:
             return self.foreign.get(name)
-        params = self.params.get(name)
-        if not params or self.match[start] < 0:
+        params = self.params.get(name, ())
+        if (not params and not bare) or self.match[start] < 0:
             return None
         return Returning(tuple(self.t[start : self.match[start] + 1]), params, self.bindings)
 
@@ -543,6 +575,8 @@ class _Reader:
                 with_args = self.match[after] > after + 1 and (
                     name in self.params or name in self.foreign
                 )
+                # An imported function called with no arguments (`getApiSidebar()`).
+                with_args = with_args or name in self.foreign
                 result = self.call_with(k, after, depth) if with_args else self.call(k, depth)
                 after = self.match[after] + 1
         elif tok.kind == "punc" and tok.value == "-" and k + 1 < end:
@@ -916,7 +950,7 @@ class Module:
     names: dict[str, Any] = field(default_factory=dict)
     """The literals bound to names (``export const api = [...]`` among them)."""
     functions: dict[str, Returning] = field(default_factory=dict)
-    """Its functions with parameters that return a literal at once, for the files that
+    """Its functions (with parameters or none) that return a literal at once, for the files that
     import them."""
 
 
@@ -992,7 +1026,7 @@ def read_module(
     the functions it imports (``import { group } from './config/sidebar'``)."""
     reader = _Reader(tokenize(text), known, functions)
     found = reader.all_literals()
-    own = {n: f for n in reader.params if (f := reader.returning(n)) is not None}
+    own = {n: f for n in reader.functions if (f := reader.returning(n, bare=True)) is not None}
     return Module(found, reader.exported(), dict(reader.bindings), own)
 
 

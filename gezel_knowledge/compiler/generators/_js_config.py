@@ -43,6 +43,7 @@ __all__ = [
 
 MAX_FILES = 32
 _SUFFIXES = (".ts", ".mts", ".js", ".mjs", ".cts", ".cjs", ".json")
+_TS_SOURCE = {".js": ".ts", ".mjs": ".mts", ".cjs": ".cts"}
 # `import ... from './x'`, `export ... from './x'`, `import './x'`: the string after `from`
 # or `import`; only relative ones are followed.
 _IMPORT = re.compile(r"""(?:\bfrom|\bimport)\s*\(?\s*(['"])(\.{1,2}/[^'"\n]{1,300})\1""")
@@ -66,6 +67,10 @@ def _resolve(base: Path, name: str, root: Path) -> Path | None:
     if target is None:
         return None
     candidates = [target, *(target.with_name(target.name + s) for s in _SUFFIXES)]
+    # TypeScript's ESM imports name the emitted file: `./configs/index.js` is `index.ts`.
+    emitted = _TS_SOURCE.get(target.suffix)
+    if emitted is not None:
+        candidates.append(target.with_suffix(emitted))
     candidates += [target / f"index{s}" for s in _SUFFIXES]
     return next((c for c in candidates if c.is_file() and c.suffix in _SUFFIXES), None)
 

@@ -37,9 +37,11 @@ from gezel_knowledge.compiler.generators.myst import Myst
 from gezel_knowledge.compiler.generators.nextra import Nextra
 from gezel_knowledge.compiler.generators.outline import Outline
 from gezel_knowledge.compiler.generators.quarto import Quarto
+from gezel_knowledge.compiler.generators.rspress import Rspress
 from gezel_knowledge.compiler.generators.sphinx import Sphinx
 from gezel_knowledge.compiler.generators.starlight import Starlight
 from gezel_knowledge.compiler.generators.vitepress import VitePress
+from gezel_knowledge.compiler.generators.vuepress import VuePress
 
 __all__ = [
     "FALLBACK",
@@ -63,10 +65,12 @@ GENERATORS: tuple[Generator, ...] = (
     DocFx(),
     Docusaurus(),
     VitePress(),
+    VuePress(),
     Starlight(),
     Mintlify(),
     Nextra(),
     Fumadocs(),
+    Rspress(),
     Hugo(),
     Sphinx(),
     Jekyll(),

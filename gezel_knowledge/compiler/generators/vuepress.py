@@ -1,0 +1,445 @@
+"""VuePress (1 and 2): ``.vuepress/config.{js,ts,mjs,mts,cjs,cts}`` (or
+``.vuepress/config/index.*``) in the source folder or in a folder just below it (``docs/``
+first); the folder holding ``.vuepress`` is the source directory, whose Markdown files are the
+pages.
+
+The configuration is JavaScript and is never run: the literals of the configuration file and
+of the local files it imports are read (:mod:`._js_config`; ``defineConfig(ctx => ({...}))``
+and ``module.exports = {...}`` alike). The settings are the object holding most of ``title``,
+``description``, ``locales``, ``themeConfig``, ``theme``, ``base``, ``dest``. The theme's
+options are VuePress 1's ``themeConfig``, else the object passed to the theme function of
+VuePress 2 (``theme: defaultTheme({...})``, ``hopeTheme({...})``).
+
+Pages: every ``.md`` file of the source directory but hidden ones, ``.vuepress``,
+``node_modules`` and the folders of the other locales (``locales`` keys besides ``/``:
+``/zh/``): the catalog is the root locale's site. A page is published at its path with
+``.html`` (``README.md`` and ``index.md`` at their folder, ``/guide/``), or at the
+``permalink`` its front matter states; links name files (``./foo.md``) or routes
+(``/guide/foo.html``).
+
+Navigation: the root locale's ``sidebar`` of the theme's options (the top-level one, else
+``locales['/']``'s): an array of items, or an object of sidebars by path prefix
+(``'/guide/': [...]``) walked in file order, each relative to its prefix. An item is a page
+path (``'foo'``, ``'/guide/'``, ``'bar.md'``; ``''`` is the prefix's README), VuePress 1's
+``['path', 'title']`` pair, or an object: VuePress 1's group ``{title, path, children}``,
+VuePress 2's ``{text, link, children, prefix}`` (``prefix`` prepended to its children's
+relative paths). A group with children is a section led by its own page. ``'auto'``,
+``'heading'`` and ``false`` (each page shows only its own headings) give no order. The home
+page comes first; pages no sidebar lists follow, in path order (a folder's README first).
+
+Includes: a site whose configuration uses ``markdown-it-include`` has each
+``!!!include(docs/a.md)!!!`` replaced by that file's text, its path relative to the folder
+VuePress runs in (the package holding the source directory: the nearest ``package.json``
+above it), an included file's own includes relative to its folder; bounded as every include
+is (:mod:`._budget`, depth :data:`_MAX_INCLUDES`), never read outside the source folder.
+
+Metadata: ``title``, ``description``, ``lang`` (or the root locale's); the URL from the
+theme's ``hostname``; the publisher from the theme's ``repo`` (``vuejs/vuepress`` is on GitHub)
+or ``docsRepo``. Anchors: VuePress' slugs (those VitePress inherited), ``{#id}`` honoured.
+"""
+
+from __future__ import annotations
+
+import os
+import posixpath
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from gezel_knowledge.compiler.errors import SourceError, display_path
+from gezel_knowledge.compiler.generators import _config as config
+from gezel_knowledge.compiler.generators._budget import Budget
+from gezel_knowledge.compiler.generators._context import SCHEME, Context, left_out
+from gezel_knowledge.compiler.generators._js import SPREAD, UNKNOWN, read_module
+from gezel_knowledge.compiler.generators._js_config import (
+    SKIPPED_FOLDERS,
+    JsFile,
+    find_config,
+    read_config,
+    score_settings,
+)
+from gezel_knowledge.compiler.generators.base import Generator, LinkStyle, PageUrl, Site
+from gezel_knowledge.compiler.generators.outline import Outline, OutlinePage, OutlineSection
+from gezel_knowledge.compiler.text.data import read_text_file
+
+__all__ = ["VuePress"]
+
+_SUFFIXES = ("ts", "js", "mts", "mjs", "cts", "cjs")
+_CONFIGS = (
+    *(f".vuepress/config.{s}" for s in _SUFFIXES),
+    *(f".vuepress/config/index.{s}" for s in _SUFFIXES),
+)
+_SETTINGS = ("title", "description", "lang", "locales", "themeConfig", "theme", "base", "dest")
+# `theme: defaultTheme({`, `hopeTheme({`: the options object of a VuePress 2 theme.
+_THEME_CALL = re.compile(r"\btheme\s*:\s*[A-Za-z_$][\w$]*\s*\(\s*(?=\{)")
+_INDEX = ("readme", "index")
+_NO_ORDER = ("auto", "heading")
+_MAX_DEPTH = 32
+_MAX_ITEMS = 100_000
+_MAX_NESTING = 12
+"""Groups nested deeper give their pages to the group above (a catalog nests 16 topics)."""
+
+
+def _config_in(folder: Path) -> Path | None:
+    return next((folder / n for n in _CONFIGS if (folder / n).is_file()), None)
+
+
+def _project(file: Path) -> Path:
+    """The folder holding ``.vuepress`` (the source directory)."""
+    return next(p for p in file.parents if p.name == ".vuepress").parent
+
+
+def _str(value: Any) -> str | None:
+    return value if isinstance(value, str) and value.strip() else None
+
+
+@dataclass(slots=True)
+class _Config:
+    settings: dict[str, Any]
+    theme: dict[str, Any]
+    locales: tuple[str, ...]
+    """The folders of the other locales (``zh``)."""
+
+    @property
+    def root_locale(self) -> dict[str, Any]:
+        return config.mapping(config.get(self.settings, "locales", "/"))
+
+    @property
+    def theme_locale(self) -> dict[str, Any]:
+        return config.mapping(config.get(self.theme, "locales", "/"))
+
+
+def _theme_options(files: list[JsFile], settings: dict[str, Any]) -> dict[str, Any]:
+    """VuePress 1's ``themeConfig``, else the object a VuePress 2 theme function is given."""
+    theme = config.mapping(settings.get("themeConfig"))
+    if theme:
+        return theme
+    for file in files[:1]:
+        found = _THEME_CALL.search(file.text)
+        if found is not None:
+            literals = read_module(file.text[found.end() :], file.names).literals
+            if literals and isinstance(literals[0], dict):
+                return literals[0]
+    return {}
+
+
+def _read(file: Path, root: Path) -> _Config:
+    files = read_config(file, root)
+    values = files[0].values if files else []
+    # A locale's own `{lang, title, description}` may hold more of the keys than the
+    # settings do: the settings are the object naming the theme, when one does.
+    themed = [v for v in values if isinstance(v, dict) and ("themeConfig" in v or "theme" in v)]
+    settings = score_settings(themed or values, _SETTINGS)
+    theme = _theme_options(files, settings)
+    keys = [*config.mapping(settings.get("locales")), *config.mapping(theme.get("locales"))]
+    others = tuple(dict.fromkeys(k.strip("/") for k in keys if k.strip("/")))
+    return _Config(settings, theme, others)
+
+
+def _sidebar(read: _Config) -> Any:
+    """The root locale's sidebar, or ``None`` (``'auto'``, ``false``, none)."""
+    for theme in (read.theme_locale, read.theme):
+        sidebar = theme.get("sidebar")
+        if isinstance(sidebar, list | dict) and sidebar:
+            return sidebar
+    return None
+
+
+# ── routes ──────────────────────────────────────────────────────────────────────────────
+
+
+def _route(rel: str, front: Mapping[str, Any]) -> PageUrl:
+    permalink = _str(front.get("permalink"))
+    if permalink is not None and not SCHEME.match(permalink):
+        url = permalink.split("#", 1)[0].strip()
+        folder = url.endswith("/") or not url.strip("/")
+        return PageUrl(url.strip("/").removesuffix(".html"), folder)
+    path = PurePosixPath(rel)
+    folders = [p for p in path.parent.parts if p != "."]
+    index = path.stem.lower() in _INDEX
+    return PageUrl("/".join(folders if index else [*folders, path.stem]), index)
+
+
+def _key(link: str, base: str) -> str | None:
+    """The route a sidebar path names relative to ``base`` (``guide``, ``guide/foo``), or
+    ``None`` for an external link."""
+    if SCHEME.match(link):
+        return None
+    path = link.split("#", 1)[0].split("?", 1)[0].strip()
+    if not path.startswith("/"):
+        path = posixpath.join(base if base.endswith("/") else base + "/", path)
+        path = posixpath.normpath(path) + ("/" if path.endswith("/") or not link else "")
+    key = path.strip("/")
+    for ending in (".md", ".html"):
+        if key.endswith(ending):
+            key = key[: -len(ending)]
+    stem = key.rsplit("/", 1)[-1]
+    if stem.lower() in _INDEX:
+        key = key[: -len(stem)]
+    return key.strip("/")
+
+
+@dataclass(slots=True)
+class _Builder:
+    ctx: Context
+    by_route: dict[str, str]
+    where: str
+    placed: set[str] = field(default_factory=set)
+    warned: set[str] = field(default_factory=set)
+    unread: bool = False
+    """Whether some part of the sidebar is built by code (``fs.readdirSync``), not run."""
+    visits: int = _MAX_ITEMS
+    """Sidebar items left to walk: a literal shared by name may be reached along many paths
+    (``b = [a, a]``, ``c = [b, b]``...), so the walk is bounded, not the literal's size."""
+
+    def rel(self, link: str, base: str) -> str | None:
+        key = _key(link, base)
+        if key is None:
+            return None
+        found = self.by_route.get(key)
+        if found is None and link not in self.warned:
+            self.warned.add(link)
+            self.ctx.warn(
+                "missing-outline-page",
+                f"sidebar links {link!r}, which no page is published at; left out",
+                self.where,
+            )
+        return found
+
+    def page(self, into: OutlineSection, rel: str, label: str | None) -> None:
+        if rel in self.placed:
+            return
+        self.placed.add(rel)
+        into.children.append(OutlinePage(rel, label, len(into.children), self.where))
+
+    def items(self, into: OutlineSection, items: Any, base: str, depth: int) -> None:
+        if depth > _MAX_DEPTH or not isinstance(items, list):
+            return
+        for item in items:
+            self.visits -= 1
+            if self.visits < 0:
+                return
+            if isinstance(item, str):
+                self.link(into, item, base, None)
+            elif isinstance(item, list) and item and isinstance(item[0], str):
+                label = _str(item[1]) if len(item) > 1 else None  # VuePress 1's [path, title]
+                self.link(into, item[0], base, label)
+            elif isinstance(item, dict):
+                self.item(into, item, base, depth)
+
+    def link(self, into: OutlineSection, link: str, base: str, label: str | None) -> None:
+        rel = self.rel(link, base)
+        if rel is not None:
+            self.page(into, rel, label)
+
+    def item(self, into: OutlineSection, item: dict[str, Any], base: str, depth: int) -> None:
+        label = _str(item.get("text")) or _str(item.get("title"))
+        link = item.get("link") if isinstance(item.get("link"), str) else item.get("path")
+        prefix = _str(item.get("prefix"))
+        own = base
+        if prefix is not None and not SCHEME.match(prefix):
+            own = prefix if prefix.startswith("/") else posixpath.join(base, prefix)
+        children = item.get("children")
+        if children is UNKNOWN:
+            self.unread = True
+        if not isinstance(children, list):
+            if isinstance(link, str):
+                self.link(into, link, base, label)
+            return
+        if depth >= _MAX_NESTING:
+            # Deeper groups than a catalog's topics may nest: their pages join this one.
+            if isinstance(link, str):
+                self.link(into, link, own, None)
+            self.items(into, children, own, depth + 1)
+            return
+        section = OutlineSection(
+            name=label or "", key=f"{self.where}:{label}", order=len(into.children)
+        )
+        into.children.append(section)
+        if isinstance(link, str):
+            rel = self.rel(link, own)
+            if rel is not None:
+                self.page(section, rel, None)
+        self.items(section, children, own, depth + 1)
+        if not section.children:
+            into.children.remove(section)
+
+    def sidebar(self, into: OutlineSection, sidebar: Any) -> None:
+        if isinstance(sidebar, list):
+            self.items(into, sidebar, "/", 0)
+            return
+        for path, value in sidebar.items():
+            self.unread = self.unread or value is UNKNOWN or path == SPREAD
+            if isinstance(value, list):
+                self.items(into, value, path if path.startswith("/") else "/" + path, 0)
+
+
+def _pages(ctx: Context, read: _Config) -> list[str]:
+    """Every page of the root locale, in path order, a folder's README first."""
+    others = tuple(f"{loc}/" for loc in read.locales)
+    found = []
+    for folder, dirs, files in os.walk(ctx.content_root):  # never follows linked folders
+        base = Path(folder)
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in SKIPPED_FOLDERS)
+        for name in files:
+            path = base / name
+            if name.startswith(".") or not ctx.is_page(path) or path.is_symlink():
+                continue
+            rel = ctx.rel(path)
+            # A README is the folder's page (the home page at the top), not the catalog's
+            # description.
+            if not rel.startswith(others) and not left_out(ctx, path):
+                found.append(rel)
+
+    def order(rel: str) -> tuple[tuple[str, ...], bool, str]:
+        path = PurePosixPath(rel)
+        return path.parent.parts, path.stem.lower() not in _INDEX, path.name
+
+    return sorted(found, key=order)
+
+
+_INCLUDE = re.compile(r"!!!\s*include\s*\(\s*([^()\n]{1,300}?)\s*\)\s*!!!", re.IGNORECASE)
+_MAX_INCLUDES = 8
+
+
+def _include_root(files: list[JsFile], content: Path, root: Path) -> Path | None:
+    """Where ``markdown-it-include`` resolves paths (the folder VuePress runs in: the
+    nearest package above the source directory, within the source folder), or ``None`` when
+    the site does not use it."""
+    if not any("markdown-it-include" in f.text for f in files):
+        return None
+    resolved = root.resolve()
+    for folder in (content, *content.parents):
+        if not folder.resolve().is_relative_to(resolved):
+            break
+        if (folder / "package.json").is_file():
+            return folder
+    return content.parent if content.parent.resolve().is_relative_to(resolved) else content
+
+
+def _includes(body: str, base: Path, within: Path, depth: int, budget: Budget) -> str:
+    """``body`` with each ``!!!include(path)!!!`` (relative to ``base``) replaced by the
+    file's text, expanded in turn; a file missing, outside ``within`` or past the budget is
+    left as written."""
+
+    def replace(match: re.Match[str]) -> str:
+        file = (base / match.group(1)).resolve()
+        if depth >= _MAX_INCLUDES or not file.is_relative_to(within) or not file.is_file():
+            return match.group(0)
+        try:
+            text = read_text_file(file, where=display_path(file, within), within=within)
+        except SourceError:
+            return match.group(0)
+        if not budget.take(text):
+            return match.group(0)
+        return _includes(text, file.parent, within, depth + 1, budget)
+
+    return _INCLUDE.sub(replace, body)
+
+
+class VuePress(Generator):
+    """VuePress 1 and 2 (the default theme's sidebar, and themes that keep its shape)."""
+
+    name = "vuepress"
+    described_as = "a VuePress site"
+    marker = ".vuepress/config.js"
+    page_suffixes = (".md",)
+    found_from_content = True
+
+    def __init__(self, include_root: Path | None = None) -> None:
+        self._include_root = include_root
+        """Where ``!!!include()!!!`` paths start, when the site uses ``markdown-it-include``."""
+
+    def detect(self, root: Path, *, forced: bool) -> Site | None:
+        file = find_config(root, _config_in)
+        if file is None:
+            return None
+        read = _read(file, root)
+        content = _project(file)
+        settings, theme, locale = read.settings, read.theme, read.root_locale
+        repo = _str(theme.get("docsRepo")) or _str(theme.get("repo"))
+        if repo is not None and not SCHEME.match(repo):
+            repo = f"https://github.com/{repo.strip('/')}"
+        base = (_str(settings.get("base")) or "/").strip("/")
+        return Site(
+            VuePress(_include_root(read_config(file, root), content, root)),
+            file,
+            content,
+            config.site_metadata(
+                _str(settings.get("title")) or _str(locale.get("title")),
+                _str(settings.get("description")) or _str(locale.get("description")),
+                _str(settings.get("lang")) or _str(locale.get("lang")),
+                config.absolute_url(theme.get("hostname"), settings.get("hostname")),
+                config.publisher(repo, None),
+            ),
+            LinkStyle(
+                "html",
+                slug="vitepress",
+                prefixes=(base + "/",) if base else (),
+                static_roots=(content / ".vuepress" / "public",),
+            ),
+        )
+
+    def outline(self, site: Site, ctx: Context) -> Outline | None:
+        assert site.config is not None  # a VuePress site always has its configuration
+        project = Path(os.path.commonpath([site.config.parent, ctx.source_root]))
+        read = _read(site.config, project)
+        pages = _pages(ctx, read)
+        by_route: dict[str, str] = {}
+        for rel in pages:
+            by_route.setdefault(_route(rel, {}).path, rel)
+        where = display_path(site.config, project)
+        builder = _Builder(ctx, by_route, where)
+        root = OutlineSection(name="", key=where)
+        if "" in by_route:
+            builder.page(root, by_route[""], None)  # the home page
+        sidebar = _sidebar(read)
+        if sidebar is not None:
+            builder.sidebar(root, sidebar)
+            if builder.unread:
+                ctx.warn(
+                    "sidebars-not-read",
+                    "has sidebar parts built by code (a call or a spread it does not run); "
+                    "the pages only they would list follow the others, in path order",
+                    where,
+                )
+        else:
+            unread = next(
+                (
+                    t.get("sidebar")
+                    for t in (read.theme_locale, read.theme)
+                    if t.get("sidebar") is not None
+                ),
+                None,
+            )
+            if unread is not None and unread is not False and unread not in _NO_ORDER:
+                ctx.warn(
+                    "sidebars-not-read",
+                    "has a sidebar that needs JavaScript to evaluate (it is not run); the "
+                    "pages follow in path order",
+                    where,
+                )
+        for rel in pages:
+            builder.page(root, rel, None)
+        return Outline(self.name, root, where, interleaved_root=True)
+
+    def page_url(self, rel: str, front: Mapping[str, Any]) -> PageUrl:
+        return _route(rel, front)
+
+    def file_variants(self, rel: str) -> tuple[str, ...]:
+        # A link to `README.md` names its folder's route, which an `index.md` serves too.
+        path = PurePosixPath(rel)
+        if path.suffix.lower() != ".md" or path.stem.lower() not in _INDEX:
+            return ()
+        return tuple(
+            (path.parent / f"{stem}.md").as_posix()
+            for stem in ("README", "index")
+            if stem.lower() != path.stem.lower()
+        )
+
+    def expand(self, site: Site, page: Path, body: str, *, within: Path) -> str:
+        if self._include_root is None or "!!!" not in body:
+            return body
+        return _includes(body, self._include_root, within.resolve(), 0, Budget(body))
