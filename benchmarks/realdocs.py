@@ -80,6 +80,7 @@ GENERATORS = (
     "mintlify",
     "nextra",
     "fumadocs",
+    "zola",
     "folders",
 )
 GOALS = {"false_free_trees": 20, "first": 0.8, "top3": 0.95}
