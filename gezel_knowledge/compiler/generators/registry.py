@@ -39,6 +39,7 @@ from gezel_knowledge.compiler.generators.outline import Outline
 from gezel_knowledge.compiler.generators.sphinx import Sphinx
 from gezel_knowledge.compiler.generators.starlight import Starlight
 from gezel_knowledge.compiler.generators.vitepress import VitePress
+from gezel_knowledge.compiler.generators.zola import Zola
 
 __all__ = [
     "FALLBACK",
@@ -65,6 +66,8 @@ GENERATORS: tuple[Generator, ...] = (
     Mintlify(),
     Nextra(),
     Fumadocs(),
+    # Before Hugo: both read config.toml beside content/; Zola's sets base_url.
+    Zola(),
     Hugo(),
     Sphinx(),
     Jekyll(),
