@@ -497,3 +497,21 @@ def test_folder_toc_md_files_are_no_pages_and_swagger_entries_are_silent(tmp_pat
     assert [(w.reason, w.path, w.line) for w in source.warnings] == [
         ("unsupported-page", "restapi/toc.md", 3)
     ]
+
+
+def test_only_the_head_of_a_json_toc_entry_is_read(tmp_path: Path) -> None:
+    # The Swagger check reads 64 KiB at most: a key past that is not seen (the entry is then
+    # reported as not Markdown), however large the file.
+    padding = '{"x": "' + "a" * 70_000 + '", "swagger": "2.0"}\n'
+    root = write_tree(
+        tmp_path / "big",
+        {
+            "docfx.json": '{"build": {"content": [{"files": ["**"]}]}}',
+            "toc.yml": "- name: Home\n  href: index.md\n- name: API\n  href: api.json\n",
+            "index.md": "# Home\n",
+            "api.json": padding,
+        },
+        catalog=None,
+    )
+    source = load_markdown_tree(root)
+    assert [(w.reason, w.path) for w in source.warnings] == [("unsupported-page", "toc.yml")]
