@@ -181,3 +181,22 @@ def test_either_configuration_name(tmp_path: Path, name: str) -> None:
         catalog=None,
     )
     assert load_markdown_tree(root).site == "zola"
+
+
+def test_front_matter_may_follow_blank_lines(tmp_path: Path) -> None:
+    root = _site(
+        tmp_path,
+        {
+            "content/docs/late.md": (
+                '\n\n+++\ntitle = "Late"\nweight = 30\n+++\n\n## General\n\n[x](@/docs/nope.md)\n'
+            )
+        },
+    )
+    source = load_markdown_tree(root)
+    late = next(d for d in source.documents if d.id == "docs/late")
+    assert late.title == "Late"
+    assert "+++" not in late.load_body(LINKS)
+    # Lines are the file's: the broken link is on line 10.
+    assert [(w.path, w.line) for w in source.warnings if "nope" in w.message] == [
+        ("content/docs/late.md", 10)
+    ]

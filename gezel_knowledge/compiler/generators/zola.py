@@ -27,7 +27,8 @@ when it names none); other links are URLs from the page's URL. Headings' anchors
 ``slug`` crate Zola uses (``slugify.anchors = "on"``: ASCII letters and digits lowercased,
 every other run one ``-``; accented letters lose their accent), or with ``safe``/``off``
 the heading's text with whitespace turned into ``_``; a repeated anchor gets ``-1``,
-``-2``. Taxonomy pages (``/tags/``, ``/tags/rust/``) are routes of the site.
+``-2``. Front matter (TOML ``+++`` or YAML ``---``) may follow blank lines. Taxonomy pages
+(``/tags/``, ``/tags/rust/``) are routes of the site.
 
 Metadata: ``title``, ``description``, ``default_language``, ``base_url``; the publisher from
 a repository URL the theme's ``[extra]`` names, else ``author``.
@@ -45,7 +46,6 @@ from typing import Any
 
 from gezel_knowledge.compiler.generators import _config as config
 from gezel_knowledge.compiler.generators._context import Context
-from gezel_knowledge.compiler.generators._tree import front
 from gezel_knowledge.compiler.generators.base import (
     Generator,
     LinkStyle,
@@ -56,6 +56,8 @@ from gezel_knowledge.compiler.generators.base import (
 from gezel_knowledge.compiler.generators.outline import Outline, OutlinePage, OutlineSection
 from gezel_knowledge.compiler.metadata.catalog_yaml import TopicDeclaration
 from gezel_knowledge.compiler.text.anchors import SlugStyle, slugify
+from gezel_knowledge.compiler.text.data import read_text_file
+from gezel_knowledge.compiler.text.frontmatter import FrontMatter, split_front_matter
 from gezel_knowledge.compiler.text.links import normalise_path
 
 __all__ = ["Zola"]
@@ -205,7 +207,9 @@ class _Walk:
         return len(parts) > 2 and parts[-2] in self.others
 
     def front(self, path: Path) -> dict[str, Any]:
-        return dict(front(self.ctx, path))
+        where = self.ctx.display(path)
+        text = read_text_file(path, where=where)
+        return dict(self.generator.split_front_matter(text, path=where).data)
 
 
 def _page(walk: _Walk, path: Path) -> _Page | None:
@@ -459,6 +463,19 @@ class Zola(Generator):
         slug = _text(front, "slug")
         segment = _slug_paths(slug if slug is not None else name, self.paths)
         return PageUrl("/".join([*folders, segment]), bundle)
+
+    def split_front_matter(self, text: str, *, path: str, lenient: bool = False) -> FrontMatter:
+        # Zola's front matter expressions allow whitespace (blank lines) before the opening
+        # `+++` or `---` (getzola.org's theme pages start with a blank line).
+        plain = text.removeprefix("\ufeff")
+        rest = plain.lstrip()
+        if rest == plain or not rest.startswith(("+++", "---")):
+            return split_front_matter(text, path=path, lenient=lenient)
+        found = split_front_matter(rest, path=path, lenient=lenient)
+        if found.body_line == 1:  # no front matter after all (an unclosed `---`)
+            return split_front_matter(text, path=path, lenient=lenient)
+        skipped = plain[: len(plain) - len(rest)].count("\n")
+        return FrontMatter(found.data, found.body, found.body_line + skipped, found.problem)
 
     def url_aliases(self, rel: str, front: Mapping[str, Any]) -> tuple[str, ...]:
         aliases = front.get("aliases")
