@@ -514,9 +514,11 @@ def page_anchors(
     texts += _quoted_headings(blocks, body)
     texts += _setext_headings(blocks, body, index.count)
     texts.sort(key=lambda item: item[1][0])  # repeats are numbered in document order
-    # Mintlify's ids keep most punctuation: a fallback for its own sites only, so that a link
-    # another site's generator would not resolve is still reported there.
-    others = (s for s in SLUG_STYLES if s not in (style, "mintlify"))
+    # Mintlify's ids keep most punctuation, Zola's unslugified ones keep case and join words
+    # with `_`: each a fallback for its own sites only (Zola's slugified ones too), so that a
+    # link another site's generator would not resolve is still reported there.
+    own_only = ("mintlify", "zola", "zola-unslugified")
+    others = (s for s in SLUG_STYLES if s != style and s not in own_only)
     styles: tuple[SlugStyle | SlugRule, ...] = (style, *others)
     for each in styles:
         seen: dict[str, int] = {}
