@@ -83,6 +83,7 @@ GENERATORS = (
     "quarto",
     "vuepress",
     "rspress",
+    "zola",
     "folders",
 )
 GOALS = {"false_free_trees": 20, "first": 0.8, "top3": 0.95}

@@ -204,3 +204,16 @@ def test_mintlify_ids_answer_on_mintlify_sites_only() -> None:
     github = _anchors(body, "github")
     assert "example:-connect" not in github
     assert "example-connect-1" in github
+
+
+def test_zola_ids_answer_on_zola_sites_only() -> None:
+    # Zola's unslugified ids (`Hello_World`) are no fallback elsewhere: such a link on a
+    # GitHub-style site stays unresolved.
+    body = "## Hello World\n\n## snake_case names\n"
+    github = _anchors(body, "github")
+    assert "Hello_World" not in github
+    assert "snake_case-names" in github
+    assert "Hello_World" in _anchors(body, "zola-unslugified")
+    zola = _anchors(body, "zola")
+    assert "snake-case-names" in zola
+    assert "hello-world" in zola

@@ -457,3 +457,61 @@ def test_an_unreached_toc_linked_from_outside_the_tree_is_not_read(tmp_path: Pat
     source = load_markdown_tree(root)
     assert "Outside secret" not in {t.name for t in source.topics}
     assert [d.title for d in source.documents] == ["Home"]
+
+
+def test_folder_toc_md_files_are_no_pages_and_swagger_entries_are_silent(tmp_path: Path) -> None:
+    # docfx-seed's layout: build.content takes every Markdown file of articles/ and restapi/,
+    # whose toc.md files are their TOCs, never pages; restapi/toc.md names Swagger files,
+    # which DocFX builds into REST API pages (not the catalog's): left out silently. A JSON
+    # file that is no API description is still reported as no Markdown.
+    root = write_tree(
+        tmp_path / "seed",
+        {
+            "docfx.json": (
+                '{"build": {"content": [{"files": ["articles/**/*.md", "*.md", "toc.yml",'
+                ' "restapi/**"]}]}}'
+            ),
+            "toc.yml": (
+                "- name: Home\n  href: index.md\n- name: Articles\n  href: articles/\n"
+                "- name: REST API\n  href: restapi/\n"
+            ),
+            "index.md": "# Home\n",
+            "articles/toc.md": "\ufeff# [Start](start.md)\n# [Rules](rules.md)\n",
+            "articles/start.md": "# Start\n",
+            "articles/rules.md": "# Rules\n",
+            "restapi/toc.md": (
+                "# [Pets](pets.json)\n# [Contacts](contacts.json)\n# [Data](data.json)\n"
+            ),
+            "restapi/pets.json": '{\n  "swagger": "2.0",\n  "info": {"title": "Pets"}\n}\n',
+            "restapi/contacts.json": '{"openapi": "3.0.1", "paths": {}}\n',
+            "restapi/data.json": '{"rows": [1, 2]}\n',
+        },
+        catalog=None,
+    )
+    source = load_markdown_tree(root)
+    assert sorted(d.id for d in source.documents) == [
+        "articles/rules",
+        "articles/start",
+        "index",
+    ]
+    assert [(w.reason, w.path, w.line) for w in source.warnings] == [
+        ("unsupported-page", "restapi/toc.md", 3)
+    ]
+
+
+def test_only_the_head_of_a_json_toc_entry_is_read(tmp_path: Path) -> None:
+    # The Swagger check reads 64 KiB at most: a key past that is not seen (the entry is then
+    # reported as not Markdown), however large the file.
+    padding = '{"x": "' + "a" * 70_000 + '", "swagger": "2.0"}\n'
+    root = write_tree(
+        tmp_path / "big",
+        {
+            "docfx.json": '{"build": {"content": [{"files": ["**"]}]}}',
+            "toc.yml": "- name: Home\n  href: index.md\n- name: API\n  href: api.json\n",
+            "index.md": "# Home\n",
+            "api.json": padding,
+        },
+        catalog=None,
+    )
+    source = load_markdown_tree(root)
+    assert [(w.reason, w.path) for w in source.warnings] == [("unsupported-page", "toc.yml")]

@@ -13,9 +13,9 @@ PAGE = Path(__file__).resolve().parents[2] / "docs" / "build.md"
 def test_generator_examples_print_what_the_page_says(capsys: pytest.CaptureFixture[str]) -> None:
     text = PAGE.read_text(encoding="utf-8")
     blocks = re.findall(r"^```py\n(.*?)^```$", text, flags=re.MULTILINE | re.DOTALL)
-    # Hugo, Docusaurus, versioned Docusaurus, Docusaurus 1, Mintlify, Nextra, Nextra's app
-    # router, VuePress, Rspress, a JavaScript site's generated pages, a Quarto book
-    assert len(blocks) == 11
+    # Hugo, Zola, Docusaurus, versioned Docusaurus, Docusaurus 1, Mintlify, Nextra, Nextra's
+    # app router, VuePress, Rspress, a JavaScript site's generated pages, a Quarto book
+    assert len(blocks) == 12
     namespace: dict[str, object] = {"__name__": "__doc_example__"}
     for code in blocks:
         expected = [line[2:] for line in code.splitlines() if line.startswith("# ")]

@@ -130,6 +130,10 @@ def test_id_version_and_licence_are_derived(tmp_path: Path) -> None:
             "Apache-2.0",
         ),
         ("Mozilla Public License, version 2.0\n\n1. Definitions", "MPL-2.0"),
+        (
+            "EUROPEAN UNION PUBLIC LICENCE v. 1.2\nEUPL \u00a9 the European Union 2007, 2016",
+            "EUPL-1.2",
+        ),
         ("Creative Commons\nAttribution 4.0 International Public License", "CC-BY-4.0"),
         (
             "Creative Commons\nAttribution-ShareAlike 4.0 International Public License",

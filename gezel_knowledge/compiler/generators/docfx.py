@@ -16,10 +16,12 @@ Metadata: ``build.globalMetadata`` ``_appName`` (or ``_appTitle``), ``_descripti
 Links: DocFX builds every Markdown and YAML file of its project, copies its resources and
 includes code snippets (``[!code-cs[](f.cs?name=x)]``), so a link to an existing file that is
 no catalog page is kept silently, and a toc entry naming a YAML page (an ApiPage, a schema
-document) is left out silently; so are links into the folders ``docfx metadata`` writes
-(``metadata[].dest``, such as ``api/``, whose ``toc.yml`` is generated too) and tab links
-(``[Linux](#tab/linux)``), which name tabs, not headings. ``docfx.json`` is read as DocFX reads
-it: a UTF-8 byte-order mark, ``//`` and ``/* */`` comments and trailing commas are allowed.
+document) or a Swagger/OpenAPI JSON file (DocFX's REST API pages) is left out silently (a
+folder's ``toc.md`` is its TOC, never a page); so are links into the folders ``docfx
+metadata`` writes (``metadata[].dest``, such as ``api/``, whose ``toc.yml`` is generated
+too) and tab links (``[Linux](#tab/linux)``), which name tabs, not headings. ``docfx.json``
+is read as DocFX reads it: a UTF-8 byte-order mark, ``//`` and ``/* */`` comments and
+trailing commas are allowed.
 """
 
 from __future__ import annotations
@@ -57,6 +59,8 @@ _TOC_LINK = re.compile(r"^\[(.*)\]\(\s*<?([^)>\s]*)>?(?:\s+\"[^\"]*\")?\s*\)$")
 _TOC_XREF = re.compile(r"^(?:<xref:([^\s>]+)>|@([A-Za-z][^\s]*))$")
 _UID_HREF = re.compile(r"^(?:xref:|@)\s*(\S+)\s*$")
 _YAML_PAGES = (".yml", ".yaml")
+_REST_API_HEAD = 65_536
+_REST_API_KEY = re.compile(r'"(?:swagger|openapi)"\s*:')
 
 
 class DocFx(Generator):
@@ -324,6 +328,16 @@ def _drop_lead_repeat(section: OutlineSection, path: str) -> None:
     section.children[:] = kept
 
 
+def _rest_api(file: Path, root: Path) -> bool:
+    """Whether a JSON file is a Swagger or OpenAPI description, which DocFX builds into REST
+    API pages: its first 64 KiB name the ``swagger`` or ``openapi`` version key."""
+    if not file.resolve().is_relative_to(root.resolve()):
+        return False  # a symbolic link out of the project: never read
+    with file.open("rb") as handle:
+        head = handle.read(_REST_API_HEAD)
+    return _REST_API_KEY.search(head.decode("utf-8", "replace")) is not None
+
+
 def _rooted(href: str) -> bool:
     """``/a/b.html``: a path from the site's root, which DocFX keeps as written (not ``//host``)."""
     return href.startswith("/") and not href.startswith("//")
@@ -454,10 +468,17 @@ class _DocFx:
             return self.url_page(href)
         target = _project_relative(href)
         path_text = unquote(target.split("#", 1)[0].split("?", 1)[0])
-        if PurePosixPath(path_text).suffix.lower() in _YAML_PAGES:
+        suffix = PurePosixPath(path_text).suffix.lower()
+        if suffix in _YAML_PAGES or suffix == ".json":
             candidate = normalise(self.toc.parent, path_text, self.ctx.content_root)
-            if candidate is not None and candidate.is_file():
-                return None  # a YAML page DocFX builds (ApiPage, SDP): not one the catalog holds
+            # A page DocFX builds from YAML (ApiPage, SDP) or from a Swagger or OpenAPI
+            # file (its REST API pages): not one the catalog holds.
+            if (
+                candidate is not None
+                and candidate.is_file()
+                and (suffix != ".json" or _rest_api(candidate, self.ctx.source_root))
+            ):
+                return None
         if path_text and normalise(self.toc.parent, path_text, self.ctx.content_root) is None:
             return self.mapped_page(href, path_text, line)
         return self.ctx.page(self.toc.parent, target, origin=self.toc, line=line)
@@ -590,6 +611,8 @@ class _DocFx:
                 file = base / name
                 if name.startswith(".") or file.is_symlink() or not self.ctx.is_page(file):
                     continue
+                if name.lower() in _TOC_NAMES:
+                    continue  # a folder's toc.md is its TOC, never a page DocFX builds
                 rel = self.ctx.rel(file)
                 if rel in placed or not content[0].match(rel) or content[1].match(rel):
                     continue

@@ -42,6 +42,7 @@ from gezel_knowledge.compiler.generators.sphinx import Sphinx
 from gezel_knowledge.compiler.generators.starlight import Starlight
 from gezel_knowledge.compiler.generators.vitepress import VitePress
 from gezel_knowledge.compiler.generators.vuepress import VuePress
+from gezel_knowledge.compiler.generators.zola import Zola
 
 __all__ = [
     "FALLBACK",
@@ -71,6 +72,8 @@ GENERATORS: tuple[Generator, ...] = (
     Nextra(),
     Fumadocs(),
     Rspress(),
+    # Before Hugo: both read config.toml beside content/; Zola's sets base_url.
+    Zola(),
     Hugo(),
     Sphinx(),
     Jekyll(),

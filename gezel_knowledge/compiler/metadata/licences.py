@@ -142,6 +142,13 @@ _KNOWN = (
         ),
     ),
     _Known("MPL-2.0", "Mozilla Public License 2.0", True, ("mozilla public license", "2.0")),
+    # The European Union Public Licence (Zola's), named in its own title with its version.
+    _Known(
+        "EUPL-1.2",
+        "European Union Public Licence 1.2",
+        True,
+        ("european union public licence", "v. 1.2"),
+    ),
     # The .NET projects' licence (MonoGame's, many DocFX sites'), named in its own title.
     _Known(
         "MS-PL",

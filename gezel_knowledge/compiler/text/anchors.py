@@ -64,7 +64,15 @@ __all__ = [
 ]
 
 SlugStyle = Literal[
-    "github", "python-markdown", "mdbook", "gitbook", "vitepress", "docsify", "mintlify"
+    "github",
+    "python-markdown",
+    "mdbook",
+    "gitbook",
+    "vitepress",
+    "docsify",
+    "mintlify",
+    "zola",
+    "zola-unslugified",
 ]
 SLUG_STYLES: tuple[SlugStyle, ...] = (
     "github",
@@ -74,6 +82,8 @@ SLUG_STYLES: tuple[SlugStyle, ...] = (
     "vitepress",
     "docsify",
     "mintlify",
+    "zola",
+    "zola-unslugified",
 )
 
 
@@ -332,7 +342,30 @@ def slugify(text: str, style: SlugStyle | SlugRule) -> str:
         value = _WHITESPACE.sub("-", unicodedata.normalize("NFC", text).lower().strip())
         value = value.replace("'", "\u2019").replace(".", "-")
         return _MINTLIFY_DROP.sub("", value)
+    if style == "zola":
+        return _zola_slug(text)
+    if style == "zola-unslugified":
+        # `slugify.anchors = "safe"` or `"off"`: the text as it is, ASCII whitespace as `_`.
+        return re.sub(r"[ \t\n\r\f]", "_", text)
     return _GITHUB_STRIP.sub("", text.lower()).replace(" ", "-")
+
+
+def _zola_slug(text: str) -> str:
+    """The ``slug`` crate's ``slugify`` (Zola's ``slugify.anchors = "on"``): ASCII letters
+    and digits kept, lowercased; every run of anything else one ``-``, none at either end; a
+    letter with an accent loses it (the crate transliterates; other scripts are not, here)."""
+    out: list[str] = []
+    dash = True  # no leading dash
+    for ch in unicodedata.normalize("NFKD", text):
+        if unicodedata.combining(ch):
+            continue
+        if ch.isascii() and ch.isalnum():
+            out.append(ch.lower())
+            dash = False
+        elif not dash:
+            out.append("-")
+            dash = True
+    return "".join(out).rstrip("-")
 
 
 def _repeat(slug: str, n: int, style: SlugStyle | SlugRule) -> str:
@@ -485,9 +518,11 @@ def page_anchors(
     texts += _quoted_headings(blocks, body)
     texts += _setext_headings(blocks, body, index.count)
     texts.sort(key=lambda item: item[1][0])  # repeats are numbered in document order
-    # Mintlify's ids keep most punctuation: a fallback for its own sites only, so that a link
-    # another site's generator would not resolve is still reported there.
-    others = (s for s in SLUG_STYLES if s not in (style, "mintlify"))
+    # Mintlify's ids keep most punctuation, Zola's unslugified ones keep case and join words
+    # with `_`: each a fallback for its own sites only (Zola's slugified ones too), so that a
+    # link another site's generator would not resolve is still reported there.
+    own_only = ("mintlify", "zola", "zola-unslugified")
+    others = (s for s in SLUG_STYLES if s != style and s not in own_only)
     styles: tuple[SlugStyle | SlugRule, ...] = (style, *others)
     for each in styles:
         seen: dict[str, int] = {}
