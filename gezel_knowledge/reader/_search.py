@@ -50,6 +50,7 @@ from gezel_knowledge.reader._titles import named_titles
 from gezel_knowledge.reader.dated import is_dated
 from gezel_knowledge.reader.feedback import feedback_query, rescored
 from gezel_knowledge.reader.floors import cosine_floor
+from gezel_knowledge.reader.howto import asks_how, is_broad
 from gezel_knowledge.reader.hybrid import (
     NAMED,
     RankedDocument,
@@ -59,7 +60,6 @@ from gezel_knowledge.reader.hybrid import (
     with_cosines,
 )
 from gezel_knowledge.reader.models import Stage1
-from gezel_knowledge.reader.reference import asks_how, is_reference
 from gezel_knowledge.reader.spatial import Eligible, eligible_documents
 from gezel_knowledge.reader.vectors import DEFAULT_FINAL_K, EXPLICIT_SHARD_BUDGET
 from gezel_knowledge.reader.versions import names_version, older_version_ids
@@ -437,10 +437,11 @@ def search_catalog(store: CatalogStore, vectors: VectorSearch, q: CatalogQuery) 
     )
     # A long question (a pasted paragraph) trusts its keyword lists more (fusion.for_question).
     preset = q.fusion.for_question(len(counted))
-    # A how-to question is answered by a guide before the API reference (reader.reference).
-    reference = is_reference if q.mode == "hybrid" and asks_how(q.text) else None
+    # A how-to question is answered by its task's page before an API reference or a section's
+    # landing page (reader.howto).
+    broad = is_broad if q.mode == "hybrid" and asks_how(q.text) else None
     fused = fuse_documents(
-        lists, preset, run.floor(), evidence, dated, openings=openings, reference=reference
+        lists, preset, run.floor(), evidence, dated, openings=openings, broad=broad
     )
     if q.mode == "hybrid":
         # Copies of a page (another version of it) go after the other pages (hybrid.py).

@@ -11,7 +11,8 @@ list, documents whose title the query names (:mod:`gezel_knowledge.reader._title
 :data:`NAMED_SHARE` of the title list's weight in any preset. Documents left tied go first by
 their standing in score (each list's raw score divided by its best). Hybrid search weighs a
 dated page (a blog post, a changelog: :mod:`gezel_knowledge.reader.dated`), and for a how-to
-question an API reference page (:mod:`gezel_knowledge.reader.reference`), a little less and
+question an API reference or a landing page (:mod:`gezel_knowledge.reader.howto`), a little
+less and
 lists copies of a page after the other pages (:func:`copies_last`). A fused document keeps its
 best passage: the best vector passage when it has one, else its best
 keyword passage.
@@ -36,7 +37,7 @@ from gezel_knowledge.fusion import (
 from gezel_knowledge.hits import Signal
 from gezel_knowledge.reader._rows import ChunkRow
 from gezel_knowledge.reader.dated import DATED_WEIGHT
-from gezel_knowledge.reader.reference import REFERENCE_WEIGHT
+from gezel_knowledge.reader.howto import HOWTO_WEIGHT
 
 __all__ = [
     "NAMED",
@@ -185,7 +186,7 @@ def fuse_documents(
     dated: Callable[[str], bool] | None = None,
     *,
     openings: Mapping[str, float] | None = None,
-    reference: Callable[[str], bool] | None = None,
+    broad: Callable[[str], bool] | None = None,
 ) -> list[Fused[str, ChunkRow]]:
     """Fuse the vector, title, keyword and named-title lists (each best first) into
     documents, best first.
@@ -204,9 +205,9 @@ def fuse_documents(
     blog post, a changelog: :func:`gezel_knowledge.reader.dated.is_dated`; hybrid search also
     counts an older documentation version's page, :mod:`gezel_knowledge.reader.versions`) has
     its fused score multiplied by :data:`~gezel_knowledge.reader.dated.DATED_WEIGHT`, and one
-    for which ``reference`` is true (an API reference page, for a question asking how to do
-    something: :mod:`gezel_knowledge.reader.reference`) by
-    :data:`~gezel_knowledge.reader.reference.REFERENCE_WEIGHT`.
+    for which ``broad`` is true (an API reference or a landing page, for a question asking how to
+    do something: :mod:`gezel_knowledge.reader.howto`) by
+    :data:`~gezel_knowledge.reader.howto.HOWTO_WEIGHT`.
     """
     ordered: dict[str, list[Ranked[str, ChunkRow]]] = {}
     cosines: dict[str, float] = {}
@@ -224,11 +225,9 @@ def fuse_documents(
     if dated is not None:
         # A dated page goes after a documentation page that answers as well (reader.dated).
         fused = [replace(f, score=f.score * DATED_WEIGHT) if dated(f.key) else f for f in fused]
-    if reference is not None:
-        # A guide goes before a reference page that answers a how-to question as well.
-        fused = [
-            replace(f, score=f.score * REFERENCE_WEIGHT) if reference(f.key) else f for f in fused
-        ]
+    if broad is not None:
+        # A task's page goes before a broad page that answers a how-to question as well.
+        fused = [replace(f, score=f.score * HOWTO_WEIGHT) if broad(f.key) else f for f in fused]
     fused.sort(key=lambda f: (-round(f.score, TIE_DIGITS), -_standing(f, ordered)))
     return [_cosine_signals(f, cosines, floor) if f.key in cosines else f for f in fused]
 

@@ -88,8 +88,8 @@ from gezel_knowledge.reader import (
     proactive_floor,
 )
 from gezel_knowledge.reader.dated import DATED_WEIGHT, is_dated
+from gezel_knowledge.reader.howto import HOWTO_WEIGHT, asks_how, is_broad
 from gezel_knowledge.reader.hybrid import NAMED, NAMED_SHARE
-from gezel_knowledge.reader.reference import REFERENCE_WEIGHT, asks_how, is_reference
 from gezel_knowledge.rerank import Reranker, rerank_depth, rerank_hits
 from gezel_knowledge.results import SearchMode, SearchResult, SemanticState, SourceReport
 from gezel_knowledge.search.named import pick_catalog
@@ -462,7 +462,7 @@ class KnowledgeSearch:
                 wanted,
                 preset,
                 dated=mode == "hybrid",
-                reference=mode == "hybrid" and asks_how(query),
+                howto=mode == "hybrid" and asks_how(query),
             )
             if reranker is not None:
                 hits = rerank_hits(reranker, query, hits, k)
@@ -713,12 +713,12 @@ def _fuse(
     preset: FusionPreset,
     *,
     dated: bool = False,
-    reference: bool = False,
+    howto: bool = False,
 ) -> tuple[SearchHit, ...]:
     """Rebuild the ranked lists across catalogs and fuse them per document (a dated page's
     fused score weighed by :data:`~gezel_knowledge.reader.dated.DATED_WEIGHT` when ``dated``,
-    an API reference page's by :data:`~gezel_knowledge.reader.reference.REFERENCE_WEIGHT` when
-    ``reference``: the question asks how to do something); with hits from one catalog only,
+    an API reference's or a landing page's by :data:`~gezel_knowledge.reader.howto.HOWTO_WEIGHT`
+    when ``howto``: the question asks how to do something); with hits from one catalog only,
     that catalog's own order."""
     answering = [hits for _, _, hits in results if hits]
     if len(answering) == 1:
@@ -756,12 +756,11 @@ def _fuse(
         fused = [
             replace(f, score=f.score * DATED_WEIGHT) if is_dated(f.key[1]) else f for f in fused
         ]
-    if reference:
+    if howto:
         fused = [
-            replace(f, score=f.score * REFERENCE_WEIGHT) if is_reference(f.key[1]) else f
-            for f in fused
+            replace(f, score=f.score * HOWTO_WEIGHT) if is_broad(f.key[1]) else f for f in fused
         ]
-    if dated or reference:
+    if dated or howto:
         fused.sort(key=lambda f: -f.score)
     fused = fused[:k]
     return tuple(

@@ -1,5 +1,5 @@
 """How KnowledgeSearch fuses catalogs' hits: one catalog keeps its own order; across catalogs
-the named-title list, the dated-page weight and the reference-page weight count as they do in
+the named-title list, the dated-page weight and the how-to questions' weight count as they do in
 each catalog."""
 
 from __future__ import annotations
@@ -57,7 +57,7 @@ def test_across_catalogs_a_reference_page_weighs_less_for_a_how_to_question() ->
         "reference/logger",
         "guides/child-loggers",
     ]
-    fused = _fuse(results, 5, SCORE, reference=True)
+    fused = _fuse(results, 5, SCORE, howto=True)
     assert [h.document_id for h in fused] == ["guides/child-loggers", "reference/logger"]
 
 

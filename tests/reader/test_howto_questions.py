@@ -1,4 +1,4 @@
-"""For a how-to question, API reference pages weigh a little less in hybrid search."""
+"""For a how-to question, API reference and landing pages weigh a little less in hybrid search."""
 
 from __future__ import annotations
 
@@ -12,8 +12,14 @@ from gezel_knowledge.fusion import KEYWORD, SCORE, VECTOR
 from gezel_knowledge.opening import open_catalog
 from gezel_knowledge.reader import Catalog
 from gezel_knowledge.reader._rows import ChunkRow
+from gezel_knowledge.reader.howto import (
+    HOWTO_WEIGHT,
+    asks_how,
+    is_broad,
+    is_landing,
+    is_reference,
+)
 from gezel_knowledge.reader.hybrid import RankedPassage, fuse_documents
-from gezel_knowledge.reader.reference import REFERENCE_WEIGHT, asks_how, is_reference
 from tests.reader.catalog_builder import CatalogBuild, Doc, Topic
 
 
@@ -48,6 +54,33 @@ def test_reference_pages(document_id: str) -> None:
 )
 def test_other_pages_are_no_reference(document_id: str) -> None:
     assert not is_reference(document_id)
+
+
+@pytest.mark.parametrize(
+    ("document_id", "landing"),
+    [
+        ("usage/index", True),  # MkDocs, Sphinx
+        ("chaos/index", True),
+        ("README", True),  # GitBook, mdBook
+        ("man/crystal/README", True),
+        ("docs/deployment/_index", True),  # Hugo
+        ("index", True),  # the site's home page
+        ("usage/webworker", False),
+        ("reindex", False),
+        ("guides/index-pages", False),  # a page about index pages
+        ("index/overview", False),  # a folder named index says nothing of its pages
+    ],
+)
+def test_landing_pages(document_id: str, landing: bool) -> None:
+    assert is_landing(document_id) is landing
+    # A landing page is broad, and so is a reference page; a task page is neither.
+    assert is_broad(document_id) is (landing or is_reference(document_id))
+
+
+def test_broad_pages() -> None:
+    assert is_broad("reference/overrides")
+    assert is_broad("usage/index")
+    assert not is_broad("usage/webworker")
 
 
 @pytest.mark.parametrize(
@@ -94,19 +127,37 @@ def test_a_guide_that_answers_as_well_goes_before_the_reference() -> None:
         "reference/logger",
         "guides/child-loggers",
     ]
-    fused = fuse_documents(lists, SCORE, reference=is_reference)
+    fused = fuse_documents(lists, SCORE, broad=is_broad)
     # The reference weighs 0.9 * 1.0 = 0.9, below the guide's 0.935.
     assert [f.key for f in fused] == ["guides/child-loggers", "reference/logger"]
     assert [f.score for f in fused] == pytest.approx([0.935, 0.9])
-    assert REFERENCE_WEIGHT == 0.9
+    assert HOWTO_WEIGHT == 0.9
 
 
 def test_a_reference_that_answers_clearly_better_stays_first() -> None:
     lists = _lists(ref=(0.80, 10.0), guide=(0.60, 6.0))
     # guide: 0.7 * 0.6 / 0.8 + 0.3 * 0.6 = 0.705, below the reference's 0.9.
-    fused = fuse_documents(lists, SCORE, reference=is_reference)
+    fused = fuse_documents(lists, SCORE, broad=is_broad)
     assert [f.key for f in fused] == ["reference/logger", "guides/child-loggers"]
     assert [f.score for f in fused] == pytest.approx([0.9, 0.705])
+
+
+def test_a_task_page_goes_before_a_landing_page_that_answers_as_well() -> None:
+    lists = {
+        VECTOR: [
+            RankedPassage(_row("usage/index", 0), 0.80),
+            RankedPassage(_row("usage/webworker", 1), 0.76),
+        ],
+        KEYWORD: [
+            RankedPassage(_row("usage/index", 0), 10.0),
+            RankedPassage(_row("usage/webworker", 1), 9.0),
+        ],
+    }
+    # As above: the landing page 1.0, weighed 0.9; the task page 0.935.
+    assert [f.key for f in fuse_documents(lists, SCORE)] == ["usage/index", "usage/webworker"]
+    fused = fuse_documents(lists, SCORE, broad=is_broad)
+    assert [f.key for f in fused] == ["usage/webworker", "usage/index"]
+    assert [f.score for f in fused] == pytest.approx([0.935, 0.9])
 
 
 TOPICS = [Topic("all", "All", None, "1")]
