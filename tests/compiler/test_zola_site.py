@@ -200,3 +200,21 @@ def test_front_matter_may_follow_blank_lines(tmp_path: Path) -> None:
     assert [(w.path, w.line) for w in source.warnings if "nope" in w.message] == [
         ("content/docs/late.md", 10)
     ]
+
+
+def test_a_site_in_the_repositorys_docs_folder(tmp_path: Path) -> None:
+    # Zola's own repository keeps its site in docs/: built from the repository's root.
+    root = write_tree(
+        tmp_path / "repo",
+        {
+            "Cargo.toml": '[package]\nname = "widget"\n',
+            "docs/config.toml": CONFIG,
+            "docs/content/_index.md": _page('title = "Home"', "See [setup](@/setup.md).\n"),
+            "docs/content/setup.md": _page('title = "Setup"'),
+        },
+        catalog=None,
+    )
+    source = load_markdown_tree(root)
+    assert source.site == "zola"
+    assert sorted(d.id for d in source.documents) == ["_index", "setup"]
+    assert source.warnings == ()
