@@ -218,3 +218,20 @@ def test_a_site_in_the_repositorys_docs_folder(tmp_path: Path) -> None:
     assert source.site == "zola"
     assert sorted(d.id for d in source.documents) == ["_index", "setup"]
     assert source.warnings == ()
+
+
+def test_plain_folders_are_read_32_levels_deep_at_most(tmp_path: Path) -> None:
+    # Folders with no _index.md make no topics, so only the walk's own bound stops a deep
+    # tree: a page 200 folders down is not read (and no recursion error), one 30 down is.
+    deep = "/".join(f"f{i}" for i in range(200))
+    shallow = "/".join(f"g{i}" for i in range(30))
+    root = _site(
+        tmp_path,
+        {
+            f"content/{deep}/bottom.md": _page('title = "Bottom"'),
+            f"content/{shallow}/near.md": _page('title = "Near"'),
+        },
+    )
+    ids = {d.id for d in load_markdown_tree(root).documents}
+    assert f"{shallow}/near" in ids
+    assert not any(i.endswith("/bottom") for i in ids)
