@@ -235,3 +235,35 @@ def test_plain_folders_are_read_32_levels_deep_at_most(tmp_path: Path) -> None:
     ids = {d.id for d in load_markdown_tree(root).documents}
     assert f"{shallow}/near" in ids
     assert not any(i.endswith("/bottom") for i in ids)
+
+
+def test_title_sort_slugs_paths_and_aliases(tmp_path: Path) -> None:
+    root = _site(
+        tmp_path,
+        {
+            "content/notes/_index.md": _page('title = "Notes"\nsort_by = "title"\nweight = 4'),
+            "content/notes/b.md": _page('title = "Item 10"'),
+            "content/notes/a.md": _page('title = "item 9"'),
+            "content/notes/c.md": _page('title = "Älpha"'),
+            "content/notes/d.md": _page("draft = false"),
+            "content/notes/e.md": _page(
+                'title = "Moved"\nslug = "New Home"\naliases = ["/old/home/"]',
+                "Back to [the first](../a/) and [the about page](/about/).\n",
+            ),
+            "content/about.md": _page(
+                'title = "About"\npath = "about"', "See [the old page](/old/home/).\n"
+            ),
+        },
+    )
+    source = load_markdown_tree(root)
+    about = next(d for d in source.documents if d.id == "about").load_body(LINKS)
+    assert "[the old page](knowledge://tester/demo/notes/e)" in about  # an alias
+    notes = [i for i in toc_order(source) if i.startswith("notes/")]
+    # Natural order, case and accents folded (Älpha, item 9, Item 10, Moved); an untitled
+    # page follows, as Zola leaves it out of the sorted list.
+    assert notes == ["notes/_index", "notes/c", "notes/a", "notes/b", "notes/e", "notes/d"]
+    # A relative URL from /notes/new-home/ (the slug, slugified) and `path` are resolved.
+    assert [w.message for w in source.warnings if w.path == "content/notes/e.md"] == []
+    body = next(d for d in source.documents if d.id == "notes/e").load_body(LINKS)
+    assert "[the first](knowledge://tester/demo/notes/a)" in body
+    assert "[the about page](knowledge://tester/demo/about)" in body
