@@ -200,3 +200,70 @@ def test_front_matter_may_follow_blank_lines(tmp_path: Path) -> None:
     assert [(w.path, w.line) for w in source.warnings if "nope" in w.message] == [
         ("content/docs/late.md", 10)
     ]
+
+
+def test_a_site_in_the_repositorys_docs_folder(tmp_path: Path) -> None:
+    # Zola's own repository keeps its site in docs/: built from the repository's root.
+    root = write_tree(
+        tmp_path / "repo",
+        {
+            "Cargo.toml": '[package]\nname = "widget"\n',
+            "docs/config.toml": CONFIG,
+            "docs/content/_index.md": _page('title = "Home"', "See [setup](@/setup.md).\n"),
+            "docs/content/setup.md": _page('title = "Setup"'),
+        },
+        catalog=None,
+    )
+    source = load_markdown_tree(root)
+    assert source.site == "zola"
+    assert sorted(d.id for d in source.documents) == ["_index", "setup"]
+    assert source.warnings == ()
+
+
+def test_plain_folders_are_read_32_levels_deep_at_most(tmp_path: Path) -> None:
+    # Folders with no _index.md make no topics, so only the walk's own bound stops a deep
+    # tree: a page 200 folders down is not read (and no recursion error), one 30 down is.
+    deep = "/".join(f"f{i}" for i in range(200))
+    shallow = "/".join(f"g{i}" for i in range(30))
+    root = _site(
+        tmp_path,
+        {
+            f"content/{deep}/bottom.md": _page('title = "Bottom"'),
+            f"content/{shallow}/near.md": _page('title = "Near"'),
+        },
+    )
+    ids = {d.id for d in load_markdown_tree(root).documents}
+    assert f"{shallow}/near" in ids
+    assert not any(i.endswith("/bottom") for i in ids)
+
+
+def test_title_sort_slugs_paths_and_aliases(tmp_path: Path) -> None:
+    root = _site(
+        tmp_path,
+        {
+            "content/notes/_index.md": _page('title = "Notes"\nsort_by = "title"\nweight = 4'),
+            "content/notes/b.md": _page('title = "Item 10"'),
+            "content/notes/a.md": _page('title = "item 9"'),
+            "content/notes/c.md": _page('title = "Älpha"'),
+            "content/notes/d.md": _page("draft = false"),
+            "content/notes/e.md": _page(
+                'title = "Moved"\nslug = "New Home"\naliases = ["/old/home/"]',
+                "Back to [the first](../a/) and [the about page](/about/).\n",
+            ),
+            "content/about.md": _page(
+                'title = "About"\npath = "about"', "See [the old page](/old/home/).\n"
+            ),
+        },
+    )
+    source = load_markdown_tree(root)
+    about = next(d for d in source.documents if d.id == "about").load_body(LINKS)
+    assert "[the old page](knowledge://tester/demo/notes/e)" in about  # an alias
+    notes = [i for i in toc_order(source) if i.startswith("notes/")]
+    # Natural order, case and accents folded (Älpha, item 9, Item 10, Moved); an untitled
+    # page follows, as Zola leaves it out of the sorted list.
+    assert notes == ["notes/_index", "notes/c", "notes/a", "notes/b", "notes/e", "notes/d"]
+    # A relative URL from /notes/new-home/ (the slug, slugified) and `path` are resolved.
+    assert [w.message for w in source.warnings if w.path == "content/notes/e.md"] == []
+    body = next(d for d in source.documents if d.id == "notes/e").load_body(LINKS)
+    assert "[the first](knowledge://tester/demo/notes/a)" in body
+    assert "[the about page](knowledge://tester/demo/about)" in body

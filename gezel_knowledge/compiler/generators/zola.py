@@ -1,4 +1,5 @@
-"""Zola: ``zola.toml`` or ``config.toml`` (holding Zola's ``base_url``) beside ``content/``.
+"""Zola: ``zola.toml`` or ``config.toml`` (holding Zola's ``base_url``) beside ``content/``,
+in the source folder or in its ``docs/``.
 
 Sections are the folders holding an ``_index.md``; every other Markdown file is a page of the
 section of its folder, and a folder holding an ``index.md`` (no ``_index.md``) is one page with
@@ -134,12 +135,12 @@ def _weight(data: Mapping[str, Any]) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
-def _read_config(root: Path) -> tuple[Path, dict[str, Any]] | None:
-    """Zola's configuration file at ``root`` and its data: the first of ``zola.toml`` and
-    ``config.toml`` that is there and sets ``base_url`` (Zola requires it; Hugo spells it
-    ``baseURL``)."""
+def _read_config(folder: Path, root: Path) -> tuple[Path, dict[str, Any]] | None:
+    """Zola's configuration file in ``folder`` (inside the source folder ``root``) and its
+    data: the first of ``zola.toml`` and ``config.toml`` that is there and sets ``base_url``
+    (Zola requires it; Hugo spells it ``baseURL``)."""
     for name in _CONFIG_NAMES:
-        file = root / name
+        file = folder / name
         if file.is_file() and not file.is_symlink():
             data = config.read_data(file, root)
             if isinstance(data.get("base_url"), str):
@@ -385,19 +386,28 @@ class Zola(Generator):
         """The site's other languages (their files are translations)."""
 
     def detect(self, root: Path, *, forced: bool) -> Site | None:
-        found = _read_config(root)
+        # The site root, else the repository's docs/ (where Zola's own site and many Rust
+        # projects keep theirs).
+        for site_root in (root, root / "docs"):
+            if site_root.is_symlink() or not (site_root / "content").is_dir():
+                continue
+            found = _read_config(site_root, root)
+            if found is not None:
+                return self._site(site_root, *found)
+        if not forced:
+            return None
         content = root / "content"
-        if found is None or not content.is_dir():
-            if not forced:
-                return None
-            return Site(
-                self,
-                None,
-                content if content.is_dir() else root,
-                config.site_metadata(None),
-                LinkStyle("directory", "zola"),
-            )
-        file, data = found
+        return Site(
+            self,
+            None,
+            content if content.is_dir() else root,
+            config.site_metadata(None),
+            LinkStyle("directory", "zola"),
+        )
+
+    def _site(self, root: Path, file: Path, data: dict[str, Any]) -> Site:
+        """The site whose configuration ``file`` (holding ``data``) is in ``root``."""
+        content = root / "content"
         language, others = _languages(data)
         slugs = config.mapping(data.get("slugify"))
         paths = config.string(slugs.get("paths")) or "on"
