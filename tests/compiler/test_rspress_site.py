@@ -192,3 +192,10 @@ def test_folders_nested_deeper_than_topics_may_nest_still_build(tmp_path: Path) 
     source = load_markdown_tree(write_tree(tmp_path / "site", files, catalog=None))
     assert len(toc_order(source)) == 21
     assert max(len(d.topic_path) for d in source.documents) <= 16
+
+
+def test_the_default_languages_folder_builds_as_the_site(tmp_path: Path) -> None:
+    # A user pointing at docs/en of an Rspress site builds that site, in its order.
+    source = load_markdown_tree(_site(tmp_path) / "website" / "docs" / "en")
+    assert source.site == "rspress"
+    assert toc_order(source)[:3] == ["index", "guide/start/index", "guide/start/install"]

@@ -278,3 +278,33 @@ def test_a_sidebar_of_shared_literals_is_walked_within_a_bound(tmp_path: Path) -
     source = load_markdown_tree(root)
     assert time.perf_counter() - start < 60
     assert set(toc_order(source)) == {"index", "a"}
+
+
+def test_sidebars_it_cannot_read_say_so(tmp_path: Path) -> None:
+    # vuepress-theme-hope's 'structure' sidebars, and theme options a wrapper builds.
+    structure = (
+        "import { hopeTheme } from 'vuepress-theme-hope'\n"
+        "export default { title: 'H', theme: hopeTheme({ sidebar: { '/': 'structure' } }) }\n"
+    )
+    wrapped = (
+        "import theme from './theme.js'\nimport { config } from '@docs/shared'\n"
+        "export default config('x', { title: 'W', theme })\n"
+    )
+    for name, files in (
+        ("structure", {"docs/.vuepress/config.ts": structure}),
+        (
+            "wrapped",
+            {
+                "docs/.vuepress/config.ts": wrapped,
+                "docs/.vuepress/theme.ts": "export default theme('x', { sidebar: [] })\n",
+            },
+        ),
+    ):
+        root = write_tree(
+            tmp_path / name,
+            {**files, "docs/README.md": _page("H"), "docs/a.md": _page("A")},
+            catalog=None,
+        )
+        source = load_markdown_tree(root)
+        assert toc_order(source) == ["README", "a"]
+        assert [w.reason for w in source.warnings] == ["sidebars-not-read"], name

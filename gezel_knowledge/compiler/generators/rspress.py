@@ -352,6 +352,7 @@ class Rspress(Generator):
     described_as = "an Rspress site"
     marker = "rspress.config.ts"
     page_suffixes = (*MARKDOWN_SUFFIXES, MDX)
+    found_from_content = True
 
     def __init__(self, lang: str | None = None) -> None:
         self._lang = lang

@@ -75,6 +75,10 @@ _SETTINGS = ("title", "description", "lang", "locales", "themeConfig", "theme", 
 # `theme: defaultTheme({`, `hopeTheme({`: the options object of a VuePress 2 theme.
 _THEME_CALL = re.compile(r"\btheme\s*:\s*[A-Za-z_$][\w$]*\s*\(\s*(?=\{)")
 _INDEX = ("readme", "index")
+_STRUCTURE = (
+    "has 'structure' sidebars (vuepress-theme-hope orders them by each folder's README, the "
+    "pages' `order` and titles), which are not read; their pages follow in path order"
+)
 _NO_ORDER = ("auto", "heading")
 _MAX_DEPTH = 32
 _MAX_ITEMS = 100_000
@@ -190,6 +194,8 @@ class _Builder:
     warned: set[str] = field(default_factory=set)
     unread: bool = False
     """Whether some part of the sidebar is built by code (``fs.readdirSync``), not run."""
+    structure: bool = False
+    """Whether a sidebar is vuepress-theme-hope's ``'structure'`` (not modelled)."""
     visits: int = _MAX_ITEMS
     """Sidebar items left to walk: a literal shared by name may be reached along many paths
     (``b = [a, a]``, ``c = [b, b]``...), so the walk is bounded, not the literal's size."""
@@ -272,6 +278,7 @@ class _Builder:
             return
         for path, value in sidebar.items():
             self.unread = self.unread or value is UNKNOWN or path == SPREAD
+            self.structure = self.structure or value == "structure"
             if isinstance(value, list):
                 self.items(into, value, path if path.startswith("/") else "/" + path, 0)
 
@@ -398,6 +405,8 @@ class VuePress(Generator):
         sidebar = _sidebar(read)
         if sidebar is not None:
             builder.sidebar(root, sidebar)
+            if builder.structure:
+                ctx.warn("sidebars-not-read", _STRUCTURE, where)
             if builder.unread:
                 ctx.warn(
                     "sidebars-not-read",
@@ -414,7 +423,16 @@ class VuePress(Generator):
                 ),
                 None,
             )
-            if unread is not None and unread is not False and unread not in _NO_ORDER:
+            if unread == "structure":
+                ctx.warn("sidebars-not-read", _STRUCTURE, where)
+            elif unread is None and not read.theme and read.settings.get("theme") is UNKNOWN:
+                ctx.warn(
+                    "sidebars-not-read",
+                    "has theme options built by code (a call it does not run), so no sidebar "
+                    "is read; the pages follow in path order",
+                    where,
+                )
+            elif unread is not None and unread is not False and unread not in _NO_ORDER:
                 ctx.warn(
                     "sidebars-not-read",
                     "has a sidebar that needs JavaScript to evaluate (it is not run); the "
