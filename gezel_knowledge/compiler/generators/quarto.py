@@ -1,4 +1,5 @@
-"""Quarto: ``_quarto.yml`` (or ``_quarto.yaml``); pages in the project's folder.
+"""Quarto: ``_quarto.yml`` (or ``_quarto.yaml``) in the source folder or in its ``docs/``;
+pages in the project's folder.
 
 Pages: the files Quarto renders: ``.qmd``, ``.md``, ``.markdown``, ``.Rmd``, ``.Rmarkdown`` and
 ``.ipynb`` files of the project, but for those under a name starting with ``_`` or ``.``,
@@ -168,21 +169,25 @@ class Quarto(Generator):
     lenient_front_matter = True
 
     def detect(self, root: Path, *, forced: bool) -> Site | None:
-        file = next((root / n for n in _CONFIGS if (root / n).is_file()), None)
-        if file is None:
+        # The project at the source folder, else in its docs/ (a repository's site).
+        file = next(
+            (f / n for f in (root, root / "docs") for n in _CONFIGS if (f / n).is_file()), None
+        )
+        if file is None or (file.parent != root and file.parent.is_symlink()):
             return None
+        project = file.parent
         data = _configuration(file, root)
         kind = config.string(config.get(data, "project", "type")) or "default"
         section = config.mapping(data.get("book" if kind == "book" else "website"))
         repository = section.get("repo-url")
-        generated = [*_ignored_folders(root)]
+        generated = [*_ignored_folders(project)]
         quartodoc = config.mapping(data.get("quartodoc"))
         if quartodoc:
             generated.append(config.string(quartodoc.get("dir")) or _QUARTODOC_DIR)
         return Site(
             self,
             file,
-            root,
+            project,
             config.site_metadata(
                 section.get("title") or data.get("title"),
                 section.get("description") or data.get("description"),
