@@ -287,13 +287,20 @@ class _Project:
     def _walk(self, folder: Path) -> list[Path]:
         """The project's page files below ``folder``, leaving out what Quarto never renders."""
         out: list[Path] = []
-        for entry in sorted(folder.iterdir(), key=lambda p: p.name):
+        # Depth first in name order, with a stack of folders' entries rather than recursion:
+        # a tree nested thousands of folders deep is no RecursionError.
+        stack = [iter(sorted(folder.iterdir(), key=lambda p: p.name))]
+        while stack:
+            entry = next(stack[-1], None)
+            if entry is None:
+                stack.pop()
+                continue
             name = entry.name
             if name.startswith(("_", ".")) or self.ctx.excluded(entry):
                 continue
             if entry.is_dir():
                 if not entry.is_symlink() and name not in _ENGINE_FOLDERS:
-                    out += self._walk(entry)
+                    stack.append(iter(sorted(entry.iterdir(), key=lambda p: p.name)))
             elif entry.is_file() and self.ctx.is_page(entry) and name not in _README:
                 out.append(entry)
         return out
