@@ -418,3 +418,21 @@ def test_only_the_first_listing_pages_are_read(tmp_path: Path) -> None:
     # by path.
     assert order[:3] == ["l00/index", "l00/z", "l00/a"]
     assert order[-3:] == ["l69/a", "l69/index", "l69/z"]
+
+
+def test_a_repository_whose_site_is_its_docs_folder_builds_at_its_root(tmp_path: Path) -> None:
+    repo = write_tree(
+        tmp_path / "repo",
+        {
+            "README.md": "# The repository\n",
+            "src/notes.md": "# Code notes\n",
+            "docs/_quarto.yml": "project:\n  type: website\nwebsite:\n  title: Tool\n",
+            "docs/index.qmd": _page("Home"),
+            "docs/guide.qmd": _page("Guide"),
+        },
+        catalog=None,
+    )
+    source = load_markdown_tree(repo)
+    assert source.site == "quarto"
+    assert toc_order(source) == ["index", "guide"]
+    assert source.metadata.name == "Tool"

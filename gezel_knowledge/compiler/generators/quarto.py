@@ -1,4 +1,5 @@
-"""Quarto: ``_quarto.yml`` (or ``_quarto.yaml``); pages in the project's folder.
+"""Quarto: ``_quarto.yml`` (or ``_quarto.yaml``) in the source folder or in its ``docs/``;
+pages in the project's folder.
 
 Pages: the files Quarto renders: ``.qmd``, ``.md``, ``.markdown``, ``.Rmd``, ``.Rmarkdown`` and
 ``.ipynb`` files of the project, but for those under a name starting with ``_`` or ``.``,
@@ -168,21 +169,25 @@ class Quarto(Generator):
     lenient_front_matter = True
 
     def detect(self, root: Path, *, forced: bool) -> Site | None:
-        file = next((root / n for n in _CONFIGS if (root / n).is_file()), None)
-        if file is None:
+        # The project at the source folder, else in its docs/ (a repository's site).
+        file = next(
+            (f / n for f in (root, root / "docs") for n in _CONFIGS if (f / n).is_file()), None
+        )
+        if file is None or (file.parent != root and file.parent.is_symlink()):
             return None
+        project = file.parent
         data = _configuration(file, root)
         kind = config.string(config.get(data, "project", "type")) or "default"
         section = config.mapping(data.get("book" if kind == "book" else "website"))
         repository = section.get("repo-url")
-        generated = [*_ignored_folders(root)]
+        generated = [*_ignored_folders(project)]
         quartodoc = config.mapping(data.get("quartodoc"))
         if quartodoc:
             generated.append(config.string(quartodoc.get("dir")) or _QUARTODOC_DIR)
         return Site(
             self,
             file,
-            root,
+            project,
             config.site_metadata(
                 section.get("title") or data.get("title"),
                 section.get("description") or data.get("description"),
@@ -282,13 +287,20 @@ class _Project:
     def _walk(self, folder: Path) -> list[Path]:
         """The project's page files below ``folder``, leaving out what Quarto never renders."""
         out: list[Path] = []
-        for entry in sorted(folder.iterdir(), key=lambda p: p.name):
+        # Depth first in name order, with a stack of folders' entries rather than recursion:
+        # a tree nested thousands of folders deep is no RecursionError.
+        stack = [iter(sorted(folder.iterdir(), key=lambda p: p.name))]
+        while stack:
+            entry = next(stack[-1], None)
+            if entry is None:
+                stack.pop()
+                continue
             name = entry.name
             if name.startswith(("_", ".")) or self.ctx.excluded(entry):
                 continue
             if entry.is_dir():
                 if not entry.is_symlink() and name not in _ENGINE_FOLDERS:
-                    out += self._walk(entry)
+                    stack.append(iter(sorted(entry.iterdir(), key=lambda p: p.name)))
             elif entry.is_file() and self.ctx.is_page(entry) and name not in _README:
                 out.append(entry)
         return out
