@@ -259,3 +259,15 @@ def test_an_app_router_pages_links_resolve_from_its_route(tmp_path: Path) -> Non
     assert "[the setup](knowledge://tester/demo/docs/guide/setup#line=" in body
     body = next(d for d in source.documents if d.id == "docs/guide/usage").load_body(LINKS)
     assert "[the reference](knowledge://tester/demo/docs/reference)" in body
+
+
+def test_an_app_routers_linked_folder_is_not_read(tmp_path: Path) -> None:
+    # A folder linked from inside app/ (to outside the tree, or to app/ itself) holds no page
+    # of the catalog and is never walked.
+    outside = write_tree(tmp_path / "outside", {"secret/page.mdx": _page("Secret")}, catalog=None)
+    root = _app_site(tmp_path)
+    (root / "app" / "docs" / "linked").symlink_to(outside / "secret", target_is_directory=True)
+    (root / "app" / "docs" / "loop").symlink_to(root / "app", target_is_directory=True)
+    source = load_markdown_tree(root)
+    assert "docs/linked" not in {d.id for d in source.documents}
+    assert not any(d.id.startswith("docs/loop") for d in source.documents)
