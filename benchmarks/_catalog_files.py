@@ -46,7 +46,9 @@ def _shard_row(index: int, shard: ShardFile, sha256: object) -> dict[str, object
     }
 
 
-def write_manifest(root: Path, catalog_id: str, shards: list[ShardFile], documents: int) -> None:
+def write_manifest(
+    root: Path, catalog_id: str, shards: list[ShardFile], documents: int, *, language: str = "en"
+) -> None:
     """A README, a licence notice and a 0.7 ``manifest.json`` declaring ``index/router.db`` and
     ``shards`` (test-hash-embed@1, markdown-chunks@2, one topic, no locations)."""
     (root / "README.md").write_text("# bench\n")
@@ -63,7 +65,7 @@ def write_manifest(root: Path, catalog_id: str, shards: list[ShardFile], documen
         "id": catalog_id,
         "version": "1",
         "name": catalog_id,
-        "language": "en",
+        "language": language,
         "publisher": {"id": "bench", "name": "bench"},
         "createdAt": "2026-01-01T00:00:00.000Z",
         "license": {

@@ -23,6 +23,12 @@ trained on the corpus (each word drawn after the two before it, as they follow e
 there), so word frequencies and co-occurrences are those of real prose, and asks the claims.
 The catalog is in English, so keyword search groups words by stem.
 
+Chinese: ``--language zh`` writes a catalog in Chinese, whose keyword index keys every CJK term by
+its overlapping character pairs: words of one or two of 1,500 Han characters with the same Zipf
+frequencies, six to a clause with no space between them, clauses ended by a comma or a full
+stop (so an FTS5 term is a whole clause, as in real Chinese text); each query is two six-character
+pieces of clauses of a random passage, written together.
+
 Each catalog's shards get their derived keyword index before the timing (its build time and
 size are printed); ``GEZEL_KNOWLEDGE_KEYWORD_INDEX=off`` measures FTS5 alone.
 """
@@ -76,6 +82,30 @@ def _vocabulary() -> NDArray[np.str_]:
             word += _SYLLABLES[r]
         words.append(word)
     return np.array(words)
+
+
+def _zh_vocabulary() -> NDArray[np.str_]:
+    # Base-1,500 numerals over Han characters spread across the unified block: words of one
+    # character for the most frequent 1,500, two characters for the rest.
+    han = [chr(0x4E00 + 13 * i) for i in range(1_500)]
+    words = []
+    for i in range(_VOCAB):
+        word, n = "", i
+        while True:
+            n, r = divmod(n, len(han))
+            word += han[r]
+            if not n:
+                break
+        words.append(word)
+    return np.array(words)
+
+
+def _zh_texts(rng: np.random.Generator, vocab: NDArray[np.str_], n: int, words: int) -> list[str]:
+    out = []
+    for row in vocab[_zipf(rng, (n, words))]:
+        clauses = ["".join(row[i : i + 6]) for i in range(0, len(row), 6)]
+        out.append("".join(c + ("。" if k % 4 == 3 else "，") for k, c in enumerate(clauses)))
+    return out
 
 
 def _zipf(rng: np.random.Generator, shape: tuple[int, int]) -> NDArray[np.int64]:
@@ -184,10 +214,12 @@ def _sealed(path: Path, role: str, fill: Callable[[sqlite3.Connection], Any]) ->
     return out
 
 
-def build(root: Path, n: int, shards: int, texts_of: TextMaker = _texts) -> Path:
+def build(
+    root: Path, n: int, shards: int, texts_of: TextMaker = _texts, *, language: str = "en"
+) -> Path:
     """Write the catalog: ``shards`` external shard databases, a router and a manifest."""
     rng = np.random.default_rng(11)
-    vocab = _vocabulary()
+    vocab = _zh_vocabulary() if language == "zh" else _vocabulary()
     (root / "index" / "shards").mkdir(parents=True, exist_ok=True)
     common = {
         "format_version": "0.7",
@@ -232,7 +264,7 @@ def build(root: Path, n: int, shards: int, texts_of: TextMaker = _texts) -> Path
             shard_of += [s] * (size // _PER_DOC)
         for d, title in enumerate(titles):
             doc_id = f"doc-{d:07d}"
-            docs.append((doc_id, title, doc_id, None, "en", "all", None, shard_of[d], _PER_DOC,
+            docs.append((doc_id, title, doc_id, None, language, "all", None, shard_of[d], _PER_DOC,
                          None, None, None, None, None, "br", body))  # fmt: skip
         conn.executemany(f"INSERT INTO documents VALUES ({','.join('?' * 16)})", docs)
         conn.executemany(
@@ -257,7 +289,7 @@ def build(root: Path, n: int, shards: int, texts_of: TextMaker = _texts) -> Path
         ShardFile(f"index/shards/{s:03d}.db", size, size // _PER_DOC, 1)
         for s, size in enumerate(sizes)
     ]
-    write_manifest(root, "bench-hybrid", shard_files, first_doc)
+    write_manifest(root, "bench-hybrid", shard_files, first_doc, language=language)
     return root
 
 
@@ -272,6 +304,23 @@ def _queries(catalog: Catalog, count: int) -> list[str]:
         words = text.split()
         picks = rng.choice(len(words), size=8, replace=False)
         found.append(" ".join(words[i] for i in sorted(picks)))
+    return found
+
+
+def _zh_queries(catalog: Catalog, count: int) -> list[str]:
+    """Two six-character pieces of clauses of random passages, written together."""
+    rng = np.random.default_rng(5)
+    found = []
+    shard = catalog.shards[0]
+    conn = catalog._conn(shard)
+    for chunk_id in rng.integers(1, shard.chunk_count + 1, size=count):
+        (text,) = conn.execute("SELECT text FROM chunks WHERE id = ?", (int(chunk_id),)).fetchone()
+        clauses = [c for c in text.replace("。", "，").split("，") if len(c) >= 6]
+        pieces = []
+        for k in sorted(rng.choice(len(clauses), size=2, replace=False)):
+            start = int(rng.integers(0, len(clauses[k]) - 5))
+            pieces.append(clauses[k][start : start + 6])
+        found.append("".join(pieces))
     return found
 
 
@@ -343,8 +392,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--text-model", type=Path, help="a BEIR corpus.jsonl to model text on")
     parser.add_argument("--claims", type=Path, help="a BEIR queries file to ask (real text)")
+    parser.add_argument("--language", choices=["en", "zh"], default="en")
     args = parser.parse_args(argv)
-    texts_of: TextMaker = _texts
+    texts_of: TextMaker = _zh_texts if args.language == "zh" else _texts
+    if args.language == "zh" and (args.text_model or args.claims):
+        parser.error("--language zh writes its own text; --text-model and --claims are English")
     if args.text_model is not None:
         texts_of = TextModel(args.text_model).texts
     sizes = args.chunks or [200_000, 500_000]
@@ -358,15 +410,18 @@ def main(argv: list[str] | None = None) -> int:
     }
     for n, shards in zip(sizes, shard_counts, strict=True):
         name = f"c{n}-s{shards}" + ("-text" if args.text_model is not None else "")
+        name += "-zh" if args.language == "zh" else ""
         root = args.workdir / name
         if not (root / "manifest.json").is_file():
             started = time.perf_counter()
-            build(root, n, shards, texts_of)
+            build(root, n, shards, texts_of, language=args.language)
             print(f"built {root} in {time.perf_counter() - started:.0f} s", file=sys.stderr)
         with open_catalog(root, embedder=HashEmbedder()) as catalog:
             index_cpu, index_bytes, fts_bytes = _index_files(catalog)
             if args.claims is not None:
                 queries = _claims(args.claims, args.queries)
+            elif args.language == "zh":
+                queries = _zh_queries(catalog, args.queries)
             else:
                 queries = _queries(catalog, args.queries)
             figures = measure(catalog, queries)

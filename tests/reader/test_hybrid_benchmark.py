@@ -27,6 +27,24 @@ def test_hybrid_benchmark_times_both_modes_on_a_sharded_catalog(
     assert len(list((tmp_path / "c4000-s2" / "index" / "shards").glob("*.db"))) == 2
 
 
+def test_hybrid_benchmark_in_chinese_writes_a_chinese_catalog_and_asks_chinese_questions(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bench = load_benchmark("hybrid")
+    argv = ["--chunks", "400", "--queries", "3", "--language", "zh", "--workdir", str(tmp_path)]
+    assert bench.main([*argv, "--json"]) == 0
+    (run,) = json.loads(capsys.readouterr().out)["runs"]
+    assert run["keyword_index_bytes"] > 0
+    root = tmp_path / "c400-s1-zh"
+    assert json.loads((root / "manifest.json").read_text())["language"] == "zh"
+    rng = bench.np.random.default_rng(0)
+    (text,) = bench._zh_texts(rng, bench._zh_vocabulary(), 1, 120)
+    # No spaces: an FTS5 term is a whole clause; 120 words, six to a clause.
+    assert " " not in text
+    assert text.count("，") + text.count("。") == 20
+    assert all("\u4e00" <= ch <= "\u9fff" for ch in text.replace("，", "").replace("。", ""))
+
+
 def test_floors_on_a_corpus_count_relevant_and_off_topic_questions(tmp_path: Path) -> None:
     bench = load_benchmark("floors")
     folder = tmp_path / "beir"
