@@ -85,14 +85,14 @@ def _site(tmp_path: Path) -> Path:
 def test_meta_files_give_nextras_order_and_titles(tmp_path: Path) -> None:
     source = load_markdown_tree(_site(tmp_path))
     assert source.site == "nextra"
-    # _meta order (integer-like keys first, as JavaScript orders them), then unlisted entries
-    # by name with index first; separators and links are no pages; the hidden page follows
-    # the navigation; a commented-out entry is no entry.
+    # An index page the _meta does not name first, then _meta order (integer-like keys first,
+    # as JavaScript orders them), then unlisted entries by name; separators and links are no
+    # pages; the hidden page follows the navigation; a commented-out entry is no entry.
     assert toc_order(source) == [
         "index",
+        "guide/index",
         "guide/2",
         "guide/start",
-        "guide/index",
         "guide/zeta",
         "api",
         "faq",
@@ -232,11 +232,12 @@ def test_an_app_router_site_reads_page_files_and_its_global_meta(tmp_path: Path)
     assert source.site == "nextra"
     # Pages are the page.mdx/page.md files at their folder's route (a route group is no
     # level; a private folder and other .mdx files are no pages); _meta.global gives each
-    # folder its `items` in order, unlisted entries following by name.
+    # folder its `items` in order, unlisted entries following by name, a folder's own page
+    # (its index) first when the items do not name it.
     assert toc_order(source) == [
+        "docs/guide",
         "docs/guide/setup",
         "docs/guide/usage",
-        "docs/guide",
         "docs/guide/zeta",
         "docs",
         "docs/reference",
