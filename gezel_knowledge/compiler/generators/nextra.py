@@ -25,8 +25,9 @@ entry in the navbar, which keeps its place in this order), ``display`` (``hidden
 of the navigation, still published and searched; ``children``: the folder's entries in its
 place) and ``href`` (a link: no page); a ``*`` entry gives every listed entry its defaults.
 Entries no ``_meta`` lists follow, by name; an ``index`` page it does not list comes first.
-A folder is a section named by its title (else its name); its ``index`` page, or a page named like the folder beside it
-(``blog.mdx`` and ``blog/``), leads it. Hidden pages follow the navigation, by path.
+A folder is a section named by its title (else its name); its ``index`` page, or a page
+named like the folder beside it (``blog.mdx`` and ``blog/``), leads it. Hidden pages follow
+the navigation, by path.
 
 Metadata: the name a title template states (``titleTemplate: '%s – SWR'``, Nextra 4's
 ``template``) in ``theme.config.*`` or ``app/layout.*``, else the landing page's title; the
