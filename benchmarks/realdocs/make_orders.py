@@ -1262,9 +1262,9 @@ def _meta_keys(text: str) -> list[tuple[str, str]]:  # noqa: C901, PLR0912 (one 
 
 
 def nextra(site: Path) -> list[str]:  # noqa: C901, PLR0915 (one reading, kept whole)
-    """Nextra: each folder's _meta keys in order, then unlisted entries by name (index first),
-    depth first, an index page leading its folder; separators and links left out; hidden
-    pages after the navigation in path order. Nextra 2 i18n: the default locale's files."""
+    """Nextra: each folder's _meta keys in order (an index page it does not name first), then
+    unlisted entries by name, depth first; separators and links left out; hidden pages after
+    the navigation in path order. Nextra 2 i18n: the default locale's files."""
     content = next(
         (
             c
@@ -1373,8 +1373,9 @@ def nextra(site: Path) -> list[str]:  # noqa: C901, PLR0915 (one reading, kept w
         order = [k for k, _ in listed if k in found]
         rest = sorted(k for k in found if k not in order and "\0" not in k)
         if "index" in rest:
+            # normalize.ts sortFolder: an index page the _meta does not name sorts first.
             rest.remove("index")
-            rest.insert(0, "index")
+            order.insert(0, "index")
         values = dict(listed)
         for key in order + rest:
             value = values.get(key, "")

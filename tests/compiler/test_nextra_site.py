@@ -85,14 +85,14 @@ def _site(tmp_path: Path) -> Path:
 def test_meta_files_give_nextras_order_and_titles(tmp_path: Path) -> None:
     source = load_markdown_tree(_site(tmp_path))
     assert source.site == "nextra"
-    # _meta order (integer-like keys first, as JavaScript orders them), then unlisted entries
-    # by name with index first; separators and links are no pages; the hidden page follows
-    # the navigation; a commented-out entry is no entry.
+    # An index page the _meta does not name first, then _meta order (integer-like keys first,
+    # as JavaScript orders them), then unlisted entries by name; separators and links are no
+    # pages; the hidden page follows the navigation; a commented-out entry is no entry.
     assert toc_order(source) == [
         "index",
+        "guide/index",
         "guide/2",
         "guide/start",
-        "guide/index",
         "guide/zeta",
         "api",
         "faq",
@@ -232,11 +232,12 @@ def test_an_app_router_site_reads_page_files_and_its_global_meta(tmp_path: Path)
     assert source.site == "nextra"
     # Pages are the page.mdx/page.md files at their folder's route (a route group is no
     # level; a private folder and other .mdx files are no pages); _meta.global gives each
-    # folder its `items` in order, unlisted entries following by name.
+    # folder its `items` in order, unlisted entries following by name, a folder's own page
+    # (its index) first when the items do not name it.
     assert toc_order(source) == [
+        "docs/guide",
         "docs/guide/setup",
         "docs/guide/usage",
-        "docs/guide",
         "docs/guide/zeta",
         "docs",
         "docs/reference",
@@ -259,3 +260,15 @@ def test_an_app_router_pages_links_resolve_from_its_route(tmp_path: Path) -> Non
     assert "[the setup](knowledge://tester/demo/docs/guide/setup#line=" in body
     body = next(d for d in source.documents if d.id == "docs/guide/usage").load_body(LINKS)
     assert "[the reference](knowledge://tester/demo/docs/reference)" in body
+
+
+def test_an_app_routers_linked_folder_is_not_read(tmp_path: Path) -> None:
+    # A folder linked from inside app/ (to outside the tree, or to app/ itself) holds no page
+    # of the catalog and is never walked.
+    outside = write_tree(tmp_path / "outside", {"secret/page.mdx": _page("Secret")}, catalog=None)
+    root = _app_site(tmp_path)
+    (root / "app" / "docs" / "linked").symlink_to(outside / "secret", target_is_directory=True)
+    (root / "app" / "docs" / "loop").symlink_to(root / "app", target_is_directory=True)
+    source = load_markdown_tree(root)
+    assert "docs/linked" not in {d.id for d in source.documents}
+    assert not any(d.id.startswith("docs/loop") for d in source.documents)

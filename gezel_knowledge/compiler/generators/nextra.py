@@ -24,9 +24,10 @@ a JSX element is read as no title) or an object with ``title``, ``type`` (``page
 entry in the navbar, which keeps its place in this order), ``display`` (``hidden``: left out
 of the navigation, still published and searched; ``children``: the folder's entries in its
 place) and ``href`` (a link: no page); a ``*`` entry gives every listed entry its defaults.
-Entries no ``_meta`` lists follow, by name, ``index`` first. A folder is a section named by
-its title (else its name); its ``index`` page, or a page named like the folder beside it
-(``blog.mdx`` and ``blog/``), leads it. Hidden pages follow the navigation, by path.
+Entries no ``_meta`` lists follow, by name; an ``index`` page it does not list comes first.
+A folder is a section named by its title (else its name); its ``index`` page, or a page
+named like the folder beside it (``blog.mdx`` and ``blog/``), leads it. Hidden pages follow
+the navigation, by path.
 
 Metadata: the name a title template states (``titleTemplate: '%s – SWR'``, Nextra 4's
 ``template``) in ``theme.config.*`` or ``app/layout.*``, else the landing page's title; the
@@ -420,7 +421,10 @@ class _Builder:
         listed = [k for k in meta if k != "*" and (k in folders or k in pages)]
         rest = sorted(k for k in {*folders, *pages} if k not in listed)
         if "index" in rest:
-            rest.insert(0, rest.pop(rest.index("index")))
+            # An `index` the _meta does not name comes first, before the listed entries
+            # (Nextra's page-map normalize: sortFolder).
+            rest.remove("index")
+            listed.insert(0, "index")
         for key in [*listed, *rest]:
             value = meta.get(key)
             item = {**defaults, **value} if isinstance(value, dict) else dict(defaults)
