@@ -436,3 +436,21 @@ def test_a_repository_whose_site_is_its_docs_folder_builds_at_its_root(tmp_path:
     assert source.site == "quarto"
     assert toc_order(source) == ["index", "guide"]
     assert source.metadata.name == "Tool"
+
+
+def test_a_generator_configured_at_the_root_outranks_a_quarto_project_in_docs(
+    tmp_path: Path,
+) -> None:
+    repo = write_tree(
+        tmp_path / "both",
+        {
+            "conf.py": "project = 'Main site'\nextensions = ['myst_parser']\n",
+            "index.md": "# Home\n\n```{toctree}\nguide\n```\n",
+            "guide.md": "# Guide\n",
+            "docs/_quarto.yml": "project:\n  type: website\n",
+            "docs/other.qmd": "# Other\n",
+        },
+        catalog=None,
+    )
+    # Sphinx is looked for after Quarto, but its conf.py is at the folder built.
+    assert load_markdown_tree(repo).site == "sphinx"

@@ -202,6 +202,8 @@ class Quarto(Generator):
                 unchecked_globs=("`*`", ":*") if _uses_interlinks(data) else (),
             ),
             outline_file=file,
+            # Found in docs/: a generator configured at the source folder itself outranks it.
+            tentative=project != root,
         )
 
     def expand(self, site: Site, page: Path, body: str, *, within: Path) -> str:
