@@ -156,12 +156,14 @@ def read_index(path: Path, identity: dict[str, Any]) -> tuple[BuiltIndex, mmap.m
         raise IndexRefused(f"unreadable: {exc}") from exc
     try:
         return _parse(mapped, size, identity), mapped
-    except IndexRefused:
-        mapped.close()
-        raise
+    except IndexRefused as exc:
+        reason = str(exc)
     except (ValueError, KeyError, TypeError, IndexError) as exc:
-        mapped.close()
-        raise IndexRefused(f"damaged: {exc}") from exc
+        reason = f"damaged: {exc}"
+    # The exception is gone with the parse's frame and its arrays (views of the map): a check
+    # failed after the arrays were mapped no longer keeps the map from closing.
+    mapped.close()
+    raise IndexRefused(reason)
 
 
 def _variants(arrays: dict[str, NDArray[Any]], keys: int) -> Variants | None:
