@@ -331,10 +331,16 @@ def assembled(  # noqa: PLR0917 - the index's arrays
         nonempty = counts[lo:hi] > 0
         if parts.shape[0]:
             max_parts[lo:hi][nonempty] = np.maximum.reduceat(parts, bounds[nonempty])
+    # postings_check per list over byte views of the whole arrays: slicing a memoryview costs
+    # a third of slicing two arrays, over a million keys in a Chinese shard.
+    doc_bytes = np.ascontiguousarray(docs).data.cast("B")
+    freq_bytes = np.ascontiguousarray(freqs).data.cast("B")
+    at, crc = offsets.tolist(), zlib.crc32
+    d, f = docs.dtype.itemsize, freqs.dtype.itemsize
     checks = np.array(
         [
-            postings_check(docs[offsets[i] : offsets[i + 1]], freqs[offsets[i] : offsets[i + 1]])
-            for i in range(len(keys))
+            crc(freq_bytes[f * a : f * e], crc(doc_bytes[d * a : d * e]))
+            for a, e in itertools.pairwise(at)
         ],
         dtype=np.uint32,
     )
