@@ -25,13 +25,15 @@ import numpy as np
 from numpy.typing import NDArray
 
 from gezel_knowledge.reader._kwindex import BuiltIndex
+from gezel_knowledge.reader._kwvariants import Variants
 
 __all__ = ["FORMAT_VERSION", "IndexRefused", "read_index", "write_index"]
 
-FORMAT_VERSION = 5
-"""Bumped whenever the layout or the arithmetic changes: older files are rebuilt (5: terms
-holding CJK characters are keyed by their bigrams and marked joined words,
-``gezel_knowledge.cjk``; 4 keyed joined words as plain ones)."""
+FORMAT_VERSION = 6
+"""Bumped whenever the layout or the arithmetic changes: older files are rebuilt (6: each key's
+variants are numbers of vocabulary terms stored once, ``reader._kwvariants``; 5 kept them as
+space-joined text per key; 5: terms holding CJK characters are keyed by their bigrams and
+marked joined words, ``gezel_knowledge.cjk``; 4 keyed joined words as plain ones)."""
 
 _MAGIC = b"GZKWIX\r\n"
 _ALIGN = 8
@@ -44,7 +46,9 @@ _DICTIONARY = (
     "key_offsets",
     "key_bytes",
     "variant_offsets",
-    "variant_bytes",
+    "variant_terms",
+    "term_offsets",
+    "term_bytes",
 )
 _DTYPES = {
     "lengths": "<u4",
@@ -54,7 +58,9 @@ _DTYPES = {
     "key_offsets": "<i8",
     "key_bytes": "u1",
     "variant_offsets": "<i8",
-    "variant_bytes": "u1",
+    "variant_terms": "<i4",
+    "term_offsets": "<i8",
+    "term_bytes": "u1",
     "docs": "<i4",
     "freqs": "<u2",
 }
@@ -78,7 +84,8 @@ def _pad(n: int) -> int:
 def write_index(path: Path, built: BuiltIndex, identity: dict[str, Any]) -> None:
     """Write ``built`` to ``path`` through a temp file in the same folder and a rename."""
     key_offsets, key_bytes = _key_arrays(built.keys)
-    variant_offsets, variant_bytes = _key_arrays(built.variants or [])
+    found = built.variants
+    none = np.zeros(0, dtype=np.int64)
     arrays: dict[str, NDArray[Any]] = {
         "lengths": built.lengths,
         "offsets": built.offsets,
@@ -86,8 +93,10 @@ def write_index(path: Path, built: BuiltIndex, identity: dict[str, Any]) -> None
         "checks": built.checks,
         "key_offsets": key_offsets,
         "key_bytes": key_bytes,
-        "variant_offsets": variant_offsets,
-        "variant_bytes": variant_bytes,
+        "variant_offsets": none if found is None else found.key_offsets,
+        "variant_terms": none if found is None else found.ids,
+        "term_offsets": none if found is None else found.term_offsets,
+        "term_bytes": none if found is None else found.text,
         "docs": built.docs,
         "freqs": built.freqs,
     }
@@ -147,24 +156,36 @@ def read_index(path: Path, identity: dict[str, Any]) -> tuple[BuiltIndex, mmap.m
         raise IndexRefused(f"unreadable: {exc}") from exc
     try:
         return _parse(mapped, size, identity), mapped
-    except IndexRefused:
-        mapped.close()
-        raise
+    except IndexRefused as exc:
+        reason = str(exc)
     except (ValueError, KeyError, TypeError, IndexError) as exc:
-        mapped.close()
-        raise IndexRefused(f"damaged: {exc}") from exc
+        reason = f"damaged: {exc}"
+    # The exception is gone with the parse's frame and its arrays (views of the map): a check
+    # failed after the arrays were mapped no longer keeps the map from closing.
+    mapped.close()
+    raise IndexRefused(reason)
 
 
-def _variants(arrays: dict[str, NDArray[Any]], terms: int) -> list[str] | None:
-    """Each stem's vocabulary terms (``None`` for an unstemmed index)."""
-    offsets = arrays["variant_offsets"]
-    if offsets.shape[0] <= 1:
+def _variants(arrays: dict[str, NDArray[Any]], keys: int) -> Variants | None:
+    """Each key's vocabulary terms (``None`` for an index whose keys are its terms)."""
+    offsets, ids = arrays["variant_offsets"], arrays["variant_terms"]
+    term_offsets, text = arrays["term_offsets"], arrays["term_bytes"]
+    if offsets.shape[0] == 0:
         return None
-    if offsets.shape[0] != terms + 1 or offsets[-1] != arrays["variant_bytes"].shape[0]:
+    terms = term_offsets.shape[0] - 1
+    if (
+        offsets.shape[0] != keys + 1
+        or offsets[0] != 0
+        or offsets[-1] != ids.shape[0]
+        or np.any(np.diff(offsets) < 0)
+        or terms < 0
+        or term_offsets[0] != 0
+        or term_offsets[-1] != text.shape[0]
+        or np.any(np.diff(term_offsets) < 0)
+        or (ids.shape[0] and (int(ids.min()) < 0 or int(ids.max()) >= terms))
+    ):
         raise IndexRefused("inconsistent arrays")
-    text = arrays["variant_bytes"].tobytes()
-    at = offsets.tolist()
-    return [text[at[i] : at[i + 1]].decode("utf-8") for i in range(terms)]
+    return Variants(offsets, ids, term_offsets, text)
 
 
 def _parse(mapped: mmap.mmap, size: int, identity: dict[str, Any]) -> BuiltIndex:

@@ -11,6 +11,7 @@ that join other words are split one by one.
 
 from __future__ import annotations
 
+import bisect
 from collections import Counter
 from collections.abc import Callable
 
@@ -51,6 +52,22 @@ def _unpacked(code: int) -> str:
     return chr(code >> _LOW) + (chr(low) if low else "")
 
 
+def _merged(
+    pair_keys: list[str], word_keys: list[str]
+) -> tuple[list[str], NDArray[np.int64], dict[str, int]]:
+    """The sorted keys (``pair_keys``, sorted and distinct, with the other ``word_keys``), each
+    pair key's place among them and each word key's."""
+    others = sorted(set(word_keys).difference(pair_keys))
+    # Timsort merges the two sorted runs in one pass.
+    keys = sorted(pair_keys + others) if others else pair_keys
+    below = np.array([bisect.bisect_left(pair_keys, k) for k in others], dtype=np.int64)
+    # A pair key moves up by the other keys sorting before it.
+    at = np.arange(len(pair_keys), dtype=np.int64)
+    pair_index = at + np.searchsorted(below, at, side="right")
+    index = {k: bisect.bisect_left(keys, k) for k in set(word_keys)}
+    return keys, pair_index, index
+
+
 def term_keys(terms: list[str], stem: Callable[[str], str] | None) -> Pairs:
     """Sorted keys and the (term, key, times) pairs mapping ``terms`` to them, ordered by key,
     then term: one pair per term without CJK characters, one per distinct key of a term
@@ -72,23 +89,26 @@ def term_keys(terms: list[str], stem: Callable[[str], str] | None) -> Pairs:
                 word_key.append(key)
                 word_times.append(n)
     packed, owner = _packed_keys([terms[i] for i in pure])
-    # Distinct (term, pair) with their counts: sorted by term, then pair.
-    order = np.lexsort((packed, owner))
-    packed, owner = packed[order], owner[order]
-    first = np.ones(packed.shape[0], dtype=np.bool_)
-    first[1:] = (packed[1:] != packed[:-1]) | (owner[1:] != owner[:-1])
-    starts = np.flatnonzero(first)
-    times = np.diff(np.append(starts, packed.shape[0]))
-    packed, owner = packed[starts], np.asarray(pure, dtype=np.int64)[owner[starts]]
-    distinct, inverse = np.unique(packed, return_inverse=True)
+    # Each pair's rank among the distinct pairs, sorted as their strings are (a pair packs its
+    # first character above the second, a lone character's second is 0).
+    distinct, rank = np.unique(packed, return_inverse=True)
+    del packed
+    width = max(int(distinct.shape[0]), 1)
+    # Distinct (term, pair) with their counts, sorted by term, then pair: one sort of one
+    # integer (term * width + rank) rather than a lexsort of two arrays.
+    joint, times = np.unique(owner * width + rank.reshape(-1), return_counts=True)
+    del owner, rank
+    owner = np.asarray(pure, dtype=np.int64)[joint // width]
+    inverse = joint % width
+    del joint
     pair_keys = [_unpacked(int(c)) for c in distinct.tolist()]
-    keys = sorted(set(word_key).union(pair_keys))
-    index = {k: i for i, k in enumerate(keys)}
-    pair_index = np.array([index[k] for k in pair_keys], dtype=np.int64)
+    keys, pair_index, index = _merged(pair_keys, word_key)
     pair_term = np.concatenate((np.array(word_term, dtype=np.int64), owner))
     key_of = np.concatenate(
         (np.array([index[k] for k in word_key], dtype=np.int64), pair_index[inverse])
     )
     pair_times = np.concatenate((np.array(word_times, dtype=np.int64), times))
-    by_key = np.lexsort((pair_term, key_of))
+    # (key, term) pairs are distinct: one sort of key * terms + term orders them by key, then
+    # term, as a lexsort would.
+    by_key = np.argsort(key_of * max(len(terms), 1) + pair_term, kind="stable")
     return keys, pair_term[by_key], key_of[by_key], pair_times[by_key]

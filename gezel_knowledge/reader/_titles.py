@@ -86,6 +86,7 @@ class _TitleWords:
     """Tokens of every row and column, as FTS5's BM25 counts them."""
     common: dict[str, bool] = field(default_factory=dict)
     _cjk: dict[int, frozenset[str]] | None = None
+    _cjk_holding: dict[str, list[int]] | None = None
 
     def cjk_keys(self, stem: Callable[[str], str] | None) -> dict[int, frozenset[str]]:
         """The keys of each title word holding CJK characters, by word id (made once)."""
@@ -94,6 +95,17 @@ class _TitleWords:
                 i: frozenset(token_keys(w, stem)) for w, i in self.words.items() if has_cjk(w)
             }
         return self._cjk
+
+    def cjk_holding(self, stem: Callable[[str], str] | None) -> dict[str, list[int]]:
+        """The title words holding CJK characters under each of their keys, in word order
+        (made once): a question's keys reach their words without a pass over every title."""
+        if self._cjk_holding is None:
+            holding: dict[str, list[int]] = {}
+            for i, keys in self.cjk_keys(stem).items():
+                for key in keys:
+                    holding.setdefault(key, []).append(i)
+            self._cjk_holding = holding
+        return self._cjk_holding
 
 
 _cache: weakref.WeakKeyDictionary[CatalogStore, _TitleWords] = weakref.WeakKeyDictionary()
@@ -263,10 +275,11 @@ def _cjk_named(
     whose every key (bigrams, and the stems of words joined to them) the query holds."""
     stem = store.keyword.stem
     held = set(cjk) | {stem(u) if stem is not None else u for u in stands_for if u not in cjk}
-    for word, keys in titles.cjk_keys(stem).items():
-        if keys <= held:
-            for key in keys & cjk:
-                stands_for[key].append(word)
+    keys_of, holding = titles.cjk_keys(stem), titles.cjk_holding(stem)
+    # Only a word holding one of the query's CJK keys can be added under it; each key's words
+    # come in word order, as a pass over every title word would add them.
+    for key in cjk:
+        stands_for[key] += [word for word in holding.get(key, ()) if keys_of[word] <= held]
 
 
 def _named(store: CatalogStore, titles: _TitleWords, terms: Sequence[str]) -> NDArray[np.intp]:
