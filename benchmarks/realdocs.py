@@ -62,7 +62,9 @@ DATA = HERE / "realdocs"
 DEFAULT_TREES = HERE.parents[1] / "realdocs-trees"
 DEFAULT_MIRROR = Path("/work/.mirror")
 CREATED_AT = "2026-01-01T00:00:00Z"
-PAGE_SUFFIXES = (".md", ".mdx", ".ipynb", ".markdown", ".qmd", ".Rmd")
+MARKDOWN_SUFFIXES = (".md", ".mdx", ".ipynb", ".markdown")
+PAGE_SUFFIXES = (*MARKDOWN_SUFFIXES, ".qmd", ".Rmd")
+"""Pages any tree's catalog may hold: Quarto reads its own and R Markdown pages too."""
 GENERATORS = (
     "mkdocs",
     "mdbook",
@@ -573,7 +575,15 @@ def _lcs(a: list[str], b: list[str]) -> int:
     return prev[-1]
 
 
-def compare_order(ours: list[str], reference: list[str]) -> dict[str, Any]:
+def readable_suffixes(generator: str) -> tuple[str, ...]:
+    """The page files a generator's catalog reads: Quarto's ``.qmd`` and ``.Rmd`` are read for
+    Quarto sites only (Jupyter Book and MyST-NB render R Markdown through jupytext)."""
+    return PAGE_SUFFIXES if generator == "quarto" else MARKDOWN_SUFFIXES
+
+
+def compare_order(
+    ours: list[str], reference: list[str], *, readable: tuple[str, ...] = MARKDOWN_SUFFIXES
+) -> dict[str, Any]:
     """Pages out of place (how many must move), Kendall tau, and pages missing or extra."""
     first_ours = list(dict.fromkeys(ours))
     first_ref = list(dict.fromkeys(reference))
@@ -594,8 +604,8 @@ def compare_order(ours: list[str], reference: list[str]) -> dict[str, Any]:
     out_of_place = n - _lcs(a, b)
     # Pages in formats no catalog reads (reStructuredText, AsciiDoc, R Markdown) are counted
     # apart: the generator shows them, the catalog cannot.
-    unreadable = [p for p in first_ref if p not in common and not p.endswith(PAGE_SUFFIXES)]
-    missing = [p for p in first_ref if p not in common and p.endswith(PAGE_SUFFIXES)]
+    unreadable = [p for p in first_ref if p not in common and not p.endswith(readable)]
+    missing = [p for p in first_ref if p not in common and p.endswith(readable)]
     extra = [p for p in first_ours if p not in common]
     first_wrong = next((p for p, q in zip(a, b, strict=True) if p != q), None)
     return {
@@ -842,7 +852,11 @@ def measure(
         mapper = PageMap(site, tree.content)
         pages = {i: mapper.path(i, catalog.body(i)) for i in dict.fromkeys(ids)}
         if (DATA / "orders" / f"{tree.name}.txt").is_file():
-            row["order"] = compare_order([pages[i] for i in ids], load_order(tree.name))
+            row["order"] = compare_order(
+                [pages[i] for i in ids],
+                load_order(tree.name),
+                readable=readable_suffixes(tree.generator),
+            )
         row["catalog_order"] = [pages[i] for i in ids]
         row["unmapped"] = sorted(i for i, p in pages.items() if p.startswith("?"))
         row["titles"] = title_report([catalog.document(i).title for i in pages])
@@ -1005,7 +1019,11 @@ def rescore(result: dict[str, Any], trees_dir: Path) -> dict[str, Any]:
         ]
         row.update(classify(warnings, load_verdicts(tree.name), site))
         if "catalog_order" in row:
-            row["order"] = compare_order(row["catalog_order"], load_order(tree.name))
+            row["order"] = compare_order(
+                row["catalog_order"],
+                load_order(tree.name),
+                readable=readable_suffixes(tree.generator),
+            )
     result["summary"] = summary(result["trees"])
     return result
 

@@ -101,6 +101,15 @@ def test_order_comparison_counts_pages_to_move(realdocs: ModuleType) -> None:
     rst = realdocs.compare_order(["a.md"], ["a.md", "api.rst"])
     assert rst["identical"]
     assert rst["unreadable"] == ["api.rst"]
+    # R Markdown: a page of a Quarto site, a format other catalogs cannot read.
+    rmd = realdocs.compare_order(["a.md"], ["a.md", "b.Rmd"])
+    assert rmd["identical"]
+    assert rmd["unreadable"] == ["b.Rmd"]
+    quarto = realdocs.compare_order(
+        ["a.md"], ["a.md", "b.Rmd"], readable=realdocs.readable_suffixes("quarto")
+    )
+    assert quarto["missing"] == ["b.Rmd"]
+    assert not quarto["identical"]
 
 
 def test_warnings_are_classified_by_the_first_covering_verdict(realdocs: ModuleType) -> None:
