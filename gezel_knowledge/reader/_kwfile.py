@@ -157,13 +157,13 @@ def read_index(path: Path, identity: dict[str, Any]) -> tuple[BuiltIndex, mmap.m
     try:
         return _parse(mapped, size, identity), mapped
     except IndexRefused as exc:
-        reason = str(exc)
+        refusal = str(exc)
     except (ValueError, KeyError, TypeError, IndexError) as exc:
-        reason = f"damaged: {exc}"
+        refusal = f"damaged: {exc}"
     # The exception is gone with the parse's frame and its arrays (views of the map): a check
     # failed after the arrays were mapped no longer keeps the map from closing.
     mapped.close()
-    raise IndexRefused(reason)
+    raise IndexRefused(refusal)
 
 
 def _variants(arrays: dict[str, NDArray[Any]], keys: int) -> Variants | None:
