@@ -6,6 +6,9 @@ Content: the default language's (``defaultContentLanguage``, else ``en``) folder
 else its ``languages.<lang>.contentDir`` (``content.en``), else ``contentDir``, else
 ``content``. A Markdown file mounted from above the source folder is read only inside the
 folder the user names (``--allow-read``), else the build stops naming it (confinement).
+Mounts of the site's own folders into the content (or filtering it) replace the default
+content mount: the content is the tree they build (:mod:`._hugo_mounts`), each page at its
+mounted path.
 
 Navigation: Hugo's section tree, from the home page (``_index.md`` of the content folder):
 every top-level folder and every folder with an ``_index.md`` is a section, led by its
