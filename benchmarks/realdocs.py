@@ -504,6 +504,18 @@ class PageMap:
     def _relative(self, page: Path) -> str:
         return posixpath.normpath(os.path.relpath(page, self.site)).replace(os.sep, "/")
 
+    def _mounted(self, document_id: str) -> str | None:
+        """The page of an id under a mounted prefix (``folder=prefix``), if any."""
+        for folder, prefix in self.mounts:
+            if document_id.startswith(prefix + "/"):
+                rest = document_id[len(prefix) + 1 :]
+                for candidate in (rest, f"{rest}/index"):
+                    for suffix in PAGE_SUFFIXES:
+                        page = self.site / folder / f"{candidate}{suffix}"
+                        if page.is_file():
+                            return self._relative(page)
+        return None
+
     def path(self, document_id: str, body: str) -> str:
         """The page a document was built from."""
         # Ids relative to a content folder, else to a folder above it up to the site root
@@ -519,14 +531,9 @@ class PageMap:
                     page = root / f"{candidate}{suffix}"
                     if page.is_file():
                         return self._relative(page)
-        for folder, prefix in self.mounts:
-            if document_id.startswith(prefix + "/"):
-                rest = document_id[len(prefix) + 1 :]
-                for candidate in (rest, f"{rest}/index"):
-                    for suffix in PAGE_SUFFIXES:
-                        page = self.site / folder / f"{candidate}{suffix}"
-                        if page.is_file():
-                            return self._relative(page)
+        mounted = self._mounted(document_id)
+        if mounted is not None:
+            return mounted
         for key in (_page_key(document_id), _page_key(f"{document_id}/index")):
             if key in self._keys:
                 return self._relative(self._keys[key])
