@@ -584,7 +584,7 @@ def _taxonomy_routes(ctx: Context, folder: Path, walk: _Walk) -> None:
     published, as routes (links to them resolve), none a page of the navigation."""
     if walk.tree is not None:
         here = ctx.rel(folder) + "/"
-        pages = [folder.parent / r for r in sorted(walk.tree.files) if r.startswith(here)]
+        pages = [ctx.content_root / r for r in sorted(walk.tree.files) if r.startswith(here)]
     else:
         pages = sorted(folder.rglob("*"))
     for page in pages:
