@@ -479,7 +479,15 @@ class PageMap:
         self.site = site
         # Several folders, comma-separated, when ids are relative to more than one (the docs
         # plugin instances of a Docusaurus site): each is tried in turn.
-        self.contents = [posixpath.normpath(c.strip()) for c in content.split(",") if c.strip()]
+        parts = [c.strip() for c in content.split(",") if c.strip()]
+        # `folder=prefix`: ids under prefix come from folder (a Hugo module.mounts of a folder
+        # of the content at another path: content/docs/v2=docs).
+        self.mounts = [
+            (posixpath.normpath(c.split("=", 1)[0]), c.split("=", 1)[1].strip("/"))
+            for c in parts
+            if "=" in c
+        ]
+        self.contents = [posixpath.normpath(c) for c in parts if "=" not in c]
         self.content = self.contents[0]
         bases = [(site / c).resolve() for c in self.contents]
         self.pages = sorted(
@@ -502,6 +510,18 @@ class PageMap:
     def _relative(self, page: Path) -> str:
         return posixpath.normpath(os.path.relpath(page, self.site)).replace(os.sep, "/")
 
+    def _mounted(self, document_id: str) -> str | None:
+        """The page of an id under a mounted prefix (``folder=prefix``), if any."""
+        for folder, prefix in self.mounts:
+            if document_id.startswith(prefix + "/"):
+                rest = document_id[len(prefix) + 1 :]
+                for candidate in (rest, f"{rest}/index"):
+                    for suffix in PAGE_SUFFIXES:
+                        page = self.site / folder / f"{candidate}{suffix}"
+                        if page.is_file():
+                            return self._relative(page)
+        return None
+
     def path(self, document_id: str, body: str) -> str:
         """The page a document was built from."""
         # Ids relative to a content folder, else to a folder above it up to the site root
@@ -519,6 +539,9 @@ class PageMap:
                     page = root / f"{candidate}{suffix}"
                     if page.is_file():
                         return self._relative(page)
+        mounted = self._mounted(document_id)
+        if mounted is not None:
+            return mounted
         for key in (_page_key(document_id), _page_key(f"{document_id}/index")):
             if key in self._keys:
                 return self._relative(self._keys[key])

@@ -335,8 +335,6 @@ _WARNING: Final = {
     "missing-anchor": "a link names a heading the target document does not have",
     "missing-image": "an image link names a missing file; kept as written",
     "missing-outline-page": "an outline names a missing file; left out",
-    "mounts-not-read": "Hugo mounts inside the content folder or mount file filters are not "
-    "followed; pages keep their folder paths",
     "outline-entry-outside": "an outline entry names a file outside the content folder; left out",
     "sidebars-not-read": "a JavaScript sidebars file is not run; the docs folder is followed",
     "symlink-skipped": "a symbolic link to a folder was not followed",

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from gezel_knowledge.compiler import CatalogSource, LinkBase, SourceError
+from gezel_knowledge.compiler.generators._hugo_mounts import MAX_MOUNTS
 from gezel_knowledge.compiler.sources.markdown_tree import load_markdown_tree
 from tests.compiler.trees import write_tree
 
@@ -423,34 +424,132 @@ def test_a_page_whose_name_opens_with_an_underscore_is_an_ordinary_page(tmp_path
     assert source.warnings == ()
 
 
-def test_mounts_inside_the_content_and_file_filters_warn_that_they_are_not_followed(
+_VERSIONED = (
+    "title: H\nmodule:\n  mounts:\n"
+    "    - {source: content, target: content, files: ['! docs/v?', '! old.md']}\n"
+    "    - {source: content/docs/v2, target: content/docs, files: '! _*'}\n"
+    "    - {source: content/docs/v2/_dev, target: content/docs/2.dev}\n"
+    "    - {source: static/logo.svg, target: assets/logo.svg}\n"
+)
+
+
+def test_mounts_inside_the_content_place_each_page_at_its_mounted_path(tmp_path: Path) -> None:
+    # A versioned site (Jaeger's) mounts content/docs/v2 at content/docs, leaving out its
+    # `_*` files, and its _dev folder at docs/2.dev; the content mount leaves out docs/v? and
+    # old.md. Pages are Hugo's: at their mounted paths, read from their files, links between
+    # them resolving, and no warning.
+    root = write_tree(
+        tmp_path / "hugo",
+        {
+            "hugo.yaml": _VERSIONED,
+            "content/_index.md": "---\ntitle: H\n---\n",
+            "content/old.md": "---\ntitle: Old\n---\nOld home.\n",
+            "content/docs/_index.md": "---\ntitle: Docs\n---\nAll versions.\n",
+            "content/docs/v2/_index.md": "---\ntitle: Version 2\n---\nList.\n",
+            "content/docs/v2/2.1/_index.md": "---\ntitle: Two one\nweight: 2\n---\nText.\n",
+            "content/docs/v2/2.1/start.md": (
+                "---\ntitle: Start\n---\nStart here; see [the next](/docs/2.dev/start/).\n"
+            ),
+            "content/docs/v2/2.0/_index.md": "---\ntitle: Two zero\nweight: 3\n---\nOld.\n",
+            "content/docs/v2/_dev/_index.md": "---\ntitle: Next\nweight: 1\n---\nSoon.\n",
+            "content/docs/v2/_dev/start.md": "---\ntitle: Start next\n---\nNext start.\n",
+        },
+        catalog=None,
+    )
+    source = load_markdown_tree(root)
+    assert sorted(d.id for d in source.documents) == [
+        "_index",
+        "docs/2.0/_index",
+        "docs/2.1/_index",
+        "docs/2.1/start",
+        "docs/2.dev/_index",
+        "docs/2.dev/start",
+        "docs/_index",
+    ]
+    assert "Start here" in _body(source, "docs/2.1/start")
+    assert source.warnings == ()
+
+
+def test_exclude_and_include_filters_of_the_content_mount_leave_pages_out(
     tmp_path: Path,
 ) -> None:
-    # A versioned site mounts content/docs/v2 at content/docs and filters the content mount:
-    # the build still succeeds, pages keep their folder paths, and one warning says so.
+    # A declared content mount replaces the default one: only what its filters keep is
+    # content (includeFiles keeps drafts/ out of the glob; excludeFiles drops one folder).
+    root = write_tree(
+        tmp_path / "hugo",
+        {
+            "hugo.toml": (
+                'title = "H"\n[[module.mounts]]\nsource = "content"\ntarget = "content"\n'
+                'includeFiles = ["*.md", "guide/**"]\nexcludeFiles = "guide/internal"\n'
+            ),
+            "content/_index.md": "---\ntitle: H\n---\n",
+            "content/a.md": "---\ntitle: A\n---\nA.\n",
+            "content/guide/_index.md": "---\ntitle: Guide\n---\nG.\n",
+            "content/guide/b.md": "---\ntitle: B\n---\nB.\n",
+            "content/guide/internal/c.md": "---\ntitle: C\n---\nC.\n",
+            "content/drafts/d.md": "---\ntitle: D\n---\nD.\n",
+        },
+        catalog=None,
+    )
+    source = load_markdown_tree(root)
+    assert sorted(d.id for d in source.documents) == ["_index", "a", "guide/_index", "guide/b"]
+    assert source.warnings == ()
+
+
+def test_a_mount_never_reads_outside_the_site_nor_follows_links(tmp_path: Path) -> None:
+    # A mount whose source is a link out of the site is not read; a linked folder or file
+    # inside a mounted folder is not followed.
+    outside = write_tree(
+        tmp_path / "outside",
+        {"secret.md": "---\ntitle: Secret\n---\nSecret.\n"},
+        catalog=None,
+    )
     root = write_tree(
         tmp_path / "hugo",
         {
             "hugo.yaml": (
                 "title: H\nmodule:\n  mounts:\n"
-                "    - {source: content, target: content, files: ['! docs/v?']}\n"
-                "    - {source: content/docs/v2, target: content/docs, files: '! _*'}\n"
-                "    - {source: static/logo.svg, target: assets/logo.svg}\n"
+                "    - {source: content, target: content}\n"
+                "    - {source: away, target: content/away}\n"
+                "    - {source: docs, target: content/docs}\n"
             ),
             "content/_index.md": "---\ntitle: H\n---\n",
-            "content/docs/v2/2.1/_index.md": "---\ntitle: Two one\n---\nText.\n",
-            "content/docs/v2/2.1/start.md": "---\ntitle: Start\n---\nStart here.\n",
+            "docs/_index.md": "---\ntitle: Docs\n---\nD.\n",
+        },
+        catalog=None,
+    )
+    (root / "away").symlink_to(outside, target_is_directory=True)
+    (root / "docs" / "linked").symlink_to(outside, target_is_directory=True)
+    (root / "docs" / "page.md").symlink_to(outside / "secret.md")
+    source = load_markdown_tree(root)
+    assert sorted(d.id for d in source.documents) == ["_index", "docs/_index"]
+    assert all("Secret" not in _body(source, d.id) for d in source.documents)
+
+
+def test_mounts_past_the_cap_are_not_read(tmp_path: Path) -> None:
+    # At most 64 content mounts are read: a site declaring more keeps the first 64.
+    mounts = "".join(
+        f"    - {{source: parts/p{i}, target: content/p{i}}}\n" for i in range(MAX_MOUNTS + 1)
+    )
+    files = {
+        f"parts/p{i}/_index.md": f"---\ntitle: P{i}\n---\nPart {i}.\n"
+        for i in range(MAX_MOUNTS + 1)
+    }
+    root = write_tree(
+        tmp_path / "hugo",
+        {
+            "hugo.yaml": "title: H\nmodule:\n  mounts:\n" + mounts,
+            "content/_index.md": "---\ntitle: H\n---\n",
+            **files,
         },
         catalog=None,
     )
     source = load_markdown_tree(root)
-    assert {d.id for d in source.documents} == {
-        "_index",
-        "docs/v2/2.1/_index",
-        "docs/v2/2.1/start",
-    }
-    assert [(w.reason, w.path) for w in source.warnings] == [("mounts-not-read", "hugo.yaml")]
-    assert "content/docs/v2 at content/docs" in source.warnings[0].message
+    ids = {d.id for d in source.documents}
+    assert MAX_MOUNTS == 64
+    assert f"p{MAX_MOUNTS - 1}/_index" in ids
+    assert f"p{MAX_MOUNTS}/_index" not in ids
+    assert len(ids) == MAX_MOUNTS
 
 
 def test_a_shortcode_whose_template_writes_ids_gives_its_page_anchors(tmp_path: Path) -> None:

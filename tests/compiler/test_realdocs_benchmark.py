@@ -146,6 +146,21 @@ def test_documents_map_to_pages_by_id_else_by_content(realdocs: ModuleType, tmp_
     assert pages.path("nowhere", "nothing alike at all in this body text here") == "?nowhere"
 
 
+def test_ids_under_a_mounted_prefix_map_to_the_mounted_folder(
+    realdocs: ModuleType, tmp_path: Path
+) -> None:
+    # Hugo's module.mounts of content/docs/v2 at docs: the id docs/2.1/start is the page
+    # content/docs/v2/2.1/start.md; an id the content folder holds itself stays there.
+    site = tmp_path / "site"
+    (site / "content" / "docs" / "v2" / "2.1").mkdir(parents=True)
+    (site / "content" / "docs" / "_index.md").write_text("# Docs\n")
+    (site / "content" / "docs" / "v2" / "_index.md").write_text("# V2\n")
+    (site / "content" / "docs" / "v2" / "2.1" / "start.md").write_text("# Start\n")
+    pages = realdocs.PageMap(site, "content,content/docs/v2=docs")
+    assert pages.path("docs/2.1/start", "") == "content/docs/v2/2.1/start.md"
+    assert pages.path("docs/_index", "# Docs\n") == "content/docs/_index.md"
+
+
 def test_a_missing_snapshot_names_the_fetch_to_run(realdocs: ModuleType, tmp_path: Path) -> None:
     tree = realdocs.load_trees()[0]
     with pytest.raises(realdocs.Unavailable, match=f"source github:{tree.repository}"):

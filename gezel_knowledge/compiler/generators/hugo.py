@@ -6,6 +6,9 @@ Content: the default language's (``defaultContentLanguage``, else ``en``) folder
 else its ``languages.<lang>.contentDir`` (``content.en``), else ``contentDir``, else
 ``content``. A Markdown file mounted from above the source folder is read only inside the
 folder the user names (``--allow-read``), else the build stops naming it (confinement).
+Mounts of the site's own folders into the content (or filtering it) replace the default
+content mount: the content is the tree they build (:mod:`._hugo_mounts`), each page at its
+mounted path.
 
 Navigation: Hugo's section tree, from the home page (``_index.md`` of the content folder):
 every top-level folder and every folder with an ``_index.md`` is a section, led by its
@@ -50,6 +53,11 @@ from gezel_knowledge.compiler.errors import SourceError, display_path
 from gezel_knowledge.compiler.generators import _config as config
 from gezel_knowledge.compiler.generators._budget import Budget
 from gezel_knowledge.compiler.generators._context import Context, pretty
+from gezel_knowledge.compiler.generators._hugo_mounts import (
+    ContentTree,
+    content_mounts,
+    content_tree,
+)
 from gezel_knowledge.compiler.generators._tree import FolderInfo, FolderRules, front
 from gezel_knowledge.compiler.generators.base import (
     Generator,
@@ -294,28 +302,6 @@ def _mounted_content(root: Path, data: Mapping[str, Any], language: str) -> Path
     return None
 
 
-def _mounts_within(data: Mapping[str, Any], language: str) -> list[str]:
-    """The ``module.mounts`` entries the walk does not follow: a folder of the site mounted
-    inside the content (``content/docs/v2`` at ``content/docs``: a versioned site's latest
-    docs), and the ``files``/``includeFiles``/``excludeFiles`` filters of a content mount."""
-    mounts = config.get(data, "module", "mounts")
-    found: list[str] = []
-    for mount in mounts if isinstance(mounts, list) else ():
-        if not isinstance(mount, dict) or not _for_language(mount, language):
-            continue
-        target = (config.string(mount.get("target")) or "").strip("/")
-        source = config.string(mount.get("source")) or ""
-        if not (target == "content" or target.startswith("content/")):
-            continue
-        filtered = any(k in mount for k in ("files", "includeFiles", "excludeFiles"))
-        inside = target != "content" and ".." not in PurePosixPath(source).parts
-        if inside and not PurePosixPath(target).suffix:
-            found.append(f"{source} at {target}")
-        elif filtered:
-            found.append(f"{source}'s file filters")
-    return found
-
-
 def _mounts_above(
     ctx: Context, root: Path, data: Mapping[str, Any], language: str, where: str
 ) -> dict[str, list[tuple[str, Path]]]:
@@ -387,13 +373,47 @@ class _Walk:
     cascade: list[dict[str, Any]] = field(default_factory=list)
     """The ``build`` options sections above pass down (``cascade: {build: ...}``), nearest
     last."""
+    tree: ContentTree | None = None
+    """The content ``module.mounts`` builds (:mod:`._hugo_mounts`), when the site mounts its
+    own folders into it; paths under the content folder are then its content paths."""
+
+    def _rel(self, path: Path) -> str:
+        return "" if path == self.ctx.content_root else self.ctx.rel(path)
+
+    def entries(self, folder: Path) -> list[Path]:
+        """A folder's entries, sorted by name."""
+        if self.tree is None:
+            return sorted(folder.iterdir(), key=lambda p: p.name)
+        return [folder / name for name in self.tree.names(self._rel(folder))]
+
+    def is_file(self, path: Path) -> bool:
+        """Whether ``path`` is a file of the content."""
+        if self.tree is None:
+            return path.is_file()
+        return path.is_relative_to(self.ctx.content_root) and self._rel(path) in self.tree.files
+
+    def is_dir(self, path: Path) -> bool:
+        """Whether ``path`` is a folder of the content."""
+        if self.tree is None:
+            return path.is_dir()
+        return path.is_relative_to(self.ctx.content_root) and self.tree.is_folder(self._rel(path))
+
+    def is_link(self, path: Path) -> bool:
+        """Whether ``path`` is a symbolic link (the mounted tree holds none)."""
+        return self.tree is None and path.is_symlink()
+
+    def real(self, path: Path) -> Path:
+        """The file a content path is read from."""
+        if self.tree is None or not path.is_relative_to(self.ctx.content_root):
+            return path
+        return self.tree.files.get(self._rel(path), path)
 
     def special(self, folder: Path, stem: str) -> Path:
         """A folder's ``index.md`` or ``_index.md`` (``stem``), or the default language's
         own (``_index.en.md``), which Hugo reads as the same page."""
         plain = folder / f"{stem}.md"
         own = folder / f"{stem}.{self.language}.md"
-        return own if not plain.is_file() and own.is_file() else plain
+        return own if not self.is_file(plain) and self.is_file(own) else plain
 
     def route(self, path: Path, data: Mapping[str, Any]) -> None:
         """Record a published page left out of the catalog: its file and its URL."""
@@ -406,8 +426,8 @@ class _Walk:
         return bool(suffixes) and suffixes[-1] in self.other_languages
 
 
-def _front(ctx: Context, page: Path) -> dict[str, Any]:
-    data: dict[str, Any] = canonical_keys(front(ctx, page))
+def _front(ctx: Context, page: Path, walk: _Walk | None = None) -> dict[str, Any]:
+    data: dict[str, Any] = canonical_keys(front(ctx, walk.real(page) if walk else page))
     return data
 
 
@@ -482,23 +502,24 @@ def _never_current(data: Mapping[str, Any]) -> bool:
 
 
 def _page(ctx: Context, path: Path, walk: _Walk, rel: str | None = None) -> _Item | None:
-    """A page (``rel``: its content path, for a file mounted from elsewhere)."""
-    data = _front(ctx, path)
+    """A page (``rel``: its content path, for a file mounted from above the source)."""
+    data = _front(ctx, path, walk)
     if walk.cascade and "build" not in data and "_build" not in data:
         data = {**data, "build": walk.cascade[-1]}  # the nearest section's cascade
     if not _published(data):
         return None  # Hugo leaves it out of a published site, silently
     unlisted = _build_option(data, "list") in ("never", False)
     # `render: link`: no page, but its URL is a link target (the host redirects it).
-    if unlisted or _build_option(data, "render") == "link" or _filled_by_layout(ctx, path, data):
+    file = walk.real(path)
+    if unlisted or _build_option(data, "render") == "link" or _filled_by_layout(ctx, file, data):
         if rel is None:
             walk.route(path, data)  # published, but no page of the navigation or the catalog
         return None
     label = _text(data, "linkTitle")
-    node = OutlinePage(rel or ctx.rel(path), label, None, ctx.display(path), None)
+    node = OutlinePage(rel or ctx.rel(path), label, None, ctx.display(file), None)
     # A page with no title sorts by an empty one (Hugo takes no title from a heading).
     date = _date(data)
-    return _Item(_key(ctx, data, path, "", date, rel=rel), node, date)
+    return _Item(_key(ctx, data, file, "", date, rel=rel or ctx.rel(path)), node, date)
 
 
 def _members(
@@ -508,15 +529,15 @@ def _members(
     (``flatten``: with the pages of its folders that are no section)."""
     if depth > _MAX_DEPTH:
         return
-    for entry in sorted(folder.iterdir(), key=lambda p: p.name):
+    for entry in walk.entries(folder):
         name = entry.name
         if name.startswith(".") or ctx.excluded(entry):
             continue
-        if entry.is_dir():
+        if walk.is_dir(entry):
             _folder_member(ctx, entry, walk, into, depth, flatten=flatten)
             continue
         if (
-            not entry.is_file()
+            not walk.is_file(entry)
             or not ctx.is_page(entry)
             # Of the files whose name opens with `_`, Hugo reads only _index.md as special
             # (the section's page); any other (_TEMPLATE.md) is an ordinary page.
@@ -536,7 +557,7 @@ def _folder_member(
 ) -> None:
     """A subfolder of a section: a leaf bundle, a subsection, a taxonomy's folder (routes),
     or a plain folder whose pages belong to the section (``flatten``)."""
-    if entry.is_symlink():
+    if walk.is_link(entry):
         ctx.warn(
             "symlink-skipped", "is a symbolic link to a folder; not followed", ctx.display(entry)
         )
@@ -545,9 +566,9 @@ def _folder_member(
         _taxonomy_routes(ctx, entry, walk)
         return
     bundle = walk.special(entry, "index")
-    if bundle.is_file():
+    if walk.is_file(bundle):
         item = _page(ctx, bundle, walk)
-    elif walk.special(entry, "_index").is_file():
+    elif walk.is_file(walk.special(entry, "_index")):
         item = _section(ctx, entry, walk, depth + 1)
     else:
         # No section page: its pages belong to this section.
@@ -561,9 +582,14 @@ def _folder_member(
 def _taxonomy_routes(ctx: Context, folder: Path, walk: _Walk) -> None:
     """A taxonomy's content folder (``content/tags/``: its own page, a page per term): all
     published, as routes (links to them resolve), none a page of the navigation."""
-    for page in sorted(folder.rglob("*")):
-        if page.is_file() and ctx.is_page(page) and not walk.language_page(page):
-            data = _front(ctx, page)
+    if walk.tree is not None:
+        here = ctx.rel(folder) + "/"
+        pages = [ctx.content_root / r for r in sorted(walk.tree.files) if r.startswith(here)]
+    else:
+        pages = sorted(folder.rglob("*"))
+    for page in pages:
+        if walk.is_file(page) and ctx.is_page(page) and not walk.language_page(page):
+            data = _front(ctx, page, walk)
             if _published(data):
                 walk.route(page, data)
 
@@ -587,7 +613,8 @@ def _ordered(section: OutlineSection, lead: OutlinePage | None, items: list[_Ite
 
 def _section(ctx: Context, folder: Path, walk: _Walk, depth: int) -> _Item | None:
     index = walk.special(folder, "_index")
-    data = _front(ctx, index) if index.is_file() else {}
+    has_index = walk.is_file(index)
+    data = _front(ctx, index, walk) if has_index else {}
     if data.get("draft") is True:
         return None
     name = folder.name[:1].upper() + folder.name[1:]
@@ -600,8 +627,10 @@ def _section(ctx: Context, folder: Path, walk: _Walk, depth: int) -> _Item | Non
         explicit_id=_text(data, "topicId"),
     )
     lead = (
-        OutlinePage(ctx.rel(index), _text(data, "linkTitle"), None, ctx.display(index), None)
-        if index.is_file()
+        OutlinePage(
+            ctx.rel(index), _text(data, "linkTitle"), None, ctx.display(walk.real(index)), None
+        )
+        if has_index
         else None
     )
     items: list[_Item] = []
@@ -617,11 +646,12 @@ def _section(ctx: Context, folder: Path, walk: _Walk, depth: int) -> _Item | Non
         return None
     _by_side_menus(ctx, walk, items)
     _ordered(section, lead, items)
-    path = index if index.is_file() else folder
+    path = index if has_index else folder
     # A section with no date of its own is as new as its newest page or subsection.
     date = _date(data) or max((i.date for i in items), default=0.0)
     # An untitled section page sorts by an empty title, as an untitled page does.
-    return _Item(_key(ctx, data, path, "" if index.is_file() else name, date), section, date)
+    key = _key(ctx, data, walk.real(path), "" if has_index else name, date, rel=ctx.rel(path))
+    return _Item(key, section, date)
 
 
 def _menu_entry(data: Mapping[str, Any], menu: str) -> tuple[int, str] | None:
@@ -747,7 +777,7 @@ def _by_side_menus(ctx: Context, walk: _Walk, items: list[_Item]) -> None:
     entries: list[tuple[Any, ...] | None] = []
     for item in items:
         rel, lead = _item_files(ctx, walk, item)
-        own = _side_entry(_front(ctx, lead), menus) if lead.is_file() else None
+        own = _side_entry(_front(ctx, lead, walk), menus) if walk.is_file(lead) else None
         target = menus.targets.get(_item_path(walk, rel).lower())
         entries.append(own or (_menu_key(target) if target is not None else None))
     _order_by_entries(items, entries)
@@ -798,7 +828,7 @@ def _by_main_menu(
     entries: list[tuple[Any, ...] | None] = []
     for item in items:
         rel, lead = _item_files(ctx, walk, item)
-        own = _menu_entry(_front(ctx, lead), "main") if lead.is_file() else None
+        own = _menu_entry(_front(ctx, lead, walk), "main") if walk.is_file(lead) else None
         entry = own or configured.get(_item_path(walk, rel).lower())
         entries.append(_menu_key(entry) if entry is not None else None)
     _order_by_entries(items, entries)
@@ -812,10 +842,10 @@ def _root(
     root = OutlineSection(name="", key="(root)/")
     declaration: TopicDeclaration | None = None
     lead: OutlinePage | None = None
-    if index.is_file():
-        where = ctx.display(index)
+    if walk.is_file(index):
+        where = ctx.display(walk.real(index))
         data = canonical_keys(
-            split_front_matter(read_text_file(index, where=where), path=where).data
+            split_front_matter(read_text_file(walk.real(index), where=where), path=where).data
         )
         title = _text(data, "title")
         description = _text(data, "description") or _text(data, "summary")
@@ -825,14 +855,14 @@ def _root(
         if data.get("draft") is not True:
             lead = OutlinePage(ctx.rel(index), _text(data, "linkTitle"), None, where, None)
     items: list[_Item] = []
-    for entry in sorted(folder.iterdir(), key=lambda p: p.name):
+    for entry in walk.entries(folder):
         # Every top-level folder is a section, with or without its _index.md.
         if (
-            entry.is_dir()
-            and not entry.is_symlink()
+            walk.is_dir(entry)
+            and not walk.is_link(entry)
             and not entry.name.startswith((".", "_"))
-            and not walk.special(entry, "index").is_file()
-            and not walk.special(entry, "_index").is_file()
+            and not walk.is_file(walk.special(entry, "index"))
+            and not walk.is_file(walk.special(entry, "_index"))
             and not ctx.excluded(entry)
             and entry.name not in walk.taxonomies
         ):
@@ -1228,18 +1258,21 @@ class Hugo(Generator):
         )
         where = ctx.display(site.config)
         walk.mounted = _mounts_above(ctx, root_folder, data, language, where)
-        unread = _mounts_within(data, language)
-        if unread:
-            shown = ", ".join(unread[:3]) + (
-                f" (+{len(unread) - 3} more)" if len(unread) > 3 else ""
-            )
-            ctx.warn(
-                "mounts-not-read",
-                f"module.mounts remaps or filters the content ({shown}): not followed; pages "
-                "keep their paths in the content folder",
-                where,
-            )
+        mounts = content_mounts(
+            config.get(data, "module", "mounts"), lambda m: _for_language(m, language)
+        )
+        if len(mounts) > 1 or any(m.target or m.include or m.exclude for m in mounts):
+            # The site mounts its own folders into the content, or filters it: the content
+            # is what the mounts build, each page at its mounted path.
+            walk.tree = content_tree(root_folder, mounts)
         root, declaration = _root(ctx, walk, data)
+        files = {rel: file for found in walk.mounted.values() for rel, file in found}
+        if walk.tree is not None:
+            files.update(
+                (rel, file)
+                for rel, file in walk.tree.files.items()
+                if file != ctx.content_root / rel and ctx.is_page(file)
+            )
         return Outline(
             self.name,
             root,
@@ -1247,7 +1280,7 @@ class Hugo(Generator):
             root_declaration=declaration,
             interleaved_root=True,
             routes=tuple(dict.fromkeys(walk.routes)),
-            files={rel: file for found in walk.mounted.values() for rel, file in found},
+            files=files,
         )
 
     def generates_headings(self, body: str) -> bool:
