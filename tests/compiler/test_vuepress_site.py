@@ -308,3 +308,87 @@ def test_sidebars_it_cannot_read_say_so(tmp_path: Path) -> None:
         source = load_markdown_tree(root)
         assert toc_order(source) == ["README", "a"]
         assert [w.reason for w in source.warnings] == ["sidebars-not-read"], name
+
+
+def _data_site(tmp_path: Path, name: str, text: str) -> Path:
+    return write_tree(
+        tmp_path / "site",
+        {
+            f"docs/.vuepress/{name}": text,
+            "docs/README.md": _page("Home"),
+            "docs/guide/README.md": _page("Guide"),
+            "docs/guide/setup.md": _page("Setup"),
+            "docs/alpha.md": _page("Alpha"),
+            "docs/zh/README.md": _page("首页"),
+        },
+        catalog=None,
+    )
+
+
+def test_vuepress_1_config_yml_is_read(tmp_path: Path) -> None:
+    root = _data_site(
+        tmp_path,
+        "config.yml",
+        "title: Yammy\nlang: en-GB\nlocales:\n  /: {lang: en-GB}\n  /zh/: {lang: zh-CN}\n"
+        "themeConfig:\n  repo: acme/yammy\n  sidebar:\n    - /guide/setup\n"
+        "    - title: Guide\n      path: /guide/\n      children: [/alpha]\n",
+    )
+    source = load_markdown_tree(root)
+    assert source.site == "vuepress"
+    assert source.metadata.name == "Yammy"
+    assert source.metadata.language == "en-GB"
+    # The sidebar's order (setup before the Guide group, alpha inside it); zh/ is a locale.
+    assert toc_order(source) == ["README", "guide/setup", "guide/README", "alpha"]
+    assert any(t.name == "Guide" for t in source.topics)
+
+
+def test_vuepress_1_config_toml_is_read(tmp_path: Path) -> None:
+    root = _data_site(
+        tmp_path,
+        "config.toml",
+        'title = "Tommy"\n\n[themeConfig]\nsidebar = ["alpha", "/guide/setup"]\n',
+    )
+    source = load_markdown_tree(root)
+    assert source.site == "vuepress"
+    assert source.metadata.name == "Tommy"
+    assert toc_order(source) == ["README", "alpha", "guide/setup", "guide/README", "zh/README"]
+
+
+def test_vuepress_2_page_patterns_choose_the_pages(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "site",
+        {
+            "docs/.vuepress/config.ts": "import { defaultTheme } from '@vuepress/theme-default'\n"
+            "export default {\n  title: 'Pat',\n"
+            "  pagePatterns: ['**/*.md', '!**/*.snippet.md', '!drafts', '!.vuepress', "
+            "'!node_modules'],\n  theme: defaultTheme({ sidebar: ['/b.md', '/a.md'] }),\n}\n",
+            "docs/README.md": _page("Home"),
+            "docs/a.md": _page("A"),
+            "docs/b.md": _page("B"),
+            "docs/part.snippet.md": _page("Part"),
+            "docs/guide/more.snippet.md": _page("More"),
+            "docs/drafts/wip.md": _page("WIP"),
+            "docs/guide/c.md": _page("C"),
+        },
+        catalog=None,
+    )
+    source = load_markdown_tree(root)
+    # Snippets and the drafts folder are not pages: VuePress builds only what the patterns name.
+    assert toc_order(source) == ["README", "b", "a", "guide/c"]
+
+
+def test_vuepress_2_page_patterns_of_one_folder(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "site",
+        {
+            "docs/.vuepress/config.js": "module.exports = { title: 'Pat', "
+            "pagePatterns: ['*.md', 'guide/{intro,setup}.md'] }\n",
+            "docs/README.md": _page("Home"),
+            "docs/a.md": _page("A"),
+            "docs/guide/intro.md": _page("Intro"),
+            "docs/guide/setup.md": _page("Setup"),
+            "docs/guide/other.md": _page("Other"),
+        },
+        catalog=None,
+    )
+    assert toc_order(load_markdown_tree(root)) == ["README", "a", "guide/intro", "guide/setup"]

@@ -1,7 +1,7 @@
 """VuePress (1 and 2): ``.vuepress/config.{js,ts,mjs,mts,cjs,cts}`` (or
-``.vuepress/config/index.*``) in the source folder or in a folder just below it (``docs/``
-first); the folder holding ``.vuepress`` is the source directory, whose Markdown files are the
-pages.
+``.vuepress/config/index.*``, or VuePress 1's ``config.yml`` / ``config.toml``, read as data)
+in the source folder or in a folder just below it (``docs/`` first); the folder holding
+``.vuepress`` is the source directory, whose Markdown files are the pages.
 
 The configuration is JavaScript and is never run: the literals of the configuration file and
 of the local files it imports are read (:mod:`._js_config`; ``defineConfig(ctx => ({...}))``
@@ -12,7 +12,9 @@ VuePress 2 (``theme: defaultTheme({...})``, ``hopeTheme({...})``).
 
 Pages: every ``.md`` file of the source directory but hidden ones, ``.vuepress``,
 ``node_modules`` and the folders of the other locales (``locales`` keys besides ``/``:
-``/zh/``): the catalog is the root locale's site. A page is published at its path with
+``/zh/``): the catalog is the root locale's site. VuePress 2's ``pagePatterns`` (globs
+relative to the source directory, ``!`` ones leaving out what they name and what is below it)
+narrow the pages when set. A page is published at its path with
 ``.html`` (``README.md`` and ``index.md`` at their folder, ``/guide/``), or at the
 ``permalink`` its front matter states; links name files (``./foo.md``) or routes
 (``/guide/foo.html``).
@@ -62,7 +64,7 @@ from gezel_knowledge.compiler.generators._js_config import (
 )
 from gezel_knowledge.compiler.generators.base import Generator, LinkStyle, PageUrl, Site
 from gezel_knowledge.compiler.generators.outline import Outline, OutlinePage, OutlineSection
-from gezel_knowledge.compiler.text.data import read_text_file
+from gezel_knowledge.compiler.text.data import read_data_file, read_text_file
 
 __all__ = ["VuePress"]
 
@@ -70,8 +72,22 @@ _SUFFIXES = ("ts", "js", "mts", "mjs", "cts", "cjs")
 _CONFIGS = (
     *(f".vuepress/config.{s}" for s in _SUFFIXES),
     *(f".vuepress/config/index.{s}" for s in _SUFFIXES),
+    # VuePress 1 reads its configuration from YAML or TOML too, after the JavaScript forms.
+    ".vuepress/config.yml",
+    ".vuepress/config.toml",
 )
-_SETTINGS = ("title", "description", "lang", "locales", "themeConfig", "theme", "base", "dest")
+_DATA_SUFFIXES = (".yml", ".toml")
+_SETTINGS = (
+    "title",
+    "description",
+    "lang",
+    "locales",
+    "themeConfig",
+    "theme",
+    "base",
+    "dest",
+    "pagePatterns",
+)
 # `theme: defaultTheme({`, `hopeTheme({`: the options object of a VuePress 2 theme.
 _THEME_CALL = re.compile(r"\btheme\s*:\s*[A-Za-z_$][\w$]*\s*\(\s*(?=\{)")
 _INDEX = ("readme", "index")
@@ -129,7 +145,25 @@ def _theme_options(files: list[JsFile], settings: dict[str, Any]) -> dict[str, A
     return {}
 
 
+def _read_data(file: Path, root: Path) -> _Config:
+    """VuePress 1's ``config.yml`` / ``config.toml``: the settings as data, the theme's
+    options its ``themeConfig``."""
+    data = read_data_file(file, where=display_path(file, root), within=root)
+    settings = {k: v for k, v in data.items() if isinstance(k, str)}
+    theme = config.mapping(settings.get("themeConfig"))
+    keys = [*config.mapping(settings.get("locales")), *config.mapping(theme.get("locales"))]
+    others = tuple(dict.fromkeys(k.strip("/") for k in keys if k.strip("/")))
+    return _Config(settings, theme, others)
+
+
+def _config_files(file: Path, root: Path) -> list[JsFile]:
+    """The JavaScript files of the configuration (none for YAML or TOML)."""
+    return [] if file.suffix.lower() in _DATA_SUFFIXES else read_config(file, root)
+
+
 def _read(file: Path, root: Path) -> _Config:
+    if file.suffix.lower() in _DATA_SUFFIXES:
+        return _read_data(file, root)
     files = read_config(file, root)
     values = files[0].values if files else []
     # A locale's own `{lang, title, description}` may hold more of the keys than the
@@ -283,9 +317,81 @@ class _Builder:
                 self.items(into, value, path if path.startswith("/") else "/" + path, 0)
 
 
+_MAX_WILDCARDS = 8
+_MAX_PATTERNS = 64
+
+
+def _glob(pattern: str) -> re.Pattern[str] | None:
+    """A ``globby`` pattern (``**``, ``*``, ``?``, ``{a,b}``) as an expression over a
+    ``/``-separated path; ``None`` past :data:`_MAX_WILDCARDS` wildcards (matching it could
+    cost more than a real site's pattern needs)."""
+    pattern = re.sub(r"(?:\*\*/)+", "**/", re.sub(r"\*{3,}", "**", pattern.removeprefix("./")))
+    if pattern.count("*") + pattern.count("?") + pattern.count(",") > _MAX_WILDCARDS:
+        return None
+    out, i, braces = [], 0, 0
+    while i < len(pattern):
+        char = pattern[i]
+        if pattern.startswith("**/", i):
+            out.append("(?:[^/]*/)*")
+            i += 3
+            continue
+        if pattern.startswith("**", i):
+            out.append(".*")
+            i += 2
+            continue
+        if char == "*":
+            out.append("[^/]*")
+        elif char == "?":
+            out.append("[^/]")
+        elif char == "{" and braces == 0:
+            braces += 1
+            out.append("(?:")
+        elif char == "}" and braces:
+            braces -= 1
+            out.append(")")
+        elif char == "," and braces:
+            out.append("|")
+        else:
+            out.append(re.escape(char))
+        i += 1
+    if braces:
+        return None
+    return re.compile("".join(out) + r"\Z")
+
+
+def _page_filter(patterns: Any) -> tuple[list[re.Pattern[str]], list[re.Pattern[str]]] | None:
+    """VuePress 2's ``pagePatterns`` as (kept, left out) expressions, or ``None`` when the
+    site does not set them (every ``.md`` file is a page)."""
+    if not isinstance(patterns, list) or not patterns:
+        return None
+    kept: list[re.Pattern[str]] = []
+    dropped: list[re.Pattern[str]] = []
+    for pattern in patterns[:_MAX_PATTERNS]:
+        if not isinstance(pattern, str) or not pattern.strip("!"):
+            continue
+        negative = pattern.startswith("!")
+        found = _glob(pattern[1:] if negative else pattern)
+        if found is not None:
+            (dropped if negative else kept).append(found)
+    return kept, dropped
+
+
+def _matches(rel: str, patterns: tuple[list[re.Pattern[str]], list[re.Pattern[str]]]) -> bool:
+    """Whether a page path is a page by ``pagePatterns``: some pattern names it and no ``!``
+    pattern names it or a folder above it (a left-out folder is not walked)."""
+    kept, dropped = patterns
+    parts = rel.split("/")
+    prefixes = ["/".join(parts[: n + 1]) for n in range(len(parts))]
+    if any(d.match(p) for d in dropped for p in prefixes):
+        return False
+    return any(k.match(rel) for k in kept)
+
+
 def _pages(ctx: Context, read: _Config) -> list[str]:
-    """Every page of the root locale, in path order, a folder's README first."""
+    """Every page of the root locale (those ``pagePatterns`` names, when set), in path order,
+    a folder's README first."""
     others = tuple(f"{loc}/" for loc in read.locales)
+    patterns = _page_filter(read.settings.get("pagePatterns"))
     found = []
     for folder, dirs, files in os.walk(ctx.content_root):  # never follows linked folders
         base = Path(folder)
@@ -297,7 +403,9 @@ def _pages(ctx: Context, read: _Config) -> list[str]:
             rel = ctx.rel(path)
             # A README is the folder's page (the home page at the top), not the catalog's
             # description.
-            if not rel.startswith(others) and not left_out(ctx, path):
+            if rel.startswith(others) or left_out(ctx, path):
+                continue
+            if patterns is None or _matches(rel, patterns):
                 found.append(rel)
 
     def order(rel: str) -> tuple[tuple[str, ...], bool, str]:
@@ -371,7 +479,7 @@ class VuePress(Generator):
             repo = f"https://github.com/{repo.strip('/')}"
         base = (_str(settings.get("base")) or "/").strip("/")
         return Site(
-            VuePress(_include_root(read_config(file, root), content, root)),
+            VuePress(_include_root(_config_files(file, root), content, root)),
             file,
             content,
             config.site_metadata(
