@@ -281,17 +281,12 @@ def test_a_sidebar_of_shared_literals_is_walked_within_a_bound(tmp_path: Path) -
 
 
 def test_sidebars_it_cannot_read_say_so(tmp_path: Path) -> None:
-    # vuepress-theme-hope's 'structure' sidebars, and theme options a wrapper builds.
-    structure = (
-        "import { hopeTheme } from 'vuepress-theme-hope'\n"
-        "export default { title: 'H', theme: hopeTheme({ sidebar: { '/': 'structure' } }) }\n"
-    )
+    # Theme options a wrapper builds.
     wrapped = (
         "import theme from './theme.js'\nimport { config } from '@docs/shared'\n"
         "export default config('x', { title: 'W', theme })\n"
     )
     for name, files in (
-        ("structure", {"docs/.vuepress/config.ts": structure}),
         (
             "wrapped",
             {
@@ -392,3 +387,93 @@ def test_vuepress_2_page_patterns_of_one_folder(tmp_path: Path) -> None:
         catalog=None,
     )
     assert toc_order(load_markdown_tree(root)) == ["README", "a", "guide/intro", "guide/setup"]
+
+
+HOPE_CONFIG = """\
+import { hopeTheme } from 'vuepress-theme-hope'
+export default {
+  title: 'Hope',
+  theme: hopeTheme({
+    sidebar: {
+      '/guide/': 'structure',
+      '/': ['', { text: 'API', prefix: 'api/', children: 'structure' }],
+    },
+  }),
+}
+"""
+
+
+def _front(front: str, title: str) -> str:
+    return f"---\n{front}\n---\n\n# {title}\n"
+
+
+def test_hope_structure_sidebars_follow_the_theme_order(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "site",
+        {
+            "docs/.vuepress/config.ts": HOPE_CONFIG,
+            "docs/README.md": _page("Home"),
+            "docs/guide/README.md": _page("Guide"),
+            "docs/guide/zeta.md": _front("order: 1", "Zeta"),
+            "docs/guide/alpha.md": _page("Beta"),
+            "docs/guide/beta.md": _front("title: Alpha", "Not this"),
+            "docs/guide/item10.md": _page("Item 10"),
+            "docs/guide/item2.md": _page("Item 2"),
+            "docs/guide/last.md": _front("order: -1", "Last"),
+            "docs/guide/hidden.md": _front("index: false", "Hidden"),
+            "docs/guide/sub/README.md": _front("dir:\n  text: Deep\n  order: 2", "Sub"),
+            "docs/guide/sub/x.md": _page("X"),
+            "docs/guide/gone/README.md": _front("dir:\n  index: false", "Gone"),
+            "docs/guide/gone/y.md": _page("Y"),
+            "docs/api/README.md": _page("API"),
+            "docs/api/b.md": _page("B"),
+            "docs/api/a.md": _page("A"),
+        },
+        catalog=None,
+    )
+    source = load_markdown_tree(root)
+    # README first; order 1, then the Deep folder (dir order 2); then by title (beta.md is
+    # titled Alpha, Item 2 before Item 10); negative orders last. Pages the structure leaves
+    # out (index: false, a folder whose README says dir.index: false) follow, by path.
+    assert toc_order(source) == [
+        "README",
+        "guide/README",
+        "guide/zeta",
+        "guide/sub/README",
+        "guide/sub/x",
+        "guide/beta",
+        "guide/alpha",
+        "guide/item2",
+        "guide/item10",
+        "guide/last",
+        "api/README",
+        "api/a",
+        "api/b",
+        "guide/hidden",
+        "guide/gone/README",
+        "guide/gone/y",
+    ]
+    assert {"Deep", "API"} <= {t.name for t in source.topics}
+    assert source.warnings == ()
+
+
+def test_hope_theme_without_a_sidebar_is_a_structure_one(tmp_path: Path) -> None:
+    root = write_tree(
+        tmp_path / "site",
+        {
+            "docs/.vuepress/config.ts": "import { hopeTheme } from 'vuepress-theme-hope'\n"
+            "export default { title: 'Hope', theme: hopeTheme({ hostname: 'https://h.example' }) "
+            "}\n",
+            "docs/README.md": _page("Home"),
+            "docs/b.md": _front("order: 1", "B"),
+            "docs/a.md": _front("order: 2", "A"),
+            "docs/z.md": _page("Z"),
+            "docs/c/README.md": _front("dir:\n  order: -1", "C"),
+            "docs/c/d.md": _page("D"),
+        },
+        catalog=None,
+    )
+    source = load_markdown_tree(root)
+    # hopeTheme's sidebar defaults to 'structure': orders, then the unordered, then the
+    # negative (the folder c).
+    assert toc_order(source) == ["README", "b", "a", "z", "c/README", "c/d"]

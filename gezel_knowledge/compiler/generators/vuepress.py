@@ -26,7 +26,10 @@ path (``'foo'``, ``'/guide/'``, ``'bar.md'``; ``''`` is the prefix's README), Vu
 ``['path', 'title']`` pair, or an object: VuePress 1's group ``{title, path, children}``,
 VuePress 2's ``{text, link, children, prefix}`` (``prefix`` prepended to its children's
 relative paths). A group with children is a section led by its own page. ``'auto'``,
-``'heading'`` and ``false`` (each page shows only its own headings) give no order. The home
+``'heading'`` and ``false`` (each page shows only its own headings) give no order.
+vuepress-theme-hope's ``'structure'`` (a sidebar, a prefix's, a group's ``children``; the
+default of ``hopeTheme``) lists the pages under its folder as :mod:`._hope_structure` says.
+The home
 page comes first; pages no sidebar lists follow, in path order (a folder's README first).
 
 Includes: a site whose configuration uses ``markdown-it-include`` has each
@@ -45,7 +48,7 @@ from __future__ import annotations
 import os
 import posixpath
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -54,6 +57,7 @@ from gezel_knowledge.compiler.errors import SourceError, display_path
 from gezel_knowledge.compiler.generators import _config as config
 from gezel_knowledge.compiler.generators._budget import Budget
 from gezel_knowledge.compiler.generators._context import SCHEME, Context, left_out
+from gezel_knowledge.compiler.generators._hope_structure import Entry, PageInfo, structure
 from gezel_knowledge.compiler.generators._js import SPREAD, UNKNOWN, read_module
 from gezel_knowledge.compiler.generators._js_config import (
     SKIPPED_FOLDERS,
@@ -65,6 +69,7 @@ from gezel_knowledge.compiler.generators._js_config import (
 from gezel_knowledge.compiler.generators.base import Generator, LinkStyle, PageUrl, Site
 from gezel_knowledge.compiler.generators.outline import Outline, OutlinePage, OutlineSection
 from gezel_knowledge.compiler.text.data import read_data_file, read_text_file
+from gezel_knowledge.compiler.text.frontmatter import split_front_matter
 
 __all__ = ["VuePress"]
 
@@ -89,12 +94,11 @@ _SETTINGS = (
     "pagePatterns",
 )
 # `theme: defaultTheme({`, `hopeTheme({`: the options object of a VuePress 2 theme.
-_THEME_CALL = re.compile(r"\btheme\s*:\s*[A-Za-z_$][\w$]*\s*\(\s*(?=\{)")
+_THEME_CALL = re.compile(r"\btheme\s*:\s*([A-Za-z_$][\w$]*)\s*\(\s*(?=\{)")
+_HOPE = "hopeTheme"
+"""vuepress-theme-hope's theme function: its sidebar is ``'structure'`` unless set."""
 _INDEX = ("readme", "index")
-_STRUCTURE = (
-    "has 'structure' sidebars (vuepress-theme-hope orders them by each folder's README, the "
-    "pages' `order` and titles), which are not read; their pages follow in path order"
-)
+_STRUCTURE = "structure"
 _NO_ORDER = ("auto", "heading")
 _MAX_DEPTH = 32
 _MAX_ITEMS = 100_000
@@ -121,6 +125,8 @@ class _Config:
     theme: dict[str, Any]
     locales: tuple[str, ...]
     """The folders of the other locales (``zh``)."""
+    theme_function: str | None = None
+    """The VuePress 2 theme function the options are given to (``hopeTheme``)."""
 
     @property
     def root_locale(self) -> dict[str, Any]:
@@ -131,18 +137,22 @@ class _Config:
         return config.mapping(config.get(self.theme, "locales", "/"))
 
 
-def _theme_options(files: list[JsFile], settings: dict[str, Any]) -> dict[str, Any]:
-    """VuePress 1's ``themeConfig``, else the object a VuePress 2 theme function is given."""
+def _theme_options(
+    files: list[JsFile], settings: dict[str, Any]
+) -> tuple[dict[str, Any], str | None]:
+    """VuePress 1's ``themeConfig``, else the object a VuePress 2 theme function is given,
+    and that function's name."""
     theme = config.mapping(settings.get("themeConfig"))
     if theme:
-        return theme
+        return theme, None
     for file in files[:1]:
         found = _THEME_CALL.search(file.text)
         if found is not None:
             literals = read_module(file.text[found.end() :], file.names).literals
             if literals and isinstance(literals[0], dict):
-                return literals[0]
-    return {}
+                return literals[0], found.group(1)
+            return {}, found.group(1)
+    return {}, None
 
 
 def _read_data(file: Path, root: Path) -> _Config:
@@ -170,10 +180,10 @@ def _read(file: Path, root: Path) -> _Config:
     # settings do: the settings are the object naming the theme, when one does.
     themed = [v for v in values if isinstance(v, dict) and ("themeConfig" in v or "theme" in v)]
     settings = score_settings(themed or values, _SETTINGS)
-    theme = _theme_options(files, settings)
+    theme, function = _theme_options(files, settings)
     keys = [*config.mapping(settings.get("locales")), *config.mapping(theme.get("locales"))]
     others = tuple(dict.fromkeys(k.strip("/") for k in keys if k.strip("/")))
-    return _Config(settings, theme, others)
+    return _Config(settings, theme, others, function)
 
 
 def _sidebar(read: _Config) -> Any:
@@ -228,8 +238,9 @@ class _Builder:
     warned: set[str] = field(default_factory=set)
     unread: bool = False
     """Whether some part of the sidebar is built by code (``fs.readdirSync``), not run."""
-    structure: bool = False
-    """Whether a sidebar is vuepress-theme-hope's ``'structure'`` (not modelled)."""
+    pages: list[str] = field(default_factory=list)
+    """The root locale's pages in path order (what a ``'structure'`` sidebar arranges)."""
+    infos: dict[str, PageInfo] = field(default_factory=dict)
     visits: int = _MAX_ITEMS
     """Sidebar items left to walk: a literal shared by name may be reached along many paths
     (``b = [a, a]``, ``c = [b, b]``...), so the walk is bounded, not the literal's size."""
@@ -284,6 +295,10 @@ class _Builder:
         children = item.get("children")
         if children is UNKNOWN:
             self.unread = True
+        if children == _STRUCTURE and depth < _MAX_NESTING:
+            # vuepress-theme-hope: the group's children are its prefix's structure.
+            self.group(into, label, link, own, lambda section: self.structure(section, own))
+            return
         if not isinstance(children, list):
             if isinstance(link, str):
                 self.link(into, link, base, label)
@@ -294,6 +309,20 @@ class _Builder:
                 self.link(into, link, own, None)
             self.items(into, children, own, depth + 1)
             return
+        self.group(
+            into, label, link, own, lambda section: self.items(section, children, own, depth + 1)
+        )
+
+    def group(
+        self,
+        into: OutlineSection,
+        label: str | None,
+        link: Any,
+        own: str,
+        fill: Callable[[OutlineSection], None],
+    ) -> None:
+        """A section led by its ``link``'s page, ``fill`` adding its children; left out when
+        it has none."""
         section = OutlineSection(
             name=label or "", key=f"{self.where}:{label}", order=len(into.children)
         )
@@ -302,9 +331,38 @@ class _Builder:
             rel = self.rel(link, own)
             if rel is not None:
                 self.page(section, rel, None)
-        self.items(section, children, own, depth + 1)
+        fill(section)
         if not section.children:
             into.children.remove(section)
+
+    def info(self, rel: str) -> PageInfo:
+        """A page's front matter and title (``title``, else its first ``#`` heading)."""
+        found = self.infos.get(rel)
+        if found is None:
+            found = self.infos[rel] = _page_info(self.ctx, rel)
+        return found
+
+    def structure(self, into: OutlineSection, scope: str) -> None:
+        """vuepress-theme-hope's ``'structure'`` sidebar of the pages under ``scope``."""
+        folder = scope.strip("/")
+        entries = structure(self.pages, f"{folder}/" if folder else "", self.info)
+        self.entries(into, entries, folder, 0)
+
+    def entries(self, into: OutlineSection, entries: list[Entry], key: str, depth: int) -> None:
+        for entry in entries:
+            if entry.rel is not None:
+                self.page(into, entry.rel, None)
+            elif depth >= _MAX_NESTING:
+                self.entries(into, entry.children, key, depth + 1)
+            else:
+                own = f"{key}/{entry.name}" if key else entry.name
+                section = OutlineSection(
+                    name=entry.title, key=f"{self.where}:{own}/", order=len(into.children)
+                )
+                into.children.append(section)
+                self.entries(section, entry.children, own, depth + 1)
+                if not section.children:
+                    into.children.remove(section)
 
     def sidebar(self, into: OutlineSection, sidebar: Any) -> None:
         if isinstance(sidebar, list):
@@ -312,13 +370,15 @@ class _Builder:
             return
         for path, value in sidebar.items():
             self.unread = self.unread or value is UNKNOWN or path == SPREAD
-            self.structure = self.structure or value == "structure"
-            if isinstance(value, list):
+            if value == _STRUCTURE:
+                self.structure(into, path)
+            elif isinstance(value, list):
                 self.items(into, value, path if path.startswith("/") else "/" + path, 0)
 
 
 _MAX_WILDCARDS = 8
 _MAX_PATTERNS = 64
+_H1 = re.compile(r"^#[ \t]+([^\n]{1,300})", re.MULTILINE)
 
 
 def _glob(pattern: str) -> re.Pattern[str] | None:
@@ -385,6 +445,18 @@ def _matches(rel: str, patterns: tuple[list[re.Pattern[str]], list[re.Pattern[st
     if any(d.match(p) for d in dropped for p in prefixes):
         return False
     return any(k.match(rel) for k in kept)
+
+
+def _page_info(ctx: Context, rel: str) -> PageInfo:
+    """A page's front matter and title, as vuepress-theme-hope's sorters read them."""
+    where = ctx.display(ctx.content_root / rel)
+    text = read_text_file(ctx.content_root / rel, where=where)
+    matter = split_front_matter(text, path=where, lenient=True)
+    title = _str(matter.data.get("title"))
+    if title is None:
+        found = _H1.search(matter.body)
+        title = found.group(1).strip() if found is not None else ""
+    return PageInfo(matter.data, title)
 
 
 def _pages(ctx: Context, read: _Config) -> list[str]:
@@ -506,15 +578,13 @@ class VuePress(Generator):
         for rel in pages:
             by_route.setdefault(_route(rel, {}).path, rel)
         where = display_path(site.config, project)
-        builder = _Builder(ctx, by_route, where)
+        builder = _Builder(ctx, by_route, where, pages=pages)
         root = OutlineSection(name="", key=where)
         if "" in by_route:
             builder.page(root, by_route[""], None)  # the home page
         sidebar = _sidebar(read)
         if sidebar is not None:
             builder.sidebar(root, sidebar)
-            if builder.structure:
-                ctx.warn("sidebars-not-read", _STRUCTURE, where)
             if builder.unread:
                 ctx.warn(
                     "sidebars-not-read",
@@ -531,8 +601,8 @@ class VuePress(Generator):
                 ),
                 None,
             )
-            if unread == "structure":
-                ctx.warn("sidebars-not-read", _STRUCTURE, where)
+            if unread == _STRUCTURE or (unread is None and read.theme_function == _HOPE):
+                builder.structure(root, "")  # vuepress-theme-hope's, its default too
             elif unread is None and not read.theme and read.settings.get("theme") is UNKNOWN:
                 ctx.warn(
                     "sidebars-not-read",
