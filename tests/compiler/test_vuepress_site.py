@@ -477,3 +477,29 @@ def test_hope_theme_without_a_sidebar_is_a_structure_one(tmp_path: Path) -> None
     # hopeTheme's sidebar defaults to 'structure': orders, then the unordered, then the
     # negative (the folder c).
     assert toc_order(source) == ["README", "b", "a", "z", "c/README", "c/d"]
+
+
+def test_hope_theme_options_in_an_imported_theme_file(tmp_path: Path) -> None:
+    # vuepress-theme-hope's template: config.ts names `theme`, which theme.ts exports.
+    root = write_tree(
+        tmp_path / "site",
+        {
+            "src/.vuepress/config.ts": "import { defineUserConfig } from 'vuepress'\n"
+            "import theme from './theme.js'\n"
+            "export default defineUserConfig({ lang: 'en-US', title: 'Hope', theme })\n",
+            "src/.vuepress/theme.ts": "import { hopeTheme } from 'vuepress-theme-hope'\n"
+            "export default hopeTheme({ hostname: 'https://hope.example', "
+            "sidebar: { '/': ['', 'z', { text: 'More', prefix: 'more/', "
+            "children: 'structure' }] } })\n",
+            "src/README.md": _page("Home"),
+            "src/a.md": _page("A"),
+            "src/z.md": _page("Z"),
+            "src/more/b.md": _front("order: 2", "B"),
+            "src/more/c.md": _front("order: 1", "C"),
+        },
+        catalog=None,
+    )
+    source = load_markdown_tree(root)
+    assert toc_order(source) == ["README", "z", "more/c", "more/b", "a"]
+    assert source.metadata.source_url == "https://hope.example"
+    assert source.warnings == ()

@@ -96,6 +96,7 @@ _SETTINGS = (
 # `theme: defaultTheme({`, `hopeTheme({`: the options object of a VuePress 2 theme.
 _THEME_CALL = re.compile(r"\btheme\s*:\s*([A-Za-z_$][\w$]*)\s*\(\s*(?=\{)")
 _HOPE = "hopeTheme"
+_HOPE_CALL = re.compile(r"\bhopeTheme\s*\(\s*(?=\{)")
 """vuepress-theme-hope's theme function: its sidebar is ``'structure'`` unless set."""
 _INDEX = ("readme", "index")
 _STRUCTURE = "structure"
@@ -152,6 +153,14 @@ def _theme_options(
             if literals and isinstance(literals[0], dict):
                 return literals[0], found.group(1)
             return {}, found.group(1)
+    if settings.get("theme") is UNKNOWN:
+        # `theme` imported from `./theme.ts`, which exports `hopeTheme({...})`.
+        for file in files[1:]:
+            found = _HOPE_CALL.search(file.text)
+            if found is not None:
+                literals = read_module(file.text[found.end() :], file.names).literals
+                if literals and isinstance(literals[0], dict):
+                    return literals[0], _HOPE
     return {}, None
 
 
