@@ -503,3 +503,30 @@ def test_hope_theme_options_in_an_imported_theme_file(tmp_path: Path) -> None:
     assert toc_order(source) == ["README", "z", "more/c", "more/b", "a"]
     assert source.metadata.source_url == "https://hope.example"
     assert source.warnings == ()
+
+
+def test_hope_sidebar_helper_is_read_as_its_argument(tmp_path: Path) -> None:
+    # `sidebar({...})` from vuepress-theme-hope returns its argument; theme.ts names it.
+    root = write_tree(
+        tmp_path / "site",
+        {
+            "src/.vuepress/config.ts": "import theme from './theme.js'\n"
+            "export default { title: 'Hope', theme }\n",
+            "src/.vuepress/theme.ts": "import { hopeTheme } from 'vuepress-theme-hope'\n"
+            "import sidebar from './sidebar.js'\n"
+            "export default hopeTheme({ sidebar })\n",
+            "src/.vuepress/sidebar.ts": "import { sidebar } from 'vuepress-theme-hope'\n"
+            "export default sidebar({ '/': ['', 'z', { text: 'Demo', prefix: 'demo/', "
+            "link: 'demo/', children: 'structure' }] })\n",
+            "src/README.md": _page("Home"),
+            "src/a.md": _page("A"),
+            "src/z.md": _page("Z"),
+            "src/demo/README.md": _page("Demo"),
+            "src/demo/b.md": _front("order: 2", "B"),
+            "src/demo/c.md": _front("order: 1", "C"),
+        },
+        catalog=None,
+    )
+    source = load_markdown_tree(root)
+    assert toc_order(source) == ["README", "z", "demo/README", "demo/c", "demo/b", "a"]
+    assert source.warnings == ()

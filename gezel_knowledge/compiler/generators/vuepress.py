@@ -97,6 +97,7 @@ _SETTINGS = (
 _THEME_CALL = re.compile(r"\btheme\s*:\s*([A-Za-z_$][\w$]*)\s*\(\s*(?=\{)")
 _HOPE = "hopeTheme"
 _HOPE_CALL = re.compile(r"\bhopeTheme\s*\(\s*(?=\{)")
+_HOPE_SIDEBAR = re.compile(r"\b(?:sidebar|defineSidebarConfig)\s*\(\s*(?=[{\[])")
 """vuepress-theme-hope's theme function: its sidebar is ``'structure'`` unless set."""
 _INDEX = ("readme", "index")
 _STRUCTURE = "structure"
@@ -180,6 +181,30 @@ def _config_files(file: Path, root: Path) -> list[JsFile]:
     return [] if file.suffix.lower() in _DATA_SUFFIXES else read_config(file, root)
 
 
+def _hope_sidebar(files: list[JsFile], theme: dict[str, Any]) -> dict[str, Any]:
+    """The theme's options with a sidebar built by vuepress-theme-hope's ``sidebar({...})``
+    helper (which returns its argument) read as that literal, when the files make one such
+    call: the sidebar names what the call returns, which is not followed otherwise."""
+    found = []
+    for file in files:
+        if "vuepress-theme-hope" not in file.text:
+            continue
+        for match in _HOPE_SIDEBAR.finditer(file.text):
+            literals = read_module(file.text[match.end() :], file.names).literals
+            if literals and isinstance(literals[0], dict | list):
+                found.append(literals[0])
+    if len(found) != 1:
+        return theme
+    theme = dict(theme)
+    if theme.get("sidebar") is UNKNOWN:
+        theme["sidebar"] = found[0]
+    locales = config.mapping(theme.get("locales"))
+    if config.mapping(locales.get("/")).get("sidebar") is UNKNOWN:
+        root = {**config.mapping(locales.get("/")), "sidebar": found[0]}
+        theme["locales"] = {**locales, "/": root}
+    return theme
+
+
 def _read(file: Path, root: Path) -> _Config:
     if file.suffix.lower() in _DATA_SUFFIXES:
         return _read_data(file, root)
@@ -190,6 +215,8 @@ def _read(file: Path, root: Path) -> _Config:
     themed = [v for v in values if isinstance(v, dict) and ("themeConfig" in v or "theme" in v)]
     settings = score_settings(themed or values, _SETTINGS)
     theme, function = _theme_options(files, settings)
+    if function == _HOPE:
+        theme = _hope_sidebar(files, theme)
     keys = [*config.mapping(settings.get("locales")), *config.mapping(theme.get("locales"))]
     others = tuple(dict.fromkeys(k.strip("/") for k in keys if k.strip("/")))
     return _Config(settings, theme, others, function)
@@ -306,7 +333,7 @@ class _Builder:
             self.unread = True
         if children == _STRUCTURE and depth < _MAX_NESTING:
             # vuepress-theme-hope: the group's children are its prefix's structure.
-            self.group(into, label, link, own, lambda section: self.structure(section, own))
+            self.group(into, label, link, base, lambda section: self.structure(section, own))
             return
         if not isinstance(children, list):
             if isinstance(link, str):
@@ -319,7 +346,7 @@ class _Builder:
             self.items(into, children, own, depth + 1)
             return
         self.group(
-            into, label, link, own, lambda section: self.items(section, children, own, depth + 1)
+            into, label, link, base, lambda section: self.items(section, children, own, depth + 1)
         )
 
     def group(
@@ -327,7 +354,7 @@ class _Builder:
         into: OutlineSection,
         label: str | None,
         link: Any,
-        own: str,
+        base: str,
         fill: Callable[[OutlineSection], None],
     ) -> None:
         """A section led by its ``link``'s page, ``fill`` adding its children; left out when
@@ -337,7 +364,9 @@ class _Builder:
         )
         into.children.append(section)
         if isinstance(link, str):
-            rel = self.rel(link, own)
+            # The group's own link is relative to the group above (its `prefix` is for its
+            # children), as both VuePress 2's default theme and vuepress-theme-hope read it.
+            rel = self.rel(link, base)
             if rel is not None:
                 self.page(section, rel, None)
         fill(section)
