@@ -8,6 +8,8 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+import pytest
+
 from gezel_knowledge.compiler import LinkBase
 from gezel_knowledge.compiler.sources.markdown_tree import load_markdown_tree
 from tests.compiler.test_vitepress_site import toc_order
@@ -505,19 +507,31 @@ def test_hope_theme_options_in_an_imported_theme_file(tmp_path: Path) -> None:
     assert source.warnings == ()
 
 
-def test_hope_sidebar_helper_is_read_as_its_argument(tmp_path: Path) -> None:
-    # `sidebar({...})` from vuepress-theme-hope returns its argument; theme.ts names it.
+HOPE_SIDEBARS = {
+    "object": (
+        "import sidebar from './sidebar.js'\nexport default hopeTheme({ sidebar })\n",
+        "import { sidebar } from 'vuepress-theme-hope'\nexport default sidebar({ '/': "
+        "['', 'z', { text: 'Demo', prefix: 'demo/', link: 'demo/', children: 'structure' }] })\n",
+    ),
+    "array": (
+        "import { guide } from './sidebar.js'\nexport default hopeTheme({ sidebar: guide })\n",
+        "import { arraySidebar } from 'vuepress-theme-hope'\nexport const guide = arraySidebar("
+        "['', 'z', { text: 'Demo', prefix: 'demo/', link: 'demo/', children: 'structure' }])\n",
+    ),
+}
+
+
+@pytest.mark.parametrize("form", sorted(HOPE_SIDEBARS))
+def test_hope_sidebar_helper_is_read_as_its_argument(tmp_path: Path, form: str) -> None:
+    # vuepress-theme-hope's `sidebar({...})` / `arraySidebar([...])` return their argument.
+    theme, sidebar = HOPE_SIDEBARS[form]
     root = write_tree(
         tmp_path / "site",
         {
             "src/.vuepress/config.ts": "import theme from './theme.js'\n"
             "export default { title: 'Hope', theme }\n",
-            "src/.vuepress/theme.ts": "import { hopeTheme } from 'vuepress-theme-hope'\n"
-            "import sidebar from './sidebar.js'\n"
-            "export default hopeTheme({ sidebar })\n",
-            "src/.vuepress/sidebar.ts": "import { sidebar } from 'vuepress-theme-hope'\n"
-            "export default sidebar({ '/': ['', 'z', { text: 'Demo', prefix: 'demo/', "
-            "link: 'demo/', children: 'structure' }] })\n",
+            "src/.vuepress/theme.ts": "import { hopeTheme } from 'vuepress-theme-hope'\n" + theme,
+            "src/.vuepress/sidebar.ts": sidebar,
             "src/README.md": _page("Home"),
             "src/a.md": _page("A"),
             "src/z.md": _page("Z"),
@@ -528,5 +542,6 @@ def test_hope_sidebar_helper_is_read_as_its_argument(tmp_path: Path) -> None:
         catalog=None,
     )
     source = load_markdown_tree(root)
+    # The group's link `demo/` is relative to the sidebar, its prefix to its children.
     assert toc_order(source) == ["README", "z", "demo/README", "demo/c", "demo/b", "a"]
     assert source.warnings == ()

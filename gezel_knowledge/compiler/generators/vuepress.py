@@ -97,7 +97,9 @@ _SETTINGS = (
 _THEME_CALL = re.compile(r"\btheme\s*:\s*([A-Za-z_$][\w$]*)\s*\(\s*(?=\{)")
 _HOPE = "hopeTheme"
 _HOPE_CALL = re.compile(r"\bhopeTheme\s*\(\s*(?=\{)")
-_HOPE_SIDEBAR = re.compile(r"\b(?:sidebar|defineSidebarConfig)\s*\(\s*(?=[{\[])")
+_HOPE_SIDEBAR = re.compile(
+    r"\b(?:sidebar|arraySidebar|objectSidebar|defineSidebarConfig)\s*\(\s*(?=[{\[])"
+)
 """vuepress-theme-hope's theme function: its sidebar is ``'structure'`` unless set."""
 _INDEX = ("readme", "index")
 _STRUCTURE = "structure"
