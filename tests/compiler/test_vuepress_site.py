@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from gezel_knowledge.compiler import LinkBase
+from gezel_knowledge.compiler.generators._page_globs import compile_glob
 from gezel_knowledge.compiler.sources.markdown_tree import load_markdown_tree
 from tests.compiler.test_vitepress_site import toc_order
 from tests.compiler.trees import write_tree
@@ -545,3 +546,18 @@ def test_hope_sidebar_helper_is_read_as_its_argument(tmp_path: Path, form: str) 
     # The group's link `demo/` is relative to the sidebar, its prefix to its children.
     assert toc_order(source) == ["README", "z", "demo/README", "demo/c", "demo/b", "a"]
     assert source.warnings == ()
+
+
+def test_page_patterns_match_in_bounded_time() -> None:
+    # A pattern of many wildcards against a long name costs no backtracking blow-up.
+    hostile = compile_glob("**/" + "*a" * 40 + "*b.md")
+    assert hostile is not None
+    start = time.perf_counter()
+    assert not hostile.match("x/" * 50 + "a" * 250 + ".md")
+    assert time.perf_counter() - start < 2
+    brace = compile_glob("guide/{intro,setup}/**/*.md")
+    assert brace is not None
+    assert brace.match("guide/setup/a/b/c.md")
+    assert brace.match("guide/intro/c.md")
+    assert not brace.match("guide/other/c.md")
+    assert compile_glob("{" + ",".join("abcdefghijklmnopq") + "}") is None

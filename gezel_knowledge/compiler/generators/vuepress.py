@@ -66,6 +66,7 @@ from gezel_knowledge.compiler.generators._js_config import (
     read_config,
     score_settings,
 )
+from gezel_knowledge.compiler.generators._page_globs import Glob, compile_glob
 from gezel_knowledge.compiler.generators.base import Generator, LinkStyle, PageUrl, Site
 from gezel_knowledge.compiler.generators.outline import Outline, OutlinePage, OutlineSection
 from gezel_knowledge.compiler.text.data import read_data_file, read_text_file
@@ -416,67 +417,28 @@ class _Builder:
                 self.items(into, value, path if path.startswith("/") else "/" + path, 0)
 
 
-_MAX_WILDCARDS = 8
 _MAX_PATTERNS = 64
 _H1 = re.compile(r"^#[ \t]+([^\n]{1,300})", re.MULTILINE)
 
 
-def _glob(pattern: str) -> re.Pattern[str] | None:
-    """A ``globby`` pattern (``**``, ``*``, ``?``, ``{a,b}``) as an expression over a
-    ``/``-separated path; ``None`` past :data:`_MAX_WILDCARDS` wildcards (matching it could
-    cost more than a real site's pattern needs)."""
-    pattern = re.sub(r"(?:\*\*/)+", "**/", re.sub(r"\*{3,}", "**", pattern.removeprefix("./")))
-    if pattern.count("*") + pattern.count("?") + pattern.count(",") > _MAX_WILDCARDS:
-        return None
-    out, i, braces = [], 0, 0
-    while i < len(pattern):
-        char = pattern[i]
-        if pattern.startswith("**/", i):
-            out.append("(?:[^/]*/)*")
-            i += 3
-            continue
-        if pattern.startswith("**", i):
-            out.append(".*")
-            i += 2
-            continue
-        if char == "*":
-            out.append("[^/]*")
-        elif char == "?":
-            out.append("[^/]")
-        elif char == "{" and braces == 0:
-            braces += 1
-            out.append("(?:")
-        elif char == "}" and braces:
-            braces -= 1
-            out.append(")")
-        elif char == "," and braces:
-            out.append("|")
-        else:
-            out.append(re.escape(char))
-        i += 1
-    if braces:
-        return None
-    return re.compile("".join(out) + r"\Z")
-
-
-def _page_filter(patterns: Any) -> tuple[list[re.Pattern[str]], list[re.Pattern[str]]] | None:
+def _page_filter(patterns: Any) -> tuple[list[Glob], list[Glob]] | None:
     """VuePress 2's ``pagePatterns`` as (kept, left out) expressions, or ``None`` when the
     site does not set them (every ``.md`` file is a page)."""
     if not isinstance(patterns, list) or not patterns:
         return None
-    kept: list[re.Pattern[str]] = []
-    dropped: list[re.Pattern[str]] = []
+    kept: list[Glob] = []
+    dropped: list[Glob] = []
     for pattern in patterns[:_MAX_PATTERNS]:
         if not isinstance(pattern, str) or not pattern.strip("!"):
             continue
         negative = pattern.startswith("!")
-        found = _glob(pattern[1:] if negative else pattern)
+        found = compile_glob(pattern[1:] if negative else pattern)
         if found is not None:
             (dropped if negative else kept).append(found)
     return kept, dropped
 
 
-def _matches(rel: str, patterns: tuple[list[re.Pattern[str]], list[re.Pattern[str]]]) -> bool:
+def _matches(rel: str, patterns: tuple[list[Glob], list[Glob]]) -> bool:
     """Whether a page path is a page by ``pagePatterns``: some pattern names it and no ``!``
     pattern names it or a folder above it (a left-out folder is not walked)."""
     kept, dropped = patterns
