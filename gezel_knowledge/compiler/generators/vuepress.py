@@ -1,7 +1,7 @@
 """VuePress (1 and 2): ``.vuepress/config.{js,ts,mjs,mts,cjs,cts}`` (or
-``.vuepress/config/index.*``) in the source folder or in a folder just below it (``docs/``
-first); the folder holding ``.vuepress`` is the source directory, whose Markdown files are the
-pages.
+``.vuepress/config/index.*``, or VuePress 1's ``config.yml`` / ``config.toml``, read as data)
+in the source folder or in a folder just below it (``docs/`` first); the folder holding
+``.vuepress`` is the source directory, whose Markdown files are the pages.
 
 The configuration is JavaScript and is never run: the literals of the configuration file and
 of the local files it imports are read (:mod:`._js_config`; ``defineConfig(ctx => ({...}))``
@@ -12,7 +12,9 @@ VuePress 2 (``theme: defaultTheme({...})``, ``hopeTheme({...})``).
 
 Pages: every ``.md`` file of the source directory but hidden ones, ``.vuepress``,
 ``node_modules`` and the folders of the other locales (``locales`` keys besides ``/``:
-``/zh/``): the catalog is the root locale's site. A page is published at its path with
+``/zh/``): the catalog is the root locale's site. VuePress 2's ``pagePatterns`` (globs
+relative to the source directory, ``!`` ones leaving out what they name and what is below it)
+narrow the pages when set. A page is published at its path with
 ``.html`` (``README.md`` and ``index.md`` at their folder, ``/guide/``), or at the
 ``permalink`` its front matter states; links name files (``./foo.md``) or routes
 (``/guide/foo.html``).
@@ -24,7 +26,10 @@ path (``'foo'``, ``'/guide/'``, ``'bar.md'``; ``''`` is the prefix's README), Vu
 ``['path', 'title']`` pair, or an object: VuePress 1's group ``{title, path, children}``,
 VuePress 2's ``{text, link, children, prefix}`` (``prefix`` prepended to its children's
 relative paths). A group with children is a section led by its own page. ``'auto'``,
-``'heading'`` and ``false`` (each page shows only its own headings) give no order. The home
+``'heading'`` and ``false`` (each page shows only its own headings) give no order.
+vuepress-theme-hope's ``'structure'`` (a sidebar, a prefix's, a group's ``children``; the
+default of ``hopeTheme``) lists the pages under its folder as :mod:`._hope_structure` says.
+The home
 page comes first; pages no sidebar lists follow, in path order (a folder's README first).
 
 Includes: a site whose configuration uses ``markdown-it-include`` has each
@@ -43,7 +48,7 @@ from __future__ import annotations
 import os
 import posixpath
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -52,6 +57,7 @@ from gezel_knowledge.compiler.errors import SourceError, display_path
 from gezel_knowledge.compiler.generators import _config as config
 from gezel_knowledge.compiler.generators._budget import Budget
 from gezel_knowledge.compiler.generators._context import SCHEME, Context, left_out
+from gezel_knowledge.compiler.generators._hope_structure import Entry, PageInfo, structure
 from gezel_knowledge.compiler.generators._js import SPREAD, UNKNOWN, read_module
 from gezel_knowledge.compiler.generators._js_config import (
     SKIPPED_FOLDERS,
@@ -60,9 +66,11 @@ from gezel_knowledge.compiler.generators._js_config import (
     read_config,
     score_settings,
 )
+from gezel_knowledge.compiler.generators._page_globs import Glob, compile_glob
 from gezel_knowledge.compiler.generators.base import Generator, LinkStyle, PageUrl, Site
 from gezel_knowledge.compiler.generators.outline import Outline, OutlinePage, OutlineSection
-from gezel_knowledge.compiler.text.data import read_text_file
+from gezel_knowledge.compiler.text.data import read_data_file, read_text_file
+from gezel_knowledge.compiler.text.frontmatter import split_front_matter
 
 __all__ = ["VuePress"]
 
@@ -70,15 +78,32 @@ _SUFFIXES = ("ts", "js", "mts", "mjs", "cts", "cjs")
 _CONFIGS = (
     *(f".vuepress/config.{s}" for s in _SUFFIXES),
     *(f".vuepress/config/index.{s}" for s in _SUFFIXES),
+    # VuePress 1 reads its configuration from YAML or TOML too, after the JavaScript forms.
+    ".vuepress/config.yml",
+    ".vuepress/config.toml",
 )
-_SETTINGS = ("title", "description", "lang", "locales", "themeConfig", "theme", "base", "dest")
+_DATA_SUFFIXES = (".yml", ".toml")
+_SETTINGS = (
+    "title",
+    "description",
+    "lang",
+    "locales",
+    "themeConfig",
+    "theme",
+    "base",
+    "dest",
+    "pagePatterns",
+)
 # `theme: defaultTheme({`, `hopeTheme({`: the options object of a VuePress 2 theme.
-_THEME_CALL = re.compile(r"\btheme\s*:\s*[A-Za-z_$][\w$]*\s*\(\s*(?=\{)")
-_INDEX = ("readme", "index")
-_STRUCTURE = (
-    "has 'structure' sidebars (vuepress-theme-hope orders them by each folder's README, the "
-    "pages' `order` and titles), which are not read; their pages follow in path order"
+_THEME_CALL = re.compile(r"\btheme\s*:\s*([A-Za-z_$][\w$]*)\s*\(\s*(?=\{)")
+_HOPE = "hopeTheme"
+_HOPE_CALL = re.compile(r"\bhopeTheme\s*\(\s*(?=\{)")
+_HOPE_SIDEBAR = re.compile(
+    r"\b(?:sidebar|arraySidebar|objectSidebar|defineSidebarConfig)\s*\(\s*(?=[{\[])"
 )
+"""vuepress-theme-hope's theme function: its sidebar is ``'structure'`` unless set."""
+_INDEX = ("readme", "index")
+_STRUCTURE = "structure"
 _NO_ORDER = ("auto", "heading")
 _MAX_DEPTH = 32
 _MAX_ITEMS = 100_000
@@ -105,6 +130,8 @@ class _Config:
     theme: dict[str, Any]
     locales: tuple[str, ...]
     """The folders of the other locales (``zh``)."""
+    theme_function: str | None = None
+    """The VuePress 2 theme function the options are given to (``hopeTheme``)."""
 
     @property
     def root_locale(self) -> dict[str, Any]:
@@ -115,31 +142,87 @@ class _Config:
         return config.mapping(config.get(self.theme, "locales", "/"))
 
 
-def _theme_options(files: list[JsFile], settings: dict[str, Any]) -> dict[str, Any]:
-    """VuePress 1's ``themeConfig``, else the object a VuePress 2 theme function is given."""
+def _theme_options(
+    files: list[JsFile], settings: dict[str, Any]
+) -> tuple[dict[str, Any], str | None]:
+    """VuePress 1's ``themeConfig``, else the object a VuePress 2 theme function is given,
+    and that function's name."""
     theme = config.mapping(settings.get("themeConfig"))
     if theme:
-        return theme
+        return theme, None
     for file in files[:1]:
         found = _THEME_CALL.search(file.text)
         if found is not None:
             literals = read_module(file.text[found.end() :], file.names).literals
             if literals and isinstance(literals[0], dict):
-                return literals[0]
-    return {}
+                return literals[0], found.group(1)
+            return {}, found.group(1)
+    if settings.get("theme") is UNKNOWN:
+        # `theme` imported from `./theme.ts`, which exports `hopeTheme({...})`.
+        for file in files[1:]:
+            found = _HOPE_CALL.search(file.text)
+            if found is not None:
+                literals = read_module(file.text[found.end() :], file.names).literals
+                if literals and isinstance(literals[0], dict):
+                    return literals[0], _HOPE
+    return {}, None
+
+
+def _read_data(file: Path, root: Path) -> _Config:
+    """VuePress 1's ``config.yml`` / ``config.toml``: the settings as data, the theme's
+    options its ``themeConfig``."""
+    data = read_data_file(file, where=display_path(file, root), within=root)
+    settings = {k: v for k, v in data.items() if isinstance(k, str)}
+    theme = config.mapping(settings.get("themeConfig"))
+    keys = [*config.mapping(settings.get("locales")), *config.mapping(theme.get("locales"))]
+    others = tuple(dict.fromkeys(k.strip("/") for k in keys if k.strip("/")))
+    return _Config(settings, theme, others)
+
+
+def _config_files(file: Path, root: Path) -> list[JsFile]:
+    """The JavaScript files of the configuration (none for YAML or TOML)."""
+    return [] if file.suffix.lower() in _DATA_SUFFIXES else read_config(file, root)
+
+
+def _hope_sidebar(files: list[JsFile], theme: dict[str, Any]) -> dict[str, Any]:
+    """The theme's options with a sidebar built by vuepress-theme-hope's ``sidebar({...})``
+    helper (which returns its argument) read as that literal, when the files make one such
+    call: the sidebar names what the call returns, which is not followed otherwise."""
+    found = []
+    for file in files:
+        if "vuepress-theme-hope" not in file.text:
+            continue
+        for match in _HOPE_SIDEBAR.finditer(file.text):
+            literals = read_module(file.text[match.end() :], file.names).literals
+            if literals and isinstance(literals[0], dict | list):
+                found.append(literals[0])
+    if len(found) != 1:
+        return theme
+    theme = dict(theme)
+    if theme.get("sidebar") is UNKNOWN:
+        theme["sidebar"] = found[0]
+    locales = config.mapping(theme.get("locales"))
+    if config.mapping(locales.get("/")).get("sidebar") is UNKNOWN:
+        root = {**config.mapping(locales.get("/")), "sidebar": found[0]}
+        theme["locales"] = {**locales, "/": root}
+    return theme
 
 
 def _read(file: Path, root: Path) -> _Config:
+    if file.suffix.lower() in _DATA_SUFFIXES:
+        return _read_data(file, root)
     files = read_config(file, root)
     values = files[0].values if files else []
     # A locale's own `{lang, title, description}` may hold more of the keys than the
     # settings do: the settings are the object naming the theme, when one does.
     themed = [v for v in values if isinstance(v, dict) and ("themeConfig" in v or "theme" in v)]
     settings = score_settings(themed or values, _SETTINGS)
-    theme = _theme_options(files, settings)
+    theme, function = _theme_options(files, settings)
+    if function == _HOPE:
+        theme = _hope_sidebar(files, theme)
     keys = [*config.mapping(settings.get("locales")), *config.mapping(theme.get("locales"))]
     others = tuple(dict.fromkeys(k.strip("/") for k in keys if k.strip("/")))
-    return _Config(settings, theme, others)
+    return _Config(settings, theme, others, function)
 
 
 def _sidebar(read: _Config) -> Any:
@@ -194,8 +277,9 @@ class _Builder:
     warned: set[str] = field(default_factory=set)
     unread: bool = False
     """Whether some part of the sidebar is built by code (``fs.readdirSync``), not run."""
-    structure: bool = False
-    """Whether a sidebar is vuepress-theme-hope's ``'structure'`` (not modelled)."""
+    pages: list[str] = field(default_factory=list)
+    """The root locale's pages in path order (what a ``'structure'`` sidebar arranges)."""
+    infos: dict[str, PageInfo] = field(default_factory=dict)
     visits: int = _MAX_ITEMS
     """Sidebar items left to walk: a literal shared by name may be reached along many paths
     (``b = [a, a]``, ``c = [b, b]``...), so the walk is bounded, not the literal's size."""
@@ -250,6 +334,10 @@ class _Builder:
         children = item.get("children")
         if children is UNKNOWN:
             self.unread = True
+        if children == _STRUCTURE and depth < _MAX_NESTING:
+            # vuepress-theme-hope: the group's children are its prefix's structure.
+            self.group(into, label, link, base, lambda section: self.structure(section, own))
+            return
         if not isinstance(children, list):
             if isinstance(link, str):
                 self.link(into, link, base, label)
@@ -260,17 +348,62 @@ class _Builder:
                 self.link(into, link, own, None)
             self.items(into, children, own, depth + 1)
             return
+        self.group(
+            into, label, link, base, lambda section: self.items(section, children, own, depth + 1)
+        )
+
+    def group(
+        self,
+        into: OutlineSection,
+        label: str | None,
+        link: Any,
+        base: str,
+        fill: Callable[[OutlineSection], None],
+    ) -> None:
+        """A section led by its ``link``'s page, ``fill`` adding its children; left out when
+        it has none."""
         section = OutlineSection(
             name=label or "", key=f"{self.where}:{label}", order=len(into.children)
         )
         into.children.append(section)
         if isinstance(link, str):
-            rel = self.rel(link, own)
+            # The group's own link is relative to the group above (its `prefix` is for its
+            # children), as both VuePress 2's default theme and vuepress-theme-hope read it.
+            rel = self.rel(link, base)
             if rel is not None:
                 self.page(section, rel, None)
-        self.items(section, children, own, depth + 1)
+        fill(section)
         if not section.children:
             into.children.remove(section)
+
+    def info(self, rel: str) -> PageInfo:
+        """A page's front matter and title (``title``, else its first ``#`` heading)."""
+        found = self.infos.get(rel)
+        if found is None:
+            found = self.infos[rel] = _page_info(self.ctx, rel)
+        return found
+
+    def structure(self, into: OutlineSection, scope: str) -> None:
+        """vuepress-theme-hope's ``'structure'`` sidebar of the pages under ``scope``."""
+        folder = scope.strip("/")
+        entries = structure(self.pages, f"{folder}/" if folder else "", self.info)
+        self.entries(into, entries, folder, 0)
+
+    def entries(self, into: OutlineSection, entries: list[Entry], key: str, depth: int) -> None:
+        for entry in entries:
+            if entry.rel is not None:
+                self.page(into, entry.rel, None)
+            elif depth >= _MAX_NESTING:
+                self.entries(into, entry.children, key, depth + 1)
+            else:
+                own = f"{key}/{entry.name}" if key else entry.name
+                section = OutlineSection(
+                    name=entry.title, key=f"{self.where}:{own}/", order=len(into.children)
+                )
+                into.children.append(section)
+                self.entries(section, entry.children, own, depth + 1)
+                if not section.children:
+                    into.children.remove(section)
 
     def sidebar(self, into: OutlineSection, sidebar: Any) -> None:
         if isinstance(sidebar, list):
@@ -278,14 +411,61 @@ class _Builder:
             return
         for path, value in sidebar.items():
             self.unread = self.unread or value is UNKNOWN or path == SPREAD
-            self.structure = self.structure or value == "structure"
-            if isinstance(value, list):
+            if value == _STRUCTURE:
+                self.structure(into, path)
+            elif isinstance(value, list):
                 self.items(into, value, path if path.startswith("/") else "/" + path, 0)
 
 
+_MAX_PATTERNS = 64
+_H1 = re.compile(r"^#[ \t]+([^\n]{1,300})", re.MULTILINE)
+
+
+def _page_filter(patterns: Any) -> tuple[list[Glob], list[Glob]] | None:
+    """VuePress 2's ``pagePatterns`` as (kept, left out) expressions, or ``None`` when the
+    site does not set them (every ``.md`` file is a page)."""
+    if not isinstance(patterns, list) or not patterns:
+        return None
+    kept: list[Glob] = []
+    dropped: list[Glob] = []
+    for pattern in patterns[:_MAX_PATTERNS]:
+        if not isinstance(pattern, str) or not pattern.strip("!"):
+            continue
+        negative = pattern.startswith("!")
+        found = compile_glob(pattern[1:] if negative else pattern)
+        if found is not None:
+            (dropped if negative else kept).append(found)
+    return kept, dropped
+
+
+def _matches(rel: str, patterns: tuple[list[Glob], list[Glob]]) -> bool:
+    """Whether a page path is a page by ``pagePatterns``: some pattern names it and no ``!``
+    pattern names it or a folder above it (a left-out folder is not walked)."""
+    kept, dropped = patterns
+    parts = rel.split("/")
+    prefixes = ["/".join(parts[: n + 1]) for n in range(len(parts))]
+    if any(d.match(p) for d in dropped for p in prefixes):
+        return False
+    return any(k.match(rel) for k in kept)
+
+
+def _page_info(ctx: Context, rel: str) -> PageInfo:
+    """A page's front matter and title, as vuepress-theme-hope's sorters read them."""
+    where = ctx.display(ctx.content_root / rel)
+    text = read_text_file(ctx.content_root / rel, where=where)
+    matter = split_front_matter(text, path=where, lenient=True)
+    title = _str(matter.data.get("title"))
+    if title is None:
+        found = _H1.search(matter.body)
+        title = found.group(1).strip() if found is not None else ""
+    return PageInfo(matter.data, title)
+
+
 def _pages(ctx: Context, read: _Config) -> list[str]:
-    """Every page of the root locale, in path order, a folder's README first."""
+    """Every page of the root locale (those ``pagePatterns`` names, when set), in path order,
+    a folder's README first."""
     others = tuple(f"{loc}/" for loc in read.locales)
+    patterns = _page_filter(read.settings.get("pagePatterns"))
     found = []
     for folder, dirs, files in os.walk(ctx.content_root):  # never follows linked folders
         base = Path(folder)
@@ -297,7 +477,9 @@ def _pages(ctx: Context, read: _Config) -> list[str]:
             rel = ctx.rel(path)
             # A README is the folder's page (the home page at the top), not the catalog's
             # description.
-            if not rel.startswith(others) and not left_out(ctx, path):
+            if rel.startswith(others) or left_out(ctx, path):
+                continue
+            if patterns is None or _matches(rel, patterns):
                 found.append(rel)
 
     def order(rel: str) -> tuple[tuple[str, ...], bool, str]:
@@ -371,7 +553,7 @@ class VuePress(Generator):
             repo = f"https://github.com/{repo.strip('/')}"
         base = (_str(settings.get("base")) or "/").strip("/")
         return Site(
-            VuePress(_include_root(read_config(file, root), content, root)),
+            VuePress(_include_root(_config_files(file, root), content, root)),
             file,
             content,
             config.site_metadata(
@@ -398,15 +580,13 @@ class VuePress(Generator):
         for rel in pages:
             by_route.setdefault(_route(rel, {}).path, rel)
         where = display_path(site.config, project)
-        builder = _Builder(ctx, by_route, where)
+        builder = _Builder(ctx, by_route, where, pages=pages)
         root = OutlineSection(name="", key=where)
         if "" in by_route:
             builder.page(root, by_route[""], None)  # the home page
         sidebar = _sidebar(read)
         if sidebar is not None:
             builder.sidebar(root, sidebar)
-            if builder.structure:
-                ctx.warn("sidebars-not-read", _STRUCTURE, where)
             if builder.unread:
                 ctx.warn(
                     "sidebars-not-read",
@@ -423,8 +603,8 @@ class VuePress(Generator):
                 ),
                 None,
             )
-            if unread == "structure":
-                ctx.warn("sidebars-not-read", _STRUCTURE, where)
+            if unread == _STRUCTURE or (unread is None and read.theme_function == _HOPE):
+                builder.structure(root, "")  # vuepress-theme-hope's, its default too
             elif unread is None and not read.theme and read.settings.get("theme") is UNKNOWN:
                 ctx.warn(
                     "sidebars-not-read",
