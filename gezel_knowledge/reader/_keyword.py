@@ -246,7 +246,8 @@ def _informative(
     keys: Sequence[str], counts: dict[str, int], df: dict[str, int]
 ) -> list[tuple[str, int]]:
     """At most :data:`MAX_QUERY_TERMS` keys found in the shards, the rarest first chosen,
-    returned in query order with their counts (a pasted paragraph keeps its telling words)."""
+    returned in query order with their counts: the FTS5 fallback's bound, where each term is a
+    query arm of its own (the derived indexes score every term)."""
     present = [k for k in keys if df.get(k, 0) > 0]
     if len(present) > MAX_QUERY_TERMS:
         rank = {k: i for i, k in enumerate(present)}
@@ -259,24 +260,31 @@ def _query_keys(
     terms: Sequence[tuple[str, int]], stem: Callable[[str], str] | None
 ) -> dict[str, tuple[int, str | None]] | None:
     """The index keys of the query's terms, each with its count and the question's word it
-    stems from (``None`` for a CJK pair or a joined word's key); ``None`` for a phrase."""
+    stems from (``None`` for a CJK pair or a joined word's key); ``None`` for a phrase, except
+    in a long question (more than :data:`MAX_QUERY_TERMS` terms), whose phrases count as their
+    words."""
     keyed: dict[str, tuple[int, str | None]] = {}
 
     def add(key: str, count: int, word: str | None) -> None:
         keyed[key] = (keyed[key][0] + count, keyed[key][1]) if key in keyed else (count, word)
 
+    # A pasted paragraph's ``3.5`` or ``e_mail`` is one of many words it shares with an
+    # answer, not the name it asks for: sending the whole paragraph to FTS5 for its phrases
+    # would cut it to MAX_QUERY_TERMS terms there (docs/quality.md, sixth round).
+    long = len(terms) > MAX_QUERY_TERMS
     # A question holding CJK characters finds its words joined to CJK text too (cjk.JOINED).
     joined = any(has_cjk(t) for t, _ in terms)
     for term, count in terms:
         tokens = fold_term(term)
-        if len(tokens) != 1:
+        if len(tokens) != 1 and not long:
             return None
-        # A word's key is itself or its stem; a CJK run's are its bigrams (gezel_knowledge.cjk).
-        parts = token_parts(tokens[0])
-        for (key, cjk), (word, _) in zip(key_parts(tokens[0], stem), parts, strict=True):
-            add(key, count, None if cjk else word)
-            if joined and not cjk:
-                add(JOINED + key, count, None)
+        for token in tokens:
+            # A word's key is itself or its stem; a CJK run's its bigrams (gezel_knowledge.cjk).
+            parts = token_parts(token)
+            for (key, cjk), (word, _) in zip(key_parts(token, stem), parts, strict=True):
+                add(key, count, None if cjk else word)
+                if joined and not cjk:
+                    add(JOINED + key, count, None)
     return keyed
 
 
@@ -319,7 +327,9 @@ def _indexed_passages(  # noqa: PLR0917 - the keyword_passages arguments and the
         for k, term_id in found_ids.items():
             if term_id is not None:
                 df[k] += ix.df(term_id)
-    chosen = _informative(list(counts), counts, df)
+    # Every term the shards hold, however many: a pasted paragraph is scored on all its words
+    # with their counts (BM25's query side); the bounded top-k scoring keeps that cheap.
+    chosen = [(k, count) for k, count in counts.items() if df[k] > 0]
     rows = sum(ix.rows for ix in indexes)
     found: list[RankedPassage] = []
     for shard, ix, term_ids in zip(shards, indexes, ids, strict=True):
