@@ -43,6 +43,7 @@ __all__ = [
     "COMMON_TERM_FRACTION",
     "COMMON_TERM_MIN_CHUNKS",
     "HYBRID_IDF",
+    "LONG_QUESTION_KEPT",
     "Idf",
     "idf_weights",
     "keyword_passages",
@@ -66,6 +67,12 @@ COMMON_TERM_FRACTION = 0.05
 
 COMMON_TERM_MIN_CHUNKS = 20_000
 """Shards smaller than this search every query term (scoring all their matches is cheap)."""
+
+LONG_QUESTION_KEPT = 0.75
+"""The share of a long question's terms the derived keyword index scores, the rarest first
+(never fewer than :data:`~gezel_knowledge.query.MAX_QUERY_TERMS`): a pasted paragraph is
+matched on most of its words, as BM25 matches it, but not on its commonest, which on CISI's
+dev half cost 0.035 hybrid nDCG@10 when kept (docs/quality.md, sixth round: long questions)."""
 
 _JOINED_CHUNK_COLUMNS = ", ".join("c." + c.strip() for c in CHUNK_COLUMNS.split(","))
 
@@ -243,15 +250,16 @@ def _chunk_filter(
 
 
 def _informative(
-    keys: Sequence[str], counts: dict[str, int], df: dict[str, int]
+    keys: Sequence[str], counts: dict[str, int], df: dict[str, int], limit: int = MAX_QUERY_TERMS
 ) -> list[tuple[str, int]]:
-    """At most :data:`MAX_QUERY_TERMS` keys found in the shards, the rarest first chosen,
-    returned in query order with their counts: the FTS5 fallback's bound, where each term is a
-    query arm of its own (the derived indexes score every term)."""
+    """At most ``limit`` keys found in the shards, the rarest first chosen, returned in query
+    order with their counts (a pasted paragraph keeps its telling words). The FTS5 fallback
+    keeps :data:`MAX_QUERY_TERMS` (each term is a query arm of its own there); the derived
+    indexes keep :data:`LONG_QUESTION_KEPT` of a long question's."""
     present = [k for k in keys if df.get(k, 0) > 0]
-    if len(present) > MAX_QUERY_TERMS:
+    if len(present) > limit:
         rank = {k: i for i, k in enumerate(present)}
-        chosen = set(sorted(present, key=lambda k: (df[k], rank[k]))[:MAX_QUERY_TERMS])
+        chosen = set(sorted(present, key=lambda k: (df[k], rank[k]))[:limit])
         present = [k for k in present if k in chosen]
     return [(k, counts[k]) for k in present]
 
@@ -327,9 +335,12 @@ def _indexed_passages(  # noqa: PLR0917 - the keyword_passages arguments and the
         for k, term_id in found_ids.items():
             if term_id is not None:
                 df[k] += ix.df(term_id)
-    # Every term the shards hold, however many: a pasted paragraph is scored on all its words
-    # with their counts (BM25's query side); the bounded top-k scoring keeps that cheap.
-    chosen = [(k, count) for k, count in counts.items() if df[k] > 0]
+    # A long question keeps most of its words with their counts (BM25's query side); the
+    # bounded top-k scoring keeps that cheap. A short one keeps all of them.
+    present = sum(1 for k in counts if df[k] > 0)
+    chosen = _informative(
+        list(counts), counts, df, max(MAX_QUERY_TERMS, int(LONG_QUESTION_KEPT * present))
+    )
     rows = sum(ix.rows for ix in indexes)
     found: list[RankedPassage] = []
     for shard, ix, term_ids in zip(shards, indexes, ids, strict=True):
