@@ -68,11 +68,12 @@ COMMON_TERM_FRACTION = 0.05
 COMMON_TERM_MIN_CHUNKS = 20_000
 """Shards smaller than this search every query term (scoring all their matches is cheap)."""
 
-LONG_QUESTION_KEPT = 0.75
+LONG_QUESTION_KEPT = 0.9
 """The share of a long question's terms the derived keyword index scores, the rarest first
 (never fewer than :data:`~gezel_knowledge.query.MAX_QUERY_TERMS`): a pasted paragraph is
-matched on most of its words, as BM25 matches it, but not on its commonest, which on CISI's
-dev half cost 0.035 hybrid nDCG@10 when kept (docs/quality.md, sixth round: long questions)."""
+matched on nearly all its words, as BM25 matches it, but not on its commonest tenth, which on
+CISI's dev half cost 0.035 hybrid nDCG@10 when kept (docs/quality.md, sixth round: long
+questions)."""
 
 _JOINED_CHUNK_COLUMNS = ", ".join("c." + c.strip() for c in CHUNK_COLUMNS.split(","))
 
