@@ -352,8 +352,8 @@ _LONG_QUESTION = (
 
 def test_a_long_question_keeps_nine_tenths_of_its_words_the_rarest(tmp_path: Path) -> None:
     # 37 distinct words: nine tenths is 33 (33.3 rounded down), the 32 rare words and
-    # "harbour" (in two notes); the four common words are left out. Kept to 32 words (before issue 23) the question
-    # dropped "harbour" too and never found d0 or d40, the only notes holding it.
+    # "harbour" (in two notes); the four common words are left out. Kept to 32 words (before
+    # issue 23) the question dropped "harbour" too and never found d0 or d40, which hold it.
     root = _catalog(tmp_path / "c", _long_question_docs(), language="ja")
     with open_catalog(root, embedder=None) as catalog:
         hits = catalog.search(_LONG_QUESTION, mode="keyword", k=60).hits
