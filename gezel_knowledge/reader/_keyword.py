@@ -43,6 +43,7 @@ __all__ = [
     "COMMON_TERM_FRACTION",
     "COMMON_TERM_MIN_CHUNKS",
     "HYBRID_IDF",
+    "LONG_QUESTION_KEPT",
     "Idf",
     "idf_weights",
     "keyword_passages",
@@ -66,6 +67,13 @@ COMMON_TERM_FRACTION = 0.05
 
 COMMON_TERM_MIN_CHUNKS = 20_000
 """Shards smaller than this search every query term (scoring all their matches is cheap)."""
+
+LONG_QUESTION_KEPT = 0.9
+"""The share of a long question's terms the derived keyword index scores, the rarest first
+(never fewer than :data:`~gezel_knowledge.query.MAX_QUERY_TERMS`): a pasted paragraph is
+matched on nearly all its words, as BM25 matches it, but not on its commonest tenth, which on
+CISI's dev half cost 0.035 hybrid nDCG@10 when kept (docs/quality.md, sixth round: long
+questions)."""
 
 _JOINED_CHUNK_COLUMNS = ", ".join("c." + c.strip() for c in CHUNK_COLUMNS.split(","))
 
@@ -243,14 +251,16 @@ def _chunk_filter(
 
 
 def _informative(
-    keys: Sequence[str], counts: dict[str, int], df: dict[str, int]
+    keys: Sequence[str], counts: dict[str, int], df: dict[str, int], limit: int = MAX_QUERY_TERMS
 ) -> list[tuple[str, int]]:
-    """At most :data:`MAX_QUERY_TERMS` keys found in the shards, the rarest first chosen,
-    returned in query order with their counts (a pasted paragraph keeps its telling words)."""
+    """At most ``limit`` keys found in the shards, the rarest first chosen, returned in query
+    order with their counts (a pasted paragraph keeps its telling words). The FTS5 fallback
+    keeps :data:`MAX_QUERY_TERMS` (each term is a query arm of its own there); the derived
+    indexes keep :data:`LONG_QUESTION_KEPT` of a long question's."""
     present = [k for k in keys if df.get(k, 0) > 0]
-    if len(present) > MAX_QUERY_TERMS:
+    if len(present) > limit:
         rank = {k: i for i, k in enumerate(present)}
-        chosen = set(sorted(present, key=lambda k: (df[k], rank[k]))[:MAX_QUERY_TERMS])
+        chosen = set(sorted(present, key=lambda k: (df[k], rank[k]))[:limit])
         present = [k for k in present if k in chosen]
     return [(k, counts[k]) for k in present]
 
@@ -259,24 +269,31 @@ def _query_keys(
     terms: Sequence[tuple[str, int]], stem: Callable[[str], str] | None
 ) -> dict[str, tuple[int, str | None]] | None:
     """The index keys of the query's terms, each with its count and the question's word it
-    stems from (``None`` for a CJK pair or a joined word's key); ``None`` for a phrase."""
+    stems from (``None`` for a CJK pair or a joined word's key); ``None`` for a phrase, except
+    in a long question (more than :data:`MAX_QUERY_TERMS` terms), whose phrases count as their
+    words."""
     keyed: dict[str, tuple[int, str | None]] = {}
 
     def add(key: str, count: int, word: str | None) -> None:
         keyed[key] = (keyed[key][0] + count, keyed[key][1]) if key in keyed else (count, word)
 
+    # A pasted paragraph's ``3.5`` or ``e_mail`` is one of many words it shares with an
+    # answer, not the name it asks for: sending the whole paragraph to FTS5 for its phrases
+    # would cut it to MAX_QUERY_TERMS terms there (docs/quality.md, sixth round).
+    long = len(terms) > MAX_QUERY_TERMS
     # A question holding CJK characters finds its words joined to CJK text too (cjk.JOINED).
     joined = any(has_cjk(t) for t, _ in terms)
     for term, count in terms:
         tokens = fold_term(term)
-        if len(tokens) != 1:
+        if len(tokens) != 1 and not long:
             return None
-        # A word's key is itself or its stem; a CJK run's are its bigrams (gezel_knowledge.cjk).
-        parts = token_parts(tokens[0])
-        for (key, cjk), (word, _) in zip(key_parts(tokens[0], stem), parts, strict=True):
-            add(key, count, None if cjk else word)
-            if joined and not cjk:
-                add(JOINED + key, count, None)
+        for token in tokens:
+            # A word's key is itself or its stem; a CJK run's its bigrams (gezel_knowledge.cjk).
+            parts = token_parts(token)
+            for (key, cjk), (word, _) in zip(key_parts(token, stem), parts, strict=True):
+                add(key, count, None if cjk else word)
+                if joined and not cjk:
+                    add(JOINED + key, count, None)
     return keyed
 
 
@@ -319,7 +336,12 @@ def _indexed_passages(  # noqa: PLR0917 - the keyword_passages arguments and the
         for k, term_id in found_ids.items():
             if term_id is not None:
                 df[k] += ix.df(term_id)
-    chosen = _informative(list(counts), counts, df)
+    # A long question keeps most of its words with their counts (BM25's query side); the
+    # bounded top-k scoring keeps that cheap. A short one keeps all of them.
+    present = sum(1 for k in counts if df[k] > 0)
+    chosen = _informative(
+        list(counts), counts, df, max(MAX_QUERY_TERMS, int(LONG_QUESTION_KEPT * present))
+    )
     rows = sum(ix.rows for ix in indexes)
     found: list[RankedPassage] = []
     for shard, ix, term_ids in zip(shards, indexes, ids, strict=True):

@@ -326,3 +326,53 @@ def test_the_compiled_kernel_gives_the_numpy_kernels_results(tmp_path: Path) -> 
         ids_c, scores_c = top_passages(index, query, k, mask, compiled)
         assert ids.tolist() == ids_c.tolist()
         assert scores.tolist() == scores_c.tolist()
+
+
+# --- long questions (issue 23) ------------------------------------------------------------------
+
+
+def _long_question_docs() -> list[Doc]:
+    # Thirty-two filler notes each hold one word of their own; "harbour" is in two notes, and
+    # four common words c0..c3 in three or four (d50-d52 hold them all, d41 holds c0).
+    fillers = [_doc(i + 1, f"word{i} alone") for i in range(32)]
+    common = " ".join(f"c{i}" for i in range(4))
+    return [
+        _doc(0, "harbour harbour cranes"),
+        *fillers,
+        _doc(40, "harbour walls"),
+        _doc(41, "c0 apart"),
+        *(_doc(50 + i, common) for i in range(3)),
+    ]
+
+
+_LONG_QUESTION = (
+    " ".join(f"word{i}" for i in range(32)) + " harbour " + " ".join(f"c{i}" for i in range(4))
+)
+
+
+def test_a_long_question_keeps_nine_tenths_of_its_words_the_rarest(tmp_path: Path) -> None:
+    # 37 distinct words: nine tenths is 33 (33.3 rounded down), the 32 rare words and
+    # "harbour" (in two notes); the four common words are left out. Kept to 32 words (before
+    # issue 23) the question dropped "harbour" too and never found d0 or d40, which hold it.
+    root = _catalog(tmp_path / "c", _long_question_docs(), language="ja")
+    with open_catalog(root, embedder=None) as catalog:
+        hits = catalog.search(_LONG_QUESTION, mode="keyword", k=60).hits
+    found = [h.document_id for h in hits]
+    assert "d0" in found
+    assert "d40" in found
+    # d0 says "harbour" twice in three words, d40 once in two: d0 ranks first of the two.
+    assert found.index("d0") < found.index("d40")
+    assert not {"d41", "d50", "d51", "d52"} & set(found)
+
+
+def test_a_long_questions_phrase_counts_as_its_words(tmp_path: Path) -> None:
+    # "e_mail" is a phrase term: in a short question it needs "e mail" side by side; in a
+    # question of more than 32 terms it counts as the words "e" and "mail", so the note
+    # holding only "mail" (as rare as the filler words) is found.
+    docs = [*_long_question_docs(), _doc(42, "mail sorting")]
+    root = _catalog(tmp_path / "c", docs, language="ja")
+    with open_catalog(root, embedder=None) as catalog:
+        long_hits = catalog.search(_LONG_QUESTION + " e_mail", mode="keyword", k=60).hits
+        short_hits = catalog.search("e_mail", mode="keyword", k=60).hits
+    assert "d42" in [h.document_id for h in long_hits]
+    assert "d42" not in [h.document_id for h in short_hits]
