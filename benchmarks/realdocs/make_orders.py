@@ -296,8 +296,8 @@ def docfx(site: Path) -> list[str]:
             built = any(_glob_regex(g).match(rel) for g in globs)
             if rel in listed or not built or any(_glob_regex(g).match(rel) for g in excludes):
                 continue
-            if page.name.lower() == "toc.md":
-                continue  # a folder's toc.md is its TOC (DocFX's TocDocumentProcessor)
+            if rel.lower() == "readme.md":
+                continue  # the site root's README: the catalog's own README, not a document
             if "redirect_url" not in _front_matter(page):  # a redirection, no page
                 order.out.append(rel)
     return order.out

@@ -515,27 +515,3 @@ def test_only_the_head_of_a_json_toc_entry_is_read(tmp_path: Path) -> None:
     )
     source = load_markdown_tree(root)
     assert [(w.reason, w.path) for w in source.warnings] == [("unsupported-page", "toc.yml")]
-
-
-def test_a_readme_build_content_takes_is_a_page_docfx_publishes(tmp_path: Path) -> None:
-    # `*.md` builds the project's README.md as README.html, as it builds any other page; with
-    # `exclude` naming it, it is none (the test above).
-    root = write_tree(
-        tmp_path / "fx",
-        {
-            "docfx.json": '{"build": {"content": [{"files": ["*.md", "toc.yml"]}]}}',
-            "toc.yml": "- name: Home\n  href: index.md\n",
-            "index.md": "# Home\n",
-            "README.md": "# How this site is built\n\nRun docfx.\n",
-            "zeta.md": "# Zeta\n",
-        },
-        catalog=None,
-    )
-    source = load_markdown_tree(root)
-    assert [d.id for d in sorted(source.documents, key=lambda d: d.ordinal)] == [
-        "index",
-        "README",
-        "zeta",
-    ]
-    readme = next(d for d in source.documents if d.id == "README")
-    assert readme.title == "How this site is built"

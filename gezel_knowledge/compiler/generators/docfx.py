@@ -36,7 +36,6 @@ from gezel_knowledge.compiler.generators import _config as config
 from gezel_knowledge.compiler.generators._context import (
     SCHEME,
     Context,
-    left_out,
     mappings,
     normalise,
     text,
@@ -620,7 +619,7 @@ class _DocFx:
                 # A page kept in a folder `docfx metadata` writes into (api/index.md) is
                 # built like any other; one whose front matter holds `redirect_url` is a
                 # redirection DocFX writes, no page.
-                if self.overwrites.match(rel) or left_out(self.ctx, file):
+                if self.overwrites.match(rel) or self.ctx.excluded(file):
                     continue
                 if "redirect_url" not in front(self.ctx, file):
                     found.append(rel)
